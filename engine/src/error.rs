@@ -1,0 +1,88 @@
+//! Errors of the engine crate, and located diagnostics for source text.
+
+use std::fmt;
+
+/// One problem in a source text, located at `file:line:column`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// File name as given to the parser.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong, in words a user can act on.
+    pub message: String,
+    /// The offending line, for display.
+    pub line_text: String,
+    /// How many characters to underline (at least 1).
+    pub width: usize,
+}
+
+impl Diagnostic {
+    /// A diagnostic for the `width` characters at byte offset `offset` of `src`.
+    pub fn at(file: &str, src: &str, offset: usize, width: usize, message: impl Into<String>) -> Self {
+        let offset = offset.min(src.len());
+        let before = &src[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = src[line_start..offset].chars().count() + 1;
+        let line_text = src[line_start..].lines().next().unwrap_or("").to_string();
+        Diagnostic { file: file.to_string(), line, column, message: message.into(), line_text, width: width.max(1) }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let num = self.line.to_string();
+        let pad = " ".repeat(num.len());
+        writeln!(f, "{}:{}:{}: error: {}", self.file, self.line, self.column, self.message)?;
+        writeln!(f, "{pad} |")?;
+        writeln!(f, "{num} | {}", self.line_text)?;
+        let indent: String = self.line_text.chars().take(self.column - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        write!(f, "{pad} | {indent}{}", "^".repeat(self.width))
+    }
+}
+
+/// Every problem found in one source text, in order of position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// Errors of the engine crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The text of a theory or structure has errors; each is located.
+    #[error("{0}")]
+    Source(Diagnostics),
+    /// No seed has this name.
+    #[error("no seed theory is called `{0}` (run `birkhoff seeds` for the list)")]
+    UnknownSeed(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// A structure does not fit the signature it is meant for.
+    #[error("structure does not fit the signature: {0}")]
+    Structure(String),
+}
+
+/// Result with the engine's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

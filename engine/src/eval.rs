@@ -1,0 +1,161 @@
+//! The evaluator: decides whether a finite structure satisfies a theory, by the definition of
+//! truth (Tarski), quantifier by quantifier.
+//!
+//! It deliberately shares no code with any model search, so that it can re-check every model a
+//! search reports. Keep it plain.
+
+use crate::signature::Signature;
+use crate::structure::Structure;
+use crate::syntax::{Axiom, Formula, Term};
+use crate::theory::Theory;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An axiom that fails, with values of its (outermost universal) variables that make it false.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The failing axiom's name.
+    pub axiom: String,
+    /// The witnessing assignment, variable by variable.
+    pub assignment: Vec<(String, u32)>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "axiom `{}` fails", self.axiom)?;
+        if !self.assignment.is_empty() {
+            let a: Vec<String> = self.assignment.iter().map(|(v, x)| format!("{v} = {x}")).collect();
+            write!(f, " at {}", a.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+struct Eval<'a> {
+    sig: &'a Signature,
+    s: &'a Structure,
+}
+
+impl Eval<'_> {
+    fn term(&self, t: &Term, env: &[u32]) -> u32 {
+        match t {
+            Term::Var(v) => env[v.0 as usize],
+            Term::App(f, args) => {
+                let d = self.sig.func_decl(*f);
+                let mut idx = 0usize;
+                for (a, sort) in args.iter().zip(&d.args) {
+                    idx = idx * self.s.size(*sort) as usize + self.term(a, env) as usize;
+                }
+                self.s.funcs[f.0 as usize][idx]
+            }
+        }
+    }
+
+    fn formula(&self, f: &Formula, env: &mut Vec<u32>, vars: &[crate::syntax::VarDecl]) -> bool {
+        match f {
+            Formula::True => true,
+            Formula::False => false,
+            Formula::Eq(a, b) => self.term(a, env) == self.term(b, env),
+            Formula::Rel(r, args) => {
+                let d = self.sig.rel_decl(*r);
+                let mut idx = 0usize;
+                for (a, sort) in args.iter().zip(&d.args) {
+                    idx = idx * self.s.size(*sort) as usize + self.term(a, env) as usize;
+                }
+                self.s.rels[r.0 as usize][idx]
+            }
+            Formula::Not(g) => !self.formula(g, env, vars),
+            Formula::And(a, b) => self.formula(a, env, vars) && self.formula(b, env, vars),
+            Formula::Or(a, b) => self.formula(a, env, vars) || self.formula(b, env, vars),
+            Formula::Implies(a, b) => !self.formula(a, env, vars) || self.formula(b, env, vars),
+            Formula::Iff(a, b) => self.formula(a, env, vars) == self.formula(b, env, vars),
+            Formula::Forall(vs, g) => self.quantify(vs, g, env, vars, true),
+            Formula::Exists(vs, g) => self.quantify(vs, g, env, vars, false),
+        }
+    }
+
+    /// `all vs. g` (universal) or `exists vs. g`, by trying every value of each variable.
+    fn quantify(&self, vs: &[crate::syntax::VarId], g: &Formula, env: &mut Vec<u32>, vars: &[crate::syntax::VarDecl], universal: bool) -> bool {
+        let Some((first, rest)) = vs.split_first() else {
+            return self.formula(g, env, vars);
+        };
+        let slot = first.0 as usize;
+        let saved = env[slot];
+        let n = self.s.size(vars[slot].sort);
+        let mut result = universal;
+        for x in 0..n {
+            env[slot] = x;
+            if self.quantify(rest, g, env, vars, universal) != universal {
+                result = !universal;
+                break;
+            }
+        }
+        env[slot] = saved;
+        result
+    }
+
+    /// A falsifying assignment of the axiom's free variables and leading universal variables, if any.
+    fn counterexample(&self, a: &Axiom) -> Option<Vec<(String, u32)>> {
+        let mut outer = a.free_vars();
+        let mut body = &a.formula;
+        while let Formula::Forall(vs, g) = body {
+            outer.extend(vs.iter().copied());
+            body = g;
+        }
+        let mut env = vec![0u32; a.vars.len()];
+        let sizes: Vec<u32> = outer.iter().map(|v| self.s.size(a.vars[v.0 as usize].sort)).collect();
+        loop {
+            if !self.formula(body, &mut env, &a.vars) {
+                return Some(outer.iter().map(|v| (a.vars[v.0 as usize].name.clone(), env[v.0 as usize])).collect());
+            }
+            // Next assignment, odometer style, last variable fastest.
+            let mut k = outer.len();
+            loop {
+                if k == 0 {
+                    return None;
+                }
+                k -= 1;
+                let slot = outer[k].0 as usize;
+                env[slot] += 1;
+                if env[slot] < sizes[k] {
+                    break;
+                }
+                env[slot] = 0;
+            }
+        }
+    }
+}
+
+/// Whether `s` satisfies the axiom; `None` if it does, else a witnessing assignment.
+pub fn falsify(sig: &Signature, s: &Structure, axiom: &Axiom) -> Option<Vec<(String, u32)>> {
+    Eval { sig, s }.counterexample(axiom)
+}
+
+/// Checks every axiom in order and returns the first violation.
+///
+/// The structure must fit the signature ([`Structure::validate`]); a structure that does not is
+/// reported as a violation of the pseudo-axiom `<signature>` rather than indexed out of bounds.
+pub fn check(t: &Theory, s: &Structure) -> Result<(), Violation> {
+    if let Err(e) = s.validate(&t.sig) {
+        return Err(Violation { axiom: format!("<signature: {e}>"), assignment: vec![] });
+    }
+    for a in &t.axioms {
+        if let Some(assignment) = falsify(&t.sig, s, a) {
+            return Err(Violation { axiom: a.name.clone(), assignment });
+        }
+    }
+    Ok(())
+}
+
+/// Every violated axiom, each with one witness.
+pub fn violations(t: &Theory, s: &Structure) -> Vec<Violation> {
+    if let Err(e) = s.validate(&t.sig) {
+        return vec![Violation { axiom: format!("<signature: {e}>"), assignment: vec![] }];
+    }
+    t.axioms.iter().filter_map(|a| falsify(&t.sig, s, a).map(|assignment| Violation { axiom: a.name.clone(), assignment })).collect()
+}
+
+/// Whether a closed-or-universal formula of `axiom`'s shape holds: a convenience for one-off checks.
+pub fn holds(sig: &Signature, s: &Structure, axiom: &Axiom) -> bool {
+    falsify(sig, s, axiom).is_none()
+}

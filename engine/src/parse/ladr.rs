@@ -1,0 +1,212 @@
+//! LADR input: the formula lists of Mace4/Prover9 files and the rows of the ground-truth table.
+
+use super::{describe, Mode, PResult, Parser};
+use crate::error::{Diagnostic, Diagnostics, Error, Result};
+use crate::lexer::{Tok, Token};
+use crate::signature::{Assoc, Fixity, SortDecl, SortId, DEFAULT_SORT};
+use crate::syntax::{Axiom, Formula};
+use crate::theory::Theory;
+use std::collections::BTreeMap;
+
+/// A symbol with its arity, as in LADR's `*/2` notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadrSymbol {
+    /// The symbol.
+    pub name: String,
+    /// Its number of arguments.
+    pub arity: usize,
+}
+
+impl LadrSymbol {
+    /// Parses a list such as `*/2; inv/1; e/0` (separated by `;` or `,`).
+    pub fn parse_list(text: &str) -> std::result::Result<Vec<LadrSymbol>, String> {
+        text.split([';', ','])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|item| {
+                let (name, arity) = item.rsplit_once('/').ok_or_else(|| format!("`{item}` is not of the form name/arity"))?;
+                let arity = arity.trim().parse().map_err(|_| format!("`{item}`: the arity must be a number"))?;
+                Ok(LadrSymbol { name: name.trim().to_string(), arity })
+            })
+            .collect()
+    }
+}
+
+fn ladr_fixity(name: &str, arity: usize) -> Fixity {
+    if arity == 2 && (super::expr::LADR_INFIX.contains(&name) || crate::signature::is_symbolic(name)) {
+        Fixity::Infix { prec: 50, assoc: Assoc::None }
+    } else {
+        Fixity::Prefix
+    }
+}
+
+/// Builds a single-sorted theory from declared symbols and LADR formulas, each ending with a period,
+/// as in a row of the ground-truth table: `theory_from_ladr_row("group", "*/2; inv/1; e/0", "", "...")`.
+pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms: &str) -> Result<Theory> {
+    let file = format!("<{name}>");
+    let bad = |msg: String| Error::Source(Diagnostics(vec![Diagnostic::at(&file, "", 0, 1, msg)]));
+    let funcs = LadrSymbol::parse_list(functions).map_err(bad)?;
+    let rels = LadrSymbol::parse_list(relations).map_err(bad)?;
+    let mut p = Parser::new(&file, axioms, Mode { ladr_vars: true, infer_symbols: false });
+    p.lex.hash_comments = false;
+    p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    for f in funcs {
+        p.declare_func(&f.name, vec![SortId(0); f.arity], SortId(0), ladr_fixity(&f.name, f.arity));
+    }
+    for r in rels {
+        p.declare_rel(&r.name, vec![SortId(0); r.arity], ladr_fixity(&r.name, r.arity));
+    }
+    if let Err(d) = parse_ladr_list(&mut p, false) {
+        p.errors.push(d);
+    }
+    finish(p, name)
+}
+
+/// Reads a Mace4 input file: its `formulas(assumptions)` lists (also `sos` and `usable`), and at
+/// most one goal, whose negation is added as Mace4 does. Symbols are inferred from use; `op`, `set`,
+/// `clear` and `assign` commands are read and ignored.
+pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
+    let mut p = Parser::new(file, src, Mode { ladr_vars: true, infer_symbols: true });
+    p.lex.hash_comments = false;
+    p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    let mut goals = 0;
+    loop {
+        let t = match p.next() {
+            Ok(t) => t,
+            Err(d) => {
+                p.errors.push(d);
+                break;
+            }
+        };
+        let step = match &t.tok {
+            Tok::Eof => break,
+            Tok::Ident(w) if w == "formulas" => formulas_block(&mut p, &mut goals),
+            Tok::Ident(w) if matches!(w.as_str(), "op" | "set" | "clear" | "assign" | "redeclare") => skip_command(&mut p),
+            other => Err(p.diag_tok(&t, format!("expected `formulas(assumptions).` or a command such as `assign(...)`, found {}", describe(other)))),
+        };
+        if let Err(d) = step {
+            p.errors.push(d);
+            break;
+        }
+    }
+    let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("mace4").to_string();
+    finish(p, &stem)
+}
+
+fn finish(p: Parser, name: &str) -> Result<Theory> {
+    if !p.errors.is_empty() {
+        return Err(Error::Source(Diagnostics(p.errors)));
+    }
+    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: p.sig, axioms: p.axioms })
+}
+
+fn skip_command(p: &mut Parser) -> PResult<()> {
+    p.expect_op("(", "after the command")?;
+    let mut depth = 1;
+    while depth > 0 {
+        let t = p.next()?;
+        match &t.tok {
+            Tok::Op(s) if s == "(" => depth += 1,
+            Tok::Op(s) if s == ")" => depth -= 1,
+            Tok::Eof => return Err(p.diag_tok(&t, "unclosed `(` in this command")),
+            _ => {}
+        }
+    }
+    p.expect_op(".", "after the command")?;
+    Ok(())
+}
+
+fn formulas_block(p: &mut Parser, goals: &mut usize) -> PResult<()> {
+    p.expect_op("(", "after `formulas`")?;
+    let t = p.next()?;
+    let list = match &t.tok {
+        Tok::Ident(s) => s.clone(),
+        other => return Err(p.diag_tok(&t, format!("expected a list name such as `assumptions`, found {}", describe(other)))),
+    };
+    p.expect_op(")", "after the list name")?;
+    p.expect_op(".", "after `formulas(...)`")?;
+    match list.as_str() {
+        "assumptions" | "sos" | "usable" => parse_ladr_list(p, true),
+        "goals" => {
+            let before = p.axioms.len();
+            parse_ladr_list(p, true)?;
+            *goals += p.axioms.len() - before;
+            if *goals > 1 {
+                return Err(p.diag_tok(&t, "Birkhoff reads at most one goal (Mace4 would look for a model that falsifies it)"));
+            }
+            if let Some(goal) = p.axioms.pop() {
+                p.axioms.push(negate_goal(goal));
+            }
+            Ok(())
+        }
+        other => Err(p.diag_tok(&t, format!("`formulas({other})` is not a list Birkhoff reads (use assumptions or goals)"))),
+    }
+}
+
+/// A goal's negation, as Mace4 adds it: not (for all free variables, goal).
+fn negate_goal(goal: Axiom) -> Axiom {
+    let free = goal.free_vars();
+    let closed = if free.is_empty() { goal.formula } else { Formula::Forall(free, Box::new(goal.formula)) };
+    Axiom { name: format!("not_{}", goal.name), formula: Formula::not(closed), ..goal }
+}
+
+/// Parses formulas, each ending with `.`, up to `end_of_list.` (when `delimited`) or the end of input.
+pub(crate) fn parse_ladr_list(p: &mut Parser, delimited: bool) -> PResult<()> {
+    loop {
+        let t = p.peek()?;
+        match &t.tok {
+            Tok::Eof if delimited => return Err(p.diag_tok(&t, "missing `end_of_list.`")),
+            Tok::Eof => return Ok(()),
+            Tok::Ident(w) if w == "end_of_list" => {
+                p.next()?;
+                p.expect_op(".", "after `end_of_list`")?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        let index = p.axioms.len() + 1;
+        let mut axiom = p.axiom_formula(format!("ax{index}"))?;
+        if let Some(label) = attributes(p)? {
+            axiom.name = label;
+        }
+        if p.axioms.iter().any(|a| a.name == axiom.name) {
+            return Err(p.diag_tok(&t, format!("two formulas are labelled `{}`", axiom.name)));
+        }
+        axiom.origin = Some(p.origin(t.start));
+        p.axioms.push(axiom);
+        p.expect_op(".", "at the end of the formula")?;
+    }
+}
+
+/// Reads `# label(name) # other(...)` after a formula and returns the label, if any.
+fn attributes(p: &mut Parser) -> PResult<Option<String>> {
+    let mut label = None;
+    while p.eat_op("#") {
+        let t: Token = p.next()?;
+        let Tok::Ident(attr) = &t.tok else {
+            return Err(p.diag_tok(&t, format!("expected an attribute such as `label(name)` after `#`, found {}", describe(&t.tok))));
+        };
+        p.expect_op("(", "after the attribute's name")?;
+        let v = p.next()?;
+        if attr == "label" {
+            label = match &v.tok {
+                Tok::Ident(s) | Tok::Str(s) | Tok::Number(s) => Some(s.clone()),
+                other => return Err(p.diag_tok(&v, format!("expected a label, found {}", describe(other)))),
+            };
+        }
+        let mut depth = 1;
+        if matches!(&v.tok, Tok::Op(s) if s == "(") {
+            depth += 1;
+        }
+        while depth > 0 {
+            let t = p.next()?;
+            match &t.tok {
+                Tok::Op(s) if s == "(" => depth += 1,
+                Tok::Op(s) if s == ")" => depth -= 1,
+                Tok::Eof => return Err(p.diag_tok(&t, "unclosed attribute")),
+                _ => {}
+            }
+        }
+    }
+    Ok(label)
+}

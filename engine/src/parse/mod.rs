@@ -1,0 +1,430 @@
+//! Parsing theory files (`.bk`), LADR formula lists and Mace4 input files into [`Theory`] values.
+//!
+//! One parser serves all three inputs; a [`Mode`] says how identifiers are resolved. Errors do not
+//! stop the parse: each item that fails is reported and skipped, so that `birkhoff check` lists
+//! every problem in a file at once.
+
+mod expr;
+mod ladr;
+mod sorts;
+
+pub use ladr::{parse_mace4, theory_from_ladr_row, LadrSymbol};
+
+use crate::error::{Diagnostic, Diagnostics, Error, Result};
+use crate::lexer::{LexError, Lexer, Tok, Token};
+use crate::signature::{Assoc, FuncDecl, Fixity, RelDecl, Signature, SortDecl, SortId, DEFAULT_SORT};
+use crate::syntax::{Axiom, Origin};
+use crate::theory::Theory;
+use std::collections::BTreeMap;
+
+/// How identifiers are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Mode {
+    /// LADR convention: identifiers starting with `u`..`z` are variables, all others symbols.
+    pub ladr_vars: bool,
+    /// Undeclared symbols are declared on first use, with the arity of that use (Mace4 files).
+    pub infer_symbols: bool,
+}
+
+impl Mode {
+    pub const NATIVE: Mode = Mode { ladr_vars: false, infer_symbols: false };
+}
+
+/// Words that start an item; an error inside an item skips to the next of these.
+const ITEM_KEYWORDS: &[&str] = &["theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom"];
+
+/// Words that can never be symbol names.
+const RESERVED: &[&str] = &["all", "exists", "true", "false", "$T", "$F", "infix", "prefix"];
+
+pub(crate) type PResult<T> = std::result::Result<T, Diagnostic>;
+
+/// The state shared by item, formula and LADR parsing.
+pub(crate) struct Parser<'a> {
+    pub file: &'a str,
+    pub src: &'a str,
+    pub lex: Lexer<'a>,
+    pub mode: Mode,
+    pub sig: Signature,
+    /// Symbolic names declared so far, for greedy lexing.
+    pub ops: Vec<String>,
+    pub axioms: Vec<Axiom>,
+    pub errors: Vec<Diagnostic>,
+    /// The variables of the axiom being parsed.
+    pub(crate) scope: expr::Scope,
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(file: &'a str, src: &'a str, mode: Mode) -> Self {
+        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), scope: Default::default() }
+    }
+
+    pub fn diag(&self, offset: usize, width: usize, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::at(self.file, self.src, offset, width, msg)
+    }
+
+    pub fn diag_tok(&self, t: &Token, msg: impl Into<String>) -> Diagnostic {
+        self.diag(t.start, t.width(self.src), msg)
+    }
+
+    fn lex_err(&self, (offset, msg): LexError) -> Diagnostic {
+        self.diag(offset, 1, msg)
+    }
+
+    /// The next token, consumed.
+    pub fn next(&mut self) -> PResult<Token> {
+        let ops: Vec<&str> = self.ops.iter().map(String::as_str).collect();
+        self.lex.next(&ops).map_err(|e| self.lex_err(e))
+    }
+
+    /// The next token, not consumed.
+    pub fn peek(&mut self) -> PResult<Token> {
+        let pos = self.lex.pos();
+        let t = self.next();
+        self.lex.seek(pos);
+        t
+    }
+
+    /// The token after the next one, not consumed.
+    pub fn peek2(&mut self) -> PResult<Token> {
+        let pos = self.lex.pos();
+        let t = self.next().and_then(|_| self.next());
+        self.lex.seek(pos);
+        t
+    }
+
+    pub fn at_op(&mut self, op: &str) -> bool {
+        matches!(self.peek(), Ok(Token { tok: Tok::Op(ref s), .. }) if s == op)
+    }
+
+    pub fn eat_op(&mut self, op: &str) -> bool {
+        let yes = self.at_op(op);
+        if yes {
+            let _ = self.next();
+        }
+        yes
+    }
+
+    pub fn expect_op(&mut self, op: &str, what: &str) -> PResult<Token> {
+        let t = self.next()?;
+        match &t.tok {
+            Tok::Op(s) if s == op => Ok(t),
+            _ => Err(self.diag_tok(&t, format!("expected `{op}` {what}, found {}", describe(&t.tok)))),
+        }
+    }
+
+    pub fn origin(&self, offset: usize) -> Origin {
+        let d = Diagnostic::at(self.file, self.src, offset, 1, "");
+        Origin { file: d.file, line: d.line, column: d.column }
+    }
+
+    /// Skips to the next item keyword at the start of a token (error recovery).
+    fn recover(&mut self) {
+        loop {
+            let pos = self.lex.pos();
+            match self.next() {
+                Ok(Token { tok: Tok::Eof, .. }) => return,
+                Ok(Token { tok: Tok::Ident(ref s), .. }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
+                    self.lex.seek(pos);
+                    return;
+                }
+                Ok(_) => {}
+                // Skip the offending character and keep going.
+                Err(_) => self.lex.seek(pos + self.src[pos..].chars().next().map_or(1, char::len_utf8)),
+            }
+        }
+    }
+
+    /// The single sort of a single-sorted theory, creating the default sort on first use.
+    pub fn single_sort(&mut self, at: &Token) -> PResult<SortId> {
+        match self.sig.sorts.len() {
+            0 => {
+                self.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+                Ok(SortId(0))
+            }
+            1 => Ok(SortId(0)),
+            _ => Err(self.diag_tok(at, "this theory has several sorts: give a sort profile such as `A B -> C` instead of an arity")),
+        }
+    }
+
+    pub fn declare_func(&mut self, name: &str, args: Vec<SortId>, result: SortId, fixity: Fixity) {
+        if crate::signature::is_symbolic(name) && !self.ops.iter().any(|o| o == name) {
+            self.ops.push(name.to_string());
+        }
+        self.sig.funcs.push(FuncDecl { name: name.to_string(), args, result, fixity });
+    }
+
+    pub fn declare_rel(&mut self, name: &str, args: Vec<SortId>, fixity: Fixity) {
+        if crate::signature::is_symbolic(name) && !self.ops.iter().any(|o| o == name) {
+            self.ops.push(name.to_string());
+        }
+        self.sig.rels.push(RelDecl { name: name.to_string(), args, fixity });
+    }
+}
+
+/// A short description of a token for error messages.
+pub(crate) fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Ident(s) => format!("`{s}`"),
+        Tok::Number(s) => format!("`{s}`"),
+        Tok::Str(_) => "a string".into(),
+        Tok::Op(s) => format!("`{s}`"),
+        Tok::Eof => "the end of the file".into(),
+    }
+}
+
+/// Parses a theory file in Birkhoff's own format.
+pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
+    let mut p = Parser::new(file, src, Mode::NATIVE);
+    let mut name: Option<String> = None;
+    let mut doc = String::new();
+    let mut meta = BTreeMap::new();
+    loop {
+        let t = match p.next() {
+            Ok(t) => t,
+            Err(d) => {
+                p.errors.push(d);
+                p.recover();
+                continue;
+            }
+        };
+        let result = match &t.tok {
+            Tok::Eof => break,
+            Tok::Ident(kw) => match kw.as_str() {
+                "theory" => item_name(&mut p).map(|n| name = Some(n)),
+                "doc" => item_string(&mut p, "after `doc`").map(|s| doc = s),
+                "meta" => item_meta(&mut p).map(|(k, v)| {
+                    meta.insert(k, v);
+                }),
+                "sort" | "sorts" => item_sorts(&mut p, &t),
+                "func" => item_func(&mut p, false),
+                "const" => item_func(&mut p, true),
+                "rel" => item_rel(&mut p),
+                "axiom" => item_axiom(&mut p, &t),
+                _ => Err(p.diag_tok(&t, format!("expected an item (`theory`, `doc`, `meta`, `sort`, `func`, `const`, `rel` or `axiom`), found `{kw}`"))),
+            },
+            other => Err(p.diag_tok(&t, format!("expected an item (`theory`, `func`, `axiom`, ...), found {}", describe(other)))),
+        };
+        match result {
+            Ok(()) => {
+                p.eat_op(".");
+            }
+            Err(d) => {
+                p.errors.push(d);
+                p.recover();
+            }
+        }
+    }
+    if name.is_none() {
+        p.errors.insert(0, p.diag(0, 1, "missing `theory NAME` item"));
+    }
+    if !p.errors.is_empty() {
+        p.errors.sort_by_key(|d| (d.line, d.column));
+        return Err(Error::Source(Diagnostics(p.errors)));
+    }
+    if p.sig.sorts.is_empty() {
+        p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    }
+    Ok(Theory { name: name.unwrap_or_default(), doc, meta, sig: p.sig, axioms: p.axioms })
+}
+
+fn item_name(p: &mut Parser) -> PResult<String> {
+    let t = p.next()?;
+    match &t.tok {
+        Tok::Ident(s) | Tok::Str(s) => Ok(s.clone()),
+        other => Err(p.diag_tok(&t, format!("expected the theory's name, found {}", describe(other)))),
+    }
+}
+
+fn item_string(p: &mut Parser, what: &str) -> PResult<String> {
+    let t = p.next()?;
+    match &t.tok {
+        Tok::Str(s) => Ok(s.clone()),
+        other => Err(p.diag_tok(&t, format!("expected a string in double quotes {what}, found {}", describe(other)))),
+    }
+}
+
+fn item_meta(p: &mut Parser) -> PResult<(String, String)> {
+    let t = p.next()?;
+    let Tok::Ident(key) = t.tok else {
+        return Err(p.diag_tok(&t, format!("expected a key after `meta` (such as `reference`), found {}", describe(&t.tok))));
+    };
+    let value = item_string(p, &format!("after `meta {key}`"))?;
+    Ok((key, value))
+}
+
+fn item_sorts(p: &mut Parser, kw: &Token) -> PResult<()> {
+    if !p.sig.funcs.is_empty() || !p.sig.rels.is_empty() {
+        return Err(p.diag_tok(kw, "declare sorts before any function or relation symbol"));
+    }
+    loop {
+        let t = p.next()?;
+        let Tok::Ident(name) = &t.tok else {
+            return Err(p.diag_tok(&t, format!("expected a sort name, found {}", describe(&t.tok))));
+        };
+        if p.sig.sort(name).is_some() {
+            return Err(p.diag_tok(&t, format!("sort `{name}` is declared twice")));
+        }
+        p.sig.sorts.push(SortDecl { name: name.clone() });
+        if !p.eat_op(",") {
+            return Ok(());
+        }
+    }
+}
+
+/// Reads the name being declared and checks that it is free.
+fn declared_name(p: &mut Parser) -> PResult<(String, Token)> {
+    let t = p.lex.next_declared_name().map_err(|(o, m)| p.diag(o, 1, m))?;
+    let name = match &t.tok {
+        Tok::Ident(s) | Tok::Op(s) | Tok::Number(s) => s.clone(),
+        other => return Err(p.diag_tok(&t, format!("expected a symbol name, found {}", describe(other)))),
+    };
+    if matches!(name.as_str(), "(" | ")" | "," | ":" | ".") || crate::lexer::BUILTIN_OPS.contains(&name.as_str()) && name != "-" {
+        return Err(p.diag_tok(&t, format!("`{name}` is built into the language and cannot be declared")));
+    }
+    if RESERVED.contains(&name.as_str()) || ITEM_KEYWORDS.contains(&name.as_str()) {
+        return Err(p.diag_tok(&t, format!("`{name}` is a keyword and cannot be a symbol name")));
+    }
+    if p.sig.has_symbol(&name) {
+        return Err(p.diag_tok(&t, format!("symbol `{name}` is declared twice")));
+    }
+    if p.sig.sort(&name).is_some() {
+        return Err(p.diag_tok(&t, format!("`{name}` is already the name of a sort")));
+    }
+    Ok((name, t))
+}
+
+fn sort_name(p: &mut Parser, t: &Token) -> PResult<SortId> {
+    match &t.tok {
+        Tok::Ident(s) => p.sig.sort(s).ok_or_else(|| p.diag_tok(t, format!("undeclared sort `{s}`"))),
+        other => Err(p.diag_tok(t, format!("expected a sort name, found {}", describe(other)))),
+    }
+}
+
+/// `: 2`, `: A B -> C`, `: -> C`, `: C` (the last two only for functions).
+fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortId>)> {
+    p.expect_op(":", "and a profile (an arity such as `2`, or sorts such as `A B -> C`)")?;
+    let t = p.peek()?;
+    if let Tok::Number(n) = &t.tok {
+        p.next()?;
+        let arity: usize = n.parse().map_err(|_| p.diag_tok(&t, "arity is too large"))?;
+        if arity > 16 {
+            return Err(p.diag_tok(&t, "arity is too large (at most 16)"));
+        }
+        let s = p.single_sort(&t)?;
+        return Ok((vec![s; arity], for_func.then_some(s)));
+    }
+    let mut args = Vec::new();
+    while let Tok::Ident(s) = &p.peek()?.tok {
+        if matches!(s.as_str(), "infix" | "prefix") || ITEM_KEYWORDS.contains(&s.as_str()) {
+            break;
+        }
+        let t = p.next()?;
+        args.push(sort_name(p, &t)?);
+    }
+    if p.at_op("->") {
+        let arrow = p.next()?;
+        if !for_func {
+            return Err(p.diag_tok(&arrow, "a relation has no result sort: write `rel R : A B`"));
+        }
+        let t = p.next()?;
+        let result = sort_name(p, &t)?;
+        return Ok((args, Some(result)));
+    }
+    if for_func {
+        // `const c : A` or `func c : A`: a constant of sort A.
+        return match args.as_slice() {
+            [one] => Ok((vec![], Some(*one))),
+            _ => Err(p.diag_tok(&t, "expected a profile such as `A B -> C` (or an arity such as `2`)")),
+        };
+    }
+    if args.is_empty() {
+        return Err(p.diag_tok(&t, "expected the relation's argument sorts (or an arity such as `2`)"));
+    }
+    Ok((args, None))
+}
+
+/// `infix [left|right|none] [PREC]` or `prefix`, for a symbol of the given arity.
+fn fixity(p: &mut Parser, name: &str, arity: usize) -> PResult<Fixity> {
+    let t = p.peek()?;
+    let word = match &t.tok {
+        Tok::Ident(w) if w == "infix" || w == "prefix" => w.clone(),
+        _ => return Ok(if arity == 2 { crate::signature::default_binary_fixity(name) } else { Fixity::Prefix }),
+    };
+    p.next()?;
+    if arity != 2 {
+        return Err(p.diag_tok(&t, format!("only binary symbols can be `{word}`; `{name}` takes {arity} arguments")));
+    }
+    if word == "prefix" {
+        return Ok(Fixity::Prefix);
+    }
+    let mut assoc = Assoc::Left;
+    if let Tok::Ident(a) = &p.peek()?.tok {
+        let found = match a.as_str() {
+            "left" => Some(Assoc::Left),
+            "right" => Some(Assoc::Right),
+            "none" => Some(Assoc::None),
+            _ => None,
+        };
+        if let Some(found) = found {
+            p.next()?;
+            assoc = found;
+        }
+    }
+    let mut prec = crate::signature::default_precedence(name);
+    let pt = p.peek()?;
+    if let Tok::Number(n) = &pt.tok {
+        p.next()?;
+        prec = n.parse().ok().filter(|v| (1..=250).contains(v)).ok_or_else(|| p.diag_tok(&pt, "precedence must be a number from 1 to 250"))?;
+    }
+    Ok(Fixity::Infix { prec, assoc })
+}
+
+fn item_func(p: &mut Parser, constant: bool) -> PResult<()> {
+    let (name, at) = declared_name(p)?;
+    let (args, result) = if constant && !p.at_op(":") {
+        (vec![], p.single_sort(&at)?)
+    } else {
+        let (args, result) = profile(p, true)?;
+        (args, result.expect("function profiles have a result"))
+    };
+    if constant && !args.is_empty() {
+        return Err(p.diag_tok(&at, format!("`const {name}` takes no arguments; declare it with `func`")));
+    }
+    let fix = fixity(p, &name, args.len())?;
+    p.declare_func(&name, args, result, fix);
+    Ok(())
+}
+
+fn item_rel(p: &mut Parser) -> PResult<()> {
+    let (name, _) = declared_name(p)?;
+    let (args, _) = profile(p, false)?;
+    let fix = fixity(p, &name, args.len())?;
+    p.declare_rel(&name, args, fix);
+    Ok(())
+}
+
+fn item_axiom(p: &mut Parser, kw: &Token) -> PResult<()> {
+    let t = p.peek()?;
+    let name = match &t.tok {
+        Tok::Ident(n) if !matches!(p.peek2()?.tok, Tok::Op(ref c) if c != ":") => {
+            p.next()?;
+            p.expect_op(":", "after the axiom's name")?;
+            n.clone()
+        }
+        Tok::Op(c) if c == ":" => {
+            p.next()?;
+            format!("ax{}", p.axioms.len() + 1)
+        }
+        _ => return Err(p.diag_tok(&t, "expected `NAME:` or `:` after `axiom`")),
+    };
+    if p.axioms.iter().any(|a| a.name == name) {
+        return Err(p.diag_tok(&t, format!("axiom `{name}` is named twice")));
+    }
+    if p.sig.sorts.is_empty() {
+        p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    }
+    let mut axiom = p.axiom_formula(name)?;
+    axiom.origin = Some(p.origin(kw.start));
+    p.axioms.push(axiom);
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! Finite structures: each sort interpreted as `{0..n-1}`, each symbol as a table.
+//!
+//! Tables are flat and row-major: the entry for `f(a1, ..., ak)` sits at
+//! `((a1 * n2 + a2) * n3 + ...) + ak`, where `ni` is the size of the i-th argument's sort.
+
+use crate::error::{Error, Result};
+use crate::signature::{FuncId, RelId, Signature, SortId};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// A finite structure for a signature (which is kept alongside, not inside).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Structure {
+    /// Size of each sort, in declaration order; every size is at least 1.
+    pub sizes: Vec<u32>,
+    /// One table per function symbol (a constant's table has one entry).
+    pub funcs: Vec<Vec<u32>>,
+    /// One table per relation symbol.
+    pub rels: Vec<Vec<bool>>,
+}
+
+/// Number of entries of a table whose arguments have these sorts.
+pub fn table_len(sizes: &[u32], args: &[SortId]) -> usize {
+    args.iter().map(|s| sizes[s.0 as usize] as usize).product()
+}
+
+/// Index of the entry for `args` in a row-major table over these argument sorts.
+pub fn table_index(sizes: &[u32], arg_sorts: &[SortId], args: &[u32]) -> usize {
+    arg_sorts.iter().zip(args).fold(0, |acc, (s, a)| acc * sizes[s.0 as usize] as usize + *a as usize)
+}
+
+impl Structure {
+    /// A structure whose every table is all zeros (and every relation false).
+    pub fn zeroed(sig: &Signature, sizes: &[u32]) -> Structure {
+        Structure {
+            sizes: sizes.to_vec(),
+            funcs: sig.funcs.iter().map(|f| vec![0; table_len(sizes, &f.args)]).collect(),
+            rels: sig.rels.iter().map(|r| vec![false; table_len(sizes, &r.args)]).collect(),
+        }
+    }
+
+    /// Builds a structure from functions giving each symbol's value by name.
+    ///
+    /// ```
+    /// use birkhoff_engine::{Theory, Structure, eval};
+    /// let t = Theory::parse("theory CommMagma\nfunc * : 2\naxiom comm: x * y = y * x", "t.bk").unwrap();
+    /// let z3 = Structure::from_fn(&t.sig, &[3], |_, a| (a[0] + a[1]) % 3, |_, _| false);
+    /// assert!(eval::check(&t, &z3).is_ok());
+    /// ```
+    pub fn from_fn(sig: &Signature, sizes: &[u32], f: impl Fn(&str, &[u32]) -> u32, r: impl Fn(&str, &[u32]) -> bool) -> Structure {
+        let mut s = Structure::zeroed(sig, sizes);
+        for id in sig.func_ids() {
+            let d = sig.func_decl(id);
+            for (i, args) in tuples(sizes, &d.args).enumerate() {
+                s.funcs[id.0 as usize][i] = f(&d.name, &args);
+            }
+        }
+        for id in sig.rel_ids() {
+            let d = sig.rel_decl(id);
+            for (i, args) in tuples(sizes, &d.args).enumerate() {
+                s.rels[id.0 as usize][i] = r(&d.name, &args);
+            }
+        }
+        s
+    }
+
+    /// Size of a sort.
+    pub fn size(&self, s: SortId) -> u32 {
+        self.sizes[s.0 as usize]
+    }
+
+    /// The value of `f(args)`.
+    pub fn apply(&self, sig: &Signature, f: FuncId, args: &[u32]) -> u32 {
+        self.funcs[f.0 as usize][table_index(&self.sizes, &sig.func_decl(f).args, args)]
+    }
+
+    /// Whether `R(args)` holds.
+    pub fn holds(&self, sig: &Signature, r: RelId, args: &[u32]) -> bool {
+        self.rels[r.0 as usize][table_index(&self.sizes, &sig.rel_decl(r).args, args)]
+    }
+
+    /// Checks that the structure fits the signature: sizes, table lengths, values in range.
+    pub fn validate(&self, sig: &Signature) -> Result<()> {
+        let bad = |m: String| Err(Error::Structure(m));
+        if self.sizes.len() != sig.sorts.len() {
+            return bad(format!("{} sort sizes given, but the signature has {} sorts", self.sizes.len(), sig.sorts.len()));
+        }
+        if let Some(i) = self.sizes.iter().position(|&n| n == 0) {
+            return bad(format!("sort {} is empty; first-order structures have non-empty sorts", sig.sorts[i].name));
+        }
+        if self.funcs.len() != sig.funcs.len() || self.rels.len() != sig.rels.len() {
+            return bad("the number of tables does not match the number of symbols".into());
+        }
+        for id in sig.func_ids() {
+            let d = sig.func_decl(id);
+            let table = &self.funcs[id.0 as usize];
+            if table.len() != table_len(&self.sizes, &d.args) {
+                return bad(format!("the table of `{}` has {} entries, expected {}", d.name, table.len(), table_len(&self.sizes, &d.args)));
+            }
+            let n = self.size(d.result);
+            if let Some(v) = table.iter().find(|&&v| v >= n) {
+                return bad(format!("`{}` takes the value {v}, outside its sort {} of size {n}", d.name, sig.sort_decl(d.result).name));
+            }
+        }
+        for id in sig.rel_ids() {
+            let d = sig.rel_decl(id);
+            if self.rels[id.0 as usize].len() != table_len(&self.sizes, &d.args) {
+                return bad(format!("the table of relation `{}` has the wrong number of entries", d.name));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// All argument tuples for these sorts, in table order.
+pub fn tuples(sizes: &[u32], args: &[SortId]) -> impl Iterator<Item = Vec<u32>> {
+    let dims: Vec<u32> = args.iter().map(|s| sizes[s.0 as usize]).collect();
+    let total: usize = dims.iter().map(|&d| d as usize).product();
+    (0..total).map(move |mut i| {
+        let mut t = vec![0u32; dims.len()];
+        for k in (0..dims.len()).rev() {
+            t[k] = (i % dims[k] as usize) as u32;
+            i /= dims[k] as usize;
+        }
+        t
+    })
+}
+
+/// Nests a flat row-major table into arrays, one level per argument.
+fn nest<T: Clone + Into<Value>>(flat: &[T], dims: &[u32]) -> Value {
+    match dims {
+        [] => flat[0].clone().into(),
+        [_, rest @ ..] => {
+            let chunk = rest.iter().map(|&d| d as usize).product::<usize>().max(1);
+            Value::Array(flat.chunks(chunk).map(|c| nest(c, rest)).collect())
+        }
+    }
+}
+
+fn flatten(v: &Value, dims: &[u32], what: &str, out: &mut Vec<Value>) -> Result<()> {
+    match dims {
+        [] => {
+            out.push(v.clone());
+            Ok(())
+        }
+        [d, rest @ ..] => {
+            let arr = v.as_array().ok_or_else(|| Error::Structure(format!("{what}: expected an array of {d} entries")))?;
+            if arr.len() != *d as usize {
+                return Err(Error::Structure(format!("{what}: expected {d} entries, found {}", arr.len())));
+            }
+            arr.iter().try_for_each(|x| flatten(x, rest, what, out))
+        }
+    }
+}
+
+impl Structure {
+    /// JSON with symbol names: `{"sizes": {"U": 3}, "functions": {"*": [[..],..]}, "relations": {..}}`.
+    pub fn to_json(&self, sig: &Signature) -> Value {
+        let sizes: serde_json::Map<String, Value> = sig.sort_ids().map(|s| (sig.sort_decl(s).name.clone(), json!(self.size(s)))).collect();
+        let dims = |args: &[SortId]| args.iter().map(|s| self.size(*s)).collect::<Vec<_>>();
+        let funcs: serde_json::Map<String, Value> = sig.func_ids().map(|f| (sig.func_decl(f).name.clone(), nest(&self.funcs[f.0 as usize], &dims(&sig.func_decl(f).args)))).collect();
+        let rels: serde_json::Map<String, Value> = sig
+            .rel_ids()
+            .map(|r| {
+                let bits: Vec<u32> = self.rels[r.0 as usize].iter().map(|&b| b as u32).collect();
+                (sig.rel_decl(r).name.clone(), nest(&bits, &dims(&sig.rel_decl(r).args)))
+            })
+            .collect();
+        json!({ "sizes": sizes, "functions": funcs, "relations": rels })
+    }
+
+    /// Reads the JSON of [`Structure::to_json`]. A single-sorted structure may give `"size": n`.
+    pub fn from_json(sig: &Signature, v: &Value) -> Result<Structure> {
+        let err = |m: String| Error::Structure(m);
+        let mut sizes = Vec::new();
+        if let Some(n) = v.get("size").and_then(Value::as_u64) {
+            if !sig.is_single_sorted() {
+                return Err(err("this theory has several sorts: give `sizes` per sort".into()));
+            }
+            sizes.push(n as u32);
+        } else {
+            let map = v.get("sizes").and_then(Value::as_object).ok_or_else(|| err("missing `sizes` (or `size`)".into()))?;
+            for s in &sig.sorts {
+                let n = map.get(&s.name).and_then(Value::as_u64).ok_or_else(|| err(format!("missing the size of sort `{}`", s.name)))?;
+                sizes.push(n as u32);
+            }
+        }
+        if sizes.iter().any(|&n| n == 0 || n > 1 << 16) {
+            return Err(err("every sort size must be between 1 and 65536".into()));
+        }
+        let mut s = Structure::zeroed(sig, &sizes);
+        let empty = serde_json::Map::new();
+        let funcs = v.get("functions").and_then(Value::as_object).unwrap_or(&empty);
+        for f in sig.func_ids() {
+            let d = sig.func_decl(f);
+            let table = funcs.get(&d.name).ok_or_else(|| err(format!("missing the table of `{}`", d.name)))?;
+            let mut flat = Vec::new();
+            flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
+            for (i, x) in flat.iter().enumerate() {
+                let n = x.as_u64().ok_or_else(|| err(format!("`{}`: entries must be element numbers", d.name)))?;
+                s.funcs[f.0 as usize][i] = u32::try_from(n).map_err(|_| err(format!("`{}`: value {n} is too large", d.name)))?;
+            }
+        }
+        let rels = v.get("relations").and_then(Value::as_object).unwrap_or(&empty);
+        for r in sig.rel_ids() {
+            let d = sig.rel_decl(r);
+            let table = rels.get(&d.name).ok_or_else(|| err(format!("missing the table of relation `{}`", d.name)))?;
+            let mut flat = Vec::new();
+            flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
+            for (i, x) in flat.iter().enumerate() {
+                s.rels[r.0 as usize][i] = match x {
+                    Value::Bool(b) => *b,
+                    Value::Number(n) if n.as_u64() == Some(0) => false,
+                    Value::Number(n) if n.as_u64() == Some(1) => true,
+                    _ => return Err(err(format!("relation `{}`: entries must be 0/1 or true/false", d.name))),
+                };
+            }
+        }
+        s.validate(sig)?;
+        Ok(s)
+    }
+}

@@ -1,0 +1,172 @@
+//! Terms, formulas and axioms over a [`Signature`](crate::Signature).
+
+use crate::signature::{FuncId, RelId, SortId};
+use serde::{Deserialize, Serialize};
+
+/// Index of a variable in its axiom's variable table ([`Axiom::vars`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct VarId(pub u32);
+
+/// A term: a variable or a function symbol applied to terms (a constant has no arguments).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Term {
+    /// A variable of the enclosing axiom.
+    Var(VarId),
+    /// `f(t1, ..., tn)`.
+    App(FuncId, Vec<Term>),
+}
+
+/// A first-order formula with equality.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Formula {
+    /// Always true.
+    True,
+    /// Always false.
+    False,
+    /// `s = t`.
+    Eq(Term, Term),
+    /// `R(t1, ..., tn)`.
+    Rel(RelId, Vec<Term>),
+    /// `~F`; `~(s = t)` is printed `s != t`.
+    Not(Box<Formula>),
+    /// `F & G`.
+    And(Box<Formula>, Box<Formula>),
+    /// `F | G`.
+    Or(Box<Formula>, Box<Formula>),
+    /// `F -> G`.
+    Implies(Box<Formula>, Box<Formula>),
+    /// `F <-> G`.
+    Iff(Box<Formula>, Box<Formula>),
+    /// `all x y. F`.
+    Forall(Vec<VarId>, Box<Formula>),
+    /// `exists x y. F`.
+    Exists(Vec<VarId>, Box<Formula>),
+}
+
+/// A variable's name and sort. Names are unique within an axiom.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VarDecl {
+    /// The name as written.
+    pub name: String,
+    /// The (declared or inferred) sort.
+    pub sort: SortId,
+}
+
+/// Where an item came from: a file, line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Origin {
+    /// File name as given to the parser.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// A named axiom. Its free variables are universally quantified.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Axiom {
+    /// The axiom's name, unique within its theory.
+    pub name: String,
+    /// The formula as written.
+    pub formula: Formula,
+    /// Every variable of the formula, bound or free, indexed by [`VarId`].
+    pub vars: Vec<VarDecl>,
+    /// Where the axiom was read from, if it was read from text.
+    #[serde(skip)]
+    pub origin: Option<Origin>,
+}
+
+impl PartialEq for Axiom {
+    /// Two axioms are equal when name, formula and variables agree; where they were read is ignored.
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.formula == other.formula && self.vars == other.vars
+    }
+}
+impl Eq for Axiom {}
+
+impl Term {
+    /// Calls `f` on every variable occurrence, left to right.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Term::Var(v) => f(*v),
+            Term::App(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
+        }
+    }
+
+    /// Nesting depth: a variable or constant has depth 0.
+    pub fn depth(&self) -> usize {
+        match self {
+            Term::Var(_) => 0,
+            Term::App(_, args) => args.iter().map(|a| a.depth() + 1).max().unwrap_or(0),
+        }
+    }
+}
+
+impl Formula {
+    /// Negation, folding `~~F` is left to the caller: this always wraps.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(f: Formula) -> Formula {
+        Formula::Not(Box::new(f))
+    }
+
+    /// Calls `f` on every term that is a direct argument of an atom.
+    pub fn for_each_atom_term(&self, f: &mut impl FnMut(&Term)) {
+        match self {
+            Formula::True | Formula::False => {}
+            Formula::Eq(a, b) => {
+                f(a);
+                f(b)
+            }
+            Formula::Rel(_, args) => args.iter().for_each(|a| f(a)),
+            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.for_each_atom_term(f),
+            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+                a.for_each_atom_term(f);
+                b.for_each_atom_term(f)
+            }
+        }
+    }
+
+    /// Whether the formula is an equation `s = t` (the shape the equational prover handles).
+    pub fn is_equation(&self) -> bool {
+        matches!(self, Formula::Eq(..))
+    }
+}
+
+impl Axiom {
+    /// The variables that occur free (not under a quantifier binding them), in order of first occurrence.
+    pub fn free_vars(&self) -> Vec<VarId> {
+        let mut out = Vec::new();
+        collect_free(&self.formula, &mut Vec::new(), &mut out);
+        out
+    }
+}
+
+fn collect_free(f: &Formula, bound: &mut Vec<VarId>, out: &mut Vec<VarId>) {
+    let term = |t: &Term, bound: &Vec<VarId>, out: &mut Vec<VarId>| {
+        t.for_each_var(&mut |v| {
+            if !bound.contains(&v) && !out.contains(&v) {
+                out.push(v)
+            }
+        })
+    };
+    match f {
+        Formula::True | Formula::False => {}
+        Formula::Eq(a, b) => {
+            term(a, bound, out);
+            term(b, bound, out)
+        }
+        Formula::Rel(_, args) => args.iter().for_each(|a| term(a, bound, out)),
+        Formula::Not(g) => collect_free(g, bound, out),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            collect_free(a, bound, out);
+            collect_free(b, bound, out)
+        }
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            let n = bound.len();
+            bound.extend(vs.iter().copied());
+            collect_free(g, bound, out);
+            bound.truncate(n)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Structures as text: Cayley tables for people, and Mace4's `interpretation(...)` standard form.
+
+use crate::error::{Error, Result};
+use crate::signature::Signature;
+use crate::structure::{tuples, Structure};
+use std::fmt::Write;
+
+/// The structure as Cayley tables: constants as `e = 0`, unary maps as a two-row table, binary
+/// symbols as square tables, others as lists of entries.
+pub fn cayley(sig: &Signature, s: &Structure) -> String {
+    let mut out = String::new();
+    let sizes: Vec<String> = sig.sort_ids().map(|id| format!("{} = {}", sig.sort_decl(id).name, s.size(id))).collect();
+    let _ = writeln!(out, "sizes: {}", sizes.join(", "));
+    for f in sig.func_ids() {
+        let d = sig.func_decl(f);
+        let table = &s.funcs[f.0 as usize];
+        let cells: Vec<String> = table.iter().map(u32::to_string).collect();
+        write_table(&mut out, &d.name, &d.args.iter().map(|a| s.size(*a)).collect::<Vec<_>>(), &cells);
+    }
+    for r in sig.rel_ids() {
+        let d = sig.rel_decl(r);
+        let cells: Vec<String> = s.rels[r.0 as usize].iter().map(|&b| if b { "1" } else { "0" }.to_string()).collect();
+        write_table(&mut out, &d.name, &d.args.iter().map(|a| s.size(*a)).collect::<Vec<_>>(), &cells);
+    }
+    out
+}
+
+fn write_table(out: &mut String, name: &str, dims: &[u32], cells: &[String]) {
+    let w = cells.iter().map(String::len).max().unwrap_or(1).max(dims.iter().map(|d| d.saturating_sub(1).to_string().len()).max().unwrap_or(1));
+    match dims {
+        [] => {
+            let _ = writeln!(out, "{name} = {}", cells[0]);
+        }
+        [n] => {
+            let _ = writeln!(out, "{name}:");
+            let head: Vec<String> = (0..*n).map(|i| format!("{i:>w$}")).collect();
+            let vals: Vec<String> = cells.iter().map(|c| format!("{c:>w$}")).collect();
+            let lw = name.chars().count().max(1);
+            let _ = writeln!(out, "  {:>lw$} | {}", "x", head.join(" "));
+            let _ = writeln!(out, "  {}-+-{}", "-".repeat(lw), "-".repeat(head.join(" ").len()));
+            let _ = writeln!(out, "  {:>lw$} | {}", format!("{name}(x)"), vals.join(" "));
+        }
+        [rows, cols] => {
+            let _ = writeln!(out, "{name}:");
+            let lw = name.chars().count().max(rows.saturating_sub(1).to_string().len());
+            let head: Vec<String> = (0..*cols).map(|i| format!("{i:>w$}")).collect();
+            let _ = writeln!(out, "  {:>lw$} | {}", name, head.join(" "));
+            let _ = writeln!(out, "  {}-+-{}", "-".repeat(lw), "-".repeat(head.join(" ").len()));
+            for r in 0..*rows as usize {
+                let row: Vec<String> = cells[r * *cols as usize..(r + 1) * *cols as usize].iter().map(|c| format!("{c:>w$}")).collect();
+                let _ = writeln!(out, "  {r:>lw$} | {}", row.join(" "));
+            }
+        }
+        _ => {
+            let _ = writeln!(out, "{name}:");
+            let sorts: Vec<crate::signature::SortId> = (0..dims.len() as u32).map(crate::signature::SortId).collect();
+            for (args, c) in tuples(dims, &sorts).zip(cells) {
+                let a: Vec<String> = args.iter().map(u32::to_string).collect();
+                let _ = writeln!(out, "  {name}({}) = {c}", a.join(","));
+            }
+        }
+    }
+}
+
+/// The structure in Mace4's standard `interpformat` (single-sorted only).
+pub fn to_mace4(sig: &Signature, s: &Structure, number: usize) -> Result<String> {
+    if !sig.is_single_sorted() {
+        return Err(Error::Structure("Mace4's format has one sort; this theory has several".into()));
+    }
+    let mut items = Vec::new();
+    for f in sig.func_ids() {
+        let d = sig.func_decl(f);
+        let vals: Vec<String> = s.funcs[f.0 as usize].iter().map(u32::to_string).collect();
+        items.push(format!("    function({}, [{}])", mace4_head(&d.name, d.args.len()), vals.join(",")));
+    }
+    for r in sig.rel_ids() {
+        let d = sig.rel_decl(r);
+        let vals: Vec<&str> = s.rels[r.0 as usize].iter().map(|&b| if b { "1" } else { "0" }).collect();
+        items.push(format!("    relation({}, [{}])", mace4_head(&d.name, d.args.len()), vals.join(",")));
+    }
+    Ok(format!("interpretation( {}, [number = {number}, seconds = 0], [\n{}\n]).\n", s.sizes[0], items.join(",\n")))
+}
+
+fn mace4_head(name: &str, arity: usize) -> String {
+    if arity == 0 {
+        name.to_string()
+    } else {
+        format!("{name}({})", vec!["_"; arity].join(","))
+    }
+}
+
+/// Reads every `interpretation(...)` in a text (Mace4 or interpformat output) as structures of `sig`.
+/// Symbols the signature does not have (Skolem functions, say) are ignored; missing ones are an error.
+pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
+    if !sig.is_single_sorted() {
+        return Err(Error::Structure("Mace4's format has one sort; this theory has several".into()));
+    }
+    let err = |m: String| Error::Structure(format!("Mace4 interpretation: {m}"));
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("interpretation(") {
+        rest = &rest[at + "interpretation(".len()..];
+        let comma = rest.find(',').ok_or_else(|| err("missing the domain size".into()))?;
+        let n: u32 = rest[..comma].trim().parse().map_err(|_| err(format!("bad domain size `{}`", rest[..comma].trim())))?;
+        if n == 0 {
+            return Err(err("the domain size must be at least 1".into()));
+        }
+        let mut s = Structure::zeroed(sig, &[n]);
+        let mut seen_f = vec![false; sig.funcs.len()];
+        let mut seen_r = vec![false; sig.rels.len()];
+        let end = rest.find("]).").ok_or_else(|| err("missing the closing `]).`".into()))?;
+        let body = &rest[..end + 1];
+        rest = &rest[end + 3..];
+        for (kind, rel) in [("function(", false), ("relation(", true)] {
+            let mut b = body;
+            while let Some(i) = b.find(kind) {
+                b = &b[i + kind.len()..];
+                let open = b.find('[').ok_or_else(|| err(format!("`{kind}` without a value list")))?;
+                let head = b[..open].trim().trim_end_matches(',').trim();
+                let name = head.split('(').next().unwrap_or(head).trim();
+                let close = b[open..].find(']').ok_or_else(|| err("unclosed value list".into()))? + open;
+                let vals: Vec<u32> = b[open + 1..close]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| v.parse().map_err(|_| err(format!("`{name}`: bad value `{v}`"))))
+                    .collect::<Result<_>>()?;
+                b = &b[close..];
+                let table: &mut Vec<u32> = if rel {
+                    let Some(r) = sig.rel(name) else { continue };
+                    seen_r[r.0 as usize] = true;
+                    if vals.len() != s.rels[r.0 as usize].len() || vals.iter().any(|&v| v > 1) {
+                        return Err(err(format!("relation `{name}` needs {} values, each 0 or 1", s.rels[r.0 as usize].len())));
+                    }
+                    s.rels[r.0 as usize] = vals.iter().map(|&v| v == 1).collect();
+                    continue;
+                } else {
+                    let Some(f) = sig.func(name) else { continue };
+                    seen_f[f.0 as usize] = true;
+                    &mut s.funcs[f.0 as usize]
+                };
+                if vals.len() != table.len() {
+                    return Err(err(format!("`{name}` needs {} values, found {}", table.len(), vals.len())));
+                }
+                *table = vals;
+            }
+        }
+        if let Some(i) = seen_f.iter().position(|x| !x) {
+            return Err(err(format!("no table for `{}`", sig.funcs[i].name)));
+        }
+        if let Some(i) = seen_r.iter().position(|x| !x) {
+            return Err(err(format!("no table for relation `{}`", sig.rels[i].name)));
+        }
+        s.validate(sig)?;
+        out.push(s);
+    }
+    if out.is_empty() {
+        return Err(err("no `interpretation(` found".into()));
+    }
+    Ok(out)
+}

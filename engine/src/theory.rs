@@ -1,0 +1,83 @@
+//! Theories: a signature, named axioms, a doc string and metadata.
+
+use crate::error::{Error, Result};
+use crate::signature::Signature;
+use crate::syntax::Axiom;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A many-sorted first-order theory with equality.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Theory {
+    /// The theory's name, such as `Group`.
+    pub name: String,
+    /// What the theory is, in a sentence or two.
+    pub doc: String,
+    /// Free metadata: `reference`, `oeis`, `ground_truth`, ...
+    pub meta: BTreeMap<String, String>,
+    /// Sorts and symbols.
+    pub sig: Signature,
+    /// The axioms, in order.
+    pub axioms: Vec<Axiom>,
+}
+
+impl Theory {
+    /// Parses a theory in Birkhoff's own format (see docs/THEORY_LANGUAGE.md).
+    ///
+    /// ```
+    /// let t = birkhoff_engine::Theory::parse("theory Sg\nfunc * : 2\naxiom assoc: (x*y)*z = x*(y*z)", "sg.bk").unwrap();
+    /// assert_eq!(t.axioms[0].name, "assoc");
+    /// ```
+    pub fn parse(src: &str, file: &str) -> Result<Theory> {
+        crate::parse::parse_theory(src, file)
+    }
+
+    /// Parses either format: a Mace4 input file (recognised by `formulas(`) or Birkhoff's own.
+    pub fn parse_any(src: &str, file: &str) -> Result<Theory> {
+        if is_mace4_input(src) {
+            crate::parse::parse_mace4(src, file)
+        } else {
+            Theory::parse(src, file)
+        }
+    }
+
+    /// Reads a theory file in either format.
+    pub fn from_file(path: &std::path::Path) -> Result<Theory> {
+        let src = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+        Theory::parse_any(&src, &path.display().to_string())
+    }
+
+    /// A seed name (`group`) or a path to a theory file.
+    pub fn load(name_or_path: &str) -> Result<Theory> {
+        let path = std::path::Path::new(name_or_path);
+        if path.exists() && path.is_file() {
+            return Theory::from_file(path);
+        }
+        match crate::seeds::load(name_or_path) {
+            Err(Error::UnknownSeed(_)) if name_or_path.contains(['/', '.']) => {
+                Err(Error::Io { path: name_or_path.to_string(), source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file (nor a seed of that name)") })
+            }
+            other => other,
+        }
+    }
+
+    /// The axiom called `name`.
+    pub fn axiom(&self, name: &str) -> Option<&Axiom> {
+        self.axioms.iter().find(|a| a.name == name)
+    }
+
+    /// The theory in Birkhoff's format; [`Theory::parse`] reads it back to an equal theory.
+    pub fn to_text(&self) -> String {
+        crate::print::theory_to_text(self)
+    }
+
+    /// A fingerprint that ignores variable names, axiom order, duplicate axioms and axiom names.
+    pub fn fingerprint(&self) -> crate::fingerprint::Fingerprint {
+        crate::fingerprint::Fingerprint::of(self)
+    }
+}
+
+/// Whether a text looks like Mace4/Prover9 input rather than a Birkhoff theory file.
+pub fn is_mace4_input(src: &str) -> bool {
+    src.lines().map(str::trim).any(|l| l.starts_with("formulas(") || l.starts_with("formulas ("))
+}
