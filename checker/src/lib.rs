@@ -1,1 +1,3 @@
-//! placeholder
+//! Birkhoff's checker: finite model finding, isomorphism and model spectra.
+pub mod problem;
+pub mod search;

@@ -1,0 +1,557 @@
+//! Backtracking search for models: cells are assigned one at a time in a fixed order, each
+//! assignment is propagated through the ground instances that watch it, and the least-number
+//! heuristic skips values that could only produce isomorphic copies.
+//!
+//! Propagation. Each instance of a clause watches up to two unassigned cells: the first unknown
+//! cell of each of its first two undecided literals (for an equation, one on each side). When a
+//! watched cell is assigned the instance is evaluated again, three-valued: it is satisfied, false
+//! (a conflict), still open (it moves its watches), or unit: one literal is left, of the form
+//! `f(a, b) = c` or `f(a, b) != c` with everything but one cell known, and that cell is assigned
+//! `c` or loses `c` from its domain. Every change is recorded on a trail and undone on backtrack.
+//!
+//! Symmetry (the least-number heuristic of SEM and Mace4). Elements that no assigned cell
+//! mentions, as an argument or a value, are interchangeable: a permutation swapping two of them
+//! fixes the partial assignment, so the models below "this cell := u" and "this cell := u'" are
+//! isomorphic. So a cell tries the mentioned elements, its own arguments and one fresh element.
+//! No isomorphism class is lost; duplicates are removed later by canonical forms.
+
+use crate::problem::{Literal, Problem, Symbol};
+use birkhoff_engine::syntax::{Formula, Term};
+use birkhoff_engine::Structure;
+
+const NONE: u32 = u32::MAX;
+
+/// What the caller wants after a model or a budget check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep searching.
+    Continue,
+    /// Stop: enough models.
+    Stop,
+    /// Stop: a budget ran out or the user interrupted; the search is incomplete.
+    Abort,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Assign(usize),
+    Domain(usize, u64),
+    Watch(u32, [u32; 2]),
+}
+
+/// A term's value so far.
+#[derive(Clone, Copy)]
+enum TermValue {
+    Known(u32),
+    /// All arguments known; this cell is not.
+    Top(usize),
+    /// Some argument is unknown; this is the first unknown cell met.
+    Deep(usize),
+}
+
+#[derive(Clone, Copy)]
+enum Truth {
+    True,
+    False,
+    Unknown(usize),
+}
+
+#[derive(Clone, Copy)]
+enum Unit {
+    Assign(usize, u32),
+    Remove(usize, u32),
+}
+
+enum LitValue {
+    True,
+    False,
+    Unknown { cells: [u32; 2], unit: Option<Unit> },
+}
+
+enum InstValue {
+    Satisfied,
+    Conflict,
+    Unit(Unit, [u32; 2]),
+    Open([u32; 2]),
+}
+
+/// The state of one search: a partial assignment with domains, watches and the trail.
+#[derive(Clone)]
+pub struct Search<'p> {
+    p: &'p Problem,
+    val: Vec<u32>,
+    dom: Vec<u64>,
+    watch: Vec<[u32; 2]>,
+    watchers: Vec<Vec<u32>>,
+    trail: Vec<Undo>,
+    queue: Vec<usize>,
+    mention_count: Vec<Vec<u32>>,
+    mentioned: Vec<u64>,
+    assigned: usize,
+    symmetry_breaking: bool,
+    scratch: Vec<u32>,
+    /// Decisions taken so far.
+    pub nodes: u64,
+}
+
+fn full_mask(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+impl<'p> Search<'p> {
+    /// A search at the root, with every instance evaluated once and the consequences propagated.
+    /// Returns `None` if the root is already contradictory (no model at these sizes).
+    pub fn new(p: &'p Problem, symmetry_breaking: bool) -> Option<Search<'p>> {
+        let mut s = Search {
+            p,
+            val: vec![NONE; p.cells.len()],
+            dom: p.cells.iter().map(|c| full_mask(c.width)).collect(),
+            watch: vec![[NONE, NONE]; p.instances()],
+            watchers: vec![Vec::new(); p.cells.len()],
+            trail: Vec::new(),
+            queue: Vec::new(),
+            mention_count: p.sizes.iter().map(|&n| vec![0; n as usize]).collect(),
+            mentioned: vec![0; p.sizes.len()],
+            assigned: 0,
+            symmetry_breaking,
+            scratch: Vec::new(),
+            nodes: 0,
+        };
+        if p.trivially_false {
+            return None;
+        }
+        for inst in 0..p.instances() {
+            if s.process(inst as u32).is_err() {
+                return None;
+            }
+        }
+        if s.propagate().is_err() {
+            return None;
+        }
+        // The root is never undone.
+        s.trail.clear();
+        Some(s)
+    }
+
+    /// Whether every cell has a value.
+    pub fn complete(&self) -> bool {
+        self.assigned == self.p.cells.len()
+    }
+
+    /// The current assignment as a structure (meaningful when [`Search::complete`]).
+    pub fn structure(&self) -> Structure {
+        let p = self.p;
+        let mut funcs = Vec::with_capacity(p.func_base.len());
+        for (i, &base) in p.func_base.iter().enumerate() {
+            let end = p.func_base.get(i + 1).copied().unwrap_or_else(|| p.rel_base.first().copied().unwrap_or(p.cells.len()));
+            funcs.push(self.val[base..end].to_vec());
+        }
+        let mut rels = Vec::with_capacity(p.rel_base.len());
+        for (i, &base) in p.rel_base.iter().enumerate() {
+            let end = p.rel_base.get(i + 1).copied().unwrap_or(p.cells.len());
+            rels.push(self.val[base..end].iter().map(|&v| v == 1).collect());
+        }
+        Structure { sizes: p.sizes.clone(), funcs, rels }
+    }
+
+    // ---- evaluation -------------------------------------------------------------------------
+
+    fn term(&self, t: &Term, env: &[u32]) -> TermValue {
+        match t {
+            Term::Var(v) => TermValue::Known(env[v.0 as usize]),
+            Term::App(f, args) => {
+                let d = &self.p.sig.funcs[f.0 as usize];
+                let mut idx = 0usize;
+                for (a, s) in args.iter().zip(&d.args) {
+                    match self.term(a, env) {
+                        TermValue::Known(x) => idx = idx * self.p.sizes[s.0 as usize] as usize + x as usize,
+                        TermValue::Top(c) | TermValue::Deep(c) => return TermValue::Deep(c),
+                    }
+                }
+                let cell = self.p.func_base[f.0 as usize] + idx;
+                match self.val[cell] {
+                    NONE => TermValue::Top(cell),
+                    v => TermValue::Known(v),
+                }
+            }
+        }
+    }
+
+    fn rel_cell(&self, r: birkhoff_engine::RelId, args: &[Term], env: &[u32]) -> Result<usize, usize> {
+        let d = &self.p.sig.rels[r.0 as usize];
+        let mut idx = 0usize;
+        for (a, s) in args.iter().zip(&d.args) {
+            match self.term(a, env) {
+                TermValue::Known(x) => idx = idx * self.p.sizes[s.0 as usize] as usize + x as usize,
+                TermValue::Top(c) | TermValue::Deep(c) => return Err(c),
+            }
+        }
+        Ok(self.p.rel_base[r.0 as usize] + idx)
+    }
+
+    /// Kleene three-valued truth of a formula; `Unknown` names the first unknown cell met.
+    fn formula(&self, f: &Formula, env: &mut [u32], sorts: &[birkhoff_engine::SortId]) -> Truth {
+        match f {
+            Formula::True => Truth::True,
+            Formula::False => Truth::False,
+            Formula::Eq(a, b) => match (self.term(a, env), self.term(b, env)) {
+                (TermValue::Known(x), TermValue::Known(y)) => if x == y { Truth::True } else { Truth::False },
+                (TermValue::Known(_), TermValue::Top(c) | TermValue::Deep(c)) | (TermValue::Top(c) | TermValue::Deep(c), _) => Truth::Unknown(c),
+            },
+            Formula::Rel(r, args) => match self.rel_cell(*r, args, env) {
+                Ok(cell) => match self.val[cell] {
+                    NONE => Truth::Unknown(cell),
+                    v => if v == 1 { Truth::True } else { Truth::False },
+                },
+                Err(c) => Truth::Unknown(c),
+            },
+            Formula::Not(g) => match self.formula(g, env, sorts) {
+                Truth::True => Truth::False,
+                Truth::False => Truth::True,
+                u => u,
+            },
+            Formula::And(a, b) => self.junction(&[a, b], env, sorts, false),
+            Formula::Or(a, b) => self.junction(&[a, b], env, sorts, true),
+            Formula::Implies(a, b) => {
+                let na = Formula::not((**a).clone());
+                self.junction(&[&na, b], env, sorts, true)
+            }
+            Formula::Iff(a, b) => match (self.formula(a, env, sorts), self.formula(b, env, sorts)) {
+                (Truth::Unknown(c), _) | (_, Truth::Unknown(c)) => Truth::Unknown(c),
+                (x, y) => if matches!(x, Truth::True) == matches!(y, Truth::True) { Truth::True } else { Truth::False },
+            },
+            Formula::Forall(vs, g) => self.quantifier(vs, g, env, sorts, false),
+            Formula::Exists(vs, g) => self.quantifier(vs, g, env, sorts, true),
+        }
+    }
+
+    /// A disjunction (`or`) or conjunction of formulas, three-valued.
+    fn junction(&self, parts: &[&Formula], env: &mut [u32], sorts: &[birkhoff_engine::SortId], or: bool) -> Truth {
+        let mut unknown = None;
+        for part in parts {
+            match self.formula(part, env, sorts) {
+                Truth::True if or => return Truth::True,
+                Truth::False if !or => return Truth::False,
+                Truth::Unknown(c) => unknown = unknown.or(Some(c)),
+                _ => {}
+            }
+        }
+        match unknown {
+            Some(c) => Truth::Unknown(c),
+            None => if or { Truth::False } else { Truth::True },
+        }
+    }
+
+    fn quantifier(&self, vs: &[birkhoff_engine::VarId], g: &Formula, env: &mut [u32], sorts: &[birkhoff_engine::SortId], exists: bool) -> Truth {
+        let Some((first, rest)) = vs.split_first() else {
+            return self.formula(g, env, sorts);
+        };
+        let slot = first.0 as usize;
+        let saved = env[slot];
+        let mut unknown = None;
+        let mut decided = None;
+        for x in 0..self.p.sizes[sorts[slot].0 as usize] {
+            env[slot] = x;
+            match self.quantifier(rest, g, env, sorts, exists) {
+                Truth::True if exists => {
+                    decided = Some(Truth::True);
+                    break;
+                }
+                Truth::False if !exists => {
+                    decided = Some(Truth::False);
+                    break;
+                }
+                Truth::Unknown(c) => unknown = unknown.or(Some(c)),
+                _ => {}
+            }
+        }
+        env[slot] = saved;
+        decided.or(unknown.map(Truth::Unknown)).unwrap_or(if exists { Truth::False } else { Truth::True })
+    }
+
+    fn literal(&self, lit: &Literal, env: &mut [u32], sorts: &[birkhoff_engine::SortId]) -> LitValue {
+        match lit {
+            Literal::Eq { positive, left, right } => {
+                let (l, r) = (self.term(left, env), self.term(right, env));
+                let unit = |c: usize, v: u32| Some(if *positive { Unit::Assign(c, v) } else { Unit::Remove(c, v) });
+                match (l, r) {
+                    (TermValue::Known(x), TermValue::Known(y)) => if (x == y) == *positive { LitValue::True } else { LitValue::False },
+                    (TermValue::Known(x), TermValue::Top(c)) | (TermValue::Top(c), TermValue::Known(x)) => LitValue::Unknown { cells: [c as u32, NONE], unit: unit(c, x) },
+                    (TermValue::Known(_), TermValue::Deep(c)) | (TermValue::Deep(c), TermValue::Known(_)) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+                    (TermValue::Top(a) | TermValue::Deep(a), TermValue::Top(b) | TermValue::Deep(b)) => {
+                        LitValue::Unknown { cells: [a as u32, if a == b { NONE } else { b as u32 }], unit: None }
+                    }
+                }
+            }
+            Literal::Rel { positive, rel, args } => match self.rel_cell(*rel, args, env) {
+                Ok(cell) => match self.val[cell] {
+                    NONE => LitValue::Unknown { cells: [cell as u32, NONE], unit: Some(Unit::Assign(cell, *positive as u32)) },
+                    v => if (v == 1) == *positive { LitValue::True } else { LitValue::False },
+                },
+                Err(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+            },
+            Literal::Complex(f) => match self.formula(f, env, sorts) {
+                Truth::True => LitValue::True,
+                Truth::False => LitValue::False,
+                Truth::Unknown(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+            },
+        }
+    }
+
+    fn instance(&mut self, inst: u32) -> InstValue {
+        let p = self.p;
+        let c = &p.constraints[p.inst_constraint[inst as usize] as usize];
+        let start = p.inst_env_start[inst as usize] as usize;
+        let mut env = std::mem::take(&mut self.scratch);
+        env.clear();
+        env.extend_from_slice(&p.inst_env[start..start + c.env_len]);
+        let mut open = 0;
+        let mut cells = [NONE, NONE];
+        let mut unit = None;
+        let mut result = None;
+        for lit in &c.literals {
+            match self.literal(lit, &mut env, &c.var_sorts) {
+                LitValue::True => {
+                    result = Some(InstValue::Satisfied);
+                    break;
+                }
+                LitValue::False => {}
+                LitValue::Unknown { cells: lc, unit: u } => {
+                    open += 1;
+                    unit = u;
+                    for x in lc {
+                        if x != NONE && !cells.contains(&x) {
+                            if cells[0] == NONE {
+                                cells[0] = x;
+                            } else if cells[1] == NONE {
+                                cells[1] = x;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.scratch = env;
+        result.unwrap_or(match (open, unit) {
+            (0, _) => InstValue::Conflict,
+            (1, Some(u)) => InstValue::Unit(u, cells),
+            _ => InstValue::Open(cells),
+        })
+    }
+
+    // ---- changes ----------------------------------------------------------------------------
+
+    fn mention(&mut self, cell: usize, value: u32, delta: i32) {
+        let c = &self.p.cells[cell];
+        let mut touch = |sort: usize, e: u32| {
+            let n = &mut self.mention_count[sort][e as usize];
+            let before = *n;
+            *n = (*n as i32 + delta) as u32;
+            if before == 0 && *n > 0 {
+                self.mentioned[sort] |= 1 << e;
+            } else if before > 0 && *n == 0 {
+                self.mentioned[sort] &= !(1 << e);
+            }
+        };
+        for (a, s) in c.args.iter().zip(&c.arg_sorts) {
+            touch(s.0 as usize, *a);
+        }
+        if let Some(s) = c.value_sort {
+            touch(s.0 as usize, value);
+        }
+    }
+
+    fn assign(&mut self, cell: usize, v: u32) -> Result<(), ()> {
+        if self.val[cell] != NONE {
+            return if self.val[cell] == v { Ok(()) } else { Err(()) };
+        }
+        if self.dom[cell] & (1 << v) == 0 {
+            return Err(());
+        }
+        self.val[cell] = v;
+        self.assigned += 1;
+        self.trail.push(Undo::Assign(cell));
+        self.mention(cell, v, 1);
+        self.queue.push(cell);
+        Ok(())
+    }
+
+    fn remove(&mut self, cell: usize, v: u32) -> Result<(), ()> {
+        let old = self.dom[cell];
+        if old & (1 << v) == 0 {
+            return Ok(());
+        }
+        let new = old & !(1 << v);
+        if new == 0 {
+            return Err(());
+        }
+        self.trail.push(Undo::Domain(cell, old));
+        self.dom[cell] = new;
+        if new.count_ones() == 1 {
+            return self.assign(cell, new.trailing_zeros());
+        }
+        Ok(())
+    }
+
+    fn set_watch(&mut self, inst: u32, new: [u32; 2]) {
+        let old = self.watch[inst as usize];
+        if old == new {
+            return;
+        }
+        self.trail.push(Undo::Watch(inst, old));
+        self.watch[inst as usize] = new;
+        for c in new {
+            if c != NONE && !old.contains(&c) {
+                self.watchers[c as usize].push(inst);
+            }
+        }
+    }
+
+    fn process(&mut self, inst: u32) -> Result<(), ()> {
+        match self.instance(inst) {
+            InstValue::Satisfied => self.set_watch(inst, [NONE, NONE]),
+            InstValue::Conflict => return Err(()),
+            InstValue::Open(cells) => self.set_watch(inst, cells),
+            InstValue::Unit(Unit::Assign(c, v), _) => {
+                self.assign(c, v)?;
+                self.set_watch(inst, [NONE, NONE]);
+            }
+            InstValue::Unit(Unit::Remove(c, v), cells) => {
+                self.remove(c, v)?;
+                self.set_watch(inst, cells);
+            }
+        }
+        Ok(())
+    }
+
+    fn propagate(&mut self) -> Result<(), ()> {
+        while let Some(cell) = self.queue.pop() {
+            let list = std::mem::take(&mut self.watchers[cell]);
+            for (i, &inst) in list.iter().enumerate() {
+                if !self.watch[inst as usize].contains(&(cell as u32)) {
+                    continue;
+                }
+                if self.process(inst).is_err() {
+                    // The rest still watch this cell; the ones already moved come back on undo.
+                    let mut rest = list[i..].to_vec();
+                    rest.append(&mut self.watchers[cell]);
+                    self.watchers[cell] = rest;
+                    self.queue.clear();
+                    return Err(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            match self.trail.pop().expect("trail is longer than mark") {
+                Undo::Assign(c) => {
+                    let v = self.val[c];
+                    self.mention(c, v, -1);
+                    self.val[c] = NONE;
+                    self.assigned -= 1;
+                }
+                Undo::Domain(c, old) => self.dom[c] = old,
+                Undo::Watch(inst, old) => {
+                    let cur = self.watch[inst as usize];
+                    self.watch[inst as usize] = old;
+                    for c in old {
+                        if c != NONE && !cur.contains(&c) {
+                            self.watchers[c as usize].push(inst);
+                        }
+                    }
+                }
+            }
+        }
+        self.queue.clear();
+    }
+
+    // ---- search -----------------------------------------------------------------------------
+
+    fn next_cell(&self, from: usize) -> Option<usize> {
+        self.p.decision_order[from..].iter().position(|&c| self.val[c] == NONE).map(|i| from + i)
+    }
+
+    /// Values worth trying for `cell`: all of its domain, or with symmetry breaking the mentioned
+    /// elements, the cell's own arguments and the least unmentioned element.
+    fn candidates(&self, cell: usize) -> u64 {
+        let c = &self.p.cells[cell];
+        let dom = self.dom[cell];
+        let Some(s) = c.value_sort else { return dom };
+        if !self.symmetry_breaking {
+            return dom;
+        }
+        let mut used = self.mentioned[s.0 as usize];
+        for (a, asort) in c.args.iter().zip(&c.arg_sorts) {
+            if *asort == s {
+                used |= 1 << a;
+            }
+        }
+        let fresh = !used & full_mask(c.width);
+        let first_fresh = if fresh == 0 { 0 } else { 1u64 << fresh.trailing_zeros() };
+        dom & (used | first_fresh)
+    }
+
+    /// Applies a decision and its consequences; false on a conflict (the state is then restored).
+    pub fn decide(&mut self, cell: usize, v: u32) -> bool {
+        let mark = self.trail.len();
+        if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+            return true;
+        }
+        self.undo_to(mark);
+        false
+    }
+
+    /// The open decisions at this node: the next cell and the values to try, in order.
+    pub fn branches(&self, from: usize) -> Option<(usize, usize, Vec<u32>)> {
+        let pos = self.next_cell(from)?;
+        let cell = self.p.decision_order[pos];
+        let mut bits = self.candidates(cell);
+        let mut vals = Vec::with_capacity(bits.count_ones() as usize);
+        while bits != 0 {
+            vals.push(bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+        Some((pos, cell, vals))
+    }
+
+    /// Depth-first search below the current node. `on_model` sees each complete assignment;
+    /// `check` is called every 1024 nodes and may abort.
+    pub fn run(&mut self, from: usize, on_model: &mut dyn FnMut(&Search) -> Flow, check: &mut dyn FnMut(u64) -> Flow) -> Flow {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0 && check(self.nodes) == Flow::Abort {
+            return Flow::Abort;
+        }
+        let Some((pos, cell, vals)) = self.branches(from) else {
+            return on_model(self);
+        };
+        for v in vals {
+            let mark = self.trail.len();
+            if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+                let flow = self.run(pos + 1, on_model, check);
+                if flow != Flow::Continue {
+                    self.undo_to(mark);
+                    return flow;
+                }
+            }
+            self.undo_to(mark);
+        }
+        Flow::Continue
+    }
+
+    /// Position in the decision order to continue from after replaying decisions.
+    pub fn first_open(&self) -> usize {
+        self.next_cell(0).unwrap_or(self.p.decision_order.len())
+    }
+
+    /// The symbol of a cell (for diagnostics).
+    pub fn cell_symbol(&self, cell: usize) -> Symbol {
+        self.p.cells[cell].symbol
+    }
+}
