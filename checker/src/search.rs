@@ -545,6 +545,26 @@ impl<'p> Search<'p> {
         Flow::Continue
     }
 
+    /// The decision paths to every open node `depth` decisions below this one (and to complete
+    /// assignments met on the way), in search order. Replaying each with [`Search::decide`] and
+    /// searching below it covers exactly the models below this node.
+    pub fn split(&mut self, from: usize, depth: usize, path: &mut Vec<(usize, u32)>, out: &mut Vec<Vec<(usize, u32)>>) {
+        let branches = if depth == 0 { None } else { self.branches(from) };
+        let Some((pos, cell, vals)) = branches else {
+            out.push(path.clone());
+            return;
+        };
+        for v in vals {
+            let mark = self.trail.len();
+            if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+                path.push((cell, v));
+                self.split(pos + 1, depth - 1, path, out);
+                path.pop();
+            }
+            self.undo_to(mark);
+        }
+    }
+
     /// Position in the decision order to continue from after replaying decisions.
     pub fn first_open(&self) -> usize {
         self.next_cell(0).unwrap_or(self.p.decision_order.len())

@@ -35,7 +35,7 @@ impl Token {
 }
 
 /// Operators every theory knows, longest first so that greedy matching works.
-pub const BUILTIN_OPS: &[&str] = &["<->", "->", "!=", "<=", ">=", "=", "&", "|", "~", "-", "¬", "∧", "∨", "→", "↔", "≠", "∀", "∃"];
+pub const BUILTIN_OPS: &[&str] = &["<->", "->", "!=", "=", "&", "|", "~", "-", "¬", "∧", "∨", "→", "↔", "≠", "∀", "∃"];
 
 /// Characters that end an operator run: punctuation with a meaning of its own.
 fn is_punct(c: char) -> bool {

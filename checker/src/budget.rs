@@ -1,0 +1,127 @@
+//! Limits on a search (time, nodes, models, Ctrl-C) and the honesty of the counts they produce.
+
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How far a search may go. The default is unlimited.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Wall-clock limit for one size.
+    pub time: Option<Duration>,
+    /// Limit on search nodes (decisions) for one size.
+    pub nodes: Option<u64>,
+    /// Stop after this many models (isomorphism classes in iso mode).
+    pub models: Option<u64>,
+    /// Set to true (by a Ctrl-C handler, say) to stop every search soon.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Whether a count is the whole truth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The search finished: the count is exact.
+    Exact,
+    /// The search stopped early: at least this many.
+    AtLeast,
+    /// The search stopped early and found nothing: no information.
+    Unknown,
+}
+
+/// A number of models with its status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    /// The number found (a lower bound unless `status` is exact).
+    #[serde(with = "u128_as_string_if_large")]
+    pub value: u128,
+    /// Whether it is exact.
+    pub status: Status,
+}
+
+impl Count {
+    /// The count a search produced: exact if it finished, else a lower bound (or unknown if zero).
+    pub fn from_search(value: u128, finished: bool) -> Count {
+        let status = match (finished, value) {
+            (true, _) => Status::Exact,
+            (false, 0) => Status::Unknown,
+            (false, _) => Status::AtLeast,
+        };
+        Count { value, status }
+    }
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Status::Exact => write!(f, "{}", self.value),
+            Status::AtLeast => write!(f, "≥{}", self.value),
+            Status::Unknown => write!(f, "?"),
+        }
+    }
+}
+
+/// JSON numbers lose precision past 2^53: larger counts are written as strings.
+mod u128_as_string_if_large {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        if *v < (1u128 << 53) {
+            s.serialize_u64(*v as u64)
+        } else {
+            s.serialize_str(&v.to_string())
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum N {
+            Num(u64),
+            Str(String),
+        }
+        match N::deserialize(d)? {
+            N::Num(n) => Ok(n as u128),
+            N::Str(s) => s.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// A budget being spent by several workers at once.
+pub(crate) struct Meter {
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    nodes: AtomicU64,
+    cancel: Option<Arc<AtomicBool>>,
+    stopped: AtomicBool,
+}
+
+impl Meter {
+    pub fn new(b: &Budget) -> Meter {
+        Meter { deadline: b.time.map(|t| Instant::now() + t), max_nodes: b.nodes, nodes: AtomicU64::new(0), cancel: b.cancel.clone(), stopped: AtomicBool::new(false) }
+    }
+
+    /// Records `delta` more nodes; false when the budget is spent (from now on, for every worker).
+    pub fn charge(&self, delta: u64) -> bool {
+        let total = self.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+        let over = self.max_nodes.is_some_and(|m| total > m) || self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        if over {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        !self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether some worker found the budget spent.
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Marks the search as stopped early (for model limits).
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed)
+    }
+
+    /// Nodes charged so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
