@@ -1,1 +1,79 @@
-fn main() {}
+//! The `birkhoff` command line: a thin layer over the library crates. Each subcommand lives in
+//! its own module under `commands/`; this file only parses arguments and maps outcomes to exit
+//! codes.
+
+mod commands;
+mod interrupt;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Birkhoff discovers finite algebraic structures: it reads first-order theories, finds and
+/// counts their finite models, and checks structures against them.
+#[derive(Parser)]
+#[command(name = "birkhoff", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    /// Machine-readable JSON on stdout instead of tables.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the seed theories with their signatures.
+    Seeds(commands::seeds::Args),
+    /// Print a theory (a seed name or a file).
+    Show(commands::show::Args),
+    /// Parse and sort-check theory files, reporting every error.
+    Check(commands::check::Args),
+    /// Say whether a structure (JSON or Mace4 format) is a model of a theory.
+    Eval(commands::eval::Args),
+    /// Count the models of each size, up to isomorphism and labeled.
+    Spectrum(commands::spectrum::Args),
+    /// Print the models of one size, one per isomorphism class.
+    Models(commands::models::Args),
+    /// Find one model of a given size, or show that there is none.
+    Find(commands::find::Args),
+    /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
+    Sweep(commands::sweep::Args),
+}
+
+/// How a command ended, beyond success.
+pub enum Outcome {
+    /// The command did what was asked.
+    Done,
+    /// The answer is negative (for example: not a model) or incomplete; exit code 1.
+    Negative,
+    /// Ctrl-C stopped the command; what was finished is kept. Exit code 130.
+    Interrupted,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    let result = match cli.command {
+        Command::Seeds(a) => commands::seeds::run(a, json),
+        Command::Show(a) => commands::show::run(a, json),
+        Command::Check(a) => commands::check::run(a, json),
+        Command::Eval(a) => commands::eval::run(a, json),
+        Command::Spectrum(a) => commands::spectrum::run(a, json),
+        Command::Models(a) => commands::models::run(a, json),
+        Command::Find(a) => commands::find::run(a, json),
+        Command::Sweep(a) => commands::sweep::run(a, json),
+    };
+    match result {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Negative) => ExitCode::from(1),
+        Ok(Outcome::Interrupted) => {
+            eprintln!("interrupted: finished results are kept; rerun to continue");
+            ExitCode::from(130)
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -126,7 +126,9 @@ impl<'a> Lexer<'a> {
         } else if is_punct(c) {
             Tok::Op(c.to_string())
         } else if is_op_char(c) {
-            let run_len = rest.find(|ch: char| !is_op_char(ch)).unwrap_or(rest.len());
+            // Only a prefix as long as the longest operator can match; a run may be very long.
+            let longest = ops.iter().chain(BUILTIN_OPS.iter()).map(|op| op.len()).max().unwrap_or(0);
+            let run_len = rest.char_indices().find(|&(i, ch)| i >= longest || !is_op_char(ch)).map_or(rest.len(), |(i, _)| i);
             let run = &rest[..run_len];
             let best = ops
                 .iter()

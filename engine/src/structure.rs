@@ -172,23 +172,26 @@ impl Structure {
     /// Reads the JSON of [`Structure::to_json`]. A single-sorted structure may give `"size": n`.
     pub fn from_json(sig: &Signature, v: &Value) -> Result<Structure> {
         let err = |m: String| Error::Structure(m);
-        let mut sizes = Vec::new();
+        let mut sizes: Vec<u64> = Vec::new();
         if let Some(n) = v.get("size").and_then(Value::as_u64) {
             if !sig.is_single_sorted() {
                 return Err(err("this theory has several sorts: give `sizes` per sort".into()));
             }
-            sizes.push(n as u32);
+            sizes.push(n);
         } else {
             let map = v.get("sizes").and_then(Value::as_object).ok_or_else(|| err("missing `sizes` (or `size`)".into()))?;
             for s in &sig.sorts {
                 let n = map.get(&s.name).and_then(Value::as_u64).ok_or_else(|| err(format!("missing the size of sort `{}`", s.name)))?;
-                sizes.push(n as u32);
+                sizes.push(n);
             }
         }
         if sizes.iter().any(|&n| n == 0 || n > 1 << 16) {
             return Err(err("every sort size must be between 1 and 65536".into()));
         }
-        let mut s = Structure::zeroed(sig, &sizes);
+        let sizes: Vec<u32> = sizes.into_iter().map(|n| n as u32).collect();
+        // The tables are built from the entries given (`flatten` checks their number), so a large
+        // size with few entries is an error rather than a huge allocation.
+        let mut s = Structure { sizes: sizes.clone(), funcs: Vec::new(), rels: Vec::new() };
         let empty = serde_json::Map::new();
         let funcs = v.get("functions").and_then(Value::as_object).unwrap_or(&empty);
         for f in sig.func_ids() {
@@ -196,10 +199,11 @@ impl Structure {
             let table = funcs.get(&d.name).ok_or_else(|| err(format!("missing the table of `{}`", d.name)))?;
             let mut flat = Vec::new();
             flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
-            for (i, x) in flat.iter().enumerate() {
+            let values = flat.iter().map(|x| {
                 let n = x.as_u64().ok_or_else(|| err(format!("`{}`: entries must be element numbers", d.name)))?;
-                s.funcs[f.0 as usize][i] = u32::try_from(n).map_err(|_| err(format!("`{}`: value {n} is too large", d.name)))?;
-            }
+                u32::try_from(n).map_err(|_| err(format!("`{}`: value {n} is too large", d.name)))
+            });
+            s.funcs.push(values.collect::<Result<_>>()?);
         }
         let rels = v.get("relations").and_then(Value::as_object).unwrap_or(&empty);
         for r in sig.rel_ids() {
@@ -207,14 +211,13 @@ impl Structure {
             let table = rels.get(&d.name).ok_or_else(|| err(format!("missing the table of relation `{}`", d.name)))?;
             let mut flat = Vec::new();
             flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
-            for (i, x) in flat.iter().enumerate() {
-                s.rels[r.0 as usize][i] = match x {
-                    Value::Bool(b) => *b,
-                    Value::Number(n) if n.as_u64() == Some(0) => false,
-                    Value::Number(n) if n.as_u64() == Some(1) => true,
-                    _ => return Err(err(format!("relation `{}`: entries must be 0/1 or true/false", d.name))),
-                };
-            }
+            let values = flat.iter().map(|x| match x {
+                Value::Bool(b) => Ok(*b),
+                Value::Number(n) if n.as_u64() == Some(0) => Ok(false),
+                Value::Number(n) if n.as_u64() == Some(1) => Ok(true),
+                _ => Err(err(format!("relation `{}`: entries must be 0/1 or true/false", d.name))),
+            });
+            s.rels.push(values.collect::<Result<_>>()?);
         }
         s.validate(sig)?;
         Ok(s)

@@ -35,7 +35,7 @@ fn write_table(out: &mut String, name: &str, dims: &[u32], cells: &[String]) {
             let _ = writeln!(out, "{name}:");
             let head: Vec<String> = (0..*n).map(|i| format!("{i:>w$}")).collect();
             let vals: Vec<String> = cells.iter().map(|c| format!("{c:>w$}")).collect();
-            let lw = name.chars().count().max(1);
+            let lw = name.chars().count() + 3;
             let _ = writeln!(out, "  {:>lw$} | {}", "x", head.join(" "));
             let _ = writeln!(out, "  {}-+-{}", "-".repeat(lw), "-".repeat(head.join(" ").len()));
             let _ = writeln!(out, "  {:>lw$} | {}", format!("{name}(x)"), vals.join(" "));
@@ -105,9 +105,11 @@ pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
         if n == 0 {
             return Err(err("the domain size must be at least 1".into()));
         }
-        let mut s = Structure::zeroed(sig, &[n]);
-        let mut seen_f = vec![false; sig.funcs.len()];
-        let mut seen_r = vec![false; sig.rels.len()];
+        // Each table is the value list given, once its length is checked, so that a large domain
+        // size with short lists is an error rather than a huge allocation.
+        let expected = |arity: usize| (n as usize).checked_pow(arity as u32).ok_or_else(|| err(format!("domain size {n} is too large")));
+        let mut funcs: Vec<Option<Vec<u32>>> = vec![None; sig.funcs.len()];
+        let mut rels: Vec<Option<Vec<bool>>> = vec![None; sig.rels.len()];
         let end = rest.find("]).").ok_or_else(|| err("missing the closing `]).`".into()))?;
         let body = &rest[..end + 1];
         rest = &rest[end + 3..];
@@ -126,31 +128,30 @@ pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
                     .map(|v| v.parse().map_err(|_| err(format!("`{name}`: bad value `{v}`"))))
                     .collect::<Result<_>>()?;
                 b = &b[close..];
-                let table: &mut Vec<u32> = if rel {
+                if rel {
                     let Some(r) = sig.rel(name) else { continue };
-                    seen_r[r.0 as usize] = true;
-                    if vals.len() != s.rels[r.0 as usize].len() || vals.iter().any(|&v| v > 1) {
-                        return Err(err(format!("relation `{name}` needs {} values, each 0 or 1", s.rels[r.0 as usize].len())));
+                    let len = expected(sig.rel_decl(r).args.len())?;
+                    if vals.len() != len || vals.iter().any(|&v| v > 1) {
+                        return Err(err(format!("relation `{name}` needs {len} values, each 0 or 1")));
                     }
-                    s.rels[r.0 as usize] = vals.iter().map(|&v| v == 1).collect();
-                    continue;
+                    rels[r.0 as usize] = Some(vals.iter().map(|&v| v == 1).collect());
                 } else {
                     let Some(f) = sig.func(name) else { continue };
-                    seen_f[f.0 as usize] = true;
-                    &mut s.funcs[f.0 as usize]
-                };
-                if vals.len() != table.len() {
-                    return Err(err(format!("`{name}` needs {} values, found {}", table.len(), vals.len())));
+                    let len = expected(sig.func_decl(f).args.len())?;
+                    if vals.len() != len {
+                        return Err(err(format!("`{name}` needs {len} values, found {}", vals.len())));
+                    }
+                    funcs[f.0 as usize] = Some(vals);
                 }
-                *table = vals;
             }
         }
-        if let Some(i) = seen_f.iter().position(|x| !x) {
+        if let Some(i) = funcs.iter().position(Option::is_none) {
             return Err(err(format!("no table for `{}`", sig.funcs[i].name)));
         }
-        if let Some(i) = seen_r.iter().position(|x| !x) {
+        if let Some(i) = rels.iter().position(Option::is_none) {
             return Err(err(format!("no table for relation `{}`", sig.rels[i].name)));
         }
+        let s = Structure { sizes: vec![n], funcs: funcs.into_iter().flatten().collect(), rels: rels.into_iter().flatten().collect() };
         s.validate(sig)?;
         out.push(s);
     }

@@ -7,7 +7,9 @@ use crate::signature::{Assoc, FuncId, Fixity, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use std::collections::HashMap;
 
-/// Deeper nesting than this is reported instead of risking the stack.
+/// Deeper nesting than this is reported instead of risking the stack. Every bracket, quantifier,
+/// negation and argument list counts one level, and so does every operator of a chain such as
+/// `a & b & c` or `x * y * z`, so that no syntax tree the parser builds is deeper than about twice this.
 const MAX_DEPTH: usize = 200;
 
 /// LADR's built-in infix operators, all of one precedence and without associativity.
@@ -91,7 +93,7 @@ impl Parser<'_> {
     fn enter(&mut self, at: &Token) -> PResult<()> {
         self.scope.depth += 1;
         if self.scope.depth > MAX_DEPTH {
-            return Err(self.diag_tok(at, format!("nested more than {MAX_DEPTH} levels deep")));
+            return Err(self.diag_tok(at, format!("nested more than {MAX_DEPTH} levels deep (each bracket, quantifier, negation and chained operator adds a level)")));
         }
         Ok(())
     }
@@ -135,31 +137,40 @@ impl Parser<'_> {
             return Ok(a);
         }
         self.next()?;
-        let b = self.implication()?;
-        Ok(Formula::Implies(Box::new(a), Box::new(b)))
+        self.enter(&t)?;
+        let b = self.implication();
+        self.leave();
+        Ok(Formula::Implies(Box::new(a), Box::new(b?)))
     }
 
     fn disjunction(&mut self) -> PResult<Formula> {
+        let depth = self.scope.depth;
         let mut a = self.conjunction()?;
         loop {
             let t = self.peek()?;
             if !self.is_connective(&t.tok, &["|", "∨"]) {
+                self.scope.depth = depth;
                 return Ok(a);
             }
             self.next()?;
+            // Each link of the chain nests the tree one level deeper.
+            self.enter(&t)?;
             let b = self.conjunction()?;
             a = Formula::Or(Box::new(a), Box::new(b));
         }
     }
 
     fn conjunction(&mut self) -> PResult<Formula> {
+        let depth = self.scope.depth;
         let mut a = self.unary()?;
         loop {
             let t = self.peek()?;
             if !self.is_connective(&t.tok, &["&", "∧"]) {
+                self.scope.depth = depth;
                 return Ok(a);
             }
             self.next()?;
+            self.enter(&t)?;
             let b = self.unary()?;
             a = Formula::And(Box::new(a), Box::new(b));
         }
@@ -360,13 +371,16 @@ impl Parser<'_> {
     }
 
     fn infix_tail(&mut self, mut lhs: Typed, min_prec: u8) -> PResult<Typed> {
+        let depth = self.scope.depth;
         loop {
             let t = self.peek()?;
-            let Some((f, prec, assoc)) = self.infix_func(&t)? else { return Ok(lhs) };
-            if prec < min_prec {
+            let Some((f, prec, assoc)) = self.infix_func(&t)?.filter(|(_, prec, _)| *prec >= min_prec) else {
+                self.scope.depth = depth;
                 return Ok(lhs);
-            }
+            };
             self.next()?;
+            // Each link of a chain such as `x * y * z` nests the tree one level deeper.
+            self.enter(&t)?;
             let rhs_min = if assoc == Assoc::Right { prec } else { prec.saturating_add(1) };
             let rhs = self.term(rhs_min)?;
             lhs = self.apply(f, vec![lhs, rhs], &t)?;
@@ -403,8 +417,10 @@ impl Parser<'_> {
             Tok::Ident(s) | Tok::Number(s) => s.clone(),
             Tok::Op(s) if self.prefix_unary(s) => {
                 let f = self.sig.func(s).expect("prefix_unary found or declared it");
-                let arg = self.primary()?;
-                return self.apply(f, vec![arg], &t);
+                self.enter(&t)?;
+                let arg = self.primary();
+                self.leave();
+                return self.apply(f, vec![arg?], &t);
             }
             Tok::Op(s) if self.sig.func(s).is_some() => s.clone(),
             other => return Err(self.diag_tok(&t, format!("expected a term, found {}", describe(other)))),
@@ -472,6 +488,11 @@ impl Parser<'_> {
             self.declare_func(name, vec![], s, Fixity::Prefix);
             let f = FuncId(self.sig.funcs.len() as u32 - 1);
             return Ok(span(Term::App(f, vec![]), SortRef::Known(s)));
+        }
+        if !self.mode.ladr_vars && super::ITEM_KEYWORDS.contains(&name) {
+            // The formula ended early and the next item begins: let error recovery resume there.
+            self.lex.seek(t.start);
+            return Err(self.diag_tok(t, format!("the formula is incomplete: expected a term before the next item `{name}`")));
         }
         Err(self.diag_tok(t, if self.mode.ladr_vars {
             format!("undeclared constant `{name}` (in LADR formulas only names starting with u to z are variables)")

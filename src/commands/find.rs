@@ -1,0 +1,53 @@
+//! `birkhoff find`: the first model of a size, or a proof by exhaustion that there is none.
+
+use super::BudgetArgs;
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_checker::finder::{first, FirstModel, Options};
+use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_engine::tables;
+use serde_json::json;
+
+/// Arguments of `birkhoff find`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A seed name or a theory file.
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// The size: `5`, or `2x3` for a theory with two sorts.
+    #[arg(long, value_name = "N", value_parser = super::parse_sizes)]
+    size: super::Sizes,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let t = super::load_theory(&a.theory)?;
+    let sizes = a.size.0;
+    super::check_sizes(&t, &sizes, "--size")?;
+    let (outcome, nodes, elapsed) = first(&t, &sizes, &a.budget.budget(), Options::default())?;
+    let label = sizes_label(&sizes);
+    if json {
+        let model = match &outcome {
+            FirstModel::Found { model } => model.to_json(&t.sig),
+            _ => serde_json::Value::Null,
+        };
+        let word = match outcome {
+            FirstModel::Found { .. } => "found",
+            FirstModel::None => "none",
+            FirstModel::Unknown => "unknown",
+        };
+        print_json(&json!({ "theory": t.name, "sizes": sizes, "outcome": word, "model": model, "nodes": nodes, "seconds": elapsed.as_secs_f64() }));
+    } else {
+        match &outcome {
+            FirstModel::Found { model } => print!("{}", tables::cayley(&t.sig, model)),
+            FirstModel::None => println!("none of size {label}"),
+            FirstModel::Unknown => println!("unknown: the budget ran out before a model or a proof of none of size {label}"),
+        }
+    }
+    Ok(match outcome {
+        FirstModel::Unknown if crate::interrupt::requested() => Outcome::Interrupted,
+        FirstModel::Unknown => Outcome::Negative,
+        _ => Outcome::Done,
+    })
+}

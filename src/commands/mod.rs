@@ -1,0 +1,82 @@
+//! One module per subcommand, plus the arguments and helpers they share.
+
+pub mod check;
+pub mod eval;
+pub mod find;
+pub mod models;
+pub mod seeds;
+pub mod show;
+pub mod spectrum;
+pub mod sweep;
+
+use anyhow::{bail, Context};
+use birkhoff_checker::budget::Budget;
+use birkhoff_engine::Theory;
+use std::time::Duration;
+
+/// Limits shared by every command that searches.
+#[derive(clap::Args, Clone)]
+pub struct BudgetArgs {
+    /// Give up on each size after this many seconds; its counts are then reported as
+    /// "at least k" (or unknown), never as exact.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Give up on each size after this many search nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Give up on each size after this many isomorphism classes. Every class is kept in memory
+    /// (about 100 bytes each for small tables), so this bounds memory; raise it for larger runs.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub max_models: u64,
+}
+
+impl BudgetArgs {
+    /// The budget these flags describe, stopped by Ctrl-C as well.
+    pub fn budget(&self) -> Budget {
+        Budget { time: self.timeout, nodes: self.max_nodes, models: Some(self.max_models), cancel: Some(crate::interrupt::flag()) }
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!("`{s}`: the time limit must be a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// One size per sort, in declaration order.
+#[derive(Clone, Debug)]
+pub struct Sizes(pub Vec<u32>);
+
+/// Sizes as `5` (one sort) or `2x3` / `2,3` (one size per sort, in declaration order).
+pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    let sizes: Vec<u32> = s
+        .split(['x', ','])
+        .map(|p| p.trim().parse::<u32>().map_err(|_| format!("`{s}` is not a size: write `5`, or `2x3` for several sorts")))
+        .collect::<Result<_, _>>()?;
+    if sizes.iter().any(|&n| n == 0) {
+        return Err(format!("`{s}`: every size must be at least 1"));
+    }
+    Ok(Sizes(sizes))
+}
+
+/// A theory from a seed name or a file (Birkhoff's format or a Mace4 input file).
+pub fn load_theory(name_or_path: &str) -> anyhow::Result<Theory> {
+    Theory::load(name_or_path).map_err(anyhow::Error::new)
+}
+
+/// Checks that `sizes` gives one size per sort of `t`.
+pub fn check_sizes(t: &Theory, sizes: &[u32], flag: &str) -> anyhow::Result<()> {
+    let sorts = t.sig.sorts.len();
+    if sizes.len() != sorts {
+        let names: Vec<&str> = t.sig.sorts.iter().map(|s| s.name.as_str()).collect();
+        bail!("{flag}: theory {} has {sorts} sort(s) ({}), so give {sorts} size(s) such as `{}`", t.name, names.join(", "), vec!["3"; sorts].join("x"));
+    }
+    Ok(())
+}
+
+/// Reads a whole file, naming it in the error.
+pub fn read_file(path: &std::path::Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}

@@ -1,0 +1,76 @@
+//! `birkhoff models`: one model per isomorphism class of a given size, as tables, JSON or Mace4.
+
+use super::BudgetArgs;
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_checker::budget::Status;
+use birkhoff_checker::finder::{enumerate, Options};
+use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_engine::tables;
+use serde_json::json;
+
+/// How to print models.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Cayley tables.
+    Table,
+    /// JSON, readable by `birkhoff eval`.
+    Json,
+    /// Mace4's interpformat standard form (single-sorted theories).
+    Mace4,
+}
+
+/// Arguments of `birkhoff models`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A seed name or a theory file.
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// The size: `5`, or `2x3` for a theory with two sorts.
+    #[arg(long, value_name = "N", value_parser = super::parse_sizes)]
+    size: super::Sizes,
+    /// Print at most this many models (isomorphism classes).
+    #[arg(long, value_name = "K")]
+    limit: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let t = super::load_theory(&a.theory)?;
+    let sizes = a.size.0;
+    super::check_sizes(&t, &sizes, "--size")?;
+    let format = if json { Format::Json } else { a.format };
+    anyhow::ensure!(format != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
+    let mut budget = a.budget.budget();
+    budget.models = a.limit.or(budget.models);
+    let e = enumerate(&t, &sizes, &budget, Options::default())?;
+    let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
+    match format {
+        Format::Json => {
+            let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": c.automorphisms.to_string() })).collect();
+            print_json(&json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "models": models }));
+        }
+        Format::Mace4 => {
+            for (i, c) in e.classes.iter().enumerate() {
+                print!("{}", tables::to_mace4(&t.sig, &c.model, i + 1)?);
+            }
+        }
+        Format::Table => {
+            for (i, c) in e.classes.iter().enumerate() {
+                println!("model {} (|Aut| = {})", i + 1, c.automorphisms);
+                println!("{}", tables::cayley(&t.sig, &c.model));
+            }
+            let shown = e.classes.len();
+            match e.iso.status {
+                Status::Exact => println!("{shown} model(s) of size {} up to isomorphism", sizes_label(&sizes)),
+                _ if limited => println!("{shown} model(s) shown (--limit {}); there may be more", a.limit.unwrap_or_default()),
+                _ => println!("{shown} model(s) found before the budget ran out; there may be more"),
+            }
+        }
+    }
+    Ok(if crate::interrupt::requested() { Outcome::Interrupted } else { Outcome::Done })
+}

@@ -1,0 +1,93 @@
+//! `birkhoff spectrum`: models per size, up to isomorphism and labeled, each with its status.
+
+use super::BudgetArgs;
+use crate::output::{print_json, progress, table};
+use crate::Outcome;
+use birkhoff_checker::budget::Status;
+use birkhoff_checker::spectrum::{row, size_tuples, sizes_label, SpectrumRow};
+use serde_json::json;
+
+/// Which counts to show.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Models up to isomorphism.
+    Iso,
+    /// Labeled models (all tables on {0..n-1}).
+    Labeled,
+    /// Both.
+    Both,
+}
+
+/// Arguments of `birkhoff spectrum`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A seed name or a theory file (Birkhoff's format or Mace4 input).
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// Largest size (of every sort, for many-sorted theories).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
+    max_size: u32,
+    /// Smallest size.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=255))]
+    min_size: u32,
+    /// Which counts to show.
+    #[arg(long, value_enum, default_value = "both")]
+    mode: Mode,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// `exact`, `at least` or `unknown`.
+pub fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::Exact => "exact",
+        Status::AtLeast => "at least",
+        Status::Unknown => "unknown",
+    }
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(a.min_size <= a.max_size, "--min-size {} is larger than --max-size {}", a.min_size, a.max_size);
+    let t = super::load_theory(&a.theory)?;
+    let budget = a.budget.budget();
+    let tuples: Vec<Vec<u32>> = size_tuples(t.sig.sorts.len(), a.max_size).into_iter().filter(|s| s.iter().all(|&n| n >= a.min_size)).collect();
+    let bar = progress(tuples.len() as u64, &t.name);
+    let mut rows: Vec<SpectrumRow> = Vec::new();
+    for sizes in &tuples {
+        bar.set_message(format!("size {}", sizes_label(sizes)));
+        rows.push(row(&t, sizes, &budget)?);
+        bar.inc(1);
+        if crate::interrupt::requested() {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let complete = rows.iter().all(|r| r.iso.status == Status::Exact);
+    if json {
+        print_json(&json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete && rows.len() == tuples.len() }));
+    } else {
+        let header: Vec<&str> = match a.mode {
+            Mode::Iso => vec!["n", "iso", "status", "seconds"],
+            Mode::Labeled => vec!["n", "labeled", "status", "seconds"],
+            Mode::Both => vec!["n", "iso", "labeled", "status", "seconds"],
+        };
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                let mut c = vec![sizes_label(&r.sizes)];
+                if a.mode != Mode::Labeled {
+                    c.push(r.iso.to_string());
+                }
+                if a.mode != Mode::Iso {
+                    c.push(r.labeled.to_string());
+                }
+                c.push(status_word(r.iso.status).to_string());
+                c.push(format!("{:.2}", r.seconds));
+                c
+            })
+            .collect();
+        println!("{}: {}", t.name, t.doc.lines().next().unwrap_or(""));
+        print!("{}", table(&header, &cells));
+    }
+    Ok(if crate::interrupt::requested() { Outcome::Interrupted } else { Outcome::Done })
+}

@@ -1,0 +1,192 @@
+//! `birkhoff sweep`: batch spectra over many theories and sizes. Each (theory, size) result is
+//! its own JSON file, written atomically, so a sweep can be killed at any moment and rerun to
+//! resume; `--shard K/N` splits the jobs across machines and `sweep merge` joins the shards.
+
+use super::BudgetArgs;
+use crate::output::{print_json, progress, table};
+use crate::Outcome;
+use anyhow::Context;
+use birkhoff_checker::budget::Status;
+use birkhoff_checker::finder::FinderError;
+use birkhoff_checker::spectrum::{row, size_tuples, sizes_label};
+use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
+use birkhoff_engine::{seeds, Theory};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Arguments of `birkhoff sweep`.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Merge the result directories of several shards into one table (TSV and JSON).
+    Merge(MergeArgs),
+}
+
+/// Arguments of a sweep run.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Seed names, theory files (Birkhoff's format or Mace4 input) or directories of them
+    /// (`*.bk` and `*.in` files).
+    #[arg(value_name = "THEORY", required_unless_present = "all_seeds")]
+    theories: Vec<String>,
+    /// Sweep every seed theory as well.
+    #[arg(long)]
+    all_seeds: bool,
+    /// Largest size (of every sort).
+    #[arg(long, value_name = "N", required = true, value_parser = clap::value_parser!(u32).range(1..=255))]
+    max_size: Option<u32>,
+    /// Smallest size.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=255))]
+    min_size: u32,
+    /// Directory for the result files (created if missing).
+    #[arg(long, value_name = "DIR", required = true)]
+    out: Option<PathBuf>,
+    /// Run only shard K of N: jobs whose index in the deterministic job list is K-1 modulo N.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Recompute jobs whose stored counts are not exact (cut short by an earlier budget).
+    #[arg(long)]
+    retry_inexact: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Arguments of `birkhoff sweep merge`.
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// Result directories written by `birkhoff sweep --out`.
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
+    /// Write the merged table to PREFIX.tsv and PREFIX.json instead of printing it.
+    #[arg(long, value_name = "PREFIX")]
+    out: Option<PathBuf>,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    match a.command {
+        Some(Command::Merge(m)) => merge(m, json),
+        None => sweep(a.run, json),
+    }
+}
+
+/// Theories named on the command line, with directories expanded in sorted order.
+fn collect_theories(args: &RunArgs) -> anyhow::Result<Vec<Theory>> {
+    let mut out = Vec::new();
+    if args.all_seeds {
+        for s in seeds::all() {
+            out.push(seeds::load(s.name)?);
+        }
+    }
+    for arg in &args.theories {
+        let path = Path::new(arg);
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read directory {arg}"))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "bk" || x == "in"))
+                .collect();
+            anyhow::ensure!(!files.is_empty(), "{arg}: no theory files (*.bk, *.in) in this directory");
+            files.sort();
+            for f in files {
+                out.push(Theory::from_file(&f)?);
+            }
+        } else {
+            out.push(super::load_theory(arg)?);
+        }
+    }
+    Ok(out)
+}
+
+fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
+    let (max, out) = (a.max_size.expect("clap requires --max-size"), a.out.clone().expect("clap requires --out"));
+    anyhow::ensure!(a.min_size <= max, "--min-size {} is larger than --max-size {max}", a.min_size);
+    let theories = collect_theories(&a)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+    let removed = sweep::clean_partial(&out).with_context(|| format!("--out: cannot read {}", out.display()))?;
+    if removed > 0 {
+        eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
+    }
+    let min = a.min_size;
+    let sizes = move |t: &Theory| size_tuples(t.sig.sorts.len(), max).into_iter().filter(|s| s.iter().all(|&n| n >= min)).collect();
+    let jobs = sweep::plan(&theories, &sizes, a.shard);
+    let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
+    let pending: Vec<&Job> = jobs.iter().filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact)).collect();
+    if jobs.len() > pending.len() {
+        eprintln!("{} of {} job(s) already done in {}", jobs.len() - pending.len(), jobs.len(), out.display());
+    }
+    let budget = a.budget.budget();
+    let bar = progress(pending.len() as u64, "sweep");
+    let failures = Mutex::new(Vec::new());
+    pending.par_iter().try_for_each(|job| -> anyhow::Result<()> {
+        if crate::interrupt::requested() {
+            return Ok(());
+        }
+        match row(&job.theory, &job.sizes, &budget) {
+            // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
+            Ok(_) if crate::interrupt::requested() => {}
+            Ok(r) => {
+                let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), row: r };
+                let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
+                let path = out.join(job.file_name());
+                sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            Err(e @ FinderError::Unsound { .. }) => return Err(e.into()),
+            Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{} at size {}: {e}", job.theory.name, sizes_label(&job.sizes))),
+        }
+        bar.set_message(format!("{} {}", job.theory.name, sizes_label(&job.sizes)));
+        bar.inc(1);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let results: Vec<JobResult> = jobs.iter().filter_map(stored).collect();
+    report(&results, json);
+    let failures = failures.into_inner().expect("no panics while holding the lock");
+    for f in &failures {
+        eprintln!("error: {f}");
+    }
+    Ok(if crate::interrupt::requested() {
+        Outcome::Interrupted
+    } else if failures.is_empty() {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
+}
+
+/// Prints results as a table or JSON.
+fn report(results: &[JobResult], json: bool) {
+    if json {
+        print_json(&serde_json::to_value(results).expect("results serialize"));
+        return;
+    }
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .map(|r| vec![r.theory.clone(), sizes_label(&r.row.sizes), r.row.iso.to_string(), r.row.labeled.to_string(), super::spectrum::status_word(r.row.iso.status).into(), format!("{:.2}", r.row.seconds)])
+        .collect();
+    print!("{}", table(&["theory", "n", "iso", "labeled", "status", "seconds"], &rows));
+}
+
+fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
+    let rows = sweep::merge(&m.dirs).map_err(anyhow::Error::msg)?;
+    match m.out {
+        Some(prefix) => {
+            let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
+            let (tsv, js) = (with_ext("tsv"), with_ext("json"));
+            sweep::write_atomic(&tsv, sweep::to_tsv(&rows).as_bytes()).with_context(|| format!("--out: cannot write {}", tsv.display()))?;
+            sweep::write_atomic(&js, &serde_json::to_vec_pretty(&rows).expect("results serialize")).with_context(|| format!("--out: cannot write {}", js.display()))?;
+            eprintln!("merged {} result(s) into {} and {}", rows.len(), tsv.display(), js.display());
+        }
+        None if json => report(&rows, true),
+        None => print!("{}", sweep::to_tsv(&rows)),
+    }
+    Ok(Outcome::Done)
+}

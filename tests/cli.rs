@@ -1,0 +1,290 @@
+//! End-to-end tests of the `birkhoff` binary: every command, its JSON, its errors and exit codes.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn birkhoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let o = birkhoff(&all);
+    assert!(o.status.success(), "{args:?} failed: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", stdout(&o)))
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in ["seeds", "show", "check", "eval", "spectrum", "models", "find", "sweep"] {
+        let o = birkhoff(&[cmd, "--help"]);
+        assert!(o.status.success(), "{cmd} --help");
+        assert!(stdout(&o).contains("--json"), "{cmd} --help mentions --json");
+    }
+    let o = birkhoff(&["sweep", "merge", "--help"]);
+    assert!(o.status.success() && stdout(&o).contains("PREFIX"));
+}
+
+#[test]
+fn seeds_lists_every_seed_with_its_signature() {
+    let v = json(&["seeds"]);
+    let seeds = v.as_array().unwrap();
+    assert!(seeds.len() >= 30);
+    let group = seeds.iter().find(|s| s["seed"] == "group").unwrap();
+    assert_eq!(group["theory"], "Group");
+    assert!(group["symbols"].as_array().unwrap().iter().any(|s| s == "* : U U -> U"));
+    let text = stdout(&birkhoff(&["seeds"]));
+    assert!(text.contains("lie_algebra") && text.contains("inv : U -> U"));
+}
+
+#[test]
+fn show_prints_a_theory_that_checks_and_has_the_same_fingerprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let shown = birkhoff(&["show", "quandle"]);
+    assert!(shown.status.success());
+    let file = write(dir.path(), "quandle.bk", &stdout(&shown));
+    let original = json(&["show", "quandle"]);
+    let reread = json(&["show", &file]);
+    assert_eq!(original["fingerprint"], reread["fingerprint"]);
+    assert_eq!(original["axioms"], reread["axioms"]);
+    let checked = json(&["check", &file]);
+    assert_eq!(checked[0]["ok"], true);
+}
+
+#[test]
+fn check_reports_every_error_with_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "bad.bk", "theory Bad\nfunc * : 2\naxiom a: x * y = \naxiom b: f(x) = x\naxiom c: x * (y = z\n");
+    let o = birkhoff(&["check", &file]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("bad.bk:4:1: error"), "{err}");
+    assert!(err.contains("bad.bk:4:10: error: undeclared function symbol `f`"), "{err}");
+    assert!(err.contains("bad.bk:5:"), "{err}");
+    assert!(err.contains("  |          ^"), "the caret sits under `f`: {err}");
+    let o = birkhoff(&["check", &file, "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let errors = v[0]["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 3);
+    assert_eq!((errors[1]["line"].as_u64(), errors[1]["column"].as_u64()), (Some(4), Some(10)));
+}
+
+#[test]
+fn a_missing_file_or_seed_is_named() {
+    let o = birkhoff(&["show", "no_such_theory"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no seed theory is called `no_such_theory`"));
+    let o = birkhoff(&["show", "dir/missing.bk"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("dir/missing.bk"));
+}
+
+#[test]
+fn bad_flags_are_named() {
+    let o = birkhoff(&["spectrum", "group", "--max-size", "3", "--timeout", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--timeout"), "{}", stderr(&o));
+    let o = birkhoff(&["spectrum", "group", "--max-sise", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--max-sise"));
+    let o = birkhoff(&["find", "category", "--size", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--size") && stderr(&o).contains("2 sort(s)"), "{}", stderr(&o));
+    let o = birkhoff(&["models", "group", "--size", "two"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--size"));
+}
+
+#[test]
+fn eval_accepts_models_and_names_a_violated_axiom_with_a_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    // Z_3 is a group; the right-zero semigroup on 2 elements is not a monoid.
+    let z3 = write(dir.path(), "z3.json", r#"{"size": 3, "functions": {"*": [[0,1,2],[1,2,0],[2,0,1]], "inv": [0,2,1], "e": 0}}"#);
+    let o = birkhoff(&["eval", "group", &z3]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a model of Group"));
+    let not = write(dir.path(), "rz.json", r#"{"size": 2, "functions": {"*": [[0,1],[0,1]], "e": 0}}"#);
+    let o = birkhoff(&["eval", "monoid", &not]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("not a model of Monoid"));
+    let v: Value = serde_json::from_slice(&birkhoff(&["eval", "monoid", &not, "--json"]).stdout).unwrap();
+    let bad = &v["structures"][0]["violations"][0];
+    assert!(bad["axiom"].as_str().unwrap().contains("identity"), "{v}");
+    assert_eq!(bad["assignment"]["x"], 1, "x = 1 witnesses that e = 0 is not a left identity: {v}");
+    let mace4 = write(dir.path(), "z2.out", "interpretation( 2, [number = 1, seconds = 0], [\n function(*(_,_), [0,1,1,0]),\n function(inv(_), [0,1]),\n function(e, [0])]).\n");
+    assert!(birkhoff(&["eval", "group", &mace4]).status.success());
+    let garbage = write(dir.path(), "g.json", r#"{"size": 2, "functions": {"*": [[0,1]]}}"#);
+    let o = birkhoff(&["eval", "group", &garbage]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("g.json"));
+}
+
+#[test]
+fn spectrum_counts_groups_and_reads_mace4_input() {
+    let v = json(&["spectrum", "group", "--max-size", "6"]);
+    let iso: Vec<u64> = v["rows"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect();
+    assert_eq!(iso, [1, 1, 1, 2, 1, 2]);
+    assert_eq!(v["rows"][5]["labeled"]["value"], 480);
+    assert_eq!(v["complete"], true);
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "loops.in", "op(400, infix, \"*\").\nassign(domain_size, 5).\nformulas(assumptions).\n  e * x = x.\n  x * e = x.\n  x * (x \\ y) = y.\n  x \\ (x * y) = y.\n  (x / y) * y = x.\n  (x * y) / y = x.\nend_of_list.\n");
+    let v = json(&["spectrum", &input, "--max-size", "5", "--mode", "iso"]);
+    let iso: Vec<u64> = v["rows"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect();
+    assert_eq!(iso, [1, 1, 1, 2, 6], "loops (OEIS A057771)");
+    let text = stdout(&birkhoff(&["spectrum", "group", "--max-size", "4", "--mode", "labeled"]));
+    assert!(text.contains("labeled") && !text.contains(" iso "), "{text}");
+}
+
+#[test]
+fn a_tiny_budget_never_reports_an_exact_count() {
+    let v = json(&["spectrum", "semigroup", "--min-size", "5", "--max-size", "5", "--max-nodes", "200"]);
+    let row = &v["rows"][0];
+    assert_ne!(row["iso"]["status"], "exact");
+    assert!(row["iso"]["value"].as_u64().unwrap() < 1915);
+    assert_eq!(v["complete"], false);
+    let text = stdout(&birkhoff(&["spectrum", "semigroup", "--min-size", "5", "--max-size", "5", "--max-nodes", "200"]));
+    assert!(text.contains("at least") || text.contains("unknown"), "{text}");
+}
+
+#[test]
+fn models_round_trip_through_eval_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, file) in [("json", "m.json"), ("mace4", "m.out")] {
+        let o = birkhoff(&["models", "quandle", "--size", "3", "--format", format]);
+        assert!(o.status.success());
+        let path = write(dir.path(), file, &stdout(&o));
+        let o = birkhoff(&["eval", "quandle", &path]);
+        assert!(o.status.success(), "{format}: {}", stdout(&o));
+        assert_eq!(stdout(&o).matches("a model of Quandle").count(), 3, "three quandles of order 3");
+        assert!(birkhoff(&["eval", "rack", &path]).status.success(), "every quandle is a rack");
+    }
+    let o = birkhoff(&["models", "group", "--size", "4"]);
+    let text = stdout(&o);
+    assert_eq!(text.matches("|Aut|").count(), 2);
+    assert!(text.contains("2 model(s) of size 4 up to isomorphism"));
+    let o = birkhoff(&["models", "semigroup", "--size", "3", "--limit", "4"]);
+    assert!(stdout(&o).contains("4 model(s) shown (--limit 4)"));
+    let v = json(&["models", "category", "--size", "1x2"]);
+    assert_eq!(v["models"].as_array().unwrap().len(), 2, "the two monoids of order 2");
+    let o = birkhoff(&["models", "category", "--size", "1x2", "--format", "mace4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--format mace4"));
+}
+
+#[test]
+fn find_gives_a_model_or_says_there_is_none() {
+    let v = json(&["find", "field", "--size", "4"]);
+    assert_eq!(v["outcome"], "found");
+    let o = birkhoff(&["find", "field", "--size", "6"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), "none of size 6");
+    let v = json(&["find", "vector_space", "--size", "2x4"]);
+    assert_eq!(v["outcome"], "found");
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn sweep_is_resumable_shardable_and_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let theories = dir.path().join("theories");
+    std::fs::create_dir(&theories).unwrap();
+    write(&theories, "sg.bk", "theory Sg\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\n");
+    write(&theories, "csg.bk", "theory CSg\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\naxiom comm: x * y = y * x\n");
+    let (a, b, all) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("all"));
+    let (a, b, all) = (a.to_str().unwrap(), b.to_str().unwrap(), all.to_str().unwrap());
+    let th = theories.to_str().unwrap();
+    for (out, shard) in [(a, "1/2"), (b, "2/2")] {
+        let o = birkhoff(&["sweep", th, "group", "--max-size", "4", "--out", out, "--shard", shard]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(files(Path::new(a)).len() + files(Path::new(b)).len(), 12, "3 theories x 4 sizes, split in two");
+    assert_eq!(files(Path::new(a)).len(), 6);
+    // A killed sweep leaves at most a temporary file; the rerun removes it and redoes nothing.
+    std::fs::write(Path::new(a).join(".partial-99-Sg__4__x.json"), "{ half").unwrap();
+    let o = birkhoff(&["sweep", th, "group", "--max-size", "4", "--out", a, "--shard", "1/2"]);
+    assert!(stderr(&o).contains("6 of 6 job(s) already done"), "{}", stderr(&o));
+    assert!(files(Path::new(a)).iter().all(|f| !f.starts_with(".partial-")));
+    // Merge shards; a full single run gives the same table.
+    let merged = dir.path().join("merged");
+    let o = birkhoff(&["sweep", "merge", a, b, "--out", merged.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tsv = std::fs::read_to_string(dir.path().join("merged.tsv")).unwrap();
+    assert!(birkhoff(&["sweep", th, "group", "--max-size", "4", "--out", all]).status.success());
+    let strip_seconds = |t: &str| t.lines().map(|l| l.rsplit_once('\t').unwrap().0.to_string()).collect::<Vec<_>>();
+    assert_eq!(strip_seconds(&tsv), strip_seconds(&stdout(&birkhoff(&["sweep", "merge", all]))));
+    assert!(tsv.contains("CSg\t") && tsv.contains("\t4\t188\texact\t3492\texact"), "{tsv}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("merged.json")).unwrap()).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 12);
+    // Two shards that disagree on an exact count are an error.
+    let f = files(Path::new(a)).into_iter().find(|f| f.starts_with("Sg__3__")).unwrap();
+    let text = std::fs::read_to_string(Path::new(a).join(&f)).unwrap().replace("\"value\": 24", "\"value\": 25");
+    std::fs::write(Path::new(all).join(&f), text).unwrap();
+    let o = birkhoff(&["sweep", "merge", a, all]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("disagrees"), "{}", stderr(&o));
+}
+
+fn signal(pid: u32, sig: &str) {
+    assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
+}
+
+#[test]
+fn ctrl_c_stops_a_sweep_without_storing_a_cut_short_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+        .args(["sweep", "semigroup", "--min-size", "7", "--max-size", "7", "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    signal(child.id(), "-INT");
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"));
+    assert!(files(&out).is_empty(), "nothing stored: {:?}", files(&out));
+}
+
+#[test]
+fn kill_9_leaves_only_whole_results_and_the_rerun_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["sweep", "group", "semigroup", "monoid", "band", "quandle", "lattice", "--max-size", "5", "--out", out.to_str().unwrap()];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    signal(child.id(), "-KILL");
+    child.wait().unwrap();
+    if out.exists() {
+        for f in files(&out).iter().filter(|f| !f.starts_with(".partial-")) {
+            let text = std::fs::read_to_string(out.join(f)).unwrap();
+            serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("{f} is half-written: {e}"));
+        }
+    }
+    let o = birkhoff(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(files(&out).iter().all(|f| !f.starts_with(".partial-")));
+    let again = birkhoff(&args);
+    assert!(stderr(&again).contains("already done"), "{}", stderr(&again));
+}
