@@ -74,15 +74,18 @@ impl<'a> FormulaPrinter<'a> {
             Term::App(f, args) => {
                 let d = self.sig.func_decl(*f);
                 if let (Some((prec, assoc)), [l, r]) = (self.infix(t), args.as_slice()) {
-                    let wrap_l = self.infix(l).is_some_and(|(p, _)| p < prec || (p == prec && assoc != Assoc::Left));
+                    // An operand of equal precedence stays bare only where the parser groups it
+                    // that way: on the left if the operand's own symbol is left associative (the
+                    // parser stops its right operand before this symbol), on the right if this
+                    // symbol is right associative.
+                    let wrap_l = self.infix(l).is_some_and(|(p, a)| p < prec || (p == prec && a != Assoc::Left));
                     let wrap_r = self.infix(r).is_some_and(|(p, _)| p < prec || (p == prec && assoc != Assoc::Right));
                     self.write_wrapped(out, l, wrap_l);
                     let _ = write!(out, " {} ", d.name);
                     self.write_wrapped(out, r, wrap_r);
                 } else if args.len() == 1 && is_symbolic(&d.name) {
-                    out.push_str(&d.name);
                     let simple = matches!(&args[0], Term::Var(_)) || self.infix(&args[0]).is_none() && !matches!(&args[0], Term::App(g, a) if a.len() == 1 && is_symbolic(&self.sig.func_decl(*g).name));
-                    self.write_wrapped(out, &args[0], !simple);
+                    prefix(out, &d.name, |out| self.write_wrapped(out, &args[0], !simple));
                 } else {
                     out.push_str(&d.name);
                     if !args.is_empty() {
@@ -168,8 +171,7 @@ impl<'a> FormulaPrinter<'a> {
                 }
             }
             Formula::Not(g) => {
-                out.push('~');
-                self.write_sub(out, g, level(g) < UNARY);
+                prefix(out, "~", |out| self.write_sub(out, g, level(g) < UNARY));
             }
             Formula::And(a, b) => self.binary(out, a, b, AND, "&", false),
             Formula::Or(a, b) => self.binary(out, a, b, OR, "|", false),
@@ -202,9 +204,23 @@ impl<'a> FormulaPrinter<'a> {
     }
 }
 
+/// Writes a prefix operator and its operand, with a space between them if the operand begins with
+/// an operator character, so that the two never read as one symbol (`~ ~~(x, y)` for a relation `~~`).
+fn prefix(out: &mut String, op: &str, operand: impl FnOnce(&mut String)) {
+    out.push_str(op);
+    let start = out.len();
+    operand(out);
+    if out[start..].starts_with(crate::lexer::is_op_char) {
+        out.insert(start, ' ');
+    }
+}
+
+/// A string literal for `s` (which cannot contain `"""`: the language has no escapes).
 fn quoted(s: &str) -> String {
     if s.contains('\n') || s.contains('"') {
-        format!("\"\"\"{s}\"\"\"")
+        // The reader trims the text, so a space may keep a final `"` apart from the closing `"""`.
+        let pad = if s.ends_with('"') { " " } else { "" };
+        format!("\"\"\"{s}{pad}\"\"\"")
     } else {
         format!("\"{s}\"")
     }
@@ -255,7 +271,7 @@ pub fn theory_to_text(t: &Theory) -> String {
     }
     for d in &sig.rels {
         let fix = if d.args.len() == 2 { fixity_suffix(&d.name, d.fixity) } else { String::new() };
-        let _ = if single { writeln!(out, "rel {} : {}{fix}", d.name, d.args.len()) } else { writeln!(out, "rel {} : {}{fix}", d.name, sorts(&d.args)) };
+        let _ = if single || d.args.is_empty() { writeln!(out, "rel {} : {}{fix}", d.name, d.args.len()) } else { writeln!(out, "rel {} : {}{fix}", d.name, sorts(&d.args)) };
     }
     for a in &t.axioms {
         let _ = writeln!(out, "axiom {}: {}", a.name, FormulaPrinter::new(sig, a).formula(&a.formula));

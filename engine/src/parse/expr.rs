@@ -214,7 +214,10 @@ impl Parser<'_> {
             let t = self.peek()?;
             let Tok::Ident(name) = &t.tok else { break };
             let after = self.peek2()?;
-            if self.sig.has_symbol(name) || matches!(name.as_str(), "all" | "exists" | "true" | "false") || names.contains(name) || matches!(&after.tok, Tok::Op(p) if p == "(") {
+            // `all x (F)`: a name before `(` is a binder if it is the first or looks like a variable;
+            // otherwise it is a function or relation applied at the start of the body (`all x P(x)`).
+            let applied = matches!(&after.tok, Tok::Op(p) if p == "(") && !ids.is_empty() && !self.is_variable_name(name);
+            if self.sig.has_symbol(name) || matches!(name.as_str(), "all" | "exists" | "true" | "false") || names.contains(name) || applied {
                 break;
             }
             self.next()?;

@@ -253,8 +253,8 @@ fn item_meta(p: &mut Parser) -> PResult<(String, String)> {
 }
 
 fn item_sorts(p: &mut Parser, kw: &Token) -> PResult<()> {
-    if !p.sig.funcs.is_empty() || !p.sig.rels.is_empty() {
-        return Err(p.diag_tok(kw, "declare sorts before any function or relation symbol"));
+    if !p.sig.funcs.is_empty() || !p.sig.rels.is_empty() || !p.axioms.is_empty() {
+        return Err(p.diag_tok(kw, "declare sorts before any function, relation or axiom"));
     }
     loop {
         let t = p.next()?;
@@ -287,7 +287,8 @@ fn declared_name(p: &mut Parser) -> PResult<(String, Token)> {
     if p.sig.has_symbol(&name) {
         return Err(p.diag_tok(&t, format!("symbol `{name}` is declared twice")));
     }
-    if p.sig.sort(&name).is_some() {
+    // The default sort is implicit, so its name stays free for a symbol (a Mace4 constant `U`).
+    if p.sig.sort(&name).is_some() && !(p.sig.is_single_sorted() && name == DEFAULT_SORT) {
         return Err(p.diag_tok(&t, format!("`{name}` is already the name of a sort")));
     }
     Ok((name, t))
@@ -309,6 +310,10 @@ fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortI
         let arity: usize = n.parse().map_err(|_| p.diag_tok(&t, "arity is too large"))?;
         if arity > 16 {
             return Err(p.diag_tok(&t, "arity is too large (at most 16)"));
+        }
+        if arity == 0 && !for_func {
+            // A propositional constant needs no sort, so `rel P : 0` is fine with several sorts too.
+            return Ok((vec![], None));
         }
         let s = p.single_sort(&t)?;
         return Ok((vec![s; arity], for_func.then_some(s)));
