@@ -37,6 +37,8 @@ enum Command {
     Models(commands::models::Args),
     /// Find one model of a given size, or show that there is none.
     Find(commands::find::Args),
+    /// Score a theory on the ten dimensions (docs/SCORING.md).
+    Score(commands::score::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
     Sweep(commands::sweep::Args),
 }
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Spectrum(a) => commands::spectrum::run(a, json),
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
+        Command::Score(a) => commands::score::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
     };
     match result {

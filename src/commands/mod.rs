@@ -4,6 +4,7 @@ pub mod check;
 pub mod eval;
 pub mod find;
 pub mod models;
+pub mod score;
 pub mod seeds;
 pub mod show;
 pub mod spectrum;
