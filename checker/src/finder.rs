@@ -112,8 +112,8 @@ impl Options {
 }
 
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
-/// Returns an empty vector when propagation alone shows there is no model.
-/// Splitting stops early when the budget is spent (each piece then aborts at its first check).
+/// Returns an empty vector when propagation alone shows there is no model, or when the time
+/// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let Some(mut root) = Search::new(p, opts.symmetry_breaking) else {
         return Vec::new();
@@ -121,12 +121,14 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(u
     let target = rayon::current_num_threads() * 16;
     let mut paths = vec![Vec::new()];
     for depth in 1..=8 {
-        if meter.out_of_time() {
-            break;
-        }
         let mut out = Vec::new();
         let from = root.first_open();
-        root.split(from, depth, &mut Vec::new(), &mut out);
+        root.split(from, depth, &mut Vec::new(), &mut out, &|| meter.out_of_time());
+        if meter.out_of_time() {
+            // The split may be incomplete: no piece runs, and the search counts as stopped.
+            meter.stop();
+            return Vec::new();
+        }
         paths = out;
         if paths.len() >= target {
             break;
