@@ -8,14 +8,14 @@
 # FIRST_CAP (default 60) per first-model instance, GT_CAP (default 600) per ground-truth row of
 # the ignored test. A cap is passed to Birkhoff as --timeout, so a capped run still reports
 # "at least k" honestly; `timeout` kills a run that overshoots the cap by a minute.
-# Results: one TSV line per run on stdout and in $OUT/results.tsv (default benches/results/).
+# Results: one TSV line per run on stdout and in $OUT/results.tsv (default target/bench-results/).
 set -u
 cd "$(dirname "$0")/.."
 BIN=target/release/birkhoff
 SPECTRUM_CAP=${SPECTRUM_CAP:-600}
 FIRST_CAP=${FIRST_CAP:-60}
 GT_CAP=${GT_CAP:-600}
-OUT=${OUT:-benches/results}
+OUT=${OUT:-target/bench-results}
 TH=benches/theories
 mkdir -p "$OUT"
 cargo build --release --quiet || exit 2

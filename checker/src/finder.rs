@@ -4,13 +4,14 @@
 
 use crate::budget::{Budget, Count, Meter};
 use crate::iso;
+use crate::skolem;
 use crate::problem::{Problem, ProblemError};
 use crate::search::{Flow, Search, CHECK_EVERY};
 use birkhoff_engine::{eval, Structure, Theory};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a search could not give an answer.
@@ -59,17 +60,17 @@ pub struct Enumeration {
     pub timing: Timing,
 }
 
-/// Where the time of an enumeration went. The first three are summed over threads.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+/// Where the time of an enumeration went, in seconds. The first three are summed over threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timing {
     /// Searching: decisions, propagation and backtracking.
-    pub search: Duration,
+    pub search: f64,
     /// Computing canonical forms and automorphism groups.
-    pub canon: Duration,
+    pub canon: f64,
     /// Re-checking each new class with the evaluator.
-    pub verify: Duration,
+    pub verify: f64,
     /// Merging the threads' classes and building the representatives (wall clock).
-    pub merge: Duration,
+    pub merge: f64,
 }
 
 /// The answer to "is there a model of this size?".
@@ -111,8 +112,8 @@ impl Options {
 }
 
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
-/// Returns an empty vector when propagation alone shows there is no model.
-/// Splitting stops early when the budget is spent (each piece then aborts at its first check).
+/// Returns an empty vector when propagation alone shows there is no model, or when the time
+/// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let Some(mut root) = Search::new(p, opts.symmetry_breaking) else {
         return Vec::new();
@@ -120,12 +121,14 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(u
     let target = rayon::current_num_threads() * 16;
     let mut paths = vec![Vec::new()];
     for depth in 1..=8 {
-        if meter.out_of_time() {
-            break;
-        }
         let mut out = Vec::new();
         let from = root.first_open();
-        root.split(from, depth, &mut Vec::new(), &mut out);
+        root.split(from, depth, &mut Vec::new(), &mut out, &|| meter.out_of_time());
+        if meter.out_of_time() {
+            // The split may be incomplete: no piece runs, and the search counts as stopped.
+            meter.stop();
+            return Vec::new();
+        }
         paths = out;
         if paths.len() >= target {
             break;
@@ -195,14 +198,14 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
             part.met += 1;
             let t0 = Instant::now();
             let c = iso::canonical_form(&p.sig, &s.structure());
-            part.timing.canon += t0.elapsed();
+            part.timing.canon += t0.elapsed().as_secs_f64();
             let k = key(&c.form);
             if part.classes.contains_key(&k) {
                 return Flow::Continue;
             }
             let t1 = Instant::now();
             let checked = verify(t, &c.form);
-            part.timing.verify += t1.elapsed();
+            part.timing.verify += t1.elapsed().as_secs_f64();
             if let Err(e) = checked {
                 part.error = Some(e);
                 meter.stop();
@@ -220,7 +223,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
         meter.charge(s.nodes % CHECK_EVERY);
-        part.timing.search = t_start.elapsed().saturating_sub(part.timing.canon + part.timing.verify);
+        part.timing.search = (t_start.elapsed().as_secs_f64() - part.timing.canon - part.timing.verify).max(0.0);
         part
     });
     let finished = !meter.stopped();
@@ -252,7 +255,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         }
         _ => (Vec::new(), tally(&mut merged.into_values().take(limit))),
     };
-    timing.merge = merge_start.elapsed();
+    timing.merge = merge_start.elapsed().as_secs_f64();
     Ok(Enumeration {
         sizes: sizes.to_vec(),
         iso: Count::from_search(iso, finished),
@@ -287,36 +290,75 @@ fn merge(mut maps: Vec<HashMap<Box<[u8]>, u128>>, give_up: impl Fn() -> bool) ->
 }
 
 /// The first model in search order, or a proof by exhaustion that there is none.
+///
+/// A theory with leading existential quantifiers is searched twice at once, as written and
+/// Skolemized (see [`skolem`]): witnesses help to find models, the plain theory is often quicker
+/// to exhaust. Both searches are sound and complete; the first to decide wins and stops the
+/// other, so the answer (model or none) never depends on the race, though which model is shown
+/// may. Witnesses are dropped from the model before it is checked against `t` itself.
 pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
-    let p = Problem::new(t, sizes)?;
+    let plain = Problem::new(t, sizes)?;
+    let skolemized = skolem::skolemize(t);
+    // Without leading existentials there is nothing to add; witness tables too large to compile
+    // leave the plain search alone.
+    let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::new(&skolemized, sizes).ok() } else { None };
     let meter = Meter::new(budget);
+    let settled = AtomicBool::new(false);
+    let outcome = match &witnessed {
+        None => first_in(&plain, t, opts, &meter, &settled),
+        Some(w) => match rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled)) {
+            (found @ FirstModel::Found { .. }, _) | (_, found @ FirstModel::Found { .. }) => found,
+            (FirstModel::None, _) | (_, FirstModel::None) => FirstModel::None,
+            _ => FirstModel::Unknown,
+        },
+    };
+    if let FirstModel::Found { model } = &outcome {
+        verify(t, model)?;
+    }
+    Ok((outcome, meter.nodes(), start.elapsed()))
+}
+
+/// One first-model search of `p` (a compilation of `t`, perhaps with witness functions after
+/// `t`'s own). It gives up, answering `Unknown`, when the budget runs out or another search has
+/// `settled` the question; when it decides, it sets `settled`.
+fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let best = AtomicUsize::new(usize::MAX);
-    let found = run_split(&p, opts, &meter, |i, s| {
+    let gave_up = AtomicBool::new(false);
+    let found = run_split(p, opts, meter, |i, s| {
         let mut model = None;
         let mut on_model = |s: &Search| {
-            model = Some(s.structure());
+            let mut m = s.structure();
+            m.funcs.truncate(t.sig.funcs.len());
+            model = Some(m);
             best.fetch_min(i, Ordering::Relaxed);
             Flow::Stop
         };
-        let mut meter_check = budget_check(&meter);
-        // A piece after one that already has a model cannot change the answer.
-        let mut check = |n| if best.load(Ordering::Relaxed) < i { Flow::Abort } else { meter_check(n) };
+        let mut check = |_| {
+            if best.load(Ordering::Relaxed) < i {
+                // A piece after one that already has a model cannot change the answer.
+                Flow::Abort
+            } else if settled.load(Ordering::Relaxed) || !meter.charge(CHECK_EVERY) {
+                gave_up.store(true, Ordering::Relaxed);
+                Flow::Abort
+            } else {
+                Flow::Continue
+            }
+        };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut check);
         meter.charge(s.nodes % CHECK_EVERY);
         model
     });
-    let nodes = meter.nodes();
     let outcome = match found.into_iter().flatten().next() {
-        Some(m) => {
-            verify(t, &m)?;
-            FirstModel::Found { model: m }
-        }
-        None if meter.stopped() => FirstModel::Unknown,
+        Some(model) => FirstModel::Found { model },
+        None if gave_up.load(Ordering::Relaxed) || meter.stopped() => FirstModel::Unknown,
         None => FirstModel::None,
     };
-    Ok((outcome, nodes, start.elapsed()))
+    if outcome != FirstModel::Unknown {
+        settled.store(true, Ordering::Relaxed);
+    }
+    outcome
 }
 
 /// Counts labeled models by enumerating every one (no symmetry breaking), each checked by the

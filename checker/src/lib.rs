@@ -3,7 +3,8 @@
 //! The pipeline is [`problem`] (compile a theory at fixed sizes into ground
 //! clauses) → [`search`] (backtracking cell assignment with propagation and
 //! the least-number heuristic) → [`finder`] (deduplicate by [`iso`] canonical
-//! forms, re-check every model with the engine's evaluator, count) →
+//! forms, re-check every model with the engine's evaluator, count; [`skolem`] witnesses for
+//! first-model search) →
 //! [`spectrum`] and [`sweep`] (counts per size, batch jobs on disk).
 //! Every count carries a [`budget::Status`]: a count cut short is never exact.
 pub mod budget;
@@ -11,5 +12,6 @@ pub mod finder;
 pub mod iso;
 pub mod problem;
 pub mod search;
+pub mod skolem;
 pub mod spectrum;
 pub mod sweep;

@@ -552,8 +552,12 @@ impl<'p> Search<'p> {
 
     /// The decision paths to every open node `depth` decisions below this one (and to complete
     /// assignments met on the way), in search order. Replaying each with [`Search::decide`] and
-    /// searching below it covers exactly the models below this node.
-    pub fn split(&mut self, from: usize, depth: usize, path: &mut Vec<(usize, u32)>, out: &mut Vec<Vec<(usize, u32)>>) {
+    /// searching below it covers exactly the models below this node, unless `stop` (asked at
+    /// every node) said to stop: then `out` is incomplete and must not be used.
+    pub fn split(&mut self, from: usize, depth: usize, path: &mut Vec<(usize, u32)>, out: &mut Vec<Vec<(usize, u32)>>, stop: &dyn Fn() -> bool) {
+        if stop() {
+            return;
+        }
         let branches = if depth == 0 { None } else { self.branches(from) };
         let Some((pos, cell, vals)) = branches else {
             out.push(path.clone());
@@ -563,7 +567,7 @@ impl<'p> Search<'p> {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
                 path.push((cell, v));
-                self.split(pos + 1, depth - 1, path, out);
+                self.split(pos + 1, depth - 1, path, out, stop);
                 path.pop();
             }
             self.undo_to(mark);

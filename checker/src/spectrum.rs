@@ -1,7 +1,7 @@
 //! Model spectra: the number of models of each size, up to isomorphism and labeled.
 
 use crate::budget::{Budget, Count};
-use crate::finder::{enumerate, FinderError, Options};
+use crate::finder::{enumerate, FinderError, Options, Timing};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,9 @@ pub struct SpectrumRow {
     pub seconds: f64,
     /// Search nodes.
     pub nodes: u64,
+    /// Where the time went (absent in files written before it was recorded).
+    #[serde(default)]
+    pub timing: Timing,
 }
 
 /// The size tuples of a spectrum up to `max`: `[1], [2], ...` for one sort; for several sorts,
@@ -34,7 +37,7 @@ pub fn size_tuples(sorts: usize, max: u32) -> Vec<Vec<u32>> {
 /// Computes one row of the spectrum.
 pub fn row(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
     let e = enumerate(t, sizes, budget, Options::counts_only())?;
-    Ok(SpectrumRow { sizes: sizes.to_vec(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes })
+    Ok(SpectrumRow { sizes: sizes.to_vec(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing })
 }
 
 /// Formats sizes as `3` (one sort) or `2x3` (several).
