@@ -11,6 +11,7 @@ pub mod budget;
 pub mod finder;
 pub mod iso;
 pub mod problem;
+pub mod prover;
 pub mod search;
 pub mod skolem;
 pub mod spectrum;

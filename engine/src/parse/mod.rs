@@ -453,3 +453,28 @@ fn item_axiom(p: &mut Parser, kw: &Token) -> PResult<()> {
     p.axioms.push(axiom);
     Ok(())
 }
+
+/// Parses one formula over an existing signature, as an axiom called `name` (its free variables
+/// are universally quantified). Every symbol must be declared in `sig`; the whole text must be one
+/// formula. Used for goals: `birkhoff prove group "inv(inv(x)) = x"`.
+///
+/// ```
+/// let g = birkhoff_engine::seeds::load("group").unwrap();
+/// let goal = birkhoff_engine::parse::parse_formula(&g.sig, "inv(inv(x)) = x", "goal").unwrap();
+/// assert!(goal.formula.is_equation());
+/// assert!(birkhoff_engine::parse::parse_formula(&g.sig, "f(x) = x", "goal").is_err());
+/// ```
+pub fn parse_formula(sig: &Signature, src: &str, name: &str) -> Result<Axiom> {
+    let mut p = Parser::new(name, src, Mode::NATIVE);
+    p.sig = sig.clone();
+    let symbolic = sig.funcs.iter().map(|f| &f.name).chain(sig.rels.iter().map(|r| &r.name));
+    p.ops = symbolic.filter(|n| crate::signature::is_symbolic(n)).cloned().collect();
+    let result = p.axiom_formula(name.to_string()).and_then(|axiom| {
+        let t = p.next()?;
+        match t.tok {
+            Tok::Eof => Ok(axiom),
+            ref other => Err(p.diag_tok(&t, format!("expected the end of the formula, found {}", describe(other)))),
+        }
+    });
+    result.map_err(|d| Error::Source(Diagnostics(vec![d])))
+}

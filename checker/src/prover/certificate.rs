@@ -1,0 +1,265 @@
+//! Proof certificates for equational goals, and their checker.
+//!
+//! A certificate proves `s = t` (universally quantified) from a theory by a chain of rewrite
+//! steps from `s` to `t`, where the goal's variables have become fresh constants (so the proof
+//! holds for all their values). Each step names an equational axiom, the direction it is used in,
+//! the substitution for the axiom's variables and the position where it applies. [`check`]
+//! replays every step on the engine's own terms, checking sorts as it goes; it knows nothing of
+//! how the chain was found (it shares no code with egg), so a proof is only as trusted as this
+//! small file.
+
+use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId, Signature, SortId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
+use birkhoff_engine::Theory;
+use serde::{Deserialize, Serialize};
+
+/// A goal variable turned into a fresh constant. In certificate terms, goal constant `i` is
+/// `FuncId(n + i)` where `n` is the number of function symbols of the theory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalConstant {
+    /// The goal variable's name.
+    pub name: String,
+    /// The name of its sort.
+    pub sort: String,
+}
+
+/// Which way an equation `l = r` is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Replace an instance of `l` by the same instance of `r`.
+    LeftToRight,
+    /// Replace an instance of `r` by the same instance of `l`.
+    RightToLeft,
+}
+
+/// One value of an axiom variable in a step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// The axiom variable's name.
+    pub var: String,
+    /// Its value: a ground term.
+    pub term: Term,
+}
+
+/// One rewrite step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// The axiom used.
+    pub axiom: String,
+    /// Which equation of the axiom (its conjuncts, see [`equations`]); 0 for a plain equation.
+    pub part: usize,
+    /// How the equation is used.
+    pub direction: Direction,
+    /// Where it applies: argument indices (from 0) on the path from the root.
+    pub position: Vec<usize>,
+    /// A value for every variable of the equation.
+    pub substitution: Vec<Binding>,
+    /// The whole term after the step.
+    pub result: Term,
+    /// The result as text, for people; not checked.
+    pub text: String,
+}
+
+/// A proof of an equational goal as a chain of rewrite steps from its left side to its right side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// The theory's name (informational: [`check`] is given the theory).
+    pub theory: String,
+    /// The goal as text (informational: [`check`] is given the goal).
+    pub goal: String,
+    /// The goal's variables, as fresh constants.
+    pub constants: Vec<GoalConstant>,
+    /// The goal's left side with the constants in place of its variables.
+    pub lhs: Term,
+    /// The goal's right side, likewise.
+    pub rhs: Term,
+    /// The chain from `lhs` to `rhs`.
+    pub steps: Vec<Step>,
+}
+
+/// Why a certificate is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("certificate rejected: {0}")]
+pub struct Rejected(pub String);
+
+fn reject<T>(msg: impl Into<String>) -> Result<T, Rejected> {
+    Err(Rejected(msg.into()))
+}
+
+/// The equations an axiom asserts for all values of its variables: after its leading universal
+/// quantifiers, the conjuncts (nested `&`) that are equations. Other conjuncts are left out,
+/// which is sound: a conjunction implies each conjunct.
+pub fn equations(axiom: &Axiom) -> Vec<(&Term, &Term)> {
+    fn conjuncts<'a>(f: &'a Formula, out: &mut Vec<(&'a Term, &'a Term)>) {
+        match f {
+            Formula::Eq(l, r) => out.push((l, r)),
+            Formula::And(a, b) => {
+                conjuncts(a, out);
+                conjuncts(b, out)
+            }
+            _ => {}
+        }
+    }
+    let mut body = &axiom.formula;
+    while let Formula::Forall(_, g) = body {
+        body = g;
+    }
+    let mut out = Vec::new();
+    conjuncts(body, &mut out);
+    out
+}
+
+/// The goal's universal variables (free ones, then leading `all`) and its equation, or why the
+/// goal is not a universally quantified equation.
+pub fn goal_equation(goal: &Axiom) -> Result<(Vec<VarId>, &Term, &Term), String> {
+    let mut vars = goal.free_vars();
+    let mut body = &goal.formula;
+    while let Formula::Forall(vs, g) = body {
+        vars.extend(vs.iter().copied());
+        body = g;
+    }
+    match body {
+        Formula::Eq(l, r) => Ok((vars, l, r)),
+        _ => Err("the goal is not an equation (s = t, possibly under `all`)".into()),
+    }
+}
+
+/// The theory's signature extended by the goal constants.
+pub fn extended_signature(sig: &Signature, constants: &[GoalConstant]) -> Result<Signature, Rejected> {
+    let mut ext = sig.clone();
+    for c in constants {
+        let Some(sort) = sig.sort(&c.sort) else {
+            return reject(format!("goal constant `{}` has unknown sort `{}`", c.name, c.sort));
+        };
+        ext.funcs.push(FuncDecl { name: c.name.clone(), args: vec![], result: sort, fixity: Fixity::Prefix });
+    }
+    Ok(ext)
+}
+
+/// The goal's sides with the goal constants in place of its variables, and the constants.
+pub fn goal_sides(sig: &Signature, goal: &Axiom) -> Result<(Vec<GoalConstant>, Term, Term), String> {
+    let (vars, l, r) = goal_equation(goal)?;
+    let n = sig.funcs.len() as u32;
+    let constants = vars.iter().map(|v| {
+        let d = &goal.vars[v.0 as usize];
+        GoalConstant { name: d.name.clone(), sort: sig.sort_decl(d.sort).name.clone() }
+    });
+    let value = |v: VarId| vars.iter().position(|&w| w == v).map(|i| Term::App(FuncId(n + i as u32), vec![]));
+    Ok((constants.collect(), substitute(l, &value).ok_or("goal variable missing")?, substitute(r, &value).ok_or("goal variable missing")?))
+}
+
+/// `t` with every variable replaced by its value; `None` if a variable has none.
+pub fn substitute(t: &Term, value: &impl Fn(VarId) -> Option<Term>) -> Option<Term> {
+    match t {
+        Term::Var(v) => value(*v),
+        Term::App(f, args) => Some(Term::App(*f, args.iter().map(|a| substitute(a, value)).collect::<Option<_>>()?)),
+    }
+}
+
+/// The subterm at `position`, if the position exists.
+pub fn subterm<'a>(t: &'a Term, position: &[usize]) -> Option<&'a Term> {
+    match position.split_first() {
+        None => Some(t),
+        Some((&i, rest)) => match t {
+            Term::App(_, args) => subterm(args.get(i)?, rest),
+            Term::Var(_) => None,
+        },
+    }
+}
+
+fn replace(t: &Term, position: &[usize], new: Term) -> Option<Term> {
+    match position.split_first() {
+        None => Some(new),
+        Some((&i, rest)) => match t {
+            Term::App(f, args) if i < args.len() => {
+                let mut args = args.clone();
+                args[i] = replace(&args[i], rest, new)?;
+                Some(Term::App(*f, args))
+            }
+            _ => None,
+        },
+    }
+}
+
+/// The sort of a ground, well-sorted term of `sig`.
+pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
+    match t {
+        Term::Var(_) => reject("a certificate term contains a variable; terms must be ground"),
+        Term::App(f, args) => {
+            let Some(d) = sig.funcs.get(f.0 as usize) else {
+                return reject(format!("unknown function symbol #{}", f.0));
+            };
+            if d.args.len() != args.len() {
+                return reject(format!("`{}` takes {} argument(s), given {}", d.name, d.args.len(), args.len()));
+            }
+            for (a, &s) in args.iter().zip(&d.args) {
+                if sort_of(sig, a)? != s {
+                    return reject(format!("an argument of `{}` has the wrong sort", d.name));
+                }
+            }
+            Ok(d.result)
+        }
+    }
+}
+
+/// Replays one step on `current`, returning the term it produces.
+fn replay(theory: &Theory, ext: &Signature, current: &Term, step: &Step, k: usize) -> Result<Term, Rejected> {
+    let at = |msg: String| Rejected(format!("step {}: {msg}", k + 1));
+    let axiom = theory.axiom(&step.axiom).ok_or_else(|| at(format!("no axiom `{}`", step.axiom)))?;
+    let eqs = equations(axiom);
+    let &(l, r) = eqs.get(step.part).ok_or_else(|| at(format!("axiom `{}` has no equation #{}", step.axiom, step.part)))?;
+    let (from, to) = match step.direction {
+        Direction::LeftToRight => (l, r),
+        Direction::RightToLeft => (r, l),
+    };
+    let mut values: Vec<Option<Term>> = vec![None; axiom.vars.len()];
+    for b in &step.substitution {
+        let Some(i) = axiom.vars.iter().position(|d| d.name == b.var) else {
+            return Err(at(format!("axiom `{}` has no variable `{}`", step.axiom, b.var)));
+        };
+        let sort = sort_of(ext, &b.term).map_err(|e| at(e.0))?;
+        if sort != axiom.vars[i].sort {
+            return Err(at(format!("the value of `{}` has the wrong sort", b.var)));
+        }
+        if values[i].replace(b.term.clone()).is_some() {
+            return Err(at(format!("variable `{}` is bound twice", b.var)));
+        }
+    }
+    let value = |v: VarId| values[v.0 as usize].clone();
+    let missing = || at("the substitution leaves a variable of the equation without a value".into());
+    let (old, new) = (substitute(from, &value).ok_or_else(missing)?, substitute(to, &value).ok_or_else(missing)?);
+    if subterm(current, &step.position) != Some(&old) {
+        return Err(at("the equation's side does not occur at the stated position".into()));
+    }
+    let next = replace(current, &step.position, new).ok_or_else(|| at("bad position".into()))?;
+    if next != step.result {
+        return Err(at("the stated result differs from the replayed one".into()));
+    }
+    Ok(next)
+}
+
+/// Accepts the certificate only if it proves `goal` from `theory`: its sides are the goal's sides
+/// with fresh constants for the goal's variables, every step is a well-sorted instance of an
+/// equational axiom at an existing position, and the chain ends at the right side.
+pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Rejected> {
+    let (constants, lhs, rhs) = goal_sides(&theory.sig, goal).map_err(Rejected)?;
+    if cert.constants != constants {
+        return reject("the goal constants do not match the goal's variables");
+    }
+    if cert.lhs != lhs || cert.rhs != rhs {
+        return reject("the certificate's sides are not the goal's sides");
+    }
+    let ext = extended_signature(&theory.sig, &cert.constants)?;
+    if sort_of(&ext, &lhs)? != sort_of(&ext, &rhs)? {
+        return reject("the goal's sides have different sorts");
+    }
+    let mut current = lhs;
+    for (k, step) in cert.steps.iter().enumerate() {
+        current = replay(theory, &ext, &current, step, k)?;
+    }
+    if current != rhs {
+        return reject("the chain does not end at the goal's right side");
+    }
+    Ok(())
+}

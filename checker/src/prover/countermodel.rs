@@ -1,0 +1,127 @@
+//! Disproof by countermodel: a finite model of the theory in which the goal fails, found by the
+//! native finder and confirmed by the evaluator.
+//!
+//! The goal's universal variables become fresh constants and its body, negated, becomes one more
+//! axiom; the finder looks for a model of that extended theory, size by size. A model found is cut
+//! back to the theory's signature and re-checked by `engine::eval` on the theory and on the goal
+//! before it is reported.
+
+use crate::budget::Budget;
+use crate::finder::{self, FinderError, FirstModel, Options};
+use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
+use birkhoff_engine::{eval, Structure, Theory};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// A model of the theory that violates the goal, checked by the evaluator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Countermodel {
+    /// The model (over the theory's signature).
+    pub model: Structure,
+    /// Values of the goal's universal variables at which it fails.
+    pub witness: Vec<(String, u32)>,
+}
+
+/// What a countermodel search came to.
+pub enum Search {
+    /// A confirmed countermodel.
+    Found(Countermodel),
+    /// No countermodel at any of the sizes tried (each searched to the end).
+    NoneUpTo,
+    /// The budget ran out, or the finder cannot handle the theory: why.
+    Stopped(String),
+}
+
+fn replace_vars(t: &Term, consts: &[(VarId, FuncId)]) -> Term {
+    match t {
+        Term::Var(v) => match consts.iter().find(|(w, _)| w == v) {
+            Some(&(_, c)) => Term::App(c, vec![]),
+            None => t.clone(),
+        },
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| replace_vars(a, consts)).collect()),
+    }
+}
+
+fn replace_in(f: &Formula, consts: &[(VarId, FuncId)]) -> Formula {
+    let b = |g: &Formula| Box::new(replace_in(g, consts));
+    match f {
+        Formula::True | Formula::False => f.clone(),
+        Formula::Eq(l, r) => Formula::Eq(replace_vars(l, consts), replace_vars(r, consts)),
+        Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| replace_vars(a, consts)).collect()),
+        Formula::Not(g) => Formula::Not(b(g)),
+        Formula::And(x, y) => Formula::And(b(x), b(y)),
+        Formula::Or(x, y) => Formula::Or(b(x), b(y)),
+        Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
+        Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+        Formula::Forall(vs, g) => Formula::Forall(vs.clone(), b(g)),
+        Formula::Exists(vs, g) => Formula::Exists(vs.clone(), b(g)),
+    }
+}
+
+/// The theory plus fresh constants for the goal's universal variables and the negated goal body.
+pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
+    let mut outer = goal.free_vars();
+    let mut body = &goal.formula;
+    while let Formula::Forall(vs, g) = body {
+        outer.extend(vs.iter().copied());
+        body = g;
+    }
+    let mut ext = theory.clone();
+    let mut consts = Vec::new();
+    for v in outer {
+        let d = &goal.vars[v.0 as usize];
+        consts.push((v, FuncId(ext.sig.funcs.len() as u32)));
+        ext.sig.funcs.push(FuncDecl { name: format!("goal.{}", d.name), args: vec![], result: d.sort, fixity: Fixity::Prefix });
+    }
+    let name = (0..).map(|i| format!("negated_goal{i}")).find(|n| theory.axiom(n).is_none()).expect("some name is free");
+    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None });
+    ext
+}
+
+/// Every size tuple with each sort between `lo` and `hi`, smallest total first.
+pub fn size_tuples(sorts: usize, lo: u32, hi: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![vec![]];
+    for _ in 0..sorts {
+        out = out.into_iter().flat_map(|t: Vec<u32>| (lo..=hi).map(move |n| [t.clone(), vec![n]].concat())).collect();
+    }
+    out.sort_by_key(|t| (t.iter().sum::<u32>(), t.clone()));
+    out
+}
+
+/// Looks for a countermodel with every sort between `lo` and `hi` elements, within `time`.
+/// `Err` only for an internal error (a model that fails the evaluator's check).
+pub fn search(theory: &Theory, goal: &Axiom, lo: u32, hi: u32, time: Duration, budget: &Budget) -> Result<Search, FinderError> {
+    let start = Instant::now();
+    let ext = negated_goal_theory(theory, goal);
+    for sizes in size_tuples(theory.sig.sorts.len(), lo, hi) {
+        let Some(left) = time.checked_sub(start.elapsed()).filter(|d| !d.is_zero()) else {
+            return Ok(Search::Stopped(format!("time ran out before sizes {sizes:?}")));
+        };
+        let b = Budget { time: Some(left), ..budget.clone() };
+        let outcome = match finder::first(&ext, &sizes, &b, Options::default()) {
+            Ok((outcome, _, _)) => outcome,
+            Err(FinderError::Problem(e)) => return Ok(Search::Stopped(format!("the finder cannot search sizes {sizes:?}: {e}"))),
+            Err(e) => return Err(e),
+        };
+        match outcome {
+            FirstModel::Found { model } => return confirm(theory, goal, model).map(Search::Found),
+            FirstModel::None => {}
+            FirstModel::Unknown => return Ok(Search::Stopped(format!("budget ran out at sizes {sizes:?}"))),
+        }
+    }
+    Ok(Search::NoneUpTo)
+}
+
+/// Cuts the model of the extended theory back to the theory's signature and checks it.
+fn confirm(theory: &Theory, goal: &Axiom, mut model: Structure) -> Result<Countermodel, FinderError> {
+    model.funcs.truncate(theory.sig.funcs.len());
+    let unsound = |what: String| FinderError::Unsound { violation: what, model: model.to_json(&theory.sig).to_string() };
+    if let Err(v) = eval::check(theory, &model) {
+        return Err(unsound(format!("{v} (in a countermodel)")));
+    }
+    match eval::falsify(&theory.sig, &model, goal) {
+        Some(witness) => Ok(Countermodel { model, witness }),
+        None => Err(unsound("nothing: the goal holds in the claimed countermodel".into())),
+    }
+}

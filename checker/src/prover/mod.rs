@@ -1,0 +1,183 @@
+//! The prover: does a theory imply a formula? Every answer but "unknown" comes with evidence
+//! that is checked before it is reported.
+//!
+//! [`prove`] runs an ordered list of [`Strategy`] values until one decides:
+//! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
+//!   re-checked by the evaluator) → [`Verdict::Disproved`];
+//! - [`Strategy::Saturation`]: for equational goals, equality saturation with egg, whose
+//!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
+//!   → [`Verdict::Proved`].
+//!
+//! A further engine plugs in as one more `Strategy` variant and one more arm in
+//! [`run_strategy`]; [`Verdict::ProvedByZ3`] is the verdict for an SMT unsat result, recorded as
+//! weaker evidence than a replayed certificate.
+
+pub mod certificate;
+pub mod countermodel;
+pub mod saturation;
+
+use crate::budget::Budget;
+use crate::finder::FinderError;
+use birkhoff_engine::syntax::Axiom;
+use birkhoff_engine::{Structure, Theory};
+use certificate::Certificate;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One way of deciding a goal, with its own limits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "strategy", rename_all = "snake_case")]
+pub enum Strategy {
+    /// Look for a countermodel with every sort between `min_size` and `max_size` elements.
+    Countermodel {
+        /// Smallest sort size tried.
+        min_size: u32,
+        /// Largest sort size tried.
+        max_size: u32,
+    },
+    /// Equality saturation (equational goals only), at most this share of the remaining time.
+    Saturation {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
+}
+
+/// What the prover may spend.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Largest countermodel size (per sort).
+    pub max_size: u32,
+    /// Wall-clock limit for the whole attempt.
+    pub timeout: Duration,
+    /// E-node limit for saturation.
+    pub max_enodes: usize,
+    /// Set to true (Ctrl-C) to stop soon; the answer is then "unknown".
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None }
+    }
+}
+
+impl Options {
+    /// The strategies in the order they run: small countermodels first (cheap and decisive for
+    /// most non-theorems), then saturation with half the remaining time, then larger countermodels.
+    pub fn plan(&self) -> Vec<Strategy> {
+        let small = self.max_size.min(4);
+        let mut plan = vec![Strategy::Countermodel { min_size: 1, max_size: small }, Strategy::Saturation { time_share: 50 }];
+        if self.max_size > small {
+            plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size });
+        }
+        plan
+    }
+}
+
+/// One strategy's run, for the record.
+#[derive(Clone, Debug, Serialize)]
+pub struct Attempt {
+    /// What ran.
+    pub strategy: Strategy,
+    /// What came of it, in words.
+    pub result: String,
+    /// How long it took.
+    pub seconds: f64,
+}
+
+/// The prover's answer.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// A countermodel: a model of the theory in which the goal fails, checked by the evaluator.
+    Disproved {
+        /// The model, over the theory's signature.
+        model: Structure,
+        /// Values of the goal's universal variables at which it fails.
+        witness: Vec<(String, u32)>,
+    },
+    /// A certificate that [`certificate::check`] has accepted.
+    Proved {
+        /// The replayed proof.
+        certificate: Certificate,
+    },
+    /// An SMT solver found axioms ∧ ¬goal unsatisfiable over unrestricted sorts. Weaker evidence
+    /// than a replayed certificate: it trusts the solver.
+    ProvedByZ3 {
+        /// What the solver reported.
+        detail: String,
+    },
+    /// Nothing decided; see the attempts.
+    Unknown,
+}
+
+/// A verdict and what was tried to reach it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Answer {
+    /// The verdict.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// Every strategy run, in order.
+    pub attempts: Vec<Attempt>,
+}
+
+/// Runs one strategy; `Ok(Err(note))` means it did not decide.
+fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
+    match *s {
+        Strategy::Countermodel { min_size, max_size } => {
+            let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
+            Ok(match countermodel::search(theory, goal, min_size, max_size, left, &budget)? {
+                countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
+                countermodel::Search::NoneUpTo => Err(format!("no countermodel with sorts of {min_size} to {max_size} elements")),
+                countermodel::Search::Stopped(why) => Err(why),
+            })
+        }
+        Strategy::Saturation { time_share } => {
+            let limits = saturation::Limits { time: left * u32::from(time_share) / 100, nodes: opts.max_enodes, iterations: 10_000, cancel: opts.cancel.clone() };
+            Ok(saturation::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
+                Ok(()) => Ok(Verdict::Proved { certificate: cert }),
+                Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
+            }))
+        }
+    }
+}
+
+/// Decides whether `theory` implies `goal` (its free variables read universally), running the
+/// strategies of [`Options::plan`] in order within `opts.timeout`. `Err` only for an internal
+/// error (a claimed countermodel the evaluator rejects), never for "cannot decide".
+pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, FinderError> {
+    prove_with(theory, goal, opts, &opts.plan())
+}
+
+/// [`prove`] with an explicit list of strategies.
+pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strategy]) -> Result<Answer, FinderError> {
+    let start = Instant::now();
+    let mut attempts = Vec::new();
+    for s in plan {
+        let cancelled = opts.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        let left = opts.timeout.saturating_sub(start.elapsed());
+        if cancelled || left.is_zero() {
+            attempts.push(Attempt { strategy: s.clone(), result: if cancelled { "interrupted".into() } else { "no time left".into() }, seconds: 0.0 });
+            continue;
+        }
+        let t0 = Instant::now();
+        let outcome = run_strategy(theory, goal, s, left, opts)?;
+        let seconds = t0.elapsed().as_secs_f64();
+        match outcome {
+            Ok(verdict) => {
+                let result = match &verdict {
+                    Verdict::Disproved { model, .. } => format!("countermodel of size {:?}", model.sizes),
+                    Verdict::Proved { certificate } => format!("proof of {} step(s), replayed", certificate.steps.len()),
+                    Verdict::ProvedByZ3 { detail } => detail.clone(),
+                    Verdict::Unknown => "undecided".into(),
+                };
+                attempts.push(Attempt { strategy: s.clone(), result, seconds });
+                return Ok(Answer { verdict, attempts });
+            }
+            Err(result) => attempts.push(Attempt { strategy: s.clone(), result, seconds }),
+        }
+    }
+    Ok(Answer { verdict: Verdict::Unknown, attempts })
+}

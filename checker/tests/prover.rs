@@ -1,0 +1,160 @@
+//! The prover on known theorems and non-theorems; certificates are replayed and tampering is caught.
+
+use birkhoff_checker::prover::certificate::{self, Direction};
+use birkhoff_checker::prover::{prove, Options, Verdict};
+use birkhoff_engine::parse::parse_formula;
+use birkhoff_engine::syntax::Term;
+use birkhoff_engine::{eval, seeds, Theory};
+use std::time::Duration;
+
+fn opts() -> Options {
+    Options { max_size: 5, timeout: Duration::from_secs(6), max_enodes: 50_000, ..Options::default() }
+}
+
+fn answer(t: &Theory, goal: &str) -> Verdict {
+    let g = parse_formula(&t.sig, goal, "goal").unwrap();
+    let a = prove(t, &g, &opts()).unwrap();
+    // Whatever the verdict, its evidence must stand on its own.
+    match &a.verdict {
+        Verdict::Proved { certificate } => certificate::check(t, &g, certificate).unwrap(),
+        Verdict::Disproved { model, .. } => {
+            assert!(eval::check(t, model).is_ok());
+            assert!(eval::falsify(&t.sig, model, &g).is_some());
+        }
+        _ => eprintln!("{goal}: {:?}", a.attempts),
+    }
+    a.verdict
+}
+
+fn assert_proved(t: &Theory, goal: &str) {
+    let v = answer(t, goal);
+    assert!(matches!(v, Verdict::Proved { .. }), "{goal}: expected a proof, got {v:?}");
+}
+
+fn assert_disproved(t: &Theory, goal: &str) -> birkhoff_engine::Structure {
+    match answer(t, goal) {
+        Verdict::Disproved { model, .. } => model,
+        v => panic!("{goal}: expected a countermodel, got {v:?}"),
+    }
+}
+
+#[test]
+fn group_theorems_are_proved_with_certificates() {
+    let g = seeds::load("group").unwrap();
+    assert_proved(&g, "inv(inv(x)) = x");
+    assert_proved(&g, "inv(x * y) = inv(y) * inv(x)");
+    assert_proved(&g, "inv(e) = e");
+}
+
+#[test]
+fn boolean_algebra_de_morgan_is_never_refuted() {
+    // De Morgan needs uniqueness of complements; plain saturation does not find that proof within
+    // this budget (measured: e-graph hits the 4 s limit). Until a stronger strategy (Z3) plugs in,
+    // the test asserts the answer is not wrong: a replayed proof or "unknown".
+    let b = seeds::load("boolean_algebra").unwrap();
+    let v = answer(&b, "c(x ^ y) = c(x) v c(y)");
+    assert!(matches!(v, Verdict::Proved { .. } | Verdict::Unknown), "got {v:?}");
+}
+
+#[test]
+fn boolean_ring_is_commutative_or_honestly_unknown() {
+    // A unital ring with x*x = x is commutative. Saturation may not find the classical proof
+    // within budget; the answer must then be "unknown", never a countermodel.
+    let mut r = seeds::load("ring_unital").unwrap();
+    let idem = parse_formula(&r.sig, "x * x = x", "idempotent").unwrap();
+    r.axioms.push(idem);
+    let v = answer(&r, "x * y = y * x");
+    assert!(matches!(v, Verdict::Proved { .. } | Verdict::Unknown), "got {v:?}");
+}
+
+#[test]
+fn semigroup_need_not_be_commutative() {
+    let s = seeds::load("semigroup").unwrap();
+    let m = assert_disproved(&s, "x * y = y * x");
+    assert_eq!(m.sizes, vec![2]);
+}
+
+#[test]
+fn quandle_need_not_be_latin() {
+    // Latin: every left multiplication y -> x * y is a bijection; on a finite set, injective.
+    let q = seeds::load("quandle").unwrap();
+    assert_disproved(&q, "x * y = x * z -> y = z");
+}
+
+#[test]
+fn a_law_whose_smallest_countermodel_has_five_elements() {
+    // Every group of order at most 5 is abelian; the smallest non-abelian group is S_3.
+    let g = seeds::load("group").unwrap();
+    let o = Options { max_size: 6, timeout: Duration::from_secs(20), ..Options::default() };
+    let goal = parse_formula(&g.sig, "x * y = y * x", "goal").unwrap();
+    match prove(&g, &goal, &o).unwrap().verdict {
+        Verdict::Disproved { model, .. } => {
+            assert_eq!(model.sizes, vec![6]);
+            assert!(eval::check(&g, &model).is_ok() && eval::falsify(&g.sig, &model, &goal).is_some());
+        }
+        v => panic!("expected S_3, got {v:?}"),
+    }
+}
+
+#[test]
+fn tampered_certificates_are_rejected() {
+    let g = seeds::load("group").unwrap();
+    let goal = parse_formula(&g.sig, "inv(inv(x)) = x", "goal").unwrap();
+    let Verdict::Proved { certificate: cert } = prove(&g, &goal, &opts()).unwrap().verdict else { panic!("no proof") };
+    assert!(certificate::check(&g, &goal, &cert).is_ok());
+    assert!(!cert.steps.is_empty());
+
+    let mut c = cert.clone();
+    c.steps.pop();
+    assert!(certificate::check(&g, &goal, &c).is_err(), "a chain cut short");
+
+    let mut c = cert.clone();
+    c.steps[0].direction = match c.steps[0].direction {
+        Direction::LeftToRight => Direction::RightToLeft,
+        Direction::RightToLeft => Direction::LeftToRight,
+    };
+    assert!(certificate::check(&g, &goal, &c).is_err(), "a step turned round");
+
+    let mut c = cert.clone();
+    c.steps[0].axiom = "assoc".into();
+    c.steps[0].part = 0;
+    assert!(certificate::check(&g, &goal, &c).is_err() || cert.steps[0].axiom == "assoc", "a wrong axiom");
+
+    let mut c = cert.clone();
+    c.steps[0].position.push(7);
+    assert!(certificate::check(&g, &goal, &c).is_err(), "a position that does not exist");
+
+    let mut c = cert.clone();
+    c.rhs = Term::App(g.sig.func("e").unwrap(), vec![]);
+    assert!(certificate::check(&g, &goal, &c).is_err(), "a different goal");
+
+    // A certificate for one goal is not one for another.
+    let other = parse_formula(&g.sig, "inv(inv(x)) = e", "goal").unwrap();
+    assert!(certificate::check(&g, &other, &cert).is_err());
+
+    // Without the axioms it uses, the chain does not replay.
+    let mut weaker = g.clone();
+    weaker.axioms.retain(|a| a.name != cert.steps[0].axiom);
+    assert!(certificate::check(&weaker, &goal, &cert).is_err());
+
+    // And it survives a JSON round trip.
+    let json = serde_json::to_string(&cert).unwrap();
+    let back: certificate::Certificate = serde_json::from_str(&json).unwrap();
+    assert!(certificate::check(&g, &goal, &back).is_ok());
+}
+
+#[test]
+fn non_equational_goals_are_disproved_or_unknown() {
+    let g = seeds::load("group").unwrap();
+    // x*y = e -> y = inv(x) is true but not an equation: never disproved, never "proved" by egg.
+    let v = answer(&g, "x * y = e -> y = inv(x)");
+    assert!(matches!(v, Verdict::Unknown), "got {v:?}");
+    assert_disproved(&g, "exists x. x != e");
+}
+
+#[test]
+fn many_sorted_goals_are_handled() {
+    let t = Theory::parse("theory Act\nsort G\nsort X\nfunc * : G G -> G\nfunc act : G X -> X\nconst e : G\naxiom unit: all x:X. act(e, x) = x\naxiom compat: all g:G h:G x:X. act(g * h, x) = act(g, act(h, x))\naxiom left_id: all g:G. e * g = g", "act.bk").unwrap();
+    assert_proved(&t, "all x:X. act(e * e, x) = x");
+    assert_disproved(&t, "all g:G x:X. act(g, x) = x");
+}
