@@ -39,6 +39,10 @@ enum Command {
     Find(commands::find::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
     Sweep(commands::sweep::Args),
+    /// The persistent library: search, show, stats, reindex.
+    Library(commands::library::Args),
+    /// Re-verify every stored model, countermodel and certificate; exit 1 if any fails.
+    Backtest(commands::backtest::Args),
 }
 
 /// How a command ended, beyond success.
@@ -63,6 +67,8 @@ fn main() -> ExitCode {
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
+        Command::Library(a) => commands::library::run(a, json),
+        Command::Backtest(a) => commands::backtest::run(a, json),
     };
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

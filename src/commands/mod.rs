@@ -1,8 +1,10 @@
 //! One module per subcommand, plus the arguments and helpers they share.
 
+pub mod backtest;
 pub mod check;
 pub mod eval;
 pub mod find;
+pub mod library;
 pub mod models;
 pub mod seeds;
 pub mod show;
