@@ -1,4 +1,14 @@
-//! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller, its LLM
-//! clients, and the literature and LaTeX writers.
-//!
-//! Not built yet: the agent issue fills this crate.
+//! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
+//! ([`controller`]), its six tools ([`tools`]), its language models ([`llm`], and the offline
+//! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
+//! ([`report`]).
+
+pub mod controller;
+pub mod llm;
+pub mod observe;
+pub mod offline;
+pub mod prompt;
+pub mod report;
+pub mod schema;
+pub mod situation;
+pub mod tools;
