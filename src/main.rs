@@ -43,6 +43,10 @@ enum Command {
     Library(commands::library::Args),
     /// Re-verify every stored model, countermodel and certificate; exit 1 if any fails.
     Backtest(commands::backtest::Args),
+    /// Research agent: cycles of PLAN, EXECUTE, INTERPRET, ACT with a report per cycle.
+    Agent(commands::agent::Args),
+    /// View cycle reports and the best discoveries.
+    Report(commands::report::Args),
 }
 
 /// How a command ended, beyond success.
@@ -69,6 +73,8 @@ fn main() -> ExitCode {
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),
         Command::Backtest(a) => commands::backtest::run(a, json),
+        Command::Agent(a) => commands::agent::run(a, json),
+        Command::Report(a) => commands::report::run(a, json),
     };
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

@@ -220,7 +220,7 @@ impl Agent<'_> {
         for e in &plan.explorations {
             let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
-            let found = self.call(&mut calls, "explore", params, || self.tools.explore(&bases, &e.moves, e.depth), |v: &Vec<Candidate>| format!("{} candidate(s)", v.len()));
+            let found = self.call(&mut calls, "explore", params, || self.tools.explore(&bases, &e.moves, e.depth), |v: &Vec<Candidate>| if e.moves.is_empty() { format!("no moves: the {} base(s) themselves", v.len()) } else { format!("{} candidate(s)", v.len()) });
             let found = found.unwrap_or_else(|| {
                 self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
                 self.tools.explore(&bases, &[], 1).unwrap_or_default()
@@ -258,7 +258,7 @@ impl Agent<'_> {
             let theory = b.theory.clone();
             let settled = self.call(&mut calls, "prove", params, || {
                 let id = tools::ensure_theory(lib, &p.theory, &theory, "base")?;
-                self.tools.prove(lib, &theory, &id, &p.statement, &plan_by, plan.max_size)
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, plan.max_size)
             }, |st| format!("{:?}: {}", st.status, st.evidence));
             s.settled.extend(settled);
         }
@@ -296,7 +296,7 @@ impl Agent<'_> {
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let settled = self.call(&mut calls, "prove", params, || {
                 let id = tools::ensure_theory(lib, &p.theory, &theory, &origin)?;
-                self.tools.prove(lib, &theory, &id, &p.statement, by, s.plan.as_ref().map_or(5, |p| p.max_size))
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, by, s.plan.as_ref().map_or(5, |p| p.max_size))
             }, |st| format!("{:?}: {}", st.status, st.evidence));
             if let Some(st) = settled {
                 self.observer.line(&format!("? Conjecture: [{}] {} — {:?}", st.theory, st.statement, st.status), json!({"event": "conjecture", "theory": st.theory, "statement": st.statement, "status": st.status}));

@@ -46,6 +46,26 @@ fn bases_in_goal(s: &Situation) -> Vec<String> {
         .collect()
 }
 
+/// `pool` followed by the other bases that share function or relation symbols with it, most
+/// similar first (Jaccard index of the symbol sets), so that later cycles move to neighbours.
+fn with_related(s: &Situation, pool: Vec<String>) -> Vec<String> {
+    let symbols = |t: &Theory| -> std::collections::BTreeSet<String> { t.sig.funcs.iter().map(|f| f.name.clone()).chain(t.sig.rels.iter().map(|r| r.name.clone())).collect() };
+    let wanted: std::collections::BTreeSet<String> = s.bases.iter().filter(|b| pool.contains(&b.name)).flat_map(|b| symbols(&b.theory)).collect();
+    let mut related: Vec<(u64, &String)> = s
+        .bases
+        .iter()
+        .filter(|b| !pool.contains(&b.name))
+        .filter_map(|b| {
+            let own = symbols(&b.theory);
+            let shared = own.intersection(&wanted).count() as u64;
+            let union = own.union(&wanted).count().max(1) as u64;
+            (shared > 0).then_some((u64::MAX - shared * 1_000_000 / union, &b.name))
+        })
+        .collect();
+    related.sort();
+    pool.iter().cloned().chain(related.into_iter().map(|(_, n)| n.clone())).collect()
+}
+
 /// The plan for this cycle, with its reasons in `strategy`.
 pub fn plan(s: &Situation) -> Plan {
     let mut why = Vec::new();
@@ -76,6 +96,8 @@ pub fn plan(s: &Situation) -> Plan {
             why.push("the goal names no structure: explore classical ones in turn, least explored first".into());
             default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect()
         };
+        let pool = with_related(s, pool);
+        why.push("then structures sharing their symbols".into());
         // Least explored first, then in the pool's order.
         let mut ranked: Vec<(usize, usize, String)> = pool.into_iter().enumerate().map(|(i, b)| (explored.iter().filter(|e| **e == &b).count(), i, b)).collect();
         ranked.sort();

@@ -150,7 +150,11 @@ impl Toolbox {
     /// `prove`: settles a conjecture about `t` if it can: a countermodel up to `max_size`
     /// (checked by the evaluator: a model of `t` that falsifies the statement) refutes it; else
     /// the prover, if built in, may prove it; else it stays open. The outcome is stored.
-    pub fn prove(&self, lib: &mut Library, t: &Theory, theory_id: &str, text: &str, proposed_by: &str, max_size: u32) -> Result<Settled, ToolError> {
+    ///
+    /// `name` is the theory's name in the plan (a base or candidate name), stored with the
+    /// conjecture so that later cycles can retest it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn prove(&self, lib: &mut Library, name: &str, t: &Theory, theory_id: &str, text: &str, proposed_by: &str, max_size: u32) -> Result<Settled, ToolError> {
         let axiom = statement::parse(t, text).map_err(|e| ToolError::Failed("prove", e))?;
         let negated = statement::negated(t, &axiom);
         let mut searched = 0;
@@ -163,10 +167,10 @@ impl Toolbox {
                     if !genuine {
                         return Err(ToolError::Failed("prove", "a countermodel failed the evaluator's re-check".into()));
                     }
-                    let id = store(lib, Body::Model(ModelRec { theory_id: theory_id.into(), theory_name: t.name.clone(), structure: model.to_json(&t.sig) }))?;
+                    let id = store(lib, Body::Model(ModelRec { theory_id: theory_id.into(), theory_name: name.into(), structure: model.to_json(&t.sig) }))?;
                     let evidence = format!("countermodel of size {n} ({id})");
-                    store_conjecture(lib, t, theory_id, text, proposed_by, ConjectureStatus::Refuted, &evidence, Some(id), None)?;
-                    return Ok(Settled { theory: t.name.clone(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Refuted, evidence, countermodel: Some(tables::cayley(&t.sig, &model)) });
+                    store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Refuted, &evidence, Some(id), None)?;
+                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Refuted, evidence, countermodel: Some(tables::cayley(&t.sig, &model)) });
                 }
                 FirstModel::None => searched = n,
                 FirstModel::Unknown => break,
@@ -176,20 +180,20 @@ impl Toolbox {
         if let Some(p) = &self.prover {
             match p.prove(t, &axiom, self.per_size * 25).map_err(|e| ToolError::Failed("prove", e))? {
                 ProverVerdict::Proved { certificate } => {
-                    let cid = ConjectureRec { theory_id: theory_id.into(), theory_name: t.name.clone(), statement: text.into(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: proposed_by.into() };
+                    let cid = ConjectureRec { theory_id: theory_id.into(), theory_name: name.into(), statement: text.into(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: proposed_by.into() };
                     let cid = Body::Conjecture(cid).id();
                     let pid = store(lib, Body::Proof(ProofRec { conjecture_id: cid, theory_id: theory_id.into(), statement: text.into(), prover: p.name(), certificate }))?;
                     let evidence = format!("proved by {} ({pid})", p.name());
-                    store_conjecture(lib, t, theory_id, text, proposed_by, ConjectureStatus::Proved, &evidence, None, Some(pid))?;
-                    return Ok(Settled { theory: t.name.clone(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Proved, evidence, countermodel: None });
+                    store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Proved, &evidence, None, Some(pid))?;
+                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Proved, evidence, countermodel: None });
                 }
                 ProverVerdict::Unknown(why) => evidence += &format!("; prover: {why}"),
             }
         } else {
             evidence += "; no prover built in";
         }
-        store_conjecture(lib, t, theory_id, text, proposed_by, ConjectureStatus::Open, &evidence, None, None)?;
-        Ok(Settled { theory: t.name.clone(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Open, evidence, countermodel: None })
+        store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Open, &evidence, None, None)?;
+        Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Open, evidence, countermodel: None })
     }
 }
 
@@ -198,8 +202,8 @@ fn store(lib: &mut Library, body: Body) -> Result<String, ToolError> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn store_conjecture(lib: &mut Library, t: &Theory, theory_id: &str, text: &str, by: &str, status: ConjectureStatus, evidence: &str, countermodel: Option<String>, proof: Option<String>) -> Result<(), ToolError> {
-    let rec = ConjectureRec { theory_id: theory_id.into(), theory_name: t.name.clone(), statement: text.into(), status, evidence: evidence.into(), countermodel, proof, proposed_by: by.into() };
+fn store_conjecture(lib: &mut Library, name: &str, theory_id: &str, text: &str, by: &str, status: ConjectureStatus, evidence: &str, countermodel: Option<String>, proof: Option<String>) -> Result<(), ToolError> {
+    let rec = ConjectureRec { theory_id: theory_id.into(), theory_name: name.into(), statement: text.into(), status, evidence: evidence.into(), countermodel, proof, proposed_by: by.into() };
     store(lib, Body::Conjecture(rec)).map(|_| ())
 }
 

@@ -1,6 +1,6 @@
 //! A scripted stand-in for the `claude` CLI, used by tests only. It speaks the same protocol
 //! (arguments as `claude --print ...`, prompt on stdin, reply on stdout) and behaves as
-//! `FAKE_CLAUDE_MODE` says: `good`, `malformed`, `unknown`, `hang`, `exit`, `notloggedin`,
+//! `FAKE_CLAUDE_MODE` (or a first argument `--fake-mode=MODE`) says: `good`, `malformed`, `unknown`, `hang`, `exit`, `notloggedin`,
 //! `garbage`, `traversal`, `fix` (bad first reply, good after the error is explained).
 //! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
 
@@ -9,13 +9,19 @@ use std::io::{Read, Write};
 fn main() {
     let mut prompt = String::new();
     let _ = std::io::stdin().read_to_string(&mut prompt);
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // A first argument `--fake-mode=MODE` (from `--llm-command "fake-claude --fake-mode=MODE"`)
+    // overrides the environment, so that tests running in parallel can differ.
+    let from_arg = args.first().and_then(|a| a.strip_prefix("--fake-mode=")).map(String::from);
+    if from_arg.is_some() {
+        args.remove(0);
+    }
     if let Ok(log) = std::env::var("FAKE_CLAUDE_LOG") {
         if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
             let _ = writeln!(f, "{}\tCLAUDECODE={}", serde_json::to_string(&args).unwrap_or_default(), std::env::var_os("CLAUDECODE").is_some());
         }
     }
-    let mode = std::env::var("FAKE_CLAUDE_MODE").unwrap_or_else(|_| "good".into());
+    let mode = from_arg.or_else(|| std::env::var("FAKE_CLAUDE_MODE").ok()).unwrap_or_else(|| "good".into());
     let plan_phase = prompt.starts_with("PHASE: PLAN");
     let retry = prompt.contains("Your previous reply was rejected");
     let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();
