@@ -32,7 +32,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 #[test]
 fn every_command_has_help() {
-    for cmd in ["seeds", "show", "check", "eval", "spectrum", "models", "find", "sweep"] {
+    for cmd in ["seeds", "show", "check", "eval", "spectrum", "models", "find", "sweep", "library", "backtest", "agent", "report"] {
         let o = birkhoff(&[cmd, "--help"]);
         assert!(o.status.success(), "{cmd} --help");
         assert!(stdout(&o).contains("--json"), "{cmd} --help mentions --json");

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct LibraryArg {
     /// The library directory (created if missing). Default: $BIRKHOFF_LIBRARY, else
     /// ./birkhoff-library.
-    #[arg(long = "library", value_name = "DIR")]
+    #[arg(long = "library", value_name = "DIR", global = true)]
     pub dir: Option<PathBuf>,
 }
 
