@@ -139,8 +139,9 @@ impl Agent<'_> {
     }
 
     /// Asks for a reply and validates it: one retry with the error explained, then the offline
-    /// strategist. Returns the value and who produced it.
-    fn decide<T>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> (T, String) {
+    /// strategist. Returns the value and who produced it; an error only if the offline
+    /// strategist's own reply were invalid (a bug).
+    fn decide<T>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
         let name = match phase {
             Phase::Plan => "plan",
             Phase::Interpret => "interpret",
@@ -165,7 +166,7 @@ impl Agent<'_> {
                     Ok(text) => match parse(&text) {
                         Ok(v) => {
                             self.observer.line(&format!("Model replied ({:.0}s, {} lines)", t0.elapsed().as_secs_f64(), text.lines().count()), json!({"event": "llm_reply", "phase": name, "seconds": t0.elapsed().as_secs_f64(), "lines": text.lines().count()}));
-                            return (v, "llm".into());
+                            return Ok((v, "llm".into()));
                         }
                         Err(err) => {
                             let handling = if attempt == 1 { "asked the model again, explaining the error" } else { "the offline strategist decided this step" };
@@ -179,9 +180,9 @@ impl Agent<'_> {
         } else if !self.offline {
             faults.push(Fault { phase: name.into(), message: "the model is unavailable (see the earlier fault)".into(), handling: "the offline strategist decided this step".into() });
         }
-        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s }).expect("the offline strategist always answers");
-        let v = parse(&text).unwrap_or_else(|e| panic!("the offline strategist produced an invalid reply: {e}\n{text}"));
-        (v, if self.offline { "offline".into() } else { "offline (fallback)".into() })
+        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s }).map_err(|e| e.to_string())?;
+        let v = parse(&text).map_err(|e| format!("internal error: the offline strategist's {name} reply is invalid: {e}"))?;
+        Ok((v, if self.offline { "offline".into() } else { "offline (fallback)".into() }))
     }
 
     fn call<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, f: impl FnOnce() -> Result<T, tools::ToolError>, summary: impl Fn(&T) -> String) -> Option<T> {
@@ -210,7 +211,7 @@ impl Agent<'_> {
         // PLAN
         self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[] };
-        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab));
+        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
         self.observer.line(&format!("Strategy: {}", plan.strategy), json!({"event": "plan", "by": plan_by, "plan": plan}));
 
         // EXECUTE
@@ -236,10 +237,19 @@ impl Agent<'_> {
         self.observer.line(&format!("Checking models for {} candidate(s) (sizes 1-{})...", candidates.len(), plan.max_size), json!({"event": "check_start", "candidates": candidates.len(), "max_size": plan.max_size}));
         let t_check = Instant::now();
         let toolbox = &self.tools;
-        let results: Vec<Result<(), tools::ToolError>> = candidates.par_iter_mut().map(|c| toolbox.check_models(c, plan.max_size)).collect();
-        for (c, r) in candidates.iter().zip(results) {
+        let results: Vec<(Result<(), tools::ToolError>, f64)> = candidates
+            .par_iter_mut()
+            .map(|c| {
+                let t = Instant::now();
+                (toolbox.check_models(c, plan.max_size), t.elapsed().as_secs_f64())
+            })
+            .collect();
+        for (c, (r, secs)) in candidates.iter().zip(results) {
             let params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
             self.call(&mut calls, "check_models", params, || r, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
+            if let Some(last) = calls.last_mut() {
+                last.seconds = secs;
+            }
         }
         let check_secs = t_check.elapsed().as_secs_f64();
         for c in candidates.iter_mut() {
@@ -272,7 +282,7 @@ impl Agent<'_> {
         self.observer.line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
         let cand_names = s.candidate_names();
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names };
-        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab));
+        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
         self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
         if (self.interrupted)() {
             return Ok(None);
