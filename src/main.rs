@@ -60,6 +60,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let json = cli.json;
     let result = match cli.command {
@@ -87,5 +88,15 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Lets `birkhoff models ... | head` end quietly, as Unix tools do, instead of panicking when the
+/// reader closes the pipe (Rust ignores SIGPIPE by default, turning it into a write error).
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -198,6 +198,21 @@ fn find_gives_a_model_or_says_there_is_none() {
     assert_eq!(v["outcome"], "found");
 }
 
+#[test]
+fn a_reader_that_stops_early_does_not_make_it_panic() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+        .args(["models", "magma", "--size", "3"]) // far more than a pipe buffer
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    let out = child.wait_with_output().unwrap();
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
 fn files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     v.sort();

@@ -196,8 +196,8 @@ impl Parser<'_> {
                     Err(e) => e,
                 };
                 self.restore(snap);
-                self.next()?;
-                let inner = self.formula().and_then(|f| self.expect_op(")", "to close this bracket").map(|_| f));
+                let open = self.next()?;
+                let inner = self.formula().and_then(|f| self.close_bracket(&open).map(|_| f));
                 // Report whichever reading got further: that is where the real mistake is.
                 inner.map_err(|e2| if (e1.line, e1.column) > (e2.line, e2.column) { e1 } else { e2 })
             }
@@ -408,12 +408,18 @@ impl Parser<'_> {
         Ok(args)
     }
 
+    /// Reads the `)` that closes `open`; the error says where the unclosed bracket is.
+    fn close_bracket(&mut self, open: &Token) -> PResult<Token> {
+        let at = self.origin(open.start);
+        self.expect_op(")", &format!("to close the `(` at line {}, column {}", at.line, at.column))
+    }
+
     fn primary(&mut self) -> PResult<Typed> {
         let t = self.next()?;
         let name = match &t.tok {
             Tok::Op(p) if p == "(" => {
                 let mut inner = self.term(0)?;
-                let close = self.expect_op(")", "to close this bracket")?;
+                let close = self.close_bracket(&t)?;
                 (inner.start, inner.end) = (t.start, close.end);
                 return Ok(inner);
             }

@@ -49,13 +49,16 @@ pub(crate) struct Parser<'a> {
     pub ops: Vec<String>,
     pub axioms: Vec<Axiom>,
     pub errors: Vec<Diagnostic>,
+    /// Where the last token read starts, so that error recovery can step back onto an item
+    /// keyword that a failing item read as its offending token.
+    last_start: usize,
     /// The variables of the axiom being parsed.
     pub(crate) scope: expr::Scope,
 }
 
 impl<'a> Parser<'a> {
     pub fn new(file: &'a str, src: &'a str, mode: Mode) -> Self {
-        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), scope: Default::default() }
+        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default() }
     }
 
     pub fn diag(&self, offset: usize, width: usize, msg: impl Into<String>) -> Diagnostic {
@@ -73,7 +76,9 @@ impl<'a> Parser<'a> {
     /// The next token, consumed.
     pub fn next(&mut self) -> PResult<Token> {
         let ops: Vec<&str> = self.ops.iter().map(String::as_str).collect();
-        self.lex.next(&ops).map_err(|e| self.lex_err(e))
+        let t = self.lex.next(&ops).map_err(|e| self.lex_err(e))?;
+        self.last_start = t.start;
+        Ok(t)
     }
 
     /// The next token, not consumed.
@@ -117,8 +122,22 @@ impl<'a> Parser<'a> {
         Origin { file: d.file, line: d.line, column: d.column }
     }
 
-    /// Skips to the next item keyword at the start of a token (error recovery).
-    fn recover(&mut self) {
+    /// Skips to the next item keyword at the start of a token (error recovery). The item that
+    /// failed began at `item_start`; if its offending token was the keyword of the next item
+    /// (`axiom a: (x` followed by `axiom b: ...`), parsing resumes at that keyword.
+    fn recover(&mut self, item_start: usize) {
+        if self.last_start > item_start {
+            let pos = self.lex.pos();
+            self.lex.seek(self.last_start);
+            match self.next() {
+                Ok(Token { tok: Tok::Ident(ref s), .. }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
+                    let start = self.last_start;
+                    self.lex.seek(start);
+                    return;
+                }
+                _ => self.lex.seek(pos),
+            }
+        }
         loop {
             let pos = self.lex.pos();
             match self.next() {
@@ -183,7 +202,8 @@ pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
             Ok(t) => t,
             Err(d) => {
                 p.errors.push(d);
-                p.recover();
+                let here = p.lex.pos();
+                p.recover(here);
                 continue;
             }
         };
@@ -210,7 +230,7 @@ pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
             }
             Err(d) => {
                 p.errors.push(d);
-                p.recover();
+                p.recover(t.start);
             }
         }
     }
