@@ -77,7 +77,7 @@ pub fn plan(s: &Situation) -> Plan {
     let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
     // Exploit when there are discoveries and this is an even-numbered cycle of the run (or the
     // goal does not ask for novelty); explore otherwise.
-    let exploit = !discoveries.is_empty() && (s.run_index % 2 == 0 || !wants_new);
+    let exploit = !discoveries.is_empty() && (s.run_index.is_multiple_of(2) || !wants_new);
     let mut bases: Vec<String> = Vec::new();
     if exploit {
         bases.extend(discoveries.iter().take(2).map(|b| b.name.clone()));

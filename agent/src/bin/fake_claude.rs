@@ -34,7 +34,7 @@ fn main() {
         "good" => good,
         "fix" if retry => good,
         "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
-        "unknown" => good.replace("\"group\"", "\"Hypergroupoid\"").replace("\"ScriptedFind\", \"notes\"", "\"ScriptedFind\", \"notes\"").replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
+        "unknown" => good.replace("\"group\"", "\"Hypergroupoid\"").replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
         "traversal" => good.replace("\"group\"", "\"../../etc/passwd\"").replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
         "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
         "hang" => {
