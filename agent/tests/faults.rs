@@ -41,7 +41,8 @@ fn run(mode: &str, timeout_secs: u64) -> Run {
     assert_eq!(ending, Ending::Complete(vec![1]), "mode {mode}");
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     assert!(lib.markdown_path(1).exists());
-    let outside: Vec<PathBuf> = walk(dir.path()).into_iter().filter(|p| !p.starts_with(dir.path().join("lib")) && *p != log).collect();
+    // Anything written outside the library would show up beside it.
+    let outside: Vec<PathBuf> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.path()).filter(|p| *p != dir.path().join("lib") && *p != log).collect();
     assert!(outside.is_empty(), "mode {mode} wrote outside the library: {outside:?}");
     assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
     let log = std::fs::read_to_string(&log).unwrap_or_default();
@@ -63,17 +64,10 @@ impl birkhoff_agent::llm::Llm for LoggedLlm {
     }
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
+/// Every file name in `dir` and its subdirectories (the library is two levels deep).
+fn names_within(dir: &Path) -> Vec<String> {
+    let entries = |d: &Path| std::fs::read_dir(d).map(|r| r.flatten().map(|e| e.path()).collect::<Vec<_>>()).unwrap_or_default();
+    entries(dir).into_iter().flat_map(|p| std::iter::once(p.clone()).chain(entries(&p)).chain(entries(&p).into_iter().flat_map(|q| entries(&q)))).map(|p| p.display().to_string()).collect()
 }
 
 #[test]
@@ -170,5 +164,6 @@ fn path_traversal_names_are_rejected() {
     let r = run("traversal", 60);
     assert_fallback(&r, "unknown base structure `../../etc/passwd`");
     assert!(r.faults().contains("`../../etc/passwd` is not a valid discovery name"), "{}", r.faults());
-    assert!(!walk(r.dir.path()).iter().any(|p| p.to_string_lossy().contains("passwd")));
+    assert!(!names_within(r.dir.path()).iter().any(|p| p.contains("passwd")));
+    assert!(names_within(r.dir.path()).iter().any(|p| p.ends_with("cycle-0001.md")));
 }
