@@ -60,34 +60,46 @@ fn offline_run_report_search_and_rerun() {
     assert_eq!(names, vec![std::ffi::OsString::from("lib")]);
 }
 
-#[test]
-fn kill_9_mid_cycle_then_rerun_resumes() {
+/// Stops an agent run with `signal` while the model is interpreting the run's second cycle, then
+/// checks that the library is consistent and that a rerun resumes at that cycle.
+fn stop_mid_cycle_then_rerun(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
     let marker = dir.path().join("interpreting");
     // Replies garbage (the offline strategist then decides), except that the interpretation of
-    // the run's second cycle hangs after leaving a marker, so that the agent can be killed there.
+    // the run's second cycle hangs after leaving a marker, so that the agent can be stopped there.
     let llm = script(
         dir.path(),
         "llm.sh",
-        &format!("p=$(cat)\ncase \"$p\" in *'PHASE: INTERPRET'*'Cycle 2 of'*) echo $$ > {m}; exec sleep 30;; esac\necho garbage", m = marker.display()),
+        &format!("p=$(cat)\ncase \"$p\" in *'PHASE: INTERPRET'*'Cycle 2 of'*) echo $$ > {m}.tmp; mv {m}.tmp {m}; exec sleep 30;; esac\necho garbage", m = marker.display()),
     );
     let args = ["agent", "--cycles", "3", "--goal", "study quasigroups", "--library", &lib];
     let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).args(["--llm-command", llm.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let t0 = Instant::now();
-    while !marker.exists() || std::fs::read_to_string(&marker).unwrap().trim().is_empty() {
+    while !marker.exists() {
         assert!(t0.elapsed() < Duration::from_secs(60), "the agent never reached cycle 2's interpretation");
         std::thread::sleep(Duration::from_millis(20));
     }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+    let status = child.wait().unwrap();
     let sleeper = std::fs::read_to_string(&marker).unwrap();
-    let _ = Command::new("kill").args(["-9", sleeper.trim()]).status();
+    if signal == "-INT" {
+        assert_eq!(status.code(), Some(130));
+        // Ctrl-C stops the model's program too.
+        let alive = || std::fs::read_to_string(format!("/proc/{}/stat", sleeper.trim())).is_ok_and(|st| !st.contains(") Z "));
+        let t1 = Instant::now();
+        while alive() {
+            assert!(t1.elapsed() < Duration::from_secs(10), "the model's program still runs");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    } else {
+        let _ = Command::new("kill").args(["-9", sleeper.trim()]).status();
+    }
     let l = Library::open(Path::new(&lib)).unwrap();
     assert_eq!(l.report_numbers().unwrap(), vec![1]);
     drop(l);
     let o = birkhoff(&["backtest", "--library", &lib]);
-    assert!(o.status.success(), "a record is corrupt after kill -9: {}", text(&o));
+    assert!(o.status.success(), "a record is corrupt after {signal}: {}", text(&o));
     // The rerun (offline this time) resumes the run at its second cycle.
     let o = birkhoff(&[&args[..], &["--llm", "offline"]].concat());
     assert!(o.status.success(), "{}", text(&o));
@@ -98,6 +110,16 @@ fn kill_9_mid_cycle_then_rerun_resumes() {
     assert_eq!(indices, vec![1, 2, 3]);
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
+}
+
+#[test]
+fn kill_9_mid_cycle_then_rerun_resumes() {
+    stop_mid_cycle_then_rerun("-9");
+}
+
+#[test]
+fn ctrl_c_mid_cycle_stops_cleanly_and_rerun_resumes() {
+    stop_mid_cycle_then_rerun("-INT");
 }
 
 #[test]

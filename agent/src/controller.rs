@@ -212,6 +212,9 @@ impl Agent<'_> {
         self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[] };
         let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
+        if (self.interrupted)() {
+            return Ok(None);
+        }
         self.observer.line(&format!("Strategy: {}", plan.strategy), json!({"event": "plan", "by": plan_by, "plan": plan}));
 
         // EXECUTE

@@ -60,7 +60,7 @@ impl birkhoff_agent::llm::Llm for LoggedLlm {
     fn ask(&self, req: &birkhoff_agent::llm::Request) -> Result<String, birkhoff_agent::llm::LlmError> {
         let program = "/usr/bin/env".to_string();
         let prefix = [vec![format!("FAKE_CLAUDE_LOG={}", self.1.display()), self.0.program.clone()], self.0.prefix_args.clone()].concat();
-        CliLlm { program, prefix_args: prefix, model: self.0.model.clone(), effort: self.0.effort.clone(), timeout: self.0.timeout }.ask(req)
+        CliLlm { program, prefix_args: prefix, model: self.0.model.clone(), effort: self.0.effort.clone(), timeout: self.0.timeout, cancel: None }.ask(req)
     }
 }
 

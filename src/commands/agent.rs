@@ -71,10 +71,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let timeout = Duration::from_secs(a.llm_timeout);
     let llm: Box<dyn Llm> = match kind {
         LlmKind::Offline => Box::new(Offline),
-        LlmKind::Claude => Box::new(CliLlm::claude(&a.model, &a.effort, timeout)),
+        LlmKind::Claude => Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..CliLlm::claude(&a.model, &a.effort, timeout) }),
         LlmKind::Command => {
             let cmd = a.llm_command.as_deref().ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
-            Box::new(CliLlm::command(cmd, &a.model, &a.effort, timeout).map_err(anyhow::Error::msg)?)
+            let llm = CliLlm::command(cmd, &a.model, &a.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
+            Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..llm })
         }
     };
     anyhow::ensure!(!a.goal.trim().is_empty(), "--goal: the goal is empty");

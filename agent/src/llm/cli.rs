@@ -5,6 +5,8 @@
 
 use super::{Llm, LlmError, Request};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 
@@ -20,19 +22,21 @@ pub struct CliLlm {
     pub effort: String,
     /// How long to wait for one reply.
     pub timeout: Duration,
+    /// Set (by Ctrl-C) to stop waiting; the program is then killed.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl CliLlm {
     /// The Claude Code CLI.
     pub fn claude(model: &str, effort: &str, timeout: Duration) -> CliLlm {
-        CliLlm { program: "claude".into(), prefix_args: vec![], model: model.into(), effort: effort.into(), timeout }
+        CliLlm { program: "claude".into(), prefix_args: vec![], model: model.into(), effort: effort.into(), timeout, cancel: None }
     }
 
     /// A program given as `PROGRAM [ARGS...]` (split at whitespace; no shell is involved).
     pub fn command(command_line: &str, model: &str, effort: &str, timeout: Duration) -> Result<CliLlm, String> {
         let mut words = command_line.split_whitespace().map(String::from);
         let program = words.next().ok_or("--llm-command is empty")?;
-        Ok(CliLlm { program, prefix_args: words.collect(), model: model.into(), effort: effort.into(), timeout })
+        Ok(CliLlm { program, prefix_args: words.collect(), model: model.into(), effort: effort.into(), timeout, cancel: None })
     }
 
     /// The arguments of one call.
@@ -85,9 +89,19 @@ impl Llm for CliLlm {
     fn ask(&self, req: &Request) -> Result<String, LlmError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| LlmError::Io(self.program.clone(), e))?;
         rt.block_on(async {
-            match tokio::time::timeout(self.timeout, self.call(req.system, req.prompt)).await {
-                Ok(r) => r,
-                Err(_) => Err(LlmError::Timeout(self.program.clone(), self.timeout.as_secs())),
+            let deadline = tokio::time::Instant::now() + self.timeout;
+            let mut call = std::pin::pin!(self.call(req.system, req.prompt));
+            // Wait in short slices so that Ctrl-C is noticed; dropping the call kills the program.
+            loop {
+                if let Ok(r) = tokio::time::timeout(Duration::from_millis(100), &mut call).await {
+                    return r;
+                }
+                if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+                    return Err(LlmError::Interrupted(self.program.clone()));
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    return Err(LlmError::Timeout(self.program.clone(), self.timeout.as_secs()));
+                }
             }
         })
     }

@@ -56,6 +56,9 @@ pub enum LlmError {
     /// No reply within the time limit; the program was killed.
     #[error("no reply from `{0}` within {1} s; the program was stopped")]
     Timeout(String, u64),
+    /// Ctrl-C stopped the wait; the program was stopped.
+    #[error("interrupted while waiting for `{0}`; the program was stopped")]
+    Interrupted(String),
     /// Input or output with the program failed.
     #[error("talking to `{0}` failed: {1}")]
     Io(String, std::io::Error),
