@@ -265,13 +265,16 @@ impl Agent<'_> {
         if (self.interrupted)() {
             return Ok(None);
         }
+        // Countermodels are searched one size beyond the models checked: every size up to
+        // max_size was already enumerated, so a conjecture true there needs a larger test.
+        let countermodel_size = (plan.max_size + 1).min(8);
         for p in &plan.prove {
             let Some(b) = s.bases.iter().find(|b| b.name == p.theory) else { continue };
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let theory = b.theory.clone();
             let settled = self.call(&mut calls, "prove", params, || {
                 let id = tools::ensure_theory(lib, &p.theory, &theory, "base")?;
-                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, plan.max_size)
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, countermodel_size)
             }, |st| format!("{:?}: {}", st.status, st.evidence));
             s.settled.extend(settled);
         }
@@ -304,12 +307,15 @@ impl Agent<'_> {
         }
         let by = if decisions_by == "llm" { "llm" } else { "offline" };
         for p in &decisions.conjectures {
+            if s.settled.iter().any(|t| t.theory == p.theory && t.statement.split_whitespace().eq(p.statement.split_whitespace())) {
+                continue; // already tested this cycle
+            }
             let theory = s.candidates.iter().find(|c| c.name == p.theory).map(|c| (c.theory.clone(), c.origin.clone())).or_else(|| s.bases.iter().find(|b| b.name == p.theory).map(|b| (b.theory.clone(), "base".to_string())));
             let Some((theory, origin)) = theory else { continue };
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let settled = self.call(&mut calls, "prove", params, || {
                 let id = tools::ensure_theory(lib, &p.theory, &theory, &origin)?;
-                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, by, s.plan.as_ref().map_or(5, |p| p.max_size))
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, by, countermodel_size)
             }, |st| format!("{:?}: {}", st.status, st.evidence));
             if let Some(st) = settled {
                 self.observer.line(&format!("? Conjecture: [{}] {} — {:?}", st.theory, st.statement, st.status), json!({"event": "conjecture", "theory": st.theory, "statement": st.statement, "status": st.status}));

@@ -122,15 +122,20 @@ pub fn plan(s: &Situation) -> Plan {
     let prove: Vec<ConjectureProposal> = s
         .open_conjectures
         .iter()
-        .filter(|c| names.contains(&c.theory))
+        .filter(|c| names.contains(&c.theory) && searched_up_to(&c.evidence) < max_size + 1)
         .take(3)
-        .map(|c| ConjectureProposal { theory: c.theory.clone(), statement: c.statement.clone(), rationale: format!("still open ({}); retest at size {max_size}", c.evidence) })
+        .map(|c| ConjectureProposal { theory: c.theory.clone(), statement: c.statement.clone(), rationale: format!("still open ({}); retest up to size {}", c.evidence, max_size + 1) })
         .collect();
     if !prove.is_empty() {
         why.push(format!("retest {} open conjecture(s) at larger sizes", prove.len()));
     }
     let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.clone(), depth }).collect();
     Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: 20, max_size, prove }
+}
+
+/// The size up to which an open conjecture's evidence says countermodels were searched.
+fn searched_up_to(evidence: &str) -> u32 {
+    evidence.split("up to size ").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
 }
 
 /// How strongly a checked candidate's spectrum speaks for it when there is no score: the number
