@@ -48,6 +48,13 @@ fn offline_run_report_search_and_rerun() {
     let o = birkhoff(&["library", "search", "loop", "--library", &lib, "--json"]);
     let hits: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(!hits.as_array().unwrap().is_empty(), "{}", text(&o));
+    for h in hits.as_array().unwrap() {
+        let o = birkhoff(&["library", "show", h["id"].as_str().unwrap(), "--library", &lib]);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let o = birkhoff(&["library", "stats", "--library", &lib, "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["reports"], 2);
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
     // The run is complete, so the same command starts a new run; numbering continues.

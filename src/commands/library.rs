@@ -2,6 +2,7 @@
 
 use crate::output::{print_json, table};
 use crate::Outcome;
+use birkhoff_agent::report::bars;
 use birkhoff_engine::{tables, Structure, Theory};
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -123,8 +124,19 @@ fn render(lib: &Library, body: &Body) -> String {
             if !t.notes.is_empty() {
                 out += &format!("notes: {}\n", t.notes);
             }
-            out + "\n" + &t.text
+            out += &format!("\n{}", t.text);
+            let id = body.id();
+            for r in lib.list("spectrum").unwrap_or_default() {
+                if let Body::Spectrum(sp) = &r.body {
+                    if sp.theory_id == id {
+                        out += &format!("\nspectrum ({}), models up to isomorphism:\n{}", r.id, bars(&sp.rows));
+                    }
+                }
+            }
+            let models = lib.list("model").unwrap_or_default().into_iter().filter(|r| matches!(&r.body, Body::Model(m) if m.theory_id == id)).count();
+            out + &format!("\n{models} stored model(s); `birkhoff library search {}` lists them\n", t.name)
         }
+        Body::Spectrum(sp) => format!("spectrum of {} ({}), models up to isomorphism:\n{}", sp.theory_name, sp.theory_id, bars(&sp.rows)),
         Body::Model(m) => {
             let theory = lib.get(&m.theory_id).ok().and_then(|r| match r.body {
                 Body::Theory(t) => Theory::parse(&t.text, &m.theory_id).ok(),
