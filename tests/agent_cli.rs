@@ -32,10 +32,11 @@ fn lib_arg(dir: &Path) -> String {
 fn offline_run_report_search_and_rerun() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
-    let o = birkhoff(&["agent", "--cycles", "2", "--goal", "Find novel loop variants", "--library", &lib]);
+    // With no `claude` on PATH the offline strategist is the default.
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--cycles", "2", "--goal", "Find novel loop variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
-    for part in ["PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "check_models"] {
+    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "check_models"] {
         assert!(out.contains(part), "live output lacks {part}:\n{out}");
     }
     let o = birkhoff(&["report", "--cycle", "latest", "--library", &lib]);
@@ -58,7 +59,7 @@ fn offline_run_report_search_and_rerun() {
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
     // The run is complete, so the same command starts a new run; numbering continues.
-    let o = birkhoff(&["agent", "--cycles", "1", "--goal", "Find novel loop variants", "--library", &lib, "--json"]);
+    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants", "--library", &lib, "--json"]);
     assert!(o.status.success(), "{}", text(&o));
     let events: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSONL")).collect();
     assert!(events.iter().any(|e| e["event"] == "cycle_complete" && e["cycle"] == 3));

@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long = "base", value_name = "NAME")]
     bases: Vec<String>,
     /// Which model plans and interprets. Default: `command` if --llm-command is given, else
-    /// `offline`.
+    /// `claude` if a `claude` program is on PATH, else `offline`.
     #[arg(long, value_enum)]
     llm: Option<LlmKind>,
     /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on
@@ -67,7 +67,13 @@ pub struct Args {
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let kind = a.llm.unwrap_or(if a.llm_command.is_some() { LlmKind::Command } else { LlmKind::Offline });
+    let kind = a.llm.unwrap_or(if a.llm_command.is_some() {
+        LlmKind::Command
+    } else if on_path("claude") {
+        LlmKind::Claude
+    } else {
+        LlmKind::Offline
+    });
     let timeout = Duration::from_secs(a.llm_timeout);
     let llm: Box<dyn Llm> = match kind {
         LlmKind::Offline => Box::new(Offline),
@@ -89,6 +95,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     tools.per_size = Duration::from_millis(a.check_ms);
     tools.cancel = Some(crate::interrupt::flag());
     let observer = Live::new(json);
+    observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
     let interrupted = crate::interrupt::requested;
     let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer: &observer, interrupted: &interrupted };
     let ending = agent.run(&mut lib, &Config { goal: a.goal.clone(), cycles: a.cycles, bases }).map_err(anyhow::Error::msg)?;
@@ -96,6 +103,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Ending::Complete(_) => Outcome::Done,
         Ending::Interrupted(_) => Outcome::Interrupted,
     })
+}
+
+/// Whether an executable file called `program` is in a directory of PATH.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| std::fs::metadata(d.join(program)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)))
 }
 
 /// A seed's canonical file name (`AbelianGroup` → `abelian_group`); other names unchanged.
