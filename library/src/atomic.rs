@@ -45,20 +45,24 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes `bytes` to `path` only if `path` does not exist yet; returns false (writing nothing)
-/// if it does. Atomic: a hard link publishes the complete file or fails.
+/// if it does. Atomic: a hard link publishes the complete file or fails. On a file system
+/// without hard links it checks and renames instead, which is safe because every writer holds
+/// the library lock.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
     let tmp = temp_path(path);
     write_synced(&tmp, bytes)?;
-    let linked = std::fs::hard_link(&tmp, path);
-    let _ = std::fs::remove_file(&tmp);
-    match linked {
-        Ok(()) => {
-            sync_dir(path);
-            Ok(true)
-        }
+    let published = match std::fs::hard_link(&tmp, path) {
+        Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(io_err(path)(e)),
+        Err(_) if path.exists() => Ok(false),
+        Err(_) => std::fs::rename(&tmp, path).map(|()| true).map_err(io_err(path)),
+    };
+    let _ = std::fs::remove_file(&tmp);
+    if published? {
+        sync_dir(path);
+        return Ok(true);
     }
+    Ok(false)
 }
 
 /// Removes temporary files left in `dir` by writers that were killed. Call it under the lock.
