@@ -173,6 +173,7 @@ fn report_top_sorts_by_the_key_asked() {
     assert_eq!(order("score"), ["D_group", "D_monoid"]);
     assert_eq!(order("novelty"), ["D_monoid", "D_band"]);
     assert_eq!(order("richness"), ["D_group", "D_band"]);
+    assert_eq!(order("rich"), ["D_group", "D_band"], "a unique part of a dimension's name selects it");
     let o = birkhoff(&["report", "--top", "2", "--sort-by", "shininess", "--library", &lib]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("--sort-by shininess"));

@@ -88,9 +88,16 @@ fn key(r: &Record, by: &str) -> Option<f64> {
 fn top(lib: &birkhoff_library::Library, k: usize, by: &str, json: bool) -> anyhow::Result<Outcome> {
     let mut found: Vec<Record> = lib.list("theory")?.into_iter().filter(|r| matches!(&r.body, Body::Theory(t) if t.discovery)).collect();
     let dims: std::collections::BTreeSet<String> = found.iter().filter_map(|r| if let Body::Theory(t) = &r.body { t.score.as_ref() } else { None }).flat_map(|s| s.dims.keys().cloned()).collect();
-    if !["score", "date", "novelty"].contains(&by) && !dims.contains(by) {
-        bail!("--sort-by {by}: use score, novelty, date{}", dims.iter().map(|d| format!(", {d}")).collect::<String>());
-    }
+    // A dimension by its exact name, or the one dimension whose name contains the word
+    // (`novelty` finds `spectrum_novelty`).
+    let containing: Vec<&String> = dims.iter().filter(|d| d.contains(by)).collect();
+    let by: &str = match by {
+        "score" | "date" => by,
+        _ if dims.contains(by) => by,
+        _ if containing.len() == 1 => containing[0].as_str(),
+        "novelty" if dims.is_empty() => by,
+        _ => bail!("--sort-by {by}: use score, date{}", dims.iter().map(|d| format!(", {d}")).collect::<String>()),
+    };
     // Highest first; records without the key last; ties by name.
     found.sort_by(|a, b| match (key(a, by), key(b, by)) {
         (Some(x), Some(y)) => y.total_cmp(&x),
