@@ -210,7 +210,8 @@ impl Agent<'_> {
 
         // PLAN
         self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
-        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[] };
+        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[], statement: &statement };
         let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
         if (self.interrupted)() {
             return Ok(None);
@@ -287,7 +288,8 @@ impl Agent<'_> {
         // INTERPRET
         self.observer.line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
         let cand_names = s.candidate_names();
-        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names };
+        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names, statement: &statement };
         let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
         self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
         if (self.interrupted)() {

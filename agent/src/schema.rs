@@ -87,6 +87,8 @@ pub struct Vocabulary<'a> {
     pub moves: &'a [String],
     /// This cycle's candidates (for decisions).
     pub candidates: &'a [String],
+    /// Checks a statement about a named theory (that it parses over the theory's signature).
+    pub statement: &'a dyn Fn(&str, &str) -> Result<(), String>,
 }
 
 /// The JSON between `<tag>` and `</tag>`, or a message saying what is missing.
@@ -142,6 +144,7 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
     }
     for c in &plan.prove {
         known("base structure", &c.theory, v.bases)?;
+        (v.statement)(&c.theory, &c.statement)?;
     }
     Ok(plan)
 }
@@ -161,6 +164,7 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
     let theories: Vec<String> = v.candidates.iter().chain(v.bases).cloned().collect();
     for c in &d.conjectures {
         known("theory", &c.theory, &theories)?;
+        (v.statement)(&c.theory, &c.statement)?;
     }
     Ok(d)
 }
@@ -170,7 +174,7 @@ mod tests {
     use super::*;
 
     fn vocab<'a>(b: &'a [String], m: &'a [String], c: &'a [String]) -> Vocabulary<'a> {
-        Vocabulary { bases: b, moves: m, candidates: c }
+        Vocabulary { bases: b, moves: m, candidates: c, statement: &|_, st| if st.contains('+') { Err(format!("`{st}` does not parse")) } else { Ok(()) } }
     }
 
     #[test]
@@ -195,5 +199,6 @@ mod tests {
         assert_eq!(parse_decisions(good, &v).unwrap().keep[0].name, "Neat");
         assert!(parse_decisions(&good.replace("\"Neat\"", "\"../../etc/passwd\""), &v).unwrap_err().contains("not a valid discovery name"));
         assert!(parse_decisions(&good.replace("\"theory\": \"group\"", "\"theory\": \"Nope\""), &v).unwrap_err().contains("unknown theory"));
+        assert!(parse_decisions(&good.replace("x * y = y * x", "x + y = y"), &v).unwrap_err().contains("does not parse"));
     }
 }

@@ -148,6 +148,15 @@ impl Situation {
         self.candidates.iter().map(|c| c.name.clone()).collect()
     }
 
+    /// Checks that `text` parses as a statement over the named base's or candidate's signature.
+    pub fn check_statement(&self, theory: &str, text: &str) -> Result<(), String> {
+        let named = self.bases.iter().map(|b| (&b.name, &b.theory)).chain(self.candidates.iter().map(|c| (&c.name, &c.theory))).find(|(n, _)| *n == theory);
+        match named {
+            Some((_, t)) => birkhoff_library::statement::parse(t, text).map(|_| ()),
+            None => Err(format!("unknown theory `{theory}`")),
+        }
+    }
+
     /// Whether a tool is available.
     pub fn has_tool(&self, name: &str) -> bool {
         self.tools.iter().any(|t| t.name == name && t.available)

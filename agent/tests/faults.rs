@@ -167,3 +167,11 @@ fn path_traversal_names_are_rejected() {
     assert!(!names_within(r.dir.path()).iter().any(|p| p.contains("passwd")));
     assert!(names_within(r.dir.path()).iter().any(|p| p.ends_with("cycle-0001.md")));
 }
+
+#[test]
+fn a_statement_that_does_not_parse_is_rejected_with_the_parser_message() {
+    let r = run("badformula", 60);
+    assert_eq!(r.report.plan_by, "llm");
+    assert_eq!(r.report.decisions_by, "offline (fallback)");
+    assert!(r.faults().contains("does not parse over"), "{}", r.faults());
+}

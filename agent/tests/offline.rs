@@ -74,7 +74,8 @@ fn offline_replies_pass_validation() {
     let mut s = situation("explore broadly");
     s.candidates = vec![checked("moufang_loop", "moufang_loop", "base")];
     let (b, c) = (s.base_names(), s.candidate_names());
-    let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c };
+    let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+    let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
     for phase in [Phase::Plan, Phase::Interpret] {
         let text = Offline.ask(&Request { phase, system: "", prompt: "", situation: &s }).unwrap();
         match phase {

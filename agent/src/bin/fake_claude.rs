@@ -1,7 +1,7 @@
 //! A scripted stand-in for the `claude` CLI, used by tests only. It speaks the same protocol
 //! (arguments as `claude --print ...`, prompt on stdin, reply on stdout) and behaves as
 //! `FAKE_CLAUDE_MODE` (or a first argument `--fake-mode=MODE`) says: `good`, `malformed`, `unknown`, `hang`, `exit`, `notloggedin`,
-//! `garbage`, `traversal`, `fix` (bad first reply, good after the error is explained).
+//! `garbage`, `traversal`, `badformula`, `fix` (bad first reply, good after the error is explained).
 //! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
 
 use std::io::{Read, Write};
@@ -36,6 +36,7 @@ fn main() {
         "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
         "unknown" => good.replace("\"group\"", "\"Hypergroupoid\"").replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
         "traversal" => good.replace("\"group\"", "\"../../etc/passwd\"").replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
+        "badformula" => good.replace("x * y = y * x", "x +++ y"),
         "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
         "hang" => {
             std::thread::sleep(std::time::Duration::from_secs(3600));
