@@ -135,6 +135,7 @@ impl Agent<'_> {
             generated: 0,
             candidates: vec![],
             settled: vec![],
+            found_in_library: vec![],
         }
     }
 
@@ -172,7 +173,7 @@ impl Agent<'_> {
                             let handling = if attempt == 1 { "asked the model again, explaining the error" } else { "the offline strategist decided this step" };
                             faults.push(Fault { phase: name.into(), message: format!("invalid reply (attempt {attempt}): {err}"), handling: handling.into() });
                             self.observer.line(&format!("! {name}: invalid reply: {err}"), json!({"event": "fault", "phase": name, "message": err}));
-                            prompt = format!("{}\n\nYour previous reply was rejected: {err}\nReply again, correcting this.", crate::prompt::user(phase, s));
+                            prompt = format!("{}\n\nYour previous reply was rejected: {err}\nReply again, correcting this.\n", crate::prompt::user(phase, s));
                         }
                     },
                 }
@@ -278,6 +279,12 @@ impl Agent<'_> {
                 self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, countermodel_size)
             }, |st| format!("{:?}: {}", st.status, st.evidence));
             s.settled.extend(settled);
+        }
+        for q in &plan.search {
+            let params = json!({"query": q.query, "min_score": q.min_score});
+            let hits = self.call(&mut calls, "search_library", params, || tools::search_library(lib, &q.query, q.min_score), |h| format!("{} result(s)", h.len()));
+            let shown = hits.unwrap_or_default().iter().take(10).map(|h| format!("{} {} {}{}", h.id, h.kind, h.name, h.score.map_or(String::new(), |x| format!(" {x:.3}")))).collect();
+            s.found_in_library.push((q.query.clone(), shown));
         }
         rank(&mut candidates);
         let with_models = candidates.iter().filter(|c| c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))).count();

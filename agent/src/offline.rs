@@ -4,7 +4,7 @@
 //! same `<plan>`/`<decisions>` format and go through the same validation.
 
 use crate::llm::{Llm, LlmError, Phase, Request};
-use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan};
+use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
 use crate::situation::{Candidate, Situation};
 use birkhoff_engine::signature::Fixity;
 use birkhoff_engine::{eval, Theory};
@@ -130,7 +130,10 @@ pub fn plan(s: &Situation) -> Plan {
         why.push(format!("retest {} open conjecture(s) at larger sizes", prove.len()));
     }
     let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.clone(), depth }).collect();
-    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: 20, max_size, prove }
+    // Look up what the library already holds about the bases, to judge novelty.
+    let search: Vec<Search> = bases.iter().take(2).map(|b| Search { query: b.replace('_', " "), min_score: None }).collect();
+    why.push(format!("search the library for {}", search.iter().map(|q| format!("`{}`", q.query)).collect::<Vec<_>>().join(", ")));
+    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: 20, max_size, prove, search }
 }
 
 /// The size up to which an open conjecture's evidence says countermodels were searched.

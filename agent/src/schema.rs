@@ -50,6 +50,20 @@ pub struct Plan {
     /// Conjectures about known theories to settle this cycle.
     #[serde(default)]
     pub prove: Vec<ConjectureProposal>,
+    /// Library searches whose results are shown with this cycle's results.
+    #[serde(default)]
+    pub search: Vec<Search>,
+}
+
+/// A library search (the `search_library` tool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Search {
+    /// Words that must all occur.
+    pub query: String,
+    /// Only theories scored at least this.
+    #[serde(default)]
+    pub min_score: Option<f64>,
 }
 
 /// A candidate to add to the library.
@@ -141,6 +155,9 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
     }
     if plan.prove.len() > 10 {
         return Err("at most 10 conjectures in `prove`".into());
+    }
+    if plan.search.len() > 5 || plan.search.iter().any(|q| q.query.len() > 200 || q.min_score.is_some_and(|x| !(0.0..=1.0).contains(&x))) {
+        return Err("`search`: at most 5 queries of at most 200 characters, `min_score` between 0 and 1".into());
     }
     for c in &plan.prove {
         known("base structure", &c.theory, v.bases)?;

@@ -135,6 +135,8 @@ pub struct Situation {
     pub candidates: Vec<Candidate>,
     /// Conjectures from the plan, already tested (interpret phase).
     pub settled: Vec<Settled>,
+    /// The plan's library searches and what they found (`id kind name score`).
+    pub found_in_library: Vec<(String, Vec<String>)>,
 }
 
 impl Situation {

@@ -10,7 +10,7 @@ use birkhoff_engine::seeds;
 
 fn situation(goal: &str) -> Situation {
     let bases = seeds::all().iter().map(|s| Base { name: s.name.to_string(), theory: seeds::load(s.name).unwrap(), spectrum: None, score: None, discovery: false }).collect();
-    Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![] }
+    Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![], found_in_library: vec![] }
 }
 
 fn checked(name: &str, seed: &str, origin: &str) -> Candidate {
