@@ -35,7 +35,7 @@ impl CliLlm {
     /// A program given as `PROGRAM [ARGS...]` (split at whitespace; no shell is involved).
     pub fn command(command_line: &str, model: &str, effort: &str, timeout: Duration) -> Result<CliLlm, String> {
         let mut words = command_line.split_whitespace().map(String::from);
-        let program = words.next().ok_or("--llm-command is empty")?;
+        let program = words.next().ok_or("the command is empty")?;
         Ok(CliLlm { program, prefix_args: words.collect(), model: model.into(), effort: effort.into(), timeout, cancel: None })
     }
 
