@@ -56,7 +56,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         print_json(&v);
     } else {
         let r: CycleReport = serde_json::from_value(v).map_err(|e| anyhow::anyhow!("report {n} is not a cycle report: {e}"))?;
-        print!("{}", markdown(&r));
+        // The Markdown without its code fences reads well in a terminal.
+        let text: String = markdown(&r).lines().filter(|l| *l != "```text" && *l != "```").map(|l| format!("{l}\n")).collect();
+        print!("{text}");
     }
     Ok(Outcome::Done)
 }
