@@ -32,7 +32,12 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 #[test]
 fn every_command_has_help() {
-    for cmd in ["seeds", "show", "check", "eval", "spectrum", "models", "find", "sweep", "library", "backtest", "agent", "report"] {
+    // The commands as `birkhoff --help` lists them, so a new command is covered by itself.
+    let top = stdout(&birkhoff(&["--help"]));
+    let commands: Vec<String> = top.lines().skip_while(|l| !l.starts_with("Commands:")).skip(1).take_while(|l| l.starts_with("  ")).filter_map(|l| l.split_whitespace().next()).filter(|c| *c != "help").map(String::from).collect();
+    assert!(commands.len() >= 9, "{top}");
+    for cmd in &commands {
+        let cmd = cmd.as_str();
         let o = birkhoff(&[cmd, "--help"]);
         assert!(o.status.success(), "{cmd} --help");
         assert!(stdout(&o).contains("--json"), "{cmd} --help mentions --json");
@@ -83,6 +88,20 @@ fn check_reports_every_error_with_its_position() {
     let errors = v[0]["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 3);
     assert_eq!((errors[1]["line"].as_u64(), errors[1]["column"].as_u64()), (Some(4), Some(10)));
+}
+
+#[test]
+fn score_reports_ten_dimensions_and_names_bad_weights() {
+    let v = json(&["score", "group", "--max-size", "4", "--independence-size", "3"]);
+    let scores = v["scores"].as_object().unwrap();
+    assert_eq!(scores.len(), 11, "ten dimensions and the total: {v}");
+    assert_eq!(scores["non_triviality"], 1.0);
+    assert!(scores["conjecture_yield"].is_null(), "not measured is not zero");
+    let dir = tempfile::tempdir().unwrap();
+    let weights = write(dir.path(), "w.json", r#"{"novelty": "high"}"#);
+    let o = birkhoff(&["score", "group", "--weights", &weights]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--weights"), "{}", stderr(&o));
 }
 
 #[test]

@@ -103,11 +103,31 @@ impl Meter {
     /// Records `delta` more nodes; false when the budget is spent (from now on, for every worker).
     pub fn charge(&self, delta: u64) -> bool {
         let total = self.nodes.fetch_add(delta, Ordering::Relaxed) + delta;
-        let over = self.max_nodes.is_some_and(|m| total > m) || self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        let over = self.max_nodes.is_some_and(|m| total > m) || self.out_of_time();
         if over {
             self.stopped.store(true, Ordering::Relaxed);
         }
         !self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether the deadline has passed or the user cancelled (nodes are not counted).
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled()
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Whether work after a stopped search (merging partial results) must end now: on Ctrl-C,
+    /// or once the time limit is overrun by its grace (a twentieth of the limit, at most 1 s).
+    /// Without a time limit, merging always finishes.
+    pub fn grace_over(&self, budget: &Budget) -> bool {
+        let late = match (self.deadline, budget.time) {
+            (Some(d), Some(t)) => Instant::now() >= d + (t / 20).min(Duration::from_secs(1)),
+            _ => false,
+        };
+        late || self.cancelled()
     }
 
     /// Whether some worker found the budget spent.

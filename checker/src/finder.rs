@@ -5,11 +5,11 @@
 use crate::budget::{Budget, Count, Meter};
 use crate::iso;
 use crate::problem::{Problem, ProblemError};
-use crate::search::{Flow, Search};
+use crate::search::{Flow, Search, CHECK_EVERY};
 use birkhoff_engine::{eval, Structure, Theory};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -47,7 +47,7 @@ pub struct Enumeration {
     pub iso: Count,
     /// Number of labeled models: the sum of n!/|Aut| over the classes.
     pub labeled: Count,
-    /// The classes, ordered by canonical form.
+    /// The classes, ordered by canonical form (empty unless [`Options::classes`]).
     pub classes: Vec<IsoClass>,
     /// Models the search met before removing isomorphic copies.
     pub models_met: u64,
@@ -55,10 +55,21 @@ pub struct Enumeration {
     pub nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// Time spent in canonical forms, summed over threads.
-    pub canon_time: Duration,
-    /// Time spent re-checking models with the evaluator, summed over threads.
-    pub verify_time: Duration,
+    /// Where the time went.
+    pub timing: Timing,
+}
+
+/// Where the time of an enumeration went. The first three are summed over threads.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Timing {
+    /// Searching: decisions, propagation and backtracking.
+    pub search: Duration,
+    /// Computing canonical forms and automorphism groups.
+    pub canon: Duration,
+    /// Re-checking each new class with the evaluator.
+    pub verify: Duration,
+    /// Merging the threads' classes and building the representatives (wall clock).
+    pub merge: Duration,
 }
 
 /// The answer to "is there a model of this size?".
@@ -76,28 +87,42 @@ pub enum FirstModel {
     Unknown,
 }
 
-/// Search behaviour that tests vary.
+/// Search behaviour that callers and tests vary.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Use the least-number heuristic (never loses an isomorphism class).
     pub symmetry_breaking: bool,
+    /// Return the representatives of the classes; counting alone skips building and sorting
+    /// them (every class is re-checked by the evaluator either way).
+    pub classes: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { symmetry_breaking: true }
+        Options { symmetry_breaking: true, classes: true }
+    }
+}
+
+impl Options {
+    /// The default options, without returning the representatives.
+    pub fn counts_only() -> Self {
+        Options { classes: false, ..Options::default() }
     }
 }
 
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
 /// Returns an empty vector when propagation alone shows there is no model.
-fn run_split<R: Send>(p: &Problem, opts: Options, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
+/// Splitting stops early when the budget is spent (each piece then aborts at its first check).
+fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let Some(mut root) = Search::new(p, opts.symmetry_breaking) else {
         return Vec::new();
     };
     let target = rayon::current_num_threads() * 16;
     let mut paths = vec![Vec::new()];
     for depth in 1..=8 {
+        if meter.out_of_time() {
+            break;
+        }
         let mut out = Vec::new();
         let from = root.first_open();
         root.split(from, depth, &mut Vec::new(), &mut out);
@@ -122,7 +147,7 @@ fn run_split<R: Send>(p: &Problem, opts: Options, task: impl Fn(usize, &mut Sear
 }
 
 fn budget_check<'a>(meter: &'a Meter) -> impl FnMut(u64) -> Flow + 'a {
-    move |_| if meter.charge(1024) { Flow::Continue } else { Flow::Abort }
+    move |_| if meter.charge(CHECK_EVERY) { Flow::Continue } else { Flow::Abort }
 }
 
 fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
@@ -146,74 +171,119 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
     s
 }
 
-/// One representative of every isomorphism class of models with these sort sizes.
+/// What one piece of the split search found.
+struct Part {
+    classes: HashMap<Box<[u8]>, u128>,
+    met: u64,
+    timing: Timing,
+    template: Option<Structure>,
+    error: Option<FinderError>,
+}
+
+/// One representative of every isomorphism class of models with these sort sizes. Each new
+/// class is re-checked by the evaluator where it is found, so a search cut short by the budget
+/// still counts only checked classes, and the merge after a stop ends within a short grace.
 pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<Enumeration, FinderError> {
     let start = Instant::now();
     let p = Problem::new(t, sizes)?;
     let meter = Meter::new(budget);
     let new_classes = AtomicU64::new(0);
-    struct Part {
-        classes: HashMap<Box<[u8]>, u128>,
-        met: u64,
-        canon: Duration,
-        template: Option<Structure>,
-    }
-    let parts = run_split(&p, opts, |_, s| {
-        let mut part = Part { classes: HashMap::new(), met: 0, canon: Duration::ZERO, template: None };
+    let parts = run_split(&p, opts, &meter, |_, s| {
+        let t_start = Instant::now();
+        let mut part = Part { classes: HashMap::new(), met: 0, timing: Timing::default(), template: None, error: None };
         let mut on_model = |s: &Search| {
             part.met += 1;
             let t0 = Instant::now();
             let c = iso::canonical_form(&p.sig, &s.structure());
-            part.canon += t0.elapsed();
+            part.timing.canon += t0.elapsed();
             let k = key(&c.form);
-            if part.template.is_none() {
-                part.template = Some(c.form);
+            if part.classes.contains_key(&k) {
+                return Flow::Continue;
             }
-            if part.classes.insert(k, c.automorphisms).is_none() {
-                let total = new_classes.fetch_add(1, Ordering::Relaxed) + 1;
-                if budget.models.is_some_and(|m| total >= m) {
-                    meter.stop();
-                    return Flow::Stop;
-                }
+            let t1 = Instant::now();
+            let checked = verify(t, &c.form);
+            part.timing.verify += t1.elapsed();
+            if let Err(e) = checked {
+                part.error = Some(e);
+                meter.stop();
+                return Flow::Stop;
+            }
+            part.template.get_or_insert(c.form);
+            part.classes.insert(k, c.automorphisms);
+            let total = new_classes.fetch_add(1, Ordering::Relaxed) + 1;
+            if budget.models.is_some_and(|m| total >= m) {
+                meter.stop();
+                return Flow::Stop;
             }
             Flow::Continue
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.nodes % 1024);
+        meter.charge(s.nodes % CHECK_EVERY);
+        part.timing.search = t_start.elapsed().saturating_sub(part.timing.canon + part.timing.verify);
         part
     });
     let finished = !meter.stopped();
-    let mut merged: BTreeMap<Box<[u8]>, u128> = BTreeMap::new();
-    let (mut met, mut canon_time, mut template) = (0, Duration::ZERO, None);
-    for part in parts {
+    let merge_start = Instant::now();
+    let mut timing = Timing::default();
+    let (mut met, mut template, mut maps) = (0, None, Vec::with_capacity(parts.len()));
+    for mut part in parts {
+        if let Some(e) = part.error.take() {
+            return Err(e);
+        }
         met += part.met;
-        canon_time += part.canon;
+        timing.search += part.timing.search;
+        timing.canon += part.timing.canon;
+        timing.verify += part.timing.verify;
         template = template.or(part.template);
-        merged.extend(part.classes);
+        maps.push(part.classes);
     }
-    let mut classes: Vec<IsoClass> = match &template {
-        Some(tpl) => merged.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect(),
-        None => Vec::new(),
+    let merged = merge(maps, || !finished && meter.grace_over(budget));
+    let limit = budget.models.map_or(usize::MAX, |m| m as usize);
+    let tally = |auts: &mut dyn Iterator<Item = u128>| auts.fold((0u128, 0u128), |(n, l), aut| (n + 1, l + iso::labelled_copies(sizes, aut)));
+    let (classes, (iso, labeled)) = match (&template, opts.classes) {
+        (Some(tpl), true) => {
+            let mut entries: Vec<(Box<[u8]>, u128)> = merged.into_iter().collect();
+            entries.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            entries.truncate(limit);
+            let classes: Vec<IsoClass> = entries.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect();
+            let counts = tally(&mut classes.iter().map(|c| c.automorphisms));
+            (classes, counts)
+        }
+        _ => (Vec::new(), tally(&mut merged.into_values().take(limit))),
     };
-    if let Some(m) = budget.models {
-        classes.truncate(m as usize);
-    }
-    let v0 = Instant::now();
-    classes.par_iter().try_for_each(|c| verify(t, &c.model))?;
-    let verify_time = v0.elapsed();
-    let labeled: u128 = classes.iter().map(|c| iso::labelled_copies(sizes, c.automorphisms)).sum();
+    timing.merge = merge_start.elapsed();
     Ok(Enumeration {
         sizes: sizes.to_vec(),
-        iso: Count::from_search(classes.len() as u128, finished),
+        iso: Count::from_search(iso, finished),
         labeled: Count::from_search(labeled, finished),
         classes,
         models_met: met,
         nodes: meter.nodes(),
         elapsed: start.elapsed(),
-        canon_time,
-        verify_time,
+        timing,
     })
+}
+
+/// The union of the pieces' classes. `give_up` is asked now and then; when it says so the
+/// union so far is returned (a lower bound, for a search that was cut short anyway).
+fn merge(mut maps: Vec<HashMap<Box<[u8]>, u128>>, give_up: impl Fn() -> bool) -> HashMap<Box<[u8]>, u128> {
+    let Some(largest) = (0..maps.len()).max_by_key(|&i| maps[i].len()) else {
+        return HashMap::new();
+    };
+    let mut merged = maps.swap_remove(largest);
+    for m in maps {
+        if give_up() {
+            break;
+        }
+        for (i, (k, aut)) in m.into_iter().enumerate() {
+            if i % 65536 == 65535 && give_up() {
+                return merged;
+            }
+            merged.insert(k, aut);
+        }
+    }
+    merged
 }
 
 /// The first model in search order, or a proof by exhaustion that there is none.
@@ -222,7 +292,7 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
     let p = Problem::new(t, sizes)?;
     let meter = Meter::new(budget);
     let best = AtomicUsize::new(usize::MAX);
-    let found = run_split(&p, opts, |i, s| {
+    let found = run_split(&p, opts, &meter, |i, s| {
         let mut model = None;
         let mut on_model = |s: &Search| {
             model = Some(s.structure());
@@ -234,7 +304,7 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
         let mut check = |n| if best.load(Ordering::Relaxed) < i { Flow::Abort } else { meter_check(n) };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut check);
-        meter.charge(s.nodes % 1024);
+        meter.charge(s.nodes % CHECK_EVERY);
         model
     });
     let nodes = meter.nodes();
@@ -254,7 +324,7 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
 pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
     let p = Problem::new(t, sizes)?;
     let meter = Meter::new(budget);
-    let counts = run_split(&p, Options { symmetry_breaking: false }, |_, s| {
+    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false }, &meter, |_, s| {
         let mut n: u128 = 0;
         let mut bad = None;
         let mut on_model = |s: &Search| {
@@ -268,7 +338,7 @@ pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Res
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.nodes % 1024);
+        meter.charge(s.nodes % CHECK_EVERY);
         bad.map_or(Ok(n), Err)
     });
     let total = counts.into_iter().sum::<Result<u128, FinderError>>()?;

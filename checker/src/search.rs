@@ -21,6 +21,11 @@ use birkhoff_engine::Structure;
 
 const NONE: u32 = u32::MAX;
 
+/// [`Search::run`] calls its budget check once per this many nodes. A node can propagate
+/// through thousands of instances on large sizes, so the check is frequent enough to stop
+/// within milliseconds, and rare enough to cost nothing measurable.
+pub const CHECK_EVERY: u64 = 16;
+
 /// What the caller wants after a model or a budget check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -522,10 +527,10 @@ impl<'p> Search<'p> {
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
-    /// `check` is called every 1024 nodes and may abort.
+    /// `check` is called every [`CHECK_EVERY`] nodes and may abort.
     pub fn run(&mut self, from: usize, on_model: &mut dyn FnMut(&Search) -> Flow, check: &mut dyn FnMut(u64) -> Flow) -> Flow {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && check(self.nodes) == Flow::Abort {
+        if self.nodes % CHECK_EVERY == 0 && check(self.nodes) == Flow::Abort {
             return Flow::Abort;
         }
         let Some((pos, cell, vals)) = self.branches(from) else {

@@ -606,7 +606,7 @@ fn magmas_through_the_finder() {
     let perms = perm_tuples(&[3]);
     for (n, iso_count, labeled) in [(1u32, 1u128, 1u128), (2, 10, 16), (3, 3330, 19683)] {
         for symmetry_breaking in [true, false] {
-            let e = enumerate(&t, &[n], &Budget::default(), Options { symmetry_breaking }).unwrap();
+            let e = enumerate(&t, &[n], &Budget::default(), Options { symmetry_breaking, ..Options::default() }).unwrap();
             assert_eq!((e.iso.value, e.iso.status), (iso_count, Status::Exact), "magmas of size {n} up to isomorphism");
             assert_eq!((e.labeled.value, e.labeled.status), (labeled, Status::Exact), "labeled magmas of size {n}");
             if n == 3 {

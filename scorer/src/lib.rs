@@ -1,4 +1,170 @@
-//! Birkhoff's scorer: the ten score dimensions by which candidate theories are ranked.
+//! Birkhoff's scorer: ten dimensions, each in `[0, 1]`, by which candidate theories are ranked.
+//! docs/SCORING.md defines each one and says why it measures interest.
 //!
-//! Not built yet: the scoring issue fills this crate. It sits above the checker (scores are
-//! computed from model spectra) and below the library, and depends on nothing higher.
+//! The model-based dimensions read only iso-class spectra with their status, never labeled
+//! counts; a dimension that could not be measured (no models computed, no conjecture run) is
+//! `None` and left out of the total, whose weights are renormalised over what was measured.
+//!
+//! ```
+//! use birkhoff_scorer::{score, Evidence, Weights};
+//! let group = birkhoff_engine::seeds::load("group").unwrap();
+//! let scores = score(&Evidence::syntactic(&group), &Weights::default());
+//! assert!(scores.naturality.unwrap() > 0.9);
+//! assert!(scores.richness.is_none()); // no models were computed
+//! ```
+
+pub mod evidence;
+pub mod independence;
+pub mod laws;
+pub mod models;
+pub mod spectrum;
+pub mod syntax;
+
+pub use evidence::{gather, ConjectureSummary, Evidence, Gathered};
+pub use spectrum::{KnownSpectrum, Point};
+
+use serde::{Deserialize, Serialize};
+
+/// The ten dimensions, in the order they are reported.
+pub const DIMENSIONS: [&str; 10] = ["non_triviality", "richness", "novelty", "economy", "independence", "naturality", "connections", "structure", "conjecture_yield", "selectivity"];
+
+/// A candidate's scores: each dimension in `[0, 1]` or `None` if it was not measured, and the
+/// weighted total over the measured ones.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scores {
+    /// Models with more than one element exist (at one size: 1/2, at several: 1).
+    pub non_triviality: Option<f64>,
+    /// How many models there are, on a log scale.
+    pub richness: Option<f64>,
+    /// Distance of the spectrum from the parents' and the known theories'.
+    pub novelty: Option<f64>,
+    /// Brevity of the axioms.
+    pub economy: Option<f64>,
+    /// Share of axioms shown independent by a countermodel.
+    pub independence: Option<f64>,
+    /// Share of axioms that are standard laws, and their plainness.
+    pub naturality: Option<f64>,
+    /// Closeness to a known theory, by laws and by spectrum.
+    pub connections: Option<f64>,
+    /// Non-commutative witnesses and symmetric models among the representatives.
+    pub structure: Option<f64>,
+    /// Theorems and open conjectures the conjecture engine found.
+    pub conjecture_yield: Option<f64>,
+    /// Models at some sizes and provably none at others.
+    pub selectivity: Option<f64>,
+    /// The weighted mean of the measured dimensions.
+    pub total: f64,
+}
+
+impl Scores {
+    /// The dimensions as `(name, value)` pairs, in [`DIMENSIONS`] order.
+    pub fn dimensions(&self) -> [(&'static str, Option<f64>); 10] {
+        let v = [self.non_triviality, self.richness, self.novelty, self.economy, self.independence, self.naturality, self.connections, self.structure, self.conjecture_yield, self.selectivity];
+        std::array::from_fn(|i| (DIMENSIONS[i], v[i]))
+    }
+
+    /// The value of a dimension by name (`total` included).
+    pub fn get(&self, name: &str) -> Option<f64> {
+        if name == "total" {
+            return Some(self.total);
+        }
+        self.dimensions().into_iter().find(|(n, _)| *n == name).and_then(|(_, v)| v)
+    }
+}
+
+/// How much each dimension counts in the total. The defaults (see docs/SCORING.md) give the
+/// model-based dimensions, which measure what the theory's models are like, two thirds of the
+/// weight, and the syntactic ones a third.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Weights {
+    /// Weight of non-triviality.
+    pub non_triviality: f64,
+    /// Weight of richness.
+    pub richness: f64,
+    /// Weight of novelty.
+    pub novelty: f64,
+    /// Weight of economy.
+    pub economy: f64,
+    /// Weight of independence.
+    pub independence: f64,
+    /// Weight of naturality.
+    pub naturality: f64,
+    /// Weight of connections.
+    pub connections: f64,
+    /// Weight of structural richness.
+    pub structure: f64,
+    /// Weight of conjecture yield.
+    pub conjecture_yield: f64,
+    /// Weight of selectivity.
+    pub selectivity: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            non_triviality: 0.12,
+            richness: 0.12,
+            novelty: 0.16,
+            economy: 0.08,
+            independence: 0.10,
+            naturality: 0.10,
+            connections: 0.06,
+            structure: 0.10,
+            conjecture_yield: 0.08,
+            selectivity: 0.08,
+        }
+    }
+}
+
+impl Weights {
+    /// Reads weights from JSON; missing dimensions keep their defaults, unknown names and
+    /// negative weights are errors.
+    pub fn from_json(text: &str) -> Result<Weights, String> {
+        let w: Weights = serde_json::from_str(text).map_err(|e| format!("bad weights: {e} (dimensions: {})", DIMENSIONS.join(", ")))?;
+        if let Some((name, _)) = w.as_array().into_iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
+            return Err(format!("bad weights: `{name}` must be a non-negative number"));
+        }
+        Ok(w)
+    }
+
+    fn as_array(&self) -> [(&'static str, f64); 10] {
+        let v = [self.non_triviality, self.richness, self.novelty, self.economy, self.independence, self.naturality, self.connections, self.structure, self.conjecture_yield, self.selectivity];
+        std::array::from_fn(|i| (DIMENSIONS[i], v[i]))
+    }
+}
+
+/// Scores a candidate from its evidence.
+pub fn score(e: &Evidence, w: &Weights) -> Scores {
+    let t = e.theory;
+    let points = e.spectrum.as_deref();
+    let connections = {
+        let by_laws = syntax::nearest_seed_by_laws(t).map_or(0.0, |(_, overlap)| overlap);
+        match points {
+            Some(p) => 0.5 * by_laws + 0.5 * f64::from(u8::from(spectrum::spectrum_match(p, e.known).is_some())),
+            None => by_laws,
+        }
+    };
+    let mut s = Scores {
+        non_triviality: points.map(spectrum::non_triviality),
+        richness: points.map(spectrum::richness),
+        novelty: points.and_then(|p| spectrum::novelty(p, e.parents, e.known)),
+        economy: Some(syntax::economy(t)),
+        independence: e.independence.map(independence::score),
+        naturality: Some(syntax::naturality(t)),
+        connections: Some(connections),
+        structure: e.classes.map(|c| models::structural_richness(&t.sig, c)),
+        conjecture_yield: e.conjectures.map(ConjectureSummary::yield_score),
+        selectivity: points.map(spectrum::selectivity),
+        total: 0.0,
+    };
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for ((_, value), (_, wi)) in s.dimensions().into_iter().zip(w.as_array()) {
+        if let Some(v) = value {
+            sum += wi * v;
+            weight += wi;
+        }
+    }
+    s.total = if weight > 0.0 { sum / weight } else { 0.0 };
+    s
+}

@@ -8,6 +8,7 @@ pub mod find;
 pub mod library;
 pub mod models;
 pub mod report;
+pub mod score;
 pub mod seeds;
 pub mod show;
 pub mod spectrum;

@@ -1,0 +1,64 @@
+//! The benchmark theories of benches/theories/ mean what their doc strings say: at small sizes
+//! the finder finds a model exactly where the mathematics says one exists, and proves none
+//! elsewhere (the existence conditions are cited in each file).
+
+use birkhoff_checker::budget::Budget;
+use birkhoff_checker::finder::{first, FirstModel, Options};
+use birkhoff_engine::{eval, Theory};
+
+fn theory(file: &str) -> Theory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
+    Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Asserts that `file` has a model of size n exactly for the sizes in `exists`.
+fn spectrum_support(file: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool) {
+    let t = theory(file);
+    for n in sizes {
+        let (outcome, _, _) = first(&t, &[n], &Budget::default(), Options::default()).unwrap();
+        match outcome {
+            FirstModel::Found { model } => {
+                assert!(exists(n), "{file}: a model of size {n}, but none should exist");
+                assert!(eval::check(&t, &model).is_ok());
+            }
+            FirstModel::None => assert!(!exists(n), "{file}: none of size {n}, but one should exist"),
+            FirstModel::Unknown => panic!("{file} n={n}: an unlimited search gave up"),
+        }
+    }
+}
+
+#[test]
+fn nonabelian_groups_from_order_six() {
+    // The groups of order below 6 are abelian; S3 has order 6, the nonabelian groups of order 8
+    // are D4 and Q8.
+    spectrum_support("nonabelian_group.bk", 1..=8, |n| n == 6 || n == 8);
+}
+
+#[test]
+fn steiner_quasigroups_at_one_or_three_mod_six() {
+    spectrum_support("steiner_quasigroup.bk", 1..=7, |n| n % 6 == 1 || n % 6 == 3);
+}
+
+#[test]
+fn mendelsohn_quasigroups_at_zero_or_one_mod_three_except_six() {
+    spectrum_support("mendelsohn_quasigroup.bk", 1..=7, |n| (n % 3 == 0 || n % 3 == 1) && n != 6);
+}
+
+#[test]
+fn self_orthogonal_latin_squares_except_two_three_six() {
+    spectrum_support("sols.bk", 1..=4, |n| n != 2 && n != 3 && n != 6);
+}
+
+#[test]
+fn bol_loops_and_proper_bol_loops() {
+    // Every group is a Bol loop; the smallest nonassociative (proper) Bol loops have order 8,
+    // and nonassociative Moufang loops start at order 12, so none below.
+    spectrum_support("bol_loop.bk", 1..=5, |_| true);
+    spectrum_support("nonassociative_bol_loop.bk", 1..=6, |_| false);
+    spectrum_support("nonassociative_moufang_loop.bk", 1..=6, |_| false);
+}
+
+#[test]
+fn no_small_distributive_nonmedial_quasigroups() {
+    spectrum_support("distributive_nonmedial_quasigroup.bk", 1..=5, |_| false);
+}

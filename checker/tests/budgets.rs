@@ -1,0 +1,161 @@
+//! Budgets never make a count wrong: a tiny time limit, a node limit, a model limit or a
+//! cancellation gives `at least k` (k at most the truth) or `unknown`, and `exact` only when
+//! it is the true count. The truth comes from the ground-truth table.
+
+mod common;
+
+use birkhoff_checker::budget::{Budget, Count, Status};
+use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, FirstModel, Options};
+use birkhoff_engine::parse::theory_from_ladr_row;
+use birkhoff_engine::Theory;
+use common::ground_truth;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// (theory, n): rows with both counts known, large enough that small budgets cut them short.
+const CASES: &[(&str, u32)] = &[("semigroup", 4), ("group", 6), ("poset", 5), ("quasigroup", 4), ("lattice", 6), ("band", 5)];
+
+struct Case {
+    theory: Theory,
+    n: u32,
+    iso: u128,
+    labeled: Option<u128>,
+}
+
+fn cases() -> Vec<Case> {
+    let rows = ground_truth();
+    CASES
+        .iter()
+        .map(|&(name, n)| {
+            let r = rows.iter().find(|r| r.theory == name && r.n == n).unwrap_or_else(|| panic!("no row {name} {n}"));
+            Case { theory: theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms).unwrap(), n, iso: r.iso.unwrap(), labeled: r.labeled }
+        })
+        .collect()
+}
+
+/// An honest count: exact only if true, otherwise a lower bound that is never above the truth,
+/// and `unknown` exactly when nothing was found.
+fn honest(what: &str, got: Count, truth: u128) {
+    match got.status {
+        Status::Exact => assert_eq!(got.value, truth, "{what}: a wrong exact count"),
+        Status::AtLeast => assert!(got.value >= 1 && got.value <= truth, "{what}: at least {} but the truth is {truth}", got.value),
+        Status::Unknown => assert_eq!(got.value, 0, "{what}: unknown with a value"),
+    }
+}
+
+fn check(c: &Case, budget: &Budget, label: &str) -> (Count, Count) {
+    let what = format!("{} n={} {label}", c.theory.name, c.n);
+    let e = enumerate(&c.theory, &[c.n], budget, Options::counts_only()).unwrap();
+    honest(&format!("{what} iso"), e.iso, c.iso);
+    if let Some(l) = c.labeled {
+        honest(&format!("{what} labeled"), e.labeled, l);
+    }
+    assert_eq!(e.iso.status, e.labeled.status, "{what}: iso and labeled counts from one search share a status");
+    (e.iso, e.labeled)
+}
+
+#[test]
+fn tiny_time_limits_never_give_a_wrong_exact_count() {
+    for c in cases() {
+        for micros in [0, 1, 50, 1000, 20_000] {
+            let budget = Budget { time: Some(Duration::from_micros(micros)), ..Budget::default() };
+            let (iso, _) = check(&c, &budget, &format!("time {micros}µs"));
+            if micros == 0 {
+                assert_ne!(iso.status, Status::Exact, "{}: a zero time limit cannot finish a search", c.theory.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn node_limits_never_give_a_wrong_exact_count() {
+    for c in cases() {
+        let mut statuses = Vec::new();
+        for nodes in [0, 1, 16, 100, 1000, 10_000, u64::MAX / 2] {
+            let budget = Budget { nodes: Some(nodes), ..Budget::default() };
+            let (iso, _) = check(&c, &budget, &format!("nodes {nodes}"));
+            statuses.push(iso.status);
+        }
+        assert_ne!(statuses[0], Status::Exact, "{}: no node budget finishes a search that needs nodes", c.theory.name);
+        assert_eq!(*statuses.last().unwrap(), Status::Exact, "{}: an ample node budget must finish", c.theory.name);
+    }
+}
+
+#[test]
+fn model_limits_give_at_least_the_limit() {
+    for c in cases() {
+        for k in [1, 2, c.iso / 2, c.iso - 1] {
+            if k == 0 {
+                continue;
+            }
+            let budget = Budget { models: Some(k as u64), ..Budget::default() };
+            // The limit counts new classes per piece of the split search, so isomorphic models
+            // found in two pieces may stop it a little before k distinct classes.
+            let (iso, labeled) = check(&c, &budget, &format!("models {k}"));
+            assert!(iso.status == Status::AtLeast && iso.value >= 1 && iso.value <= k, "{} limit {k}: {iso:?}", c.theory.name);
+            assert_eq!(labeled.status, Status::AtLeast);
+        }
+        // With the classes kept, the limit caps the list too.
+        let e = enumerate(&c.theory, &[c.n], &Budget { models: Some(1), ..Budget::default() }, Options::default()).unwrap();
+        assert_eq!(e.classes.len(), 1);
+        assert_eq!(e.labeled.value, birkhoff_checker::iso::labelled_copies(&[c.n], e.classes[0].automorphisms));
+        // A limit above every model the search meets never binds: the count is exact.
+        let met = enumerate(&c.theory, &[c.n], &Budget::default(), Options::counts_only()).unwrap().models_met;
+        let (iso, _) = check(&c, &Budget { models: Some(met + 1), ..Budget::default() }, "models above the models met");
+        assert_eq!(iso, Count { value: c.iso, status: Status::Exact });
+    }
+}
+
+#[test]
+fn cancellation_never_gives_a_wrong_exact_count() {
+    for c in cases() {
+        // Cancelled before the start.
+        let flag = Arc::new(AtomicBool::new(true));
+        let (iso, _) = check(&c, &Budget { cancel: Some(flag), ..Budget::default() }, "cancelled at once");
+        assert_ne!(iso.status, Status::Exact, "{}: a cancelled search finished", c.theory.name);
+        // Cancelled from another thread while it runs (it may finish first: then it is exact).
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(5));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        check(&c, &Budget { cancel: Some(flag), ..Budget::default() }, "cancelled after 5 ms");
+        setter.join().unwrap();
+    }
+}
+
+#[test]
+fn first_model_with_tiny_budgets_never_claims_none_wrongly() {
+    for c in cases() {
+        for budget in [
+            Budget { time: Some(Duration::ZERO), ..Budget::default() },
+            Budget { nodes: Some(0), ..Budget::default() },
+            Budget { nodes: Some(3), ..Budget::default() },
+            Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() },
+        ] {
+            let (outcome, _, _) = first(&c.theory, &[c.n], &budget, Options::default()).unwrap();
+            match outcome {
+                FirstModel::Found { model } => assert!(birkhoff_engine::eval::check(&c.theory, &model).is_ok()),
+                FirstModel::None => panic!("{} n={}: 'none' under a cut budget, but models exist", c.theory.name, c.n),
+                FirstModel::Unknown => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn direct_labeled_counts_with_budgets_are_honest() {
+    for c in cases().into_iter().filter(|c| c.labeled.is_some() && c.n <= 4) {
+        let truth = c.labeled.unwrap();
+        for nodes in [0, 10, 1000] {
+            let got = count_labeled_directly(&c.theory, &[c.n], &Budget { nodes: Some(nodes), ..Budget::default() }).unwrap();
+            honest(&format!("{} direct labeled, nodes {nodes}", c.theory.name), got, truth);
+        }
+        let got = count_labeled_directly(&c.theory, &[c.n], &Budget::default()).unwrap();
+        assert_eq!(got, Count { value: truth, status: Status::Exact });
+    }
+}

@@ -1,0 +1,254 @@
+//! The finder against the ground-truth table (tests/data/ground_truth.tsv): every row up to a
+//! per-theory size that runs in seconds, with the theory built from the row's own LADR axioms
+//! (not from the seed files), iso and labeled counts exact and equal to the row. The seeds that
+//! name a row give the same spectrum. Larger rows run in an `#[ignore]`d test (benches/run.sh).
+//! Also: Σ n!/|Aut| against direct labeled enumeration for n ≤ 4, and the two-sorted seeds at
+//! small sizes, with counts derived by hand in the comments.
+
+mod common;
+
+use birkhoff_checker::budget::{Budget, Count, Status};
+use birkhoff_checker::finder::{count_labeled_directly, enumerate, Enumeration, Options};
+use birkhoff_engine::parse::theory_from_ladr_row;
+use birkhoff_engine::{seeds, Theory};
+use common::{ground_truth, Row};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// The largest size of each ground-truth theory that the quick tests run: each row took at most
+/// about 1.5 s in the test profile on the shared 2-core machine, and the next size took longer
+/// (see docs/BENCHMARKS.md, issue 4). Larger rows are in
+/// `larger_ground_truth_rows`. A theory missing here would fail `every_theory_has_a_limit`.
+const QUICK_MAX: &[(&str, u32)] = &[
+    ("abelian_group", 8),
+    ("band", 5),
+    ("boolean_algebra", 8),
+    ("comm_magma", 3),
+    ("comm_ring", 6),
+    ("comm_ring_unital", 6),
+    ("comm_semigroup", 5),
+    ("distributive_lattice", 6),
+    ("equivalence", 9),
+    ("field", 6),
+    ("group", 7),
+    ("inverse_semigroup", 5),
+    ("latin_quandle", 7),
+    ("lattice", 6),
+    ("loop", 5),
+    ("magma", 3),
+    ("modular_lattice", 6),
+    ("monoid", 5),
+    ("moufang_loop", 7),
+    ("poset", 6),
+    ("quandle", 6),
+    ("quasigroup", 5),
+    ("rack", 6),
+    ("ring", 5),
+    ("ring_unital", 6),
+    ("semigroup", 4),
+    ("semilattice", 6),
+];
+
+fn quick_max(theory: &str) -> Option<u32> {
+    QUICK_MAX.iter().find(|(t, _)| *t == theory).map(|&(_, n)| n)
+}
+
+fn row_theory(r: &Row) -> Theory {
+    theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms).unwrap_or_else(|e| panic!("{} n={}: the row does not parse: {e}", r.theory, r.n))
+}
+
+fn run(t: &Theory, sizes: &[u32], budget: &Budget) -> Enumeration {
+    enumerate(t, sizes, budget, Options::counts_only()).unwrap_or_else(|e| panic!("{} {sizes:?}: {e}", t.name))
+}
+
+/// Asserts that `got` agrees with the row: equal if exact; never exact and wrong; never a lower
+/// bound above the truth. Returns whether both counts were exact.
+fn agrees(what: &str, got: Count, want: Option<u128>) -> bool {
+    let Some(want) = want else { return true };
+    match got.status {
+        Status::Exact => assert_eq!(got.value, want, "{what}: exact count differs from the ground truth"),
+        Status::AtLeast | Status::Unknown => assert!(got.value <= want, "{what}: lower bound {} above the truth {want}", got.value),
+    }
+    got.status == Status::Exact
+}
+
+fn check_row(r: &Row, t: &Theory, budget: &Budget) -> (bool, Duration) {
+    let t0 = Instant::now();
+    let e = run(t, &[r.n], budget);
+    let what = format!("{} n={} ({})", r.theory, r.n, t.name);
+    let iso_ok = agrees(&format!("{what} iso"), e.iso, r.iso);
+    let lab_ok = agrees(&format!("{what} labeled"), e.labeled, r.labeled);
+    (iso_ok && lab_ok, t0.elapsed())
+}
+
+fn exact(n: u128) -> Count {
+    Count { value: n, status: Status::Exact }
+}
+
+#[test]
+fn every_theory_has_a_limit() {
+    for r in ground_truth() {
+        assert!(quick_max(&r.theory).is_some(), "no QUICK_MAX entry for ground-truth theory {}", r.theory);
+    }
+}
+
+#[test]
+fn ground_truth_rows_from_their_axioms() {
+    let rows: Vec<Row> = ground_truth().into_iter().filter(|r| quick_max(&r.theory).is_some_and(|m| r.n <= m)).collect();
+    assert!(rows.len() > 150, "only {} quick rows", rows.len());
+    for r in &rows {
+        let (exact, time) = check_row(r, &row_theory(r), &Budget::default());
+        assert!(exact, "{} n={}: an unlimited search must be exact", r.theory, r.n);
+        eprintln!("{}\t{}\t{:.3}s", r.theory, r.n, time.as_secs_f64());
+    }
+}
+
+#[test]
+fn seeds_give_the_ground_truth_spectra() {
+    let rows = ground_truth();
+    let mut seen = 0;
+    for seed in seeds::all() {
+        let t = seeds::load(seed.name).unwrap();
+        let Some(name) = t.meta.get("ground_truth") else { continue };
+        let mine: Vec<&Row> = rows.iter().filter(|r| &r.theory == name && quick_max(name).is_some_and(|m| r.n <= m)).collect();
+        assert!(!mine.is_empty(), "seed {} names ground-truth rows `{name}` that do not exist", seed.name);
+        for r in mine {
+            let (exact, time) = check_row(r, &t, &Budget::default());
+            assert!(exact, "seed {} n={}: an unlimited search must be exact", seed.name, r.n);
+            eprintln!("{}\t{}\t{:.3}s", seed.name, r.n, time.as_secs_f64());
+            seen += 1;
+        }
+    }
+    assert!(seen > 150, "only {seen} seed rows checked");
+}
+
+/// Every row above the quick limits, each with a time budget (BK_GT_SECONDS, default 600): an
+/// exact count must equal the row, a cut-short one must not exceed it. Prints one line per row.
+#[test]
+#[ignore = "minutes to hours; run by benches/run.sh"]
+fn larger_ground_truth_rows() {
+    let secs: u64 = std::env::var("BK_GT_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let only = std::env::var("BK_GT_ONLY").ok();
+    for r in ground_truth() {
+        if quick_max(&r.theory).is_some_and(|m| r.n <= m) || only.as_ref().is_some_and(|o| o != &r.theory) {
+            continue;
+        }
+        let budget = Budget { time: Some(Duration::from_secs(secs)), ..Budget::default() };
+        let (exact, time) = check_row(&r, &row_theory(&r), &budget);
+        println!("{}\t{}\t{}\t{:.2}s", r.theory, r.n, if exact { "exact, agrees" } else { "budget ran out" }, time.as_secs_f64());
+    }
+}
+
+/// Σ n!/|Aut| over the classes equals the number of labeled models found one by one (no
+/// symmetry breaking), for n ≤ 4, on theories of several shapes (and on two sorts below).
+#[test]
+fn labeled_counts_equal_direct_enumeration() {
+    let picks: BTreeMap<&str, u32> = [
+        ("group", 4),
+        ("semigroup", 3),
+        ("comm_semigroup", 4),
+        ("band", 4),
+        ("monoid", 4),
+        ("quasigroup", 4),
+        ("loop", 4),
+        ("lattice", 4),
+        ("poset", 4),
+        ("equivalence", 4),
+        ("rack", 4),
+        ("ring_unital", 4),
+        ("boolean_algebra", 4),
+        ("inverse_semigroup", 4),
+    ]
+    .into();
+    let rows = ground_truth();
+    for (name, max) in picks {
+        for n in 1..=max {
+            let r = rows.iter().find(|r| r.theory == name && r.n == n).unwrap_or_else(|| panic!("no row {name} {n}"));
+            let t = row_theory(r);
+            let e = run(&t, &[n], &Budget::default());
+            let direct = count_labeled_directly(&t, &[n], &Budget::default()).unwrap();
+            assert_eq!(e.labeled, direct, "{name} n={n}: Σ n!/|Aut| vs direct enumeration");
+        }
+    }
+    for (seed, sizes) in [("category", vec![1, 3]), ("category", vec![2, 3]), ("category", vec![2, 4]), ("vector_space", vec![2, 2]), ("vector_space", vec![3, 3]), ("lie_algebra", vec![2, 2])] {
+        let t = seeds::load(seed).unwrap();
+        let e = run(&t, &sizes, &Budget::default());
+        let direct = count_labeled_directly(&t, &sizes, &Budget::default()).unwrap();
+        assert_eq!(e.labeled, direct, "{seed} {sizes:?}: Σ |K|!|V|!/|Aut| vs direct enumeration");
+    }
+}
+
+/// (iso, labeled) of a two-sorted seed at these sizes.
+fn counts(seed: &str, sizes: &[u32]) -> (Count, Count) {
+    let e = run(&seeds::load(seed).unwrap(), sizes, &Budget::default());
+    (e.iso, e.labeled)
+}
+
+/// A finite vector space is GF(q)^d, unique up to isomorphism for given q and d (isomorphisms of
+/// the two-sorted structure are the semilinear bijections, so Aut = ΓL(d, q)). Labeled count:
+/// |K|!·|V|!/|ΓL(d,q)|.
+#[test]
+fn vector_space_counts() {
+    // |K| = 2, V = 0: Aut trivial, 2!·1! = 2.
+    assert_eq!(counts("vector_space", &[2, 1]), (exact(1), exact(2)));
+    // GF(2)^1: ΓL(1,2) = 1, 2!·2! = 4.
+    assert_eq!(counts("vector_space", &[2, 2]), (exact(1), exact(4)));
+    // |V| = 3 is not a power of 2.
+    assert_eq!(counts("vector_space", &[2, 3]), (exact(0), exact(0)));
+    // GF(2)^2: |GL(2,2)| = 6, 2!·4!/6 = 8.
+    assert_eq!(counts("vector_space", &[2, 4]), (exact(1), exact(8)));
+    // GF(3)^1: |GL(1,3)| = 2, 3!·3!/2 = 18.
+    assert_eq!(counts("vector_space", &[3, 3]), (exact(1), exact(18)));
+    // No field of order 1 (k0 != k1), none of order 6.
+    assert_eq!(counts("vector_space", &[1, 1]), (exact(0), exact(0)));
+    // |V| = 2 is not a power of 3.
+    assert_eq!(counts("vector_space", &[3, 2]), (exact(0), exact(0)));
+}
+
+/// Lie algebras: in dimension ≤ 1 the bracket is 0 (alternating, bilinear). In dimension 2 an
+/// alternating bilinear bracket is fixed by [e1, e2] ∈ V (|V| choices, Jacobi holds trivially),
+/// and there are two classes: abelian (Aut = GL(2,2), order 6) and [x, y] = y (Aut: x ↦ x + by,
+/// y ↦ ay, order q(q−1) = 2). Labeled over GF(2): 2!·4!/6 + 2!·4!/2 = 8 + 24 = 32 = 8 · 4.
+#[test]
+fn lie_algebra_counts() {
+    assert_eq!(counts("lie_algebra", &[2, 2]), (exact(1), exact(4)));
+    assert_eq!(counts("lie_algebra", &[3, 3]), (exact(1), exact(18)));
+    assert_eq!(counts("lie_algebra", &[2, 4]), (exact(2), exact(32)));
+}
+
+/// Inner product spaces (anisotropic symmetric forms). V = 0: one model. GF(2)^1: form(e, e) = 1
+/// is forced. GF(2)^2: v ↦ form(v, v) is linear in characteristic 2, so it has a nonzero kernel:
+/// none. GF(3)^1: form(e, e) ∈ {1, 2}, and rescaling e multiplies it by a square (1), so two
+/// classes, each with Aut = {±1}: 3!·3!/2 = 18 labeled each.
+#[test]
+fn inner_product_space_counts() {
+    assert_eq!(counts("inner_product_space", &[2, 1]), (exact(1), exact(2)));
+    assert_eq!(counts("inner_product_space", &[2, 2]), (exact(1), exact(4)));
+    assert_eq!(counts("inner_product_space", &[2, 4]), (exact(0), exact(0)));
+    assert_eq!(counts("inner_product_space", &[3, 3]), (exact(2), exact(36)));
+}
+
+/// Small categories, sized (objects, arrows). id is injective, so |A| ≥ |O|. With one object a
+/// category is a monoid (h = g∘f as the product f·g), so (1, n) gives the monoid counts of the
+/// ground truth. With |A| = |O| every arrow is an identity: one class, with Aut = S_|O| acting
+/// on both sorts, so |O|!·|A|!/|O|! = |A|! labeled. (2, 3): one arrow f besides the identities,
+/// either a → b (one class) or a → a with f∘f = f or f∘f = id (two classes); each has a trivial
+/// automorphism group (the objects are told apart by f), so 3 · 2!·3! = 36 labeled.
+#[test]
+fn category_counts() {
+    let rows = ground_truth();
+    for n in 1..=4u32 {
+        let r = rows.iter().find(|r| r.theory == "monoid" && r.n == n).unwrap();
+        let (iso, labeled) = counts("category", &[1, n]);
+        assert_eq!(iso, exact(r.iso.unwrap()), "category (1, {n}) vs monoids");
+        if let Some(l) = r.labeled {
+            assert_eq!(labeled, exact(l), "category (1, {n}) vs labeled monoids");
+        }
+    }
+    assert_eq!(counts("category", &[2, 1]), (exact(0), exact(0)));
+    for n in 1..=3u32 {
+        let f: u128 = (1..=n as u128).product();
+        assert_eq!(counts("category", &[n, n]), (exact(1), exact(f)), "discrete category on {n} objects");
+    }
+    assert_eq!(counts("category", &[2, 3]), (exact(3), exact(36)));
+}

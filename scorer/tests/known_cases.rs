@@ -1,0 +1,80 @@
+//! The scores behave as a mathematician expects on theories whose nature is known.
+
+use birkhoff_checker::budget::Budget;
+use birkhoff_engine::{seeds, Theory};
+use birkhoff_scorer::spectrum::ground_truth_spectra;
+use birkhoff_scorer::{gather, score, Evidence, Scores, Weights};
+use std::time::Duration;
+
+fn budget() -> Budget {
+    Budget { time: Some(Duration::from_secs(10)), ..Budget::default() }
+}
+
+fn scores_of(t: &Theory, max_size: u32) -> Scores {
+    let g = gather(t, max_size, 3, &budget()).unwrap();
+    let known = ground_truth_spectra();
+    score(&g.evidence(t, &[], &known), &Weights::default())
+}
+
+fn theory(src: &str) -> Theory {
+    Theory::parse(src, "test.bk").unwrap()
+}
+
+#[test]
+fn only_trivial_models_means_no_richness() {
+    let trivial = theory("theory Trivial\nfunc * : 2\naxiom collapse: x = y\n");
+    let s = scores_of(&trivial, 4);
+    assert_eq!(s.richness, Some(0.0));
+    assert_eq!(s.non_triviality, Some(0.0));
+    assert_eq!(s.structure, Some(0.0));
+    let group = scores_of(&seeds::load("group").unwrap(), 6);
+    assert!(group.richness.unwrap() > 0.5, "{group:?}");
+    assert!(group.total > s.total, "group {} vs trivial {}", group.total, s.total);
+}
+
+#[test]
+fn group_is_more_natural_than_magma() {
+    let naturality = |name| score(&Evidence::syntactic(&seeds::load(name).unwrap()), &Weights::default()).naturality.unwrap();
+    assert!(naturality("group") > naturality("magma") + 0.5);
+    assert!(naturality("quandle") > 0.6, "{}", naturality("quandle"));
+}
+
+#[test]
+fn a_redundant_axiom_lowers_independence() {
+    let monoid = seeds::load("monoid").unwrap();
+    let s = scores_of(&monoid, 3);
+    assert_eq!(s.independence, Some(1.0), "each monoid axiom has a countermodel");
+    // With commutativity each identity law follows from the other, so neither can be shown
+    // independent; associativity and commutativity can.
+    let redundant = theory("theory CommMonoid\nfunc * : 2\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom comm: x * y = y * x\naxiom left: e * x = x\naxiom right: x * e = x\n");
+    let r = scores_of(&redundant, 3);
+    assert_eq!(r.independence, Some(0.5), "{r:?}");
+}
+
+#[test]
+fn known_spectra_are_not_novel_and_gaps_are_selective() {
+    let group = scores_of(&seeds::load("group").unwrap(), 5);
+    assert_eq!(group.novelty, Some(0.0));
+    assert!(group.connections.unwrap() > 0.99);
+    let field = scores_of(&seeds::load("field").unwrap(), 6);
+    assert!(field.selectivity.unwrap() > 0.5, "fields exist only at prime powers: {field:?}");
+    let group_gaps = group.selectivity.unwrap();
+    assert_eq!(group_gaps, 0.0, "groups exist at every size");
+}
+
+#[test]
+fn commutative_models_are_structurally_thinner() {
+    let groups = scores_of(&seeds::load("group").unwrap(), 6).structure.unwrap();
+    let abelian = scores_of(&seeds::load("abelian_group").unwrap(), 6).structure.unwrap();
+    assert!(groups > abelian, "S3 is a non-commutative witness: {groups} vs {abelian}");
+}
+
+#[test]
+fn weights_are_validated_and_change_the_total() {
+    assert!(Weights::from_json(r#"{"richnes": 1}"#).unwrap_err().contains("richnes"));
+    assert!(Weights::from_json(r#"{"richness": -1}"#).unwrap_err().contains("richness"));
+    let only_economy = Weights::from_json(r#"{"non_triviality":0,"richness":0,"novelty":0,"independence":0,"naturality":0,"connections":0,"structure":0,"conjecture_yield":0,"selectivity":0,"economy":1}"#).unwrap();
+    let g = seeds::load("group").unwrap();
+    let s = score(&Evidence::syntactic(&g), &only_economy);
+    assert_eq!(s.total, s.economy.unwrap());
+}

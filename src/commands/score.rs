@@ -1,0 +1,68 @@
+//! `birkhoff score`: the ten score dimensions of a theory, from its spectrum, representatives,
+//! independence countermodels and axioms.
+
+use super::BudgetArgs;
+use crate::output::{print_json, table};
+use crate::Outcome;
+use birkhoff_checker::budget::Status;
+use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_scorer::spectrum::ground_truth_spectra;
+use birkhoff_scorer::{gather, score, Evidence, Weights};
+use serde_json::json;
+
+/// Arguments of `birkhoff score`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A seed name or a theory file (Birkhoff's format or Mace4 input).
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// Compute the spectrum up to this size (of every sort); 0 scores the axioms alone.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=255))]
+    max_size: u32,
+    /// Look for independence countermodels up to this size.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=255))]
+    independence_size: u32,
+    /// A JSON file of weights by dimension name (missing ones keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let t = super::load_theory(&a.theory)?;
+    let weights = match &a.weights {
+        Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
+        None => Weights::default(),
+    };
+    let known = ground_truth_spectra();
+    let gathered = if a.max_size > 0 {
+        let spinner = crate::output::progress(1, &format!("{}: spectrum to {} and independence", t.name, a.max_size));
+        let g = gather(&t, a.max_size, a.independence_size, &a.budget.budget())?;
+        spinner.finish_and_clear();
+        Some(g)
+    } else {
+        None
+    };
+    if crate::interrupt::requested() {
+        return Ok(Outcome::Interrupted);
+    }
+    let evidence = match &gathered {
+        Some(g) => g.evidence(&t, &[], &known),
+        None => Evidence::syntactic(&t),
+    };
+    let scores = score(&evidence, &weights);
+    let exact = gathered.as_ref().is_none_or(|g| g.spectrum.iter().all(|p| p.iso.status == Status::Exact));
+    if json {
+        print_json(&json!({ "theory": t.name, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }));
+    } else {
+        if let Some(g) = &gathered {
+            let spectrum: Vec<String> = g.spectrum.iter().map(|p| format!("{}:{}", sizes_label(&p.sizes), p.iso)).collect();
+            println!("{}  spectrum (iso) {}", t.name, spectrum.join(" "));
+        }
+        let rows: Vec<Vec<String>> = scores.dimensions().iter().map(|(name, v)| vec![name.to_string(), v.map_or("not measured".into(), |v| format!("{v:.3}"))]).collect();
+        print!("{}", table(&["dimension", "score"], &rows));
+        println!("total {:.3}", scores.total);
+    }
+    Ok(if exact { Outcome::Done } else { Outcome::Negative })
+}
