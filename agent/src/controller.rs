@@ -257,10 +257,20 @@ impl Agent<'_> {
             }
         }
         let check_secs = t_check.elapsed().as_secs_f64();
-        for c in candidates.iter_mut() {
+        // Parents' spectra, for novelty: from this cycle's checks or from the library.
+        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
+        let scores: Vec<Result<birkhoff_library::record::Score, tools::ToolError>> = candidates
+            .par_iter()
+            .map(|c| {
+                let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+                toolbox.score(c, &parents)
+            })
+            .collect();
+        for (c, r) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
-            c.score = self.call(&mut calls, "score", params, || self.tools.score(c), |sc| format!("{:.3}", sc.total));
-            if self.tools.scorer.is_none() {
+            let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
+            c.score = self.call(&mut calls, "score", params, || r, |sc| format!("{:.3}", sc.total));
+            if unavailable {
                 break; // one honest "not available" is enough
             }
         }

@@ -1,9 +1,10 @@
 //! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
-//! ([`controller`]), its six tools ([`tools`]), its language models ([`llm`], and the offline
+//! ([`controller`]), its six tools ([`tools`]) and the engines behind them ([`engines`]), its language models ([`llm`], and the offline
 //! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
 //! ([`report`]).
 
 pub mod controller;
+pub mod engines;
 pub mod llm;
 pub mod observe;
 pub mod offline;

@@ -176,7 +176,7 @@ fn properties(t: &Theory) -> Vec<(String, &'static str)> {
 /// Conjectures about `c`: properties that hold in every model found (at least one of size 2 or
 /// more) but are not axioms.
 fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
-    let nontrivial = c.models.iter().filter(|m| m.sizes.iter().any(|&n| n > 1)).count();
+    let nontrivial = c.models.iter().filter(|m| m.model.sizes.iter().any(|&n| n > 1)).count();
     if nontrivial == 0 {
         return vec![];
     }
@@ -188,7 +188,7 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
             let mut with = c.theory.clone();
             with.axioms.push(axiom.clone());
             let already_axiom = with.fingerprint() == c.theory.fingerprint();
-            let holds = c.models.iter().all(|m| eval::holds(&c.theory.sig, m, &axiom));
+            let holds = c.models.iter().all(|m| eval::holds(&c.theory.sig, &m.model, &axiom));
             (holds && !already_axiom).then(|| ConjectureProposal { theory: c.name.clone(), statement: text, rationale: format!("the operation is {what} in all {} models found, up to size {largest}, though no axiom says so", c.models.len()) })
         })
         .collect()

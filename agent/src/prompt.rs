@@ -42,8 +42,8 @@ pub fn axioms(t: &birkhoff_engine::Theory) -> String {
 
 /// The smallest model of size at least 2, as Cayley tables, if it is small enough to show.
 pub fn small_model(c: &Candidate) -> Option<String> {
-    let m = c.models.iter().find(|m| m.sizes.iter().all(|&n| (2..=4).contains(&n)))?;
-    Some(birkhoff_engine::tables::cayley(&c.theory.sig, m))
+    let m = c.models.iter().find(|m| m.model.sizes.iter().all(|&n| (2..=4).contains(&n)))?;
+    Some(birkhoff_engine::tables::cayley(&c.theory.sig, &m.model))
 }
 
 fn common(s: &Situation, out: &mut String) {

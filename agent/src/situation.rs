@@ -3,7 +3,8 @@
 //! Prompts are rendered from it ([`crate::prompt`]) and the offline strategist reads it directly.
 
 use crate::schema::Plan;
-use birkhoff_engine::{Structure, Theory};
+use birkhoff_checker::finder::IsoClass;
+use birkhoff_engine::Theory;
 use birkhoff_library::record::{ConjectureStatus, Score, SpectrumRowRec};
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +38,8 @@ pub struct Candidate {
     pub score: Option<Score>,
     /// Its spectrum rows, by size (empty until checked).
     pub spectrum: Vec<SpectrumRowRec>,
-    /// Every model class found, smallest sizes first (each passed the evaluator).
-    pub models: Vec<Structure>,
+    /// Every isomorphism class found, smallest sizes first (each passed the evaluator).
+    pub models: Vec<IsoClass>,
     /// Whether models were checked.
     pub checked: bool,
 }

@@ -46,8 +46,9 @@ pub trait Explorer: Send + Sync {
 
 /// Scores theories.
 pub trait Scorer: Send + Sync {
-    /// The score of `t` given its spectrum rows.
-    fn score(&self, t: &Theory, spectrum: &[SpectrumRowRec]) -> Result<Score, String>;
+    /// The score of a checked candidate, given its parents' spectra; searches it needs stay
+    /// within `budget` for each size.
+    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>], budget: &Budget) -> Result<Score, String>;
 }
 
 /// What a prover concluded.
@@ -90,7 +91,7 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: None, scorer: None, prover: None, per_size: Duration::from_millis(40), models_per_size: 200, cancel: None }
+        Toolbox { explorer: None, scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: None, per_size: Duration::from_millis(40), models_per_size: 200, cancel: None }
     }
 
     /// The six tools and whether each can run.
@@ -142,7 +143,7 @@ impl Toolbox {
             for class in &e.classes {
                 eval::check(&c.theory, &class.model).map_err(|v| ToolError::Failed("check_models", format!("the finder reported a non-model: {v}")))?;
             }
-            c.models.extend(e.classes.into_iter().map(|cl| cl.model));
+            c.models.extend(e.classes);
             let exact = e.iso.status == Status::Exact;
             c.spectrum.push(SpectrumRowRec { sizes, iso: e.iso, labeled: e.labeled });
             if !exact {
@@ -154,9 +155,9 @@ impl Toolbox {
     }
 
     /// `score`: the candidate's score.
-    pub fn score(&self, c: &Candidate) -> Result<Score, ToolError> {
+    pub fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, ToolError> {
         let scorer = self.scorer.as_ref().ok_or_else(|| ToolError::NotAvailable("score", NOT_BUILT.into()))?;
-        scorer.score(&c.theory, &c.spectrum).map_err(|e| ToolError::Failed("score", e))
+        scorer.score(c, parents, &self.budget()).map_err(|e| ToolError::Failed("score", e))
     }
 
     /// `prove`: settles a conjecture about `t` if it can: a countermodel up to `max_size`
@@ -247,10 +248,10 @@ pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str)
     }
     let mut per_size: std::collections::BTreeMap<Vec<u32>, usize> = Default::default();
     for m in &c.models {
-        let k = per_size.entry(m.sizes.clone()).or_default();
+        let k = per_size.entry(m.model.sizes.clone()).or_default();
         if *k < 3 {
             *k += 1;
-            store(lib, Body::Model(ModelRec { theory_id: id.clone(), theory_name: name.into(), structure: m.to_json(&c.theory.sig) }))?;
+            store(lib, Body::Model(ModelRec { theory_id: id.clone(), theory_name: name.into(), structure: m.model.to_json(&c.theory.sig) }))?;
         }
     }
     Ok(id)

@@ -34,8 +34,10 @@ fn main() {
         "good" => good,
         "fix" if retry => good,
         "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
-        "unknown" => good.replace("\"group\"", "\"Hypergroupoid\"").replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
-        "traversal" => good.replace("\"group\"", "\"../../etc/passwd\"").replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
+        "unknown" if plan_phase => good.replace("\"group\"", "\"Hypergroupoid\""),
+        "unknown" => good.replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
+        "traversal" if plan_phase => good.replace("\"group\"", "\"../../etc/passwd\""),
+        "traversal" => good.replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
         "badformula" => good.replace("x * y = y * x", "x +++ y"),
         "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
         "hang" => {
