@@ -41,6 +41,14 @@ enum Command {
     Score(commands::score::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
     Sweep(commands::sweep::Args),
+    /// The persistent library: search, show, stats, reindex.
+    Library(commands::library::Args),
+    /// Re-verify every stored model, countermodel and certificate; exit 1 if any fails.
+    Backtest(commands::backtest::Args),
+    /// Research agent: cycles of PLAN, EXECUTE, INTERPRET, ACT with a report per cycle.
+    Agent(commands::agent::Args),
+    /// View cycle reports and the best discoveries.
+    Report(commands::report::Args),
 }
 
 /// How a command ended, beyond success.
@@ -67,6 +75,10 @@ fn main() -> ExitCode {
         Command::Find(a) => commands::find::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
+        Command::Library(a) => commands::library::run(a, json),
+        Command::Backtest(a) => commands::backtest::run(a, json),
+        Command::Agent(a) => commands::agent::run(a, json),
+        Command::Report(a) => commands::report::run(a, json),
     };
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

@@ -1,4 +1,15 @@
-//! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller, its LLM
-//! clients, and the literature and LaTeX writers.
-//!
-//! Not built yet: the agent issue fills this crate.
+//! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
+//! ([`controller`]), its six tools ([`tools`]) and the engines behind them ([`engines`]), its language models ([`llm`], and the offline
+//! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
+//! ([`report`]).
+
+pub mod controller;
+pub mod engines;
+pub mod llm;
+pub mod observe;
+pub mod offline;
+pub mod prompt;
+pub mod report;
+pub mod schema;
+pub mod situation;
+pub mod tools;

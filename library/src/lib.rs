@@ -1,4 +1,61 @@
-//! Birkhoff's library: the persistent store of theories, spectra and discoveries (files as the
-//! source of truth, SQLite as the index) and the reports written from it.
+//! Birkhoff's library: the persistent store of theories, spectra, models, conjectures, proofs
+//! and cycle reports.
 //!
-//! Not built yet: the library and agent issue fills this crate.
+//! **Files are the source of truth.** Every record is one JSON file under the library directory
+//! (`theories/`, `spectra/`, `models/`, `conjectures/`, `proofs/`), named by a stable
+//! content-derived ID ([`id`]), written atomically ([`atomic`]) under an exclusive lock
+//! ([`lock`]). Cycle reports are numbered files in `reports/` that are never overwritten. A SQLite
+//! index ([`index`], FTS5) serves search; it is derived from the files, kept in step on every
+//! write and rebuilt from them by [`Library::reindex`]. [`backtest`] re-verifies what is stored.
+
+pub mod atomic;
+pub mod backtest;
+pub mod id;
+pub mod index;
+pub mod lock;
+pub mod record;
+pub mod reports;
+pub mod statement;
+pub mod store;
+pub mod time;
+
+pub use record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+pub use store::{default_dir, Library};
+
+/// Everything that can go wrong in the library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A record file is not valid JSON of the expected shape.
+    #[error("{path}: not a valid record: {message}")]
+    BadRecord {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An ID that is not of the form `kind-<16 hex digits>`.
+    #[error("`{0}` is not a record ID (IDs look like `thy-0123456789abcdef`)")]
+    BadId(String),
+    /// No record with this ID.
+    #[error("no record `{0}` in the library")]
+    NotFound(String),
+    /// The SQLite index failed.
+    #[error("index: {0}")]
+    Index(#[from] rusqlite::Error),
+}
+
+/// Results of library operations.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Wraps an I/O error with the path it concerns.
+pub(crate) fn io_err(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.display().to_string(), source }
+}

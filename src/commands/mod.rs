@@ -1,9 +1,13 @@
 //! One module per subcommand, plus the arguments and helpers they share.
 
+pub mod agent;
+pub mod backtest;
 pub mod check;
 pub mod eval;
 pub mod find;
+pub mod library;
 pub mod models;
+pub mod report;
 pub mod score;
 pub mod seeds;
 pub mod show;

@@ -1,0 +1,58 @@
+//! A scripted stand-in for the `claude` CLI, used by tests only. It speaks the same protocol
+//! (arguments as `claude --print ...`, prompt on stdin, reply on stdout) and behaves as
+//! `FAKE_CLAUDE_MODE` (or a first argument `--fake-mode=MODE`) says: `good`, `malformed`, `unknown`, `hang`, `exit`, `notloggedin`,
+//! `garbage`, `traversal`, `badformula`, `fix` (bad first reply, good after the error is explained).
+//! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
+
+use std::io::{Read, Write};
+
+fn main() {
+    let mut prompt = String::new();
+    let _ = std::io::stdin().read_to_string(&mut prompt);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // A first argument `--fake-mode=MODE` (from `--llm-command "fake-claude --fake-mode=MODE"`)
+    // overrides the environment, so that tests running in parallel can differ.
+    let from_arg = args.first().and_then(|a| a.strip_prefix("--fake-mode=")).map(String::from);
+    if from_arg.is_some() {
+        args.remove(0);
+    }
+    if let Ok(log) = std::env::var("FAKE_CLAUDE_LOG") {
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = writeln!(f, "{}\tCLAUDECODE={}", serde_json::to_string(&args).unwrap_or_default(), std::env::var_os("CLAUDECODE").is_some());
+        }
+    }
+    let mode = from_arg.or_else(|| std::env::var("FAKE_CLAUDE_MODE").ok()).unwrap_or_else(|| "good".into());
+    let plan_phase = prompt.starts_with("PHASE: PLAN");
+    let retry = prompt.contains("Your previous reply was rejected");
+    let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();
+    let first_move = line_after("Moves available:").split(", ").next().filter(|m| !m.starts_with("none")).map(|m| format!("\"{m}\"")).unwrap_or_default();
+    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["group"], "moves": [{first_move}], "depth": 1}}], "check_top": 5, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
+    let candidate = line_after("### Candidate 1:");
+    let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script"}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
+    let good = if plan_phase { good_plan } else { good_decisions };
+    let reply = match mode.as_str() {
+        "good" => good,
+        "fix" if retry => good,
+        "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
+        "unknown" if plan_phase => good.replace("\"group\"", "\"Hypergroupoid\""),
+        "unknown" => good.replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
+        "traversal" if plan_phase => good.replace("\"group\"", "\"../../etc/passwd\""),
+        "traversal" => good.replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
+        "badformula" => good.replace("x * y = y * x", "x +++ y"),
+        "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
+        "hang" => {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+            String::new()
+        }
+        "exit" => {
+            eprintln!("fatal: internal error 42");
+            std::process::exit(3);
+        }
+        "notloggedin" => {
+            println!("Not logged in · Please run /login");
+            std::process::exit(1);
+        }
+        other => format!("unknown FAKE_CLAUDE_MODE {other}"),
+    };
+    print!("{reply}");
+}

@@ -1,0 +1,413 @@
+//! The cycle controller: PLAN → EXECUTE → INTERPRET → ACT, with a report per cycle.
+//!
+//! A model's reply is validated; a malformed one gets one retry that explains the error, after
+//! which the fault is recorded and the offline strategist decides that step. Records are written
+//! as they are found (each atomically), and the cycle's report last: a cycle killed midway leaves
+//! consistent records and no report, and the next run resumes at that cycle.
+
+use crate::llm::{Llm, Phase, Request};
+use crate::observe::Observer;
+use crate::offline::Offline;
+use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, RunInfo, ToolCall};
+use crate::schema::{self, Vocabulary};
+use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
+use crate::tools::{self, Toolbox};
+use birkhoff_engine::{seeds, Theory};
+use birkhoff_library::record::{Body, ConjectureStatus};
+use birkhoff_library::Library;
+use rayon::prelude::*;
+use serde_json::json;
+use std::cell::Cell;
+use std::time::Instant;
+
+/// What a run is asked to do.
+pub struct Config {
+    /// The research goal.
+    pub goal: String,
+    /// Cycles in the run.
+    pub cycles: u32,
+    /// Preferred base structures (`--base`).
+    pub bases: Vec<String>,
+}
+
+/// How a run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every cycle of the run is complete; the report numbers written.
+    Complete(Vec<u64>),
+    /// Ctrl-C stopped the run; the numbers of the cycles completed before it.
+    Interrupted(Vec<u64>),
+}
+
+/// The agent: a model, the tools, an observer.
+pub struct Agent<'a> {
+    /// The model.
+    pub llm: &'a dyn Llm,
+    /// Whether `llm` is the offline strategist itself.
+    pub offline: bool,
+    /// The tools.
+    pub tools: Toolbox,
+    /// Live output.
+    pub observer: &'a dyn Observer,
+    /// Whether Ctrl-C was pressed.
+    pub interrupted: &'a dyn Fn() -> bool,
+}
+
+/// The run's key: a digest of goal, bases and length, so that a rerun of the same command
+/// resumes it.
+fn run_key(c: &Config) -> String {
+    let mut bases = c.bases.clone();
+    bases.sort();
+    birkhoff_library::id::derive("run", &format!("{}\n{}\n{}", c.goal.trim(), bases.join(","), c.cycles))[4..16].to_string()
+}
+
+/// Where the run starts: the first cycle index not yet complete for this run.
+fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
+    let last = lib.report_numbers().ok().and_then(|n| n.last().copied()).and_then(|n| lib.report(n).ok());
+    match last.and_then(|r| serde_json::from_value::<RunInfo>(r["run"].clone()).ok()) {
+        Some(run) if run.key == key && run.index < of => run.index + 1,
+        _ => 1,
+    }
+}
+
+impl Agent<'_> {
+    /// Runs (or resumes) the cycles of `cfg`.
+    pub fn run(&self, lib: &mut Library, cfg: &Config) -> Result<Ending, String> {
+        restore_markdown(lib);
+        let key = run_key(cfg);
+        let start = resume_index(lib, &key, cfg.cycles);
+        if start > 1 {
+            self.observer.line(&format!("Resuming run {key} at cycle {start} of {}", cfg.cycles), json!({"event": "resume", "run": key, "index": start}));
+        }
+        let mut written = Vec::new();
+        for index in start..=cfg.cycles {
+            match self.cycle(lib, cfg, RunInfo { key: key.clone(), index, of: cfg.cycles })? {
+                Some(n) => written.push(n),
+                None => return Ok(Ending::Interrupted(written)),
+            }
+        }
+        Ok(Ending::Complete(written))
+    }
+
+    fn situation(&self, lib: &Library, cfg: &Config, run: &RunInfo) -> Situation {
+        let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false }).collect();
+        let records = lib.load_all().unwrap_or_default();
+        for r in &records {
+            if let Body::Theory(t) = &r.body {
+                if let Ok(theory) = Theory::parse(&t.text, &r.id) {
+                    let known = bases.iter().position(|b| b.theory.fingerprint().to_string() == t.fingerprint);
+                    match known {
+                        Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
+                        None if t.discovery && !bases.iter().any(|b| b.name == t.name) => bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true }),
+                        None => {}
+                    }
+                }
+            }
+        }
+        for r in &records {
+            if let Body::Spectrum(s) = &r.body {
+                if let Some(b) = bases.iter_mut().find(|b| lib.get(&s.theory_id).is_ok_and(|t| matches!(&t.body, Body::Theory(t) if t.fingerprint == b.theory.fingerprint().to_string()))) {
+                    b.spectrum = Some(s.rows.clone());
+                }
+            }
+        }
+        let open_conjectures = records
+            .iter()
+            .filter_map(|r| match &r.body {
+                Body::Conjecture(c) if c.status == ConjectureStatus::Open => Some(OpenConjecture { theory: c.theory_name.clone(), statement: c.statement.clone(), evidence: c.evidence.clone() }),
+                _ => None,
+            })
+            .take(10)
+            .collect();
+        let numbers = lib.report_numbers().unwrap_or_default();
+        let history = numbers.iter().rev().take(5).rev().filter_map(|n| lib.report(*n).ok()).filter_map(|v| serde_json::from_value::<CycleReport>(v).ok()).map(|r| memory(&r)).collect();
+        Situation {
+            goal: cfg.goal.clone(),
+            preferred: cfg.bases.clone(),
+            run_index: run.index,
+            run_of: run.of,
+            bases,
+            moves: self.tools.moves(),
+            tools: self.tools.status(),
+            history,
+            open_conjectures,
+            plan: None,
+            generated: 0,
+            candidates: vec![],
+            settled: vec![],
+            found_in_library: vec![],
+        }
+    }
+
+    /// Asks for a reply and validates it: one retry with the error explained, then the offline
+    /// strategist. Returns the value and who produced it; an error only if the offline
+    /// strategist's own reply were invalid (a bug).
+    fn decide<T>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
+        let name = match phase {
+            Phase::Plan => "plan",
+            Phase::Interpret => "interpret",
+        };
+        let system = crate::prompt::system(phase);
+        let mut prompt = crate::prompt::user(phase, s);
+        if !self.offline && !llm_dead.get() {
+            for attempt in 1..=2 {
+                self.observer.wait_start(&format!("Asking {} ({name})", self.llm.describe()));
+                let t0 = Instant::now();
+                let reply = self.llm.ask(&Request { phase, system: &system, prompt: &prompt, situation: s });
+                *llm_secs += t0.elapsed().as_secs_f64();
+                self.observer.wait_end();
+                match reply {
+                    Err(e) => {
+                        let permanent = e.is_permanent();
+                        llm_dead.set(permanent);
+                        faults.push(Fault { phase: name.into(), message: e.to_string(), handling: format!("the offline strategist decided this step{}", if permanent { "; the model is skipped for the rest of the run" } else { "" }) });
+                        self.observer.line(&format!("! {name}: {e}"), json!({"event": "fault", "phase": name, "message": e.to_string()}));
+                        break;
+                    }
+                    Ok(text) => match parse(&text) {
+                        Ok(v) => {
+                            self.observer.line(&format!("Model replied ({:.0}s, {} lines)", t0.elapsed().as_secs_f64(), text.lines().count()), json!({"event": "llm_reply", "phase": name, "seconds": t0.elapsed().as_secs_f64(), "lines": text.lines().count()}));
+                            return Ok((v, "llm".into()));
+                        }
+                        Err(err) => {
+                            let handling = if attempt == 1 { "asked the model again, explaining the error" } else { "the offline strategist decided this step" };
+                            faults.push(Fault { phase: name.into(), message: format!("invalid reply (attempt {attempt}): {err}"), handling: handling.into() });
+                            self.observer.line(&format!("! {name}: invalid reply: {err}"), json!({"event": "fault", "phase": name, "message": err}));
+                            prompt = format!("{}\n\nYour previous reply was rejected: {err}\nReply again, correcting this.\n", crate::prompt::user(phase, s));
+                        }
+                    },
+                }
+            }
+        } else if !self.offline {
+            faults.push(Fault { phase: name.into(), message: "the model is unavailable (see the earlier fault)".into(), handling: "the offline strategist decided this step".into() });
+        }
+        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s }).map_err(|e| e.to_string())?;
+        let v = parse(&text).map_err(|e| format!("internal error: the offline strategist's {name} reply is invalid: {e}"))?;
+        Ok((v, if self.offline { "offline".into() } else { "offline (fallback)".into() }))
+    }
+
+    fn call<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, f: impl FnOnce() -> Result<T, tools::ToolError>, summary: impl Fn(&T) -> String) -> Option<T> {
+        let t0 = Instant::now();
+        let r = f();
+        let (ok, text) = match &r {
+            Ok(v) => (true, summary(v)),
+            Err(e) => (false, e.to_string()),
+        };
+        self.observer.line(&format!("  {} {tool}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
+        calls.push(ToolCall { tool: tool.into(), params, ok, summary: text, seconds: t0.elapsed().as_secs_f64() });
+        r.ok()
+    }
+
+    /// One cycle; `None` if interrupted before its report was written.
+    fn cycle(&self, lib: &mut Library, cfg: &Config, run: RunInfo) -> Result<Option<u64>, String> {
+        let t0 = Instant::now();
+        let started = birkhoff_library::time::now();
+        let next = lib.report_numbers().map_err(|e| e.to_string())?.last().copied().unwrap_or(0) + 1;
+        self.observer.line(&format!("──────── Cycle {next} ({}/{} of this run) ────────", run.index, run.of), json!({"event": "cycle_start", "cycle": next, "index": run.index, "of": run.of}));
+        self.observer.line(&format!("Goal: {}", cfg.goal), json!({"event": "goal", "goal": cfg.goal}));
+        let (mut faults, dead, mut llm_secs) = (Vec::new(), Cell::new(false), 0.0);
+        let mut s = self.situation(lib, cfg, &run);
+        let base_names = s.base_names();
+
+        // PLAN
+        self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
+        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[], statement: &statement };
+        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
+        if (self.interrupted)() {
+            return Ok(None);
+        }
+        self.observer.line(&format!("Strategy: {}", plan.strategy), json!({"event": "plan", "by": plan_by, "plan": plan}));
+
+        // EXECUTE
+        self.observer.line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
+        let mut calls = Vec::new();
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for e in &plan.explorations {
+            let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
+            let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
+            let found = self.call(&mut calls, "explore", params, || self.tools.explore(&bases, &e.moves, e.depth), |v: &Vec<Candidate>| if e.moves.is_empty() { format!("no moves: the {} base(s) themselves", v.len()) } else { format!("{} candidate(s)", v.len()) });
+            let found = found.unwrap_or_else(|| {
+                self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
+                self.tools.explore(&bases, &[], 1).unwrap_or_default()
+            });
+            for c in found {
+                if !candidates.iter().any(|d| d.theory.fingerprint() == c.theory.fingerprint()) {
+                    candidates.push(c);
+                }
+            }
+        }
+        s.generated = candidates.len();
+        candidates.truncate(plan.check_top);
+        self.observer.line(&format!("Checking models for {} candidate(s) (sizes 1-{})...", candidates.len(), plan.max_size), json!({"event": "check_start", "candidates": candidates.len(), "max_size": plan.max_size}));
+        let t_check = Instant::now();
+        let toolbox = &self.tools;
+        let results: Vec<(Result<(), tools::ToolError>, f64)> = candidates
+            .par_iter_mut()
+            .map(|c| {
+                let t = Instant::now();
+                (toolbox.check_models(c, plan.max_size), t.elapsed().as_secs_f64())
+            })
+            .collect();
+        for (c, (r, secs)) in candidates.iter().zip(results) {
+            let params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
+            self.call(&mut calls, "check_models", params, || r, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
+            if let Some(last) = calls.last_mut() {
+                last.seconds = secs;
+            }
+        }
+        let check_secs = t_check.elapsed().as_secs_f64();
+        // Parents' spectra, for novelty: from this cycle's checks or from the library.
+        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
+        let scores: Vec<Result<birkhoff_library::record::Score, tools::ToolError>> = candidates
+            .par_iter()
+            .map(|c| {
+                let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+                toolbox.score(c, &parents)
+            })
+            .collect();
+        for (c, r) in candidates.iter_mut().zip(scores) {
+            let params = json!({"signature_id": c.name});
+            let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
+            c.score = self.call(&mut calls, "score", params, || r, |sc| format!("{:.3}", sc.total));
+            if unavailable {
+                break; // one honest "not available" is enough
+            }
+        }
+        if (self.interrupted)() {
+            return Ok(None);
+        }
+        // Countermodels are searched one size beyond the models checked: every size up to
+        // max_size was already enumerated, so a conjecture true there needs a larger test.
+        let countermodel_size = (plan.max_size + 1).min(8);
+        for p in &plan.prove {
+            let Some(b) = s.bases.iter().find(|b| b.name == p.theory) else { continue };
+            let params = json!({"signature_id": p.theory, "conjecture": p.statement});
+            let theory = b.theory.clone();
+            let settled = self.call(&mut calls, "prove", params, || {
+                let id = tools::ensure_theory(lib, &p.theory, &theory, "base")?;
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, countermodel_size)
+            }, |st| format!("{:?}: {}", st.status, st.evidence));
+            s.settled.extend(settled);
+        }
+        for q in &plan.search {
+            let params = json!({"query": q.query, "min_score": q.min_score});
+            let hits = self.call(&mut calls, "search_library", params, || tools::search_library(lib, &q.query, q.min_score), |h| format!("{} result(s)", h.len()));
+            let shown = hits.unwrap_or_default().iter().take(10).map(|h| format!("{} {} {}{}", h.id, h.kind, h.name, h.score.map_or(String::new(), |x| format!(" {x:.3}")))).collect();
+            s.found_in_library.push((q.query.clone(), shown));
+        }
+        rank(&mut candidates);
+        let with_models = candidates.iter().filter(|c| c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))).count();
+        self.observer.line(&format!("Model check: {with_models} of {} with models above size 1 ({check_secs:.2}s)", candidates.len()), json!({"event": "check_done", "with_models": with_models, "checked": candidates.len(), "seconds": check_secs}));
+        s.candidates = candidates;
+        s.plan = Some(plan.clone());
+
+        // INTERPRET
+        self.observer.line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
+        let cand_names = s.candidate_names();
+        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names, statement: &statement };
+        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
+        self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
+        if (self.interrupted)() {
+            return Ok(None);
+        }
+
+        // ACT
+        self.observer.line("ACT", json!({"event": "phase", "phase": "act"}));
+        let mut discoveries = Vec::new();
+        for k in &decisions.keep {
+            let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
+            let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
+            if let Some(id) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &k.notes), |id| id.clone()) {
+                self.observer.line(&format!("+ Discovery: {} (from {}, score {})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": id}));
+                discoveries.push(Discovery { id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c) });
+            }
+        }
+        let by = if decisions_by == "llm" { "llm" } else { "offline" };
+        for p in &decisions.conjectures {
+            if s.settled.iter().any(|t| t.theory == p.theory && t.statement.split_whitespace().eq(p.statement.split_whitespace())) {
+                continue; // already tested this cycle
+            }
+            let theory = s.candidates.iter().find(|c| c.name == p.theory).map(|c| (c.theory.clone(), c.origin.clone())).or_else(|| s.bases.iter().find(|b| b.name == p.theory).map(|b| (b.theory.clone(), "base".to_string())));
+            let Some((theory, origin)) = theory else { continue };
+            let params = json!({"signature_id": p.theory, "conjecture": p.statement});
+            let settled = self.call(&mut calls, "prove", params, || {
+                let id = tools::ensure_theory(lib, &p.theory, &theory, &origin)?;
+                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, by, countermodel_size)
+            }, |st| format!("{:?}: {}", st.status, st.evidence));
+            if let Some(st) = settled {
+                self.observer.line(&format!("? Conjecture: [{}] {} — {:?}", st.theory, st.statement, st.status), json!({"event": "conjecture", "theory": st.theory, "statement": st.statement, "status": st.status}));
+                s.settled.push(st);
+            }
+        }
+        if (self.interrupted)() {
+            return Ok(None);
+        }
+        let report = CycleReport {
+            cycle: 0,
+            run,
+            goal: cfg.goal.clone(),
+            llm: if self.offline { self.llm.describe() } else { format!("{} (offline strategist as fallback)", self.llm.describe()) },
+            started,
+            seconds: t0.elapsed().as_secs_f64(),
+            llm_seconds: llm_secs,
+            plan,
+            plan_by,
+            tool_calls: calls,
+            generated: s.generated,
+            checked: s.candidates.len(),
+            with_models,
+            top: s.candidates.iter().take(10).map(summary).collect(),
+            discoveries,
+            conjectures: s.settled.clone(),
+            decisions,
+            decisions_by,
+            faults,
+        };
+        let n = lib
+            .add_report(|n| {
+                let r = CycleReport { cycle: n, ..report.clone() };
+                (serde_json::to_value(&r).expect("reports serialize"), markdown(&r))
+            })
+            .map_err(|e| e.to_string())?;
+        let md = lib.markdown_path(n);
+        self.observer.summary(&report, n, &md);
+        Ok(Some(n))
+    }
+}
+
+/// Best first: by score when scored, else by the number of sizes above 1 with models.
+fn rank(c: &mut [Candidate]) {
+    let key = |c: &Candidate| (c.score.as_ref().map_or(-1.0, |s| s.total), c.spectrum.iter().filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1)).count());
+    c.sort_by(|a, b| key(b).0.total_cmp(&key(a).0).then(key(b).1.cmp(&key(a).1)).then(a.name.cmp(&b.name)));
+}
+
+fn summary(c: &Candidate) -> CandidateSummary {
+    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c) }
+}
+
+/// What a report says about its cycle, for the next cycles' prompts.
+fn memory(r: &CycleReport) -> Memory {
+    Memory {
+        cycle: r.cycle,
+        strategy: r.plan.strategy.clone(),
+        bases: r.plan.explorations.iter().flat_map(|e| e.bases.clone()).collect(),
+        moves: r.plan.explorations.iter().flat_map(|e| e.moves.clone()).collect(),
+        kept: r.discoveries.iter().map(|d| d.name.clone()).collect(),
+        conjectures: r.conjectures.iter().map(|c| format!("[{}] {}: {:?}", c.theory, c.statement, c.status)).collect(),
+    }
+}
+
+/// Rewrites the Markdown of any report whose JSON was written but whose Markdown was not (a run
+/// killed between the two).
+fn restore_markdown(lib: &Library) {
+    for n in lib.report_numbers().unwrap_or_default() {
+        if !lib.markdown_path(n).exists() {
+            if let Some(r) = lib.report(n).ok().and_then(|v| serde_json::from_value::<CycleReport>(v).ok()) {
+                let _ = lib.write_markdown(n, &markdown(&r));
+            }
+        }
+    }
+}
+

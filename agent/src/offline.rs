@@ -1,0 +1,238 @@
+//! The offline strategist: a deterministic planner that needs no language model. It reads the
+//! same situation a model would, makes real choices (explore or exploit, which bases and moves,
+//! what to check, what to keep, what to conjecture) and explains each one. Its replies use the
+//! same `<plan>`/`<decisions>` format and go through the same validation.
+
+use crate::llm::{Llm, LlmError, Phase, Request};
+use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
+use crate::situation::{Candidate, Situation};
+use birkhoff_engine::signature::Fixity;
+use birkhoff_engine::{eval, Theory};
+use birkhoff_library::statement;
+
+/// The offline strategist.
+pub struct Offline;
+
+impl Llm for Offline {
+    fn describe(&self) -> String {
+        "offline strategist (deterministic)".into()
+    }
+
+    fn ask(&self, req: &Request) -> Result<String, LlmError> {
+        Ok(match req.phase {
+            Phase::Plan => format!("<plan>{}</plan>", serde_json::to_string(&plan(req.situation)).expect("plans serialize")),
+            Phase::Interpret => format!("<decisions>{}</decisions>", serde_json::to_string(&decide(req.situation)).expect("decisions serialize")),
+        })
+    }
+}
+
+/// Words of the goal, lower case.
+fn goal_words(goal: &str) -> Vec<String> {
+    goal.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// Bases the goal names: a base matches if its name (or its theory's name), without `_`, or its
+/// last word, appears in the goal, in singular or plural.
+fn bases_in_goal(s: &Situation) -> Vec<String> {
+    let words = goal_words(&s.goal);
+    let said = |w: &str| words.iter().any(|g| g == w || g.strip_suffix('s') == Some(w) || g.strip_suffix("es") == Some(w));
+    s.bases
+        .iter()
+        .filter(|b| {
+            let n = b.name.to_lowercase();
+            said(&n.replace('_', "")) || said(&b.theory.name.to_lowercase()) || n.split('_').next_back().is_some_and(|last| n.contains('_') && said(last) && said(n.split('_').next().unwrap_or("")))
+        })
+        .map(|b| b.name.clone())
+        .collect()
+}
+
+/// `pool` followed by the other bases that share function or relation symbols with it, most
+/// similar first (Jaccard index of the symbol sets), so that later cycles move to neighbours.
+fn with_related(s: &Situation, pool: Vec<String>) -> Vec<String> {
+    let symbols = |t: &Theory| -> std::collections::BTreeSet<String> { t.sig.funcs.iter().map(|f| f.name.clone()).chain(t.sig.rels.iter().map(|r| r.name.clone())).collect() };
+    let wanted: std::collections::BTreeSet<String> = s.bases.iter().filter(|b| pool.contains(&b.name)).flat_map(|b| symbols(&b.theory)).collect();
+    let mut related: Vec<(u64, &String)> = s
+        .bases
+        .iter()
+        .filter(|b| !pool.contains(&b.name))
+        .filter_map(|b| {
+            let own = symbols(&b.theory);
+            let shared = own.intersection(&wanted).count() as u64;
+            let union = own.union(&wanted).count().max(1) as u64;
+            (shared > 0).then_some((u64::MAX - shared * 1_000_000 / union, &b.name))
+        })
+        .collect();
+    related.sort();
+    pool.iter().cloned().chain(related.into_iter().map(|(_, n)| n.clone())).collect()
+}
+
+/// The plan for this cycle, with its reasons in `strategy`.
+pub fn plan(s: &Situation) -> Plan {
+    let mut why = Vec::new();
+    let names = s.base_names();
+    let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
+    let mut discoveries: Vec<&crate::situation::Base> = s.bases.iter().filter(|b| b.discovery).collect();
+    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+    let words = goal_words(&s.goal);
+    let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
+    // Exploit when there are discoveries and this is an even-numbered cycle of the run (or the
+    // goal does not ask for novelty); explore otherwise.
+    let exploit = !discoveries.is_empty() && (s.run_index.is_multiple_of(2) || !wants_new);
+    let mut bases: Vec<String> = Vec::new();
+    if exploit {
+        bases.extend(discoveries.iter().take(2).map(|b| b.name.clone()));
+        why.push(format!("exploit: deepen the best discoveries so far ({})", bases.join(", ")));
+    } else {
+        let from_flags: Vec<String> = s.preferred.iter().filter(|p| names.contains(p)).cloned().collect();
+        let from_goal = bases_in_goal(s);
+        let pool: Vec<String> = if !from_flags.is_empty() {
+            why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
+            from_flags
+        } else if !from_goal.is_empty() {
+            why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
+            from_goal
+        } else {
+            let default = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
+            why.push("the goal names no structure: explore classical ones in turn, least explored first".into());
+            default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect()
+        };
+        let pool = with_related(s, pool);
+        why.push("then structures sharing their symbols".into());
+        // Least explored first, then in the pool's order.
+        let mut ranked: Vec<(usize, usize, String)> = pool.into_iter().enumerate().map(|(i, b)| (explored.iter().filter(|e| **e == &b).count(), i, b)).collect();
+        ranked.sort();
+        bases.extend(ranked.into_iter().take(2).map(|(_, _, b)| b));
+    }
+    if bases.is_empty() {
+        bases.push(names.first().cloned().unwrap_or_default());
+    }
+    // Moves: rotate through those not yet used, two per exploration.
+    let used: Vec<&String> = s.history.iter().flat_map(|h| &h.moves).collect();
+    let mut moves: Vec<String> = s.moves.clone();
+    moves.sort_by_key(|m| used.iter().filter(|u| **u == m).count());
+    let moves: Vec<String> = moves.into_iter().take(2).collect();
+    if s.moves.is_empty() {
+        why.push("no moves are available, so the bases themselves are checked".into());
+    } else {
+        why.push(format!("moves {} (least used so far)", moves.join(", ")));
+    }
+    let depth = if exploit || s.moves.is_empty() { 1 } else { 1 + (s.run_index + 1) % 2 };
+    let max_size = if exploit || words.iter().any(|w| ["spectrum", "spectra", "prime", "size", "sizes"].contains(&w.as_str())) { 6 } else { 5 };
+    why.push(format!("check the best 20 candidates up to size {max_size}"));
+    let prove: Vec<ConjectureProposal> = s
+        .open_conjectures
+        .iter()
+        .filter(|c| names.contains(&c.theory) && searched_up_to(&c.evidence) < max_size + 1)
+        .take(3)
+        .map(|c| ConjectureProposal { theory: c.theory.clone(), statement: c.statement.clone(), rationale: format!("still open ({}); retest up to size {}", c.evidence, max_size + 1) })
+        .collect();
+    if !prove.is_empty() {
+        why.push(format!("retest {} open conjecture(s) at larger sizes", prove.len()));
+    }
+    let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.clone(), depth }).collect();
+    // Look up what the library already holds about the bases, to judge novelty.
+    let search: Vec<Search> = bases.iter().take(2).map(|b| Search { query: b.replace('_', " "), min_score: None }).collect();
+    why.push(format!("search the library for {}", search.iter().map(|q| format!("`{}`", q.query)).collect::<Vec<_>>().join(", ")));
+    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: 20, max_size, prove, search }
+}
+
+/// The size up to which an open conjecture's evidence says countermodels were searched.
+fn searched_up_to(evidence: &str) -> u32 {
+    evidence.split("up to size ").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
+}
+
+/// How strongly a checked candidate's spectrum speaks for it when there is no score: the number
+/// of sizes above 1 with models, then the number of models.
+fn spectrum_signal(c: &Candidate) -> (usize, u128) {
+    let sizes = c.spectrum.iter().filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1)).count();
+    (sizes, c.spectrum.iter().map(|r| r.iso.value).sum())
+}
+
+/// Identity-free properties worth conjecturing for a binary or unary symbol, as statements.
+fn properties(t: &Theory) -> Vec<(String, &'static str)> {
+    if !t.sig.is_single_sorted() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for f in t.sig.func_ids() {
+        let d = t.sig.func_decl(f);
+        let app = |a: &str, b: &str| match d.fixity {
+            Fixity::Infix { .. } => format!("({a} {} {b})", d.name),
+            _ => format!("{}({a}, {b})", d.name),
+        };
+        match d.args.len() {
+            2 => {
+                out.push((format!("{} = {}", app("x", "y"), app("y", "x")), "commutative"));
+                out.push((format!("{} = x", app("x", "x")), "idempotent"));
+                out.push((format!("{} = {}", app(&app("x", "y"), "z"), app("x", &app("y", "z"))), "associative"));
+            }
+            1 => out.push((format!("{0}({0}(x)) = x", d.name), "an involution")),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Conjectures about `c`: properties that hold in every model found (at least one of size 2 or
+/// more) but are not axioms.
+fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
+    let nontrivial = c.models.iter().filter(|m| m.model.sizes.iter().any(|&n| n > 1)).count();
+    if nontrivial == 0 {
+        return vec![];
+    }
+    let largest = c.spectrum.iter().filter(|r| r.iso.value > 0).map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes)).next_back().unwrap_or_default();
+    properties(&c.theory)
+        .into_iter()
+        .filter_map(|(text, what)| {
+            let axiom = statement::parse(&c.theory, &text).ok()?;
+            let mut with = c.theory.clone();
+            with.axioms.push(axiom.clone());
+            let already_axiom = with.fingerprint() == c.theory.fingerprint();
+            let holds = c.models.iter().all(|m| eval::holds(&c.theory.sig, &m.model, &axiom));
+            (holds && !already_axiom).then(|| ConjectureProposal { theory: c.name.clone(), statement: text, rationale: format!("the operation is {what} in all {} models found, up to size {largest}, though no axiom says so", c.models.len()) })
+        })
+        .collect()
+}
+
+/// The decisions on this cycle's results, with reasons in `analysis`.
+pub fn decide(s: &Situation) -> Decisions {
+    let mut why = Vec::new();
+    let scored = s.candidates.iter().any(|c| c.score.is_some());
+    let novel = |c: &&Candidate| c.origin != "base" && !s.bases.iter().any(|b| b.theory.fingerprint() == c.theory.fingerprint());
+    let mut ranked: Vec<&Candidate> = s.candidates.iter().filter(|c| c.checked).filter(novel).filter(|c| spectrum_signal(c).0 > 0).collect();
+    if scored {
+        ranked.retain(|c| c.score.as_ref().is_some_and(|x| x.total >= 0.3));
+        ranked.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+        why.push("ranked the new candidates with non-trivial models by score (threshold 0.3)".into());
+    } else {
+        ranked.sort_by(|a, b| spectrum_signal(b).cmp(&spectrum_signal(a)).then(a.name.cmp(&b.name)));
+        why.push("no scores are available: ranked the new candidates by their spectra (sizes above 1 with models, then model count)".into());
+    }
+    let keep: Vec<Keep> = ranked
+        .iter()
+        .take(2)
+        .enumerate()
+        .map(|(i, c)| {
+            let stem: String = c.parents.first().unwrap_or(&c.name).chars().filter(|ch| ch.is_ascii_alphanumeric()).collect();
+            let stem = if stem.starts_with(|ch: char| ch.is_ascii_alphabetic()) { stem } else { format!("S{stem}") };
+            let name = format!("{}Variant{}_{}", stem.chars().take(40).collect::<String>(), s.run_index, i + 1);
+            Keep { candidate: c.name.clone(), name, notes: format!("origin {}; models at sizes {}; score {}", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) }
+        })
+        .collect();
+    if keep.is_empty() {
+        why.push("nothing new with non-trivial models: keep nothing".into());
+    } else {
+        why.push(format!("keep {}", keep.iter().map(|k| format!("{} as {}", k.candidate, k.name)).collect::<Vec<_>>().join(", ")));
+    }
+    // Conjecture about the kept candidates first, then the best checked ones.
+    let mut sources: Vec<&Candidate> = ranked.iter().take(2).copied().collect();
+    let first: Vec<String> = sources.iter().map(|c| c.name.clone()).collect();
+    sources.extend(s.candidates.iter().filter(|c| c.checked && !first.contains(&c.name)));
+    let conjectures: Vec<ConjectureProposal> = sources.iter().flat_map(|c| conjectures_for(c)).take(3).collect();
+    if conjectures.is_empty() {
+        why.push("no property holds in every model found without being an axiom: no conjecture".into());
+    } else {
+        why.push(format!("conjecture {} (true in every model found; countermodel search and prover decide)", conjectures.iter().map(|c| format!("[{}] {}", c.theory, c.statement)).collect::<Vec<_>>().join("; ")));
+    }
+    Decisions { analysis: format!("Offline strategist: {}.", why.join("; ")), keep, conjectures }
+}

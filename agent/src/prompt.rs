@@ -1,0 +1,125 @@
+//! Prompts rendered from a [`Situation`]: they carry the mathematics (axioms, spectra with their
+//! status, small Cayley tables, scores per dimension, conjecture results, earlier cycles), not
+//! just names, and state the reply schema exactly.
+
+use crate::llm::Phase;
+use crate::situation::{Candidate, Situation};
+use birkhoff_library::record::{Score, SpectrumRowRec};
+use std::fmt::Write;
+
+/// The system prompt for a phase.
+pub fn system(phase: Phase) -> String {
+    let common = "You are the strategist of Birkhoff, a program that discovers finite algebraic structures. \
+You never run tools yourself: you answer with JSON that Birkhoff validates and carries out. \
+Names must be spelled exactly as listed; unknown names and out-of-range numbers are rejected. \
+Statements are formulas in Birkhoff's syntax over the theory's own symbols, e.g. `x * y = y * x` or `all x. exists y. x * y = e`.";
+    match phase {
+        Phase::Plan => format!("{common}\nReply with your reasoning, then exactly one block:\n<plan>{{\"strategy\": \"...\", \"explorations\": [{{\"bases\": [\"NAME\"], \"moves\": [\"MOVE\"], \"depth\": 1}}], \"check_top\": 20, \"max_size\": 5, \"prove\": [{{\"theory\": \"BASE NAME\", \"statement\": \"FORMULA\", \"rationale\": \"...\"}}], \"search\": [{{\"query\": \"WORDS\", \"min_score\": 0.5}}]}}</plan>\nLimits: 1-8 explorations, 1-4 bases each, depth 1-3, check_top 1-50, max_size 1-8, at most 10 entries in prove, at most 5 library searches (their results come with the cycle's results). An exploration with no moves checks the bases themselves."),
+        Phase::Interpret => format!("{common}\nReply with your analysis, then exactly one block:\n<decisions>{{\"analysis\": \"...\", \"keep\": [{{\"candidate\": \"CANDIDATE NAME\", \"name\": \"NewName\", \"notes\": \"why\"}}], \"conjectures\": [{{\"theory\": \"CANDIDATE OR BASE NAME\", \"statement\": \"FORMULA\", \"rationale\": \"...\"}}]}}</decisions>\nA discovery name starts with a letter and has only letters, digits and _ (at most 64). Keep only candidates that are worth remembering; propose conjectures Birkhoff can test (it searches countermodels and runs its prover)."),
+    }
+}
+
+/// Spectrum rows as `1:1 2:1 3:≥4?` with each count's status.
+pub fn spectrum_line(rows: &[SpectrumRowRec]) -> String {
+    if rows.is_empty() {
+        return "not computed".into();
+    }
+    rows.iter().map(|r| format!("{}:{}", birkhoff_checker::spectrum::sizes_label(&r.sizes), r.iso)).collect::<Vec<_>>().join(" ") + "  (models up to isomorphism by size; ≥k = search cut short, ? = unknown)"
+}
+
+/// A score as `0.62 (novelty 0.8, ...)`.
+pub fn score_line(s: &Option<Score>) -> String {
+    match s {
+        Some(s) => format!("{:.3} ({})", s.total, s.dims.iter().map(|(k, v)| format!("{k} {v:.2}")).collect::<Vec<_>>().join(", ")),
+        None => "not scored".into(),
+    }
+}
+
+/// The axioms of a theory, one per line, without its doc and metadata.
+pub fn axioms(t: &birkhoff_engine::Theory) -> String {
+    t.to_text().lines().filter(|l| !l.starts_with("doc") && !l.starts_with("meta") && !l.trim().is_empty()).map(|l| format!("    {l}\n")).collect()
+}
+
+/// The smallest model of size at least 2, as Cayley tables, if it is small enough to show.
+pub fn small_model(c: &Candidate) -> Option<String> {
+    let m = c.models.iter().find(|m| m.model.sizes.iter().all(|&n| (2..=4).contains(&n)))?;
+    Some(birkhoff_engine::tables::cayley(&c.theory.sig, &m.model))
+}
+
+fn common(s: &Situation, out: &mut String) {
+    let _ = writeln!(out, "Goal: {}", s.goal);
+    let _ = writeln!(out, "Cycle {} of {} in this run.", s.run_index, s.run_of);
+    let tools: Vec<String> = s.tools.iter().map(|t| format!("{} ({})", t.name, if t.available { t.note.clone() } else { format!("NOT AVAILABLE: {}", t.note) })).collect();
+    let _ = writeln!(out, "Tools: {}", tools.join("; "));
+    let _ = writeln!(out, "Moves available: {}", if s.moves.is_empty() { "none (the explore tool is not available; explorations without moves check the bases themselves)".to_string() } else { s.moves.join(", ") });
+    if !s.history.is_empty() {
+        let _ = writeln!(out, "\n## Earlier cycles");
+        for h in &s.history {
+            let _ = writeln!(out, "- cycle {}: bases {} moves {}; kept {}; conjectures: {}", h.cycle, h.bases.join(","), if h.moves.is_empty() { "-".into() } else { h.moves.join(",") }, if h.kept.is_empty() { "nothing".into() } else { h.kept.join(", ") }, if h.conjectures.is_empty() { "none".into() } else { h.conjectures.join("; ") });
+        }
+    }
+    if !s.open_conjectures.is_empty() {
+        let _ = writeln!(out, "\n## Open conjectures");
+        for c in &s.open_conjectures {
+            let _ = writeln!(out, "- [{}] {} — {}", c.theory, c.statement, c.evidence);
+        }
+    }
+}
+
+/// The user prompt for a phase.
+pub fn user(phase: Phase, s: &Situation) -> String {
+    let mut out = String::new();
+    match phase {
+        Phase::Plan => {
+            let _ = writeln!(out, "PHASE: PLAN");
+            common(s, &mut out);
+            if !s.preferred.is_empty() {
+                let _ = writeln!(out, "The user asked to start from: {}", s.preferred.join(", "));
+            }
+            let _ = writeln!(out, "\n## Base structures (name, axioms, spectrum, score)");
+            for b in &s.bases {
+                let _ = writeln!(out, "### {}{}", b.name, if b.discovery { " (discovery)" } else { "" });
+                out += &axioms(&b.theory);
+                if let Some(sp) = &b.spectrum {
+                    let _ = writeln!(out, "    spectrum: {}", spectrum_line(sp));
+                }
+                if b.score.is_some() {
+                    let _ = writeln!(out, "    score: {}", score_line(&b.score));
+                }
+            }
+            let _ = writeln!(out, "\nDesign this cycle. Reply with <plan>.");
+        }
+        Phase::Interpret => {
+            let _ = writeln!(out, "PHASE: INTERPRET");
+            common(s, &mut out);
+            if let Some(p) = &s.plan {
+                let _ = writeln!(out, "\n## The plan\n{}", serde_json::to_string(p).unwrap_or_default());
+            }
+            let _ = writeln!(out, "\n## Results: {} candidates generated, {} checked (best first)", s.generated, s.candidates.len());
+            for (i, c) in s.candidates.iter().enumerate().take(20) {
+                let _ = writeln!(out, "### Candidate {}: {}", i + 1, c.name);
+                let _ = writeln!(out, "    origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" from {}", c.parents.join(", ")) });
+                let _ = writeln!(out, "    score: {}", score_line(&c.score));
+                let _ = writeln!(out, "    spectrum: {}", spectrum_line(&c.spectrum));
+                out += &axioms(&c.theory);
+                if let Some(t) = small_model(c) {
+                    let _ = writeln!(out, "    a small model:\n{}", t.lines().map(|l| format!("      {l}\n")).collect::<String>());
+                }
+            }
+            if !s.found_in_library.is_empty() {
+                let _ = writeln!(out, "\n## Library search results");
+                for (q, hits) in &s.found_in_library {
+                    let _ = writeln!(out, "- `{q}`: {}", if hits.is_empty() { "nothing".to_string() } else { hits.join("; ") });
+                }
+            }
+            if !s.settled.is_empty() {
+                let _ = writeln!(out, "\n## Conjectures tested this cycle");
+                for c in &s.settled {
+                    let _ = writeln!(out, "- [{}] {}: {:?} — {}", c.theory, c.statement, c.status, c.evidence);
+                }
+            }
+            let _ = writeln!(out, "\nInterpret the results. Reply with <decisions>.");
+        }
+    }
+    out
+}

@@ -1,0 +1,208 @@
+//! The cycle report: a JSON record ([`CycleReport`]) and its Markdown rendering, with spectra as
+//! small bar charts and models as Cayley tables.
+
+use crate::schema::{Decisions, Plan};
+use crate::situation::Settled;
+use birkhoff_library::record::{Score, SpectrumRowRec};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Which run a cycle belongs to, so that a rerun can resume it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// A digest of the goal, bases and cycle count.
+    pub key: String,
+    /// This cycle's position in the run, from 1.
+    pub index: u32,
+    /// The run's length.
+    pub of: u32,
+}
+
+/// One tool call and its outcome.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The tool.
+    pub tool: String,
+    /// Its parameters.
+    pub params: Value,
+    /// Whether it succeeded.
+    pub ok: bool,
+    /// What it returned, or its error.
+    pub summary: String,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// A candidate as reported.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CandidateSummary {
+    /// Its name in the cycle.
+    pub name: String,
+    /// How it arose.
+    pub origin: String,
+    /// What it came from.
+    pub parents: Vec<String>,
+    /// Its score.
+    pub score: Option<Score>,
+    /// Its spectrum.
+    pub spectrum: Vec<SpectrumRowRec>,
+    /// Its axioms (theory text).
+    pub axioms: String,
+    /// A small model as Cayley tables.
+    pub cayley: Option<String>,
+}
+
+/// A discovery added to the library.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Discovery {
+    /// Its library ID.
+    pub id: String,
+    /// Its new name.
+    pub name: String,
+    /// Why it was kept.
+    pub notes: String,
+    /// The candidate.
+    pub candidate: CandidateSummary,
+}
+
+/// A fault: something that went wrong and how it was handled.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Fault {
+    /// `plan`, `interpret`, `execute` or `act`.
+    pub phase: String,
+    /// What went wrong.
+    pub message: String,
+    /// What was done about it.
+    pub handling: String,
+}
+
+/// Everything about one cycle.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CycleReport {
+    /// The cycle's number in the library (from 1, never reused).
+    pub cycle: u64,
+    /// The run it belongs to.
+    pub run: RunInfo,
+    /// The goal.
+    pub goal: String,
+    /// The language model used.
+    pub llm: String,
+    /// Start time, seconds since the Unix epoch.
+    pub started: u64,
+    /// Duration in seconds.
+    pub seconds: f64,
+    /// Seconds spent waiting for the language model.
+    pub llm_seconds: f64,
+    /// The plan carried out.
+    pub plan: Plan,
+    /// Who made the plan (`llm`, `offline`, `offline (fallback)`).
+    pub plan_by: String,
+    /// The tool calls, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Candidates generated.
+    pub generated: usize,
+    /// Candidates model-checked.
+    pub checked: usize,
+    /// Checked candidates with a model of size above 1.
+    pub with_models: usize,
+    /// The best candidates (at most 10).
+    pub top: Vec<CandidateSummary>,
+    /// Discoveries added.
+    pub discoveries: Vec<Discovery>,
+    /// Conjectures tested and their fate.
+    pub conjectures: Vec<Settled>,
+    /// The decisions carried out.
+    pub decisions: Decisions,
+    /// Who made the decisions.
+    pub decisions_by: String,
+    /// Faults and their handling.
+    pub faults: Vec<Fault>,
+}
+
+/// A spectrum as a small bar chart, one line per size: `  3 | ████ 4`.
+pub fn bars(rows: &[SpectrumRowRec]) -> String {
+    let max = rows.iter().map(|r| r.iso.value).max().unwrap_or(0).max(1);
+    let mut out = String::new();
+    for r in rows {
+        let width = if r.iso.value == 0 { 0 } else { 1 + (r.iso.value.min(max) * 29 / max) as usize };
+        let _ = writeln!(out, "  {:>5} | {} {}", birkhoff_checker::spectrum::sizes_label(&r.sizes), "█".repeat(width), r.iso);
+    }
+    out
+}
+
+fn candidate_md(out: &mut String, c: &CandidateSummary) {
+    let _ = writeln!(out, "- Origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" (from {})", c.parents.join(", ")) });
+    let _ = writeln!(out, "- Score: {}", crate::prompt::score_line(&c.score));
+    let _ = writeln!(out, "\n```text\n{}```", c.axioms);
+    if !c.spectrum.is_empty() {
+        let _ = writeln!(out, "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```", bars(&c.spectrum));
+    }
+    if let Some(t) = &c.cayley {
+        let _ = writeln!(out, "\nA small model:\n\n```text\n{t}```");
+    }
+}
+
+/// The report as Markdown.
+pub fn markdown(r: &CycleReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Research Cycle {}\n", r.cycle);
+    let _ = writeln!(out, "**Goal:** {}  ", r.goal);
+    let _ = writeln!(out, "**Run:** cycle {} of {} (run {})  ", r.run.index, r.run.of, r.run.key);
+    let _ = writeln!(out, "**Started:** {} UTC  ", birkhoff_library::time::format_utc(r.started));
+    let _ = writeln!(out, "**Duration:** {:.1}s ({:.1}s waiting for the model)  ", r.seconds, r.llm_seconds);
+    let _ = writeln!(out, "**Model:** {}\n", r.llm);
+    let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates checked: {}\n- With models above size 1: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
+    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, r.plan.strategy);
+    for e in &r.plan.explorations {
+        let _ = writeln!(out, "- Explore {} with {} at depth {}", e.bases.join(", "), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { e.moves.join(", ") }, e.depth);
+    }
+    let _ = writeln!(out, "- Check the best {} candidates up to size {}\n", r.plan.check_top, r.plan.max_size);
+    let _ = writeln!(out, "## What ran\n\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|");
+    for t in &r.tool_calls {
+        let _ = writeln!(out, "| {} | `{}` | {} | {} | {:.2} |", t.tool, t.params, if t.ok { "yes" } else { "NO" }, t.summary.replace('|', "\\|").replace('\n', " "), t.seconds);
+    }
+    let _ = writeln!(out, "\n## Top candidates\n");
+    if r.top.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    for c in &r.top {
+        let _ = writeln!(out, "### {}\n", c.name);
+        candidate_md(&mut out, c);
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Discoveries\n");
+    if r.discoveries.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    }
+    for d in &r.discoveries {
+        let _ = writeln!(out, "### {} ({})\n\nFrom candidate {}. {}\n", d.name, d.id, d.candidate.name, d.notes);
+        candidate_md(&mut out, &d.candidate);
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Conjectures\n");
+    if r.conjectures.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    }
+    for c in &r.conjectures {
+        let _ = writeln!(out, "- [{}] `{}` — **{:?}** ({}; proposed by {})", c.theory, c.statement, c.status, c.evidence, c.proposed_by);
+        if let Some(t) = &c.countermodel {
+            let _ = writeln!(out, "\n```text\n{t}```");
+        }
+    }
+    let _ = writeln!(out, "\n## Decisions (by {})\n\n{}\n", r.decisions_by, r.decisions.analysis);
+    for k in &r.decisions.keep {
+        let _ = writeln!(out, "- Keep {} as **{}**: {}", k.candidate, k.name, k.notes);
+    }
+    for c in &r.decisions.conjectures {
+        let _ = writeln!(out, "- Conjecture [{}] `{}`: {}", c.theory, c.statement, c.rationale);
+    }
+    let _ = writeln!(out, "\n## Faults\n");
+    if r.faults.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    for f in &r.faults {
+        let _ = writeln!(out, "- **{}**: {} — {}", f.phase, f.message, f.handling);
+    }
+    out
+}

@@ -1,0 +1,221 @@
+//! The structured replies a language model gives: a [`Plan`] inside `<plan>` tags and
+//! [`Decisions`] inside `<decisions>` tags. [`parse_plan`] and [`parse_decisions`] extract and
+//! validate them; every error is a message that can be sent back to the model verbatim.
+
+use serde::{Deserialize, Serialize};
+
+/// One exploration: apply moves to base structures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exploration {
+    /// Base structure names (seeds or earlier discoveries).
+    pub bases: Vec<String>,
+    /// Move names; empty checks the bases themselves.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// How many moves deep, 1 to 3.
+    #[serde(default = "one")]
+    pub depth: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A conjecture to test: a formula over a theory's signature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConjectureProposal {
+    /// The theory: a candidate of this cycle or a base structure, by name.
+    pub theory: String,
+    /// The statement in Birkhoff's syntax, such as `x * y = y * x`.
+    pub statement: String,
+    /// Why it might hold.
+    #[serde(default)]
+    pub rationale: String,
+}
+
+/// The PLAN phase's reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// The strategy in words (shown live and in the report).
+    pub strategy: String,
+    /// Explorations to run.
+    pub explorations: Vec<Exploration>,
+    /// How many of the best candidates to model-check, 1 to 50.
+    pub check_top: usize,
+    /// Largest model size to check, 1 to 8.
+    pub max_size: u32,
+    /// Conjectures about known theories to settle this cycle.
+    #[serde(default)]
+    pub prove: Vec<ConjectureProposal>,
+    /// Library searches whose results are shown with this cycle's results.
+    #[serde(default)]
+    pub search: Vec<Search>,
+}
+
+/// A library search (the `search_library` tool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Search {
+    /// Words that must all occur.
+    pub query: String,
+    /// Only theories scored at least this.
+    #[serde(default)]
+    pub min_score: Option<f64>,
+}
+
+/// A candidate to add to the library.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keep {
+    /// The candidate's name as listed in the results.
+    pub candidate: String,
+    /// The name to give the discovery: a letter, then letters, digits or `_`, at most 64.
+    pub name: String,
+    /// Why it is kept.
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// The INTERPRET phase's reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decisions {
+    /// The analysis in words.
+    pub analysis: String,
+    /// Discoveries to add.
+    #[serde(default)]
+    pub keep: Vec<Keep>,
+    /// Conjectures to test.
+    #[serde(default)]
+    pub conjectures: Vec<ConjectureProposal>,
+}
+
+/// What a reply may refer to: the names and limits it is validated against.
+pub struct Vocabulary<'a> {
+    /// Known base structures.
+    pub bases: &'a [String],
+    /// Available moves.
+    pub moves: &'a [String],
+    /// This cycle's candidates (for decisions).
+    pub candidates: &'a [String],
+    /// Checks a statement about a named theory (that it parses over the theory's signature).
+    pub statement: &'a dyn Fn(&str, &str) -> Result<(), String>,
+}
+
+/// The JSON between `<tag>` and `</tag>`, or a message saying what is missing.
+pub fn extract<'a>(reply: &'a str, tag: &str) -> Result<&'a str, String> {
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    let start = reply.find(&open).ok_or_else(|| format!("the reply has no <{tag}> tag; put the JSON between <{tag}> and </{tag}>"))? + open.len();
+    let end = reply[start..].find(&close).ok_or_else(|| format!("<{tag}> is not closed by </{tag}>"))?;
+    Ok(reply[start..start + end].trim())
+}
+
+/// Whether `name` is acceptable as a discovery name.
+pub fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && name.len() <= 64 && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn known(what: &str, name: &str, list: &[String]) -> Result<(), String> {
+    if list.iter().any(|n| n == name) {
+        return Ok(());
+    }
+    let shown: Vec<&str> = list.iter().take(40).map(String::as_str).collect();
+    Err(format!("unknown {what} `{name}`; known: {}", if shown.is_empty() { "none".to_string() } else { shown.join(", ") }))
+}
+
+/// Parses and validates a plan.
+pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
+    let plan: Plan = serde_json::from_str(extract(reply, "plan")?).map_err(|e| format!("the <plan> JSON is invalid: {e}"))?;
+    if plan.explorations.is_empty() || plan.explorations.len() > 8 {
+        return Err("`explorations` must have 1 to 8 entries".into());
+    }
+    for e in &plan.explorations {
+        if e.bases.is_empty() || e.bases.len() > 4 {
+            return Err("each exploration needs 1 to 4 `bases`".into());
+        }
+        for b in &e.bases {
+            known("base structure", b, v.bases)?;
+        }
+        for m in &e.moves {
+            known("move", m, v.moves)?;
+        }
+        if !(1..=3).contains(&e.depth) {
+            return Err(format!("`depth` {} is out of range: use 1 to 3", e.depth));
+        }
+    }
+    if !(1..=50).contains(&plan.check_top) {
+        return Err(format!("`check_top` {} is out of range: use 1 to 50", plan.check_top));
+    }
+    if !(1..=8).contains(&plan.max_size) {
+        return Err(format!("`max_size` {} is out of range: use 1 to 8", plan.max_size));
+    }
+    if plan.prove.len() > 10 {
+        return Err("at most 10 conjectures in `prove`".into());
+    }
+    if plan.search.len() > 5 || plan.search.iter().any(|q| q.query.len() > 200 || q.min_score.is_some_and(|x| !(0.0..=1.0).contains(&x))) {
+        return Err("`search`: at most 5 queries of at most 200 characters, `min_score` between 0 and 1".into());
+    }
+    for c in &plan.prove {
+        known("base structure", &c.theory, v.bases)?;
+        (v.statement)(&c.theory, &c.statement)?;
+    }
+    Ok(plan)
+}
+
+/// Parses and validates decisions.
+pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String> {
+    let d: Decisions = serde_json::from_str(extract(reply, "decisions")?).map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;
+    if d.keep.len() > 10 || d.conjectures.len() > 10 {
+        return Err("at most 10 entries each in `keep` and `conjectures`".into());
+    }
+    for k in &d.keep {
+        known("candidate", &k.candidate, v.candidates)?;
+        if !valid_name(&k.name) {
+            return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most 64)", k.name));
+        }
+    }
+    let theories: Vec<String> = v.candidates.iter().chain(v.bases).cloned().collect();
+    for c in &d.conjectures {
+        known("theory", &c.theory, &theories)?;
+        (v.statement)(&c.theory, &c.statement)?;
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vocab<'a>(b: &'a [String], m: &'a [String], c: &'a [String]) -> Vocabulary<'a> {
+        Vocabulary { bases: b, moves: m, candidates: c, statement: &|_, st| if st.contains('+') { Err(format!("`{st}` does not parse")) } else { Ok(()) } }
+    }
+
+    #[test]
+    fn plans_are_validated() {
+        let (b, m, c) = (vec!["group".to_string()], vec!["DROP".to_string()], vec![]);
+        let v = vocab(&b, &m, &c);
+        let good = r#"thinking... <plan>{"strategy": "s", "explorations": [{"bases": ["group"], "moves": ["DROP"], "depth": 1}], "check_top": 5, "max_size": 4}</plan>"#;
+        assert_eq!(parse_plan(good, &v).unwrap().check_top, 5);
+        assert!(parse_plan(&good.replace("\"group\"]", "\"../../etc/passwd\"]"), &v).unwrap_err().contains("unknown base structure `../../etc/passwd`"));
+        assert!(parse_plan(&good.replace("DROP\"]", "FLY\"]"), &v).unwrap_err().contains("unknown move `FLY`"));
+        assert!(parse_plan(&good.replace("\"depth\": 1", "\"depth\": 9"), &v).unwrap_err().contains("depth"));
+        assert!(parse_plan(&good.replace("\"check_top\"", "\"extra\": 1, \"check_top\""), &v).unwrap_err().contains("unknown field"));
+        assert!(parse_plan("no tags", &v).unwrap_err().contains("no <plan> tag"));
+        assert!(parse_plan("<plan>{not json</plan>", &v).unwrap_err().contains("invalid"));
+    }
+
+    #[test]
+    fn decisions_are_validated() {
+        let (b, m, c) = (vec!["group".to_string()], vec![], vec!["Group_drop(assoc)".to_string()]);
+        let v = vocab(&b, &m, &c);
+        let good = r#"<decisions>{"analysis": "a", "keep": [{"candidate": "Group_drop(assoc)", "name": "Neat", "notes": "n"}], "conjectures": [{"theory": "group", "statement": "x * y = y * x"}]}</decisions>"#;
+        assert_eq!(parse_decisions(good, &v).unwrap().keep[0].name, "Neat");
+        assert!(parse_decisions(&good.replace("\"Neat\"", "\"../../etc/passwd\""), &v).unwrap_err().contains("not a valid discovery name"));
+        assert!(parse_decisions(&good.replace("\"theory\": \"group\"", "\"theory\": \"Nope\""), &v).unwrap_err().contains("unknown theory"));
+        assert!(parse_decisions(&good.replace("x * y = y * x", "x + y = y"), &v).unwrap_err().contains("does not parse"));
+    }
+}

@@ -1,0 +1,138 @@
+//! The SQLite index: one row per record plus an FTS5 table of its words. It is derived data:
+//! [`Index::sync`] brings it in step with the files when the library is opened, every write
+//! updates it, and [`Index::rebuild`] recreates it from scratch.
+
+use crate::record::Record;
+use crate::Result;
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// A search result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hit {
+    /// The record's ID.
+    pub id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Its score (theories with a score only).
+    pub score: Option<f64>,
+}
+
+/// The open index.
+pub struct Index {
+    db: Connection,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS records(id TEXT PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL, score REAL, created INTEGER NOT NULL, body TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(id UNINDEXED, name, text);
+";
+
+impl Index {
+    /// Opens or creates the index file. A file that is not a usable index is replaced (it is
+    /// derived data; the caller then fills it from the files).
+    pub fn open(path: &Path) -> Result<Index> {
+        let attempt = || -> Result<Connection> {
+            let db = Connection::open(path)?;
+            db.busy_timeout(Duration::from_secs(30))?;
+            db.execute_batch(SCHEMA)?;
+            Ok(db)
+        };
+        let db = match attempt() {
+            Ok(db) => db,
+            Err(_) => {
+                let _ = std::fs::remove_file(path);
+                attempt()?
+            }
+        };
+        Ok(Index { db })
+    }
+
+    /// Inserts or replaces one record.
+    pub fn upsert(&mut self, r: &Record) -> Result<()> {
+        let tx = self.db.transaction()?;
+        write_row(&tx, r)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Makes the index hold exactly `records`: adds what is missing, replaces what changed,
+    /// removes what is gone.
+    pub fn sync(&mut self, records: &[Record]) -> Result<()> {
+        let tx = self.db.transaction()?;
+        let mut stored: HashMap<String, String> = {
+            let mut st = tx.prepare("SELECT id, body FROM records")?;
+            let rows = st.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for r in records {
+            if stored.remove(&r.id).as_deref() != Some(body_of(r).as_str()) {
+                write_row(&tx, r)?;
+            }
+        }
+        for gone in stored.keys() {
+            tx.execute("DELETE FROM records WHERE id = ?1", params![gone])?;
+            tx.execute("DELETE FROM words WHERE id = ?1", params![gone])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Empties the index and fills it from `records`.
+    pub fn rebuild(&mut self, records: &[Record]) -> Result<()> {
+        let tx = self.db.transaction()?;
+        tx.execute_batch("DELETE FROM records; DELETE FROM words;")?;
+        for r in records {
+            write_row(&tx, r)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records matching every word of `query` (all records for an empty query), best match
+    /// first, ties by ID; with `min_score`, only theories scored at least that.
+    pub fn search(&self, query: &str, min_score: Option<f64>, limit: usize) -> Result<Vec<Hit>> {
+        let words: Vec<String> = query.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty()).map(|w| format!("\"{w}\"")).collect();
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let hit = |row: &rusqlite::Row| Ok(Hit { id: row.get(0)?, kind: row.get(1)?, name: row.get(2)?, score: row.get(3)? });
+        let hits = if words.is_empty() {
+            let mut st = self.db.prepare("SELECT id, kind, name, score FROM records WHERE (?1 IS NULL OR score >= ?1) ORDER BY score IS NULL, score DESC, id LIMIT ?2")?;
+            let rows = st.query_map(params![min_score, limit], hit)?.collect::<rusqlite::Result<Vec<_>>>()?;
+            rows
+        } else {
+            let mut st = self.db.prepare(
+                "SELECT r.id, r.kind, r.name, r.score FROM words JOIN records r ON r.id = words.id \
+                 WHERE words MATCH ?1 AND (?2 IS NULL OR r.score >= ?2) ORDER BY bm25(words), r.id LIMIT ?3",
+            )?;
+            let rows = st.query_map(params![words.join(" "), min_score, limit], hit)?.collect::<rusqlite::Result<Vec<_>>>()?;
+            rows
+        };
+        Ok(hits)
+    }
+
+    /// Number of records of each kind, sorted by kind.
+    pub fn counts(&self) -> Result<Vec<(String, u64)>> {
+        let mut st = self.db.prepare("SELECT kind, COUNT(*) FROM records GROUP BY kind ORDER BY kind")?;
+        let rows = st.query_map([], |row| Ok((row.get(0)?, row.get::<_, i64>(1)? as u64)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+fn body_of(r: &Record) -> String {
+    serde_json::to_string(r).expect("records serialize")
+}
+
+fn write_row(tx: &rusqlite::Transaction, r: &Record) -> Result<()> {
+    tx.execute(
+        "INSERT OR REPLACE INTO records(id, kind, name, score, created, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![r.id, r.body.kind(), r.body.name(), r.body.score(), r.created as i64, body_of(r)],
+    )?;
+    tx.execute("DELETE FROM words WHERE id = ?1", params![r.id])?;
+    tx.execute("INSERT INTO words(id, name, text) VALUES (?1, ?2, ?3)", params![r.id, r.body.name(), r.body.search_text()])?;
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! The record types. Each record is one JSON file: `{"id", "created", "kind", ...fields}`. The ID
+//! is derived from the fields that identify the record ([`Body::material`]), so the same theory,
+//! model or conjecture found twice gets the same ID and the same file.
+
+use birkhoff_checker::budget::Count;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A stored record: its ID, creation time and content.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Content-derived ID such as `thy-0123456789abcdef`.
+    pub id: String,
+    /// Seconds since the Unix epoch when the record was first written.
+    pub created: u64,
+    /// The content.
+    #[serde(flatten)]
+    pub body: Body,
+}
+
+/// The content of a record, tagged by `kind`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Body {
+    /// A theory: a seed, a candidate whose models were stored, or a named discovery.
+    Theory(TheoryRec),
+    /// A model spectrum of a theory.
+    Spectrum(SpectrumRec),
+    /// One finite model of a theory.
+    Model(ModelRec),
+    /// A conjecture about a theory and its fate.
+    Conjecture(ConjectureRec),
+    /// A proof of a conjecture, with the prover's certificate.
+    Proof(ProofRec),
+}
+
+/// Scores of a theory: the weighted total and each dimension.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Score {
+    /// The weighted total in [0, 1].
+    pub total: f64,
+    /// Each dimension by name.
+    pub dims: BTreeMap<String, f64>,
+}
+
+/// A theory record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TheoryRec {
+    /// Display name (a discovery's chosen name, or the candidate's generated name).
+    pub name: String,
+    /// The theory in Birkhoff's format; it parses back to the theory.
+    pub text: String,
+    /// The engine's fingerprint of the theory (the ID is derived from it).
+    pub fingerprint: String,
+    /// How the theory arose: `seed`, or the moves that produced it.
+    pub origin: String,
+    /// IDs or names of the theories it came from.
+    #[serde(default)]
+    pub parents: Vec<String>,
+    /// Whether it was added as a discovery (rather than stored as a checked candidate).
+    #[serde(default)]
+    pub discovery: bool,
+    /// Free notes (for a discovery: why it was kept).
+    #[serde(default)]
+    pub notes: String,
+    /// Its score, when one was computed.
+    #[serde(default)]
+    pub score: Option<Score>,
+}
+
+/// One row of a stored spectrum (timings are left out so that equal spectra get equal IDs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpectrumRowRec {
+    /// Size of each sort.
+    pub sizes: Vec<u32>,
+    /// Models up to isomorphism.
+    pub iso: Count,
+    /// Labeled models.
+    pub labeled: Count,
+}
+
+/// A spectrum record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpectrumRec {
+    /// The theory's record ID.
+    pub theory_id: String,
+    /// The theory's name, for people.
+    pub theory_name: String,
+    /// The rows, by size.
+    pub rows: Vec<SpectrumRowRec>,
+}
+
+/// A model record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelRec {
+    /// The theory's record ID.
+    pub theory_id: String,
+    /// The theory's name, for people.
+    pub theory_name: String,
+    /// The structure as the engine's JSON (`Structure::to_json`).
+    pub structure: Value,
+}
+
+/// What became of a conjecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConjectureStatus {
+    /// Neither proved nor refuted.
+    Open,
+    /// A countermodel, checked by the evaluator, shows it false.
+    Refuted,
+    /// A prover proved it; the certificate is in a proof record.
+    Proved,
+}
+
+/// A conjecture record. Its ID depends on the theory and the statement only, so its status can
+/// be updated in place.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConjectureRec {
+    /// The theory's record ID.
+    pub theory_id: String,
+    /// The theory's name, for people.
+    pub theory_name: String,
+    /// The statement: a formula in Birkhoff's syntax over the theory's signature.
+    pub statement: String,
+    /// Its status.
+    pub status: ConjectureStatus,
+    /// What the status rests on, in words.
+    pub evidence: String,
+    /// The countermodel's record ID, when refuted.
+    #[serde(default)]
+    pub countermodel: Option<String>,
+    /// The proof's record ID, when proved.
+    #[serde(default)]
+    pub proof: Option<String>,
+    /// Who proposed it (`llm`, `offline`, ...).
+    pub proposed_by: String,
+}
+
+/// A proof record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProofRec {
+    /// The conjecture's record ID.
+    pub conjecture_id: String,
+    /// The theory's record ID.
+    pub theory_id: String,
+    /// The statement proved.
+    pub statement: String,
+    /// The prover that produced the certificate.
+    pub prover: String,
+    /// The certificate, in the prover's format; the proof checker re-checks it.
+    pub certificate: Value,
+}
+
+impl Body {
+    /// The record kind (`theory`, `model`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Theory(_) => "theory",
+            Body::Spectrum(_) => "spectrum",
+            Body::Model(_) => "model",
+            Body::Conjecture(_) => "conjecture",
+            Body::Proof(_) => "proof",
+        }
+    }
+
+    /// The identifying content from which the ID is derived.
+    pub fn material(&self) -> String {
+        match self {
+            Body::Theory(t) => format!("theory\n{}", t.fingerprint),
+            Body::Spectrum(s) => format!("spectrum\n{}\n{}", s.theory_id, serde_json::to_string(&s.rows).expect("rows serialize")),
+            Body::Model(m) => format!("model\n{}\n{}", m.theory_id, m.structure),
+            Body::Conjecture(c) => format!("conjecture\n{}\n{}", c.theory_id, c.statement.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Body::Proof(p) => format!("proof\n{}\n{}", p.conjecture_id, p.certificate),
+        }
+    }
+
+    /// The ID this content gets.
+    pub fn id(&self) -> String {
+        let prefix = crate::id::KINDS.iter().find(|(k, _, _)| *k == self.kind()).expect("every kind is listed").1;
+        crate::id::derive(prefix, &self.material())
+    }
+
+    /// A short name for listings.
+    pub fn name(&self) -> String {
+        match self {
+            Body::Theory(t) => t.name.clone(),
+            Body::Spectrum(s) => format!("spectrum of {}", s.theory_name),
+            Body::Model(m) => format!("model of {} ({})", m.theory_name, sizes_of(&m.structure)),
+            Body::Conjecture(c) => format!("[{}] {}", c.theory_name, c.statement),
+            Body::Proof(p) => format!("proof of {}", p.statement),
+        }
+    }
+
+    /// The score used by `--min-score` (theories only).
+    pub fn score(&self) -> Option<f64> {
+        match self {
+            Body::Theory(t) => t.score.as_ref().map(|s| s.total),
+            _ => None,
+        }
+    }
+
+    /// The words a search matches against.
+    pub fn search_text(&self) -> String {
+        match self {
+            Body::Theory(t) => format!("{}\n{}\n{}\n{}\n{}", t.text, t.origin, t.parents.join(" "), t.notes, if t.discovery { "discovery" } else { "candidate" }),
+            Body::Spectrum(s) => s.rows.iter().map(|r| format!("{:?} {} {}", r.sizes, r.iso, r.labeled)).collect::<Vec<_>>().join("\n"),
+            Body::Model(m) => m.structure.to_string(),
+            Body::Conjecture(c) => format!("{} {:?} {} {}", c.statement, c.status, c.evidence, c.proposed_by),
+            Body::Proof(p) => format!("{} {}", p.statement, p.prover),
+        }
+    }
+}
+
+/// `3` or `2x3`, from a structure's JSON `sizes` map.
+fn sizes_of(structure: &Value) -> String {
+    structure.get("sizes").and_then(Value::as_object).map(|m| m.values().map(|v| v.to_string()).collect::<Vec<_>>().join("x")).unwrap_or_default()
+}
+
+impl Record {
+    /// A new record for `body`, created now, with its derived ID.
+    pub fn new(body: Body) -> Record {
+        Record { id: body.id(), created: crate::time::now(), body }
+    }
+}

@@ -1,0 +1,157 @@
+//! The library directory: opening it, reading and writing records, listing them.
+
+use crate::id::{dir_of, KINDS};
+use crate::index::{Hit, Index};
+use crate::record::{Body, Record};
+use crate::{atomic, io_err, lock, Error, Result};
+use std::path::{Path, PathBuf};
+
+/// The library directory used when `--library` is not given: `$BIRKHOFF_LIBRARY`, or
+/// `./birkhoff-library`.
+pub fn default_dir() -> PathBuf {
+    std::env::var_os("BIRKHOFF_LIBRARY").map_or_else(|| PathBuf::from("birkhoff-library"), PathBuf::from)
+}
+
+/// An open library: its directory and its index.
+pub struct Library {
+    root: PathBuf,
+    index: Index,
+}
+
+/// What `put` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Put {
+    /// A new record file was written.
+    Created,
+    /// The record existed and was replaced by the new content.
+    Updated,
+    /// The record existed with this content (or is immutable); nothing was written.
+    Unchanged,
+}
+
+impl Library {
+    /// Opens (creating if needed) the library at `root`, removes temporary files left by killed
+    /// writers, and brings the index in step with the files.
+    pub fn open(root: &Path) -> Result<Library> {
+        std::fs::create_dir_all(root).map_err(io_err(root))?;
+        let _guard = lock::acquire(root)?;
+        for (_, _, dir) in KINDS.iter().copied().chain([("report", "", crate::reports::DIR)]) {
+            let d = root.join(dir);
+            std::fs::create_dir_all(&d).map_err(io_err(&d))?;
+            atomic::clean_partial(&d)?;
+        }
+        let mut lib = Library { root: root.to_path_buf(), index: Index::open(&root.join("index.sqlite"))? };
+        let records = lib.load_all()?;
+        lib.index.sync(&records)?;
+        Ok(lib)
+    }
+
+    /// The library directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file of a record, if `id` is a well-formed ID.
+    pub fn path_of(&self, id: &str) -> Result<PathBuf> {
+        let dir = dir_of(id).ok_or_else(|| Error::BadId(id.to_string()))?;
+        Ok(self.root.join(dir).join(format!("{id}.json")))
+    }
+
+    /// Stores a record. Theories and conjectures are updated in place when their content
+    /// changes (their IDs depend only on what identifies them); other kinds are immutable.
+    pub fn put(&mut self, body: Body) -> Result<(Record, Put)> {
+        let _guard = lock::acquire(&self.root)?;
+        let mut rec = Record::new(body);
+        let path = self.path_of(&rec.id)?;
+        let outcome = match self.read(&path) {
+            Ok(old) => {
+                let mutable = matches!(rec.body, Body::Theory(_) | Body::Conjecture(_));
+                if !mutable || old.body == rec.body {
+                    return Ok((old, Put::Unchanged));
+                }
+                rec.created = old.created;
+                atomic::write(&path, &to_bytes(&rec))?;
+                Put::Updated
+            }
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                if !atomic::write_new(&path, &to_bytes(&rec))? {
+                    // Another process wrote it between our read and our write: theirs stands.
+                    return Ok((self.read(&path)?, Put::Unchanged));
+                }
+                Put::Created
+            }
+            Err(e) => return Err(e),
+        };
+        self.index.upsert(&rec)?;
+        Ok((rec, outcome))
+    }
+
+    /// The record with this ID.
+    pub fn get(&self, id: &str) -> Result<Record> {
+        let path = self.path_of(id)?;
+        self.read(&path).map_err(|e| match e {
+            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => Error::NotFound(id.to_string()),
+            e => e,
+        })
+    }
+
+    fn read(&self, path: &Path) -> Result<Record> {
+        let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+        serde_json::from_str(&text).map_err(|e| Error::BadRecord { path: path.display().to_string(), message: e.to_string() })
+    }
+
+    /// Every record file of one kind directory (`theories`, ...), sorted by file name; files
+    /// that are not valid records are returned as errors, not skipped.
+    pub fn scan(&self, dir: &str) -> Result<Vec<(PathBuf, Result<Record>)>> {
+        let d = self.root.join(dir);
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&d)
+            .map_err(io_err(&d))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(atomic::TEMP_PREFIX)))
+            .collect();
+        paths.sort();
+        Ok(paths.into_iter().map(|p| (p.clone(), self.read(&p))).collect())
+    }
+
+    /// Every readable record, sorted by ID. Unreadable files are skipped here (backtest reports
+    /// them).
+    pub fn load_all(&self) -> Result<Vec<Record>> {
+        let mut out = Vec::new();
+        for (_, _, dir) in KINDS {
+            out.extend(self.scan(dir)?.into_iter().filter_map(|(_, r)| r.ok()));
+        }
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(out)
+    }
+
+    /// Records of one kind (`theory`, `model`, ...).
+    pub fn list(&self, kind: &str) -> Result<Vec<Record>> {
+        let dir = KINDS.iter().find(|(k, _, _)| *k == kind).map(|(_, _, d)| *d).ok_or_else(|| Error::BadId(kind.to_string()))?;
+        Ok(self.scan(dir)?.into_iter().filter_map(|(_, r)| r.ok()).collect())
+    }
+
+    /// Full-text search over the index. Words in `query` must all occur (any order); an empty
+    /// query matches everything. `min_score` keeps only scored theories at or above it.
+    pub fn search(&self, query: &str, min_score: Option<f64>, limit: usize) -> Result<Vec<Hit>> {
+        self.index.search(query, min_score, limit)
+    }
+
+    /// Counts of records by kind, from the index.
+    pub fn stats(&self) -> Result<Vec<(String, u64)>> {
+        self.index.counts()
+    }
+
+    /// Drops the index and rebuilds it from the files.
+    pub fn reindex(&mut self) -> Result<usize> {
+        let _guard = lock::acquire(&self.root)?;
+        let records = self.load_all()?;
+        self.index.rebuild(&records)?;
+        Ok(records.len())
+    }
+}
+
+fn to_bytes(rec: &Record) -> Vec<u8> {
+    let mut v = serde_json::to_vec_pretty(rec).expect("records serialize");
+    v.push(b'\n');
+    v
+}

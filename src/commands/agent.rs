@@ -1,0 +1,188 @@
+//! `birkhoff agent`: research cycles PLAN → EXECUTE → INTERPRET → ACT over the engine, with a
+//! persistent library and a numbered report per cycle.
+
+use super::library::LibraryArg;
+use crate::output::table;
+use crate::Outcome;
+use birkhoff_agent::controller::{Agent, Config, Ending};
+use birkhoff_agent::llm::cli::CliLlm;
+use birkhoff_agent::llm::Llm;
+use birkhoff_agent::observe::Observer;
+use birkhoff_agent::offline::Offline;
+use birkhoff_agent::report::CycleReport;
+use birkhoff_agent::tools::Toolbox;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Which language model plans and interprets.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum LlmKind {
+    /// The Claude Code CLI (`claude`, logged in).
+    Claude,
+    /// The built-in deterministic strategist (no model needed).
+    Offline,
+    /// The program given with --llm-command.
+    Command,
+}
+
+/// Arguments of `birkhoff agent`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Research cycles in this run. Rerunning the same command after an interruption resumes
+    /// the run; after a complete run it starts a new one.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    cycles: u32,
+    /// The research goal, in words.
+    #[arg(long, value_name = "TEXT", default_value = "Explore broadly")]
+    goal: String,
+    /// A structure to start from (a seed name such as `group`, or a discovery's name);
+    /// repeatable.
+    #[arg(long = "base", value_name = "NAME")]
+    bases: Vec<String>,
+    /// Which model plans and interprets. Default: `command` if --llm-command is given, else
+    /// `claude` if a `claude` program is on PATH, else `offline`.
+    #[arg(long, value_enum)]
+    llm: Option<LlmKind>,
+    /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on
+    /// stdin, reply on stdout), such as `/usr/local/bin/my-llm --flag`. No shell is involved.
+    #[arg(long, value_name = "CMD")]
+    llm_command: Option<String>,
+    /// The model name passed with --model.
+    #[arg(long, value_name = "M", default_value = "claude-opus-4-6")]
+    model: String,
+    /// The thinking effort passed with --effort.
+    #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
+    effort: String,
+    /// Seconds to wait for one model reply before giving up on it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    llm_timeout: u64,
+    /// Milliseconds of search per model size when checking models and countermodels.
+    #[arg(long, value_name = "MS", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    check_ms: u64,
+    #[command(flatten)]
+    library: LibraryArg,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let kind = a.llm.unwrap_or(if a.llm_command.is_some() {
+        LlmKind::Command
+    } else if on_path("claude") {
+        LlmKind::Claude
+    } else {
+        LlmKind::Offline
+    });
+    let timeout = Duration::from_secs(a.llm_timeout);
+    let llm: Box<dyn Llm> = match kind {
+        LlmKind::Offline => Box::new(Offline),
+        LlmKind::Claude => Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..CliLlm::claude(&a.model, &a.effort, timeout) }),
+        LlmKind::Command => {
+            let cmd = a.llm_command.as_deref().ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
+            let llm = CliLlm::command(cmd, &a.model, &a.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
+            Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..llm })
+        }
+    };
+    anyhow::ensure!(!a.goal.trim().is_empty(), "--goal: the goal is empty");
+    let mut lib = a.library.open()?;
+    for b in &a.bases {
+        let known = birkhoff_engine::seeds::load(b).is_ok() || lib.list("theory").is_ok_and(|ts| ts.iter().any(|r| r.body.name() == *b));
+        anyhow::ensure!(known, "--base {b}: no seed or discovery of that name (see `birkhoff seeds`)");
+    }
+    let bases: Vec<String> = a.bases.iter().map(|b| seed_name(b)).collect();
+    let mut tools = Toolbox::builtin();
+    tools.per_size = Duration::from_millis(a.check_ms);
+    tools.cancel = Some(crate::interrupt::flag());
+    let observer = Live::new(json);
+    observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
+    let interrupted = crate::interrupt::requested;
+    let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer: &observer, interrupted: &interrupted };
+    let ending = agent.run(&mut lib, &Config { goal: a.goal.clone(), cycles: a.cycles, bases }).map_err(anyhow::Error::msg)?;
+    Ok(match ending {
+        Ending::Complete(_) => Outcome::Done,
+        Ending::Interrupted(_) => Outcome::Interrupted,
+    })
+}
+
+/// Whether an executable file called `program` is in a directory of PATH.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| std::fs::metadata(d.join(program)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)))
+}
+
+/// A seed's canonical file name (`AbelianGroup` → `abelian_group`); other names unchanged.
+fn seed_name(name: &str) -> String {
+    let key = |s: &str| s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect::<String>();
+    birkhoff_engine::seeds::all()
+        .iter()
+        .find(|s| key(s.name) == key(name) || birkhoff_engine::seeds::load(s.name).is_ok_and(|t| key(&t.name) == key(name)))
+        .map_or_else(|| name.to_string(), |s| s.name.to_string())
+}
+
+/// Prints progress: timestamped lines and a spinner with a timer during model calls, or JSONL
+/// events with `--json`.
+struct Live {
+    json: bool,
+    start: Instant,
+    spinner: RefCell<Option<ProgressBar>>,
+}
+
+impl Live {
+    fn new(json: bool) -> Live {
+        Live { json, start: Instant::now(), spinner: RefCell::new(None) }
+    }
+
+    fn stamp(&self) -> String {
+        let s = self.start.elapsed().as_secs();
+        if s < 60 { format!("[{s:>5}s]") } else { format!("[{:>2}m{:02}s]", s / 60, s % 60) }
+    }
+}
+
+impl Observer for Live {
+    fn line(&self, text: &str, mut event: Value) {
+        if self.json {
+            event["t"] = serde_json::json!(self.start.elapsed().as_secs_f64());
+            println!("{event}");
+        } else {
+            let stamp = self.stamp();
+            let text = text.replace('\n', &format!("\n{}", " ".repeat(stamp.len() + 1)));
+            match self.spinner.borrow().as_ref() {
+                Some(sp) => sp.println(format!("{stamp} {text}")),
+                None => println!("{stamp} {text}"),
+            }
+        }
+    }
+
+    fn wait_start(&self, what: &str) {
+        self.line(&format!("{what}..."), serde_json::json!({"event": "llm_call", "what": what}));
+        let sp = ProgressBar::new_spinner();
+        sp.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"));
+        sp.set_message(what.to_string());
+        sp.enable_steady_tick(Duration::from_millis(120));
+        *self.spinner.borrow_mut() = Some(sp);
+    }
+
+    fn wait_end(&self) {
+        if let Some(sp) = self.spinner.borrow_mut().take() {
+            sp.finish_and_clear();
+        }
+    }
+
+    fn summary(&self, r: &CycleReport, number: u64, markdown: &Path) {
+        if self.json {
+            println!("{}", serde_json::json!({"event": "cycle_complete", "cycle": number, "report": markdown.display().to_string(), "seconds": r.seconds, "generated": r.generated, "with_models": r.with_models, "discoveries": r.discoveries.len(), "conjectures": r.conjectures.len(), "faults": r.faults.len()}));
+            return;
+        }
+        let rows = vec![
+            vec!["duration".to_string(), format!("{:.1}s ({:.1}s model)", r.seconds, r.llm_seconds)],
+            vec!["candidates".into(), format!("{} generated, {} checked", r.generated, r.checked)],
+            vec!["with models".into(), r.with_models.to_string()],
+            vec!["discoveries".into(), r.discoveries.len().to_string()],
+            vec!["conjectures".into(), r.conjectures.len().to_string()],
+            vec!["faults".into(), r.faults.len().to_string()],
+            vec!["report".into(), markdown.display().to_string()],
+        ];
+        println!("\nCycle {number} complete\n{}", table(&["", ""], &rows).lines().skip(1).map(|l| format!("  {l}\n")).collect::<String>());
+    }
+}

@@ -1,0 +1,191 @@
+//! End-to-end tests of `birkhoff agent`, `report`, `library` and `backtest`: an offline run on a
+//! fresh library, resuming after `kill -9`, the Claude CLI protocol through `PATH`, sorting of
+//! `report --top`, and backtest on a tampered file.
+
+use birkhoff_library::record::{Body, Score, TheoryRec};
+use birkhoff_library::Library;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn birkhoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+fn lib_arg(dir: &Path) -> String {
+    dir.join("lib").to_str().unwrap().to_string()
+}
+
+#[test]
+fn offline_run_report_search_and_rerun() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    // With no `claude` on PATH the offline strategist is the default.
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--cycles", "2", "--goal", "Find novel loop variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "check_models"] {
+        assert!(out.contains(part), "live output lacks {part}:\n{out}");
+    }
+    let o = birkhoff(&["report", "--cycle", "latest", "--library", &lib]);
+    assert!(o.status.success() && text(&o).contains("# Research Cycle 2") && text(&o).contains("█"), "{}", text(&o));
+    let o = birkhoff(&["report", "list", "--library", &lib]);
+    assert!(text(&o).lines().count() >= 3, "{}", text(&o));
+    let o = birkhoff(&["report", "--cycle", "7", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--cycle 7"));
+    let o = birkhoff(&["library", "search", "loop", "--library", &lib, "--json"]);
+    let hits: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!hits.as_array().unwrap().is_empty(), "{}", text(&o));
+    for h in hits.as_array().unwrap() {
+        let o = birkhoff(&["library", "show", h["id"].as_str().unwrap(), "--library", &lib]);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let o = birkhoff(&["library", "stats", "--library", &lib, "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["reports"], 2);
+    let o = birkhoff(&["backtest", "--library", &lib]);
+    assert!(o.status.success(), "{}", text(&o));
+    // The run is complete, so the same command starts a new run; numbering continues.
+    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants", "--library", &lib, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSONL")).collect();
+    assert!(events.iter().any(|e| e["event"] == "cycle_complete" && e["cycle"] == 3));
+    // Nothing outside the library directory.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("lib")]);
+}
+
+/// Stops an agent run with `signal` while the model is interpreting the run's second cycle, then
+/// checks that the library is consistent and that a rerun resumes at that cycle.
+fn stop_mid_cycle_then_rerun(signal: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    let marker = dir.path().join("interpreting");
+    // Replies garbage (the offline strategist then decides), except that the interpretation of
+    // the run's second cycle hangs after leaving a marker, so that the agent can be stopped there.
+    let llm = script(
+        dir.path(),
+        "llm.sh",
+        &format!("p=$(cat)\ncase \"$p\" in *'PHASE: INTERPRET'*'Cycle 2 of'*) echo $$ > {m}.tmp; mv {m}.tmp {m}; exec sleep 30;; esac\necho garbage", m = marker.display()),
+    );
+    let args = ["agent", "--cycles", "3", "--goal", "study quasigroups", "--library", &lib];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).args(["--llm-command", llm.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let t0 = Instant::now();
+    while !marker.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "the agent never reached cycle 2's interpretation");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+    let status = child.wait().unwrap();
+    let sleeper = std::fs::read_to_string(&marker).unwrap();
+    if signal == "-INT" {
+        assert_eq!(status.code(), Some(130));
+        // Ctrl-C stops the model's program too.
+        let alive = || std::fs::read_to_string(format!("/proc/{}/stat", sleeper.trim())).is_ok_and(|st| !st.contains(") Z "));
+        let t1 = Instant::now();
+        while alive() {
+            assert!(t1.elapsed() < Duration::from_secs(10), "the model's program still runs");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    } else {
+        let _ = Command::new("kill").args(["-9", sleeper.trim()]).status();
+    }
+    let l = Library::open(Path::new(&lib)).unwrap();
+    assert_eq!(l.report_numbers().unwrap(), vec![1]);
+    drop(l);
+    let o = birkhoff(&["backtest", "--library", &lib]);
+    assert!(o.status.success(), "a record is corrupt after {signal}: {}", text(&o));
+    // The rerun (offline this time) resumes the run at its second cycle.
+    let o = birkhoff(&[&args[..], &["--llm", "offline"]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("Resuming run"), "{}", text(&o));
+    let l = Library::open(Path::new(&lib)).unwrap();
+    assert_eq!(l.report_numbers().unwrap(), vec![1, 2, 3]);
+    let indices: Vec<u64> = (1..=3).map(|n| l.report(n).unwrap()["run"]["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, vec![1, 2, 3]);
+    let o = birkhoff(&["backtest", "--library", &lib]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+#[test]
+fn kill_9_mid_cycle_then_rerun_resumes() {
+    stop_mid_cycle_then_rerun("-9");
+}
+
+#[test]
+fn ctrl_c_mid_cycle_stops_cleanly_and_rerun_resumes() {
+    stop_mid_cycle_then_rerun("-INT");
+}
+
+#[test]
+fn claude_is_called_through_path_with_the_cli_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = dir.path().join("args.log");
+    script(&bin, "claude", &format!("cat > /dev/null\nfor a in \"$@\"; do echo \"[$a]\" >> {l}; done\necho \"CLAUDECODE=${{CLAUDECODE:-unset}}\" >> {l}\necho 'Not logged in · Please run /login'\nexit 1", l = log.display()));
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+        .args(["agent", "--llm", "claude", "--model", "sonnet", "--effort", "medium", "--goal", "study groups", "--library", &lib_arg(dir.path())])
+        .env("PATH", path)
+        .env("CLAUDECODE", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("not logged in"), "{}", text(&o));
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = logged.lines().collect();
+    assert_eq!(&lines[..11], ["[--print]", "[--model]", "[sonnet]", "[--effort]", "[medium]", "[--output-format]", "[text]", "[--tools]", "[]", "[--no-session-persistence]", "[--system-prompt]"]);
+    assert_eq!(lines.last(), Some(&"CLAUDECODE=unset"));
+    let o = birkhoff(&["report", "--library", &lib_arg(dir.path())]);
+    assert!(text(&o).contains("not logged in"), "the report names the fault: {}", text(&o));
+}
+
+#[test]
+fn report_top_sorts_by_the_key_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    let mut l = Library::open(Path::new(&lib)).unwrap();
+    for (seed, total, novelty) in [("group", 0.9, 0.1), ("monoid", 0.5, 0.8), ("band", 0.2, 0.5)] {
+        let t = birkhoff_engine::seeds::load(seed).unwrap();
+        let dims = [("novelty".to_string(), novelty), ("richness".to_string(), 1.0 - novelty)].into_iter().collect();
+        l.put(Body::Theory(TheoryRec { name: format!("D_{seed}"), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: Some(Score { total, dims }) })).unwrap();
+    }
+    drop(l);
+    let order = |key: &str| -> Vec<String> {
+        let o = birkhoff(&["report", "--top", "2", "--sort-by", key, "--library", &lib]);
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).lines().skip(1).map(|l| l.split_whitespace().next().unwrap().to_string()).collect()
+    };
+    assert_eq!(order("score"), ["D_group", "D_monoid"]);
+    assert_eq!(order("novelty"), ["D_monoid", "D_band"]);
+    assert_eq!(order("richness"), ["D_group", "D_band"]);
+    assert_eq!(order("rich"), ["D_group", "D_band"], "a unique part of a dimension's name selects it");
+    let o = birkhoff(&["report", "--top", "2", "--sort-by", "shininess", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--sort-by shininess"));
+    // Reindex keeps search results; a tampered record makes backtest fail.
+    let before = birkhoff(&["library", "search", "identity", "--library", &lib, "--json"]).stdout;
+    assert!(birkhoff(&["library", "reindex", "--library", &lib]).status.success());
+    assert_eq!(birkhoff(&["library", "search", "identity", "--library", &lib, "--json"]).stdout, before);
+    let theories = Path::new(&lib).join("theories");
+    let file = std::fs::read_dir(&theories).unwrap().next().unwrap().unwrap().path();
+    let tampered = std::fs::read_to_string(&file).unwrap().replace("axiom assoc", "axiom assoc: x = x\naxiom was_assoc");
+    std::fs::write(&file, tampered).unwrap();
+    let o = birkhoff(&["backtest", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAIL"));
+}
