@@ -19,10 +19,13 @@
 //! assert!(eval::check(&group, &z3).is_ok());
 //! ```
 
+pub mod canon;
+pub mod derivation;
 pub mod error;
 pub mod eval;
 pub mod fingerprint;
 pub mod lexer;
+pub mod moves;
 pub mod parse;
 pub mod print;
 pub mod seeds;

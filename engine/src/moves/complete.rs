@@ -1,0 +1,103 @@
+//! COMPLETE: add a standard axiom the signature supports, declaring a new constant or operation
+//! with its defining axioms when the law needs one (an identity element, an inverse, a division).
+
+use super::laws;
+use super::{binary_ops, derive, find_binary, fresh_from, identity_of, new_func, prov, Derived, Move, MoveError};
+use crate::canon::has_axiom;
+use crate::syntax::Axiom;
+use crate::theory::Theory;
+
+/// The laws COMPLETE knows.
+pub const LAWS: &[&str] = &["assoc", "commutative", "idempotent", "identity", "inverse", "left_division", "right_division"];
+
+/// The laws COMPLETE knows for a pair of operations.
+pub const PAIR_LAWS: &[&str] = &["distributive", "absorption"];
+
+/// COMPLETE with `law` for the binary operation `op`.
+///
+/// `identity` declares a new constant `e` with `e op x = x = x op e`; `inverse` needs an identity
+/// and declares a unary `inv` with `inv(x) op x = e = x op inv(x)`; the divisions declare `/` or
+/// `\` with the two axioms that make right or left multiplication bijective.
+pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
+    let (f, s) = find_binary(&t.sig, op)?;
+    let not_new = || MoveError::Inapplicable(format!("{} already has {law} for `{op}`", t.name));
+    let single = |a: Axiom, what: &str| -> Result<Derived, MoveError> {
+        if has_axiom(t, &a) {
+            return Err(not_new());
+        }
+        let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with `{op}` {what}", t.name));
+        derive(t, &[], vec![], vec![a], p, &format!("{law}({op})"))
+    };
+    match law {
+        "assoc" => single(laws::assoc(f, s), "associative"),
+        "commutative" => single(laws::comm(f, s), "commutative"),
+        "idempotent" => single(laws::idempotent(f, s), "idempotent (x = x·x)"),
+        "identity" => {
+            if identity_of(t, f, s).is_some() {
+                return Err(not_new());
+            }
+            let name = fresh_from(&t.sig, &["e", "one", "unit"]);
+            let e = crate::signature::FuncId(t.sig.funcs.len() as u32);
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with a two-sided identity `{name}` for `{op}`", t.name));
+            derive(t, &[], vec![new_func(name, vec![], s)], laws::identity(f, e, s).to_vec(), p, &format!("identity({op})"))
+        }
+        "inverse" => {
+            let e = identity_of(t, f, s).ok_or_else(|| MoveError::Inapplicable(format!("`{op}` has no identity in {}, so inverses are undefined", t.name)))?;
+            let has_inverse = super::unary_ops(&t.sig).iter().any(|(i, _)| laws::inverse(f, *i, e, s).iter().all(|a| has_axiom(t, a)));
+            if has_inverse {
+                return Err(not_new());
+            }
+            let name = fresh_from(&t.sig, &["inv", "inverse"]);
+            let i = crate::signature::FuncId(t.sig.funcs.len() as u32);
+            let ename = &t.sig.func_decl(e).name;
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`", t.name));
+            derive(t, &[], vec![new_func(name, vec![s], s)], laws::inverse(f, i, e, s).to_vec(), p, &format!("inverse({op})"))
+        }
+        "right_division" | "left_division" => {
+            let right = law == "right_division";
+            let name = if right { fresh_from(&t.sig, &["/", "rdiv"]) } else { fresh_from(&t.sig, &["\\", "ldiv"]) };
+            let d = crate::signature::FuncId(t.sig.funcs.len() as u32);
+            let axioms = if right { laws::right_division(f, d, s) } else { laws::left_division(f, d, s) };
+            let side = if right { "right" } else { "left" };
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with {side} multiplications by `{op}` bijective, inverted by a new `{name}`", t.name));
+            derive(t, &[], vec![new_func(name, vec![s, s], s)], axioms.to_vec(), p, &format!("{law}({op})"))
+        }
+        _ => Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}`; known: {}", LAWS.join(", ")))),
+    }
+}
+
+/// COMPLETE with a law relating two operations: `distributive` (`op` over `other`, both sides)
+/// or `absorption` (`x op (x other y) = x` and `x other (x op y) = x`).
+pub fn complete_pair(t: &Theory, law: &str, op: &str, other: &str) -> Result<Derived, MoveError> {
+    let (f, s) = find_binary(&t.sig, op)?;
+    let (g, s2) = find_binary(&t.sig, other)?;
+    if s != s2 || f == g {
+        return Err(MoveError::Inapplicable(format!("`{op}` and `{other}` must be two operations on one sort")));
+    }
+    let (axioms, what) = match law {
+        "distributive" => (laws::distributive(f, g, s), format!("`{op}` distributing over `{other}` on both sides")),
+        "absorption" => (laws::absorption(f, g, s), format!("`{op}` and `{other}` absorbing each other")),
+        _ => return Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}` for two operations; known: {}", PAIR_LAWS.join(", ")))),
+    };
+    let new: Vec<Axiom> = axioms.into_iter().filter(|a| !has_axiom(t, a)).collect();
+    if new.is_empty() {
+        return Err(MoveError::Inapplicable(format!("{} already has {law} for `{op}`, `{other}`", t.name)));
+    }
+    let p = prov(t, Move::Complete, &[("law", law), ("op", op), ("other", other)], format!("{} with {what}", t.name));
+    derive(t, &[], vec![], new, p, &format!("{law}({op},{other})"))
+}
+
+/// Every COMPLETE result for every operation (and ordered pair of operations) of `t`.
+pub fn all(t: &Theory) -> Vec<Derived> {
+    let ops = binary_ops(&t.sig);
+    let mut out = Vec::new();
+    for (f, _) in &ops {
+        let name = &t.sig.func_decl(*f).name;
+        out.extend(LAWS.iter().filter_map(|law| complete(t, law, name).ok()));
+        for (g, _) in &ops {
+            let other = &t.sig.func_decl(*g).name;
+            out.extend(PAIR_LAWS.iter().filter(|l| **l != "absorption" || f < g).filter_map(|law| complete_pair(t, law, name, other).ok()));
+        }
+    }
+    out
+}

@@ -1,0 +1,104 @@
+//! DUALIZE: the opposite operation (`x ∘ y := y · x`), the reversed relation (`x ≥ y := y ≤ x`),
+//! and the order dual of a lattice-like pair (meet and join exchanged).
+//!
+//! Unlike QUOTIENT, DUALIZE never adds a law: it rewrites every axiom, so the result has exactly
+//! the parent's axioms, read through the dual. Its models are the parent's models with the
+//! operation read backwards, so a dual is always bi-interpretable with its parent; the move is
+//! interesting when the result is a different axiom set that deduplication then identifies (or not)
+//! with a known theory.
+
+use super::{binary_ops, finish, find_binary, prov, Derived, Move, MoveError};
+use crate::signature::{FuncId, RelId};
+use crate::syntax::{Formula, Term};
+use crate::theory::Theory;
+
+/// Rewrites every term (bottom up) with `ft` and every relation atom's argument list with `fr`.
+pub fn map_formula(f: &Formula, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Formula {
+    fn term(t: &Term, ft: &dyn Fn(FuncId, Vec<Term>) -> Term) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(*v),
+            Term::App(g, args) => ft(*g, args.iter().map(|a| term(a, ft)).collect()),
+        }
+    }
+    let rec = |g: &Formula| Box::new(map_formula(g, ft, fr));
+    match f {
+        Formula::True => Formula::True,
+        Formula::False => Formula::False,
+        Formula::Eq(a, b) => Formula::Eq(term(a, ft), term(b, ft)),
+        Formula::Rel(r, args) => fr(*r, args.iter().map(|a| term(a, ft)).collect()),
+        Formula::Not(g) => Formula::Not(rec(g)),
+        Formula::And(a, b) => Formula::And(rec(a), rec(b)),
+        Formula::Or(a, b) => Formula::Or(rec(a), rec(b)),
+        Formula::Implies(a, b) => Formula::Implies(rec(a), rec(b)),
+        Formula::Iff(a, b) => Formula::Iff(rec(a), rec(b)),
+        Formula::Forall(vs, g) => Formula::Forall(vs.clone(), rec(g)),
+        Formula::Exists(vs, g) => Formula::Exists(vs.clone(), rec(g)),
+    }
+}
+
+fn rewrite(t: &Theory, tag: &str, p: super::Provenance, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Result<Derived, MoveError> {
+    let mut d = t.clone();
+    d.name = format!("{}+{tag}", t.name);
+    d.doc = p.description.clone();
+    d.meta.clear();
+    for a in &mut d.axioms {
+        a.formula = map_formula(&a.formula, ft, fr);
+        a.origin = None;
+    }
+    finish(d, t.axioms.len(), p)
+}
+
+/// The opposite of `op`: every `x op y` in every axiom becomes `y op x`.
+pub fn opposite(t: &Theory, op: &str) -> Result<Derived, MoveError> {
+    let (f, _) = find_binary(&t.sig, op)?;
+    let p = prov(t, Move::Dualize, &[("dual", "opposite"), ("op", op)], format!("{} with `{op}` read backwards (x ∘ y := y {op} x)", t.name));
+    let ft = |g: FuncId, mut args: Vec<Term>| {
+        if g == f {
+            args.swap(0, 1);
+        }
+        Term::App(g, args)
+    };
+    rewrite(t, &format!("op({op})"), p, &ft, &|r, args| Formula::Rel(r, args))
+}
+
+/// The reverse of a binary relation `rel`: every `rel(x, y)` becomes `rel(y, x)`.
+pub fn reverse(t: &Theory, rel: &str) -> Result<Derived, MoveError> {
+    let r = t.sig.rel(rel).filter(|r| t.sig.rel_decl(*r).args.len() == 2).ok_or_else(|| MoveError::Inapplicable(format!("no binary relation `{rel}` in {}", t.name)))?;
+    let p = prov(t, Move::Dualize, &[("dual", "reverse"), ("rel", rel)], format!("{} with `{rel}` reversed", t.name));
+    let fr = |q: RelId, mut args: Vec<Term>| {
+        if q == r {
+            args.swap(0, 1);
+        }
+        Formula::Rel(q, args)
+    };
+    rewrite(t, &format!("rev({rel})"), p, &|g, args| Term::App(g, args), &fr)
+}
+
+/// The order dual of a lattice-like pair: `meet` and `join` exchanged in every axiom.
+pub fn order_dual(t: &Theory, meet: &str, join: &str) -> Result<Derived, MoveError> {
+    let (f, s) = find_binary(&t.sig, meet)?;
+    let (g, s2) = find_binary(&t.sig, join)?;
+    if f == g || s != s2 {
+        return Err(MoveError::Inapplicable(format!("`{meet}` and `{join}` must be two operations on one sort")));
+    }
+    let p = prov(t, Move::Dualize, &[("dual", "order"), ("meet", meet), ("join", join)], format!("the order dual of {}: `{meet}` and `{join}` exchanged", t.name));
+    let ft = |h: FuncId, args| Term::App(if h == f { g } else if h == g { f } else { h }, args);
+    rewrite(t, &format!("dual({meet},{join})"), p, &ft, &|r, args| Formula::Rel(r, args))
+}
+
+/// The opposite of every binary operation, the reverse of every binary relation, and the order
+/// dual of every pair of operations that absorb each other.
+pub fn all(t: &Theory) -> Vec<Derived> {
+    let ops = binary_ops(&t.sig);
+    let mut out: Vec<Derived> = ops.iter().filter_map(|(f, _)| opposite(t, &t.sig.func_decl(*f).name).ok()).collect();
+    out.extend(t.sig.rel_ids().filter_map(|r| reverse(t, &t.sig.rel_decl(r).name).ok()));
+    for (i, (f, s)) in ops.iter().enumerate() {
+        for (g, _) in &ops[i + 1..] {
+            let absorbs = super::laws::absorption(*f, *g, *s).iter().all(|a| crate::canon::has_axiom(t, a));
+            if absorbs {
+                out.extend(order_dual(t, &t.sig.func_decl(*f).name, &t.sig.func_decl(*g).name).ok());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,284 @@
+//! The eight structural moves: functions from a theory (or two) and parameters to new theories.
+//!
+//! Every result is a [`Derived`] theory: it has passed [`sort_check`] (every symbol declared,
+//! every argument of the right sort), it keeps every axiom of its parent except those the move
+//! names as replaced or dropped (checked by [`derive`]), and it carries its [`Provenance`].
+//! docs/MOVES.md describes each move with an example.
+
+pub mod complete;
+pub mod deform;
+pub mod dualize;
+pub mod generalize;
+pub mod internalize;
+pub mod laws;
+pub mod quotient;
+pub mod self_distrib;
+pub mod transfer;
+
+use crate::signature::{FuncDecl, FuncId, Signature, SortId};
+use crate::syntax::{Axiom, Formula, Term};
+use crate::theory::Theory;
+use serde::Serialize;
+use std::fmt;
+
+/// The eight moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Move {
+    /// Add a standard axiom the signature supports, with new symbols where needed.
+    Complete,
+    /// Weaken or twist an axiom; new parameters are declared.
+    Deform,
+    /// Carry axioms from one theory to another along a signature map.
+    Transfer,
+    /// Generalize: drop an axiom, or keep the common part of two theories.
+    Abstract,
+    /// The opposite operation or the reversed relation.
+    Dualize,
+    /// Impose an identification such as `x * x = e` or commutativity.
+    Quotient,
+    /// Name a derived operation, with its defining axioms.
+    Internalize,
+    /// Add left or right self-distributivity.
+    SelfDistrib,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            Move::Complete => "COMPLETE",
+            Move::Deform => "DEFORM",
+            Move::Transfer => "TRANSFER",
+            Move::Abstract => "ABSTRACT",
+            Move::Dualize => "DUALIZE",
+            Move::Quotient => "QUOTIENT",
+            Move::Internalize => "INTERNALIZE",
+            Move::SelfDistrib => "SELF_DISTRIB",
+        };
+        f.write_str(s)
+    }
+}
+
+/// Where a derived theory came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Provenance {
+    /// The parent theories' names (one, or two for binary moves).
+    pub parents: Vec<String>,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// The parameters, such as `law = identity`, `op = *`.
+    pub params: Vec<(String, String)>,
+    /// One line a mathematician understands.
+    pub description: String,
+}
+
+/// A theory a move produced, with its provenance.
+#[derive(Clone, Debug, Serialize)]
+pub struct Derived {
+    /// The new theory (sort-checked).
+    pub theory: Theory,
+    /// How it was made.
+    pub provenance: Provenance,
+}
+
+/// Why a move could not be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The parameters do not fit the theory (a symbol that is missing or has the wrong profile).
+    #[error("{0}")]
+    Inapplicable(String),
+    /// The result would be ill-sorted or use an undeclared symbol: a bug in the move.
+    #[error("move produced an ill-formed theory: {0}")]
+    IllFormed(String),
+    /// The result lost axioms the move did not declare it would drop: a bug in the move.
+    #[error("move dropped axioms silently: expected {expected} axioms, got {got}")]
+    Dropped {
+        /// How many axioms the result should have.
+        expected: usize,
+        /// How many it has.
+        got: usize,
+    },
+}
+
+/// Checks that every symbol a theory uses is declared and every term has the sort its position needs.
+pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
+    let sig = &t.sig;
+    let bad = |m: String| Err(MoveError::IllFormed(format!("{}: {m}", t.name)));
+    for d in sig.funcs.iter().map(|d| (&d.args, Some(d.result))).chain(sig.rels.iter().map(|d| (&d.args, None))) {
+        if d.0.iter().chain(d.1.iter()).any(|s| s.0 as usize >= sig.sorts.len()) {
+            return bad("a symbol's profile names an undeclared sort".into());
+        }
+    }
+    let mut names = std::collections::HashSet::new();
+    for n in sig.funcs.iter().map(|d| &d.name).chain(sig.rels.iter().map(|d| &d.name)) {
+        if !names.insert(n) {
+            return bad(format!("symbol `{n}` declared twice"));
+        }
+    }
+    let mut anames = std::collections::HashSet::new();
+    for a in &t.axioms {
+        if !anames.insert(&a.name) {
+            return bad(format!("axiom name `{}` used twice", a.name));
+        }
+        if let Err(m) = check_formula(sig, a, &a.formula) {
+            return bad(format!("axiom {}: {m}", a.name));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, String> {
+    match t {
+        Term::Var(v) => a.vars.get(v.0 as usize).map(|d| d.sort).ok_or_else(|| format!("undeclared variable {}", v.0)),
+        Term::App(f, args) => {
+            let d = sig.funcs.get(f.0 as usize).ok_or_else(|| format!("undeclared function symbol {}", f.0))?;
+            check_args(sig, a, &d.name, &d.args, args)?;
+            Ok(d.result)
+        }
+    }
+}
+
+fn check_args(sig: &Signature, a: &Axiom, name: &str, want: &[SortId], args: &[Term]) -> Result<(), String> {
+    if want.len() != args.len() {
+        return Err(format!("`{name}` takes {} arguments, given {}", want.len(), args.len()));
+    }
+    for (w, t) in want.iter().zip(args) {
+        if term_sort(sig, a, t)? != *w {
+            return Err(format!("an argument of `{name}` has the wrong sort"));
+        }
+    }
+    Ok(())
+}
+
+fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), String> {
+    match f {
+        Formula::True | Formula::False => Ok(()),
+        Formula::Eq(l, r) => {
+            if term_sort(sig, a, l)? != term_sort(sig, a, r)? {
+                return Err("the sides of an equation have different sorts".into());
+            }
+            Ok(())
+        }
+        Formula::Rel(r, args) => {
+            let d = sig.rels.get(r.0 as usize).ok_or_else(|| format!("undeclared relation symbol {}", r.0))?;
+            check_args(sig, a, &d.name, &d.args, args)
+        }
+        Formula::Not(g) => check_formula(sig, a, g),
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            if vs.iter().any(|v| v.0 as usize >= a.vars.len()) {
+                return Err("a quantifier binds an undeclared variable".into());
+            }
+            check_formula(sig, a, g)
+        }
+        Formula::And(x, y) | Formula::Or(x, y) | Formula::Implies(x, y) | Formula::Iff(x, y) => {
+            check_formula(sig, a, x)?;
+            check_formula(sig, a, y)
+        }
+    }
+}
+
+/// Builds a derived theory: the parent with `removed` axioms (by index) taken out, the symbols
+/// `new_funcs` declared and `added` axioms appended (renamed apart from existing names), then
+/// sort-checked and counted so that nothing is dropped silently.
+pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: &str) -> Result<Derived, MoveError> {
+    let mut t = parent.clone();
+    t.name = format!("{}+{tag}", parent.name);
+    t.doc = prov.description.clone();
+    t.meta.clear();
+    t.axioms = parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect();
+    t.sig.funcs.extend(new_funcs);
+    let expected = parent.axioms.len() - removed.len() + added.len();
+    for mut a in added {
+        a.name = fresh_axiom_name(&t, &a.name);
+        t.axioms.push(a);
+    }
+    finish(t, expected, prov)
+}
+
+/// Sort-checks `t`, checks it has `expected` axioms, and attaches the provenance.
+pub fn finish(theory: Theory, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
+    sort_check(&theory)?;
+    if theory.axioms.len() != expected {
+        return Err(MoveError::Dropped { expected, got: theory.axioms.len() });
+    }
+    Ok(Derived { theory, provenance })
+}
+
+/// `base`, or `base2`, `base3`, ... : an axiom name `t` does not use yet.
+pub fn fresh_axiom_name(t: &Theory, base: &str) -> String {
+    (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}{i}") }).find(|n| t.axiom(n).is_none()).expect("some name is free")
+}
+
+/// `base`, or `base2`, ... : a symbol name `sig` does not use yet.
+pub fn fresh_symbol(sig: &Signature, base: &str) -> String {
+    (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}{i}") }).find(|n| !sig.has_symbol(n)).expect("some name is free")
+}
+
+/// The first of `names` that `sig` does not use, else a fresh variant of the last one.
+pub fn fresh_from(sig: &Signature, names: &[&str]) -> String {
+    names.iter().find(|n| !sig.has_symbol(n)).map(|n| n.to_string()).unwrap_or_else(|| fresh_symbol(sig, names[names.len() - 1]))
+}
+
+/// The function symbols `f : s s -> s` (binary operations on one sort), with their sort.
+pub fn binary_ops(sig: &Signature) -> Vec<(FuncId, SortId)> {
+    sig.func_ids().filter_map(|f| homogeneous(sig, f, 2)).collect()
+}
+
+/// The constants, with their sort.
+pub fn constants(sig: &Signature) -> Vec<(FuncId, SortId)> {
+    sig.func_ids().filter_map(|f| homogeneous(sig, f, 0)).collect()
+}
+
+/// The unary operations `s -> s`, with their sort.
+pub fn unary_ops(sig: &Signature) -> Vec<(FuncId, SortId)> {
+    sig.func_ids().filter_map(|f| homogeneous(sig, f, 1)).collect()
+}
+
+fn homogeneous(sig: &Signature, f: FuncId, arity: usize) -> Option<(FuncId, SortId)> {
+    let d = sig.func_decl(f);
+    (d.args.len() == arity && d.args.iter().all(|s| *s == d.result)).then_some((f, d.result))
+}
+
+/// The binary operation called `name`, or an error naming it.
+pub fn find_binary(sig: &Signature, name: &str) -> Result<(FuncId, SortId), MoveError> {
+    sig.func(name).and_then(|f| homogeneous(sig, f, 2)).ok_or_else(|| MoveError::Inapplicable(format!("no binary operation `{name}` of profile s s -> s")))
+}
+
+/// A new function symbol declaration with default notation.
+pub fn new_func(name: String, args: Vec<SortId>, result: SortId) -> FuncDecl {
+    let fixity = crate::signature::default_binary_fixity(&name);
+    FuncDecl { name, args, result, fixity }
+}
+
+/// A constant `c` of sort `s` such that `f` has identity `c` in `t` (both identity axioms present).
+pub fn identity_of(t: &Theory, f: FuncId, s: SortId) -> Option<FuncId> {
+    constants(&t.sig).into_iter().filter(|(_, cs)| *cs == s).map(|(c, _)| c).find(|&c| laws::identity(f, c, s).iter().all(|a| crate::canon::has_axiom(t, a)))
+}
+
+/// Provenance with one parent.
+pub fn prov(parent: &Theory, mv: Move, params: &[(&str, &str)], description: String) -> Provenance {
+    Provenance { parents: vec![parent.name.clone()], mv, params: params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), description }
+}
+
+/// Every result of every unary move with its default parameters, in a fixed order. Binary moves
+/// (TRANSFER, and ABSTRACT's common part) take a second theory: see [`binary_moves`].
+pub fn unary_moves(t: &Theory) -> Vec<Derived> {
+    let mut out = Vec::new();
+    out.extend(complete::all(t));
+    out.extend(deform::all(t));
+    out.extend(generalize::all(t));
+    out.extend(dualize::all(t));
+    out.extend(quotient::all(t));
+    out.extend(internalize::all(t));
+    out.extend(self_distrib::all(t));
+    out
+}
+
+/// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
+/// along each signature map, and ABSTRACT's common part.
+pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
+    let mut out = transfer::all(source, target);
+    out.extend(generalize::common_parts(source, target));
+    out
+}

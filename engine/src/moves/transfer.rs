@@ -1,0 +1,148 @@
+//! TRANSFER: carry every axiom of one theory into another along a signature map. Every symbol of
+//! the source is renamed to its image, sorts follow the symbols' profiles, profiles must match,
+//! and every source axiom appears in the result (renamed), so none is lost.
+
+use super::dualize::map_formula;
+use super::{finish, fresh_axiom_name, Derived, Move, MoveError, Provenance};
+use crate::signature::{FuncId, RelId, SortId};
+use crate::syntax::{Axiom, Formula, Term};
+use crate::theory::Theory;
+use std::collections::BTreeMap;
+
+/// A signature map: source symbol name → target symbol name.
+pub type SymbolMap = BTreeMap<String, String>;
+
+/// Where each source sort, function and relation goes.
+struct Images {
+    sorts: Vec<Option<SortId>>,
+    funcs: Vec<FuncId>,
+    rels: Vec<RelId>,
+}
+
+fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, MoveError> {
+    let (ss, ts) = (&source.sig, &target.sig);
+    let err = |m: String| Err(MoveError::Inapplicable(m));
+    let mut sorts: Vec<Option<SortId>> = vec![None; ss.sorts.len()];
+    let mut bind = |from: SortId, to: SortId| -> Result<(), MoveError> {
+        match sorts[from.0 as usize] {
+            Some(prev) if prev != to => Err(MoveError::Inapplicable(format!("sort {} would go to both {} and {}", ss.sort_decl(from).name, ts.sort_decl(prev).name, ts.sort_decl(to).name))),
+            _ => {
+                sorts[from.0 as usize] = Some(to);
+                Ok(())
+            }
+        }
+    };
+    let mut funcs = Vec::new();
+    for d in &ss.funcs {
+        let Some(to) = map.get(&d.name) else { return err(format!("the map does not say where `{}` goes", d.name)) };
+        let Some(g) = ts.func(to) else { return err(format!("{} has no function symbol `{to}`", target.name)) };
+        let gd = ts.func_decl(g);
+        if gd.args.len() != d.args.len() {
+            return err(format!("`{}` has {} arguments but `{to}` has {}", d.name, d.args.len(), gd.args.len()));
+        }
+        for (a, b) in d.args.iter().zip(&gd.args).chain([(&d.result, &gd.result)]) {
+            bind(*a, *b)?;
+        }
+        funcs.push(g);
+    }
+    let mut rels = Vec::new();
+    for d in &ss.rels {
+        let Some(to) = map.get(&d.name) else { return err(format!("the map does not say where `{}` goes", d.name)) };
+        let Some(r) = ts.rel(to) else { return err(format!("{} has no relation symbol `{to}`", target.name)) };
+        let rd = ts.rel_decl(r);
+        if rd.args.len() != d.args.len() {
+            return err(format!("`{}` has {} arguments but `{to}` has {}", d.name, d.args.len(), rd.args.len()));
+        }
+        for (a, b) in d.args.iter().zip(&rd.args) {
+            bind(*a, *b)?;
+        }
+        rels.push(r);
+    }
+    if let Some(k) = map.keys().find(|k| !ss.has_symbol(k)) {
+        return err(format!("the map names `{k}`, which {} does not declare", source.name));
+    }
+    Ok(Images { sorts, funcs, rels })
+}
+
+fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
+    let mut out = a.clone();
+    out.origin = None;
+    for d in &mut out.vars {
+        d.sort = im.sorts[d.sort.0 as usize].ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where sort {} goes", source.sig.sort_decl(d.sort).name)))?;
+    }
+    out.formula = map_formula(&a.formula, &|f, args| Term::App(im.funcs[f.0 as usize], args), &|r, args| Formula::Rel(im.rels[r.0 as usize], args));
+    Ok(out)
+}
+
+/// TRANSFER every axiom of `source` into `target` along `map`.
+pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
+    let im = images(source, target, map)?;
+    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
+    if carried.iter().all(|a| crate::canon::has_axiom(target, a)) {
+        return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
+    }
+    let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
+    let p = Provenance {
+        parents: vec![target.name.clone(), source.name.clone()],
+        mv: Move::Transfer,
+        params: map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        description: format!("{} with the axioms of {} carried along {}", target.name, source.name, shown.join(", ")),
+    };
+    let mut t = target.clone();
+    t.name = format!("{}+{}[{}]", target.name, source.name, shown.join(","));
+    t.doc = p.description.clone();
+    t.meta.clear();
+    let expected = target.axioms.len() + carried.len();
+    for mut a in carried {
+        a.name = fresh_axiom_name(&t, &format!("{}_{}", source.name.to_lowercase(), a.name));
+        t.axioms.push(a);
+    }
+    finish(t, expected, p)
+}
+
+/// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
+/// single-sorted), at most `limit` of them, in a fixed order.
+pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
+    if !(source.sig.is_single_sorted() && target.sig.is_single_sorted()) {
+        return Vec::new();
+    }
+    let from: Vec<(String, usize, bool)> = source.sig.funcs.iter().map(|d| (d.name.clone(), d.args.len(), true)).chain(source.sig.rels.iter().map(|d| (d.name.clone(), d.args.len(), false))).collect();
+    let to: Vec<(String, usize, bool)> = target.sig.funcs.iter().map(|d| (d.name.clone(), d.args.len(), true)).chain(target.sig.rels.iter().map(|d| (d.name.clone(), d.args.len(), false))).collect();
+    let mut out = Vec::new();
+    let mut cur: Vec<usize> = Vec::new();
+    fn go(i: usize, from: &[(String, usize, bool)], to: &[(String, usize, bool)], cur: &mut Vec<usize>, out: &mut Vec<SymbolMap>, limit: usize) {
+        if out.len() >= limit {
+            return;
+        }
+        if i == from.len() {
+            out.push(cur.iter().enumerate().map(|(k, &j)| (from[k].0.clone(), to[j].0.clone())).collect());
+            return;
+        }
+        for j in 0..to.len() {
+            if !cur.contains(&j) && to[j].1 == from[i].1 && to[j].2 == from[i].2 {
+                cur.push(j);
+                go(i + 1, from, to, cur, out, limit);
+                cur.pop();
+            }
+        }
+    }
+    go(0, &from, &to, &mut cur, &mut out, limit);
+    out
+}
+
+/// The most signature maps [`all`] tries for one pair of theories.
+pub const MAX_MAPS: usize = 24;
+
+/// TRANSFER along every map [`maps`] finds.
+pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
+    if source.axioms.is_empty() {
+        return Vec::new();
+    }
+    maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer(source, target, m).ok()).collect()
+}
+
+/// Where `source`'s axioms land in `target` under `map`, for ABSTRACT's common part.
+pub(crate) fn carried(source: &Theory, target: &Theory, map: &SymbolMap) -> Option<Vec<Axiom>> {
+    let im = images(source, target, map).ok()?;
+    source.axioms.iter().map(|a| carry(a, &im, source).ok()).collect()
+}

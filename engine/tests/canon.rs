@@ -1,0 +1,59 @@
+//! Canonical forms identify theories exactly up to renaming of sorts, symbols and variables, and
+//! axiom order, names and duplicates; and nothing more.
+
+use birkhoff_engine::canon::{canonical_form, equal_up_to_renaming, CanonError};
+use birkhoff_engine::{seeds, Theory};
+
+fn th(s: &str) -> Theory {
+    Theory::parse(s, "t.bk").unwrap()
+}
+
+#[test]
+fn renamed_reordered_duplicated_theories_are_equal() {
+    let g = seeds::load("group").unwrap();
+    let h = th("theory H\nfunc o : 2 infix left 60\nfunc j : 1\nconst u\naxiom a: j(b) o b = u\naxiom b: u o a = a\naxiom c: a o (b o c) = (a o b) o c\naxiom d: b = b o u\naxiom e: a o j(a) = u\naxiom f: u o b = b");
+    assert!(equal_up_to_renaming(&g, &h).unwrap());
+}
+
+#[test]
+fn symbols_of_one_profile_are_matched_by_their_role() {
+    // Swapping the two operations of a ring is a renaming; the result is the same theory.
+    let r = seeds::load("ring_unital").unwrap();
+    let mut s = r.clone();
+    let (p, m) = (s.sig.func("+").unwrap().0 as usize, s.sig.func("*").unwrap().0 as usize);
+    let name = s.sig.funcs[p].name.clone();
+    s.sig.funcs[p].name = s.sig.funcs[m].name.clone();
+    s.sig.funcs[m].name = name;
+    s.axioms.reverse();
+    assert_ne!(s.to_text(), r.to_text());
+    assert!(equal_up_to_renaming(&r, &s).unwrap());
+}
+
+#[test]
+fn different_theories_differ() {
+    let pairs = [("semigroup", "comm_semigroup"), ("group", "abelian_group"), ("monoid", "semigroup"), ("quandle", "rack"), ("lattice", "modular_lattice")];
+    for (a, b) in pairs {
+        assert!(!equal_up_to_renaming(&seeds::load(a).unwrap(), &seeds::load(b).unwrap()).unwrap(), "{a} {b}");
+    }
+    // left vs right identity: same shape, mirrored
+    assert!(!equal_up_to_renaming(&th("theory A\nfunc * : 2\nconst e\naxiom l: e * x = x"), &th("theory B\nfunc * : 2\nconst e\naxiom r: x * e = x")).unwrap());
+    // the variable pattern matters
+    assert!(!equal_up_to_renaming(&th("theory A\nfunc * : 2\naxiom l: x * y = y * x"), &th("theory B\nfunc * : 2\naxiom r: x * y = x * x")).unwrap());
+}
+
+#[test]
+fn every_seed_has_a_form_and_seeds_are_pairwise_distinct() {
+    let forms: Vec<_> = seeds::all().iter().map(|s| canonical_form(&seeds::load(s.name).unwrap()).unwrap()).collect();
+    for i in 0..forms.len() {
+        for j in i + 1..forms.len() {
+            assert_ne!(forms[i], forms[j], "{} {}", seeds::all()[i].name, seeds::all()[j].name);
+        }
+    }
+}
+
+#[test]
+fn too_many_interchangeable_symbols_is_an_error_not_a_guess() {
+    let consts: String = (0..10).map(|i| format!("const c{i}\n")).collect();
+    let t = th(&format!("theory C\nfunc * : 2\n{consts}"));
+    assert!(matches!(canonical_form(&t), Err(CanonError::TooSymmetric(..))));
+}
