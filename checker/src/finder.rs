@@ -19,6 +19,9 @@ pub enum FinderError {
     /// The theory cannot be searched at these sizes.
     #[error("{0}")]
     Problem(#[from] ProblemError),
+    /// The theory cannot be encoded for an engine (for Z3: an axiom too large once expanded).
+    #[error("{0}")]
+    Encoding(String),
     /// The search produced a structure the evaluator rejects: a bug in Birkhoff, never a result.
     #[error("internal error: the search produced a structure that violates {violation}; this is a bug in Birkhoff, please report it with the theory. The structure:\n{model}")]
     Unsound {
@@ -125,12 +128,12 @@ fn budget_check<'a>(meter: &'a Meter) -> impl FnMut(u64) -> Flow + 'a {
     move |_| if meter.charge(1024) { Flow::Continue } else { Flow::Abort }
 }
 
-fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
+pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
     eval::check(t, m).map_err(|v| FinderError::Unsound { violation: v.to_string(), model: m.to_json(&t.sig).to_string() })
 }
 
 /// A canonical form as bytes (every value is below 64), for compact hashing.
-fn key(s: &Structure) -> Box<[u8]> {
+pub(crate) fn key(s: &Structure) -> Box<[u8]> {
     s.funcs.iter().flatten().map(|&v| v as u8).chain(s.rels.iter().flatten().map(|&b| b as u8)).collect()
 }
 
@@ -144,6 +147,20 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
         t.iter_mut().for_each(|v| *v = *it.next().expect("key has every entry") == 1);
     }
     s
+}
+
+/// The classes found by several workers (canonical keys with |Aut|), ordered by canonical form
+/// and cut to the model limit. `template` is any structure of the right shape (`None`: no model).
+pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>, limit: Option<u64>) -> Vec<IsoClass> {
+    let merged: BTreeMap<Box<[u8]>, u128> = parts.into_iter().flatten().collect();
+    let mut classes: Vec<IsoClass> = match template {
+        Some(tpl) => merged.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect(),
+        None => Vec::new(),
+    };
+    if let Some(m) = limit {
+        classes.truncate(m as usize);
+    }
+    classes
 }
 
 /// One representative of every isomorphism class of models with these sort sizes.
@@ -184,21 +201,15 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         part
     });
     let finished = !meter.stopped();
-    let mut merged: BTreeMap<Box<[u8]>, u128> = BTreeMap::new();
     let (mut met, mut canon_time, mut template) = (0, Duration::ZERO, None);
+    let mut maps = Vec::new();
     for part in parts {
         met += part.met;
         canon_time += part.canon;
         template = template.or(part.template);
-        merged.extend(part.classes);
+        maps.push(part.classes);
     }
-    let mut classes: Vec<IsoClass> = match &template {
-        Some(tpl) => merged.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect(),
-        None => Vec::new(),
-    };
-    if let Some(m) = budget.models {
-        classes.truncate(m as usize);
-    }
+    let classes = merge_classes(template.as_ref(), maps, budget.models);
     let v0 = Instant::now();
     classes.par_iter().try_for_each(|c| verify(t, &c.model))?;
     let verify_time = v0.elapsed();

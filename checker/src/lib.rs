@@ -13,3 +13,5 @@ pub mod problem;
 pub mod search;
 pub mod spectrum;
 pub mod sweep;
+#[cfg(feature = "z3")]
+pub mod z3;
