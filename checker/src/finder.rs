@@ -22,6 +22,14 @@ pub enum FinderError {
     /// The theory cannot be encoded for an engine (for Z3: an axiom too large once expanded).
     #[error("{0}")]
     Encoding(String),
+    /// The two engines of `--engine both` gave different answers; neither is reported.
+    #[error("the engines disagree: native says {native}; z3 says {z3}. This is a bug in Birkhoff, please report it with the theory")]
+    Disagreement {
+        /// The native finder's answer.
+        native: String,
+        /// The Z3 backend's answer.
+        z3: String,
+    },
     /// The search produced a structure the evaluator rejects: a bug in Birkhoff, never a result.
     #[error("internal error: the search produced a structure that violates {violation}; this is a bug in Birkhoff, please report it with the theory. The structure:\n{model}")]
     Unsound {

@@ -10,6 +10,7 @@ pub mod budget;
 pub mod finder;
 pub mod iso;
 pub mod problem;
+pub mod router;
 pub mod search;
 pub mod spectrum;
 pub mod sweep;

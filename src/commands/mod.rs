@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the arguments and helpers they share.
 
 pub mod check;
+pub mod engine;
 pub mod eval;
 pub mod find;
 pub mod models;
