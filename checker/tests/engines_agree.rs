@@ -53,8 +53,14 @@ proptest! {
     #[test]
     fn random_theories_agree(text in common::random_theory()) {
         let t = Theory::parse(&text, "random.bk").unwrap_or_else(|e| panic!("generated theory does not parse:\n{text}\n{e}"));
+        // Z3 meets the symmetry-broken labeled models one by one: a weak random theory with
+        // thousands of classes at size 3 would take it minutes, so size 3 is compared only when
+        // the native finder reports at most 60 classes (most generated theories).
         for n in 1..=3 {
-            both(&t, &[n]);
+            let native = birkhoff_checker::finder::enumerate(&t, &[n], &Budget::default(), birkhoff_checker::finder::Options::default()).unwrap();
+            if n < 3 || native.iso.value <= 60 {
+                both(&t, &[n]);
+            }
         }
     }
 }
