@@ -20,6 +20,17 @@ pub enum FinderError {
     /// The theory cannot be searched at these sizes.
     #[error("{0}")]
     Problem(#[from] ProblemError),
+    /// The theory cannot be encoded for an engine (for Z3: an axiom too large once expanded).
+    #[error("{0}")]
+    Encoding(String),
+    /// The two engines of `--engine both` gave different answers; neither is reported.
+    #[error("the engines disagree: native says {native}; z3 says {z3}. This is a bug in Birkhoff, please report it with the theory")]
+    Disagreement {
+        /// The native finder's answer.
+        native: String,
+        /// The Z3 backend's answer.
+        z3: String,
+    },
     /// The search produced a structure the evaluator rejects: a bug in Birkhoff, never a result.
     #[error("internal error: the search produced a structure that violates {violation}; this is a bug in Birkhoff, please report it with the theory. The structure:\n{model}")]
     Unsound {
@@ -153,12 +164,12 @@ fn budget_check<'a>(meter: &'a Meter) -> impl FnMut(u64) -> Flow + 'a {
     move |_| if meter.charge(CHECK_EVERY) { Flow::Continue } else { Flow::Abort }
 }
 
-fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
+pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
     eval::check(t, m).map_err(|v| FinderError::Unsound { violation: v.to_string(), model: m.to_json(&t.sig).to_string() })
 }
 
 /// A canonical form as bytes (every value is below 64), for compact hashing.
-fn key(s: &Structure) -> Box<[u8]> {
+pub(crate) fn key(s: &Structure) -> Box<[u8]> {
     s.funcs.iter().flatten().map(|&v| v as u8).chain(s.rels.iter().flatten().map(|&b| b as u8)).collect()
 }
 
@@ -172,6 +183,20 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
         t.iter_mut().for_each(|v| *v = *it.next().expect("key has every entry") == 1);
     }
     s
+}
+
+/// The classes found by other engines (canonical keys with |Aut|), ordered by canonical form and
+/// cut to the model limit. `template` is any structure of the right shape (`None`: no model).
+pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>, limit: Option<u64>) -> Vec<IsoClass> {
+    let merged: std::collections::BTreeMap<Box<[u8]>, u128> = parts.into_iter().flatten().collect();
+    let mut classes: Vec<IsoClass> = match template {
+        Some(tpl) => merged.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect(),
+        None => Vec::new(),
+    };
+    if let Some(m) = limit {
+        classes.truncate(m as usize);
+    }
+    classes
 }
 
 /// What one piece of the split search found.

@@ -12,7 +12,10 @@ pub mod finder;
 pub mod iso;
 pub mod problem;
 pub mod prover;
+pub mod router;
 pub mod search;
 pub mod skolem;
 pub mod spectrum;
 pub mod sweep;
+#[cfg(feature = "z3")]
+pub mod z3;

@@ -109,15 +109,7 @@ impl Problem {
     /// Compiles `theory` for structures whose sorts have these sizes.
     pub fn new(theory: &Theory, sizes: &[u32]) -> Result<Problem, ProblemError> {
         let sig = theory.sig.clone();
-        if sizes.len() != sig.sorts.len() {
-            return Err(ProblemError::SizeCount { given: sizes.len(), sorts: sig.sorts.len() });
-        }
-        if sizes.contains(&0) {
-            return Err(ProblemError::Empty);
-        }
-        if sizes.iter().any(|&n| n > MAX_SORT_SIZE) {
-            return Err(ProblemError::TooLarge);
-        }
+        check_sizes(&sig, sizes)?;
         let mut cells = Vec::new();
         let mut func_base = Vec::new();
         let mut rel_base = Vec::new();
@@ -200,6 +192,20 @@ impl Problem {
     pub fn func_cell(&self, f: FuncId, args_index: usize) -> usize {
         self.func_base[f.0 as usize] + args_index
     }
+}
+
+/// Checks that `sizes` gives one size per sort, each between 1 and [`MAX_SORT_SIZE`].
+pub fn check_sizes(sig: &Signature, sizes: &[u32]) -> Result<(), ProblemError> {
+    if sizes.len() != sig.sorts.len() {
+        return Err(ProblemError::SizeCount { given: sizes.len(), sorts: sig.sorts.len() });
+    }
+    if sizes.contains(&0) {
+        return Err(ProblemError::Empty);
+    }
+    if sizes.iter().any(|&n| n > MAX_SORT_SIZE) {
+        return Err(ProblemError::TooLarge);
+    }
+    Ok(())
 }
 
 /// `A & B` at the top of a clause body becomes two clauses.

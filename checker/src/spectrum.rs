@@ -1,7 +1,8 @@
 //! Model spectra: the number of models of each size, up to isomorphism and labeled.
 
 use crate::budget::{Budget, Count};
-use crate::finder::{enumerate, FinderError, Options, Timing};
+use crate::finder::{FinderError, Timing};
+use crate::router::{self, Engine};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 
@@ -34,9 +35,9 @@ pub fn size_tuples(sorts: usize, max: u32) -> Vec<Vec<u32>> {
     out
 }
 
-/// Computes one row of the spectrum.
-pub fn row(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
-    let e = enumerate(t, sizes, budget, Options::counts_only())?;
+/// Computes one row of the spectrum with the chosen engine.
+pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
+    let e = router::enumerate(engine, t, sizes, budget)?;
     Ok(SpectrumRow { sizes: sizes.to_vec(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing })
 }
 

@@ -2,6 +2,8 @@
 //! elements tried, isomorphism decided by trying every permutation. The oracle shares no code
 //! with the search or the canonical forms; only the evaluator is common, and it is the judge.
 
+mod common;
+
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, FirstModel, Options};
 use birkhoff_engine::signature::{Signature, SortId};
@@ -111,76 +113,10 @@ fn check_against_oracle(t: &Theory, n: u32) {
     }
 }
 
-/// Which symbols a random theory declares: a binary `f`, a unary `g`, a constant `c`, a binary
-/// relation `P`. Tables stay small enough to try them all at n = 3.
-#[derive(Clone, Copy, Debug)]
-struct Symbols {
-    f: bool,
-    g: bool,
-    c: bool,
-    p: bool,
-}
-
-fn symbols() -> impl Strategy<Value = Symbols> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(f, g, c, p)| Symbols { f, g, c, p }).prop_filter("small enough to try every table", |s| {
-        let cells = 9 * s.f as i32 + 3 * s.g as i32 + s.c as i32;
-        3f64.powi(cells) * 2f64.powi(9 * s.p as i32) <= 200_000.0
-    })
-}
-
-/// A random formula over the declared symbols.
-fn formula(sy: Symbols) -> impl Strategy<Value = String> {
-    let var = prop::sample::select(vec!["x", "y", "z"]).prop_map(String::from);
-    let term = var.prop_recursive(2, 8, 2, move |inner| {
-        let mut options: Vec<BoxedStrategy<String>> = vec![inner.clone().boxed()];
-        if sy.c {
-            options.push(Just("c".to_string()).boxed());
-        }
-        if sy.g {
-            options.push(inner.clone().prop_map(|a| format!("g({a})")).boxed());
-        }
-        if sy.f {
-            options.push((inner.clone(), inner).prop_map(|(a, b)| format!("f({a}, {b})")).boxed());
-        }
-        prop::strategy::Union::new(options)
-    });
-    let mut atoms: Vec<BoxedStrategy<String>> = vec![
-        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} = {b}")).boxed(),
-        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} != {b}")).boxed(),
-    ];
-    if sy.p {
-        atoms.push((term.clone(), term).prop_map(|(a, b)| format!("P({a}, {b})")).boxed());
-    }
-    prop::strategy::Union::new(atoms).prop_recursive(2, 6, 2, |inner| {
-        prop_oneof![
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} | {b})")),
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} -> {b})")),
-            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} <-> {b})")),
-            inner.clone().prop_map(|a| format!("(exists y. {a})")),
-            inner.prop_map(|a| format!("~({a})")),
-        ]
-    })
-}
-
-fn theory() -> impl Strategy<Value = String> {
-    symbols().prop_flat_map(|sy| (Just(sy), prop::collection::vec(formula(sy), 1..3))).prop_map(|(sy, axioms)| {
-        let mut text = String::from("theory Random\n");
-        for (on, decl) in [(sy.f, "func f : 2\n"), (sy.g, "func g : 1\n"), (sy.c, "const c\n"), (sy.p, "rel P : 2\n")] {
-            if on {
-                text.push_str(decl);
-            }
-        }
-        for (i, a) in axioms.iter().enumerate() {
-            text.push_str(&format!("axiom a{i}: {a}\n"));
-        }
-        text
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
-    fn finder_agrees_with_brute_force(text in theory()) {
+    fn finder_agrees_with_brute_force(text in common::random_theory()) {
         let t = Theory::parse(&text, "random.bk").unwrap_or_else(|e| panic!("generated theory does not parse:\n{text}\n{e}"));
         for n in 1..=3 {
             check_against_oracle(&t, n);

@@ -3,7 +3,8 @@
 use super::BudgetArgs;
 use crate::output::print_json;
 use crate::Outcome;
-use birkhoff_checker::finder::{first, FirstModel, Options};
+use birkhoff_checker::finder::FirstModel;
+use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
 use birkhoff_engine::tables;
 use serde_json::json;
@@ -19,13 +20,15 @@ pub struct Args {
     size: super::Sizes,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    engine: super::engine::EngineArgs,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = super::load_theory(&a.theory)?;
     let sizes = a.size.0;
     super::check_sizes(&t, &sizes, "--size")?;
-    let (outcome, nodes, elapsed) = first(&t, &sizes, &a.budget.budget(), Options::default())?;
+    let (outcome, nodes, elapsed) = router::first(a.engine.engine, &t, &sizes, &a.budget.budget())?;
     let label = sizes_label(&sizes);
     if json {
         let model = match &outcome {

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod backtest;
 pub mod check;
+pub mod engine;
 pub mod eval;
 pub mod find;
 pub mod library;

@@ -4,7 +4,7 @@ use super::BudgetArgs;
 use crate::output::print_json;
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
-use birkhoff_checker::finder::{enumerate, Options};
+use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
 use birkhoff_engine::tables;
 use serde_json::json;
@@ -37,6 +37,8 @@ pub struct Args {
     format: Format,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    engine: super::engine::EngineArgs,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
@@ -47,7 +49,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(format != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
     let mut budget = a.budget.budget();
     budget.models = a.limit.or(budget.models);
-    let e = enumerate(&t, &sizes, &budget, Options::default())?;
+    let e = router::enumerate(a.engine.engine, &t, &sizes, &budget)?;
     let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
     match format {
         Format::Json => {

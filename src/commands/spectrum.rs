@@ -35,6 +35,8 @@ pub struct Args {
     mode: Mode,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    engine: super::engine::EngineArgs,
 }
 
 /// `exact`, `at least` or `unknown`.
@@ -55,7 +57,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut rows: Vec<SpectrumRow> = Vec::new();
     for sizes in &tuples {
         bar.set_message(format!("size {}", sizes_label(sizes)));
-        rows.push(row(&t, sizes, &budget)?);
+        rows.push(row(a.engine.engine, &t, sizes, &budget)?);
         bar.inc(1);
         if crate::interrupt::requested() {
             break;

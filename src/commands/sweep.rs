@@ -58,6 +58,8 @@ struct RunArgs {
     retry_inexact: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    engine: super::engine::EngineArgs,
 }
 
 /// Arguments of `birkhoff sweep merge`.
@@ -130,7 +132,7 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         if crate::interrupt::requested() {
             return Ok(());
         }
-        match row(&job.theory, &job.sizes, &budget) {
+        match row(a.engine.engine, &job.theory, &job.sizes, &budget) {
             // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
             Ok(_) if crate::interrupt::requested() => {}
             Ok(r) => {
@@ -139,7 +141,7 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
                 let path = out.join(job.file_name());
                 sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
             }
-            Err(e @ FinderError::Unsound { .. }) => return Err(e.into()),
+            Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => return Err(e.into()),
             Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{} at size {}: {e}", job.theory.name, sizes_label(&job.sizes))),
         }
         bar.set_message(format!("{} {}", job.theory.name, sizes_label(&job.sizes)));

@@ -6,6 +6,7 @@
 use birkhoff_engine::signature::Signature;
 use birkhoff_engine::structure::{table_index, tuples};
 use birkhoff_engine::Structure;
+use proptest::prelude::*;
 
 /// All permutations of `0..n`, as `p[old] = new`.
 pub fn permutations(n: u32) -> Vec<Vec<u32>> {
@@ -119,3 +120,72 @@ pub fn ground_truth() -> Vec<Row> {
     assert!(!rows.is_empty(), "the ground-truth table has no rows");
     rows
 }
+
+/// Which symbols a random theory declares (for [`random_theory`]): a binary `f`, a unary `g`, a constant `c`, a binary
+/// relation `P`. Tables stay small enough to try them all at n = 3.
+#[derive(Clone, Copy, Debug)]
+struct Symbols {
+    f: bool,
+    g: bool,
+    c: bool,
+    p: bool,
+}
+
+/// Symbol sets small enough for brute force at n = 3.
+fn symbols() -> impl Strategy<Value = Symbols> {
+    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(f, g, c, p)| Symbols { f, g, c, p }).prop_filter("small enough to try every table", |s| {
+        let cells = 9 * s.f as i32 + 3 * s.g as i32 + s.c as i32;
+        3f64.powi(cells) * 2f64.powi(9 * s.p as i32) <= 200_000.0
+    })
+}
+
+/// A random formula over the declared symbols.
+fn formula(sy: Symbols) -> impl Strategy<Value = String> {
+    let var = prop::sample::select(vec!["x", "y", "z"]).prop_map(String::from);
+    let term = var.prop_recursive(2, 8, 2, move |inner| {
+        let mut options: Vec<BoxedStrategy<String>> = vec![inner.clone().boxed()];
+        if sy.c {
+            options.push(Just("c".to_string()).boxed());
+        }
+        if sy.g {
+            options.push(inner.clone().prop_map(|a| format!("g({a})")).boxed());
+        }
+        if sy.f {
+            options.push((inner.clone(), inner).prop_map(|(a, b)| format!("f({a}, {b})")).boxed());
+        }
+        prop::strategy::Union::new(options)
+    });
+    let mut atoms: Vec<BoxedStrategy<String>> = vec![
+        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} = {b}")).boxed(),
+        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} != {b}")).boxed(),
+    ];
+    if sy.p {
+        atoms.push((term.clone(), term).prop_map(|(a, b)| format!("P({a}, {b})")).boxed());
+    }
+    prop::strategy::Union::new(atoms).prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} | {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} -> {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} <-> {b})")),
+            inner.clone().prop_map(|a| format!("(exists y. {a})")),
+            inner.prop_map(|a| format!("~({a})")),
+        ]
+    })
+}
+
+/// A random small theory: some of `f`, `g`, `c`, `P` and one or two random axioms.
+pub fn random_theory() -> impl Strategy<Value = String> {
+    symbols().prop_flat_map(|sy| (Just(sy), prop::collection::vec(formula(sy), 1..3))).prop_map(|(sy, axioms)| {
+        let mut text = String::from("theory Random\n");
+        for (on, decl) in [(sy.f, "func f : 2\n"), (sy.g, "func g : 1\n"), (sy.c, "const c\n"), (sy.p, "rel P : 2\n")] {
+            if on {
+                text.push_str(decl);
+            }
+        }
+        for (i, a) in axioms.iter().enumerate() {
+            text.push_str(&format!("axiom a{i}: {a}\n"));
+        }
+        text
+    })
+}
+

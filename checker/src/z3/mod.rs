@@ -1,0 +1,132 @@
+//! The Z3 backend: the same three questions as the native [`finder`](crate::finder) (first model,
+//! isomorphism classes, labeled count) answered by Z3, and [`prove_unsat`] for the prover.
+//!
+//! * [`encode`] translates formulas; [`finite`] builds one solver for a theory at fixed sizes;
+//!   [`solve`] runs a check under a budget (timeout as a Z3 parameter, Ctrl-C as an interrupt).
+//! * Enumeration asserts a blocking clause after each model and removes isomorphic copies with the
+//!   finder's canonical forms ([`crate::iso`]); the labeled count is Σ n!/|Aut| over the classes.
+//!   Counts have no cap other than the budget, and a count cut short is never exact.
+//! * Every model is re-checked by the engine's evaluator before it is reported.
+//! * Z3 objects are not `Send`: every Z3 object here lives in the calling thread's context
+//!   (`z3::Context::thread_local`), so each rayon worker uses its own context, and every
+//!   encoding declares its sorts and symbols under names no other encoding uses.
+//!
+//! Built only with the `z3` cargo feature (on by default), which links the system's libz3
+//! (Debian: `libz3-dev`). The `z3` crate 0.22 is used within the API of Z3 4.8.12.
+
+pub mod encode;
+pub mod finite;
+pub mod prove;
+pub mod solve;
+
+pub use prove::{prove_unsat, Verdict};
+
+use crate::budget::{Budget, Count, Meter};
+use crate::finder::{key, merge_classes, verify, Enumeration, FinderError, FirstModel, Timing};
+use crate::iso;
+use finite::FiniteProblem;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use z3::SatResult;
+
+impl From<encode::EncodeError> for FinderError {
+    fn from(e: encode::EncodeError) -> Self {
+        FinderError::Encoding(e.to_string())
+    }
+}
+
+fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
+    budget.time.map(|t| start + t)
+}
+
+/// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.
+pub fn first(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+    let start = Instant::now();
+    crate::problem::check_sizes(&t.sig, sizes)?;
+    let p = FiniteProblem::new(t, sizes, true)?;
+    let outcome = match solve::check(&p.solver, budget, deadline(budget, start)) {
+        SatResult::Sat => {
+            let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
+            verify(t, &m)?;
+            FirstModel::Found { model: m }
+        }
+        SatResult::Unsat => FirstModel::None,
+        SatResult::Unknown => FirstModel::Unknown,
+    };
+    Ok((outcome, 1, start.elapsed()))
+}
+
+/// One representative of every isomorphism class, by enumeration with blocking clauses. The
+/// `nodes` of the result count Z3 checks (one per model met, plus the last).
+pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+    let start = Instant::now();
+    crate::problem::check_sizes(&t.sig, sizes)?;
+    let p = FiniteProblem::new(t, sizes, true)?;
+    let meter = Meter::new(budget);
+    let end = deadline(budget, start);
+    let mut classes = HashMap::new();
+    let (mut met, mut canon_time, mut verify_time) = (0u64, Duration::ZERO, Duration::ZERO);
+    let mut template = None;
+    loop {
+        if !meter.charge(1) {
+            break;
+        }
+        match solve::check(&p.solver, budget, end) {
+            SatResult::Sat => {}
+            SatResult::Unsat => break,
+            SatResult::Unknown => {
+                meter.stop();
+                break;
+            }
+        }
+        let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
+        met += 1;
+        let v0 = Instant::now();
+        verify(t, &m)?;
+        verify_time += v0.elapsed();
+        let c0 = Instant::now();
+        let c = iso::canonical_form(&t.sig, &m);
+        canon_time += c0.elapsed();
+        p.block(&m);
+        let k = key(&c.form);
+        template.get_or_insert(c.form);
+        if classes.insert(k, c.automorphisms).is_none() && budget.models.is_some_and(|lim| classes.len() as u64 >= lim) {
+            meter.stop();
+            break;
+        }
+    }
+    let finished = !meter.stopped();
+    let classes = merge_classes(template.as_ref(), [classes], budget.models);
+    let labeled: u128 = classes.iter().map(|c| iso::labelled_copies(sizes, c.automorphisms)).sum();
+    Ok(Enumeration {
+        sizes: sizes.to_vec(),
+        iso: Count::from_search(classes.len() as u128, finished),
+        labeled: Count::from_search(labeled, finished),
+        classes,
+        models_met: met,
+        nodes: meter.nodes(),
+        elapsed: start.elapsed(),
+        timing: Timing { search: 0.0, canon: canon_time.as_secs_f64(), verify: verify_time.as_secs_f64(), merge: 0.0 },
+    })
+}
+
+/// Counts labeled models by enumerating every one with Z3, without symmetry breaking, each
+/// checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
+pub fn count_labeled_directly(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+    let start = Instant::now();
+    crate::problem::check_sizes(&t.sig, sizes)?;
+    let p = FiniteProblem::new(t, sizes, false)?;
+    let end = deadline(budget, start);
+    let mut n: u128 = 0;
+    loop {
+        match solve::check(&p.solver, budget, end) {
+            SatResult::Sat => {}
+            SatResult::Unsat => return Ok(Count::from_search(n, true)),
+            SatResult::Unknown => return Ok(Count::from_search(n, false)),
+        }
+        let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
+        verify(t, &m)?;
+        p.block(&m);
+        n += 1;
+    }
+}

@@ -1,0 +1,121 @@
+//! The Z3 backend against the ground-truth counts, Z3's own direct labeled count and the
+//! evaluator; budgets and Ctrl-C; `prove_unsat` on theorems and non-theorems.
+#![cfg(feature = "z3")]
+
+mod common;
+
+use birkhoff_checker::budget::{Budget, Status};
+use birkhoff_checker::finder::FirstModel;
+use birkhoff_checker::z3 as zb;
+use birkhoff_checker::z3::{prove_unsat, Verdict};
+use birkhoff_engine::syntax::Axiom;
+use birkhoff_engine::{eval, seeds, Theory};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn seed(name: &str) -> Option<Theory> {
+    seeds::all().iter().any(|s| s.name == name).then(|| seeds::load(name).unwrap())
+}
+
+/// Z3's iso and labeled counts equal the ground truth for every seed row it can do quickly.
+#[test]
+fn ground_truth_counts() {
+    let mut checked = 0;
+    for row in common::ground_truth() {
+        let Some(t) = seed(&row.theory) else { continue };
+        // Sizes at which Z3's one-by-one enumeration stays within a second or so per row.
+        let cap = match row.theory.as_str() {
+            "group" | "abelian_group" => 6,
+            "magma" | "comm_magma" => 2,
+            _ => 3,
+        };
+        if !t.sig.is_single_sorted() || row.n > cap {
+            continue;
+        }
+        let e = zb::enumerate(&t, &[row.n], &Budget::default()).unwrap();
+        assert_eq!(e.iso.status, Status::Exact);
+        if let Some(iso) = row.iso {
+            assert_eq!(e.iso.value, iso, "{} n={} iso", row.theory, row.n);
+        }
+        if let Some(labeled) = row.labeled {
+            assert_eq!(e.labeled.value, labeled, "{} n={} labeled", row.theory, row.n);
+        }
+        for c in &e.classes {
+            assert!(eval::check(&t, &c.model).is_ok());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} ground-truth rows checked");
+}
+
+/// Σ n!/|Aut| over the classes equals the number of labeled models Z3 meets one by one with no
+/// symmetry breaking.
+#[test]
+fn labeled_sum_equals_direct_count() {
+    for (name, n) in [("semigroup", 3), ("monoid", 4), ("poset", 4), ("quandle", 4), ("group", 5), ("band", 3)] {
+        let t = seed(name).unwrap();
+        let e = zb::enumerate(&t, &[n], &Budget::default()).unwrap();
+        let direct = zb::count_labeled_directly(&t, &[n], &Budget::default()).unwrap();
+        assert_eq!(direct.status, Status::Exact);
+        assert_eq!(e.labeled, direct, "{name} at {n}");
+    }
+}
+
+#[test]
+fn first_model_and_none() {
+    let g = seed("group").unwrap();
+    let (m, _, _) = zb::first(&g, &[6], &Budget::default()).unwrap();
+    let FirstModel::Found { model } = m else { panic!("a group of order 6 exists") };
+    assert!(eval::check(&g, &model).is_ok());
+    // Fields have prime-power orders: none of size 6.
+    let f = seed("field").unwrap();
+    assert_eq!(zb::first(&f, &[6], &Budget::default()).unwrap().0, FirstModel::None);
+    // An existential axiom: every element has a square root, and squaring is not the identity.
+    let t = Theory::parse("theory Sqrt\nfunc * : 2\naxiom root: all x. exists y. y * y = x\naxiom not_id: exists x. x * x != x", "t.bk").unwrap();
+    let FirstModel::Found { model } = zb::first(&t, &[3], &Budget::default()).unwrap().0 else { panic!("a model of size 3 exists") };
+    assert!(eval::check(&t, &model).is_ok());
+}
+
+#[test]
+fn budgets_never_give_exact_counts() {
+    let t = seed("semigroup").unwrap();
+    let e = zb::enumerate(&t, &[5], &Budget { models: Some(10), ..Budget::default() }).unwrap();
+    assert_eq!((e.iso.value, e.iso.status), (10, Status::AtLeast));
+    let e = zb::enumerate(&t, &[6], &Budget { time: Some(Duration::from_millis(200)), ..Budget::default() }).unwrap();
+    assert_ne!(e.iso.status, Status::Exact);
+    // Ctrl-C: the cancel flag, set from another thread, interrupts a running Z3 check.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let e = zb::enumerate(&t, &[7], &Budget { cancel: Some(cancel), ..Budget::default() }).unwrap();
+    assert_ne!(e.iso.status, Status::Exact);
+    assert_ne!(e.labeled.status, Status::Exact);
+}
+
+/// `goal` parsed over the signature of `t`.
+fn goal(t: &Theory, text: &str) -> Axiom {
+    let mut with = Theory::parse(&format!("{}\naxiom goal: {text}\n", t.to_text()), "goal.bk").unwrap();
+    with.axioms.pop().unwrap()
+}
+
+fn verdict(t: &Theory, g: &str) -> Verdict {
+    prove_unsat(t, &goal(t, g), Duration::from_secs(10), None).unwrap()
+}
+
+#[test]
+fn prove_unsat_theorems_and_non_theorems() {
+    let g = seed("group").unwrap();
+    let star = g.sig.funcs.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    assert!(star.contains(&"inv".to_string()), "the group seed has inv: {star:?}");
+    assert_eq!(verdict(&g, "inv(x * y) = inv(y) * inv(x)"), Verdict::Proved);
+    assert_eq!(verdict(&g, "x * y = e -> y = inv(x)"), Verdict::Proved);
+    assert_eq!(verdict(&g, "inv(inv(x)) = x"), Verdict::Proved);
+    assert!(matches!(verdict(&g, "x * y = y * x"), Verdict::Unknown { .. }));
+    let s = seed("semigroup").unwrap();
+    assert!(matches!(verdict(&s, "x * y = y * x"), Verdict::Unknown { .. }));
+    assert!(matches!(verdict(&s, "x * x = x"), Verdict::Unknown { .. }));
+}

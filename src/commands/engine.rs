@@ -1,0 +1,17 @@
+//! The `--engine` flag shared by `spectrum`, `models`, `find` and `sweep`; the choice itself is
+//! made in `birkhoff_checker::router`.
+
+use birkhoff_checker::router::Engine;
+
+/// Which engine answers.
+#[derive(clap::Args, Clone, Copy)]
+pub struct EngineArgs {
+    /// native: Birkhoff's finder; z3: the Z3 backend; auto: chosen per theory and size (see
+    /// docs/ARCHITECTURE.md, router); both: run both and fail on any disagreement.
+    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
+    pub engine: Engine,
+}
+
+fn parse_engine(s: &str) -> Result<Engine, String> {
+    s.parse()
+}
