@@ -1,5 +1,5 @@
-//! The engines behind the tools that other crates provide: the ten-dimension scorer. The move
-//! engine and the prover plug in here the same way when they are built in.
+//! The engines behind the tools that other crates provide: the ten-dimension scorer and the
+//! structural moves and the equational prover.
 
 use crate::situation::Candidate;
 use crate::tools::Scorer;
@@ -35,5 +35,63 @@ impl Scorer for TenDimensions {
         let s = score(&evidence, &self.weights);
         let dims = s.dimensions().into_iter().filter_map(|(name, v)| v.map(|v| (name.to_string(), v))).collect();
         Ok(Score { total: s.total, dims })
+    }
+}
+
+/// The engine's eight structural moves (`birkhoff_engine::moves`), explored breadth first with
+/// deduplication up to renaming (`birkhoff_engine::derivation`). Candidates come best first by
+/// the scorer's syntactic dimensions, the only ones known before models are checked.
+pub struct StructuralMoves;
+
+/// The moves' names, as plans spell them.
+const MOVE_NAMES: [&str; 8] = ["COMPLETE", "DEFORM", "TRANSFER", "ABSTRACT", "DUALIZE", "QUOTIENT", "INTERNALIZE", "SELF_DISTRIB"];
+
+impl crate::tools::Explorer for StructuralMoves {
+    fn moves(&self) -> Vec<String> {
+        MOVE_NAMES.iter().map(|m| m.to_string()).collect()
+    }
+
+    fn explore(&self, bases: &[&birkhoff_engine::Theory], moves: &[String], depth: u32) -> Result<Vec<crate::tools::Generated>, String> {
+        use birkhoff_engine::derivation;
+        use petgraph::visit::EdgeRef;
+        if depth > 2 {
+            // Depth 3 from even one base yields tens of thousands of theories: more than a cycle
+            // can check. Refuse rather than silently exploring less.
+            return Err(format!("depth {depth} is too large for one cycle: use 1 or 2"));
+        }
+        let bases: Vec<birkhoff_engine::Theory> = bases.iter().map(|t| (*t).clone()).collect();
+        let (g, _) = derivation::explore(&bases, depth as usize, |_, _| {});
+        let mut out = Vec::new();
+        for node in g.graph.node_indices().filter(|&i| g.graph[i].depth > 0) {
+            // The derivation by a requested move, from the shallowest parent.
+            let Some(edge) = g.graph.edges_directed(node, petgraph::Direction::Incoming).find(|e| e.source() != node && moves.iter().any(|m| *m == e.weight().mv.to_string())) else { continue };
+            let theory = g.graph[node].theory.clone();
+            let parents = g.graph.edges_directed(node, petgraph::Direction::Incoming).filter(|e| e.source() != node).map(|e| g.graph[e.source()].theory.name.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            out.push(crate::tools::Generated { name: theory.name.clone(), origin: format!("{}: {}", edge.weight().mv, edge.weight().description), parents, theory });
+        }
+        let weights = Weights::default();
+        let mut scored: Vec<(f64, crate::tools::Generated)> = out.into_iter().map(|g| (score(&Evidence::syntactic(&g.theory), &weights).total, g)).collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        Ok(scored.into_iter().map(|(_, g)| g).collect())
+    }
+}
+
+/// Equality saturation with a replayed certificate (`birkhoff_checker::prover`). The agent looks
+/// for countermodels itself, so this runs only the proving strategy.
+pub struct Saturation;
+
+impl crate::tools::Prover for Saturation {
+    fn name(&self) -> String {
+        "equality saturation (egg), certificate replayed".into()
+    }
+
+    fn prove(&self, t: &birkhoff_engine::Theory, statement: &birkhoff_engine::Axiom, timeout: std::time::Duration) -> Result<crate::tools::ProverVerdict, String> {
+        use birkhoff_checker::prover::{prove_with, Options, Strategy, Verdict};
+        let opts = Options { timeout, ..Options::default() };
+        let answer = prove_with(t, statement, &opts, &[Strategy::Saturation { time_share: 100 }]).map_err(|e| e.to_string())?;
+        Ok(match answer.verdict {
+            Verdict::Proved { certificate } => crate::tools::ProverVerdict::Proved { certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())? },
+            _ => crate::tools::ProverVerdict::Unknown(answer.attempts.iter().map(|a| a.result.clone()).collect::<Vec<_>>().join("; ")),
+        })
     }
 }

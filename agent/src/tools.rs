@@ -91,7 +91,7 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: None, scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: None, per_size: Duration::from_millis(40), models_per_size: 200, cancel: None }
+        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None }
     }
 
     /// The six tools and whether each can run.
