@@ -37,6 +37,8 @@ enum Command {
     Models(commands::models::Args),
     /// Find one model of a given size, or show that there is none.
     Find(commands::find::Args),
+    /// Prove or disprove a formula from a theory, with a checkable certificate or countermodel.
+    Prove(commands::prove::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Spectrum(a) => commands::spectrum::run(a, json),
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
+        Command::Prove(a) => commands::prove::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),

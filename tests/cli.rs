@@ -105,6 +105,22 @@ fn score_reports_ten_dimensions_and_names_bad_weights() {
 }
 
 #[test]
+fn prove_answers_with_a_certificate_or_a_countermodel() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert.json");
+    let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--certificate", cert.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("proved"), "{}", stdout(&o));
+    let c: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    assert!(!c["steps"].as_array().unwrap().is_empty());
+    let v = json(&["prove", "semigroup", "x * y = y * x"]);
+    assert_eq!(v["verdict"], "disproved", "{v}");
+    let o = birkhoff(&["prove", "group", "f(x) = x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("undeclared function symbol `f`"));
+}
+
+#[test]
 fn a_missing_file_or_seed_is_named() {
     let o = birkhoff(&["show", "no_such_theory"]);
     assert_eq!(o.status.code(), Some(2));

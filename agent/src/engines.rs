@@ -95,3 +95,16 @@ impl crate::tools::Prover for Saturation {
         })
     }
 }
+
+/// Re-checks stored equational proofs by replaying their certificates with the checker's
+/// independent replayer (`birkhoff_checker::prover::certificate::check`), for `backtest`.
+pub struct ReplayCertificates;
+
+impl birkhoff_library::backtest::CertificateChecker for ReplayCertificates {
+    fn check(&self, theory: &birkhoff_engine::Theory, statement: &str, certificate: &serde_json::Value) -> Result<(), String> {
+        use birkhoff_checker::prover::certificate::{check, Certificate};
+        let goal = birkhoff_library::statement::parse(theory, statement)?;
+        let cert: Certificate = serde_json::from_value(certificate.clone()).map_err(|e| format!("not a certificate: {e}"))?;
+        check(theory, &goal, &cert).map_err(|r| format!("{r:?}"))
+    }
+}

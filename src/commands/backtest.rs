@@ -14,7 +14,7 @@ pub struct Args {
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
-    let report = backtest::run(&lib, None)?;
+    let report = backtest::run(&lib, Some(&birkhoff_agent::engines::ReplayCertificates))?;
     if json {
         print_json(&serde_json::to_value(&report)?);
     } else {

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod find;
 pub mod library;
 pub mod models;
+pub mod prove;
 pub mod report;
 pub mod score;
 pub mod seeds;

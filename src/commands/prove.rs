@@ -1,0 +1,81 @@
+//! `birkhoff prove`: does a theory imply a formula? Exactly one of: disproved (a countermodel the
+//! evaluator confirms), proved (a certificate replayed by an independent checker) or unknown
+//! (with what was tried). Exit codes: 0 proved or disproved (a decided answer), 1 unknown,
+//! 2 error, 130 interrupted.
+
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_checker::prover::certificate::Direction;
+use birkhoff_checker::prover::{prove, Options, Verdict};
+use birkhoff_checker::sweep::write_atomic;
+use birkhoff_engine::{parse::parse_formula, tables};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `birkhoff prove`.
+#[derive(clap::Args)]
+#[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error, 130 interrupted.")]
+pub struct Args {
+    /// A seed name or a theory file.
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal).
+    #[arg(value_name = "GOAL")]
+    goal: String,
+    /// Largest countermodel size searched (per sort).
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+    max_size: u32,
+    /// Time for the whole attempt, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    timeout: f64,
+    /// Write the certificate of a proof to this file (JSON, written atomically).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(a.timeout.is_finite() && a.timeout > 0.0, "--timeout: `{}` must be a positive number of seconds", a.timeout);
+    let t = super::load_theory(&a.theory)?;
+    let goal = parse_formula(&t.sig, &a.goal, "GOAL")?;
+    let opts = Options { max_size: a.max_size, timeout: Duration::from_secs_f64(a.timeout), cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    let answer = prove(&t, &goal, &opts)?;
+    if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
+        write_atomic(path, serde_json::to_string_pretty(certificate)?.as_bytes()).map_err(|e| anyhow::anyhow!("--certificate {}: {e}", path.display()))?;
+    }
+    if json {
+        let mut v = serde_json::to_value(&answer)?;
+        if let Verdict::Disproved { model, .. } = &answer.verdict {
+            v["model"] = model.to_json(&t.sig);
+        }
+        v["theory"] = t.name.clone().into();
+        v["goal"] = a.goal.clone().into();
+        print_json(&v);
+    } else {
+        match &answer.verdict {
+            Verdict::Disproved { model, witness } => {
+                let w: Vec<String> = witness.iter().map(|(x, n)| format!("{x} = {n}")).collect();
+                println!("disproved: a model of {} of size {:?} where the goal fails at {}", t.name, model.sizes, w.join(", "));
+                print!("{}", tables::cayley(&t.sig, model));
+            }
+            Verdict::Proved { certificate } => {
+                println!("proved: {} rewrite steps, each replayed by the certificate checker", certificate.steps.len());
+                for (i, s) in certificate.steps.iter().enumerate() {
+                    let dir = if s.direction == Direction::LeftToRight { "→" } else { "←" };
+                    println!("  {:>3}. {} {dir} at {:?}: {}", i + 1, s.axiom, s.position, s.text);
+                }
+            }
+            Verdict::ProvedByZ3 { detail } => println!("proved (Z3, weaker evidence than a certificate): {detail}"),
+            Verdict::Unknown => {
+                println!("unknown");
+                for at in &answer.attempts {
+                    println!("  tried {:?}: {} ({:.2}s)", at.strategy, at.result, at.seconds);
+                }
+            }
+        }
+    }
+    Ok(match answer.verdict {
+        Verdict::Unknown if crate::interrupt::requested() => Outcome::Interrupted,
+        Verdict::Unknown => Outcome::Negative,
+        _ => Outcome::Done,
+    })
+}
