@@ -284,46 +284,6 @@ proptest! {
 // Exhaustive checks: every structure of small signatures and sizes.
 // ---------------------------------------------------------------------------------------------
 
-/// Every structure of `sig` with these sort sizes.
-fn all_structures(sig: &Signature, sizes: &[u32]) -> Vec<Structure> {
-    let mut widths = Vec::new();
-    for f in &sig.funcs {
-        widths.extend(std::iter::repeat_n(sizes[f.result.0 as usize], table_len(sizes, &f.args)));
-    }
-    for r in &sig.rels {
-        widths.extend(std::iter::repeat_n(2, table_len(sizes, &r.args)));
-    }
-    let total: u64 = widths.iter().map(|&w| w as u64).product();
-    assert!(total <= 1 << 20, "too many structures to try: {total}");
-    let mut out = Vec::with_capacity(total as usize);
-    let mut digits = vec![0u32; widths.len()];
-    for _ in 0..total {
-        let mut s = Structure::zeroed(sig, sizes);
-        let mut k = 0;
-        for t in s.funcs.iter_mut() {
-            for v in t.iter_mut() {
-                *v = digits[k];
-                k += 1;
-            }
-        }
-        for t in s.rels.iter_mut() {
-            for v in t.iter_mut() {
-                *v = digits[k] == 1;
-                k += 1;
-            }
-        }
-        out.push(s);
-        for (d, w) in digits.iter_mut().zip(&widths) {
-            *d += 1;
-            if *d < *w {
-                break;
-            }
-            *d = 0;
-        }
-    }
-    out
-}
-
 /// Canonises every structure of the signature at these sizes and compares with brute force:
 /// equal forms exactly for brute-force-isomorphic structures, |Aut| by counting, and
 /// Σ over classes of Π n_i! / |Aut| = the number of structures. Returns the number of classes.

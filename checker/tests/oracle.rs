@@ -6,91 +6,16 @@ mod common;
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, FirstModel, Options};
-use birkhoff_engine::signature::{Signature, SortId};
-use birkhoff_engine::structure::{table_index, table_len};
+use birkhoff_engine::signature::SortId;
 use birkhoff_engine::{eval, Structure, Theory};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// Every structure of the signature at size n (single-sorted).
-fn all_structures(sig: &Signature, n: u32) -> Vec<Structure> {
-    let sizes = [n];
-    let mut widths = Vec::new();
-    for f in &sig.funcs {
-        widths.extend(std::iter::repeat_n(n, table_len(&sizes, &f.args)));
-    }
-    for r in &sig.rels {
-        widths.extend(std::iter::repeat_n(2, table_len(&sizes, &r.args)));
-    }
-    let total: u64 = widths.iter().map(|&w| w as u64).product();
-    let mut out = Vec::with_capacity(total as usize);
-    let mut digits = vec![0u32; widths.len()];
-    for _ in 0..total {
-        let mut s = Structure::zeroed(sig, &sizes);
-        let mut k = 0;
-        for t in s.funcs.iter_mut() {
-            for v in t.iter_mut() {
-                *v = digits[k];
-                k += 1;
-            }
-        }
-        for t in s.rels.iter_mut() {
-            for v in t.iter_mut() {
-                *v = digits[k] == 1;
-                k += 1;
-            }
-        }
-        out.push(s);
-        for (d, w) in digits.iter_mut().zip(&widths) {
-            *d += 1;
-            if *d < *w {
-                break;
-            }
-            *d = 0;
-        }
-    }
-    out
-}
-
-fn permutations(n: u32) -> Vec<Vec<u32>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..n as usize {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
-
-/// π(M): the structure with every element a renamed π(a).
-fn permute(sig: &Signature, s: &Structure, pi: &[u32]) -> Structure {
-    let mut out = s.clone();
-    let sizes = &s.sizes;
-    for (fi, f) in sig.funcs.iter().enumerate() {
-        for args in birkhoff_engine::structure::tuples(sizes, &f.args) {
-            let image: Vec<u32> = args.iter().map(|&a| pi[a as usize]).collect();
-            out.funcs[fi][table_index(sizes, &f.args, &image)] = pi[s.funcs[fi][table_index(sizes, &f.args, &args)] as usize];
-        }
-    }
-    for (ri, r) in sig.rels.iter().enumerate() {
-        for args in birkhoff_engine::structure::tuples(sizes, &r.args) {
-            let image: Vec<u32> = args.iter().map(|&a| pi[a as usize]).collect();
-            out.rels[ri][table_index(sizes, &r.args, &image)] = s.rels[ri][table_index(sizes, &r.args, &args)];
-        }
-    }
-    out
-}
-
 /// (iso classes, labeled models) by brute force.
 fn oracle(t: &Theory, n: u32) -> (usize, u128) {
-    let perms = permutations(n);
-    let models: Vec<Structure> = all_structures(&t.sig, n).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
-    let classes: BTreeSet<Structure> = models.iter().map(|m| perms.iter().map(|p| permute(&t.sig, m, p)).min().expect("n! >= 1")).collect();
+    let perms = common::perm_tuples(&[n]);
+    let models: Vec<Structure> = common::all_structures(&t.sig, &[n]).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
+    let classes: BTreeSet<Structure> = models.iter().map(|m| common::brute_canonical(&t.sig, m, &perms)).collect();
     (classes.len(), models.len() as u128)
 }
 

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use birkhoff_engine::signature::Signature;
-use birkhoff_engine::structure::{table_index, tuples};
+use birkhoff_engine::structure::{table_index, table_len, tuples};
 use birkhoff_engine::Structure;
 use proptest::prelude::*;
 
@@ -51,6 +51,46 @@ pub fn permute(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure 
         for args in tuples(sizes, &r.args) {
             let image: Vec<u32> = args.iter().zip(&r.args).map(|(&a, srt)| perms[srt.0 as usize][a as usize]).collect();
             out.rels[ri][table_index(sizes, &r.args, &image)] = s.rels[ri][table_index(sizes, &r.args, &args)];
+        }
+    }
+    out
+}
+
+/// Every structure of `sig` with these sort sizes.
+pub fn all_structures(sig: &Signature, sizes: &[u32]) -> Vec<Structure> {
+    let mut widths = Vec::new();
+    for f in &sig.funcs {
+        widths.extend(std::iter::repeat_n(sizes[f.result.0 as usize], table_len(sizes, &f.args)));
+    }
+    for r in &sig.rels {
+        widths.extend(std::iter::repeat_n(2, table_len(sizes, &r.args)));
+    }
+    let total: u64 = widths.iter().map(|&w| w as u64).product();
+    assert!(total <= 1 << 20, "too many structures to try: {total}");
+    let mut out = Vec::with_capacity(total as usize);
+    let mut digits = vec![0u32; widths.len()];
+    for _ in 0..total {
+        let mut s = Structure::zeroed(sig, sizes);
+        let mut k = 0;
+        for t in s.funcs.iter_mut() {
+            for v in t.iter_mut() {
+                *v = digits[k];
+                k += 1;
+            }
+        }
+        for t in s.rels.iter_mut() {
+            for v in t.iter_mut() {
+                *v = digits[k] == 1;
+                k += 1;
+            }
+        }
+        out.push(s);
+        for (d, w) in digits.iter_mut().zip(&widths) {
+            *d += 1;
+            if *d < *w {
+                break;
+            }
+            *d = 0;
         }
     }
     out
