@@ -44,7 +44,8 @@ impl BudgetArgs {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+/// A positive number of seconds, for the time-limit flags.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !(v.is_finite() && v > 0.0) {
         return Err(format!("`{s}`: the time limit must be a positive number of seconds"));

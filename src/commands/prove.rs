@@ -26,18 +26,17 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: u32,
     /// Time for the whole attempt, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse_seconds)]
+    timeout: Duration,
     /// Write the certificate of a proof to this file (JSON, written atomically).
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(a.timeout.is_finite() && a.timeout > 0.0, "--timeout: `{}` must be a positive number of seconds", a.timeout);
     let t = super::load_theory(&a.theory)?;
     let goal = parse_formula(&t.sig, &a.goal, "GOAL")?;
-    let opts = Options { max_size: a.max_size, timeout: Duration::from_secs_f64(a.timeout), cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    let opts = Options { max_size: a.max_size, timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
     let answer = prove(&t, &goal, &opts)?;
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
         write_atomic(path, serde_json::to_string_pretty(certificate)?.as_bytes()).map_err(|e| anyhow::anyhow!("--certificate {}: {e}", path.display()))?;
