@@ -14,6 +14,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// A node: a theory and the depth at which it was first reached.
 #[derive(Clone, Debug, Serialize)]
@@ -115,6 +116,8 @@ pub struct Stats {
     pub generated: usize,
     /// Distinct theories (nodes), bases included.
     pub distinct: usize,
+    /// The caller stopped the exploration before it finished.
+    pub stopped: bool,
 }
 
 /// What [`explore_with`] reports while it runs.
@@ -149,14 +152,17 @@ pub fn explore(bases: &[Theory], depth: usize, mut on_round: impl FnMut(usize, u
             on_round(round, new)
         }
     };
-    let result = explore_with(bases, depth, |_, e| match e {
-        Event::Round { round: r, .. } => {
-            finish_round(round, new_in_round, &mut on_round);
-            round = r;
-            new_in_round = 0;
+    let result = explore_with(bases, depth, |_, e| {
+        match e {
+            Event::Round { round: r, .. } => {
+                finish_round(round, new_in_round, &mut on_round);
+                round = r;
+                new_in_round = 0;
+            }
+            Event::New(_) => new_in_round += 1,
+            Event::ParentDone => {}
         }
-        Event::New(_) => new_in_round += 1,
-        Event::ParentDone => {}
+        ControlFlow::Continue(())
     });
     finish_round(round, new_in_round, &mut on_round);
     result
@@ -165,15 +171,20 @@ pub fn explore(bases: &[Theory], depth: usize, mut on_round: impl FnMut(usize, u
 /// [`explore`], reporting every round, merged parent and new theory to `on_event` as it happens
 /// (for progress bars and streamed output). Moves and canonical forms run in parallel on rayon;
 /// merging is sequential and in frontier order, so the graph does not depend on the thread count.
-pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Graph, Event)) -> (Graph, Stats) {
+/// When `on_event` breaks (Ctrl-C, say), the exploration stops after the parent being merged,
+/// and the graph holds everything merged so far ([`Stats::stopped`]).
+pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Graph, Event) -> ControlFlow<()>) -> (Graph, Stats) {
     let mut g = Graph::default();
     let mut stats = Stats::default();
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
-    for round in 1..=depth {
-        on_event(&g, Event::Round { round, parents: frontier.len() });
+    'rounds: for round in 1..=depth {
+        if on_event(&g, Event::Round { round, parents: frontier.len() }).is_break() {
+            stats.stopped = true;
+            break;
+        }
         let mut next = Vec::new();
         for chunk in frontier.chunks(CHUNK) {
             let results: Vec<Vec<Result>> = chunk
@@ -204,18 +215,21 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                         Ok(known) => (known, false),
                         Err((theory, form)) => g.add_with_form(theory, form, round),
                     };
-                    if new {
-                        next.push(child);
-                        on_event(&g, Event::New(child));
-                    }
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
                     if let Some(o) = r.other.filter(|o| *o != parent) {
                         g.graph.add_edge(o, child, r.provenance.clone());
                     }
                     g.graph.add_edge(parent, child, r.provenance);
+                    if new {
+                        next.push(child);
+                        stats.stopped |= on_event(&g, Event::New(child)).is_break();
+                    }
                 }
-                on_event(&g, Event::ParentDone);
+                if on_event(&g, Event::ParentDone).is_break() || stats.stopped {
+                    stats.stopped = true;
+                    break 'rounds;
+                }
             }
         }
         frontier = next;
