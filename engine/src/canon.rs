@@ -181,7 +181,27 @@ pub fn same_axiom(t: &Theory, a: &Axiom, b: &Axiom) -> bool {
 pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
     let id = IdentityRenaming::of(t);
     let want = encode_axiom(a, &id.get());
-    t.axioms.iter().any(|b| encode_axiom(b, &id.get()) == want)
+    // An encoding has one token per node, so only axioms of the same size need encoding.
+    t.axioms.iter().any(|b| nodes(&b.formula) == want.len() && encode_axiom(b, &id.get()) == want)
+}
+
+/// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
+/// terms): the length of its encoding.
+fn nodes(f: &Formula) -> usize {
+    fn term(t: &Term) -> usize {
+        match t {
+            Term::Var(_) => 1,
+            Term::App(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        }
+    }
+    match f {
+        Formula::True | Formula::False => 1,
+        Formula::Eq(a, b) => 1 + term(a) + term(b),
+        Formula::Rel(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        Formula::Not(g) => 1 + nodes(g),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + nodes(a) + nodes(b),
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => 1 + vs.len() + nodes(g),
+    }
 }
 
 /// A symbol's class key under a sort renaming: kind, renamed profile and invariants.
