@@ -49,8 +49,8 @@ pub struct Args {
     /// How many of the best theories to print.
     #[arg(long, value_name = "K", default_value_t = 10)]
     top: usize,
-    /// Try to prove pairs of the top K equivalent (each proves the other's axioms), spending at
-    /// most this many seconds per axiom; 0 skips it.
+    /// Try to prove pairs among the best 10 equivalent (each proves the other's axioms), spending
+    /// at most this many seconds per axiom; 0 skips it.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds_or_zero)]
     equivalence_timeout: Duration,
     /// Write the derivation graph in Graphviz DOT to FILE.
@@ -245,13 +245,17 @@ fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
     steps
 }
 
+/// How many of the best theories are compared pairwise for equivalence (at most 45 pairs).
+const EQUIVALENCE_RANKS: usize = 10;
+
 /// Marks pairs among the top theories as equivalent when the prover shows that each proves the
 /// other's axioms. Only pairs over the same symbols are tried, and with checked models only pairs
 /// whose spectra agree (different exact counts already prove them different).
 fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_axiom: Duration) -> anyhow::Result<()> {
     let opts = prover::Options { timeout: per_axiom, max_size: 3, cancel: Some(crate::interrupt::flag()), ..prover::Options::default() };
     let spectrum = |i: NodeIndex| checked.get(i.index()).map(|c| c.spectrum.iter().map(|p| p.iso).collect::<Vec<_>>());
-    let pairs: Vec<(NodeIndex, NodeIndex)> = ranked.iter().enumerate().flat_map(|(k, x)| ranked[k + 1..].iter().map(move |y| (x.node, y.node))).filter(|&(x, y)| spectrum(x) == spectrum(y)).collect();
+    let best = &ranked[..ranked.len().min(EQUIVALENCE_RANKS)];
+    let pairs: Vec<(NodeIndex, NodeIndex)> = best.iter().enumerate().flat_map(|(k, x)| best[k + 1..].iter().map(move |y| (x.node, y.node))).filter(|&(x, y)| spectrum(x) == spectrum(y)).collect();
     if pairs.is_empty() {
         return Ok(());
     }
