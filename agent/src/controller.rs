@@ -92,22 +92,29 @@ impl Agent<'_> {
     fn situation(&self, lib: &Library, cfg: &Config, run: &RunInfo) -> Situation {
         let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false }).collect();
         let records = lib.load_all().unwrap_or_default();
+        // Fingerprints computed once each (bases) or read from the records (stored theories),
+        // so that matching records to bases stays linear as the library grows.
+        let mut fingerprints: Vec<String> = bases.iter().map(|b| b.theory.fingerprint().to_string()).collect();
+        let mut stored: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
         for r in &records {
             if let Body::Theory(t) = &r.body {
-                if let Ok(theory) = Theory::parse(&t.text, &r.id) {
-                    let known = bases.iter().position(|b| b.theory.fingerprint().to_string() == t.fingerprint);
-                    match known {
-                        Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
-                        None if t.discovery && !bases.iter().any(|b| b.name == t.name) => bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true }),
-                        None => {}
+                stored.insert(&r.id, &t.fingerprint);
+                match fingerprints.iter().position(|f| *f == t.fingerprint) {
+                    Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
+                    None if t.discovery && !bases.iter().any(|b| b.name == t.name) => {
+                        if let Ok(theory) = Theory::parse(&t.text, &r.id) {
+                            bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true });
+                            fingerprints.push(t.fingerprint.clone());
+                        }
                     }
+                    None => {}
                 }
             }
         }
         for r in &records {
             if let Body::Spectrum(s) = &r.body {
-                if let Some(b) = bases.iter_mut().find(|b| lib.get(&s.theory_id).is_ok_and(|t| matches!(&t.body, Body::Theory(t) if t.fingerprint == b.theory.fingerprint().to_string()))) {
-                    b.spectrum = Some(s.rows.clone());
+                if let Some(i) = stored.get(s.theory_id.as_str()).and_then(|fp| fingerprints.iter().position(|f| f == fp)) {
+                    bases[i].spectrum = Some(s.rows.clone());
                 }
             }
         }
@@ -198,6 +205,15 @@ impl Agent<'_> {
         r.ok()
     }
 
+    /// Records a tool call that already ran (in parallel with others) and took `seconds`.
+    fn record<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, result: Result<T, tools::ToolError>, seconds: f64, summary: impl Fn(&T) -> String) -> Option<T> {
+        let v = self.call(calls, tool, params, || result, summary);
+        if let Some(last) = calls.last_mut() {
+            last.seconds = seconds;
+        }
+        v
+    }
+
     /// One cycle; `None` if interrupted before its report was written.
     fn cycle(&self, lib: &mut Library, cfg: &Config, run: RunInfo) -> Result<Option<u64>, String> {
         let t0 = Instant::now();
@@ -223,6 +239,9 @@ impl Agent<'_> {
         self.observer.line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
         let mut calls = Vec::new();
         let mut candidates: Vec<Candidate> = Vec::new();
+        // Fingerprints of the candidates kept, computed once each: explorations from related
+        // bases yield hundreds of candidates, and comparing fingerprints pairwise cost seconds.
+        let mut seen = std::collections::HashSet::new();
         for e in &plan.explorations {
             let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
@@ -231,45 +250,29 @@ impl Agent<'_> {
                 self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
                 self.tools.explore(&bases, &[], 1).unwrap_or_default()
             });
-            for c in found {
-                if !candidates.iter().any(|d| d.theory.fingerprint() == c.theory.fingerprint()) {
-                    candidates.push(c);
-                }
-            }
+            candidates.extend(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())));
         }
         s.generated = candidates.len();
         candidates.truncate(plan.check_top);
         self.observer.line(&format!("Checking models for {} candidate(s) (sizes 1-{})...", candidates.len(), plan.max_size), json!({"event": "check_start", "candidates": candidates.len(), "max_size": plan.max_size}));
         let t_check = Instant::now();
         let toolbox = &self.tools;
-        let results: Vec<(Result<(), tools::ToolError>, f64)> = candidates
-            .par_iter_mut()
-            .map(|c| {
-                let t = Instant::now();
-                (toolbox.check_models(c, plan.max_size), t.elapsed().as_secs_f64())
-            })
-            .collect();
-        for (c, (r, secs)) in candidates.iter().zip(results) {
+        let checked = timed_in_parallel(&mut candidates, |c| toolbox.check_models(c, plan.max_size));
+        for (c, (r, secs)) in candidates.iter().zip(checked) {
             let params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
-            self.call(&mut calls, "check_models", params, || r, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
-            if let Some(last) = calls.last_mut() {
-                last.seconds = secs;
-            }
+            self.record(&mut calls, "check_models", params, r, secs, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
         }
         let check_secs = t_check.elapsed().as_secs_f64();
         // Parents' spectra, for novelty: from this cycle's checks or from the library.
         let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
-        let scores: Vec<Result<birkhoff_library::record::Score, tools::ToolError>> = candidates
-            .par_iter()
-            .map(|c| {
-                let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
-                toolbox.score(c, &parents)
-            })
-            .collect();
-        for (c, r) in candidates.iter_mut().zip(scores) {
+        let scores = timed_in_parallel(&mut candidates, |c| {
+            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+            toolbox.score(c, &parents)
+        });
+        for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
             let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
-            c.score = self.call(&mut calls, "score", params, || r, |sc| format!("{:.3}", sc.total));
+            c.score = self.record(&mut calls, "score", params, r, secs, |sc| format!("{:.3}", sc.total));
             if unavailable {
                 break; // one honest "not available" is enough
             }
@@ -375,6 +378,19 @@ impl Agent<'_> {
         self.observer.summary(&report, n, &md);
         Ok(Some(n))
     }
+}
+
+/// Runs `f` on every candidate in parallel (rayon), with each call's wall-clock seconds, in the
+/// candidates' order.
+fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Candidate) -> T + Sync) -> Vec<(T, f64)> {
+    candidates
+        .par_iter_mut()
+        .map(|c| {
+            let t = Instant::now();
+            let r = f(c);
+            (r, t.elapsed().as_secs_f64())
+        })
+        .collect()
 }
 
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
