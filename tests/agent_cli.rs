@@ -1,8 +1,8 @@
 //! End-to-end tests of `birkhoff agent`, `report`, `library` and `backtest`: an offline run on a
 //! fresh library, resuming after `kill -9`, the Claude CLI protocol through `PATH`, sorting of
-//! `report --top`, and backtest on a tampered file.
+//! `report --top`, and backtest on a tampered file and on a tampered proof certificate.
 
-use birkhoff_library::record::{Body, Score, TheoryRec};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ProofRec, Score, TheoryRec};
 use birkhoff_library::Library;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -188,4 +188,47 @@ fn report_top_sorts_by_the_key_asked() {
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("FAIL"));
+}
+
+#[test]
+fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    // A real certificate from the prover: inv(inv(x)) = x in groups, five rewrite steps.
+    let cert_file = dir.path().join("cert.json");
+    let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--certificate", cert_file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let certificate: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cert_file).unwrap()).unwrap();
+    assert_eq!(certificate["steps"][4]["axiom"], "left_identity", "the proof this test edits: {certificate}");
+    // Stored as the agent stores a proved conjecture.
+    let mut l = Library::open(Path::new(&lib)).unwrap();
+    let g = birkhoff_engine::seeds::load("group").unwrap();
+    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None })).unwrap();
+    let statement = "inv(inv(x)) = x";
+    let conjecture = |status, proof| ConjectureRec { theory_id: theory.id.clone(), theory_name: "group".into(), statement: statement.into(), status, evidence: "proved".into(), countermodel: None, proof, proposed_by: "test".into() };
+    let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();
+    let (proof, _) = l.put(Body::Proof(ProofRec { conjecture_id, theory_id: theory.id.clone(), statement: statement.into(), prover: "equality saturation".into(), certificate })).unwrap();
+    l.put(Body::Conjecture(conjecture(ConjectureStatus::Proved, Some(proof.id.clone())))).unwrap();
+    let path = l.path_of(&proof.id).unwrap();
+    drop(l);
+    let backtest = || {
+        let o = birkhoff(&["backtest", "--library", &lib, "--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
+        (o.status.code(), report)
+    };
+    // The genuine certificate is replayed and accepted (not merely left unchecked).
+    let (code, report) = backtest();
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(report["checked"]["proof"], 1);
+    assert_eq!(report["failures"], serde_json::json!([]));
+    assert_eq!(report["unchecked"], serde_json::json!([]));
+    // The last step now claims right_identity (x * e = x), which does not rewrite e * x to x.
+    let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    rec["certificate"]["steps"][4]["axiom"] = "right_identity".into();
+    std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
+    let (code, report) = backtest();
+    assert_eq!(code, Some(1), "{report}");
+    // Only replaying the certificate can say this; an unchecked certificate would not be a failure.
+    let rejected = report["failures"].as_array().unwrap().iter().any(|f| f["file"].as_str().unwrap().contains(&proof.id) && f["problem"].as_str().unwrap().starts_with("certificate rejected"));
+    assert!(rejected, "{report}");
 }
