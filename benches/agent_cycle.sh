@@ -36,7 +36,7 @@ calls = r['tool_calls']
 seconds = lambda tool: sum(t['seconds'] for t in calls if t['tool'] == tool)
 print(f"cycle {r['cycle']}: {r['checked']} candidates checked to size {r['plan']['max_size']}, "
       f"{r['seconds'] - r['llm_seconds']:.3f} s outside the model ({r['seconds']:.3f} s total); "
-      f"CPU-side sums over candidates (run in parallel): check_models {seconds('check_models'):.3f} s, score {seconds('score'):.3f} s")
+      f"sums over the parallel calls: check_models (candidates and parents) {seconds('check_models'):.3f} s, score {seconds('score'):.3f} s")
 if r['cycle'] == 1:
     scores = {t['params']['signature_id']: t['seconds'] for t in calls if t['tool'] == 'score'}
     for t in calls:

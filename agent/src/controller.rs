@@ -254,17 +254,30 @@ impl Agent<'_> {
         }
         s.generated = candidates.len();
         candidates.truncate(plan.check_top);
-        self.observer.line(&format!("Checking models for {} candidate(s) (sizes 1-{})...", candidates.len(), plan.max_size), json!({"event": "check_start", "candidates": candidates.len(), "max_size": plan.max_size}));
+        // The bases the candidates came from are checked with them: a candidate with its
+        // parent's models is no discovery, and novelty is measured against the parent's spectrum.
+        let parents = parents_to_check(&s.bases, &candidates);
+        let count = candidates.len();
+        self.observer.line(&format!("Checking models for {count} candidate(s) and {} parent(s) (sizes 1-{})...", parents.len(), plan.max_size), json!({"event": "check_start", "candidates": count, "parents": parents.len(), "max_size": plan.max_size}));
+        candidates.extend(parents);
         let t_check = Instant::now();
         let toolbox = &self.tools;
         let checked = timed_in_parallel(&mut candidates, |c| toolbox.check_models(c, plan.max_size));
-        for (c, (r, secs)) in candidates.iter().zip(checked) {
-            let params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
+        for (i, (c, (r, secs))) in candidates.iter().zip(checked).enumerate() {
+            let mut params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
+            if i >= count {
+                params["role"] = "parent".into();
+            }
             self.record(&mut calls, "check_models", params, r, secs, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
         }
+        let parents = candidates.split_off(count);
         let check_secs = t_check.elapsed().as_secs_f64();
+        let verdicts: Vec<Option<String>> = (0..candidates.len()).into_par_iter().map(|i| same_as_a_parent(&candidates, i, &parents)).collect();
+        for (c, verdict) in candidates.iter_mut().zip(verdicts) {
+            c.same_as_parent = verdict;
+        }
         // Parents' spectra, for novelty: from this cycle's checks or from the library.
-        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
+        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().chain(&parents).map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
         let scores = timed_in_parallel(&mut candidates, |c| {
             let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
             toolbox.score(c, &parents)
@@ -380,6 +393,28 @@ impl Agent<'_> {
     }
 }
 
+/// The bases the candidates came from that are not candidates themselves, ready to be checked.
+/// Parents are named as the explore tool names them (a theory's name) or as plans do (a base's).
+fn parents_to_check(bases: &[Base], candidates: &[Candidate]) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for p in candidates.iter().flat_map(|c| &c.parents) {
+        let known = candidates.iter().chain(&out).any(|d| d.name == *p || d.theory.name == *p);
+        if let (false, Some(b)) = (known, bases.iter().find(|b| b.name == *p || b.theory.name == *p)) {
+            out.push(Candidate::new(p.clone(), b.theory.clone(), "base".into(), vec![]));
+        }
+    }
+    out
+}
+
+/// Why candidate `i` shows nothing new compared with one of its parents (another candidate of
+/// this cycle, or a parent checked with them), if it does not.
+fn same_as_a_parent(candidates: &[Candidate], i: usize, parents: &[Candidate]) -> Option<String> {
+    let c = &candidates[i];
+    let others = candidates.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d).chain(parents);
+    let named: Vec<&Candidate> = others.filter(|d| c.parents.iter().any(|p| d.name == *p || d.theory.name == *p)).collect();
+    named.into_iter().find_map(|d| crate::parent::no_new_models(c, d))
+}
+
 /// Runs `f` on every candidate in parallel (rayon), with each call's wall-clock seconds, in the
 /// candidates' order.
 fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Candidate) -> T + Sync) -> Vec<(T, f64)> {
@@ -400,7 +435,7 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate) -> CandidateSummary {
-    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c) }
+    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone() }
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.

@@ -208,6 +208,13 @@ pub fn decide(s: &Situation) -> Decisions {
         ranked.sort_by(|a, b| spectrum_signal(b).cmp(&spectrum_signal(a)).then(a.name.cmp(&b.name)));
         why.push("no scores are available: ranked the new candidates by their spectra (sizes above 1 with models, then model count)".into());
     }
+    // A candidate with its parent's models is its parent in other words, not a discovery.
+    let (unchanged, ranked): (Vec<&Candidate>, Vec<&Candidate>) = ranked.into_iter().partition(|c| c.same_as_parent.is_some());
+    let shown: Vec<String> = unchanged.iter().take(5).map(|c| format!("{} ({})", c.name, c.same_as_parent.as_deref().unwrap_or_default())).collect();
+    if !shown.is_empty() {
+        let more = unchanged.len() - shown.len();
+        why.push(format!("rejected as not new: {}{}", shown.join("; "), if more > 0 { format!("; and {more} more with no new models") } else { String::new() }));
+    }
     let keep: Vec<Keep> = ranked
         .iter()
         .take(2)

@@ -101,6 +101,9 @@ pub fn user(phase: Phase, s: &Situation) -> String {
                 let _ = writeln!(out, "    origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" from {}", c.parents.join(", ")) });
                 let _ = writeln!(out, "    score: {}", score_line(&c.score));
                 let _ = writeln!(out, "    spectrum: {}", spectrum_line(&c.spectrum));
+                if let Some(why) = &c.same_as_parent {
+                    let _ = writeln!(out, "    NOT NEW: {why}");
+                }
                 out += &axioms(&c.theory);
                 if let Some(t) = small_model(c) {
                     let _ = writeln!(out, "    a small model:\n{}", t.lines().map(|l| format!("      {l}\n")).collect::<String>());

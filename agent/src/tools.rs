@@ -115,14 +115,13 @@ impl Toolbox {
     /// `explore`: candidates from `bases` by `moves`. With no moves the bases themselves are the
     /// candidates (origin `base`).
     pub fn explore(&self, bases: &[&Base], moves: &[String], depth: u32) -> Result<Vec<Candidate>, ToolError> {
-        let blank = |name: String, theory: Theory, origin: String, parents: Vec<String>| Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false };
         if moves.is_empty() {
-            return Ok(bases.iter().map(|b| blank(b.name.clone(), b.theory.clone(), "base".into(), vec![])).collect());
+            return Ok(bases.iter().map(|b| Candidate::new(b.name.clone(), b.theory.clone(), "base".into(), vec![])).collect());
         }
         let explorer = self.explorer.as_ref().ok_or_else(|| ToolError::NotAvailable("explore", NOT_BUILT.into()))?;
         let theories: Vec<&Theory> = bases.iter().map(|b| &b.theory).collect();
         let found = explorer.explore(&theories, moves, depth).map_err(|e| ToolError::Failed("explore", e))?;
-        Ok(found.into_iter().map(|g| blank(g.name, g.theory, g.origin, g.parents)).collect())
+        Ok(found.into_iter().map(|g| Candidate::new(g.name, g.theory, g.origin, g.parents)).collect())
     }
 
     fn budget(&self) -> Budget {
