@@ -36,7 +36,7 @@ fn offline_run_report_search_and_rerun() {
     let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--cycles", "2", "--goal", "Find novel loop variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
-    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "check_models"] {
+    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "· check_models [", "(parent)"] {
         assert!(out.contains(part), "live output lacks {part}:\n{out}");
     }
     let o = birkhoff(&["report", "--cycle", "latest", "--library", &lib]);
@@ -58,11 +58,23 @@ fn offline_run_report_search_and_rerun() {
     assert_eq!(stats["reports"], 2);
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
-    // The run is complete, so the same command starts a new run; numbering continues.
+    // The run is complete, so the same command starts a new run; numbering continues, and
+    // nothing is lost: every record is still there, every report unchanged.
+    let snapshot = |kind: &str| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(Path::new(&lib).join(kind)).unwrap().map(|e| e.unwrap().path()).map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect();
+        files.sort();
+        files
+    };
+    let kinds = ["theories", "spectra", "models", "conjectures", "proofs"];
+    let (records, reports): (Vec<_>, _) = (kinds.iter().flat_map(|k| snapshot(k)).collect(), snapshot("reports"));
     let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants", "--library", &lib, "--json"]);
     assert!(o.status.success(), "{}", text(&o));
     let events: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSONL")).collect();
     assert!(events.iter().any(|e| e["event"] == "cycle_complete" && e["cycle"] == 3));
+    assert!(records.iter().all(|(p, _)| p.exists()), "a record disappeared");
+    let after = snapshot("reports");
+    assert!(reports.iter().all(|r| after.contains(r)), "an earlier report changed");
+    assert_eq!(after.len(), reports.len() + 2, "one report (JSON and Markdown) more");
     // Nothing outside the library directory.
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("lib")]);
@@ -194,12 +206,12 @@ fn report_top_sorts_by_the_key_asked() {
 fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
-    // A real certificate from the prover: inv(inv(x)) = x in groups, five rewrite steps.
+    // A real certificate from the prover: inv(inv(x)) = x in groups, a chain of several steps.
     let cert_file = dir.path().join("cert.json");
     let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--certificate", cert_file.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let certificate: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cert_file).unwrap()).unwrap();
-    assert_eq!(certificate["steps"][4]["axiom"], "left_identity", "the proof this test edits: {certificate}");
+    assert!(certificate["steps"].as_array().is_some_and(|s| s.len() >= 2), "the proof this test edits: {certificate}");
     // Stored as the agent stores a proved conjecture.
     let mut l = Library::open(Path::new(&lib)).unwrap();
     let g = birkhoff_engine::seeds::load("group").unwrap();
@@ -222,9 +234,9 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     assert_eq!(report["checked"]["proof"], 1);
     assert_eq!(report["failures"], serde_json::json!([]));
     assert_eq!(report["unchecked"], serde_json::json!([]));
-    // The last step now claims right_identity (x * e = x), which does not rewrite e * x to x.
+    // The first step now claims to reach `x` at once, which its rewrite does not do.
     let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    rec["certificate"]["steps"][4]["axiom"] = "right_identity".into();
+    rec["certificate"]["steps"][0]["result"] = rec["certificate"]["rhs"].clone();
     std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
     let (code, report) = backtest();
     assert_eq!(code, Some(1), "{report}");

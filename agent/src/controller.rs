@@ -200,7 +200,9 @@ impl Agent<'_> {
             Ok(v) => (true, summary(v)),
             Err(e) => (false, e.to_string()),
         };
-        self.observer.line(&format!("  {} {tool}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
+        // The structure a call is about, so that the live lines can be told apart.
+        let about = params["signature_id"].as_str().map_or(String::new(), |n| format!(" [{n}]{}", if params["role"] == "parent" { " (parent)" } else { "" }));
+        self.observer.line(&format!("  {} {tool}{about}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
         calls.push(ToolCall { tool: tool.into(), params, ok, summary: text, seconds: t0.elapsed().as_secs_f64() });
         r.ok()
     }

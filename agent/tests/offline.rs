@@ -184,3 +184,13 @@ fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
     let markdown = std::fs::read_to_string(lib.markdown_path(1)).unwrap();
     assert!(markdown.contains(&format!("rejected as not new: {why}")));
 }
+
+#[test]
+fn discovery_names_are_never_reused() {
+    // An earlier run kept something else as GroupVariant1_1: the new discovery gets a new name.
+    let mut s = situation("study groups");
+    s.bases.push(Base { name: "GroupVariant1_1".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true });
+    s.candidates = vec![extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 4)];
+    let d = decide(&s);
+    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupVariant1_1_2"], "{}", d.analysis);
+}
