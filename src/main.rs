@@ -41,6 +41,8 @@ enum Command {
     Prove(commands::prove::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
+    /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
+    Explore(commands::explore::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
     Sweep(commands::sweep::Args),
     /// The persistent library: search, show, stats, reindex.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Find(a) => commands::find::run(a, json),
         Command::Prove(a) => commands::prove::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
+        Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),
         Command::Backtest(a) => commands::backtest::run(a, json),

@@ -338,3 +338,73 @@ fn kill_9_leaves_only_whole_results_and_the_rerun_finishes() {
     let again = birkhoff(&args);
     assert!(stderr(&again).contains("already done"), "{}", stderr(&again));
 }
+
+/// The JSON lines of a streamed command.
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))).collect()
+}
+
+#[test]
+fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("graph.dot");
+    let o = birkhoff(&["explore", "--base", "semigroup", "--depth", "2", "--top", "4", "--dot", dot.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let event = |e: &'static str| lines.iter().filter(move |l| l["event"] == e);
+    assert_eq!(event("round").count(), 2);
+    let done = event("done").next().expect("a done event");
+    // Every distinct theory but the base was streamed once, with a derivation from the base.
+    let streamed: Vec<&Value> = event("theory").collect();
+    assert_eq!(streamed.len() as u64 + 1, done["distinct"].as_u64().unwrap());
+    assert!(streamed.iter().all(|t| t["derivation"].as_array().unwrap().len() == t["depth"].as_u64().unwrap() as usize));
+    assert!(done["generated"].as_u64().unwrap() > done["distinct"].as_u64().unwrap(), "some moves give theories already seen");
+    // Monoid and Group are reached (COMPLETE twice for Group: identity, then inverses).
+    assert!(streamed.iter().any(|t| t["derivation"][0]["description"].as_str().unwrap().contains("identity")));
+    let top: Vec<&Value> = event("top").collect();
+    assert_eq!(top.len(), 4);
+    let totals: Vec<f64> = top.iter().map(|t| t["scores"]["total"].as_f64().unwrap()).collect();
+    assert!(totals.windows(2).all(|w| w[0] >= w[1]), "best first: {totals:?}");
+    assert!(top.iter().all(|t| t["scores"]["economy"].is_number() && t["spectrum"].is_null()), "without --check-models only the axioms are scored");
+    let graph = std::fs::read_to_string(&dot).unwrap();
+    assert!(graph.starts_with("digraph") && graph.matches("->").count() as u64 == done["edges"].as_u64().unwrap());
+}
+
+#[test]
+fn explore_with_models_scores_spectra_and_never_calls_a_cut_count_exact() {
+    let o = birkhoff(&["explore", "--base", "monoid", "--depth", "1", "--check-models", "--max-size", "4", "--timeout", "5", "--top", "40", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let top: Vec<Value> = json_lines(&o).into_iter().filter(|l| l["event"] == "top").collect();
+    assert!(!top.is_empty());
+    for t in &top {
+        let spectrum = t["spectrum"].as_array().unwrap_or_else(|| panic!("no spectrum: {t}"));
+        assert!(!spectrum.is_empty() && t["scores"]["richness"].is_number(), "{t}");
+    }
+    // Monoid + commutativity (QUOTIENT) is the commutative monoid: 1, 2, 5, 19 up to isomorphism (OEIS A058131).
+    let comm = top.iter().find(|t| t["name"].as_str().unwrap().contains("commutative")).expect("commutative monoids among the results");
+    let counts: Vec<u64> = comm["spectrum"].as_array().unwrap().iter().map(|p| p["iso"]["value"].as_u64().unwrap()).collect();
+    assert_eq!(counts, [1, 2, 5, 19], "{comm}");
+    // A per-size limit too small to finish is reported as a lower bound, and larger sizes are skipped.
+    let o = birkhoff(&["explore", "--base", "semigroup", "--depth", "1", "--check-models", "--max-size", "6", "--max-models", "3", "--top", "40", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for t in json_lines(&o).iter().filter(|l| l["event"] == "top") {
+        let spectrum = t["spectrum"].as_array().unwrap();
+        let exact = |p: &Value| p["iso"]["status"] == "exact";
+        assert!(spectrum[..spectrum.len() - 1].iter().all(exact), "only the last point may be cut short: {t}");
+        let last = spectrum.last().unwrap();
+        assert!(exact(last) || last["iso"]["value"].as_u64().unwrap() <= 3, "{t}");
+    }
+}
+
+#[test]
+fn explore_names_its_bad_flags() {
+    let o = birkhoff(&["explore", "--depth", "1", "--max-size", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--check-models"), "{}", stderr(&o));
+    let o = birkhoff(&["explore", "--depth", "1", "--base", "no_such_seed"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--base no_such_seed"), "{}", stderr(&o));
+    let o = birkhoff(&["explore", "--base", "group"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--depth"), "{}", stderr(&o));
+}

@@ -3,10 +3,12 @@
 //!
 //! Two theories have equal [`CanonicalForm`]s exactly when one becomes the other by such a
 //! renaming. The form is an exact encoding, compared in full: no hash stands in for equality.
-//! It is computed by trying every renaming that maps each symbol to one of the same profile and
-//! the same name-free invariants (how many distinct axioms it occurs in, and how often), and
-//! keeping the least encoding. When more than [`MAX_RENAMINGS`] renamings remain the theory is
-//! too symmetric to canonize this way and [`canonical_form`] says so rather than guess.
+//! It is computed by sorting the symbols into classes by name-free invariants (profile, how many
+//! distinct axioms a symbol occurs in and how often), splitting the classes further by how each
+//! member sits in its axioms (colour refinement), then trying every renaming that permutes
+//! symbols within a class and keeping the least encoding. Refinement usually leaves one renaming.
+//! When more than [`MAX_RENAMINGS`] renamings remain the theory is too symmetric to canonize this
+//! way and [`canonical_form`] says so rather than guess.
 //!
 //! Equality here is syntactic: `x & y` and `y & x` differ, and so do different axiomatizations of
 //! one class. Semantic equivalence (axioms that prove each other) is the prover's business; see
@@ -59,20 +61,29 @@ pub struct Renaming<'a> {
     pub rels: &'a [u32],
 }
 
+/// The index a symbol gets while classes are refined, to mark the one symbol being looked at.
+const MARKED: u32 = (1 << 24) - 1;
+/// A variable not numbered yet.
+const UNSEEN: u32 = u32::MAX;
+
 struct Enc<'a> {
     r: &'a Renaming<'a>,
     axiom: &'a Axiom,
-    vars: Vec<Option<u32>>,
+    /// Each variable's number by first occurrence, or [`UNSEEN`].
+    vars: Vec<u32>,
+    seen: u32,
     out: Vec<u32>,
 }
 
 impl Enc<'_> {
     fn var(&mut self, v: VarId) {
-        let next = self.vars.iter().flatten().count() as u32;
         let slot = &mut self.vars[v.0 as usize];
-        let n = *slot.get_or_insert(next);
+        if *slot == UNSEEN {
+            *slot = self.seen;
+            self.seen += 1;
+        }
         let sort = self.r.sorts[self.axiom.vars[v.0 as usize].sort.0 as usize];
-        self.out.push(VAR | n << 8 | sort);
+        self.out.push(VAR | *slot << 8 | sort);
     }
     fn term(&mut self, t: &Term) {
         match t {
@@ -122,14 +133,23 @@ impl Enc<'_> {
 /// One axiom's encoding under a renaming: variables numbered by first occurrence, and a top-level
 /// equation read in whichever direction encodes first.
 pub fn encode_axiom(a: &Axiom, r: &Renaming) -> Vec<u32> {
-    let run = |f: &Formula| {
-        let mut e = Enc { r, axiom: a, vars: vec![None; a.vars.len()], out: Vec::new() };
-        e.formula(f);
+    let enc = |f: &dyn Fn(&mut Enc)| {
+        let mut e = Enc { r, axiom: a, vars: vec![UNSEEN; a.vars.len()], seen: 0, out: Vec::new() };
+        f(&mut e);
         e.out
     };
     match &a.formula {
-        Formula::Eq(l, rt) => run(&a.formula).min(run(&Formula::Eq(rt.clone(), l.clone()))),
-        f => run(f),
+        Formula::Eq(l, rt) => {
+            let one_way = |x: &Term, y: &Term| {
+                enc(&|e: &mut Enc| {
+                    e.out.push(EQ);
+                    e.term(x);
+                    e.term(y)
+                })
+            };
+            one_way(l, rt).min(one_way(rt, l))
+        }
+        f => enc(&|e: &mut Enc| e.formula(f)),
     }
 }
 
@@ -161,28 +181,136 @@ pub fn same_axiom(t: &Theory, a: &Axiom, b: &Axiom) -> bool {
 pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
     let id = IdentityRenaming::of(t);
     let want = encode_axiom(a, &id.get());
-    t.axioms.iter().any(|b| encode_axiom(b, &id.get()) == want)
+    // An encoding has one token per node, so only axioms of the same size need encoding.
+    t.axioms.iter().any(|b| nodes(&b.formula) == want.len() && encode_axiom(b, &id.get()) == want)
+}
+
+/// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
+/// terms): the length of its encoding.
+fn nodes(f: &Formula) -> usize {
+    fn term(t: &Term) -> usize {
+        match t {
+            Term::Var(_) => 1,
+            Term::App(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        }
+    }
+    match f {
+        Formula::True | Formula::False => 1,
+        Formula::Eq(a, b) => 1 + term(a) + term(b),
+        Formula::Rel(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        Formula::Not(g) => 1 + nodes(g),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + nodes(a) + nodes(b),
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => 1 + vs.len() + nodes(g),
+    }
+}
+
+/// A symbol's class key under a sort renaming: kind, renamed profile and invariants.
+type ClassKey = (u32, Vec<u32>, u32, (u32, u32));
+
+/// Symbols that no name-free invariant tells apart, in an order fixed by the invariants.
+struct Class {
+    /// The key every member shares (written into the encoding's signature part).
+    key: ClassKey,
+    /// Whether the members are relation symbols (else function symbols).
+    rel: bool,
+    /// The symbols' indices.
+    members: Vec<usize>,
+}
+
+/// Groups symbols (indices) by class key, classes in key order.
+fn classes(keys: Vec<ClassKey>, rel: bool) -> Vec<Class> {
+    let mut groups: std::collections::BTreeMap<ClassKey, Vec<usize>> = Default::default();
+    for (i, k) in keys.into_iter().enumerate() {
+        groups.entry(k).or_default().push(i);
+    }
+    groups.into_iter().map(|(key, members)| Class { key, rel, members }).collect()
+}
+
+/// Each symbol's position under `classes`: the index of its class among those of its kind.
+fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, Vec<u32>) {
+    let (mut funcs, mut rels) = (vec![0u32; nfuncs], vec![0u32; nrels]);
+    let (mut nf, mut nr) = (0, 0);
+    for c in classes {
+        let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
+        c.members.iter().for_each(|&s| target[s] = *next);
+        *next += 1;
+    }
+    (funcs, rels)
+}
+
+/// Splits classes until no axiom tells their members apart (colour refinement, as in nauty).
+/// A member's signature is the sorted list of encodings of the axioms it occurs in, with every
+/// symbol written as its class and the member itself marked. Everything it reads is free of
+/// names, and split classes keep their place and are ordered by signature, so isomorphic
+/// theories get corresponding classes; only the symbols still interchangeable after this need
+/// to be permuted.
+fn refine(mut classes: Vec<Class>, sorts: &[u32], distinct: &[&Axiom], occurs: &Occurrences) -> Vec<Class> {
+    let (nf, nr) = (occurs.funcs.len(), occurs.rels.len());
+    loop {
+        if classes.iter().all(|c| c.members.len() == 1) {
+            return classes;
+        }
+        let (funcs, rels) = class_indices(&classes, nf, nr);
+        let mut split = false;
+        let mut next = Vec::with_capacity(classes.len());
+        for c in classes {
+            if c.members.len() == 1 {
+                next.push(c);
+                continue;
+            }
+            let mut by_signature: std::collections::BTreeMap<Vec<Vec<u32>>, Vec<usize>> = Default::default();
+            for &s in &c.members {
+                let (mut f, mut r) = (funcs.clone(), rels.clone());
+                let axioms = if c.rel {
+                    r[s] = MARKED;
+                    &occurs.rels[s]
+                } else {
+                    f[s] = MARKED;
+                    &occurs.funcs[s]
+                };
+                let renaming = Renaming { sorts, funcs: &f, rels: &r };
+                let mut signature: Vec<Vec<u32>> = axioms.iter().map(|&a| encode_axiom(distinct[a], &renaming)).collect();
+                signature.sort();
+                by_signature.entry(signature).or_default().push(s);
+            }
+            split |= by_signature.len() > 1;
+            next.extend(by_signature.into_values().map(|members| Class { key: c.key.clone(), rel: c.rel, members }));
+        }
+        classes = next;
+        if !split {
+            return classes;
+        }
+    }
+}
+
+/// For each function and relation symbol, the distinct axioms it occurs in.
+struct Occurrences {
+    funcs: Vec<Vec<usize>>,
+    rels: Vec<Vec<usize>>,
 }
 
 /// Symbol occurrence invariants that do not depend on names: per symbol, the number of distinct
-/// axioms it occurs in and its total number of occurrences.
-fn invariants(t: &Theory, distinct: &[&Axiom]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+/// axioms it occurs in and its total number of occurrences; and the occurrence lists.
+fn invariants(t: &Theory, distinct: &[&Axiom]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Occurrences) {
     let mut f = vec![(0u32, 0u32); t.sig.funcs.len()];
     let mut r = vec![(0u32, 0u32); t.sig.rels.len()];
-    for a in distinct {
-        let mut fc = vec![0u32; f.len()];
-        let mut rc = vec![0u32; r.len()];
+    let mut occurs = Occurrences { funcs: vec![Vec::new(); f.len()], rels: vec![Vec::new(); r.len()] };
+    let (mut fc, mut rc) = (vec![0u32; f.len()], vec![0u32; r.len()]);
+    for (ai, a) in distinct.iter().enumerate() {
+        fc.iter_mut().chain(rc.iter_mut()).for_each(|c| *c = 0);
         count(&a.formula, &mut fc, &mut rc);
-        for (i, c) in fc.into_iter().enumerate().filter(|(_, c)| *c > 0) {
+        for (i, &c) in fc.iter().enumerate().filter(|(_, c)| **c > 0) {
             f[i].0 += 1;
             f[i].1 += c;
+            occurs.funcs[i].push(ai);
         }
-        for (i, c) in rc.into_iter().enumerate().filter(|(_, c)| *c > 0) {
+        for (i, &c) in rc.iter().enumerate().filter(|(_, c)| **c > 0) {
             r[i].0 += 1;
             r[i].1 += c;
+            occurs.rels[i].push(ai);
         }
     }
-    (f, r)
+    (f, r, occurs)
 }
 
 fn count(f: &Formula, fc: &mut [u32], rc: &mut [u32]) {
@@ -230,25 +358,13 @@ fn factorial(n: usize) -> u128 {
     (1..=n as u128).product()
 }
 
-/// A symbol's class key under a sort renaming: kind, renamed profile and invariants.
-type ClassKey = (u32, Vec<u32>, u32, (u32, u32));
-
-/// Groups symbols (indices) by class key, classes in key order; returns the groups and the keys.
-fn classes(keys: Vec<ClassKey>) -> Vec<(ClassKey, Vec<usize>)> {
-    let mut groups: std::collections::BTreeMap<ClassKey, Vec<usize>> = Default::default();
-    for (i, k) in keys.into_iter().enumerate() {
-        groups.entry(k).or_default().push(i);
-    }
-    groups.into_iter().collect()
-}
-
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     let id = IdentityRenaming::of(t);
     // Distinct axioms (duplicates up to variable names dropped), a name-free notion.
     let mut seen = std::collections::HashSet::new();
     let distinct: Vec<&Axiom> = t.axioms.iter().filter(|a| seen.insert(encode_axiom(a, &id.get()))).collect();
-    let (finv, rinv) = invariants(t, &distinct);
+    let (finv, rinv, occurs) = invariants(t, &distinct);
     let sig = &t.sig;
     let sort_perms = permutations(sig.sorts.len());
     let mut best: Option<Vec<u32>> = None;
@@ -257,35 +373,33 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
         let sorts_of = |ids: &[SortId]| ids.iter().map(|s| sorts[s.0 as usize]).collect::<Vec<u32>>();
         let fkeys = sig.funcs.iter().enumerate().map(|(i, d)| (0, sorts_of(&d.args), sorts[d.result.0 as usize], finv[i])).collect();
         let rkeys = sig.rels.iter().enumerate().map(|(i, d)| (1, sorts_of(&d.args), 0, rinv[i])).collect();
-        let (fcl, rcl) = (classes(fkeys), classes(rkeys));
-        let total: u128 = factorial(sig.sorts.len()) * fcl.iter().chain(&rcl).map(|(_, m)| factorial(m.len())).product::<u128>();
+        let mut initial = classes(fkeys, false);
+        initial.extend(classes(rkeys, true));
+        let cls = refine(initial, &sorts, &distinct, &occurs);
+        let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.members.len())).product::<u128>();
         if total > MAX_RENAMINGS as u128 {
             return Err(CanonError::TooSymmetric(t.name.clone(), total));
         }
         // The signature part: class keys with their sizes.
         let mut head = vec![SORT | sig.sorts.len() as u32];
-        for (k, m) in fcl.iter().chain(&rcl) {
-            head.extend([SEP | k.0, m.len() as u32, k.2, k.3 .0, k.3 .1]);
+        for c in &cls {
+            let k = &c.key;
+            head.extend([SEP | k.0, c.members.len() as u32, k.2, k.3 .0, k.3 .1]);
             head.extend(&k.1);
         }
         // Every combination of permutations within classes.
-        let groups: Vec<&Vec<usize>> = fcl.iter().chain(&rcl).map(|(_, m)| m).collect();
-        let perms: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| permutations(g.len())).collect();
-        let mut choice = vec![0usize; groups.len()];
+        let perms: Vec<Vec<Vec<usize>>> = cls.iter().map(|c| permutations(c.members.len())).collect();
+        let mut choice = vec![0usize; cls.len()];
+        let (mut funcs, mut rels) = (vec![0u32; sig.funcs.len()], vec![0u32; sig.rels.len()]);
         loop {
-            let mut funcs = vec![0u32; sig.funcs.len()];
-            let mut rels = vec![0u32; sig.rels.len()];
-            let mut next = 0u32;
-            for (gi, g) in groups.iter().enumerate() {
-                if gi == fcl.len() {
-                    next = 0;
+            let (mut nf, mut nr) = (0u32, 0u32);
+            for (ci, c) in cls.iter().enumerate() {
+                let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
+                let p = &perms[ci][choice[ci]];
+                for (j, &sym) in c.members.iter().enumerate() {
+                    target[sym] = *next + p[j] as u32;
                 }
-                let p = &perms[gi][choice[gi]];
-                for (j, &sym) in g.iter().enumerate() {
-                    let target = if gi < fcl.len() { &mut funcs } else { &mut rels };
-                    target[sym] = next + p[j] as u32;
-                }
-                next += g.len() as u32;
+                *next += c.members.len() as u32;
             }
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
             let mut axs: Vec<Vec<u32>> = distinct.iter().map(|a| encode_axiom(a, &r)).collect();

@@ -8,12 +8,13 @@
 //! what a caller proved; the default explore run marks nothing.
 
 use crate::canon::{canonical_form, CanonicalForm};
-use crate::moves::{self, Derived, Provenance};
+use crate::moves::{self, Provenance};
 use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// A node: a theory and the depth at which it was first reached.
 #[derive(Clone, Debug, Serialize)]
@@ -49,20 +50,23 @@ impl Graph {
     /// Adds a theory as a node unless an equal one (up to renaming) is there; returns its index
     /// and whether it is new.
     pub fn add(&mut self, theory: Theory, depth: usize) -> (NodeIndex, bool) {
-        match canonical_form(&theory) {
-            Ok(form) => {
-                if let Some(&i) = self.index.get(&form) {
-                    return (i, false);
-                }
-                let i = self.graph.add_node(Node { theory, depth });
-                self.index.insert(form, i);
-                (i, true)
-            }
-            Err(_) => {
-                self.uncanonized += 1;
-                (self.graph.add_node(Node { theory, depth }), true)
-            }
+        let form = canonical_form(&theory).ok();
+        self.add_with_form(theory, form, depth)
+    }
+
+    /// [`Graph::add`] with the canonical form already computed (`None`: too symmetric to
+    /// canonize, so the theory is kept without deduplication).
+    fn add_with_form(&mut self, theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
+        let Some(form) = form else {
+            self.uncanonized += 1;
+            return (self.graph.add_node(Node { theory, depth }), true);
+        };
+        if let Some(&i) = self.index.get(&form) {
+            return (i, false);
         }
+        let i = self.graph.add_node(Node { theory, depth });
+        self.index.insert(form, i);
+        (i, true)
     }
 
     /// The node of a theory equal (up to renaming) to `t`, if any.
@@ -112,50 +116,134 @@ pub struct Stats {
     pub generated: usize,
     /// Distinct theories (nodes), bases included.
     pub distinct: usize,
+    /// The caller stopped the exploration before it finished.
+    pub stopped: bool,
 }
+
+/// What [`explore_with`] reports while it runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// A round starts: `parents` theories will have the moves applied.
+    Round {
+        /// The round (1 for moves on the bases).
+        round: usize,
+        /// Theories in this round's frontier.
+        parents: usize,
+    },
+    /// The moves of one more parent of the current round are merged.
+    ParentDone,
+    /// A theory not seen before (up to renaming) became a node.
+    New(NodeIndex),
+}
+
+/// Frontier theories whose moves are generated in parallel before one merge; it bounds how many
+/// move results (most of them duplicates) are alive at once.
+const CHUNK: usize = 256;
 
 /// Explores from `bases` for `depth` rounds: every unary move on every theory of the frontier,
 /// and TRANSFER / ABSTRACT's common part between each frontier theory and each base. Results are
 /// deduplicated up to renaming; every derivation is an edge. `on_round` is called after each round
 /// with the number of new theories.
 pub fn explore(bases: &[Theory], depth: usize, mut on_round: impl FnMut(usize, usize)) -> (Graph, Stats) {
+    let mut new_in_round = 0;
+    let mut round = 0;
+    let finish_round = |round: usize, new: usize, on_round: &mut dyn FnMut(usize, usize)| {
+        if round > 0 {
+            on_round(round, new)
+        }
+    };
+    let result = explore_with(bases, depth, |_, e| {
+        match e {
+            Event::Round { round: r, .. } => {
+                finish_round(round, new_in_round, &mut on_round);
+                round = r;
+                new_in_round = 0;
+            }
+            Event::New(_) => new_in_round += 1,
+            Event::ParentDone => {}
+        }
+        ControlFlow::Continue(())
+    });
+    finish_round(round, new_in_round, &mut on_round);
+    result
+}
+
+/// [`explore`], reporting every round, merged parent and new theory to `on_event` as it happens
+/// (for progress bars and streamed output). Moves and canonical forms run in parallel on rayon;
+/// merging is sequential and in frontier order, so the graph does not depend on the thread count.
+/// When `on_event` breaks (Ctrl-C, say), the exploration stops after the parent being merged,
+/// and the graph holds everything merged so far ([`Stats::stopped`]).
+pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Graph, Event) -> ControlFlow<()>) -> (Graph, Stats) {
     let mut g = Graph::default();
     let mut stats = Stats::default();
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
-    for round in 1..=depth {
-        let theories: Vec<(NodeIndex, Theory)> = frontier.iter().map(|&i| (i, g.graph[i].theory.clone())).collect();
-        let results: Vec<(NodeIndex, Vec<(Derived, Option<NodeIndex>)>)> = theories
-            .par_iter()
-            .map(|(i, t)| {
-                let mut out: Vec<(Derived, Option<NodeIndex>)> = moves::unary_moves(t).into_iter().map(|d| (d, None)).collect();
-                for (b, bi) in bases.iter().zip(&base_nodes) {
-                    out.extend(moves::binary_moves(b, t).into_iter().map(|d| (d, Some(*bi))));
-                }
-                (*i, out)
-            })
-            .collect();
+    'rounds: for round in 1..=depth {
+        if on_event(&g, Event::Round { round, parents: frontier.len() }).is_break() {
+            stats.stopped = true;
+            break;
+        }
         let mut next = Vec::new();
-        for (parent, ds) in results {
-            for (d, other) in ds {
-                stats.generated += 1;
-                let (child, new) = g.add(d.theory, round);
-                if new {
-                    next.push(child);
+        for chunk in frontier.chunks(CHUNK) {
+            let results: Vec<Vec<Result>> = chunk
+                .par_iter()
+                .map(|&i| {
+                    let t = &g.graph[i].theory;
+                    let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
+                    let binary = bases.iter().zip(&base_nodes).flat_map(|(b, bi)| moves::binary_moves(b, t).into_iter().map(|d| (d, Some(*bi))));
+                    unary
+                        .chain(binary)
+                        .map(|(d, other)| {
+                            let form = canonical_form(&d.theory).ok();
+                            // A theory already in the graph is dropped here, in the thread that
+                            // built it, and only its node is sent to the merge.
+                            let node = match form.as_ref().and_then(|f| g.index.get(f)) {
+                                Some(&known) => Ok(known),
+                                None => Err((d.theory, form)),
+                            };
+                            Result { node, provenance: d.provenance, other }
+                        })
+                        .collect()
+                })
+                .collect();
+            for (&parent, rs) in chunk.iter().zip(results) {
+                for r in rs {
+                    stats.generated += 1;
+                    let (child, new) = match r.node {
+                        Ok(known) => (known, false),
+                        Err((theory, form)) => g.add_with_form(theory, form, round),
+                    };
+                    // Every parent gets an edge, including a move that gives back its own parent
+                    // (up to renaming), which is recorded as a loop.
+                    if let Some(o) = r.other.filter(|o| *o != parent) {
+                        g.graph.add_edge(o, child, r.provenance.clone());
+                    }
+                    g.graph.add_edge(parent, child, r.provenance);
+                    if new {
+                        next.push(child);
+                        stats.stopped |= on_event(&g, Event::New(child)).is_break();
+                    }
                 }
-                // Every parent gets an edge, including a move that gives back its own parent
-                // (up to renaming), which is recorded as a loop.
-                if let Some(o) = other.filter(|o| *o != parent) {
-                    g.graph.add_edge(o, child, d.provenance.clone());
+                if on_event(&g, Event::ParentDone).is_break() || stats.stopped {
+                    stats.stopped = true;
+                    break 'rounds;
                 }
-                g.graph.add_edge(parent, child, d.provenance);
             }
         }
-        on_round(round, next.len());
         frontier = next;
     }
     stats.distinct = g.graph.node_count();
     (g, stats)
+}
+
+/// One move result, prepared in the parallel part.
+struct Result {
+    /// The node of an equal theory already in the graph, or the new theory with its canonical
+    /// form (`None` when it is too symmetric to canonize).
+    node: std::result::Result<NodeIndex, (Theory, Option<CanonicalForm>)>,
+    provenance: Provenance,
+    /// The base theory of a binary move.
+    other: Option<NodeIndex>,
 }

@@ -94,6 +94,14 @@ impl Term {
         }
     }
 
+    /// Whether the function symbol `g` occurs in the term.
+    pub fn mentions(&self, g: FuncId) -> bool {
+        match self {
+            Term::Var(_) => false,
+            Term::App(h, args) => *h == g || args.iter().any(|a| a.mentions(g)),
+        }
+    }
+
     /// Nesting depth: a variable or constant has depth 0.
     pub fn depth(&self) -> usize {
         match self {
@@ -124,6 +132,23 @@ impl Formula {
                 a.for_each_atom_term(f);
                 b.for_each_atom_term(f)
             }
+        }
+    }
+
+    /// Whether the function symbol `g` occurs in the formula.
+    pub fn mentions_func(&self, g: FuncId) -> bool {
+        let mut found = false;
+        self.for_each_atom_term(&mut |t| found |= t.mentions(g));
+        found
+    }
+
+    /// Whether the relation symbol `r` occurs in the formula.
+    pub fn mentions_rel(&self, r: RelId) -> bool {
+        match self {
+            Formula::True | Formula::False | Formula::Eq(..) => false,
+            Formula::Rel(q, _) => *q == r,
+            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.mentions_rel(r),
+            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => a.mentions_rel(r) || b.mentions_rel(r),
         }
     }
 

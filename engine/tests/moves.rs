@@ -141,6 +141,16 @@ fn abstract_drops_and_finds_common_parts() {
     assert!(same(&c.theory, &seed("band")));
     assert_eq!(c.provenance.parents.len(), 2);
     assert!(generalize::common_part(&seed("monoid"), &seed("band")).is_err(), "e has no image in Band");
+    // Dropping a defining axiom drops the symbol it defined: the reduct, not a free symbol.
+    let sg = seed("semigroup");
+    let with_sq = internalize::internalize(&sg, "square", "*").unwrap().theory;
+    let def = with_sq.axioms.iter().find(|a| !sg.axioms.iter().any(|b| b.name == a.name)).unwrap().name.clone();
+    let back = generalize::drop_axiom(&with_sq, &def).unwrap();
+    assert!(same(&back.theory, &sg), "{}", back.theory.to_text());
+    assert!(back.provenance.description.contains("no other axiom mentions"), "{}", back.provenance.description);
+    // Symbols still used elsewhere stay: dropping associativity from a monoid keeps `e`.
+    let m = generalize::drop_axiom(&seed("monoid"), "assoc").unwrap().theory;
+    assert_eq!(m.sig.funcs.len(), seed("monoid").sig.funcs.len());
 }
 
 #[test]

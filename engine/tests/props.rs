@@ -6,13 +6,16 @@
 //! * Printing a random theory (several sorts, constants, infix and prefix symbols of all fixities,
 //!   relations, every connective, quantifiers, shadowing) and parsing it back gives the same theory.
 //! * Fingerprints ignore variable names, axiom order and duplicate axioms, and see changed axioms.
+//! * Canonical forms are equal exactly when a brute-force search finds a renaming of sorts and
+//!   symbols that maps one theory's axioms onto the other's.
 
 use birkhoff_engine::error::{Diagnostic, Error};
 use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::parse::{parse_mace4, theory_from_ladr_row};
 use birkhoff_engine::signature::{default_binary_fixity, Assoc, FuncDecl, Fixity, RelDecl, SortDecl};
 use birkhoff_engine::syntax::VarDecl;
-use birkhoff_engine::{seeds, Axiom, FuncId, Formula, Signature, SortId, Term, Theory, VarId};
+use birkhoff_engine::canon::{canonical_form, encode_axiom, IdentityRenaming, Renaming};
+use birkhoff_engine::{seeds, Axiom, FuncId, Formula, RelId, Signature, SortId, Term, Theory, VarId};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -598,25 +601,32 @@ fn walk_vars(f: &Formula, visit: &mut impl FnMut(VarId)) {
 
 /// The formula with every variable id replaced by `map(id)`.
 fn map_vars(f: &Formula, map: &impl Fn(VarId) -> VarId) -> Formula {
-    fn term(t: &Term, map: &impl Fn(VarId) -> VarId) -> Term {
-        match t {
-            Term::Var(v) => Term::Var(map(*v)),
-            Term::App(f, args) => Term::App(*f, args.iter().map(|a| term(a, map)).collect()),
-        }
-    }
-    let b = |g: &Formula| Box::new(map_vars(g, map));
+    map_ids(f, map, &|g| g, &|r| r)
+}
+
+/// `f` with every variable, function symbol and relation symbol replaced by its image.
+fn map_ids(f: &Formula, var: &impl Fn(VarId) -> VarId, func: &impl Fn(FuncId) -> FuncId, rel: &impl Fn(RelId) -> RelId) -> Formula {
+    let term = |t: &Term| map_term(t, var, func);
+    let b = |g: &Formula| Box::new(map_ids(g, var, func, rel));
     match f {
         Formula::True => Formula::True,
         Formula::False => Formula::False,
-        Formula::Eq(x, y) => Formula::Eq(term(x, map), term(y, map)),
-        Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| term(a, map)).collect()),
+        Formula::Eq(x, y) => Formula::Eq(term(x), term(y)),
+        Formula::Rel(r, args) => Formula::Rel(rel(*r), args.iter().map(term).collect()),
         Formula::Not(g) => Formula::Not(b(g)),
         Formula::And(x, y) => Formula::And(b(x), b(y)),
         Formula::Or(x, y) => Formula::Or(b(x), b(y)),
         Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
         Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
-        Formula::Forall(vs, g) => Formula::Forall(vs.iter().map(|v| map(*v)).collect(), b(g)),
-        Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(|v| map(*v)).collect(), b(g)),
+        Formula::Forall(vs, g) => Formula::Forall(vs.iter().map(|v| var(*v)).collect(), b(g)),
+        Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(|v| var(*v)).collect(), b(g)),
+    }
+}
+
+fn map_term(t: &Term, var: &impl Fn(VarId) -> VarId, func: &impl Fn(FuncId) -> FuncId) -> Term {
+    match t {
+        Term::Var(v) => Term::Var(var(*v)),
+        Term::App(f, args) => Term::App(func(*f), args.iter().map(|a| map_term(a, var, func)).collect()),
     }
 }
 
@@ -962,4 +972,118 @@ fn fingerprint_examples() {
     assert_ne!(changed.fingerprint(), fp);
     let abelian = seeds::load("abelian_group").unwrap();
     assert_ne!(abelian.fingerprint(), fp, "one more axiom");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Canonical forms
+// ---------------------------------------------------------------------------------------------
+
+/// `th` with its sorts, function symbols and relation symbols renumbered by permutations drawn
+/// from `keys` (names travel with their symbols), and its axioms shuffled.
+fn permute_symbols(th: &Theory, keys: &[u32]) -> Theory {
+    let inverse = |p: &[usize]| {
+        let mut inv = vec![0u32; p.len()];
+        p.iter().enumerate().for_each(|(new, &old)| inv[old] = new as u32);
+        inv
+    };
+    let (sp, fp, rp) = (permutation(th.sig.sorts.len(), keys), permutation(th.sig.funcs.len(), &keys[keys.len().min(3)..]), permutation(th.sig.rels.len(), &keys[keys.len().min(7)..]));
+    let (si, fi, ri) = (inverse(&sp), inverse(&fp), inverse(&rp));
+    let sort = |s: SortId| SortId(si[s.0 as usize]);
+    let mut out = th.clone();
+    out.sig.sorts = sp.iter().map(|&i| th.sig.sorts[i].clone()).collect();
+    out.sig.funcs = fp.iter().map(|&i| th.sig.funcs[i].clone()).collect();
+    out.sig.rels = rp.iter().map(|&i| th.sig.rels[i].clone()).collect();
+    for d in &mut out.sig.funcs {
+        d.args = d.args.iter().map(|&s| sort(s)).collect();
+        d.result = sort(d.result);
+    }
+    for d in &mut out.sig.rels {
+        d.args = d.args.iter().map(|&s| sort(s)).collect();
+    }
+    out.axioms = permutation(th.axioms.len(), &keys[keys.len().min(5)..]).into_iter().map(|i| th.axioms[i].clone()).collect();
+    for a in &mut out.axioms {
+        a.formula = map_ids(&a.formula, &|v| v, &|f| FuncId(fi[f.0 as usize]), &|r| RelId(ri[r.0 as usize]));
+        a.vars.iter_mut().for_each(|v| v.sort = sort(v.sort));
+    }
+    out
+}
+
+/// The oracle: some renaming of `a`'s sorts and symbols makes its signature `b`'s (profiles in
+/// index order) and its set of axioms `b`'s, up to variable names and orientation. Tries every
+/// permutation, so only for small signatures.
+fn renaming_exists(a: &Theory, b: &Theory) -> bool {
+    fn perms(n: usize) -> Vec<Vec<u32>> {
+        if n == 0 {
+            return vec![vec![]];
+        }
+        perms(n - 1).into_iter().flat_map(|p| (0..n).map(move |i| {
+            let mut q = p.clone();
+            q.insert(i, (n - 1) as u32);
+            q
+        })).collect()
+    }
+    if (a.sig.sorts.len(), a.sig.funcs.len(), a.sig.rels.len()) != (b.sig.sorts.len(), b.sig.funcs.len(), b.sig.rels.len()) {
+        return false;
+    }
+    let id = IdentityRenaming::of(b);
+    let target: BTreeSet<Vec<u32>> = b.axioms.iter().map(|x| encode_axiom(x, &id.get())).collect();
+    for s in perms(a.sig.sorts.len()) {
+        for f in perms(a.sig.funcs.len()) {
+            let profile_ok = a.sig.funcs.iter().enumerate().all(|(i, d)| {
+                let e = &b.sig.funcs[f[i] as usize];
+                e.args.len() == d.args.len() && e.args.iter().zip(&d.args).all(|(x, y)| x.0 == s[y.0 as usize]) && e.result.0 == s[d.result.0 as usize]
+            });
+            if !profile_ok {
+                continue;
+            }
+            for r in perms(a.sig.rels.len()) {
+                let rels_ok = a.sig.rels.iter().enumerate().all(|(i, d)| {
+                    let e = &b.sig.rels[r[i] as usize];
+                    e.args.len() == d.args.len() && e.args.iter().zip(&d.args).all(|(x, y)| x.0 == s[y.0 as usize])
+                });
+                let renaming = Renaming { sorts: &s, funcs: &f, rels: &r };
+                if rels_ok && a.axioms.iter().map(|x| encode_axiom(x, &renaming)).collect::<BTreeSet<_>>() == target {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+proptest! {
+    #![proptest_config(config(150))]
+
+    #[test]
+    fn canonical_forms_agree_with_a_brute_force_renaming_search(tape in tape(), keys in vec(any::<u32>(), 12..40), change in vec(any::<u32>(), 0..8), at in any::<prop::sample::Index>(), alter in any::<bool>()) {
+        let th = gen_theory(&tape);
+        prop_assume!(th.sig.funcs.len() <= 6 && th.sig.rels.len() <= 3 && th.sig.sorts.len() <= 3);
+        let mut other = permute_symbols(&th, &keys);
+        if alter && !other.axioms.is_empty() {
+            let i = at.index(other.axioms.len());
+            other.axioms[i].formula = change_axiom(&other.sig, &other.axioms[i], &mut Tape { data: &change, pos: 0 });
+        }
+        let (Ok(fa), Ok(fb)) = (canonical_form(&th), canonical_form(&other)) else {
+            // Too symmetric to canonize: then both are, as the renaming count is an invariant.
+            prop_assert!(canonical_form(&th).is_err() && (alter || canonical_form(&other).is_err()));
+            return Ok(());
+        };
+        prop_assert_eq!(fa == fb, renaming_exists(&th, &other), "{}\nvs\n{}", th.to_text(), other.to_text());
+        if !alter {
+            prop_assert_eq!(fa, fb);
+        }
+    }
+}
+
+/// Refinement must not merge what differs: two operations of one profile whose roles differ only
+/// in how they sit together in one axiom.
+#[test]
+fn refinement_keeps_roles_apart() {
+    let parse = |s: &str| Theory::parse(s, "t.bk").unwrap();
+    let a = parse("theory A\nfunc f : 2\nfunc g : 2\naxiom x: f(g(x, y), z) = g(f(x, y), z)\naxiom c: f(x, y) = f(y, x)");
+    let b = parse("theory B\nfunc f : 2\nfunc g : 2\naxiom x: f(g(x, y), z) = g(f(x, y), z)\naxiom c: g(x, y) = g(y, x)");
+    let c = parse("theory C\nfunc g : 2\nfunc f : 2\naxiom x: g(f(x, y), z) = f(g(x, y), z)\naxiom c: g(x, y) = g(y, x)");
+    assert_eq!(canonical_form(&a).unwrap() == canonical_form(&b).unwrap(), renaming_exists(&a, &b));
+    assert_eq!(canonical_form(&a).unwrap(), canonical_form(&c).unwrap());
+    assert!(renaming_exists(&a, &c));
 }

@@ -5,6 +5,7 @@ pub mod backtest;
 pub mod check;
 pub mod engine;
 pub mod eval;
+pub mod explore;
 pub mod find;
 pub mod library;
 pub mod models;

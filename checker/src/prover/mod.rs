@@ -14,6 +14,7 @@
 
 pub mod certificate;
 pub mod countermodel;
+pub mod equivalence;
 pub mod saturation;
 
 use crate::budget::Budget;

@@ -3,15 +3,51 @@
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
 use super::transfer::{carried, maps, MAX_MAPS};
-use super::{derive, prov, Derived, Move, MoveError, Provenance};
+use super::dualize::map_formula;
+use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
+use crate::signature::{FuncId, RelId};
+use crate::syntax::{Formula, Term};
 use crate::canon::has_axiom;
 use crate::theory::Theory;
 
-/// ABSTRACT by dropping the axiom called `axiom`.
+/// ABSTRACT by dropping the axiom called `axiom`. A symbol that only this axiom mentioned (say
+/// the `sq` of `sq(x) = x·x`) is dropped with it: the result is the reduct to the symbols the
+/// remaining axioms speak about, not the old theory with a symbol left free to mean anything.
+/// The description names every symbol dropped this way.
 pub fn drop_axiom(t: &Theory, axiom: &str) -> Result<Derived, MoveError> {
     let at = t.axioms.iter().position(|a| a.name == axiom).ok_or_else(|| MoveError::Inapplicable(format!("{} has no axiom `{axiom}`", t.name)))?;
-    let p = prov(t, Move::Abstract, &[("drop", axiom)], format!("{} without `{axiom}`", t.name));
-    derive(t, &[at], vec![], vec![], p, &format!("-{axiom}"))
+    let rest = || t.axioms.iter().enumerate().filter(move |(i, _)| *i != at).map(|(_, a)| &a.formula);
+    let dropped = &t.axioms[at].formula;
+    let funcs: Vec<FuncId> = t.sig.func_ids().filter(|&f| dropped.mentions_func(f) && !rest().any(|r| r.mentions_func(f))).collect();
+    let rels: Vec<RelId> = t.sig.rel_ids().filter(|&r| dropped.mentions_rel(r) && !rest().any(|q| q.mentions_rel(r))).collect();
+    let names: Vec<String> = funcs.iter().map(|&f| format!("`{}`", t.sig.func_decl(f).name)).chain(rels.iter().map(|&r| format!("`{}`", t.sig.rel_decl(r).name))).collect();
+    let description = match names.len() {
+        0 => format!("{} without `{axiom}`", t.name),
+        _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, names.join(", ")),
+    };
+    let p = prov(t, Move::Abstract, &[("drop", axiom)], description);
+    let d = derive(t, &[at], vec![], vec![], p, &format!("-{axiom}"))?;
+    if names.is_empty() {
+        return Ok(d);
+    }
+    let expected = d.theory.axioms.len();
+    finish(remove_symbols(d.theory, &funcs, &rels), expected, d.provenance)
+}
+
+/// `t` without the given symbols, which no axiom may mention; the others are renumbered.
+fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
+    let renumber = |n: usize, gone: &dyn Fn(u32) -> bool| {
+        let mut next = 0;
+        (0..n as u32).map(|i| if gone(i) { u32::MAX } else { next += 1; next - 1 }).collect::<Vec<u32>>()
+    };
+    let new_func = renumber(t.sig.funcs.len(), &|i| funcs.contains(&FuncId(i)));
+    let new_rel = renumber(t.sig.rels.len(), &|i| rels.contains(&RelId(i)));
+    t.sig.funcs = std::mem::take(&mut t.sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    t.sig.rels = std::mem::take(&mut t.sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    for a in &mut t.axioms {
+        a.formula = map_formula(&a.formula, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args));
+    }
+    t
 }
 
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the

@@ -182,11 +182,13 @@ fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), String> 
 /// `new_funcs` declared and `added` axioms appended (renamed apart from existing names), then
 /// sort-checked and counted so that nothing is dropped silently.
 pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: &str) -> Result<Derived, MoveError> {
-    let mut t = parent.clone();
-    t.name = format!("{}+{tag}", parent.name);
-    t.doc = prov.description.clone();
-    t.meta.clear();
-    t.axioms = parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect();
+    let mut t = Theory {
+        name: format!("{}+{tag}", parent.name),
+        doc: prov.description.clone(),
+        meta: Default::default(),
+        sig: parent.sig.clone(),
+        axioms: parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect(),
+    };
     t.sig.funcs.extend(new_funcs);
     let expected = parent.axioms.len() - removed.len() + added.len();
     for mut a in added {

@@ -148,8 +148,9 @@ pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
     maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer(source, target, m).ok()).collect()
 }
 
-/// Where `source`'s axioms land in `target` under `map`, for ABSTRACT's common part.
-pub(crate) fn carried(source: &Theory, target: &Theory, map: &SymbolMap) -> Option<Vec<Axiom>> {
+/// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
+/// comparing theories over one signature); `None` when the map does not fit.
+pub fn carried(source: &Theory, target: &Theory, map: &SymbolMap) -> Option<Vec<Axiom>> {
     let im = images(source, target, map).ok()?;
     source.axioms.iter().map(|a| carry(a, &im, source).ok()).collect()
 }

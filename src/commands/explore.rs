@@ -1,0 +1,303 @@
+//! `birkhoff explore`: apply the structural moves to base theories for a number of rounds,
+//! deduplicate the results up to renaming, optionally check their models, and print the best
+//! ones with their axioms, spectrum, scores per dimension and derivation.
+
+use super::parse_seconds;
+use crate::output::progress;
+use crate::Outcome;
+use anyhow::Context;
+use birkhoff_checker::budget::{Budget, Status};
+use birkhoff_checker::finder::{enumerate, IsoClass, Options};
+use birkhoff_checker::prover::{self, equivalence::equivalent};
+use birkhoff_engine::derivation::{explore_with, Event, Graph};
+use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::Theory;
+use birkhoff_scorer::spectrum::{ground_truth_spectra, KnownSpectrum, Point};
+use birkhoff_scorer::{score, Evidence, Scores, Weights};
+use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+use rayon::prelude::*;
+use serde_json::json;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `birkhoff explore`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A base theory: a seed name or a theory file (repeat the flag for several). Default: every
+    /// seed.
+    #[arg(long = "base", value_name = "NAME")]
+    bases: Vec<String>,
+    /// Rounds of moves: 1 applies every move to the bases, 2 to their results as well, ...
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=4))]
+    depth: u32,
+    /// Find the models of every theory reached, up to --max-size, and score on them too.
+    #[arg(long)]
+    check_models: bool,
+    /// Largest model size checked (every sort gets this size); needs --check-models.
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "check_models", value_parser = clap::value_parser!(u32).range(1..=255))]
+    max_size: u32,
+    /// Model checking gives up on a size after this many seconds; its count is then shown as a
+    /// lower bound ("≥k") and larger sizes are not searched.
+    #[arg(long, value_name = "SECONDS", default_value = "0.05", value_parser = parse_seconds)]
+    timeout: Duration,
+    /// Model checking gives up on a size after this many isomorphism classes (a lower bound).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    max_models: u64,
+    /// How many of the best theories to print.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    top: usize,
+    /// Try to prove pairs of the top K equivalent (each proves the other's axioms), spending at
+    /// most this many seconds per axiom; 0 skips it.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds_or_zero)]
+    equivalence_timeout: Duration,
+    /// Write the derivation graph in Graphviz DOT to FILE.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<PathBuf>,
+    /// A JSON file of score weights by dimension name (missing ones keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+}
+
+/// Seconds, where 0 means "off".
+fn parse_seconds_or_zero(s: &str) -> Result<Duration, String> {
+    if s.trim().parse::<f64>() == Ok(0.0) {
+        return Ok(Duration::ZERO);
+    }
+    parse_seconds(s)
+}
+
+/// What model checking found for one theory: spectrum points (sizes 1, 2, ... up to the first
+/// that was cut short) and the representatives.
+#[derive(Default)]
+struct Checked {
+    spectrum: Vec<Point>,
+    classes: Vec<IsoClass>,
+}
+
+/// One ranked theory.
+struct Ranked {
+    node: NodeIndex,
+    scores: Scores,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let bases: Vec<Theory> = if a.bases.is_empty() {
+        birkhoff_engine::seeds::all().iter().map(|s| birkhoff_engine::seeds::load(s.name)).collect::<Result<_, _>>()?
+    } else {
+        a.bases.iter().map(|b| super::load_theory(b).with_context(|| format!("--base {b}"))).collect::<anyhow::Result<_>>()?
+    };
+    let weights = match &a.weights {
+        Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
+        None => Weights::default(),
+    };
+
+    let (mut g, stats) = explore_streaming(&bases, a.depth as usize, json);
+    if crate::interrupt::requested() {
+        return Ok(Outcome::Interrupted);
+    }
+    let nodes: Vec<NodeIndex> = g.graph.node_indices().collect();
+    let checked: Vec<Checked> = if a.check_models { check_all(&g, &nodes, &a)? } else { Vec::new() };
+    if crate::interrupt::requested() {
+        return Ok(Outcome::Interrupted);
+    }
+
+    // Score every theory reached (not the bases), best first.
+    let known = ground_truth_spectra();
+    let mut ranked: Vec<Ranked> = nodes
+        .par_iter()
+        .filter(|&&i| g.graph[i].depth > 0)
+        .map(|&i| Ranked { node: i, scores: score_node(&g, &checked, &known, &weights, i) })
+        .collect();
+    ranked.sort_by(|x, y| y.scores.total.total_cmp(&x.scores.total).then_with(|| g.graph[x.node].theory.name.cmp(&g.graph[y.node].theory.name)));
+    ranked.truncate(a.top);
+
+    if !a.equivalence_timeout.is_zero() {
+        mark_equivalences(&mut g, &ranked, &checked, a.equivalence_timeout)?;
+    }
+    if let Some(path) = &a.dot {
+        birkhoff_checker::sweep::write_atomic(path, g.to_dot().as_bytes()).with_context(|| format!("--dot: cannot write {}", path.display()))?;
+    }
+
+    let checked_one = |i: NodeIndex| checked.get(i.index());
+    if json {
+        for (rank, r) in ranked.iter().enumerate() {
+            let t = &g.graph[r.node].theory;
+            let spectrum = checked_one(r.node).map(|c| &c.spectrum);
+            let equivalent: Vec<_> = g.equivalences.iter().filter(|e| e.nodes.0 == r.node.index() || e.nodes.1 == r.node.index()).collect();
+            println!(
+                "{}",
+                json!({"event": "top", "rank": rank + 1, "id": r.node.index(), "name": t.name, "depth": g.graph[r.node].depth, "text": t.to_text(),
+                       "spectrum": spectrum, "scores": r.scores, "derivation": derivation(&g, r.node), "equivalences": equivalent})
+            );
+        }
+        println!("{}", json!({"event": "done", "generated": stats.generated, "distinct": stats.distinct, "edges": g.graph.edge_count(), "uncanonized": g.uncanonized, "equivalences": g.equivalences.len()}));
+    } else {
+        println!("{} generated, {} distinct up to renaming, {} derivations (edges)", stats.generated, stats.distinct, g.graph.edge_count());
+        for (rank, r) in ranked.iter().enumerate() {
+            print_ranked(&g, rank + 1, r, checked_one(r.node));
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+/// Runs the exploration with a progress bar per round; with `json`, streams one JSON line per
+/// round and per new theory as they are found. Ctrl-C stops it after the current parent.
+fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birkhoff_engine::derivation::Stats) {
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let mut new_in_round = 0usize;
+    let finish = |bar: &mut Option<indicatif::ProgressBar>, round: usize, new: usize| {
+        if let Some(b) = bar.take() {
+            b.finish_and_clear();
+            if !json {
+                println!("round {round}: {new} new theories");
+            }
+        }
+    };
+    let mut round = 0;
+    let out = explore_with(bases, depth, |g, e| {
+        match e {
+            Event::Round { round: r, parents } => {
+                finish(&mut bar, round, new_in_round);
+                (round, new_in_round) = (r, 0);
+                bar = Some(progress(parents as u64, &format!("round {r}")));
+                if json {
+                    println!("{}", json!({"event": "round", "round": r, "parents": parents}));
+                }
+            }
+            Event::ParentDone => {
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            }
+            Event::New(i) => {
+                new_in_round += 1;
+                if json {
+                    let n = &g.graph[i];
+                    println!("{}", json!({"event": "theory", "id": i.index(), "name": n.theory.name, "depth": n.depth, "derivation": derivation(g, i)}));
+                }
+            }
+        }
+        if crate::interrupt::requested() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    finish(&mut bar, round, new_in_round);
+    out
+}
+
+/// The spectrum of every node, in parallel, with a progress bar: sizes 1, 2, ... up to
+/// `max_size`, each within the per-size budget; after a size cut short, larger sizes are not
+/// searched (their counts would be lower bounds of lower bounds).
+fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Checked>> {
+    let budget = Budget { time: Some(a.timeout), nodes: None, models: Some(a.max_models), cancel: Some(crate::interrupt::flag()) };
+    let bar = progress(nodes.len() as u64, "checking models");
+    let out = nodes
+        .par_iter()
+        .map(|&i| {
+            let t = &g.graph[i].theory;
+            let mut c = Checked::default();
+            for n in 1..=a.max_size {
+                let sizes = vec![n; t.sig.sorts.len()];
+                let e = enumerate(t, &sizes, &budget, Options::default()).with_context(|| format!("{} at size {n}", t.name))?;
+                let exact = e.iso.status == Status::Exact;
+                c.spectrum.push(Point { sizes, iso: e.iso });
+                c.classes.extend(e.classes);
+                if !exact {
+                    break;
+                }
+            }
+            bar.inc(1);
+            Ok(c)
+        })
+        .collect();
+    bar.finish_and_clear();
+    out
+}
+
+/// The scores of node `i`: from its axioms, and from its spectrum and models when they were
+/// checked (novelty then compares with its parents' spectra and the known ones).
+fn score_node(g: &Graph, checked: &[Checked], known: &[KnownSpectrum], weights: &Weights, i: NodeIndex) -> Scores {
+    let t = &g.graph[i].theory;
+    let Some(c) = checked.get(i.index()) else { return score(&Evidence::syntactic(t), weights) };
+    let parents: Vec<Vec<Point>> = parents(g, i).map(|j| checked[j.index()].spectrum.clone()).collect();
+    let e = Evidence { theory: t, spectrum: Some(&c.spectrum), classes: Some(&c.classes), independence: None, conjectures: None, parents: &parents, known };
+    score(&e, weights)
+}
+
+/// The distinct parents of node `i` (sources of its incoming edges other than itself).
+fn parents(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
+    let mut seen = std::collections::BTreeSet::new();
+    g.graph.edges_directed(i, Direction::Incoming).map(|e| e.source()).filter(move |&j| j != i && seen.insert(j))
+}
+
+/// The moves of a shortest derivation of node `i` from a base, first move first: each step goes
+/// back to the shallowest parent.
+fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
+    let mut steps = Vec::new();
+    while g.graph[i].depth > 0 {
+        let Some(e) = g.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).min_by_key(|e| (g.graph[e.source()].depth, e.source())) else { break };
+        let p = e.weight();
+        steps.push(json!({"move": p.mv.to_string(), "from": g.graph[e.source()].theory.name, "description": p.description}));
+        i = e.source();
+    }
+    steps.reverse();
+    steps
+}
+
+/// Marks pairs among the top theories as equivalent when the prover shows that each proves the
+/// other's axioms. Only pairs over the same symbols are tried, and with checked models only pairs
+/// whose spectra agree (different exact counts already prove them different).
+fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_axiom: Duration) -> anyhow::Result<()> {
+    let opts = prover::Options { timeout: per_axiom, max_size: 3, cancel: Some(crate::interrupt::flag()), ..prover::Options::default() };
+    let spectrum = |i: NodeIndex| checked.get(i.index()).map(|c| c.spectrum.iter().map(|p| p.iso).collect::<Vec<_>>());
+    let pairs: Vec<(NodeIndex, NodeIndex)> = ranked.iter().enumerate().flat_map(|(k, x)| ranked[k + 1..].iter().map(move |y| (x.node, y.node))).filter(|&(x, y)| spectrum(x) == spectrum(y)).collect();
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let bar = progress(pairs.len() as u64, "equivalences");
+    let found: Vec<(NodeIndex, NodeIndex, String)> = pairs
+        .par_iter()
+        .map(|&(x, y)| {
+            let r = equivalent(&g.graph[x].theory, &g.graph[y].theory, &opts);
+            bar.inc(1);
+            r.map(|e| e.map(|e| (x, y, e)))
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    bar.finish_and_clear();
+    for (x, y, evidence) in found {
+        g.mark_equivalent(x, y, evidence);
+    }
+    Ok(())
+}
+
+/// Prints one ranked theory: name, score, derivation, axioms, spectrum, scores per dimension.
+fn print_ranked(g: &Graph, rank: usize, r: &Ranked, checked: Option<&Checked>) {
+    let t = &g.graph[r.node].theory;
+    println!("\n#{rank}  {}  score {:.3}  (depth {})", t.name, r.scores.total, g.graph[r.node].depth);
+    for step in derivation(g, r.node) {
+        println!("  {} from {}: {}", step["move"].as_str().unwrap_or(""), step["from"].as_str().unwrap_or(""), step["description"].as_str().unwrap_or(""));
+    }
+    for ax in &t.axioms {
+        let p = FormulaPrinter::new(&t.sig, ax);
+        println!("  axiom {}: {}", ax.name, p.formula(&ax.formula));
+    }
+    if let Some(c) = checked {
+        let points: Vec<String> = c.spectrum.iter().map(|p| format!("{}:{}", birkhoff_checker::spectrum::sizes_label(&p.sizes), p.iso)).collect();
+        println!("  spectrum (iso classes by size) {}", points.join(" "));
+    }
+    for e in g.equivalences.iter().filter(|e| e.nodes.0 == r.node.index() || e.nodes.1 == r.node.index()) {
+        let other = if e.nodes.0 == r.node.index() { e.nodes.1 } else { e.nodes.0 };
+        println!("  equivalent to {}: {}", g.graph[NodeIndex::new(other)].theory.name, e.evidence);
+    }
+    let dims = r.scores.dimensions();
+    let measured: Vec<String> = dims.iter().filter_map(|(name, v)| v.map(|v| format!("{name} {v:.2}"))).collect();
+    let unmeasured: Vec<&str> = dims.iter().filter(|(_, v)| v.is_none()).map(|(name, _)| *name).collect();
+    println!("  scores: {}", measured.join(", "));
+    if !unmeasured.is_empty() {
+        println!("  not measured: {}", unmeasured.join(", "));
+    }
+}
