@@ -8,7 +8,7 @@
 set -eu
 cycles=${1:-3}
 cargo build --release --quiet
-bin=target/release/birkhoff
+bin=${CARGO_TARGET_DIR:-target}/release/birkhoff
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 moves=${MOVES:-}
@@ -32,11 +32,16 @@ for f in "$work"/lib/reports/cycle-*.json; do
   python3 - "$f" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+calls = r['tool_calls']
+seconds = lambda tool: sum(t['seconds'] for t in calls if t['tool'] == tool)
 print(f"cycle {r['cycle']}: {r['checked']} candidates checked to size {r['plan']['max_size']}, "
-      f"{r['seconds'] - r['llm_seconds']:.3f} s outside the model ({r['seconds']:.3f} s total)")
+      f"{r['seconds'] - r['llm_seconds']:.3f} s outside the model ({r['seconds']:.3f} s total); "
+      f"sums over the parallel calls: check_models (candidates and parents) {seconds('check_models'):.3f} s, score {seconds('score'):.3f} s")
 if r['cycle'] == 1:
-    for t in r['tool_calls']:
+    scores = {t['params']['signature_id']: t['seconds'] for t in calls if t['tool'] == 'score'}
+    for t in calls:
         if t['tool'] == 'check_models':
-            print(f"  {t['params']['signature_id']:>22} {t['summary']}  {t['seconds']:.3f} s")
+            name = t['params']['signature_id']
+            print(f"  {name:>22} {t['summary']}  check {t['seconds']:.3f} s, score {scores.get(name, 0):.3f} s")
 PY
 done

@@ -1,8 +1,8 @@
 //! End-to-end tests of `birkhoff agent`, `report`, `library` and `backtest`: an offline run on a
 //! fresh library, resuming after `kill -9`, the Claude CLI protocol through `PATH`, sorting of
-//! `report --top`, and backtest on a tampered file.
+//! `report --top`, and backtest on a tampered file and on a tampered proof certificate.
 
-use birkhoff_library::record::{Body, Score, TheoryRec};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ProofRec, Score, TheoryRec};
 use birkhoff_library::Library;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ fn offline_run_report_search_and_rerun() {
     let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--cycles", "2", "--goal", "Find novel loop variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
-    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "check_models"] {
+    for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "· check_models [", "(parent)"] {
         assert!(out.contains(part), "live output lacks {part}:\n{out}");
     }
     let o = birkhoff(&["report", "--cycle", "latest", "--library", &lib]);
@@ -58,11 +58,23 @@ fn offline_run_report_search_and_rerun() {
     assert_eq!(stats["reports"], 2);
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
-    // The run is complete, so the same command starts a new run; numbering continues.
+    // The run is complete, so the same command starts a new run; numbering continues, and
+    // nothing is lost: every record is still there, every report unchanged.
+    let snapshot = |kind: &str| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(Path::new(&lib).join(kind)).unwrap().map(|e| e.unwrap().path()).map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect();
+        files.sort();
+        files
+    };
+    let kinds = ["theories", "spectra", "models", "conjectures", "proofs"];
+    let (records, reports): (Vec<_>, _) = (kinds.iter().flat_map(|k| snapshot(k)).collect(), snapshot("reports"));
     let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants", "--library", &lib, "--json"]);
     assert!(o.status.success(), "{}", text(&o));
     let events: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout).lines().map(|l| serde_json::from_str(l).expect("JSONL")).collect();
     assert!(events.iter().any(|e| e["event"] == "cycle_complete" && e["cycle"] == 3));
+    assert!(records.iter().all(|(p, _)| p.exists()), "a record disappeared");
+    let after = snapshot("reports");
+    assert!(reports.iter().all(|r| after.contains(r)), "an earlier report changed");
+    assert_eq!(after.len(), reports.len() + 2, "one report (JSON and Markdown) more");
     // Nothing outside the library directory.
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, vec![std::ffi::OsString::from("lib")]);
@@ -188,4 +200,47 @@ fn report_top_sorts_by_the_key_asked() {
     let o = birkhoff(&["backtest", "--library", &lib]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("FAIL"));
+}
+
+#[test]
+fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    // A real certificate from the prover: inv(inv(x)) = x in groups, a chain of several steps.
+    let cert_file = dir.path().join("cert.json");
+    let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--certificate", cert_file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let certificate: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cert_file).unwrap()).unwrap();
+    assert!(certificate["steps"].as_array().is_some_and(|s| s.len() >= 2), "the proof this test edits: {certificate}");
+    // Stored as the agent stores a proved conjecture.
+    let mut l = Library::open(Path::new(&lib)).unwrap();
+    let g = birkhoff_engine::seeds::load("group").unwrap();
+    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None })).unwrap();
+    let statement = "inv(inv(x)) = x";
+    let conjecture = |status, proof| ConjectureRec { theory_id: theory.id.clone(), theory_name: "group".into(), statement: statement.into(), status, evidence: "proved".into(), countermodel: None, proof, proposed_by: "test".into() };
+    let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();
+    let (proof, _) = l.put(Body::Proof(ProofRec { conjecture_id, theory_id: theory.id.clone(), statement: statement.into(), prover: "equality saturation".into(), certificate })).unwrap();
+    l.put(Body::Conjecture(conjecture(ConjectureStatus::Proved, Some(proof.id.clone())))).unwrap();
+    let path = l.path_of(&proof.id).unwrap();
+    drop(l);
+    let backtest = || {
+        let o = birkhoff(&["backtest", "--library", &lib, "--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
+        (o.status.code(), report)
+    };
+    // The genuine certificate is replayed and accepted (not merely left unchecked).
+    let (code, report) = backtest();
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(report["checked"]["proof"], 1);
+    assert_eq!(report["failures"], serde_json::json!([]));
+    assert_eq!(report["unchecked"], serde_json::json!([]));
+    // The first step now claims to reach `x` at once, which its rewrite does not do.
+    let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    rec["certificate"]["steps"][0]["result"] = rec["certificate"]["rhs"].clone();
+    std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
+    let (code, report) = backtest();
+    assert_eq!(code, Some(1), "{report}");
+    // Only replaying the certificate can say this; an unchecked certificate would not be a failure.
+    let rejected = report["failures"].as_array().unwrap().iter().any(|f| f["file"].as_str().unwrap().contains(&proof.id) && f["problem"].as_str().unwrap().starts_with("certificate rejected"));
+    assert!(rejected, "{report}");
 }

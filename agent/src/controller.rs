@@ -92,22 +92,29 @@ impl Agent<'_> {
     fn situation(&self, lib: &Library, cfg: &Config, run: &RunInfo) -> Situation {
         let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false }).collect();
         let records = lib.load_all().unwrap_or_default();
+        // Fingerprints computed once each (bases) or read from the records (stored theories),
+        // so that matching records to bases stays linear as the library grows.
+        let mut fingerprints: Vec<String> = bases.iter().map(|b| b.theory.fingerprint().to_string()).collect();
+        let mut stored: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
         for r in &records {
             if let Body::Theory(t) = &r.body {
-                if let Ok(theory) = Theory::parse(&t.text, &r.id) {
-                    let known = bases.iter().position(|b| b.theory.fingerprint().to_string() == t.fingerprint);
-                    match known {
-                        Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
-                        None if t.discovery && !bases.iter().any(|b| b.name == t.name) => bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true }),
-                        None => {}
+                stored.insert(&r.id, &t.fingerprint);
+                match fingerprints.iter().position(|f| *f == t.fingerprint) {
+                    Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
+                    None if t.discovery && !bases.iter().any(|b| b.name == t.name) => {
+                        if let Ok(theory) = Theory::parse(&t.text, &r.id) {
+                            bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true });
+                            fingerprints.push(t.fingerprint.clone());
+                        }
                     }
+                    None => {}
                 }
             }
         }
         for r in &records {
             if let Body::Spectrum(s) = &r.body {
-                if let Some(b) = bases.iter_mut().find(|b| lib.get(&s.theory_id).is_ok_and(|t| matches!(&t.body, Body::Theory(t) if t.fingerprint == b.theory.fingerprint().to_string()))) {
-                    b.spectrum = Some(s.rows.clone());
+                if let Some(i) = stored.get(s.theory_id.as_str()).and_then(|fp| fingerprints.iter().position(|f| f == fp)) {
+                    bases[i].spectrum = Some(s.rows.clone());
                 }
             }
         }
@@ -193,9 +200,20 @@ impl Agent<'_> {
             Ok(v) => (true, summary(v)),
             Err(e) => (false, e.to_string()),
         };
-        self.observer.line(&format!("  {} {tool}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
+        // The structure a call is about, so that the live lines can be told apart.
+        let about = params["signature_id"].as_str().map_or(String::new(), |n| format!(" [{n}]{}", if params["role"] == "parent" { " (parent)" } else { "" }));
+        self.observer.line(&format!("  {} {tool}{about}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
         calls.push(ToolCall { tool: tool.into(), params, ok, summary: text, seconds: t0.elapsed().as_secs_f64() });
         r.ok()
+    }
+
+    /// Records a tool call that already ran (in parallel with others) and took `seconds`.
+    fn record<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, result: Result<T, tools::ToolError>, seconds: f64, summary: impl Fn(&T) -> String) -> Option<T> {
+        let v = self.call(calls, tool, params, || result, summary);
+        if let Some(last) = calls.last_mut() {
+            last.seconds = seconds;
+        }
+        v
     }
 
     /// One cycle; `None` if interrupted before its report was written.
@@ -223,6 +241,9 @@ impl Agent<'_> {
         self.observer.line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
         let mut calls = Vec::new();
         let mut candidates: Vec<Candidate> = Vec::new();
+        // Fingerprints of the candidates kept, computed once each: explorations from related
+        // bases yield hundreds of candidates, and comparing fingerprints pairwise cost seconds.
+        let mut seen = std::collections::HashSet::new();
         for e in &plan.explorations {
             let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
@@ -231,45 +252,42 @@ impl Agent<'_> {
                 self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
                 self.tools.explore(&bases, &[], 1).unwrap_or_default()
             });
-            for c in found {
-                if !candidates.iter().any(|d| d.theory.fingerprint() == c.theory.fingerprint()) {
-                    candidates.push(c);
-                }
-            }
+            candidates.extend(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())));
         }
         s.generated = candidates.len();
         candidates.truncate(plan.check_top);
-        self.observer.line(&format!("Checking models for {} candidate(s) (sizes 1-{})...", candidates.len(), plan.max_size), json!({"event": "check_start", "candidates": candidates.len(), "max_size": plan.max_size}));
+        // The bases the candidates came from are checked with them: a candidate with its
+        // parent's models is no discovery, and novelty is measured against the parent's spectrum.
+        let parents = parents_to_check(&s.bases, &candidates);
+        let count = candidates.len();
+        self.observer.line(&format!("Checking models for {count} candidate(s) and {} parent(s) (sizes 1-{})...", parents.len(), plan.max_size), json!({"event": "check_start", "candidates": count, "parents": parents.len(), "max_size": plan.max_size}));
+        candidates.extend(parents);
         let t_check = Instant::now();
         let toolbox = &self.tools;
-        let results: Vec<(Result<(), tools::ToolError>, f64)> = candidates
-            .par_iter_mut()
-            .map(|c| {
-                let t = Instant::now();
-                (toolbox.check_models(c, plan.max_size), t.elapsed().as_secs_f64())
-            })
-            .collect();
-        for (c, (r, secs)) in candidates.iter().zip(results) {
-            let params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
-            self.call(&mut calls, "check_models", params, || r, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
-            if let Some(last) = calls.last_mut() {
-                last.seconds = secs;
+        let checked = timed_in_parallel(&mut candidates, |c| toolbox.check_models(c, plan.max_size));
+        for (i, (c, (r, secs))) in candidates.iter().zip(checked).enumerate() {
+            let mut params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
+            if i >= count {
+                params["role"] = "parent".into();
             }
+            self.record(&mut calls, "check_models", params, r, secs, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
         }
+        let parents = candidates.split_off(count);
         let check_secs = t_check.elapsed().as_secs_f64();
+        let verdicts: Vec<Option<String>> = (0..candidates.len()).into_par_iter().map(|i| same_as_a_parent(&candidates, i, &parents)).collect();
+        for (c, verdict) in candidates.iter_mut().zip(verdicts) {
+            c.same_as_parent = verdict;
+        }
         // Parents' spectra, for novelty: from this cycle's checks or from the library.
-        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
-        let scores: Vec<Result<birkhoff_library::record::Score, tools::ToolError>> = candidates
-            .par_iter()
-            .map(|c| {
-                let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
-                toolbox.score(c, &parents)
-            })
-            .collect();
-        for (c, r) in candidates.iter_mut().zip(scores) {
+        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().chain(&parents).map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
+        let scores = timed_in_parallel(&mut candidates, |c| {
+            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+            toolbox.score(c, &parents)
+        });
+        for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
             let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
-            c.score = self.call(&mut calls, "score", params, || r, |sc| format!("{:.3}", sc.total));
+            c.score = self.record(&mut calls, "score", params, r, secs, |sc| format!("{:.3}", sc.total));
             if unavailable {
                 break; // one honest "not available" is enough
             }
@@ -377,6 +395,41 @@ impl Agent<'_> {
     }
 }
 
+/// The bases the candidates came from that are not candidates themselves, ready to be checked.
+/// Parents are named as the explore tool names them (a theory's name) or as plans do (a base's).
+fn parents_to_check(bases: &[Base], candidates: &[Candidate]) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for p in candidates.iter().flat_map(|c| &c.parents) {
+        let known = candidates.iter().chain(&out).any(|d| d.name == *p || d.theory.name == *p);
+        if let (false, Some(b)) = (known, bases.iter().find(|b| b.name == *p || b.theory.name == *p)) {
+            out.push(Candidate::new(p.clone(), b.theory.clone(), "base".into(), vec![]));
+        }
+    }
+    out
+}
+
+/// Why candidate `i` shows nothing new compared with one of its parents (another candidate of
+/// this cycle, or a parent checked with them), if it does not.
+fn same_as_a_parent(candidates: &[Candidate], i: usize, parents: &[Candidate]) -> Option<String> {
+    let c = &candidates[i];
+    let others = candidates.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d).chain(parents);
+    let named: Vec<&Candidate> = others.filter(|d| c.parents.iter().any(|p| d.name == *p || d.theory.name == *p)).collect();
+    named.into_iter().find_map(|d| crate::parent::no_new_models(c, d))
+}
+
+/// Runs `f` on every candidate in parallel (rayon), with each call's wall-clock seconds, in the
+/// candidates' order.
+fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Candidate) -> T + Sync) -> Vec<(T, f64)> {
+    candidates
+        .par_iter_mut()
+        .map(|c| {
+            let t = Instant::now();
+            let r = f(c);
+            (r, t.elapsed().as_secs_f64())
+        })
+        .collect()
+}
+
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
 fn rank(c: &mut [Candidate]) {
     let key = |c: &Candidate| (c.score.as_ref().map_or(-1.0, |s| s.total), c.spectrum.iter().filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1)).count());
@@ -384,7 +437,7 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate) -> CandidateSummary {
-    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c) }
+    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone() }
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.

@@ -1,13 +1,14 @@
 //! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
 //! ([`controller`]), its six tools ([`tools`]) and the engines behind them ([`engines`]), its language models ([`llm`], and the offline
 //! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
-//! ([`report`]).
+//! ([`report`]), and the comparison of a candidate with its parent ([`parent`]).
 
 pub mod controller;
 pub mod engines;
 pub mod llm;
 pub mod observe;
 pub mod offline;
+pub mod parent;
 pub mod prompt;
 pub mod report;
 pub mod schema;

@@ -194,6 +194,14 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
         .collect()
 }
 
+/// `name`, or `name_2`, `name_3`... if a base (a seed or an earlier discovery, of this run or
+/// another) or an earlier keep already has it: two theories under one name would shadow each
+/// other.
+fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
+    let taken = |n: &str| s.bases.iter().any(|b| b.name == n) || keep.iter().any(|k| k.name == n);
+    std::iter::once(name.to_string()).chain((2..).map(|k| format!("{name}_{k}"))).find(|n| !taken(n)).unwrap_or_default()
+}
+
 /// The decisions on this cycle's results, with reasons in `analysis`.
 pub fn decide(s: &Situation) -> Decisions {
     let mut why = Vec::new();
@@ -208,17 +216,20 @@ pub fn decide(s: &Situation) -> Decisions {
         ranked.sort_by(|a, b| spectrum_signal(b).cmp(&spectrum_signal(a)).then(a.name.cmp(&b.name)));
         why.push("no scores are available: ranked the new candidates by their spectra (sizes above 1 with models, then model count)".into());
     }
-    let keep: Vec<Keep> = ranked
-        .iter()
-        .take(2)
-        .enumerate()
-        .map(|(i, c)| {
-            let stem: String = c.parents.first().unwrap_or(&c.name).chars().filter(|ch| ch.is_ascii_alphanumeric()).collect();
-            let stem = if stem.starts_with(|ch: char| ch.is_ascii_alphabetic()) { stem } else { format!("S{stem}") };
-            let name = format!("{}Variant{}_{}", stem.chars().take(40).collect::<String>(), s.run_index, i + 1);
-            Keep { candidate: c.name.clone(), name, notes: format!("origin {}; models at sizes {}; score {}", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) }
-        })
-        .collect();
+    // A candidate with its parent's models is its parent in other words, not a discovery.
+    let (unchanged, ranked): (Vec<&Candidate>, Vec<&Candidate>) = ranked.into_iter().partition(|c| c.same_as_parent.is_some());
+    let shown: Vec<String> = unchanged.iter().take(5).map(|c| format!("{} ({})", c.name, c.same_as_parent.as_deref().unwrap_or_default())).collect();
+    if !shown.is_empty() {
+        let more = unchanged.len() - shown.len();
+        why.push(format!("rejected as not new: {}{}", shown.join("; "), if more > 0 { format!("; and {more} more with no new models") } else { String::new() }));
+    }
+    let mut keep: Vec<Keep> = Vec::new();
+    for (i, c) in ranked.iter().take(2).enumerate() {
+        let stem: String = c.parents.first().unwrap_or(&c.name).chars().filter(|ch| ch.is_ascii_alphanumeric()).collect();
+        let stem = if stem.starts_with(|ch: char| ch.is_ascii_alphabetic()) { stem } else { format!("S{stem}") };
+        let name = fresh_name(&format!("{}Variant{}_{}", stem.chars().take(40).collect::<String>(), s.run_index, i + 1), s, &keep);
+        keep.push(Keep { candidate: c.name.clone(), name, notes: format!("origin {}; models at sizes {}; score {}", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) });
+    }
     if keep.is_empty() {
         why.push("nothing new with non-trivial models: keep nothing".into());
     } else {

@@ -15,7 +15,7 @@ Names must be spelled exactly as listed; unknown names and out-of-range numbers 
 Statements are formulas in Birkhoff's syntax over the theory's own symbols, e.g. `x * y = y * x` or `all x. exists y. x * y = e`.";
     match phase {
         Phase::Plan => format!("{common}\nReply with your reasoning, then exactly one block:\n<plan>{{\"strategy\": \"...\", \"explorations\": [{{\"bases\": [\"NAME\"], \"moves\": [\"MOVE\"], \"depth\": 1}}], \"check_top\": 20, \"max_size\": 5, \"prove\": [{{\"theory\": \"BASE NAME\", \"statement\": \"FORMULA\", \"rationale\": \"...\"}}], \"search\": [{{\"query\": \"WORDS\", \"min_score\": 0.5}}]}}</plan>\nLimits: 1-8 explorations, 1-4 bases each, depth 1-3, check_top 1-50, max_size 1-8, at most 10 entries in prove, at most 5 library searches (their results come with the cycle's results). An exploration with no moves checks the bases themselves."),
-        Phase::Interpret => format!("{common}\nReply with your analysis, then exactly one block:\n<decisions>{{\"analysis\": \"...\", \"keep\": [{{\"candidate\": \"CANDIDATE NAME\", \"name\": \"NewName\", \"notes\": \"why\"}}], \"conjectures\": [{{\"theory\": \"CANDIDATE OR BASE NAME\", \"statement\": \"FORMULA\", \"rationale\": \"...\"}}]}}</decisions>\nA discovery name starts with a letter and has only letters, digits and _ (at most 64). Keep only candidates that are worth remembering; propose conjectures Birkhoff can test (it searches countermodels and runs its prover)."),
+        Phase::Interpret => format!("{common}\nReply with your analysis, then exactly one block:\n<decisions>{{\"analysis\": \"...\", \"keep\": [{{\"candidate\": \"CANDIDATE NAME\", \"name\": \"NewName\", \"notes\": \"why\"}}], \"conjectures\": [{{\"theory\": \"CANDIDATE OR BASE NAME\", \"statement\": \"FORMULA\", \"rationale\": \"...\"}}]}}</decisions>\nA discovery name is new (no base has it), starts with a letter and has only letters, digits and _ (at most 64). Keep only candidates that are worth remembering; propose conjectures Birkhoff can test (it searches countermodels and runs its prover)."),
     }
 }
 
@@ -101,6 +101,9 @@ pub fn user(phase: Phase, s: &Situation) -> String {
                 let _ = writeln!(out, "    origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" from {}", c.parents.join(", ")) });
                 let _ = writeln!(out, "    score: {}", score_line(&c.score));
                 let _ = writeln!(out, "    spectrum: {}", spectrum_line(&c.spectrum));
+                if let Some(why) = &c.same_as_parent {
+                    let _ = writeln!(out, "    NOT NEW: {why}");
+                }
                 out += &axioms(&c.theory);
                 if let Some(t) = small_model(c) {
                     let _ = writeln!(out, "    a small model:\n{}", t.lines().map(|l| format!("      {l}\n")).collect::<String>());

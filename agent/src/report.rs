@@ -51,6 +51,9 @@ pub struct CandidateSummary {
     pub axioms: String,
     /// A small model as Cayley tables.
     pub cayley: Option<String>,
+    /// Why it shows nothing new compared with its parent, when that is so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as_parent: Option<String>,
 }
 
 /// A discovery added to the library.
@@ -134,6 +137,9 @@ pub fn bars(rows: &[SpectrumRowRec]) -> String {
 fn candidate_md(out: &mut String, c: &CandidateSummary) {
     let _ = writeln!(out, "- Origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" (from {})", c.parents.join(", ")) });
     let _ = writeln!(out, "- Score: {}", crate::prompt::score_line(&c.score));
+    if let Some(why) = &c.same_as_parent {
+        let _ = writeln!(out, "- Not a discovery: {why}");
+    }
     let _ = writeln!(out, "\n```text\n{}```", c.axioms);
     if !c.spectrum.is_empty() {
         let _ = writeln!(out, "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```", bars(&c.spectrum));

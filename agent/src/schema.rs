@@ -177,6 +177,9 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
         if !valid_name(&k.name) {
             return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most 64)", k.name));
         }
+        if v.bases.contains(&k.name) || d.keep.iter().filter(|o| o.name == k.name).count() > 1 {
+            return Err(format!("`{}` is already taken (by a seed, an earlier discovery or another entry of `keep`): choose a new name", k.name));
+        }
     }
     let theories: Vec<String> = v.candidates.iter().chain(v.bases).cloned().collect();
     for c in &d.conjectures {
@@ -215,6 +218,7 @@ mod tests {
         let good = r#"<decisions>{"analysis": "a", "keep": [{"candidate": "Group_drop(assoc)", "name": "Neat", "notes": "n"}], "conjectures": [{"theory": "group", "statement": "x * y = y * x"}]}</decisions>"#;
         assert_eq!(parse_decisions(good, &v).unwrap().keep[0].name, "Neat");
         assert!(parse_decisions(&good.replace("\"Neat\"", "\"../../etc/passwd\""), &v).unwrap_err().contains("not a valid discovery name"));
+        assert!(parse_decisions(&good.replace("\"Neat\"", "\"group\""), &v).unwrap_err().contains("already taken"));
         assert!(parse_decisions(&good.replace("\"theory\": \"group\"", "\"theory\": \"Nope\""), &v).unwrap_err().contains("unknown theory"));
         assert!(parse_decisions(&good.replace("x * y = y * x", "x + y = y"), &v).unwrap_err().contains("does not parse"));
     }

@@ -42,9 +42,17 @@ pub struct Candidate {
     pub models: Vec<IsoClass>,
     /// Whether models were checked.
     pub checked: bool,
+    /// Why it shows nothing new compared with a parent (see [`crate::parent::no_new_models`]),
+    /// when that is so.
+    pub same_as_parent: Option<String>,
 }
 
 impl Candidate {
+    /// A candidate not yet checked.
+    pub fn new(name: String, theory: Theory, origin: String, parents: Vec<String>) -> Candidate {
+        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false, same_as_parent: None }
+    }
+
     /// Sizes (single-sorted: the size; else the product) with at least one model.
     pub fn sizes_with_models(&self) -> Vec<String> {
         self.spectrum.iter().filter(|r| r.iso.value > 0).map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes)).collect()

@@ -115,14 +115,13 @@ impl Toolbox {
     /// `explore`: candidates from `bases` by `moves`. With no moves the bases themselves are the
     /// candidates (origin `base`).
     pub fn explore(&self, bases: &[&Base], moves: &[String], depth: u32) -> Result<Vec<Candidate>, ToolError> {
-        let blank = |name: String, theory: Theory, origin: String, parents: Vec<String>| Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false };
         if moves.is_empty() {
-            return Ok(bases.iter().map(|b| blank(b.name.clone(), b.theory.clone(), "base".into(), vec![])).collect());
+            return Ok(bases.iter().map(|b| Candidate::new(b.name.clone(), b.theory.clone(), "base".into(), vec![])).collect());
         }
         let explorer = self.explorer.as_ref().ok_or_else(|| ToolError::NotAvailable("explore", NOT_BUILT.into()))?;
         let theories: Vec<&Theory> = bases.iter().map(|b| &b.theory).collect();
         let found = explorer.explore(&theories, moves, depth).map_err(|e| ToolError::Failed("explore", e))?;
-        Ok(found.into_iter().map(|g| blank(g.name, g.theory, g.origin, g.parents)).collect())
+        Ok(found.into_iter().map(|g| Candidate::new(g.name, g.theory, g.origin, g.parents)).collect())
     }
 
     fn budget(&self) -> Budget {
@@ -221,17 +220,26 @@ fn store_conjecture(lib: &mut Library, name: &str, theory_id: &str, text: &str, 
 }
 
 /// The theory record of a candidate or base (stored so that records about it can refer to it).
-pub fn theory_record(name: &str, t: &Theory, origin: &str, parents: &[String], discovery: bool, notes: &str, score: Option<Score>) -> Body {
-    Body::Theory(TheoryRec { name: name.into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score })
+/// Its text must read back as the same theory: a record that does not would be lost to every
+/// later cycle, so it is an error here rather than a failure for backtest to find.
+pub fn theory_record(name: &str, t: &Theory, origin: &str, parents: &[String], discovery: bool, notes: &str, score: Option<Score>) -> Result<Body, ToolError> {
+    let text = t.to_text();
+    match Theory::parse(&text, name) {
+        Ok(back) if back.fingerprint() == t.fingerprint() => {}
+        Ok(_) => return Err(ToolError::Failed("library", format!("the text of `{name}` reads back as another theory"))),
+        Err(e) => return Err(ToolError::Failed("library", format!("the text of `{name}` does not read back: {e}"))),
+    }
+    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score }))
 }
 
 /// Stores a theory (keeping an existing discovery's name and notes) and returns its ID.
 pub fn ensure_theory(lib: &mut Library, name: &str, t: &Theory, origin: &str) -> Result<String, ToolError> {
-    let id = theory_record(name, t, origin, &[], false, "", None).id();
+    let record = theory_record(name, t, origin, &[], false, "", None)?;
+    let id = record.id();
     if lib.get(&id).is_ok() {
         return Ok(id);
     }
-    store(lib, theory_record(name, t, origin, &[], false, "", None))
+    store(lib, record)
 }
 
 /// `search_library`.
@@ -242,7 +250,7 @@ pub fn search_library(lib: &Library, query: &str, min_score: Option<f64>) -> Res
 /// `add_to_library`: stores a discovery under `name` with its spectrum and up to three models
 /// of each size; returns the theory's ID.
 pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str) -> Result<String, ToolError> {
-    let id = store(lib, theory_record(name, &c.theory, &c.origin, &c.parents, true, notes, c.score.clone()))?;
+    let id = store(lib, theory_record(name, &c.theory, &c.origin, &c.parents, true, notes, c.score.clone())?)?;
     if !c.spectrum.is_empty() {
         store(lib, Body::Spectrum(SpectrumRec { theory_id: id.clone(), theory_name: name.into(), rows: c.spectrum.clone() }))?;
     }
@@ -255,4 +263,18 @@ pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str)
         }
     }
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_theory_whose_text_does_not_read_back_is_not_stored() {
+        let mut t = birkhoff_engine::seeds::load("group").unwrap();
+        assert!(theory_record("Group", &t, "test", &[], true, "", None).is_ok());
+        t.axioms[0].name = "group+comm(*)_assoc".into();
+        let e = theory_record("Bad", &t, "test", &[], true, "", None).unwrap_err();
+        assert!(e.to_string().contains("`Bad` does not read back"), "{e}");
+    }
 }

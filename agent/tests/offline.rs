@@ -1,8 +1,13 @@
 //! The offline strategist makes real, explained choices from the situation, and its replies
-//! always pass the same validation as a model's.
+//! always pass the same validation as a model's. A candidate with its parent's models is not
+//! kept, and the report says why.
 
+use birkhoff_agent::controller::{Agent, Config};
 use birkhoff_agent::llm::{Llm, Phase, Request};
+use birkhoff_agent::observe::Silent;
 use birkhoff_agent::offline::{decide, plan, Offline};
+use birkhoff_agent::parent::no_new_models;
+use birkhoff_agent::report::CycleReport;
 use birkhoff_agent::schema::{parse_decisions, parse_plan, Vocabulary};
 use birkhoff_agent::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use birkhoff_agent::tools::Toolbox;
@@ -14,7 +19,7 @@ fn situation(goal: &str) -> Situation {
 }
 
 fn checked(name: &str, seed: &str, origin: &str) -> Candidate {
-    let mut c = Candidate { name: name.into(), theory: seeds::load(seed).unwrap(), origin: origin.into(), parents: vec![seed.into()], score: None, spectrum: vec![], models: vec![], checked: false };
+    let mut c = Candidate::new(name.into(), seeds::load(seed).unwrap(), origin.into(), vec![seed.into()]);
     Toolbox::builtin().check_models(&mut c, 5).unwrap();
     c
 }
@@ -83,4 +88,109 @@ fn offline_replies_pass_validation() {
             Phase::Interpret => assert!(parse_decisions(&text, &v).is_ok(), "{text}"),
         }
     }
+}
+
+/// The tools with time enough for every count up to size 6 to finish, so that comparisons do
+/// not depend on the machine's load.
+fn patient() -> Toolbox {
+    Toolbox { per_size: std::time::Duration::from_secs(20), ..Toolbox::builtin() }
+}
+
+/// `base` with more symbols and axioms, checked up to `max_size`, named as the explore tool
+/// names a move's result, with `parent` as its parent.
+fn extended(name: &str, base: &str, parent: &str, extra: &str, max_size: u32) -> Candidate {
+    let text = format!("{}\n{extra}", seeds::load(base).unwrap().to_text());
+    let theory = birkhoff_engine::Theory::parse(&text, "candidate.bk").unwrap();
+    let mut c = Candidate::new(name.into(), theory, "COMPLETE".into(), vec![parent.into()]);
+    patient().check_models(&mut c, max_size).unwrap();
+    c
+}
+
+fn checked_to(name: &str, seed: &str, max_size: u32) -> Candidate {
+    let mut c = Candidate::new(name.into(), seeds::load(seed).unwrap(), "base".into(), vec![]);
+    patient().check_models(&mut c, max_size).unwrap();
+    c
+}
+
+#[test]
+fn a_candidate_is_compared_with_its_parents_models() {
+    let group = checked_to("Group", "group", 6);
+    // Every group satisfies the left alternative law: nothing new.
+    let alternative = extended("Group+left_alternative(*)", "group", "Group", "axiom left_alternative: (x * x) * y = x * (x * y)", 6);
+    let why = no_new_models(&alternative, &group).expect("every group is left alternative");
+    assert!(why.contains("sizes 1, 2, 3, 4, 5, 6 (exact counts)") && why.contains("models of Group found satisfy its axioms"), "{why}");
+    // Commutativity: every group up to size 5 is abelian, so to size 5 nothing tells them apart;
+    // the non-abelian group of order 6 does.
+    let commutative = |n| extended("Group+commutative(*)", "group", "Group", "axiom comm: x * y = y * x", n);
+    assert!(no_new_models(&commutative(5), &checked_to("Group", "group", 5)).is_some());
+    assert_eq!(no_new_models(&commutative(6), &group), None);
+    // New symbols: every loop has exactly one left division, so a second one adds nothing; a new
+    // constant without axioms can be any element, which gives new models.
+    let lp = checked_to("Loop", "loop", 4);
+    let ldiv = extended("Loop+left_division(*)", "loop", "Loop", "func ldiv : 2\naxiom a: x * ldiv(x, y) = y\naxiom b: ldiv(x, x * y) = y", 4);
+    let why = no_new_models(&ldiv, &lp).expect("a loop's left division is unique");
+    assert!(why.contains("extends to the new symbols ldiv in exactly one way"), "{why}");
+    let pointed = extended("Loop+c", "loop", "Loop", "const c", 4);
+    assert_eq!(no_new_models(&pointed, &lp), None);
+    // Unchecked candidates are never judged.
+    let mut unchecked = alternative.clone();
+    unchecked.checked = false;
+    assert_eq!(no_new_models(&unchecked, &group), None);
+}
+
+#[test]
+fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why() {
+    let group = checked_to("Group", "group", 6);
+    let mut alternative = extended("Group+left_alternative(*)", "group", "Group", "axiom left_alternative: (x * x) * y = x * (x * y)", 6);
+    alternative.same_as_parent = no_new_models(&alternative, &group);
+    let mut exponent3 = extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 6);
+    exponent3.same_as_parent = no_new_models(&exponent3, &group);
+    let mut s = situation("study groups");
+    s.candidates = vec![alternative, exponent3];
+    let d = decide(&s);
+    let kept: Vec<&str> = d.keep.iter().map(|k| k.candidate.as_str()).collect();
+    assert_eq!(kept, ["Group+exponent3(*)"], "{}", d.analysis);
+    assert!(d.analysis.contains("rejected as not new: Group+left_alternative(*) (no new models: its spectrum equals that of its parent Group"), "{}", d.analysis);
+}
+
+/// Plans one exploration of groups by COMPLETE; the offline strategist interprets.
+struct CompleteGroups;
+
+impl Llm for CompleteGroups {
+    fn describe(&self) -> String {
+        "scripted planner".into()
+    }
+    fn ask(&self, req: &Request) -> Result<String, birkhoff_agent::llm::LlmError> {
+        match req.phase {
+            Phase::Plan => Ok(r#"<plan>{"strategy": "groups completed", "explorations": [{"bases": ["group"], "moves": ["COMPLETE"], "depth": 1}], "check_top": 50, "max_size": 6}</plan>"#.into()),
+            Phase::Interpret => Offline.ask(req),
+        }
+    }
+}
+
+#[test]
+fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
+    let agent = Agent { llm: &CompleteGroups, offline: false, tools: patient(), observer: &Silent, interrupted: &|| false };
+    agent.run(&mut lib, &Config { goal: "study groups".into(), cycles: 1, bases: vec![] }).unwrap();
+    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    // The parent was checked alongside the candidates.
+    assert!(report.tool_calls.iter().any(|t| t.tool == "check_models" && t.params["signature_id"] == "Group" && t.params["role"] == "parent"));
+    // A group has exactly one left division: COMPLETE's Group+left_division(*) adds nothing.
+    let why = "Group+left_division(*) (no new models: its spectrum equals that of its parent Group at sizes 1, 2, 3, 4, 5, 6 (exact counts), and each model of Group there extends to the new symbols \\ in exactly one way)";
+    assert!(report.decisions.analysis.contains(why), "{}", report.decisions.analysis);
+    assert!(report.discoveries.iter().all(|d| d.candidate.same_as_parent.is_none()), "{:?}", report.discoveries);
+    let markdown = std::fs::read_to_string(lib.markdown_path(1)).unwrap();
+    assert!(markdown.contains(&format!("rejected as not new: {why}")));
+}
+
+#[test]
+fn discovery_names_are_never_reused() {
+    // An earlier run kept something else as GroupVariant1_1: the new discovery gets a new name.
+    let mut s = situation("study groups");
+    s.bases.push(Base { name: "GroupVariant1_1".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true });
+    s.candidates = vec![extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 4)];
+    let d = decide(&s);
+    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupVariant1_1_2"], "{}", d.analysis);
 }

@@ -117,6 +117,13 @@ fn transfer_renames_every_axiom_and_loses_none() {
     assert_eq!(t.theory.axioms.len(), 1 + sl.axioms.len());
     assert!(t.theory.to_text().contains("x v x = x"), "{}", t.theory.to_text());
     assert_eq!(t.provenance.parents.len(), 2);
+    // A source made by moves has a name like `Semilattice+idempotent(*)`; the carried axioms
+    // still get names the parser reads back.
+    let mut made = sl.clone();
+    made.name = "Semilattice+idempotent(*)".into();
+    let t = transfer::transfer(&made, &l, &map).unwrap();
+    Theory::parse(&t.theory.to_text(), "t.bk").unwrap_or_else(|e| panic!("{e}\n{}", t.theory.to_text()));
+    assert!(t.theory.axiom("semilattice_idempotent_idempotent").is_some(), "{}", t.theory.to_text());
     let bad = [("*".to_string(), "nope".to_string())].into_iter().collect();
     assert!(transfer::transfer(&sl, &l, &bad).is_err());
     // arity mismatch is refused

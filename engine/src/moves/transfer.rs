@@ -93,8 +93,15 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
     t.doc = p.description.clone();
     t.meta.clear();
     let expected = target.axioms.len() + carried.len();
+    // Axiom names must stay names: a source made by moves is called e.g. `Quasigroup+comm(*)`,
+    // whose words give `quasigroup_comm`.
+    let words: Vec<String> = source.name.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
+    let prefix = match words.join("_") {
+        joined if joined.starts_with(|c: char| c.is_ascii_alphabetic()) => joined,
+        joined => format!("t_{joined}"),
+    };
     for mut a in carried {
-        a.name = fresh_axiom_name(&t, &format!("{}_{}", source.name.to_lowercase(), a.name));
+        a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
         t.axioms.push(a);
     }
     finish(t, expected, p)
