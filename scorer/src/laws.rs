@@ -6,7 +6,6 @@
 use birkhoff_engine::signature::{FuncId, RelId};
 use birkhoff_engine::syntax::{Formula, Term, VarId};
 use birkhoff_engine::{Axiom, Theory};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The catalogue, as a theory: each axiom is a law, named by the law. Symbols are placeholders:
@@ -67,14 +66,42 @@ axiom right_cancellation: y * x = z * x -> y = z
 axiom invertibility: x = o | x * i(x) = e
 "#;
 
-fn catalogue() -> &'static Theory {
-    static LAWS: OnceLock<Theory> = OnceLock::new();
-    LAWS.get_or_init(|| Theory::parse(CATALOGUE, "laws catalogue").expect("the law catalogue parses"))
+/// The catalogue's laws, each with its [`size`].
+fn catalogue() -> &'static [(Axiom, usize)] {
+    static LAWS: OnceLock<Vec<(Axiom, usize)>> = OnceLock::new();
+    LAWS.get_or_init(|| {
+        let laws = Theory::parse(CATALOGUE, "laws catalogue").expect("the law catalogue parses").axioms;
+        laws.into_iter().map(|a| {
+            let n = size(&a.formula);
+            (a, n)
+        }).collect()
+    })
+}
+
+/// Nodes of a formula, universal quantifiers not counted: a formula can only match a law of the
+/// same size, so most pairs are ruled out without matching.
+fn size(f: &Formula) -> usize {
+    fn term(t: &Term) -> usize {
+        match t {
+            Term::Var(_) => 1,
+            Term::App(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        }
+    }
+    match f {
+        Formula::True | Formula::False => 1,
+        Formula::Eq(a, b) => 1 + term(a) + term(b),
+        Formula::Rel(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        Formula::Not(g) => 1 + size(g),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + size(a) + size(b),
+        Formula::Forall(_, g) => size(g),
+        Formula::Exists(vs, g) => 1 + vs.len() + size(g),
+    }
 }
 
 /// The name of the catalogued law `axiom` is an instance of (up to renaming), if any.
 pub fn recognize(axiom: &Axiom) -> Option<&'static str> {
-    catalogue().axioms.iter().find(|law| Matcher::default().formula(&law.formula, &axiom.formula)).map(|law| law.name.as_str())
+    let n = size(&axiom.formula);
+    catalogue().iter().filter(|(_, m)| *m == n).find(|(law, _)| Matcher::default().formula(&law.formula, &axiom.formula)).map(|(law, _)| law.name.as_str())
 }
 
 /// The recognised law of each axiom of `t`, in order.
@@ -83,32 +110,45 @@ pub fn recognize_all(t: &Theory) -> Vec<Option<&'static str>> {
 }
 
 /// A partial renaming from the catalogue's symbols and variables to a theory's, kept injective.
-#[derive(Clone, Default)]
+/// The maps are short association lists that only grow, so a failed branch is undone by
+/// truncating them to their earlier lengths (no copies).
+#[derive(Default)]
 struct Matcher {
-    funcs: HashMap<FuncId, FuncId>,
-    rels: HashMap<RelId, RelId>,
-    vars: HashMap<VarId, VarId>,
+    funcs: Vec<(FuncId, FuncId)>,
+    rels: Vec<(RelId, RelId)>,
+    vars: Vec<(VarId, VarId)>,
 }
 
-/// Inserts `k ↦ v` into an injective map; false if it clashes with what is there.
-fn bind<K: std::hash::Hash + Eq + Copy, V: Eq + Copy>(map: &mut HashMap<K, V>, k: K, v: V) -> bool {
-    match map.get(&k) {
-        Some(old) => *old == v,
-        None if map.values().any(|x| *x == v) => false,
+/// Inserts `k ↦ v` into an injective association list; false if it clashes with what is there.
+fn bind<K: Eq + Copy, V: Eq + Copy>(map: &mut Vec<(K, V)>, k: K, v: V) -> bool {
+    match map.iter().find(|(a, _)| *a == k) {
+        Some((_, old)) => *old == v,
+        None if map.iter().any(|(_, x)| *x == v) => false,
         None => {
-            map.insert(k, v);
+            map.push((k, v));
             true
         }
     }
 }
 
 impl Matcher {
+    /// The lengths of the maps, to undo a failed branch with [`Matcher::undo`].
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.funcs.len(), self.rels.len(), self.vars.len())
+    }
+
+    fn undo(&mut self, (f, r, v): (usize, usize, usize)) {
+        self.funcs.truncate(f);
+        self.rels.truncate(r);
+        self.vars.truncate(v);
+    }
+
     /// Does `pattern` match `f`, extending the renaming? On failure the renaming is unchanged.
     fn formula(&mut self, pattern: &Formula, f: &Formula) -> bool {
-        let saved = self.clone();
+        let saved = self.mark();
         let ok = self.formula_inner(pattern, f);
         if !ok {
-            *self = saved;
+            self.undo(saved);
         }
         ok
     }
@@ -129,20 +169,20 @@ impl Matcher {
     }
 
     fn both(&mut self, a: &Formula, b: &Formula, c: &Formula, d: &Formula) -> bool {
-        let saved = self.clone();
+        let saved = self.mark();
         if self.formula(a, c) && self.formula(b, d) {
             return true;
         }
-        *self = saved;
+        self.undo(saved);
         false
     }
 
     fn pair(&mut self, a: &Term, b: &Term, c: &Term, d: &Term) -> bool {
-        let saved = self.clone();
+        let saved = self.mark();
         if self.term(a, c) && self.term(b, d) {
             return true;
         }
-        *self = saved;
+        self.undo(saved);
         false
     }
 
