@@ -64,9 +64,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
     }
     bar.finish_and_clear();
-    let complete = rows.iter().all(|r| r.iso.status == Status::Exact);
+    let complete = rows.iter().all(|r| r.iso.status == Status::Exact) && rows.len() == tuples.len();
     if json {
-        print_json(&json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete && rows.len() == tuples.len() }));
+        print_json(&json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete }));
     } else {
         let header: Vec<&str> = match a.mode {
             Mode::Iso => vec!["n", "iso", "status", "seconds"],
@@ -91,5 +91,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         println!("{}: {}", t.name, t.doc.lines().next().unwrap_or(""));
         print!("{}", table(&header, &cells));
     }
-    Ok(if crate::interrupt::requested() { Outcome::Interrupted } else { Outcome::Done })
+    Ok(if crate::interrupt::requested() {
+        Outcome::Interrupted
+    } else if complete {
+        Outcome::Done
+    } else {
+        // A count that is only a lower bound is an incomplete answer (exit code 1).
+        Outcome::Negative
+    })
 }
