@@ -14,6 +14,7 @@
 
 pub mod certificate;
 pub mod countermodel;
+pub mod explanation;
 pub mod saturation;
 
 use crate::budget::Budget;
@@ -123,6 +124,10 @@ pub struct Answer {
     pub attempts: Vec<Attempt>,
 }
 
+/// Most rewrite steps in a certificate (lemmas included): enough for any proof egg finds within
+/// the default e-node limit that we have seen, and a bound on what a reader must replay.
+const PROOF_STEPS: usize = 100_000;
+
 /// Runs one strategy; `Ok(Err(note))` means it did not decide.
 fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
     match *s {
@@ -135,7 +140,14 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
             })
         }
         Strategy::Saturation { time_share } => {
-            let limits = saturation::Limits { time: left * u32::from(time_share) / 100, nodes: opts.max_enodes, iterations: 10_000, cancel: opts.cancel.clone() };
+            let limits = saturation::Limits {
+                time: left * u32::from(time_share) / 100,
+                deadline: Instant::now() + left,
+                proof_steps: PROOF_STEPS,
+                nodes: opts.max_enodes,
+                iterations: 10_000,
+                cancel: opts.cancel.clone(),
+            };
             Ok(saturation::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
                 Ok(()) => Ok(Verdict::Proved { certificate: cert }),
                 Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
