@@ -1,5 +1,6 @@
 //! `birkhoff prove`: does a theory imply a formula? Exactly one of: disproved (a countermodel the
-//! evaluator confirms), proved (a certificate replayed by an independent checker) or unknown
+//! evaluator confirms), proved (a certificate replayed by an independent checker), proved (Z3)
+//! (Z3 found axioms ∧ ¬goal unsatisfiable: weaker evidence, it trusts the solver) or unknown
 //! (with what was tried). Exit codes: 0 proved or disproved (a decided answer), 1 unknown,
 //! 2 error, 130 interrupted.
 
@@ -49,6 +50,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         if let Verdict::Disproved { model, .. } = &answer.verdict {
             v["model"] = model.to_json(&t.sig);
         }
+        v["evidence"] = answer.verdict.evidence().into();
         v["theory"] = t.name.clone().into();
         v["goal"] = a.goal.clone().into();
         print_json(&v);
@@ -60,7 +62,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 print!("{}", tables::cayley(&t.sig, model));
             }
             Verdict::Proved { certificate } => print_proof(certificate),
-            Verdict::ProvedByZ3 { detail } => println!("proved (Z3, weaker evidence than a certificate): {detail}"),
+            Verdict::ProvedByZ3 { detail } => println!("proved (Z3): {detail}\n  evidence: {}", answer.verdict.evidence()),
             Verdict::Unknown => {
                 println!("unknown");
                 for at in &answer.attempts {
