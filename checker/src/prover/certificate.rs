@@ -3,10 +3,14 @@
 //! A certificate proves `s = t` (universally quantified) from a theory by a chain of rewrite
 //! steps from `s` to `t`, where the goal's variables have become fresh constants (so the proof
 //! holds for all their values). Each step names an equational axiom, the direction it is used in,
-//! the substitution for the axiom's variables and the position where it applies. [`check`]
-//! replays every step on the engine's own terms, checking sorts as it goes; it knows nothing of
-//! how the chain was found (it shares no code with egg), so a proof is only as trusted as this
-//! small file.
+//! the substitution for the axiom's variables and the position where it applies, or it uses a
+//! [`Lemma`]: a ground equation proved earlier in the certificate by a chain of its own. Lemmas
+//! keep proofs that reuse a sub-proof many times from growing exponentially; replacing equals by
+//! equals in any context is sound, so a lemma may be used at any position.
+//!
+//! [`check`] replays every step on the engine's own terms, checking sorts as it goes; it knows
+//! nothing of how the chain was found (it shares no code with egg), so a proof is only as trusted
+//! as this small file.
 
 use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId, Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
@@ -42,23 +46,54 @@ pub struct Binding {
     pub term: Term,
 }
 
+/// The equation a step uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Justification {
+    /// An instance of an equation of an axiom.
+    Axiom {
+        /// The axiom used.
+        axiom: String,
+        /// Which equation of the axiom (its conjuncts, see [`equations`]); 0 for a plain equation.
+        part: usize,
+        /// A value for every variable of the equation.
+        substitution: Vec<Binding>,
+    },
+    /// A lemma of the certificate, by index; it must come before the lemma or chain using it.
+    Lemma {
+        /// Index into [`Certificate::lemmas`].
+        lemma: usize,
+    },
+}
+
 /// One rewrite step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
-    /// The axiom used.
-    pub axiom: String,
-    /// Which equation of the axiom (its conjuncts, see [`equations`]); 0 for a plain equation.
-    pub part: usize,
+    /// The equation used.
+    #[serde(flatten)]
+    pub by: Justification,
     /// How the equation is used.
     pub direction: Direction,
     /// Where it applies: argument indices (from 0) on the path from the root.
     pub position: Vec<usize>,
-    /// A value for every variable of the equation.
-    pub substitution: Vec<Binding>,
     /// The whole term after the step.
     pub result: Term,
     /// The result as text, for people; not checked.
     pub text: String,
+}
+
+/// A ground equation over the extended signature, proved by a chain of steps from `lhs` to `rhs`
+/// that may use the axioms and the lemmas before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lemma {
+    /// The left side.
+    pub lhs: Term,
+    /// The right side.
+    pub rhs: Term,
+    /// The equation as text, for people; not checked.
+    pub text: String,
+    /// The chain from `lhs` to `rhs`.
+    pub steps: Vec<Step>,
 }
 
 /// A proof of an equational goal as a chain of rewrite steps from its left side to its right side.
@@ -74,8 +109,18 @@ pub struct Certificate {
     pub lhs: Term,
     /// The goal's right side, likewise.
     pub rhs: Term,
+    /// Lemmas, in the order they are proved (none for most short proofs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lemmas: Vec<Lemma>,
     /// The chain from `lhs` to `rhs`.
     pub steps: Vec<Step>,
+}
+
+impl Certificate {
+    /// Rewrite steps in all, lemmas included.
+    pub fn total_steps(&self) -> usize {
+        self.steps.len() + self.lemmas.iter().map(|l| l.steps.len()).sum::<usize>()
+    }
 }
 
 /// Why a certificate is rejected.
@@ -168,7 +213,8 @@ pub fn subterm<'a>(t: &'a Term, position: &[usize]) -> Option<&'a Term> {
     }
 }
 
-fn replace(t: &Term, position: &[usize], new: Term) -> Option<Term> {
+/// `t` with the subterm at `position` replaced by `new`; `None` if the position does not exist.
+pub fn replace(t: &Term, position: &[usize], new: Term) -> Option<Term> {
     match position.split_first() {
         None => Some(new),
         Some((&i, rest)) => match t {
@@ -203,45 +249,70 @@ pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
     }
 }
 
-/// Replays one step on `current`, returning the term it produces.
-fn replay(theory: &Theory, ext: &Signature, current: &Term, step: &Step, k: usize) -> Result<Term, Rejected> {
-    let at = |msg: String| Rejected(format!("step {}: {msg}", k + 1));
-    let axiom = theory.axiom(&step.axiom).ok_or_else(|| at(format!("no axiom `{}`", step.axiom)))?;
-    let eqs = equations(axiom);
-    let &(l, r) = eqs.get(step.part).ok_or_else(|| at(format!("axiom `{}` has no equation #{}", step.axiom, step.part)))?;
-    let (from, to) = match step.direction {
+/// The equation `(from, to)` a step rewrites with, in its direction, as ground terms.
+fn step_equation(theory: &Theory, ext: &Signature, lemmas: &[Lemma], step: &Step, at: &impl Fn(String) -> Rejected) -> Result<(Term, Term), Rejected> {
+    let (l, r) = match &step.by {
+        Justification::Axiom { axiom: name, part, substitution } => {
+            let axiom = theory.axiom(name).ok_or_else(|| at(format!("no axiom `{name}`")))?;
+            let eqs = equations(axiom);
+            let &(l, r) = eqs.get(*part).ok_or_else(|| at(format!("axiom `{name}` has no equation #{part}")))?;
+            let mut values: Vec<Option<Term>> = vec![None; axiom.vars.len()];
+            for b in substitution {
+                let Some(i) = axiom.vars.iter().position(|d| d.name == b.var) else {
+                    return Err(at(format!("axiom `{name}` has no variable `{}`", b.var)));
+                };
+                let sort = sort_of(ext, &b.term).map_err(|e| at(e.0))?;
+                if sort != axiom.vars[i].sort {
+                    return Err(at(format!("the value of `{}` has the wrong sort", b.var)));
+                }
+                if values[i].replace(b.term.clone()).is_some() {
+                    return Err(at(format!("variable `{}` is bound twice", b.var)));
+                }
+            }
+            let value = |v: VarId| values[v.0 as usize].clone();
+            let missing = || at("the substitution leaves a variable of the equation without a value".into());
+            (substitute(l, &value).ok_or_else(missing)?, substitute(r, &value).ok_or_else(missing)?)
+        }
+        Justification::Lemma { lemma } => {
+            let l = lemmas.get(*lemma).ok_or_else(|| at(format!("lemma {lemma} is not (yet) proved here")))?;
+            (l.lhs.clone(), l.rhs.clone())
+        }
+    };
+    Ok(match step.direction {
         Direction::LeftToRight => (l, r),
         Direction::RightToLeft => (r, l),
-    };
-    let mut values: Vec<Option<Term>> = vec![None; axiom.vars.len()];
-    for b in &step.substitution {
-        let Some(i) = axiom.vars.iter().position(|d| d.name == b.var) else {
-            return Err(at(format!("axiom `{}` has no variable `{}`", step.axiom, b.var)));
-        };
-        let sort = sort_of(ext, &b.term).map_err(|e| at(e.0))?;
-        if sort != axiom.vars[i].sort {
-            return Err(at(format!("the value of `{}` has the wrong sort", b.var)));
+    })
+}
+
+/// Replays a chain from `from` to `to`; `lemmas` are the lemmas it may use, `what` names it in
+/// messages.
+fn replay_chain(theory: &Theory, ext: &Signature, lemmas: &[Lemma], from: &Term, to: &Term, steps: &[Step], what: &str) -> Result<(), Rejected> {
+    if sort_of(ext, from)? != sort_of(ext, to)? {
+        return reject(format!("{what}: the two sides have different sorts"));
+    }
+    let mut current = from.clone();
+    for (k, step) in steps.iter().enumerate() {
+        let at = |msg: String| Rejected(format!("{what}, step {}: {msg}", k + 1));
+        let (old, new) = step_equation(theory, ext, lemmas, step, &at)?;
+        if subterm(&current, &step.position) != Some(&old) {
+            return Err(at("the equation's side does not occur at the stated position".into()));
         }
-        if values[i].replace(b.term.clone()).is_some() {
-            return Err(at(format!("variable `{}` is bound twice", b.var)));
+        let next = replace(&current, &step.position, new).ok_or_else(|| at("bad position".into()))?;
+        if next != step.result {
+            return Err(at("the stated result differs from the replayed one".into()));
         }
+        current = next;
     }
-    let value = |v: VarId| values[v.0 as usize].clone();
-    let missing = || at("the substitution leaves a variable of the equation without a value".into());
-    let (old, new) = (substitute(from, &value).ok_or_else(missing)?, substitute(to, &value).ok_or_else(missing)?);
-    if subterm(current, &step.position) != Some(&old) {
-        return Err(at("the equation's side does not occur at the stated position".into()));
+    if current != *to {
+        return reject(format!("{what}: the chain does not end at the right side"));
     }
-    let next = replace(current, &step.position, new).ok_or_else(|| at("bad position".into()))?;
-    if next != step.result {
-        return Err(at("the stated result differs from the replayed one".into()));
-    }
-    Ok(next)
+    Ok(())
 }
 
 /// Accepts the certificate only if it proves `goal` from `theory`: its sides are the goal's sides
-/// with fresh constants for the goal's variables, every step is a well-sorted instance of an
-/// equational axiom at an existing position, and the chain ends at the right side.
+/// with fresh constants for the goal's variables, every lemma is proved by a chain using only
+/// the axioms and earlier lemmas, every step is a well-sorted instance of an equational axiom or
+/// a lemma at an existing position, and the goal's chain ends at its right side.
 pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Rejected> {
     let (constants, lhs, rhs) = goal_sides(&theory.sig, goal).map_err(Rejected)?;
     if cert.constants != constants {
@@ -251,15 +322,8 @@ pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Re
         return reject("the certificate's sides are not the goal's sides");
     }
     let ext = extended_signature(&theory.sig, &cert.constants)?;
-    if sort_of(&ext, &lhs)? != sort_of(&ext, &rhs)? {
-        return reject("the goal's sides have different sorts");
+    for (i, lemma) in cert.lemmas.iter().enumerate() {
+        replay_chain(theory, &ext, &cert.lemmas[..i], &lemma.lhs, &lemma.rhs, &lemma.steps, &format!("lemma {i}"))?;
     }
-    let mut current = lhs;
-    for (k, step) in cert.steps.iter().enumerate() {
-        current = replay(theory, &ext, &current, step, k)?;
-    }
-    if current != rhs {
-        return reject("the chain does not end at the goal's right side");
-    }
-    Ok(())
+    replay_chain(theory, &ext, &cert.lemmas, &lhs, &rhs, &cert.steps, "the goal")
 }

@@ -8,13 +8,17 @@
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
 //!   → [`Verdict::Proved`].
 //!
+//! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
+//!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
+//!   certificate because it trusts the solver.
+//!
 //! A further engine plugs in as one more `Strategy` variant and one more arm in
-//! [`run_strategy`]; [`Verdict::ProvedByZ3`] is the verdict for an SMT unsat result, recorded as
-//! weaker evidence than a replayed certificate.
+//! [`run_strategy`].
 
 pub mod certificate;
 pub mod countermodel;
 pub mod equivalence;
+pub mod explanation;
 pub mod saturation;
 
 use crate::budget::Budget;
@@ -43,6 +47,13 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
+    /// Z3 on axioms ∧ ¬goal over uninterpreted sorts (any first-order goal), at most this share
+    /// of the remaining time; unsat gives [`Verdict::ProvedByZ3`]. Only with the `z3` feature.
+    #[cfg(feature = "z3")]
+    Z3 {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
 }
 
 /// What the prover may spend.
@@ -66,10 +77,14 @@ impl Default for Options {
 
 impl Options {
     /// The strategies in the order they run: small countermodels first (cheap and decisive for
-    /// most non-theorems), then saturation with half the remaining time, then larger countermodels.
+    /// most non-theorems), then saturation with half the remaining time (a replayed certificate
+    /// is the best evidence), then Z3 with half of what is left (when built in), then larger
+    /// countermodels.
     pub fn plan(&self) -> Vec<Strategy> {
         let small = self.max_size.min(4);
         let mut plan = vec![Strategy::Countermodel { min_size: 1, max_size: small }, Strategy::Saturation { time_share: 50 }];
+        #[cfg(feature = "z3")]
+        plan.push(Strategy::Z3 { time_share: 50 });
         if self.max_size > small {
             plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size });
         }
@@ -104,14 +119,26 @@ pub enum Verdict {
         /// The replayed proof.
         certificate: Certificate,
     },
-    /// An SMT solver found axioms ∧ ¬goal unsatisfiable over unrestricted sorts. Weaker evidence
-    /// than a replayed certificate: it trusts the solver.
+    /// Z3 found axioms ∧ ¬goal unsatisfiable over uninterpreted sorts. Weaker evidence than a
+    /// replayed certificate: it trusts the solver.
     ProvedByZ3 {
         /// What the solver reported.
         detail: String,
     },
     /// Nothing decided; see the attempts.
     Unknown,
+}
+
+impl Verdict {
+    /// What the verdict rests on, in words, for people and for `--json`.
+    pub fn evidence(&self) -> &'static str {
+        match self {
+            Verdict::Disproved { .. } => "a countermodel, checked by the evaluator",
+            Verdict::Proved { .. } => "a certificate, replayed by the independent checker",
+            Verdict::ProvedByZ3 { .. } => "Z3 reported unsat; this trusts the solver and is weaker evidence than a replayed certificate",
+            Verdict::Unknown => "none",
+        }
+    }
 }
 
 /// A verdict and what was tried to reach it.
@@ -123,6 +150,10 @@ pub struct Answer {
     /// Every strategy run, in order.
     pub attempts: Vec<Attempt>,
 }
+
+/// Most rewrite steps in a certificate (lemmas included): enough for any proof egg finds within
+/// the default e-node limit that we have seen, and a bound on what a reader must replay.
+const PROOF_STEPS: usize = 100_000;
 
 /// Runs one strategy; `Ok(Err(note))` means it did not decide.
 fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
@@ -136,11 +167,27 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
             })
         }
         Strategy::Saturation { time_share } => {
-            let limits = saturation::Limits { time: left * u32::from(time_share) / 100, nodes: opts.max_enodes, iterations: 10_000, cancel: opts.cancel.clone() };
+            let limits = saturation::Limits {
+                time: left * u32::from(time_share) / 100,
+                deadline: Instant::now() + left,
+                proof_steps: PROOF_STEPS,
+                nodes: opts.max_enodes,
+                iterations: 10_000,
+                cancel: opts.cancel.clone(),
+            };
             Ok(saturation::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
                 Ok(()) => Ok(Verdict::Proved { certificate: cert }),
                 Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
             }))
+        }
+        #[cfg(feature = "z3")]
+        Strategy::Z3 { time_share } => {
+            let time = left * u32::from(time_share) / 100;
+            Ok(match crate::z3::prove_unsat(theory, goal, time, opts.cancel.clone()) {
+                Ok(crate::z3::Verdict::Proved) => Ok(Verdict::ProvedByZ3 { detail: "the axioms and the negated goal are unsatisfiable over uninterpreted sorts".into() }),
+                Ok(crate::z3::Verdict::Unknown { reason }) => Err(reason),
+                Err(e) => Err(format!("Z3 cannot take this problem: {e}")),
+            })
         }
     }
 }
