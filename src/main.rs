@@ -39,6 +39,8 @@ enum Command {
     Find(commands::find::Args),
     /// Prove or disprove a formula from a theory, with a checkable certificate or countermodel.
     Prove(commands::prove::Args),
+    /// Guess equations from the small models of a theory and prove, refute or leave them open.
+    Conjecture(commands::conjecture::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
         Command::Prove(a) => commands::prove::run(a, json),
+        Command::Conjecture(a) => commands::conjecture::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),

@@ -16,8 +16,10 @@
 //! [`run_strategy`].
 
 pub mod certificate;
+pub mod conjecture;
 pub mod countermodel;
 pub mod explanation;
+pub mod rewrite;
 pub mod saturation;
 
 use crate::budget::Budget;
