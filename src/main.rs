@@ -39,6 +39,8 @@ enum Command {
     Find(commands::find::Args),
     /// Prove or disprove a formula from a theory, with a checkable certificate or countermodel.
     Prove(commands::prove::Args),
+    /// Guess equations from the small models of a theory and prove, refute or leave them open.
+    Conjecture(commands::conjecture::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
     /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
         Command::Prove(a) => commands::prove::run(a, json),
+        Command::Conjecture(a) => commands::conjecture::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),

@@ -120,6 +120,37 @@ fn prove_answers_with_a_certificate_or_a_countermodel() {
     assert!(stderr(&o).contains("undeclared function symbol `f`"));
 }
 
+const EXPONENT_TWO: &str = "theory Exp2\nfunc * : 2\nfunc inv : 1\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom left_identity: e * x = x\naxiom right_identity: x * e = x\naxiom left_inverse: inv(x) * x = e\naxiom right_inverse: x * inv(x) = e\naxiom exponent_two: x * x = e\n";
+
+#[test]
+fn conjecture_finds_and_proves_that_groups_of_exponent_two_commute() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp2 = write(dir.path(), "exp2.bk", EXPONENT_TWO);
+    let v = json(&["conjecture", &exp2, "--depth", "1", "--max-size", "4", "--timeout", "10"]);
+    let all = v["conjectures"].as_array().unwrap();
+    let comm = all.iter().find(|c| c["equation"] == "x * y = y * x").unwrap_or_else(|| panic!("{v}"));
+    assert!(comm["status"] == "proved" || comm["status"] == "proved_by_z3", "{comm}");
+    assert!(comm["evidence"].as_str().unwrap().contains("replayed") || comm["status"] == "proved_by_z3", "{comm}");
+    assert_eq!(v["interrupted"], false);
+    assert_eq!(v["models"]["complete"], true);
+    let o = birkhoff(&["conjecture", &exp2, "--depth", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l.contains("x * y = y * x") && l.contains("proved")), "{}", stdout(&o));
+    let o = birkhoff(&["conjecture", "group", "--depth", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--depth"), "{}", stderr(&o));
+}
+
+#[test]
+fn ctrl_c_stops_conjecture_with_a_partial_honest_report() {
+    // Groups up to size 5 suggest many laws of abelian groups; each takes the prover a while.
+    let o = interrupted_after(&["conjecture", "group", "--max-size", "5", "--timeout", "20", "--json"], 3000);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&o)));
+    assert_eq!(v["interrupted"], true);
+    assert!(v["counts"]["not_tried"].as_u64().unwrap() > 0 || v["models"]["complete"] == false, "{v}");
+}
+
 #[test]
 fn a_missing_file_or_seed_is_named() {
     let o = birkhoff(&["show", "no_such_theory"]);
@@ -301,19 +332,19 @@ fn signal(pid: u32, sig: &str) {
     assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
 }
 
+/// Runs the binary, presses Ctrl-C (SIGINT) after `millis` and returns what it printed.
+fn interrupted_after(args: &[&str], millis: u64) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(millis));
+    signal(child.id(), "-INT");
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn ctrl_c_stops_a_sweep_without_storing_a_cut_short_result() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
-        .args(["sweep", "semigroup", "--min-size", "7", "--max-size", "7", "--out", out.to_str().unwrap()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    signal(child.id(), "-INT");
-    let o = child.wait_with_output().unwrap();
+    let o = interrupted_after(&["sweep", "semigroup", "--min-size", "7", "--max-size", "7", "--out", out.to_str().unwrap()], 1500);
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stderr(&o).contains("interrupted"));
     assert!(files(&out).is_empty(), "nothing stored: {:?}", files(&out));

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod backtest;
 pub mod check;
+pub mod conjecture;
 pub mod engine;
 pub mod eval;
 pub mod explore;

@@ -11,6 +11,7 @@
 //! the certificate grows linearly with the DAG; reading stops at a step limit and a deadline.
 
 use super::certificate::{self, Binding, Direction, Justification, Lemma, Step};
+use super::rewrite::matches;
 use super::saturation::{print, RuleId};
 use birkhoff_engine::signature::{FuncId, Signature};
 use birkhoff_engine::syntax::Term;
@@ -200,20 +201,5 @@ impl Reader<'_> {
             }
         }
         None
-    }
-}
-
-/// Extends `sub` so that `pattern` under it is `t`; false if it cannot.
-fn matches(pattern: &Term, t: &Term, sub: &mut Vec<Option<Term>>) -> bool {
-    match (pattern, t) {
-        (Term::Var(v), _) => match &sub[v.0 as usize] {
-            Some(bound) => bound == t,
-            None => {
-                sub[v.0 as usize] = Some(t.clone());
-                true
-            }
-        },
-        (Term::App(f, ps), Term::App(g, ts)) => f == g && ps.len() == ts.len() && ps.iter().zip(ts).all(|(p, t)| matches(p, t, sub)),
-        _ => false,
     }
 }

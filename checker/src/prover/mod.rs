@@ -16,9 +16,11 @@
 //! [`run_strategy`].
 
 pub mod certificate;
+pub mod conjecture;
 pub mod countermodel;
 pub mod equivalence;
 pub mod explanation;
+pub mod rewrite;
 pub mod saturation;
 
 use crate::budget::Budget;
