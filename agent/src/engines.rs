@@ -60,7 +60,7 @@ impl crate::tools::Explorer for StructuralMoves {
             return Err(format!("depth {depth} is too large for one cycle: use 1 or 2"));
         }
         let bases: Vec<birkhoff_engine::Theory> = bases.iter().map(|t| (*t).clone()).collect();
-        let (g, _) = derivation::explore(&bases, depth as usize, |_, _| {});
+        let (g, _) = derivation::explore(&bases, depth as usize);
         let mut out = Vec::new();
         for node in g.graph.node_indices().filter(|&i| g.graph[i].depth > 0) {
             // The derivation by a requested move, from the shallowest parent.

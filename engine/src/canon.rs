@@ -188,16 +188,10 @@ pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
 /// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
 /// terms): the length of its encoding.
 fn nodes(f: &Formula) -> usize {
-    fn term(t: &Term) -> usize {
-        match t {
-            Term::Var(_) => 1,
-            Term::App(_, args) => 1 + args.iter().map(term).sum::<usize>(),
-        }
-    }
     match f {
         Formula::True | Formula::False => 1,
-        Formula::Eq(a, b) => 1 + term(a) + term(b),
-        Formula::Rel(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        Formula::Eq(a, b) => 1 + a.size() + b.size(),
+        Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
         Formula::Not(g) => 1 + nodes(g),
         Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + nodes(a) + nodes(b),
         Formula::Forall(vs, g) | Formula::Exists(vs, g) => 1 + vs.len() + nodes(g),

@@ -74,6 +74,11 @@ impl Graph {
         canonical_form(t).ok().and_then(|f| self.index.get(&f).copied())
     }
 
+    /// How many theories were first reached at `depth` (the new theories of that round).
+    pub fn count_at_depth(&self, depth: usize) -> usize {
+        self.graph.node_weights().filter(|n| n.depth == depth).count()
+    }
+
     /// Records a prover-established equivalence between two nodes.
     pub fn mark_equivalent(&mut self, a: NodeIndex, b: NodeIndex, evidence: String) {
         self.equivalences.push(Equivalence { nodes: (a.index(), b.index()), evidence });
@@ -142,30 +147,10 @@ const CHUNK: usize = 256;
 
 /// Explores from `bases` for `depth` rounds: every unary move on every theory of the frontier,
 /// and TRANSFER / ABSTRACT's common part between each frontier theory and each base. Results are
-/// deduplicated up to renaming; every derivation is an edge. `on_round` is called after each round
-/// with the number of new theories.
-pub fn explore(bases: &[Theory], depth: usize, mut on_round: impl FnMut(usize, usize)) -> (Graph, Stats) {
-    let mut new_in_round = 0;
-    let mut round = 0;
-    let finish_round = |round: usize, new: usize, on_round: &mut dyn FnMut(usize, usize)| {
-        if round > 0 {
-            on_round(round, new)
-        }
-    };
-    let result = explore_with(bases, depth, |_, e| {
-        match e {
-            Event::Round { round: r, .. } => {
-                finish_round(round, new_in_round, &mut on_round);
-                round = r;
-                new_in_round = 0;
-            }
-            Event::New(_) => new_in_round += 1,
-            Event::ParentDone => {}
-        }
-        ControlFlow::Continue(())
-    });
-    finish_round(round, new_in_round, &mut on_round);
-    result
+/// deduplicated up to renaming; every derivation is an edge. A round's new theories are the nodes
+/// of its depth ([`Graph::count_at_depth`]).
+pub fn explore(bases: &[Theory], depth: usize) -> (Graph, Stats) {
+    explore_with(bases, depth, |_, _| ControlFlow::Continue(()))
 }
 
 /// [`explore`], reporting every round, merged parent and new theory to `on_event` as it happens

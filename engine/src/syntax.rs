@@ -102,6 +102,14 @@ impl Term {
         }
     }
 
+    /// Symbol and variable occurrences: the number of nodes of the term tree.
+    pub fn size(&self) -> usize {
+        match self {
+            Term::Var(_) => 1,
+            Term::App(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
+        }
+    }
+
     /// Nesting depth: a variable or constant has depth 0.
     pub fn depth(&self) -> usize {
         match self {

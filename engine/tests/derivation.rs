@@ -6,7 +6,7 @@ use birkhoff_engine::seeds;
 
 #[test]
 fn semigroup_depth_two_reaches_group_with_every_parent_kept() {
-    let (g, stats) = explore(&[seeds::load("semigroup").unwrap()], 2, |_, _| {});
+    let (g, stats) = explore(&[seeds::load("semigroup").unwrap()], 2);
     assert!(stats.generated > stats.distinct, "some results coincide");
     let group = g.find(&seeds::load("group").unwrap()).expect("Group reached at depth 2");
     assert_eq!(g.graph[group].depth, 2);

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 fn main() {
     let bases: Vec<_> = seeds::all().iter().map(|s| seeds::load(s.name).expect("seeds parse")).collect();
     let start = std::time::Instant::now();
-    let (g, stats) = derivation::explore(&bases, 2, |_, _| {});
+    let (g, stats) = derivation::explore(&bases, 2);
     let explored = start.elapsed();
     let weights = Weights::default();
     let scored: Vec<f64> = g.graph.node_indices().collect::<Vec<_>>().par_iter().map(|&i| score(&Evidence::syntactic(&g.graph[i].theory), &weights).total).collect();

@@ -81,16 +81,10 @@ fn catalogue() -> &'static [(Axiom, usize)] {
 /// Nodes of a formula, universal quantifiers not counted: a formula can only match a law of the
 /// same size, so most pairs are ruled out without matching.
 fn size(f: &Formula) -> usize {
-    fn term(t: &Term) -> usize {
-        match t {
-            Term::Var(_) => 1,
-            Term::App(_, args) => 1 + args.iter().map(term).sum::<usize>(),
-        }
-    }
     match f {
         Formula::True | Formula::False => 1,
-        Formula::Eq(a, b) => 1 + term(a) + term(b),
-        Formula::Rel(_, args) => 1 + args.iter().map(term).sum::<usize>(),
+        Formula::Eq(a, b) => 1 + a.size() + b.size(),
+        Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
         Formula::Not(g) => 1 + size(g),
         Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + size(a) + size(b),
         Formula::Forall(_, g) => size(g),

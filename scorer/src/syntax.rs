@@ -8,20 +8,12 @@ use birkhoff_engine::{Axiom, Theory};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// Symbol and variable occurrences in a term.
-fn term_size(t: &Term) -> usize {
-    match t {
-        Term::Var(_) => 1,
-        Term::App(_, args) => 1 + args.iter().map(term_size).sum::<usize>(),
-    }
-}
-
 /// Symbol, variable and connective occurrences in a formula.
 fn formula_size(f: &Formula) -> usize {
     match f {
         Formula::True | Formula::False => 1,
-        Formula::Eq(a, b) => term_size(a) + term_size(b),
-        Formula::Rel(_, args) => 1 + args.iter().map(term_size).sum::<usize>(),
+        Formula::Eq(a, b) => a.size() + b.size(),
+        Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
         Formula::Not(g) => 1 + formula_size(g),
         Formula::Forall(vs, g) | Formula::Exists(vs, g) => vs.len() + formula_size(g),
         Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + formula_size(a) + formula_size(b),

@@ -147,12 +147,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
 /// round and per new theory as they are found. Ctrl-C stops it after the current parent.
 fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birkhoff_engine::derivation::Stats) {
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let mut new_in_round = 0usize;
-    let finish = |bar: &mut Option<indicatif::ProgressBar>, round: usize, new: usize| {
+    let finish = |bar: &mut Option<indicatif::ProgressBar>, g: &Graph, round: usize| {
         if let Some(b) = bar.take() {
             b.finish_and_clear();
             if !json {
-                println!("round {round}: {new} new theories");
+                println!("round {round}: {} new theories", g.count_at_depth(round));
             }
         }
     };
@@ -160,8 +159,8 @@ fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birk
     let out = explore_with(bases, depth, |g, e| {
         match e {
             Event::Round { round: r, parents } => {
-                finish(&mut bar, round, new_in_round);
-                (round, new_in_round) = (r, 0);
+                finish(&mut bar, g, round);
+                round = r;
                 bar = Some(progress(parents as u64, &format!("round {r}")));
                 if json {
                     println!("{}", json!({"event": "round", "round": r, "parents": parents}));
@@ -173,7 +172,6 @@ fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birk
                 }
             }
             Event::New(i) => {
-                new_in_round += 1;
                 if json {
                     let n = &g.graph[i];
                     println!("{}", json!({"event": "theory", "id": i.index(), "name": n.theory.name, "depth": n.depth, "derivation": derivation(g, i)}));
@@ -182,7 +180,7 @@ fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birk
         }
         if crate::interrupt::requested() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
-    finish(&mut bar, round, new_in_round);
+    finish(&mut bar, &out.0, round);
     out
 }
 
