@@ -299,33 +299,21 @@ impl Compiler<'_> {
     }
 
     fn formula(&self, f: &Formula) -> FormulaCode {
-        let pair = |a: &Formula, b: &Formula| (Box::new(self.formula(a)), Box::new(self.formula(b)));
+        let boxed = |g: &Formula| Box::new(self.formula(g));
         match f {
             Formula::True => FormulaCode::True,
             Formula::False => FormulaCode::False,
             Formula::Eq(a, b) => FormulaCode::Eq(self.term(a), self.term(b)),
             Formula::Rel(r, args) => FormulaCode::Atom(self.atom(*r, args)),
-            Formula::Not(g) => FormulaCode::Not(Box::new(self.formula(g))),
-            Formula::And(a, b) => {
-                let (a, b) = pair(a, b);
-                FormulaCode::And(a, b)
-            }
-            Formula::Or(a, b) => {
-                let (a, b) = pair(a, b);
-                FormulaCode::Or(a, b)
-            }
-            Formula::Implies(a, b) => {
-                let (a, b) = pair(a, b);
-                FormulaCode::Implies(a, b)
-            }
-            Formula::Iff(a, b) => {
-                let (a, b) = pair(a, b);
-                FormulaCode::Iff(a, b)
-            }
+            Formula::Not(g) => FormulaCode::Not(boxed(g)),
+            Formula::And(a, b) => FormulaCode::And(boxed(a), boxed(b)),
+            Formula::Or(a, b) => FormulaCode::Or(boxed(a), boxed(b)),
+            Formula::Implies(a, b) => FormulaCode::Implies(boxed(a), boxed(b)),
+            Formula::Iff(a, b) => FormulaCode::Iff(boxed(a), boxed(b)),
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => FormulaCode::Quantifier {
                 exists: matches!(f, Formula::Exists(..)),
                 vars: vs.iter().map(|v| (v.0, self.size(self.var_sorts[v.0 as usize]))).collect(),
-                body: Box::new(self.formula(g)),
+                body: boxed(g),
             },
         }
     }
