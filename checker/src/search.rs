@@ -421,20 +421,26 @@ impl<'p> Search<'p> {
 
     fn propagate(&mut self) -> Result<(), ()> {
         while let Some(cell) = self.queue.pop() {
-            let list = std::mem::take(&mut self.watchers[cell]);
-            for (i, &inst) in list.iter().enumerate() {
+            let mut list = std::mem::take(&mut self.watchers[cell]);
+            for i in 0..list.len() {
+                let inst = list[i];
                 if !self.watch[inst as usize].contains(&(cell as u32)) {
                     continue;
                 }
                 if self.process(inst).is_err() {
                     // The rest still watch this cell; the ones already moved come back on undo.
-                    let mut rest = list[i..].to_vec();
-                    rest.append(&mut self.watchers[cell]);
-                    self.watchers[cell] = rest;
+                    list.drain(..i);
+                    list.append(&mut self.watchers[cell]);
+                    self.watchers[cell] = list;
                     self.queue.clear();
                     return Err(());
                 }
             }
+            // Every watcher moved away from the assigned cell; undo pushes them back, so the
+            // list keeps its capacity rather than growing again from nothing.
+            list.clear();
+            list.append(&mut self.watchers[cell]);
+            self.watchers[cell] = list;
         }
         Ok(())
     }
@@ -499,17 +505,19 @@ impl<'p> Search<'p> {
         false
     }
 
-    /// The open decisions at this node: the next cell and the values to try, in order.
-    pub fn branches(&self, from: usize) -> Option<(usize, usize, Vec<u32>)> {
+    /// The open decisions at this node: the next cell's position in the decision order, the cell,
+    /// and the values to try as a bit set (tried lowest first).
+    fn branches(&self, from: usize) -> Option<(usize, usize, u64)> {
         let pos = self.next_cell(from)?;
         let cell = self.p.decision_order[pos];
-        let mut bits = self.candidates(cell);
-        let mut vals = Vec::with_capacity(bits.count_ones() as usize);
-        while bits != 0 {
-            vals.push(bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-        Some((pos, cell, vals))
+        Some((pos, cell, self.candidates(cell)))
+    }
+
+    /// Takes the lowest value out of a bit set of candidates.
+    fn pop_value(bits: &mut u64) -> Option<u32> {
+        let v = (*bits != 0).then(|| bits.trailing_zeros())?;
+        *bits &= *bits - 1;
+        Some(v)
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
@@ -519,10 +527,10 @@ impl<'p> Search<'p> {
         if self.nodes % CHECK_EVERY == 0 && check(self.nodes) == Flow::Abort {
             return Flow::Abort;
         }
-        let Some((pos, cell, vals)) = self.branches(from) else {
+        let Some((pos, cell, mut values)) = self.branches(from) else {
             return on_model(self);
         };
-        for v in vals {
+        while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
                 let flow = self.run(pos + 1, on_model, check);
@@ -545,11 +553,11 @@ impl<'p> Search<'p> {
             return;
         }
         let branches = if depth == 0 { None } else { self.branches(from) };
-        let Some((pos, cell, vals)) = branches else {
+        let Some((pos, cell, mut values)) = branches else {
             out.push(path.clone());
             return;
         };
-        for v in vals {
+        while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
                 path.push((cell, v));
