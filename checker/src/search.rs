@@ -97,6 +97,8 @@ pub struct Search<'p> {
     dom: Vec<u64>,
     watch: Vec<[u32; 2]>,
     watchers: Vec<Vec<u32>>,
+    /// Per cell, how many instances watch it (its watcher list may be longer: stale entries).
+    watch_count: Vec<u32>,
     trail: Vec<Undo>,
     queue: Vec<usize>,
     mention_count: Vec<Vec<u32>>,
@@ -126,6 +128,7 @@ impl<'p> Search<'p> {
             dom: p.cells.iter().map(|c| full_mask(c.width)).collect(),
             watch: vec![[NONE, NONE]; p.instances()],
             watchers: vec![Vec::new(); p.cells.len()],
+            watch_count: vec![0; p.cells.len()],
             trail: Vec::new(),
             queue: Vec::new(),
             mention_count: p.sizes.iter().map(|&n| vec![0; n as usize]).collect(),
@@ -394,10 +397,34 @@ impl<'p> Search<'p> {
             return;
         }
         self.trail.push(Undo::Watch(inst, old));
+        self.move_watch(inst, old, new);
+    }
+
+    /// Points `inst`'s watches from `old` to `new`, keeping the watcher lists and counts.
+    ///
+    /// A watcher list may hold stale entries (instances that have since stopped watching the
+    /// cell: removing them eagerly would cost a search) and duplicates (an instance that stops
+    /// and starts watching again); propagation skips both. So that they cannot pile up over
+    /// millions of nodes, a list is compacted when it grows past twice its live watchers.
+    fn move_watch(&mut self, inst: u32, old: [u32; 2], new: [u32; 2]) {
         self.watch[inst as usize] = new;
+        for c in old {
+            if c != NONE && !new.contains(&c) {
+                self.watch_count[c as usize] -= 1;
+            }
+        }
         for c in new {
             if c != NONE && !old.contains(&c) {
-                self.watchers[c as usize].push(inst);
+                let cell = c as usize;
+                self.watch_count[cell] += 1;
+                let list = &mut self.watchers[cell];
+                list.push(inst);
+                if list.len() > 2 * self.watch_count[cell] as usize + 16 {
+                    let watch = &self.watch;
+                    list.retain(|&i| watch[i as usize].contains(&c));
+                    list.sort_unstable();
+                    list.dedup();
+                }
             }
         }
     }
@@ -455,15 +482,7 @@ impl<'p> Search<'p> {
                     self.assigned -= 1;
                 }
                 Undo::Domain(c, old) => self.dom[c] = old,
-                Undo::Watch(inst, old) => {
-                    let cur = self.watch[inst as usize];
-                    self.watch[inst as usize] = old;
-                    for c in old {
-                        if c != NONE && !cur.contains(&c) {
-                            self.watchers[c as usize].push(inst);
-                        }
-                    }
-                }
+                Undo::Watch(inst, old) => self.move_watch(inst, self.watch[inst as usize], old),
             }
         }
         self.queue.clear();
