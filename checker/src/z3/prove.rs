@@ -7,20 +7,20 @@
 //!
 //! **Time.** On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
 //! very late: we measured 3 s timeouts ending after 7 to 14 s, and a 20 s timeout still running
-//! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking. So the check runs on a worker thread of its own
-//! (with its own Z3 context, as Z3 objects stay in their thread) and the caller waits only until
-//! the deadline; then it interrupts Z3 and returns "unknown", and the worker finishes by itself
-//! when Z3 gives up. Abandoned workers never pile up: while [`MAX_ABANDONED`] of them are still
-//! stopping, a new call waits for one to end, within its own deadline. Z3's memory is capped
-//! ([`MEMORY_MB`]); running out gives "unknown".
+//! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking.
+//! So the check runs on a [`worker`] thread of its own (with its own Z3 context, as Z3 objects
+//! stay in their thread) and the caller waits only until the deadline; then it interrupts Z3 and
+//! returns "unknown", and the worker finishes by itself when Z3 gives up. At most two abandoned
+//! checks run at once ([`ABANDONED`]). Z3's memory is capped ([`MEMORY_MB`]); running out gives
+//! "unknown".
 
 use super::encode::{Domains, EncodeError, Encoder};
 use crate::budget::Budget;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
+use crate::worker;
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 use z3::{SatResult, Solver};
@@ -42,69 +42,25 @@ pub enum Verdict {
 /// take gigabytes within seconds.
 const MEMORY_MB: &str = "4096";
 
-/// Most workers left running after their caller stopped waiting.
-const MAX_ABANDONED: usize = 2;
-
-/// How many abandoned workers are still running.
-static ABANDONED: AtomicUsize = AtomicUsize::new(0);
-
-/// How often the caller looks at the worker's answer, the cancel flag and [`ABANDONED`].
-const POLL: Duration = Duration::from_millis(20);
-
-/// A worker's state, shared with its caller: whichever of "the worker is done" and "the caller
-/// gave up" happens first wins, so [`ABANDONED`] counts each abandoned worker exactly once.
-const RUNNING: u8 = 0;
-const DONE: u8 = 1;
-const GIVEN_UP: u8 = 2;
+/// Z3 checks left running after their caller stopped waiting.
+static ABANDONED: worker::Pool = worker::Pool::new(2);
 
 /// Decides `theory ⊢ goal` with Z3 within `timeout` (and `cancel`, as for a search); returns
-/// within about [`POLL`] of the deadline whatever Z3 does. `goal` is a formula with its own
+/// soon after the deadline whatever Z3 does. `goal` is a formula with its own
 /// variable table, its free variables read universally, over the theory's signature. Errors only
 /// when the goal or an axiom cannot be encoded.
 pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Verdict, EncodeError> {
     let deadline = Instant::now() + timeout;
-    let cancelled = || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-    while ABANDONED.load(Ordering::Acquire) >= MAX_ABANDONED {
-        if cancelled() || Instant::now() >= deadline {
-            return Ok(Verdict::Unknown { reason: "Z3 was still stopping earlier checks".into() });
-        }
-        std::thread::sleep(POLL);
-    }
     static MEMORY: Once = Once::new();
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
-    // The worker's own stop flag, set when the caller stops waiting (deadline or Ctrl-C).
-    let stop = Arc::new(AtomicBool::new(false));
-    let state = Arc::new(AtomicU8::new(RUNNING));
-    let (tx, rx) = mpsc::channel();
-    let (theory, goal, worker_stop, worker_state) = (theory.clone(), goal.clone(), stop.clone(), state.clone());
-    let spawned = std::thread::Builder::new().name("z3-prove".into()).spawn(move || {
-        let _ = tx.send(check(&theory, &goal, deadline, worker_stop));
-        if worker_state.compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire).is_err() {
-            ABANDONED.fetch_sub(1, Ordering::AcqRel);
-        }
-    });
-    if let Err(e) = spawned {
-        return Ok(Verdict::Unknown { reason: format!("cannot start a thread for Z3: {e}") });
-    }
-    loop {
-        match rx.recv_timeout(POLL) {
-            Ok(answer) => return answer,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Verdict::Unknown { reason: "Z3 stopped without an answer".into() }),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        if cancelled() || Instant::now() >= deadline {
-            stop.store(true, Ordering::Relaxed);
-            // Counted before the state changes, so that the worker's decrement comes after it.
-            ABANDONED.fetch_add(1, Ordering::AcqRel);
-            if state.compare_exchange(RUNNING, GIVEN_UP, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                ABANDONED.fetch_sub(1, Ordering::AcqRel);
-                if let Ok(answer) = rx.try_recv() {
-                    return answer;
-                }
-            }
-            let why = if cancelled() { "interrupted" } else { "timeout (Z3 is being stopped in the background)" };
-            return Ok(Verdict::Unknown { reason: format!("Z3 gave up: {why}") });
-        }
+    let (theory, goal) = (theory.clone(), goal.clone());
+    let unknown = |reason: &str| Ok(Verdict::Unknown { reason: reason.into() });
+    match worker::run("z3-prove", &ABANDONED, deadline, cancel.as_ref(), move |stop| check(&theory, &goal, deadline, stop)) {
+        worker::Outcome::Done(answer) => answer,
+        worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
+        worker::Outcome::GaveUp { interrupted: false } => unknown("Z3 gave up: timeout (Z3 is being stopped in the background)"),
+        worker::Outcome::Busy => unknown("Z3 was still stopping earlier checks"),
+        worker::Outcome::Failed(why) => Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}") }),
     }
 }
 
