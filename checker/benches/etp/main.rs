@@ -49,10 +49,10 @@ fn args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// One strategy of `--plan`: `cm:MIN-MAX:SHARE`, `sat:SHARE` or `z3:SHARE` (shares in percent
-/// of the remaining time).
+/// One strategy of `--plan`: `cm:MIN-MAX:SHARE`, `affine:MAX:SHARE`, `sat:SHARE` or
+/// `z3:SHARE` (shares in percent of the remaining time).
 fn strategy(text: &str) -> Result<Strategy, String> {
-    let bad = || format!("--plan: cannot read {text:?} (cm:MIN-MAX:SHARE, sat:SHARE or z3:SHARE)");
+    let bad = || format!("--plan: cannot read {text:?} (cm:MIN-MAX:SHARE, affine:MAX:SHARE, sat:SHARE or z3:SHARE)");
     let parts: Vec<&str> = text.split(':').collect();
     let number = |s: &str| s.parse::<u8>().map_err(|_| bad());
     match parts[..] {
@@ -60,6 +60,7 @@ fn strategy(text: &str) -> Result<Strategy, String> {
             let (lo, hi) = sizes.split_once('-').ok_or_else(bad)?;
             Ok(Strategy::Countermodel { min_size: lo.parse().map_err(|_| bad())?, max_size: hi.parse().map_err(|_| bad())?, time_share: number(share)? })
         }
+        ["affine", max, share] => Ok(Strategy::Affine { max_modulus: max.parse().map_err(|_| bad())?, time_share: number(share)? }),
         ["sat", share] => Ok(Strategy::Saturation { time_share: number(share)? }),
         #[cfg(feature = "z3")]
         ["z3", share] => Ok(Strategy::Z3 { time_share: number(share)? }),
@@ -90,7 +91,10 @@ fn wrong(v: &Verdict, holds: bool) -> bool {
 fn decided_by(a: &Answer) -> String {
     match (&a.verdict, a.attempts.last()) {
         (Verdict::Unknown, _) | (_, None) => "-".into(),
-        (Verdict::Disproved { model, .. }, _) => format!("countermodel of size {}", model.sizes[0]),
+        (Verdict::Disproved { model, .. }, Some(at)) => {
+            let kind = if matches!(at.strategy, Strategy::Affine { .. }) { "affine countermodel" } else { "countermodel" };
+            format!("{kind} of size {}", model.sizes[0])
+        }
         (_, Some(at)) => format!("{:?}", at.strategy).split_whitespace().next().unwrap_or("").to_string(),
     }
 }

@@ -4,6 +4,8 @@
 //! [`prove`] runs an ordered list of [`Strategy`] values until one decides:
 //! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
 //!   re-checked by the evaluator) → [`Verdict::Disproved`];
+//! - [`Strategy::Affine`]: a countermodel among the affine maps modulo n, for equational
+//!   theories (confirmed by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Saturation`]: for equational goals, equality saturation with egg, whose
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
 //!   → [`Verdict::Proved`]. It runs on a [`worker`] thread, so that its time limit holds even
@@ -15,6 +17,7 @@
 //! A further engine plugs in as one more `Strategy` variant and one more arm in
 //! [`run_strategy`].
 
+pub mod affine;
 pub mod certificate;
 pub mod conjecture;
 pub mod countermodel;
@@ -45,6 +48,15 @@ pub enum Strategy {
         min_size: u32,
         /// Largest sort size tried.
         max_size: u32,
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
+    /// An affine countermodel (each function symbol `a₁x₁ + … + c` modulo `n`) for some `n` from
+    /// 2 to `max_modulus` (equational theories and goals only), at most this share of the
+    /// remaining time.
+    Affine {
+        /// Largest modulus tried.
+        max_modulus: u32,
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
@@ -87,17 +99,23 @@ impl Options {
     /// so that none can starve the others (shares measured on implications between magma laws,
     /// docs/BENCHMARKS.md, issue 5):
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds;
-    /// 2. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
+    /// 2. affine countermodels modulo 2 to [`AFFINE_MODULI`] (10 %): milliseconds, and they
+    ///    refute laws whose smallest countermodels the finder cannot reach in time;
+    /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
     ///    finds at all it finds in a tenth of a second;
-    /// 3. Z3 (40 %, when built in): fast on theorems whose saturation blows up;
-    /// 4. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 5. saturation again from scratch with most of what is left (80 %), for proofs that need
-    ///    more time than step 2 had;
-    /// 6. larger countermodels with the rest.
+    /// 4. Z3 (40 %, when built in): fast on theorems whose saturation blows up;
+    /// 5. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 6. saturation again from scratch with most of what is left (80 %), for proofs that need
+    ///    more time than step 3 had;
+    /// 7. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
-        let mut plan = vec![Strategy::Countermodel { min_size: 1, max_size: tiny, time_share: 10 }, Strategy::Saturation { time_share: 25 }];
+        let mut plan = vec![
+            Strategy::Countermodel { min_size: 1, max_size: tiny, time_share: 10 },
+            Strategy::Affine { max_modulus: AFFINE_MODULI, time_share: 10 },
+            Strategy::Saturation { time_share: 25 },
+        ];
         #[cfg(feature = "z3")]
         plan.push(Strategy::Z3 { time_share: 40 });
         if small > tiny {
@@ -110,6 +128,10 @@ impl Options {
         plan
     }
 }
+
+/// The largest modulus of [`Options::plan`]'s affine countermodels: all of them up to 20 take
+/// about 30 ms for one binary operation.
+pub const AFFINE_MODULI: u32 = 20;
 
 /// One strategy's run, for the record.
 #[derive(Clone, Debug, Serialize)]
@@ -183,16 +205,26 @@ fn share(left: Duration, percent: u8) -> Duration {
     left * u32::from(percent) / 100
 }
 
+/// A countermodel search's result as a verdict, or a note; `none` says what was ruled out.
+fn disproof(found: countermodel::Search, none: impl FnOnce() -> String) -> Result<Verdict, String> {
+    match found {
+        countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
+        countermodel::Search::NoneUpTo => Err(none()),
+        countermodel::Search::Stopped(why) => Err(why),
+    }
+}
+
 /// Runs one strategy; `Ok(Err(note))` means it did not decide.
 fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
     match *s {
         Strategy::Countermodel { min_size, max_size, time_share } => {
             let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
-            Ok(match countermodel::search(theory, goal, min_size, max_size, share(left, time_share), &budget)? {
-                countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
-                countermodel::Search::NoneUpTo => Err(format!("no countermodel with sorts of {min_size} to {max_size} elements")),
-                countermodel::Search::Stopped(why) => Err(why),
-            })
+            let found = countermodel::search(theory, goal, min_size, max_size, share(left, time_share), &budget)?;
+            Ok(disproof(found, || format!("no countermodel with sorts of {min_size} to {max_size} elements")))
+        }
+        Strategy::Affine { max_modulus, time_share } => {
+            let found = affine::search(theory, goal, max_modulus, share(left, time_share), opts.cancel.as_ref())?;
+            Ok(disproof(found, || format!("no affine countermodel modulo 2 to {max_modulus}")))
         }
         Strategy::Saturation { time_share } => {
             let time = share(left, time_share);

@@ -20,10 +20,10 @@ use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
 use crate::worker;
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
-use z3::{SatResult, Solver};
+use z3::{Params, SatResult, Solver};
 
 /// What Z3 says about `theory ⊢ goal`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,18 +64,35 @@ pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Opt
     }
 }
 
-/// The check itself, on the worker thread.
+/// The first attempt's time; each restart gets twice the last.
+const FIRST_ATTEMPT: Duration = Duration::from_millis(100);
+
+/// The check itself, on the worker thread, as a series of attempts with a fresh solver and a new
+/// random seed, each twice as long as the last. Z3's time on these problems is heavy-tailed and
+/// depends on incidental choices (even on symbol names): an implication between magma laws took
+/// 0.1 s in one run and more than 2 s in the next, so restarts decide more within a deadline
+/// than one long run.
 fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>) -> Result<Verdict, EncodeError> {
     let mut enc = Encoder::new(&theory.sig, Domains::Uninterpreted);
-    let solver = Solver::new();
-    for a in &theory.axioms {
-        solver.assert(enc.axiom(a)?);
+    let mut assertions = theory.axioms.iter().map(|a| enc.axiom(a)).collect::<Result<Vec<_>, _>>()?;
+    assertions.push(enc.axiom(goal)?.not());
+    let budget = Budget { cancel: Some(stop.clone()), ..Budget::default() };
+    let (mut attempt, mut seed) = (FIRST_ATTEMPT, 0);
+    loop {
+        let solver = Solver::new();
+        let mut params = Params::new();
+        params.set_u32("random_seed", seed);
+        solver.set_params(&params);
+        assertions.iter().for_each(|a| solver.assert(a));
+        let until = (Instant::now() + attempt).min(deadline);
+        match super::solve::check(&solver, &budget, Some(until)) {
+            SatResult::Unsat => return Ok(Verdict::Proved),
+            SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() }),
+            SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => (attempt, seed) = (attempt * 2, seed + 1),
+            SatResult::Unknown => {
+                let reason = solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
+                return Ok(Verdict::Unknown { reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1) });
+            }
+        }
     }
-    solver.assert(enc.axiom(goal)?.not());
-    let budget = Budget { cancel: Some(stop), ..Budget::default() };
-    Ok(match super::solve::check(&solver, &budget, Some(deadline)) {
-        SatResult::Unsat => Verdict::Proved,
-        SatResult::Sat => Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() },
-        SatResult::Unknown => Verdict::Unknown { reason: format!("Z3 gave up: {}", solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into())) },
-    })
 }
