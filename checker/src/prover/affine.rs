@@ -24,8 +24,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Most candidate readings tried for one modulus; larger moduli are skipped.
-const CANDIDATES_PER_MODULUS: u64 = 1 << 20;
+/// Most candidate readings tried for one modulus; larger moduli are skipped. One binary
+/// operation reaches it only past modulus 40; a group's signature (six coefficients) at 7, so
+/// that richer signatures do not spend their share on millions of readings.
+const CANDIDATES_PER_MODULUS: u64 = 1 << 16;
 
 /// An equation whose two sides must agree, with its number of variables.
 struct Equation<'a> {

@@ -103,7 +103,7 @@ impl Options {
     ///    refute laws whose smallest countermodels the finder cannot reach in time;
     /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
     ///    finds at all it finds in a tenth of a second;
-    /// 4. Z3 (40 %, when built in): fast on theorems whose saturation blows up;
+    /// 4. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
     /// 5. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
     /// 6. saturation again from scratch with most of what is left (80 %), for proofs that need
     ///    more time than step 3 had;
@@ -117,7 +117,7 @@ impl Options {
             Strategy::Saturation { time_share: 25 },
         ];
         #[cfg(feature = "z3")]
-        plan.push(Strategy::Z3 { time_share: 40 });
+        plan.push(Strategy::Z3 { time_share: 50 });
         if small > tiny {
             plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: small, time_share: 40 });
         }

@@ -67,8 +67,13 @@ pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Opt
 /// The first attempt's time; each restart gets twice the last.
 const FIRST_ATTEMPT: Duration = Duration::from_millis(100);
 
+/// The longest restarted attempt; the next one runs to the deadline.
+const LAST_SHORT_ATTEMPT: Duration = Duration::from_millis(800);
+
 /// The check itself, on the worker thread, as a series of attempts with a fresh solver and a new
-/// random seed, each twice as long as the last. Z3's time on these problems is heavy-tailed and
+/// random seed, each twice as long as the last, from [`FIRST_ATTEMPT`] to [`LAST_SHORT_ATTEMPT`];
+/// then one attempt runs to the deadline, so a long budget loses at most 1.5 s to restarts (De
+/// Morgan in a Boolean algebra needs 25–40 s of one Z3 run). Z3's time on these problems is heavy-tailed and
 /// depends on incidental choices (even on symbol names): an implication between magma laws took
 /// 0.1 s in one run and more than 2 s in the next, so restarts decide more within a deadline
 /// than one long run.
@@ -84,7 +89,8 @@ fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>
         params.set_u32("random_seed", seed);
         solver.set_params(&params);
         assertions.iter().for_each(|a| solver.assert(a));
-        let until = (Instant::now() + attempt).min(deadline);
+        let now = Instant::now();
+        let until = if attempt > LAST_SHORT_ATTEMPT || now + 2 * attempt >= deadline { deadline } else { now + attempt };
         match super::solve::check(&solver, &budget, Some(until)) {
             SatResult::Unsat => return Ok(Verdict::Proved),
             SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() }),
