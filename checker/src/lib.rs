@@ -17,5 +17,6 @@ pub mod search;
 pub mod skolem;
 pub mod spectrum;
 pub mod sweep;
+pub mod worker;
 #[cfg(feature = "z3")]
 pub mod z3;

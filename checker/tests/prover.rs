@@ -1,7 +1,7 @@
 //! The prover on known theorems and non-theorems; certificates are replayed and tampering is caught.
 
 use birkhoff_checker::prover::certificate::{self, Direction};
-use birkhoff_checker::prover::{prove, Options, Verdict};
+use birkhoff_checker::prover::{prove, prove_with, Options, Strategy, Verdict};
 use birkhoff_engine::parse::parse_formula;
 use birkhoff_engine::syntax::Term;
 use birkhoff_engine::{eval, seeds, Theory};
@@ -124,6 +124,26 @@ fn a_law_whose_smallest_countermodel_has_five_elements() {
         }
         v => panic!("expected S_3, got {v:?}"),
     }
+}
+
+#[test]
+fn an_affine_magma_refutes_what_small_countermodels_miss() {
+    // ETP's E704 does not imply E1879; x * y = 2x + y (mod 5) shows it. The finder does not
+    // finish size 4 of this problem within seconds.
+    let mut t = seeds::load("magma").unwrap();
+    t.axioms.push(parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704").unwrap());
+    let goal = parse_formula(&t.sig, "x = (x * (y * z)) * (w * x)", "E1879").unwrap();
+    let plan = [Strategy::Affine { max_modulus: 10, time_share: 100 }];
+    match prove_with(&t, &goal, &opts(), &plan).unwrap().verdict {
+        Verdict::Disproved { model, .. } => {
+            assert_eq!(model.sizes, vec![5]);
+            assert!(eval::check(&t, &model).is_ok() && eval::falsify(&t.sig, &model, &goal).is_some());
+        }
+        v => panic!("expected an affine countermodel, got {v:?}"),
+    }
+    // A theorem has no affine countermodel, and the strategy says so instead of deciding.
+    let theorem = parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704 itself").unwrap();
+    assert!(matches!(prove_with(&t, &theorem, &opts(), &plan).unwrap().verdict, Verdict::Unknown));
 }
 
 #[test]

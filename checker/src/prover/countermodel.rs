@@ -114,7 +114,7 @@ pub fn search(theory: &Theory, goal: &Axiom, lo: u32, hi: u32, time: Duration, b
 }
 
 /// Cuts the model of the extended theory back to the theory's signature and checks it.
-fn confirm(theory: &Theory, goal: &Axiom, mut model: Structure) -> Result<Countermodel, FinderError> {
+pub(super) fn confirm(theory: &Theory, goal: &Axiom, mut model: Structure) -> Result<Countermodel, FinderError> {
     model.funcs.truncate(theory.sig.funcs.len());
     let unsound = |what: String| FinderError::Unsound { violation: what, model: model.to_json(&theory.sig).to_string() };
     if let Err(v) = eval::check(theory, &model) {

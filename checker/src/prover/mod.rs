@@ -4,10 +4,12 @@
 //! [`prove`] runs an ordered list of [`Strategy`] values until one decides:
 //! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
 //!   re-checked by the evaluator) → [`Verdict::Disproved`];
+//! - [`Strategy::Affine`]: a countermodel among the affine maps modulo n, for equational
+//!   theories (confirmed by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Saturation`]: for equational goals, equality saturation with egg, whose
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
-//!   → [`Verdict::Proved`].
-//!
+//!   → [`Verdict::Proved`]. It runs on a [`worker`] thread, so that its time limit holds even
+//!   inside one of egg's rule searches, which cannot be interrupted;
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
 //!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
 //!   certificate because it trusts the solver.
@@ -15,6 +17,7 @@
 //! A further engine plugs in as one more `Strategy` variant and one more arm in
 //! [`run_strategy`].
 
+pub mod affine;
 pub mod certificate;
 pub mod conjecture;
 pub mod countermodel;
@@ -25,6 +28,7 @@ pub mod saturation;
 
 use crate::budget::Budget;
 use crate::finder::FinderError;
+use crate::worker;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::{Structure, Theory};
 use certificate::Certificate;
@@ -37,14 +41,27 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "strategy", rename_all = "snake_case")]
 pub enum Strategy {
-    /// Look for a countermodel with every sort between `min_size` and `max_size` elements.
+    /// Look for a countermodel with every sort between `min_size` and `max_size` elements, at
+    /// most this share of the remaining time.
     Countermodel {
         /// Smallest sort size tried.
         min_size: u32,
         /// Largest sort size tried.
         max_size: u32,
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
     },
-    /// Equality saturation (equational goals only), at most this share of the remaining time.
+    /// An affine countermodel (each function symbol `a₁x₁ + … + c` modulo `n`) for some `n` from
+    /// 2 to `max_modulus` (equational theories and goals only), at most this share of the
+    /// remaining time.
+    Affine {
+        /// Largest modulus tried.
+        max_modulus: u32,
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
+    /// Equality saturation (equational goals only), at most this share of the remaining time,
+    /// reading and replaying the proof included.
     Saturation {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
@@ -78,21 +95,43 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The strategies in the order they run: small countermodels first (cheap and decisive for
-    /// most non-theorems), then saturation with half the remaining time (a replayed certificate
-    /// is the best evidence), then Z3 with half of what is left (when built in), then larger
-    /// countermodels.
+    /// The strategies in the order they run, cheapest first, each with a share of the time left
+    /// so that none can starve the others (shares measured on implications between magma laws,
+    /// docs/BENCHMARKS.md, issue 5):
+    /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds;
+    /// 2. affine countermodels modulo 2 to [`AFFINE_MODULI`] (10 %): milliseconds, and they
+    ///    refute laws whose smallest countermodels the finder cannot reach in time;
+    /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
+    ///    finds at all it finds in a tenth of a second;
+    /// 4. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
+    /// 5. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 6. saturation again from scratch with most of what is left (80 %), for proofs that need
+    ///    more time than step 3 had;
+    /// 7. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
-        let small = self.max_size.min(4);
-        let mut plan = vec![Strategy::Countermodel { min_size: 1, max_size: small }, Strategy::Saturation { time_share: 50 }];
+        let tiny = self.max_size.min(3);
+        let small = self.max_size.min(5);
+        let mut plan = vec![
+            Strategy::Countermodel { min_size: 1, max_size: tiny, time_share: 10 },
+            Strategy::Affine { max_modulus: AFFINE_MODULI, time_share: 10 },
+            Strategy::Saturation { time_share: 25 },
+        ];
         #[cfg(feature = "z3")]
         plan.push(Strategy::Z3 { time_share: 50 });
+        if small > tiny {
+            plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: small, time_share: 40 });
+        }
+        plan.push(Strategy::Saturation { time_share: 80 });
         if self.max_size > small {
-            plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size });
+            plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size, time_share: 100 });
         }
         plan
     }
 }
+
+/// The largest modulus of [`Options::plan`]'s affine countermodels: all of them up to 20 take
+/// about 30 ms for one binary operation.
+pub const AFFINE_MODULI: u32 = 20;
 
 /// One strategy's run, for the record.
 #[derive(Clone, Debug, Serialize)]
@@ -157,35 +196,59 @@ pub struct Answer {
 /// the default e-node limit that we have seen, and a bound on what a reader must replay.
 const PROOF_STEPS: usize = 100_000;
 
+/// Saturations left running after their strategy's time ran out (one rule search of egg cannot
+/// be interrupted, and took 10 s on an e-graph of 50 000 nodes for a magma law).
+static SATURATION_WORKERS: worker::Pool = worker::Pool::new(2);
+
+/// `percent` % of `left`.
+fn share(left: Duration, percent: u8) -> Duration {
+    left * u32::from(percent) / 100
+}
+
+/// A countermodel search's result as a verdict, or a note; `none` says what was ruled out.
+fn disproof(found: countermodel::Search, none: impl FnOnce() -> String) -> Result<Verdict, String> {
+    match found {
+        countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
+        countermodel::Search::NoneUpTo => Err(none()),
+        countermodel::Search::Stopped(why) => Err(why),
+    }
+}
+
 /// Runs one strategy; `Ok(Err(note))` means it did not decide.
 fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
     match *s {
-        Strategy::Countermodel { min_size, max_size } => {
+        Strategy::Countermodel { min_size, max_size, time_share } => {
             let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
-            Ok(match countermodel::search(theory, goal, min_size, max_size, left, &budget)? {
-                countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
-                countermodel::Search::NoneUpTo => Err(format!("no countermodel with sorts of {min_size} to {max_size} elements")),
-                countermodel::Search::Stopped(why) => Err(why),
-            })
+            let found = countermodel::search(theory, goal, min_size, max_size, share(left, time_share), &budget)?;
+            Ok(disproof(found, || format!("no countermodel with sorts of {min_size} to {max_size} elements")))
+        }
+        Strategy::Affine { max_modulus, time_share } => {
+            let found = affine::search(theory, goal, max_modulus, share(left, time_share), opts.cancel.as_ref())?;
+            Ok(disproof(found, || format!("no affine countermodel modulo 2 to {max_modulus}")))
         }
         Strategy::Saturation { time_share } => {
-            let limits = saturation::Limits {
-                time: left * u32::from(time_share) / 100,
-                deadline: Instant::now() + left,
-                proof_steps: PROOF_STEPS,
-                nodes: opts.max_enodes,
-                iterations: 10_000,
-                cancel: opts.cancel.clone(),
+            let time = share(left, time_share);
+            let deadline = Instant::now() + time;
+            let (theory, goal, nodes) = (theory.clone(), goal.clone(), opts.max_enodes);
+            let saturate = move |stop| {
+                // The search gets three quarters of the time, reading and replaying the proof the rest.
+                let limits = saturation::Limits { time: time * 3 / 4, deadline, proof_steps: PROOF_STEPS, nodes, iterations: 10_000, cancel: Some(stop) };
+                saturation::prove(&theory, &goal, &limits).and_then(|cert| match certificate::check(&theory, &goal, &cert) {
+                    Ok(()) => Ok(Verdict::Proved { certificate: cert }),
+                    Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
+                })
             };
-            Ok(saturation::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
-                Ok(()) => Ok(Verdict::Proved { certificate: cert }),
-                Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
-            }))
+            Ok(match worker::run("saturation", &SATURATION_WORKERS, deadline, opts.cancel.as_ref(), saturate) {
+                worker::Outcome::Done(outcome) => outcome,
+                worker::Outcome::GaveUp { interrupted: true } => Err("interrupted".into()),
+                worker::Outcome::GaveUp { interrupted: false } => Err(format!("time limit ({:.2} s) reached inside one step of egg (stopped in the background)", time.as_secs_f64())),
+                worker::Outcome::Busy => Err("earlier saturations were still stopping".into()),
+                worker::Outcome::Failed(why) => Err(format!("saturation did not run: {why}")),
+            })
         }
         #[cfg(feature = "z3")]
         Strategy::Z3 { time_share } => {
-            let time = left * u32::from(time_share) / 100;
-            Ok(match crate::z3::prove_unsat(theory, goal, time, opts.cancel.clone()) {
+            Ok(match crate::z3::prove_unsat(theory, goal, share(left, time_share), opts.cancel.clone()) {
                 Ok(crate::z3::Verdict::Proved) => Ok(Verdict::ProvedByZ3 { detail: "the axioms and the negated goal are unsatisfiable over uninterpreted sorts".into() }),
                 Ok(crate::z3::Verdict::Unknown { reason }) => Err(reason),
                 Err(e) => Err(format!("Z3 cannot take this problem: {e}")),

@@ -14,7 +14,7 @@ use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
-use egg::{Analysis, ConditionalApplier, DidMerge, EGraph, Id, Pattern, RecExpr, Rewrite, Runner, StopReason, Subst, SymbolLang};
+use egg::{Analysis, ConditionalApplier, DidMerge, EGraph, ENodeOrVar, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Runner, SearchMatches, Searcher, StopReason, Subst, SymbolLang, Var};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -56,6 +56,61 @@ impl Analysis<SymbolLang> for Sorts {
 }
 
 type Rule = Rewrite<SymbolLang, Sorts>;
+
+/// When a search must stop: the stop flag, or the end of the search's time.
+#[derive(Clone)]
+struct Stop {
+    flag: Option<Arc<AtomicBool>>,
+    at: Instant,
+}
+
+impl Stop {
+    fn now(&self) -> bool {
+        self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) || Instant::now() >= self.at
+    }
+}
+
+/// A pattern whose search of the e-graph looks at [`Stop`] between e-classes. egg checks its
+/// limits only between whole rule searches, and one search can take seconds: a magma law
+/// `x = y * ((x * (z * z)) * w)` gives e-classes of dozens of products each, and one search of
+/// `?y * ((?x * (?z * ?z)) * ?w)` over 48 000 e-nodes took 10 s. Stopping early returns only
+/// real matches, fewer of them; the runner then stops at its own time check.
+struct Interruptible {
+    pattern: Pattern<SymbolLang>,
+    stop: Stop,
+}
+
+impl Searcher<SymbolLang, Sorts> for Interruptible {
+    fn search_eclass_with_limit(&self, egraph: &EGraph<SymbolLang, Sorts>, eclass: Id, limit: usize) -> Option<SearchMatches<'_, SymbolLang>> {
+        Searcher::<SymbolLang, Sorts>::search_eclass_with_limit(&self.pattern, egraph, eclass, limit)
+    }
+
+    fn search_with_limit(&self, egraph: &EGraph<SymbolLang, Sorts>, mut limit: usize) -> Vec<SearchMatches<'_, SymbolLang>> {
+        let classes: Vec<Id> = match self.pattern.ast.as_ref().last() {
+            Some(ENodeOrVar::ENode(e)) => egraph.classes_for_op(&e.discriminant()).map_or_else(Vec::new, |ids| ids.collect()),
+            _ => egraph.classes().map(|c| c.id).collect(),
+        };
+        let mut out = Vec::new();
+        for id in classes {
+            if limit == 0 || self.stop.now() {
+                break;
+            }
+            if let Some(m) = self.search_eclass_with_limit(egraph, id, limit) {
+                limit -= m.substs.len();
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    fn get_pattern_ast(&self) -> Option<&PatternAst<SymbolLang>> {
+        Some(&self.pattern.ast)
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        Searcher::<SymbolLang, Sorts>::vars(&self.pattern)
+    }
+}
 
 /// A rewrite rule's origin: axiom index, equation index, direction. It is the rule's name in
 /// egg (`axiom.part.direction.instance`), which is how explanations say which rule they used.
@@ -122,7 +177,7 @@ fn fillings(axiom: &Axiom, extra: &[VarId], ground: &[(Term, SortId)]) -> Vec<Ve
 /// The rewrite rules of the theory's equations, and how many equations could not be used.
 /// A variable that occurs only on the right side (`e -> inv(y) * y`) cannot be bound by
 /// matching; such a direction is instantiated with each ground term of `ground` of its sort.
-fn rules(theory: &Theory, ground: &[(Term, SortId)]) -> (Vec<Rule>, usize) {
+fn rules(theory: &Theory, ground: &[(Term, SortId)], stop: &Stop) -> (Vec<Rule>, usize) {
     let mut out = Vec::new();
     let mut unused = 0;
     for (ai, axiom) in theory.axioms.iter().enumerate() {
@@ -136,19 +191,20 @@ fn rules(theory: &Theory, ground: &[(Term, SortId)]) -> (Vec<Rule>, usize) {
                 if from == to {
                     continue;
                 }
-                let Ok(searcher) = pattern_text(from).parse::<Pattern<SymbolLang>>() else { continue };
+                let Ok(pattern) = pattern_text(from).parse::<Pattern<SymbolLang>>() else { continue };
                 for (k, filling) in fillings(axiom, &extra, ground).into_iter().enumerate() {
                     let value = |v: VarId| Some(filling.iter().find(|(w, _)| *w == v).map_or(Term::Var(v), |(_, t)| t.clone()));
                     let Some(to) = certificate::substitute(to, &value) else { continue };
                     let Ok(applier) = pattern_text(&to).parse::<Pattern<SymbolLang>>() else { continue };
                     let name = format!("{}.{k}", RuleId { axiom: ai, part, direction }.name());
+                    let searcher = Interruptible { pattern: pattern.clone(), stop: stop.clone() };
                     let rule = match from {
                         Term::Var(v) => {
                             let sort = axiom.vars[v.0 as usize].sort.0;
                             let condition = move |g: &mut EGraph<SymbolLang, Sorts>, id: Id, _: &Subst| g[id].data == sort;
-                            Rewrite::new(name, searcher.clone(), ConditionalApplier { condition, applier })
+                            Rewrite::new(name, searcher, ConditionalApplier { condition, applier })
                         }
-                        _ => Rewrite::new(name, searcher.clone(), applier),
+                        _ => Rewrite::new(name, searcher, applier),
                     };
                     if let Ok(rule) = rule {
                         out.push(rule);
@@ -200,7 +256,8 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
     if lhs == rhs {
         return Ok(cert(vec![]));
     }
-    let (rules, unused) = rules(theory, &ground_terms(&sig, [&lhs, &rhs]));
+    let stop = Stop { flag: limits.cancel.clone(), at: Instant::now() + limits.time };
+    let (rules, unused) = rules(theory, &ground_terms(&sig, [&lhs, &rhs]), &stop);
     if rules.is_empty() {
         return Err("no axiom is an equation usable as a rewrite rule".into());
     }

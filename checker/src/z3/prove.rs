@@ -7,23 +7,23 @@
 //!
 //! **Time.** On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
 //! very late: we measured 3 s timeouts ending after 7 to 14 s, and a 20 s timeout still running
-//! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking. So the check runs on a worker thread of its own
-//! (with its own Z3 context, as Z3 objects stay in their thread) and the caller waits only until
-//! the deadline; then it interrupts Z3 and returns "unknown", and the worker finishes by itself
-//! when Z3 gives up. Abandoned workers never pile up: while [`MAX_ABANDONED`] of them are still
-//! stopping, a new call waits for one to end, within its own deadline. Z3's memory is capped
-//! ([`MEMORY_MB`]); running out gives "unknown".
+//! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking.
+//! So the check runs on a [`worker`] thread of its own (with its own Z3 context, as Z3 objects
+//! stay in their thread) and the caller waits only until the deadline; then it interrupts Z3 and
+//! returns "unknown", and the worker finishes by itself when Z3 gives up. At most two abandoned
+//! checks run at once ([`ABANDONED`]). Z3's memory is capped ([`MEMORY_MB`]); running out gives
+//! "unknown".
 
 use super::encode::{Domains, EncodeError, Encoder};
 use crate::budget::Budget;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
+use crate::worker;
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
-use z3::{SatResult, Solver};
+use z3::{Params, SatResult, Solver};
 
 /// What Z3 says about `theory ⊢ goal`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,84 +42,63 @@ pub enum Verdict {
 /// take gigabytes within seconds.
 const MEMORY_MB: &str = "4096";
 
-/// Most workers left running after their caller stopped waiting.
-const MAX_ABANDONED: usize = 2;
-
-/// How many abandoned workers are still running.
-static ABANDONED: AtomicUsize = AtomicUsize::new(0);
-
-/// How often the caller looks at the worker's answer, the cancel flag and [`ABANDONED`].
-const POLL: Duration = Duration::from_millis(20);
-
-/// A worker's state, shared with its caller: whichever of "the worker is done" and "the caller
-/// gave up" happens first wins, so [`ABANDONED`] counts each abandoned worker exactly once.
-const RUNNING: u8 = 0;
-const DONE: u8 = 1;
-const GIVEN_UP: u8 = 2;
+/// Z3 checks left running after their caller stopped waiting.
+static ABANDONED: worker::Pool = worker::Pool::new(2);
 
 /// Decides `theory ⊢ goal` with Z3 within `timeout` (and `cancel`, as for a search); returns
-/// within about [`POLL`] of the deadline whatever Z3 does. `goal` is a formula with its own
+/// soon after the deadline whatever Z3 does. `goal` is a formula with its own
 /// variable table, its free variables read universally, over the theory's signature. Errors only
 /// when the goal or an axiom cannot be encoded.
 pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Verdict, EncodeError> {
     let deadline = Instant::now() + timeout;
-    let cancelled = || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-    while ABANDONED.load(Ordering::Acquire) >= MAX_ABANDONED {
-        if cancelled() || Instant::now() >= deadline {
-            return Ok(Verdict::Unknown { reason: "Z3 was still stopping earlier checks".into() });
-        }
-        std::thread::sleep(POLL);
-    }
     static MEMORY: Once = Once::new();
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
-    // The worker's own stop flag, set when the caller stops waiting (deadline or Ctrl-C).
-    let stop = Arc::new(AtomicBool::new(false));
-    let state = Arc::new(AtomicU8::new(RUNNING));
-    let (tx, rx) = mpsc::channel();
-    let (theory, goal, worker_stop, worker_state) = (theory.clone(), goal.clone(), stop.clone(), state.clone());
-    let spawned = std::thread::Builder::new().name("z3-prove".into()).spawn(move || {
-        let _ = tx.send(check(&theory, &goal, deadline, worker_stop));
-        if worker_state.compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire).is_err() {
-            ABANDONED.fetch_sub(1, Ordering::AcqRel);
-        }
-    });
-    if let Err(e) = spawned {
-        return Ok(Verdict::Unknown { reason: format!("cannot start a thread for Z3: {e}") });
-    }
-    loop {
-        match rx.recv_timeout(POLL) {
-            Ok(answer) => return answer,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Verdict::Unknown { reason: "Z3 stopped without an answer".into() }),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        if cancelled() || Instant::now() >= deadline {
-            stop.store(true, Ordering::Relaxed);
-            // Counted before the state changes, so that the worker's decrement comes after it.
-            ABANDONED.fetch_add(1, Ordering::AcqRel);
-            if state.compare_exchange(RUNNING, GIVEN_UP, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                ABANDONED.fetch_sub(1, Ordering::AcqRel);
-                if let Ok(answer) = rx.try_recv() {
-                    return answer;
-                }
-            }
-            let why = if cancelled() { "interrupted" } else { "timeout (Z3 is being stopped in the background)" };
-            return Ok(Verdict::Unknown { reason: format!("Z3 gave up: {why}") });
-        }
+    let (theory, goal) = (theory.clone(), goal.clone());
+    let unknown = |reason: &str| Ok(Verdict::Unknown { reason: reason.into() });
+    match worker::run("z3-prove", &ABANDONED, deadline, cancel.as_ref(), move |stop| check(&theory, &goal, deadline, stop)) {
+        worker::Outcome::Done(answer) => answer,
+        worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
+        worker::Outcome::GaveUp { interrupted: false } => unknown("Z3 gave up: timeout (Z3 is being stopped in the background)"),
+        worker::Outcome::Busy => unknown("Z3 was still stopping earlier checks"),
+        worker::Outcome::Failed(why) => Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}") }),
     }
 }
 
-/// The check itself, on the worker thread.
+/// The first attempt's time; each restart gets twice the last.
+const FIRST_ATTEMPT: Duration = Duration::from_millis(100);
+
+/// The longest restarted attempt; the next one runs to the deadline.
+const LAST_SHORT_ATTEMPT: Duration = Duration::from_millis(800);
+
+/// The check itself, on the worker thread, as a series of attempts with a fresh solver and a new
+/// random seed, each twice as long as the last, from [`FIRST_ATTEMPT`] to [`LAST_SHORT_ATTEMPT`];
+/// then one attempt runs to the deadline, so a long budget loses at most 1.5 s to restarts (De
+/// Morgan in a Boolean algebra needs 25–40 s of one Z3 run). Z3's time on these problems is heavy-tailed and
+/// depends on incidental choices (even on symbol names): an implication between magma laws took
+/// 0.1 s in one run and more than 2 s in the next, so restarts decide more within a deadline
+/// than one long run.
 fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>) -> Result<Verdict, EncodeError> {
     let mut enc = Encoder::new(&theory.sig, Domains::Uninterpreted);
-    let solver = Solver::new();
-    for a in &theory.axioms {
-        solver.assert(enc.axiom(a)?);
+    let mut assertions = theory.axioms.iter().map(|a| enc.axiom(a)).collect::<Result<Vec<_>, _>>()?;
+    assertions.push(enc.axiom(goal)?.not());
+    let budget = Budget { cancel: Some(stop.clone()), ..Budget::default() };
+    let (mut attempt, mut seed) = (FIRST_ATTEMPT, 0);
+    loop {
+        let solver = Solver::new();
+        let mut params = Params::new();
+        params.set_u32("random_seed", seed);
+        solver.set_params(&params);
+        assertions.iter().for_each(|a| solver.assert(a));
+        let now = Instant::now();
+        let until = if attempt > LAST_SHORT_ATTEMPT || now + 2 * attempt >= deadline { deadline } else { now + attempt };
+        match super::solve::check(&solver, &budget, Some(until)) {
+            SatResult::Unsat => return Ok(Verdict::Proved),
+            SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() }),
+            SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => (attempt, seed) = (attempt * 2, seed + 1),
+            SatResult::Unknown => {
+                let reason = solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
+                return Ok(Verdict::Unknown { reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1) });
+            }
+        }
     }
-    solver.assert(enc.axiom(goal)?.not());
-    let budget = Budget { cancel: Some(stop), ..Budget::default() };
-    Ok(match super::solve::check(&solver, &budget, Some(deadline)) {
-        SatResult::Unsat => Verdict::Proved,
-        SatResult::Sat => Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() },
-        SatResult::Unknown => Verdict::Unknown { reason: format!("Z3 gave up: {}", solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into())) },
-    })
 }

@@ -94,7 +94,7 @@ impl Options {
         #[cfg(feature = "z3")]
         plan.push(Strategy::Z3 { time_share: 50 });
         let min_size = if models_complete { self.max_size + 1 } else { 1 };
-        plan.push(Strategy::Countermodel { min_size, max_size: self.max_size + self.beyond });
+        plan.push(Strategy::Countermodel { min_size, max_size: self.max_size + self.beyond, time_share: 100 });
         plan
     }
 }
