@@ -54,7 +54,7 @@ pub fn skolemize(t: &Theory) -> Theory {
             continue;
         }
         let body = substitute(&body, &witness);
-        axiom.formula = if universal.is_empty() { body } else { Formula::Forall(universal, Box::new(body)) };
+        std::sync::Arc::make_mut(axiom).formula = if universal.is_empty() { body } else { Formula::Forall(universal, Box::new(body)) };
     }
     out
 }

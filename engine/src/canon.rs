@@ -357,7 +357,7 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     let id = IdentityRenaming::of(t);
     // Distinct axioms (duplicates up to variable names dropped), a name-free notion.
     let mut seen = std::collections::HashSet::new();
-    let distinct: Vec<&Axiom> = t.axioms.iter().filter(|a| seen.insert(encode_axiom(a, &id.get()))).collect();
+    let distinct: Vec<&Axiom> = t.axioms.iter().map(|a| &**a).filter(|a| seen.insert(encode_axiom(a, &id.get()))).collect();
     let (finv, rinv, occurs) = invariants(t, &distinct);
     let sig = &t.sig;
     let sort_perms = permutations(sig.sorts.len());

@@ -67,8 +67,8 @@ axiom invertibility: x = o | x * i(x) = e
 "#;
 
 /// The catalogue's laws, each with its [`size`].
-fn catalogue() -> &'static [(Axiom, usize)] {
-    static LAWS: OnceLock<Vec<(Axiom, usize)>> = OnceLock::new();
+fn catalogue() -> &'static [(std::sync::Arc<Axiom>, usize)] {
+    static LAWS: OnceLock<Vec<(std::sync::Arc<Axiom>, usize)>> = OnceLock::new();
     LAWS.get_or_init(|| {
         let laws = Theory::parse(CATALOGUE, "laws catalogue").expect("the law catalogue parses").axioms;
         laws.into_iter().map(|a| {
@@ -100,7 +100,7 @@ pub fn recognize(axiom: &Axiom) -> Option<&'static str> {
 
 /// The recognised law of each axiom of `t`, in order.
 pub fn recognize_all(t: &Theory) -> Vec<Option<&'static str>> {
-    t.axioms.iter().map(recognize).collect()
+    t.axioms.iter().map(|a| recognize(a)).collect()
 }
 
 /// A partial renaming from the catalogue's symbols and variables to a theory's, kept injective.

@@ -47,7 +47,7 @@ pub fn naturality(t: &Theory) -> f64 {
     }
     let n = t.axioms.len() as f64;
     let recognised = laws::recognize_all(t).iter().filter(|l| l.is_some()).count() as f64;
-    let plain: f64 = t.axioms.iter().map(plainness).sum();
+    let plain: f64 = t.axioms.iter().map(|a| plainness(a)).sum();
     0.7 * recognised / n + 0.3 * plain / n
 }
 

@@ -75,7 +75,7 @@ pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
         ext.sig.funcs.push(FuncDecl { name: format!("goal.{}", d.name), args: vec![], result: d.sort, fixity: Fixity::Prefix });
     }
     let name = (0..).map(|i| format!("negated_goal{i}")).find(|n| theory.axiom(n).is_none()).expect("some name is free");
-    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None });
+    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None }.into());
     ext
 }
 

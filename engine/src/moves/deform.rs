@@ -69,7 +69,7 @@ pub fn up_to_central(t: &Theory, axiom: &str, op: &str) -> Result<Derived, MoveE
     }
     let c = FuncId(t.sig.funcs.len() as u32);
     let cname = fresh_from(&t.sig, &["c", "central"]);
-    let mut twisted = a.clone();
+    let mut twisted = Axiom::clone(a);
     twisted.formula = Formula::Eq(l.clone(), ap2(f, r.clone(), ap(c, vec![])));
     twisted.origin = None;
     let central = equation("central", s, ap2(f, ap(c, vec![]), v(0)), ap2(f, v(0), ap(c, vec![])));

@@ -3,7 +3,7 @@
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
 use super::transfer::{carried, maps, MAX_MAPS};
-use super::dualize::map_formula;
+use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::signature::{FuncId, RelId};
 use crate::syntax::{Formula, Term};
@@ -44,9 +44,7 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
     let new_rel = renumber(t.sig.rels.len(), &|i| rels.contains(&RelId(i)));
     t.sig.funcs = std::mem::take(&mut t.sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
     t.sig.rels = std::mem::take(&mut t.sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    for a in &mut t.axioms {
-        a.formula = map_formula(&a.formula, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args));
-    }
+    t.axioms = t.axioms.iter().map(|a| map_axiom(a, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args))).collect();
     t
 }
 

@@ -20,6 +20,7 @@ use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// The eight moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -193,7 +194,7 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
     let expected = parent.axioms.len() - removed.len() + added.len();
     for mut a in added {
         a.name = fresh_axiom_name(&t, &a.name);
-        t.axioms.push(a);
+        t.axioms.push(Arc::new(a));
     }
     finish(t, expected, prov)
 }

@@ -8,6 +8,7 @@ use crate::signature::{FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A signature map: source symbol name → target symbol name.
 pub type SymbolMap = BTreeMap<String, String>;
@@ -102,7 +103,7 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
     };
     for mut a in carried {
         a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
-        t.axioms.push(a);
+        t.axioms.push(Arc::new(a));
     }
     finish(t, expected, p)
 }
