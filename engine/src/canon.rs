@@ -70,9 +70,9 @@ struct Enc<'a> {
     r: &'a Renaming<'a>,
     axiom: &'a Axiom,
     /// Each variable's number by first occurrence, or [`UNSEEN`].
-    vars: Vec<u32>,
+    vars: &'a mut Vec<u32>,
     seen: u32,
-    out: Vec<u32>,
+    out: &'a mut Vec<u32>,
 }
 
 impl Enc<'_> {
@@ -133,23 +133,37 @@ impl Enc<'_> {
 /// One axiom's encoding under a renaming: variables numbered by first occurrence, and a top-level
 /// equation read in whichever direction encodes first.
 pub fn encode_axiom(a: &Axiom, r: &Renaming) -> Vec<u32> {
-    let enc = |f: &dyn Fn(&mut Enc)| {
-        let mut e = Enc { r, axiom: a, vars: vec![UNSEEN; a.vars.len()], seen: 0, out: Vec::new() };
-        f(&mut e);
-        e.out
+    let mut out = Vec::new();
+    encode_axiom_into(a, r, &mut out, &mut Vec::new());
+    out
+}
+
+/// [`encode_axiom`] appended to `out`, with `vars` as scratch space: the canonical-form loops
+/// encode many axioms into one buffer without allocating for each.
+fn encode_axiom_into(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u32>) {
+    let enc = |out: &mut Vec<u32>, vars: &mut Vec<u32>, f: &mut dyn FnMut(&mut Enc)| {
+        vars.clear();
+        vars.resize(a.vars.len(), UNSEEN);
+        f(&mut Enc { r, axiom: a, vars, seen: 0, out });
     };
     match &a.formula {
         Formula::Eq(l, rt) => {
-            let one_way = |x: &Term, y: &Term| {
-                enc(&|e: &mut Enc| {
+            let start = out.len();
+            for (x, y) in [(l, rt), (rt, l)] {
+                enc(out, vars, &mut |e: &mut Enc| {
                     e.out.push(EQ);
                     e.term(x);
                     e.term(y)
-                })
-            };
-            one_way(l, rt).min(one_way(rt, l))
+                });
+            }
+            // Both directions have one token per node, so the halves are equally long.
+            let mid = start + (out.len() - start) / 2;
+            if out[mid..] < out[start..mid] {
+                out.copy_within(mid.., start);
+            }
+            out.truncate(mid);
         }
-        f => enc(&|e: &mut Enc| e.formula(f)),
+        f => enc(out, vars, &mut |e: &mut Enc| e.formula(f)),
     }
 }
 
@@ -180,9 +194,32 @@ pub fn same_axiom(t: &Theory, a: &Axiom, b: &Axiom) -> bool {
 /// Whether `t` already has an axiom equal to `a` up to variable names and orientation.
 pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
     let id = IdentityRenaming::of(t);
-    let want = encode_axiom(a, &id.get());
+    let r = id.get();
+    let (mut want, mut other, mut vars) = (Vec::new(), Vec::new(), Vec::new());
+    encode_axiom_into(a, &r, &mut want, &mut vars);
     // An encoding has one token per node, so only axioms of the same size need encoding.
-    t.axioms.iter().any(|b| nodes(&b.formula) == want.len() && encode_axiom(b, &id.get()) == want)
+    t.axioms.iter().any(|b| {
+        nodes(&b.formula) == want.len() && {
+            other.clear();
+            encode_axiom_into(b, &r, &mut other, &mut vars);
+            other == want
+        }
+    })
+}
+
+/// Encodes each of `axioms` under `r` into `buf` (cleared first), one span each, and sorts the
+/// spans by their encodings with duplicates removed: the order-free, duplicate-free form of an
+/// axiom list. `spans[k]` is `(start, end, index into axioms)`.
+fn encode_sorted(axioms: &[&Axiom], r: &Renaming, buf: &mut Vec<u32>, vars: &mut Vec<u32>, spans: &mut Vec<(usize, usize, usize)>) {
+    buf.clear();
+    spans.clear();
+    for (i, a) in axioms.iter().enumerate() {
+        let start = buf.len();
+        encode_axiom_into(a, r, buf, vars);
+        spans.push((start, buf.len(), i));
+    }
+    spans.sort_by(|x, y| buf[x.0..x.1].cmp(&buf[y.0..y.1]));
+    spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
 }
 
 /// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
@@ -355,9 +392,12 @@ fn factorial(n: usize) -> u128 {
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     let id = IdentityRenaming::of(t);
-    // Distinct axioms (duplicates up to variable names dropped), a name-free notion.
-    let mut seen = std::collections::HashSet::new();
-    let distinct: Vec<&Axiom> = t.axioms.iter().map(|a| &**a).filter(|a| seen.insert(encode_axiom(a, &id.get()))).collect();
+    let (mut buf, mut vars, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their order
+    // does not matter: everything below sorts what it reads from them.
+    let all: Vec<&Axiom> = t.axioms.iter().map(|a| &**a).collect();
+    encode_sorted(&all, &id.get(), &mut buf, &mut vars, &mut spans);
+    let distinct: Vec<&Axiom> = spans.iter().map(|s| all[s.2]).collect();
     let (finv, rinv, occurs) = invariants(t, &distinct);
     let sig = &t.sig;
     let sort_perms = permutations(sig.sorts.len());
@@ -396,15 +436,19 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
                 *next += c.members.len() as u32;
             }
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            let mut axs: Vec<Vec<u32>> = distinct.iter().map(|a| encode_axiom(a, &r)).collect();
-            axs.sort();
-            axs.dedup();
-            let mut enc = head.clone();
-            for a in axs {
-                enc.push(SEP);
-                enc.extend(a);
-            }
-            if best.as_ref().is_none_or(|b| enc < *b) {
+            encode_sorted(&distinct, &r, &mut buf, &mut vars, &mut spans);
+            let len = head.len() + spans.iter().map(|s| 1 + s.1 - s.0).sum::<usize>();
+            let better = best.as_ref().is_none_or(|b| {
+                let tokens = head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1])));
+                tokens.cmp(b.iter()).is_lt()
+            });
+            if better {
+                let mut enc = Vec::with_capacity(len);
+                enc.extend_from_slice(&head);
+                for s in &spans {
+                    enc.push(SEP);
+                    enc.extend_from_slice(&buf[s.0..s.1]);
+                }
                 best = Some(enc);
             }
             // Advance the mixed-radix counter.
