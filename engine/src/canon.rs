@@ -18,6 +18,7 @@ use crate::signature::SortId;
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The largest number of symbol and sort renamings [`canonical_form`] tries.
 pub const MAX_RENAMINGS: usize = 40_320;
@@ -141,6 +142,14 @@ pub fn encode_axiom(a: &Axiom, r: &Renaming) -> Vec<u32> {
 /// [`encode_axiom`] appended to `out`, with `vars` as scratch space: the canonical-form loops
 /// encode many axioms into one buffer without allocating for each.
 fn encode_axiom_into(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u32>) {
+    let start = out.len();
+    encode_readings(a, r, out, vars);
+    keep_least_reading(out, start);
+}
+
+/// Appends an axiom's readings under `r` to `out`: a top-level equation both ways (`l = r`, then
+/// `r = l`, equally long), any other formula once.
+fn encode_readings(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u32>) {
     let enc = |out: &mut Vec<u32>, vars: &mut Vec<u32>, f: &mut dyn FnMut(&mut Enc)| {
         vars.clear();
         vars.resize(a.vars.len(), UNSEEN);
@@ -148,7 +157,6 @@ fn encode_axiom_into(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec
     };
     match &a.formula {
         Formula::Eq(l, rt) => {
-            let start = out.len();
             for (x, y) in [(l, rt), (rt, l)] {
                 enc(out, vars, &mut |e: &mut Enc| {
                     e.out.push(EQ);
@@ -156,15 +164,39 @@ fn encode_axiom_into(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec
                     e.term(y)
                 });
             }
-            // Both directions have one token per node, so the halves are equally long.
-            let mid = start + (out.len() - start) / 2;
-            if out[mid..] < out[start..mid] {
-                out.copy_within(mid.., start);
-            }
-            out.truncate(mid);
         }
         f => enc(out, vars, &mut |e: &mut Enc| e.formula(f)),
     }
+}
+
+/// `out[start..]` holds one axiom's readings ([`encode_readings`]); keeps only the least.
+fn keep_least_reading(out: &mut Vec<u32>, start: usize) {
+    if out.get(start) != Some(&EQ) {
+        return;
+    }
+    // Both directions have one token per node, so the halves are equally long.
+    let mid = start + (out.len() - start) / 2;
+    if out[mid..] < out[start..mid] {
+        out.copy_within(mid.., start);
+    }
+    out.truncate(mid);
+}
+
+/// Low bits of a variable token: its sort (there are at most 8 sorts when a canonical form
+/// exists: more allow over [`MAX_RENAMINGS`] sort renamings).
+const SORT_BITS: u32 = 0xFF;
+const TAG: u32 = 0xFF << 24;
+
+/// Appends `tokens`, an encoding under the identity renaming, as it reads under `r`: the tokens
+/// of symbols and variable sorts renamed, everything else (variable numbers by first occurrence
+/// included) unchanged. Equal to encoding the axiom under `r`, without walking its tree again.
+fn relabel(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
+    out.extend(tokens.iter().map(|&t| match t & TAG {
+        VAR => (t & !SORT_BITS) | r.sorts[(t & SORT_BITS) as usize],
+        FUNC => FUNC | r.funcs[(t & !TAG) as usize],
+        REL => REL | r.rels[(t & !TAG) as usize],
+        _ => t,
+    }));
 }
 
 fn identity(n: usize) -> Vec<u32> {
@@ -207,19 +239,102 @@ pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
     })
 }
 
+/// A theory's axioms up to variable names and orientation, encoded once, for the many
+/// membership questions TRANSFER and ABSTRACT's common part ask of one theory (one per axiom
+/// of the other theory and signature map). [`AxiomSet::contains_under`] reads an axiom through a
+/// renaming into the theory's symbols without building the renamed axiom.
+pub struct AxiomSet {
+    buf: Vec<u32>,
+    /// Sorted, distinct encodings: `buf[start..end]`.
+    spans: Vec<(usize, usize)>,
+    /// The identity on the theory's signature, for [`AxiomSet::contains`].
+    id: IdentityRenaming,
+}
+
+impl AxiomSet {
+    /// The axioms of `t`.
+    pub fn of(t: &Theory) -> AxiomSet {
+        let id = IdentityRenaming::of(t);
+        let (mut buf, mut spans) = (Vec::new(), Vec::new());
+        encode_sorted(&t.axioms, &id.get(), &mut buf, &mut spans);
+        AxiomSet { spans, buf, id }
+    }
+
+    /// Whether the set has `a`, an axiom over the theory's own signature ([`has_axiom`]).
+    pub fn contains(&self, a: &Axiom) -> bool {
+        self.contains_under(a, &self.id.get())
+    }
+
+    /// Whether the set has `a` with its symbols and sorts renamed by `r` (into the set's theory).
+    pub fn contains_under(&self, a: &Axiom, r: &Renaming) -> bool {
+        let mut want = Vec::new();
+        encode_axiom_into(a, r, &mut want, &mut Vec::new());
+        self.spans.binary_search_by(|s| self.buf[s.0..s.1].cmp(&want)).is_ok()
+    }
+}
+
 /// Encodes each of `axioms` under `r` into `buf` (cleared first), one span each, and sorts the
 /// spans by their encodings with duplicates removed: the order-free, duplicate-free form of an
-/// axiom list. `spans[k]` is `(start, end, index into axioms)`.
-fn encode_sorted(axioms: &[&Axiom], r: &Renaming, buf: &mut Vec<u32>, vars: &mut Vec<u32>, spans: &mut Vec<(usize, usize, usize)>) {
+/// axiom list. `spans[k]` is `(start, end)`.
+fn encode_sorted(axioms: &[Arc<Axiom>], r: &Renaming, buf: &mut Vec<u32>, spans: &mut Vec<(usize, usize)>) {
     buf.clear();
     spans.clear();
-    for (i, a) in axioms.iter().enumerate() {
+    let mut vars = Vec::new();
+    for a in axioms {
         let start = buf.len();
-        encode_axiom_into(a, r, buf, vars);
-        spans.push((start, buf.len(), i));
+        encode_axiom_into(a, r, buf, &mut vars);
+        spans.push((start, buf.len()));
     }
+    sort_spans(buf, spans);
+}
+
+/// Sorts spans of `buf` by their contents, dropping repeats.
+fn sort_spans(buf: &[u32], spans: &mut Vec<(usize, usize)>) {
     spans.sort_by(|x, y| buf[x.0..x.1].cmp(&buf[y.0..y.1]));
     spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
+}
+
+/// A theory's distinct axioms (up to variable names and orientation), each encoded once under
+/// the identity renaming with all its readings; every other renaming's encoding is a relabelling
+/// of these tokens ([`relabel`]).
+struct Readings {
+    buf: Vec<u32>,
+    /// Per distinct axiom, `buf[start..end]`: one reading, or two equally long ones.
+    axioms: Vec<(usize, usize)>,
+}
+
+impl Readings {
+    fn of(t: &Theory, id: &Renaming) -> Readings {
+        let (mut buf, mut vars) = (Vec::new(), Vec::new());
+        // Each axiom: its readings, then its least reading (the key that finds duplicates).
+        let mut keyed = Vec::with_capacity(t.axioms.len());
+        for a in &t.axioms {
+            let start = buf.len();
+            encode_readings(a, id, &mut buf, &mut vars);
+            let end = buf.len();
+            buf.extend_from_within(start..end);
+            keep_least_reading(&mut buf, end);
+            keyed.push((start, end, buf.len()));
+        }
+        keyed.sort_by(|x, y| buf[x.1..x.2].cmp(&buf[y.1..y.2]));
+        keyed.dedup_by(|x, y| buf[x.1..x.2] == buf[y.1..y.2]);
+        Readings { axioms: keyed.into_iter().map(|(start, end, _)| (start, end)).collect(), buf }
+    }
+
+    /// The first reading of distinct axiom `k` under the identity (for counting symbols).
+    fn first(&self, k: usize) -> &[u32] {
+        let (start, end) = self.axioms[k];
+        let len = if self.buf[start] == EQ { (end - start) / 2 } else { end - start };
+        &self.buf[start..start + len]
+    }
+
+    /// Appends distinct axiom `k`'s encoding under `r` to `out`.
+    fn encode(&self, k: usize, r: &Renaming, out: &mut Vec<u32>) {
+        let (start, end) = self.axioms[k];
+        let at = out.len();
+        relabel(&self.buf[start..end], r, out);
+        keep_least_reading(out, at);
+    }
 }
 
 /// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
@@ -275,7 +390,7 @@ fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, V
 /// names, and split classes keep their place and are ordered by signature, so isomorphic
 /// theories get corresponding classes; only the symbols still interchangeable after this need
 /// to be permuted.
-fn refine(mut classes: Vec<Class>, sorts: &[u32], distinct: &[&Axiom], occurs: &Occurrences) -> Vec<Class> {
+fn refine(mut classes: Vec<Class>, sorts: &[u32], readings: &Readings, occurs: &Occurrences) -> Vec<Class> {
     let (nf, nr) = (occurs.funcs.len(), occurs.rels.len());
     loop {
         if classes.iter().all(|c| c.members.len() == 1) {
@@ -300,7 +415,14 @@ fn refine(mut classes: Vec<Class>, sorts: &[u32], distinct: &[&Axiom], occurs: &
                     &occurs.funcs[s]
                 };
                 let renaming = Renaming { sorts, funcs: &f, rels: &r };
-                let mut signature: Vec<Vec<u32>> = axioms.iter().map(|&a| encode_axiom(distinct[a], &renaming)).collect();
+                let mut signature: Vec<Vec<u32>> = axioms
+                    .iter()
+                    .map(|&a| {
+                        let mut e = Vec::new();
+                        readings.encode(a, &renaming, &mut e);
+                        e
+                    })
+                    .collect();
                 signature.sort();
                 by_signature.entry(signature).or_default().push(s);
             }
@@ -321,15 +443,22 @@ struct Occurrences {
 }
 
 /// Symbol occurrence invariants that do not depend on names: per symbol, the number of distinct
-/// axioms it occurs in and its total number of occurrences; and the occurrence lists.
-fn invariants(t: &Theory, distinct: &[&Axiom]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Occurrences) {
+/// axioms it occurs in and its total number of occurrences; and the occurrence lists. Read off
+/// the encodings, which have one token per occurrence.
+fn invariants(t: &Theory, readings: &Readings) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Occurrences) {
     let mut f = vec![(0u32, 0u32); t.sig.funcs.len()];
     let mut r = vec![(0u32, 0u32); t.sig.rels.len()];
     let mut occurs = Occurrences { funcs: vec![Vec::new(); f.len()], rels: vec![Vec::new(); r.len()] };
     let (mut fc, mut rc) = (vec![0u32; f.len()], vec![0u32; r.len()]);
-    for (ai, a) in distinct.iter().enumerate() {
+    for ai in 0..readings.axioms.len() {
         fc.iter_mut().chain(rc.iter_mut()).for_each(|c| *c = 0);
-        count(&a.formula, &mut fc, &mut rc);
+        for &token in readings.first(ai) {
+            match token & TAG {
+                FUNC => fc[(token & !TAG) as usize] += 1,
+                REL => rc[(token & !TAG) as usize] += 1,
+                _ => {}
+            }
+        }
         for (i, &c) in fc.iter().enumerate().filter(|(_, c)| **c > 0) {
             f[i].0 += 1;
             f[i].1 += c;
@@ -342,31 +471,6 @@ fn invariants(t: &Theory, distinct: &[&Axiom]) -> (Vec<(u32, u32)>, Vec<(u32, u3
         }
     }
     (f, r, occurs)
-}
-
-fn count(f: &Formula, fc: &mut [u32], rc: &mut [u32]) {
-    fn term(t: &Term, fc: &mut [u32]) {
-        if let Term::App(g, args) = t {
-            fc[g.0 as usize] += 1;
-            args.iter().for_each(|a| term(a, fc));
-        }
-    }
-    match f {
-        Formula::True | Formula::False => {}
-        Formula::Eq(a, b) => {
-            term(a, fc);
-            term(b, fc)
-        }
-        Formula::Rel(r, args) => {
-            rc[r.0 as usize] += 1;
-            args.iter().for_each(|a| term(a, fc))
-        }
-        Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => count(g, fc, rc),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
-            count(a, fc, rc);
-            count(b, fc, rc)
-        }
-    }
 }
 
 /// All permutations of `0..n`.
@@ -392,14 +496,16 @@ fn factorial(n: usize) -> u128 {
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     let id = IdentityRenaming::of(t);
-    let (mut buf, mut vars, mut spans) = (Vec::new(), Vec::new(), Vec::new());
     // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their order
     // does not matter: everything below sorts what it reads from them.
-    let all: Vec<&Axiom> = t.axioms.iter().map(|a| &**a).collect();
-    encode_sorted(&all, &id.get(), &mut buf, &mut vars, &mut spans);
-    let distinct: Vec<&Axiom> = spans.iter().map(|s| all[s.2]).collect();
-    let (finv, rinv, occurs) = invariants(t, &distinct);
+    let readings = Readings::of(t, &id.get());
+    let (finv, rinv, occurs) = invariants(t, &readings);
+    let (mut buf, mut spans) = (Vec::new(), Vec::new());
     let sig = &t.sig;
+    // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
+    if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
+        return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
+    }
     let sort_perms = permutations(sig.sorts.len());
     let mut best: Option<Vec<u32>> = None;
     for sp in &sort_perms {
@@ -409,7 +515,7 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
         let rkeys = sig.rels.iter().enumerate().map(|(i, d)| (1, sorts_of(&d.args), 0, rinv[i])).collect();
         let mut initial = classes(fkeys, false);
         initial.extend(classes(rkeys, true));
-        let cls = refine(initial, &sorts, &distinct, &occurs);
+        let cls = refine(initial, &sorts, &readings, &occurs);
         let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.members.len())).product::<u128>();
         if total > MAX_RENAMINGS as u128 {
             return Err(CanonError::TooSymmetric(t.name.clone(), total));
@@ -436,7 +542,14 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
                 *next += c.members.len() as u32;
             }
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            encode_sorted(&distinct, &r, &mut buf, &mut vars, &mut spans);
+            buf.clear();
+            spans.clear();
+            for k in 0..readings.axioms.len() {
+                let start = buf.len();
+                readings.encode(k, &r, &mut buf);
+                spans.push((start, buf.len()));
+            }
+            sort_spans(&buf, &mut spans);
             let len = head.len() + spans.iter().map(|s| 1 + s.1 - s.0).sum::<usize>();
             let better = best.as_ref().is_none_or(|b| {
                 let tokens = head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1])));

@@ -13,7 +13,7 @@ use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
 /// A node: a theory and the depth at which it was first reached.
@@ -39,7 +39,8 @@ pub struct Equivalence {
 pub struct Graph {
     /// Theories and moves.
     pub graph: DiGraph<Node, Provenance>,
-    index: HashMap<CanonicalForm, NodeIndex>,
+    /// Canonical forms (long vectors of small numbers, so a fast non-cryptographic hash).
+    index: FxHashMap<CanonicalForm, NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
     pub equivalences: Vec<Equivalence>,
     /// Results that could not be canonized (too symmetric) and were kept undeduplicated.

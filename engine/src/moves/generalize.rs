@@ -2,12 +2,12 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::transfer::{carried, maps, MAX_MAPS};
+use super::transfer::{kept, maps, MAX_MAPS};
 use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::signature::{FuncId, RelId};
 use crate::syntax::{Formula, Term};
-use crate::canon::has_axiom;
+use crate::canon::AxiomSet;
 use crate::theory::Theory;
 
 /// ABSTRACT by dropping the axiom called `axiom`. A symbol that only this axiom mentioned (say
@@ -51,10 +51,15 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
+    common_part_with(a, b, &AxiomSet::of(b))
+}
+
+/// [`common_part`], with `b`'s axioms already encoded (`b_axioms`).
+pub(crate) fn common_part_with(a: &Theory, b: &Theory, b_axioms: &AxiomSet) -> Result<Derived, MoveError> {
     let best = maps(a, b, MAX_MAPS)
         .into_iter()
         .filter_map(|m| {
-            let keep: Vec<bool> = carried(a, b, &m)?.iter().map(|x| has_axiom(b, x)).collect();
+            let keep = kept(a, b, b_axioms, &m)?;
             Some((keep.iter().filter(|k| **k).count(), keep, m))
         })
         .max_by_key(|(n, _, _)| *n);
@@ -71,10 +76,6 @@ pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
     derive(a, &removed, vec![], vec![], p, &format!("common({})", b.name))
 }
 
-/// The common part of `a` and `b`, if they have one.
-pub fn common_parts(a: &Theory, b: &Theory) -> Vec<Derived> {
-    common_part(a, b).into_iter().collect()
-}
 
 /// Every single-axiom drop.
 pub fn all(t: &Theory) -> Vec<Derived> {

@@ -111,22 +111,25 @@ pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
             return bad("a symbol's profile names an undeclared sort".into());
         }
     }
-    let mut names = std::collections::HashSet::new();
-    for n in sig.funcs.iter().map(|d| &d.name).chain(sig.rels.iter().map(|d| &d.name)) {
-        if !names.insert(n) {
-            return bad(format!("symbol `{n}` declared twice"));
-        }
+    if let Some(n) = repeated(sig.funcs.iter().map(|d| d.name.as_str()).chain(sig.rels.iter().map(|d| d.name.as_str()))) {
+        return bad(format!("symbol `{n}` declared twice"));
     }
-    let mut anames = std::collections::HashSet::new();
+    if let Some(n) = repeated(t.axioms.iter().map(|a| a.name.as_str())) {
+        return bad(format!("axiom name `{n}` used twice"));
+    }
     for a in &t.axioms {
-        if !anames.insert(&a.name) {
-            return bad(format!("axiom name `{}` used twice", a.name));
-        }
         if let Err(m) = check_formula(sig, a, &a.formula) {
             return bad(format!("axiom {}: {m}", a.name));
         }
     }
     Ok(())
+}
+
+/// A name that occurs more than once, if any (sorting: no hashing, one allocation).
+fn repeated<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut names: Vec<&str> = names.collect();
+    names.sort_unstable();
+    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }
 
 pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, String> {
@@ -281,7 +284,8 @@ pub fn unary_moves(t: &Theory) -> Vec<Derived> {
 /// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
 /// along each signature map, and ABSTRACT's common part.
 pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
-    let mut out = transfer::all(source, target);
-    out.extend(generalize::common_parts(source, target));
+    let axioms = crate::canon::AxiomSet::of(target);
+    let mut out = transfer::all_into(source, target, &axioms);
+    out.extend(generalize::common_part_with(source, target, &axioms));
     out
 }

@@ -4,6 +4,7 @@
 
 use super::dualize::map_formula;
 use super::{finish, fresh_axiom_name, Derived, Move, MoveError, Provenance};
+use crate::canon::{AxiomSet, Renaming};
 use crate::signature::{FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
@@ -65,6 +66,33 @@ fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, M
     Ok(Images { sorts, funcs, rels })
 }
 
+impl Images {
+    /// Where the images send sorts and symbols, as a [`Renaming`]; `None` when a sort has none.
+    fn indices(&self) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+        let sorts = self.sorts.iter().map(|s| s.map(|s| s.0)).collect::<Option<Vec<u32>>>()?;
+        Some((sorts, self.funcs.iter().map(|f| f.0).collect(), self.rels.iter().map(|r| r.0).collect()))
+    }
+}
+
+/// For each axiom of `source`, whether its image under `im` is an axiom of the target (`target`,
+/// its axioms). Errors as [`carry`] does when an axiom's variable has a sort without an image.
+/// The images are compared as encodings, without building the carried axioms.
+fn lands(source: &Theory, im: &Images, target: &AxiomSet) -> Result<Vec<bool>, MoveError> {
+    match im.indices() {
+        Some((sorts, funcs, rels)) => {
+            let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
+            Ok(source.axioms.iter().map(|a| target.contains_under(a, &r)).collect())
+        }
+        None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
+    }
+}
+
+/// For each axiom of `source`, whether its image under `map` is an axiom of `target` (whose
+/// axioms are `axioms`); `None` when the map does not fit. ABSTRACT's common part keeps these.
+pub(crate) fn kept(source: &Theory, target: &Theory, axioms: &AxiomSet, map: &SymbolMap) -> Option<Vec<bool>> {
+    lands(source, &images(source, target, map).ok()?, axioms).ok()
+}
+
 fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
     let mut out = a.clone();
     out.origin = None;
@@ -77,11 +105,16 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
+    transfer_into(source, target, &AxiomSet::of(target), map)
+}
+
+/// [`transfer`], with the target's axioms already encoded (`axioms`).
+fn transfer_into(source: &Theory, target: &Theory, axioms: &AxiomSet, map: &SymbolMap) -> Result<Derived, MoveError> {
     let im = images(source, target, map)?;
-    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
-    if carried.iter().all(|a| crate::canon::has_axiom(target, a)) {
+    if lands(source, &im, axioms)?.into_iter().all(|landed| landed) {
         return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
     }
+    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
     let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
     let p = Provenance {
         parents: vec![target.name.clone(), source.name.clone()],
@@ -143,10 +176,15 @@ pub const MAX_MAPS: usize = 24;
 
 /// TRANSFER along every map [`maps`] finds.
 pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
+    all_into(source, target, &AxiomSet::of(target))
+}
+
+/// [`all`], with the target's axioms already encoded (`axioms`).
+pub(crate) fn all_into(source: &Theory, target: &Theory, axioms: &AxiomSet) -> Vec<Derived> {
     if source.axioms.is_empty() {
         return Vec::new();
     }
-    maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer(source, target, m).ok()).collect()
+    maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer_into(source, target, axioms, m).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
