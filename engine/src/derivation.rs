@@ -13,7 +13,9 @@ use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
-use rustc_hash::FxHashMap;
+use crate::syntax::Axiom;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 use std::ops::ControlFlow;
 
 /// A node: a theory and the depth at which it was first reached.
@@ -45,6 +47,10 @@ pub struct Graph {
     pub equivalences: Vec<Equivalence>,
     /// Results that could not be canonized (too symmetric) and were kept undeduplicated.
     pub uncanonized: usize,
+    /// Every axiom of a node, once: a new node's axioms are replaced by equal ones already here,
+    /// so that, say, the commutativity COMPLETE adds to a thousand theories, or the axioms
+    /// TRANSFER carries into them, are stored once.
+    axioms: FxHashSet<Arc<Axiom>>,
 }
 
 impl Graph {
@@ -57,17 +63,32 @@ impl Graph {
 
     /// [`Graph::add`] with the canonical form already computed (`None`: too symmetric to
     /// canonize, so the theory is kept without deduplication).
-    fn add_with_form(&mut self, theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
+    fn add_with_form(&mut self, mut theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
         let Some(form) = form else {
             self.uncanonized += 1;
+            self.share_axioms(&mut theory);
             return (self.graph.add_node(Node { theory, depth }), true);
         };
         if let Some(&i) = self.index.get(&form) {
             return (i, false);
         }
+        self.share_axioms(&mut theory);
         let i = self.graph.add_node(Node { theory, depth });
         self.index.insert(form, i);
         (i, true)
+    }
+
+    /// Replaces each axiom of `theory` by an equal one already in the graph, or records it. An
+    /// axiom the theory already shares (with its parent) is left as it is.
+    fn share_axioms(&mut self, theory: &mut Theory) {
+        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+            match self.axioms.get(&**a) {
+                Some(known) => *a = known.clone(),
+                None => {
+                    self.axioms.insert(a.clone());
+                }
+            }
+        }
     }
 
     /// The node of a theory equal (up to renaming) to `t`, if any.
