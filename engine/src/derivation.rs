@@ -39,8 +39,8 @@ pub struct Equivalence {
 /// The derivation graph.
 #[derive(Default)]
 pub struct Graph {
-    /// Theories and moves.
-    pub graph: DiGraph<Node, Provenance>,
+    /// Theories and moves. A binary move's two edges (from each parent) share one provenance.
+    pub graph: DiGraph<Node, Arc<Provenance>>,
     /// Canonical forms (long vectors of small numbers, so a fast non-cryptographic hash).
     index: FxHashMap<CanonicalForm, NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
@@ -224,10 +224,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     };
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
+                    let provenance = Arc::new(r.provenance);
                     if let Some(o) = r.other.filter(|o| *o != parent) {
-                        g.graph.add_edge(o, child, r.provenance.clone());
+                        g.graph.add_edge(o, child, provenance.clone());
                     }
-                    g.graph.add_edge(parent, child, r.provenance);
+                    g.graph.add_edge(parent, child, provenance);
                     if new {
                         next.push(child);
                         stats.stopped |= on_event(&g, Event::New(child)).is_break();
