@@ -217,20 +217,19 @@ impl IdentityRenaming {
     }
 }
 
-/// Whether two axioms of the same signature are equal up to variable names and orientation.
-pub fn same_axiom(t: &Theory, a: &Axiom, b: &Axiom) -> bool {
-    let id = IdentityRenaming::of(t);
-    encode_axiom(a, &id.get()) == encode_axiom(b, &id.get())
-}
-
 /// Whether `t` already has an axiom equal to `a` up to variable names and orientation.
 pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
+    find_axiom(t, a).is_some()
+}
+
+/// The first axiom of `t` equal to `a` up to variable names and orientation, by index.
+pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
     let id = IdentityRenaming::of(t);
     let r = id.get();
     let (mut want, mut other, mut vars) = (Vec::new(), Vec::new(), Vec::new());
     encode_axiom_into(a, &r, &mut want, &mut vars);
     // An encoding has one token per node, so only axioms of the same size need encoding.
-    t.axioms.iter().any(|b| {
+    t.axioms.iter().position(|b| {
         nodes(&b.formula) == want.len() && {
             other.clear();
             encode_axiom_into(b, &r, &mut other, &mut vars);
@@ -390,8 +389,11 @@ fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, V
 /// names, and split classes keep their place and are ordered by signature, so isomorphic
 /// theories get corresponding classes; only the symbols still interchangeable after this need
 /// to be permuted.
-fn refine(mut classes: Vec<Class>, sorts: &[u32], readings: &Readings, occurs: &Occurrences) -> Vec<Class> {
-    let (nf, nr) = (occurs.funcs.len(), occurs.rels.len());
+fn refine(mut classes: Vec<Class>, sorts: &[u32], readings: &Readings, nf: usize, nr: usize) -> Vec<Class> {
+    if classes.iter().all(|c| c.members.len() == 1) {
+        return classes;
+    }
+    let occurs = occurrences(readings, nf, nr);
     loop {
         if classes.iter().all(|c| c.members.len() == 1) {
             return classes;
@@ -442,35 +444,51 @@ struct Occurrences {
     rels: Vec<Vec<usize>>,
 }
 
-/// Symbol occurrence invariants that do not depend on names: per symbol, the number of distinct
-/// axioms it occurs in and its total number of occurrences; and the occurrence lists. Read off
-/// the encodings, which have one token per occurrence.
-fn invariants(t: &Theory, readings: &Readings) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Occurrences) {
-    let mut f = vec![(0u32, 0u32); t.sig.funcs.len()];
-    let mut r = vec![(0u32, 0u32); t.sig.rels.len()];
-    let mut occurs = Occurrences { funcs: vec![Vec::new(); f.len()], rels: vec![Vec::new(); r.len()] };
-    let (mut fc, mut rc) = (vec![0u32; f.len()], vec![0u32; r.len()]);
-    for ai in 0..readings.axioms.len() {
-        fc.iter_mut().chain(rc.iter_mut()).for_each(|c| *c = 0);
-        for &token in readings.first(ai) {
-            match token & TAG {
-                FUNC => fc[(token & !TAG) as usize] += 1,
-                REL => rc[(token & !TAG) as usize] += 1,
-                _ => {}
-            }
-        }
-        for (i, &c) in fc.iter().enumerate().filter(|(_, c)| **c > 0) {
-            f[i].0 += 1;
-            f[i].1 += c;
-            occurs.funcs[i].push(ai);
-        }
-        for (i, &c) in rc.iter().enumerate().filter(|(_, c)| **c > 0) {
-            r[i].0 += 1;
-            r[i].1 += c;
-            occurs.rels[i].push(ai);
+/// Calls `f` with the symbol of each function and relation token of distinct axiom `k`'s
+/// first reading under the identity: one call per occurrence.
+fn for_each_symbol(readings: &Readings, k: usize, mut f: impl FnMut(bool, usize)) {
+    for &token in readings.first(k) {
+        match token & TAG {
+            FUNC => f(false, (token & !TAG) as usize),
+            REL => f(true, (token & !TAG) as usize),
+            _ => {}
         }
     }
-    (f, r, occurs)
+}
+
+/// Symbol occurrence invariants that do not depend on names: per function and relation symbol,
+/// the number of distinct axioms it occurs in and its total number of occurrences.
+fn invariants(t: &Theory, readings: &Readings) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+    let mut inv = [vec![(0u32, 0u32); t.sig.funcs.len()], vec![(0u32, 0u32); t.sig.rels.len()]];
+    // The axiom that last counted each symbol, so that each axiom counts once per symbol.
+    let mut last = [vec![usize::MAX; t.sig.funcs.len()], vec![usize::MAX; t.sig.rels.len()]];
+    for k in 0..readings.axioms.len() {
+        for_each_symbol(readings, k, |rel, s| {
+            let (i, l) = (&mut inv[usize::from(rel)][s], &mut last[usize::from(rel)][s]);
+            i.1 += 1;
+            if *l != k {
+                *l = k;
+                i.0 += 1;
+            }
+        });
+    }
+    let [f, r] = inv;
+    (f, r)
+}
+
+/// For each function and relation symbol, the distinct axioms it occurs in (in order).
+fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
+    let mut occurs = [vec![Vec::new(); nf], vec![Vec::new(); nr]];
+    for k in 0..readings.axioms.len() {
+        for_each_symbol(readings, k, |rel, s| {
+            let list: &mut Vec<usize> = &mut occurs[usize::from(rel)][s];
+            if list.last() != Some(&k) {
+                list.push(k);
+            }
+        });
+    }
+    let [funcs, rels] = occurs;
+    Occurrences { funcs, rels }
 }
 
 /// All permutations of `0..n`.
@@ -499,7 +517,7 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their order
     // does not matter: everything below sorts what it reads from them.
     let readings = Readings::of(t, &id.get());
-    let (finv, rinv, occurs) = invariants(t, &readings);
+    let (finv, rinv) = invariants(t, &readings);
     let (mut buf, mut spans) = (Vec::new(), Vec::new());
     let sig = &t.sig;
     // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
@@ -515,7 +533,7 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
         let rkeys = sig.rels.iter().enumerate().map(|(i, d)| (1, sorts_of(&d.args), 0, rinv[i])).collect();
         let mut initial = classes(fkeys, false);
         initial.extend(classes(rkeys, true));
-        let cls = refine(initial, &sorts, &readings, &occurs);
+        let cls = refine(initial, &sorts, &readings, sig.funcs.len(), sig.rels.len());
         let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.members.len())).product::<u128>();
         if total > MAX_RENAMINGS as u128 {
             return Err(CanonError::TooSymmetric(t.name.clone(), total));
@@ -527,17 +545,24 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
             head.extend([SEP | k.0, c.members.len() as u32, k.2, k.3 .0, k.3 .1]);
             head.extend(&k.1);
         }
-        // Every combination of permutations within classes.
-        let perms: Vec<Vec<Vec<usize>>> = cls.iter().map(|c| permutations(c.members.len())).collect();
-        let mut choice = vec![0usize; cls.len()];
+        // Every combination of permutations within the classes of more than one symbol (after
+        // refinement there are usually none, and this loop runs once).
+        let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.members.len() > 1).map(|c| permutations(c.members.len())).collect();
+        let mut choice = vec![0usize; perms.len()];
         let (mut funcs, mut rels) = (vec![0u32; sig.funcs.len()], vec![0u32; sig.rels.len()]);
         loop {
             let (mut nf, mut nr) = (0u32, 0u32);
-            for (ci, c) in cls.iter().enumerate() {
+            let mut movable = 0;
+            for c in &cls {
                 let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-                let p = &perms[ci][choice[ci]];
-                for (j, &sym) in c.members.iter().enumerate() {
-                    target[sym] = *next + p[j] as u32;
+                if let [sym] = c.members[..] {
+                    target[sym] = *next;
+                } else {
+                    let p = &perms[movable][choice[movable]];
+                    movable += 1;
+                    for (j, &sym) in c.members.iter().enumerate() {
+                        target[sym] = *next + p[j] as u32;
+                    }
                 }
                 *next += c.members.len() as u32;
             }
