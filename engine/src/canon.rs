@@ -18,7 +18,6 @@ use crate::signature::SortId;
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
-use std::sync::Arc;
 
 /// The largest number of symbol and sort renamings [`canonical_form`] tries.
 pub const MAX_RENAMINGS: usize = 40_320;
@@ -240,12 +239,15 @@ pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
 
 /// A theory's axioms up to variable names and orientation, encoded once, for the many
 /// membership questions TRANSFER and ABSTRACT's common part ask of one theory (one per axiom
-/// of the other theory and signature map). [`AxiomSet::contains_under`] reads an axiom through a
-/// renaming into the theory's symbols without building the renamed axiom.
+/// of the other theory and signature map). [`AxiomSet::has_image`] reads an axiom of another
+/// set through a renaming by relabelling its tokens, without building the renamed axiom.
 pub struct AxiomSet {
+    /// Every axiom's readings and then its least reading, in the theory's order.
     buf: Vec<u32>,
-    /// Sorted, distinct encodings: `buf[start..end]`.
-    spans: Vec<(usize, usize)>,
+    /// Per axiom: `buf[start..end]` its readings, `buf[end..key]` its least reading.
+    axioms: Vec<(usize, usize, usize)>,
+    /// The least readings, sorted and without repeats: `(end, key)` spans of `buf`.
+    sorted: Vec<(usize, usize)>,
     /// The identity on the theory's signature, for [`AxiomSet::contains`].
     id: IdentityRenaming,
 }
@@ -254,37 +256,48 @@ impl AxiomSet {
     /// The axioms of `t`.
     pub fn of(t: &Theory) -> AxiomSet {
         let id = IdentityRenaming::of(t);
-        let (mut buf, mut spans) = (Vec::new(), Vec::new());
-        encode_sorted(&t.axioms, &id.get(), &mut buf, &mut spans);
-        AxiomSet { spans, buf, id }
+        let (buf, axioms) = encode_keyed(t, &id.get());
+        let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
+        sort_spans(&buf, &mut sorted);
+        AxiomSet { buf, axioms, sorted, id }
+    }
+
+    fn has_encoding(&self, want: &[u32]) -> bool {
+        self.sorted.binary_search_by(|s| self.buf[s.0..s.1].cmp(want)).is_ok()
     }
 
     /// Whether the set has `a`, an axiom over the theory's own signature ([`has_axiom`]).
     pub fn contains(&self, a: &Axiom) -> bool {
-        self.contains_under(a, &self.id.get())
+        let mut want = Vec::new();
+        encode_axiom_into(a, &self.id.get(), &mut want, &mut Vec::new());
+        self.has_encoding(&want)
     }
 
-    /// Whether the set has `a` with its symbols and sorts renamed by `r` (into the set's theory).
-    pub fn contains_under(&self, a: &Axiom, r: &Renaming) -> bool {
-        let mut want = Vec::new();
-        encode_axiom_into(a, r, &mut want, &mut Vec::new());
-        self.spans.binary_search_by(|s| self.buf[s.0..s.1].cmp(&want)).is_ok()
+    /// Whether the set has axiom `k` of `other` with its symbols and sorts renamed by `r` (from
+    /// `other`'s theory into this one's).
+    pub fn has_image(&self, other: &AxiomSet, k: usize, r: &Renaming) -> bool {
+        let (start, end, _) = other.axioms[k];
+        let mut want = Vec::with_capacity(end - start);
+        relabel(&other.buf[start..end], r, &mut want);
+        keep_least_reading(&mut want, 0);
+        self.has_encoding(&want)
     }
 }
 
-/// Encodes each of `axioms` under `r` into `buf` (cleared first), one span each, and sorts the
-/// spans by their encodings with duplicates removed: the order-free, duplicate-free form of an
-/// axiom list. `spans[k]` is `(start, end)`.
-fn encode_sorted(axioms: &[Arc<Axiom>], r: &Renaming, buf: &mut Vec<u32>, spans: &mut Vec<(usize, usize)>) {
-    buf.clear();
-    spans.clear();
-    let mut vars = Vec::new();
-    for a in axioms {
+/// Every axiom of `t` encoded under `r`: its readings, then its least reading, one after the
+/// other in one buffer; per axiom `(start, end, key)`: readings `start..end`, least `end..key`.
+fn encode_keyed(t: &Theory, r: &Renaming) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
+    let (mut buf, mut vars) = (Vec::new(), Vec::new());
+    let mut keyed = Vec::with_capacity(t.axioms.len());
+    for a in &t.axioms {
         let start = buf.len();
-        encode_axiom_into(a, r, buf, &mut vars);
-        spans.push((start, buf.len()));
+        encode_readings(a, r, &mut buf, &mut vars);
+        let end = buf.len();
+        buf.extend_from_within(start..end);
+        keep_least_reading(&mut buf, end);
+        keyed.push((start, end, buf.len()));
     }
-    sort_spans(buf, spans);
+    (buf, keyed)
 }
 
 /// Sorts spans of `buf` by their contents, dropping repeats.
@@ -304,17 +317,8 @@ struct Readings {
 
 impl Readings {
     fn of(t: &Theory, id: &Renaming) -> Readings {
-        let (mut buf, mut vars) = (Vec::new(), Vec::new());
-        // Each axiom: its readings, then its least reading (the key that finds duplicates).
-        let mut keyed = Vec::with_capacity(t.axioms.len());
-        for a in &t.axioms {
-            let start = buf.len();
-            encode_readings(a, id, &mut buf, &mut vars);
-            let end = buf.len();
-            buf.extend_from_within(start..end);
-            keep_least_reading(&mut buf, end);
-            keyed.push((start, end, buf.len()));
-        }
+        // The least reading of each axiom is the key that finds duplicates.
+        let (buf, mut keyed) = encode_keyed(t, id);
         keyed.sort_by(|x, y| buf[x.1..x.2].cmp(&buf[y.1..y.2]));
         keyed.dedup_by(|x, y| buf[x.1..x.2] == buf[y.1..y.2]);
         Readings { axioms: keyed.into_iter().map(|(start, end, _)| (start, end)).collect(), buf }

@@ -91,6 +91,16 @@ impl Graph {
         }
     }
 
+    /// [`Graph::share_axioms`] without recording: what the parallel part of [`explore_with`]
+    /// can do before the merge, which then hashes only axioms not seen before.
+    fn reuse_axioms(&self, theory: &mut Theory) {
+        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+            if let Some(known) = self.axioms.get(&**a) {
+                *a = known.clone();
+            }
+        }
+    }
+
     /// The node of a theory equal (up to renaming) to `t`, if any.
     pub fn find(&self, t: &Theory) -> Option<NodeIndex> {
         canonical_form(t).ok().and_then(|f| self.index.get(&f).copied())
@@ -208,7 +218,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                             // built it, and only its node is sent to the merge.
                             let node = match form.as_ref().and_then(|f| g.index.get(f)) {
                                 Some(&known) => Ok(known),
-                                None => Err((d.theory, form)),
+                                None => {
+                                    let mut theory = d.theory;
+                                    g.reuse_axioms(&mut theory);
+                                    Err((theory, form))
+                                }
                             };
                             Result { node, provenance: d.provenance, other }
                         })

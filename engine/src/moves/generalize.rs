@@ -2,12 +2,11 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::transfer::{kept, maps, MAX_MAPS};
+use super::transfer::{kept, maps, Pair, MAX_MAPS};
 use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::signature::{FuncId, RelId};
 use crate::syntax::{Formula, Term};
-use crate::canon::AxiomSet;
 use crate::theory::Theory;
 
 /// ABSTRACT by dropping the axiom called `axiom`. A symbol that only this axiom mentioned (say
@@ -51,15 +50,16 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
-    common_part_with(a, b, &AxiomSet::of(b))
+    common_part_with(&Pair::new(a, b))
 }
 
-/// [`common_part`], with `b`'s axioms already encoded (`b_axioms`).
-pub(crate) fn common_part_with(a: &Theory, b: &Theory, b_axioms: &AxiomSet) -> Result<Derived, MoveError> {
+/// [`common_part`] of a pair's source and target, with their axioms already encoded.
+pub(crate) fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
+    let (a, b) = (pair.source(), pair.target());
     let best = maps(a, b, MAX_MAPS)
         .into_iter()
         .filter_map(|m| {
-            let keep = kept(a, b, b_axioms, &m)?;
+            let keep = kept(pair, &m)?;
             Some((keep.iter().filter(|k| **k).count(), keep, m))
         })
         .max_by_key(|(n, _, _)| *n);

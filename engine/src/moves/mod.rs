@@ -284,8 +284,8 @@ pub fn unary_moves(t: &Theory) -> Vec<Derived> {
 /// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
 /// along each signature map, and ABSTRACT's common part.
 pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
-    let axioms = crate::canon::AxiomSet::of(target);
-    let mut out = transfer::all_into(source, target, &axioms);
-    out.extend(generalize::common_part_with(source, target, &axioms));
+    let pair = transfer::Pair::new(source, target);
+    let mut out = transfer::all_into(&pair);
+    out.extend(generalize::common_part_with(&pair));
     out
 }

@@ -77,20 +77,47 @@ impl Images {
 /// For each axiom of `source`, whether its image under `im` is an axiom of the target (`target`,
 /// its axioms). Errors as [`carry`] does when an axiom's variable has a sort without an image.
 /// The images are compared as encodings, without building the carried axioms.
-fn lands(source: &Theory, im: &Images, target: &AxiomSet) -> Result<Vec<bool>, MoveError> {
+fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
+    let (source, target) = (pair.source, &pair.target_axioms);
     match im.indices() {
         Some((sorts, funcs, rels)) => {
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            Ok(source.axioms.iter().map(|a| target.contains_under(a, &r)).collect())
+            Ok((0..source.axioms.len()).map(|k| target.has_image(&pair.source_axioms, k, &r)).collect())
         }
         None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
     }
 }
 
-/// For each axiom of `source`, whether its image under `map` is an axiom of `target` (whose
-/// axioms are `axioms`); `None` when the map does not fit. ABSTRACT's common part keeps these.
-pub(crate) fn kept(source: &Theory, target: &Theory, axioms: &AxiomSet, map: &SymbolMap) -> Option<Vec<bool>> {
-    lands(source, &images(source, target, map).ok()?, axioms).ok()
+/// A source and a target theory with the axioms of both encoded once, for every signature map
+/// between them that TRANSFER and ABSTRACT's common part try.
+pub(crate) struct Pair<'a> {
+    source: &'a Theory,
+    target: &'a Theory,
+    source_axioms: AxiomSet,
+    target_axioms: AxiomSet,
+}
+
+impl<'a> Pair<'a> {
+    /// Encodes the axioms of both theories.
+    pub(crate) fn new(source: &'a Theory, target: &'a Theory) -> Pair<'a> {
+        Pair { source, target, source_axioms: AxiomSet::of(source), target_axioms: AxiomSet::of(target) }
+    }
+
+    /// The theory whose axioms are carried.
+    pub(crate) fn source(&self) -> &'a Theory {
+        self.source
+    }
+
+    /// The theory they are carried into.
+    pub(crate) fn target(&self) -> &'a Theory {
+        self.target
+    }
+}
+
+/// For each axiom of the source, whether its image under `map` is an axiom of the target;
+/// `None` when the map does not fit. ABSTRACT's common part keeps these.
+pub(crate) fn kept(pair: &Pair, map: &SymbolMap) -> Option<Vec<bool>> {
+    lands(pair, &images(pair.source, pair.target, map).ok()?).ok()
 }
 
 fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
@@ -105,13 +132,14 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
-    transfer_into(source, target, &AxiomSet::of(target), map)
+    transfer_into(&Pair::new(source, target), map)
 }
 
-/// [`transfer`], with the target's axioms already encoded (`axioms`).
-fn transfer_into(source: &Theory, target: &Theory, axioms: &AxiomSet, map: &SymbolMap) -> Result<Derived, MoveError> {
+/// [`transfer`], with the axioms of both theories already encoded.
+fn transfer_into(pair: &Pair, map: &SymbolMap) -> Result<Derived, MoveError> {
+    let (source, target) = (pair.source, pair.target);
     let im = images(source, target, map)?;
-    if lands(source, &im, axioms)?.into_iter().all(|landed| landed) {
+    if lands(pair, &im)?.into_iter().all(|landed| landed) {
         return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
     }
     let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
@@ -176,15 +204,15 @@ pub const MAX_MAPS: usize = 24;
 
 /// TRANSFER along every map [`maps`] finds.
 pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
-    all_into(source, target, &AxiomSet::of(target))
+    all_into(&Pair::new(source, target))
 }
 
-/// [`all`], with the target's axioms already encoded (`axioms`).
-pub(crate) fn all_into(source: &Theory, target: &Theory, axioms: &AxiomSet) -> Vec<Derived> {
-    if source.axioms.is_empty() {
+/// [`all`], with the axioms of both theories already encoded.
+pub(crate) fn all_into(pair: &Pair) -> Vec<Derived> {
+    if pair.source.axioms.is_empty() {
         return Vec::new();
     }
-    maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer_into(source, target, axioms, m).ok()).collect()
+    maps(pair.source, pair.target, MAX_MAPS).iter().filter_map(|m| transfer_into(pair, m).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
