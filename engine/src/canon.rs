@@ -18,6 +18,7 @@ use crate::signature::SortId;
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// The largest number of symbol and sort renamings [`canonical_form`] tries.
 pub const MAX_RENAMINGS: usize = 40_320;
@@ -198,12 +199,26 @@ fn relabel(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
     }));
 }
 
-fn identity(n: usize) -> Vec<u32> {
-    (0..n as u32).collect()
+/// `0, 1, 2, ...`: identity renamings of up to this many sorts or symbols borrow from it.
+static IDENTITY: [u32; 256] = {
+    let mut a = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        a[i] = i as u32;
+        i += 1;
+    }
+    a
+};
+
+fn identity(n: usize) -> Cow<'static, [u32]> {
+    match IDENTITY.get(..n) {
+        Some(prefix) => Cow::Borrowed(prefix),
+        None => Cow::Owned((0..n as u32).collect()),
+    }
 }
 
 /// The identity renaming of a theory's signature (owned).
-pub struct IdentityRenaming(Vec<u32>, Vec<u32>, Vec<u32>);
+pub struct IdentityRenaming(Cow<'static, [u32]>, Cow<'static, [u32]>, Cow<'static, [u32]>);
 
 impl IdentityRenaming {
     /// The identity on `t`'s sorts and symbols.
@@ -366,13 +381,18 @@ struct Class {
     members: Vec<usize>,
 }
 
-/// Groups symbols (indices) by class key, classes in key order.
+/// Groups symbols (indices) by class key, classes in key order, members in index order.
 fn classes(keys: Vec<ClassKey>, rel: bool) -> Vec<Class> {
-    let mut groups: std::collections::BTreeMap<ClassKey, Vec<usize>> = Default::default();
-    for (i, k) in keys.into_iter().enumerate() {
-        groups.entry(k).or_default().push(i);
+    let mut keyed: Vec<(ClassKey, usize)> = keys.into_iter().zip(0..).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<Class> = Vec::new();
+    for (key, i) in keyed {
+        match out.last_mut() {
+            Some(c) if c.key == key => c.members.push(i),
+            _ => out.push(Class { key, rel, members: vec![i] }),
+        }
     }
-    groups.into_iter().map(|(key, members)| Class { key, rel, members }).collect()
+    out
 }
 
 /// Each symbol's position under `classes`: the index of its class among those of its kind.
