@@ -7,7 +7,8 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_form, CanonicalForm};
+use crate::canon::{canonical_form, AxiomSet, CanonicalForm};
+use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -194,6 +195,8 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     let mut g = Graph::default();
     let mut stats = Stats::default();
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
+    // Each base is paired with every frontier theory: its axioms are encoded once.
+    let base_axioms: Vec<AxiomSet> = bases.iter().map(AxiomSet::of).collect();
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
@@ -208,8 +211,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                 .par_iter()
                 .map(|&i| {
                     let t = &g.graph[i].theory;
+                    let t_axioms = AxiomSet::of(t);
                     let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
-                    let binary = bases.iter().zip(&base_nodes).flat_map(|(b, bi)| moves::binary_moves(b, t).into_iter().map(|d| (d, Some(*bi))));
+                    let binary = bases.iter().zip(&base_axioms).zip(&base_nodes).flat_map(|((b, b_axioms), bi)| {
+                        moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi)))
+                    });
                     unary
                         .chain(binary)
                         .map(|(d, other)| {

@@ -5,6 +5,7 @@
 use super::transfer::{kept, maps, Pair, MAX_MAPS};
 use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
+use crate::canon::AxiomSet;
 use crate::signature::{FuncId, RelId};
 use crate::syntax::{Formula, Term};
 use crate::theory::Theory;
@@ -50,11 +51,11 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
-    common_part_with(&Pair::new(a, b))
+    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b)))
 }
 
 /// [`common_part`] of a pair's source and target, with their axioms already encoded.
-pub(crate) fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
+pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
     let (a, b) = (pair.source(), pair.target());
     let best = maps(a, b, MAX_MAPS)
         .into_iter()

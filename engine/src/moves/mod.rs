@@ -15,6 +15,7 @@ pub mod quotient;
 pub mod self_distrib;
 pub mod transfer;
 
+use crate::canon::AxiomSet;
 use crate::signature::{FuncDecl, FuncId, Signature, SortId};
 use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
@@ -284,8 +285,12 @@ pub fn unary_moves(t: &Theory) -> Vec<Derived> {
 /// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
 /// along each signature map, and ABSTRACT's common part.
 pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
-    let pair = transfer::Pair::new(source, target);
-    let mut out = transfer::all_into(&pair);
-    out.extend(generalize::common_part_with(&pair));
+    binary_moves_of(&transfer::Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
+}
+
+/// [`binary_moves`] from a pair's source into its target, their axioms already encoded.
+pub fn binary_moves_of(pair: &transfer::Pair) -> Vec<Derived> {
+    let mut out = transfer::all_into(pair);
+    out.extend(generalize::common_part_with(pair));
     out
 }

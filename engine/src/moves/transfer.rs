@@ -88,19 +88,20 @@ fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
     }
 }
 
-/// A source and a target theory with the axioms of both encoded once, for every signature map
-/// between them that TRANSFER and ABSTRACT's common part try.
-pub(crate) struct Pair<'a> {
+/// A source and a target theory with the axioms of both encoded ([`AxiomSet::of`]), for every
+/// signature map between them that TRANSFER and ABSTRACT's common part try. An exploration
+/// encodes each theory once and pairs it with every other.
+pub struct Pair<'a> {
     source: &'a Theory,
     target: &'a Theory,
-    source_axioms: AxiomSet,
-    target_axioms: AxiomSet,
+    source_axioms: &'a AxiomSet,
+    target_axioms: &'a AxiomSet,
 }
 
 impl<'a> Pair<'a> {
-    /// Encodes the axioms of both theories.
-    pub(crate) fn new(source: &'a Theory, target: &'a Theory) -> Pair<'a> {
-        Pair { source, target, source_axioms: AxiomSet::of(source), target_axioms: AxiomSet::of(target) }
+    /// The pair of `source` and `target`, whose axioms are `source_axioms` and `target_axioms`.
+    pub fn new(source: &'a Theory, source_axioms: &'a AxiomSet, target: &'a Theory, target_axioms: &'a AxiomSet) -> Pair<'a> {
+        Pair { source, target, source_axioms, target_axioms }
     }
 
     /// The theory whose axioms are carried.
@@ -132,7 +133,7 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
-    transfer_into(&Pair::new(source, target), map)
+    transfer_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)), map)
 }
 
 /// [`transfer`], with the axioms of both theories already encoded.
@@ -204,11 +205,11 @@ pub const MAX_MAPS: usize = 24;
 
 /// TRANSFER along every map [`maps`] finds.
 pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
-    all_into(&Pair::new(source, target))
+    all_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
 }
 
 /// [`all`], with the axioms of both theories already encoded.
-pub(crate) fn all_into(pair: &Pair) -> Vec<Derived> {
+pub fn all_into(pair: &Pair) -> Vec<Derived> {
     if pair.source.axioms.is_empty() {
         return Vec::new();
     }
