@@ -480,9 +480,12 @@ fn for_each_symbol(readings: &Readings, k: usize, mut f: impl FnMut(bool, usize)
     }
 }
 
-/// Symbol occurrence invariants that do not depend on names: per function and relation symbol,
-/// the number of distinct axioms it occurs in and its total number of occurrences.
-fn invariants(t: &Theory, readings: &Readings) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+/// Per symbol: the number of distinct axioms it occurs in, and its number of occurrences.
+type Invariants = Vec<(u32, u32)>;
+
+/// Symbol occurrence invariants that do not depend on names, for the function symbols and for
+/// the relation symbols.
+fn invariants(t: &Theory, readings: &Readings) -> (Invariants, Invariants) {
     let mut inv = [vec![(0u32, 0u32); t.sig.funcs.len()], vec![(0u32, 0u32); t.sig.rels.len()]];
     // The axiom that last counted each symbol, so that each axiom counts once per symbol.
     let mut last = [vec![usize::MAX; t.sig.funcs.len()], vec![usize::MAX; t.sig.rels.len()]];

@@ -82,7 +82,7 @@ fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
     match im.indices() {
         Some((sorts, funcs, rels)) => {
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            Ok((0..source.axioms.len()).map(|k| target.has_image(&pair.source_axioms, k, &r)).collect())
+            Ok((0..source.axioms.len()).map(|k| target.has_image(pair.source_axioms, k, &r)).collect())
         }
         None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
     }
