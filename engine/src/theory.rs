@@ -16,8 +16,8 @@ pub struct Theory {
     pub doc: String,
     /// Free metadata: `reference`, `oeis`, `ground_truth`, ...
     pub meta: BTreeMap<String, String>,
-    /// Sorts and symbols.
-    pub sig: Signature,
+    /// Sorts and symbols, shared like the axioms: most moves keep their parent's signature.
+    pub sig: Arc<Signature>,
     /// The axioms, in order. They are shared (`Arc`): a theory derived by a move keeps its
     /// parent's axioms without copying them, which is what keeps an exploration's memory small.
     pub axioms: Vec<Arc<Axiom>>,

@@ -736,7 +736,7 @@ fn gen_theory(tape: &[u32]) -> Theory {
         let name = if axioms.iter().any(|a| a.name == base) { format!("{base}_{i}") } else { base.to_string() };
         axioms.push(gen_axiom(&sig, &mut t, name));
     }
-    Theory { name, doc, meta, sig, axioms: axioms.into_iter().map(Into::into).collect() }
+    Theory { name, doc, meta, sig: sig.into(), axioms: axioms.into_iter().map(Into::into).collect() }
 }
 
 fn tape() -> impl Strategy<Value = Vec<u32>> {
@@ -948,7 +948,7 @@ proptest! {
 
         // Adding a symbol, even an unused one, changes the signature and so the fingerprint.
         let mut bigger = th.clone();
-        bigger.sig.funcs.push(FuncDecl { name: "fresh_constant".into(), args: vec![], result: SortId(0), fixity: Fixity::Prefix });
+        std::sync::Arc::make_mut(&mut bigger.sig).funcs.push(FuncDecl { name: "fresh_constant".into(), args: vec![], result: SortId(0), fixity: Fixity::Prefix });
         prop_assert_ne!(bigger.fingerprint(), fp);
     }
 }
@@ -990,14 +990,15 @@ fn permute_symbols(th: &Theory, keys: &[u32]) -> Theory {
     let (si, fi, ri) = (inverse(&sp), inverse(&fp), inverse(&rp));
     let sort = |s: SortId| SortId(si[s.0 as usize]);
     let mut out = th.clone();
-    out.sig.sorts = sp.iter().map(|&i| th.sig.sorts[i].clone()).collect();
-    out.sig.funcs = fp.iter().map(|&i| th.sig.funcs[i].clone()).collect();
-    out.sig.rels = rp.iter().map(|&i| th.sig.rels[i].clone()).collect();
-    for d in &mut out.sig.funcs {
+    let sig = std::sync::Arc::make_mut(&mut out.sig);
+    sig.sorts = sp.iter().map(|&i| th.sig.sorts[i].clone()).collect();
+    sig.funcs = fp.iter().map(|&i| th.sig.funcs[i].clone()).collect();
+    sig.rels = rp.iter().map(|&i| th.sig.rels[i].clone()).collect();
+    for d in &mut sig.funcs {
         d.args = d.args.iter().map(|&s| sort(s)).collect();
         d.result = sort(d.result);
     }
-    for d in &mut out.sig.rels {
+    for d in &mut sig.rels {
         d.args = d.args.iter().map(|&s| sort(s)).collect();
     }
     out.axioms = permutation(th.axioms.len(), &keys[keys.len().min(5)..]).into_iter().map(|i| th.axioms[i].clone()).collect();

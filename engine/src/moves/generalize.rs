@@ -42,8 +42,9 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
     };
     let new_func = renumber(t.sig.funcs.len(), &|i| funcs.contains(&FuncId(i)));
     let new_rel = renumber(t.sig.rels.len(), &|i| rels.contains(&RelId(i)));
-    t.sig.funcs = std::mem::take(&mut t.sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    t.sig.rels = std::mem::take(&mut t.sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    let sig = std::sync::Arc::make_mut(&mut t.sig);
+    sig.funcs = std::mem::take(&mut sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    sig.rels = std::mem::take(&mut sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
     t.axioms = t.axioms.iter().map(|a| map_axiom(a, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args))).collect();
     t
 }

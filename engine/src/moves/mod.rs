@@ -194,7 +194,9 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
         sig: parent.sig.clone(),
         axioms: parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect(),
     };
-    t.sig.funcs.extend(new_funcs);
+    if !new_funcs.is_empty() {
+        Arc::make_mut(&mut t.sig).funcs.extend(new_funcs);
+    }
     let expected = parent.axioms.len() - removed.len() + added.len();
     for mut a in added {
         a.name = fresh_axiom_name(&t, &a.name);

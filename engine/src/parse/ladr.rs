@@ -98,7 +98,7 @@ fn finish(p: Parser, name: &str) -> Result<Theory> {
     if !p.errors.is_empty() {
         return Err(Error::Source(Diagnostics(p.errors)));
     }
-    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: p.sig, axioms: p.axioms.into_iter().map(Arc::new).collect() })
+    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
 }
 
 fn skip_command(p: &mut Parser) -> PResult<()> {
