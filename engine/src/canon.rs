@@ -24,8 +24,28 @@ use std::borrow::Cow;
 pub const MAX_RENAMINGS: usize = 40_320;
 
 /// A theory's canonical encoding: equal for theories equal up to renaming, different otherwise.
+/// Its tokens are packed into bytes ([`pack`]): an exploration keeps one form per theory it
+/// reached, and most tokens are small numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct CanonicalForm(pub Vec<u32>);
+pub struct CanonicalForm(Box<[u8]>);
+
+/// Packs tokens into bytes, injectively: each token `t`, as the number `v` whose low 5 bits are
+/// its tag (`t >> 24`, or 31 with all of `t` above them when the tag is 31 or more) and whose
+/// higher bits are its payload, is written in LEB128 (7 bits a byte, the high bit saying
+/// "more"). The code is prefix-free, so equal packings are equal token lists.
+fn pack(tokens: &[u32]) -> Box<[u8]> {
+    let mut out = Vec::with_capacity(tokens.len() * 5 / 2);
+    for &t in tokens {
+        let tag = t >> 24;
+        let mut v: u64 = if tag < 31 { u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag) } else { u64::from(t) << 5 | 31 };
+        while v >= 0x80 {
+            out.push((v & 0x7F) as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    out.into_boxed_slice()
+}
 
 /// Why a theory has no canonical form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -631,10 +651,44 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
             }
         }
     }
-    Ok(CanonicalForm(best.expect("at least one renaming")))
+    Ok(CanonicalForm(pack(&best.expect("at least one renaming"))))
 }
 
 /// Whether two theories are equal up to renaming (sorts, symbols, variables) and axiom order.
 pub fn equal_up_to_renaming(a: &Theory, b: &Theory) -> Result<bool, CanonError> {
     Ok(canonical_form(a)? == canonical_form(b)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads [`pack`]'s bytes back into tokens; `None` if they are not a whole packing.
+    fn unpack(mut bytes: &[u8]) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        while !bytes.is_empty() {
+            let (mut v, mut shift) = (0u64, 0);
+            loop {
+                let (&b, rest) = bytes.split_first()?;
+                bytes = rest;
+                v |= u64::from(b & 0x7F) << shift;
+                shift += 7;
+                if b < 0x80 {
+                    break;
+                }
+            }
+            let tag = (v & 31) as u32;
+            out.push(if tag < 31 { (v >> 5) as u32 | tag << 24 } else { (v >> 5) as u32 });
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn packing_reads_back_so_it_is_injective() {
+        let tokens = [0, 1, 127, 128, 0x00FF_FFFF, VAR, VAR | 3 << 8 | 2, FUNC | MARKED, SEP, SEP | 1, 30 << 24 | 5, 31 << 24, u32::MAX, 1 << 31];
+        for t in tokens {
+            assert_eq!(unpack(&pack(&[t])), Some(vec![t]), "{t:#x}");
+        }
+        assert_eq!(unpack(&pack(&tokens)), Some(tokens.to_vec()));
+    }
 }
