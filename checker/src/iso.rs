@@ -152,6 +152,42 @@ pub fn relabel(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure 
     out
 }
 
+/// Every structure isomorphic to `s` on the same domains (its orbit under relabeling, each
+/// member once), or `None` when there are more than `limit` relabelings to try (the product of
+/// the sorts' factorials).
+pub fn orbit(sig: &Signature, s: &Structure, limit: u64) -> Option<Vec<Structure>> {
+    let mut tries: u64 = 1;
+    for &n in &s.sizes {
+        tries = (2..=n as u64).try_fold(tries, |t, k| t.checked_mul(k)).filter(|&t| t <= limit)?;
+    }
+    let per_sort: Vec<Vec<Vec<u32>>> = s.sizes.iter().map(|&n| permutations(n)).collect();
+    let mut choice = vec![0usize; per_sort.len()];
+    let mut seen = std::collections::BTreeSet::new();
+    loop {
+        let perms: Vec<Vec<u32>> = choice.iter().zip(&per_sort).map(|(&c, ps)| ps[c].clone()).collect();
+        seen.insert(relabel(sig, s, &perms));
+        // The next combination, the last sort's permutation turning fastest.
+        let Some(k) = (0..choice.len()).rev().find(|&k| choice[k] + 1 < per_sort[k].len()) else { break };
+        choice[k] += 1;
+        choice[k + 1..].iter_mut().for_each(|c| *c = 0);
+    }
+    Some(seen.into_iter().collect())
+}
+
+/// All permutations of `0..n`, in lexicographic order.
+fn permutations(n: u32) -> Vec<Vec<u32>> {
+    let mut p: Vec<u32> = (0..n).collect();
+    let mut out = vec![p.clone()];
+    // Standard next-permutation: find the last ascent, swap with the last larger element, reverse.
+    while let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) {
+        let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).expect("an ascent has a larger element after it");
+        p.swap(i - 1, j);
+        p[i..].reverse();
+        out.push(p.clone());
+    }
+    out
+}
+
 /// Calls `f(i, j)` for every row-major index `i` of a table whose argument positions are
 /// permuted by `perms`, with `j` the index of the image tuple.
 fn for_each_image(perms: &[&[u32]], digits: &mut Vec<u32>, mut f: impl FnMut(usize, usize)) {

@@ -32,15 +32,52 @@ pub struct Cell {
     pub width: u32,
 }
 
+/// A term compiled against the tables, so that evaluating it walks no signature: a variable is a
+/// slot of the instance's environment, an application knows its table's first cell and the size
+/// of each argument's sort (the row-major strides). A relation atom compiles to the application
+/// of its table too; its cells hold 0 (false) or 1 (true).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TermCode {
+    /// The value of environment slot `0`.
+    Var(u32),
+    /// The cell `base + index(args)`, each argument paired with the size of its sort.
+    App { base: u32, args: Box<[(TermCode, u32)]> },
+}
+
+/// A formula compiled like [`TermCode`], for literals the search evaluates but cannot propagate.
+#[derive(Clone, Debug)]
+pub enum FormulaCode {
+    /// Always true.
+    True,
+    /// Always false.
+    False,
+    /// `s = t`.
+    Eq(TermCode, TermCode),
+    /// A relation atom (its table cell).
+    Atom(TermCode),
+    /// Negation.
+    Not(Box<FormulaCode>),
+    /// `F & G`.
+    And(Box<FormulaCode>, Box<FormulaCode>),
+    /// `F | G`.
+    Or(Box<FormulaCode>, Box<FormulaCode>),
+    /// `F -> G`.
+    Implies(Box<FormulaCode>, Box<FormulaCode>),
+    /// `F <-> G`.
+    Iff(Box<FormulaCode>, Box<FormulaCode>),
+    /// A quantifier over environment slots, each with the size of its sort.
+    Quantifier { exists: bool, vars: Box<[(u32, u32)]>, body: Box<FormulaCode> },
+}
+
 /// A literal of a clause.
 #[derive(Clone, Debug)]
 pub enum Literal {
     /// `s = t` (or `s != t` when negated).
-    Eq { positive: bool, left: Term, right: Term },
-    /// `R(args)` (or its negation).
-    Rel { positive: bool, rel: RelId, args: Vec<Term> },
+    Eq { positive: bool, left: TermCode, right: TermCode },
+    /// A relation atom (or its negation).
+    Rel { positive: bool, atom: TermCode },
     /// Anything else (quantifiers, `<->`, conjunctions under a disjunction): evaluated, not propagated.
-    Complex(Formula),
+    Complex(FormulaCode),
 }
 
 /// An axiom (or one conjunct of it) as a clause over its outer universal variables.
@@ -52,8 +89,6 @@ pub struct Constraint {
     pub outer: Vec<VarId>,
     /// Size of the environment: the axiom's whole variable table.
     pub env_len: usize,
-    /// Sort of every variable of the axiom.
-    pub var_sorts: Vec<SortId>,
     /// The disjuncts.
     pub literals: Vec<Literal>,
 }
@@ -147,10 +182,12 @@ impl Problem {
             }
             let mut conjuncts = Vec::new();
             split_conjunction(body, &mut conjuncts);
+            let var_sorts: Vec<SortId> = a.vars.iter().map(|v| v.sort).collect();
+            let compiler = Compiler { sig: &sig, sizes, func_base: &func_base, rel_base: &rel_base, var_sorts: &var_sorts };
             for c in conjuncts {
                 let mut literals = Vec::new();
-                if clause_literals(&c, true, &mut literals) {
-                    constraints.push(Constraint { axiom: i, outer: outer.clone(), env_len: a.vars.len(), var_sorts: a.vars.iter().map(|v| v.sort).collect(), literals });
+                if compiler.clause(&c, true, &mut literals) {
+                    constraints.push(Constraint { axiom: i, outer: outer.clone(), env_len: a.vars.len(), literals });
                 }
             }
         }
@@ -232,30 +269,81 @@ fn split_conjunction(f: &Formula, out: &mut Vec<Formula>) {
     }
 }
 
-/// Adds the literals of `f` (negated when `!positive`) as a disjunction. Returns false if the
-/// disjunction is trivially true (then the clause is dropped: it constrains nothing).
-fn clause_literals(f: &Formula, positive: bool, out: &mut Vec<Literal>) -> bool {
-    match (f, positive) {
-        (Formula::True, true) | (Formula::False, false) => false,
-        (Formula::False, true) | (Formula::True, false) => true,
-        // `t = t` is true and `t != t` false whatever the tables.
-        (Formula::Eq(l, r), true) if l == r => false,
-        (Formula::Eq(l, r), false) if l == r => true,
-        (Formula::Eq(l, r), _) => {
-            out.push(Literal::Eq { positive, left: l.clone(), right: r.clone() });
-            true
+/// What compiling an axiom's terms needs: where each table starts, and the sorts' sizes.
+struct Compiler<'a> {
+    sig: &'a Signature,
+    sizes: &'a [u32],
+    func_base: &'a [usize],
+    rel_base: &'a [usize],
+    var_sorts: &'a [SortId],
+}
+
+impl Compiler<'_> {
+    fn size(&self, s: SortId) -> u32 {
+        self.sizes[s.0 as usize]
+    }
+
+    fn term(&self, t: &Term) -> TermCode {
+        match t {
+            Term::Var(v) => TermCode::Var(v.0),
+            Term::App(f, args) => self.table(self.func_base[f.0 as usize], args, &self.sig.funcs[f.0 as usize].args),
         }
-        (Formula::Rel(r, args), _) => {
-            out.push(Literal::Rel { positive, rel: *r, args: args.clone() });
-            true
+    }
+
+    fn table(&self, base: usize, args: &[Term], sorts: &[SortId]) -> TermCode {
+        TermCode::App { base: base as u32, args: args.iter().zip(sorts).map(|(a, &s)| (self.term(a), self.size(s))).collect() }
+    }
+
+    fn atom(&self, r: RelId, args: &[Term]) -> TermCode {
+        self.table(self.rel_base[r.0 as usize], args, &self.sig.rels[r.0 as usize].args)
+    }
+
+    fn formula(&self, f: &Formula) -> FormulaCode {
+        let boxed = |g: &Formula| Box::new(self.formula(g));
+        match f {
+            Formula::True => FormulaCode::True,
+            Formula::False => FormulaCode::False,
+            Formula::Eq(a, b) => FormulaCode::Eq(self.term(a), self.term(b)),
+            Formula::Rel(r, args) => FormulaCode::Atom(self.atom(*r, args)),
+            Formula::Not(g) => FormulaCode::Not(boxed(g)),
+            Formula::And(a, b) => FormulaCode::And(boxed(a), boxed(b)),
+            Formula::Or(a, b) => FormulaCode::Or(boxed(a), boxed(b)),
+            Formula::Implies(a, b) => FormulaCode::Implies(boxed(a), boxed(b)),
+            Formula::Iff(a, b) => FormulaCode::Iff(boxed(a), boxed(b)),
+            Formula::Forall(vs, g) | Formula::Exists(vs, g) => FormulaCode::Quantifier {
+                exists: matches!(f, Formula::Exists(..)),
+                vars: vs.iter().map(|v| (v.0, self.size(self.var_sorts[v.0 as usize]))).collect(),
+                body: boxed(g),
+            },
         }
-        (Formula::Not(g), _) => clause_literals(g, !positive, out),
-        (Formula::Or(a, b), true) => clause_literals(a, true, out) && clause_literals(b, true, out),
-        (Formula::Implies(a, b), true) => clause_literals(a, false, out) && clause_literals(b, true, out),
-        (Formula::And(a, b), false) => clause_literals(a, false, out) && clause_literals(b, false, out),
-        _ => {
-            out.push(Literal::Complex(if positive { f.clone() } else { Formula::not(f.clone()) }));
-            true
+    }
+
+    /// Adds the literals of `f` (negated when `!positive`) as a disjunction. Returns false if
+    /// the disjunction is trivially true (then the clause is dropped: it constrains nothing).
+    fn clause(&self, f: &Formula, positive: bool, out: &mut Vec<Literal>) -> bool {
+        match (f, positive) {
+            (Formula::True, true) | (Formula::False, false) => false,
+            (Formula::False, true) | (Formula::True, false) => true,
+            // `t = t` is true and `t != t` false whatever the tables.
+            (Formula::Eq(l, r), true) if l == r => false,
+            (Formula::Eq(l, r), false) if l == r => true,
+            (Formula::Eq(l, r), _) => {
+                out.push(Literal::Eq { positive, left: self.term(l), right: self.term(r) });
+                true
+            }
+            (Formula::Rel(r, args), _) => {
+                out.push(Literal::Rel { positive, atom: self.atom(*r, args) });
+                true
+            }
+            (Formula::Not(g), _) => self.clause(g, !positive, out),
+            (Formula::Or(a, b), true) => self.clause(a, true, out) && self.clause(b, true, out),
+            (Formula::Implies(a, b), true) => self.clause(a, false, out) && self.clause(b, true, out),
+            (Formula::And(a, b), false) => self.clause(a, false, out) && self.clause(b, false, out),
+            _ => {
+                let code = self.formula(f);
+                out.push(Literal::Complex(if positive { code } else { FormulaCode::Not(Box::new(code)) }));
+                true
+            }
         }
     }
 }

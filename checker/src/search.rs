@@ -15,8 +15,7 @@
 //! isomorphic. So a cell tries the mentioned elements, its own arguments and one fresh element.
 //! No isomorphism class is lost; duplicates are removed later by canonical forms.
 
-use crate::problem::{Literal, Problem, Symbol};
-use birkhoff_engine::syntax::{Formula, Term};
+use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
 
 const NONE: u32 = u32::MAX;
@@ -59,6 +58,16 @@ enum Truth {
     True,
     False,
     Unknown(usize),
+}
+
+impl Truth {
+    fn not(self) -> Truth {
+        match self {
+            Truth::True => Truth::False,
+            Truth::False => Truth::True,
+            u => u,
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -165,19 +174,23 @@ impl<'p> Search<'p> {
 
     // ---- evaluation -------------------------------------------------------------------------
 
-    fn term(&self, t: &Term, env: &[u32]) -> TermValue {
+    fn term(&self, t: &TermCode, env: &[u32]) -> TermValue {
         match t {
-            Term::Var(v) => TermValue::Known(env[v.0 as usize]),
-            Term::App(f, args) => {
-                let d = &self.p.sig.funcs[f.0 as usize];
+            TermCode::Var(v) => TermValue::Known(env[*v as usize]),
+            TermCode::App { base, args } => {
                 let mut idx = 0usize;
-                for (a, s) in args.iter().zip(&d.args) {
-                    match self.term(a, env) {
-                        TermValue::Known(x) => idx = idx * self.p.sizes[s.0 as usize] as usize + x as usize,
-                        TermValue::Top(c) | TermValue::Deep(c) => return TermValue::Deep(c),
-                    }
+                for (a, n) in args.iter() {
+                    // Most arguments are variables: read them without a call.
+                    let x = match a {
+                        TermCode::Var(v) => env[*v as usize],
+                        _ => match self.term(a, env) {
+                            TermValue::Known(x) => x,
+                            TermValue::Top(c) | TermValue::Deep(c) => return TermValue::Deep(c),
+                        },
+                    };
+                    idx = idx * *n as usize + x as usize;
                 }
-                let cell = self.p.func_base[f.0 as usize] + idx;
+                let cell = *base as usize + idx;
                 match self.val[cell] {
                     NONE => TermValue::Top(cell),
                     v => TermValue::Known(v),
@@ -186,82 +199,57 @@ impl<'p> Search<'p> {
         }
     }
 
-    fn rel_cell(&self, r: birkhoff_engine::RelId, args: &[Term], env: &[u32]) -> Result<usize, usize> {
-        let d = &self.p.sig.rels[r.0 as usize];
-        let mut idx = 0usize;
-        for (a, s) in args.iter().zip(&d.args) {
-            match self.term(a, env) {
-                TermValue::Known(x) => idx = idx * self.p.sizes[s.0 as usize] as usize + x as usize,
-                TermValue::Top(c) | TermValue::Deep(c) => return Err(c),
-            }
-        }
-        Ok(self.p.rel_base[r.0 as usize] + idx)
-    }
-
     /// Kleene three-valued truth of a formula; `Unknown` names the first unknown cell met.
-    fn formula(&self, f: &Formula, env: &mut [u32], sorts: &[birkhoff_engine::SortId]) -> Truth {
+    fn formula(&self, f: &FormulaCode, env: &mut [u32]) -> Truth {
+        let known = |b: bool| if b { Truth::True } else { Truth::False };
         match f {
-            Formula::True => Truth::True,
-            Formula::False => Truth::False,
-            Formula::Eq(a, b) => match (self.term(a, env), self.term(b, env)) {
-                (TermValue::Known(x), TermValue::Known(y)) => if x == y { Truth::True } else { Truth::False },
+            FormulaCode::True => Truth::True,
+            FormulaCode::False => Truth::False,
+            FormulaCode::Eq(a, b) => match (self.term(a, env), self.term(b, env)) {
+                (TermValue::Known(x), TermValue::Known(y)) => known(x == y),
                 (TermValue::Known(_), TermValue::Top(c) | TermValue::Deep(c)) | (TermValue::Top(c) | TermValue::Deep(c), _) => Truth::Unknown(c),
             },
-            Formula::Rel(r, args) => match self.rel_cell(*r, args, env) {
-                Ok(cell) => match self.val[cell] {
-                    NONE => Truth::Unknown(cell),
-                    v => if v == 1 { Truth::True } else { Truth::False },
-                },
-                Err(c) => Truth::Unknown(c),
+            FormulaCode::Atom(a) => match self.term(a, env) {
+                TermValue::Known(v) => known(v == 1),
+                TermValue::Top(c) | TermValue::Deep(c) => Truth::Unknown(c),
             },
-            Formula::Not(g) => match self.formula(g, env, sorts) {
-                Truth::True => Truth::False,
-                Truth::False => Truth::True,
-                u => u,
-            },
-            Formula::And(a, b) => self.junction(&[a, b], env, sorts, false),
-            Formula::Or(a, b) => self.junction(&[a, b], env, sorts, true),
-            Formula::Implies(a, b) => {
-                let na = Formula::not((**a).clone());
-                self.junction(&[&na, b], env, sorts, true)
-            }
-            Formula::Iff(a, b) => match (self.formula(a, env, sorts), self.formula(b, env, sorts)) {
+            FormulaCode::Not(g) => self.formula(g, env).not(),
+            FormulaCode::And(a, b) => self.junction(self.formula(a, env), b, env, false),
+            FormulaCode::Or(a, b) => self.junction(self.formula(a, env), b, env, true),
+            FormulaCode::Implies(a, b) => self.junction(self.formula(a, env).not(), b, env, true),
+            FormulaCode::Iff(a, b) => match (self.formula(a, env), self.formula(b, env)) {
                 (Truth::Unknown(c), _) | (_, Truth::Unknown(c)) => Truth::Unknown(c),
-                (x, y) => if matches!(x, Truth::True) == matches!(y, Truth::True) { Truth::True } else { Truth::False },
+                (x, y) => known(matches!(x, Truth::True) == matches!(y, Truth::True)),
             },
-            Formula::Forall(vs, g) => self.quantifier(vs, g, env, sorts, false),
-            Formula::Exists(vs, g) => self.quantifier(vs, g, env, sorts, true),
+            FormulaCode::Quantifier { exists, vars, body } => self.quantifier(vars, body, env, *exists),
         }
     }
 
-    /// A disjunction (`or`) or conjunction of formulas, three-valued.
-    fn junction(&self, parts: &[&Formula], env: &mut [u32], sorts: &[birkhoff_engine::SortId], or: bool) -> Truth {
-        let mut unknown = None;
-        for part in parts {
-            match self.formula(part, env, sorts) {
-                Truth::True if or => return Truth::True,
-                Truth::False if !or => return Truth::False,
-                Truth::Unknown(c) => unknown = unknown.or(Some(c)),
-                _ => {}
-            }
-        }
-        match unknown {
-            Some(c) => Truth::Unknown(c),
-            None => if or { Truth::False } else { Truth::True },
+    /// A disjunction (`or`) or conjunction of a first part's truth and a second formula.
+    fn junction(&self, first: Truth, second: &FormulaCode, env: &mut [u32], or: bool) -> Truth {
+        match first {
+            Truth::True if or => Truth::True,
+            Truth::False if !or => Truth::False,
+            Truth::Unknown(c) => match self.formula(second, env) {
+                Truth::True if or => Truth::True,
+                Truth::False if !or => Truth::False,
+                _ => Truth::Unknown(c),
+            },
+            _ => self.formula(second, env),
         }
     }
 
-    fn quantifier(&self, vs: &[birkhoff_engine::VarId], g: &Formula, env: &mut [u32], sorts: &[birkhoff_engine::SortId], exists: bool) -> Truth {
-        let Some((first, rest)) = vs.split_first() else {
-            return self.formula(g, env, sorts);
+    fn quantifier(&self, vars: &[(u32, u32)], g: &FormulaCode, env: &mut [u32], exists: bool) -> Truth {
+        let Some((&(slot, size), rest)) = vars.split_first() else {
+            return self.formula(g, env);
         };
-        let slot = first.0 as usize;
+        let slot = slot as usize;
         let saved = env[slot];
         let mut unknown = None;
         let mut decided = None;
-        for x in 0..self.p.sizes[sorts[slot].0 as usize] {
+        for x in 0..size {
             env[slot] = x;
-            match self.quantifier(rest, g, env, sorts, exists) {
+            match self.quantifier(rest, g, env, exists) {
                 Truth::True if exists => {
                     decided = Some(Truth::True);
                     break;
@@ -278,7 +266,7 @@ impl<'p> Search<'p> {
         decided.or(unknown.map(Truth::Unknown)).unwrap_or(if exists { Truth::False } else { Truth::True })
     }
 
-    fn literal(&self, lit: &Literal, env: &mut [u32], sorts: &[birkhoff_engine::SortId]) -> LitValue {
+    fn literal(&self, lit: &Literal, env: &mut [u32]) -> LitValue {
         match lit {
             Literal::Eq { positive, left, right } => {
                 let (l, r) = (self.term(left, env), self.term(right, env));
@@ -292,14 +280,12 @@ impl<'p> Search<'p> {
                     }
                 }
             }
-            Literal::Rel { positive, rel, args } => match self.rel_cell(*rel, args, env) {
-                Ok(cell) => match self.val[cell] {
-                    NONE => LitValue::Unknown { cells: [cell as u32, NONE], unit: Some(Unit::Assign(cell, *positive as u32)) },
-                    v => if (v == 1) == *positive { LitValue::True } else { LitValue::False },
-                },
-                Err(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+            Literal::Rel { positive, atom } => match self.term(atom, env) {
+                TermValue::Known(v) => if (v == 1) == *positive { LitValue::True } else { LitValue::False },
+                TermValue::Top(cell) => LitValue::Unknown { cells: [cell as u32, NONE], unit: Some(Unit::Assign(cell, *positive as u32)) },
+                TermValue::Deep(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
             },
-            Literal::Complex(f) => match self.formula(f, env, sorts) {
+            Literal::Complex(f) => match self.formula(f, env) {
                 Truth::True => LitValue::True,
                 Truth::False => LitValue::False,
                 Truth::Unknown(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
@@ -319,7 +305,7 @@ impl<'p> Search<'p> {
         let mut unit = None;
         let mut result = None;
         for lit in &c.literals {
-            match self.literal(lit, &mut env, &c.var_sorts) {
+            match self.literal(lit, &mut env) {
                 LitValue::True => {
                     result = Some(InstValue::Satisfied);
                     break;
@@ -435,20 +421,26 @@ impl<'p> Search<'p> {
 
     fn propagate(&mut self) -> Result<(), ()> {
         while let Some(cell) = self.queue.pop() {
-            let list = std::mem::take(&mut self.watchers[cell]);
-            for (i, &inst) in list.iter().enumerate() {
+            let mut list = std::mem::take(&mut self.watchers[cell]);
+            for i in 0..list.len() {
+                let inst = list[i];
                 if !self.watch[inst as usize].contains(&(cell as u32)) {
                     continue;
                 }
                 if self.process(inst).is_err() {
                     // The rest still watch this cell; the ones already moved come back on undo.
-                    let mut rest = list[i..].to_vec();
-                    rest.append(&mut self.watchers[cell]);
-                    self.watchers[cell] = rest;
+                    list.drain(..i);
+                    list.append(&mut self.watchers[cell]);
+                    self.watchers[cell] = list;
                     self.queue.clear();
                     return Err(());
                 }
             }
+            // Every watcher moved away from the assigned cell; undo pushes them back, so the
+            // list keeps its capacity rather than growing again from nothing.
+            list.clear();
+            list.append(&mut self.watchers[cell]);
+            self.watchers[cell] = list;
         }
         Ok(())
     }
@@ -513,17 +505,19 @@ impl<'p> Search<'p> {
         false
     }
 
-    /// The open decisions at this node: the next cell and the values to try, in order.
-    pub fn branches(&self, from: usize) -> Option<(usize, usize, Vec<u32>)> {
+    /// The open decisions at this node: the next cell's position in the decision order, the cell,
+    /// and the values to try as a bit set (tried lowest first).
+    fn branches(&self, from: usize) -> Option<(usize, usize, u64)> {
         let pos = self.next_cell(from)?;
         let cell = self.p.decision_order[pos];
-        let mut bits = self.candidates(cell);
-        let mut vals = Vec::with_capacity(bits.count_ones() as usize);
-        while bits != 0 {
-            vals.push(bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-        Some((pos, cell, vals))
+        Some((pos, cell, self.candidates(cell)))
+    }
+
+    /// Takes the lowest value out of a bit set of candidates.
+    fn pop_value(bits: &mut u64) -> Option<u32> {
+        let v = (*bits != 0).then(|| bits.trailing_zeros())?;
+        *bits &= *bits - 1;
+        Some(v)
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
@@ -533,10 +527,10 @@ impl<'p> Search<'p> {
         if self.nodes % CHECK_EVERY == 0 && check(self.nodes) == Flow::Abort {
             return Flow::Abort;
         }
-        let Some((pos, cell, vals)) = self.branches(from) else {
+        let Some((pos, cell, mut values)) = self.branches(from) else {
             return on_model(self);
         };
-        for v in vals {
+        while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
                 let flow = self.run(pos + 1, on_model, check);
@@ -559,11 +553,11 @@ impl<'p> Search<'p> {
             return;
         }
         let branches = if depth == 0 { None } else { self.branches(from) };
-        let Some((pos, cell, vals)) = branches else {
+        let Some((pos, cell, mut values)) = branches else {
             out.push(path.clone());
             return;
         };
-        for v in vals {
+        while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
                 path.push((cell, v));

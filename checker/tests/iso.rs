@@ -251,7 +251,7 @@ proptest! {
         }
     }
 
-    /// |Aut| and isomorphism against trying every permutation tuple (at most 6! of them).
+    /// |Aut|, isomorphism and orbits against trying every permutation tuple (at most 6! of them).
     #[test]
     fn automorphisms_and_isomorphism_agree_with_brute_force(
         (sig_index, sizes) in sizes_strategy(6, 4),
@@ -267,6 +267,13 @@ proptest! {
         let a = random_structure(&sig, &sizes, &mut rng, alphabet, symmetric);
         let ca = check_canonical_basics(&sig, &a);
         prop_assert_eq!(ca.automorphisms, brute_automorphisms(&sig, &a, &perms), "|Aut| of {:?}, sig {}", a, SIGNATURES[sig_index]);
+        // The orbit (which Z3 enumeration blocks) is every relabelling, each once.
+        let orbit: BTreeSet<Structure> = perms.iter().map(|p| relabel(&sig, &a, p)).collect();
+        let listed = iso::orbit(&sig, &a, 720).expect("at most 720 relabellings");
+        prop_assert_eq!(listed.len() as u128, labelled_copies(&sizes, ca.automorphisms));
+        prop_assert_eq!(listed.into_iter().collect::<BTreeSet<_>>(), orbit);
+        let tries = sizes.iter().map(|&n| factorial(n)).product::<u128>() as u64;
+        prop_assert!(iso::orbit(&sig, &a, tries - 1).is_none(), "more relabellings than the limit");
         // A relabelled copy with a few entries changed: sometimes still isomorphic, mostly not.
         let mut b = relabel(&sig, &a, &rng.perms(&sizes));
         for _ in 0..mutations {

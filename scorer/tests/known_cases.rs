@@ -78,3 +78,19 @@ fn weights_are_validated_and_change_the_total() {
     let s = score(&Evidence::syntactic(&g), &only_economy);
     assert_eq!(s.total, s.economy.unwrap());
 }
+
+#[test]
+fn theorems_found_automatically_raise_the_conjecture_yield() {
+    // In groups of exponent two the conjecture engine finds and proves inv(x) = x and
+    // commutativity, among others; a semigroup's depth-2 consequences are all one rewrite from
+    // associativity, so none survives as a conjecture.
+    let exp2 = theory("theory Exp2\nfunc * : 2\nfunc inv : 1\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom left_identity: e * x = x\naxiom right_identity: x * e = x\naxiom left_inverse: inv(x) * x = e\naxiom right_inverse: x * inv(x) = e\naxiom exponent_two: x * x = e\n");
+    let g = gather(&exp2, 4, 3, &budget()).unwrap();
+    let counts = g.conjectures.expect("the conjecture engine ran");
+    assert!(counts.proved >= 2 && counts.refuted == 0, "{counts:?}");
+    let known = ground_truth_spectra();
+    let with = score(&g.evidence(&exp2, &[], &known), &Weights::default());
+    let semigroup = scores_of(&seeds::load("semigroup").unwrap(), 4);
+    assert_eq!(semigroup.conjecture_yield, Some(0.0));
+    assert!(with.conjecture_yield.unwrap() > 0.5, "{with:?}");
+}

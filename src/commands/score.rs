@@ -37,7 +37,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     };
     let known = ground_truth_spectra();
     let gathered = if a.max_size > 0 {
-        let spinner = crate::output::progress(1, &format!("{}: spectrum to {} and independence", t.name, a.max_size));
+        let spinner = crate::output::progress(1, &format!("{}: spectrum to {}, independence and conjectures", t.name, a.max_size));
         let g = gather(&t, a.max_size, a.independence_size, &a.budget.budget())?;
         spinner.finish_and_clear();
         Some(g)

@@ -336,8 +336,29 @@ fn normal_form(sig: &Signature, vars: &[VarDecl], l: &Term, r: &Term) -> Conject
 /// Runs the conjecture engine on `theory`. `Err` only for internal errors (a model or a
 /// candidate that the evaluator contradicts) and theories the finder cannot take at all.
 pub fn conjecture(theory: &Theory, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Report, FinderError> {
-    let sig = &theory.sig;
     let (models, model_check) = models(theory, opts, progress)?;
+    conjecture_with_models(theory, models, model_check, opts, progress)
+}
+
+/// Points (assignments of the variables) one model gives a fingerprint.
+fn points(m: &Structure, vars_per_sort: usize) -> usize {
+    m.sizes.iter().map(|&n| (n as usize).saturating_pow(vars_per_sort as u32)).fold(1, usize::saturating_mul)
+}
+
+/// [`conjecture`] on models already found (every isomorphism class of the sizes in `check`,
+/// when it says complete), as the scorer has them. When the models give more than
+/// `opts.max_points` points, the largest sizes are left out, and the check says so.
+pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut model_check: ModelCheck, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Report, FinderError> {
+    let sig = &theory.sig;
+    models.sort_by_key(|m| (m.sizes.iter().sum::<u32>(), m.sizes.clone()));
+    while models.iter().map(|m| points(m, opts.vars_per_sort)).fold(0, usize::saturating_add) > opts.max_points {
+        let largest = models.last().map(|m| m.sizes.clone()).unwrap_or_default();
+        models.retain(|m| m.sizes != largest);
+        model_check.sizes.retain(|s| *s != largest);
+        model_check.complete = false;
+        model_check.note = Some(format!("models of sizes {largest:?} and up were left out: too many points to evaluate terms at"));
+    }
+    model_check.classes = models.len();
     progress(Progress::Stage { name: "terms", steps: 0 });
     let limits = candidates::Limits { depth: opts.depth, vars_per_sort: opts.vars_per_sort, max_terms: opts.max_terms, max_points: opts.max_points };
     let found = candidates::find(sig, &models, &limits, &|| opts.cancelled()).map_err(FinderError::Encoding)?;
