@@ -9,6 +9,12 @@ mod output;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: exploration builds and drops millions of small
+/// terms and strings, and glibc's malloc spent about 40% of `explore`'s time on them
+/// (docs/BENCHMARKS.md, issue 6).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Birkhoff discovers finite algebraic structures: it reads first-order theories, finds and
 /// counts their finite models, and checks structures against them.
 #[derive(Parser)]

@@ -186,7 +186,7 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
         .filter_map(|(text, what)| {
             let axiom = statement::parse(&c.theory, &text).ok()?;
             let mut with = c.theory.clone();
-            with.axioms.push(axiom.clone());
+            with.axioms.push(axiom.clone().into());
             let already_axiom = with.fingerprint() == c.theory.fingerprint();
             let holds = c.models.iter().all(|m| eval::holds(&c.theory.sig, &m.model, &axiom));
             (holds && !already_axiom).then(|| ConjectureProposal { theory: c.name.clone(), statement: text, rationale: format!("the operation is {what} in all {} models found, up to size {largest}, though no axiom says so", c.models.len()) })

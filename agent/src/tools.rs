@@ -273,7 +273,7 @@ mod tests {
     fn a_theory_whose_text_does_not_read_back_is_not_stored() {
         let mut t = birkhoff_engine::seeds::load("group").unwrap();
         assert!(theory_record("Group", &t, "test", &[], true, "", None).is_ok());
-        t.axioms[0].name = "group+comm(*)_assoc".into();
+        std::sync::Arc::make_mut(&mut t.axioms[0]).name = "group+comm(*)_assoc".into();
         let e = theory_record("Bad", &t, "test", &[], true, "", None).unwrap_err();
         assert!(e.to_string().contains("`Bad` does not read back"), "{e}");
     }

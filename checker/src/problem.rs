@@ -143,7 +143,7 @@ pub enum ProblemError {
 impl Problem {
     /// Compiles `theory` for structures whose sorts have these sizes.
     pub fn new(theory: &Theory, sizes: &[u32]) -> Result<Problem, ProblemError> {
-        let sig = theory.sig.clone();
+        let sig = Signature::clone(&theory.sig);
         check_sizes(&sig, sizes)?;
         let mut cells = Vec::new();
         let mut func_base = Vec::new();

@@ -37,7 +37,7 @@ pub fn skolemize(t: &Theory) -> Theory {
                     let outer: Vec<VarId> = axiom.free_vars().into_iter().chain(universal.iter().copied()).collect();
                     for v in vs {
                         let f = FuncId(out.sig.funcs.len() as u32);
-                        out.sig.funcs.push(FuncDecl {
+                        std::sync::Arc::make_mut(&mut out.sig).funcs.push(FuncDecl {
                             name: format!("$sk{}", f.0),
                             args: outer.iter().map(|u| axiom.vars[u.0 as usize].sort).collect(),
                             result: axiom.vars[v.0 as usize].sort,
@@ -54,7 +54,7 @@ pub fn skolemize(t: &Theory) -> Theory {
             continue;
         }
         let body = substitute(&body, &witness);
-        axiom.formula = if universal.is_empty() { body } else { Formula::Forall(universal, Box::new(body)) };
+        std::sync::Arc::make_mut(axiom).formula = if universal.is_empty() { body } else { Formula::Forall(universal, Box::new(body)) };
     }
     out
 }

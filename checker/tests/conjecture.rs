@@ -14,7 +14,7 @@ fn with_axioms(seed: &str, extra: &[&str]) -> Theory {
     let mut t = seeds::load(seed).unwrap();
     for (i, text) in extra.iter().enumerate() {
         let a = parse_formula(&t.sig, text, &format!("extra{i}")).unwrap();
-        t.axioms.push(a);
+        t.axioms.push(a.into());
     }
     t
 }

@@ -401,7 +401,7 @@ fn every_small_two_sorted_structure() {
 fn graph(n: u32, adjacent: impl Fn(u32, u32) -> bool) -> (Signature, Structure) {
     let sig = theory("theory Graph\nrel E : 2").sig;
     let s = Structure::from_fn(&sig, &[n], |_, _| 0, |_, a| a[0] != a[1] && adjacent(a[0], a[1]));
-    (sig, s)
+    (Signature::clone(&sig), s)
 }
 
 /// Checks |Aut| and that random relabellings keep the form.
@@ -474,7 +474,7 @@ fn group(n: u32, mul: impl Fn(u32, u32) -> u32, inv: impl Fn(u32) -> u32) -> (Si
         "inv" => inv(a[0]),
         _ => 0,
     }, |_, _| false);
-    (sig, s)
+    (Signature::clone(&sig), s)
 }
 
 fn euler_phi(n: u32) -> u128 {

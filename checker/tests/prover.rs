@@ -67,7 +67,7 @@ fn boolean_algebra_satisfies_de_morgan() {
 fn boolean_ring() -> Theory {
     let mut r = seeds::load("ring_unital").unwrap();
     let idem = parse_formula(&r.sig, "x * x = x", "idempotent").unwrap();
-    r.axioms.push(idem);
+    r.axioms.push(idem.into());
     r
 }
 

@@ -99,7 +99,7 @@ fn budgets_never_give_exact_counts() {
 /// `goal` parsed over the signature of `t`.
 fn goal(t: &Theory, text: &str) -> Axiom {
     let mut with = Theory::parse(&format!("{}\naxiom goal: {text}\n", t.to_text()), "goal.bk").unwrap();
-    with.axioms.pop().unwrap()
+    std::sync::Arc::unwrap_or_clone(with.axioms.pop().unwrap())
 }
 
 fn verdict(t: &Theory, g: &str) -> Verdict {

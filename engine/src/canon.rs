@@ -18,13 +18,34 @@ use crate::signature::SortId;
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// The largest number of symbol and sort renamings [`canonical_form`] tries.
 pub const MAX_RENAMINGS: usize = 40_320;
 
 /// A theory's canonical encoding: equal for theories equal up to renaming, different otherwise.
+/// Its tokens are packed into bytes ([`pack`]): an exploration keeps one form per theory it
+/// reached, and most tokens are small numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct CanonicalForm(pub Vec<u32>);
+pub struct CanonicalForm(Box<[u8]>);
+
+/// Packs tokens into bytes, injectively: each token `t`, as the number `v` whose low 5 bits are
+/// its tag (`t >> 24`, or 31 with all of `t` above them when the tag is 31 or more) and whose
+/// higher bits are its payload, is written in LEB128 (7 bits a byte, the high bit saying
+/// "more"). The code is prefix-free, so equal packings are equal token lists.
+fn pack(tokens: &[u32]) -> Box<[u8]> {
+    let mut out = Vec::with_capacity(tokens.len() * 5 / 2);
+    for &t in tokens {
+        let tag = t >> 24;
+        let mut v: u64 = if tag < 31 { u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag) } else { u64::from(t) << 5 | 31 };
+        while v >= 0x80 {
+            out.push((v & 0x7F) as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    out.into_boxed_slice()
+}
 
 /// Why a theory has no canonical form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -70,9 +91,9 @@ struct Enc<'a> {
     r: &'a Renaming<'a>,
     axiom: &'a Axiom,
     /// Each variable's number by first occurrence, or [`UNSEEN`].
-    vars: Vec<u32>,
+    vars: &'a mut Vec<u32>,
     seen: u32,
-    out: Vec<u32>,
+    out: &'a mut Vec<u32>,
 }
 
 impl Enc<'_> {
@@ -133,32 +154,91 @@ impl Enc<'_> {
 /// One axiom's encoding under a renaming: variables numbered by first occurrence, and a top-level
 /// equation read in whichever direction encodes first.
 pub fn encode_axiom(a: &Axiom, r: &Renaming) -> Vec<u32> {
-    let enc = |f: &dyn Fn(&mut Enc)| {
-        let mut e = Enc { r, axiom: a, vars: vec![UNSEEN; a.vars.len()], seen: 0, out: Vec::new() };
-        f(&mut e);
-        e.out
+    let mut out = Vec::new();
+    encode_axiom_into(a, r, &mut out, &mut Vec::new());
+    out
+}
+
+/// [`encode_axiom`] appended to `out`, with `vars` as scratch space: the canonical-form loops
+/// encode many axioms into one buffer without allocating for each.
+fn encode_axiom_into(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u32>) {
+    let start = out.len();
+    encode_readings(a, r, out, vars);
+    keep_least_reading(out, start);
+}
+
+/// Appends an axiom's readings under `r` to `out`: a top-level equation both ways (`l = r`, then
+/// `r = l`, equally long), any other formula once.
+fn encode_readings(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u32>) {
+    let enc = |out: &mut Vec<u32>, vars: &mut Vec<u32>, f: &mut dyn FnMut(&mut Enc)| {
+        vars.clear();
+        vars.resize(a.vars.len(), UNSEEN);
+        f(&mut Enc { r, axiom: a, vars, seen: 0, out });
     };
     match &a.formula {
         Formula::Eq(l, rt) => {
-            let one_way = |x: &Term, y: &Term| {
-                enc(&|e: &mut Enc| {
+            for (x, y) in [(l, rt), (rt, l)] {
+                enc(out, vars, &mut |e: &mut Enc| {
                     e.out.push(EQ);
                     e.term(x);
                     e.term(y)
-                })
-            };
-            one_way(l, rt).min(one_way(rt, l))
+                });
+            }
         }
-        f => enc(&|e: &mut Enc| e.formula(f)),
+        f => enc(out, vars, &mut |e: &mut Enc| e.formula(f)),
     }
 }
 
-fn identity(n: usize) -> Vec<u32> {
-    (0..n as u32).collect()
+/// `out[start..]` holds one axiom's readings ([`encode_readings`]); keeps only the least.
+fn keep_least_reading(out: &mut Vec<u32>, start: usize) {
+    if out.get(start) != Some(&EQ) {
+        return;
+    }
+    // Both directions have one token per node, so the halves are equally long.
+    let mid = start + (out.len() - start) / 2;
+    if out[mid..] < out[start..mid] {
+        out.copy_within(mid.., start);
+    }
+    out.truncate(mid);
+}
+
+/// Low bits of a variable token: its sort (there are at most 8 sorts when a canonical form
+/// exists: more allow over [`MAX_RENAMINGS`] sort renamings).
+const SORT_BITS: u32 = 0xFF;
+const TAG: u32 = 0xFF << 24;
+
+/// Appends `tokens`, an encoding under the identity renaming, as it reads under `r`: the tokens
+/// of symbols and variable sorts renamed, everything else (variable numbers by first occurrence
+/// included) unchanged. Equal to encoding the axiom under `r`, without walking its tree again.
+fn relabel(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
+    out.extend(tokens.iter().map(|&t| match t & TAG {
+        VAR => (t & !SORT_BITS) | r.sorts[(t & SORT_BITS) as usize],
+        FUNC => FUNC | r.funcs[(t & !TAG) as usize],
+        REL => REL | r.rels[(t & !TAG) as usize],
+        _ => t,
+    }));
+}
+
+/// `0, 1, 2, ...`: identity renamings of up to this many sorts or symbols borrow from it.
+static IDENTITY: [u32; 256] = {
+    let mut a = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        a[i] = i as u32;
+        i += 1;
+    }
+    a
+};
+
+fn identity(n: usize) -> Cow<'static, [u32]> {
+    match IDENTITY.get(..n) {
+        Some(prefix) => Cow::Borrowed(prefix),
+        None => Cow::Owned((0..n as u32).collect()),
+    }
 }
 
 /// The identity renaming of a theory's signature (owned).
-pub struct IdentityRenaming(Vec<u32>, Vec<u32>, Vec<u32>);
+pub struct IdentityRenaming(Cow<'static, [u32]>, Cow<'static, [u32]>, Cow<'static, [u32]>);
 
 impl IdentityRenaming {
     /// The identity on `t`'s sorts and symbols.
@@ -171,18 +251,128 @@ impl IdentityRenaming {
     }
 }
 
-/// Whether two axioms of the same signature are equal up to variable names and orientation.
-pub fn same_axiom(t: &Theory, a: &Axiom, b: &Axiom) -> bool {
-    let id = IdentityRenaming::of(t);
-    encode_axiom(a, &id.get()) == encode_axiom(b, &id.get())
-}
-
 /// Whether `t` already has an axiom equal to `a` up to variable names and orientation.
 pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
+    find_axiom(t, a).is_some()
+}
+
+/// The first axiom of `t` equal to `a` up to variable names and orientation, by index.
+pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
     let id = IdentityRenaming::of(t);
-    let want = encode_axiom(a, &id.get());
+    let r = id.get();
+    let (mut want, mut other, mut vars) = (Vec::new(), Vec::new(), Vec::new());
+    encode_axiom_into(a, &r, &mut want, &mut vars);
     // An encoding has one token per node, so only axioms of the same size need encoding.
-    t.axioms.iter().any(|b| nodes(&b.formula) == want.len() && encode_axiom(b, &id.get()) == want)
+    t.axioms.iter().position(|b| {
+        nodes(&b.formula) == want.len() && {
+            other.clear();
+            encode_axiom_into(b, &r, &mut other, &mut vars);
+            other == want
+        }
+    })
+}
+
+/// A theory's axioms up to variable names and orientation, encoded once, for the many
+/// membership questions TRANSFER and ABSTRACT's common part ask of one theory (one per axiom
+/// of the other theory and signature map). [`AxiomSet::has_image`] reads an axiom of another
+/// set through a renaming by relabelling its tokens, without building the renamed axiom.
+pub struct AxiomSet {
+    /// Every axiom's readings and then its least reading, in the theory's order.
+    buf: Vec<u32>,
+    /// Per axiom: `buf[start..end]` its readings, `buf[end..key]` its least reading.
+    axioms: Vec<(usize, usize, usize)>,
+    /// The least readings, sorted and without repeats: `(end, key)` spans of `buf`.
+    sorted: Vec<(usize, usize)>,
+    /// The identity on the theory's signature, for [`AxiomSet::contains`].
+    id: IdentityRenaming,
+}
+
+impl AxiomSet {
+    /// The axioms of `t`.
+    pub fn of(t: &Theory) -> AxiomSet {
+        let id = IdentityRenaming::of(t);
+        let (buf, axioms) = encode_keyed(t, &id.get());
+        let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
+        sort_spans(&buf, &mut sorted);
+        AxiomSet { buf, axioms, sorted, id }
+    }
+
+    fn has_encoding(&self, want: &[u32]) -> bool {
+        self.sorted.binary_search_by(|s| self.buf[s.0..s.1].cmp(want)).is_ok()
+    }
+
+    /// Whether the set has `a`, an axiom over the theory's own signature ([`has_axiom`]).
+    pub fn contains(&self, a: &Axiom) -> bool {
+        let mut want = Vec::new();
+        encode_axiom_into(a, &self.id.get(), &mut want, &mut Vec::new());
+        self.has_encoding(&want)
+    }
+
+    /// Whether the set has axiom `k` of `other` with its symbols and sorts renamed by `r` (from
+    /// `other`'s theory into this one's).
+    pub fn has_image(&self, other: &AxiomSet, k: usize, r: &Renaming) -> bool {
+        let (start, end, _) = other.axioms[k];
+        let mut want = Vec::with_capacity(end - start);
+        relabel(&other.buf[start..end], r, &mut want);
+        keep_least_reading(&mut want, 0);
+        self.has_encoding(&want)
+    }
+}
+
+/// Every axiom of `t` encoded under `r`: its readings, then its least reading, one after the
+/// other in one buffer; per axiom `(start, end, key)`: readings `start..end`, least `end..key`.
+fn encode_keyed(t: &Theory, r: &Renaming) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
+    let (mut buf, mut vars) = (Vec::new(), Vec::new());
+    let mut keyed = Vec::with_capacity(t.axioms.len());
+    for a in &t.axioms {
+        let start = buf.len();
+        encode_readings(a, r, &mut buf, &mut vars);
+        let end = buf.len();
+        buf.extend_from_within(start..end);
+        keep_least_reading(&mut buf, end);
+        keyed.push((start, end, buf.len()));
+    }
+    (buf, keyed)
+}
+
+/// Sorts spans of `buf` by their contents, dropping repeats.
+fn sort_spans(buf: &[u32], spans: &mut Vec<(usize, usize)>) {
+    spans.sort_by(|x, y| buf[x.0..x.1].cmp(&buf[y.0..y.1]));
+    spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
+}
+
+/// A theory's distinct axioms (up to variable names and orientation), each encoded once under
+/// the identity renaming with all its readings; every other renaming's encoding is a relabelling
+/// of these tokens ([`relabel`]).
+struct Readings {
+    buf: Vec<u32>,
+    /// Per distinct axiom, `buf[start..end]`: one reading, or two equally long ones.
+    axioms: Vec<(usize, usize)>,
+}
+
+impl Readings {
+    fn of(t: &Theory, id: &Renaming) -> Readings {
+        // The least reading of each axiom is the key that finds duplicates.
+        let (buf, mut keyed) = encode_keyed(t, id);
+        keyed.sort_by(|x, y| buf[x.1..x.2].cmp(&buf[y.1..y.2]));
+        keyed.dedup_by(|x, y| buf[x.1..x.2] == buf[y.1..y.2]);
+        Readings { axioms: keyed.into_iter().map(|(start, end, _)| (start, end)).collect(), buf }
+    }
+
+    /// The first reading of distinct axiom `k` under the identity (for counting symbols).
+    fn first(&self, k: usize) -> &[u32] {
+        let (start, end) = self.axioms[k];
+        let len = if self.buf[start] == EQ { (end - start) / 2 } else { end - start };
+        &self.buf[start..start + len]
+    }
+
+    /// Appends distinct axiom `k`'s encoding under `r` to `out`.
+    fn encode(&self, k: usize, r: &Renaming, out: &mut Vec<u32>) {
+        let (start, end) = self.axioms[k];
+        let at = out.len();
+        relabel(&self.buf[start..end], r, out);
+        keep_least_reading(out, at);
+    }
 }
 
 /// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
@@ -211,13 +401,18 @@ struct Class {
     members: Vec<usize>,
 }
 
-/// Groups symbols (indices) by class key, classes in key order.
+/// Groups symbols (indices) by class key, classes in key order, members in index order.
 fn classes(keys: Vec<ClassKey>, rel: bool) -> Vec<Class> {
-    let mut groups: std::collections::BTreeMap<ClassKey, Vec<usize>> = Default::default();
-    for (i, k) in keys.into_iter().enumerate() {
-        groups.entry(k).or_default().push(i);
+    let mut keyed: Vec<(ClassKey, usize)> = keys.into_iter().zip(0..).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<Class> = Vec::new();
+    for (key, i) in keyed {
+        match out.last_mut() {
+            Some(c) if c.key == key => c.members.push(i),
+            _ => out.push(Class { key, rel, members: vec![i] }),
+        }
     }
-    groups.into_iter().map(|(key, members)| Class { key, rel, members }).collect()
+    out
 }
 
 /// Each symbol's position under `classes`: the index of its class among those of its kind.
@@ -238,8 +433,11 @@ fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, V
 /// names, and split classes keep their place and are ordered by signature, so isomorphic
 /// theories get corresponding classes; only the symbols still interchangeable after this need
 /// to be permuted.
-fn refine(mut classes: Vec<Class>, sorts: &[u32], distinct: &[&Axiom], occurs: &Occurrences) -> Vec<Class> {
-    let (nf, nr) = (occurs.funcs.len(), occurs.rels.len());
+fn refine(mut classes: Vec<Class>, sorts: &[u32], readings: &Readings, nf: usize, nr: usize) -> Vec<Class> {
+    if classes.iter().all(|c| c.members.len() == 1) {
+        return classes;
+    }
+    let occurs = occurrences(readings, nf, nr);
     loop {
         if classes.iter().all(|c| c.members.len() == 1) {
             return classes;
@@ -263,7 +461,14 @@ fn refine(mut classes: Vec<Class>, sorts: &[u32], distinct: &[&Axiom], occurs: &
                     &occurs.funcs[s]
                 };
                 let renaming = Renaming { sorts, funcs: &f, rels: &r };
-                let mut signature: Vec<Vec<u32>> = axioms.iter().map(|&a| encode_axiom(distinct[a], &renaming)).collect();
+                let mut signature: Vec<Vec<u32>> = axioms
+                    .iter()
+                    .map(|&a| {
+                        let mut e = Vec::new();
+                        readings.encode(a, &renaming, &mut e);
+                        e
+                    })
+                    .collect();
                 signature.sort();
                 by_signature.entry(signature).or_default().push(s);
             }
@@ -283,53 +488,54 @@ struct Occurrences {
     rels: Vec<Vec<usize>>,
 }
 
-/// Symbol occurrence invariants that do not depend on names: per symbol, the number of distinct
-/// axioms it occurs in and its total number of occurrences; and the occurrence lists.
-fn invariants(t: &Theory, distinct: &[&Axiom]) -> (Vec<(u32, u32)>, Vec<(u32, u32)>, Occurrences) {
-    let mut f = vec![(0u32, 0u32); t.sig.funcs.len()];
-    let mut r = vec![(0u32, 0u32); t.sig.rels.len()];
-    let mut occurs = Occurrences { funcs: vec![Vec::new(); f.len()], rels: vec![Vec::new(); r.len()] };
-    let (mut fc, mut rc) = (vec![0u32; f.len()], vec![0u32; r.len()]);
-    for (ai, a) in distinct.iter().enumerate() {
-        fc.iter_mut().chain(rc.iter_mut()).for_each(|c| *c = 0);
-        count(&a.formula, &mut fc, &mut rc);
-        for (i, &c) in fc.iter().enumerate().filter(|(_, c)| **c > 0) {
-            f[i].0 += 1;
-            f[i].1 += c;
-            occurs.funcs[i].push(ai);
-        }
-        for (i, &c) in rc.iter().enumerate().filter(|(_, c)| **c > 0) {
-            r[i].0 += 1;
-            r[i].1 += c;
-            occurs.rels[i].push(ai);
+/// Calls `f` with the symbol of each function and relation token of distinct axiom `k`'s
+/// first reading under the identity: one call per occurrence.
+fn for_each_symbol(readings: &Readings, k: usize, mut f: impl FnMut(bool, usize)) {
+    for &token in readings.first(k) {
+        match token & TAG {
+            FUNC => f(false, (token & !TAG) as usize),
+            REL => f(true, (token & !TAG) as usize),
+            _ => {}
         }
     }
-    (f, r, occurs)
 }
 
-fn count(f: &Formula, fc: &mut [u32], rc: &mut [u32]) {
-    fn term(t: &Term, fc: &mut [u32]) {
-        if let Term::App(g, args) = t {
-            fc[g.0 as usize] += 1;
-            args.iter().for_each(|a| term(a, fc));
-        }
+/// Per symbol: the number of distinct axioms it occurs in, and its number of occurrences.
+type Invariants = Vec<(u32, u32)>;
+
+/// Symbol occurrence invariants that do not depend on names, for the function symbols and for
+/// the relation symbols.
+fn invariants(t: &Theory, readings: &Readings) -> (Invariants, Invariants) {
+    let mut inv = [vec![(0u32, 0u32); t.sig.funcs.len()], vec![(0u32, 0u32); t.sig.rels.len()]];
+    // The axiom that last counted each symbol, so that each axiom counts once per symbol.
+    let mut last = [vec![usize::MAX; t.sig.funcs.len()], vec![usize::MAX; t.sig.rels.len()]];
+    for k in 0..readings.axioms.len() {
+        for_each_symbol(readings, k, |rel, s| {
+            let (i, l) = (&mut inv[usize::from(rel)][s], &mut last[usize::from(rel)][s]);
+            i.1 += 1;
+            if *l != k {
+                *l = k;
+                i.0 += 1;
+            }
+        });
     }
-    match f {
-        Formula::True | Formula::False => {}
-        Formula::Eq(a, b) => {
-            term(a, fc);
-            term(b, fc)
-        }
-        Formula::Rel(r, args) => {
-            rc[r.0 as usize] += 1;
-            args.iter().for_each(|a| term(a, fc))
-        }
-        Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => count(g, fc, rc),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
-            count(a, fc, rc);
-            count(b, fc, rc)
-        }
+    let [f, r] = inv;
+    (f, r)
+}
+
+/// For each function and relation symbol, the distinct axioms it occurs in (in order).
+fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
+    let mut occurs = [vec![Vec::new(); nf], vec![Vec::new(); nr]];
+    for k in 0..readings.axioms.len() {
+        for_each_symbol(readings, k, |rel, s| {
+            let list: &mut Vec<usize> = &mut occurs[usize::from(rel)][s];
+            if list.last() != Some(&k) {
+                list.push(k);
+            }
+        });
     }
+    let [funcs, rels] = occurs;
+    Occurrences { funcs, rels }
 }
 
 /// All permutations of `0..n`.
@@ -355,11 +561,16 @@ fn factorial(n: usize) -> u128 {
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
     let id = IdentityRenaming::of(t);
-    // Distinct axioms (duplicates up to variable names dropped), a name-free notion.
-    let mut seen = std::collections::HashSet::new();
-    let distinct: Vec<&Axiom> = t.axioms.iter().filter(|a| seen.insert(encode_axiom(a, &id.get()))).collect();
-    let (finv, rinv, occurs) = invariants(t, &distinct);
+    // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their order
+    // does not matter: everything below sorts what it reads from them.
+    let readings = Readings::of(t, &id.get());
+    let (finv, rinv) = invariants(t, &readings);
+    let (mut buf, mut spans) = (Vec::new(), Vec::new());
     let sig = &t.sig;
+    // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
+    if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
+        return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
+    }
     let sort_perms = permutations(sig.sorts.len());
     let mut best: Option<Vec<u32>> = None;
     for sp in &sort_perms {
@@ -369,7 +580,7 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
         let rkeys = sig.rels.iter().enumerate().map(|(i, d)| (1, sorts_of(&d.args), 0, rinv[i])).collect();
         let mut initial = classes(fkeys, false);
         initial.extend(classes(rkeys, true));
-        let cls = refine(initial, &sorts, &distinct, &occurs);
+        let cls = refine(initial, &sorts, &readings, sig.funcs.len(), sig.rels.len());
         let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.members.len())).product::<u128>();
         if total > MAX_RENAMINGS as u128 {
             return Err(CanonError::TooSymmetric(t.name.clone(), total));
@@ -381,30 +592,48 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
             head.extend([SEP | k.0, c.members.len() as u32, k.2, k.3 .0, k.3 .1]);
             head.extend(&k.1);
         }
-        // Every combination of permutations within classes.
-        let perms: Vec<Vec<Vec<usize>>> = cls.iter().map(|c| permutations(c.members.len())).collect();
-        let mut choice = vec![0usize; cls.len()];
+        // Every combination of permutations within the classes of more than one symbol (after
+        // refinement there are usually none, and this loop runs once).
+        let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.members.len() > 1).map(|c| permutations(c.members.len())).collect();
+        let mut choice = vec![0usize; perms.len()];
         let (mut funcs, mut rels) = (vec![0u32; sig.funcs.len()], vec![0u32; sig.rels.len()]);
         loop {
             let (mut nf, mut nr) = (0u32, 0u32);
-            for (ci, c) in cls.iter().enumerate() {
+            let mut movable = 0;
+            for c in &cls {
                 let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-                let p = &perms[ci][choice[ci]];
-                for (j, &sym) in c.members.iter().enumerate() {
-                    target[sym] = *next + p[j] as u32;
+                if let [sym] = c.members[..] {
+                    target[sym] = *next;
+                } else {
+                    let p = &perms[movable][choice[movable]];
+                    movable += 1;
+                    for (j, &sym) in c.members.iter().enumerate() {
+                        target[sym] = *next + p[j] as u32;
+                    }
                 }
                 *next += c.members.len() as u32;
             }
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            let mut axs: Vec<Vec<u32>> = distinct.iter().map(|a| encode_axiom(a, &r)).collect();
-            axs.sort();
-            axs.dedup();
-            let mut enc = head.clone();
-            for a in axs {
-                enc.push(SEP);
-                enc.extend(a);
+            buf.clear();
+            spans.clear();
+            for k in 0..readings.axioms.len() {
+                let start = buf.len();
+                readings.encode(k, &r, &mut buf);
+                spans.push((start, buf.len()));
             }
-            if best.as_ref().is_none_or(|b| enc < *b) {
+            sort_spans(&buf, &mut spans);
+            let len = head.len() + spans.iter().map(|s| 1 + s.1 - s.0).sum::<usize>();
+            let better = best.as_ref().is_none_or(|b| {
+                let tokens = head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1])));
+                tokens.cmp(b.iter()).is_lt()
+            });
+            if better {
+                let mut enc = Vec::with_capacity(len);
+                enc.extend_from_slice(&head);
+                for s in &spans {
+                    enc.push(SEP);
+                    enc.extend_from_slice(&buf[s.0..s.1]);
+                }
                 best = Some(enc);
             }
             // Advance the mixed-radix counter.
@@ -422,10 +651,44 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
             }
         }
     }
-    Ok(CanonicalForm(best.expect("at least one renaming")))
+    Ok(CanonicalForm(pack(&best.expect("at least one renaming"))))
 }
 
 /// Whether two theories are equal up to renaming (sorts, symbols, variables) and axiom order.
 pub fn equal_up_to_renaming(a: &Theory, b: &Theory) -> Result<bool, CanonError> {
     Ok(canonical_form(a)? == canonical_form(b)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads [`pack`]'s bytes back into tokens; `None` if they are not a whole packing.
+    fn unpack(mut bytes: &[u8]) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        while !bytes.is_empty() {
+            let (mut v, mut shift) = (0u64, 0);
+            loop {
+                let (&b, rest) = bytes.split_first()?;
+                bytes = rest;
+                v |= u64::from(b & 0x7F) << shift;
+                shift += 7;
+                if b < 0x80 {
+                    break;
+                }
+            }
+            let tag = (v & 31) as u32;
+            out.push(if tag < 31 { (v >> 5) as u32 | tag << 24 } else { (v >> 5) as u32 });
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn packing_reads_back_so_it_is_injective() {
+        let tokens = [0, 1, 127, 128, 0x00FF_FFFF, VAR, VAR | 3 << 8 | 2, FUNC | MARKED, SEP, SEP | 1, 30 << 24 | 5, 31 << 24, u32::MAX, 1 << 31];
+        for t in tokens {
+            assert_eq!(unpack(&pack(&[t])), Some(vec![t]), "{t:#x}");
+        }
+        assert_eq!(unpack(&pack(&tokens)), Some(tokens.to_vec()));
+    }
 }

@@ -7,13 +7,16 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_form, CanonicalForm};
+use crate::canon::{canonical_form, AxiomSet, CanonicalForm};
+use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashMap;
+use crate::syntax::Axiom;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 use std::ops::ControlFlow;
 
 /// A node: a theory and the depth at which it was first reached.
@@ -37,13 +40,18 @@ pub struct Equivalence {
 /// The derivation graph.
 #[derive(Default)]
 pub struct Graph {
-    /// Theories and moves.
-    pub graph: DiGraph<Node, Provenance>,
-    index: HashMap<CanonicalForm, NodeIndex>,
+    /// Theories and moves. A binary move's two edges (from each parent) share one provenance.
+    pub graph: DiGraph<Node, Arc<Provenance>>,
+    /// Canonical forms (long vectors of small numbers, so a fast non-cryptographic hash).
+    index: FxHashMap<CanonicalForm, NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
     pub equivalences: Vec<Equivalence>,
     /// Results that could not be canonized (too symmetric) and were kept undeduplicated.
     pub uncanonized: usize,
+    /// Every axiom of a node, once: a new node's axioms are replaced by equal ones already here,
+    /// so that, say, the commutativity COMPLETE adds to a thousand theories, or the axioms
+    /// TRANSFER carries into them, are stored once.
+    axioms: FxHashSet<Arc<Axiom>>,
 }
 
 impl Graph {
@@ -56,17 +64,42 @@ impl Graph {
 
     /// [`Graph::add`] with the canonical form already computed (`None`: too symmetric to
     /// canonize, so the theory is kept without deduplication).
-    fn add_with_form(&mut self, theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
+    fn add_with_form(&mut self, mut theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
         let Some(form) = form else {
             self.uncanonized += 1;
+            self.share_axioms(&mut theory);
             return (self.graph.add_node(Node { theory, depth }), true);
         };
         if let Some(&i) = self.index.get(&form) {
             return (i, false);
         }
+        self.share_axioms(&mut theory);
         let i = self.graph.add_node(Node { theory, depth });
         self.index.insert(form, i);
         (i, true)
+    }
+
+    /// Replaces each axiom of `theory` by an equal one already in the graph, or records it. An
+    /// axiom the theory already shares (with its parent) is left as it is.
+    fn share_axioms(&mut self, theory: &mut Theory) {
+        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+            match self.axioms.get(&**a) {
+                Some(known) => *a = known.clone(),
+                None => {
+                    self.axioms.insert(a.clone());
+                }
+            }
+        }
+    }
+
+    /// [`Graph::share_axioms`] without recording: what the parallel part of [`explore_with`]
+    /// can do before the merge, which then hashes only axioms not seen before.
+    fn reuse_axioms(&self, theory: &mut Theory) {
+        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+            if let Some(known) = self.axioms.get(&**a) {
+                *a = known.clone();
+            }
+        }
     }
 
     /// The node of a theory equal (up to renaming) to `t`, if any.
@@ -162,6 +195,8 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     let mut g = Graph::default();
     let mut stats = Stats::default();
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
+    // Each base is paired with every frontier theory: its axioms are encoded once.
+    let base_axioms: Vec<AxiomSet> = bases.iter().map(AxiomSet::of).collect();
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
@@ -176,8 +211,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                 .par_iter()
                 .map(|&i| {
                     let t = &g.graph[i].theory;
+                    let t_axioms = AxiomSet::of(t);
                     let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
-                    let binary = bases.iter().zip(&base_nodes).flat_map(|(b, bi)| moves::binary_moves(b, t).into_iter().map(|d| (d, Some(*bi))));
+                    let binary = bases.iter().zip(&base_axioms).zip(&base_nodes).flat_map(|((b, b_axioms), bi)| {
+                        moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi)))
+                    });
                     unary
                         .chain(binary)
                         .map(|(d, other)| {
@@ -186,7 +224,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                             // built it, and only its node is sent to the merge.
                             let node = match form.as_ref().and_then(|f| g.index.get(f)) {
                                 Some(&known) => Ok(known),
-                                None => Err((d.theory, form)),
+                                None => {
+                                    let mut theory = d.theory;
+                                    g.reuse_axioms(&mut theory);
+                                    Err((theory, form))
+                                }
                             };
                             Result { node, provenance: d.provenance, other }
                         })
@@ -202,10 +244,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     };
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
+                    let provenance = Arc::new(r.provenance);
                     if let Some(o) = r.other.filter(|o| *o != parent) {
-                        g.graph.add_edge(o, child, r.provenance.clone());
+                        g.graph.add_edge(o, child, provenance.clone());
                     }
-                    g.graph.add_edge(parent, child, r.provenance);
+                    g.graph.add_edge(parent, child, provenance);
                     if new {
                         next.push(child);
                         stats.stopped |= on_event(&g, Event::New(child)).is_break();

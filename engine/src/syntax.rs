@@ -85,6 +85,15 @@ impl PartialEq for Axiom {
 }
 impl Eq for Axiom {}
 
+impl std::hash::Hash for Axiom {
+    /// Hashes what [`PartialEq`] compares: name, formula and variables.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.formula.hash(state);
+        self.vars.hash(state);
+    }
+}
+
 impl Term {
     /// Calls `f` on every variable occurrence, left to right.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {

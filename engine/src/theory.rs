@@ -5,6 +5,7 @@ use crate::signature::Signature;
 use crate::syntax::Axiom;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A many-sorted first-order theory with equality.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,10 +16,11 @@ pub struct Theory {
     pub doc: String,
     /// Free metadata: `reference`, `oeis`, `ground_truth`, ...
     pub meta: BTreeMap<String, String>,
-    /// Sorts and symbols.
-    pub sig: Signature,
-    /// The axioms, in order.
-    pub axioms: Vec<Axiom>,
+    /// Sorts and symbols, shared like the axioms: most moves keep their parent's signature.
+    pub sig: Arc<Signature>,
+    /// The axioms, in order. They are shared (`Arc`): a theory derived by a move keeps its
+    /// parent's axioms without copying them, which is what keeps an exploration's memory small.
+    pub axioms: Vec<Arc<Axiom>>,
 }
 
 impl Theory {
@@ -63,7 +65,7 @@ impl Theory {
 
     /// The axiom called `name`.
     pub fn axiom(&self, name: &str) -> Option<&Axiom> {
-        self.axioms.iter().find(|a| a.name == name)
+        self.axioms.iter().find(|a| a.name == name).map(Arc::as_ref)
     }
 
     /// The theory in Birkhoff's format; [`Theory::parse`] reads it back to an equal theory.

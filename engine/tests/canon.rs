@@ -21,9 +21,10 @@ fn symbols_of_one_profile_are_matched_by_their_role() {
     let r = seeds::load("ring_unital").unwrap();
     let mut s = r.clone();
     let (p, m) = (s.sig.func("+").unwrap().0 as usize, s.sig.func("*").unwrap().0 as usize);
-    let name = s.sig.funcs[p].name.clone();
-    s.sig.funcs[p].name = s.sig.funcs[m].name.clone();
-    s.sig.funcs[m].name = name;
+    let sig = std::sync::Arc::make_mut(&mut s.sig);
+    let name = sig.funcs[p].name.clone();
+    sig.funcs[p].name = sig.funcs[m].name.clone();
+    sig.funcs[m].name = name;
     s.axioms.reverse();
     assert_ne!(s.to_text(), r.to_text());
     assert!(equal_up_to_renaming(&r, &s).unwrap());

@@ -3,7 +3,7 @@
 //! symbols and variables and up to axiom order, names and duplicates (`canon::equal_up_to_renaming`),
 //! which is a syntactic identity of axiom sets, not merely equivalence.
 
-use birkhoff_engine::canon::equal_up_to_renaming;
+use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
 use birkhoff_engine::moves::{self, complete, deform, dualize, generalize, internalize, quotient, self_distrib, transfer, Move};
 use birkhoff_engine::{seeds, Theory};
 
@@ -162,6 +162,27 @@ fn every_move_on_every_seed_is_sort_checked_and_reparses() {
             let back = Theory::parse(&d.theory.to_text(), "d.bk").unwrap_or_else(|e| panic!("{}: {e}\n{}", d.provenance.description, d.theory.to_text()));
             assert!(same(&back, &d.theory), "{}", d.provenance.description);
             assert!(!d.provenance.description.is_empty());
+        }
+    }
+}
+
+/// TRANSFER and ABSTRACT's common part compare carried axioms as relabelled encodings; building
+/// each carried axiom and asking `has_axiom` must give the same results, for every pair of seeds.
+#[test]
+fn carried_axioms_read_as_encodings_agree_with_building_them() {
+    let all: Vec<Theory> = seeds::all().iter().map(|s| seed(s.name)).collect();
+    for a in &all {
+        for b in &all {
+            // Per signature map: which of a's axioms hold in b, built the long way.
+            let kept: Vec<Vec<bool>> = transfer::maps(a, b, transfer::MAX_MAPS)
+                .iter()
+                .filter_map(|m| Some(transfer::carried(a, b, m)?.iter().map(|x| has_axiom(b, x)).collect()))
+                .collect();
+            let transfers = kept.iter().filter(|k| !k.iter().all(|x| *x)).count();
+            assert_eq!(transfer::all(a, b).len(), transfers, "TRANSFER {} into {}", a.name, b.name);
+            let most = kept.iter().map(|k| k.iter().filter(|x| **x).count()).max().filter(|n| *n > 0 && *n < a.axioms.len());
+            let common = generalize::common_part(a, b).ok().map(|d| d.theory.axioms.len());
+            assert_eq!(common, most, "common part of {} and {}", a.name, b.name);
         }
     }
 }

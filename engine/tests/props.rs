@@ -736,7 +736,7 @@ fn gen_theory(tape: &[u32]) -> Theory {
         let name = if axioms.iter().any(|a| a.name == base) { format!("{base}_{i}") } else { base.to_string() };
         axioms.push(gen_axiom(&sig, &mut t, name));
     }
-    Theory { name, doc, meta, sig, axioms }
+    Theory { name, doc, meta, sig: sig.into(), axioms: axioms.into_iter().map(Into::into).collect() }
 }
 
 fn tape() -> impl Strategy<Value = Vec<u32>> {
@@ -793,7 +793,7 @@ fn permutation(n: usize, keys: &[u32]) -> Vec<usize> {
 /// Gives every variable a new, distinct name.
 fn rename_vars(th: &Theory) -> Theory {
     let mut th = th.clone();
-    for a in &mut th.axioms {
+    for a in th.axioms.iter_mut().map(std::sync::Arc::make_mut) {
         for (i, v) in a.vars.iter_mut().enumerate() {
             v.name = format!("x_{}", i * 7 + 3);
         }
@@ -804,7 +804,7 @@ fn rename_vars(th: &Theory) -> Theory {
 /// Renumbers the variables of every axiom (permuting each variable table), keeping the meaning.
 fn permute_var_ids(th: &Theory, keys: &[u32]) -> Theory {
     let mut th = th.clone();
-    for a in &mut th.axioms {
+    for a in th.axioms.iter_mut().map(std::sync::Arc::make_mut) {
         let perm = permutation(a.vars.len(), keys); // new position i holds old variable perm[i]
         let mut new_of_old = vec![VarId(0); perm.len()];
         for (new, &old) in perm.iter().enumerate() {
@@ -925,9 +925,9 @@ proptest! {
 
         if !th.axioms.is_empty() {
             let mut duplicated = th.clone();
-            let mut copy = dup.get(&th.axioms).clone();
+            let mut copy = birkhoff_engine::Axiom::clone(&**dup.get(&th.axioms));
             copy.name = format!("{}_again", copy.name);
-            duplicated.axioms.insert(dup.index(th.axioms.len() + 1), copy);
+            duplicated.axioms.insert(dup.index(th.axioms.len() + 1), copy.into());
             prop_assert_eq!(duplicated.fingerprint(), fp, "a duplicated axiom");
             prop_assert_eq!(rename_vars(&duplicated).fingerprint(), fp, "a duplicated axiom, renamed");
         }
@@ -940,7 +940,7 @@ proptest! {
         let fp = th.fingerprint();
         let i = at.index(th.axioms.len());
         let mut changed = th.clone();
-        changed.axioms[i].formula = change_axiom(&th.sig, &th.axioms[i], &mut Tape { data: &change, pos: 0 });
+        std::sync::Arc::make_mut(&mut changed.axioms[i]).formula = change_axiom(&th.sig, &th.axioms[i], &mut Tape { data: &change, pos: 0 });
         // The claim holds when the set of canonical axioms really differs.
         let canon = |t: &Theory| t.axioms.iter().map(|a| canonical_axiom(t, a)).collect::<BTreeSet<_>>();
         prop_assume!(canon(&changed) != canon(&th));
@@ -948,7 +948,7 @@ proptest! {
 
         // Adding a symbol, even an unused one, changes the signature and so the fingerprint.
         let mut bigger = th.clone();
-        bigger.sig.funcs.push(FuncDecl { name: "fresh_constant".into(), args: vec![], result: SortId(0), fixity: Fixity::Prefix });
+        std::sync::Arc::make_mut(&mut bigger.sig).funcs.push(FuncDecl { name: "fresh_constant".into(), args: vec![], result: SortId(0), fixity: Fixity::Prefix });
         prop_assert_ne!(bigger.fingerprint(), fp);
     }
 }
@@ -968,7 +968,7 @@ fn fingerprint_examples() {
     assert_eq!(variant.fingerprint(), fp, "renamed, reordered, duplicated, an equation turned round");
     let mut changed = group.clone();
     let left_identity = changed.axioms.iter().position(|a| a.name == "left_identity").unwrap();
-    changed.axioms[left_identity].formula = Formula::not(changed.axioms[left_identity].formula.clone());
+    std::sync::Arc::make_mut(&mut changed.axioms[left_identity]).formula = Formula::not(changed.axioms[left_identity].formula.clone());
     assert_ne!(changed.fingerprint(), fp);
     let abelian = seeds::load("abelian_group").unwrap();
     assert_ne!(abelian.fingerprint(), fp, "one more axiom");
@@ -990,18 +990,19 @@ fn permute_symbols(th: &Theory, keys: &[u32]) -> Theory {
     let (si, fi, ri) = (inverse(&sp), inverse(&fp), inverse(&rp));
     let sort = |s: SortId| SortId(si[s.0 as usize]);
     let mut out = th.clone();
-    out.sig.sorts = sp.iter().map(|&i| th.sig.sorts[i].clone()).collect();
-    out.sig.funcs = fp.iter().map(|&i| th.sig.funcs[i].clone()).collect();
-    out.sig.rels = rp.iter().map(|&i| th.sig.rels[i].clone()).collect();
-    for d in &mut out.sig.funcs {
+    let sig = std::sync::Arc::make_mut(&mut out.sig);
+    sig.sorts = sp.iter().map(|&i| th.sig.sorts[i].clone()).collect();
+    sig.funcs = fp.iter().map(|&i| th.sig.funcs[i].clone()).collect();
+    sig.rels = rp.iter().map(|&i| th.sig.rels[i].clone()).collect();
+    for d in &mut sig.funcs {
         d.args = d.args.iter().map(|&s| sort(s)).collect();
         d.result = sort(d.result);
     }
-    for d in &mut out.sig.rels {
+    for d in &mut sig.rels {
         d.args = d.args.iter().map(|&s| sort(s)).collect();
     }
     out.axioms = permutation(th.axioms.len(), &keys[keys.len().min(5)..]).into_iter().map(|i| th.axioms[i].clone()).collect();
-    for a in &mut out.axioms {
+    for a in out.axioms.iter_mut().map(std::sync::Arc::make_mut) {
         a.formula = map_ids(&a.formula, &|v| v, &|f| FuncId(fi[f.0 as usize]), &|r| RelId(ri[r.0 as usize]));
         a.vars.iter_mut().for_each(|v| v.sort = sort(v.sort));
     }
@@ -1061,7 +1062,7 @@ proptest! {
         let mut other = permute_symbols(&th, &keys);
         if alter && !other.axioms.is_empty() {
             let i = at.index(other.axioms.len());
-            other.axioms[i].formula = change_axiom(&other.sig, &other.axioms[i], &mut Tape { data: &change, pos: 0 });
+            std::sync::Arc::make_mut(&mut other.axioms[i]).formula = change_axiom(&other.sig, &other.axioms[i], &mut Tape { data: &change, pos: 0 });
         }
         let (Ok(fa), Ok(fb)) = (canonical_form(&th), canonical_form(&other)) else {
             // Too symmetric to canonize: then both are, as the renaming count is an invariant.

@@ -18,7 +18,7 @@ pub fn parse(t: &Theory, statement: &str) -> Result<Axiom, String> {
     if parsed.sig != t.sig || parsed.axioms.len() != t.axioms.len() + 1 {
         return Err(format!("`{s}` is not a single formula over {}'s signature", t.name));
     }
-    Ok(parsed.axioms.into_iter().next_back().expect("one more axiom than the theory"))
+    Ok(parsed.axioms.into_iter().next_back().map(std::sync::Arc::unwrap_or_clone).expect("one more axiom than the theory"))
 }
 
 /// The theory extended by the negation of `statement`: its models are exactly the
@@ -28,7 +28,7 @@ pub fn negated(t: &Theory, statement: &Axiom) -> Theory {
     let mut neg = statement.clone();
     neg.name = "negated_conjecture".into();
     neg.formula = birkhoff_engine::Formula::Not(Box::new(universal_closure(&neg)));
-    out.axioms.push(neg);
+    out.axioms.push(neg.into());
     out
 }
 

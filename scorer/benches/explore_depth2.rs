@@ -7,6 +7,10 @@ use birkhoff_engine::{derivation, seeds};
 use birkhoff_scorer::{score, Evidence, Weights};
 use rayon::prelude::*;
 
+/// The allocator of the `birkhoff` binary (src/main.rs), so the figures are the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let bases: Vec<_> = seeds::all().iter().map(|s| seeds::load(s.name).expect("seeds parse")).collect();
     let start = std::time::Instant::now();

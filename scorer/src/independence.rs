@@ -6,7 +6,7 @@ use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{first, FinderError, FirstModel, Options};
 use birkhoff_checker::spectrum::size_tuples;
 use birkhoff_engine::syntax::Formula;
-use birkhoff_engine::Theory;
+use birkhoff_engine::{Axiom, Theory};
 use serde::Serialize;
 
 /// What the search learned about one axiom.
@@ -33,11 +33,11 @@ pub fn check(t: &Theory, max_size: u32, budget: &Budget) -> Result<Vec<AxiomInde
     let mut out = Vec::new();
     for (i, axiom) in t.axioms.iter().enumerate() {
         let mut others = t.clone();
-        let mut negated = others.axioms.remove(i);
+        let mut negated = Axiom::clone(&others.axioms.remove(i));
         let free = negated.free_vars();
         let closed = if free.is_empty() { negated.formula.clone() } else { Formula::Forall(free, Box::new(negated.formula.clone())) };
         negated.formula = Formula::not(closed);
-        others.axioms.push(negated);
+        others.axioms.push(negated.into());
         let mut found = None;
         for sizes in size_tuples(t.sig.sorts.len(), max_size) {
             if let (FirstModel::Found { .. }, _, _) = first(&others, &sizes, budget, Options::default())? {

@@ -67,8 +67,8 @@ axiom invertibility: x = o | x * i(x) = e
 "#;
 
 /// The catalogue's laws, each with its [`size`].
-fn catalogue() -> &'static [(Axiom, usize)] {
-    static LAWS: OnceLock<Vec<(Axiom, usize)>> = OnceLock::new();
+fn catalogue() -> &'static [(std::sync::Arc<Axiom>, usize)] {
+    static LAWS: OnceLock<Vec<(std::sync::Arc<Axiom>, usize)>> = OnceLock::new();
     LAWS.get_or_init(|| {
         let laws = Theory::parse(CATALOGUE, "laws catalogue").expect("the law catalogue parses").axioms;
         laws.into_iter().map(|a| {
@@ -92,15 +92,36 @@ fn size(f: &Formula) -> usize {
     }
 }
 
+/// How many laws the catalogue has: a [`LawId`] is below this.
+pub fn catalogue_len() -> usize {
+    catalogue().len()
+}
+
+/// A catalogued law, by its position in the catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LawId(pub usize);
+
+impl LawId {
+    /// The law's name, such as `associativity`.
+    pub fn name(self) -> &'static str {
+        catalogue()[self.0].0.name.as_str()
+    }
+}
+
+/// The catalogued law `axiom` is an instance of (up to renaming), if any.
+pub fn recognize_id(axiom: &Axiom) -> Option<LawId> {
+    let n = size(&axiom.formula);
+    catalogue().iter().position(|(law, m)| *m == n && Matcher::default().formula(&law.formula, &axiom.formula)).map(LawId)
+}
+
 /// The name of the catalogued law `axiom` is an instance of (up to renaming), if any.
 pub fn recognize(axiom: &Axiom) -> Option<&'static str> {
-    let n = size(&axiom.formula);
-    catalogue().iter().filter(|(_, m)| *m == n).find(|(law, _)| Matcher::default().formula(&law.formula, &axiom.formula)).map(|(law, _)| law.name.as_str())
+    recognize_id(axiom).map(LawId::name)
 }
 
 /// The recognised law of each axiom of `t`, in order.
 pub fn recognize_all(t: &Theory) -> Vec<Option<&'static str>> {
-    t.axioms.iter().map(recognize).collect()
+    t.axioms.iter().map(|a| recognize(a)).collect()
 }
 
 /// A partial renaming from the catalogue's symbols and variables to a theory's, kept injective.

@@ -138,8 +138,9 @@ impl Weights {
 pub fn score(e: &Evidence, w: &Weights) -> Scores {
     let t = e.theory;
     let points = e.spectrum.as_deref();
+    let laws = syntax::recognize(t);
     let connections = {
-        let by_laws = syntax::nearest_seed_by_laws(t).map_or(0.0, |(_, overlap)| overlap);
+        let by_laws = syntax::nearest_seed_of(&laws).map_or(0.0, |(_, overlap)| overlap);
         match points {
             Some(p) => 0.5 * by_laws + 0.5 * f64::from(u8::from(spectrum::spectrum_match(p, e.known).is_some())),
             None => by_laws,
@@ -151,7 +152,7 @@ pub fn score(e: &Evidence, w: &Weights) -> Scores {
         novelty: points.and_then(|p| spectrum::novelty(p, e.parents, e.known)),
         economy: Some(syntax::economy(t)),
         independence: e.independence.map(independence::score),
-        naturality: Some(syntax::naturality(t)),
+        naturality: Some(syntax::naturality_of(t, &laws)),
         connections: Some(connections),
         structure: e.classes.map(|c| models::structural_richness(&t.sig, c)),
         conjecture_yield: e.conjectures.map(ConjectureSummary::yield_score),

@@ -2,10 +2,9 @@
 //! connections. They need no models, so exploration can rank candidates by them before any
 //! search runs.
 
-use crate::laws;
+use crate::laws::{self, LawId};
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{Axiom, Theory};
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// Symbol, variable and connective occurrences in a formula.
@@ -42,50 +41,59 @@ fn plainness(a: &Axiom) -> f64 {
 /// divisions, order axioms...: see [`laws`]) and `P` the mean plainness of the axioms. A theory
 /// without axioms scores 0: there is nothing natural about saying nothing.
 pub fn naturality(t: &Theory) -> f64 {
+    naturality_of(t, &recognize(t))
+}
+
+/// The catalogued law of each axiom of `t`, in order: what [`naturality_of`] and
+/// [`nearest_seed_of`] read, computed once per theory.
+pub fn recognize(t: &Theory) -> Vec<Option<LawId>> {
+    t.axioms.iter().map(|a| laws::recognize_id(a)).collect()
+}
+
+/// [`naturality`] with the axioms' laws already recognised (`laws[i]` for axiom `i`).
+pub fn naturality_of(t: &Theory, laws: &[Option<LawId>]) -> f64 {
     if t.axioms.is_empty() {
         return 0.0;
     }
     let n = t.axioms.len() as f64;
-    let recognised = laws::recognize_all(t).iter().filter(|l| l.is_some()).count() as f64;
-    let plain: f64 = t.axioms.iter().map(plainness).sum();
+    let recognised = laws.iter().filter(|l| l.is_some()).count() as f64;
+    let plain: f64 = t.axioms.iter().map(|a| plainness(a)).sum();
     0.7 * recognised / n + 0.3 * plain / n
 }
 
-/// The catalogued laws of a theory, with multiplicity.
-pub fn law_profile(t: &Theory) -> BTreeMap<&'static str, usize> {
-    let mut out = BTreeMap::new();
-    for law in laws::recognize_all(t).into_iter().flatten() {
-        *out.entry(law).or_insert(0) += 1;
-    }
+/// The catalogued laws of a theory with multiplicity: entry `i` counts the axioms that are
+/// instances of law `i` of the catalogue.
+fn law_counts(laws: &[Option<LawId>]) -> Vec<u32> {
+    let mut out = vec![0; laws::catalogue_len()];
+    laws.iter().flatten().for_each(|l| out[l.0] += 1);
     out
 }
 
-/// The seed theories' law profiles, computed once.
-fn seed_profiles() -> &'static [(String, BTreeMap<&'static str, usize>)] {
-    static PROFILES: OnceLock<Vec<(String, BTreeMap<&'static str, usize>)>> = OnceLock::new();
+/// The seed theories' law counts, computed once.
+fn seed_profiles() -> &'static [(String, Vec<u32>)] {
+    static PROFILES: OnceLock<Vec<(String, Vec<u32>)>> = OnceLock::new();
     PROFILES.get_or_init(|| {
-        birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok()).map(|t| (t.name.clone(), law_profile(&t))).collect()
+        birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok()).map(|t| (t.name.clone(), law_counts(&recognize(&t)))).collect()
     })
 }
 
 /// The seed whose catalogued laws overlap most with `t`'s (Jaccard index of the multisets), and
 /// that overlap. A candidate built from associativity and an identity is close to Monoid.
-pub fn nearest_seed_by_laws(t: &Theory) -> Option<(String, f64)> {
-    let mine = law_profile(t);
-    if mine.is_empty() {
+pub fn nearest_seed_by_laws(t: &Theory) -> Option<(&'static str, f64)> {
+    nearest_seed_of(&recognize(t))
+}
+
+/// [`nearest_seed_by_laws`] with the axioms' laws already recognised.
+pub fn nearest_seed_of(laws: &[Option<LawId>]) -> Option<(&'static str, f64)> {
+    if laws.iter().all(Option::is_none) {
         return None;
     }
+    let mine = law_counts(laws);
     seed_profiles()
         .iter()
         .map(|(name, theirs)| {
-            let keys: std::collections::BTreeSet<_> = mine.keys().chain(theirs.keys()).collect();
-            let (mut inter, mut union) = (0, 0);
-            for k in keys {
-                let (a, b) = (mine.get(k).copied().unwrap_or(0), theirs.get(k).copied().unwrap_or(0));
-                inter += a.min(b);
-                union += a.max(b);
-            }
-            (name.clone(), inter as f64 / union as f64)
+            let (inter, union) = mine.iter().zip(theirs).fold((0, 0), |(i, u), (&a, &b)| (i + a.min(b), u + a.max(b)));
+            (name.as_str(), f64::from(inter) / f64::from(union))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
 }
@@ -99,7 +107,7 @@ mod tests {
         let g = birkhoff_engine::seeds::load("group").unwrap();
         assert!(naturality(&g) > 0.95, "{}", naturality(&g));
         let (seed, overlap) = nearest_seed_by_laws(&g).unwrap();
-        assert_eq!((seed.as_str(), overlap), ("Group", 1.0));
+        assert_eq!((seed, overlap), ("Group", 1.0));
         assert!((economy(&g) - (-28.0f64 / 60.0).exp()).abs() < 1e-9);
     }
 }

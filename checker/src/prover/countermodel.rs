@@ -72,10 +72,10 @@ pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
     for v in outer {
         let d = &goal.vars[v.0 as usize];
         consts.push((v, FuncId(ext.sig.funcs.len() as u32)));
-        ext.sig.funcs.push(FuncDecl { name: format!("goal.{}", d.name), args: vec![], result: d.sort, fixity: Fixity::Prefix });
+        std::sync::Arc::make_mut(&mut ext.sig).funcs.push(FuncDecl { name: format!("goal.{}", d.name), args: vec![], result: d.sort, fixity: Fixity::Prefix });
     }
     let name = (0..).map(|i| format!("negated_goal{i}")).find(|n| theory.axiom(n).is_none()).expect("some name is free");
-    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None });
+    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None }.into());
     ext
 }
 

@@ -6,7 +6,7 @@
 
 use super::laws::{self, ap, ap2, equation, v};
 use super::{binary_ops, derive, find_binary, fresh_from, new_func, prov, Derived, Move, MoveError};
-use crate::canon::same_axiom;
+use crate::canon::find_axiom;
 use crate::signature::FuncId;
 use crate::syntax::{Axiom, Formula};
 use crate::theory::Theory;
@@ -16,10 +16,6 @@ pub const OF_ASSOC: &[&str] = &["flexible", "left_alternative", "right_alternati
 /// Deformations of commutativity.
 pub const OF_COMM: &[&str] = &["q_commutative", "twisted_commutative"];
 
-fn position(t: &Theory, a: &Axiom) -> Option<usize> {
-    t.axioms.iter().position(|b| same_axiom(t, a, b))
-}
-
 /// DEFORM the associativity or commutativity of `op` in `t` into `into` (one of [`OF_ASSOC`],
 /// [`OF_COMM`]).
 pub fn deform(t: &Theory, op: &str, into: &str) -> Result<Derived, MoveError> {
@@ -28,7 +24,7 @@ pub fn deform(t: &Theory, op: &str, into: &str) -> Result<Derived, MoveError> {
     let (x, y, z) = (v(0), v(1), v(2));
     let is_assoc = OF_ASSOC.contains(&into);
     let old = if is_assoc { laws::assoc(f, s) } else { laws::comm(f, s) };
-    let at = position(t, &old).ok_or_else(|| MoveError::Inapplicable(format!("{} has no {} axiom for `{op}` to deform", t.name, if is_assoc { "associativity" } else { "commutativity" })))?;
+    let at = find_axiom(t, &old).ok_or_else(|| MoveError::Inapplicable(format!("{} has no {} axiom for `{op}` to deform", t.name, if is_assoc { "associativity" } else { "commutativity" })))?;
     let old_name = t.axioms[at].name.clone();
     let mut new_funcs = vec![];
     let next = FuncId(t.sig.funcs.len() as u32);
@@ -69,7 +65,7 @@ pub fn up_to_central(t: &Theory, axiom: &str, op: &str) -> Result<Derived, MoveE
     }
     let c = FuncId(t.sig.funcs.len() as u32);
     let cname = fresh_from(&t.sig, &["c", "central"]);
-    let mut twisted = a.clone();
+    let mut twisted = Axiom::clone(a);
     twisted.formula = Formula::Eq(l.clone(), ap2(f, r.clone(), ap(c, vec![])));
     twisted.origin = None;
     let central = equation("central", s, ap2(f, ap(c, vec![]), v(0)), ap2(f, v(0), ap(c, vec![])));

@@ -9,7 +9,8 @@
 
 use super::{binary_ops, finish, find_binary, prov, Derived, Move, MoveError};
 use crate::signature::{FuncId, RelId};
-use crate::syntax::{Formula, Term};
+use crate::syntax::{Axiom, Formula, Term};
+use std::sync::Arc;
 use crate::theory::Theory;
 
 /// Rewrites every term (bottom up) with `ft` and every relation atom's argument list with `fr`.
@@ -36,15 +37,21 @@ pub fn map_formula(f: &Formula, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn
     }
 }
 
+/// [`map_formula`] on one axiom; an axiom the maps leave unchanged stays shared with the parent.
+pub fn map_axiom(a: &Arc<Axiom>, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Arc<Axiom> {
+    let formula = map_formula(&a.formula, ft, fr);
+    if formula == a.formula {
+        return a.clone();
+    }
+    Arc::new(Axiom { name: a.name.clone(), formula, vars: a.vars.clone(), origin: None })
+}
+
 fn rewrite(t: &Theory, tag: &str, p: super::Provenance, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Result<Derived, MoveError> {
     let mut d = t.clone();
     d.name = format!("{}+{tag}", t.name);
     d.doc = p.description.clone();
     d.meta.clear();
-    for a in &mut d.axioms {
-        a.formula = map_formula(&a.formula, ft, fr);
-        a.origin = None;
-    }
+    d.axioms = t.axioms.iter().map(|a| map_axiom(a, ft, fr)).collect();
     finish(d, t.axioms.len(), p)
 }
 

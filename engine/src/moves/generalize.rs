@@ -2,12 +2,12 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::transfer::{carried, maps, MAX_MAPS};
-use super::dualize::map_formula;
+use super::transfer::{kept, maps, Pair, MAX_MAPS};
+use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
+use crate::canon::AxiomSet;
 use crate::signature::{FuncId, RelId};
 use crate::syntax::{Formula, Term};
-use crate::canon::has_axiom;
 use crate::theory::Theory;
 
 /// ABSTRACT by dropping the axiom called `axiom`. A symbol that only this axiom mentioned (say
@@ -42,21 +42,26 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
     };
     let new_func = renumber(t.sig.funcs.len(), &|i| funcs.contains(&FuncId(i)));
     let new_rel = renumber(t.sig.rels.len(), &|i| rels.contains(&RelId(i)));
-    t.sig.funcs = std::mem::take(&mut t.sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    t.sig.rels = std::mem::take(&mut t.sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    for a in &mut t.axioms {
-        a.formula = map_formula(&a.formula, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args));
-    }
+    let sig = std::sync::Arc::make_mut(&mut t.sig);
+    sig.funcs = std::mem::take(&mut sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    sig.rels = std::mem::take(&mut sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
+    t.axioms = t.axioms.iter().map(|a| map_axiom(a, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args))).collect();
     t
 }
 
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
+    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b)))
+}
+
+/// [`common_part`] of a pair's source and target, with their axioms already encoded.
+pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
+    let (a, b) = (pair.source(), pair.target());
     let best = maps(a, b, MAX_MAPS)
         .into_iter()
         .filter_map(|m| {
-            let keep: Vec<bool> = carried(a, b, &m)?.iter().map(|x| has_axiom(b, x)).collect();
+            let keep = kept(pair, &m)?;
             Some((keep.iter().filter(|k| **k).count(), keep, m))
         })
         .max_by_key(|(n, _, _)| *n);
@@ -73,10 +78,6 @@ pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
     derive(a, &removed, vec![], vec![], p, &format!("common({})", b.name))
 }
 
-/// The common part of `a` and `b`, if they have one.
-pub fn common_parts(a: &Theory, b: &Theory) -> Vec<Derived> {
-    common_part(a, b).into_iter().collect()
-}
 
 /// Every single-axiom drop.
 pub fn all(t: &Theory) -> Vec<Derived> {

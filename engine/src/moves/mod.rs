@@ -15,11 +15,13 @@ pub mod quotient;
 pub mod self_distrib;
 pub mod transfer;
 
+use crate::canon::AxiomSet;
 use crate::signature::{FuncDecl, FuncId, Signature, SortId};
 use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// The eight moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -110,22 +112,25 @@ pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
             return bad("a symbol's profile names an undeclared sort".into());
         }
     }
-    let mut names = std::collections::HashSet::new();
-    for n in sig.funcs.iter().map(|d| &d.name).chain(sig.rels.iter().map(|d| &d.name)) {
-        if !names.insert(n) {
-            return bad(format!("symbol `{n}` declared twice"));
-        }
+    if let Some(n) = repeated(sig.funcs.iter().map(|d| d.name.as_str()).chain(sig.rels.iter().map(|d| d.name.as_str()))) {
+        return bad(format!("symbol `{n}` declared twice"));
     }
-    let mut anames = std::collections::HashSet::new();
+    if let Some(n) = repeated(t.axioms.iter().map(|a| a.name.as_str())) {
+        return bad(format!("axiom name `{n}` used twice"));
+    }
     for a in &t.axioms {
-        if !anames.insert(&a.name) {
-            return bad(format!("axiom name `{}` used twice", a.name));
-        }
         if let Err(m) = check_formula(sig, a, &a.formula) {
             return bad(format!("axiom {}: {m}", a.name));
         }
     }
     Ok(())
+}
+
+/// A name that occurs more than once, if any (sorting: no hashing, one allocation).
+fn repeated<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut names: Vec<&str> = names.collect();
+    names.sort_unstable();
+    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }
 
 pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, String> {
@@ -189,11 +194,13 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
         sig: parent.sig.clone(),
         axioms: parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect(),
     };
-    t.sig.funcs.extend(new_funcs);
+    if !new_funcs.is_empty() {
+        Arc::make_mut(&mut t.sig).funcs.extend(new_funcs);
+    }
     let expected = parent.axioms.len() - removed.len() + added.len();
     for mut a in added {
         a.name = fresh_axiom_name(&t, &a.name);
-        t.axioms.push(a);
+        t.axioms.push(Arc::new(a));
     }
     finish(t, expected, prov)
 }
@@ -280,7 +287,12 @@ pub fn unary_moves(t: &Theory) -> Vec<Derived> {
 /// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
 /// along each signature map, and ABSTRACT's common part.
 pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
-    let mut out = transfer::all(source, target);
-    out.extend(generalize::common_parts(source, target));
+    binary_moves_of(&transfer::Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
+}
+
+/// [`binary_moves`] from a pair's source into its target, their axioms already encoded.
+pub fn binary_moves_of(pair: &transfer::Pair) -> Vec<Derived> {
+    let mut out = transfer::all_into(pair);
+    out.extend(generalize::common_part_with(pair));
     out
 }

@@ -4,10 +4,12 @@
 
 use super::dualize::map_formula;
 use super::{finish, fresh_axiom_name, Derived, Move, MoveError, Provenance};
+use crate::canon::{AxiomSet, Renaming};
 use crate::signature::{FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A signature map: source symbol name → target symbol name.
 pub type SymbolMap = BTreeMap<String, String>;
@@ -64,6 +66,61 @@ fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, M
     Ok(Images { sorts, funcs, rels })
 }
 
+impl Images {
+    /// Where the images send sorts and symbols, as a [`Renaming`]; `None` when a sort has none.
+    fn indices(&self) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
+        let sorts = self.sorts.iter().map(|s| s.map(|s| s.0)).collect::<Option<Vec<u32>>>()?;
+        Some((sorts, self.funcs.iter().map(|f| f.0).collect(), self.rels.iter().map(|r| r.0).collect()))
+    }
+}
+
+/// For each axiom of `source`, whether its image under `im` is an axiom of the target (`target`,
+/// its axioms). Errors as [`carry`] does when an axiom's variable has a sort without an image.
+/// The images are compared as encodings, without building the carried axioms.
+fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
+    let (source, target) = (pair.source, &pair.target_axioms);
+    match im.indices() {
+        Some((sorts, funcs, rels)) => {
+            let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
+            Ok((0..source.axioms.len()).map(|k| target.has_image(pair.source_axioms, k, &r)).collect())
+        }
+        None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
+    }
+}
+
+/// A source and a target theory with the axioms of both encoded ([`AxiomSet::of`]), for every
+/// signature map between them that TRANSFER and ABSTRACT's common part try. An exploration
+/// encodes each theory once and pairs it with every other.
+pub struct Pair<'a> {
+    source: &'a Theory,
+    target: &'a Theory,
+    source_axioms: &'a AxiomSet,
+    target_axioms: &'a AxiomSet,
+}
+
+impl<'a> Pair<'a> {
+    /// The pair of `source` and `target`, whose axioms are `source_axioms` and `target_axioms`.
+    pub fn new(source: &'a Theory, source_axioms: &'a AxiomSet, target: &'a Theory, target_axioms: &'a AxiomSet) -> Pair<'a> {
+        Pair { source, target, source_axioms, target_axioms }
+    }
+
+    /// The theory whose axioms are carried.
+    pub(crate) fn source(&self) -> &'a Theory {
+        self.source
+    }
+
+    /// The theory they are carried into.
+    pub(crate) fn target(&self) -> &'a Theory {
+        self.target
+    }
+}
+
+/// For each axiom of the source, whether its image under `map` is an axiom of the target;
+/// `None` when the map does not fit. ABSTRACT's common part keeps these.
+pub(crate) fn kept(pair: &Pair, map: &SymbolMap) -> Option<Vec<bool>> {
+    lands(pair, &images(pair.source, pair.target, map).ok()?).ok()
+}
+
 fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
     let mut out = a.clone();
     out.origin = None;
@@ -76,11 +133,17 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
+    transfer_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)), map)
+}
+
+/// [`transfer`], with the axioms of both theories already encoded.
+fn transfer_into(pair: &Pair, map: &SymbolMap) -> Result<Derived, MoveError> {
+    let (source, target) = (pair.source, pair.target);
     let im = images(source, target, map)?;
-    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
-    if carried.iter().all(|a| crate::canon::has_axiom(target, a)) {
+    if lands(pair, &im)?.into_iter().all(|landed| landed) {
         return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
     }
+    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
     let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
     let p = Provenance {
         parents: vec![target.name.clone(), source.name.clone()],
@@ -102,7 +165,7 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
     };
     for mut a in carried {
         a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
-        t.axioms.push(a);
+        t.axioms.push(Arc::new(a));
     }
     finish(t, expected, p)
 }
@@ -142,10 +205,15 @@ pub const MAX_MAPS: usize = 24;
 
 /// TRANSFER along every map [`maps`] finds.
 pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
-    if source.axioms.is_empty() {
+    all_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
+}
+
+/// [`all`], with the axioms of both theories already encoded.
+pub fn all_into(pair: &Pair) -> Vec<Derived> {
+    if pair.source.axioms.is_empty() {
         return Vec::new();
     }
-    maps(source, target, MAX_MAPS).iter().filter_map(|m| transfer(source, target, m).ok()).collect()
+    maps(pair.source, pair.target, MAX_MAPS).iter().filter_map(|m| transfer_into(pair, m).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for

@@ -7,6 +7,7 @@ use crate::signature::{Assoc, Fixity, SortDecl, SortId, DEFAULT_SORT};
 use crate::syntax::{Axiom, Formula};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A symbol with its arity, as in LADR's `*/2` notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ fn finish(p: Parser, name: &str) -> Result<Theory> {
     if !p.errors.is_empty() {
         return Err(Error::Source(Diagnostics(p.errors)));
     }
-    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: p.sig, axioms: p.axioms })
+    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
 }
 
 fn skip_command(p: &mut Parser) -> PResult<()> {

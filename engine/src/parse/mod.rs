@@ -16,6 +16,7 @@ use crate::signature::{Assoc, FuncDecl, Fixity, RelDecl, Signature, SortDecl, So
 use crate::syntax::{Axiom, Origin};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// How identifiers are resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +245,7 @@ pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
     if p.sig.sorts.is_empty() {
         p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
     }
-    Ok(Theory { name: name.unwrap_or_default(), doc, meta, sig: p.sig, axioms: p.axioms })
+    Ok(Theory { name: name.unwrap_or_default(), doc, meta, sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
 }
 
 fn item_name(p: &mut Parser) -> PResult<String> {
