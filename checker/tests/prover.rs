@@ -131,7 +131,7 @@ fn an_affine_magma_refutes_what_small_countermodels_miss() {
     // ETP's E704 does not imply E1879; x * y = 2x + y (mod 5) shows it. The finder does not
     // finish size 4 of this problem within seconds.
     let mut t = seeds::load("magma").unwrap();
-    t.axioms.push(parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704").unwrap());
+    t.axioms.push(parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704").unwrap().into());
     let goal = parse_formula(&t.sig, "x = (x * (y * z)) * (w * x)", "E1879").unwrap();
     let plan = [Strategy::Affine { max_modulus: 10, time_share: 100 }];
     match prove_with(&t, &goal, &opts(), &plan).unwrap().verdict {

@@ -46,7 +46,7 @@ pub fn read(path: &std::path::Path) -> Result<Vec<Implication>, String> {
             let law = |text: &str, name: &str| parse_formula(&magma.sig, &birkhoff_syntax(text), name).map_err(|e| at(e.to_string()));
             let mut theory = magma.clone();
             theory.name = format!("Magma with E{i}");
-            theory.axioms.push(law(hypothesis, &format!("E{i}"))?);
+            theory.axioms.push(law(hypothesis, &format!("E{i}"))?.into());
             Ok(Implication { numbers: (number(i)?, number(j)?), holds, theory, goal: law(goal, &format!("E{j}"))? })
         })
         .collect()

@@ -119,7 +119,7 @@ pub fn search(theory: &Theory, goal: &Axiom, max_modulus: u32, time: Duration, c
     if sig.sorts.len() != 1 || !sig.rels.is_empty() {
         return Ok(Search::Stopped("affine readings need one sort and no relation symbols".into()));
     }
-    let Some(axioms) = theory.axioms.iter().map(pure_equations).collect::<Option<Vec<_>>>() else {
+    let Some(axioms) = theory.axioms.iter().map(|a| pure_equations(a)).collect::<Option<Vec<_>>>() else {
         return Ok(Search::Stopped("affine readings need axioms that are all equations".into()));
     };
     let axioms: Vec<Equation> = axioms.into_iter().flatten().collect();
