@@ -50,10 +50,12 @@ fn group_theorems_are_proved_with_certificates() {
 fn boolean_algebra_satisfies_de_morgan() {
     // De Morgan needs uniqueness of complements; saturation does not find that proof (measured:
     // still open after 120 s and 3·10^6 e-nodes), so Z3 decides it when built in. Z3 needs
-    // 25–40 s here (E-matching on two associative-commutative operations), hence the budget.
+    // 25–40 s on a quiet machine (E-matching on two associative-commutative operations), and its
+    // time is heavy-tailed (it depends on the random seed of each restart): the budget is large so
+    // that the test does not fail on a loaded machine; it costs time only when Z3 is slow.
     let b = seeds::load("boolean_algebra").unwrap();
     let goal = parse_formula(&b.sig, "c(x ^ y) = c(x) v c(y)", "goal").unwrap();
-    let v = prove(&b, &goal, &Options { timeout: Duration::from_secs(180), ..opts() }).unwrap().verdict;
+    let v = prove(&b, &goal, &Options { timeout: Duration::from_secs(400), ..opts() }).unwrap().verdict;
     if let Verdict::Proved { certificate } = &v {
         certificate::check(&b, &goal, certificate).unwrap();
     }
