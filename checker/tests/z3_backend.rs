@@ -96,6 +96,18 @@ fn budgets_never_give_exact_counts() {
     assert_ne!(e.labeled.status, Status::Exact);
 }
 
+#[test]
+fn a_budget_that_ends_while_encoding_gives_unknown_not_an_error() {
+    // Groups of order 40: expanding associativity (64,000 instances, each argument a lookup over
+    // 40 entries) takes far longer than a millisecond, so the encoding itself is stopped.
+    let t = seed("group").unwrap();
+    let tiny = Budget { time: Some(Duration::from_millis(1)), ..Budget::default() };
+    assert_eq!(zb::first(&t, &[40], &tiny).unwrap().0, FirstModel::Unknown);
+    let e = zb::enumerate(&t, &[40], &tiny).unwrap();
+    assert_eq!((e.iso.value, e.iso.status), (0, Status::Unknown));
+    assert_ne!(zb::count_labeled_directly(&t, &[40], &tiny).unwrap().status, Status::Exact);
+}
+
 /// `goal` parsed over the signature of `t`.
 fn goal(t: &Theory, text: &str) -> Axiom {
     let mut with = Theory::parse(&format!("{}\naxiom goal: {text}\n", t.to_text()), "goal.bk").unwrap();

@@ -64,9 +64,11 @@ pub struct Encoder {
     domains: Domains,
     tag: u64,
     nodes: u64,
+    stop: Option<Box<dyn Fn() -> bool>>,
 }
 
-/// An axiom that cannot be encoded (only ever because it is too large once expanded).
+/// An axiom that cannot be encoded (only ever because it is too large once expanded), or whose
+/// encoding was stopped by [`Encoder::stop_when`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("axiom {axiom}: {reason}")]
 pub struct EncodeError {
@@ -74,7 +76,15 @@ pub struct EncodeError {
     pub axiom: String,
     /// Why.
     pub reason: String,
+    /// The encoding was stopped (a budget ran out), not impossible.
+    pub stopped: bool,
 }
+
+/// The reason of a stopped encoding.
+const STOPPED: &str = "stopped: the time limit or Ctrl-C came first";
+
+/// How many Z3 nodes are built between two looks at [`Encoder::stop_when`]'s condition.
+const STOP_EVERY: u64 = 1 << 14;
 
 impl Encoder {
     /// Declares the sorts and symbols of `sig` with names unique to this encoder.
@@ -99,7 +109,7 @@ impl Encoder {
                 Symbols::Decls { sorts, funcs, rels }
             }
         };
-        Encoder { symbols, sig: sig.clone(), domains, tag, nodes: 0 }
+        Encoder { symbols, sig: sig.clone(), domains, tag, nodes: 0, stop: None }
     }
 
     /// The table entries of each function symbol (finite domains only).
@@ -158,18 +168,28 @@ impl Encoder {
         acc
     }
 
+    /// Makes the encoding stop with a [`EncodeError::stopped`] error when `stop` says so (asked
+    /// every few thousand nodes): expanding the quantifiers of a large instance can take longer
+    /// than a budget allows, and comes before the first check.
+    pub fn stop_when(&mut self, stop: impl Fn() -> bool + 'static) {
+        self.stop = Some(Box::new(stop));
+    }
+
     /// The axiom as a Z3 formula, its free variables universally quantified.
     pub fn axiom(&mut self, a: &Axiom) -> Result<Bool, EncodeError> {
         let free = a.free_vars();
         let closed = if free.is_empty() { a.formula.clone() } else { Formula::Forall(free, Box::new(a.formula.clone())) };
         let mut env: Vec<Option<Val>> = vec![None; a.vars.len()];
-        self.formula(a, &closed, &mut env).map_err(|reason| EncodeError { axiom: a.name.clone(), reason })
+        self.formula(a, &closed, &mut env).map_err(|reason| EncodeError { axiom: a.name.clone(), stopped: reason == STOPPED, reason })
     }
 
     fn charge(&mut self) -> Result<(), String> {
         self.nodes += 1;
         if self.nodes > MAX_GROUND_NODES {
             return Err(format!("expanding the quantifiers over these sizes needs more than {MAX_GROUND_NODES} Z3 nodes"));
+        }
+        if self.nodes % STOP_EVERY == 0 && self.stop.as_ref().is_some_and(|stop| stop()) {
+            return Err(STOPPED.into());
         }
         Ok(())
     }

@@ -48,8 +48,10 @@ pub struct FiniteProblem {
 
 impl FiniteProblem {
     /// Encodes `t` at `sizes`. With `symmetry_breaking`, adds the constraints of the module doc.
-    pub fn new(t: &Theory, sizes: &[u32], symmetry_breaking: bool) -> Result<FiniteProblem, EncodeError> {
+    /// The encoding gives up (an error with `stopped` set) as soon as `stop` says so.
+    pub fn new(t: &Theory, sizes: &[u32], symmetry_breaking: bool, stop: impl Fn() -> bool + 'static) -> Result<FiniteProblem, EncodeError> {
         let mut enc = Encoder::new(&t.sig, Domains::Finite(sizes.to_vec()));
+        enc.stop_when(stop);
         let solver = Solver::new_for_logic("QF_FD").expect("Z3 knows the logic QF_FD");
         for a in &t.axioms {
             solver.assert(enc.axiom(a)?);

@@ -27,6 +27,7 @@ use crate::finder::{key, merge_classes, verify, Enumeration, FinderError, FirstM
 use crate::iso;
 use finite::FiniteProblem;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use z3::SatResult;
 
@@ -40,12 +41,22 @@ fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
     budget.time.map(|t| start + t)
 }
 
+/// When an encoding must stop: the deadline passed or the budget's cancel flag (Ctrl-C) is set.
+fn stop_condition(budget: &Budget, end: Option<Instant>) -> impl Fn() -> bool + 'static {
+    let cancel = budget.cancel.clone();
+    move || end.is_some_and(|d| Instant::now() >= d) || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
 /// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.
 pub fn first(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
-    let p = FiniteProblem::new(t, sizes, true)?;
-    let outcome = match solve::check(&p.solver, budget, deadline(budget, start)) {
+    let end = deadline(budget, start);
+    let p = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
+        Err(e) if e.stopped => return Ok((FirstModel::Unknown, 0, start.elapsed())),
+        p => p?,
+    };
+    let outcome = match solve::check(&p.solver, budget, end) {
         SatResult::Sat => {
             let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
             verify(t, &m)?;
@@ -67,13 +78,20 @@ const ORBIT_LIMIT: u64 = 720;
 pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
-    let p = FiniteProblem::new(t, sizes, true)?;
     let meter = Meter::new(budget);
     let end = deadline(budget, start);
+    let p = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
+        Ok(p) => Some(p),
+        Err(e) if e.stopped => {
+            meter.stop();
+            None
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut classes = HashMap::new();
     let (mut met, mut canon_time, mut verify_time) = (0u64, Duration::ZERO, Duration::ZERO);
     let mut template = None;
-    loop {
+    while let Some(p) = &p {
         if !meter.charge(1) {
             break;
         }
@@ -128,8 +146,11 @@ pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) ->
 pub fn count_labeled_directly(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
-    let p = FiniteProblem::new(t, sizes, false)?;
     let end = deadline(budget, start);
+    let p = match FiniteProblem::new(t, sizes, false, stop_condition(budget, end)) {
+        Err(e) if e.stopped => return Ok(Count::from_search(0, false)),
+        p => p?,
+    };
     let mut n: u128 = 0;
     loop {
         match solve::check(&p.solver, budget, end) {
