@@ -26,8 +26,8 @@ use crate::budget::{Budget, Count, Meter};
 use crate::finder::{key, merge_classes, verify, Enumeration, FinderError, FirstModel, Timing};
 use crate::iso;
 use finite::FiniteProblem;
+use solve::stop_condition;
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use z3::SatResult;
 
@@ -39,12 +39,6 @@ impl From<encode::EncodeError> for FinderError {
 
 fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
     budget.time.map(|t| start + t)
-}
-
-/// When an encoding must stop: the deadline passed or the budget's cancel flag (Ctrl-C) is set.
-fn stop_condition(budget: &Budget, end: Option<Instant>) -> impl Fn() -> bool + 'static {
-    let cancel = budget.cancel.clone();
-    move || end.is_some_and(|d| Instant::now() >= d) || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
 }
 
 /// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.

@@ -16,12 +16,18 @@ use z3::{Context, SatResult, Solver};
 /// How often the watcher looks at the cancel flag and the clock.
 const POLL: Duration = Duration::from_millis(20);
 
+/// Whether work under `budget` must stop: `deadline` has passed or the cancel flag (Ctrl-C) is
+/// set. It owns what it reads, so a watcher thread or an encoder can keep it.
+pub fn stop_condition(budget: &Budget, deadline: Option<Instant>) -> impl Fn() -> bool + Send + 'static {
+    let cancel = budget.cancel.clone();
+    move || deadline.is_some_and(|d| Instant::now() >= d) || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
 /// Runs `solver.check()` until `deadline` or the budget's cancel flag. Returns `Unknown` without
 /// calling Z3 when the time is already up or cancel is set.
 pub fn check(solver: &Solver, budget: &Budget, deadline: Option<Instant>) -> SatResult {
-    let cancelled = || budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-    let expired = || deadline.is_some_and(|d| Instant::now() >= d);
-    if cancelled() || expired() {
+    let stop = stop_condition(budget, deadline);
+    if stop() {
         return SatResult::Unknown;
     }
     if budget.cancel.is_none() && deadline.is_none() {
@@ -36,7 +42,7 @@ pub fn check(solver: &Solver, budget: &Budget, deadline: Option<Instant>) -> Sat
     std::thread::scope(|scope| {
         scope.spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(POLL) {
-                if cancelled() || expired() {
+                if stop() {
                     handle.interrupt();
                     return;
                 }
