@@ -102,8 +102,7 @@ impl Plain {
         params.set_u32("timeout", limit.as_millis() as u32);
         solver.set_params(&params);
         for a in &t.axioms {
-            let free: Vec<VarId> = (0..a.vars.len() as u32).map(VarId).filter(|v| !bound_in(&a.formula, *v)).collect();
-            solver.assert(self.expanded(true, &free, &a.formula, &mut vec![0; a.vars.len()]));
+            solver.assert(self.expanded(true, &a.free_vars(), &a.formula, &mut vec![0; a.vars.len()]));
         }
         let cells = self.cells(t);
         for c in &cells {
@@ -125,16 +124,6 @@ impl Plain {
             solver.assert(Bool::or(&differs));
             count += 1;
         }
-    }
-}
-
-/// Is `v` bound by a quantifier inside `f`?
-fn bound_in(f: &Formula, v: VarId) -> bool {
-    match f {
-        Formula::Forall(vs, g) | Formula::Exists(vs, g) => vs.contains(&v) || bound_in(g, v),
-        Formula::Not(g) => bound_in(g, v),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => bound_in(a, v) || bound_in(b, v),
-        Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..) => false,
     }
 }
 
