@@ -9,7 +9,9 @@
 //! Every count carries a [`budget::Status`]: a count cut short is never exact.
 pub mod budget;
 pub mod finder;
+pub mod implied;
 pub mod iso;
+pub mod lex;
 pub mod problem;
 pub mod prover;
 pub mod router;

@@ -2,7 +2,7 @@
 //! a clause (a disjunction of literals) instantiated at every value of its universal variables.
 
 use birkhoff_engine::signature::{FuncId, RelId, SortId};
-use birkhoff_engine::syntax::{Formula, Term, VarId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
 use birkhoff_engine::{Signature, Theory};
 
 /// Largest sort size the finder handles: a cell's domain is a 64-bit set.
@@ -83,7 +83,7 @@ pub enum Literal {
 /// An axiom (or one conjunct of it) as a clause over its outer universal variables.
 #[derive(Clone, Debug)]
 pub struct Constraint {
-    /// Index of the axiom in the theory.
+    /// Index of the axiom: in the theory, or past its end one of the implied clauses of [`crate::implied`].
     pub axiom: usize,
     /// Variables instantiated per instance (free and leading universal ones).
     pub outer: Vec<VarId>,
@@ -172,8 +172,11 @@ impl Problem {
         // least-number heuristic meets few mentioned elements early.
         decision_order.sort_by_key(|&c| (cells[c].args.iter().max().map_or(0, |m| m + 1), c));
 
+        // The theory's axioms, then redundant clauses that propagate better (see `implied`).
+        let implied = crate::implied::cancellations(theory);
+        let axioms: Vec<&Axiom> = theory.axioms.iter().map(|a| &**a).chain(&implied).collect();
         let mut constraints = Vec::new();
-        for (i, a) in theory.axioms.iter().enumerate() {
+        for (i, a) in axioms.iter().enumerate() {
             let mut outer: Vec<VarId> = a.free_vars();
             let mut body = &a.formula;
             while let Formula::Forall(vs, g) = body {
@@ -194,7 +197,7 @@ impl Problem {
         let mut trivially_false = false;
         let mut count: u128 = 0;
         for c in &constraints {
-            let vars = &theory.axioms[c.axiom].vars;
+            let vars = &axioms[c.axiom].vars;
             count += c.outer.iter().map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128).product::<u128>();
             trivially_false |= c.literals.is_empty();
         }
@@ -205,7 +208,7 @@ impl Problem {
         let mut inst_env_start = Vec::with_capacity(count as usize);
         let mut inst_env = Vec::new();
         for (ci, c) in constraints.iter().enumerate() {
-            let vars = &theory.axioms[c.axiom].vars;
+            let vars = &axioms[c.axiom].vars;
             let outer_sorts: Vec<SortId> = c.outer.iter().map(|v| vars[v.0 as usize].sort).collect();
             for values in birkhoff_engine::structure::tuples(sizes, &outer_sorts) {
                 inst_constraint.push(ci as u32);

@@ -13,8 +13,12 @@
 //! mentions, as an argument or a value, are interchangeable: a permutation swapping two of them
 //! fixes the partial assignment, so the models below "this cell := u" and "this cell := u'" are
 //! isomorphic. So a cell tries the mentioned elements, its own arguments and one fresh element.
-//! No isomorphism class is lost; duplicates are removed later by canonical forms.
+//! Every node that survives is then put to the lex-leader check of [`crate::lex`], which prunes
+//! it when a relabelling is sure to make every model below it smaller, read cell by cell in the
+//! decision order. Both keep the least model of every isomorphism class (in that reading), so no
+//! class is lost; the few duplicates left at inner-node cutoffs are removed by canonical forms.
 
+use crate::lex::LexLeader;
 use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
 
@@ -105,6 +109,8 @@ pub struct Search<'p> {
     mentioned: Vec<u64>,
     assigned: usize,
     symmetry_breaking: bool,
+    /// Lex-leader pruning (with symmetry breaking on).
+    lex: Option<LexLeader>,
     scratch: Vec<u32>,
     /// Decisions taken so far.
     pub nodes: u64,
@@ -135,6 +141,7 @@ impl<'p> Search<'p> {
             mentioned: vec![0; p.sizes.len()],
             assigned: 0,
             symmetry_breaking,
+            lex: symmetry_breaking.then(|| LexLeader::new(p)),
             scratch: Vec::new(),
             nodes: 0,
         };
@@ -514,6 +521,15 @@ impl<'p> Search<'p> {
         dom & (used | first_fresh)
     }
 
+    /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
+    fn dominated(&mut self) -> bool {
+        let complete = self.complete();
+        match &mut self.lex {
+            Some(lex) => lex.dominated(&self.val, complete),
+            None => false,
+        }
+    }
+
     /// Applies a decision and its consequences; false on a conflict (the state is then restored).
     pub fn decide(&mut self, cell: usize, v: u32) -> bool {
         let mark = self.trail.len();
@@ -551,7 +567,7 @@ impl<'p> Search<'p> {
         };
         while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
-            if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+            if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 let flow = self.run(pos + 1, on_model, check);
                 if flow != Flow::Continue {
                     self.undo_to(mark);
@@ -578,7 +594,7 @@ impl<'p> Search<'p> {
         };
         while let Some(v) = Self::pop_value(&mut values) {
             let mark = self.trail.len();
-            if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+            if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 path.push((cell, v));
                 self.split(pos + 1, depth - 1, path, out, stop);
                 path.pop();
