@@ -3,12 +3,12 @@
 //!
 //! # The `auto` rule
 //!
-//! `auto` picks the native finder, except for a first-model question (`find`) on a theory with
-//! an existential quantifier at a size of 6 or more, which goes to Z3: the native finder only
-//! evaluates such axioms on complete assignments (it cannot propagate them), whereas Z3 reasons
-//! about the expanded disjunctions directly. Enumeration and counting always go to the native
-//! finder, which is at least ten times faster on the seeds (docs/BENCHMARKS.md, Issue 5). Without
-//! the `z3` feature, `auto` is always native.
+//! `auto` is the native finder, and Z3 when the native finder cannot take the problem at these
+//! sizes (more than a million table cells or 50 million ground instances; both engines stop at
+//! 64 elements per sort). With lex-leader pruning the native finder is faster than Z3 on every seed and on
+//! every first-model benchmark instance measured (docs/BENCHMARKS.md, issues 4 and 5), including
+//! theories with existential axioms, which it searches Skolemized. Without the `z3` feature,
+//! `auto` is always native.
 //!
 //! # `both`
 //!
@@ -21,7 +21,7 @@
 
 use crate::budget::{Budget, Status};
 use crate::finder::{self, Enumeration, FinderError, FirstModel, Options};
-use birkhoff_engine::syntax::Formula;
+use crate::problem::ProblemError;
 use birkhoff_engine::Theory;
 use std::time::Duration;
 
@@ -52,36 +52,11 @@ impl std::str::FromStr for Engine {
     }
 }
 
-/// What a question asks for, as far as the `auto` rule cares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Question {
-    /// One model.
-    First,
-    /// Every isomorphism class (and the counts).
-    Enumerate,
-}
-
-/// Whether `f` (true when `positive`, else false) asserts an existential: an `exists` in positive
-/// position or an `all` in negative position.
-fn has_exists(f: &Formula, positive: bool) -> bool {
-    match f {
-        Formula::Exists(_, g) => positive || has_exists(g, positive),
-        Formula::Forall(_, g) => !positive || has_exists(g, positive),
-        Formula::Not(g) => has_exists(g, !positive),
-        Formula::And(a, b) | Formula::Or(a, b) => has_exists(a, positive) || has_exists(b, positive),
-        Formula::Implies(a, b) => has_exists(a, !positive) || has_exists(b, positive),
-        Formula::Iff(a, b) => [a, b].iter().any(|g| has_exists(g, true) || has_exists(g, false)),
-        _ => false,
-    }
-}
-
-/// The engine `auto` picks for this question (the module doc states the rule).
-pub fn auto(t: &Theory, sizes: &[u32], q: Question) -> Engine {
-    let existential = t.axioms.iter().any(|a| has_exists(&a.formula, true));
-    if cfg!(feature = "z3") && q == Question::First && existential && sizes.iter().any(|&n| n >= 6) {
-        Engine::Z3
-    } else {
-        Engine::Native
+/// Runs `native`; for `auto`, falls back to `z3` when the native finder cannot take the problem.
+fn native_else_z3<R>(native: impl FnOnce() -> Result<R, FinderError>, z3: impl FnOnce() -> Result<R, FinderError>) -> Result<R, FinderError> {
+    match native() {
+        Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_))) if cfg!(feature = "z3") => z3(),
+        other => other,
     }
 }
 
@@ -98,7 +73,7 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
         Engine::Z3 => crate::z3::enumerate(t, sizes, budget),
         #[cfg(not(feature = "z3"))]
         Engine::Z3 => Err(no_z3()),
-        Engine::Auto => enumerate(auto(t, sizes, Question::Enumerate), t, sizes, budget),
+        Engine::Auto => native_else_z3(|| enumerate(Engine::Native, t, sizes, budget), || enumerate(Engine::Z3, t, sizes, budget)),
         Engine::Both => {
             let native = enumerate(Engine::Native, t, sizes, budget)?;
             let z3 = enumerate(Engine::Z3, t, sizes, budget)?;
@@ -116,7 +91,7 @@ pub fn first(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resu
         Engine::Z3 => crate::z3::first(t, sizes, budget),
         #[cfg(not(feature = "z3"))]
         Engine::Z3 => Err(no_z3()),
-        Engine::Auto => first(auto(t, sizes, Question::First), t, sizes, budget),
+        Engine::Auto => native_else_z3(|| first(Engine::Native, t, sizes, budget), || first(Engine::Z3, t, sizes, budget)),
         Engine::Both => {
             let native = first(Engine::Native, t, sizes, budget)?;
             let z3 = first(Engine::Z3, t, sizes, budget)?;
