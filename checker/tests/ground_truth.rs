@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// The largest size of each ground-truth theory that the quick tests run: each row took at most
-/// about 1.5 s in the test profile on the shared 2-core machine, and the next size took longer
-/// (see docs/BENCHMARKS.md, issue 4). Larger rows are in
-/// `larger_ground_truth_rows`. A theory missing here would fail `every_theory_has_a_limit`.
+/// about 1 s in release on the shared 2-core machine (the test profile is close), and the next
+/// size took noticeably longer or far more rows would be added (docs/BENCHMARKS.md, issue 4).
+/// Larger rows are in `larger_ground_truth_rows`. A theory missing here would fail `every_theory_has_a_limit`.
 const QUICK_MAX: &[(&str, u32)] = &[
     ("abelian_group", 16),
     ("band", 6),
