@@ -178,6 +178,13 @@ fn bad_flags_are_named() {
     let o = birkhoff(&["models", "group", "--size", "two"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--size"));
+    // Sizes the finders cannot take are refused up front, naming the flag.
+    let o = birkhoff(&["find", "semigroup", "--size", "70"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--size") && stderr(&o).contains("64"), "{}", stderr(&o));
+    let o = birkhoff(&["spectrum", "semigroup", "--max-size", "70"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--max-size"), "{}", stderr(&o));
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, thiserror::Error)]
 pub enum FinderError {
     /// The theory cannot be searched at these sizes.
-    #[error("{0}")]
+    #[error(transparent)]
     Problem(#[from] ProblemError),
     /// The theory cannot be encoded for an engine (for Z3: an axiom too large once expanded).
     #[error("{0}")]

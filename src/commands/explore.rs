@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     check_models: bool,
     /// Largest model size checked (every sort gets this size); needs --check-models.
-    #[arg(long, value_name = "N", default_value_t = 4, requires = "check_models", value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "check_models", value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: u32,
     /// Model checking gives up on a size after this many seconds; its count is then shown as a
     /// lower bound ("≥k") and larger sizes are not searched. Short by default because explore

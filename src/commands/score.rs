@@ -17,10 +17,10 @@ pub struct Args {
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Compute the spectrum up to this size (of every sort); 0 scores the axioms alone.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=255))]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=64))]
     max_size: u32,
     /// Look for independence countermodels up to this size.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     independence_size: u32,
     /// A JSON file of weights by dimension name (missing ones keep their defaults).
     #[arg(long, value_name = "FILE")]

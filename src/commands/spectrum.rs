@@ -25,10 +25,10 @@ pub struct Args {
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Largest size (of every sort, for many-sorted theories).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: u32,
     /// Smallest size.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     min_size: u32,
     /// Which counts to show.
     #[arg(long, value_enum, default_value = "both")]

@@ -42,10 +42,10 @@ struct RunArgs {
     #[arg(long)]
     all_seeds: bool,
     /// Largest size (of every sort).
-    #[arg(long, value_name = "N", required = true, value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", required = true, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: Option<u32>,
     /// Smallest size.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=255))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     min_size: u32,
     /// Directory for the result files (created if missing).
     #[arg(long, value_name = "DIR", required = true)]
