@@ -125,6 +125,20 @@ impl Options {
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
+/// The search below `root` after the decisions of `path`, which `split` recorded after each
+/// propagated without conflict from the same state; propagation is deterministic, so replaying
+/// them succeeds.
+fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Search<'p> {
+    let mut s = root.clone();
+    for &(cell, v) in path {
+        assert!(s.decide(cell, v), "replaying a recorded decision failed");
+    }
+    s
+}
+
+/// How many times [`run_split`] splits its first piece again.
+const LEFTMOST_REFINEMENTS: usize = 6;
+
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let Some(mut root) = Search::new(p, opts.symmetry_breaking) else {
         return Vec::new();
@@ -145,16 +159,29 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(u
             break;
         }
     }
+    // Lex-leader pruning keeps the least model of each class, so models crowd into the leftmost
+    // subtrees (small values first): the first piece of a uniform split can hold most of the
+    // work. Split it again, a few levels at a time, so the threads share it.
+    for _ in 0..LEFTMOST_REFINEMENTS {
+        let Some(first) = paths.first().cloned() else { break };
+        let mut s = replay(&root, &first);
+        let mut out = Vec::new();
+        let from = s.first_open();
+        s.split(from, 2, &mut first.clone(), &mut out, &|| meter.out_of_time());
+        if meter.out_of_time() {
+            meter.stop();
+            return Vec::new();
+        }
+        if out.len() <= 1 {
+            break;
+        }
+        paths.splice(0..1, out);
+    }
     paths
         .into_par_iter()
         .enumerate()
         .map(|(i, path)| {
-            let mut s = root.clone();
-            for (cell, v) in path {
-                // `split` recorded this decision after it propagated without conflict from the
-                // same state; propagation is deterministic, so replaying it succeeds.
-                assert!(s.decide(cell, v), "replaying a recorded decision failed");
-            }
+            let mut s = replay(&root, &path);
             task(i, &mut s)
         })
         .collect()

@@ -270,3 +270,19 @@ fn each_class_is_met_once() {
         assert_eq!(e.models_met, e.iso.value as u64, "{name} {sizes:?}: models met vs classes");
     }
 }
+
+/// The classes and counts do not depend on the number of threads: the search tree is split
+/// differently for one thread and for four (and its first piece split again), and the merge
+/// orders classes by canonical form.
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    for (name, n) in [("semigroup", 5), ("loop", 6), ("lattice", 8)] {
+        let t = seeds::load(name).unwrap();
+        let with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let e = pool.install(|| enumerate(&t, &[n], &Budget::default(), Options::default()).unwrap());
+            (e.iso, e.labeled, e.classes)
+        };
+        assert_eq!(with(1), with(4), "{name} n={n}");
+    }
+}
