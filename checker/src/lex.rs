@@ -17,9 +17,12 @@
 //!
 //! The pruning keeps the least member of every class, so it never loses a class and combines
 //! with the least-number heuristic, which only skips values that a transposition of two fresh
-//! elements would make smaller at the cell being decided. With every cell assigned the check is
-//! exact (and uncapped), so an enumeration meets each class once. At inner nodes the search over
-//! π is capped ([`STEP_LIMIT`]): a check that runs out prunes nothing, which is always sound.
+//! elements would make smaller at the cell being decided. The search over π is capped
+//! ([`STEP_LIMIT`]): a check that runs out prunes nothing, which is always sound, and the model
+//! is then deduplicated by its canonical form. The cap matters for very symmetric tables: the
+//! search over π walks their automorphisms (all n! of them for the discrete equivalence
+//! relation), which the canonical forms prune and this check does not. Below the cap the check on
+//! a complete table is exact, so most enumerations meet each class once.
 
 use crate::problem::Problem;
 
@@ -66,7 +69,7 @@ pub struct LexLeader {
     /// Undo log of the current check: (sort, a) pairs whose σ was set.
     set: Vec<(u32, u32)>,
     steps: u32,
-    /// [`STEP_LIMIT`] at inner nodes, none at complete assignments.
+    /// Most steps of the current check.
     limit: u32,
 }
 
@@ -117,11 +120,11 @@ impl LexLeader {
     }
 
     /// Whether some relabelling maps every completion of the assignment `val` (`u32::MAX` for an
-    /// unassigned cell) to a lexicographically smaller model. On a `complete` assignment the
-    /// answer is exact; otherwise `false` may also mean the check ran out of steps.
-    pub fn dominated(&mut self, val: &[u32], complete: bool) -> bool {
+    /// unassigned cell) to a lexicographically smaller model. `false` may also mean the check ran
+    /// out of steps (`limit`).
+    pub fn dominated(&mut self, val: &[u32], limit: u32) -> bool {
         self.steps = 0;
-        self.limit = if complete { u32::MAX } else { STEP_LIMIT };
+        self.limit = limit;
         let found = self.search(val, 0);
         self.undo_to(0);
         found

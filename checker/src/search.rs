@@ -16,9 +16,9 @@
 //! Every node that survives is then put to the lex-leader check of [`crate::lex`], which prunes
 //! it when a relabelling is sure to make every model below it smaller, read cell by cell in the
 //! decision order. Both keep the least model of every isomorphism class (in that reading), so no
-//! class is lost; the few duplicates left at inner-node cutoffs are removed by canonical forms.
+//! class is lost; duplicates left where the check runs out of steps are removed by canonical forms.
 
-use crate::lex::LexLeader;
+use crate::lex::{LexLeader, STEP_LIMIT};
 use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
 
@@ -523,9 +523,8 @@ impl<'p> Search<'p> {
 
     /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
     fn dominated(&mut self) -> bool {
-        let complete = self.complete();
         match &mut self.lex {
-            Some(lex) => lex.dominated(&self.val, complete),
+            Some(lex) => lex.dominated(&self.val, STEP_LIMIT),
             None => false,
         }
     }
