@@ -15,6 +15,7 @@
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FirstModel;
 use birkhoff_checker::router::{self, Engine};
+use birkhoff_engine::signature::SortId;
 use birkhoff_engine::syntax::{Formula, Term, VarId};
 use birkhoff_engine::Theory;
 use std::fmt::Write;
@@ -28,13 +29,12 @@ fn smtlib(t: &Theory, n: u32) -> String {
     for s in 0..sig.sorts.len() {
         writeln!(out, "(declare-sort S{s} 0)").unwrap();
     }
+    let sorts = |args: &[SortId]| args.iter().map(|s| format!("S{}", s.0)).collect::<Vec<_>>().join(" ");
     for (i, f) in sig.funcs.iter().enumerate() {
-        let args: Vec<String> = f.args.iter().map(|s| format!("S{}", s.0)).collect();
-        writeln!(out, "(declare-fun f{i} ({}) S{})", args.join(" "), f.result.0).unwrap();
+        writeln!(out, "(declare-fun f{i} ({}) S{})", sorts(&f.args), f.result.0).unwrap();
     }
     for (i, r) in sig.rels.iter().enumerate() {
-        let args: Vec<String> = r.args.iter().map(|s| format!("S{}", s.0)).collect();
-        writeln!(out, "(declare-fun r{i} ({}) Bool)", args.join(" ")).unwrap();
+        writeln!(out, "(declare-fun r{i} ({}) Bool)", sorts(&r.args)).unwrap();
     }
     for s in 0..sig.sorts.len() {
         let elems: Vec<String> = (0..n).map(|k| format!("d{s}_{k}")).collect();

@@ -122,9 +122,6 @@ impl Options {
     }
 }
 
-/// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
-/// Returns an empty vector when propagation alone shows there is no model, or when the time
-/// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 /// The search below `root` after the decisions of `path`, which `split` recorded after each
 /// propagated without conflict from the same state; propagation is deterministic, so replaying
 /// them succeeds.
@@ -136,24 +133,35 @@ fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Search<'p> {
     s
 }
 
+/// The decision paths `depth` decisions below the node that `path` leads to, in search order;
+/// `None` (and the meter stopped, so the search counts as cut short) when the time ran out
+/// while splitting, since the split may then be incomplete.
+fn split_below(root: &Search, path: &[(usize, u32)], depth: usize, meter: &Meter) -> Option<Vec<Vec<(usize, u32)>>> {
+    let mut s = replay(root, path);
+    let mut out = Vec::new();
+    let from = s.first_open();
+    s.split(from, depth, &mut path.to_vec(), &mut out, &|| meter.out_of_time());
+    if meter.out_of_time() {
+        meter.stop();
+        return None;
+    }
+    Some(out)
+}
+
 /// How many times [`run_split`] splits its first piece again.
 const LEFTMOST_REFINEMENTS: usize = 6;
 
+/// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
+/// Returns an empty vector when propagation alone shows there is no model, or when the time
+/// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
-    let Some(mut root) = Search::new(p, opts.symmetry_breaking) else {
+    let Some(root) = Search::new(p, opts.symmetry_breaking) else {
         return Vec::new();
     };
     let target = rayon::current_num_threads() * 16;
     let mut paths = vec![Vec::new()];
     for depth in 1..=8 {
-        let mut out = Vec::new();
-        let from = root.first_open();
-        root.split(from, depth, &mut Vec::new(), &mut out, &|| meter.out_of_time());
-        if meter.out_of_time() {
-            // The split may be incomplete: no piece runs, and the search counts as stopped.
-            meter.stop();
-            return Vec::new();
-        }
+        let Some(out) = split_below(&root, &[], depth, meter) else { return Vec::new() };
         paths = out;
         if paths.len() >= target {
             break;
@@ -163,15 +171,8 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(u
     // subtrees (small values first): the first piece of a uniform split can hold most of the
     // work. Split it again, a few levels at a time, so the threads share it.
     for _ in 0..LEFTMOST_REFINEMENTS {
-        let Some(first) = paths.first().cloned() else { break };
-        let mut s = replay(&root, &first);
-        let mut out = Vec::new();
-        let from = s.first_open();
-        s.split(from, 2, &mut first.clone(), &mut out, &|| meter.out_of_time());
-        if meter.out_of_time() {
-            meter.stop();
-            return Vec::new();
-        }
+        let Some(first) = paths.first() else { break };
+        let Some(out) = split_below(&root, first, 2, meter) else { return Vec::new() };
         if out.len() <= 1 {
             break;
         }

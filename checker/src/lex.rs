@@ -25,6 +25,7 @@
 //! a complete table is exact, so most enumerations meet each class once.
 
 use crate::problem::Problem;
+use crate::search::full_mask;
 
 const NONE: u32 = u32::MAX;
 
@@ -73,14 +74,6 @@ pub struct LexLeader {
     limit: u32,
 }
 
-fn full(n: u32) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
 impl LexLeader {
     /// The word order of `p` (its decision order) and empty scratch.
     pub fn new(p: &Problem) -> LexLeader {
@@ -111,8 +104,8 @@ impl LexLeader {
             args,
             sigma: p.sizes.iter().map(|&n| vec![NONE; n as usize]).collect(),
             pi: p.sizes.iter().map(|&n| vec![NONE; n as usize]).collect(),
-            open_domain: p.sizes.iter().map(|&n| full(n)).collect(),
-            open_image: p.sizes.iter().map(|&n| full(n)).collect(),
+            open_domain: p.sizes.iter().map(|&n| full_mask(n)).collect(),
+            open_image: p.sizes.iter().map(|&n| full_mask(n)).collect(),
             set: Vec::new(),
             steps: 0,
             limit: STEP_LIMIT,
@@ -125,9 +118,7 @@ impl LexLeader {
     pub fn dominated(&mut self, val: &[u32], limit: u32) -> bool {
         self.steps = 0;
         self.limit = limit;
-        let found = self.search(val, 0);
-        self.undo_to(0);
-        found
+        self.search(val, 0)
     }
 
     fn bind(&mut self, sort: u32, a: u32, v: u32) {

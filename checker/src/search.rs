@@ -116,7 +116,8 @@ pub struct Search<'p> {
     pub nodes: u64,
 }
 
-fn full_mask(n: u32) -> u64 {
+/// The set {0, …, n−1} as a bit set.
+pub(crate) fn full_mask(n: u32) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
