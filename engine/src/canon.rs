@@ -14,11 +14,12 @@
 //! one class. Semantic equivalence (axioms that prove each other) is the prover's business; see
 //! `derivation::Equivalence`.
 
-use crate::signature::SortId;
+use crate::signature::Signature;
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The largest number of symbol and sort renamings [`canonical_form`] tries.
 pub const MAX_RENAMINGS: usize = 40_320;
@@ -285,6 +286,8 @@ pub struct AxiomSet {
     sorted: Vec<(usize, usize)>,
     /// The identity on the theory's signature, for [`AxiomSet::contains`].
     id: IdentityRenaming,
+    /// The theory's axioms themselves, to recognise them in theories that share them.
+    shared: Vec<Arc<Axiom>>,
 }
 
 impl AxiomSet {
@@ -294,7 +297,17 @@ impl AxiomSet {
         let (buf, axioms) = encode_keyed(t, &id.get());
         let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
         sort_spans(&buf, &mut sorted);
-        AxiomSet { buf, axioms, sorted, id }
+        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone() }
+    }
+
+    /// The index of `a` (this very `Arc`) among the theory's axioms, looked for from `*cursor`
+    /// on and then from the start; `*cursor` moves past it. Moves keep their parent's axioms in
+    /// order, so the search from the previous find usually succeeds at once.
+    fn position_of(&self, a: &Arc<Axiom>, cursor: &mut usize) -> Option<usize> {
+        let n = self.shared.len();
+        let i = (0..n).map(|j| (*cursor + j) % n).find(|&i| Arc::ptr_eq(&self.shared[i], a))?;
+        *cursor = i + 1;
+        Some(i)
     }
 
     fn has_encoding(&self, want: &[u32]) -> bool {
@@ -341,36 +354,97 @@ fn sort_spans(buf: &[u32], spans: &mut Vec<(usize, usize)>) {
     spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
 }
 
-/// A theory's distinct axioms (up to variable names and orientation), each encoded once under
-/// the identity renaming with all its readings; every other renaming's encoding is a relabelling
-/// of these tokens ([`relabel`]).
-struct Readings {
+/// Buffers for computing canonical forms, one set per thread: an exploration computes forms by
+/// the hundred thousand, and allocating these anew for each was a third of the time.
+#[derive(Default)]
+struct Canonizer {
+    own: Vec<u32>,
+    vars: Vec<u32>,
+    keyed: Vec<(usize, usize, usize, usize)>,
+    distinct: Vec<(usize, usize, usize)>,
+    finv: Invariants,
+    rinv: Invariants,
+    last: Vec<usize>,
+    keys: Vec<u32>,
+    symbols: Vec<(bool, usize, (usize, usize))>,
+    order: Vec<usize>,
+    head: Vec<u32>,
     buf: Vec<u32>,
-    /// Per distinct axiom, `buf[start..end]`: one reading, or two equally long ones.
-    axioms: Vec<(usize, usize)>,
+    spans: Vec<(usize, usize)>,
+    best: Vec<u32>,
+    funcs: Vec<u32>,
+    rels: Vec<u32>,
 }
 
-impl Readings {
-    fn of(t: &Theory, id: &Renaming) -> Readings {
+thread_local! {
+    static CANONIZER: std::cell::RefCell<Canonizer> = std::cell::RefCell::default();
+}
+
+/// A theory's distinct axioms (up to variable names and orientation), each encoded under the
+/// identity renaming with all its readings; every other renaming's encoding is a relabelling of
+/// these tokens ([`relabel`]). An axiom the theory shares (the same `Arc`) with the theory of a
+/// known [`AxiomSet`] is read from that set instead of being encoded again: an exploration
+/// canonizes every result of a move against its parent's set, and most axioms are the parent's.
+struct Readings<'a> {
+    /// The known set's tokens, and the tokens of the axioms encoded here.
+    bufs: [&'a [u32]; 2],
+    /// Per distinct axiom: the buffer, and the span there of one reading or two equally long ones.
+    axioms: &'a [(usize, usize, usize)],
+}
+
+impl<'a> Readings<'a> {
+    /// The readings of `t`'s distinct axioms; those not in `known` are encoded into `own`.
+    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &mut Vec<(usize, usize, usize, usize)>, distinct: &'a mut Vec<(usize, usize, usize)>) -> Readings<'a> {
+        let id = IdentityRenaming::of(t);
+        own.clear();
+        keyed.clear();
+        // Per axiom: buffer, readings `start..end`, least reading `end..key`.
+        let mut cursor = 0;
+        for a in &t.axioms {
+            if let Some(k) = known {
+                if let Some(i) = k.position_of(a, &mut cursor) {
+                    let (start, end, key) = k.axioms[i];
+                    keyed.push((0, start, end, key));
+                    continue;
+                }
+            }
+            let start = own.len();
+            encode_readings(a, &id.get(), own, vars);
+            let end = own.len();
+            own.extend_from_within(start..end);
+            keep_least_reading(own, end);
+            keyed.push((1, start, end, own.len()));
+        }
+        let bufs = [known.map_or(&[][..], |k| &k.buf[..]), &own[..]];
         // The least reading of each axiom is the key that finds duplicates.
-        let (buf, mut keyed) = encode_keyed(t, id);
-        keyed.sort_by(|x, y| buf[x.1..x.2].cmp(&buf[y.1..y.2]));
-        keyed.dedup_by(|x, y| buf[x.1..x.2] == buf[y.1..y.2]);
-        Readings { axioms: keyed.into_iter().map(|(start, end, _)| (start, end)).collect(), buf }
+        let least = |&(b, _, end, key): &(usize, usize, usize, usize)| &bufs[b][end..key];
+        keyed.sort_by(|x, y| least(x).cmp(least(y)));
+        keyed.dedup_by(|x, y| least(x) == least(y));
+        distinct.clear();
+        distinct.extend(keyed.iter().map(|&(b, start, end, _)| (b, start, end)));
+        Readings { bufs, axioms: distinct }
+    }
+
+    /// Distinct axiom `k`'s readings under the identity.
+    fn readings(&self, k: usize) -> &'a [u32] {
+        let (b, start, end) = self.axioms[k];
+        &self.bufs[b][start..end]
     }
 
     /// The first reading of distinct axiom `k` under the identity (for counting symbols).
-    fn first(&self, k: usize) -> &[u32] {
-        let (start, end) = self.axioms[k];
-        let len = if self.buf[start] == EQ { (end - start) / 2 } else { end - start };
-        &self.buf[start..start + len]
+    fn first(&self, k: usize) -> &'a [u32] {
+        let all = self.readings(k);
+        if all[0] == EQ {
+            &all[..all.len() / 2]
+        } else {
+            all
+        }
     }
 
     /// Appends distinct axiom `k`'s encoding under `r` to `out`.
     fn encode(&self, k: usize, r: &Renaming, out: &mut Vec<u32>) {
-        let (start, end) = self.axioms[k];
         let at = out.len();
-        relabel(&self.buf[start..end], r, out);
+        relabel(self.readings(k), r, out);
         keep_least_reading(out, at);
     }
 }
@@ -388,40 +462,60 @@ fn nodes(f: &Formula) -> usize {
     }
 }
 
-/// A symbol's class key under a sort renaming: kind, renamed profile and invariants.
-type ClassKey = (u32, Vec<u32>, u32, (u32, u32));
-
 /// Symbols that no name-free invariant tells apart, in an order fixed by the invariants.
+#[derive(Clone, Copy)]
 struct Class {
-    /// The key every member shares (written into the encoding's signature part).
-    key: ClassKey,
+    /// The span of the keys buffer ([`classes`]) holding the key every member shares: kind,
+    /// profile with the sorts renamed, and occurrence invariants (written into the encoding's
+    /// signature part).
+    key: (usize, usize),
     /// Whether the members are relation symbols (else function symbols).
     rel: bool,
-    /// The symbols' indices.
-    members: Vec<usize>,
+    /// The span of the order buffer ([`classes`]) holding the members' indices.
+    members: (usize, usize),
 }
 
-/// Groups symbols (indices) by class key, classes in key order, members in index order.
-fn classes(keys: Vec<ClassKey>, rel: bool) -> Vec<Class> {
-    let mut keyed: Vec<(ClassKey, usize)> = keys.into_iter().zip(0..).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+impl Class {
+    fn len(&self) -> usize {
+        self.members.1 - self.members.0
+    }
+}
+
+/// Groups symbols by class key: classes in key order (function symbols first), members in
+/// index order. Keys are written into `keys`, members class by class into `order`.
+fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>) -> Vec<Class> {
+    keys.clear();
+    symbols.clear();
+    let funcs = sig.funcs.iter().map(|d| (&d.args, Some(d.result))).zip(finv).map(|(p, i)| (false, p, i)).enumerate();
+    let rels = sig.rels.iter().map(|d| (&d.args, None)).zip(rinv).map(|(p, i)| (true, p, i)).enumerate();
+    for (index, (rel, (args, result), inv)) in funcs.chain(rels) {
+        let start = keys.len();
+        keys.extend([u32::from(rel), result.map_or(0, |s| sorts[s.0 as usize]), inv.0, inv.1, args.len() as u32]);
+        keys.extend(args.iter().map(|s| sorts[s.0 as usize]));
+        symbols.push((rel, index, (start, keys.len())));
+    }
+    let key = |k: (usize, usize)| &keys[k.0..k.1];
+    // Stable: members stay in index order.
+    symbols.sort_by(|a, b| key(a.2).cmp(key(b.2)));
+    order.clear();
     let mut out: Vec<Class> = Vec::new();
-    for (key, i) in keyed {
+    for &(rel, i, k) in symbols.iter() {
+        order.push(i);
         match out.last_mut() {
-            Some(c) if c.key == key => c.members.push(i),
-            _ => out.push(Class { key, rel, members: vec![i] }),
+            Some(c) if key(c.key) == key(k) => c.members.1 += 1,
+            _ => out.push(Class { key: k, rel, members: (order.len() - 1, order.len()) }),
         }
     }
     out
 }
 
 /// Each symbol's position under `classes`: the index of its class among those of its kind.
-fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, Vec<u32>) {
+fn class_indices(classes: &[Class], order: &[usize], nfuncs: usize, nrels: usize) -> (Vec<u32>, Vec<u32>) {
     let (mut funcs, mut rels) = (vec![0u32; nfuncs], vec![0u32; nrels]);
     let (mut nf, mut nr) = (0, 0);
     for c in classes {
         let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-        c.members.iter().for_each(|&s| target[s] = *next);
+        order[c.members.0..c.members.1].iter().for_each(|&s| target[s] = *next);
         *next += 1;
     }
     (funcs, rels)
@@ -432,52 +526,63 @@ fn class_indices(classes: &[Class], nfuncs: usize, nrels: usize) -> (Vec<u32>, V
 /// symbol written as its class and the member itself marked. Everything it reads is free of
 /// names, and split classes keep their place and are ordered by signature, so isomorphic
 /// theories get corresponding classes; only the symbols still interchangeable after this need
-/// to be permuted.
-fn refine(mut classes: Vec<Class>, sorts: &[u32], readings: &Readings, nf: usize, nr: usize) -> Vec<Class> {
-    if classes.iter().all(|c| c.members.len() == 1) {
-        return classes;
+/// to be permuted. Members are rearranged within their class's span of `order`.
+fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings: &Readings, nf: usize, nr: usize) {
+    if classes.iter().all(|c| c.len() == 1) {
+        return;
     }
     let occurs = occurrences(readings, nf, nr);
     loop {
-        if classes.iter().all(|c| c.members.len() == 1) {
-            return classes;
+        if classes.iter().all(|c| c.len() == 1) {
+            return;
         }
-        let (funcs, rels) = class_indices(&classes, nf, nr);
+        let (funcs, rels) = class_indices(classes, order, nf, nr);
         let mut split = false;
         let mut next = Vec::with_capacity(classes.len());
-        for c in classes {
-            if c.members.len() == 1 {
+        for &c in classes.iter() {
+            if c.len() == 1 {
                 next.push(c);
                 continue;
             }
-            let mut by_signature: std::collections::BTreeMap<Vec<Vec<u32>>, Vec<usize>> = Default::default();
-            for &s in &c.members {
-                let (mut f, mut r) = (funcs.clone(), rels.clone());
-                let axioms = if c.rel {
-                    r[s] = MARKED;
-                    &occurs.rels[s]
-                } else {
-                    f[s] = MARKED;
-                    &occurs.funcs[s]
-                };
-                let renaming = Renaming { sorts, funcs: &f, rels: &r };
-                let mut signature: Vec<Vec<u32>> = axioms
-                    .iter()
-                    .map(|&a| {
-                        let mut e = Vec::new();
-                        readings.encode(a, &renaming, &mut e);
-                        e
-                    })
-                    .collect();
-                signature.sort();
-                by_signature.entry(signature).or_default().push(s);
+            let mut signed: Vec<(Vec<Vec<u32>>, usize)> = order[c.members.0..c.members.1]
+                .iter()
+                .map(|&s| {
+                    let (mut f, mut r) = (funcs.clone(), rels.clone());
+                    let axioms = if c.rel {
+                        r[s] = MARKED;
+                        &occurs.rels[s]
+                    } else {
+                        f[s] = MARKED;
+                        &occurs.funcs[s]
+                    };
+                    let renaming = Renaming { sorts, funcs: &f, rels: &r };
+                    let mut signature: Vec<Vec<u32>> = axioms
+                        .iter()
+                        .map(|&a| {
+                            let mut e = Vec::new();
+                            readings.encode(a, &renaming, &mut e);
+                            e
+                        })
+                        .collect();
+                    signature.sort();
+                    (signature, s)
+                })
+                .collect();
+            // By signature, then by index within a new class.
+            signed.sort();
+            let mut start = c.members.0;
+            for (j, (signature, s)) in signed.iter().enumerate() {
+                order[c.members.0 + j] = *s;
+                if j + 1 == signed.len() || signed[j + 1].0 != *signature {
+                    next.push(Class { members: (start, c.members.0 + j + 1), ..c });
+                    start = c.members.0 + j + 1;
+                }
             }
-            split |= by_signature.len() > 1;
-            next.extend(by_signature.into_values().map(|members| Class { key: c.key.clone(), rel: c.rel, members }));
+            split |= next.last().is_some_and(|n| n.members.0 != c.members.0);
         }
-        classes = next;
+        *classes = next;
         if !split {
-            return classes;
+            return;
         }
     }
 }
@@ -503,15 +608,21 @@ fn for_each_symbol(readings: &Readings, k: usize, mut f: impl FnMut(bool, usize)
 /// Per symbol: the number of distinct axioms it occurs in, and its number of occurrences.
 type Invariants = Vec<(u32, u32)>;
 
-/// Symbol occurrence invariants that do not depend on names, for the function symbols and for
-/// the relation symbols.
-fn invariants(t: &Theory, readings: &Readings) -> (Invariants, Invariants) {
-    let mut inv = [vec![(0u32, 0u32); t.sig.funcs.len()], vec![(0u32, 0u32); t.sig.rels.len()]];
-    // The axiom that last counted each symbol, so that each axiom counts once per symbol.
-    let mut last = [vec![usize::MAX; t.sig.funcs.len()], vec![usize::MAX; t.sig.rels.len()]];
+/// Symbol occurrence invariants that do not depend on names, for the function symbols (into
+/// `finv`) and for the relation symbols (into `rinv`); `last` is scratch space.
+fn invariants(sig: &Signature, readings: &Readings, finv: &mut Invariants, rinv: &mut Invariants, last: &mut Vec<usize>) {
+    let nf = sig.funcs.len();
+    finv.clear();
+    finv.resize(nf, (0, 0));
+    rinv.clear();
+    rinv.resize(sig.rels.len(), (0, 0));
+    // The axiom that last counted each symbol (functions, then relations), so that each axiom
+    // counts once per symbol.
+    last.clear();
+    last.resize(nf + sig.rels.len(), usize::MAX);
     for k in 0..readings.axioms.len() {
         for_each_symbol(readings, k, |rel, s| {
-            let (i, l) = (&mut inv[usize::from(rel)][s], &mut last[usize::from(rel)][s]);
+            let (i, l) = if rel { (&mut rinv[s], &mut last[nf + s]) } else { (&mut finv[s], &mut last[s]) };
             i.1 += 1;
             if *l != k {
                 *l = k;
@@ -519,8 +630,6 @@ fn invariants(t: &Theory, readings: &Readings) -> (Invariants, Invariants) {
             }
         });
     }
-    let [f, r] = inv;
-    (f, r)
 }
 
 /// For each function and relation symbol, the distinct axioms it occurs in (in order).
@@ -560,98 +669,104 @@ fn factorial(n: usize) -> u128 {
 
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
-    let id = IdentityRenaming::of(t);
-    // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their order
-    // does not matter: everything below sorts what it reads from them.
-    let readings = Readings::of(t, &id.get());
-    let (finv, rinv) = invariants(t, &readings);
-    let (mut buf, mut spans) = (Vec::new(), Vec::new());
+    canonize(t, None)
+}
+
+/// [`canonical_form`] of a theory that shares axioms (the same `Arc`s) with the theory `known`
+/// was made of: those axioms' encodings are taken from `known`, not computed again. The form is
+/// the same; this is how an exploration canonizes a move's results against their parent.
+pub fn canonical_form_sharing(t: &Theory, known: &AxiomSet) -> Result<CanonicalForm, CanonError> {
+    canonize(t, Some(known))
+}
+
+fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<CanonicalForm, CanonError> {
     let sig = &t.sig;
     // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
     if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
         return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
     }
-    let sort_perms = permutations(sig.sorts.len());
-    let mut best: Option<Vec<u32>> = None;
-    for sp in &sort_perms {
-        let sorts: Vec<u32> = sp.iter().map(|&i| i as u32).collect();
-        let sorts_of = |ids: &[SortId]| ids.iter().map(|s| sorts[s.0 as usize]).collect::<Vec<u32>>();
-        let fkeys = sig.funcs.iter().enumerate().map(|(i, d)| (0, sorts_of(&d.args), sorts[d.result.0 as usize], finv[i])).collect();
-        let rkeys = sig.rels.iter().enumerate().map(|(i, d)| (1, sorts_of(&d.args), 0, rinv[i])).collect();
-        let mut initial = classes(fkeys, false);
-        initial.extend(classes(rkeys, true));
-        let cls = refine(initial, &sorts, &readings, sig.funcs.len(), sig.rels.len());
-        let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.members.len())).product::<u128>();
-        if total > MAX_RENAMINGS as u128 {
-            return Err(CanonError::TooSymmetric(t.name.clone(), total));
-        }
-        // The signature part: class keys with their sizes.
-        let mut head = vec![SORT | sig.sorts.len() as u32];
-        for c in &cls {
-            let k = &c.key;
-            head.extend([SEP | k.0, c.members.len() as u32, k.2, k.3 .0, k.3 .1]);
-            head.extend(&k.1);
-        }
-        // Every combination of permutations within the classes of more than one symbol (after
-        // refinement there are usually none, and this loop runs once).
-        let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.members.len() > 1).map(|c| permutations(c.members.len())).collect();
-        let mut choice = vec![0usize; perms.len()];
-        let (mut funcs, mut rels) = (vec![0u32; sig.funcs.len()], vec![0u32; sig.rels.len()]);
-        loop {
-            let (mut nf, mut nr) = (0u32, 0u32);
-            let mut movable = 0;
+    CANONIZER.with(|c| {
+        let Canonizer { own, vars, keyed, distinct, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels } = &mut *c.borrow_mut();
+        // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
+        // order does not matter: everything below sorts what it reads from them.
+        let readings = Readings::of(t, known, own, vars, keyed, distinct);
+        invariants(sig, &readings, finv, rinv, last);
+        funcs.clear();
+        funcs.resize(sig.funcs.len(), 0);
+        rels.clear();
+        rels.resize(sig.rels.len(), 0);
+        best.clear();
+        for sp in permutations(sig.sorts.len()) {
+            let sorts: Vec<u32> = sp.iter().map(|&i| i as u32).collect();
+            let mut cls = classes(sig, &sorts, (finv, rinv), keys, symbols, order);
+            refine(&mut cls, order, &sorts, &readings, sig.funcs.len(), sig.rels.len());
+            let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.len())).product::<u128>();
+            if total > MAX_RENAMINGS as u128 {
+                return Err(CanonError::TooSymmetric(t.name.clone(), total));
+            }
+            // The signature part: class keys with their sizes.
+            head.clear();
+            head.push(SORT | sig.sorts.len() as u32);
             for c in &cls {
-                let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-                if let [sym] = c.members[..] {
-                    target[sym] = *next;
-                } else {
-                    let p = &perms[movable][choice[movable]];
-                    movable += 1;
-                    for (j, &sym) in c.members.iter().enumerate() {
-                        target[sym] = *next + p[j] as u32;
+                head.extend([SEP, c.len() as u32]);
+                head.extend_from_slice(&keys[c.key.0..c.key.1]);
+            }
+            // Every combination of permutations within the classes of more than one symbol
+            // (after refinement there are usually none, and this loop runs once).
+            let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.len() > 1).map(|c| permutations(c.len())).collect();
+            let mut choice = vec![0usize; perms.len()];
+            loop {
+                let (mut nf, mut nr) = (0u32, 0u32);
+                let mut movable = 0;
+                for c in &cls {
+                    let (target, next) = if c.rel { (&mut *rels, &mut nr) } else { (&mut *funcs, &mut nf) };
+                    let members = &order[c.members.0..c.members.1];
+                    if let [sym] = members {
+                        target[*sym] = *next;
+                    } else {
+                        let p = &perms[movable][choice[movable]];
+                        movable += 1;
+                        for (j, &sym) in members.iter().enumerate() {
+                            target[sym] = *next + p[j] as u32;
+                        }
+                    }
+                    *next += c.len() as u32;
+                }
+                let r = Renaming { sorts: &sorts, funcs, rels };
+                buf.clear();
+                spans.clear();
+                for k in 0..readings.axioms.len() {
+                    let start = buf.len();
+                    readings.encode(k, &r, buf);
+                    spans.push((start, buf.len()));
+                }
+                sort_spans(buf, spans);
+                let tokens = || head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1]))).copied();
+                if best.is_empty() || tokens().cmp(best.iter().copied()).is_lt() {
+                    best.clear();
+                    best.extend_from_slice(head);
+                    for s in spans.iter() {
+                        best.push(SEP);
+                        best.extend_from_slice(&buf[s.0..s.1]);
                     }
                 }
-                *next += c.members.len() as u32;
-            }
-            let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            buf.clear();
-            spans.clear();
-            for k in 0..readings.axioms.len() {
-                let start = buf.len();
-                readings.encode(k, &r, &mut buf);
-                spans.push((start, buf.len()));
-            }
-            sort_spans(&buf, &mut spans);
-            let len = head.len() + spans.iter().map(|s| 1 + s.1 - s.0).sum::<usize>();
-            let better = best.as_ref().is_none_or(|b| {
-                let tokens = head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1])));
-                tokens.cmp(b.iter()).is_lt()
-            });
-            if better {
-                let mut enc = Vec::with_capacity(len);
-                enc.extend_from_slice(&head);
-                for s in &spans {
-                    enc.push(SEP);
-                    enc.extend_from_slice(&buf[s.0..s.1]);
+                // Advance the mixed-radix counter.
+                let mut i = 0;
+                while i < choice.len() {
+                    choice[i] += 1;
+                    if choice[i] < perms[i].len() {
+                        break;
+                    }
+                    choice[i] = 0;
+                    i += 1;
                 }
-                best = Some(enc);
-            }
-            // Advance the mixed-radix counter.
-            let mut i = 0;
-            while i < choice.len() {
-                choice[i] += 1;
-                if choice[i] < perms[i].len() {
+                if i == choice.len() {
                     break;
                 }
-                choice[i] = 0;
-                i += 1;
-            }
-            if i == choice.len() {
-                break;
             }
         }
-    }
-    Ok(CanonicalForm(pack(&best.expect("at least one renaming"))))
+        Ok(CanonicalForm(pack(best)))
+    })
 }
 
 /// Whether two theories are equal up to renaming (sorts, symbols, variables) and axiom order.

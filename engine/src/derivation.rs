@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_form, AxiomSet, CanonicalForm};
+use crate::canon::{canonical_form, canonical_form_sharing, AxiomSet, CanonicalForm};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -219,7 +219,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     unary
                         .chain(binary)
                         .map(|(d, other)| {
-                            let form = canonical_form(&d.theory).ok();
+                            let form = canonical_form_sharing(&d.theory, &t_axioms).ok();
                             // A theory already in the graph is dropped here, in the thread that
                             // built it, and only its node is sent to the merge.
                             let node = match form.as_ref().and_then(|f| g.index.get(f)) {
