@@ -259,18 +259,78 @@ pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
 
 /// The first axiom of `t` equal to `a` up to variable names and orientation, by index.
 pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
-    let id = IdentityRenaming::of(t);
-    let r = id.get();
-    let (mut want, mut other, mut vars) = (Vec::new(), Vec::new(), Vec::new());
-    encode_axiom_into(a, &r, &mut want, &mut vars);
-    // An encoding has one token per node, so only axioms of the same size need encoding.
-    t.axioms.iter().position(|b| {
-        nodes(&b.formula) == want.len() && {
-            other.clear();
-            encode_axiom_into(b, &r, &mut other, &mut vars);
-            other == want
+    let (mut ab, mut ba) = (Vec::new(), Vec::new());
+    t.axioms.iter().position(|b| same_up_to_variables(a, b, &mut ab, &mut ba))
+}
+
+/// Whether `a` and `b` are equal up to variable names and the orientation of a top-level
+/// equation, which is when their encodings under one renaming are equal; decided by walking both
+/// trees at once, which stops at the first difference (usually the first symbol). `ab` and `ba`
+/// are scratch space for the variable bijection.
+fn same_up_to_variables(a: &Axiom, b: &Axiom, ab: &mut Vec<u32>, ba: &mut Vec<u32>) -> bool {
+    let mut matcher = |f: &dyn Fn(&mut VarMatch) -> bool| {
+        ab.clear();
+        ab.resize(a.vars.len(), UNSEEN);
+        ba.clear();
+        ba.resize(b.vars.len(), UNSEEN);
+        f(&mut VarMatch { a, b, ab, ba })
+    };
+    match (&a.formula, &b.formula) {
+        (Formula::Eq(l, r), Formula::Eq(l2, r2)) => matcher(&|m| m.term(l, l2) && m.term(r, r2)) || matcher(&|m| m.term(l, r2) && m.term(r, l2)),
+        (f, g) => matcher(&|m| m.formula(f, g)),
+    }
+}
+
+/// Two axioms walked side by side, their variables bound one to one (and sort to equal sort) as
+/// they first occur: the same correspondence as numbering them by first occurrence.
+struct VarMatch<'a> {
+    a: &'a Axiom,
+    b: &'a Axiom,
+    /// Each variable of `a`'s partner in `b`, or [`UNSEEN`]; `ba` the other way.
+    ab: &'a mut Vec<u32>,
+    ba: &'a mut Vec<u32>,
+}
+
+impl VarMatch<'_> {
+    fn var(&mut self, v: VarId, w: VarId) -> bool {
+        let (v, w) = (v.0 as usize, w.0 as usize);
+        if self.a.vars[v].sort != self.b.vars[w].sort {
+            return false;
         }
-    })
+        match (self.ab[v], self.ba[w]) {
+            (UNSEEN, UNSEEN) => {
+                self.ab[v] = w as u32;
+                self.ba[w] = v as u32;
+                true
+            }
+            (x, y) => x == w as u32 && y == v as u32,
+        }
+    }
+
+    fn term(&mut self, s: &Term, t: &Term) -> bool {
+        match (s, t) {
+            (Term::Var(v), Term::Var(w)) => self.var(*v, *w),
+            (Term::App(f, xs), Term::App(g, ys)) => f == g && self.terms(xs, ys),
+            _ => false,
+        }
+    }
+
+    fn terms(&mut self, xs: &[Term], ys: &[Term]) -> bool {
+        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.term(x, y))
+    }
+
+    fn formula(&mut self, f: &Formula, g: &Formula) -> bool {
+        use Formula::*;
+        match (f, g) {
+            (True, True) | (False, False) => true,
+            (Eq(a, b), Eq(c, d)) => self.term(a, c) && self.term(b, d),
+            (Rel(r, xs), Rel(s, ys)) => r == s && self.terms(xs, ys),
+            (Not(x), Not(y)) => self.formula(x, y),
+            (And(a, b), And(c, d)) | (Or(a, b), Or(c, d)) | (Implies(a, b), Implies(c, d)) | (Iff(a, b), Iff(c, d)) => self.formula(a, c) && self.formula(b, d),
+            (Forall(vs, x), Forall(ws, y)) | (Exists(vs, x), Exists(ws, y)) => vs.len() == ws.len() && vs.iter().zip(ws).all(|(v, w)| self.var(*v, *w)) && self.formula(x, y),
+            _ => false,
+        }
+    }
 }
 
 /// A theory's axioms up to variable names and orientation, encoded once, for the many
@@ -446,19 +506,6 @@ impl<'a> Readings<'a> {
         let at = out.len();
         relabel(self.readings(k), r, out);
         keep_least_reading(out, at);
-    }
-}
-
-/// The number of nodes of a formula (connectives, quantifiers with their variables, atoms,
-/// terms): the length of its encoding.
-fn nodes(f: &Formula) -> usize {
-    match f {
-        Formula::True | Formula::False => 1,
-        Formula::Eq(a, b) => 1 + a.size() + b.size(),
-        Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
-        Formula::Not(g) => 1 + nodes(g),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + nodes(a) + nodes(b),
-        Formula::Forall(vs, g) | Formula::Exists(vs, g) => 1 + vs.len() + nodes(g),
     }
 }
 

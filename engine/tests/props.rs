@@ -14,7 +14,7 @@ use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::parse::{parse_mace4, theory_from_ladr_row};
 use birkhoff_engine::signature::{default_binary_fixity, Assoc, FuncDecl, Fixity, RelDecl, SortDecl};
 use birkhoff_engine::syntax::VarDecl;
-use birkhoff_engine::canon::{canonical_form, encode_axiom, IdentityRenaming, Renaming};
+use birkhoff_engine::canon::{canonical_form, encode_axiom, find_axiom, IdentityRenaming, Renaming};
 use birkhoff_engine::{seeds, Axiom, FuncId, Formula, RelId, Signature, SortId, Term, Theory, VarId};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -1072,6 +1072,58 @@ proptest! {
         prop_assert_eq!(fa == fb, renaming_exists(&th, &other), "{}\nvs\n{}", th.to_text(), other.to_text());
         if !alter {
             prop_assert_eq!(fa, fb);
+        }
+    }
+}
+
+/// `a` with its variables numbered backwards (the same axiom up to variable names).
+fn reverse_vars(a: &Axiom) -> Axiom {
+    let n = a.vars.len() as u32;
+    let flip = |v: &VarId| VarId(n - 1 - v.0);
+    fn term(t: &Term, flip: &dyn Fn(&VarId) -> VarId) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(flip(v)),
+            Term::App(f, args) => Term::App(*f, args.iter().map(|x| term(x, flip)).collect()),
+        }
+    }
+    fn formula(f: &Formula, flip: &dyn Fn(&VarId) -> VarId) -> Formula {
+        let b = |g: &Formula| Box::new(formula(g, flip));
+        match f {
+            Formula::True | Formula::False => f.clone(),
+            Formula::Eq(l, r) => Formula::Eq(term(l, flip), term(r, flip)),
+            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|x| term(x, flip)).collect()),
+            Formula::Not(g) => Formula::Not(b(g)),
+            Formula::And(x, y) => Formula::And(b(x), b(y)),
+            Formula::Or(x, y) => Formula::Or(b(x), b(y)),
+            Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
+            Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+            Formula::Forall(vs, g) => Formula::Forall(vs.iter().map(flip).collect(), b(g)),
+            Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(flip).collect(), b(g)),
+        }
+    }
+    Axiom { name: a.name.clone(), formula: formula(&a.formula, &flip), vars: a.vars.iter().rev().cloned().collect(), origin: None }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// `find_axiom` walks two axioms side by side instead of encoding them; it must find exactly
+    /// the axioms whose encodings agree (variables renamed, equations turned around, or changed).
+    #[test]
+    fn axioms_are_found_exactly_when_their_encodings_agree(tape in tape(), change in vec(any::<u32>(), 0..8), at in any::<prop::sample::Index>()) {
+        let th = gen_theory(&tape);
+        let id = IdentityRenaming::of(&th);
+        let enc = |a: &Axiom| encode_axiom(a, &id.get());
+        let mut probes: Vec<Axiom> = th.axioms.iter().map(|a| reverse_vars(a)).collect();
+        for a in &th.axioms {
+            if let Formula::Eq(l, r) = &a.formula {
+                probes.push(Axiom { formula: Formula::Eq(r.clone(), l.clone()), ..Axiom::clone(a) });
+            }
+        }
+        let i = at.index(th.axioms.len());
+        probes.push(Axiom { formula: change_axiom(&th.sig, &th.axioms[i], &mut Tape { data: &change, pos: 0 }), ..Axiom::clone(&th.axioms[i]) });
+        for p in &probes {
+            prop_assert_eq!(find_axiom(&th, p), th.axioms.iter().position(|b| enc(b) == enc(p)), "{:?}\nin\n{}", p, th.to_text());
         }
     }
 }

@@ -1,8 +1,10 @@
 //! The eight structural moves: functions from a theory (or two) and parameters to new theories.
 //!
 //! Every result is a [`Derived`] theory: it has passed [`sort_check`] (every symbol declared,
-//! every argument of the right sort), it keeps every axiom of its parent except those the move
-//! names as replaced or dropped (checked by [`derive`]), and it carries its [`Provenance`].
+//! every argument of the right sort; for a result that extends its parent, [`finish_added`]
+//! checks what the move added, the parent being well-formed already), it keeps every axiom of its
+//! parent except those the move names as replaced or dropped (checked by [`derive`]), and it
+//! carries its [`Provenance`].
 //! docs/MOVES.md describes each move with an example.
 
 pub mod complete;
@@ -198,20 +200,61 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
         Arc::make_mut(&mut t.sig).funcs.extend(new_funcs);
     }
     let expected = parent.axioms.len() - removed.len() + added.len();
+    let kept = t.axioms.len();
     for mut a in added {
         a.name = fresh_axiom_name(&t, &a.name);
         t.axioms.push(Arc::new(a));
     }
-    finish(t, expected, prov)
+    finish_added(t, parent.sig.funcs.len(), kept, expected, prov)
 }
 
 /// Sort-checks `t`, checks it has `expected` axioms, and attaches the provenance.
 pub fn finish(theory: Theory, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
     sort_check(&theory)?;
+    counted(theory, expected, provenance)
+}
+
+/// [`finish`] for a theory that is a well-formed parent plus what a move added: function symbols
+/// from index `funcs_from` on, axioms from index `axioms_from` on. Only those are checked: the
+/// parent's symbols and axioms stay well-formed in a signature that only grows. (Parents are
+/// well-formed: the parser checks what it reads, and every move result is checked.)
+pub fn finish_added(theory: Theory, funcs_from: usize, axioms_from: usize, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
+    debug_assert!(sort_check(&Theory { axioms: theory.axioms[..axioms_from].to_vec(), ..theory.clone() }).is_ok(), "the parent of {} is ill-formed", theory.name);
+    check_added(&theory, funcs_from, axioms_from)?;
+    counted(theory, expected, provenance)
+}
+
+fn counted(theory: Theory, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
     if theory.axioms.len() != expected {
         return Err(MoveError::Dropped { expected, got: theory.axioms.len() });
     }
     Ok(Derived { theory, provenance })
+}
+
+/// [`sort_check`] of the function symbols from `funcs_from` on and the axioms from
+/// `axioms_from` on: their sorts are declared, their names are not used by any other symbol or
+/// axiom, and the axioms are well-sorted.
+fn check_added(t: &Theory, funcs_from: usize, axioms_from: usize) -> Result<(), MoveError> {
+    let sig = &t.sig;
+    let bad = |m: String| Err(MoveError::IllFormed(format!("{}: {m}", t.name)));
+    for (i, d) in sig.funcs.iter().enumerate().skip(funcs_from) {
+        if d.args.iter().chain([&d.result]).any(|s| s.0 as usize >= sig.sorts.len()) {
+            return bad("a symbol's profile names an undeclared sort".into());
+        }
+        let others = sig.funcs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, o)| &o.name).chain(sig.rels.iter().map(|o| &o.name));
+        if others.into_iter().any(|n| *n == d.name) {
+            return bad(format!("symbol `{}` declared twice", d.name));
+        }
+    }
+    for (i, a) in t.axioms.iter().enumerate().skip(axioms_from) {
+        if t.axioms.iter().enumerate().any(|(j, b)| j != i && b.name == a.name) {
+            return bad(format!("axiom name `{}` used twice", a.name));
+        }
+        if let Err(m) = check_formula(sig, a, &a.formula) {
+            return bad(format!("axiom {}: {m}", a.name));
+        }
+    }
+    Ok(())
 }
 
 /// `base`, or `base2`, `base3`, ... : an axiom name `t` does not use yet.

@@ -3,10 +3,10 @@
 //! and every source axiom appears in the result (renamed), so none is lost.
 
 use super::dualize::map_formula;
-use super::{finish, fresh_axiom_name, Derived, Move, MoveError, Provenance};
+use super::{finish_added, fresh_axiom_name, Derived, Move, MoveError, Provenance};
 use crate::canon::{AxiomSet, Renaming};
 use crate::signature::{FuncId, RelId, SortId};
-use crate::syntax::{Axiom, Formula, Term};
+use crate::syntax::{Axiom, Formula, Term, VarDecl};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -122,22 +122,36 @@ pub(crate) fn kept(pair: &Pair, map: &SymbolMap) -> Option<Vec<bool>> {
 }
 
 fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
-    let mut out = a.clone();
-    out.origin = None;
-    for d in &mut out.vars {
-        d.sort = im.sorts[d.sort.0 as usize].ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where sort {} goes", source.sig.sort_decl(d.sort).name)))?;
-    }
-    out.formula = map_formula(&a.formula, &|f, args| Term::App(im.funcs[f.0 as usize], args), &|r, args| Formula::Rel(im.rels[r.0 as usize], args));
-    Ok(out)
+    let vars = a
+        .vars
+        .iter()
+        .map(|d| {
+            let sort = im.sorts[d.sort.0 as usize].ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where sort {} goes", source.sig.sort_decl(d.sort).name)))?;
+            Ok(VarDecl { name: d.name.clone(), sort })
+        })
+        .collect::<Result<_, MoveError>>()?;
+    let formula = map_formula(&a.formula, &|f, args| Term::App(im.funcs[f.0 as usize], args), &|r, args| Formula::Rel(im.rels[r.0 as usize], args));
+    Ok(Axiom { name: a.name.clone(), formula, vars, origin: None })
 }
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
-    transfer_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)), map)
+    transfer_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)), map, &axiom_prefix(source))
 }
 
-/// [`transfer`], with the axioms of both theories already encoded.
-fn transfer_into(pair: &Pair, map: &SymbolMap) -> Result<Derived, MoveError> {
+/// What the names of `source`'s carried axioms start with. Axiom names must stay names: a source
+/// made by moves is called e.g. `Quasigroup+comm(*)`, whose words give `quasigroup_comm`.
+fn axiom_prefix(source: &Theory) -> String {
+    let words: Vec<String> = source.name.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
+    match words.join("_") {
+        joined if joined.starts_with(|c: char| c.is_ascii_alphabetic()) => joined,
+        joined => format!("t_{joined}"),
+    }
+}
+
+/// [`transfer`], with the axioms of both theories already encoded and the carried axioms'
+/// name prefix ([`axiom_prefix`]) worked out.
+fn transfer_into(pair: &Pair, map: &SymbolMap, prefix: &str) -> Result<Derived, MoveError> {
     let (source, target) = (pair.source, pair.target);
     let im = images(source, target, map)?;
     if lands(pair, &im)?.into_iter().all(|landed| landed) {
@@ -151,23 +165,20 @@ fn transfer_into(pair: &Pair, map: &SymbolMap) -> Result<Derived, MoveError> {
         params: map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         description: format!("{} with the axioms of {} carried along {}", target.name, source.name, shown.join(", ")),
     };
-    let mut t = target.clone();
-    t.name = format!("{}+{}[{}]", target.name, source.name, shown.join(","));
-    t.doc = p.description.clone();
-    t.meta.clear();
-    let expected = target.axioms.len() + carried.len();
-    // Axiom names must stay names: a source made by moves is called e.g. `Quasigroup+comm(*)`,
-    // whose words give `quasigroup_comm`.
-    let words: Vec<String> = source.name.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
-    let prefix = match words.join("_") {
-        joined if joined.starts_with(|c: char| c.is_ascii_alphabetic()) => joined,
-        joined => format!("t_{joined}"),
+    let mut t = Theory {
+        name: format!("{}+{}[{}]", target.name, source.name, shown.join(",")),
+        doc: p.description.clone(),
+        meta: Default::default(),
+        sig: target.sig.clone(),
+        axioms: Vec::with_capacity(target.axioms.len() + carried.len()),
     };
+    t.axioms.extend(target.axioms.iter().cloned());
+    let expected = target.axioms.len() + carried.len();
     for mut a in carried {
         a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
         t.axioms.push(Arc::new(a));
     }
-    finish(t, expected, p)
+    finish_added(t, target.sig.funcs.len(), target.axioms.len(), expected, p)
 }
 
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
@@ -213,7 +224,8 @@ pub fn all_into(pair: &Pair) -> Vec<Derived> {
     if pair.source.axioms.is_empty() {
         return Vec::new();
     }
-    maps(pair.source, pair.target, MAX_MAPS).iter().filter_map(|m| transfer_into(pair, m).ok()).collect()
+    let prefix = axiom_prefix(pair.source);
+    maps(pair.source, pair.target, MAX_MAPS).iter().filter_map(|m| transfer_into(pair, m, &prefix).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
