@@ -384,11 +384,17 @@ impl AxiomSet {
     /// Whether the set has axiom `k` of `other` with its symbols and sorts renamed by `r` (from
     /// `other`'s theory into this one's).
     pub fn has_image(&self, other: &AxiomSet, k: usize, r: &Renaming) -> bool {
+        self.has_image_in(other, k, r, &mut Vec::new())
+    }
+
+    /// [`AxiomSet::has_image`], with `scratch` to hold the image (asked for every axiom along
+    /// every signature map, so without allocating each time).
+    pub fn has_image_in(&self, other: &AxiomSet, k: usize, r: &Renaming, scratch: &mut Vec<u32>) -> bool {
         let (start, end, _) = other.axioms[k];
-        let mut want = Vec::with_capacity(end - start);
-        relabel(&other.buf[start..end], r, &mut want);
-        keep_least_reading(&mut want, 0);
-        self.has_encoding(&want)
+        scratch.clear();
+        relabel(&other.buf[start..end], r, scratch);
+        keep_least_reading(scratch, 0);
+        self.has_encoding(scratch)
     }
 }
 

@@ -2,7 +2,7 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::transfer::{kept, maps, Pair, MAX_MAPS};
+use super::transfer::Pair;
 use super::dualize::map_axiom;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::canon::AxiomSet;
@@ -58,17 +58,13 @@ pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
 /// [`common_part`] of a pair's source and target, with their axioms already encoded.
 pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
     let (a, b) = (pair.source(), pair.target());
-    let best = maps(a, b, MAX_MAPS)
-        .into_iter()
-        .filter_map(|m| {
-            let keep = kept(pair, &m)?;
-            Some((keep.iter().filter(|k| **k).count(), keep, m))
-        })
-        .max_by_key(|(n, _, _)| *n);
-    let Some((n, keep, map)) = best.filter(|(n, _, _)| *n > 0 && *n < a.axioms.len()) else {
+    // The last of the maps keeping the most, as `max_by_key` picks.
+    let best = pair.landings().iter().map(|l| (l.landed.iter().filter(|k| **k).count(), l)).max_by_key(|(n, _)| *n);
+    let Some((n, landing)) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len()) else {
         return Err(MoveError::Inapplicable(format!("{} and {} share no proper part of {}'s axioms", a.name, b.name, a.name)));
     };
-    let removed: Vec<usize> = keep.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
+    let map = landing.map(pair);
+    let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
     let p = Provenance {
         parents: vec![a.name.clone(), b.name.clone()],
         mv: Move::Abstract,

@@ -21,11 +21,35 @@ struct Images {
     rels: Vec<RelId>,
 }
 
+/// Resolves `map`'s names, then checks it as [`bind`] does.
 fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, MoveError> {
     let (ss, ts) = (&source.sig, &target.sig);
     let err = |m: String| Err(MoveError::Inapplicable(m));
+    let image = |name: &str| map.get(name).ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where `{name}` goes")));
+    let mut funcs = Vec::with_capacity(ss.funcs.len());
+    for d in &ss.funcs {
+        let to = image(&d.name)?;
+        let Some(g) = ts.func(to) else { return err(format!("{} has no function symbol `{to}`", target.name)) };
+        funcs.push(g);
+    }
+    let mut rels = Vec::with_capacity(ss.rels.len());
+    for d in &ss.rels {
+        let to = image(&d.name)?;
+        let Some(r) = ts.rel(to) else { return err(format!("{} has no relation symbol `{to}`", target.name)) };
+        rels.push(r);
+    }
+    if let Some(k) = map.keys().find(|k| !ss.has_symbol(k)) {
+        return err(format!("the map names `{k}`, which {} does not declare", source.name));
+    }
+    bind(source, target, funcs, rels)
+}
+
+/// The images of a map sending each source function symbol to `funcs[i]` and relation symbol to
+/// `rels[i]`: arities must match, and each source sort goes to one target sort.
+fn bind(source: &Theory, target: &Theory, funcs: Vec<FuncId>, rels: Vec<RelId>) -> Result<Images, MoveError> {
+    let (ss, ts) = (&source.sig, &target.sig);
     let mut sorts: Vec<Option<SortId>> = vec![None; ss.sorts.len()];
-    let mut bind = |from: SortId, to: SortId| -> Result<(), MoveError> {
+    let mut bind_sort = |from: SortId, to: SortId| -> Result<(), MoveError> {
         match sorts[from.0 as usize] {
             Some(prev) if prev != to => Err(MoveError::Inapplicable(format!("sort {} would go to both {} and {}", ss.sort_decl(from).name, ts.sort_decl(prev).name, ts.sort_decl(to).name))),
             _ => {
@@ -34,34 +58,15 @@ fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, M
             }
         }
     };
-    let mut funcs = Vec::new();
-    for d in &ss.funcs {
-        let Some(to) = map.get(&d.name) else { return err(format!("the map does not say where `{}` goes", d.name)) };
-        let Some(g) = ts.func(to) else { return err(format!("{} has no function symbol `{to}`", target.name)) };
-        let gd = ts.func_decl(g);
-        if gd.args.len() != d.args.len() {
-            return err(format!("`{}` has {} arguments but `{to}` has {}", d.name, d.args.len(), gd.args.len()));
+    let profiles = ss.funcs.iter().zip(&funcs).map(|(d, g)| (&d.name, &d.args, Some(d.result), &ts.func_decl(*g).name, &ts.func_decl(*g).args, Some(ts.func_decl(*g).result)));
+    let rel_profiles = ss.rels.iter().zip(&rels).map(|(d, r)| (&d.name, &d.args, None, &ts.rel_decl(*r).name, &ts.rel_decl(*r).args, None));
+    for (name, args, result, to, to_args, to_result) in profiles.chain(rel_profiles) {
+        if args.len() != to_args.len() {
+            return Err(MoveError::Inapplicable(format!("`{name}` has {} arguments but `{to}` has {}", args.len(), to_args.len())));
         }
-        for (a, b) in d.args.iter().zip(&gd.args).chain([(&d.result, &gd.result)]) {
-            bind(*a, *b)?;
+        for (a, b) in args.iter().zip(to_args).chain(result.as_ref().zip(to_result.as_ref())) {
+            bind_sort(*a, *b)?;
         }
-        funcs.push(g);
-    }
-    let mut rels = Vec::new();
-    for d in &ss.rels {
-        let Some(to) = map.get(&d.name) else { return err(format!("the map does not say where `{}` goes", d.name)) };
-        let Some(r) = ts.rel(to) else { return err(format!("{} has no relation symbol `{to}`", target.name)) };
-        let rd = ts.rel_decl(r);
-        if rd.args.len() != d.args.len() {
-            return err(format!("`{}` has {} arguments but `{to}` has {}", d.name, d.args.len(), rd.args.len()));
-        }
-        for (a, b) in d.args.iter().zip(&rd.args) {
-            bind(*a, *b)?;
-        }
-        rels.push(r);
-    }
-    if let Some(k) = map.keys().find(|k| !ss.has_symbol(k)) {
-        return err(format!("the map names `{k}`, which {} does not declare", source.name));
     }
     Ok(Images { sorts, funcs, rels })
 }
@@ -82,9 +87,26 @@ fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
     match im.indices() {
         Some((sorts, funcs, rels)) => {
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            Ok((0..source.axioms.len()).map(|k| target.has_image(pair.source_axioms, k, &r)).collect())
+            let mut scratch = Vec::new();
+            Ok((0..source.axioms.len()).map(|k| target.has_image_in(pair.source_axioms, k, &r, &mut scratch)).collect())
         }
         None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
+    }
+}
+
+/// A signature map that fits a pair ([`Pair::landings`]), with where each source axiom lands.
+pub(crate) struct Landing {
+    images: Images,
+    /// For each axiom of the source, whether its image is an axiom of the target.
+    pub(crate) landed: Vec<bool>,
+}
+
+impl Landing {
+    /// The map by names, as TRANSFER's and ABSTRACT's provenance show it.
+    pub(crate) fn map(&self, pair: &Pair) -> SymbolMap {
+        let (ss, ts) = (&pair.source.sig, &pair.target.sig);
+        let funcs = ss.funcs.iter().zip(&self.images.funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(*g).name.clone()));
+        funcs.chain(ss.rels.iter().zip(&self.images.rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone()))).collect()
     }
 }
 
@@ -96,12 +118,14 @@ pub struct Pair<'a> {
     target: &'a Theory,
     source_axioms: &'a AxiomSet,
     target_axioms: &'a AxiomSet,
+    /// Every map of [`maps`] that fits, worked out once for TRANSFER and ABSTRACT both.
+    landings: std::cell::OnceCell<Vec<Landing>>,
 }
 
 impl<'a> Pair<'a> {
     /// The pair of `source` and `target`, whose axioms are `source_axioms` and `target_axioms`.
     pub fn new(source: &'a Theory, source_axioms: &'a AxiomSet, target: &'a Theory, target_axioms: &'a AxiomSet) -> Pair<'a> {
-        Pair { source, target, source_axioms, target_axioms }
+        Pair { source, target, source_axioms, target_axioms, landings: Default::default() }
     }
 
     /// The theory whose axioms are carried.
@@ -113,12 +137,20 @@ impl<'a> Pair<'a> {
     pub(crate) fn target(&self) -> &'a Theory {
         self.target
     }
-}
 
-/// For each axiom of the source, whether its image under `map` is an axiom of the target;
-/// `None` when the map does not fit. ABSTRACT's common part keeps these.
-pub(crate) fn kept(pair: &Pair, map: &SymbolMap) -> Option<Vec<bool>> {
-    lands(pair, &images(pair.source, pair.target, map).ok()?).ok()
+    /// Every signature map [`maps`] lists that fits, in its order, with where the axioms land.
+    pub(crate) fn landings(&self) -> &[Landing] {
+        self.landings.get_or_init(|| {
+            index_maps(self.source, self.target, MAX_MAPS)
+                .into_iter()
+                .filter_map(|(funcs, rels)| {
+                    let images = bind(self.source, self.target, funcs, rels).ok()?;
+                    let landed = lands(self, &images).ok()?;
+                    Some(Landing { images, landed })
+                })
+                .collect()
+        })
+    }
 }
 
 fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
@@ -136,7 +168,11 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
 pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Derived, MoveError> {
-    transfer_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)), map, &axiom_prefix(source))
+    let (source_axioms, target_axioms) = (AxiomSet::of(source), AxiomSet::of(target));
+    let pair = Pair::new(source, &source_axioms, target, &target_axioms);
+    let images = images(source, target, map)?;
+    let landed = lands(&pair, &images)?;
+    transfer_along(&pair, &Landing { images, landed }, &axiom_prefix(source))
 }
 
 /// What the names of `source`'s carried axioms start with. Axiom names must stay names: a source
@@ -149,15 +185,15 @@ fn axiom_prefix(source: &Theory) -> String {
     }
 }
 
-/// [`transfer`], with the axioms of both theories already encoded and the carried axioms'
-/// name prefix ([`axiom_prefix`]) worked out.
-fn transfer_into(pair: &Pair, map: &SymbolMap, prefix: &str) -> Result<Derived, MoveError> {
+/// [`transfer`] along a map that fits the pair, with the carried axioms' name prefix
+/// ([`axiom_prefix`]) worked out.
+fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derived, MoveError> {
     let (source, target) = (pair.source, pair.target);
-    let im = images(source, target, map)?;
-    if lands(pair, &im)?.into_iter().all(|landed| landed) {
+    if landing.landed.iter().all(|landed| *landed) {
         return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
     }
-    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &im, source)).collect::<Result<_, _>>()?;
+    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
+    let map = landing.map(pair);
     let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
     let p = Provenance {
         parents: vec![target.name.clone(), source.name.clone()],
@@ -184,30 +220,45 @@ fn transfer_into(pair: &Pair, map: &SymbolMap, prefix: &str) -> Result<Derived, 
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
 /// single-sorted), at most `limit` of them, in a fixed order.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
+    let (ss, ts) = (&source.sig, &target.sig);
+    let names = |(funcs, rels): (Vec<FuncId>, Vec<RelId>)| -> SymbolMap {
+        let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(g).name.clone()));
+        f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(r).name.clone()))).collect()
+    };
+    index_maps(source, target, limit).into_iter().map(names).collect()
+}
+
+/// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
+fn index_maps(source: &Theory, target: &Theory, limit: usize) -> Vec<(Vec<FuncId>, Vec<RelId>)> {
     if !(source.sig.is_single_sorted() && target.sig.is_single_sorted()) {
         return Vec::new();
     }
-    let from: Vec<(String, usize, bool)> = source.sig.funcs.iter().map(|d| (d.name.clone(), d.args.len(), true)).chain(source.sig.rels.iter().map(|d| (d.name.clone(), d.args.len(), false))).collect();
-    let to: Vec<(String, usize, bool)> = target.sig.funcs.iter().map(|d| (d.name.clone(), d.args.len(), true)).chain(target.sig.rels.iter().map(|d| (d.name.clone(), d.args.len(), false))).collect();
+    // Symbols as (arity, is a function), functions first; a map picks a target index for each.
+    let kinds = |t: &Theory| -> Vec<(usize, bool)> { t.sig.funcs.iter().map(|d| (d.args.len(), true)).chain(t.sig.rels.iter().map(|d| (d.args.len(), false))).collect() };
+    let (from, to) = (kinds(source), kinds(target));
+    let nf = (source.sig.funcs.len(), target.sig.funcs.len());
     let mut out = Vec::new();
     let mut cur: Vec<usize> = Vec::new();
-    fn go(i: usize, from: &[(String, usize, bool)], to: &[(String, usize, bool)], cur: &mut Vec<usize>, out: &mut Vec<SymbolMap>, limit: usize) {
+    #[allow(clippy::too_many_arguments)]
+    fn go(i: usize, from: &[(usize, bool)], to: &[(usize, bool)], nf: (usize, usize), cur: &mut Vec<usize>, out: &mut Vec<(Vec<FuncId>, Vec<RelId>)>, limit: usize) {
         if out.len() >= limit {
             return;
         }
         if i == from.len() {
-            out.push(cur.iter().enumerate().map(|(k, &j)| (from[k].0.clone(), to[j].0.clone())).collect());
+            let funcs = cur[..nf.0].iter().map(|&j| FuncId(j as u32)).collect();
+            let rels = cur[nf.0..].iter().map(|&j| RelId((j - nf.1) as u32)).collect();
+            out.push((funcs, rels));
             return;
         }
         for j in 0..to.len() {
-            if !cur.contains(&j) && to[j].1 == from[i].1 && to[j].2 == from[i].2 {
+            if !cur.contains(&j) && to[j] == from[i] {
                 cur.push(j);
-                go(i + 1, from, to, cur, out, limit);
+                go(i + 1, from, to, nf, cur, out, limit);
                 cur.pop();
             }
         }
     }
-    go(0, &from, &to, &mut cur, &mut out, limit);
+    go(0, &from, &to, nf, &mut cur, &mut out, limit);
     out
 }
 
@@ -225,7 +276,7 @@ pub fn all_into(pair: &Pair) -> Vec<Derived> {
         return Vec::new();
     }
     let prefix = axiom_prefix(pair.source);
-    maps(pair.source, pair.target, MAX_MAPS).iter().filter_map(|m| transfer_into(pair, m, &prefix).ok()).collect()
+    pair.landings().iter().filter_map(|l| transfer_along(pair, l, &prefix).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
