@@ -215,6 +215,7 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
 
 /// The classes found by other engines (canonical keys with |Aut|), ordered by canonical form and
 /// cut to the model limit. `template` is any structure of the right shape (`None`: no model).
+#[cfg(feature = "z3")]
 pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>, limit: Option<u64>) -> Vec<IsoClass> {
     let merged: std::collections::BTreeMap<Box<[u8]>, u128> = parts.into_iter().flatten().collect();
     let mut classes: Vec<IsoClass> = match template {

@@ -4,7 +4,7 @@
 //! Peak memory: run the binary it builds under `/usr/bin/time -v`.
 
 use birkhoff_engine::{derivation, seeds};
-use birkhoff_scorer::{score, Evidence, Weights};
+use birkhoff_scorer::{score_syntactic_all, Weights};
 use rayon::prelude::*;
 
 /// The allocator of the `birkhoff` binary (src/main.rs), so the figures are the command's.
@@ -17,7 +17,8 @@ fn main() {
     let (g, stats) = derivation::explore(&bases, 2);
     let explored = start.elapsed();
     let weights = Weights::default();
-    let scored: Vec<f64> = g.graph.node_indices().collect::<Vec<_>>().par_iter().map(|&i| score(&Evidence::syntactic(&g.graph[i].theory), &weights).total).collect();
+    let theories: Vec<_> = g.graph.node_weights().map(|n| &n.theory).collect();
+    let scored: Vec<f64> = score_syntactic_all(&theories, &weights).map(|s| s.total).collect();
     let total = start.elapsed();
     let best = scored.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     println!(

@@ -99,19 +99,19 @@ pub fn catalogue_len() -> usize {
 
 /// A catalogued law, by its position in the catalogue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct LawId(pub usize);
+pub struct LawId(pub u16);
 
 impl LawId {
     /// The law's name, such as `associativity`.
     pub fn name(self) -> &'static str {
-        catalogue()[self.0].0.name.as_str()
+        catalogue()[usize::from(self.0)].0.name.as_str()
     }
 }
 
 /// The catalogued law `axiom` is an instance of (up to renaming), if any.
 pub fn recognize_id(axiom: &Axiom) -> Option<LawId> {
     let n = size(&axiom.formula);
-    catalogue().iter().position(|(law, m)| *m == n && Matcher::default().formula(&law.formula, &axiom.formula)).map(LawId)
+    catalogue().iter().position(|(law, m)| *m == n && Matcher::default().formula(&law.formula, &axiom.formula)).map(|i| LawId(i as u16))
 }
 
 /// The name of the catalogued law `axiom` is an instance of (up to renaming), if any.

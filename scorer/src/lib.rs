@@ -23,7 +23,12 @@ pub mod syntax;
 pub use evidence::{gather, ConjectureSummary, Evidence, Gathered};
 pub use spectrum::{KnownSpectrum, Point};
 
+use birkhoff_engine::{Axiom, Theory};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use syntax::AxiomFacts;
 
 /// The ten dimensions, in the order they are reported.
 pub const DIMENSIONS: [&str; 10] = ["non_triviality", "richness", "novelty", "economy", "independence", "naturality", "connections", "structure", "conjecture_yield", "selectivity"];
@@ -136,11 +141,34 @@ impl Weights {
 
 /// Scores a candidate from its evidence.
 pub fn score(e: &Evidence, w: &Weights) -> Scores {
-    let t = e.theory;
+    score_with_facts(e, w, &AxiomFacts::all(e.theory))
+}
+
+/// The syntactic scores ([`Evidence::syntactic`]) of many theories, computed in parallel as
+/// they are consumed, in order (`collect` keeps it). The theories of an exploration share most
+/// of their axioms (the same `Arc`s), and a shared axiom's facts are worked out once per run of
+/// theories rather than once per theory that has it.
+pub fn score_syntactic_all<'a>(theories: &'a [&'a Theory], w: &'a Weights) -> impl ParallelIterator<Item = Scores> + 'a {
+    // Theories next to each other (an exploration's, made from one parent) share the most, so a
+    // memo per run of them keeps nearly all the sharing in little memory.
+    const RUN: usize = 2048;
+    theories
+        .par_chunks(RUN)
+        .flat_map_iter(move |run| {
+            // Keys are addresses of axioms the borrowed theories keep alive for this whole call.
+            let mut memo: FxHashMap<*const Axiom, AxiomFacts> = FxHashMap::default();
+            run.iter().map(move |t| {
+                let facts: Vec<AxiomFacts> = t.axioms.iter().map(|a| *memo.entry(Arc::as_ptr(a)).or_insert_with(|| AxiomFacts::of(a))).collect();
+                score_with_facts(&Evidence::syntactic(t), w, &facts)
+            })
+        })
+}
+
+/// [`score`], with the facts of the theory's axioms (in order) already read.
+fn score_with_facts(e: &Evidence, w: &Weights, facts: &[AxiomFacts]) -> Scores {
     let points = e.spectrum.as_deref();
-    let laws = syntax::recognize(t);
     let connections = {
-        let by_laws = syntax::nearest_seed_of(&laws).map_or(0.0, |(_, overlap)| overlap);
+        let by_laws = syntax::nearest_seed_of(facts).map_or(0.0, |(_, overlap)| overlap);
         match points {
             Some(p) => 0.5 * by_laws + 0.5 * f64::from(u8::from(spectrum::spectrum_match(p, e.known).is_some())),
             None => by_laws,
@@ -150,11 +178,11 @@ pub fn score(e: &Evidence, w: &Weights) -> Scores {
         non_triviality: points.map(spectrum::non_triviality),
         richness: points.map(spectrum::richness),
         novelty: points.and_then(|p| spectrum::novelty(p, e.parents, e.known)),
-        economy: Some(syntax::economy(t)),
+        economy: Some(syntax::economy_of(facts)),
         independence: e.independence.map(independence::score),
-        naturality: Some(syntax::naturality_of(t, &laws)),
+        naturality: Some(syntax::naturality_of(facts)),
         connections: Some(connections),
-        structure: e.classes.map(|c| models::structural_richness(&t.sig, c)),
+        structure: e.classes.map(|c| models::structural_richness(&e.theory.sig, c)),
         conjecture_yield: e.conjectures.map(ConjectureSummary::yield_score),
         selectivity: points.map(spectrum::selectivity),
         total: 0.0,

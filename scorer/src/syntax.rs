@@ -19,53 +19,82 @@ fn formula_size(f: &Formula) -> usize {
     }
 }
 
+/// What the syntactic dimensions read from one axiom: its catalogued law, its size (symbols,
+/// variables and connectives) and its plainness. An exploration's theories share most of their
+/// axioms, so [`crate::score_syntactic_all`] reads each shared axiom once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxiomFacts {
+    /// The catalogued law the axiom is an instance of, if any.
+    pub law: Option<LawId>,
+    /// Symbol, variable and connective occurrences.
+    pub size: u32,
+    /// 1 with at most three variables and terms of depth at most three, halved for each
+    /// variable or level beyond (a power of two, so exact in `f32`).
+    pub plainness: f32,
+}
+
+impl AxiomFacts {
+    /// The facts of `a`.
+    pub fn of(a: &Axiom) -> AxiomFacts {
+        AxiomFacts { law: laws::recognize_id(a), size: formula_size(&a.formula) as u32, plainness: plainness(a) }
+    }
+
+    /// The facts of every axiom of `t`, in order.
+    pub fn all(t: &Theory) -> Vec<AxiomFacts> {
+        t.axioms.iter().map(|a| AxiomFacts::of(a)).collect()
+    }
+}
+
 /// Economy: `exp(−S/60)` where `S` counts every symbol, variable and connective in the axioms.
 /// The group axioms (S = 28) score 0.63; an empty theory 1. Short definitions are preferred,
 /// because a law that needs many symbols is usually a consequence or a special case.
 pub fn economy(t: &Theory) -> f64 {
-    let s: usize = t.axioms.iter().map(|a| formula_size(&a.formula)).sum();
-    (-(s as f64) / 60.0).exp()
+    economy_of(&AxiomFacts::all(t))
 }
 
-/// How plain one axiom is: 1 with at most three variables and terms of depth at most three,
-/// halved for each variable or level beyond.
-fn plainness(a: &Axiom) -> f64 {
+/// [`economy`] from the axioms' facts.
+pub fn economy_of(facts: &[AxiomFacts]) -> f64 {
+    let s: f64 = facts.iter().map(|f| f64::from(f.size)).sum();
+    (-s / 60.0).exp()
+}
+
+fn plainness(a: &Axiom) -> f32 {
     let mut depth = 0;
     a.formula.for_each_atom_term(&mut |t| depth = depth.max(t.depth()));
     let excess = a.vars.len().saturating_sub(3) + depth.saturating_sub(3);
-    0.5f64.powi(excess as i32)
+    0.5f32.powi(excess as i32)
 }
 
 /// Naturality: `0.7·L + 0.3·P`, where `L` is the share of axioms that are instances of a
 /// catalogued standard law (associativity, identities, distributivity, self-distributivity,
-/// divisions, order axioms...: see [`laws`]) and `P` the mean plainness of the axioms. A theory
-/// without axioms scores 0: there is nothing natural about saying nothing.
+/// divisions, order axioms...: see [`laws`]) and `P` the mean plainness of the axioms
+/// ([`AxiomFacts::plainness`]). A theory without axioms scores 0: there is nothing natural about
+/// saying nothing.
 pub fn naturality(t: &Theory) -> f64 {
-    naturality_of(t, &recognize(t))
+    naturality_of(&AxiomFacts::all(t))
 }
 
-/// The catalogued law of each axiom of `t`, in order: what [`naturality_of`] and
-/// [`nearest_seed_of`] read, computed once per theory.
+/// The catalogued law of each axiom of `t`, in order.
 pub fn recognize(t: &Theory) -> Vec<Option<LawId>> {
     t.axioms.iter().map(|a| laws::recognize_id(a)).collect()
 }
 
-/// [`naturality`] with the axioms' laws already recognised (`laws[i]` for axiom `i`).
-pub fn naturality_of(t: &Theory, laws: &[Option<LawId>]) -> f64 {
-    if t.axioms.is_empty() {
+/// [`naturality`] from the axioms' facts.
+pub fn naturality_of(facts: &[AxiomFacts]) -> f64 {
+    if facts.is_empty() {
         return 0.0;
     }
-    let n = t.axioms.len() as f64;
-    let recognised = laws.iter().filter(|l| l.is_some()).count() as f64;
-    let plain: f64 = t.axioms.iter().map(|a| plainness(a)).sum();
+    let n = facts.len() as f64;
+    let recognised = facts.iter().filter(|f| f.law.is_some()).count() as f64;
+    let plain: f64 = facts.iter().map(|f| f64::from(f.plainness)).sum();
     0.7 * recognised / n + 0.3 * plain / n
 }
 
 /// The catalogued laws of a theory with multiplicity: entry `i` counts the axioms that are
 /// instances of law `i` of the catalogue.
-fn law_counts(laws: &[Option<LawId>]) -> Vec<u32> {
+fn law_counts<'a>(laws: impl IntoIterator<Item = &'a Option<LawId>>) -> Vec<u32> {
     let mut out = vec![0; laws::catalogue_len()];
-    laws.iter().flatten().for_each(|l| out[l.0] += 1);
+    laws.into_iter().flatten().for_each(|l| out[usize::from(l.0)] += 1);
     out
 }
 
@@ -80,15 +109,15 @@ fn seed_profiles() -> &'static [(String, Vec<u32>)] {
 /// The seed whose catalogued laws overlap most with `t`'s (Jaccard index of the multisets), and
 /// that overlap. A candidate built from associativity and an identity is close to Monoid.
 pub fn nearest_seed_by_laws(t: &Theory) -> Option<(&'static str, f64)> {
-    nearest_seed_of(&recognize(t))
+    nearest_seed_of(&AxiomFacts::all(t))
 }
 
-/// [`nearest_seed_by_laws`] with the axioms' laws already recognised.
-pub fn nearest_seed_of(laws: &[Option<LawId>]) -> Option<(&'static str, f64)> {
-    if laws.iter().all(Option::is_none) {
+/// [`nearest_seed_by_laws`] from the axioms' facts.
+pub fn nearest_seed_of(facts: &[AxiomFacts]) -> Option<(&'static str, f64)> {
+    if facts.iter().all(|f| f.law.is_none()) {
         return None;
     }
-    let mine = law_counts(laws);
+    let mine = law_counts(facts.iter().map(|f| &f.law));
     seed_profiles()
         .iter()
         .map(|(name, theirs)| {

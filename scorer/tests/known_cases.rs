@@ -94,3 +94,16 @@ fn theorems_found_automatically_raise_the_conjecture_yield() {
     assert_eq!(semigroup.conjecture_yield, Some(0.0));
     assert!(with.conjecture_yield.unwrap() > 0.5, "{with:?}");
 }
+
+/// Scoring many theories at once reads each shared axiom once; the scores must be those of
+/// scoring each theory alone, in order.
+#[test]
+fn scoring_many_theories_at_once_gives_each_ones_scores() {
+    let (graph, _) = birkhoff_engine::derivation::explore(&[seeds::load("semigroup").unwrap(), seeds::load("group").unwrap()], 2);
+    let theories: Vec<&Theory> = graph.graph.node_weights().map(|n| &n.theory).collect();
+    assert!(theories.len() > 100, "{}", theories.len());
+    let w = Weights::default();
+    let together: Vec<_> = rayon::iter::ParallelIterator::collect(birkhoff_scorer::score_syntactic_all(&theories, &w));
+    let alone: Vec<_> = theories.iter().map(|t| score(&Evidence::syntactic(t), &w)).collect();
+    assert_eq!(together, alone);
+}

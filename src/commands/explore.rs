@@ -13,7 +13,7 @@ use birkhoff_engine::derivation::{explore_with, Event, Graph};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;
 use birkhoff_scorer::spectrum::{ground_truth_spectra, KnownSpectrum, Point};
-use birkhoff_scorer::{score, Evidence, Scores, Weights};
+use birkhoff_scorer::{score, score_syntactic_all, Evidence, Scores, Weights};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
@@ -106,12 +106,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
 
     // Score every theory reached (not the bases), best first.
-    let known = ground_truth_spectra();
-    let mut ranked: Vec<Ranked> = nodes
-        .par_iter()
-        .filter(|&&i| g.graph[i].depth > 0)
-        .map(|&i| Ranked { node: i, scores: score_node(&g, &checked, &known, &weights, i) })
-        .collect();
+    let derived: Vec<NodeIndex> = nodes.iter().copied().filter(|&i| g.graph[i].depth > 0).collect();
+    let scores: Vec<Scores> = if a.check_models {
+        let known = ground_truth_spectra();
+        derived.par_iter().map(|&i| score_node(&g, &checked, &known, &weights, i)).collect()
+    } else {
+        let theories: Vec<&Theory> = derived.iter().map(|&i| &g.graph[i].theory).collect();
+        score_syntactic_all(&theories, &weights).collect()
+    };
+    let mut ranked: Vec<Ranked> = derived.into_iter().zip(scores).map(|(node, scores)| Ranked { node, scores }).collect();
     ranked.sort_by(|x, y| y.scores.total.total_cmp(&x.scores.total).then_with(|| g.graph[x.node].theory.name.cmp(&g.graph[y.node].theory.name)));
     ranked.truncate(a.top);
 
@@ -214,11 +217,11 @@ fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Che
     out
 }
 
-/// The scores of node `i`: from its axioms, and from its spectrum and models when they were
-/// checked (novelty then compares with its parents' spectra and the known ones).
+/// The scores of node `i`, whose models were checked: from its axioms, spectrum and models
+/// (novelty compares its spectrum with its parents' and the known ones).
 fn score_node(g: &Graph, checked: &[Checked], known: &[KnownSpectrum], weights: &Weights, i: NodeIndex) -> Scores {
     let t = &g.graph[i].theory;
-    let Some(c) = checked.get(i.index()) else { return score(&Evidence::syntactic(t), weights) };
+    let c = &checked[i.index()];
     let parents: Vec<Vec<Point>> = parents(g, i).map(|j| checked[j.index()].spectrum.clone()).collect();
     let e = Evidence { theory: t, spectrum: Some(&c.spectrum), classes: Some(&c.classes), independence: None, conjectures: None, parents: &parents, known };
     score(&e, weights)
