@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_form, canonical_form_sharing, AxiomSet, CanonicalForm};
+use crate::canon::{canonical_tokens, AxiomSet, FormIndex, Tokens};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -15,7 +15,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 use crate::syntax::Axiom;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 use std::ops::ControlFlow;
 
@@ -42,8 +42,8 @@ pub struct Equivalence {
 pub struct Graph {
     /// Theories and moves. A binary move's two edges (from each parent) share one provenance.
     pub graph: DiGraph<Node, Arc<Provenance>>,
-    /// Canonical forms (long vectors of small numbers, so a fast non-cryptographic hash).
-    index: FxHashMap<CanonicalForm, NodeIndex>,
+    /// The nodes by canonical form.
+    index: FormIndex<NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
     pub equivalences: Vec<Equivalence>,
     /// Results that could not be canonized (too symmetric) and were kept undeduplicated.
@@ -58,24 +58,24 @@ impl Graph {
     /// Adds a theory as a node unless an equal one (up to renaming) is there; returns its index
     /// and whether it is new.
     pub fn add(&mut self, theory: Theory, depth: usize) -> (NodeIndex, bool) {
-        let form = canonical_form(&theory).ok();
+        let form = canonical_tokens(&theory, None).ok();
         self.add_with_form(theory, form, depth)
     }
 
     /// [`Graph::add`] with the canonical form already computed (`None`: too symmetric to
     /// canonize, so the theory is kept without deduplication).
-    fn add_with_form(&mut self, mut theory: Theory, form: Option<CanonicalForm>, depth: usize) -> (NodeIndex, bool) {
+    fn add_with_form(&mut self, mut theory: Theory, form: Option<Tokens>, depth: usize) -> (NodeIndex, bool) {
         let Some(form) = form else {
             self.uncanonized += 1;
             self.share_axioms(&mut theory);
             return (self.graph.add_node(Node { theory, depth }), true);
         };
-        if let Some(&i) = self.index.get(&form) {
+        if let Some(i) = self.index.get(&form) {
             return (i, false);
         }
         self.share_axioms(&mut theory);
         let i = self.graph.add_node(Node { theory, depth });
-        self.index.insert(form, i);
+        self.index.get_or_insert(&form, i);
         (i, true)
     }
 
@@ -104,7 +104,7 @@ impl Graph {
 
     /// The node of a theory equal (up to renaming) to `t`, if any.
     pub fn find(&self, t: &Theory) -> Option<NodeIndex> {
-        canonical_form(t).ok().and_then(|f| self.index.get(&f).copied())
+        canonical_tokens(t, None).ok().and_then(|f| self.index.get(&f))
     }
 
     /// How many theories were first reached at `depth` (the new theories of that round).
@@ -176,7 +176,7 @@ pub enum Event {
 
 /// Frontier theories whose moves are generated in parallel before one merge; it bounds how many
 /// move results (most of them duplicates) are alive at once.
-const CHUNK: usize = 256;
+const CHUNK: usize = 16;
 
 /// Explores from `bases` for `depth` rounds: every unary move on every theory of the frontier,
 /// and TRANSFER / ABSTRACT's common part between each frontier theory and each base. Results are
@@ -219,11 +219,11 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     unary
                         .chain(binary)
                         .map(|(d, other)| {
-                            let form = canonical_form_sharing(&d.theory, &t_axioms).ok();
+                            let form = canonical_tokens(&d.theory, Some(&t_axioms)).ok();
                             // A theory already in the graph is dropped here, in the thread that
                             // built it, and only its node is sent to the merge.
                             let node = match form.as_ref().and_then(|f| g.index.get(f)) {
-                                Some(&known) => Ok(known),
+                                Some(known) => Ok(known),
                                 None => {
                                     let mut theory = d.theory;
                                     g.reuse_axioms(&mut theory);
@@ -270,7 +270,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
 struct Result {
     /// The node of an equal theory already in the graph, or the new theory with its canonical
     /// form (`None` when it is too symmetric to canonize).
-    node: std::result::Result<NodeIndex, (Theory, Option<CanonicalForm>)>,
+    node: std::result::Result<NodeIndex, (Theory, Option<Tokens>)>,
     provenance: Provenance,
     /// The base theory of a binary move.
     other: Option<NodeIndex>,

@@ -14,7 +14,10 @@
 //! one class. Semantic equivalence (axioms that prove each other) is the prover's business; see
 //! `derivation::Equivalence`.
 
-use crate::signature::Signature;
+mod form;
+
+pub use form::{canonical_form, canonical_tokens};
+
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use serde::Serialize;
@@ -36,16 +39,95 @@ pub struct CanonicalForm(Box<[u8]>);
 /// "more"). The code is prefix-free, so equal packings are equal token lists.
 fn pack(tokens: &[u32]) -> Box<[u8]> {
     let mut out = Vec::with_capacity(tokens.len() * 5 / 2);
-    for &t in tokens {
-        let tag = t >> 24;
-        let mut v: u64 = if tag < 31 { u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag) } else { u64::from(t) << 5 | 31 };
-        while v >= 0x80 {
-            out.push((v & 0x7F) as u8 | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
-    }
+    tokens.iter().for_each(|&t| packed(t, |b| out.push(b)));
     out.into_boxed_slice()
+}
+
+/// Writes one token's bytes ([`pack`]).
+#[inline]
+fn packed(t: u32, mut write: impl FnMut(u8)) {
+    let tag = t >> 24;
+    let mut v: u64 = if tag < 31 { u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag) } else { u64::from(t) << 5 | 31 };
+    while v >= 0x80 {
+        write((v & 0x7F) as u8 | 0x80);
+        v >>= 7;
+    }
+    write(v as u8);
+}
+
+/// Whether `bytes` is the packing of `tokens`, found out while packing them, without allocating.
+fn packs_to(tokens: &[u32], bytes: &[u8]) -> bool {
+    let mut at = 0;
+    for &t in tokens {
+        let mut same = true;
+        packed(t, |b| {
+            same &= bytes.get(at) == Some(&b);
+            at += 1;
+        });
+        if !same {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
+/// A form (canonical or named) before packing, with its hash: what a [`FormIndex`] is asked
+/// about. Most forms an exploration computes are looked up and dropped, never stored, so they
+/// are packed only when they are stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tokens {
+    tokens: Vec<u32>,
+    hash: u64,
+}
+
+impl Tokens {
+    fn new(tokens: Vec<u32>) -> Tokens {
+        use std::hash::Hasher;
+        let mut h = rustc_hash::FxHasher::default();
+        tokens.iter().for_each(|&t| h.write_u32(t));
+        Tokens { hash: h.finish(), tokens }
+    }
+}
+
+/// Forms (canonical or named), packed, mapped to values. It is asked with unpacked [`Tokens`]
+/// and compares the stored bytes with their packing as it goes: no form is packed to be looked
+/// up, and equality is exact (the hash only chooses where to look).
+pub struct FormIndex<V> {
+    table: hashbrown::HashTable<(u64, Box<[u8]>, V)>,
+}
+
+impl<V> Default for FormIndex<V> {
+    fn default() -> Self {
+        FormIndex { table: hashbrown::HashTable::new() }
+    }
+}
+
+impl<V: Copy> FormIndex<V> {
+    /// The value of the form `t`, if it is here.
+    pub fn get(&self, t: &Tokens) -> Option<V> {
+        self.table.find(t.hash, |(h, bytes, _)| *h == t.hash && packs_to(&t.tokens, bytes)).map(|e| e.2)
+    }
+
+    /// The value of the form `t`: the one here, or `v`, which is stored with it.
+    pub fn get_or_insert(&mut self, t: &Tokens, v: V) -> V {
+        match self.get(t) {
+            Some(known) => known,
+            None => {
+                self.table.insert_unique(t.hash, (t.hash, pack(&t.tokens), v), |e| e.0);
+                v
+            }
+        }
+    }
+
+    /// How many forms are here.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether no form is here.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
 }
 
 /// Why a theory has no canonical form.
@@ -420,408 +502,6 @@ fn sort_spans(buf: &[u32], spans: &mut Vec<(usize, usize)>) {
     spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
 }
 
-/// Buffers for computing canonical forms, one set per thread: an exploration computes forms by
-/// the hundred thousand, and allocating these anew for each was a third of the time.
-#[derive(Default)]
-struct Canonizer {
-    own: Vec<u32>,
-    vars: Vec<u32>,
-    keyed: Vec<(usize, usize, usize, usize)>,
-    distinct: Vec<(usize, usize, usize)>,
-    finv: Invariants,
-    rinv: Invariants,
-    last: Vec<usize>,
-    keys: Vec<u32>,
-    symbols: Vec<(bool, usize, (usize, usize))>,
-    order: Vec<usize>,
-    head: Vec<u32>,
-    buf: Vec<u32>,
-    spans: Vec<(usize, usize)>,
-    best: Vec<u32>,
-    funcs: Vec<u32>,
-    rels: Vec<u32>,
-}
-
-thread_local! {
-    static CANONIZER: std::cell::RefCell<Canonizer> = std::cell::RefCell::default();
-}
-
-/// A theory's distinct axioms (up to variable names and orientation), each encoded under the
-/// identity renaming with all its readings; every other renaming's encoding is a relabelling of
-/// these tokens ([`relabel`]). An axiom the theory shares (the same `Arc`) with the theory of a
-/// known [`AxiomSet`] is read from that set instead of being encoded again: an exploration
-/// canonizes every result of a move against its parent's set, and most axioms are the parent's.
-struct Readings<'a> {
-    /// The known set's tokens, and the tokens of the axioms encoded here.
-    bufs: [&'a [u32]; 2],
-    /// Per distinct axiom: the buffer, and the span there of one reading or two equally long ones.
-    axioms: &'a [(usize, usize, usize)],
-}
-
-impl<'a> Readings<'a> {
-    /// The readings of `t`'s distinct axioms; those not in `known` are encoded into `own`.
-    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &mut Vec<(usize, usize, usize, usize)>, distinct: &'a mut Vec<(usize, usize, usize)>) -> Readings<'a> {
-        let id = IdentityRenaming::of(t);
-        own.clear();
-        keyed.clear();
-        // Per axiom: buffer, readings `start..end`, least reading `end..key`.
-        let mut cursor = 0;
-        for a in &t.axioms {
-            if let Some(k) = known {
-                if let Some(i) = k.position_of(a, &mut cursor) {
-                    let (start, end, key) = k.axioms[i];
-                    keyed.push((0, start, end, key));
-                    continue;
-                }
-            }
-            let start = own.len();
-            encode_readings(a, &id.get(), own, vars);
-            let end = own.len();
-            own.extend_from_within(start..end);
-            keep_least_reading(own, end);
-            keyed.push((1, start, end, own.len()));
-        }
-        let bufs = [known.map_or(&[][..], |k| &k.buf[..]), &own[..]];
-        // The least reading of each axiom is the key that finds duplicates.
-        let least = |&(b, _, end, key): &(usize, usize, usize, usize)| &bufs[b][end..key];
-        keyed.sort_by(|x, y| least(x).cmp(least(y)));
-        keyed.dedup_by(|x, y| least(x) == least(y));
-        distinct.clear();
-        distinct.extend(keyed.iter().map(|&(b, start, end, _)| (b, start, end)));
-        Readings { bufs, axioms: distinct }
-    }
-
-    /// Distinct axiom `k`'s readings under the identity.
-    fn readings(&self, k: usize) -> &'a [u32] {
-        let (b, start, end) = self.axioms[k];
-        &self.bufs[b][start..end]
-    }
-
-    /// The first reading of distinct axiom `k` under the identity (for counting symbols).
-    fn first(&self, k: usize) -> &'a [u32] {
-        let all = self.readings(k);
-        if all[0] == EQ {
-            &all[..all.len() / 2]
-        } else {
-            all
-        }
-    }
-
-    /// Appends distinct axiom `k`'s encoding under `r` to `out`.
-    fn encode(&self, k: usize, r: &Renaming, out: &mut Vec<u32>) {
-        let at = out.len();
-        relabel(self.readings(k), r, out);
-        keep_least_reading(out, at);
-    }
-}
-
-/// Symbols that no name-free invariant tells apart, in an order fixed by the invariants.
-#[derive(Clone, Copy)]
-struct Class {
-    /// The span of the keys buffer ([`classes`]) holding the key every member shares: kind,
-    /// profile with the sorts renamed, and occurrence invariants (written into the encoding's
-    /// signature part).
-    key: (usize, usize),
-    /// Whether the members are relation symbols (else function symbols).
-    rel: bool,
-    /// The span of the order buffer ([`classes`]) holding the members' indices.
-    members: (usize, usize),
-}
-
-impl Class {
-    fn len(&self) -> usize {
-        self.members.1 - self.members.0
-    }
-}
-
-/// Groups symbols by class key: classes in key order (function symbols first), members in
-/// index order. Keys are written into `keys`, members class by class into `order`.
-fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>) -> Vec<Class> {
-    keys.clear();
-    symbols.clear();
-    let funcs = sig.funcs.iter().map(|d| (&d.args, Some(d.result))).zip(finv).map(|(p, i)| (false, p, i)).enumerate();
-    let rels = sig.rels.iter().map(|d| (&d.args, None)).zip(rinv).map(|(p, i)| (true, p, i)).enumerate();
-    for (index, (rel, (args, result), inv)) in funcs.chain(rels) {
-        let start = keys.len();
-        keys.extend([u32::from(rel), result.map_or(0, |s| sorts[s.0 as usize]), inv.0, inv.1, args.len() as u32]);
-        keys.extend(args.iter().map(|s| sorts[s.0 as usize]));
-        symbols.push((rel, index, (start, keys.len())));
-    }
-    let key = |k: (usize, usize)| &keys[k.0..k.1];
-    // Stable: members stay in index order.
-    symbols.sort_by(|a, b| key(a.2).cmp(key(b.2)));
-    order.clear();
-    let mut out: Vec<Class> = Vec::new();
-    for &(rel, i, k) in symbols.iter() {
-        order.push(i);
-        match out.last_mut() {
-            Some(c) if key(c.key) == key(k) => c.members.1 += 1,
-            _ => out.push(Class { key: k, rel, members: (order.len() - 1, order.len()) }),
-        }
-    }
-    out
-}
-
-/// Each symbol's position under `classes`: the index of its class among those of its kind.
-fn class_indices(classes: &[Class], order: &[usize], nfuncs: usize, nrels: usize) -> (Vec<u32>, Vec<u32>) {
-    let (mut funcs, mut rels) = (vec![0u32; nfuncs], vec![0u32; nrels]);
-    let (mut nf, mut nr) = (0, 0);
-    for c in classes {
-        let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-        order[c.members.0..c.members.1].iter().for_each(|&s| target[s] = *next);
-        *next += 1;
-    }
-    (funcs, rels)
-}
-
-/// Splits classes until no axiom tells their members apart (colour refinement, as in nauty).
-/// A member's signature is the sorted list of encodings of the axioms it occurs in, with every
-/// symbol written as its class and the member itself marked. Everything it reads is free of
-/// names, and split classes keep their place and are ordered by signature, so isomorphic
-/// theories get corresponding classes; only the symbols still interchangeable after this need
-/// to be permuted. Members are rearranged within their class's span of `order`.
-fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings: &Readings, nf: usize, nr: usize) {
-    if classes.iter().all(|c| c.len() == 1) {
-        return;
-    }
-    let occurs = occurrences(readings, nf, nr);
-    loop {
-        if classes.iter().all(|c| c.len() == 1) {
-            return;
-        }
-        let (funcs, rels) = class_indices(classes, order, nf, nr);
-        let mut split = false;
-        let mut next = Vec::with_capacity(classes.len());
-        for &c in classes.iter() {
-            if c.len() == 1 {
-                next.push(c);
-                continue;
-            }
-            let mut signed: Vec<(Vec<Vec<u32>>, usize)> = order[c.members.0..c.members.1]
-                .iter()
-                .map(|&s| {
-                    let (mut f, mut r) = (funcs.clone(), rels.clone());
-                    let axioms = if c.rel {
-                        r[s] = MARKED;
-                        &occurs.rels[s]
-                    } else {
-                        f[s] = MARKED;
-                        &occurs.funcs[s]
-                    };
-                    let renaming = Renaming { sorts, funcs: &f, rels: &r };
-                    let mut signature: Vec<Vec<u32>> = axioms
-                        .iter()
-                        .map(|&a| {
-                            let mut e = Vec::new();
-                            readings.encode(a, &renaming, &mut e);
-                            e
-                        })
-                        .collect();
-                    signature.sort();
-                    (signature, s)
-                })
-                .collect();
-            // By signature, then by index within a new class.
-            signed.sort();
-            let mut start = c.members.0;
-            for (j, (signature, s)) in signed.iter().enumerate() {
-                order[c.members.0 + j] = *s;
-                if j + 1 == signed.len() || signed[j + 1].0 != *signature {
-                    next.push(Class { members: (start, c.members.0 + j + 1), ..c });
-                    start = c.members.0 + j + 1;
-                }
-            }
-            split |= next.last().is_some_and(|n| n.members.0 != c.members.0);
-        }
-        *classes = next;
-        if !split {
-            return;
-        }
-    }
-}
-
-/// For each function and relation symbol, the distinct axioms it occurs in.
-struct Occurrences {
-    funcs: Vec<Vec<usize>>,
-    rels: Vec<Vec<usize>>,
-}
-
-/// Calls `f` with the symbol of each function and relation token of distinct axiom `k`'s
-/// first reading under the identity: one call per occurrence.
-fn for_each_symbol(readings: &Readings, k: usize, mut f: impl FnMut(bool, usize)) {
-    for &token in readings.first(k) {
-        match token & TAG {
-            FUNC => f(false, (token & !TAG) as usize),
-            REL => f(true, (token & !TAG) as usize),
-            _ => {}
-        }
-    }
-}
-
-/// Per symbol: the number of distinct axioms it occurs in, and its number of occurrences.
-type Invariants = Vec<(u32, u32)>;
-
-/// Symbol occurrence invariants that do not depend on names, for the function symbols (into
-/// `finv`) and for the relation symbols (into `rinv`); `last` is scratch space.
-fn invariants(sig: &Signature, readings: &Readings, finv: &mut Invariants, rinv: &mut Invariants, last: &mut Vec<usize>) {
-    let nf = sig.funcs.len();
-    finv.clear();
-    finv.resize(nf, (0, 0));
-    rinv.clear();
-    rinv.resize(sig.rels.len(), (0, 0));
-    // The axiom that last counted each symbol (functions, then relations), so that each axiom
-    // counts once per symbol.
-    last.clear();
-    last.resize(nf + sig.rels.len(), usize::MAX);
-    for k in 0..readings.axioms.len() {
-        for_each_symbol(readings, k, |rel, s| {
-            let (i, l) = if rel { (&mut rinv[s], &mut last[nf + s]) } else { (&mut finv[s], &mut last[s]) };
-            i.1 += 1;
-            if *l != k {
-                *l = k;
-                i.0 += 1;
-            }
-        });
-    }
-}
-
-/// For each function and relation symbol, the distinct axioms it occurs in (in order).
-fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
-    let mut occurs = [vec![Vec::new(); nf], vec![Vec::new(); nr]];
-    for k in 0..readings.axioms.len() {
-        for_each_symbol(readings, k, |rel, s| {
-            let list: &mut Vec<usize> = &mut occurs[usize::from(rel)][s];
-            if list.last() != Some(&k) {
-                list.push(k);
-            }
-        });
-    }
-    let [funcs, rels] = occurs;
-    Occurrences { funcs, rels }
-}
-
-/// All permutations of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
-    }
-    out
-}
-
-fn factorial(n: usize) -> u128 {
-    (1..=n as u128).product()
-}
-
-/// The canonical form of `t`, or an error when it has too many interchangeable symbols.
-pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
-    canonize(t, None)
-}
-
-/// [`canonical_form`] of a theory that shares axioms (the same `Arc`s) with the theory `known`
-/// was made of: those axioms' encodings are taken from `known`, not computed again. The form is
-/// the same; this is how an exploration canonizes a move's results against their parent.
-pub fn canonical_form_sharing(t: &Theory, known: &AxiomSet) -> Result<CanonicalForm, CanonError> {
-    canonize(t, Some(known))
-}
-
-fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<CanonicalForm, CanonError> {
-    let sig = &t.sig;
-    // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
-    if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
-        return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
-    }
-    CANONIZER.with(|c| {
-        let Canonizer { own, vars, keyed, distinct, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels } = &mut *c.borrow_mut();
-        // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
-        // order does not matter: everything below sorts what it reads from them.
-        let readings = Readings::of(t, known, own, vars, keyed, distinct);
-        invariants(sig, &readings, finv, rinv, last);
-        funcs.clear();
-        funcs.resize(sig.funcs.len(), 0);
-        rels.clear();
-        rels.resize(sig.rels.len(), 0);
-        best.clear();
-        for sp in permutations(sig.sorts.len()) {
-            let sorts: Vec<u32> = sp.iter().map(|&i| i as u32).collect();
-            let mut cls = classes(sig, &sorts, (finv, rinv), keys, symbols, order);
-            refine(&mut cls, order, &sorts, &readings, sig.funcs.len(), sig.rels.len());
-            let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.len())).product::<u128>();
-            if total > MAX_RENAMINGS as u128 {
-                return Err(CanonError::TooSymmetric(t.name.clone(), total));
-            }
-            // The signature part: class keys with their sizes.
-            head.clear();
-            head.push(SORT | sig.sorts.len() as u32);
-            for c in &cls {
-                head.extend([SEP, c.len() as u32]);
-                head.extend_from_slice(&keys[c.key.0..c.key.1]);
-            }
-            // Every combination of permutations within the classes of more than one symbol
-            // (after refinement there are usually none, and this loop runs once).
-            let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.len() > 1).map(|c| permutations(c.len())).collect();
-            let mut choice = vec![0usize; perms.len()];
-            loop {
-                let (mut nf, mut nr) = (0u32, 0u32);
-                let mut movable = 0;
-                for c in &cls {
-                    let (target, next) = if c.rel { (&mut *rels, &mut nr) } else { (&mut *funcs, &mut nf) };
-                    let members = &order[c.members.0..c.members.1];
-                    if let [sym] = members {
-                        target[*sym] = *next;
-                    } else {
-                        let p = &perms[movable][choice[movable]];
-                        movable += 1;
-                        for (j, &sym) in members.iter().enumerate() {
-                            target[sym] = *next + p[j] as u32;
-                        }
-                    }
-                    *next += c.len() as u32;
-                }
-                let r = Renaming { sorts: &sorts, funcs, rels };
-                buf.clear();
-                spans.clear();
-                for k in 0..readings.axioms.len() {
-                    let start = buf.len();
-                    readings.encode(k, &r, buf);
-                    spans.push((start, buf.len()));
-                }
-                sort_spans(buf, spans);
-                let tokens = || head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1]))).copied();
-                if best.is_empty() || tokens().cmp(best.iter().copied()).is_lt() {
-                    best.clear();
-                    best.extend_from_slice(head);
-                    for s in spans.iter() {
-                        best.push(SEP);
-                        best.extend_from_slice(&buf[s.0..s.1]);
-                    }
-                }
-                // Advance the mixed-radix counter.
-                let mut i = 0;
-                while i < choice.len() {
-                    choice[i] += 1;
-                    if choice[i] < perms[i].len() {
-                        break;
-                    }
-                    choice[i] = 0;
-                    i += 1;
-                }
-                if i == choice.len() {
-                    break;
-                }
-            }
-        }
-        Ok(CanonicalForm(pack(best)))
-    })
-}
-
 /// Whether two theories are equal up to renaming (sorts, symbols, variables) and axiom order.
 pub fn equal_up_to_renaming(a: &Theory, b: &Theory) -> Result<bool, CanonError> {
     Ok(canonical_form(a)? == canonical_form(b)?)
@@ -858,5 +538,16 @@ mod tests {
             assert_eq!(unpack(&pack(&[t])), Some(vec![t]), "{t:#x}");
         }
         assert_eq!(unpack(&pack(&tokens)), Some(tokens.to_vec()));
+    }
+
+    #[test]
+    fn packed_forms_are_compared_token_by_token_exactly() {
+        let tokens = [VAR | 3 << 8, FUNC | 2, 0x00FF_FFFF, SEP, u32::MAX];
+        let bytes = pack(&tokens);
+        assert!(packs_to(&tokens, &bytes));
+        assert!(!packs_to(&tokens[..4], &bytes), "a prefix");
+        assert!(!packs_to(&[&tokens[..], &[0]].concat(), &bytes), "an extension");
+        assert!(!packs_to(&[VAR | 3 << 8, FUNC | 3, 0x00FF_FFFF, SEP, u32::MAX], &bytes), "one token changed");
+        assert!(!packs_to(&tokens, &bytes[..bytes.len() - 1]));
     }
 }
