@@ -1,6 +1,7 @@
 //! TRANSFER: carry every axiom of one theory into another along a signature map. Every symbol of
 //! the source is renamed to its image, sorts follow the symbols' profiles, profiles must match,
-//! and every source axiom appears in the result (renamed), so none is lost.
+//! and every source axiom appears in the result, so none is lost: renamed and added, or already
+//! there (an axiom of the target up to variable names and orientation), and then not repeated.
 
 use super::dualize::map_formula;
 use super::{finish_added, fresh_axiom_name, Derived, Move, MoveError, Provenance};
@@ -192,14 +193,19 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     if landing.landed.iter().all(|landed| *landed) {
         return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
     }
-    let carried: Vec<Axiom> = source.axioms.iter().map(|a| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
+    let new = source.axioms.iter().zip(&landing.landed).filter(|(_, landed)| !**landed);
+    let carried: Vec<Axiom> = new.map(|(a, _)| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
     let map = landing.map(pair);
     let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
+    let held = match source.axioms.len() - carried.len() {
+        0 => String::new(),
+        n => format!(" ({n} of them already held)"),
+    };
     let p = Provenance {
         parents: vec![target.name.clone(), source.name.clone()],
         mv: Move::Transfer,
         params: map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        description: format!("{} with the axioms of {} carried along {}", target.name, source.name, shown.join(", ")),
+        description: format!("{} with the axioms of {} carried along {}{held}", target.name, source.name, shown.join(", ")),
     };
     let mut t = Theory {
         name: format!("{}+{}[{}]", target.name, source.name, shown.join(",")),
