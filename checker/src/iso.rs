@@ -236,7 +236,7 @@ pub fn labelled_copies(sizes: &[u32], automorphisms: u128) -> u128 {
                 q = q.saturating_mul(p);
             }
         }
-        while rest % p as u128 == 0 {
+        while rest.is_multiple_of(p as u128) {
             assert!(e > 0, "labelled_copies: {automorphisms} does not divide the product of the factorials of {sizes:?}");
             rest /= p as u128;
             e -= 1;

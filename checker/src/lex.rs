@@ -86,7 +86,7 @@ impl LexLeader {
             let mut offset = 0u32;
             let mut these: Vec<Arg> = Vec::with_capacity(c.args.len());
             for (a, s) in c.args.iter().zip(&c.arg_sorts).rev() {
-                these.push(Arg { elem: *a, sort: s.0 as u32, stride });
+                these.push(Arg { elem: *a, sort: s.0, stride });
                 offset += a * stride;
                 stride *= p.sizes[s.0 as usize];
             }
@@ -96,7 +96,7 @@ impl LexLeader {
                 cell: cell as u32,
                 base: cell as u32 - offset,
                 args: (start, args.len() as u32),
-                value_sort: c.value_sort.map_or(NONE, |s| s.0 as u32),
+                value_sort: c.value_sort.map_or(NONE, |s| s.0),
             });
         }
         LexLeader {

@@ -559,7 +559,7 @@ impl<'p> Search<'p> {
     /// `check` is called every [`CHECK_EVERY`] nodes and may abort.
     pub fn run(&mut self, from: usize, on_model: &mut dyn FnMut(&Search) -> Flow, check: &mut dyn FnMut(u64) -> Flow) -> Flow {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 && check(self.nodes) == Flow::Abort {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && check(self.nodes) == Flow::Abort {
             return Flow::Abort;
         }
         let Some((pos, cell, mut values)) = self.branches(from) else {

@@ -478,7 +478,7 @@ fn group(n: u32, mul: impl Fn(u32, u32) -> u32, inv: impl Fn(u32) -> u32) -> (Si
 }
 
 fn euler_phi(n: u32) -> u128 {
-    (1..=n).filter(|k| (1..=*k).filter(|d| k % d == 0 && n % d == 0).max() == Some(1)).count() as u128
+    (1..=n).filter(|k| (1..=*k).filter(|d| k.is_multiple_of(*d) && n.is_multiple_of(*d)).max() == Some(1)).count() as u128
 }
 
 #[test]
@@ -592,7 +592,7 @@ fn magmas_through_the_finder() {
 fn labelled_copies_is_the_product_of_factorials_over_aut() {
     for sizes in [vec![1], vec![3], vec![5], vec![2, 3], vec![4, 1], vec![3, 3, 2]] {
         let total: u128 = sizes.iter().map(|&n| factorial(n)).product();
-        for aut in (1..=total).filter(|d| total % d == 0) {
+        for aut in (1..=total).filter(|d| total.is_multiple_of(*d)) {
             assert_eq!(labelled_copies(&sizes, aut), total / aut, "sizes {sizes:?}, |Aut| = {aut}");
         }
     }

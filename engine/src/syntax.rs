@@ -143,7 +143,7 @@ impl Formula {
                 f(a);
                 f(b)
             }
-            Formula::Rel(_, args) => args.iter().for_each(|a| f(a)),
+            Formula::Rel(_, args) => args.iter().for_each(&mut *f),
             Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.for_each_atom_term(f),
             Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
                 a.for_each_atom_term(f);

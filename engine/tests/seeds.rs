@@ -408,7 +408,7 @@ fn subsets(x: u32, y: u32) -> bool {
 /// Divisors of 12, {1, 2, 3, 4, 6, 12}, ordered by divisibility.
 fn divisors_of_12(x: u32, y: u32) -> bool {
     const D: [u32; 6] = [1, 2, 3, 4, 6, 12];
-    D[y as usize] % D[x as usize] == 0
+    D[y as usize].is_multiple_of(D[x as usize])
 }
 
 // Vector spaces GF(p)^d over GF(p): vectors coded in base p.
@@ -1020,7 +1020,7 @@ fn seed_category() {
         }),
     );
     // a unital but non-associative composition on one object
-    let nonassoc = vec![vec![0, 1, 2], vec![1, 0, 0], vec![2, 0, 0]];
+    let nonassoc = [vec![0, 1, 2], vec![1, 0, 0], vec![2, 0, 0]];
     rejects(
         "category",
         "one object with a non-associative unital composition",

@@ -166,7 +166,7 @@ pub fn score_syntactic_all<'a>(theories: &'a [&'a Theory], w: &'a Weights) -> im
 
 /// [`score`], with the facts of the theory's axioms (in order) already read.
 fn score_with_facts(e: &Evidence, w: &Weights, facts: &[AxiomFacts]) -> Scores {
-    let points = e.spectrum.as_deref();
+    let points = e.spectrum;
     let connections = {
         let by_laws = syntax::nearest_seed_of(facts).map_or(0.0, |(_, overlap)| overlap);
         match points {

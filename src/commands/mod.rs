@@ -65,7 +65,7 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
         .split(['x', ','])
         .map(|p| p.trim().parse::<u32>().map_err(|_| format!("`{s}` is not a size: write `5`, or `2x3` for several sorts")))
         .collect::<Result<_, _>>()?;
-    if sizes.iter().any(|&n| n == 0) {
+    if sizes.contains(&0) {
         return Err(format!("`{s}`: every size must be at least 1"));
     }
     Ok(Sizes(sizes))

@@ -139,7 +139,7 @@ pub fn search(theory: &Theory, goal: &Axiom, max_modulus: u32, time: Duration, c
                 return confirm(theory, goal, reading.structure(sig)).map(Search::Found);
             }
             tried += 1;
-            if tried % 1024 == 0 && (start.elapsed() >= time || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
+            if tried.is_multiple_of(1024) && (start.elapsed() >= time || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
                 return Ok(Search::Stopped(format!("time ran out modulo {modulus}")));
             }
             if !reading.advance() {

@@ -188,7 +188,7 @@ impl Encoder {
         if self.nodes > MAX_GROUND_NODES {
             return Err(format!("expanding the quantifiers over these sizes needs more than {MAX_GROUND_NODES} Z3 nodes"));
         }
-        if self.nodes % STOP_EVERY == 0 && self.stop.as_ref().is_some_and(|stop| stop()) {
+        if self.nodes.is_multiple_of(STOP_EVERY) && self.stop.as_ref().is_some_and(|stop| stop()) {
             return Err(STOPPED.into());
         }
         Ok(())

@@ -192,7 +192,7 @@ pub fn find(sig: &Signature, models: &[Structure], limits: &Limits, stop: &dyn F
     for f in sig.func_ids().filter(|&f| sig.func_decl(f).args.is_empty()) {
         g.add(Term::App(f, vec![]), sig.func_decl(f).result, 1, 0, points.apply(sig, f, &[]));
     }
-    let cut_short = |g: &Growth| g.terms >= limits.max_terms || (g.terms % 256 == 0 && stop());
+    let cut_short = |g: &Growth| g.terms >= limits.max_terms || (g.terms.is_multiple_of(256) && stop());
     for size in 2..=max_size {
         for f in sig.func_ids() {
             let d = sig.func_decl(f);
