@@ -4,8 +4,8 @@
 //! [`Prover`]; a tool whose engine is not built in answers with [`ToolError::NotAvailable`].
 
 use crate::situation::{Base, Candidate, Settled, ToolStatus};
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, first, FirstModel, Options};
+use birkhoff_checker::budget::Budget;
+use birkhoff_checker::finder::{enumerate_up_to, first, FirstModel, Options};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
@@ -133,21 +133,15 @@ impl Toolbox {
     /// first size whose count is not exact. Every model passed the evaluator in the finder; it
     /// is checked once more here.
     pub fn check_models(&self, c: &mut Candidate, max_size: u32) -> Result<(), ToolError> {
-        let sorts = c.theory.sig.sorts.len();
         c.spectrum.clear();
         c.models.clear();
-        for n in 1..=max_size {
-            let sizes = vec![n; sorts];
-            let e = enumerate(&c.theory, &sizes, &self.budget(), Options::default()).map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
+        let walk = enumerate_up_to(&c.theory, max_size, &self.budget(), Options::default()).map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
+        for e in walk {
             for class in &e.classes {
                 eval::check(&c.theory, &class.model).map_err(|v| ToolError::Failed("check_models", format!("the finder reported a non-model: {v}")))?;
             }
             c.models.extend(e.classes);
-            let exact = e.iso.status == Status::Exact;
-            c.spectrum.push(SpectrumRowRec { sizes, iso: e.iso, labeled: e.labeled });
-            if !exact {
-                break;
-            }
+            c.spectrum.push(SpectrumRowRec { sizes: e.sizes, iso: e.iso, labeled: e.labeled });
         }
         c.checked = true;
         Ok(())

@@ -2,7 +2,7 @@
 //! class, and the number of labeled models. Searches run in parallel (rayon) over a split of the
 //! search tree, and every model is re-checked by the engine's evaluator before it is reported.
 
-use crate::budget::{Budget, Count, Meter};
+use crate::budget::{Budget, Count, Meter, Status};
 use crate::iso;
 use crate::skolem;
 use crate::problem::{Problem, ProblemError};
@@ -320,6 +320,22 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         elapsed: start.elapsed(),
         timing,
     })
+}
+
+/// [`enumerate`] at sizes 1, 2, ... up to `max` (every sort the same size), each within
+/// `budget`. The walk stops after the first size cut short: its count is a lower bound, and
+/// the counts of larger sizes searched after it would be lower bounds of lower bounds.
+pub fn enumerate_up_to(t: &Theory, max: u32, budget: &Budget, opts: Options) -> Result<Vec<Enumeration>, FinderError> {
+    let mut out: Vec<Enumeration> = Vec::new();
+    for n in 1..=max {
+        let e = enumerate(t, &vec![n; t.sig.sorts.len()], budget, opts)?;
+        let exact = e.iso.status == Status::Exact;
+        out.push(e);
+        if !exact {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// The union of the pieces' classes. `give_up` is asked now and then; when it says so the

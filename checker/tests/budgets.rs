@@ -5,7 +5,7 @@
 mod common;
 
 use birkhoff_checker::budget::{Budget, Count, Status};
-use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, FirstModel, Options};
+use birkhoff_checker::finder::{count_labeled_directly, enumerate, enumerate_up_to, first, FirstModel, Options};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::Theory;
 use common::ground_truth;
@@ -158,4 +158,22 @@ fn direct_labeled_counts_with_budgets_are_honest() {
         let got = count_labeled_directly(&c.theory, &[c.n], &Budget::default()).unwrap();
         assert_eq!(got, Count { value: truth, status: Status::Exact });
     }
+}
+
+/// A walk over sizes is exact up to where the budget first cuts a count short, and stops there:
+/// nothing after a lower bound is searched.
+#[test]
+fn a_walk_over_sizes_stops_after_the_first_count_cut_short() {
+    let rows = ground_truth();
+    let semigroup = rows.iter().find(|r| r.theory == "semigroup").unwrap();
+    let t = theory_from_ladr_row(&semigroup.theory, &semigroup.functions, &semigroup.relations, &semigroup.axioms).unwrap();
+    let truth = |n: u32| rows.iter().find(|r| r.theory == "semigroup" && r.n == n).and_then(|r| r.iso).unwrap();
+    let all = enumerate_up_to(&t, 4, &Budget::default(), Options::default()).unwrap();
+    assert_eq!(all.iter().map(|e| (e.sizes.clone(), e.iso)).collect::<Vec<_>>(), (1..=4).map(|n| (vec![n], Count::from_search(truth(n), true))).collect::<Vec<_>>());
+    // 5 semigroups of order 2 but at most 3 models per size: order 2 is a lower bound, the end.
+    let cut = enumerate_up_to(&t, 4, &Budget { models: Some(3), ..Budget::default() }, Options::default()).unwrap();
+    assert_eq!(cut.len(), 2);
+    assert_eq!(cut[0].iso, Count::from_search(1, true));
+    honest("semigroups of order 2 with 3 models at most", cut[1].iso, truth(2));
+    assert_ne!(cut[1].iso.status, Status::Exact);
 }

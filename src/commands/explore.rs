@@ -6,8 +6,8 @@ use super::parse_seconds;
 use crate::output::progress;
 use crate::Outcome;
 use anyhow::Context;
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, IsoClass, Options};
+use birkhoff_checker::budget::Budget;
+use birkhoff_checker::finder::{enumerate_up_to, IsoClass, Options};
 use birkhoff_checker::prover::{self, equivalence::equivalent};
 use birkhoff_engine::derivation::{explore_with, Event, Graph};
 use birkhoff_engine::print::FormulaPrinter;
@@ -199,15 +199,9 @@ fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Che
         .map(|&i| {
             let t = &g.graph[i].theory;
             let mut c = Checked::default();
-            for n in 1..=a.max_size {
-                let sizes = vec![n; t.sig.sorts.len()];
-                let e = enumerate(t, &sizes, &budget, Options::default()).with_context(|| format!("{} at size {n}", t.name))?;
-                let exact = e.iso.status == Status::Exact;
-                c.spectrum.push(Point { sizes, iso: e.iso });
+            for e in enumerate_up_to(t, a.max_size, &budget, Options::default()).with_context(|| format!("checking the models of {}", t.name))? {
+                c.spectrum.push(Point { sizes: e.sizes, iso: e.iso });
                 c.classes.extend(e.classes);
-                if !exact {
-                    break;
-                }
             }
             bar.inc(1);
             Ok(c)
