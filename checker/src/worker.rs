@@ -68,7 +68,7 @@ impl Drop for Finish {
 }
 
 /// Runs `work` on a thread named `name` and waits for it until `deadline` or until `cancel` is
-/// set; returns within about [`POLL`] of either. `work` gets a stop flag, raised when the caller
+/// set; returns within about `POLL` of either. `work` gets a stop flag, raised when the caller
 /// stops waiting, and should look at it (and at the deadline) as often as it can.
 pub fn run<T, F>(name: &str, pool: &'static Pool, deadline: Instant, cancel: Option<&Arc<AtomicBool>>, work: F) -> Outcome<T>
 where

@@ -1,4 +1,4 @@
-//! The derivation graph: theories as nodes (deduplicated by [`canon::canonical_form`]), moves as
+//! The derivation graph: theories as nodes (deduplicated by [`crate::canon::canonical_form`]), moves as
 //! edges. A theory reached twice keeps every parent: each derivation adds an edge. Exports DOT
 //! and JSON. [`explore`] builds the graph breadth first from base theories, in parallel (rayon).
 //!

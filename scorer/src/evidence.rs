@@ -100,7 +100,7 @@ pub fn conjecture_options(budget: &Budget) -> ConjectureOptions {
 /// countermodels up to `independence_size`, each size within `budget`. Representatives are kept
 /// for sizes whose classes the budget's model limit allows; a size cut short keeps its count as
 /// a lower bound. The conjecture engine then runs on the representatives of sizes up to
-/// [`CONJECTURE_SIZE`] with [`conjecture_options`].
+/// `CONJECTURE_SIZE` with [`conjecture_options`].
 pub fn gather(t: &Theory, max_size: u32, independence_size: u32, budget: &Budget) -> Result<Gathered, FinderError> {
     let mut out = Gathered::default();
     let mut check = ModelCheck { sizes: Vec::new(), classes: 0, complete: true, note: None };

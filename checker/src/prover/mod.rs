@@ -15,7 +15,7 @@
 //!   certificate because it trusts the solver.
 //!
 //! A further engine plugs in as one more `Strategy` variant and one more arm in
-//! [`run_strategy`].
+//! `run_strategy`.
 
 pub mod affine;
 pub mod certificate;

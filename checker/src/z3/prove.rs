@@ -11,7 +11,7 @@
 //! So the check runs on a [`worker`] thread of its own (with its own Z3 context, as Z3 objects
 //! stay in their thread) and the caller waits only until the deadline; then it interrupts Z3 and
 //! returns "unknown", and the worker finishes by itself when Z3 gives up. At most two abandoned
-//! checks run at once ([`ABANDONED`]). Z3's memory is capped ([`MEMORY_MB`]); running out gives
+//! checks run at once (`ABANDONED`). Z3's memory is capped (`MEMORY_MB`); running out gives
 //! "unknown".
 
 use super::encode::{Domains, EncodeError, Encoder};

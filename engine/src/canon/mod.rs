@@ -28,7 +28,7 @@ use std::sync::Arc;
 pub const MAX_RENAMINGS: usize = 40_320;
 
 /// A theory's canonical encoding: equal for theories equal up to renaming, different otherwise.
-/// Its tokens are packed into bytes ([`pack`]): an exploration keeps one form per theory it
+/// Its tokens are packed into bytes (see `pack`): an exploration keeps one form per theory it
 /// reached, and most tokens are small numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct CanonicalForm(Box<[u8]>);

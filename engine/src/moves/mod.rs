@@ -3,7 +3,7 @@
 //! Every result is a [`Derived`] theory: it has passed [`sort_check`] (every symbol declared,
 //! every argument of the right sort; for a result that extends its parent, [`finish_added`]
 //! checks what the move added, the parent being well-formed already), it keeps every axiom of its
-//! parent except those the move names as replaced or dropped (checked by [`derive`]), and it
+//! parent except those the move names as replaced or dropped (checked by [`derive()`]), and it
 //! carries its [`Provenance`].
 //! docs/MOVES.md describes each move with an example.
 

@@ -1,6 +1,6 @@
 //! Parsing theory files (`.bk`), LADR formula lists and Mace4 input files into [`Theory`] values.
 //!
-//! One parser serves all three inputs; a [`Mode`] says how identifiers are resolved. Errors do not
+//! One parser serves all three inputs; a `Mode` says how identifiers are resolved. Errors do not
 //! stop the parse: each item that fails is reported and skipped, so that `birkhoff check` lists
 //! every problem in a file at once.
 
