@@ -70,13 +70,14 @@ impl Graph {
             self.share_axioms(&mut theory);
             return (self.graph.add_node(Node { theory, depth }), true);
         };
-        if let Some(i) = self.index.get(&form) {
+        // The index the node gets if it is new.
+        let next = NodeIndex::new(self.graph.node_count());
+        let i = self.index.get_or_insert(&form, next);
+        if i != next {
             return (i, false);
         }
         self.share_axioms(&mut theory);
-        let i = self.graph.add_node(Node { theory, depth });
-        self.index.get_or_insert(&form, i);
-        (i, true)
+        (self.graph.add_node(Node { theory, depth }), true)
     }
 
     /// Replaces each axiom of `theory` by an equal one already in the graph, or records it. An
