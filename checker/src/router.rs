@@ -83,6 +83,17 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
     }
 }
 
+/// [`enumerate`] for its counts alone: the native finder then does not build the classes'
+/// representatives (every class is still checked by the evaluator). Comparing the engines
+/// (`Both`) still compares their classes.
+pub fn count(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+    match engine {
+        Engine::Native => finder::enumerate(t, sizes, budget, Options::counts_only()),
+        Engine::Auto => native_else_z3(|| count(Engine::Native, t, sizes, budget), || enumerate(Engine::Z3, t, sizes, budget)),
+        Engine::Z3 | Engine::Both => enumerate(engine, t, sizes, budget),
+    }
+}
+
 /// The first model of one size, from the chosen engine(s).
 pub fn first(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
     match engine {

@@ -37,7 +37,7 @@ pub fn size_tuples(sorts: usize, max: u32) -> Vec<Vec<u32>> {
 
 /// Computes one row of the spectrum with the chosen engine.
 pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
-    let e = router::enumerate(engine, t, sizes, budget)?;
+    let e = router::count(engine, t, sizes, budget)?;
     Ok(SpectrumRow { sizes: sizes.to_vec(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing })
 }
 
