@@ -2,7 +2,7 @@
 //! by colour refinement, and the least encoding over the renamings that remain (see the module
 //! docs of [`crate::canon`]).
 
-use super::{keep_least_reading, pack, relabel, Tokens, sort_spans, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, encode_readings, MARKED, SEP, SORT, TAG, EQ, FUNC, REL, MAX_RENAMINGS};
+use super::{keep_least_reading, pack, push_keyed, relabel, sort_spans, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
 use crate::signature::Signature;
 use crate::theory::Theory;
 
@@ -13,7 +13,6 @@ struct Canonizer {
     own: Vec<u32>,
     vars: Vec<u32>,
     keyed: Vec<(usize, usize, usize, usize)>,
-    distinct: Vec<(usize, usize, usize)>,
     finv: Invariants,
     rinv: Invariants,
     last: Vec<usize>,
@@ -40,13 +39,14 @@ thread_local! {
 struct Readings<'a> {
     /// The known set's tokens, and the tokens of the axioms encoded here.
     bufs: [&'a [u32]; 2],
-    /// Per distinct axiom: the buffer, and the span there of one reading or two equally long ones.
-    axioms: &'a [(usize, usize, usize)],
+    /// Per distinct axiom: the buffer, the span there of one reading or two equally long ones
+    /// (`start..end`), and of the least one (`end..key`).
+    axioms: &'a [(usize, usize, usize, usize)],
 }
 
 impl<'a> Readings<'a> {
     /// The readings of `t`'s distinct axioms; those not in `known` are encoded into `own`.
-    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &mut Vec<(usize, usize, usize, usize)>, distinct: &'a mut Vec<(usize, usize, usize)>) -> Readings<'a> {
+    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &'a mut Vec<(usize, usize, usize, usize)>) -> Readings<'a> {
         let id = IdentityRenaming::of(t);
         own.clear();
         keyed.clear();
@@ -60,26 +60,20 @@ impl<'a> Readings<'a> {
                     continue;
                 }
             }
-            let start = own.len();
-            encode_readings(a, &id.get(), own, vars);
-            let end = own.len();
-            own.extend_from_within(start..end);
-            keep_least_reading(own, end);
-            keyed.push((1, start, end, own.len()));
+            let (start, end, key) = push_keyed(a, &id.get(), own, vars);
+            keyed.push((1, start, end, key));
         }
         let bufs = [known.map_or(&[][..], |k| &k.buf[..]), &own[..]];
         // The least reading of each axiom is the key that finds duplicates.
         let least = |&(b, _, end, key): &(usize, usize, usize, usize)| &bufs[b][end..key];
         keyed.sort_by(|x, y| least(x).cmp(least(y)));
         keyed.dedup_by(|x, y| least(x) == least(y));
-        distinct.clear();
-        distinct.extend(keyed.iter().map(|&(b, start, end, _)| (b, start, end)));
-        Readings { bufs, axioms: distinct }
+        Readings { bufs, axioms: keyed }
     }
 
     /// Distinct axiom `k`'s readings under the identity.
     fn readings(&self, k: usize) -> &'a [u32] {
-        let (b, start, end) = self.axioms[k];
+        let (b, start, end, _) = self.axioms[k];
         &self.bufs[b][start..end]
     }
 
@@ -326,10 +320,10 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
         return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
     }
     CANONIZER.with(|c| {
-        let Canonizer { own, vars, keyed, distinct, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels } = &mut *c.borrow_mut();
+        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels } = &mut *c.borrow_mut();
         // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
         // order does not matter: everything below sorts what it reads from them.
-        let readings = Readings::of(t, known, own, vars, keyed, distinct);
+        let readings = Readings::of(t, known, own, vars, keyed);
         invariants(sig, &readings, finv, rinv, last);
         funcs.clear();
         funcs.resize(sig.funcs.len(), 0);

@@ -71,8 +71,7 @@ fn packs_to(tokens: &[u32], bytes: &[u8]) -> bool {
     at == bytes.len()
 }
 
-/// A form (canonical or named) before packing, with its hash: what a [`FormIndex`] is asked
-/// about. Most forms an exploration computes are looked up and dropped, never stored, so they
+/// A canonical form before packing, with its hash: what a [`FormIndex`] is asked about. Most forms an exploration computes are looked up and dropped, never stored, so they
 /// are packed only when they are stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tokens {
@@ -89,7 +88,7 @@ impl Tokens {
     }
 }
 
-/// Forms (canonical or named), packed, mapped to values. It is asked with unpacked [`Tokens`]
+/// Canonical forms, packed, mapped to values. It is asked with unpacked [`Tokens`]
 /// and compares the stored bytes with their packing as it goes: no form is packed to be looked
 /// up, and equality is exact (the hash only chooses where to look).
 pub struct FormIndex<V> {
@@ -110,10 +109,10 @@ impl<V: Copy> FormIndex<V> {
 
     /// The value of the form `t`: the one here, or `v`, which is stored with it.
     pub fn get_or_insert(&mut self, t: &Tokens, v: V) -> V {
-        match self.get(t) {
-            Some(known) => known,
-            None => {
-                self.table.insert_unique(t.hash, (t.hash, pack(&t.tokens), v), |e| e.0);
+        match self.table.entry(t.hash, |(h, bytes, _)| *h == t.hash && packs_to(&t.tokens, bytes), |e| e.0) {
+            hashbrown::hash_table::Entry::Occupied(known) => known.get().2,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((t.hash, pack(&t.tokens), v));
                 v
             }
         }
@@ -484,16 +483,19 @@ impl AxiomSet {
 /// other in one buffer; per axiom `(start, end, key)`: readings `start..end`, least `end..key`.
 fn encode_keyed(t: &Theory, r: &Renaming) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
     let (mut buf, mut vars) = (Vec::new(), Vec::new());
-    let mut keyed = Vec::with_capacity(t.axioms.len());
-    for a in &t.axioms {
-        let start = buf.len();
-        encode_readings(a, r, &mut buf, &mut vars);
-        let end = buf.len();
-        buf.extend_from_within(start..end);
-        keep_least_reading(&mut buf, end);
-        keyed.push((start, end, buf.len()));
-    }
+    let keyed = t.axioms.iter().map(|a| push_keyed(a, r, &mut buf, &mut vars)).collect();
     (buf, keyed)
+}
+
+/// Appends `a`'s readings under `r` to `buf`, then its least reading; returns `(start, end,
+/// key)`: readings `start..end`, least `end..key`. `vars` is scratch space.
+fn push_keyed(a: &Axiom, r: &Renaming, buf: &mut Vec<u32>, vars: &mut Vec<u32>) -> (usize, usize, usize) {
+    let start = buf.len();
+    encode_readings(a, r, buf, vars);
+    let end = buf.len();
+    buf.extend_from_within(start..end);
+    keep_least_reading(buf, end);
+    (start, end, buf.len())
 }
 
 /// Sorts spans of `buf` by their contents, dropping repeats.
