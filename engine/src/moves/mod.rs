@@ -107,20 +107,31 @@ pub enum MoveError {
 
 /// Checks that every symbol a theory uses is declared and every term has the sort its position needs.
 pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
+    check_from(t, (0, 0), 0)
+}
+
+/// [`sort_check`] of what lies past a well-formed part of `t`: the function and relation
+/// symbols from indices `symbols_from` on, the axioms from `axioms_from` on. Their profiles name
+/// declared sorts, no name is used twice (if any symbol or axiom is new), and the axioms are
+/// well-sorted; the part before stays well-formed in a signature that only grows.
+fn check_from(t: &Theory, (funcs_from, rels_from): (usize, usize), axioms_from: usize) -> Result<(), MoveError> {
     let sig = &t.sig;
     let bad = |m: String| Err(MoveError::IllFormed(format!("{}: {m}", t.name)));
-    for d in sig.funcs.iter().map(|d| (&d.args, Some(d.result))).chain(sig.rels.iter().map(|d| (&d.args, None))) {
+    let funcs = sig.funcs[funcs_from..].iter().map(|d| (&d.args, Some(d.result)));
+    for d in funcs.chain(sig.rels[rels_from..].iter().map(|d| (&d.args, None))) {
         if d.0.iter().chain(d.1.iter()).any(|s| s.0 as usize >= sig.sorts.len()) {
             return bad("a symbol's profile names an undeclared sort".into());
         }
     }
-    if let Some(n) = repeated(sig.funcs.iter().map(|d| d.name.as_str()).chain(sig.rels.iter().map(|d| d.name.as_str()))) {
+    let symbols = || sig.funcs.iter().map(|d| d.name.as_str()).chain(sig.rels.iter().map(|d| d.name.as_str()));
+    let nf = sig.funcs.len();
+    if let Some(n) = repeated(symbols, |p| (funcs_from..nf).contains(&p) || p >= nf + rels_from) {
         return bad(format!("symbol `{n}` declared twice"));
     }
-    if let Some(n) = repeated(t.axioms.iter().map(|a| a.name.as_str())) {
+    if let Some(n) = repeated(|| t.axioms.iter().map(|a| a.name.as_str()), |p| p >= axioms_from) {
         return bad(format!("axiom name `{n}` used twice"));
     }
-    for a in &t.axioms {
+    for a in &t.axioms[axioms_from..] {
         if let Err(m) = check_formula(sig, a, &a.formula) {
             return bad(format!("axiom {}: {m}", a.name));
         }
@@ -128,11 +139,11 @@ pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
     Ok(())
 }
 
-/// A name that occurs more than once, if any (sorting: no hashing, one allocation).
-fn repeated<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let mut names: Vec<&str> = names.collect();
-    names.sort_unstable();
-    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+/// A name that occurs more than once among `names`, looking only at the positions `new` picks
+/// (in a well-formed part followed by new ones, a repeat involves a new name). Compares without
+/// allocating: moves ask this of every result, for one or two new names each.
+fn repeated<'a, I: Iterator<Item = &'a str>>(names: impl Fn() -> I, new: impl Fn(usize) -> bool) -> Option<&'a str> {
+    names().enumerate().filter(|&(p, _)| new(p)).find(|&(p, n)| names().enumerate().any(|(q, m)| q != p && m == n)).map(|(_, n)| n)
 }
 
 pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, String> {
@@ -205,7 +216,7 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
         a.name = fresh_axiom_name(&t, &a.name);
         t.axioms.push(Arc::new(a));
     }
-    finish_added(t, parent.sig.funcs.len(), kept, expected, prov)
+    finish_added(t, &parent.sig, kept, expected, prov)
 }
 
 /// Sort-checks `t`, checks it has `expected` axioms, and attaches the provenance.
@@ -214,13 +225,14 @@ pub fn finish(theory: Theory, expected: usize, provenance: Provenance) -> Result
     counted(theory, expected, provenance)
 }
 
-/// [`finish`] for a theory that is a well-formed parent plus what a move added: function symbols
-/// from index `funcs_from` on, axioms from index `axioms_from` on. Only those are checked: the
-/// parent's symbols and axioms stay well-formed in a signature that only grows. (Parents are
-/// well-formed: the parser checks what it reads, and every move result is checked.)
-pub fn finish_added(theory: Theory, funcs_from: usize, axioms_from: usize, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
+/// [`finish`] for a theory that is a well-formed parent plus what a move added: the symbols
+/// past those of `parent` (the parent's signature, which `theory`'s extends) and the axioms from
+/// index `axioms_from` on. Only those are checked: the parent's symbols and axioms stay
+/// well-formed in a signature that only grows. (Parents are well-formed: the parser checks what
+/// it reads, and every move result is checked.)
+pub fn finish_added(theory: Theory, parent: &Signature, axioms_from: usize, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
     debug_assert!(sort_check(&Theory { axioms: theory.axioms[..axioms_from].to_vec(), ..theory.clone() }).is_ok(), "the parent of {} is ill-formed", theory.name);
-    check_added(&theory, funcs_from, axioms_from)?;
+    check_from(&theory, (parent.funcs.len(), parent.rels.len()), axioms_from)?;
     counted(theory, expected, provenance)
 }
 
@@ -229,32 +241,6 @@ fn counted(theory: Theory, expected: usize, provenance: Provenance) -> Result<De
         return Err(MoveError::Dropped { expected, got: theory.axioms.len() });
     }
     Ok(Derived { theory, provenance })
-}
-
-/// [`sort_check`] of the function symbols from `funcs_from` on and the axioms from
-/// `axioms_from` on: their sorts are declared, their names are not used by any other symbol or
-/// axiom, and the axioms are well-sorted.
-fn check_added(t: &Theory, funcs_from: usize, axioms_from: usize) -> Result<(), MoveError> {
-    let sig = &t.sig;
-    let bad = |m: String| Err(MoveError::IllFormed(format!("{}: {m}", t.name)));
-    for (i, d) in sig.funcs.iter().enumerate().skip(funcs_from) {
-        if d.args.iter().chain([&d.result]).any(|s| s.0 as usize >= sig.sorts.len()) {
-            return bad("a symbol's profile names an undeclared sort".into());
-        }
-        let others = sig.funcs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, o)| &o.name).chain(sig.rels.iter().map(|o| &o.name));
-        if others.into_iter().any(|n| *n == d.name) {
-            return bad(format!("symbol `{}` declared twice", d.name));
-        }
-    }
-    for (i, a) in t.axioms.iter().enumerate().skip(axioms_from) {
-        if t.axioms.iter().enumerate().any(|(j, b)| j != i && b.name == a.name) {
-            return bad(format!("axiom name `{}` used twice", a.name));
-        }
-        if let Err(m) = check_formula(sig, a, &a.formula) {
-            return bad(format!("axiom {}: {m}", a.name));
-        }
-    }
-    Ok(())
 }
 
 /// `base`, or `base2`, `base3`, ... : an axiom name `t` does not use yet.

@@ -105,9 +105,7 @@ pub(crate) struct Landing {
 impl Landing {
     /// The map by names, as TRANSFER's and ABSTRACT's provenance show it.
     pub(crate) fn map(&self, pair: &Pair) -> SymbolMap {
-        let (ss, ts) = (&pair.source.sig, &pair.target.sig);
-        let funcs = ss.funcs.iter().zip(&self.images.funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(*g).name.clone()));
-        funcs.chain(ss.rels.iter().zip(&self.images.rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone()))).collect()
+        named(pair.source, pair.target, &self.images.funcs, &self.images.rels)
     }
 }
 
@@ -220,18 +218,21 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
         a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
         t.axioms.push(Arc::new(a));
     }
-    finish_added(t, target.sig.funcs.len(), target.axioms.len(), expected, p)
+    finish_added(t, &target.sig, target.axioms.len(), expected, p)
 }
 
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
 /// single-sorted), at most `limit` of them, in a fixed order.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
+    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels)).collect()
+}
+
+/// The map sending `source`'s function symbol `i` to `target`'s `funcs[i]` and relation symbol
+/// `i` to `rels[i]`, by names.
+fn named(source: &Theory, target: &Theory, funcs: &[FuncId], rels: &[RelId]) -> SymbolMap {
     let (ss, ts) = (&source.sig, &target.sig);
-    let names = |(funcs, rels): (Vec<FuncId>, Vec<RelId>)| -> SymbolMap {
-        let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(g).name.clone()));
-        f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(r).name.clone()))).collect()
-    };
-    index_maps(source, target, limit).into_iter().map(names).collect()
+    let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(*g).name.clone()));
+    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone()))).collect()
 }
 
 /// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
