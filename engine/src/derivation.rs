@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_tokens, AxiomSet, FormIndex, Tokens};
+use crate::canon::{canonical_tokens, literal_hash, AxiomSet, FormIndex, LiteralIndex, Tokens};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -44,6 +44,9 @@ pub struct Graph {
     pub graph: DiGraph<Node, Arc<Provenance>>,
     /// The nodes by canonical form.
     index: FormIndex<NodeIndex>,
+    /// The nodes by literal hash: a theory literally equal to a node's (the same symbols and
+    /// axioms, see [`crate::canon::literally_equal`]) is that node, without a canonical form.
+    literal: LiteralIndex<NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
     pub equivalences: Vec<Equivalence>,
     /// Results that could not be canonized (too symmetric) and were kept undeduplicated.
@@ -58,25 +61,36 @@ impl Graph {
     /// Adds a theory as a node unless an equal one (up to renaming) is there; returns its index
     /// and whether it is new.
     pub fn add(&mut self, theory: Theory, depth: usize) -> (NodeIndex, bool) {
+        let literal = literal_hash(&theory, None);
+        if let Some(known) = self.literally(&theory, literal) {
+            return (known, false);
+        }
         let form = canonical_tokens(&theory, None).ok();
-        self.add_with_form(theory, form, depth)
+        self.add_with_form(theory, form, literal, depth)
     }
 
-    /// [`Graph::add`] with the canonical form already computed (`None`: too symmetric to
-    /// canonize, so the theory is kept without deduplication).
-    fn add_with_form(&mut self, mut theory: Theory, form: Option<Tokens>, depth: usize) -> (NodeIndex, bool) {
-        let Some(form) = form else {
-            self.uncanonized += 1;
-            self.share_axioms(&mut theory);
-            return (self.graph.add_node(Node { theory, depth }), true);
-        };
+    /// The node literally equal to `t` (whose [`literal_hash`] is `literal`), if any.
+    fn literally(&self, t: &Theory, literal: u64) -> Option<NodeIndex> {
+        self.literal.get(t, literal, |n| &self.graph[n].theory)
+    }
+
+    /// [`Graph::add`] for a theory literally equal to no node, with its canonical form (`None`:
+    /// too symmetric to canonize, so the theory is deduplicated only literally) and literal hash
+    /// already computed.
+    fn add_with_form(&mut self, mut theory: Theory, form: Option<Tokens>, literal: u64, depth: usize) -> (NodeIndex, bool) {
         // The index the node gets if it is new.
         let next = NodeIndex::new(self.graph.node_count());
-        let i = self.index.get_or_insert(&form, next);
-        if i != next {
-            return (i, false);
+        match form {
+            Some(form) => {
+                let i = self.index.get_or_insert(&form, next);
+                if i != next {
+                    return (i, false);
+                }
+            }
+            None => self.uncanonized += 1,
         }
         self.share_axioms(&mut theory);
+        self.literal.insert(literal, next);
         (self.graph.add_node(Node { theory, depth }), true)
     }
 
@@ -220,15 +234,22 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     unary
                         .chain(binary)
                         .map(|(d, other)| {
-                            let form = canonical_tokens(&d.theory, Some(&t_axioms)).ok();
                             // A theory already in the graph is dropped here, in the thread that
-                            // built it, and only its node is sent to the merge.
-                            let node = match form.as_ref().and_then(|f| g.index.get(f)) {
+                            // built it, and only its node is sent to the merge. Most are found
+                            // literally, without a canonical form.
+                            let literal = literal_hash(&d.theory, Some(&t_axioms));
+                            let node = match g.literally(&d.theory, literal) {
                                 Some(known) => Ok(known),
                                 None => {
-                                    let mut theory = d.theory;
-                                    g.reuse_axioms(&mut theory);
-                                    Err((theory, form))
+                                    let form = canonical_tokens(&d.theory, Some(&t_axioms)).ok();
+                                    match form.as_ref().and_then(|f| g.index.get(f)) {
+                                        Some(known) => Ok(known),
+                                        None => {
+                                            let mut theory = d.theory;
+                                            g.reuse_axioms(&mut theory);
+                                            Err((theory, form, literal))
+                                        }
+                                    }
                                 }
                             };
                             Result { node, provenance: d.provenance, other }
@@ -241,7 +262,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     stats.generated += 1;
                     let (child, new) = match r.node {
                         Ok(known) => (known, false),
-                        Err((theory, form)) => g.add_with_form(theory, form, round),
+                        Err((theory, form, literal)) => g.add_with_form(theory, form, literal, round),
                     };
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
@@ -270,8 +291,8 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
 /// One move result, prepared in the parallel part.
 struct Result {
     /// The node of an equal theory already in the graph, or the new theory with its canonical
-    /// form (`None` when it is too symmetric to canonize).
-    node: std::result::Result<NodeIndex, (Theory, Option<Tokens>)>,
+    /// form (`None` when it is too symmetric to canonize) and literal hash.
+    node: std::result::Result<NodeIndex, (Theory, Option<Tokens>, u64)>,
     provenance: Provenance,
     /// The base theory of a binary move.
     other: Option<NodeIndex>,

@@ -94,3 +94,52 @@ fn a_form_index_finds_exactly_the_forms_stored() {
     }
     assert_eq!(index.len(), forms.len());
 }
+
+#[test]
+fn literal_equality_ignores_names_and_order_but_not_symbols() {
+    use birkhoff_engine::canon::{literal_hash, literally_equal};
+    let a = th("theory A\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)\naxiom left: e * x = x");
+    let b = th("theory B\nfunc * : 2\nconst e\naxiom l: e * y = y\naxiom a: (u*v)*w = u*(v*w)\naxiom l2: e * z = z");
+    assert!(literally_equal(&a, &b) && literally_equal(&b, &a));
+    assert_eq!(literal_hash(&a, None), literal_hash(&b, None));
+    let unequal = [
+        // another symbol name, order of declarations, formula, variable pattern, one axiom fewer
+        "theory C\nfunc o : 2 infix left 60\nconst e\naxiom assoc: (x o y) o z = x o (y o z)\naxiom left: e o x = x",
+        "theory C\nconst e\nfunc * : 2\naxiom assoc: (x*y)*z = x*(y*z)\naxiom left: e * x = x",
+        "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)\naxiom right: x * e = x",
+        "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*x)\naxiom left: e * x = x",
+        "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)",
+    ];
+    for c in unequal.map(th) {
+        assert!(!literally_equal(&a, &c) && !literally_equal(&c, &a), "{}", c.to_text());
+    }
+}
+
+#[test]
+fn literally_equal_move_results_have_one_form_and_hashes_read_from_a_parent_are_their_own() {
+    use birkhoff_engine::canon::{literal_hash, literally_equal};
+    use std::collections::HashMap;
+    let seeds: Vec<Theory> = seeds::all().iter().map(|s| seeds::load(s.name).unwrap()).collect();
+    let sets: Vec<AxiomSet> = seeds.iter().map(AxiomSet::of).collect();
+    let mut by_hash: HashMap<u64, Vec<Theory>> = HashMap::new();
+    for (t, set) in seeds.iter().zip(&sets) {
+        let binary = seeds.iter().zip(&sets).flat_map(|(b, b_set)| moves::binary_moves_of(&Pair::new(b, b_set, t, set)));
+        for d in moves::unary_moves(t).into_iter().chain(binary) {
+            let h = literal_hash(&d.theory, Some(set));
+            assert_eq!(h, literal_hash(&d.theory, None), "{}", d.theory.name);
+            by_hash.entry(h).or_default().push(d.theory);
+        }
+    }
+    let mut pairs = 0;
+    for group in by_hash.values() {
+        for (i, a) in group.iter().enumerate() {
+            for b in &group[i + 1..] {
+                if literally_equal(a, b) {
+                    assert_eq!(canonical_form(a), canonical_form(b), "{} {}", a.name, b.name);
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(pairs > 100, "{pairs}");
+}

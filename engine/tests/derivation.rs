@@ -26,3 +26,40 @@ fn semigroup_depth_two_reaches_group_with_every_parent_kept() {
     assert!(g.to_dot().contains("->"));
     assert_eq!(g.to_json()["nodes"].as_array().unwrap().len(), stats.distinct);
 }
+
+#[test]
+fn every_result_lands_on_the_node_of_its_canonical_form() {
+    // A reference exploration by canonical forms alone: the graph (which finds most duplicates
+    // literally, without a form) must have the same nodes, and its edges must be exactly one from
+    // each parent (and from the base, for a binary move) to the node of each result's form.
+    use birkhoff_engine::canon::canonical_form;
+    use birkhoff_engine::moves;
+    use petgraph::visit::EdgeRef;
+    use std::collections::HashMap;
+    let bases: Vec<_> = ["semigroup", "quandle", "lattice"].iter().map(|s| seeds::load(s).unwrap()).collect();
+    let (g, stats) = explore(&bases, 2);
+    let form_of: HashMap<_, _> = g.graph.node_indices().map(|n| (canonical_form(&g.graph[n].theory).unwrap(), n)).collect();
+    assert_eq!(form_of.len(), g.graph.node_count(), "two nodes share a form");
+    let base_nodes: Vec<_> = bases.iter().map(|b| g.find(b).unwrap()).collect();
+    let mut expected = Vec::new();
+    for parent in g.graph.node_indices().filter(|&n| g.graph[n].depth < 2) {
+        let t = &g.graph[parent].theory;
+        for d in moves::unary_moves(t) {
+            expected.push((parent, form_of[&canonical_form(&d.theory).unwrap()]));
+        }
+        for (b, &bn) in bases.iter().zip(&base_nodes) {
+            for d in moves::binary_moves(b, t) {
+                let child = form_of[&canonical_form(&d.theory).unwrap()];
+                expected.push((parent, child));
+                if bn != parent {
+                    expected.push((bn, child));
+                }
+            }
+        }
+    }
+    let mut found: Vec<_> = g.graph.edge_references().map(|e| (e.source(), e.target())).collect();
+    found.sort();
+    expected.sort();
+    assert_eq!(found, expected);
+    assert!(stats.generated < expected.len());
+}

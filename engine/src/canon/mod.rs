@@ -15,8 +15,10 @@
 //! `derivation::Equivalence`.
 
 mod form;
+mod literal;
 
 pub use form::{canonical_form, canonical_tokens};
+pub use literal::{literal_hash, literally_equal, LiteralIndex};
 
 use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
@@ -356,9 +358,18 @@ fn same_up_to_variables(a: &Axiom, b: &Axiom, ab: &mut Vec<u32>, ba: &mut Vec<u3
         ba.resize(b.vars.len(), UNSEEN);
         f(&mut VarMatch { a, b, ab, ba })
     };
+    // Terms whose head symbols differ cannot match: most pairs asked about differ there, and are
+    // told apart before any variable table is set up.
+    let head = |t: &Term| match t {
+        Term::Var(_) => None,
+        Term::App(f, _) => Some(*f),
+    };
     match (&a.formula, &b.formula) {
-        (Formula::Eq(l, r), Formula::Eq(l2, r2)) => matcher(&|m| m.term(l, l2) && m.term(r, r2)) || matcher(&|m| m.term(l, r2) && m.term(r, l2)),
-        (f, g) => matcher(&|m| m.formula(f, g)),
+        (Formula::Eq(l, r), Formula::Eq(l2, r2)) => {
+            (head(l) == head(l2) && head(r) == head(r2) && matcher(&|m| m.term(l, l2) && m.term(r, r2)))
+                || (head(l) == head(r2) && head(r) == head(l2) && matcher(&|m| m.term(l, r2) && m.term(r, l2)))
+        }
+        (f, g) => std::mem::discriminant(f) == std::mem::discriminant(g) && matcher(&|m| m.formula(f, g)),
     }
 }
 
@@ -429,6 +440,11 @@ pub struct AxiomSet {
     id: IdentityRenaming,
     /// The theory's axioms themselves, to recognise them in theories that share them.
     shared: Vec<Arc<Axiom>>,
+    /// Per axiom: its hash for [`literal_hash`].
+    hashes: Vec<u64>,
+    /// The theory's signature and its hash, for [`literal_hash`].
+    sig: Arc<crate::signature::Signature>,
+    sig_hash: u64,
 }
 
 impl AxiomSet {
@@ -438,7 +454,8 @@ impl AxiomSet {
         let (buf, axioms) = encode_keyed(t, &id.get());
         let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
         sort_spans(&buf, &mut sorted);
-        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone() }
+        let hashes = t.axioms.iter().map(|a| literal::axiom_hash(a)).collect();
+        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone(), hashes, sig: t.sig.clone(), sig_hash: literal::signature_hash(t) }
     }
 
     /// The index of `a` (this very `Arc`) among the theory's axioms, looked for from `*cursor`
