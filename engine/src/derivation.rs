@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_tokens, literal_hash, AxiomSet, FormIndex, LiteralIndex, Tokens};
+use crate::canon::{canonical_tokens, literal_hash, AxiomSet, FormIndex, LiteralIndex, PackedForm};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -65,7 +65,7 @@ impl Graph {
         if let Some(known) = self.literally(&theory, literal) {
             return (known, false);
         }
-        let form = canonical_tokens(&theory, None).ok();
+        let form = canonical_tokens(&theory, None).ok().map(|f| f.packed());
         self.add_with_form(theory, form, literal, depth)
     }
 
@@ -77,12 +77,12 @@ impl Graph {
     /// [`Graph::add`] for a theory literally equal to no node, with its canonical form (`None`:
     /// too symmetric to canonize, so the theory is deduplicated only literally) and literal hash
     /// already computed.
-    fn add_with_form(&mut self, mut theory: Theory, form: Option<Tokens>, literal: u64, depth: usize) -> (NodeIndex, bool) {
+    fn add_with_form(&mut self, mut theory: Theory, form: Option<PackedForm>, literal: u64, depth: usize) -> (NodeIndex, bool) {
         // The index the node gets if it is new.
         let next = NodeIndex::new(self.graph.node_count());
         match form {
             Some(form) => {
-                let i = self.index.get_or_insert(&form, next);
+                let i = self.index.get_or_insert(form, next);
                 if i != next {
                     return (i, false);
                 }
@@ -247,12 +247,12 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                                         None => {
                                             let mut theory = d.theory;
                                             g.reuse_axioms(&mut theory);
-                                            Err((theory, form, literal))
+                                            Err((theory, form.map(|f| f.packed()), literal))
                                         }
                                     }
                                 }
                             };
-                            Result { node, provenance: d.provenance, other }
+                            Result { node, provenance: Arc::new(d.provenance), other }
                         })
                         .collect()
                 })
@@ -266,7 +266,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                     };
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
-                    let provenance = Arc::new(r.provenance);
+                    let provenance = r.provenance;
                     if let Some(o) = r.other.filter(|o| *o != parent) {
                         g.graph.add_edge(o, child, provenance.clone());
                     }
@@ -292,8 +292,9 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
 struct Result {
     /// The node of an equal theory already in the graph, or the new theory with its canonical
     /// form (`None` when it is too symmetric to canonize) and literal hash.
-    node: std::result::Result<NodeIndex, (Theory, Option<Tokens>, u64)>,
-    provenance: Provenance,
+    node: std::result::Result<NodeIndex, (Theory, Option<PackedForm>, u64)>,
+    /// Made here rather than in the merge, which is sequential.
+    provenance: Arc<Provenance>,
     /// The base theory of a binary move.
     other: Option<NodeIndex>,
 }

@@ -86,8 +86,8 @@ fn a_form_index_finds_exactly_the_forms_stored() {
     let mut index = FormIndex::default();
     for (i, f) in forms.iter().enumerate() {
         assert_eq!(index.get(f), None, "{}", seeds::all()[i].name);
-        assert_eq!(index.get_or_insert(f, i), i);
-        assert_eq!(index.get_or_insert(f, i + 1000), i);
+        assert_eq!(index.get_or_insert(f.packed(), i), i);
+        assert_eq!(index.get_or_insert(f.packed(), i + 1000), i);
     }
     for (i, f) in forms.iter().enumerate() {
         assert_eq!(index.get(f), Some(i));

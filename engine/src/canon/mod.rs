@@ -88,6 +88,19 @@ impl Tokens {
         tokens.iter().for_each(|&t| h.write_u32(t));
         Tokens { hash: h.finish(), tokens }
     }
+
+    /// The form packed, to be stored in a [`FormIndex`]. Packing is left to whoever holds a
+    /// form likely to be new, which can be a worker thread rather than the one that stores it.
+    pub fn packed(&self) -> PackedForm {
+        PackedForm { hash: self.hash, bytes: pack(&self.tokens) }
+    }
+}
+
+/// A canonical form packed into bytes (see `pack`), with the hash of its [`Tokens`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedForm {
+    hash: u64,
+    bytes: Box<[u8]>,
 }
 
 /// Canonical forms, packed, mapped to values. It is asked with unpacked [`Tokens`]
@@ -109,12 +122,12 @@ impl<V: Copy> FormIndex<V> {
         self.table.find(t.hash, |(h, bytes, _)| *h == t.hash && packs_to(&t.tokens, bytes)).map(|e| e.2)
     }
 
-    /// The value of the form `t`: the one here, or `v`, which is stored with it.
-    pub fn get_or_insert(&mut self, t: &Tokens, v: V) -> V {
-        match self.table.entry(t.hash, |(h, bytes, _)| *h == t.hash && packs_to(&t.tokens, bytes), |e| e.0) {
+    /// The value of the form `f`: the one here, or `v`, which is stored with it.
+    pub fn get_or_insert(&mut self, f: PackedForm, v: V) -> V {
+        match self.table.entry(f.hash, |(h, bytes, _)| *h == f.hash && *bytes == f.bytes, |e| e.0) {
             hashbrown::hash_table::Entry::Occupied(known) => known.get().2,
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                slot.insert((t.hash, pack(&t.tokens), v));
+                slot.insert((f.hash, f.bytes, v));
                 v
             }
         }
