@@ -280,20 +280,23 @@ fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
     Occurrences { funcs, rels }
 }
 
-/// All permutations of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![vec![]];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for i in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(i, n - 1);
-            out.push(q);
-        }
-    }
-    out
+/// All permutations of `0..n`, listed once per `n` and kept: a form asks for them for its sorts
+/// and for every class of symbols, and `n` is at most 8 (9! exceeds [`MAX_RENAMINGS`]).
+fn permutations(n: usize) -> &'static [Vec<usize>] {
+    static LISTS: [std::sync::OnceLock<Vec<Vec<usize>>>; 9] = [const { std::sync::OnceLock::new() }; 9];
+    LISTS[n].get_or_init(|| match n {
+        0 => vec![vec![]],
+        _ => permutations(n - 1)
+            .iter()
+            .flat_map(|p| {
+                (0..=p.len()).map(move |i| {
+                    let mut q = p.clone();
+                    q.insert(i, n - 1);
+                    q
+                })
+            })
+            .collect(),
+    })
 }
 
 fn factorial(n: usize) -> u128 {
@@ -347,7 +350,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
             }
             // Every combination of permutations within the classes of more than one symbol
             // (after refinement there are usually none, and this loop runs once).
-            let perms: Vec<Vec<Vec<usize>>> = cls.iter().filter(|c| c.len() > 1).map(|c| permutations(c.len())).collect();
+            let perms: Vec<&[Vec<usize>]> = cls.iter().filter(|c| c.len() > 1).map(|c| permutations(c.len())).collect();
             let mut choice = vec![0usize; perms.len()];
             loop {
                 let (mut nf, mut nr) = (0u32, 0u32);

@@ -355,8 +355,15 @@ pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
 
 /// The first axiom of `t` equal to `a` up to variable names and orientation, by index.
 pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
-    let (mut ab, mut ba) = (Vec::new(), Vec::new());
-    t.axioms.iter().position(|b| same_up_to_variables(a, b, &mut ab, &mut ba))
+    VARIABLE_MAPS.with(|maps| {
+        let (ab, ba) = &mut *maps.borrow_mut();
+        t.axioms.iter().position(|b| same_up_to_variables(a, b, ab, ba))
+    })
+}
+
+thread_local! {
+    /// [`find_axiom`]'s scratch space: moves ask it of every law they might add.
+    static VARIABLE_MAPS: std::cell::RefCell<(Vec<u32>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Whether `a` and `b` are equal up to variable names and the orientation of a top-level

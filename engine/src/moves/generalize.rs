@@ -63,12 +63,11 @@ pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
     let Some((n, landing)) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len()) else {
         return Err(MoveError::Inapplicable(format!("{} and {} share no proper part of {}'s axioms", a.name, b.name, a.name)));
     };
-    let map = landing.map(pair);
     let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
     let p = Provenance {
         parents: vec![a.name.clone(), b.name.clone()],
         mv: Move::Abstract,
-        params: map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        params: landing.params(pair),
         description: format!("what {} and {} have in common: {n} axioms of {}", a.name, b.name, a.name),
     };
     derive(a, &removed, vec![], vec![], p, &format!("common({})", b.name))

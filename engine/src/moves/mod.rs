@@ -213,7 +213,7 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
     let expected = parent.axioms.len() - removed.len() + added.len();
     let kept = t.axioms.len();
     for mut a in added {
-        a.name = fresh_axiom_name(&t, &a.name);
+        a.name = fresh_axiom_name(&t, std::mem::take(&mut a.name));
         t.axioms.push(Arc::new(a));
     }
     finish_added(t, &parent.sig, kept, expected, prov)
@@ -243,9 +243,13 @@ fn counted(theory: Theory, expected: usize, provenance: Provenance) -> Result<De
     Ok(Derived { theory, provenance })
 }
 
-/// `base`, or `base2`, `base3`, ... : an axiom name `t` does not use yet.
-pub fn fresh_axiom_name(t: &Theory, base: &str) -> String {
-    (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}{i}") }).find(|n| t.axiom(n).is_none()).expect("some name is free")
+/// `base`, or `base2`, `base3`, ... : an axiom name `t` does not use yet. `base` itself is
+/// returned when it is free (the usual case), without allocating.
+pub fn fresh_axiom_name(t: &Theory, base: String) -> String {
+    if t.axiom(&base).is_none() {
+        return base;
+    }
+    (2..).map(|i| format!("{base}{i}")).find(|n| t.axiom(n).is_none()).expect("some name is free")
 }
 
 /// `base`, or `base2`, ... : a symbol name `sig` does not use yet.

@@ -10,6 +10,7 @@ use crate::signature::{FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term, VarDecl};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::sync::Arc;
 
 /// A signature map: source symbol name → target symbol name.
@@ -103,9 +104,12 @@ pub(crate) struct Landing {
 }
 
 impl Landing {
-    /// The map by names, as TRANSFER's and ABSTRACT's provenance show it.
-    pub(crate) fn map(&self, pair: &Pair) -> SymbolMap {
-        named(pair.source, pair.target, &self.images.funcs, &self.images.rels)
+    /// The map by names, source symbol and image, in the order of the source names: as
+    /// TRANSFER's and ABSTRACT's provenance show it.
+    pub(crate) fn params(&self, pair: &Pair) -> Vec<(String, String)> {
+        let mut params: Vec<_> = named(pair.source, pair.target, &self.images.funcs, &self.images.rels).collect();
+        params.sort_unstable();
+        params
     }
 }
 
@@ -193,20 +197,21 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     }
     let new = source.axioms.iter().zip(&landing.landed).filter(|(_, landed)| !**landed);
     let carried: Vec<Axiom> = new.map(|(a, _)| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
-    let map = landing.map(pair);
-    let shown: Vec<String> = map.iter().map(|(k, v)| format!("{k}↦{v}")).collect();
-    let held = match source.axioms.len() - carried.len() {
-        0 => String::new(),
-        n => format!(" ({n} of them already held)"),
-    };
-    let p = Provenance {
-        parents: vec![target.name.clone(), source.name.clone()],
-        mv: Move::Transfer,
-        params: map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        description: format!("{} with the axioms of {} carried along {}{held}", target.name, source.name, shown.join(", ")),
-    };
+    let params = landing.params(pair);
+    // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name.
+    let (mut name, mut description) = (format!("{}+{}[", target.name, source.name), format!("{} with the axioms of {} carried along ", target.name, source.name));
+    for (i, (k, v)) in params.iter().enumerate() {
+        let comma = if i == 0 { "" } else { "," };
+        let _ = write!(name, "{comma}{k}↦{v}");
+        let _ = write!(description, "{comma}{}{k}↦{v}", if i == 0 { "" } else { " " });
+    }
+    name.push(']');
+    if let n @ 1.. = source.axioms.len() - carried.len() {
+        let _ = write!(description, " ({n} of them already held)");
+    }
+    let p = Provenance { parents: vec![target.name.clone(), source.name.clone()], mv: Move::Transfer, params, description };
     let mut t = Theory {
-        name: format!("{}+{}[{}]", target.name, source.name, shown.join(",")),
+        name,
         doc: p.description.clone(),
         meta: Default::default(),
         sig: target.sig.clone(),
@@ -215,7 +220,7 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     t.axioms.extend(target.axioms.iter().cloned());
     let expected = target.axioms.len() + carried.len();
     for mut a in carried {
-        a.name = fresh_axiom_name(&t, &format!("{prefix}_{}", a.name));
+        a.name = fresh_axiom_name(&t, format!("{prefix}_{}", a.name));
         t.axioms.push(Arc::new(a));
     }
     finish_added(t, &target.sig, target.axioms.len(), expected, p)
@@ -224,15 +229,15 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
 /// single-sorted), at most `limit` of them, in a fixed order.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
-    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels)).collect()
+    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels).collect()).collect()
 }
 
 /// The map sending `source`'s function symbol `i` to `target`'s `funcs[i]` and relation symbol
-/// `i` to `rels[i]`, by names.
-fn named(source: &Theory, target: &Theory, funcs: &[FuncId], rels: &[RelId]) -> SymbolMap {
+/// `i` to `rels[i]`, by names: each source name with its image's.
+fn named<'a>(source: &'a Theory, target: &'a Theory, funcs: &'a [FuncId], rels: &'a [RelId]) -> impl Iterator<Item = (String, String)> + 'a {
     let (ss, ts) = (&source.sig, &target.sig);
     let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(*g).name.clone()));
-    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone()))).collect()
+    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone())))
 }
 
 /// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
