@@ -26,7 +26,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             return Err(not_new());
         }
         let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with `{op}` {what}", t.name));
-        derive(t, &[], vec![], vec![a], p, &format!("{law}({op})"))
+        derive(t, &[], vec![], vec![a], p, format_args!("{law}({op})"))
     };
     match law {
         "assoc" => single(laws::assoc(f, s), "associative"),
@@ -39,7 +39,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             let name = fresh_from(&t.sig, &["e", "one", "unit"]);
             let e = crate::signature::FuncId(t.sig.funcs.len() as u32);
             let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with a two-sided identity `{name}` for `{op}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![], s)], laws::identity(f, e, s).to_vec(), p, &format!("identity({op})"))
+            derive(t, &[], vec![new_func(name, vec![], s)], laws::identity(f, e, s).to_vec(), p, format_args!("identity({op})"))
         }
         "inverse" => {
             let e = identity_of(t, f, s).ok_or_else(|| MoveError::Inapplicable(format!("`{op}` has no identity in {}, so inverses are undefined", t.name)))?;
@@ -51,7 +51,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             let i = crate::signature::FuncId(t.sig.funcs.len() as u32);
             let ename = &t.sig.func_decl(e).name;
             let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![s], s)], laws::inverse(f, i, e, s).to_vec(), p, &format!("inverse({op})"))
+            derive(t, &[], vec![new_func(name, vec![s], s)], laws::inverse(f, i, e, s).to_vec(), p, format_args!("inverse({op})"))
         }
         "right_division" | "left_division" => {
             let right = law == "right_division";
@@ -60,7 +60,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             let axioms = if right { laws::right_division(f, d, s) } else { laws::left_division(f, d, s) };
             let side = if right { "right" } else { "left" };
             let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with {side} multiplications by `{op}` bijective, inverted by a new `{name}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![s, s], s)], axioms.to_vec(), p, &format!("{law}({op})"))
+            derive(t, &[], vec![new_func(name, vec![s, s], s)], axioms.to_vec(), p, format_args!("{law}({op})"))
         }
         _ => Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}`; known: {}", LAWS.join(", ")))),
     }
@@ -84,7 +84,7 @@ pub fn complete_pair(t: &Theory, law: &str, op: &str, other: &str) -> Result<Der
         return Err(MoveError::Inapplicable(format!("{} already has {law} for `{op}`, `{other}`", t.name)));
     }
     let p = prov(t, Move::Complete, &[("law", law), ("op", op), ("other", other)], format!("{} with {what}", t.name));
-    derive(t, &[], vec![], new, p, &format!("{law}({op},{other})"))
+    derive(t, &[], vec![], new, p, format_args!("{law}({op},{other})"))
 }
 
 /// Every COMPLETE result for every operation (and ordered pair of operations) of `t`.

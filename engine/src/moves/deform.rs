@@ -20,11 +20,17 @@ pub const OF_COMM: &[&str] = &["q_commutative", "twisted_commutative"];
 /// [`OF_COMM`]).
 pub fn deform(t: &Theory, op: &str, into: &str) -> Result<Derived, MoveError> {
     let (f, s) = find_binary(&t.sig, op)?;
-    let m = |a, b| ap2(f, a, b);
-    let (x, y, z) = (v(0), v(1), v(2));
     let is_assoc = OF_ASSOC.contains(&into);
     let old = if is_assoc { laws::assoc(f, s) } else { laws::comm(f, s) };
     let at = find_axiom(t, &old).ok_or_else(|| MoveError::Inapplicable(format!("{} has no {} axiom for `{op}` to deform", t.name, if is_assoc { "associativity" } else { "commutativity" })))?;
+    deform_at(t, (f, s), op, into, at)
+}
+
+/// [`deform`] of the axiom at index `at`, the associativity or commutativity of `op` (`f`, of
+/// sort `s`).
+fn deform_at(t: &Theory, (f, s): (FuncId, crate::signature::SortId), op: &str, into: &str, at: usize) -> Result<Derived, MoveError> {
+    let m = |a, b| ap2(f, a, b);
+    let (x, y, z) = (v(0), v(1), v(2));
     let old_name = t.axioms[at].name.clone();
     let mut new_funcs = vec![];
     let next = FuncId(t.sig.funcs.len() as u32);
@@ -50,7 +56,7 @@ pub fn deform(t: &Theory, op: &str, into: &str) -> Result<Derived, MoveError> {
         _ => return Err(MoveError::Inapplicable(format!("DEFORM knows no `{into}`; known: {}, {}", OF_ASSOC.join(", "), OF_COMM.join(", ")))),
     };
     let p = prov(t, Move::Deform, &[("op", op), ("axiom", &old_name), ("into", into)], format!("{} with `{old_name}` weakened to {what}", t.name));
-    derive(t, &[at], new_funcs, axioms, p, &format!("{into}({op})"))
+    derive(t, &[at], new_funcs, axioms, p, format_args!("{into}({op})"))
 }
 
 /// DEFORM an equation `l = r` (the axiom `axiom`) into `l = r op c` for a new constant `c` that
@@ -70,15 +76,20 @@ pub fn up_to_central(t: &Theory, axiom: &str, op: &str) -> Result<Derived, MoveE
     twisted.origin = None;
     let central = equation("central", s, ap2(f, ap(c, vec![]), v(0)), ap2(f, v(0), ap(c, vec![])));
     let p = prov(t, Move::Deform, &[("axiom", axiom), ("op", op), ("into", "up_to_central")], format!("{} with `{axiom}` holding up to a new central element {cname}", t.name));
-    derive(t, &[at], vec![new_func(cname, vec![], s)], vec![twisted, central], p, &format!("central({axiom})"))
+    derive(t, &[at], vec![new_func(cname, vec![], s)], vec![twisted, central], p, format_args!("central({axiom})"))
 }
 
-/// Every deformation of associativity and commutativity of every binary operation.
+/// Every deformation of associativity and commutativity of every binary operation. Each law is
+/// looked for once per operation, not once per deformation of it.
 pub fn all(t: &Theory) -> Vec<Derived> {
     let mut out = Vec::new();
-    for (f, _) in binary_ops(&t.sig) {
+    for (f, s) in binary_ops(&t.sig) {
         let name = &t.sig.func_decl(f).name;
-        out.extend(OF_ASSOC.iter().chain(OF_COMM).filter_map(|into| deform(t, name, into).ok()));
+        for (intos, old) in [(OF_ASSOC, laws::assoc(f, s)), (OF_COMM, laws::comm(f, s))] {
+            if let Some(at) = find_axiom(t, &old) {
+                out.extend(intos.iter().filter_map(|into| deform_at(t, (f, s), name, into, at).ok()));
+            }
+        }
     }
     out
 }

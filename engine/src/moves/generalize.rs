@@ -26,7 +26,7 @@ pub fn drop_axiom(t: &Theory, axiom: &str) -> Result<Derived, MoveError> {
         _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, names.join(", ")),
     };
     let p = prov(t, Move::Abstract, &[("drop", axiom)], description);
-    let d = derive(t, &[at], vec![], vec![], p, &format!("-{axiom}"))?;
+    let d = derive(t, &[at], vec![], vec![], p, format_args!("-{axiom}"))?;
     if names.is_empty() {
         return Ok(d);
     }
@@ -52,17 +52,17 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
-    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b)))
+    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b))).unwrap_or_else(|| Err(MoveError::Inapplicable(format!("{} and {} share no proper part of {}'s axioms", a.name, b.name, a.name))))
 }
 
-/// [`common_part`] of a pair's source and target, with their axioms already encoded.
-pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
+/// [`common_part`] of a pair's source and target, with their axioms already encoded; `None`
+/// (rather than an error message nobody reads: an exploration asks this of every pair) when
+/// they share no proper part of the source's axioms.
+pub fn common_part_with(pair: &Pair) -> Option<Result<Derived, MoveError>> {
     let (a, b) = (pair.source(), pair.target());
     // The last of the maps keeping the most, as `max_by_key` picks.
     let best = pair.landings().iter().map(|l| (l.landed.iter().filter(|k| **k).count(), l)).max_by_key(|(n, _)| *n);
-    let Some((n, landing)) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len()) else {
-        return Err(MoveError::Inapplicable(format!("{} and {} share no proper part of {}'s axioms", a.name, b.name, a.name)));
-    };
+    let (n, landing) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len())?;
     let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
     let p = Provenance {
         parents: vec![a.name.clone(), b.name.clone()],
@@ -70,7 +70,7 @@ pub fn common_part_with(pair: &Pair) -> Result<Derived, MoveError> {
         params: landing.params(pair),
         description: format!("what {} and {} have in common: {n} axioms of {}", a.name, b.name, a.name),
     };
-    derive(a, &removed, vec![], vec![], p, &format!("common({})", b.name))
+    Some(derive(a, &removed, vec![], vec![], p, format_args!("common({})", b.name)))
 }
 
 

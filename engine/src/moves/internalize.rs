@@ -60,7 +60,7 @@ pub fn internalize(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveErro
     let name = fresh_from(&t.sig, names);
     let def = equation(&format!("def_{what}"), s, ap(new, (0..arity as u32).map(v).collect()), definiens);
     let p = prov(t, Move::Internalize, &[("derived", what), ("op", op)], format!("{} with {text} named `{name}`", t.name));
-    derive(t, &[], vec![new_func(name, vec![s; arity], s)], vec![def], p, &format!("{what}({op})"))
+    derive(t, &[], vec![new_func(name, vec![s; arity], s)], vec![def], p, format_args!("{what}({op})"))
 }
 
 /// Every derived operation the theory supports, for every binary operation.

@@ -198,8 +198,8 @@ fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), String> 
 
 /// Builds a derived theory: the parent with `removed` axioms (by index) taken out, the symbols
 /// `new_funcs` declared and `added` axioms appended (renamed apart from existing names), then
-/// sort-checked and counted so that nothing is dropped silently.
-pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: &str) -> Result<Derived, MoveError> {
+/// sort-checked and counted so that nothing is dropped silently. The result is named `parent+tag`.
+pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: fmt::Arguments) -> Result<Derived, MoveError> {
     let mut t = Theory {
         name: format!("{}+{tag}", parent.name),
         doc: prov.description.clone(),
@@ -326,6 +326,6 @@ pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
 /// [`binary_moves`] from a pair's source into its target, their axioms already encoded.
 pub fn binary_moves_of(pair: &transfer::Pair) -> Vec<Derived> {
     let mut out = transfer::all_into(pair);
-    out.extend(generalize::common_part_with(pair));
+    out.extend(generalize::common_part_with(pair).and_then(Result::ok));
     out
 }

@@ -29,7 +29,7 @@ pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> 
         return Err(MoveError::Inapplicable(format!("{} already satisfies {text}", t.name)));
     }
     let p = prov(t, Move::Quotient, &[("identify", what), ("op", op)], format!("{} modulo {text}", t.name));
-    derive(t, &[], vec![], vec![a], p, &format!("{what}({op})"))
+    derive(t, &[], vec![], vec![a], p, format_args!("{what}({op})"))
 }
 
 /// Every identification for every binary operation.

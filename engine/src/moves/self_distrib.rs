@@ -19,7 +19,7 @@ pub fn self_distrib(t: &Theory, op: &str, side: &str) -> Result<Derived, MoveErr
         return Err(MoveError::Inapplicable(format!("{} is already {side} self-distributive for `{op}`", t.name)));
     }
     let p = prov(t, Move::SelfDistrib, &[("op", op), ("side", side)], format!("{} with `{op}` {side} self-distributive", t.name));
-    derive(t, &[], vec![], vec![a], p, &format!("{side}_sd({op})"))
+    derive(t, &[], vec![], vec![a], p, format_args!("{side}_sd({op})"))
 }
 
 /// Both sides for every binary operation.

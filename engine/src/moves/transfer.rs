@@ -284,7 +284,7 @@ pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
 
 /// [`all`], with the axioms of both theories already encoded.
 pub fn all_into(pair: &Pair) -> Vec<Derived> {
-    if pair.source.axioms.is_empty() {
+    if pair.source.axioms.is_empty() || pair.landings().is_empty() {
         return Vec::new();
     }
     let prefix = axiom_prefix(pair.source);
