@@ -169,35 +169,34 @@ fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings
         if classes.iter().all(|c| c.len() == 1) {
             return;
         }
-        let (funcs, rels) = class_indices(classes, order, nf, nr);
+        let (mut funcs, mut rels) = class_indices(classes, order, nf, nr);
         let mut split = false;
         let mut next = Vec::with_capacity(classes.len());
+        // One member's axiom encodings, and their spans there.
+        let (mut encodings, mut spans) = (Vec::new(), Vec::new());
         for &c in classes.iter() {
             if c.len() == 1 {
                 next.push(c);
                 continue;
             }
-            let mut signed: Vec<(Vec<Vec<u32>>, usize)> = order[c.members.0..c.members.1]
+            let mut signed: Vec<(Vec<u32>, usize)> = order[c.members.0..c.members.1]
                 .iter()
                 .map(|&s| {
-                    let (mut f, mut r) = (funcs.clone(), rels.clone());
-                    let axioms = if c.rel {
-                        r[s] = MARKED;
-                        &occurs.rels[s]
-                    } else {
-                        f[s] = MARKED;
-                        &occurs.funcs[s]
-                    };
-                    let renaming = Renaming { sorts, funcs: &f, rels: &r };
-                    let mut signature: Vec<Vec<u32>> = axioms
-                        .iter()
-                        .map(|&a| {
-                            let mut e = Vec::new();
-                            readings.encode(a, &renaming, &mut e);
-                            e
-                        })
-                        .collect();
-                    signature.sort();
+                    let (marked, axioms) = if c.rel { (&mut rels[s], &occurs.rels[s]) } else { (&mut funcs[s], &occurs.funcs[s]) };
+                    let class = std::mem::replace(marked, MARKED);
+                    let renaming = Renaming { sorts, funcs: &funcs, rels: &rels };
+                    encodings.clear();
+                    spans.clear();
+                    for &a in axioms {
+                        let start = encodings.len();
+                        readings.encode(a, &renaming, &mut encodings);
+                        spans.push((start, encodings.len()));
+                    }
+                    spans.sort_by(|x: &(usize, usize), y| encodings[x.0..x.1].cmp(&encodings[y.0..y.1]));
+                    // The sorted encodings, each followed by SEP (no encoding contains it), so
+                    // that equal signatures are equal lists.
+                    let signature = spans.iter().flat_map(|sp| encodings[sp.0..sp.1].iter().chain([&SEP])).copied().collect();
+                    if c.rel { rels[s] = class } else { funcs[s] = class }
                     (signature, s)
                 })
                 .collect();
