@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_tokens, literal_hash, AxiomSet, FormIndex, LiteralIndex, PackedForm};
+use crate::canon::{canonical_tokens, literal_hash, with_canonical_tokens, AxiomSet, FormIndex, LiteralIndex, PackedForm};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -240,17 +240,15 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
                             let literal = literal_hash(&d.theory, Some(&t_axioms));
                             let node = match g.literally(&d.theory, literal) {
                                 Some(known) => Ok(known),
-                                None => {
-                                    let form = canonical_tokens(&d.theory, Some(&t_axioms)).ok();
-                                    match form.as_ref().and_then(|f| g.index.get(f)) {
-                                        Some(known) => Ok(known),
-                                        None => {
-                                            let mut theory = d.theory;
-                                            g.reuse_axioms(&mut theory);
-                                            Err((theory, form.map(|f| f.packed()), literal))
-                                        }
+                                // The form is packed only when it is not found (likely new).
+                                None => match with_canonical_tokens(&d.theory, Some(&t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
+                                    Ok(Ok(known)) => Ok(known),
+                                    form => {
+                                        let mut theory = d.theory;
+                                        g.reuse_axioms(&mut theory);
+                                        Err((theory, form.ok().and_then(std::result::Result::err), literal))
                                     }
-                                }
+                                },
                             };
                             Result { node, provenance: Arc::new(d.provenance), other }
                         })

@@ -25,6 +25,8 @@ struct Canonizer {
     best: Vec<u32>,
     funcs: Vec<u32>,
     rels: Vec<u32>,
+    sorts: Vec<u32>,
+    cls: Vec<Class>,
 }
 
 thread_local! {
@@ -115,8 +117,8 @@ impl Class {
 }
 
 /// Groups symbols by class key: classes in key order (function symbols first), members in
-/// index order. Keys are written into `keys`, members class by class into `order`.
-fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>) -> Vec<Class> {
+/// index order. Keys are written into `keys`, members class by class into `order`, the classes into `out`.
+fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>, out: &mut Vec<Class>) {
     keys.clear();
     symbols.clear();
     let funcs = sig.funcs.iter().map(|d| (&d.args, Some(d.result))).zip(finv).map(|(p, i)| (false, p, i)).enumerate();
@@ -131,7 +133,7 @@ fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invarian
     // Stable: members stay in index order.
     symbols.sort_by(|a, b| key(a.2).cmp(key(b.2)));
     order.clear();
-    let mut out: Vec<Class> = Vec::new();
+    out.clear();
     for &(rel, i, k) in symbols.iter() {
         order.push(i);
         match out.last_mut() {
@@ -139,7 +141,6 @@ fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invarian
             _ => out.push(Class { key: k, rel, members: (order.len() - 1, order.len()) }),
         }
     }
-    out
 }
 
 /// Each symbol's position under `classes`: the index of its class among those of its kind.
@@ -304,7 +305,7 @@ fn factorial(n: usize) -> u128 {
 
 /// The canonical form of `t`, or an error when it has too many interchangeable symbols.
 pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
-    canonize(t, None).map(|tokens| CanonicalForm(pack(&tokens)))
+    with_canonical_tokens(t, None, |f| CanonicalForm(pack(&f.tokens)))
 }
 
 /// [`canonical_form`] unpacked, to be looked up in a [`FormIndex`](super::FormIndex). When `t`
@@ -312,17 +313,32 @@ pub fn canonical_form(t: &Theory) -> Result<CanonicalForm, CanonError> {
 /// taken from `known`, not computed again: this is how an exploration canonizes a move's
 /// results against their parent. The form is the same either way.
 pub fn canonical_tokens(t: &Theory, known: Option<&AxiomSet>) -> Result<Tokens, CanonError> {
-    canonize(t, known).map(Tokens::new)
+    with_canonical_tokens(t, known, Tokens::clone)
 }
 
-fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError> {
+/// [`canonical_tokens`] handed to `f` rather than returned: the form is built in a per-thread
+/// buffer, and a caller that only looks it up (most forms an exploration computes are of
+/// duplicates) allocates nothing for it.
+pub fn with_canonical_tokens<R>(t: &Theory, known: Option<&AxiomSet>, f: impl FnOnce(&Tokens) -> R) -> Result<R, CanonError> {
+    let tokens = CANONIZER.with(|c| {
+        let c = &mut *c.borrow_mut();
+        canonize(t, known, c).map(|()| std::mem::take(&mut c.best))
+    })?;
+    let mut tokens = Tokens::new(tokens);
+    let r = f(&tokens);
+    CANONIZER.with(|c| c.borrow_mut().best = std::mem::take(&mut tokens.tokens));
+    Ok(r)
+}
+
+/// Writes `t`'s form into `c.best`.
+fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(), CanonError> {
     let sig = &t.sig;
     // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
     if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
         return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
     }
-    CANONIZER.with(|c| {
-        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels } = &mut *c.borrow_mut();
+    {
+        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels, sorts, cls } = c;
         // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
         // order does not matter: everything below sorts what it reads from them.
         let readings = Readings::of(t, known, own, vars, keyed);
@@ -333,9 +349,10 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
         rels.resize(sig.rels.len(), 0);
         best.clear();
         for sp in permutations(sig.sorts.len()) {
-            let sorts: Vec<u32> = sp.iter().map(|&i| i as u32).collect();
-            let mut cls = classes(sig, &sorts, (finv, rinv), keys, symbols, order);
-            refine(&mut cls, order, &sorts, &readings, sig.funcs.len(), sig.rels.len());
+            sorts.clear();
+            sorts.extend(sp.iter().map(|&i| i as u32));
+            classes(sig, sorts, (finv, rinv), keys, symbols, order, cls);
+            refine(cls, order, sorts, &readings, sig.funcs.len(), sig.rels.len());
             let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.len())).product::<u128>();
             if total > MAX_RENAMINGS as u128 {
                 return Err(CanonError::TooSymmetric(t.name.clone(), total));
@@ -343,7 +360,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
             // The signature part: class keys with their sizes.
             head.clear();
             head.push(SORT | sig.sorts.len() as u32);
-            for c in &cls {
+            for c in cls.iter() {
                 head.extend([SEP, c.len() as u32]);
                 head.extend_from_slice(&keys[c.key.0..c.key.1]);
             }
@@ -354,7 +371,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
             loop {
                 let (mut nf, mut nr) = (0u32, 0u32);
                 let mut movable = 0;
-                for c in &cls {
+                for c in cls.iter() {
                     let (target, next) = if c.rel { (&mut *rels, &mut nr) } else { (&mut *funcs, &mut nf) };
                     let members = &order[c.members.0..c.members.1];
                     if let [sym] = members {
@@ -368,7 +385,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
                     }
                     *next += c.len() as u32;
                 }
-                let r = Renaming { sorts: &sorts, funcs, rels };
+                let r = Renaming { sorts, funcs, rels };
                 buf.clear();
                 spans.clear();
                 for k in 0..readings.axioms.len() {
@@ -401,7 +418,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>) -> Result<Vec<u32>, CanonError
                 }
             }
         }
-        Ok(best.clone())
-    })
+        Ok(())
+    }
 }
 

@@ -17,7 +17,7 @@
 mod form;
 mod literal;
 
-pub use form::{canonical_form, canonical_tokens};
+pub use form::{canonical_form, canonical_tokens, with_canonical_tokens};
 pub use literal::{literal_hash, literally_equal, LiteralIndex};
 
 use crate::syntax::{Axiom, Formula, Term, VarId};
