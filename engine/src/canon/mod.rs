@@ -482,8 +482,8 @@ impl AxiomSet {
     /// on and then from the start; `*cursor` moves past it. Moves keep their parent's axioms in
     /// order, so the search from the previous find usually succeeds at once.
     fn position_of(&self, a: &Arc<Axiom>, cursor: &mut usize) -> Option<usize> {
-        let n = self.shared.len();
-        let i = (0..n).map(|j| (*cursor + j) % n).find(|&i| Arc::ptr_eq(&self.shared[i], a))?;
+        let from = (*cursor).min(self.shared.len());
+        let i = (from..self.shared.len()).chain(0..from).find(|&i| Arc::ptr_eq(&self.shared[i], a))?;
         *cursor = i + 1;
         Some(i)
     }
