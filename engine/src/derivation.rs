@@ -7,7 +7,7 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_tokens, literal_hash, with_canonical_tokens, AxiomSet, FormIndex, LiteralIndex, PackedForm};
+use crate::canon::{canonical_tokens, literal_hash, literally_equal, with_canonical_tokens, AxiomSet, FormIndex, LiteralIndex, PackedForm};
 use crate::moves::transfer::Pair;
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
@@ -222,46 +222,19 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
         }
         let mut next = Vec::new();
         for chunk in frontier.chunks(CHUNK) {
-            let results: Vec<Vec<Result>> = chunk
-                .par_iter()
-                .map(|&i| {
-                    let t = &g.graph[i].theory;
-                    let t_axioms = AxiomSet::of(t);
-                    let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
-                    let binary = bases.iter().zip(&base_axioms).zip(&base_nodes).flat_map(|((b, b_axioms), bi)| {
-                        moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi)))
-                    });
-                    unary
-                        .chain(binary)
-                        .map(|(d, other)| {
-                            // A theory already in the graph is dropped here, in the thread that
-                            // built it, and only its node is sent to the merge. Most are found
-                            // literally, without a canonical form.
-                            let literal = literal_hash(&d.theory, Some(&t_axioms));
-                            let node = match g.literally(&d.theory, literal) {
-                                Some(known) => Ok(known),
-                                // The form is packed only when it is not found (likely new).
-                                None => match with_canonical_tokens(&d.theory, Some(&t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
-                                    Ok(Ok(known)) => Ok(known),
-                                    form => {
-                                        let mut theory = d.theory;
-                                        g.reuse_axioms(&mut theory);
-                                        Err((theory, form.ok().and_then(std::result::Result::err), literal))
-                                    }
-                                },
-                            };
-                            Result { node, provenance: Arc::new(d.provenance), other }
-                        })
-                        .collect()
-                })
-                .collect();
+            let results: Vec<Vec<Result>> = chunk.par_iter().map(|&i| prepare(&g, &g.graph[i].theory, bases, &base_axioms, &base_nodes)).collect();
+            // The node each result of the parent being merged went to.
+            let mut went = Vec::new();
             for (&parent, rs) in chunk.iter().zip(results) {
+                went.clear();
                 for r in rs {
                     stats.generated += 1;
-                    let (child, new) = match r.node {
-                        Ok(known) => (known, false),
-                        Err((theory, form, literal)) => g.add_with_form(theory, form, literal, round),
+                    let (child, new) = match r.found {
+                        Found::Node(known) => (known, false),
+                        Found::Sibling(j) => (went[j], false),
+                        Found::New(theory, form, literal) => g.add_with_form(theory, form, literal, round),
                     };
+                    went.push(child);
                     // Every parent gets an edge, including a move that gives back its own parent
                     // (up to renaming), which is recorded as a loop.
                     let provenance = r.provenance;
@@ -286,13 +259,61 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     (g, stats)
 }
 
+/// Every move result of `t` (unary, and binary with each base), each looked up in the graph as
+/// it stood when the chunk started, and among the earlier results of `t` itself. A duplicate is
+/// dropped here, in the thread that built it, and only where it went is sent to the merge.
+fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], base_nodes: &[NodeIndex]) -> Vec<Result> {
+    let t_axioms = AxiomSet::of(t);
+    let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
+    let binary = bases.iter().zip(base_axioms).zip(base_nodes).flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi))));
+    let mut out: Vec<Result> = Vec::new();
+    for (d, other) in unary.chain(binary) {
+        // Most duplicates are found literally, without a canonical form.
+        let literal = literal_hash(&d.theory, Some(&t_axioms));
+        let earlier = |same: &dyn Fn(&Theory, &Option<PackedForm>, u64) -> bool| out.iter().position(|r| matches!(&r.found, Found::New(e, f, l) if same(e, f, *l)));
+        let found = if let Some(known) = g.literally(&d.theory, literal) {
+            Found::Node(known)
+        } else if let Some(j) = earlier(&|e, _, l| l == literal && literally_equal(&d.theory, e)) {
+            Found::Sibling(j)
+        } else {
+            // The form is packed only when the graph does not have it (it is likely new).
+            match with_canonical_tokens(&d.theory, Some(&t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
+                Ok(Ok(known)) => Found::Node(known),
+                form => {
+                    let form = form.ok().and_then(std::result::Result::err);
+                    match earlier(&|_, f, _| form.is_some() && *f == form) {
+                        Some(j) => Found::Sibling(j),
+                        None => {
+                            let mut theory = d.theory;
+                            g.reuse_axioms(&mut theory);
+                            Found::New(theory, form, literal)
+                        }
+                    }
+                }
+            }
+        };
+        out.push(Result { found, provenance: Arc::new(d.provenance), other });
+    }
+    out
+}
+
 /// One move result, prepared in the parallel part.
 struct Result {
-    /// The node of an equal theory already in the graph, or the new theory with its canonical
-    /// form (`None` when it is too symmetric to canonize) and literal hash.
-    node: std::result::Result<NodeIndex, (Theory, Option<PackedForm>, u64)>,
+    found: Found,
     /// Made here rather than in the merge, which is sequential.
     provenance: Arc<Provenance>,
     /// The base theory of a binary move.
     other: Option<NodeIndex>,
+}
+
+/// Where a move result goes, as far as the parallel part can tell.
+enum Found {
+    /// A node of the graph.
+    Node(NodeIndex),
+    /// Where an earlier result of the same parent goes (its index among the parent's results):
+    /// the two are equal.
+    Sibling(usize),
+    /// A theory the graph did not have when the chunk started, with its canonical form (`None`
+    /// when it is too symmetric to canonize) and literal hash.
+    New(Theory, Option<PackedForm>, u64),
 }
