@@ -264,9 +264,12 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
 /// dropped here, in the thread that built it, and only where it went is sent to the merge.
 fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], base_nodes: &[NodeIndex]) -> Vec<Result> {
     let t_axioms = AxiomSet::of(t);
-    let unary = moves::unary_moves(t).into_iter().map(|d| (d, None));
+    let unary = moves::unary_moves(t);
+    // Room for the unary results and about as many binary ones, so that the vector of results
+    // (moved whole on each growth) rarely grows.
+    let mut out: Vec<Result> = Vec::with_capacity(2 * unary.len());
+    let unary = unary.into_iter().map(|d| (d, None));
     let binary = bases.iter().zip(base_axioms).zip(base_nodes).flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi))));
-    let mut out: Vec<Result> = Vec::new();
     for (d, other) in unary.chain(binary) {
         // Most duplicates are found literally, without a canonical form.
         let literal = literal_hash(&d.theory, Some(&t_axioms));
