@@ -181,11 +181,19 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
 /// What the names of `source`'s carried axioms start with. Axiom names must stay names: a source
 /// made by moves is called e.g. `Quasigroup+comm(*)`, whose words give `quasigroup_comm`.
 fn axiom_prefix(source: &Theory) -> String {
-    let words: Vec<String> = source.name.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect();
-    match words.join("_") {
-        joined if joined.starts_with(|c: char| c.is_ascii_alphabetic()) => joined,
-        joined => format!("t_{joined}"),
+    let mut prefix = String::with_capacity(source.name.len() + 2);
+    for word in source.name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        if prefix.is_empty() && !word.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            prefix.push_str("t_");
+        } else if !prefix.is_empty() {
+            prefix.push('_');
+        }
+        prefix.extend(word.chars().map(|c| c.to_ascii_lowercase()));
     }
+    if prefix.is_empty() {
+        prefix.push_str("t_");
+    }
+    prefix
 }
 
 /// [`transfer`] along a map that fits the pair, with the carried axioms' name prefix
@@ -284,11 +292,14 @@ pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
 
 /// [`all`], with the axioms of both theories already encoded.
 pub fn all_into(pair: &Pair) -> Vec<Derived> {
-    if pair.source.axioms.is_empty() || pair.landings().is_empty() {
+    // Maps under which every axiom already holds give nothing; the prefix is named only once a
+    // map gives something.
+    let mut landings = pair.landings().iter().filter(|l| !l.landed.iter().all(|landed| *landed)).peekable();
+    if pair.source.axioms.is_empty() || landings.peek().is_none() {
         return Vec::new();
     }
     let prefix = axiom_prefix(pair.source);
-    pair.landings().iter().filter_map(|l| transfer_along(pair, l, &prefix).ok()).collect()
+    landings.filter_map(|l| transfer_along(pair, l, &prefix).ok()).collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
