@@ -98,11 +98,12 @@ fn law_counts<'a>(laws: impl IntoIterator<Item = &'a Option<LawId>>) -> Vec<u32>
     out
 }
 
-/// The seed theories' law counts, computed once.
-fn seed_profiles() -> &'static [(String, Vec<u32>)] {
-    static PROFILES: OnceLock<Vec<(String, Vec<u32>)>> = OnceLock::new();
+/// The seed theories' law counts and their total, computed once.
+fn seed_profiles() -> &'static [(String, Vec<u32>, u32)] {
+    static PROFILES: OnceLock<Vec<(String, Vec<u32>, u32)>> = OnceLock::new();
     PROFILES.get_or_init(|| {
-        birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok()).map(|t| (t.name.clone(), law_counts(&recognize(&t)))).collect()
+        let seeds = birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok());
+        seeds.map(|t| (t.name.clone(), law_counts(&recognize(&t)))).map(|(name, counts)| (name, counts.clone(), counts.iter().sum())).collect()
     })
 }
 
@@ -117,12 +118,16 @@ pub fn nearest_seed_of(facts: &[AxiomFacts]) -> Option<(&'static str, f64)> {
     if facts.iter().all(|f| f.law.is_none()) {
         return None;
     }
-    let mine = law_counts(facts.iter().map(|f| &f.law));
+    // A theory has a few laws and the catalogue many: the intersection is summed over the
+    // theory's laws only, and the union is the two totals less the intersection.
+    let mut mine: Vec<usize> = facts.iter().filter_map(|f| f.law.map(|l| usize::from(l.0))).collect();
+    mine.sort_unstable();
+    let total = mine.len() as u32;
     seed_profiles()
         .iter()
-        .map(|(name, theirs)| {
-            let (inter, union) = mine.iter().zip(theirs).fold((0, 0), |(i, u), (&a, &b)| (i + a.min(b), u + a.max(b)));
-            (name.as_str(), f64::from(inter) / f64::from(union))
+        .map(|(name, theirs, their_total)| {
+            let inter: u32 = mine.chunk_by(|a, b| a == b).map(|run| (run.len() as u32).min(theirs[run[0]])).sum();
+            (name.as_str(), f64::from(inter) / f64::from(total + their_total - inter))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
 }
