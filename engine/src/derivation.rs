@@ -49,7 +49,7 @@ pub struct Graph {
     literal: LiteralIndex<NodeIndex>,
     /// Equivalences proved by a caller (see the module docs).
     pub equivalences: Vec<Equivalence>,
-    /// Results that could not be canonized (too symmetric) and were kept undeduplicated.
+    /// Results that could not be canonized (too symmetric): kept as nodes unless literally equal to one.
     pub uncanonized: usize,
     /// Every axiom of a node, once: a new node's axioms are replaced by equal ones already here,
     /// so that, say, the commutativity COMPLETE adds to a thousand theories, or the axioms

@@ -117,7 +117,8 @@ impl Class {
 }
 
 /// Groups symbols by class key: classes in key order (function symbols first), members in
-/// index order. Keys are written into `keys`, members class by class into `order`, the classes into `out`.
+/// index order. Keys are written into `keys`, members class by class into `order`, classes into
+/// `out`.
 fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>, out: &mut Vec<Class>) {
     keys.clear();
     symbols.clear();
