@@ -67,7 +67,7 @@ impl crate::tools::Explorer for StructuralMoves {
             let Some(edge) = g.graph.edges_directed(node, petgraph::Direction::Incoming).find(|e| e.source() != node && moves.iter().any(|m| *m == e.weight().mv.to_string())) else { continue };
             let theory = g.graph[node].theory.clone();
             let parents = g.graph.edges_directed(node, petgraph::Direction::Incoming).filter(|e| e.source() != node).map(|e| g.graph[e.source()].theory.name.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
-            out.push(crate::tools::Generated { name: theory.name.clone(), origin: format!("{}: {}", edge.weight().mv, edge.weight().description), parents, theory });
+            out.push(crate::tools::Generated { name: theory.name.clone(), origin: format!("{}: {}", edge.weight().mv, edge.weight().description()), parents, theory });
         }
         let weights = Weights::default();
         let mut scored: Vec<(f64, crate::tools::Generated)> = out.into_iter().map(|g| (score(&Evidence::syntactic(&g.theory), &weights).total, g)).collect();

@@ -142,7 +142,7 @@ impl Graph {
         for e in self.graph.edge_indices() {
             let (a, b) = self.graph.edge_endpoints(e).expect("edge exists");
             let p = &self.graph[e];
-            out.push_str(&format!("  n{} -> n{} [label=\"{}\", tooltip=\"{}\"];\n", a.index(), b.index(), p.mv, esc(&p.description)));
+            out.push_str(&format!("  n{} -> n{} [label=\"{}\", tooltip=\"{}\"];\n", a.index(), b.index(), p.mv, esc(p.description())));
         }
         out.push_str("}\n");
         out

@@ -234,7 +234,7 @@ fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
     while g.graph[i].depth > 0 {
         let Some(e) = g.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).min_by_key(|e| (g.graph[e.source()].depth, e.source())) else { break };
         let p = e.weight();
-        steps.push(json!({"move": p.mv.to_string(), "from": g.graph[e.source()].theory.name, "description": p.description}));
+        steps.push(json!({"move": p.mv.to_string(), "from": g.graph[e.source()].theory.name, "description": p.description()}));
         i = e.source();
     }
     steps.reverse();

@@ -25,7 +25,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
         if has_axiom(t, &a) {
             return Err(not_new());
         }
-        let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with `{op}` {what}", t.name));
+        let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with `{op}` {what}", t.name));
         derive(t, &[], vec![], vec![a], p, format_args!("{law}({op})"))
     };
     match law {
@@ -38,7 +38,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             }
             let name = fresh_from(&t.sig, &["e", "one", "unit"]);
             let e = crate::signature::FuncId(t.sig.funcs.len() as u32);
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with a two-sided identity `{name}` for `{op}`", t.name));
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with a two-sided identity `{name}` for `{op}`", t.name));
             derive(t, &[], vec![new_func(name, vec![], s)], laws::identity(f, e, s).to_vec(), p, format_args!("identity({op})"))
         }
         "inverse" => {
@@ -50,7 +50,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             let name = fresh_from(&t.sig, &["inv", "inverse"]);
             let i = crate::signature::FuncId(t.sig.funcs.len() as u32);
             let ename = &t.sig.func_decl(e).name;
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`", t.name));
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`", t.name));
             derive(t, &[], vec![new_func(name, vec![s], s)], laws::inverse(f, i, e, s).to_vec(), p, format_args!("inverse({op})"))
         }
         "right_division" | "left_division" => {
@@ -59,7 +59,7 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             let d = crate::signature::FuncId(t.sig.funcs.len() as u32);
             let axioms = if right { laws::right_division(f, d, s) } else { laws::left_division(f, d, s) };
             let side = if right { "right" } else { "left" };
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format!("{} with {side} multiplications by `{op}` bijective, inverted by a new `{name}`", t.name));
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with {side} multiplications by `{op}` bijective, inverted by a new `{name}`", t.name));
             derive(t, &[], vec![new_func(name, vec![s, s], s)], axioms.to_vec(), p, format_args!("{law}({op})"))
         }
         _ => Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}`; known: {}", LAWS.join(", ")))),
@@ -83,7 +83,7 @@ pub fn complete_pair(t: &Theory, law: &str, op: &str, other: &str) -> Result<Der
     if new.is_empty() {
         return Err(MoveError::Inapplicable(format!("{} already has {law} for `{op}`, `{other}`", t.name)));
     }
-    let p = prov(t, Move::Complete, &[("law", law), ("op", op), ("other", other)], format!("{} with {what}", t.name));
+    let p = prov(t, Move::Complete, &[("law", law), ("op", op), ("other", other)], format_args!("{} with {what}", t.name));
     derive(t, &[], vec![], new, p, format_args!("{law}({op},{other})"))
 }
 

@@ -55,7 +55,7 @@ fn deform_at(t: &Theory, (f, s): (FuncId, crate::signature::SortId), op: &str, i
         }
         _ => return Err(MoveError::Inapplicable(format!("DEFORM knows no `{into}`; known: {}, {}", OF_ASSOC.join(", "), OF_COMM.join(", ")))),
     };
-    let p = prov(t, Move::Deform, &[("op", op), ("axiom", &old_name), ("into", into)], format!("{} with `{old_name}` weakened to {what}", t.name));
+    let p = prov(t, Move::Deform, &[("op", op), ("axiom", &old_name), ("into", into)], format_args!("{} with `{old_name}` weakened to {what}", t.name));
     derive(t, &[at], new_funcs, axioms, p, format_args!("{into}({op})"))
 }
 
@@ -75,7 +75,7 @@ pub fn up_to_central(t: &Theory, axiom: &str, op: &str) -> Result<Derived, MoveE
     twisted.formula = Formula::Eq(l.clone(), ap2(f, r.clone(), ap(c, vec![])));
     twisted.origin = None;
     let central = equation("central", s, ap2(f, ap(c, vec![]), v(0)), ap2(f, v(0), ap(c, vec![])));
-    let p = prov(t, Move::Deform, &[("axiom", axiom), ("op", op), ("into", "up_to_central")], format!("{} with `{axiom}` holding up to a new central element {cname}", t.name));
+    let p = prov(t, Move::Deform, &[("axiom", axiom), ("op", op), ("into", "up_to_central")], format_args!("{} with `{axiom}` holding up to a new central element {cname}", t.name));
     derive(t, &[at], vec![new_func(cname, vec![], s)], vec![twisted, central], p, format_args!("central({axiom})"))
 }
 

@@ -49,7 +49,7 @@ pub fn map_axiom(a: &Arc<Axiom>, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dy
 fn rewrite(t: &Theory, tag: &str, p: super::Provenance, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Result<Derived, MoveError> {
     let mut d = t.clone();
     d.name = format!("{}+{tag}", t.name);
-    d.doc = p.description.clone();
+    d.doc = p.description().to_string();
     d.meta.clear();
     d.axioms = t.axioms.iter().map(|a| map_axiom(a, ft, fr)).collect();
     finish(d, t.axioms.len(), p)
@@ -58,7 +58,7 @@ fn rewrite(t: &Theory, tag: &str, p: super::Provenance, ft: &dyn Fn(FuncId, Vec<
 /// The opposite of `op`: every `x op y` in every axiom becomes `y op x`.
 pub fn opposite(t: &Theory, op: &str) -> Result<Derived, MoveError> {
     let (f, _) = find_binary(&t.sig, op)?;
-    let p = prov(t, Move::Dualize, &[("dual", "opposite"), ("op", op)], format!("{} with `{op}` read backwards (x ∘ y := y {op} x)", t.name));
+    let p = prov(t, Move::Dualize, &[("dual", "opposite"), ("op", op)], format_args!("{} with `{op}` read backwards (x ∘ y := y {op} x)", t.name));
     let ft = |g: FuncId, mut args: Vec<Term>| {
         if g == f {
             args.swap(0, 1);
@@ -71,7 +71,7 @@ pub fn opposite(t: &Theory, op: &str) -> Result<Derived, MoveError> {
 /// The reverse of a binary relation `rel`: every `rel(x, y)` becomes `rel(y, x)`.
 pub fn reverse(t: &Theory, rel: &str) -> Result<Derived, MoveError> {
     let r = t.sig.rel(rel).filter(|r| t.sig.rel_decl(*r).args.len() == 2).ok_or_else(|| MoveError::Inapplicable(format!("no binary relation `{rel}` in {}", t.name)))?;
-    let p = prov(t, Move::Dualize, &[("dual", "reverse"), ("rel", rel)], format!("{} with `{rel}` reversed", t.name));
+    let p = prov(t, Move::Dualize, &[("dual", "reverse"), ("rel", rel)], format_args!("{} with `{rel}` reversed", t.name));
     let fr = |q: RelId, mut args: Vec<Term>| {
         if q == r {
             args.swap(0, 1);
@@ -88,7 +88,7 @@ pub fn order_dual(t: &Theory, meet: &str, join: &str) -> Result<Derived, MoveErr
     if f == g || s != s2 {
         return Err(MoveError::Inapplicable(format!("`{meet}` and `{join}` must be two operations on one sort")));
     }
-    let p = prov(t, Move::Dualize, &[("dual", "order"), ("meet", meet), ("join", join)], format!("the order dual of {}: `{meet}` and `{join}` exchanged", t.name));
+    let p = prov(t, Move::Dualize, &[("dual", "order"), ("meet", meet), ("join", join)], format_args!("the order dual of {}: `{meet}` and `{join}` exchanged", t.name));
     let ft = |h: FuncId, args| Term::App(if h == f { g } else if h == g { f } else { h }, args);
     rewrite(t, &format!("dual({meet},{join})"), p, &ft, &|r, args| Formula::Rel(r, args))
 }

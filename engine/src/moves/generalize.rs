@@ -25,7 +25,7 @@ pub fn drop_axiom(t: &Theory, axiom: &str) -> Result<Derived, MoveError> {
         0 => format!("{} without `{axiom}`", t.name),
         _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, names.join(", ")),
     };
-    let p = prov(t, Move::Abstract, &[("drop", axiom)], description);
+    let p = prov(t, Move::Abstract, &[("drop", axiom)], format_args!("{description}"));
     let d = derive(t, &[at], vec![], vec![], p, format_args!("-{axiom}"))?;
     if names.is_empty() {
         return Ok(d);
@@ -64,12 +64,7 @@ pub fn common_part_with(pair: &Pair) -> Option<Result<Derived, MoveError>> {
     let best = pair.landings().iter().map(|l| (l.landed.iter().filter(|k| **k).count(), l)).max_by_key(|(n, _)| *n);
     let (n, landing) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len())?;
     let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
-    let p = Provenance {
-        parents: vec![a.name.clone(), b.name.clone()],
-        mv: Move::Abstract,
-        params: landing.params(pair),
-        description: format!("what {} and {} have in common: {n} axioms of {}", a.name, b.name, a.name),
-    };
+    let p = Provenance::new(&[&a.name, &b.name], Move::Abstract, &landing.params(pair), format_args!("what {} and {} have in common: {n} axioms of {}", a.name, b.name, a.name));
     Some(derive(a, &removed, vec![], vec![], p, format_args!("common({})", b.name)))
 }
 

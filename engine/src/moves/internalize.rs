@@ -59,7 +59,7 @@ pub fn internalize(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveErro
     };
     let name = fresh_from(&t.sig, names);
     let def = equation(&format!("def_{what}"), s, ap(new, (0..arity as u32).map(v).collect()), definiens);
-    let p = prov(t, Move::Internalize, &[("derived", what), ("op", op)], format!("{} with {text} named `{name}`", t.name));
+    let p = prov(t, Move::Internalize, &[("derived", what), ("op", op)], format_args!("{} with {text} named `{name}`", t.name));
     derive(t, &[], vec![new_func(name, vec![s; arity], s)], vec![def], p, format_args!("{what}({op})"))
 }
 

@@ -28,7 +28,7 @@ pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> 
     if has_axiom(t, &a) {
         return Err(MoveError::Inapplicable(format!("{} already satisfies {text}", t.name)));
     }
-    let p = prov(t, Move::Quotient, &[("identify", what), ("op", op)], format!("{} modulo {text}", t.name));
+    let p = prov(t, Move::Quotient, &[("identify", what), ("op", op)], format_args!("{} modulo {text}", t.name));
     derive(t, &[], vec![], vec![a], p, format_args!("{what}({op})"))
 }
 

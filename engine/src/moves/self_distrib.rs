@@ -18,7 +18,7 @@ pub fn self_distrib(t: &Theory, op: &str, side: &str) -> Result<Derived, MoveErr
     if has_axiom(t, &a) {
         return Err(MoveError::Inapplicable(format!("{} is already {side} self-distributive for `{op}`", t.name)));
     }
-    let p = prov(t, Move::SelfDistrib, &[("op", op), ("side", side)], format!("{} with `{op}` {side} self-distributive", t.name));
+    let p = prov(t, Move::SelfDistrib, &[("op", op), ("side", side)], format_args!("{} with `{op}` {side} self-distributive", t.name));
     derive(t, &[], vec![], vec![a], p, format_args!("{side}_sd({op})"))
 }
 

@@ -106,7 +106,7 @@ pub(crate) struct Landing {
 impl Landing {
     /// The map by names, source symbol and image, in the order of the source names: as
     /// TRANSFER's and ABSTRACT's provenance show it.
-    pub(crate) fn params(&self, pair: &Pair) -> Vec<(String, String)> {
+    pub(crate) fn params<'a>(&self, pair: &Pair<'a>) -> Vec<(&'a str, &'a str)> {
         let mut params: Vec<_> = named(pair.source, pair.target, &self.images.funcs, &self.images.rels).collect();
         params.sort_unstable();
         params
@@ -217,10 +217,10 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     if let n @ 1.. = source.axioms.len() - carried.len() {
         let _ = write!(description, " ({n} of them already held)");
     }
-    let p = Provenance { parents: vec![target.name.clone(), source.name.clone()], mv: Move::Transfer, params, description };
+    let p = Provenance::new(&[&target.name, &source.name], Move::Transfer, &params, format_args!("{description}"));
     let mut t = Theory {
         name,
-        doc: p.description.clone(),
+        doc: description,
         meta: Default::default(),
         sig: target.sig.clone(),
         axioms: Vec::with_capacity(target.axioms.len() + carried.len()),
@@ -237,15 +237,15 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
 /// single-sorted), at most `limit` of them, in a fixed order.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
-    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels).collect()).collect()
+    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels).map(|(k, v)| (k.to_string(), v.to_string())).collect()).collect()
 }
 
 /// The map sending `source`'s function symbol `i` to `target`'s `funcs[i]` and relation symbol
 /// `i` to `rels[i]`, by names: each source name with its image's.
-fn named<'a>(source: &'a Theory, target: &'a Theory, funcs: &'a [FuncId], rels: &'a [RelId]) -> impl Iterator<Item = (String, String)> + 'a {
+fn named<'a: 'b, 'b>(source: &'a Theory, target: &'a Theory, funcs: &'b [FuncId], rels: &'b [RelId]) -> impl Iterator<Item = (&'a str, &'a str)> + 'b {
     let (ss, ts) = (&source.sig, &target.sig);
-    let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.clone(), ts.func_decl(*g).name.clone()));
-    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.clone(), ts.rel_decl(*r).name.clone())))
+    let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.as_str(), ts.func_decl(*g).name.as_str()));
+    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.as_str(), ts.rel_decl(*r).name.as_str())))
 }
 
 /// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
