@@ -186,3 +186,22 @@ fn carried_axioms_read_as_encodings_agree_with_building_them() {
         }
     }
 }
+
+#[test]
+fn provenance_reads_back_whatever_its_names_hold() {
+    use birkhoff_engine::moves::{Move, Provenance};
+    // Theory names may be quoted strings, and operator symbols any non-punctuation characters:
+    // control characters, empty names and separators of every kind come back as they went in.
+    let parents = ["A\u{1}B", "", "C,D"];
+    let params = [("\u{1}", "x\u{0}y"), ("", ""), ("op", "*")];
+    let p = Provenance::new(&parents, Move::Transfer, &params, format_args!("with {}\u{1}", "axioms"));
+    assert_eq!(p.parents().collect::<Vec<_>>(), parents);
+    assert_eq!(p.params().collect::<Vec<_>>(), params);
+    assert_eq!(p.description(), "with axioms\u{1}");
+    let none = Provenance::new(&[], Move::Abstract, &[], format_args!(""));
+    assert_eq!((none.parents().count(), none.params().count(), none.description()), (0, 0, ""));
+    let json = serde_json::to_value(&p).unwrap();
+    assert_eq!(json["parents"][0], "A\u{1}B");
+    assert_eq!(json["params"][0][1], "x\u{0}y");
+    assert_eq!(json["move"], "TRANSFER");
+}

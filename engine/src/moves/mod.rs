@@ -82,50 +82,50 @@ impl fmt::Display for Move {
 pub struct Provenance {
     /// The move.
     pub mv: Move,
-    /// The parents, then each parameter's name and value, each followed by [`PART_END`]; then
-    /// the description.
+    /// The parents, then each parameter's name and value, then the description, one after the
+    /// other.
     text: Box<str>,
-    /// How many parents and parameters `text` holds.
+    /// Where each part of `text` before the description ends (names may hold any character,
+    /// so no separator would do).
+    ends: Box<[u32]>,
+    /// How many of those parts are parents.
     parents: u32,
-    params: u32,
 }
-
-/// Ends each parent and parameter in [`Provenance`]'s text: names never contain it.
-const PART_END: char = '\u{1}';
 
 impl Provenance {
     /// The provenance of a result of `mv` on `parents` with `params`.
     pub fn new(parents: &[&str], mv: Move, params: &[(&str, &str)], description: fmt::Arguments) -> Provenance {
         let parts = parents.iter().copied().chain(params.iter().flat_map(|(k, v)| [*k, *v]));
         let mut text = String::new();
-        for part in parts {
-            debug_assert!(!part.contains(PART_END), "{part:?}");
-            text.push_str(part);
-            text.push(PART_END);
-        }
+        let ends = parts
+            .map(|part| {
+                text.push_str(part);
+                text.len() as u32
+            })
+            .collect();
         let _ = fmt::Write::write_fmt(&mut text, description);
-        Provenance { mv, text: text.into_boxed_str(), parents: parents.len() as u32, params: params.len() as u32 }
+        Provenance { mv, text: text.into_boxed_str(), ends, parents: parents.len() as u32 }
     }
 
-    /// The parts of the text: parents, parameter names and values, then the description.
-    fn parts(&self) -> std::str::SplitN<'_, char> {
-        self.text.splitn(self.parents as usize + 2 * self.params as usize + 1, PART_END)
+    /// Part `i` of the text (a parent, or a parameter's name or value).
+    fn part(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
     }
 
     /// The parent theories' names.
     pub fn parents(&self) -> impl Iterator<Item = &str> {
-        self.parts().take(self.parents as usize)
+        (0..self.parents as usize).map(|i| self.part(i))
     }
 
     /// The parameters, name and value.
     pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
-        let mut parts = self.parts().skip(self.parents as usize);
-        (0..self.params).map_while(move |_| Some((parts.next()?, parts.next()?)))
+        (self.parents as usize..self.ends.len()).step_by(2).map(|i| (self.part(i), self.part(i + 1)))
     }
 
     /// The one-line description.
     pub fn description(&self) -> &str {
-        self.parts().last().unwrap_or_default()
+        &self.text[self.ends.last().map_or(0, |&e| e as usize)..]
     }
 }
 
