@@ -92,9 +92,9 @@ pub fn naturality_of(facts: &[AxiomFacts]) -> f64 {
 
 /// The catalogued laws of a theory with multiplicity: entry `i` counts the axioms that are
 /// instances of law `i` of the catalogue.
-fn law_counts<'a>(laws: impl IntoIterator<Item = &'a Option<LawId>>) -> Vec<u32> {
+fn law_counts(laws: &[Option<LawId>]) -> Vec<u32> {
     let mut out = vec![0; laws::catalogue_len()];
-    laws.into_iter().flatten().for_each(|l| out[usize::from(l.0)] += 1);
+    laws.iter().flatten().for_each(|l| out[usize::from(l.0)] += 1);
     out
 }
 
@@ -103,7 +103,13 @@ fn seed_profiles() -> &'static [(String, Vec<u32>, u32)] {
     static PROFILES: OnceLock<Vec<(String, Vec<u32>, u32)>> = OnceLock::new();
     PROFILES.get_or_init(|| {
         let seeds = birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok());
-        seeds.map(|t| (t.name.clone(), law_counts(&recognize(&t)))).map(|(name, counts)| (name, counts.clone(), counts.iter().sum())).collect()
+        seeds
+            .map(|t| {
+                let counts = law_counts(&recognize(&t));
+                let total = counts.iter().sum();
+                (t.name, counts, total)
+            })
+            .collect()
     })
 }
 

@@ -175,7 +175,7 @@ pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
 }
 
 /// [`sort_check`] of what lies past a well-formed part of `t`: the function and relation
-/// symbols from indices `symbols_from` on, the axioms from `axioms_from` on. Their profiles name
+/// symbols from indices `funcs_from` and `rels_from` on, the axioms from `axioms_from` on. Their profiles name
 /// declared sorts, no name is used twice (if any symbol or axiom is new), and the axioms are
 /// well-sorted; the part before stays well-formed in a signature that only grows.
 fn check_from(t: &Theory, (funcs_from, rels_from): (usize, usize), axioms_from: usize) -> Result<(), MoveError> {

@@ -111,6 +111,12 @@ impl Landing {
         params.sort_unstable();
         params
     }
+
+    /// Whether some axiom of the source does not hold in the target already: else TRANSFER
+    /// along this map gives nothing.
+    fn adds(&self) -> bool {
+        self.landed.iter().any(|landed| !landed)
+    }
 }
 
 /// A source and a target theory with the axioms of both encoded ([`AxiomSet::of`]), for every
@@ -175,7 +181,11 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
     let pair = Pair::new(source, &source_axioms, target, &target_axioms);
     let images = images(source, target, map)?;
     let landed = lands(&pair, &images)?;
-    transfer_along(&pair, &Landing { images, landed }, &axiom_prefix(source))
+    let landing = Landing { images, landed };
+    if !landing.adds() {
+        return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
+    }
+    transfer_along(&pair, &landing, &axiom_prefix(source))
 }
 
 /// What the names of `source`'s carried axioms start with. Axiom names must stay names: a source
@@ -196,22 +206,19 @@ fn axiom_prefix(source: &Theory) -> String {
     prefix
 }
 
-/// [`transfer`] along a map that fits the pair, with the carried axioms' name prefix
-/// ([`axiom_prefix`]) worked out.
+/// [`transfer`] along a map that fits the pair and [`Landing::adds`] something, with the
+/// carried axioms' name prefix ([`axiom_prefix`]) worked out.
 fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derived, MoveError> {
     let (source, target) = (pair.source, pair.target);
-    if landing.landed.iter().all(|landed| *landed) {
-        return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
-    }
     let new = source.axioms.iter().zip(&landing.landed).filter(|(_, landed)| !**landed);
     let carried: Vec<Axiom> = new.map(|(a, _)| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
     let params = landing.params(pair);
     // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name.
     let (mut name, mut description) = (format!("{}+{}[", target.name, source.name), format!("{} with the axioms of {} carried along ", target.name, source.name));
     for (i, (k, v)) in params.iter().enumerate() {
-        let comma = if i == 0 { "" } else { "," };
+        let (comma, spaced) = if i == 0 { ("", "") } else { (",", ", ") };
         let _ = write!(name, "{comma}{k}↦{v}");
-        let _ = write!(description, "{comma}{}{k}↦{v}", if i == 0 { "" } else { " " });
+        let _ = write!(description, "{spaced}{k}↦{v}");
     }
     name.push(']');
     if let n @ 1.. = source.axioms.len() - carried.len() {
@@ -294,7 +301,7 @@ pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
 pub fn all_into(pair: &Pair) -> Vec<Derived> {
     // Maps under which every axiom already holds give nothing; the prefix is named only once a
     // map gives something.
-    let mut landings = pair.landings().iter().filter(|l| !l.landed.iter().all(|landed| *landed)).peekable();
+    let mut landings = pair.landings().iter().filter(|l| l.adds()).peekable();
     if pair.source.axioms.is_empty() || landings.peek().is_none() {
         return Vec::new();
     }
