@@ -21,8 +21,10 @@ fn main() {
     let scored: Vec<f64> = score_syntactic_all(&theories, &weights).map(|s| s.total).collect();
     let total = start.elapsed();
     let best = scored.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // Sums in node order: two builds that explore and score alike print the same figure.
+    let sum: f64 = scored.iter().sum();
     println!(
-        "depth 2 from {} seeds: {} generated, {} distinct, {} edges, {} uncanonized; generate + deduplicate {:.3} s, score {} theories {:.3} s, total {:.3} s (best syntactic score {best:.3})",
+        "depth 2 from {} seeds: {} generated, {} distinct, {} edges, {} uncanonized; generate + deduplicate {:.3} s, score {} theories {:.3} s, total {:.3} s (best syntactic score {best:.3}, sum {sum:.9})",
         bases.len(), stats.generated, stats.distinct, g.graph.edge_count(), g.uncanonized, explored.as_secs_f64(), scored.len(), (total - explored).as_secs_f64(), total.as_secs_f64()
     );
 }

@@ -90,26 +90,35 @@ pub fn naturality_of(facts: &[AxiomFacts]) -> f64 {
     0.7 * recognised / n + 0.3 * plain / n
 }
 
-/// The catalogued laws of a theory with multiplicity: entry `i` counts the axioms that are
-/// instances of law `i` of the catalogue.
-fn law_counts(laws: &[Option<LawId>]) -> Vec<u32> {
-    let mut out = vec![0; laws::catalogue_len()];
-    laws.iter().flatten().for_each(|l| out[usize::from(l.0)] += 1);
-    out
+/// The seed theories' catalogued laws, indexed by law: a theory has a few laws and the
+/// catalogue many, so [`nearest_seed_of`] visits only the seeds that share one of them.
+struct SeedLaws {
+    /// Each seed's name and number of catalogued axioms (laws with multiplicity).
+    seeds: Vec<(String, u32)>,
+    /// For each law of the catalogue, the seeds having it: the seed's index, and how many of
+    /// its axioms are instances of the law.
+    by_law: Vec<Vec<(usize, u32)>>,
 }
 
-/// The seed theories' law counts and their total, computed once.
-fn seed_profiles() -> &'static [(String, Vec<u32>, u32)] {
-    static PROFILES: OnceLock<Vec<(String, Vec<u32>, u32)>> = OnceLock::new();
-    PROFILES.get_or_init(|| {
-        let seeds = birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok());
-        seeds
-            .map(|t| {
-                let counts = law_counts(&recognize(&t));
-                let total = counts.iter().sum();
-                (t.name, counts, total)
-            })
-            .collect()
+/// The seed theories' laws, computed once.
+fn seed_laws() -> &'static SeedLaws {
+    static LAWS: OnceLock<SeedLaws> = OnceLock::new();
+    LAWS.get_or_init(|| {
+        let mut out = SeedLaws { seeds: Vec::new(), by_law: vec![Vec::new(); laws::catalogue_len()] };
+        for t in birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok()) {
+            let seed = out.seeds.len();
+            let mut total = 0;
+            for law in recognize(&t).into_iter().flatten() {
+                let having = &mut out.by_law[usize::from(law.0)];
+                match having.last_mut() {
+                    Some((s, count)) if *s == seed => *count += 1,
+                    _ => having.push((seed, 1)),
+                }
+                total += 1;
+            }
+            out.seeds.push((t.name, total));
+        }
+        out
     })
 }
 
@@ -124,18 +133,19 @@ pub fn nearest_seed_of(facts: &[AxiomFacts]) -> Option<(&'static str, f64)> {
     if facts.iter().all(|f| f.law.is_none()) {
         return None;
     }
-    // A theory has a few laws and the catalogue many: the intersection is summed over the
-    // theory's laws only, and the union is the two totals less the intersection.
+    // The intersection (of multisets) with each seed, summed over the seeds sharing a law;
+    // the union is the two totals less the intersection.
     let mut mine: Vec<usize> = facts.iter().filter_map(|f| f.law.map(|l| usize::from(l.0))).collect();
     mine.sort_unstable();
     let total = mine.len() as u32;
-    seed_profiles()
-        .iter()
-        .map(|(name, theirs, their_total)| {
-            let inter: u32 = mine.chunk_by(|a, b| a == b).map(|run| (run.len() as u32).min(theirs[run[0]])).sum();
-            (name.as_str(), f64::from(inter) / f64::from(total + their_total - inter))
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+    let known = seed_laws();
+    let mut inter = vec![0u32; known.seeds.len()];
+    for run in mine.chunk_by(|a, b| a == b) {
+        for &(seed, theirs) in &known.by_law[run[0]] {
+            inter[seed] += (run.len() as u32).min(theirs);
+        }
+    }
+    known.seeds.iter().zip(inter).map(|((name, their_total), inter)| (name.as_str(), f64::from(inter) / f64::from(total + their_total - inter))).max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 #[cfg(test)]
