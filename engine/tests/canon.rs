@@ -103,12 +103,14 @@ fn literal_equality_ignores_names_and_order_but_not_symbols() {
     assert!(literally_equal(&a, &b) && literally_equal(&b, &a));
     assert_eq!(literal_hash(&a, None), literal_hash(&b, None));
     let unequal = [
-        // another symbol name, order of declarations, formula, variable pattern, one axiom fewer
+        // another symbol name, order of declarations, formula, variable pattern, one axiom fewer,
+        // one axiom more (the others at the same positions)
         "theory C\nfunc o : 2 infix left 60\nconst e\naxiom assoc: (x o y) o z = x o (y o z)\naxiom left: e o x = x",
         "theory C\nconst e\nfunc * : 2\naxiom assoc: (x*y)*z = x*(y*z)\naxiom left: e * x = x",
         "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)\naxiom right: x * e = x",
         "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*x)\naxiom left: e * x = x",
         "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)",
+        "theory C\nfunc * : 2\nconst e\naxiom assoc: (x*y)*z = x*(y*z)\naxiom left: e * x = x\naxiom right: x * e = x",
     ];
     for c in unequal.map(th) {
         assert!(!literally_equal(&a, &c) && !literally_equal(&c, &a), "{}", c.to_text());

@@ -58,10 +58,18 @@ pub(super) fn signature_hash(t: &Theory) -> u64 {
 /// Whether `a` and `b` are literally equal (see the module docs): equal signatures, and every
 /// axiom of each the same as one of the other.
 pub fn literally_equal(a: &Theory, b: &Theory) -> bool {
-    // Most axioms are the very same `Arc`s (shared with a parent, or made so by the graph): those
-    // are matched before any is compared.
-    let within = |xs: &Theory, ys: &Theory| xs.axioms.iter().all(|x| ys.axioms.iter().any(|y| Arc::ptr_eq(x, y)) || ys.axioms.iter().any(|y| same_axiom(x, y)));
-    (Arc::ptr_eq(&a.sig, &b.sig) || a.sig == b.sig) && within(a, b) && within(b, a)
+    if !(Arc::ptr_eq(&a.sig, &b.sig) || a.sig == b.sig) {
+        return false;
+    }
+    let (xs, ys) = (&a.axioms, &b.axioms);
+    // Most axioms are the very same `Arc`s (shared with a parent, or made so by the graph), and
+    // most sit at the same position in both theories: an axiom the same as the one at its
+    // position in the other is in both, and only the others are looked for.
+    let same = |x: &Arc<Axiom>, y: &Arc<Axiom>| Arc::ptr_eq(x, y) || same_axiom(x, y);
+    // Bit `i`: the axioms at position `i` are the same (positions past 128 are looked for).
+    let aligned = (0..xs.len().min(ys.len()).min(128)).filter(|&i| same(&xs[i], &ys[i])).fold(0u128, |m, i| m | 1 << i);
+    let in_other = |i: usize, x: &Arc<Axiom>, others: &[Arc<Axiom>]| (i < 128 && aligned >> i & 1 == 1) || others.iter().any(|y| Arc::ptr_eq(x, y)) || others.iter().any(|y| same_axiom(x, y));
+    xs.iter().enumerate().all(|(i, x)| in_other(i, x, ys)) && ys.iter().enumerate().all(|(i, y)| in_other(i, y, xs))
 }
 
 /// Theories by [`literal_hash`], mapped to values: which known theory a new one literally
