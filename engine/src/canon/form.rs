@@ -2,7 +2,7 @@
 //! by colour refinement, and the least encoding over the renamings that remain (see the module
 //! docs of [`crate::canon`]).
 
-use super::{keep_least_reading, pack, push_keyed, relabel, sort_spans, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
+use super::{pack, push_keyed, relabel_least, sort_spans, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
 use crate::signature::Signature;
 use crate::theory::Theory;
 
@@ -91,9 +91,7 @@ impl<'a> Readings<'a> {
 
     /// Appends distinct axiom `k`'s encoding under `r` to `out`.
     fn encode(&self, k: usize, r: &Renaming, out: &mut Vec<u32>) {
-        let at = out.len();
-        relabel(self.readings(k), r, out);
-        keep_least_reading(out, at);
+        relabel_least(self.readings(k), r, out);
     }
 }
 

@@ -308,12 +308,36 @@ const TAG: u32 = 0xFF << 24;
 /// of symbols and variable sorts renamed, everything else (variable numbers by first occurrence
 /// included) unchanged. Equal to encoding the axiom under `r`, without walking its tree again.
 fn relabel(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
-    out.extend(tokens.iter().map(|&t| match t & TAG {
+    out.extend(tokens.iter().map(|&t| relabelled(t, r)));
+}
+
+/// One token of [`relabel`].
+#[inline]
+fn relabelled(t: u32, r: &Renaming) -> u32 {
+    match t & TAG {
         VAR => (t & !SORT_BITS) | r.sorts[(t & SORT_BITS) as usize],
         FUNC => FUNC | r.funcs[(t & !TAG) as usize],
         REL => REL | r.rels[(t & !TAG) as usize],
         _ => t,
-    }));
+    }
+}
+
+/// [`relabel`] of an axiom's readings ([`encode_readings`] under the identity), then
+/// [`keep_least_reading`]: the least reading under `r`. The two readings of an equation are
+/// compared as they read under `r` token by token, which usually settles within a few tokens,
+/// and only the lesser is written.
+fn relabel_least(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
+    let reading = if tokens.first() == Some(&EQ) {
+        let (first, second) = tokens.split_at(tokens.len() / 2);
+        if second.iter().map(|&t| relabelled(t, r)).lt(first.iter().map(|&t| relabelled(t, r))) {
+            second
+        } else {
+            first
+        }
+    } else {
+        tokens
+    };
+    relabel(reading, r, out);
 }
 
 /// `0, 1, 2, ...`: identity renamings of up to this many sorts or symbols borrow from it.
@@ -510,8 +534,7 @@ impl AxiomSet {
     pub fn has_image_in(&self, other: &AxiomSet, k: usize, r: &Renaming, scratch: &mut Vec<u32>) -> bool {
         let (start, end, _) = other.axioms[k];
         scratch.clear();
-        relabel(&other.buf[start..end], r, scratch);
-        keep_least_reading(scratch, 0);
+        relabel_least(&other.buf[start..end], r, scratch);
         self.has_encoding(scratch)
     }
 }
@@ -537,7 +560,7 @@ fn push_keyed(a: &Axiom, r: &Renaming, buf: &mut Vec<u32>, vars: &mut Vec<u32>) 
 
 /// Sorts spans of `buf` by their contents, dropping repeats.
 fn sort_spans(buf: &[u32], spans: &mut Vec<(usize, usize)>) {
-    spans.sort_by(|x, y| buf[x.0..x.1].cmp(&buf[y.0..y.1]));
+    spans.sort_unstable_by(|x, y| buf[x.0..x.1].cmp(&buf[y.0..y.1]));
     spans.dedup_by(|x, y| buf[x.0..x.1] == buf[y.0..y.1]);
 }
 
