@@ -8,7 +8,7 @@
 //! what a caller proved; the default explore run marks nothing.
 
 use crate::canon::{canonical_tokens, literal_hash, literally_equal, with_canonical_tokens, AxiomSet, FormIndex, LiteralIndex, PackedForm};
-use crate::moves::transfer::Pair;
+use crate::moves::transfer::{CarriedAxioms, Pair};
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -212,6 +212,8 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
     // Each base is paired with every frontier theory: its axioms are encoded once.
     let base_axioms: Vec<AxiomSet> = bases.iter().map(AxiomSet::of).collect();
+    // The bases' axioms carried into frontier theories, shared by the results holding them.
+    let carried = CarriedAxioms::default();
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
@@ -222,7 +224,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
         }
         let mut next = Vec::new();
         for chunk in frontier.chunks(CHUNK) {
-            let results: Vec<Vec<Result>> = chunk.par_iter().map(|&i| prepare(&g, &g.graph[i].theory, bases, &base_axioms, &base_nodes)).collect();
+            let results: Vec<Vec<Result>> = chunk.par_iter().map(|&i| prepare(&g, &g.graph[i].theory, bases, &base_axioms, &base_nodes, &carried)).collect();
             // The node each result of the parent being merged went to.
             let mut went = Vec::new();
             for (&parent, rs) in chunk.iter().zip(results) {
@@ -262,14 +264,14 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
 /// Every move result of `t` (unary, and binary with each base), each looked up in the graph as
 /// it stood when the chunk started, and among the earlier results of `t` itself. A duplicate is
 /// dropped here, in the thread that built it, and only where it went is sent to the merge.
-fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], base_nodes: &[NodeIndex]) -> Vec<Result> {
+fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], base_nodes: &[NodeIndex], carried: &CarriedAxioms) -> Vec<Result> {
     let t_axioms = AxiomSet::of(t);
     let unary = moves::unary_moves(t);
     // Room for the unary results and about as many binary ones, so that the vector of results
     // (moved whole on each growth) rarely grows.
     let mut out: Vec<Result> = Vec::with_capacity(2 * unary.len());
     let unary = unary.into_iter().map(|d| (d, None));
-    let binary = bases.iter().zip(base_axioms).zip(base_nodes).flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms)).into_iter().map(|d| (d, Some(*bi))));
+    let binary = bases.iter().zip(base_axioms).zip(base_nodes).flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms).reusing(carried)).into_iter().map(|d| (d, Some(*bi))));
     for (d, other) in unary.chain(binary) {
         // Most duplicates are found literally, without a canonical form.
         let literal = literal_hash(&d.theory, Some(&t_axioms));

@@ -166,6 +166,47 @@ fn every_move_on_every_seed_is_sort_checked_and_reparses() {
     }
 }
 
+/// Axioms carried once and kept for other pairs (as an exploration does) give the very results
+/// carried anew, and are shared between results: here, TRANSFER from each seed into the seeds and
+/// their COMPLETE results (which keep the seed's symbols at the same indices). A carried axiom
+/// whose name the target already uses is renamed in that result alone.
+#[test]
+fn carried_axioms_kept_for_reuse_give_the_results_carried_anew() {
+    use birkhoff_engine::canon::AxiomSet;
+    use std::sync::Arc;
+    let bases: Vec<Theory> = ["semilattice", "group", "quandle", "ring"].iter().map(|n| seed(n)).collect();
+    let mut targets: Vec<Theory> = ["semigroup", "lattice", "magma", "ring"].iter().map(|n| seed(n)).collect();
+    targets.extend(targets.clone().iter().flat_map(complete::all).map(|d| d.theory));
+    // A target already holding an axiom called as a carried one will be.
+    let mut clash = seed("semigroup");
+    clash.name = "Clash".into();
+    Arc::make_mut(&mut clash.axioms[0]).name = "semilattice_idempotent".into();
+    targets.push(clash);
+    let kept = transfer::CarriedAxioms::default();
+    let (mut results, mut shared) = (0, 0);
+    for b in &bases {
+        let b_set = AxiomSet::of(b);
+        let mut seen: Vec<Arc<birkhoff_engine::Axiom>> = Vec::new();
+        for t in &targets {
+            let t_set = AxiomSet::of(t);
+            let anew = transfer::all_into(&transfer::Pair::new(b, &b_set, t, &t_set));
+            let reused = transfer::all_into(&transfer::Pair::new(b, &b_set, t, &t_set).reusing(&kept));
+            assert_eq!(anew.len(), reused.len(), "{} into {}", b.name, t.name);
+            for (x, y) in anew.iter().zip(&reused) {
+                assert_eq!(x.theory.to_text(), y.theory.to_text());
+                assert_eq!(x.provenance, y.provenance);
+                let carried = &y.theory.axioms[t.axioms.len()..];
+                shared += carried.iter().filter(|a| seen.iter().any(|s| Arc::ptr_eq(s, a))).count();
+                seen.extend(carried.iter().cloned());
+                results += 1;
+            }
+        }
+    }
+    assert!(results > 100 && shared > results, "{results} results, {shared} carried axioms shared");
+    let clashed = transfer::all_into(&transfer::Pair::new(&bases[0], &AxiomSet::of(&bases[0]), targets.last().unwrap(), &AxiomSet::of(targets.last().unwrap())).reusing(&kept));
+    assert!(clashed.iter().any(|d| d.theory.axiom("semilattice_idempotent2").is_some()), "{}", clashed[0].theory.to_text());
+}
+
 /// TRANSFER and ABSTRACT's common part compare carried axioms as relabelled encodings; building
 /// each carried axiom and asking `has_axiom` must give the same results, for every pair of seeds.
 #[test]

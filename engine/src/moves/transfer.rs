@@ -129,12 +129,19 @@ pub struct Pair<'a> {
     target_axioms: &'a AxiomSet,
     /// Every map of [`maps`] that fits, worked out once for TRANSFER and ABSTRACT both.
     landings: std::cell::OnceCell<Vec<Landing>>,
+    /// Where carried axioms are kept for other pairs to reuse ([`Pair::reusing`]).
+    carried: Option<&'a CarriedAxioms>,
 }
 
 impl<'a> Pair<'a> {
     /// The pair of `source` and `target`, whose axioms are `source_axioms` and `target_axioms`.
     pub fn new(source: &'a Theory, source_axioms: &'a AxiomSet, target: &'a Theory, target_axioms: &'a AxiomSet) -> Pair<'a> {
-        Pair { source, target, source_axioms, target_axioms, landings: Default::default() }
+        Pair { source, target, source_axioms, target_axioms, landings: Default::default(), carried: None }
+    }
+
+    /// The pair, taking carried axioms from `carried` and keeping those it carries there.
+    pub fn reusing(self, carried: &'a CarriedAxioms) -> Pair<'a> {
+        Pair { carried: Some(carried), ..self }
     }
 
     /// The theory whose axioms are carried.
@@ -158,6 +165,50 @@ impl<'a> Pair<'a> {
                     Some(Landing { images, landed })
                 })
                 .collect()
+        })
+    }
+}
+
+/// Axioms carried along signature maps, kept to be reused by other pairs. An exploration
+/// carries each base's axioms into hundreds of theories, and the theories made from one seed
+/// keep its symbols at the same indices: along the same indices an axiom is carried to the very
+/// same axiom, which is then built once and shared (one `Arc`) by every result holding it.
+#[derive(Default)]
+pub struct CarriedAxioms {
+    /// Shards (by hash) of entries: the source axiom, the images of the sorts and symbols as
+    /// [`CarriedAxioms::key`] writes them, and the carried axiom, named.
+    shards: [std::sync::Mutex<hashbrown::HashTable<(u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>)>>; 8],
+}
+
+impl CarriedAxioms {
+    /// The images of the sorts, function and relation symbols, one after the other, and the
+    /// prefix of the carried axioms' names: what a carried axiom depends on besides its source.
+    fn key(im: &Images, prefix: &str) -> Vec<u32> {
+        let sorts = im.sorts.iter().map(|s| s.map_or(u32::MAX, |s| s.0));
+        let mut key: Vec<u32> = sorts.chain([u32::MAX]).chain(im.funcs.iter().map(|f| f.0)).chain([u32::MAX]).chain(im.rels.iter().map(|r| r.0)).chain([u32::MAX]).collect();
+        key.extend(prefix.bytes().map(u32::from));
+        key
+    }
+
+    /// `a` carried as `key` says ([`CarriedAxioms::key`]): the axiom kept from an earlier call,
+    /// or `carry`'s, which is kept.
+    fn get_or_carry(&self, a: &Arc<Axiom>, key: &[u32], carry: impl FnOnce() -> Result<Axiom, MoveError>) -> Result<Arc<Axiom>, MoveError> {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        std::ptr::hash(Arc::as_ptr(a), &mut h);
+        key.hash(&mut h);
+        let hash = h.finish();
+        let shard = &self.shards[(hash >> 61) as usize];
+        let same = |e: &(u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>)| e.0 == hash && Arc::ptr_eq(&e.1, a) && *e.2 == *key;
+        if let Some(e) = shard.lock().expect("not poisoned").find(hash, same) {
+            return Ok(e.3.clone());
+        }
+        let carried = Arc::new(carry()?);
+        let mut table = shard.lock().expect("not poisoned");
+        // Another thread may have carried it meanwhile: keep one.
+        Ok(match table.find(hash, same) {
+            Some(e) => e.3.clone(),
+            None => table.insert_unique(hash, (hash, a.clone(), key.into(), carried.clone()), |e| e.0).get().3.clone(),
         })
     }
 }
@@ -211,7 +262,17 @@ fn axiom_prefix(source: &Theory) -> String {
 fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derived, MoveError> {
     let (source, target) = (pair.source, pair.target);
     let new = source.axioms.iter().zip(&landing.landed).filter(|(_, landed)| !**landed);
-    let carried: Vec<Axiom> = new.map(|(a, _)| carry(a, &landing.images, source)).collect::<Result<_, _>>()?;
+    // Each carried axiom is named after its source, with the source's prefix.
+    let key = pair.carried.map(|_| CarriedAxioms::key(&landing.images, prefix));
+    let carried: Vec<Arc<Axiom>> = new
+        .map(|(a, _)| {
+            let carry = || carry(a, &landing.images, source).map(|c| Axiom { name: format!("{prefix}_{}", a.name), ..c });
+            match (pair.carried, &key) {
+                (Some(kept), Some(key)) => kept.get_or_carry(a, key, carry),
+                _ => carry().map(Arc::new),
+            }
+        })
+        .collect::<Result<_, _>>()?;
     let params = landing.params(pair);
     // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name.
     let (mut name, mut description) = (format!("{}+{}[", target.name, source.name), format!("{} with the axioms of {} carried along ", target.name, source.name));
@@ -234,9 +295,13 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     };
     t.axioms.extend(target.axioms.iter().cloned());
     let expected = target.axioms.len() + carried.len();
-    for mut a in carried {
-        a.name = fresh_axiom_name(&t, format!("{prefix}_{}", a.name));
-        t.axioms.push(Arc::new(a));
+    for a in carried {
+        // A name the target (or an axiom carried before) already uses is made fresh.
+        let a = match t.axiom(&a.name) {
+            None => a,
+            Some(_) => Arc::new(Axiom { name: fresh_axiom_name(&t, a.name.clone()), ..Axiom::clone(&a) }),
+        };
+        t.axioms.push(a);
     }
     finish_added(t, &target.sig, target.axioms.len(), expected, p)
 }
