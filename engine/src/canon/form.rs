@@ -2,7 +2,7 @@
 //! by colour refinement, and the least encoding over the renamings that remain (see the module
 //! docs of [`crate::canon`]).
 
-use super::{pack, push_keyed, relabel_least, sort_spans, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
+use super::{hash_tokens, pack, push_keyed, relabel_least, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
 use crate::signature::Signature;
 use crate::theory::Theory;
 
@@ -21,7 +21,7 @@ struct Canonizer {
     order: Vec<usize>,
     head: Vec<u32>,
     buf: Vec<u32>,
-    spans: Vec<(usize, usize)>,
+    spans: Vec<(u64, usize, usize)>,
     best: Vec<u32>,
     funcs: Vec<u32>,
     rels: Vec<u32>,
@@ -279,6 +279,15 @@ fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
     Occurrences { funcs, rels }
 }
 
+/// Sorts the axioms' encodings under one renaming (spans of `buf`, each with the hash of its
+/// tokens) into the order the form lists them: by hash, then by tokens. Any order fixed by the
+/// encodings alone makes the form canonical; this one settles nearly every comparison with one
+/// number instead of comparing encodings token by token. (No two are equal: distinct axioms stay
+/// distinct under a renaming.)
+fn in_form_order(buf: &[u32], spans: &mut [(u64, usize, usize)]) {
+    spans.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| buf[x.1..x.2].cmp(&buf[y.1..y.2])));
+}
+
 /// All permutations of `0..n`, listed once per `n` and kept: a form asks for them for its sorts
 /// and for every class of symbols, and `n` is at most 8 (9! exceeds [`MAX_RENAMINGS`]).
 fn permutations(n: usize) -> &'static [Vec<usize>] {
@@ -390,16 +399,16 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
                 for k in 0..readings.axioms.len() {
                     let start = buf.len();
                     readings.encode(k, &r, buf);
-                    spans.push((start, buf.len()));
+                    spans.push((hash_tokens(&buf[start..]), start, buf.len()));
                 }
-                sort_spans(buf, spans);
-                let tokens = || head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.0..s.1]))).copied();
+                in_form_order(buf, spans);
+                let tokens = || head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.1..s.2]))).copied();
                 if best.is_empty() || tokens().cmp(best.iter().copied()).is_lt() {
                     best.clear();
                     best.extend_from_slice(head);
                     for s in spans.iter() {
                         best.push(SEP);
-                        best.extend_from_slice(&buf[s.0..s.1]);
+                        best.extend_from_slice(&buf[s.1..s.2]);
                     }
                 }
                 // Advance the mixed-radix counter.

@@ -83,10 +83,7 @@ pub struct Tokens {
 
 impl Tokens {
     fn new(tokens: Vec<u32>) -> Tokens {
-        use std::hash::Hasher;
-        let mut h = rustc_hash::FxHasher::default();
-        tokens.iter().for_each(|&t| h.write_u32(t));
-        Tokens { hash: h.finish(), tokens }
+        Tokens { hash: hash_tokens(&tokens), tokens }
     }
 
     /// The form packed, to be stored in a [`FormIndex`]. Packing is left to whoever holds a
@@ -94,6 +91,14 @@ impl Tokens {
     pub fn packed(&self) -> PackedForm {
         PackedForm { hash: self.hash, bytes: pack(&self.tokens) }
     }
+}
+
+/// A hash of a token list.
+fn hash_tokens(tokens: &[u32]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    tokens.iter().for_each(|&t| h.write_u32(t));
+    h.finish()
 }
 
 /// A canonical form packed into bytes (see `pack`), with the hash of its [`Tokens`].
