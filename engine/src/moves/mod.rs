@@ -95,16 +95,18 @@ pub struct Provenance {
 impl Provenance {
     /// The provenance of a result of `mv` on `parents` with `params`.
     pub fn new(parents: &[&str], mv: Move, params: &[(&str, &str)], description: fmt::Arguments) -> Provenance {
-        let parts = parents.iter().copied().chain(params.iter().flat_map(|(k, v)| [*k, *v]));
-        let mut text = String::new();
-        let ends = parts
-            .map(|part| {
+        let parts = || parents.iter().copied().chain(params.iter().flat_map(|(k, v)| [*k, *v]));
+        // Allocated once at its final size: one provenance is made per move result.
+        with_formatted(description, |description| {
+            let mut text = String::with_capacity(parts().map(str::len).sum::<usize>() + description.len());
+            let mut ends = Vec::with_capacity(parents.len() + 2 * params.len());
+            for part in parts() {
                 text.push_str(part);
-                text.len() as u32
-            })
-            .collect();
-        let _ = fmt::Write::write_fmt(&mut text, description);
-        Provenance { mv, text: text.into_boxed_str(), ends, parents: parents.len() as u32 }
+                ends.push(text.len() as u32);
+            }
+            text.push_str(description);
+            Provenance { mv, text: text.into_boxed_str(), ends: ends.into_boxed_slice(), parents: parents.len() as u32 }
+        })
     }
 
     /// Part `i` of the text (a parent, or a parameter's name or value).
@@ -127,6 +129,23 @@ impl Provenance {
     pub fn description(&self) -> &str {
         &self.text[self.ends.last().map_or(0, |&e| e as usize)..]
     }
+}
+
+/// Calls `f` with `args` formatted, in a per-thread buffer: a string made from it can then be
+/// allocated at its final size rather than grown while formatting.
+fn with_formatted<R>(args: fmt::Arguments, f: impl FnOnce(&str) -> R) -> R {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUFFER.with(|b| match b.try_borrow_mut() {
+        Ok(mut b) => {
+            b.clear();
+            let _ = fmt::Write::write_fmt(&mut *b, args);
+            f(&b)
+        }
+        // Formatting `args` itself formats something this way.
+        Err(_) => f(&fmt::format(args)),
+    })
 }
 
 impl Serialize for Provenance {
@@ -265,7 +284,7 @@ fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), String> 
 /// sort-checked and counted so that nothing is dropped silently. The result is named `parent+tag`.
 pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: fmt::Arguments) -> Result<Derived, MoveError> {
     let mut t = Theory {
-        name: format!("{}+{tag}", parent.name),
+        name: with_formatted(format_args!("{}+{tag}", parent.name), str::to_string),
         doc: prov.description().to_string(),
         meta: Default::default(),
         sig: parent.sig.clone(),

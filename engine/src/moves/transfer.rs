@@ -274,12 +274,21 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
         })
         .collect::<Result<_, _>>()?;
     let params = landing.params(pair);
-    // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name.
-    let (mut name, mut description) = (format!("{}+{}[", target.name, source.name), format!("{} with the axioms of {} carried along ", target.name, source.name));
+    // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name, each string
+    // allocated once (one is made per result).
+    let map_len: usize = params.iter().map(|(k, v)| k.len() + '↦'.len_utf8() + v.len() + 2).sum();
+    let (mut name, mut description) = (String::with_capacity(target.name.len() + source.name.len() + map_len + 3), String::with_capacity(target.name.len() + source.name.len() + map_len + 64));
+    for (s, words) in [(&mut name, ["+", "["]), (&mut description, [" with the axioms of ", " carried along "])] {
+        s.extend([target.name.as_str(), words[0], source.name.as_str(), words[1]]);
+    }
     for (i, (k, v)) in params.iter().enumerate() {
-        let (comma, spaced) = if i == 0 { ("", "") } else { (",", ", ") };
-        let _ = write!(name, "{comma}{k}↦{v}");
-        let _ = write!(description, "{spaced}{k}↦{v}");
+        if i > 0 {
+            name.push(',');
+            description.push_str(", ");
+        }
+        for s in [&mut name, &mut description] {
+            s.extend([*k, "↦", *v]);
+        }
     }
     name.push(']');
     if let n @ 1.. = source.axioms.len() - carried.len() {
