@@ -166,6 +166,31 @@ fn every_move_on_every_seed_is_sort_checked_and_reparses() {
     }
 }
 
+/// The sort check names what is wrong: a symbol applied to too few arguments, a variable the
+/// axiom does not declare, sides of different sorts.
+#[test]
+fn sort_check_names_the_ill_sorted_part() {
+    use birkhoff_engine::syntax::{Formula, Term, VarId};
+    use std::sync::Arc;
+    let t = Theory::parse("theory T\nsort a\nsort b\nfunc * : a a -> a\nfunc f : a -> b\naxiom comm: all x:a y:a. x * y = y * x", "t.bk").unwrap();
+    assert!(moves::sort_check(&t).is_ok());
+    let star = t.sig.func("*").unwrap();
+    let f = t.sig.func("f").unwrap();
+    let x = || Term::Var(VarId(0));
+    let cases = [
+        (Formula::Eq(Term::App(star, vec![x()]), x()), "`*` takes 2 arguments, given 1"),
+        (Formula::Eq(Term::Var(VarId(7)), x()), "undeclared variable 7"),
+        (Formula::Eq(Term::App(f, vec![x()]), x()), "the sides of an equation have different sorts"),
+        (Formula::Eq(Term::App(f, vec![Term::App(f, vec![x()])]), Term::App(f, vec![x()])), "an argument of `f` has the wrong sort"),
+    ];
+    for (formula, message) in cases {
+        let mut bad = t.clone();
+        Arc::make_mut(&mut bad.axioms[0]).formula = formula;
+        let err = moves::sort_check(&bad).unwrap_err().to_string();
+        assert!(err.contains(&format!("axiom comm: {message}")), "{err}");
+    }
+}
+
 /// Axioms carried once and kept for other pairs (as an exploration does) give the very results
 /// carried anew, and are shared between results: here, TRANSFER from each seed into the seeds and
 /// their COMPLETE results (which keep the seed's symbols at the same indices). A carried axiom

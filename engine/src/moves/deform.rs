@@ -66,7 +66,7 @@ pub fn up_to_central(t: &Theory, axiom: &str, op: &str) -> Result<Derived, MoveE
     let at = t.axioms.iter().position(|a| a.name == axiom).ok_or_else(|| MoveError::Inapplicable(format!("{} has no axiom `{axiom}`", t.name)))?;
     let a = &t.axioms[at];
     let Formula::Eq(l, r) = &a.formula else { return Err(MoveError::Inapplicable(format!("`{axiom}` is not an equation"))) };
-    if super::term_sort(&t.sig, a, l).map_err(MoveError::IllFormed)? != s {
+    if super::term_sort(&t.sig, a, l).map_err(|e| MoveError::IllFormed(e.describe(&t.sig)))? != s {
         return Err(MoveError::Inapplicable(format!("`{axiom}` is not an equation between terms of the sort of `{op}`")));
     }
     let c = FuncId(t.sig.funcs.len() as u32);

@@ -215,8 +215,8 @@ fn check_from(t: &Theory, (funcs_from, rels_from): (usize, usize), axioms_from: 
         return bad(format!("axiom name `{n}` used twice"));
     }
     for a in &t.axioms[axioms_from..] {
-        if let Err(m) = check_formula(sig, a, &a.formula) {
-            return bad(format!("axiom {}: {m}", a.name));
+        if let Err(e) = check_formula(sig, a, &a.formula) {
+            return bad(format!("axiom {}: {}", a.name, e.describe(sig)));
         }
     }
     Ok(())
@@ -229,46 +229,85 @@ fn repeated<'a, I: Iterator<Item = &'a str>>(names: impl Fn() -> I, new: impl Fn
     names().enumerate().filter(|&(p, _)| new(p)).find(|&(p, n)| names().enumerate().any(|(q, m)| q != p && m == n)).map(|(_, n)| n)
 }
 
-pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, String> {
+/// Why an axiom is ill-sorted, told by indices: moves check every result, so the message (which
+/// needs names) is written only when a check fails ([`IllSorted::describe`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum IllSorted {
+    /// A variable the axiom does not declare.
+    Variable(u32),
+    /// An undeclared function symbol.
+    Function(u32),
+    /// An undeclared relation symbol.
+    Relation(u32),
+    /// A function (`true`) or relation symbol applied to the wrong number of arguments: its
+    /// index, arity, and the number given.
+    Arity(bool, u32, usize, usize),
+    /// An argument of a function (`true`) or relation symbol of the wrong sort.
+    ArgumentSort(bool, u32),
+    /// The two sides of an equation have different sorts.
+    Sides,
+    /// A quantifier binds an undeclared variable.
+    Bound,
+}
+
+impl IllSorted {
+    /// The message, with the symbols' names from `sig`.
+    pub(crate) fn describe(self, sig: &Signature) -> String {
+        let name = |func: bool, i: u32| if func { sig.funcs[i as usize].name.as_str() } else { sig.rels[i as usize].name.as_str() };
+        match self {
+            IllSorted::Variable(v) => format!("undeclared variable {v}"),
+            IllSorted::Function(f) => format!("undeclared function symbol {f}"),
+            IllSorted::Relation(r) => format!("undeclared relation symbol {r}"),
+            IllSorted::Arity(func, i, want, given) => format!("`{}` takes {want} arguments, given {given}", name(func, i)),
+            IllSorted::ArgumentSort(func, i) => format!("an argument of `{}` has the wrong sort", name(func, i)),
+            IllSorted::Sides => "the sides of an equation have different sorts".into(),
+            IllSorted::Bound => "a quantifier binds an undeclared variable".into(),
+        }
+    }
+}
+
+/// The sort of term `t` of axiom `a`, checking that it is well-sorted.
+pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, IllSorted> {
     match t {
-        Term::Var(v) => a.vars.get(v.0 as usize).map(|d| d.sort).ok_or_else(|| format!("undeclared variable {}", v.0)),
+        Term::Var(v) => a.vars.get(v.0 as usize).map(|d| d.sort).ok_or(IllSorted::Variable(v.0)),
         Term::App(f, args) => {
-            let d = sig.funcs.get(f.0 as usize).ok_or_else(|| format!("undeclared function symbol {}", f.0))?;
-            check_args(sig, a, &d.name, &d.args, args)?;
+            let d = sig.funcs.get(f.0 as usize).ok_or(IllSorted::Function(f.0))?;
+            check_args(sig, a, (true, f.0), &d.args, args)?;
             Ok(d.result)
         }
     }
 }
 
-fn check_args(sig: &Signature, a: &Axiom, name: &str, want: &[SortId], args: &[Term]) -> Result<(), String> {
+/// Checks the arguments of function (`true`) or relation symbol `symbol`, of profile `want`.
+fn check_args(sig: &Signature, a: &Axiom, symbol: (bool, u32), want: &[SortId], args: &[Term]) -> Result<(), IllSorted> {
     if want.len() != args.len() {
-        return Err(format!("`{name}` takes {} arguments, given {}", want.len(), args.len()));
+        return Err(IllSorted::Arity(symbol.0, symbol.1, want.len(), args.len()));
     }
     for (w, t) in want.iter().zip(args) {
         if term_sort(sig, a, t)? != *w {
-            return Err(format!("an argument of `{name}` has the wrong sort"));
+            return Err(IllSorted::ArgumentSort(symbol.0, symbol.1));
         }
     }
     Ok(())
 }
 
-fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), String> {
+fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), IllSorted> {
     match f {
         Formula::True | Formula::False => Ok(()),
         Formula::Eq(l, r) => {
             if term_sort(sig, a, l)? != term_sort(sig, a, r)? {
-                return Err("the sides of an equation have different sorts".into());
+                return Err(IllSorted::Sides);
             }
             Ok(())
         }
         Formula::Rel(r, args) => {
-            let d = sig.rels.get(r.0 as usize).ok_or_else(|| format!("undeclared relation symbol {}", r.0))?;
-            check_args(sig, a, &d.name, &d.args, args)
+            let d = sig.rels.get(r.0 as usize).ok_or(IllSorted::Relation(r.0))?;
+            check_args(sig, a, (false, r.0), &d.args, args)
         }
         Formula::Not(g) => check_formula(sig, a, g),
         Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
             if vs.iter().any(|v| v.0 as usize >= a.vars.len()) {
-                return Err("a quantifier binds an undeclared variable".into());
+                return Err(IllSorted::Bound);
             }
             check_formula(sig, a, g)
         }
