@@ -12,7 +12,7 @@ use crate::theory::Theory;
 struct Canonizer {
     own: Vec<u32>,
     vars: Vec<u32>,
-    keyed: Vec<(usize, usize, usize, usize)>,
+    keyed: Vec<Keyed>,
     finv: Invariants,
     rinv: Invariants,
     last: Vec<usize>,
@@ -41,42 +41,53 @@ thread_local! {
 struct Readings<'a> {
     /// The known set's tokens, and the tokens of the axioms encoded here.
     bufs: [&'a [u32]; 2],
-    /// Per distinct axiom: the buffer, the span there of one reading or two equally long ones
-    /// (`start..end`), and of the least one (`end..key`).
-    axioms: &'a [(usize, usize, usize, usize)],
+    /// The distinct axioms.
+    axioms: &'a [Keyed],
+}
+
+/// One axiom's readings in [`Readings`]: the buffer, the span there of one reading or two
+/// equally long ones (`start..end`), and of the least one (`end..key`), with the least one's
+/// hash.
+#[derive(Clone, Copy)]
+struct Keyed {
+    buf: usize,
+    start: usize,
+    end: usize,
+    key: usize,
+    hash: u64,
 }
 
 impl<'a> Readings<'a> {
     /// The readings of `t`'s distinct axioms; those not in `known` are encoded into `own`.
-    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &'a mut Vec<(usize, usize, usize, usize)>) -> Readings<'a> {
+    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &'a mut Vec<Keyed>) -> Readings<'a> {
         let id = IdentityRenaming::of(t);
         own.clear();
         keyed.clear();
-        // Per axiom: buffer, readings `start..end`, least reading `end..key`.
         let mut cursor = 0;
         for a in &t.axioms {
             if let Some(k) = known {
                 if let Some(i) = k.position_of(a, &mut cursor) {
                     let (start, end, key) = k.axioms[i];
-                    keyed.push((0, start, end, key));
+                    keyed.push(Keyed { buf: 0, start, end, key, hash: k.least_hashes[i] });
                     continue;
                 }
             }
             let (start, end, key) = push_keyed(a, &id.get(), own, vars);
-            keyed.push((1, start, end, key));
+            keyed.push(Keyed { buf: 1, start, end, key, hash: hash_tokens(&own[end..key]) });
         }
         let bufs = [known.map_or(&[][..], |k| &k.buf[..]), &own[..]];
-        // The least reading of each axiom is the key that finds duplicates.
-        let least = |&(b, _, end, key): &(usize, usize, usize, usize)| &bufs[b][end..key];
-        keyed.sort_by(|x, y| least(x).cmp(least(y)));
-        keyed.dedup_by(|x, y| least(x) == least(y));
+        // The least reading of each axiom is the key that finds duplicates: equal ones are made
+        // neighbours by sorting on its hash (and on itself when hashes tie).
+        let least = |k: &Keyed| &bufs[k.buf][k.end..k.key];
+        keyed.sort_unstable_by(|x, y| x.hash.cmp(&y.hash).then_with(|| least(x).cmp(least(y))));
+        keyed.dedup_by(|x, y| x.hash == y.hash && least(x) == least(y));
         Readings { bufs, axioms: keyed }
     }
 
     /// Distinct axiom `k`'s readings under the identity.
     fn readings(&self, k: usize) -> &'a [u32] {
-        let (b, start, end, _) = self.axioms[k];
-        &self.bufs[b][start..end]
+        let k = self.axioms[k];
+        &self.bufs[k.buf][k.start..k.end]
     }
 
     /// The first reading of distinct axiom `k` under the identity (for counting symbols).

@@ -491,6 +491,8 @@ pub struct AxiomSet {
     shared: Vec<Arc<Axiom>>,
     /// Per axiom: its hash for [`literal_hash`].
     hashes: Vec<u64>,
+    /// Per axiom: the hash of its least reading ([`hash_tokens`]), for canonical forms.
+    least_hashes: Vec<u64>,
     /// The theory's signature and its hash, for [`literal_hash`].
     sig: Arc<crate::signature::Signature>,
     sig_hash: u64,
@@ -504,7 +506,8 @@ impl AxiomSet {
         let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
         sort_spans(&buf, &mut sorted);
         let hashes = t.axioms.iter().map(|a| literal::axiom_hash(a)).collect();
-        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone(), hashes, sig: t.sig.clone(), sig_hash: literal::signature_hash(t) }
+        let least_hashes = axioms.iter().map(|&(_, end, key)| hash_tokens(&buf[end..key])).collect();
+        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone(), hashes, least_hashes, sig: t.sig.clone(), sig_hash: literal::signature_hash(t) }
     }
 
     /// The index of `a` (this very `Arc`) among the theory's axioms, looked for from `*cursor`
