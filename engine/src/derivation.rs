@@ -14,6 +14,7 @@ use crate::theory::Theory;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
+use crate::signature::Signature;
 use crate::syntax::Axiom;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -55,6 +56,10 @@ pub struct Graph {
     /// so that, say, the commutativity COMPLETE adds to a thousand theories, or the axioms
     /// TRANSFER carries into them, are stored once.
     axioms: FxHashSet<Arc<Axiom>>,
+    /// Every signature of a node, once, likewise: the moves that declare a symbol (an identity,
+    /// a division, a named operation) give each of their results a signature of its own, and
+    /// most are equal to another's.
+    sigs: FxHashSet<Arc<Signature>>,
 }
 
 impl Graph {
@@ -94,25 +99,28 @@ impl Graph {
         (self.graph.add_node(Node { theory, depth }), true)
     }
 
-    /// Replaces each axiom of `theory` by an equal one already in the graph, or records it. An
-    /// axiom the theory already shares (with its parent) is left as it is.
+    /// Replaces each axiom of `theory`, and its signature, by an equal one already in the
+    /// graph, or records it. What the theory already shares (with its parent) is left as it is.
     fn share_axioms(&mut self, theory: &mut Theory) {
         for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
-            match self.axioms.get(&**a) {
-                Some(known) => *a = known.clone(),
-                None => {
-                    self.axioms.insert(a.clone());
-                }
-            }
+            shared(&mut self.axioms, a);
+        }
+        if Arc::strong_count(&theory.sig) == 1 {
+            shared(&mut self.sigs, &mut theory.sig);
         }
     }
 
     /// [`Graph::share_axioms`] without recording: what the parallel part of [`explore_with`]
-    /// can do before the merge, which then hashes only axioms not seen before.
+    /// can do before the merge, which then hashes only what it has not seen before.
     fn reuse_axioms(&self, theory: &mut Theory) {
         for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
             if let Some(known) = self.axioms.get(&**a) {
                 *a = known.clone();
+            }
+        }
+        if Arc::strong_count(&theory.sig) == 1 {
+            if let Some(known) = self.sigs.get(&*theory.sig) {
+                theory.sig = known.clone();
             }
         }
     }
@@ -159,6 +167,16 @@ impl Graph {
             serde_json::json!({"from": a.index(), "to": b.index(), "provenance": self.graph[e]})
         }).collect();
         serde_json::json!({"nodes": nodes, "edges": edges, "equivalences": self.equivalences})
+    }
+}
+
+/// Replaces `x` by the equal value in `pool`, or records it there.
+fn shared<T: Eq + std::hash::Hash>(pool: &mut FxHashSet<Arc<T>>, x: &mut Arc<T>) {
+    match pool.get(&**x) {
+        Some(known) => *x = known.clone(),
+        None => {
+            pool.insert(x.clone());
+        }
     }
 }
 
