@@ -4,6 +4,7 @@
 
 use super::{hash_tokens, pack, push_keyed, relabel_least, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
 use crate::signature::Signature;
+use std::hash::Hasher;
 use crate::theory::Theory;
 
 /// Buffers for computing canonical forms, one set per thread: an exploration computes forms by
@@ -23,6 +24,8 @@ struct Canonizer {
     buf: Vec<u32>,
     spans: Vec<(u64, usize, usize)>,
     best: Vec<u32>,
+    /// The hash of `best` ([`Tokens`]), made from the hashes of its parts.
+    best_hash: u64,
     funcs: Vec<u32>,
     rels: Vec<u32>,
     sorts: Vec<u32>,
@@ -341,9 +344,9 @@ pub fn canonical_tokens(t: &Theory, known: Option<&AxiomSet>) -> Result<Tokens, 
 pub fn with_canonical_tokens<R>(t: &Theory, known: Option<&AxiomSet>, f: impl FnOnce(&Tokens) -> R) -> Result<R, CanonError> {
     let tokens = CANONIZER.with(|c| {
         let c = &mut *c.borrow_mut();
-        canonize(t, known, c).map(|()| std::mem::take(&mut c.best))
+        canonize(t, known, c).map(|()| (std::mem::take(&mut c.best), c.best_hash))
     })?;
-    let mut tokens = Tokens::new(tokens);
+    let mut tokens = Tokens { tokens: tokens.0, hash: tokens.1 };
     let r = f(&tokens);
     CANONIZER.with(|c| c.borrow_mut().best = std::mem::take(&mut tokens.tokens));
     Ok(r)
@@ -357,7 +360,7 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
         return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
     }
     {
-        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, funcs, rels, sorts, cls } = c;
+        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, best_hash, funcs, rels, sorts, cls } = c;
         // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
         // order does not matter: everything below sorts what it reads from them.
         let readings = Readings::of(t, known, own, vars, keyed);
@@ -421,6 +424,12 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
                         best.push(SEP);
                         best.extend_from_slice(&buf[s.1..s.2]);
                     }
+                    // A function of the tokens, as its parts are: the head's hash, then the
+                    // axioms' in order.
+                    let mut h = rustc_hash::FxHasher::default();
+                    h.write_u64(hash_tokens(head));
+                    spans.iter().for_each(|s| h.write_u64(s.0));
+                    *best_hash = h.finish();
                 }
                 // Advance the mixed-radix counter.
                 let mut i = 0;

@@ -78,14 +78,11 @@ fn packs_to(tokens: &[u32], bytes: &[u8]) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tokens {
     tokens: Vec<u32>,
+    /// A hash of the tokens (made by the canonizer from the hashes of the form's parts).
     hash: u64,
 }
 
 impl Tokens {
-    fn new(tokens: Vec<u32>) -> Tokens {
-        Tokens { hash: hash_tokens(&tokens), tokens }
-    }
-
     /// The form packed, to be stored in a [`FormIndex`]. Packing is left to whoever holds a
     /// form likely to be new, which can be a worker thread rather than the one that stores it.
     pub fn packed(&self) -> PackedForm {
