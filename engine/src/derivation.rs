@@ -224,6 +224,11 @@ pub fn explore(bases: &[Theory], depth: usize) -> (Graph, Stats) {
 /// merging is sequential and in frontier order, so the graph does not depend on the thread count.
 /// When `on_event` breaks (Ctrl-C, say), the exploration stops after the parent being merged,
 /// and the graph holds everything merged so far ([`Stats::stopped`]).
+///
+/// Each chunk of the frontier goes through three steps: its moves ([`moves_of`], which need no
+/// graph), looking their results up ([`prepare`], in parallel, against the graph as the previous
+/// chunk left it), and the merge (on the calling thread). The next chunk's moves run on the pool
+/// while a chunk is merged.
 pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Graph, Event) -> ControlFlow<()>) -> (Graph, Stats) {
     let mut g = Graph::default();
     let mut stats = Stats::default();
@@ -232,6 +237,9 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     let base_axioms: Vec<AxiomSet> = bases.iter().map(AxiomSet::of).collect();
     // The bases' axioms carried into frontier theories, shared by the results holding them.
     let carried = CarriedAxioms::default();
+    let bases = Bases { theories: bases, axioms: &base_axioms, nodes: &base_nodes, carried: &carried };
+    // The moves of the parents `chunk` (copies of theirs, so that the graph may grow meanwhile).
+    let moves = |parents: Vec<Theory>| -> Vec<Moved> { parents.par_iter().map(|t| moves_of(t, &bases)).collect() };
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
@@ -241,37 +249,22 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
             break;
         }
         let mut next = Vec::new();
-        for chunk in frontier.chunks(CHUNK) {
-            let results: Vec<Vec<Result>> = chunk.par_iter().map(|&i| prepare(&g, &g.graph[i].theory, bases, &base_axioms, &base_nodes, &carried)).collect();
-            // The node each result of the parent being merged went to.
-            let mut went = Vec::new();
-            for (&parent, rs) in chunk.iter().zip(results) {
-                went.clear();
-                for r in rs {
-                    stats.generated += 1;
-                    let (child, new) = match r.found {
-                        Found::Node(known) => (known, false),
-                        Found::Sibling(j) => (went[j], false),
-                        Found::New(theory, form, literal) => g.add_with_form(theory, form, literal, round),
-                    };
-                    went.push(child);
-                    // Every parent gets an edge, including a move that gives back its own parent
-                    // (up to renaming), which is recorded as a loop.
-                    let provenance = r.provenance;
-                    if let Some(o) = r.other.filter(|o| *o != parent) {
-                        g.graph.add_edge(o, child, provenance.clone());
-                    }
-                    g.graph.add_edge(parent, child, provenance);
-                    if new {
-                        next.push(child);
-                        stats.stopped |= on_event(&g, Event::New(child)).is_break();
-                    }
-                }
-                if on_event(&g, Event::ParentDone).is_break() || stats.stopped {
-                    stats.stopped = true;
-                    break 'rounds;
-                }
+        let parents = |g: &Graph, chunk: Option<&[NodeIndex]>| chunk.unwrap_or_default().iter().map(|&i| g.graph[i].theory.clone()).collect::<Vec<_>>();
+        let mut moved = moves(parents(&g, frontier.chunks(CHUNK).next()));
+        let mut chunks = frontier.chunks(CHUNK).peekable();
+        while let Some(chunk) = chunks.next() {
+            let results: Vec<Vec<Result>> = std::mem::take(&mut moved).into_par_iter().map(|m| prepare(&g, m)).collect();
+            let upcoming = parents(&g, chunks.peek().copied());
+            let mut upcoming_moved = Vec::new();
+            let stopped = rayon::in_place_scope(|s| {
+                s.spawn(|_| upcoming_moved = moves(upcoming));
+                merge(&mut g, chunk, results, round, &mut stats, &mut next, &mut on_event)
+            });
+            if stopped {
+                stats.stopped = true;
+                break 'rounds;
             }
+            moved = upcoming_moved;
         }
         frontier = next;
     }
@@ -279,20 +272,83 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     (g, stats)
 }
 
-/// Every move result of `t` (unary, and binary with each base), each looked up in the graph as
-/// it stood when the chunk started, and among the earlier results of `t` itself. A duplicate is
-/// dropped here, in the thread that built it, and only where it went is sent to the merge.
-fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], base_nodes: &[NodeIndex], carried: &CarriedAxioms) -> Vec<Result> {
-    let t_axioms = AxiomSet::of(t);
+/// What the moves of every frontier theory pair it with: the bases, their encoded axioms, their
+/// nodes, and the axioms carried from them so far.
+struct Bases<'a> {
+    theories: &'a [Theory],
+    axioms: &'a [AxiomSet],
+    nodes: &'a [NodeIndex],
+    carried: &'a CarriedAxioms,
+}
+
+/// Merges a chunk's prepared results into the graph, parent by parent in frontier order,
+/// collecting new nodes into `next`. Returns whether `on_event` asked to stop.
+fn merge(g: &mut Graph, chunk: &[NodeIndex], results: Vec<Vec<Result>>, round: usize, stats: &mut Stats, next: &mut Vec<NodeIndex>, on_event: &mut impl FnMut(&Graph, Event) -> ControlFlow<()>) -> bool {
+    // The node each result of the parent being merged went to.
+    let mut went = Vec::new();
+    for (&parent, rs) in chunk.iter().zip(results) {
+        went.clear();
+        let mut stopped = false;
+        for r in rs {
+            stats.generated += 1;
+            let (child, new) = match r.found {
+                Found::Node(known) => (known, false),
+                Found::Sibling(j) => (went[j], false),
+                Found::New(theory, form, literal) => g.add_with_form(theory, form, literal, round),
+            };
+            went.push(child);
+            // Every parent gets an edge, including a move that gives back its own parent (up to
+            // renaming), which is recorded as a loop.
+            let provenance = r.provenance;
+            if let Some(o) = r.other.filter(|o| *o != parent) {
+                g.graph.add_edge(o, child, provenance.clone());
+            }
+            g.graph.add_edge(parent, child, provenance);
+            if new {
+                next.push(child);
+                stopped |= on_event(g, Event::New(child)).is_break();
+            }
+        }
+        if on_event(g, Event::ParentDone).is_break() || stopped {
+            return true;
+        }
+    }
+    false
+}
+
+/// A frontier theory's move results (unary, and binary with each base), made without looking
+/// at the graph, each with the base of a binary move and its literal hash; and the theory's
+/// encoded axioms, which its results share.
+struct Moved {
+    axioms: AxiomSet,
+    results: Vec<(moves::Derived, Option<NodeIndex>, u64)>,
+}
+
+/// The moves of `t` ([`Moved`]).
+fn moves_of(t: &Theory, bases: &Bases) -> Moved {
+    let axioms = AxiomSet::of(t);
     let unary = moves::unary_moves(t);
     // Room for the unary results and about as many binary ones, so that the vector of results
     // (moved whole on each growth) rarely grows.
-    let mut out: Vec<Result> = Vec::with_capacity(2 * unary.len());
+    let mut results = Vec::with_capacity(2 * unary.len());
     let unary = unary.into_iter().map(|d| (d, None));
-    let binary = bases.iter().zip(base_axioms).zip(base_nodes).flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &t_axioms).reusing(carried)).into_iter().map(|d| (d, Some(*bi))));
+    let pairs = bases.theories.iter().zip(bases.axioms).zip(bases.nodes);
+    let binary = pairs.flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &axioms).reusing(bases.carried)).into_iter().map(|d| (d, Some(*bi))));
     for (d, other) in unary.chain(binary) {
+        let literal = literal_hash(&d.theory, Some(&axioms));
+        results.push((d, other, literal));
+    }
+    Moved { axioms, results }
+}
+
+/// A parent's move results, each looked up in the graph as it stood when the chunk started, and
+/// among the parent's earlier results. A duplicate is dropped here, in the thread that found it,
+/// and only where it went is sent to the merge.
+fn prepare(g: &Graph, m: Moved) -> Vec<Result> {
+    let t_axioms = &m.axioms;
+    let mut out: Vec<Result> = Vec::with_capacity(m.results.len());
+    for (d, other, literal) in m.results {
         // Most duplicates are found literally, without a canonical form.
-        let literal = literal_hash(&d.theory, Some(&t_axioms));
         let earlier = |same: &dyn Fn(&Theory, &Option<PackedForm>, u64) -> bool| out.iter().position(|r| matches!(&r.found, Found::New(e, f, l) if same(e, f, *l)));
         let found = if let Some(known) = g.literally(&d.theory, literal) {
             Found::Node(known)
@@ -300,7 +356,7 @@ fn prepare(g: &Graph, t: &Theory, bases: &[Theory], base_axioms: &[AxiomSet], ba
             Found::Sibling(j)
         } else {
             // The form is packed only when the graph does not have it (it is likely new).
-            match with_canonical_tokens(&d.theory, Some(&t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
+            match with_canonical_tokens(&d.theory, Some(t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
                 Ok(Ok(known)) => Found::Node(known),
                 form => {
                     let form = form.ok().and_then(std::result::Result::err);

@@ -63,3 +63,36 @@ fn every_result_lands_on_the_node_of_its_canonical_form() {
     assert_eq!(found, expected);
     assert!(stats.generated < expected.len());
 }
+
+/// An exploration stopped by its caller ends after the parent being merged: the graph holds
+/// that parent's results and everything merged before, and is a prefix of the full exploration
+/// (the same nodes, in the same order, as far as it goes).
+#[test]
+fn a_stopped_exploration_keeps_what_was_merged() {
+    use birkhoff_engine::derivation::{explore_with, Event};
+    use std::ops::ControlFlow;
+    let bases: Vec<_> = ["semigroup", "group", "lattice"].iter().map(|n| seeds::load(n).unwrap()).collect();
+    let (full, _) = explore(&bases, 2);
+    let (mut new, mut parents_done, mut new_at_stop) = (0, 0, 0);
+    let (g, stats) = explore_with(&bases, 2, |_, e| {
+        match e {
+            Event::New(_) => new += 1,
+            Event::ParentDone => parents_done += 1,
+            Event::Round { .. } => {}
+        }
+        // Stop at the 400th new theory: the rest of its parent's results are still merged.
+        if new == 400 && new_at_stop == 0 {
+            new_at_stop = new;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    assert!(stats.stopped && new_at_stop == 400);
+    assert_eq!(g.graph.node_count(), bases.len() + new);
+    assert!(new >= 400 && g.graph.node_count() < full.graph.node_count(), "{new} new of {}", full.graph.node_count());
+    assert_eq!(stats.distinct, g.graph.node_count());
+    for i in g.graph.node_indices() {
+        assert_eq!(g.graph[i].theory.to_text(), full.graph[i].theory.to_text());
+    }
+    assert!(parents_done > 0);
+}
