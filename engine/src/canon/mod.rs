@@ -331,10 +331,11 @@ fn relabelled(t: u32, r: &Renaming) -> u32 {
 fn relabel_least(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
     let reading = if tokens.first() == Some(&EQ) {
         let (first, second) = tokens.split_at(tokens.len() / 2);
-        if second.iter().map(|&t| relabelled(t, r)).lt(first.iter().map(|&t| relabelled(t, r))) {
-            second
-        } else {
-            first
+        // The readings are equally long: the first token that differs decides.
+        let differ = first.iter().zip(second).map(|(&a, &b)| (relabelled(a, r), relabelled(b, r))).find(|(a, b)| a != b);
+        match differ {
+            Some((a, b)) if b < a => second,
+            _ => first,
         }
     } else {
         tokens
