@@ -145,7 +145,15 @@ pub fn nearest_seed_of(facts: &[AxiomFacts]) -> Option<(&'static str, f64)> {
             inter[seed] += (run.len() as u32).min(theirs);
         }
     }
-    known.seeds.iter().zip(inter).map(|((name, their_total), inter)| (name.as_str(), f64::from(inter) / f64::from(total + their_total - inter))).max_by(|a, b| a.1.total_cmp(&b.1))
+    // The last seed of greatest overlap; a seed sharing no law overlaps 0.
+    let mut best = (known.seeds.len().checked_sub(1)?, 0.0);
+    for (seed, &i) in inter.iter().enumerate().filter(|(_, i)| **i > 0) {
+        let overlap = f64::from(i) / f64::from(total + known.seeds[seed].1 - i);
+        if overlap >= best.1 {
+            best = (seed, overlap);
+        }
+    }
+    Some((known.seeds[best.0].0.as_str(), best.1))
 }
 
 #[cfg(test)]
