@@ -46,12 +46,14 @@ pub fn map_axiom(a: &Arc<Axiom>, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dy
     Arc::new(Axiom { name: a.name.clone(), formula, vars: a.vars.clone(), origin: None })
 }
 
-fn rewrite(t: &Theory, tag: &str, p: super::Provenance, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Result<Derived, MoveError> {
+/// `t` with every axiom rewritten by `ft` and `fr`, which change only the axioms `touched` says
+/// they may (the others are kept, shared with `t`, without being rebuilt).
+fn rewrite(t: &Theory, tag: &str, p: super::Provenance, touched: &dyn Fn(&Formula) -> bool, ft: &dyn Fn(FuncId, Vec<Term>) -> Term, fr: &dyn Fn(RelId, Vec<Term>) -> Formula) -> Result<Derived, MoveError> {
     let mut d = t.clone();
     d.name = format!("{}+{tag}", t.name);
     d.doc = p.description().to_string();
     d.meta.clear();
-    d.axioms = t.axioms.iter().map(|a| map_axiom(a, ft, fr)).collect();
+    d.axioms = t.axioms.iter().map(|a| if touched(&a.formula) { map_axiom(a, ft, fr) } else { a.clone() }).collect();
     finish(d, t.axioms.len(), p)
 }
 
@@ -65,7 +67,7 @@ pub fn opposite(t: &Theory, op: &str) -> Result<Derived, MoveError> {
         }
         Term::App(g, args)
     };
-    rewrite(t, &format!("op({op})"), p, &ft, &|r, args| Formula::Rel(r, args))
+    rewrite(t, &format!("op({op})"), p, &|a| a.mentions_func(f), &ft, &|r, args| Formula::Rel(r, args))
 }
 
 /// The reverse of a binary relation `rel`: every `rel(x, y)` becomes `rel(y, x)`.
@@ -78,7 +80,7 @@ pub fn reverse(t: &Theory, rel: &str) -> Result<Derived, MoveError> {
         }
         Formula::Rel(q, args)
     };
-    rewrite(t, &format!("rev({rel})"), p, &|g, args| Term::App(g, args), &fr)
+    rewrite(t, &format!("rev({rel})"), p, &|a| a.mentions_rel(r), &|g, args| Term::App(g, args), &fr)
 }
 
 /// The order dual of a lattice-like pair: `meet` and `join` exchanged in every axiom.
@@ -90,7 +92,7 @@ pub fn order_dual(t: &Theory, meet: &str, join: &str) -> Result<Derived, MoveErr
     }
     let p = prov(t, Move::Dualize, &[("dual", "order"), ("meet", meet), ("join", join)], format_args!("the order dual of {}: `{meet}` and `{join}` exchanged", t.name));
     let ft = |h: FuncId, args| Term::App(if h == f { g } else if h == g { f } else { h }, args);
-    rewrite(t, &format!("dual({meet},{join})"), p, &ft, &|r, args| Formula::Rel(r, args))
+    rewrite(t, &format!("dual({meet},{join})"), p, &|a| a.mentions_func(f) || a.mentions_func(g), &ft, &|r, args| Formula::Rel(r, args))
 }
 
 /// The opposite of every binary operation, the reverse of every binary relation, and the order
