@@ -474,8 +474,8 @@ impl VarMatch<'_> {
 
 /// A theory's axioms up to variable names and orientation, encoded once, for the many
 /// membership questions TRANSFER and ABSTRACT's common part ask of one theory (one per axiom
-/// of the other theory and signature map). [`AxiomSet::has_image`] reads an axiom of another
-/// set through a renaming by relabelling its tokens, without building the renamed axiom.
+/// of the other theory and signature map). [`AxiomSet::images`] reads the set's axioms through
+/// a renaming by relabelling their tokens, without building the renamed axioms.
 pub struct AxiomSet {
     /// Every axiom's readings and then its least reading, in the theory's order.
     buf: Vec<u32>,
@@ -529,20 +529,31 @@ impl AxiomSet {
         self.has_encoding(&want)
     }
 
-    /// Whether the set has axiom `k` of `other` with its symbols and sorts renamed by `r` (from
-    /// `other`'s theory into this one's).
-    pub fn has_image(&self, other: &AxiomSet, k: usize, r: &Renaming) -> bool {
-        self.has_image_in(other, k, r, &mut Vec::new())
+    /// Each axiom of the set with its symbols and sorts renamed by `r` (into another theory's),
+    /// as [`AxiomSet::has_image`] asks the other theory's set about it.
+    pub fn images(&self, r: &Renaming) -> AxiomImages {
+        let mut out = AxiomImages { tokens: Vec::with_capacity(self.buf.len() / 3), ends: Vec::with_capacity(self.axioms.len()) };
+        for &(start, end, _) in &self.axioms {
+            relabel_least(&self.buf[start..end], r, &mut out.tokens);
+            out.ends.push(out.tokens.len());
+        }
+        out
     }
 
-    /// [`AxiomSet::has_image`], with `scratch` to hold the image (asked for every axiom along
-    /// every signature map, so without allocating each time).
-    pub fn has_image_in(&self, other: &AxiomSet, k: usize, r: &Renaming, scratch: &mut Vec<u32>) -> bool {
-        let (start, end, _) = other.axioms[k];
-        scratch.clear();
-        relabel_least(&other.buf[start..end], r, scratch);
-        self.has_encoding(scratch)
+    /// Whether the set has axiom `k` of `images` (made by another set's [`AxiomSet::images`]).
+    pub fn has_image(&self, images: &AxiomImages, k: usize) -> bool {
+        let start = if k == 0 { 0 } else { images.ends[k - 1] };
+        self.has_encoding(&images.tokens[start..images.ends[k]])
     }
+}
+
+/// The axioms of one theory carried into another along a renaming, encoded
+/// ([`AxiomSet::images`]): TRANSFER asks whether each lands on an axiom of the target.
+pub struct AxiomImages {
+    /// Each axiom's least reading, one after the other.
+    tokens: Vec<u32>,
+    /// Where each axiom's reading ends.
+    ends: Vec<usize>,
 }
 
 /// Every axiom of `t` encoded under `r`: its readings, then its least reading, one after the

@@ -5,7 +5,7 @@
 
 use super::dualize::map_formula;
 use super::{finish_added, fresh_axiom_name, Derived, Move, MoveError, Provenance};
-use crate::canon::{AxiomSet, Renaming};
+use crate::canon::{AxiomImages, AxiomSet, Renaming};
 use crate::signature::{FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term, VarDecl};
 use crate::theory::Theory;
@@ -89,8 +89,12 @@ fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
     match im.indices() {
         Some((sorts, funcs, rels)) => {
             let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
-            let mut scratch = Vec::new();
-            Ok((0..source.axioms.len()).map(|k| target.has_image_in(pair.source_axioms, k, &r, &mut scratch)).collect())
+            let image = || pair.source_axioms.images(&r);
+            let images = match pair.carried {
+                Some(kept) => kept.images(source, im, image),
+                None => Arc::new(image()),
+            };
+            Ok((0..source.axioms.len()).map(|k| target.has_image(&images, k)).collect())
         }
         None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
     }
@@ -173,11 +177,16 @@ impl<'a> Pair<'a> {
 /// carries each base's axioms into hundreds of theories, and the theories made from one seed
 /// keep its symbols at the same indices: along the same indices an axiom is carried to the very
 /// same axiom, which is then built once and shared (one `Arc`) by every result holding it.
+/// Which of them land on axioms of a target is asked along the same indices again and again too:
+/// their encodings ([`AxiomImages`]) are kept likewise.
 #[derive(Default)]
 pub struct CarriedAxioms {
     /// Shards (by hash) of entries: the source axiom, the images of the sorts and symbols as
     /// [`CarriedAxioms::key`] writes them, and the carried axiom, named.
     shards: [std::sync::Mutex<hashbrown::HashTable<(u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>)>>; 8],
+    /// Entries: the source's axioms, the images of the sorts and symbols, and the axioms'
+    /// encodings carried along them.
+    images: std::sync::Mutex<hashbrown::HashTable<(u64, Vec<Arc<Axiom>>, Box<[u32]>, Arc<AxiomImages>)>>,
 }
 
 impl CarriedAxioms {
@@ -188,6 +197,27 @@ impl CarriedAxioms {
         let mut key: Vec<u32> = sorts.chain([u32::MAX]).chain(im.funcs.iter().map(|f| f.0)).chain([u32::MAX]).chain(im.rels.iter().map(|r| r.0)).chain([u32::MAX]).collect();
         key.extend(prefix.bytes().map(u32::from));
         key
+    }
+
+    /// The encodings of `source`'s axioms carried along `im`: those kept from an earlier call,
+    /// or `image`'s, which are kept.
+    fn images(&self, source: &Theory, im: &Images, image: impl FnOnce() -> AxiomImages) -> Arc<AxiomImages> {
+        use std::hash::{Hash, Hasher};
+        let key = Self::key(im, "");
+        let mut h = rustc_hash::FxHasher::default();
+        source.axioms.iter().for_each(|a| std::ptr::hash(Arc::as_ptr(a), &mut h));
+        key.hash(&mut h);
+        let hash = h.finish();
+        let same = |e: &(u64, Vec<Arc<Axiom>>, Box<[u32]>, Arc<AxiomImages>)| e.0 == hash && *e.2 == *key && e.1.len() == source.axioms.len() && e.1.iter().zip(&source.axioms).all(|(x, y)| Arc::ptr_eq(x, y));
+        if let Some(e) = self.images.lock().expect("not poisoned").find(hash, same) {
+            return e.3.clone();
+        }
+        let images = Arc::new(image());
+        let mut table = self.images.lock().expect("not poisoned");
+        match table.find(hash, same) {
+            Some(e) => e.3.clone(),
+            None => table.insert_unique(hash, (hash, source.axioms.clone(), key.into(), images.clone()), |e| e.0).get().3.clone(),
+        }
     }
 
     /// `a` carried as `key` says ([`CarriedAxioms::key`]): the axiom kept from an earlier call,
