@@ -94,14 +94,14 @@ impl Graph {
             }
             None => self.uncanonized += 1,
         }
-        self.share_axioms(&mut theory);
+        self.intern(&mut theory);
         self.literal.insert(literal, next);
         (self.graph.add_node(Node { theory, depth }), true)
     }
 
     /// Replaces each axiom of `theory`, and its signature, by an equal one already in the
     /// graph, or records it. What the theory already shares (with its parent) is left as it is.
-    fn share_axioms(&mut self, theory: &mut Theory) {
+    fn intern(&mut self, theory: &mut Theory) {
         for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
             shared(&mut self.axioms, a);
         }
@@ -110,9 +110,9 @@ impl Graph {
         }
     }
 
-    /// [`Graph::share_axioms`] without recording: what the parallel part of [`explore_with`]
+    /// [`Graph::intern`] without recording: what the parallel part of [`explore_with`]
     /// can do before the merge, which then hashes only what it has not seen before.
-    fn reuse_axioms(&self, theory: &mut Theory) {
+    fn reuse_interned(&self, theory: &mut Theory) {
         for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
             if let Some(known) = self.axioms.get(&**a) {
                 *a = known.clone();
@@ -238,7 +238,7 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     // The bases' axioms carried into frontier theories, shared by the results holding them.
     let carried = CarriedAxioms::default();
     let bases = Bases { theories: bases, axioms: &base_axioms, nodes: &base_nodes, carried: &carried };
-    // The moves of the parents `chunk` (copies of theirs, so that the graph may grow meanwhile).
+    // The moves of `parents` (copies of frontier theories, so that the graph may grow meanwhile).
     let moves = |parents: Vec<Theory>| -> Vec<Moved> { parents.par_iter().map(|t| moves_of(t, &bases)).collect() };
     let mut frontier = base_nodes.clone();
     frontier.sort();
@@ -364,7 +364,7 @@ fn prepare(g: &Graph, m: Moved) -> Vec<Result> {
                         Some(j) => Found::Sibling(j),
                         None => {
                             let mut theory = d.theory;
-                            g.reuse_axioms(&mut theory);
+                            g.reuse_interned(&mut theory);
                             Found::New(theory, form, literal)
                         }
                     }
