@@ -425,7 +425,9 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
                         best.extend_from_slice(&buf[s.1..s.2]);
                     }
                     // A function of the tokens, as its parts are: the head's hash, then the
-                    // axioms' in order.
+                    // axioms' in order. (A form splits into head and axioms in one way only:
+                    // after a SEP, a class's size is an untagged number, while an axiom's
+                    // encoding starts with a tagged token.)
                     let mut h = rustc_hash::FxHasher::default();
                     h.write_u64(hash_tokens(head));
                     spans.iter().for_each(|s| h.write_u64(s.0));
