@@ -183,11 +183,17 @@ impl<'a> Pair<'a> {
 pub struct CarriedAxioms {
     /// Shards (by hash) of entries: the source axiom, the images of the sorts and symbols as
     /// [`CarriedAxioms::key`] writes them, and the carried axiom, named.
-    shards: [std::sync::Mutex<hashbrown::HashTable<(u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>)>>; 8],
+    shards: [std::sync::Mutex<hashbrown::HashTable<Carried>>; 8],
     /// Entries: the source's axioms, the images of the sorts and symbols, and the axioms'
     /// encodings carried along them.
-    images: std::sync::Mutex<hashbrown::HashTable<(u64, Vec<Arc<Axiom>>, Box<[u32]>, Arc<AxiomImages>)>>,
+    images: std::sync::Mutex<hashbrown::HashTable<CarriedImages>>,
 }
+
+/// An entry of [`CarriedAxioms`]' axioms: hash, source axiom, key, carried axiom.
+type Carried = (u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>);
+
+/// An entry of [`CarriedAxioms`]' encodings: hash, source axioms, key, their images.
+type CarriedImages = (u64, Vec<Arc<Axiom>>, Box<[u32]>, Arc<AxiomImages>);
 
 impl CarriedAxioms {
     /// The images of the sorts, function and relation symbols, one after the other, and the
@@ -208,7 +214,7 @@ impl CarriedAxioms {
         source.axioms.iter().for_each(|a| std::ptr::hash(Arc::as_ptr(a), &mut h));
         key.hash(&mut h);
         let hash = h.finish();
-        let same = |e: &(u64, Vec<Arc<Axiom>>, Box<[u32]>, Arc<AxiomImages>)| e.0 == hash && *e.2 == *key && e.1.len() == source.axioms.len() && e.1.iter().zip(&source.axioms).all(|(x, y)| Arc::ptr_eq(x, y));
+        let same = |e: &CarriedImages| e.0 == hash && *e.2 == *key && e.1.len() == source.axioms.len() && e.1.iter().zip(&source.axioms).all(|(x, y)| Arc::ptr_eq(x, y));
         if let Some(e) = self.images.lock().expect("not poisoned").find(hash, same) {
             return e.3.clone();
         }
@@ -229,7 +235,7 @@ impl CarriedAxioms {
         key.hash(&mut h);
         let hash = h.finish();
         let shard = &self.shards[(hash >> 61) as usize];
-        let same = |e: &(u64, Arc<Axiom>, Box<[u32]>, Arc<Axiom>)| e.0 == hash && Arc::ptr_eq(&e.1, a) && *e.2 == *key;
+        let same = |e: &Carried| e.0 == hash && Arc::ptr_eq(&e.1, a) && *e.2 == *key;
         if let Some(e) = shard.lock().expect("not poisoned").find(hash, same) {
             return Ok(e.3.clone());
         }
