@@ -125,9 +125,10 @@ impl Graph {
         }
     }
 
-    /// The node of a theory equal (up to renaming) to `t`, if any.
+    /// The node of a theory equal (up to renaming) to `t`, if any. A theory too symmetric to
+    /// canonize is found when it is literally equal to a node, as [`explore`] finds it.
     pub fn find(&self, t: &Theory) -> Option<NodeIndex> {
-        canonical_tokens(t, None).ok().and_then(|f| self.index.get(&f))
+        self.literally(t, literal_hash(t, None)).or_else(|| canonical_tokens(t, None).ok().and_then(|f| self.index.get(&f)))
     }
 
     /// How many theories were first reached at `depth` (the new theories of that round).

@@ -96,3 +96,25 @@ fn a_stopped_exploration_keeps_what_was_merged() {
     }
     assert!(parents_done > 0);
 }
+
+/// A theory too symmetric to canonize (nine constants nothing tells apart) is still a node,
+/// deduplicated and found when it comes again literally; a renamed copy cannot be recognised
+/// without a canonical form, and is not claimed to be.
+#[test]
+fn a_theory_too_symmetric_to_canonize_is_found_literally() {
+    use birkhoff_engine::derivation::Graph;
+    use birkhoff_engine::Theory;
+    let text = |prefix: &str| {
+        let constants: String = (0..9).map(|i| format!("const {prefix}{i}\n")).collect();
+        format!("theory Nine\nfunc * : 2\n{constants}axiom comm: x * y = y * x")
+    };
+    let t = Theory::parse(&text("a"), "nine.bk").unwrap();
+    assert!(birkhoff_engine::canon::canonical_form(&t).is_err());
+    let mut g = Graph::default();
+    let (node, new) = g.add(t.clone(), 0);
+    assert!(new && g.uncanonized == 1);
+    assert_eq!(g.add(t.clone(), 0), (node, false));
+    assert_eq!(g.find(&t), Some(node));
+    let renamed = Theory::parse(&text("b"), "nine.bk").unwrap();
+    assert_eq!(g.find(&renamed), None);
+}
