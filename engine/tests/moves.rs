@@ -92,6 +92,13 @@ fn deform_declares_parameters_and_records_the_replaced_axiom() {
     let q = deform::deform(&seed("abelian_group"), "*", "q_commutative").unwrap();
     assert!(q.theory.sig.func("q").is_some(), "q is declared");
     assert!(Theory::parse(&q.theory.to_text(), "q.bk").is_ok(), "{}", q.theory.to_text());
+    // Commutative up to an automorphism: σ is declared with its inverse, so it is a bijection.
+    let tw = deform::deform(&seed("abelian_group"), "*", "twisted_commutative").unwrap();
+    let text = tw.theory.to_text();
+    assert!(seed("abelian_group").axiom("commutative").is_some() && tw.theory.axiom("commutative").is_none(), "{text}");
+    for law in ["x * y = sigma(y * x)", "sigma(x * y) = sigma(x) * sigma(y)", "sigma(sigma_inv(x)) = x", "sigma_inv(sigma(x)) = x"] {
+        assert!(text.contains(law), "{law} missing from\n{text}");
+    }
     let c = deform::up_to_central(&g, "left_inverse", "*").unwrap();
     assert!(c.theory.sig.func("c").is_some());
     assert!(deform::deform(&seed("magma"), "*", "flexible").is_err(), "nothing to deform");

@@ -47,11 +47,18 @@ fn deform_at(t: &Theory, (f, s): (FuncId, crate::signature::SortId), op: &str, i
             (vec![equation("q_commutative", s, m(x.clone(), y.clone()), m(m(y, x), ap(next, vec![])))], format!("q-commutative with a new constant {q}: xy = (yx){q}"))
         }
         "twisted_commutative" => {
+            // An automorphism, not just an endomorphism: declared with its inverse, so that the
+            // theory stays equational and says bijective in every model, finite or not.
             let sg = fresh_from(&t.sig, &["sigma", "tw"]);
+            let inv = fresh_from(&t.sig, &[&format!("{sg}_inv"), "tw_inv"]);
             new_funcs.push(new_func(sg.clone(), vec![s], s));
+            new_funcs.push(new_func(inv.clone(), vec![s], s));
             let a = |t| ap(next, vec![t]);
+            let b = |t| ap(FuncId(next.0 + 1), vec![t]);
             let hom = equation("sigma_hom", s, a(m(x.clone(), y.clone())), m(a(x.clone()), a(y.clone())));
-            (vec![hom, equation("twisted_commutative", s, m(x.clone(), y.clone()), a(m(y, x)))], format!("commutative up to a new endomorphism {sg}: xy = {sg}(yx)"))
+            let right = equation("sigma_inverse_right", s, a(b(x.clone())), x.clone());
+            let left = equation("sigma_inverse_left", s, b(a(x.clone())), x.clone());
+            (vec![hom, right, left, equation("twisted_commutative", s, m(x.clone(), y.clone()), a(m(y, x)))], format!("commutative up to a new automorphism {sg} (inverse {inv}): xy = {sg}(yx)"))
         }
         _ => return Err(MoveError::Inapplicable(format!("DEFORM knows no `{into}`; known: {}, {}", OF_ASSOC.join(", "), OF_COMM.join(", ")))),
     };
