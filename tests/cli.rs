@@ -414,6 +414,19 @@ fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
 }
 
 #[test]
+fn explore_shows_the_derivation_that_made_each_theory() {
+    // In Lattice, the opposite of `^` and the opposite of `v` are one theory up to renaming: the
+    // node holds the first one made, and its derivation must describe that one.
+    let o = birkhoff(&["explore", "--base", "lattice", "--depth", "1", "--top", "100", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let dual = lines.iter().find(|t| t["event"] == "top" && t["name"] == "Lattice+op(^)").expect("the opposite of ^ among the results");
+    let step = &dual["derivation"][0];
+    assert_eq!(step["move"], "DUALIZE", "{dual}");
+    assert!(step["description"].as_str().unwrap().contains("`^` read backwards"), "{dual}");
+}
+
+#[test]
 fn explore_with_models_scores_spectra_and_never_calls_a_cut_count_exact() {
     let o = birkhoff(&["explore", "--base", "monoid", "--depth", "1", "--check-models", "--max-size", "4", "--timeout", "5", "--top", "40", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -227,12 +227,15 @@ fn parents(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
     g.graph.edges_directed(i, Direction::Incoming).map(|e| e.source()).filter(move |&j| j != i && seen.insert(j))
 }
 
-/// The moves of a shortest derivation of node `i` from a base, first move first: each step goes
-/// back to the shallowest parent.
+/// The moves that made node `i` from a base, first move first: each step goes back along the
+/// node's first incoming edge, the move whose result became the node. That derivation is a
+/// shortest one (rounds run breadth first), and the only one guaranteed to give the node's
+/// theory as shown: others may reach it up to renaming only (the opposite of a lattice's `v`
+/// gives the node the opposite of `^` made).
 fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
     let mut steps = Vec::new();
     while g.graph[i].depth > 0 {
-        let Some(e) = g.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).min_by_key(|e| (g.graph[e.source()].depth, e.source())) else { break };
+        let Some(e) = g.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).min_by_key(|e| e.id()) else { break };
         let p = e.weight();
         steps.push(json!({"move": p.mv.to_string(), "from": g.graph[e.source()].theory.name, "description": p.description()}));
         i = e.source();
