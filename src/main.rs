@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: exploration builds and drops millions of small
 /// terms and strings, and glibc's malloc spent about 40% of `explore`'s time on them
-/// (docs/BENCHMARKS.md, issue 6).
+/// (docs/BENCHMARKS.md, issue 6). Built without transparent huge pages (see Cargo.toml).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
