@@ -390,8 +390,8 @@ fn json_lines(o: &Output) -> Vec<Value> {
 #[test]
 fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
     let dir = tempfile::tempdir().unwrap();
-    let dot = dir.path().join("graph.dot");
-    let o = birkhoff(&["explore", "--base", "semigroup", "--depth", "2", "--top", "4", "--dot", dot.to_str().unwrap(), "--json"]);
+    let (dot, graph_json) = (dir.path().join("graph.dot"), dir.path().join("graph.json"));
+    let o = birkhoff(&["explore", "--base", "semigroup", "--depth", "2", "--top", "4", "--dot", dot.to_str().unwrap(), "--graph", graph_json.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = json_lines(&o);
     let event = |e: &'static str| lines.iter().filter(move |l| l["event"] == e);
@@ -411,6 +411,13 @@ fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
     assert!(top.iter().all(|t| t["scores"]["economy"].is_number() && t["spectrum"].is_null()), "without --check-models only the axioms are scored");
     let graph = std::fs::read_to_string(&dot).unwrap();
     assert!(graph.starts_with("digraph") && graph.matches("->").count() as u64 == done["edges"].as_u64().unwrap());
+    // The same graph as JSON: every node with its theory, every edge with its move.
+    let graph: Value = serde_json::from_str(&std::fs::read_to_string(&graph_json).unwrap()).unwrap();
+    assert_eq!(graph["nodes"].as_array().unwrap().len() as u64, done["distinct"].as_u64().unwrap());
+    assert_eq!(graph["edges"].as_array().unwrap().len() as u64, done["edges"].as_u64().unwrap());
+    let group = graph["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "Semigroup+identity(*)+inverse(*)").expect("Group reached");
+    assert!(group["text"].as_str().unwrap().contains("inv(x) * x = e"), "{group}");
+    assert!(graph["edges"].as_array().unwrap().iter().all(|e| e["provenance"]["move"].is_string() && e["provenance"]["description"].is_string()));
 }
 
 #[test]

@@ -57,6 +57,10 @@ pub struct Args {
     /// Write the derivation graph in Graphviz DOT to FILE.
     #[arg(long, value_name = "FILE")]
     dot: Option<PathBuf>,
+    /// Write the derivation graph as JSON to FILE: every node (id, name, depth, the theory as
+    /// text), every edge (from, to, the move's provenance) and the proved equivalences.
+    #[arg(long, value_name = "FILE")]
+    graph: Option<PathBuf>,
     /// A JSON file of score weights by dimension name (missing ones keep their defaults).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
@@ -123,6 +127,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
     if let Some(path) = &a.dot {
         birkhoff_checker::sweep::write_atomic(path, g.to_dot().as_bytes()).with_context(|| format!("--dot: cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &a.graph {
+        birkhoff_checker::sweep::write_atomic(path, g.to_json().to_string().as_bytes()).with_context(|| format!("--graph: cannot write {}", path.display()))?;
     }
 
     let checked_one = |i: NodeIndex| checked.get(i.index());
