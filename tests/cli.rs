@@ -422,11 +422,24 @@ fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
 
 #[test]
 fn explore_shows_the_derivation_that_made_each_theory() {
-    // In Lattice, the opposite of `^` and the opposite of `v` are one theory up to renaming: the
-    // node holds the first one made, and its derivation must describe that one.
-    let o = birkhoff(&["explore", "--base", "lattice", "--depth", "1", "--top", "100", "--json"]);
+    let o = birkhoff(&["explore", "--base", "semilattice", "--base", "lattice", "--depth", "2", "--top", "1000", "--equivalence-timeout", "0", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = json_lines(&o);
+    let depth_of: std::collections::HashMap<&str, u64> = lines.iter().filter(|l| l["event"] == "theory").map(|t| (t["name"].as_str().unwrap(), t["depth"].as_u64().unwrap())).collect();
+    // A derivation goes back to a base one move a step, through theories one round shallower
+    // each: a binary move (TRANSFER into a theory of round 1) steps back to that theory, not to
+    // the base it was paired with.
+    for t in lines.iter().filter(|l| l["event"] == "theory") {
+        let steps = t["derivation"].as_array().unwrap();
+        assert_eq!(steps.len() as u64, t["depth"].as_u64().unwrap(), "{t}");
+        for (k, step) in steps.iter().enumerate() {
+            let from = step["from"].as_str().unwrap();
+            assert_eq!(depth_of.get(from).copied().unwrap_or(0), k as u64, "step {k} of {t}");
+        }
+    }
+    assert!(lines.iter().any(|t| t["event"] == "theory" && t["depth"] == 2 && t["derivation"][1]["move"] == "TRANSFER"), "a TRANSFER at round 2");
+    // In Lattice, the opposite of `^` and the opposite of `v` are one theory up to renaming: the
+    // node holds the first one made, and its derivation must describe that one.
     let dual = lines.iter().find(|t| t["event"] == "top" && t["name"] == "Lattice+op(^)").expect("the opposite of ^ among the results");
     let step = &dual["derivation"][0];
     assert_eq!(step["move"], "DUALIZE", "{dual}");
