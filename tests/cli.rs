@@ -483,4 +483,11 @@ fn explore_names_its_bad_flags() {
     let o = birkhoff(&["explore", "--base", "group"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--depth"), "{}", stderr(&o));
+    // An output file in a folder that does not exist is refused before anything is explored.
+    for flag in ["--dot", "--graph"] {
+        let o = birkhoff(&["explore", "--base", "group", "--depth", "1", flag, "/no/such/folder/g.out"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(flag) && stderr(&o).contains("/no/such/folder"), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("round 1") && !stderr(&o).contains("round 1"), "explored first: {}", stderr(&o));
+    }
 }

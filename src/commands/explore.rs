@@ -67,6 +67,14 @@ pub struct Args {
     weights: Option<PathBuf>,
 }
 
+/// Refuses an output file whose folder does not exist before exploring rather than after, when
+/// the exploration's results would be lost with the error.
+fn check_output_folder(flag: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    let folder = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    anyhow::ensure!(folder.is_dir(), "{flag}: cannot write {}: there is no folder {}", path.display(), folder.display());
+    Ok(())
+}
+
 /// Seconds, where 0 means "off".
 fn parse_seconds_or_zero(s: &str) -> Result<Duration, String> {
     if s.trim().parse::<f64>() == Ok(0.0) {
@@ -99,6 +107,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
         None => Weights::default(),
     };
+    for (flag, path) in [("--dot", &a.dot), ("--graph", &a.graph)] {
+        if let Some(path) = path {
+            check_output_folder(flag, path)?;
+        }
+    }
 
     let (mut g, stats) = explore_streaming(&bases, a.depth as usize, json);
     if crate::interrupt::requested() {
