@@ -66,7 +66,7 @@ impl crate::tools::Explorer for StructuralMoves {
             // The first derivation by a requested move: the move that made the node, when it was
             // requested, whose description fits the theory as stored (later ones may reach it up
             // to renaming only).
-            let Some(edge) = g.graph.edges_directed(node, petgraph::Direction::Incoming).filter(|e| e.source() != node && moves.iter().any(|m| *m == e.weight().mv.to_string())).min_by_key(|e| e.id()) else { continue };
+            let Some(edge) = g.derivations(node).into_iter().find(|e| moves.iter().any(|m| *m == e.weight().mv.to_string())) else { continue };
             let theory = g.graph[node].theory.clone();
             let parents = g.graph.edges_directed(node, petgraph::Direction::Incoming).filter(|e| e.source() != node).map(|e| g.graph[e.source()].theory.name.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
             out.push(crate::tools::Generated { name: theory.name.clone(), origin: format!("{}: {}", edge.weight().mv, edge.weight().description()), parents, theory });

@@ -69,8 +69,9 @@ fn implies(stronger: &Theory, weaker: &Theory, what: &str) -> usize {
 fn deform_weakens(parent: &Theory, d: &Derived) -> usize {
     let param = |k: &str| d.provenance.params().find(|p| p.0 == k).map(|p| p.1.to_string());
     let (op, into) = (param("op").expect("DEFORM names its operation"), param("into").expect("DEFORM names its kind"));
-    let new: Vec<&str> = d.theory.sig.funcs.iter().filter(|f| parent.sig.func(&f.name).is_none()).map(|f| f.name.as_str()).collect();
-    let constants: Vec<&str> = new.iter().copied().filter(|n| d.theory.sig.func_decl(d.theory.sig.func(n).unwrap()).args.is_empty()).collect();
+    // The new constants, each with the index of its sort in the parent.
+    let new = d.theory.sig.funcs.iter().filter(|f| parent.sig.func(&f.name).is_none());
+    let (constants, sorts): (Vec<&str>, Vec<usize>) = new.filter(|f| f.args.is_empty()).map(|f| (f.name.as_str(), parent.sig.sort(&d.theory.sig.sorts[f.result.0 as usize].name).unwrap().0 as usize)).unzip();
     if !constants.is_empty() {
         let f = parent.sig.func(&op).expect("the deformed operation is the parent's");
         let s = parent.sig.func_decl(f).result;
@@ -81,8 +82,7 @@ fn deform_weakens(parent: &Theory, d: &Derived) -> usize {
     let mut checked = 0;
     for (_, ms, _) in models(parent) {
         for m in ms {
-            // The size of each new constant's sort in `m`.
-            let radix: Vec<u32> = constants.iter().map(|c| m.sizes[parent.sig.sort(&d.theory.sig.sorts[d.theory.sig.func_decl(d.theory.sig.func(c).unwrap()).result.0 as usize].name).unwrap().0 as usize]).collect();
+            let radix: Vec<u32> = sorts.iter().map(|&s| m.sizes[s]).collect();
             // σ and its inverse are the identity map; the constants try every tuple of elements.
             let fits = (0..radix.iter().product::<u32>()).any(|code| {
                 let value = |name: &str, args: &[u32]| match constants.iter().position(|c| *c == name) {

@@ -11,7 +11,9 @@ use crate::canon::{canonical_tokens, literal_hash, literally_equal, with_canonic
 use crate::moves::transfer::{CarriedAxioms, Pair};
 use crate::moves::{self, Provenance};
 use crate::theory::Theory;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeReference, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
 use rayon::prelude::*;
 use serde::Serialize;
 use crate::signature::Signature;
@@ -129,6 +131,16 @@ impl Graph {
     /// canonize is found when it is literally equal to a node, as [`explore`] finds it.
     pub fn find(&self, t: &Theory) -> Option<NodeIndex> {
         self.literally(t, literal_hash(t, None)).or_else(|| canonical_tokens(t, None).ok().and_then(|f| self.index.get(&f)))
+    }
+
+    /// The derivations of node `i` (its incoming edges, loops aside) in the order they were
+    /// found. The first is the move that made the node: its result is the theory stored, while
+    /// later derivations may reach it only up to renaming. A binary move's two edges (from the
+    /// base, then from the frontier theory) follow each other and share one provenance.
+    pub fn derivations(&self, i: NodeIndex) -> Vec<EdgeReference<'_, Arc<Provenance>>> {
+        let mut edges: Vec<_> = self.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).collect();
+        edges.sort_by_key(|e| e.id());
+        edges
     }
 
     /// How many theories were first reached at `depth` (the new theories of that round).

@@ -17,11 +17,11 @@ use birkhoff_scorer::{score, score_syntactic_all, Evidence, Scores, Weights};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::json;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `birkhoff explore`.
@@ -249,18 +249,17 @@ fn parents(g: &Graph, i: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
 }
 
 /// The moves that made node `i` from a base, first move first: each step goes back along the
-/// move whose result became the node, its first incoming edge. That derivation is a shortest
+/// move whose result became the node ([`Graph::derivations`]). That derivation is a shortest
 /// one (rounds run breadth first), and the only one guaranteed to give the node's theory as
 /// shown: others may reach it up to renaming only (the opposite of a lattice's `v` gives the
-/// node the opposite of `^` made). A binary move has an edge from each parent, sharing one
-/// provenance; the step goes back to the frontier theory it was applied to (the deeper parent),
-/// whose own derivation comes before it, not to the base it was paired with.
+/// node the opposite of `^` made). A binary move steps back to the frontier theory it was
+/// applied to (the deeper parent), whose own derivation comes before it, not to the base.
 fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
     let mut steps = Vec::new();
     while g.graph[i].depth > 0 {
-        let incoming = || g.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i);
-        let Some(first) = incoming().min_by_key(|e| e.id()) else { break };
-        let e = incoming().filter(|e| Arc::ptr_eq(e.weight(), first.weight())).max_by_key(|e| (g.graph[e.source()].depth, std::cmp::Reverse(e.id()))).unwrap_or(first);
+        let made = g.derivations(i);
+        let Some(first) = made.first() else { break };
+        let e = made.iter().filter(|e| Arc::ptr_eq(e.weight(), first.weight())).max_by_key(|e| (g.graph[e.source()].depth, std::cmp::Reverse(e.id()))).unwrap_or(first);
         let p = e.weight();
         steps.push(json!({"move": p.mv.to_string(), "from": g.graph[e.source()].theory.name, "description": p.description()}));
         i = e.source();
