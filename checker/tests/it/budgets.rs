@@ -2,13 +2,12 @@
 //! cancellation gives `at least k` (k at most the truth) or `unknown`, and `exact` only when
 //! it is the true count. The truth comes from the ground-truth table.
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Count, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, enumerate_up_to, first, FirstModel, Options};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::Theory;
-use common::ground_truth;
+use crate::common::ground_truth;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

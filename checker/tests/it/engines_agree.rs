@@ -2,7 +2,6 @@
 //! as canonical forms) on every seed at small sizes and on 200 random small theories.
 #![cfg(feature = "z3")]
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::router::{self, Engine};
@@ -50,7 +49,7 @@ fn group_up_to_six() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
-    fn random_theories_agree(text in common::random_theory()) {
+    fn random_theories_agree(text in crate::common::random_theory()) {
         let t = Theory::parse(&text, "random.bk").unwrap_or_else(|e| panic!("generated theory does not parse:\n{text}\n{e}"));
         // Z3 meets the symmetry-broken labeled models one by one: a weak random theory with
         // thousands of classes at size 3 would take it minutes, so size 3 is compared only when

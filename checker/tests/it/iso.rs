@@ -3,7 +3,6 @@
 //! towards symmetry (few distinct values, tables made invariant under a random permutation),
 //! since asymmetric structures exercise little of the search tree.
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{enumerate, Options};
@@ -11,7 +10,7 @@ use birkhoff_checker::iso::{self, canonical_form, isomorphic, labelled_copies, r
 use birkhoff_engine::signature::{Fixity, FuncDecl, RelDecl, Signature, SortId};
 use birkhoff_engine::structure::{table_index, table_len, tuples};
 use birkhoff_engine::{Structure, Theory};
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,7 +2,6 @@
 //! reading cells in the decision order, π(M) and M agree up to some cell where π(M) is smaller,
 //! with everything compared already assigned. Here every π is tried; the check searches π.
 
-mod common;
 
 use birkhoff_checker::lex::LexLeader;
 use birkhoff_checker::problem::Problem;
@@ -14,7 +13,7 @@ const NONE: u32 = u32::MAX;
 /// The definition, by trying every relabelling (one sort).
 fn brute_dominated(p: &Problem, val: &[u32]) -> bool {
     let n = p.sizes[0];
-    common::permutations(n).iter().any(|pi| {
+    crate::common::permutations(n).iter().any(|pi| {
         let mut sigma = vec![0; n as usize];
         for (a, &b) in pi.iter().enumerate() {
             sigma[b as usize] = a as u32;

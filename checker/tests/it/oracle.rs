@@ -2,7 +2,6 @@
 //! elements tried, isomorphism decided by trying every permutation. The oracle shares no code
 //! with the search or the canonical forms; only the evaluator is common, and it is the judge.
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, FirstModel, Options};
@@ -13,9 +12,9 @@ use std::collections::BTreeSet;
 
 /// (iso classes, labeled models) by brute force.
 fn oracle(t: &Theory, n: u32) -> (usize, u128) {
-    let perms = common::perm_tuples(&[n]);
-    let models: Vec<Structure> = common::all_structures(&t.sig, &[n]).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
-    let classes: BTreeSet<Structure> = models.iter().map(|m| common::brute_canonical(&t.sig, m, &perms)).collect();
+    let perms = crate::common::perm_tuples(&[n]);
+    let models: Vec<Structure> = crate::common::all_structures(&t.sig, &[n]).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
+    let classes: BTreeSet<Structure> = models.iter().map(|m| crate::common::brute_canonical(&t.sig, m, &perms)).collect();
     (classes.len(), models.len() as u128)
 }
 
@@ -41,7 +40,7 @@ fn check_against_oracle(t: &Theory, n: u32) {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
-    fn finder_agrees_with_brute_force(text in common::random_theory()) {
+    fn finder_agrees_with_brute_force(text in crate::common::random_theory()) {
         let t = Theory::parse(&text, "random.bk").unwrap_or_else(|e| panic!("generated theory does not parse:\n{text}\n{e}"));
         for n in 1..=3 {
             check_against_oracle(&t, n);

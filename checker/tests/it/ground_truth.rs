@@ -5,13 +5,12 @@
 //! Also: Σ n!/|Aut| against direct labeled enumeration for n ≤ 4, and the two-sorted seeds at
 //! small sizes, with counts derived by hand in the comments.
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Count, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, Enumeration, Options};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::{seeds, Theory};
-use common::{ground_truth, Row};
+use crate::common::{ground_truth, Row};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,6 @@
 //! evaluator; budgets and Ctrl-C; `prove_unsat` on theorems and non-theorems.
 #![cfg(feature = "z3")]
 
-mod common;
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::FirstModel;
@@ -22,7 +21,7 @@ fn seed(name: &str) -> Option<Theory> {
 #[test]
 fn ground_truth_counts() {
     let mut checked = 0;
-    for row in common::ground_truth() {
+    for row in crate::common::ground_truth() {
         let Some(t) = seed(&row.theory) else { continue };
         // Sizes at which Z3's one-by-one enumeration stays within a second or so per row.
         let cap = match row.theory.as_str() {

@@ -2,7 +2,7 @@
 //! contradict the Equational Theories Project's known truth value, and every verdict's evidence
 //! must stand on its own. "unknown" is allowed (it is honest); the benchmark measures how often.
 
-#[path = "../benches/etp/sample.rs"]
+#[path = "../../benches/etp/sample.rs"]
 mod sample;
 
 use birkhoff_checker::prover::{certificate, prove, Options, Verdict};

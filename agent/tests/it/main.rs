@@ -1,0 +1,4 @@
+//! The package's integration tests, as one test binary (one link instead of one per file).
+
+mod faults;
+mod offline;

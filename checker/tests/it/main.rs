@@ -1,0 +1,15 @@
+//! The package's integration tests, as one test binary (one link instead of one per file).
+
+mod bench_theories;
+mod budgets;
+mod common;
+mod conjecture;
+mod engines_agree;
+mod etp;
+mod ground_truth;
+mod iso;
+mod lex;
+mod moves_on_models;
+mod oracle;
+mod prover;
+mod z3_backend;

@@ -1,0 +1,9 @@
+//! The package's integration tests, as one test binary (one link instead of one per file).
+
+mod canon;
+mod derivation;
+mod diagnostics;
+mod ground_truth_rows;
+mod moves;
+mod props;
+mod seeds;

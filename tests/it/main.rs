@@ -1,0 +1,4 @@
+//! End-to-end tests of the binary, as one test binary.
+
+mod agent_cli;
+mod cli;
