@@ -1,0 +1,3 @@
+//! The package's integration tests, as one test binary.
+
+mod store;
