@@ -47,6 +47,10 @@ enum Command {
     Prove(commands::prove::Args),
     /// Guess equations from the small models of a theory and prove, refute or leave them open.
     Conjecture(commands::conjecture::Args),
+    /// Are two theories the same class up to renaming: equal, equivalent, different or unknown?
+    Equiv(commands::equiv::Args),
+    /// What is this theory: the known theory it is, or the closest ones above and below it.
+    Identify(commands::identify::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
     /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
@@ -87,6 +91,8 @@ fn main() -> ExitCode {
         Command::Find(a) => commands::find::run(a, json),
         Command::Prove(a) => commands::prove::run(a, json),
         Command::Conjecture(a) => commands::conjecture::run(a, json),
+        Command::Equiv(a) => commands::equiv::run(a, json),
+        Command::Identify(a) => commands::identify::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod evidence;
+pub mod identify;
 pub mod independence;
 pub mod laws;
 pub mod models;

@@ -8,7 +8,7 @@ use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{enumerate_up_to, IsoClass, Options};
-use birkhoff_checker::prover::{self, equivalence::equivalent};
+use birkhoff_checker::prover::{self, equivalence::{relate, Side}};
 use birkhoff_engine::derivation::{explore_with, Event, Graph};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;
@@ -271,9 +271,10 @@ fn derivation(g: &Graph, mut i: NodeIndex) -> Vec<serde_json::Value> {
 /// How many of the best theories are compared pairwise for equivalence (at most 45 pairs).
 const EQUIVALENCE_RANKS: usize = 10;
 
-/// Marks pairs among the top theories as equivalent when the prover shows that each proves the
-/// other's axioms. Only pairs over the same symbols are tried, and with checked models only pairs
-/// whose spectra agree (different exact counts already prove them different).
+/// Marks pairs among the top theories as equivalent when [`relate`] shows them the same class up
+/// to renaming (the function `equiv` and `identify` use), reading their checked models first. With
+/// checked models only pairs whose spectra agree are tried (different exact counts already prove
+/// them different).
 fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_axiom: Duration) -> anyhow::Result<()> {
     let opts = prover::Options { timeout: per_axiom, max_size: 3, cancel: Some(crate::interrupt::flag()), ..prover::Options::default() };
     let spectrum = |i: NodeIndex| checked.get(i.index()).map(|c| c.spectrum.iter().map(|p| p.iso).collect::<Vec<_>>());
@@ -286,9 +287,10 @@ fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_
     let found: Vec<(NodeIndex, NodeIndex, String)> = pairs
         .par_iter()
         .map(|&(x, y)| {
-            let r = equivalent(&g.graph[x].theory, &g.graph[y].theory, &opts);
+            let side = |i: NodeIndex| Side::with_models(&g.graph[i].theory, checked.get(i.index()).map(|c| c.classes.iter().map(|k| k.model.clone()).collect()).unwrap_or_default());
+            let r = relate(&side(x), &side(y), &opts);
             bar.inc(1);
-            r.map(|e| e.map(|e| (x, y, e)))
+            r.map(|r| r.same_class().then(|| (x, y, r.describe())))
         })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()

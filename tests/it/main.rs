@@ -2,3 +2,4 @@
 
 mod agent_cli;
 mod cli;
+mod identify;

@@ -1,44 +1,379 @@
-//! Semantic equivalence of two theories over one signature: each proves every axiom of the
-//! other. Syntactic canonical forms cannot see that, say, a group given by left axioms and one
-//! given by right axioms are the same class; `explore` uses this to mark such pairs in the
-//! derivation graph.
+//! Two theories compared as classes of structures, up to renaming of their symbols: equal (the
+//! same canonical form), equivalent (each proves every axiom of the other under one renaming),
+//! different (under every renaming, a model of one that is not a model of the other) or unknown.
+//! Syntactic canonical forms cannot see that, say, a group given by left axioms and one given by
+//! right axioms are the same class. `birkhoff equiv`, `identify`, `explore` (among its best
+//! results), the scorer's novelty, the library and the agent all ask this one function.
+//!
+//! Implication first reads the small models of the stronger side: one that violates a carried
+//! axiom refutes the implication under that renaming in microseconds, so the prover runs only
+//! for renamings that no small model rules out.
 
 use super::{prove, Options, Verdict};
-use crate::finder::FinderError;
-use birkhoff_engine::canon::has_axiom;
-use birkhoff_engine::moves::transfer::{carried, SymbolMap};
-use birkhoff_engine::Theory;
+use crate::budget::Budget;
+use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
+use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
+use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
+use birkhoff_engine::{eval, Axiom, Structure, Theory};
+use serde::Serialize;
+
+/// A theory with some of its models (any models: they only serve to refute implications
+/// quickly, and each is re-checked by the evaluator before it is reported).
+pub struct Side<'a> {
+    /// The theory.
+    pub theory: &'a Theory,
+    /// Some of its models, typically every class up to a small size.
+    pub models: Vec<Structure>,
+}
+
+impl<'a> Side<'a> {
+    /// `theory` with every isomorphism class of size 1 to `max_size` that `budget` allows per
+    /// size (a size cut short keeps the classes found; larger sizes are skipped).
+    pub fn new(theory: &'a Theory, max_size: u32, budget: &Budget) -> Result<Side<'a>, FinderError> {
+        let models = enumerate_up_to(theory, max_size, budget, FinderOptions::default())?.into_iter().flat_map(|e| e.classes).map(|c| c.model).collect();
+        Ok(Side { theory, models })
+    }
+
+    /// `theory` with models already at hand (the caller vouches that they are models).
+    pub fn with_models(theory: &'a Theory, models: Vec<Structure>) -> Side<'a> {
+        Side { theory, models }
+    }
+}
+
+/// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
+/// second and 2000 classes per size.
+pub fn side_budget(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Budget {
+    Budget { time: Some(std::time::Duration::from_millis(100)), nodes: None, models: Some(2000), cancel }
+}
+
+/// How one axiom of one theory was derived from the other.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct AxiomProof {
+    /// The theory that proves it.
+    pub by: String,
+    /// The axiom's name in the theory it belongs to.
+    pub axiom: String,
+    /// `shared` (the prover's side has it up to variable names), `certificate` (replayed
+    /// certificate) or `z3` (Z3 reported unsat: weaker evidence, it trusts the solver).
+    pub evidence: &'static str,
+    /// Steps of the replayed certificate (0 unless `evidence` is `certificate`).
+    pub steps: usize,
+}
+
+/// A model of one theory that is not a model of the other under a renaming, checked by the
+/// evaluator.
+#[derive(Clone, Debug, Serialize)]
+pub struct Witness {
+    /// The theory the structure is a model of.
+    pub model_of: String,
+    /// The theory whose axiom it violates.
+    pub not_model_of: String,
+    /// The violated axiom (its name in `not_model_of`).
+    pub axiom: String,
+    /// The model, over `model_of`'s signature.
+    pub model: Structure,
+    /// Values of the axiom's variables at which it fails.
+    pub assignment: Vec<(String, u32)>,
+    /// How `not_model_of`'s symbols are read in `model_of`'s signature.
+    pub map: SymbolMap,
+}
+
+/// Does every model of one theory satisfy every axiom of another (read through a renaming)?
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "implication", rename_all = "snake_case")]
+pub enum Implication {
+    /// Under `map`, every axiom of the weaker theory is proved from the stronger.
+    Proved {
+        /// The weaker theory's symbols → the stronger's.
+        map: SymbolMap,
+        /// One entry per axiom of the weaker theory.
+        proofs: Vec<AxiomProof>,
+    },
+    /// Under every renaming that fits, a model of the stronger theory violates an axiom of the
+    /// weaker; the witness is the one for the first renaming.
+    Refuted {
+        /// How many renamings were refuted (all that fit).
+        renamings: usize,
+        /// The first renaming's countermodel.
+        witness: Box<Witness>,
+    },
+    /// The weaker theory's symbols do not fit into the stronger's signature.
+    NoMap,
+    /// Neither shown.
+    Unknown {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The answer of [`relate`].
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "relation", rename_all = "snake_case")]
+pub enum Relation {
+    /// The same canonical form: equal up to renaming of sorts, symbols and variables and up to
+    /// the order and names of axioms.
+    Equal,
+    /// Each proves every axiom of the other under one renaming.
+    Equivalent {
+        /// The second theory's symbols → the first's.
+        map: SymbolMap,
+        /// Every axiom of each, and how the other proves it.
+        proofs: Vec<AxiomProof>,
+    },
+    /// Under every renaming of one signature onto the other, some model of one theory is not a
+    /// model of the other; the witness is the one for the first renaming.
+    Different {
+        /// How many renamings were refuted (every one that fits).
+        renamings: usize,
+        /// The first renaming's countermodel.
+        witness: Box<Witness>,
+    },
+    /// Not shown either way.
+    Unknown {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Relation {
+    /// Whether the two theories are the same class up to renaming (equal or equivalent).
+    pub fn same_class(&self) -> bool {
+        matches!(self, Relation::Equal | Relation::Equivalent { .. })
+    }
+
+    /// One line saying what was shown and on what evidence.
+    pub fn describe(&self) -> String {
+        match self {
+            Relation::Equal => "equal up to renaming (the same canonical form)".into(),
+            Relation::Equivalent { proofs, .. } => format!("equivalent: each proves the other's axioms ({})", proof_counts(proofs)),
+            Relation::Different { renamings, witness } => {
+                let under = if *renamings > 1 { format!(" (and under each of the other {} renamings)", renamings - 1) } else { String::new() };
+                format!("different: a model of {} of size {} violates {}'s axiom {}{under}", witness.model_of, sizes(&witness.model), witness.not_model_of, witness.axiom)
+            }
+            Relation::Unknown { reason } => format!("unknown: {reason}"),
+        }
+    }
+}
+
+fn sizes(m: &Structure) -> String {
+    m.sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×")
+}
+
+/// "3 replayed certificates, 1 by Z3 (weaker evidence), 2 shared".
+pub fn proof_counts(proofs: &[AxiomProof]) -> String {
+    let count = |e: &str| proofs.iter().filter(|p| p.evidence == e).count();
+    let mut parts = vec![format!("{} replayed certificate(s)", count("certificate"))];
+    if count("z3") > 0 {
+        parts.push(format!("{} by Z3 (weaker evidence)", count("z3")));
+    }
+    parts.push(format!("{} axiom(s) shared", count("shared")));
+    parts.join(", ")
+}
 
 /// The identity map on `t`'s symbol names.
 fn same_names(t: &Theory) -> SymbolMap {
     t.sig.funcs.iter().map(|d| &d.name).chain(t.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect()
 }
 
-/// Whether `a` and `b` are equivalent: both declare the same symbols (matched by name, with the
-/// same profiles) and every axiom of each is proved from the other by [`prove`] within `opts`
-/// (an axiom the other already has, up to variable names, needs no proof). Returns the evidence
-/// when they are; `None` when the signatures differ or some axiom was not proved (disproved or
-/// unknown: equivalence is then not established, which is not a claim that they differ).
-pub fn equivalent(a: &Theory, b: &Theory, opts: &Options) -> Result<Option<String>, FinderError> {
-    let (names_a, names_b) = (same_names(a), same_names(b));
-    if names_a != names_b {
-        return Ok(None);
-    }
-    let (Some(b_in_a), Some(a_in_b)) = (carried(b, a, &names_b), carried(a, b, &names_a)) else {
-        return Ok(None);
-    };
-    let (mut certified, mut by_z3) = (0, 0);
-    for (theory, goals) in [(a, &b_in_a), (b, &a_in_b)] {
-        for goal in goals.iter().filter(|g| !has_axiom(theory, g)) {
-            match prove(theory, goal, opts)?.verdict {
-                Verdict::Proved { .. } => certified += 1,
-                Verdict::ProvedByZ3 { .. } => by_z3 += 1,
-                Verdict::Disproved { .. } | Verdict::Unknown => return Ok(None),
+/// Every map of `weaker`'s symbols into `stronger`'s that fits (same arities), the map by equal
+/// names first when it fits; at most [`MAX_MAPS`]. Many-sorted theories get only the map by
+/// names.
+fn renamings(weaker: &Theory, stronger: &Theory) -> Vec<SymbolMap> {
+    let by_names = same_names(weaker);
+    let fits = |m: &SymbolMap| carried(weaker, stronger, m).is_some();
+    let mut out: Vec<SymbolMap> = if fits(&by_names) { vec![by_names.clone()] } else { Vec::new() };
+    out.extend(maps(weaker, stronger, MAX_MAPS).into_iter().filter(|m| *m != by_names));
+    out.truncate(MAX_MAPS);
+    out
+}
+
+/// What one renaming gave for one direction.
+enum Outcome {
+    Proved(Vec<AxiomProof>),
+    Refuted(Box<Witness>),
+    Unknown(String),
+}
+
+/// The weaker theory's axioms carried along `map`, each with its name.
+fn goals<'t>(weaker: &'t Theory, stronger: &Theory, map: &SymbolMap) -> Option<Vec<(&'t str, Axiom)>> {
+    let carried = carried(weaker, stronger, map)?;
+    Some(weaker.axioms.iter().map(|a| a.name.as_str()).zip(carried).collect())
+}
+
+/// A small model of `stronger` violating one of `goals`, checked by the evaluator.
+fn small_countermodel(stronger: &Side, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap) -> Option<Box<Witness>> {
+    let t = stronger.theory;
+    for m in &stronger.models {
+        for (name, g) in goals {
+            if let Some(assignment) = eval::falsify(&t.sig, m, g) {
+                if eval::check(t, m).is_ok() {
+                    return Some(Box::new(Witness { model_of: t.name.clone(), not_model_of: weaker.name.clone(), axiom: (*name).to_string(), model: m.clone(), assignment, map: map.clone() }));
+                }
             }
         }
     }
-    let z3 = if by_z3 > 0 { format!(", {by_z3} by Z3 (weaker evidence)") } else { String::new() };
-    Ok(Some(format!("each proves the other's axioms: {certified} proofs with replayed certificates{z3}")))
+    None
+}
+
+/// Proves each of `goals` from `stronger` (an axiom it already has needs no proof); stops at the
+/// first disproved or unknown goal.
+fn prove_goals(stronger: &Theory, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap, opts: &Options) -> Result<Outcome, FinderError> {
+    let mut proofs = Vec::new();
+    for (name, g) in goals {
+        let proof = |evidence, steps| AxiomProof { by: stronger.name.clone(), axiom: (*name).to_string(), evidence, steps };
+        if has_axiom(stronger, g) {
+            proofs.push(proof("shared", 0));
+            continue;
+        }
+        match prove(stronger, g, opts)?.verdict {
+            Verdict::Proved { certificate } => proofs.push(proof("certificate", certificate.steps.len())),
+            Verdict::ProvedByZ3 { .. } => proofs.push(proof("z3", 0)),
+            Verdict::Disproved { model, witness } => {
+                return Ok(Outcome::Refuted(Box::new(Witness { model_of: stronger.name.clone(), not_model_of: weaker.name.clone(), axiom: (*name).to_string(), model, assignment: witness, map: map.clone() })));
+            }
+            Verdict::Unknown => return Ok(Outcome::Unknown(format!("{}'s axiom {name} was neither proved nor refuted from {}", weaker.name, stronger.name))),
+        }
+    }
+    Ok(Outcome::Proved(proofs))
+}
+
+/// Whether every model of `stronger` satisfies every axiom of `weaker`, read through some map of
+/// `weaker`'s symbols into `stronger`'s (injective, same arities: `stronger` may have more
+/// symbols, so a group implies a monoid). Each axiom gets [`prove`] within `opts` unless a model
+/// of `stronger.models` already refutes it under that map.
+pub fn implies(stronger: &Side, weaker: &Theory, opts: &Options) -> Result<Implication, FinderError> {
+    let maps = renamings(weaker, stronger.theory);
+    if maps.is_empty() {
+        return Ok(Implication::NoMap);
+    }
+    let mut first_refutation = None;
+    let mut refuted = 0;
+    let mut open = Vec::new();
+    for map in &maps {
+        let Some(goals) = goals(weaker, stronger.theory, map) else { continue };
+        match small_countermodel(stronger, weaker, &goals, map) {
+            Some(w) => {
+                refuted += 1;
+                first_refutation.get_or_insert(w);
+            }
+            None => open.push((map, goals)),
+        }
+    }
+    let mut reason = None;
+    for (map, goals) in open {
+        match prove_goals(stronger.theory, weaker, &goals, map, opts)? {
+            Outcome::Proved(proofs) => return Ok(Implication::Proved { map: map.clone(), proofs }),
+            Outcome::Refuted(w) => {
+                refuted += 1;
+                first_refutation.get_or_insert(w);
+            }
+            Outcome::Unknown(why) => {
+                reason.get_or_insert(why);
+            }
+        }
+    }
+    Ok(match (reason, first_refutation) {
+        (None, Some(witness)) => Implication::Refuted { renamings: refuted, witness },
+        (Some(why), _) => Implication::Unknown { reason: why },
+        (None, None) => Implication::NoMap,
+    })
+}
+
+/// Whether two signatures might be renamed onto each other: as many sorts, and the same
+/// arities of function and of relation symbols (counted with repeats). A cheap filter before
+/// [`relate`], which also needs the sorts to correspond.
+pub fn same_shape(a: &Theory, b: &Theory) -> bool {
+    let arities = |t: &Theory| {
+        let mut f: Vec<usize> = t.sig.funcs.iter().map(|d| d.args.len()).collect();
+        let mut r: Vec<usize> = t.sig.rels.iter().map(|d| d.args.len()).collect();
+        f.sort_unstable();
+        r.sort_unstable();
+        (t.sig.sorts.len(), f, r)
+    };
+    arities(a) == arities(b)
+}
+
+/// A model among `stronger.models` that violates an axiom of `weaker` read through `map`
+/// (`weaker`'s symbols → `stronger`'s), checked by the evaluator; `None` if the map does not fit
+/// or no model given violates one. This shows that `stronger` is strictly stronger than
+/// `weaker` under a renaming already known to carry one into the other.
+pub fn countermodel_under(stronger: &Side, weaker: &Theory, map: &SymbolMap) -> Option<Box<Witness>> {
+    small_countermodel(stronger, weaker, &goals(weaker, stronger.theory, map)?, map)
+}
+
+/// `map` read backwards.
+pub fn inverse(map: &SymbolMap) -> SymbolMap {
+    map.iter().map(|(k, v)| (v.clone(), k.clone())).collect()
+}
+
+/// Compares `a` and `b` as classes of structures up to renaming ([`Relation`]). Equal canonical
+/// forms settle it at once; otherwise, for each renaming of `b`'s symbols onto `a`'s, a small
+/// model of either side that violates the other's axioms rules the renaming out, and the prover
+/// (within `opts` per axiom) tries the renamings left, in both directions. Theories whose
+/// signatures cannot be renamed onto each other are "unknown" (equivalence through definitions
+/// is not tried).
+pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
+    let (ta, tb) = (a.theory, b.theory);
+    if let Ok(true) = equal_up_to_renaming(ta, tb) {
+        return Ok(Relation::Equal);
+    }
+    if !same_shape(ta, tb) {
+        return Ok(Relation::Unknown { reason: format!("the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {}); equivalence through definitions is not tried", ta.name, ta.sig.funcs.len() + ta.sig.rels.len(), ta.sig.sorts.len(), tb.name, tb.sig.funcs.len() + tb.sig.rels.len(), tb.sig.sorts.len()) });
+    }
+    let maps = renamings(tb, ta);
+    if maps.is_empty() {
+        return Ok(Relation::Unknown { reason: "no renaming of one signature onto the other keeps the arities".into() });
+    }
+    let mut refuted = 0;
+    let mut first_refutation = None;
+    let mut open = Vec::new();
+    for map in &maps {
+        let back = inverse(map);
+        let (Some(b_in_a), Some(a_in_b)) = (goals(tb, ta, map), goals(ta, tb, &back)) else { continue };
+        match small_countermodel(a, tb, &b_in_a, map).or_else(|| small_countermodel(b, ta, &a_in_b, &back)) {
+            Some(w) => {
+                refuted += 1;
+                first_refutation.get_or_insert(w);
+            }
+            None => open.push((map, back, b_in_a, a_in_b)),
+        }
+    }
+    let mut reason = None;
+    for (map, back, b_in_a, a_in_b) in &open {
+        let mut proofs = Vec::new();
+        let mut settled = true;
+        for outcome in [prove_goals(ta, tb, b_in_a, map, opts)?, prove_goals(tb, ta, a_in_b, back, opts)?] {
+            match outcome {
+                Outcome::Proved(p) => proofs.extend(p),
+                Outcome::Refuted(w) => {
+                    refuted += 1;
+                    first_refutation.get_or_insert(w);
+                    settled = false;
+                    break;
+                }
+                Outcome::Unknown(why) => {
+                    reason.get_or_insert(why);
+                    settled = false;
+                    break;
+                }
+            }
+        }
+        if settled {
+            return Ok(Relation::Equivalent { map: (*map).clone(), proofs });
+        }
+    }
+    Ok(match (reason, first_refutation) {
+        (None, Some(witness)) => Relation::Different { renamings: refuted, witness },
+        (Some(why), _) => Relation::Unknown { reason: why },
+        (None, None) => Relation::Unknown { reason: "no renaming of one signature onto the other fits".into() },
+    })
+}
+
+/// [`relate`] with the small models found here: every class up to size 3 within
+/// [`side_budget`].
+pub fn relate_theories(a: &Theory, b: &Theory, opts: &Options) -> Result<Relation, FinderError> {
+    let budget = side_budget(opts.cancel.clone());
+    relate(&Side::new(a, 3, &budget)?, &Side::new(b, 3, &budget)?, opts)
 }
 
 #[cfg(test)]
@@ -50,16 +385,43 @@ mod tests {
         Theory::parse(src, "t.bk").unwrap()
     }
 
+    fn opts() -> Options {
+        Options { timeout: Duration::from_secs(5), ..Options::default() }
+    }
+
     #[test]
     fn commutative_monoids_with_a_left_or_a_right_identity_are_equivalent_but_not_semigroups() {
-        let opts = Options { timeout: Duration::from_secs(5), ..Options::default() };
         let left = th("theory L\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x\naxiom l: e*x = x");
         let right = th("theory R\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x\naxiom r: x*e = x");
-        let evidence = equivalent(&left, &right, &opts).unwrap();
-        assert!(evidence.is_some_and(|e| e.contains("2 proofs with replayed certificates")), "commutativity turns one identity law into the other");
+        let r = relate_theories(&left, &right, &opts()).unwrap();
+        assert!(matches!(&r, Relation::Equivalent { proofs, .. } if proofs.iter().filter(|p| p.evidence == "certificate").count() == 2), "commutativity turns one identity law into the other: {r:?}");
         let semigroup = th("theory S\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x");
-        assert_eq!(equivalent(&left, &semigroup, &opts).unwrap(), None, "the identity law does not follow");
-        let other = th("theory O\nfunc + : 2\nconst e\naxiom a: (x+y)+z = x+(y+z)");
-        assert_eq!(equivalent(&left, &other, &opts).unwrap(), None, "different signatures");
+        let r = relate_theories(&left, &semigroup, &opts()).unwrap();
+        let Relation::Different { witness, .. } = &r else { panic!("the identity law does not follow: {r:?}") };
+        assert_eq!((witness.model_of.as_str(), witness.not_model_of.as_str(), witness.axiom.as_str()), ("S", "L", "l"));
+        assert!(eval::check(&semigroup, &witness.model).is_ok());
+        let other = th("theory O\nfunc + : 2\naxiom a: (x+y)+z = x+(y+z)");
+        assert!(matches!(relate_theories(&left, &other, &opts()).unwrap(), Relation::Unknown { .. }), "different signatures");
+    }
+
+    #[test]
+    fn renamed_symbols_are_matched() {
+        let a = th("theory A\nfunc * : 2\nconst e\naxiom l: e*x = x\naxiom r: x*e = x\naxiom i: x*x = e\naxiom a: (x*y)*z = x*(y*z)");
+        let b = th("theory B\nfunc + : 2\nconst z\naxiom l: z+x = x\naxiom i: x+x = z\naxiom a: (x+y)+w = x+(y+w)\naxiom c: x+y = y+x");
+        let r = relate_theories(&a, &b, &opts()).unwrap();
+        let Relation::Equivalent { map, .. } = &r else { panic!("groups of exponent 2 are abelian: {r:?}") };
+        assert_eq!(map.get("+").map(String::as_str), Some("*"));
+        assert!(matches!(relate_theories(&a, &a, &opts()).unwrap(), Relation::Equal));
+    }
+
+    #[test]
+    fn a_group_implies_a_monoid_but_not_conversely() {
+        let group = birkhoff_engine::seeds::load("group").unwrap();
+        let monoid = birkhoff_engine::seeds::load("monoid").unwrap();
+        let budget = side_budget(None);
+        let g = Side::new(&group, 3, &budget).unwrap();
+        let m = Side::new(&monoid, 3, &budget).unwrap();
+        assert!(matches!(implies(&g, &monoid, &opts()).unwrap(), Implication::Proved { .. }));
+        assert!(matches!(implies(&m, &group, &opts()).unwrap(), Implication::NoMap), "a monoid has no inverse to read");
     }
 }

@@ -1,0 +1,88 @@
+//! `birkhoff equiv A B`: are two theories the same class of structures up to renaming? Equal (the
+//! same canonical form), equivalent (each proves every axiom of the other, with replayed
+//! certificates or Z3), different (a model of one that is not a model of the other, checked by the
+//! evaluator) or unknown. Exit codes: 0 decided, 1 unknown, 2 error, 130 interrupted.
+
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_checker::prover::equivalence::{relate, side_budget, Relation, Side, Witness};
+use birkhoff_checker::prover::Options;
+use birkhoff_engine::{eval, tables, Theory};
+use std::time::Duration;
+
+/// Arguments of `birkhoff equiv`.
+#[derive(clap::Args)]
+#[command(after_help = "Exit codes: 0 equal, equivalent or different, 1 unknown, 2 error, 130 interrupted.")]
+pub struct Args {
+    /// The first theory: a seed or catalogue name, or a theory file.
+    #[arg(value_name = "A")]
+    a: String,
+    /// The second theory.
+    #[arg(value_name = "B")]
+    b: String,
+    /// Time the prover may spend on each axiom, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
+    timeout: Duration,
+    /// Models of each theory up to this size are read first: one that violates the other's axioms
+    /// settles a renaming at once.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+    model_size: u32,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let (ta, tb) = (super::load_theory(&a.a)?, super::load_theory(&a.b)?);
+    let opts = Options { timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    let budget = side_budget(opts.cancel.clone());
+    let relation = relate(&Side::new(&ta, a.model_size, &budget)?, &Side::new(&tb, a.model_size, &budget)?, &opts)?;
+    if json {
+        let mut v = serde_json::to_value(&relation)?;
+        v["a"] = ta.name.clone().into();
+        v["b"] = tb.name.clone().into();
+        v["summary"] = relation.describe().into();
+        if let Relation::Different { witness, .. } = &relation {
+            v["witness"]["model"] = witness_json(witness, &ta, &tb);
+        }
+        print_json(&v);
+    } else {
+        println!("{} and {}: {}", ta.name, tb.name, relation.describe());
+        match &relation {
+            Relation::Equivalent { map, proofs } => {
+                println!("  renaming ({}'s symbols as {}'s): {}", tb.name, ta.name, map_text(map));
+                for p in proofs {
+                    println!("  {} proves {}: {}{}", p.by, p.axiom, p.evidence, if p.steps > 0 { format!(" ({} steps)", p.steps) } else { String::new() });
+                }
+            }
+            Relation::Different { witness, .. } => print_witness(witness, &ta, &tb),
+            _ => {}
+        }
+    }
+    Ok(match relation {
+        Relation::Unknown { .. } if crate::interrupt::requested() => Outcome::Interrupted,
+        Relation::Unknown { .. } => Outcome::Negative,
+        _ => Outcome::Done,
+    })
+}
+
+/// The theory (of `a`, `b`) that the witness is a model of: the one the evaluator accepts it for.
+pub fn owner<'t>(w: &Witness, a: &'t Theory, b: &'t Theory) -> &'t Theory {
+    if eval::check(a, &w.model).is_ok() { a } else { b }
+}
+
+/// The witness's model as JSON over its theory's signature.
+pub fn witness_json(w: &Witness, a: &Theory, b: &Theory) -> serde_json::Value {
+    w.model.to_json(&owner(w, a, b).sig)
+}
+
+/// `+ ↦ *, z ↦ e`.
+pub fn map_text(map: &birkhoff_engine::moves::transfer::SymbolMap) -> String {
+    map.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The countermodel as Cayley tables with where the axiom fails.
+pub fn print_witness(w: &Witness, a: &Theory, b: &Theory) {
+    let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
+    println!("  a model of {} (reading {}'s symbols as {}) where {}'s axiom {} fails at {}:", w.model_of, w.not_model_of, map_text(&w.map), w.not_model_of, w.axiom, at.join(", "));
+    for line in tables::cayley(&owner(w, a, b).sig, &w.model).lines() {
+        println!("    {line}");
+    }
+}

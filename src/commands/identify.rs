@@ -1,0 +1,84 @@
+//! `birkhoff identify THEORY`: what is this theory? Equal or equivalent to a known theory (a seed
+//! or catalogue entry), else the closest known theories above it (which it implies) and below it
+//! (which imply it), each implication proved and each strictness shown by a countermodel where
+//! the small models show one; and its spectrum. Exit codes: 0 placed, 1 equivalence to some known
+//! theory undecided, 2 error, 130 interrupted.
+
+use super::equiv::map_text;
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_checker::budget::Budget;
+use birkhoff_checker::finder::{enumerate_up_to, Options as FinderOptions};
+use birkhoff_checker::prover::equivalence::{side_budget, Implication, Side};
+use birkhoff_checker::prover::Options;
+use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
+use serde_json::json;
+use std::time::Duration;
+
+/// Arguments of `birkhoff identify`.
+#[derive(clap::Args)]
+#[command(after_help = "Exit codes: 0 placed, 1 undecided against some known theory, 2 error, 130 interrupted.")]
+pub struct Args {
+    /// A seed or catalogue name, or a theory file.
+    #[arg(value_name = "THEORY")]
+    theory: String,
+    /// Time the prover may spend on each axiom, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = super::parse_seconds)]
+    timeout: Duration,
+    /// Compute the spectrum up to this size (each size within --spectrum-timeout).
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+    max_size: u32,
+    /// Seconds for each size of the spectrum; a size cut short ends it, shown as a lower bound.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
+    spectrum_timeout: Duration,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let t = super::load_theory(&a.theory)?;
+    let cancel = Some(crate::interrupt::flag());
+    let opts = Options { timeout: a.timeout, max_size: 4, cancel: cancel.clone(), ..Options::default() };
+    let budget = Budget { time: Some(a.spectrum_timeout), nodes: None, models: Some(100_000), cancel: cancel.clone() };
+    let spectrum = enumerate_up_to(&t, a.max_size, &budget, FinderOptions::counts_only())?;
+    // The theory's own small models, to refute comparisons quickly.
+    let side = Side::new(&t, 3, &side_budget(cancel.clone()))?;
+    let reference = Reference::new(Known::builtin(), cancel);
+    let found = identify(&side, &reference, &opts)?;
+    if crate::interrupt::requested() {
+        return Ok(Outcome::Interrupted);
+    }
+    let rows: Vec<_> = spectrum.iter().map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled})).collect();
+    if json {
+        let mut v = serde_json::to_value(&found)?;
+        v["summary"] = found.standing.describe().into();
+        v["spectrum"] = rows.into();
+        print_json(&v);
+    } else {
+        println!("{}: {}", t.name, found.standing.describe());
+        let points: Vec<String> = spectrum.iter().map(|e| format!("{}:{}", birkhoff_checker::spectrum::sizes_label(&e.sizes), e.iso)).collect();
+        println!("  spectrum (iso classes by size) {}", points.join(" "));
+        for (title, list) in [("above (it implies them)", &found.above), ("below (they imply it)", &found.below)] {
+            if !list.is_empty() {
+                println!("  closest {title}:");
+                for n in list {
+                    print_neighbour(n);
+                }
+            }
+        }
+    }
+    Ok(match found.standing {
+        Standing::Unknown { .. } => Outcome::Negative,
+        _ => Outcome::Done,
+    })
+}
+
+fn print_neighbour(n: &Neighbour) {
+    let how = match &n.implication {
+        Implication::Proved { map, proofs } => format!("proved ({}; symbols {})", birkhoff_checker::prover::equivalence::proof_counts(proofs), map_text(map)),
+        _ => "not proved".into(),
+    };
+    let strict = match &n.strict {
+        Some(w) => format!("strict: a model of {} of size {:?} violates {}'s axiom {}", w.model_of, w.model.sizes, w.not_model_of, w.axiom),
+        None => "strictness not shown".into(),
+    };
+    println!("    {} ({}): {how}; {strict}", n.name, n.kind);
+}

@@ -1,0 +1,85 @@
+//! `birkhoff equiv` and `birkhoff identify` end to end: each verdict against an independent check
+//! (the evaluator through `birkhoff eval`, canonical forms, known classes).
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn birkhoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// Groups of exponent 2 in other symbols, with one identity law and commutativity instead of both
+/// identity laws: equivalent to the presentation with both laws, equal to a renamed copy.
+const EXP2_COMM: &str = "theory A\nfunc + : 2\nconst z\naxiom l: z+x = x\naxiom i: x+x = z\naxiom a: (x+y)+w = x+(y+w)\naxiom c: x+y = y+x\n";
+const EXP2_BOTH: &str = "theory B\nfunc * : 2\nconst e\naxiom l: e*x = x\naxiom r: x*e = x\naxiom i: x*x = e\naxiom a: (x*y)*z = x*(y*z)\n";
+const EXP2_RENAMED: &str = "theory C\nfunc o : 2\nconst u\naxiom a: o(o(x,y),z) = o(x,o(y,z))\naxiom r: o(x,u) = x\naxiom i: o(x,x) = u\naxiom l: o(u,x) = x\n";
+
+#[test]
+fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, c) = (write(dir.path(), "a.bk", EXP2_COMM), write(dir.path(), "b.bk", EXP2_BOTH), write(dir.path(), "c.bk", EXP2_RENAMED));
+
+    let o = birkhoff(&["equiv", &a, &b, "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json_of(&o);
+    assert_eq!(v["relation"], "equivalent", "{v}");
+    assert_eq!(v["map"]["*"], "+", "B's * is A's +: {v}");
+    // Each axiom of each theory is accounted for, and the one neither has is proved.
+    let proofs = v["proofs"].as_array().unwrap();
+    assert_eq!(proofs.len(), 8, "{v}");
+    assert!(proofs.iter().any(|p| p["axiom"] == "r" && p["evidence"] == "certificate"), "{v}");
+
+    let v = json_of(&birkhoff(&["equiv", &b, &c, "--json"]));
+    assert_eq!(v["relation"], "equal", "{v}");
+
+    // Groups and abelian groups: a model of one that is not a model of the other, which the
+    // evaluator (a separate command here) accepts for one and rejects for the other.
+    let o = birkhoff(&["equiv", "group", "abelian_group", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json_of(&o);
+    assert_eq!(v["relation"], "different", "{v}");
+    let w = &v["witness"];
+    let model = write(dir.path(), "m.json", &w["model"].to_string());
+    let (of, not_of) = if w["model_of"] == "Group" { ("group", "abelian_group") } else { ("abelian_group", "group") };
+    assert_eq!(birkhoff(&["eval", of, &model]).status.code(), Some(0), "a model of {of}");
+    assert_eq!(birkhoff(&["eval", not_of, &model]).status.code(), Some(1), "not a model of {not_of}");
+
+    let o = birkhoff(&["equiv", "group", "semigroup"]);
+    assert_eq!(o.status.code(), Some(1), "different signatures: unknown, exit 1");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("unknown"));
+    assert_eq!(birkhoff(&["equiv", "group", "no_such_theory"]).status.code(), Some(2));
+}
+
+#[test]
+fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // Loops with the constant renamed, the axioms in another order and one redundant law.
+    let loop_again = write(dir.path(), "l.bk", "theory L\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst one\naxiom i: one * x = x\naxiom j: x * one = x\naxiom k: one * one = one\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\n");
+    let v = json_of(&birkhoff(&["identify", &loop_again, "--json", "--max-size", "4"]));
+    assert_eq!(v["standing"]["standing"], "known", "{v}");
+    assert_eq!(v["standing"]["name"], "loop", "{v}");
+    assert_eq!(v["standing"]["relation"]["relation"], "equivalent", "the redundant law needs a proof: {v}");
+
+    // Loops in which every element is its own inverse: below nothing shipped, above loops, and
+    // strictly (a loop of order 3 has x * x ≠ e).
+    let sq = write(dir.path(), "sq.bk", "theory SquareOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom s: x * x = e\n");
+    let v = json_of(&birkhoff(&["identify", &sq, "--json", "--max-size", "4"]));
+    assert_ne!(v["standing"]["standing"], "known", "{v}");
+    let above = v["above"].as_array().unwrap();
+    let l = above.iter().find(|n| n["name"] == "loop").unwrap_or_else(|| panic!("loops are above: {v}"));
+    assert_eq!(l["implication"]["implication"], "proved");
+    assert_eq!(l["strict"]["not_model_of"], "SquareOne", "{v}");
+    assert!(!above.iter().any(|n| n["name"] == "quasigroup" || n["name"] == "magma"), "loops lie between: not the closest: {v}");
+    let iso: Vec<u64> = v["spectrum"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect();
+    assert_eq!(iso, [1, 1, 0, 1]);
+}
