@@ -81,7 +81,12 @@ impl Agent<'_> {
         }
         let mut written = Vec::new();
         for index in start..=cfg.cycles {
-            match self.cycle(lib, cfg, RunInfo { key: key.clone(), index, of: cfg.cycles })? {
+            // One unit of writes per cycle: the cycle's records are held until its report
+            // commits them with it; a cycle cut short (Ctrl-C, an error) leaves nothing behind.
+            lib.begin();
+            let outcome = self.cycle(lib, cfg, RunInfo { key: key.clone(), index, of: cfg.cycles });
+            lib.discard();
+            match outcome? {
                 Some(n) => written.push(n),
                 None => return Ok(Ending::Interrupted(written)),
             }
@@ -337,9 +342,10 @@ impl Agent<'_> {
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
-            if let Some(id) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &k.notes), |id| id.clone()) {
-                self.observer.line(&format!("+ Discovery: {} (from {}, score {})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": id}));
-                discoveries.push(Discovery { id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c) });
+            if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &k.notes, next), |a| a.summary(&k.name)) {
+                let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
+                self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
+                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c), alias_of: added.first_name });
             }
         }
         let by = if decisions_by == "llm" { "llm" } else { "offline" };

@@ -67,6 +67,10 @@ pub struct Discovery {
     pub notes: String,
     /// The candidate.
     pub candidate: CandidateSummary,
+    /// The theory's first name, when it was already in the library under another: `name` was
+    /// then recorded as an alias.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<String>,
 }
 
 /// A fault: something that went wrong and how it was handled.
@@ -183,6 +187,9 @@ pub fn markdown(r: &CycleReport) -> String {
     }
     for d in &r.discoveries {
         let _ = writeln!(out, "### {} ({})\n\nFrom candidate {}. {}\n", d.name, d.id, d.candidate.name, d.notes);
+        if let Some(first) = &d.alias_of {
+            let _ = writeln!(out, "Already in the library as **{first}**, which stays its name; {} is recorded as an alias.\n", d.name);
+        }
         candidate_md(&mut out, &d.candidate);
         out.push('\n');
     }

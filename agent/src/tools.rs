@@ -8,7 +8,7 @@ use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{enumerate_up_to, first, FirstModel, Options};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+use birkhoff_library::record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
 use birkhoff_library::{statement, Library};
 use serde_json::Value;
 use std::time::Duration;
@@ -223,7 +223,7 @@ pub fn theory_record(name: &str, t: &Theory, origin: &str, parents: &[String], d
         Ok(_) => return Err(ToolError::Failed("library", format!("the text of `{name}` reads back as another theory"))),
         Err(e) => return Err(ToolError::Failed("library", format!("the text of `{name}` does not read back: {e}"))),
     }
-    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score }))
+    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score, aliases: vec![] }))
 }
 
 /// Stores a theory (keeping an existing discovery's name and notes) and returns its ID.
@@ -241,10 +241,50 @@ pub fn search_library(lib: &Library, query: &str, min_score: Option<f64>) -> Res
     lib.search(query, min_score, 20).map_err(|e| ToolError::Failed("search_library", e.to_string()))
 }
 
+/// What `add_to_library` did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Added {
+    /// The theory's record ID.
+    pub id: String,
+    /// When the theory was already a discovery under another name: that name, which stays; the
+    /// new name was recorded as an alias.
+    pub first_name: Option<String>,
+}
+
+impl Added {
+    /// The tool's reply, as shown live and in the report.
+    pub fn summary(&self, name: &str) -> String {
+        match &self.first_name {
+            Some(first) => format!("{}: already in the library as `{first}`; `{name}` is kept as an alias", self.id),
+            None => self.id.clone(),
+        }
+    }
+}
+
 /// `add_to_library`: stores a discovery under `name` with its spectrum and up to three models
-/// of each size; returns the theory's ID.
-pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str) -> Result<String, ToolError> {
-    let id = store(lib, theory_record(name, &c.theory, &c.origin, &c.parents, true, notes, c.score.clone())?)?;
+/// of each size. A theory already kept under another name keeps that first name and its notes;
+/// `name` (and `notes`) become an alias given in `cycle`, and the reply says so. A theory stored
+/// before as a base or candidate becomes a discovery, its earlier name an alias.
+pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str, cycle: u64) -> Result<Added, ToolError> {
+    let Body::Theory(mut rec) = theory_record(name, &c.theory, &c.origin, &c.parents, true, notes, c.score.clone())? else { unreachable!("theory_record makes theories") };
+    let mut first_name = None;
+    if let Ok(Record { body: Body::Theory(old), .. }) = lib.get(&Body::Theory(rec.clone()).id()) {
+        let alias = |n: &str, notes: &str| Alias { name: n.into(), cycle, notes: notes.into() };
+        if old.discovery {
+            if old.name != name {
+                first_name = Some(old.name.clone());
+            }
+            let mut kept = TheoryRec { score: old.score.clone().or(rec.score), ..old };
+            if first_name.is_some() && !kept.aliases.iter().any(|a| a.name == name) {
+                kept.aliases.push(alias(name, notes));
+            }
+            rec = kept;
+        } else if old.name != name {
+            rec.aliases = old.aliases.into_iter().chain([alias(&old.name, "")]).collect();
+        }
+    }
+    let id = store(lib, Body::Theory(rec))?;
+    let name = first_name.as_deref().unwrap_or(name);
     if !c.spectrum.is_empty() {
         store(lib, Body::Spectrum(SpectrumRec { theory_id: id.clone(), theory_name: name.into(), rows: c.spectrum.clone() }))?;
     }
@@ -256,7 +296,7 @@ pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str)
             store(lib, Body::Model(ModelRec { theory_id: id.clone(), theory_name: name.into(), structure: m.model.to_json(&c.theory.sig) }))?;
         }
     }
-    Ok(id)
+    Ok(Added { id, first_name })
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub mod statement;
 pub mod store;
 pub mod time;
 
-pub use record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+pub use record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
 pub use store::{default_dir, Library};
 
 /// Everything that can go wrong in the library.

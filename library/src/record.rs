@@ -67,6 +67,22 @@ pub struct TheoryRec {
     /// Its score, when one was computed.
     #[serde(default)]
     pub score: Option<Score>,
+    /// Later names given to the same theory, oldest first: a record's first name stays, and a
+    /// later name is kept here rather than replacing it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Alias>,
+}
+
+/// A later name of a theory already in the library.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Alias {
+    /// The name.
+    pub name: String,
+    /// The cycle (report number) that gave it.
+    pub cycle: u64,
+    /// Why it was given (a discovery's notes).
+    #[serde(default)]
+    pub notes: String,
 }
 
 /// One row of a stored spectrum (timings are left out so that equal spectra get equal IDs).
@@ -204,7 +220,7 @@ impl Body {
     /// The words a search matches against.
     pub fn search_text(&self) -> String {
         match self {
-            Body::Theory(t) => format!("{}\n{}\n{}\n{}\n{}", t.text, t.origin, t.parents.join(" "), t.notes, if t.discovery { "discovery" } else { "candidate" }),
+            Body::Theory(t) => format!("{}\n{}\n{}\n{}\n{}{}", t.text, t.origin, t.parents.join(" "), t.notes, if t.discovery { "discovery" } else { "candidate" }, t.aliases.iter().map(|a| format!("\n{} {}", a.name, a.notes)).collect::<String>()),
             Body::Spectrum(s) => s.rows.iter().map(|r| format!("{:?} {} {}", r.sizes, r.iso, r.labeled)).collect::<Vec<_>>().join("\n"),
             Body::Model(m) => m.structure.to_string(),
             Body::Conjecture(c) => format!("{} {:?} {} {}", c.statement, c.status, c.evidence, c.proposed_by),

@@ -1,13 +1,37 @@
 //! Cycle reports: `reports/cycle-0001.json` (the record, written first) and `cycle-0001.md` (its
 //! rendering). Numbers continue from the highest existing one and a report file is never
 //! overwritten: the JSON is published with a no-replace link under the library lock.
+//!
+//! A report commits the records held since [`Library::begin`] with it, as one unit: under the
+//! lock, the records, the report and its number are first written to one journal file
+//! (`reports/commit.json`, atomically), then to their own files, and the journal is removed. A
+//! process killed on the way leaves the journal, and the next [`Library::open`] (or commit)
+//! finishes the job; killed before the journal, it leaves nothing of the unit.
 
+use crate::record::Record;
 use crate::{atomic, io_err, lock, Library, Result};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
 
 /// The reports' directory inside the library.
 pub const DIR: &str = "reports";
+
+/// The journal of a commit in progress, inside [`DIR`].
+const JOURNAL: &str = "commit.json";
+
+/// One unit of writes: the records and the report that says what they are.
+#[derive(Serialize, Deserialize)]
+struct Commit {
+    /// The report's number.
+    number: u64,
+    /// The records, each as it is to be stored.
+    records: Vec<Record>,
+    /// The report.
+    report: Value,
+    /// Its Markdown.
+    markdown: String,
+}
 
 /// The two files of report `n`.
 fn paths(lib: &Library, n: u64) -> (PathBuf, PathBuf) {
@@ -41,22 +65,44 @@ impl Library {
         paths(self, n).1
     }
 
-    /// Writes a new report under the next free number and returns the number. `render` receives
-    /// the number and returns the JSON and the Markdown.
+    /// Writes a new report under the next free number, together with the records held since
+    /// [`Library::begin`] (which stops holding), as one unit; returns the number. `render`
+    /// receives the number and returns the JSON and the Markdown.
     pub fn add_report(&mut self, render: impl Fn(u64) -> (Value, String)) -> Result<u64> {
         let _guard = lock::acquire(self.root())?;
-        let mut n = self.report_numbers()?.last().copied().unwrap_or(0) + 1;
-        loop {
-            let (json, markdown) = render(n);
-            let (jpath, _) = paths(self, n);
-            let mut bytes = serde_json::to_vec_pretty(&json).expect("JSON values serialize");
-            bytes.push(b'\n');
-            if atomic::write_new(&jpath, &bytes)? {
-                self.write_markdown(n, &markdown)?;
-                return Ok(n);
-            }
-            n += 1;
+        // Another process's unit cut short is finished first, so that its number stays its own.
+        self.finish_commit()?;
+        let number = self.report_numbers()?.last().copied().unwrap_or(0) + 1;
+        let (report, markdown) = render(number);
+        let commit = Commit { number, records: self.staged.take().unwrap_or_default(), report, markdown };
+        let journal = self.root().join(DIR).join(JOURNAL);
+        atomic::write(&journal, &serde_json::to_vec(&commit).expect("commits serialize"))?;
+        self.finish_commit()?;
+        Ok(number)
+    }
+
+    /// Carries out the commit in the journal, if there is one, and removes the journal. Each
+    /// step can be repeated (a record already written is left as it is), so a commit cut short
+    /// at any point is finished by running this again. Call it under the lock.
+    pub(crate) fn finish_commit(&mut self) -> Result<()> {
+        let journal = self.root().join(DIR).join(JOURNAL);
+        let text = match std::fs::read(&journal) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io_err(&journal)(e)),
+        };
+        let commit: Commit = serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord { path: journal.display().to_string(), message: e.to_string() })?;
+        for rec in commit.records {
+            let old = self.on_disk(&rec.id)?;
+            self.write_record(rec, old)?;
         }
+        let (jpath, _) = paths(self, commit.number);
+        let mut bytes = serde_json::to_vec_pretty(&commit.report).expect("JSON values serialize");
+        bytes.push(b'\n');
+        atomic::write_new(&jpath, &bytes)?;
+        self.write_markdown(commit.number, &commit.markdown)?;
+        std::fs::remove_file(&journal).map_err(io_err(&journal))?;
+        Ok(())
     }
 
     /// Writes the Markdown of report `n` (its derived rendering).

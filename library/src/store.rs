@@ -16,6 +16,9 @@ pub fn default_dir() -> PathBuf {
 pub struct Library {
     root: PathBuf,
     index: Index,
+    /// Records put since [`Library::begin`], by ID in the order first put: held in memory until
+    /// [`Library::add_report`] commits them with a report, or [`Library::discard`] drops them.
+    pub(crate) staged: Option<Vec<Record>>,
 }
 
 /// What `put` did.
@@ -40,7 +43,9 @@ impl Library {
             std::fs::create_dir_all(&d).map_err(io_err(&d))?;
             atomic::clean_partial(&d)?;
         }
-        let mut lib = Library { root: root.to_path_buf(), index: Index::open(&root.join("index.sqlite"))? };
+        let mut lib = Library { root: root.to_path_buf(), index: Index::open(&root.join("index.sqlite"))?, staged: None };
+        // A commit cut short by a kill is finished before anything reads the files.
+        lib.finish_commit()?;
         let records = lib.load_all()?;
         lib.index.sync(&records)?;
         Ok(lib)
@@ -59,35 +64,95 @@ impl Library {
 
     /// Stores a record. Theories and conjectures are updated in place when their content
     /// changes (their IDs depend only on what identifies them); other kinds are immutable.
+    /// Between [`Library::begin`] and the next report, the record is held in memory instead.
     pub fn put(&mut self, body: Body) -> Result<(Record, Put)> {
+        if self.staged.is_some() {
+            return self.stage(body);
+        }
         let _guard = lock::acquire(&self.root)?;
-        let mut rec = Record::new(body);
-        let path = self.path_of(&rec.id)?;
-        let outcome = match self.read(&path) {
-            Ok(old) => {
-                let mutable = matches!(rec.body, Body::Theory(_) | Body::Conjecture(_));
-                if !mutable || old.body == rec.body {
-                    return Ok((old, Put::Unchanged));
-                }
+        let rec = Record::new(body);
+        let old = self.on_disk(&rec.id)?;
+        self.write_record(rec, old)
+    }
+
+    /// The record with `id` as stored in its file, if there is one.
+    pub(crate) fn on_disk(&self, id: &str) -> Result<Option<Record>> {
+        match self.read(&self.path_of(id)?) {
+            Ok(old) => Ok(Some(old)),
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// What `put` would leave for `rec`, given the record `old` already there: `None` if nothing
+    /// changes (the same content, or an immutable kind), else the record to write (keeping the
+    /// first creation time).
+    fn merged(mut rec: Record, old: Option<&Record>) -> (Option<Record>, Put) {
+        match old {
+            None => (Some(rec), Put::Created),
+            Some(old) if !matches!(rec.body, Body::Theory(_) | Body::Conjecture(_)) || old.body == rec.body => (None, Put::Unchanged),
+            Some(old) => {
                 rec.created = old.created;
-                atomic::write(&path, &to_bytes(&rec))?;
-                Put::Updated
+                (Some(rec), Put::Updated)
             }
-            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-                if !atomic::write_new(&path, &to_bytes(&rec))? {
-                    // Another process wrote it between our read and our write: theirs stands.
-                    return Ok((self.read(&path)?, Put::Unchanged));
-                }
-                Put::Created
+        }
+    }
+
+    /// Writes `rec` over `old` (its file's content, if any) as `put` does. Call it under the lock.
+    pub(crate) fn write_record(&mut self, rec: Record, old: Option<Record>) -> Result<(Record, Put)> {
+        let path = self.path_of(&rec.id)?;
+        let (new, outcome) = Self::merged(rec, old.as_ref());
+        let Some(rec) = new else { return Ok((old.expect("unchanged means present"), outcome)) };
+        if outcome == Put::Created {
+            if !atomic::write_new(&path, &to_bytes(&rec))? {
+                // Another process wrote it between our read and our write: theirs stands.
+                return Ok((self.read(&path)?, Put::Unchanged));
             }
-            Err(e) => return Err(e),
-        };
+        } else {
+            atomic::write(&path, &to_bytes(&rec))?;
+        }
         self.index.upsert(&rec)?;
         Ok((rec, outcome))
     }
 
+    /// `put` while staging: the outcome is judged against the staged record or the file, and
+    /// nothing is written.
+    fn stage(&mut self, body: Body) -> Result<(Record, Put)> {
+        let rec = Record::new(body);
+        let staged = self.staged.as_ref().and_then(|s| s.iter().position(|r| r.id == rec.id));
+        let old = match staged {
+            Some(i) => self.staged.as_ref().map(|s| s[i].clone()),
+            None => self.on_disk(&rec.id)?,
+        };
+        let (new, outcome) = Self::merged(rec, old.as_ref());
+        let Some(rec) = new else { return Ok((old.expect("unchanged means present"), outcome)) };
+        let list = self.staged.as_mut().expect("staging");
+        match staged {
+            Some(i) => list[i] = rec.clone(),
+            None => list.push(rec.clone()),
+        }
+        Ok((rec, outcome))
+    }
+
+    /// Starts holding writes: every `put` from now on is kept in memory (and seen by `get`, not
+    /// by `list`, `load_all` or `search`) until [`Library::add_report`] writes them together with
+    /// the report, or [`Library::discard`] drops them. A research cycle is one such unit, so
+    /// that a cycle cut short leaves nothing behind.
+    pub fn begin(&mut self) {
+        self.staged.get_or_insert_with(Vec::new);
+    }
+
+    /// Drops the records held since [`Library::begin`] and stops holding writes; returns how
+    /// many were dropped.
+    pub fn discard(&mut self) -> usize {
+        self.staged.take().map_or(0, |s| s.len())
+    }
+
     /// The record with this ID.
     pub fn get(&self, id: &str) -> Result<Record> {
+        if let Some(r) = self.staged.as_ref().and_then(|s| s.iter().find(|r| r.id == id)) {
+            return Ok(r.clone());
+        }
         let path = self.path_of(id)?;
         self.read(&path).map_err(|e| match e {
             Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => Error::NotFound(id.to_string()),

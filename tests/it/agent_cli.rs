@@ -174,7 +174,7 @@ fn report_top_sorts_by_the_key_asked() {
     for (seed, total, novelty) in [("group", 0.9, 0.1), ("monoid", 0.5, 0.8), ("band", 0.2, 0.5)] {
         let t = birkhoff_engine::seeds::load(seed).unwrap();
         let dims = [("novelty".to_string(), novelty), ("richness".to_string(), 1.0 - novelty)].into_iter().collect();
-        l.put(Body::Theory(TheoryRec { name: format!("D_{seed}"), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: Some(Score { total, dims }) })).unwrap();
+        l.put(Body::Theory(TheoryRec { name: format!("D_{seed}"), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: Some(Score { total, dims }), aliases: vec![] })).unwrap();
     }
     drop(l);
     let order = |key: &str| -> Vec<String> {
@@ -215,7 +215,7 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     // Stored as the agent stores a proved conjecture.
     let mut l = Library::open(Path::new(&lib)).unwrap();
     let g = birkhoff_engine::seeds::load("group").unwrap();
-    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None })).unwrap();
+    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None, aliases: vec![] })).unwrap();
     let statement = "inv(inv(x)) = x";
     let conjecture = |status, proof| ConjectureRec { theory_id: theory.id.clone(), theory_name: "group".into(), statement: statement.into(), status, evidence: "proved".into(), countermodel: None, proof, proposed_by: "test".into() };
     let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();
@@ -243,4 +243,123 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     // Only replaying the certificate can say this; an unchecked certificate would not be a failure.
     let rejected = report["failures"].as_array().unwrap().iter().any(|f| f["file"].as_str().unwrap().contains(&proof.id) && f["problem"].as_str().unwrap().starts_with("certificate rejected"));
     assert!(rejected, "{report}");
+}
+
+/// A scripted model for the kill trials: cycle 1 explores Semigroup by COMPLETE, cycle 2 by
+/// DEFORM, sizes up to 3 (every count exact, so that runs are repeatable); it keeps the two best
+/// candidates under names of its own and conjectures commutativity of the best (refuted by a
+/// countermodel, so that no prover time limit is involved). Names already taken are rejected by
+/// the schema, so a rerun that saw a cut-short cycle's discoveries would decide differently.
+const SCRIPTED_MODEL: &str = r#"p=$(cat)
+case "$p" in *'Cycle 1 of'*) c=1; m=COMPLETE;; *) c=2; m=DEFORM;; esac
+case "$p" in
+*'PHASE: PLAN'*)
+  echo "<plan>{\"strategy\": \"scripted\", \"explorations\": [{\"bases\": [\"semigroup\"], \"moves\": [\"$m\"], \"depth\": 1}], \"check_top\": 4, \"max_size\": 3, \"prove\": [{\"theory\": \"group\", \"statement\": \"x * x = e\"}]}</plan>";;
+*)
+  c1=$(printf '%s\n' "$p" | sed -n 's/^### Candidate 1: //p')
+  c2=$(printf '%s\n' "$p" | sed -n 's/^### Candidate 2: //p')
+  echo "<decisions>{\"analysis\": \"scripted\", \"keep\": [{\"candidate\": \"$c1\", \"name\": \"Kept${c}a\", \"notes\": \"first\"}, {\"candidate\": \"$c2\", \"name\": \"Kept${c}b\", \"notes\": \"second\"}, {\"candidate\": \"$c1\", \"name\": \"Kept${c}again\", \"notes\": \"the same again\"}], \"conjectures\": [{\"theory\": \"$c1\", \"statement\": \"x * y = y * x\"}]}</decisions>";;
+esac"#;
+
+/// The library's records and reports, without what differs between two equal runs (creation
+/// times and durations); also every file name, so that leftovers show.
+fn library_contents(lib: &Path) -> (std::collections::BTreeMap<String, serde_json::Value>, Vec<String>) {
+    let mut contents = std::collections::BTreeMap::new();
+    let mut names = Vec::new();
+    for dir in ["theories", "spectra", "models", "conjectures", "proofs", "reports"] {
+        for e in std::fs::read_dir(lib.join(dir)).unwrap() {
+            let path = e.unwrap().path();
+            let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            names.push(name.clone());
+            if path.extension().is_some_and(|x| x == "json") {
+                let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let o = v.as_object_mut().unwrap();
+                for key in ["created", "started", "seconds", "llm_seconds"] {
+                    o.remove(key);
+                }
+                for call in o.get_mut("tool_calls").and_then(|c| c.as_array_mut()).into_iter().flatten() {
+                    call.as_object_mut().unwrap().remove("seconds");
+                }
+                contents.insert(name, v);
+            }
+        }
+    }
+    names.sort();
+    (contents, names)
+}
+
+/// Files in the library's record and report folders (temporary ones included).
+fn files_written(lib: &Path) -> usize {
+    ["theories", "spectra", "models", "conjectures", "proofs", "reports"].iter().map(|d| std::fs::read_dir(lib.join(d)).map_or(0, |r| r.count())).sum()
+}
+
+#[test]
+fn a_run_killed_at_random_points_resumes_to_the_uninterrupted_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let llm = script(dir.path(), "llm.sh", SCRIPTED_MODEL);
+    let run = |lib: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_birkhoff"));
+        c.args(["agent", "--cycles", "2", "--goal", "kill trials", "--check-ms", "60000", "--llm-command", llm.to_str().unwrap(), "--library", lib.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null());
+        c
+    };
+    let reference = dir.path().join("reference");
+    let t0 = Instant::now();
+    assert!(run(&reference).status().unwrap().success());
+    let duration = t0.elapsed();
+    let (expected, expected_names) = library_contents(&reference);
+    let total_files = files_written(&reference);
+    // The scripted run keeps a theory twice, under a second name: the first name stays, the
+    // second is an alias with its cycle, and the reply says so.
+    let kept: Vec<&serde_json::Value> = expected.values().filter(|v| v["kind"] == "theory" && v["discovery"] == true).collect();
+    assert!(kept.iter().any(|t| t["name"] == "Kept1a" && t["aliases"][0]["name"] == "Kept1again" && t["aliases"][0]["cycle"] == 1), "{kept:?}");
+    assert!(!kept.iter().any(|t| t["name"] == "Kept1again"), "the first name was replaced: {kept:?}");
+    let report1 = &expected["reports/cycle-0001.json"];
+    assert_eq!(report1["faults"], serde_json::json!([]), "{report1}");
+    assert!(report1["tool_calls"].as_array().unwrap().iter().any(|c| c["summary"].as_str().unwrap().contains("already in the library as `Kept1a`; `Kept1again` is kept as an alias")), "{report1}");
+    assert_eq!(report1["discoveries"][2]["alias_of"], "Kept1a");
+    // A seeded generator, printed so that a failing trial can be replayed.
+    let mut seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
+    eprintln!("kill trials seed {seed}");
+    let mut next = move |below: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % below.max(1)
+    };
+    for trial in 0..20 {
+        let lib = dir.path().join(format!("trial-{trial}"));
+        let mut child = run(&lib).spawn().unwrap();
+        // Half the trials stop the run at a random moment, half once a random number of its files
+        // exist, so that kills also land among the writes, which take little of the run's time.
+        let (by_time, at_files) = (trial % 2 == 0, 1 + next(total_files as u64) as usize);
+        let deadline = Instant::now() + Duration::from_micros(next(duration.as_micros() as u64));
+        let started = Instant::now();
+        let finished = loop {
+            if child.try_wait().unwrap().is_some() {
+                break true;
+            }
+            if (by_time && Instant::now() >= deadline) || (!by_time && files_written(&lib) >= at_files) {
+                break false;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "trial {trial}: the run did not finish");
+            std::thread::sleep(Duration::from_micros(200));
+        };
+        if !finished {
+            child.kill().unwrap();
+        }
+        child.wait().unwrap();
+        // Opening the library finishes a commit cut short; a run whose last report is there is
+        // complete, and rerunning it would start a new one.
+        let done = Library::open(&lib).is_ok_and(|l| l.report_numbers().unwrap().len() == 2);
+        if !done {
+            let o = run(&lib).stdout(Stdio::piped()).stderr(Stdio::piped()).output().unwrap();
+            assert!(o.status.success(), "trial {trial}: {}", text(&o));
+        }
+        let (got, names) = library_contents(&lib);
+        let (missing, extra): (Vec<_>, Vec<_>) = (expected_names.iter().filter(|n| !names.contains(n)).collect(), names.iter().filter(|n| !expected_names.contains(n)).collect());
+        assert!(missing.is_empty() && extra.is_empty(), "trial {trial} (killed {}): missing {missing:?}, extra {extra:?}", if by_time { "by time" } else { "by files" });
+        for (name, v) in &expected {
+            assert_eq!(&got[name], v, "trial {trial}: {name} differs");
+        }
+    }
 }
