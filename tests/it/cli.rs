@@ -114,8 +114,18 @@ fn prove_answers_with_a_certificate_or_a_countermodel() {
     let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--certificate", cert.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("proved"), "{}", stdout(&o));
-    let c: Value = serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    // The readable proof: the theorem, then numbered steps naming the axiom and the position.
+    assert!(stdout(&o).contains("Theorem. inv(inv(x)) = x") && stdout(&o).contains("  1. = ") && stdout(&o).contains("by left_inverse"), "{}", stdout(&o));
+    // The full certificate goes to the file, compact; --json has its size and the readable proof.
+    let text = std::fs::read_to_string(&cert).unwrap();
+    assert!(!text.contains("\n  "), "the certificate is written compactly");
+    let c: Value = serde_json::from_str(&text).unwrap();
     assert!(!c["steps"].as_array().unwrap().is_empty());
+    let v = json(&["prove", "group", "inv(inv(x)) = x"]);
+    assert_eq!(v["verdict"], "proved", "{v}");
+    assert!(v.get("certificate").is_none() && v["steps"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!(v["proof"]["rhs"], "x", "{v}");
+    assert!(v["proof"]["proof"]["steps"][0]["by"]["name"].is_string(), "{v}");
     let v = json(&["prove", "semigroup", "x * y = y * x"]);
     assert_eq!(v["verdict"], "disproved", "{v}");
     let o = birkhoff(&["prove", "group", "f(x) = x"]);

@@ -12,4 +12,5 @@ mod lex;
 mod moves_on_models;
 mod oracle;
 mod prover;
+mod readable;
 mod z3_backend;
