@@ -7,11 +7,15 @@
 //! first-model search) →
 //! [`spectrum`] and [`sweep`] (counts per size, batch jobs on disk).
 //! Every count carries a [`budget::Status`]: a count cut short is never exact.
+//! A spectrum is read by [`oeis`] (which known sequences it matches, offline) and [`patterns`]
+//! (open conjectures about the orders that have models).
 pub mod budget;
 pub mod finder;
 pub mod implied;
 pub mod iso;
 pub mod lex;
+pub mod oeis;
+pub mod patterns;
 pub mod problem;
 pub mod prover;
 pub mod router;

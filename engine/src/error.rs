@@ -69,8 +69,14 @@ pub enum Error {
     #[error("{0}")]
     Source(Diagnostics),
     /// No seed has this name.
-    #[error("no seed theory is called `{0}` (run `birkhoff seeds` for the list)")]
+    #[error("no seed theory or catalogue entry is called `{0}` (run `birkhoff seeds` or `birkhoff catalogue list` for the lists)")]
     UnknownSeed(String),
+    /// No catalogue entry has this name.
+    #[error("no catalogue entry is called `{0}` (run `birkhoff catalogue list` for the list)")]
+    UnknownEntry(String),
+    /// A catalogue file's header is malformed.
+    #[error("{0}")]
+    Catalogue(String),
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod canon;
+pub mod catalogue;
 pub mod derivation;
 pub mod error;
 pub mod eval;

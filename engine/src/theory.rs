@@ -49,15 +49,23 @@ impl Theory {
         Theory::parse_any(&src, &path.display().to_string())
     }
 
-    /// A seed name (`group`) or a path to a theory file.
+    /// A seed name (`group`), a catalogue entry's name (`moufang_loop`, `bol_loop_left`) or a
+    /// path to a theory file. Seeds are tried before the rest of the catalogue.
     pub fn load(name_or_path: &str) -> Result<Theory> {
         let path = std::path::Path::new(name_or_path);
         if path.exists() && path.is_file() {
             return Theory::from_file(path);
         }
-        match crate::seeds::load(name_or_path) {
+        let found = match crate::seeds::load(name_or_path) {
+            Err(Error::UnknownSeed(name)) => match crate::catalogue::entry(name_or_path) {
+                Some(entry) => entry.theory(),
+                None => Err(Error::UnknownSeed(name)),
+            },
+            other => other,
+        };
+        match found {
             Err(Error::UnknownSeed(_)) if name_or_path.contains(['/', '.']) => {
-                Err(Error::Io { path: name_or_path.to_string(), source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file (nor a seed of that name)") })
+                Err(Error::Io { path: name_or_path.to_string(), source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file (nor a seed or catalogue entry of that name)") })
             }
             other => other,
         }

@@ -168,7 +168,7 @@ fn ctrl_c_stops_conjecture_with_a_partial_honest_report() {
 fn a_missing_file_or_seed_is_named() {
     let o = birkhoff(&["show", "no_such_theory"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no seed theory is called `no_such_theory`"));
+    assert!(stderr(&o).contains("no seed theory or catalogue entry is called `no_such_theory`"));
     let o = birkhoff(&["show", "dir/missing.bk"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("dir/missing.bk"));

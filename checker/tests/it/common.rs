@@ -122,6 +122,8 @@ pub struct Row {
     pub n: u32,
     pub iso: Option<u128>,
     pub labeled: Option<u128>,
+    /// The OEIS sequence of the iso counts, as the table names it.
+    pub oeis_iso: String,
     pub functions: String,
     pub relations: String,
     pub axioms: String,
@@ -152,6 +154,7 @@ pub fn ground_truth() -> Vec<Row> {
             n: col("n").parse().unwrap_or_else(|e| panic!("bad size in `{line}`: {e}")),
             iso: num(col("iso")),
             labeled: num(col("labeled")),
+            oeis_iso: col("oeis_iso").to_string(),
             functions: col("functions").to_string(),
             relations: col("relations").to_string(),
             axioms: col("axioms").to_string(),

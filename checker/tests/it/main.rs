@@ -2,6 +2,7 @@
 
 mod bench_theories;
 mod budgets;
+mod catalogue;
 mod common;
 mod conjecture;
 mod engines_agree;
@@ -10,7 +11,9 @@ mod ground_truth;
 mod iso;
 mod lex;
 mod moves_on_models;
+mod oeis;
 mod oracle;
+mod patterns;
 mod prover;
 mod readable;
 mod z3_backend;

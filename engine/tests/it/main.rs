@@ -1,6 +1,7 @@
 //! The package's integration tests, as one test binary (one link instead of one per file).
 
 mod canon;
+mod catalogue;
 mod derivation;
 mod diagnostics;
 mod ground_truth_rows;
