@@ -1,0 +1,9 @@
+//! The literature crate's integration tests: every source against a local server on 127.0.0.1
+//! serving fixtures in the APIs' formats (tests/fixtures/). No test touches the internet.
+
+mod faults;
+mod gate;
+mod parse;
+mod search;
+mod server;
+mod support;

@@ -1,0 +1,198 @@
+//! A local HTTP/1.1 server on 127.0.0.1 serving fixtures, standing in for the four APIs. Routes
+//! match a method, a path prefix and substrings of the decoded request target; each route
+//! answers its replies in turn (the last one repeats), optionally after a delay. Every request is
+//! logged, so tests can count what reached the "network".
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// One answer.
+#[derive(Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+    pub content_type: &'static str,
+    pub delay: Duration,
+}
+
+impl Reply {
+    pub fn ok(body: &str, content_type: &'static str) -> Reply {
+        Reply { status: 200, body: body.to_string(), content_type, delay: Duration::ZERO }
+    }
+    pub fn xml(body: &str) -> Reply {
+        Reply::ok(body, "application/atom+xml; charset=utf-8")
+    }
+    pub fn json(body: &str) -> Reply {
+        Reply::ok(body, "application/json")
+    }
+    pub fn status(status: u16, body: &str) -> Reply {
+        Reply { status, body: body.to_string(), content_type: "application/json", delay: Duration::ZERO }
+    }
+    pub fn after(mut self, delay: Duration) -> Reply {
+        self.delay = delay;
+        self
+    }
+}
+
+struct Route {
+    method: &'static str,
+    prefix: String,
+    contains: Vec<String>,
+    replies: Vec<Reply>,
+    served: usize,
+}
+
+/// The running server; it stops accepting when dropped.
+pub struct Server {
+    pub base: String,
+    routes: Arc<Mutex<Vec<Route>>>,
+    log: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        listener.set_nonblocking(true).unwrap();
+        let routes: Arc<Mutex<Vec<Route>>> = Arc::default();
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (r, l, s) = (routes.clone(), log.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let (r, l) = (r.clone(), l.clone());
+                        std::thread::spawn(move || handle(stream, &r, &l));
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Server { base, routes, log, stop }
+    }
+
+    /// Adds a route: `method`, a path prefix (`/arxiv/query`), substrings of the decoded target.
+    pub fn route(&self, method: &'static str, prefix: &str, contains: &[&str], replies: Vec<Reply>) {
+        self.routes.lock().unwrap().push(Route {
+            method,
+            prefix: prefix.to_string(),
+            contains: contains.iter().map(|s| s.to_string()).collect(),
+            replies,
+            served: 0,
+        });
+    }
+
+    /// Every request so far: `METHOD decoded-target`.
+    pub fn requests(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// How many requests so far contain `needle`.
+    pub fn count(&self, needle: &str) -> usize {
+        self.requests().iter().filter(|r| r.contains(needle)).count()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Percent-decoding of a request target ('+' is a space), for matching only.
+pub fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(v) => {
+                        out.push(v);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b'+' => out.push(b' '),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn handle(mut stream: TcpStream, routes: &Mutex<Vec<Route>>, log: &Mutex<Vec<String>>) {
+    let _ = stream.set_nonblocking(false);
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or("").to_string();
+    let target = decode(parts.next().unwrap_or(""));
+    let mut length = 0usize;
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).is_err() || h.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut body = vec![0u8; length];
+    let _ = reader.read_exact(&mut body);
+    let body = String::from_utf8_lossy(&body).into_owned();
+    log.lock().unwrap().push(format!("{method} {target} {body}").trim_end().to_string());
+    let reply = {
+        let mut rs = routes.lock().unwrap();
+        let found = rs
+            .iter_mut()
+            .find(|r| r.method == method && target.starts_with(&r.prefix) && r.contains.iter().all(|c| target.contains(c.as_str()) || body.contains(c.as_str())));
+        match found {
+            Some(r) => {
+                let reply = r.replies[r.served.min(r.replies.len() - 1)].clone();
+                r.served += 1;
+                reply
+            }
+            None => Reply::status(404, "{\"error\":\"no fixture for this request\"}"),
+        }
+    };
+    std::thread::sleep(reply.delay);
+    let reason = match reply.status {
+        200 => "OK",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        503 => "Service Unavailable",
+        _ => "Status",
+    };
+    let head = format!(
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        reply.status,
+        reply.content_type,
+        reply.body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(reply.body.as_bytes());
+    let _ = stream.flush();
+}
+
+/// A port on 127.0.0.1 where nothing listens (bound, then released): a source that is down.
+pub fn dead_base() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    drop(l);
+    format!("http://{addr}")
+}
