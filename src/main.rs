@@ -51,6 +51,8 @@ enum Command {
     Equiv(commands::equiv::Args),
     /// What is this theory: the known theory it is, or the closest ones above and below it.
     Identify(commands::identify::Args),
+    /// The catalogue of named classes: list them, or show one (docs/CATALOGUE.md).
+    Catalogue(commands::catalogue::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
     /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
@@ -93,6 +95,7 @@ fn main() -> ExitCode {
         Command::Conjecture(a) => commands::conjecture::run(a, json),
         Command::Equiv(a) => commands::equiv::run(a, json),
         Command::Identify(a) => commands::identify::run(a, json),
+        Command::Catalogue(a) => commands::catalogue::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),

@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod backtest;
+pub mod catalogue;
 pub mod check;
 pub mod conjecture;
 pub mod engine;

@@ -501,3 +501,24 @@ fn explore_names_its_bad_flags() {
         assert!(!stdout(&o).contains("round 1") && !stderr(&o).contains("round 1"), "explored first: {}", stderr(&o));
     }
 }
+
+#[test]
+fn catalogue_lists_and_shows_entries() {
+    let list = json(&["catalogue", "list"]);
+    let entries = list.as_array().unwrap();
+    assert!(entries.len() >= 80, "{} entries", entries.len());
+    assert!(entries.iter().all(|e| e["reference"].as_str().is_some_and(|r| !r.is_empty())));
+    let semilattice = entries.iter().find(|e| e["name"] == "semilattice").unwrap();
+    assert_eq!(semilattice["oeis"], "A006966");
+    assert_eq!(semilattice["oeis_shift"], 1);
+    let bol = json(&["catalogue", "list", "--filter", "bol"]);
+    assert!(bol.as_array().unwrap().iter().any(|e| e["name"] == "left_bol_loop"), "{bol}");
+    let show = json(&["catalogue", "show", "LeftBolLoop"]);
+    assert_eq!(show["entry"]["name"], "left_bol_loop");
+    assert!(show["text"].as_str().unwrap().contains("axiom left_bol"), "{show}");
+    let o = birkhoff(&["catalogue", "show", "semilattice"]);
+    assert!(stdout(&o).contains("a(n+1)"), "{}", stdout(&o));
+    let o = birkhoff(&["catalogue", "show", "no_such_class"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no catalogue entry is called `no_such_class`"), "{}", stderr(&o));
+}
