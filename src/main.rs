@@ -61,6 +61,8 @@ enum Command {
     Sweep(commands::sweep::Args),
     /// The persistent library: search, show, stats, reindex.
     Library(commands::library::Args),
+    /// Is this known? Search arXiv, Semantic Scholar, zbMATH Open and the OEIS; verify every reference.
+    Literature(commands::literature::Args),
     /// Re-verify every stored model, countermodel and certificate; exit 1 if any fails.
     Backtest(commands::backtest::Args),
     /// Research agent: cycles of PLAN, EXECUTE, INTERPRET, ACT with a report per cycle.
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),
+        Command::Literature(a) => commands::literature::run(a, json),
         Command::Backtest(a) => commands::backtest::run(a, json),
         Command::Agent(a) => commands::agent::run(a, json),
         Command::Report(a) => commands::report::run(a, json),

@@ -20,6 +20,7 @@ pub mod query;
 pub mod run;
 pub mod sources;
 pub mod store;
+pub mod subject;
 pub mod synth;
 
 pub use client::{Config, Source};

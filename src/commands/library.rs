@@ -80,10 +80,22 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
         Command::Show { id } => {
             let rec = lib.get(&id).map_err(|e| anyhow::anyhow!("ID {id}: {e}"))?;
+            // A theory's references, as the literature agent numbered them (docs/LITERATURE.md).
+            let refs = match &rec.body {
+                Body::Theory(_) => birkhoff_literature::Store::new(lib.root()).load().map_err(|e| anyhow::anyhow!("{e}"))?.of_subject(&rec.id).into_iter().cloned().collect(),
+                _ => Vec::new(),
+            };
             if json {
-                print_json(&serde_json::to_value(&rec)?);
+                let mut v = serde_json::to_value(&rec)?;
+                if matches!(rec.body, Body::Theory(_)) {
+                    v["references"] = serde_json::to_value(&refs)?;
+                }
+                print_json(&v);
             } else {
                 print!("{}", render(&lib, &rec.body));
+                if matches!(rec.body, Body::Theory(_)) {
+                    print!("{}", references(&refs));
+                }
             }
             Ok(Outcome::Done)
         }
@@ -111,6 +123,23 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             Ok(Outcome::Done)
         }
     }
+}
+
+/// A theory's references: confirmed ones (citable), then unconfirmed ones set apart.
+fn references(refs: &[birkhoff_literature::Reference]) -> String {
+    if refs.is_empty() {
+        return "references: not searched (`birkhoff literature --theory ID`)\n".to_string();
+    }
+    let mut out = String::from("references:\n");
+    for r in refs.iter().filter(|r| r.is_confirmed()) {
+        out += &format!("  {} {} ({}), {}\n", r.number, r.paper.title, r.paper.year.map_or("n.d.".into(), |y| y.to_string()), r.paper.authors.join(", "));
+    }
+    for r in refs.iter().filter(|r| !r.is_confirmed()) {
+        if let birkhoff_literature::Status::Unconfirmed { reason } = &r.status {
+            out += &format!("  {} {} -- unconfirmed, not to be cited: {reason}\n", r.number, r.paper.title);
+        }
+    }
+    out
 }
 
 /// A record for people: theories as text with scores, models as Cayley tables.

@@ -12,6 +12,7 @@ pub mod explore;
 pub mod find;
 pub mod identify;
 pub mod library;
+pub mod literature;
 pub mod models;
 pub mod prove;
 pub mod report;

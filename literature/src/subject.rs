@@ -1,0 +1,219 @@
+//! Subjects from what Birkhoff knows: a theory (its name, its axioms in words by the scorer's law
+//! catalogue, the nearest seed, its spectrum, the references written in it), a phrase, or a
+//! spectrum.
+
+use crate::paper::{Origin, Paper};
+use crate::query::{key_for_text, Subject};
+use birkhoff_checker::budget::{Budget, Status};
+use birkhoff_checker::router::{self, Engine};
+use birkhoff_engine::Theory;
+use std::time::Duration;
+
+/// The library ID a theory has, or would have once stored (`thy-` and its fingerprint's digest):
+/// a theory's literature is kept under it, so `library show` finds it.
+pub fn theory_id(t: &Theory) -> String {
+    birkhoff_library::id::derive("thy", &format!("theory\n{}", t.fingerprint()))
+}
+
+/// Whether a name was made by the explorer or the agent ("LoopVariant2_1", "Group+op(*)") and
+/// says nothing a paper would.
+pub fn is_generated_name(name: &str) -> bool {
+    name.contains("Variant") || name.contains('+') || name.contains('(') || name.ends_with(|c: char| c.is_ascii_digit())
+}
+
+/// A theory's name in words: `MoufangLoop` → "Moufang loop", `comm_monoid` → "commutative
+/// monoid".
+pub fn name_in_words(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for c in name.chars() {
+        if c == '_' || c == '-' || c == ' ' {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+        } else if c.is_uppercase() && !cur.is_empty() && !cur.ends_with(|p: char| p.is_uppercase()) {
+            words.push(std::mem::take(&mut cur));
+            cur.push(c);
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    let words: Vec<String> = words
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let lower = w.to_lowercase();
+            let full = match lower.as_str() {
+                "comm" => "commutative".to_string(),
+                "distrib" => "distributive".to_string(),
+                _ if i > 0 && w.chars().skip(1).all(|c| c.is_lowercase()) => lower,
+                _ => w,
+            };
+            full
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// The laws a theory's axioms are instances of, in words ("associativity", "identity", ...).
+pub fn axioms_in_words(t: &Theory) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for law in birkhoff_scorer::laws::recognize_all(t).into_iter().flatten() {
+        let w = law.trim_start_matches("left_").trim_start_matches("right_").trim_end_matches("_1").trim_end_matches("_2").replace('_', " ");
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The exact iso and labeled counts of a one-sorted theory from size 1, each size given
+/// `per_size` at most, up to `max_size`; it stops at the first count that is not exact. Several
+/// sorts: nothing (the OEIS counts one-sorted structures).
+pub fn quick_spectrum(t: &Theory, max_size: u32, per_size: Duration) -> (Vec<u64>, Vec<u64>) {
+    let (mut iso, mut labeled) = (Vec::new(), Vec::new());
+    if t.sig.sorts.len() != 1 {
+        return (iso, labeled);
+    }
+    let budget = Budget { time: Some(per_size), nodes: None, models: Some(1_000_000), cancel: None };
+    for n in 1..=max_size {
+        let Ok(e) = router::count(Engine::Native, t, &[n], &budget) else { break };
+        if e.iso.status != Status::Exact || e.labeled.status != Status::Exact {
+            break;
+        }
+        let (Ok(i), Ok(l)) = (u64::try_from(e.iso.value), u64::try_from(e.labeled.value)) else { break };
+        iso.push(i);
+        labeled.push(l);
+    }
+    (iso, labeled)
+}
+
+/// References written in a theory's `meta reference` ("A. Author, Title, Publisher 1958; ..."),
+/// as candidates for the gate. They carry no identifier, so they stay unconfirmed unless the
+/// subject's searches find the same paper with one.
+pub fn written_references(t: &Theory, origin: Origin) -> Vec<Paper> {
+    let Some(text) = t.meta.get("reference") else { return Vec::new() };
+    text.split(';')
+        .filter_map(|r| {
+            let parts: Vec<&str> = r.split(',').map(str::trim).collect();
+            if parts.len() < 2 {
+                return None;
+            }
+            let authors: Vec<String> = parts[0].split(" and ").map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
+            let year = r
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|w| w.len() == 4)
+                .filter_map(|w| w.parse::<i32>().ok())
+                .find(|y| (1700..=2100).contains(y));
+            Some(Paper::new(parts[1], authors, year, origin))
+        })
+        .collect()
+}
+
+/// The catalogue entry whose theory is literally this one (same fingerprint), if any.
+pub fn catalogue_entry(t: &Theory) -> Option<birkhoff_engine::catalogue::Info> {
+    let fp = t.fingerprint();
+    birkhoff_engine::catalogue::all().into_iter().find_map(|e| {
+        let et = e.theory().ok()?;
+        (et.fingerprint() == fp).then(|| birkhoff_engine::catalogue::info_of(e.name, e.origin, &et).ok()).flatten()
+    })
+}
+
+/// Names of the catalogue entries related to `entry`: those it implies and those implying it.
+pub fn related_entries(entry: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in birkhoff_engine::catalogue::all() {
+        let Ok(t) = e.theory() else { continue };
+        let Ok(info) = birkhoff_engine::catalogue::info_of(e.name, e.origin, &t) else { continue };
+        if info.name == entry {
+            out.extend(info.implies.iter().map(|i| i.target.clone()));
+        } else if info.implies.iter().any(|i| i.target == entry) {
+            out.push(info.name.clone());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The subject of a theory. `spectrum` gives exact counts already known (from the library);
+/// without them a quick spectrum (up to size 6, 2 s per size) is computed. A catalogue entry
+/// (or a theory literally equal to one) is searched by the entry's name and its related entries,
+/// and its written reference goes through the gate.
+pub fn of_theory(t: &Theory, spectrum: Option<(Vec<u64>, Vec<u64>)>) -> Subject {
+    let entry = catalogue_entry(t);
+    let name = match &entry {
+        Some(e) => name_in_words(&e.name),
+        None => name_in_words(&t.name),
+    };
+    let names = if (entry.is_none() && is_generated_name(&t.name)) || name.is_empty() { Vec::new() } else { vec![name.clone()] };
+    let mut related: Vec<String> = match &entry {
+        Some(e) => related_entries(&e.name).iter().map(|r| name_in_words(r)).take(3).collect(),
+        None => Vec::new(),
+    };
+    if related.is_empty() {
+        related.extend(birkhoff_scorer::syntax::nearest_seed_by_laws(t).map(|(seed, _)| name_in_words(seed)));
+    }
+    related.retain(|s| !names.iter().any(|n| n.eq_ignore_ascii_case(s)));
+    let (iso, labeled) = spectrum.unwrap_or_else(|| quick_spectrum(t, 6, Duration::from_secs(2)));
+    let domain = if t.sig.funcs.is_empty() { "logic" } else { "algebra" };
+    Subject {
+        key: theory_id(t),
+        title: if names.is_empty() { t.name.clone() } else { format!("{} ({})", name, t.name) },
+        names,
+        axioms_in_words: axioms_in_words(t),
+        related,
+        free_text: None,
+        iso_spectrum: iso,
+        labeled_spectrum: labeled,
+        domain: domain.to_string(),
+        proposed: written_references(t, Origin::Catalogue),
+    }
+}
+
+/// The subject of a phrase.
+pub fn of_query(text: &str) -> Subject {
+    Subject { key: key_for_text("query", text), title: text.to_string(), free_text: Some(text.to_string()), domain: "algebra".into(), ..Subject::default() }
+}
+
+/// The subject of a spectrum (OEIS only).
+pub fn of_spectrum(terms: &[u64]) -> Subject {
+    let text: Vec<String> = terms.iter().map(u64::to_string).collect();
+    Subject { key: key_for_text("spectrum", &text.join("-")), title: format!("the spectrum {}", text.join(", ")), iso_spectrum: terms.to_vec(), ..Subject::default() }
+}
+
+/// The longest exact spectrum stored for a theory: iso and labeled counts from size 1 on, up to
+/// the first size missing or not exact.
+pub fn stored_spectrum(lib: &birkhoff_library::Library, theory_id: &str) -> Option<(Vec<u64>, Vec<u64>)> {
+    let records = lib.list("spectrum").ok()?;
+    records
+        .into_iter()
+        .filter_map(|r| match r.body {
+            birkhoff_library::Body::Spectrum(s) if s.theory_id == theory_id => Some(s.rows),
+            _ => None,
+        })
+        .map(|rows| {
+            let (mut iso, mut labeled) = (Vec::new(), Vec::new());
+            for n in 1u32.. {
+                let Some(row) = rows.iter().find(|r| r.sizes == [n]) else { break };
+                if row.iso.status != Status::Exact || row.labeled.status != Status::Exact {
+                    break;
+                }
+                let (Ok(i), Ok(l)) = (u64::try_from(row.iso.value), u64::try_from(row.labeled.value)) else { break };
+                iso.push(i);
+                labeled.push(l);
+            }
+            (iso, labeled)
+        })
+        .max_by_key(|(iso, _)| iso.len())
+        .filter(|(iso, _)| !iso.is_empty())
+}
+
+/// The subject of a theory known to a library: its stored spectrum when there is one.
+pub fn of_theory_in(lib: &birkhoff_library::Library, t: &Theory) -> Subject {
+    let id = theory_id(t);
+    of_theory(t, stored_spectrum(lib, &id))
+}

@@ -1,0 +1,126 @@
+//! `birkhoff literature` and `library show` end to end, against a local server on 127.0.0.1
+//! serving the literature crate's fixtures (the sources' base URLs come from the environment).
+
+use crate::lit_server::{dead_base, Reply, Server};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("literature/tests/fixtures").join(name)).unwrap()
+}
+
+fn serve(s: &Server) {
+    s.route("GET", "/arxiv/query", &["id_list="], vec![Reply::xml(&fixture("arxiv_idlist.xml"))]);
+    s.route("GET", "/arxiv/query", &["search_query="], vec![Reply::xml(&fixture("arxiv_search.xml"))]);
+    s.route("GET", "/s2/paper/search", &[], vec![Reply::json(&fixture("s2_search.json"))]);
+    s.route("GET", "/s2/paper/0000aaaa", &[], vec![Reply::json(&fixture("s2_paper_counting.json"))]);
+    s.route("GET", "/s2/paper/9999ffff", &[], vec![Reply::json(&fixture("s2_paper_differs.json"))]);
+    s.route("GET", "/zbmath/document/_search", &[], vec![Reply::json(&fixture("zbmath_search.json"))]);
+    s.route("GET", "/zbmath/document/1234567", &[], vec![Reply::json(&fixture("zbmath_document.json"))]);
+    s.route("GET", "/oeis/search", &["q=1,1,1,2,6"], vec![Reply::json(&fixture("oeis_hit.json"))]);
+    s.route("GET", "/oeis/search", &[], vec![Reply::json(&fixture("oeis_miss.json"))]);
+}
+
+fn birkhoff(base: &str, lib: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+        .args(args)
+        .args(["--library", lib])
+        .env("BIRKHOFF_ARXIV_URL", format!("{base}/arxiv"))
+        .env("BIRKHOFF_S2_URL", format!("{base}/s2"))
+        .env("BIRKHOFF_ZBMATH_URL", format!("{base}/zbmath"))
+        .env("BIRKHOFF_OEIS_URL", format!("{base}/oeis"))
+        .env("BIRKHOFF_LITERATURE_INTERVAL_MS", "0")
+        .env("BIRKHOFF_LITERATURE_RETRY_MS", "10")
+        .env_remove("BIRKHOFF_OFFLINE")
+        .env_remove("SEMANTIC_SCHOLAR_API_KEY")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn literature_query_spectrum_and_offline_rerun() {
+    let server = Server::start();
+    serve(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+
+    let o = birkhoff(&server.base, lib, &["literature", "--query", "Moufang loop"]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    for source in ["arXiv:", "Semantic Scholar:", "zbMATH Open:"] {
+        assert!(err.lines().any(|l| l.trim_start().starts_with(source)), "a progress line per source: {err}");
+    }
+    assert!(out.contains("REF-001") && out.contains("Moufang Loops of Small Order"), "{out}");
+    assert!(out.contains("unconfirmed, not to be cited (1):") && out.contains("year differs"), "{out}");
+    assert!(out.contains("literature/query-moufang-loop/LITERATURE.md"), "{out}");
+
+    let o = birkhoff(&server.base, lib, &["literature", "--spectrum", "1,1,1,2,6", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["outcome"]["oeis"][0]["sequence"]["a_number"], "A057771");
+    assert_eq!(v["complete"], true);
+    let o = birkhoff(&server.base, lib, &["literature", "--spectrum", "1,3,7,19", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["outcome"]["oeis_misses"][0], serde_json::json!([1, 3, 7, 19]));
+
+    // The network off: the same answer from the library's cache; numbers unchanged.
+    drop(server);
+    let dead = dead_base();
+    let o = birkhoff(&dead, lib, &["literature", "--query", "Moufang loop", "--offline", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let numbers: Vec<&str> = v["outcome"]["confirmed"].as_array().unwrap().iter().map(|r| r["number"].as_str().unwrap()).collect();
+    assert_eq!(numbers, ["REF-001", "REF-002", "REF-003"]);
+    // Nothing cached for a new phrase: incomplete (exit 1), and it says so.
+    let o = birkhoff(&dead, lib, &["literature", "--query", "medial quandles", "--offline"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("offline and not in the cache"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn bad_flags_name_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+    let base = dead_base();
+    let o = birkhoff(&base, lib, &["literature", "--spectrum", "1,2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--spectrum: give at least 4 terms"), "{}", text(&o.stderr));
+    let o = birkhoff(&base, lib, &["literature", "--theory", "no_such_theory"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--theory no_such_theory"), "{}", text(&o.stderr));
+    let o = birkhoff(&base, lib, &["literature"]);
+    assert_eq!(o.status.code(), Some(2), "one of --theory, --query, --spectrum is required");
+}
+
+#[test]
+fn library_show_lists_a_theorys_references() {
+    let server = Server::start();
+    serve(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+    // A stored theory: the seed MoufangLoop.
+    let t = birkhoff_engine::Theory::load("moufang_loop").unwrap();
+    let body: birkhoff_library::Body = serde_json::from_value(serde_json::json!({
+        "kind": "theory", "name": t.name, "text": birkhoff_engine::print::theory_to_text(&t),
+        "fingerprint": t.fingerprint().to_string(), "origin": "seed"
+    }))
+    .unwrap();
+    let (rec, _) = birkhoff_library::Library::open(dir.path()).unwrap().put(body).unwrap();
+    let o = birkhoff(&server.base, lib, &["library", "show", &rec.id]);
+    assert!(text(&o.stdout).contains("references: not searched"), "{}", text(&o.stdout));
+
+    let o = birkhoff(&server.base, lib, &["literature", "--theory", &rec.id, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stderr)));
+    assert_eq!(v["outcome"]["subject"], rec.id.as_str(), "kept under the theory's library ID");
+    let o = birkhoff(&server.base, lib, &["library", "show", &rec.id]);
+    let out = text(&o.stdout);
+    assert!(out.contains("references:\n  REF-001 Moufang Loops of Small Order (2021), Alice Kernel, Bob Nucleus"), "{out}");
+    // The seed's written references have no identifier: listed, but never as citable.
+    assert!(out.contains("-- unconfirmed, not to be cited: no identifier"), "{out}");
+    let o = birkhoff(&server.base, lib, &["library", "show", &rec.id, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["references"].as_array().unwrap().iter().any(|r| r["number"] == "REF-001" && r["status"] == "confirmed"));
+}
