@@ -60,6 +60,12 @@ fn names_are_unique_and_catalogue_files_do_not_repeat_seeds() {
 }
 
 #[test]
+fn the_catalogue_has_at_least_150_named_classes() {
+    let n = catalogue::all().len();
+    assert!(n >= 150, "the catalogue has {n} entries; the issue asks for at least 150");
+}
+
+#[test]
 fn stated_implications_name_other_entries() {
     let names: BTreeSet<String> = catalogue::all().iter().map(|e| e.name.to_string()).collect();
     let mut prover = 0;
