@@ -8,7 +8,7 @@
 use crate::llm::{Llm, Phase, Request};
 use crate::observe::Observer;
 use crate::offline::Offline;
-use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, RunInfo, ToolCall};
+use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, LiteratureNote, RunInfo, ToolCall};
 use crate::schema::{self, Vocabulary};
 use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::tools::{self, Toolbox};
@@ -71,6 +71,19 @@ fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
 }
 
 impl Agent<'_> {
+    /// INTERPRET's question for a new discovery: is it known? Asked only when the run may use the
+    /// network (`--literature`); the note keeps confirmed references and OEIS matches only.
+    fn literature(&self, lib: &Library, c: &Candidate) -> LiteratureNote {
+        let Some(cfg) = &self.tools.literature else { return LiteratureNote::not_searched("offline: run with --literature to search") };
+        let spectrum = birkhoff_literature::subject::exact_counts(&c.spectrum);
+        let subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
+        let mut progress = |line: &str| self.observer.line(&format!("  literature: {line}"), json!({"event": "literature", "line": line}));
+        match birkhoff_literature::search(lib.root(), &subject, cfg.clone(), &mut progress) {
+            Ok(out) => LiteratureNote::of(&out),
+            Err(e) => LiteratureNote::not_searched(&e.to_string()),
+        }
+    }
+
     /// Runs (or resumes) the cycles of `cfg`.
     pub fn run(&self, lib: &mut Library, cfg: &Config) -> Result<Ending, String> {
         restore_markdown(lib);
@@ -345,7 +358,8 @@ impl Agent<'_> {
             if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &k.notes, next), |a| a.summary(&k.name)) {
                 let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
-                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c), alias_of: added.first_name });
+                let literature = self.literature(lib, c);
+                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c), alias_of: added.first_name, literature });
             }
         }
         let by = if decisions_by == "llm" { "llm" } else { "offline" };

@@ -71,7 +71,62 @@ pub struct Discovery {
     /// then recorded as an alias.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alias_of: Option<String>,
+    /// Is it known? Confirmed references and OEIS matches only.
+    #[serde(default)]
+    pub literature: LiteratureNote,
 }
+/// What the literature said about a discovery. Only confirmed references (REF-NNN, verified by a
+/// lookup by identifier) are listed; unconfirmed ones are only counted.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LiteratureNote {
+    /// Whether any source answered (from the network or the library's cache).
+    pub searched: bool,
+    /// "known", "not found", or "not searched (...)".
+    pub status: String,
+    /// Confirmed references: `REF-001 Title (2021)`.
+    pub references: Vec<String>,
+    /// How many candidates stayed unconfirmed (never cited).
+    pub unconfirmed: usize,
+    /// OEIS sequences the spectrum matches: `A057771 Number of loops...`.
+    pub oeis: Vec<String>,
+}
+
+impl LiteratureNote {
+    /// The note when no search was made, with the reason.
+    pub fn not_searched(why: &str) -> LiteratureNote {
+        LiteratureNote { status: format!("not searched ({why})"), ..LiteratureNote::default() }
+    }
+
+    /// The note of a literature run: its confirmed references and OEIS matches only.
+    pub fn of(out: &birkhoff_literature::Outcome) -> LiteratureNote {
+        let references: Vec<String> = out.confirmed.iter().map(|r| format!("{} {} ({})", r.number, r.paper.title, r.paper.year.map_or("n.d.".into(), |y| y.to_string()))).collect();
+        let oeis: Vec<String> = out.oeis.iter().map(|m| format!("{} {}", m.sequence.a_number, m.sequence.name)).collect();
+        let status = if !out.searched {
+            "not searched (no source answered)".to_string()
+        } else if references.is_empty() && oeis.is_empty() {
+            "not found in the literature".to_string()
+        } else {
+            "known".to_string()
+        };
+        LiteratureNote { searched: out.searched, status, references, unconfirmed: out.unconfirmed.len(), oeis }
+    }
+
+    /// One line for the report.
+    pub fn line(&self) -> String {
+        let mut s = format!("**Literature:** {}", self.status);
+        if !self.references.is_empty() {
+            s += &format!("; {}", self.references.join("; "));
+        }
+        if self.searched {
+            s += &format!("; OEIS: {}", if self.oeis.is_empty() { "no match".to_string() } else { self.oeis.join("; ") });
+        }
+        if self.unconfirmed > 0 {
+            s += &format!(" ({} unconfirmed reference(s) not cited)", self.unconfirmed);
+        }
+        s
+    }
+}
+
 
 /// A fault: something that went wrong and how it was handled.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -190,6 +245,7 @@ pub fn markdown(r: &CycleReport) -> String {
         if let Some(first) = &d.alias_of {
             let _ = writeln!(out, "Already in the library as **{first}**, which stays its name; {} is recorded as an alias.\n", d.name);
         }
+        let _ = writeln!(out, "{}\n", d.literature.line());
         candidate_md(&mut out, &d.candidate);
         out.push('\n');
     }

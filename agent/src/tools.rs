@@ -84,6 +84,9 @@ pub struct Toolbox {
     pub models_per_size: u64,
     /// Ctrl-C flag for the searches.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The literature sources, when the run may use the network (`agent --literature`); without
+    /// them each discovery's literature is "not searched".
+    pub literature: Option<birkhoff_literature::Config>,
 }
 
 const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
@@ -91,7 +94,7 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None }
+        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None }
     }
 
     /// The six tools and whether each can run.

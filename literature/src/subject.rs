@@ -195,21 +195,25 @@ pub fn stored_spectrum(lib: &birkhoff_library::Library, theory_id: &str) -> Opti
             birkhoff_library::Body::Spectrum(s) if s.theory_id == theory_id => Some(s.rows),
             _ => None,
         })
-        .map(|rows| {
-            let (mut iso, mut labeled) = (Vec::new(), Vec::new());
-            for n in 1u32.. {
-                let Some(row) = rows.iter().find(|r| r.sizes == [n]) else { break };
-                if row.iso.status != Status::Exact || row.labeled.status != Status::Exact {
-                    break;
-                }
-                let (Ok(i), Ok(l)) = (u64::try_from(row.iso.value), u64::try_from(row.labeled.value)) else { break };
-                iso.push(i);
-                labeled.push(l);
-            }
-            (iso, labeled)
-        })
+        .map(|rows| exact_counts(&rows))
         .max_by_key(|(iso, _)| iso.len())
         .filter(|(iso, _)| !iso.is_empty())
+}
+
+/// Exact iso and labeled counts of sizes 1, 2, ... from spectrum rows, up to the first size
+/// missing or not exact.
+pub fn exact_counts(rows: &[birkhoff_library::SpectrumRowRec]) -> (Vec<u64>, Vec<u64>) {
+    let (mut iso, mut labeled) = (Vec::new(), Vec::new());
+    for n in 1u32.. {
+        let Some(row) = rows.iter().find(|r| r.sizes == [n]) else { break };
+        if row.iso.status != Status::Exact || row.labeled.status != Status::Exact {
+            break;
+        }
+        let (Ok(i), Ok(l)) = (u64::try_from(row.iso.value), u64::try_from(row.labeled.value)) else { break };
+        iso.push(i);
+        labeled.push(l);
+    }
+    (iso, labeled)
 }
 
 /// The subject of a theory known to a library: its stored spectrum when there is one.

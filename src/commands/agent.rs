@@ -31,6 +31,10 @@ pub enum LlmKind {
 /// Arguments of `birkhoff agent`.
 #[derive(clap::Args)]
 pub struct Args {
+    /// Ask arXiv, Semantic Scholar, zbMATH Open and the OEIS whether each new discovery is known
+    /// (docs/LITERATURE.md); without it the reports say "not searched".
+    #[arg(long)]
+    literature: bool,
     /// Research cycles in this run. Rerunning the same command after an interruption resumes
     /// the run; after a complete run it starts a new one.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -94,6 +98,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut tools = Toolbox::builtin();
     tools.per_size = Duration::from_millis(a.check_ms);
     tools.cancel = Some(crate::interrupt::flag());
+    // The network only when asked: each discovery's literature is otherwise "not searched".
+    tools.literature = a.literature.then(birkhoff_literature::Config::from_env);
     let observer = Live::new(json);
     observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
     let interrupted = crate::interrupt::requested;

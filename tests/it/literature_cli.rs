@@ -124,3 +124,39 @@ fn library_show_lists_a_theorys_references() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["references"].as_array().unwrap().iter().any(|r| r["number"] == "REF-001" && r["status"] == "confirmed"));
 }
+
+/// The agent asks for each new discovery's literature only with `--literature`, and its report
+/// cites confirmed references only: the fixtures' unconfirmed paper (metadata that differs) and
+/// the unconfirmed references never reach it.
+#[test]
+fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
+    let server = Server::start();
+    serve(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+    let o = birkhoff(&server.base, lib, &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants", "--literature"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let md = std::fs::read_to_string(dir.path().join("reports/cycle-0001.md")).unwrap();
+    let notes: Vec<&str> = md.lines().filter(|l| l.starts_with("**Literature:**")).collect();
+    assert!(!notes.is_empty(), "a literature line per discovery:\n{md}");
+    for n in &notes {
+        assert!(n.starts_with("**Literature:** known; REF-"), "{n}");
+    }
+    assert!(!md.contains("Loops with the inverse property revisited"), "an unconfirmed reference reached the report");
+    assert!(!md.contains("UREF-"), "an unconfirmed reference reached the report");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("reports/cycle-0001.json")).unwrap()).unwrap();
+    for d in json["discoveries"].as_array().unwrap() {
+        for r in d["literature"]["references"].as_array().unwrap() {
+            assert!(r.as_str().unwrap().starts_with("REF-"), "{r}");
+        }
+    }
+
+    // Without --literature: not searched, and no request reaches a source.
+    let asked = server.requests().len();
+    let dir2 = tempfile::tempdir().unwrap();
+    let o = birkhoff(&server.base, dir2.path().to_str().unwrap(), &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel loop variants"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let md = std::fs::read_to_string(dir2.path().join("reports/cycle-0001.md")).unwrap();
+    assert!(md.contains("**Literature:** not searched (offline: run with --literature to search)"), "{md}");
+    assert_eq!(server.requests().len(), asked);
+}
