@@ -78,6 +78,9 @@ impl crate::tools::Explorer for StructuralMoves {
     }
 }
 
+/// Certificates with more steps are not rendered into the cycle report.
+const REPORTED_STEPS: usize = 300;
+
 /// Equality saturation with a replayed certificate (`birkhoff_checker::prover`). The agent looks
 /// for countermodels itself, so this runs only the proving strategy.
 pub struct Saturation;
@@ -88,11 +91,18 @@ impl crate::tools::Prover for Saturation {
     }
 
     fn prove(&self, t: &birkhoff_engine::Theory, statement: &birkhoff_engine::Axiom, timeout: std::time::Duration) -> Result<crate::tools::ProverVerdict, String> {
+        use birkhoff_checker::prover::readable::{render, Layout};
         use birkhoff_checker::prover::{prove_with, Options, Strategy, Verdict};
+        let deadline = std::time::Instant::now() + timeout;
         let opts = Options { timeout, ..Options::default() };
         let answer = prove_with(t, statement, &opts, &[Strategy::Saturation { time_share: 100 }]).map_err(|e| e.to_string())?;
         Ok(match answer.verdict {
-            Verdict::Proved { certificate } => crate::tools::ProverVerdict::Proved { certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())? },
+            Verdict::Proved { certificate } => {
+                // The report shows proofs people can read through; longer ones stay in the record.
+                let short = certificate.total_steps() <= REPORTED_STEPS;
+                let proof = short.then(|| render(t, statement, &certificate, &Layout { deadline: Some(deadline), ..Layout::default() }).ok()).flatten().map(|p| p.to_string());
+                crate::tools::ProverVerdict::Proved { certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())?, proof }
+            }
             _ => crate::tools::ProverVerdict::Unknown(answer.attempts.iter().map(|a| a.result.clone()).collect::<Vec<_>>().join("; ")),
         })
     }

@@ -139,6 +139,15 @@ pub struct Fault {
     pub handling: String,
 }
 
+/// A conjecture's line in the report, with its countermodel's tables or its proof's steps.
+pub fn settled_md(c: &Settled) -> String {
+    let mut out = format!("- [{}] `{}` — **{:?}** ({}; proposed by {})\n", c.theory, c.statement, c.status, c.evidence, c.proposed_by);
+    for block in [&c.countermodel, &c.proof].into_iter().flatten() {
+        let _ = writeln!(out, "\n```text\n{block}```");
+    }
+    out
+}
+
 /// Everything about one cycle.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CycleReport {
@@ -254,10 +263,7 @@ pub fn markdown(r: &CycleReport) -> String {
         let _ = writeln!(out, "None.\n");
     }
     for c in &r.conjectures {
-        let _ = writeln!(out, "- [{}] `{}` — **{:?}** ({}; proposed by {})", c.theory, c.statement, c.status, c.evidence, c.proposed_by);
-        if let Some(t) = &c.countermodel {
-            let _ = writeln!(out, "\n```text\n{t}```");
-        }
+        out += &settled_md(c);
     }
     let _ = writeln!(out, "\n## Decisions (by {})\n\n{}\n", r.decisions_by, r.decisions.analysis);
     for k in &r.decisions.keep {

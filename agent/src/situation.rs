@@ -113,6 +113,9 @@ pub struct Settled {
     pub evidence: String,
     /// The countermodel as Cayley tables, when refuted.
     pub countermodel: Option<String>,
+    /// The proof as numbered equational steps, when proved and short enough to render.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
 }
 
 /// Everything a phase is decided from.

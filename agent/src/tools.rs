@@ -57,6 +57,9 @@ pub enum ProverVerdict {
     Proved {
         /// The certificate.
         certificate: Value,
+        /// The proof as numbered equational steps, for the cycle report (None when too long to
+        /// render in the time given).
+        proof: Option<String>,
     },
     /// Neither proved nor disproved within the limits.
     Unknown(String),
@@ -179,7 +182,7 @@ impl Toolbox {
                     let id = store(lib, Body::Model(ModelRec { theory_id: theory_id.into(), theory_name: name.into(), structure: model.to_json(&t.sig) }))?;
                     let evidence = format!("countermodel of size {n} ({id})");
                     store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Refuted, &evidence, Some(id), None)?;
-                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Refuted, evidence, countermodel: Some(tables::cayley(&t.sig, &model)) });
+                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Refuted, evidence, countermodel: Some(tables::cayley(&t.sig, &model)), proof: None });
                 }
                 FirstModel::None => searched = n,
                 FirstModel::Unknown => break,
@@ -188,13 +191,13 @@ impl Toolbox {
         let mut evidence = if searched > 0 { format!("no countermodel up to size {searched}") } else { "countermodel search inconclusive".to_string() };
         if let Some(p) = &self.prover {
             match p.prove(t, &axiom, self.per_size * 25).map_err(|e| ToolError::Failed("prove", e))? {
-                ProverVerdict::Proved { certificate } => {
+                ProverVerdict::Proved { certificate, proof } => {
                     let cid = ConjectureRec { theory_id: theory_id.into(), theory_name: name.into(), statement: text.into(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: proposed_by.into() };
                     let cid = Body::Conjecture(cid).id();
                     let pid = store(lib, Body::Proof(ProofRec { conjecture_id: cid, theory_id: theory_id.into(), statement: text.into(), prover: p.name(), certificate }))?;
                     let evidence = format!("proved by {} ({pid})", p.name());
                     store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Proved, &evidence, None, Some(pid))?;
-                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Proved, evidence, countermodel: None });
+                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Proved, evidence, countermodel: None, proof });
                 }
                 ProverVerdict::Unknown(why) => evidence += &format!("; prover: {why}"),
             }
@@ -202,7 +205,7 @@ impl Toolbox {
             evidence += "; no prover built in";
         }
         store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Open, &evidence, None, None)?;
-        Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Open, evidence, countermodel: None })
+        Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Open, evidence, countermodel: None, proof: None })
     }
 }
 

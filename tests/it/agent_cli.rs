@@ -234,6 +234,9 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     assert_eq!(report["checked"]["proof"], 1);
     assert_eq!(report["failures"], serde_json::json!([]));
     assert_eq!(report["unchecked"], serde_json::json!([]));
+    // `library show` gives the stored proof as numbered steps.
+    let o = birkhoff(&["library", "show", &proof.id, "--library", &lib]);
+    assert!(o.status.success() && text(&o).contains("Theorem. inv(inv(x)) = x") && text(&o).contains("  1. = "), "{}", text(&o));
     // The first step now claims to reach `x` at once, which its rewrite does not do.
     let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     rec["certificate"]["steps"][0]["result"] = rec["certificate"]["rhs"].clone();

@@ -194,3 +194,15 @@ fn discovery_names_are_never_reused() {
     let d = decide(&s);
     assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupVariant1_1_2"], "{}", d.analysis);
 }
+
+#[test]
+fn a_proved_conjecture_carries_its_readable_proof_into_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
+    let g = seeds::load("group").unwrap();
+    let settled = Toolbox::builtin().prove(&mut lib, "group", &g, "thy-0000000000000000", "inv(inv(x)) = x", "test", 2).unwrap();
+    let proof = settled.proof.clone().unwrap_or_else(|| panic!("no proof: {}", settled.evidence));
+    assert!(proof.contains("Theorem. inv(inv(x)) = x") && proof.contains("by left_inverse"), "{proof}");
+    let md = birkhoff_agent::report::settled_md(&settled);
+    assert!(md.contains(&proof), "{md}");
+}
