@@ -11,6 +11,7 @@ use crate::offline::Offline;
 use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, LiteratureNote, RunInfo, ToolCall};
 use crate::schema::{self, Vocabulary};
 use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
+use crate::text::MAX_REPLY;
 use crate::tools::{self, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::{Body, ConjectureStatus};
@@ -167,7 +168,12 @@ impl Agent<'_> {
     /// Asks for a reply and validates it: one retry with the error explained, then the offline
     /// strategist. Returns the value and who produced it; an error only if the offline
     /// strategist's own reply were invalid (a bug).
-    fn decide<T>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
+    ///
+    /// Every model call of a cycle shares one `deadline` (`--llm-timeout`); once it has passed,
+    /// the model is not asked again this cycle. A reply longer than [`MAX_REPLY`] is invalid; a
+    /// valid one has its free text cut to the schema's limits, each cut a fault.
+    #[allow(clippy::too_many_arguments)]
+    fn decide<T: schema::Bounded>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, deadline: Option<Instant>, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
         let name = match phase {
             Phase::Plan => "plan",
             Phase::Interpret => "interpret",
@@ -176,9 +182,14 @@ impl Agent<'_> {
         let mut prompt = crate::prompt::user(phase, s);
         if !self.offline && !llm_dead.get() {
             for attempt in 1..=2 {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    let secs = self.llm.budget().map_or(0, |b| b.as_secs());
+                    faults.push(Fault { phase: name.into(), message: format!("the model's time for this cycle ({secs} s, --llm-timeout) is used up"), handling: "the offline strategist decided this step".into() });
+                    break;
+                }
                 self.observer.wait_start(&format!("Asking {} ({name})", self.llm.describe()));
                 let t0 = Instant::now();
-                let reply = self.llm.ask(&Request { phase, system: &system, prompt: &prompt, situation: s });
+                let reply = self.llm.ask(&Request { phase, system: &system, prompt: &prompt, situation: s, deadline });
                 *llm_secs += t0.elapsed().as_secs_f64();
                 self.observer.wait_end();
                 match reply {
@@ -189,8 +200,11 @@ impl Agent<'_> {
                         self.observer.line(&format!("! {name}: {e}"), json!({"event": "fault", "phase": name, "message": e.to_string()}));
                         break;
                     }
-                    Ok(text) => match parse(&text) {
-                        Ok(v) => {
+                    Ok(text) => match too_long(&text).and_then(|()| parse(&text)) {
+                        Ok(mut v) => {
+                            for note in v.bound() {
+                                faults.push(Fault { phase: name.into(), message: note, handling: "the rest of that field was dropped".into() });
+                            }
                             self.observer.line(&format!("Model replied ({:.0}s, {} lines)", t0.elapsed().as_secs_f64(), text.lines().count()), json!({"event": "llm_reply", "phase": name, "seconds": t0.elapsed().as_secs_f64(), "lines": text.lines().count()}));
                             return Ok((v, "llm".into()));
                         }
@@ -206,7 +220,7 @@ impl Agent<'_> {
         } else if !self.offline {
             faults.push(Fault { phase: name.into(), message: "the model is unavailable (see the earlier fault)".into(), handling: "the offline strategist decided this step".into() });
         }
-        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s }).map_err(|e| e.to_string())?;
+        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s, deadline: None }).map_err(|e| e.to_string())?;
         let v = parse(&text).map_err(|e| format!("internal error: the offline strategist's {name} reply is invalid: {e}"))?;
         Ok((v, if self.offline { "offline".into() } else { "offline (fallback)".into() }))
     }
@@ -242,6 +256,8 @@ impl Agent<'_> {
         self.observer.line(&format!("──────── Cycle {next} ({}/{} of this run) ────────", run.index, run.of), json!({"event": "cycle_start", "cycle": next, "index": run.index, "of": run.of}));
         self.observer.line(&format!("Goal: {}", cfg.goal), json!({"event": "goal", "goal": cfg.goal}));
         let (mut faults, dead, mut llm_secs) = (Vec::new(), Cell::new(false), 0.0);
+        // One deadline for every model call of the cycle.
+        let deadline = self.llm.budget().map(|b| Instant::now() + b);
         let mut s = self.situation(lib, cfg, &run);
         let base_names = s.base_names();
 
@@ -249,7 +265,7 @@ impl Agent<'_> {
         self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[], statement: &statement };
-        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
+        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, deadline, |t| schema::parse_plan(t, &vocab))?;
         if (self.interrupted)() {
             return Ok(None);
         }
@@ -338,12 +354,15 @@ impl Agent<'_> {
         s.candidates = candidates;
         s.plan = Some(plan.clone());
 
+        refusals(&calls, 0, "execute", &mut faults);
+        let act_calls = calls.len();
+
         // INTERPRET
         self.observer.line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
         let cand_names = s.candidate_names();
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names, statement: &statement };
-        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
+        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, deadline, |t| schema::parse_decisions(t, &vocab))?;
         self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
         if (self.interrupted)() {
             return Ok(None);
@@ -382,6 +401,7 @@ impl Agent<'_> {
         if (self.interrupted)() {
             return Ok(None);
         }
+        refusals(&calls, act_calls, "act", &mut faults);
         let report = CycleReport {
             cycle: 0,
             run,
@@ -412,6 +432,27 @@ impl Agent<'_> {
         let md = lib.markdown_path(n);
         self.observer.summary(&report, n, &md);
         Ok(Some(n))
+    }
+}
+
+/// A reply too long to read is invalid, with a message the model can act on.
+fn too_long(text: &str) -> Result<(), String> {
+    if text.len() > MAX_REPLY {
+        return Err(format!("the reply has more than {MAX_REPLY} bytes: reply more briefly"));
+    }
+    Ok(())
+}
+
+/// Every tool call from `calls[from..]` that failed or was refused becomes a fault of `phase`:
+/// a refusal is never silent.
+fn refusals(calls: &[ToolCall], from: usize, phase: &str, faults: &mut Vec<Fault>) {
+    for c in calls[from..].iter().filter(|c| !c.ok) {
+        let handling = match c.tool.as_str() {
+            "explore" => "the exploration's bases themselves were checked instead",
+            "add_to_library" => "the discovery was not stored",
+            _ => "the cycle went on without this result",
+        };
+        faults.push(Fault { phase: phase.into(), message: format!("{} ({}): {}", c.tool, c.params, c.summary), handling: handling.into() });
     }
 }
 

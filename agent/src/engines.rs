@@ -54,10 +54,10 @@ impl crate::tools::Explorer for StructuralMoves {
     fn explore(&self, bases: &[&birkhoff_engine::Theory], moves: &[String], depth: u32) -> Result<Vec<crate::tools::Generated>, String> {
         use birkhoff_engine::derivation;
         use petgraph::visit::EdgeRef;
-        if depth > 2 {
+        if depth > crate::tools::MAX_DEPTH {
             // Depth 3 from even one base yields tens of thousands of theories: more than a cycle
             // can check. Refuse rather than silently exploring less.
-            return Err(format!("depth {depth} is too large for one cycle: use 1 or 2"));
+            return Err(format!("depth {depth} is too large for one cycle: use 1 to {}", crate::tools::MAX_DEPTH));
         }
         let bases: Vec<birkhoff_engine::Theory> = bases.iter().map(|t| (*t).clone()).collect();
         let (g, _) = derivation::explore(&bases, depth as usize);

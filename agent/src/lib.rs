@@ -1,7 +1,8 @@
 //! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
 //! ([`controller`]), its six tools ([`tools`]) and the engines behind them ([`engines`]), its language models ([`llm`], and the offline
 //! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
-//! ([`report`]), and the comparison of a candidate with its parent ([`parent`]).
+//! ([`report`]), the comparison of a candidate with its parent ([`parent`]), and the bounds on a model's text
+//! ([`text`]).
 
 pub mod controller;
 pub mod engines;
@@ -13,4 +14,5 @@ pub mod prompt;
 pub mod report;
 pub mod schema;
 pub mod situation;
+pub mod text;
 pub mod tools;

@@ -3,6 +3,7 @@
 
 use crate::schema::{Decisions, Plan};
 use crate::situation::Settled;
+use crate::text::{md, md_block};
 use birkhoff_library::record::{Score, SpectrumRowRec};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -141,7 +142,7 @@ pub struct Fault {
 
 /// A conjecture's line in the report, with its countermodel's tables or its proof's steps.
 pub fn settled_md(c: &Settled) -> String {
-    let mut out = format!("- [{}] `{}` — **{:?}** ({}; proposed by {})\n", c.theory, c.statement, c.status, c.evidence, c.proposed_by);
+    let mut out = format!("- \\[{}\\] {} — **{:?}** ({}; proposed by {})\n", md(&c.theory), md(&c.statement), c.status, md(&c.evidence), md(&c.proposed_by));
     for block in [&c.countermodel, &c.proof].into_iter().flatten() {
         let _ = writeln!(out, "\n```text\n{block}```");
     }
@@ -203,10 +204,10 @@ pub fn bars(rows: &[SpectrumRowRec]) -> String {
 }
 
 fn candidate_md(out: &mut String, c: &CandidateSummary) {
-    let _ = writeln!(out, "- Origin: {}{}", c.origin, if c.parents.is_empty() { String::new() } else { format!(" (from {})", c.parents.join(", ")) });
+    let _ = writeln!(out, "- Origin: {}{}", md(&c.origin), if c.parents.is_empty() { String::new() } else { format!(" (from {})", md(&c.parents.join(", "))) });
     let _ = writeln!(out, "- Score: {}", crate::prompt::score_line(&c.score));
     if let Some(why) = &c.same_as_parent {
-        let _ = writeln!(out, "- Not a discovery: {why}");
+        let _ = writeln!(out, "- Not a discovery: {}", md(why));
     }
     let _ = writeln!(out, "\n```text\n{}```", c.axioms);
     if !c.spectrum.is_empty() {
@@ -217,31 +218,32 @@ fn candidate_md(out: &mut String, c: &CandidateSummary) {
     }
 }
 
-/// The report as Markdown.
+/// The report as Markdown. Every text that came from a model (or from the user) is escaped, and
+/// prose is block-quoted, so that it reads literally and cannot add or fake a section.
 pub fn markdown(r: &CycleReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Research Cycle {}\n", r.cycle);
-    let _ = writeln!(out, "**Goal:** {}  ", r.goal);
+    let _ = writeln!(out, "**Goal:** {}  ", md(&r.goal));
     let _ = writeln!(out, "**Run:** cycle {} of {} (run {})  ", r.run.index, r.run.of, r.run.key);
     let _ = writeln!(out, "**Started:** {} UTC  ", birkhoff_library::time::format_utc(r.started));
     let _ = writeln!(out, "**Duration:** {:.1}s ({:.1}s waiting for the model)  ", r.seconds, r.llm_seconds);
-    let _ = writeln!(out, "**Model:** {}\n", r.llm);
+    let _ = writeln!(out, "**Model:** {}\n", md(&r.llm));
     let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates checked: {}\n- With models above size 1: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
-    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, r.plan.strategy);
+    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, md_block(&r.plan.strategy));
     for e in &r.plan.explorations {
-        let _ = writeln!(out, "- Explore {} with {} at depth {}", e.bases.join(", "), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { e.moves.join(", ") }, e.depth);
+        let _ = writeln!(out, "- Explore {} with {} at depth {}", md(&e.bases.join(", ")), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { md(&e.moves.join(", ")) }, e.depth);
     }
     let _ = writeln!(out, "- Check the best {} candidates up to size {}\n", r.plan.check_top, r.plan.max_size);
     let _ = writeln!(out, "## What ran\n\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|");
     for t in &r.tool_calls {
-        let _ = writeln!(out, "| {} | `{}` | {} | {} | {:.2} |", t.tool, t.params, if t.ok { "yes" } else { "NO" }, t.summary.replace('|', "\\|").replace('\n', " "), t.seconds);
+        let _ = writeln!(out, "| {} | {} | {} | {} | {:.2} |", md(&t.tool), md(&t.params.to_string()), if t.ok { "yes" } else { "NO" }, md(&t.summary), t.seconds);
     }
     let _ = writeln!(out, "\n## Top candidates\n");
     if r.top.is_empty() {
         let _ = writeln!(out, "None.");
     }
     for c in &r.top {
-        let _ = writeln!(out, "### {}\n", c.name);
+        let _ = writeln!(out, "### {}\n", md(&c.name));
         candidate_md(&mut out, c);
         out.push('\n');
     }
@@ -250,9 +252,9 @@ pub fn markdown(r: &CycleReport) -> String {
         let _ = writeln!(out, "None.\n");
     }
     for d in &r.discoveries {
-        let _ = writeln!(out, "### {} ({})\n\nFrom candidate {}. {}\n", d.name, d.id, d.candidate.name, d.notes);
+        let _ = writeln!(out, "### {} ({})\n\nFrom candidate {}. {}\n", md(&d.name), md(&d.id), md(&d.candidate.name), md(&d.notes));
         if let Some(first) = &d.alias_of {
-            let _ = writeln!(out, "Already in the library as **{first}**, which stays its name; {} is recorded as an alias.\n", d.name);
+            let _ = writeln!(out, "Already in the library as **{}**, which stays its name; {} is recorded as an alias.\n", md(first), md(&d.name));
         }
         let _ = writeln!(out, "{}\n", d.literature.line());
         candidate_md(&mut out, &d.candidate);
@@ -265,19 +267,19 @@ pub fn markdown(r: &CycleReport) -> String {
     for c in &r.conjectures {
         out += &settled_md(c);
     }
-    let _ = writeln!(out, "\n## Decisions (by {})\n\n{}\n", r.decisions_by, r.decisions.analysis);
+    let _ = writeln!(out, "\n## Decisions (by {})\n\n{}\n", r.decisions_by, md_block(&r.decisions.analysis));
     for k in &r.decisions.keep {
-        let _ = writeln!(out, "- Keep {} as **{}**: {}", k.candidate, k.name, k.notes);
+        let _ = writeln!(out, "- Keep {} as **{}**: {}", md(&k.candidate), md(&k.name), md(&k.notes));
     }
     for c in &r.decisions.conjectures {
-        let _ = writeln!(out, "- Conjecture [{}] `{}`: {}", c.theory, c.statement, c.rationale);
+        let _ = writeln!(out, "- Conjecture \\[{}\\] {}: {}", md(&c.theory), md(&c.statement), md(&c.rationale));
     }
     let _ = writeln!(out, "\n## Faults\n");
     if r.faults.is_empty() {
         let _ = writeln!(out, "None.");
     }
     for f in &r.faults {
-        let _ = writeln!(out, "- **{}**: {} — {}", f.phase, f.message, f.handling);
+        let _ = writeln!(out, "- **{}**: {} — {}", md(&f.phase), md(&f.message), md(&f.handling));
     }
     out
 }

@@ -2,7 +2,16 @@
 //! [`Decisions`] inside `<decisions>` tags. [`parse_plan`] and [`parse_decisions`] extract and
 //! validate them; every error is a message that can be sent back to the model verbatim.
 
+use crate::text::{bound, quote};
+pub use crate::tools::MAX_DEPTH;
 use serde::{Deserialize, Serialize};
+
+/// The longest strategy or analysis kept, in characters.
+pub const MAX_PROSE: usize = 4000;
+/// The longest notes or rationale kept, in characters.
+pub const MAX_NOTE: usize = 1000;
+/// The longest statement accepted, in characters.
+pub const MAX_STATEMENT: usize = 500;
 
 /// One exploration: apply moves to base structures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,7 +22,7 @@ pub struct Exploration {
     /// Move names; empty checks the bases themselves.
     #[serde(default)]
     pub moves: Vec<String>,
-    /// How many moves deep, 1 to 3.
+    /// How many moves deep, 1 to [`MAX_DEPTH`].
     #[serde(default = "one")]
     pub depth: u32,
 }
@@ -124,7 +133,7 @@ fn known(what: &str, name: &str, list: &[String]) -> Result<(), String> {
         return Ok(());
     }
     let shown: Vec<&str> = list.iter().take(40).map(String::as_str).collect();
-    Err(format!("unknown {what} `{name}`; known: {}", if shown.is_empty() { "none".to_string() } else { shown.join(", ") }))
+    Err(format!("unknown {what} `{}`; known: {}", quote(name), if shown.is_empty() { "none".to_string() } else { shown.join(", ") }))
 }
 
 /// Parses and validates a plan.
@@ -143,8 +152,8 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
         for m in &e.moves {
             known("move", m, v.moves)?;
         }
-        if !(1..=3).contains(&e.depth) {
-            return Err(format!("`depth` {} is out of range: use 1 to 3", e.depth));
+        if !(1..=MAX_DEPTH).contains(&e.depth) {
+            return Err(format!("`depth` {} is out of range: use 1 to {MAX_DEPTH}", e.depth));
         }
     }
     if !(1..=50).contains(&plan.check_top) {
@@ -161,6 +170,7 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
     }
     for c in &plan.prove {
         known("base structure", &c.theory, v.bases)?;
+        statement_length(&c.statement)?;
         (v.statement)(&c.theory, &c.statement)?;
     }
     Ok(plan)
@@ -175,7 +185,7 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
     for k in &d.keep {
         known("candidate", &k.candidate, v.candidates)?;
         if !valid_name(&k.name) {
-            return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most 64)", k.name));
+            return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most 64)", quote(&k.name)));
         }
         if v.bases.contains(&k.name) || d.keep.iter().filter(|o| o.name == k.name).count() > 1 {
             return Err(format!("`{}` is already taken (by a seed, an earlier discovery or another entry of `keep`): choose a new name", k.name));
@@ -184,9 +194,42 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
     let theories: Vec<String> = v.candidates.iter().chain(v.bases).cloned().collect();
     for c in &d.conjectures {
         known("theory", &c.theory, &theories)?;
+        statement_length(&c.statement)?;
         (v.statement)(&c.theory, &c.statement)?;
     }
     Ok(d)
+}
+
+/// A statement too long to be worth parsing (its parse errors would quote it) is refused.
+fn statement_length(statement: &str) -> Result<(), String> {
+    let n = statement.chars().count();
+    if n > MAX_STATEMENT {
+        return Err(format!("the statement `{}` is {n} characters long: at most {MAX_STATEMENT}", quote(statement)));
+    }
+    Ok(())
+}
+
+/// A reply whose free-text fields are cut to their limits.
+pub trait Bounded {
+    /// Cuts every free-text field longer than its limit, and says which were cut.
+    fn bound(&mut self) -> Vec<String>;
+}
+
+impl Bounded for Plan {
+    fn bound(&mut self) -> Vec<String> {
+        let mut notes: Vec<String> = bound("strategy", &mut self.strategy, MAX_PROSE).into_iter().collect();
+        notes.extend(self.prove.iter_mut().filter_map(|c| bound("rationale", &mut c.rationale, MAX_NOTE)));
+        notes
+    }
+}
+
+impl Bounded for Decisions {
+    fn bound(&mut self) -> Vec<String> {
+        let mut notes: Vec<String> = bound("analysis", &mut self.analysis, MAX_PROSE).into_iter().collect();
+        notes.extend(self.keep.iter_mut().filter_map(|k| bound("notes", &mut k.notes, MAX_NOTE)));
+        notes.extend(self.conjectures.iter_mut().filter_map(|c| bound("rationale", &mut c.rationale, MAX_NOTE)));
+        notes
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +249,12 @@ mod tests {
         assert!(parse_plan(&good.replace("\"group\"]", "\"../../etc/passwd\"]"), &v).unwrap_err().contains("unknown base structure `../../etc/passwd`"));
         assert!(parse_plan(&good.replace("DROP\"]", "FLY\"]"), &v).unwrap_err().contains("unknown move `FLY`"));
         assert!(parse_plan(&good.replace("\"depth\": 1", "\"depth\": 9"), &v).unwrap_err().contains("depth"));
+        // The prompt's limit is the explore tool's: a depth the tool refuses is refused here.
+        assert!(parse_plan(&good.replace("\"depth\": 1", &format!("\"depth\": {}", MAX_DEPTH + 1)), &v).unwrap_err().contains("depth"));
+        assert!(crate::prompt::system(crate::llm::Phase::Plan).contains(&format!("depth 1-{MAX_DEPTH}")));
+        let long = "x".repeat(10_000_000);
+        let e = parse_plan(&good.replace("\"group\"]", &format!("\"{long}\"]")), &v).unwrap_err();
+        assert!(e.len() < 2000 && e.contains("10000000 characters"), "{}", &e[..200]);
         assert!(parse_plan(&good.replace("\"check_top\"", "\"extra\": 1, \"check_top\""), &v).unwrap_err().contains("unknown field"));
         assert!(parse_plan("no tags", &v).unwrap_err().contains("no <plan> tag"));
         assert!(parse_plan("<plan>{not json</plan>", &v).unwrap_err().contains("invalid"));

@@ -92,6 +92,11 @@ pub struct Toolbox {
     pub literature: Option<birkhoff_literature::Config>,
 }
 
+/// The deepest exploration one cycle may ask for: depth 3 from even one base yields tens of
+/// thousands of theories, more than a cycle can check. The reply schema and the prompt state
+/// the same limit, so that a plan is never refused by the tool after it was accepted.
+pub const MAX_DEPTH: u32 = 2;
+
 const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 
 impl Toolbox {

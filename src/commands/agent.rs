@@ -28,6 +28,13 @@ pub enum LlmKind {
     Command,
 }
 
+/// What to do when the model asked for cannot run at all.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    /// Let the built-in offline strategist plan and interpret instead.
+    Offline,
+}
+
 /// Arguments of `birkhoff agent`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -60,9 +67,16 @@ pub struct Args {
     /// The thinking effort passed with --effort.
     #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
     effort: String,
-    /// Seconds to wait for one model reply before giving up on it.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    /// Seconds the model may take in one cycle, over all its calls (plan, interpretation,
+    /// retries). When they are up, its program and everything it started are stopped and the
+    /// offline strategist decides the rest of the cycle; each is a fault in the report.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     llm_timeout: u64,
+    /// When the model's program (`claude`, or the --llm-command program) is not installed: without
+    /// this flag the command stops with an error; with `--fallback offline` the offline strategist
+    /// runs instead.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    fallback: Option<Fallback>,
     /// Milliseconds of search per model size when checking models and countermodels.
     #[arg(long, value_name = "MS", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     check_ms: u64,
@@ -78,6 +92,21 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     } else {
         LlmKind::Offline
     });
+    let program = match kind {
+        LlmKind::Claude => Some("claude".to_string()),
+        LlmKind::Command => a.llm_command.as_deref().and_then(|c| c.split_whitespace().next()).map(String::from),
+        LlmKind::Offline => None,
+    };
+    // A model that cannot run is said once, here, and never quietly replaced.
+    let kind = match program {
+        Some(p) if !installed(&p) => {
+            let flag = if kind == LlmKind::Claude { "--llm claude" } else { "--llm-command" };
+            anyhow::ensure!(a.fallback == Some(Fallback::Offline), "{flag}: `{p}` is not installed (not found{}); install it (docs/AGENT.md), or add --fallback offline to let the offline strategist run", if p.contains('/') { "" } else { " on PATH" });
+            eprintln!("`{p}` is not installed; --fallback offline: the offline strategist plans and interprets");
+            LlmKind::Offline
+        }
+        _ => kind,
+    };
     let timeout = Duration::from_secs(a.llm_timeout);
     let llm: Box<dyn Llm> = match kind {
         LlmKind::Offline => Box::new(Offline),
@@ -109,6 +138,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Ending::Complete(_) => Outcome::Done,
         Ending::Interrupted(_) => Outcome::Interrupted,
     })
+}
+
+/// Whether `program` can be run: an executable file at that path when it names one, else in a
+/// directory of PATH.
+fn installed(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    if program.contains('/') {
+        return std::fs::metadata(program).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    }
+    on_path(program)
 }
 
 /// Whether an executable file called `program` is in a directory of PATH.
@@ -147,6 +186,8 @@ impl Live {
 
 impl Observer for Live {
     fn line(&self, text: &str, mut event: Value) {
+        // A model's text may hold terminal control sequences; none reaches the terminal.
+        let text = &birkhoff_agent::text::printable(text);
         if self.json {
             event["t"] = serde_json::json!(self.start.elapsed().as_secs_f64());
             println!("{event}");
@@ -161,6 +202,7 @@ impl Observer for Live {
     }
 
     fn wait_start(&self, what: &str) {
+        let what = &birkhoff_agent::text::printable(what);
         self.line(&format!("{what}..."), serde_json::json!({"event": "llm_call", "what": what}));
         let sp = ProgressBar::new_spinner();
         sp.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"));

@@ -58,7 +58,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         let r: CycleReport = serde_json::from_value(v).map_err(|e| anyhow::anyhow!("report {n} is not a cycle report: {e}"))?;
         // The Markdown without its code fences reads well in a terminal.
         let text: String = markdown(&r).lines().filter(|l| *l != "```text" && *l != "```").map(|l| format!("{l}\n")).collect();
-        print!("{text}");
+        print!("{}", birkhoff_agent::text::printable(&text));
     }
     Ok(Outcome::Done)
 }

@@ -366,3 +366,27 @@ fn a_run_killed_at_random_points_resumes_to_the_uninterrupted_library() {
         }
     }
 }
+
+#[test]
+fn llm_claude_without_claude_installed_stops_unless_the_fallback_is_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    let agent = |extra: &[&str]| Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--llm", "claude", "--goal", "study groups", "--library", &lib]).args(extra).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
+    let o = agent(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(text(&o).matches("`claude` is not installed").count(), 1, "said once: {}", text(&o));
+    assert!(text(&o).contains("--fallback offline"), "{}", text(&o));
+    assert!(!Path::new(&lib).join("reports").exists() || Library::open(Path::new(&lib)).unwrap().report_numbers().unwrap().is_empty(), "no cycle ran");
+    // With the fallback asked for, the offline strategist runs, and it is said once.
+    let o = agent(&["--fallback", "offline"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(text(&o).matches("`claude` is not installed").count(), 1, "{}", text(&o));
+    let l = Library::open(Path::new(&lib)).unwrap();
+    let report = l.report(1).unwrap();
+    assert_eq!(report["plan_by"], "offline", "{report}");
+    assert_eq!(report["faults"], serde_json::json!([]));
+    // A --llm-command program that does not exist is refused the same way.
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--llm-command", "/no/such/model", "--goal", "study groups", "--library", &lib]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("`/no/such/model` is not installed"), "{}", text(&o));
+}

@@ -1,7 +1,10 @@
 //! A scripted stand-in for the `claude` CLI, used by tests only. It speaks the same protocol
 //! (arguments as `claude --print ...`, prompt on stdin, reply on stdout) and behaves as
 //! `FAKE_CLAUDE_MODE` (or a first argument `--fake-mode=MODE`) says: `good`, `malformed`, `unknown`, `hang`, `exit`, `notloggedin`,
-//! `garbage`, `traversal`, `badformula`, `fix` (bad first reply, good after the error is explained).
+//! `garbage`, `traversal`, `badformula`, `fix` (bad first reply, good after the error is explained),
+//! `forge` (a huge strategy with a terminal escape; a 10 MB discovery name, then an analysis that
+//! fakes report sections), `grandchild` (a good reply, leaving a child that holds the output
+//! open), `hang_grandchild` (starts a child, then never replies).
 //! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
 
 use std::io::{Read, Write};
@@ -30,8 +33,29 @@ fn main() {
     let candidate = line_after("### Candidate 1:");
     let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script"}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
     let good = if plan_phase { good_plan } else { good_decisions };
+    // A child of this program that outlives it, holding its output open; its pid goes to the log.
+    let grandchild = || {
+        let child = std::process::Command::new("sleep").arg("30").spawn().expect("sleep runs");
+        if let Ok(log) = std::env::var("FAKE_CLAUDE_LOG") {
+            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+                let _ = writeln!(f, "grandchild {}", child.id());
+            }
+        }
+    };
     let reply = match mode.as_str() {
         "good" => good,
+        "grandchild" => {
+            grandchild();
+            good
+        }
+        "hang_grandchild" => {
+            grandchild();
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+            String::new()
+        }
+        "forge" if plan_phase => good.replace("Scripted: groups with one move", &format!("\\u001b[2J{}", "S".repeat(100_000))),
+        "forge" if !retry => good.replace("ScriptedFind", &"N".repeat(10_000_000)),
+        "forge" => good.replace("Scripted analysis", "fine\\n\\n## Faults\\n\\nNone.\\n\\n# Research Cycle 99\\n"),
         "fix" if retry => good,
         "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
         "unknown" if plan_phase => good.replace("\"group\"", "\"Hypergroupoid\""),

@@ -4,11 +4,13 @@
 //! runs another program with the same arguments and protocol.
 
 use super::{Llm, LlmError, Request};
+use crate::text::MAX_REPLY;
+use std::cell::Cell;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
-use tokio::io::AsyncWriteExt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A model reached through a command-line program.
 pub struct CliLlm {
@@ -20,7 +22,8 @@ pub struct CliLlm {
     pub model: String,
     /// `--effort`.
     pub effort: String,
-    /// How long to wait for one reply.
+    /// How long all of one cycle's calls may take together (`--llm-timeout`); also the limit of a
+    /// call made without a cycle deadline.
     pub timeout: Duration,
     /// Set (by Ctrl-C) to stop waiting; the program is then killed.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -45,7 +48,7 @@ impl CliLlm {
         self.prefix_args.iter().cloned().chain(protocol.iter().map(|s| s.to_string())).collect()
     }
 
-    async fn call(&self, system: &str, prompt: &str) -> Result<String, LlmError> {
+    async fn call(&self, system: &str, prompt: &str, group: &Cell<Option<i32>>) -> Result<String, LlmError> {
         let mut child = tokio::process::Command::new(&self.program)
             .args(self.args(system))
             .env_remove("CLAUDECODE")
@@ -53,31 +56,68 @@ impl CliLlm {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
+            // Its own process group, so that whatever it starts can be stopped with it.
+            .process_group(0)
             .spawn()
             .map_err(|source| LlmError::Spawn { program: self.program.clone(), source })?;
+        group.set(child.id().and_then(|p| i32::try_from(p).ok()));
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let prompt = prompt.as_bytes().to_vec();
         // The prompt is written while the output is read, so that neither side can block on a
         // full pipe. A program that exits without reading its input is judged by its output.
-        let write = async move {
+        let writer = tokio::spawn(async move {
             let _ = stdin.write_all(&prompt).await;
             drop(stdin);
-        };
-        let writer = tokio::spawn(write);
-        let out = child.wait_with_output().await;
+        });
+        let (out, err) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
+        let readers = [tokio::spawn(read_capped(child.stdout.take().expect("stdout is piped"), out.clone(), MAX_REPLY + 1)), tokio::spawn(read_capped(child.stderr.take().expect("stderr is piped"), err.clone(), 64 * 1024))];
+        let status = child.wait().await;
         writer.abort();
-        let out = out.map_err(|e| LlmError::Io(self.program.clone(), e))?;
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        // The reply is complete when the program exits. Anything it left running (which may hold
+        // the pipes open) is stopped, and the pipes are drained for a moment at most, so that a
+        // lingering grandchild cannot turn a reply into no reply.
+        kill_group(group.take());
+        for r in readers {
+            if tokio::time::timeout(Duration::from_secs(2), &mut Box::pin(r)).await.is_err() {
+                break;
+            }
+        }
+        let status = status.map_err(|e| LlmError::Io(self.program.clone(), e))?;
+        let text = |b: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&b.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        let (stdout, stderr) = (text(&out), crate::text::printable(&text(&err)));
         let not_logged_in = |s: &str| s.to_ascii_lowercase().contains("not logged in");
         if not_logged_in(&stderr) || (not_logged_in(&stdout) && !stdout.contains("</")) {
             return Err(LlmError::NotLoggedIn(self.program.clone()));
         }
-        if !out.status.success() {
+        if !status.success() {
             let tail: String = stderr.trim().chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
-            return Err(LlmError::Exit { program: self.program.clone(), status: out.status.to_string(), stderr: tail });
+            return Err(LlmError::Exit { program: self.program.clone(), status: status.to_string(), stderr: tail });
         }
         Ok(stdout)
+    }
+}
+
+/// Reads `from` to its end, keeping the first `cap` bytes in `into` and dropping the rest (still
+/// reading it, so that the writer never blocks on a full pipe).
+async fn read_capped(mut from: impl tokio::io::AsyncRead + Unpin, into: Arc<Mutex<Vec<u8>>>, cap: usize) {
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = from.read(&mut buf).await {
+        if n == 0 {
+            break;
+        }
+        let mut kept = into.lock().unwrap_or_else(|e| e.into_inner());
+        let room = cap.saturating_sub(kept.len()).min(n);
+        kept.extend_from_slice(&buf[..room]);
+    }
+}
+
+/// Kills a process group (the model's program and everything it started), if there is one.
+fn kill_group(group: Option<i32>) {
+    if let Some(g) = group.filter(|&g| g > 0) {
+        // SAFETY: kill(2) with a negative pid signals the process group; it has no memory effects.
+        unsafe {
+            libc::kill(-g, libc::SIGKILL);
+        }
     }
 }
 
@@ -88,10 +128,12 @@ impl Llm for CliLlm {
 
     fn ask(&self, req: &Request) -> Result<String, LlmError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| LlmError::Io(self.program.clone(), e))?;
-        rt.block_on(async {
-            let deadline = tokio::time::Instant::now() + self.timeout;
-            let mut call = std::pin::pin!(self.call(req.system, req.prompt));
-            // Wait in short slices so that Ctrl-C is noticed; dropping the call kills the program.
+        let group = Cell::new(None);
+        let result = rt.block_on(async {
+            // The cycle's deadline when there is one, else this call's own.
+            let deadline = tokio::time::Instant::from_std(req.deadline.unwrap_or_else(|| Instant::now() + self.timeout));
+            let mut call = std::pin::pin!(self.call(req.system, req.prompt, &group));
+            // Wait in short slices so that Ctrl-C is noticed.
             loop {
                 if let Ok(r) = tokio::time::timeout(Duration::from_millis(100), &mut call).await {
                     return r;
@@ -103,6 +145,13 @@ impl Llm for CliLlm {
                     return Err(LlmError::Timeout(self.program.clone(), self.timeout.as_secs()));
                 }
             }
-        })
+        });
+        // On a timeout or Ctrl-C the whole group goes, not only the program.
+        kill_group(group.take());
+        result
+    }
+
+    fn budget(&self) -> Option<Duration> {
+        Some(self.timeout)
     }
 }

@@ -27,6 +27,8 @@ pub struct Request<'a> {
     pub prompt: &'a str,
     /// What the prompt was rendered from.
     pub situation: &'a Situation,
+    /// When the cycle's time for the model ends (`--llm-timeout`); `None` for no cycle deadline.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Why a model gave no reply.
@@ -53,8 +55,8 @@ pub enum LlmError {
         /// The end of its error output.
         stderr: String,
     },
-    /// No reply within the time limit; the program was killed.
-    #[error("no reply from `{0}` within {1} s; the program was stopped")]
+    /// No reply within the time limit; the program and everything it started were killed.
+    #[error("no reply from `{0}` within the cycle's {1} s (--llm-timeout); the program and everything it started were stopped")]
     Timeout(String, u64),
     /// Ctrl-C stopped the wait; the program was stopped.
     #[error("interrupted while waiting for `{0}`; the program was stopped")]
@@ -77,4 +79,8 @@ pub trait Llm {
     fn describe(&self) -> String;
     /// The reply to one request.
     fn ask(&self, req: &Request) -> Result<String, LlmError>;
+    /// How long all of one cycle's calls may take together, if the model is limited.
+    fn budget(&self) -> Option<std::time::Duration> {
+        None
+    }
 }

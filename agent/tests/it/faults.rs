@@ -62,6 +62,9 @@ impl birkhoff_agent::llm::Llm for LoggedLlm {
         let prefix = [vec![format!("FAKE_CLAUDE_LOG={}", self.1.display()), self.0.program.clone()], self.0.prefix_args.clone()].concat();
         CliLlm { program, prefix_args: prefix, model: self.0.model.clone(), effort: self.0.effort.clone(), timeout: self.0.timeout, cancel: None }.ask(req)
     }
+    fn budget(&self) -> Option<Duration> {
+        self.0.budget()
+    }
 }
 
 /// Every file name in `dir` and its subdirectories (the library is two levels deep).
@@ -107,7 +110,7 @@ fn assert_fallback(r: &Run, needle: &str) {
     assert_eq!(r.report.decisions_by, "offline (fallback)", "{}", r.faults());
     assert!(r.faults().contains(needle), "no `{needle}` in faults:\n{}", r.faults());
     let md = std::fs::read_to_string(r.lib().markdown_path(1)).unwrap();
-    assert!(md.contains(needle), "the Markdown report does not name the fault `{needle}`");
+    assert!(md.contains(&birkhoff_agent::text::md(needle)), "the Markdown report does not name the fault `{needle}`");
 }
 
 #[test]
@@ -174,4 +177,90 @@ fn a_statement_that_does_not_parse_is_rejected_with_the_parser_message() {
     assert_eq!(r.report.plan_by, "llm");
     assert_eq!(r.report.decisions_by, "offline (fallback)");
     assert!(r.faults().contains("does not parse over"), "{}", r.faults());
+}
+
+#[test]
+fn text_from_the_model_is_bounded_and_escaped() {
+    let r = run("forge", 60);
+    assert_eq!((r.report.plan_by.as_str(), r.report.decisions_by.as_str()), ("llm", "llm"), "{}", r.faults());
+    // The 100,000-character strategy is cut, and the fault says so.
+    assert!(r.faults().contains("`strategy` was 100004 characters, more than the limit of 4000: cut to 4000"), "{}", r.faults());
+    assert_eq!(r.report.plan.strategy.chars().count(), 4000);
+    // The 10 MB name makes the reply too long: a fault, then the retry; nothing copies it.
+    assert!(r.faults().contains("more than 262144 bytes"), "{}", r.faults());
+    assert!(r.faults().len() < 2000, "{}", r.faults().len());
+    let md = std::fs::read_to_string(r.lib().markdown_path(1)).unwrap();
+    let json = std::fs::read_to_string(r.lib().root().join("reports/cycle-0001.json")).unwrap();
+    assert!(md.len() < 100_000 && json.len() < 100_000, "reports of {} and {} bytes", md.len(), json.len());
+    // The analysis's fake sections stay inside it: one title, one Faults section, and that
+    // section lists the real faults.
+    assert!(r.report.decisions.analysis.contains("## Faults"));
+    assert_eq!(md.lines().filter(|l| l.starts_with("# ")).count(), 1, "{md}");
+    let faults_at = md.lines().position(|l| l == "## Faults").unwrap();
+    assert_eq!(md.lines().filter(|l| l.starts_with("## Faults")).count(), 1, "{md}");
+    assert!(md.lines().skip(faults_at + 1).find(|l| !l.is_empty()).is_some_and(|l| l.starts_with("- **plan**")), "{md}");
+    assert!(!md.contains('\u{1b}'), "an escape sequence reached the Markdown");
+}
+
+/// Whether the process `pid` is gone (or a zombie), waiting up to 5 s for it.
+fn gone(pid: &str) -> bool {
+    let t0 = std::time::Instant::now();
+    while t0.elapsed() < Duration::from_secs(5) {
+        if std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |st| st.contains(") Z ")) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+fn grandchildren(log: &str) -> Vec<&str> {
+    log.lines().filter_map(|l| l.strip_prefix("grandchild ")).collect()
+}
+
+#[test]
+fn a_lingering_grandchild_does_not_turn_a_reply_into_no_reply() {
+    let r = run("grandchild", 20);
+    assert!(r.report.faults.is_empty(), "{}", r.faults());
+    assert_eq!((r.report.plan_by.as_str(), r.report.decisions_by.as_str()), ("llm", "llm"));
+    let left = grandchildren(&r.log);
+    assert_eq!(left.len(), 2, "{}", r.log);
+    assert!(left.iter().all(|p| gone(p)), "the model's children outlived its reply");
+}
+
+#[test]
+fn a_timeout_stops_the_process_group_and_a_cycle_has_one_deadline() {
+    let r = run("hang_grandchild", 1);
+    assert!(r.faults().contains("plan: no reply from"), "{}", r.faults());
+    // The cycle's time is used up by the plan: the interpretation does not ask the model again.
+    assert!(r.faults().contains("interpret: the model's time for this cycle (1 s, --llm-timeout) is used up"), "{}", r.faults());
+    assert_eq!(r.log.lines().filter(|l| !l.starts_with("grandchild")).count(), 1, "{}", r.log);
+    let left = grandchildren(&r.log);
+    assert_eq!(left.len(), 1, "{}", r.log);
+    assert!(gone(left[0]), "the model's child survived the timeout");
+}
+
+/// An explore engine that refuses every request.
+struct Refusing;
+
+impl birkhoff_agent::tools::Explorer for Refusing {
+    fn moves(&self) -> Vec<String> {
+        vec!["COMPLETE".into()]
+    }
+    fn explore(&self, _: &[&birkhoff_engine::Theory], _: &[String], _: u32) -> Result<Vec<birkhoff_agent::tools::Generated>, String> {
+        Err("refused by the test".into())
+    }
+}
+
+#[test]
+fn a_refused_tool_call_is_a_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(&dir.path().join("lib")).unwrap();
+    let tools = Toolbox { explorer: Some(Box::new(Refusing)), ..Toolbox::builtin() };
+    let agent = Agent { llm: &birkhoff_agent::offline::Offline, offline: true, tools, observer: &Silent, interrupted: &|| false };
+    agent.run(&mut lib, &Config { goal: "study groups".into(), cycles: 1, bases: vec![] }).unwrap();
+    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    let f = report.faults.iter().find(|f| f.message.contains("refused by the test")).unwrap_or_else(|| panic!("{:?}", report.faults));
+    assert_eq!(f.phase, "execute");
+    assert!(f.message.starts_with("explore") && f.handling.contains("bases themselves"), "{f:?}");
 }

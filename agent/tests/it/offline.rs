@@ -82,7 +82,7 @@ fn offline_replies_pass_validation() {
     let statement = |theory: &str, text: &str| s.check_statement(theory, text);
     let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
     for phase in [Phase::Plan, Phase::Interpret] {
-        let text = Offline.ask(&Request { phase, system: "", prompt: "", situation: &s }).unwrap();
+        let text = Offline.ask(&Request { phase, system: "", prompt: "", situation: &s, deadline: None }).unwrap();
         match phase {
             Phase::Plan => assert!(parse_plan(&text, &v).is_ok(), "{text}"),
             Phase::Interpret => assert!(parse_decisions(&text, &v).is_ok(), "{text}"),
@@ -182,7 +182,8 @@ fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
     assert!(report.decisions.analysis.contains(why), "{}", report.decisions.analysis);
     assert!(report.discoveries.iter().all(|d| d.candidate.same_as_parent.is_none()), "{:?}", report.discoveries);
     let markdown = std::fs::read_to_string(lib.markdown_path(1)).unwrap();
-    assert!(markdown.contains(&format!("rejected as not new: {why}")));
+    // As written in the report: escaped Markdown.
+    assert!(markdown.contains(&birkhoff_agent::text::md(&format!("rejected as not new: {why}"))));
 }
 
 #[test]
