@@ -23,13 +23,15 @@ pub enum FinderError {
     /// The theory cannot be encoded for an engine (for Z3: an axiom too large once expanded).
     #[error("{0}")]
     Encoding(String),
-    /// The two engines of `--engine both` gave different answers; neither is reported.
-    #[error("the engines disagree: native says {native}; z3 says {z3}. This is a bug in Birkhoff, please report it with the theory")]
+    /// The engines of `--engine both` gave different answers; neither is reported.
+    #[error("the engines disagree: native says {native}; {engine} says {other}. This is a bug in Birkhoff, please report it with the theory")]
     Disagreement {
         /// The native finder's answer.
         native: String,
-        /// The Z3 backend's answer.
-        z3: String,
+        /// The engine that disagrees with it (`sat` or `z3`).
+        engine: &'static str,
+        /// That engine's answer.
+        other: String,
     },
     /// The search produced a structure the evaluator rejects: a bug in Birkhoff, never a result.
     #[error("internal error: the search produced a structure that violates {violation}; this is a bug in Birkhoff, please report it with the theory. The structure:\n{model}")]
@@ -226,6 +228,22 @@ pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterat
         classes.truncate(m as usize);
     }
     classes
+}
+
+/// The enumeration of an engine that meets models one by one (SAT, Z3): `classes` ordered by
+/// canonical form, counts exact when `finished`.
+pub(crate) fn blocked_enumeration(sizes: &[u32], classes: Vec<IsoClass>, finished: bool, met: u64, nodes: u64, elapsed: Duration, canon: Duration, verify: Duration) -> Enumeration {
+    let labeled: u128 = classes.iter().map(|c| iso::labelled_copies(sizes, c.automorphisms)).sum();
+    Enumeration {
+        sizes: sizes.to_vec(),
+        iso: Count::from_search(classes.len() as u128, finished),
+        labeled: Count::from_search(labeled, finished),
+        classes,
+        models_met: met,
+        nodes,
+        elapsed,
+        timing: Timing { search: 0.0, canon: canon.as_secs_f64(), verify: verify.as_secs_f64(), merge: 0.0 },
+    }
 }
 
 /// What one piece of the split search found.

@@ -19,6 +19,7 @@ pub mod patterns;
 pub mod problem;
 pub mod prover;
 pub mod router;
+pub mod sat;
 pub mod search;
 pub mod skolem;
 pub mod spectrum;

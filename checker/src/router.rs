@@ -1,23 +1,30 @@
-//! Which engine answers: the native finder, Z3, a documented automatic choice, or both with a
-//! cross-check. Commands call [`enumerate`] and [`first`] here instead of the engines directly.
+//! Which engine answers: the native finder, the SAT back end, Z3, a documented automatic
+//! choice, or all of them with a cross-check. Commands call [`enumerate`], [`count`] and
+//! [`first_by`] here instead of the engines directly.
 //!
 //! # The `auto` rule
 //!
-//! `auto` is the native finder, and Z3 when the native finder cannot take the problem at these
-//! sizes (more than a million table cells or 50 million ground instances; both engines stop at
-//! 64 elements per sort). With lex-leader pruning the native finder is faster than Z3 on every seed and on
-//! every first-model benchmark instance measured (docs/BENCHMARKS.md, issues 4 and 5), including
-//! theories with existential axioms, which it searches Skolemized. Without the `z3` feature,
-//! `auto` is always native.
+//! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
+//!   a thread of its own; the first decided answer (a model, or a proof that there is none) wins
+//!   and the other is stopped. [`First::engine`] says which one answered. They are good at
+//!   different things: the native finder exhausts small symmetric problems and finds models of
+//!   theories with few solutions fast, CaDiCaL's clause learning finds Steiner and Mendelsohn
+//!   quasigroups and orthogonal Latin squares the native finder does not (docs/BENCHMARKS.md,
+//!   issue 24).
+//! * Counting (`spectrum`, `models`): the native finder, and the SAT back end when the native
+//!   finder cannot take the problem at these sizes (sorts above 64 elements, more than a million
+//!   table cells or 50 million ground instances). The SAT back end's only limit is the size of
+//!   its encoding ([`crate::sat::LITERAL_LIMIT`]).
 //!
 //! # `both`
 //!
-//! Runs both engines and compares what each finished: exact counts must be equal and their sets
-//! of isomorphism classes (canonical forms with |Aut|) identical; a count cut short by a budget
-//! must not exceed an exact one, and its classes must be among the exact one's. A first-model
-//! question fails the check when one engine finds a model and the other proves there is none.
-//! Any disagreement is [`FinderError::Disagreement`], carrying both answers. When they agree
-//! the native answer is returned.
+//! Runs every engine built in (native, SAT, and Z3 with the `z3` feature) and compares each with
+//! the native finder's answer: exact counts must be equal and their sets of isomorphism classes
+//! (canonical forms with |Aut|) identical; a count cut short by a budget must not exceed an exact
+//! one, and its classes must be among the exact one's. A first-model question fails the check
+//! when one engine finds a model and another proves there is none. Any disagreement is
+//! [`FinderError::Disagreement`], carrying both answers. When they agree the native answer is
+//! returned.
 
 use crate::budget::{Budget, Status};
 use crate::finder::{self, Enumeration, FinderError, FirstModel, Options};
@@ -31,11 +38,13 @@ use std::time::Duration;
 pub enum Engine {
     /// Birkhoff's own finder.
     Native,
+    /// The SAT back end (CaDiCaL).
+    Sat,
     /// The Z3 backend.
     Z3,
     /// Chosen per theory and size by the rule in the module doc.
     Auto,
-    /// Both, compared; a disagreement is an error.
+    /// Every engine built in, compared; a disagreement is an error.
     Both,
 }
 
@@ -44,40 +53,65 @@ impl std::str::FromStr for Engine {
     fn from_str(s: &str) -> Result<Engine, String> {
         match s {
             "native" => Ok(Engine::Native),
+            "sat" => Ok(Engine::Sat),
             "z3" => Ok(Engine::Z3),
             "auto" => Ok(Engine::Auto),
             "both" => Ok(Engine::Both),
-            _ => Err(format!("`{s}` is not an engine: use native, z3, auto or both")),
+            _ => Err(format!("`{s}` is not an engine: use native, sat, z3, auto or both")),
         }
     }
 }
 
-/// Runs `native`; for `auto`, falls back to `z3` when the native finder cannot take the problem.
-fn native_else_z3<R>(native: impl FnOnce() -> Result<R, FinderError>, z3: impl FnOnce() -> Result<R, FinderError>) -> Result<R, FinderError> {
-    match native() {
-        Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_))) if cfg!(feature = "z3") => z3(),
-        other => other,
-    }
+/// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
+fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
+    matches!(r, Err(FinderError::Problem(ProblemError::TooLarge | ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_))))
 }
 
 #[cfg(not(feature = "z3"))]
 fn no_z3() -> FinderError {
-    FinderError::Encoding("this birkhoff was built without Z3 (cargo feature `z3`, which needs the Debian package libz3-dev); use --engine native".into())
+    FinderError::Encoding("this birkhoff was built without Z3 (cargo feature `z3`, which needs the Debian package libz3-dev); use --engine native or sat".into())
+}
+
+/// The engines `both` compares with the native finder.
+fn others() -> Vec<Engine> {
+    if cfg!(feature = "z3") {
+        vec![Engine::Sat, Engine::Z3]
+    } else {
+        vec![Engine::Sat]
+    }
+}
+
+fn name(e: Engine) -> &'static str {
+    match e {
+        Engine::Native => "native",
+        Engine::Sat => "sat",
+        Engine::Z3 => "z3",
+        Engine::Auto => "auto",
+        Engine::Both => "both",
+    }
 }
 
 /// Models of one size up to isomorphism, from the chosen engine(s).
 pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     match engine {
         Engine::Native => finder::enumerate(t, sizes, budget, Options::default()),
+        Engine::Sat => crate::sat::enumerate(t, sizes, budget),
         #[cfg(feature = "z3")]
         Engine::Z3 => crate::z3::enumerate(t, sizes, budget),
         #[cfg(not(feature = "z3"))]
         Engine::Z3 => Err(no_z3()),
-        Engine::Auto => native_else_z3(|| enumerate(Engine::Native, t, sizes, budget), || enumerate(Engine::Z3, t, sizes, budget)),
+        Engine::Auto => {
+            let native = enumerate(Engine::Native, t, sizes, budget);
+            if too_large_for_native(&native) {
+                return enumerate(Engine::Sat, t, sizes, budget);
+            }
+            native
+        }
         Engine::Both => {
             let native = enumerate(Engine::Native, t, sizes, budget)?;
-            let z3 = enumerate(Engine::Z3, t, sizes, budget)?;
-            compare_enumerations(&native, &z3)?;
+            for other in others() {
+                compare_enumerations(&native, &enumerate(other, t, sizes, budget)?, name(other))?;
+            }
             Ok(native)
         }
     }
@@ -89,50 +123,147 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
 pub fn count(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     match engine {
         Engine::Native => finder::enumerate(t, sizes, budget, Options::counts_only()),
-        Engine::Auto => native_else_z3(|| count(Engine::Native, t, sizes, budget), || enumerate(Engine::Z3, t, sizes, budget)),
-        Engine::Z3 | Engine::Both => enumerate(engine, t, sizes, budget),
+        Engine::Auto => {
+            let native = count(Engine::Native, t, sizes, budget);
+            if too_large_for_native(&native) {
+                return enumerate(Engine::Sat, t, sizes, budget);
+            }
+            native
+        }
+        Engine::Sat | Engine::Z3 | Engine::Both => enumerate(engine, t, sizes, budget),
     }
 }
 
-/// The first model of one size, from the chosen engine(s).
+/// An answer to "is there a model of this size?", with the engine that gave it.
+#[derive(Clone, Debug)]
+pub struct First {
+    /// The answer.
+    pub outcome: FirstModel,
+    /// Search nodes (native) or solver calls (SAT, Z3) of the answering engine.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Which engine answered: `Native`, `Sat` or `Z3`; `Both` when every engine answered and
+    /// they agree. Under `auto`, the race's winner (or `Native` when neither decided).
+    pub engine: Engine,
+}
+
+/// The first model of one size, from the chosen engine(s), without saying which answered.
 pub fn first(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+    first_by(engine, t, sizes, budget).map(|f| (f.outcome, f.nodes, f.elapsed))
+}
+
+/// The first model of one size, from the chosen engine(s) (module doc), and which engine answered.
+pub fn first_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
+    let single = |e: Engine, r: Result<(FirstModel, u64, Duration), FinderError>| r.map(|(outcome, nodes, elapsed)| First { outcome, nodes, elapsed, engine: e });
     match engine {
-        Engine::Native => finder::first(t, sizes, budget, Options::default()),
+        Engine::Native => single(engine, finder::first(t, sizes, budget, Options::default())),
+        Engine::Sat => single(engine, crate::sat::first(t, sizes, budget)),
         #[cfg(feature = "z3")]
-        Engine::Z3 => crate::z3::first(t, sizes, budget),
+        Engine::Z3 => single(engine, crate::z3::first(t, sizes, budget)),
         #[cfg(not(feature = "z3"))]
         Engine::Z3 => Err(no_z3()),
-        Engine::Auto => native_else_z3(|| first(Engine::Native, t, sizes, budget), || first(Engine::Z3, t, sizes, budget)),
+        Engine::Auto => race(t, sizes, budget),
         Engine::Both => {
-            let native = first(Engine::Native, t, sizes, budget)?;
-            let z3 = first(Engine::Z3, t, sizes, budget)?;
+            let native = first_by(Engine::Native, t, sizes, budget)?;
             let word = |f: &FirstModel| match f {
                 FirstModel::Found { .. } => "a model",
                 FirstModel::None => "no model (search finished)",
                 FirstModel::Unknown => "unknown",
             };
-            if matches!((&native.0, &z3.0), (FirstModel::Found { .. }, FirstModel::None) | (FirstModel::None, FirstModel::Found { .. })) {
-                return Err(FinderError::Disagreement { native: word(&native.0).into(), z3: word(&z3.0).into() });
+            for other in others() {
+                let theirs = first_by(other, t, sizes, budget)?;
+                if matches!((&native.outcome, &theirs.outcome), (FirstModel::Found { .. }, FirstModel::None) | (FirstModel::None, FirstModel::Found { .. })) {
+                    return Err(FinderError::Disagreement { native: word(&native.outcome).into(), engine: name(other), other: word(&theirs.outcome).into() });
+                }
             }
-            Ok(native)
+            Ok(First { engine: Engine::Both, ..native })
         }
     }
+}
+
+/// How long the winner of a race waits for the loser to notice its stop flag.
+const LOSER_GRACE: Duration = Duration::from_millis(500);
+
+/// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
+/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. The loser is told to
+/// stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is left to finish
+/// that on its own thread, which ends it.
+fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let start = std::time::Instant::now();
+    let native_stop = Arc::new(AtomicBool::new(false));
+    let sat_stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    {
+        let (t, sizes, tx) = (t.clone(), sizes.to_vec(), tx.clone());
+        let budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
+        std::thread::spawn(move || tx.send((Engine::Native, finder::first(&t, &sizes, &budget, Options::default()))));
+    }
+    {
+        let (t, sizes, budget, stop) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone());
+        std::thread::spawn(move || tx.send((Engine::Sat, crate::sat::first_until(&t, &sizes, &budget, Some(stop)))));
+    }
+    let stop_all = || {
+        native_stop.store(true, Ordering::Relaxed);
+        sat_stop.store(true, Ordering::Relaxed);
+    };
+    let user_cancelled = || budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let mut answers: Vec<(Engine, Result<(FirstModel, u64, Duration), FinderError>)> = Vec::new();
+    while answers.len() < 2 {
+        match rx.recv_timeout(Duration::from_millis(10)) {
+            Ok((engine, r)) => {
+                let decided = match &r {
+                    Ok((outcome, _, _)) => *outcome != FirstModel::Unknown,
+                    // A size one engine cannot take is the other's to answer; any other error
+                    // (an unsound model above all) ends the race.
+                    Err(FinderError::Problem(_) | FinderError::Encoding(_)) => false,
+                    Err(_) => true,
+                };
+                answers.push((engine, r));
+                if decided {
+                    stop_all();
+                    let _ = rx.recv_timeout(LOSER_GRACE);
+                    let (engine, r) = answers.pop().expect("just pushed");
+                    return r.map(|(outcome, nodes, _)| First { outcome, nodes, elapsed: start.elapsed(), engine });
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if user_cancelled() => stop_all(),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // Neither decided: an unknown answer if either ran (the native finder's first), else the
+    // native finder's error.
+    answers.sort_by_key(|(e, _)| *e != Engine::Native);
+    let mut error = None;
+    for (engine, r) in answers {
+        match r {
+            Ok((outcome, nodes, _)) => return Ok(First { outcome, nodes, elapsed: start.elapsed(), engine }),
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    Err(error.expect("an engine that did not answer failed"))
 }
 
 fn summary(e: &Enumeration) -> String {
     format!("iso {}, labeled {}", e.iso, e.labeled)
 }
 
-/// Checks two answers to the same enumeration against each other (module doc, `both`).
-pub fn compare_enumerations(native: &Enumeration, z3: &Enumeration) -> Result<(), FinderError> {
-    let disagree = |why: &str| Err(FinderError::Disagreement { native: format!("{} ({why})", summary(native)), z3: summary(z3) });
+/// Checks two answers to the same enumeration against each other (module doc, `both`): the
+/// native finder's and `engine`'s.
+pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &'static str) -> Result<(), FinderError> {
+    let disagree = |why: &str| Err(FinderError::Disagreement { native: format!("{} ({why})", summary(native)), engine, other: summary(other) });
     let exact = |e: &Enumeration| e.iso.status == Status::Exact;
     let contains = |big: &Enumeration, small: &Enumeration| small.classes.iter().all(|c| big.classes.contains(c));
-    match (exact(native), exact(z3)) {
-        (true, true) if native.iso != z3.iso || native.labeled != z3.labeled => disagree("counts differ"),
-        (true, true) if native.classes != z3.classes => disagree("the isomorphism classes differ"),
-        (true, false) if z3.iso.value > native.iso.value || !contains(native, z3) => disagree("z3's partial answer has a class native's exact one lacks"),
-        (false, true) if native.iso.value > z3.iso.value || !contains(z3, native) => disagree("native's partial answer has a class z3's exact one lacks"),
+    match (exact(native), exact(other)) {
+        (true, true) if native.iso != other.iso || native.labeled != other.labeled => disagree("counts differ"),
+        (true, true) if native.classes != other.classes => disagree("the isomorphism classes differ"),
+        (true, false) if other.iso.value > native.iso.value || !contains(native, other) => disagree("the other engine's partial answer has a class native's exact one lacks"),
+        (false, true) if native.iso.value > other.iso.value || !contains(other, native) => disagree("native's partial answer has a class the other engine's exact one lacks"),
         _ => Ok(()),
     }
 }

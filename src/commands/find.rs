@@ -3,7 +3,7 @@
 use super::BudgetArgs;
 use crate::output::print_json;
 use crate::Outcome;
-use birkhoff_checker::finder::FirstModel;
+use birkhoff_checker::finder::{FinderError, FirstModel};
 use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
 use birkhoff_engine::tables;
@@ -28,8 +28,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = super::load_theory(&a.theory)?;
     let sizes = a.size.0;
     super::check_sizes(&t, &sizes, "--size")?;
-    let (outcome, nodes, elapsed) = router::first(a.engine.engine, &t, &sizes, &a.budget.budget())?;
     let label = sizes_label(&sizes);
+    let found = router::first_by(a.engine.engine, &t, &sizes, &a.budget.budget());
+    // A size no engine can take is a flag error: say which flag.
+    let found = found.map_err(|e| match e {
+        FinderError::Problem(_) | FinderError::Encoding(_) => anyhow::anyhow!("--size {label}: {e}"),
+        e => e.into(),
+    });
+    let router::First { outcome, nodes, elapsed, engine } = found?;
+    let engine = serde_json::to_value(engine)?;
     if json {
         let model = match &outcome {
             FirstModel::Found { model } => model.to_json(&t.sig),
@@ -40,11 +47,14 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             FirstModel::None => "none",
             FirstModel::Unknown => "unknown",
         };
-        print_json(&json!({ "theory": t.name, "sizes": sizes, "outcome": word, "model": model, "nodes": nodes, "seconds": elapsed.as_secs_f64() }));
+        print_json(&json!({ "theory": t.name, "sizes": sizes, "outcome": word, "model": model, "nodes": nodes, "engine": engine, "seconds": elapsed.as_secs_f64() }));
     } else {
         match &outcome {
-            FirstModel::Found { model } => print!("{}", tables::cayley(&t.sig, model)),
-            FirstModel::None => println!("none of size {label}"),
+            FirstModel::Found { model } => {
+                print!("{}", tables::cayley(&t.sig, model));
+                println!("(found by the {} engine)", engine.as_str().unwrap_or("?"));
+            }
+            FirstModel::None => println!("none of size {label} (proved by the {} engine)", engine.as_str().unwrap_or("?")),
             FirstModel::Unknown => println!("unknown: the budget ran out before a model or a proof of none of size {label}"),
         }
     }

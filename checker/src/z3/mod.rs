@@ -23,7 +23,7 @@ pub mod solve;
 pub use prove::{prove_unsat, Verdict};
 
 use crate::budget::{Budget, Count, Meter};
-use crate::finder::{key, merge_classes, verify, Enumeration, FinderError, FirstModel, Timing};
+use crate::finder::{blocked_enumeration, key, merge_classes, verify, Enumeration, FinderError, FirstModel};
 use crate::iso;
 use finite::FiniteProblem;
 use solve::stop_condition;
@@ -122,17 +122,7 @@ pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) ->
     }
     let finished = !meter.stopped();
     let classes = merge_classes(template.as_ref(), [classes], budget.models);
-    let labeled: u128 = classes.iter().map(|c| iso::labelled_copies(sizes, c.automorphisms)).sum();
-    Ok(Enumeration {
-        sizes: sizes.to_vec(),
-        iso: Count::from_search(classes.len() as u128, finished),
-        labeled: Count::from_search(labeled, finished),
-        classes,
-        models_met: met,
-        nodes: meter.nodes(),
-        elapsed: start.elapsed(),
-        timing: Timing { search: 0.0, canon: canon_time.as_secs_f64(), verify: verify_time.as_secs_f64(), merge: 0.0 },
-    })
+    Ok(blocked_enumeration(sizes, classes, finished, met, meter.nodes(), start.elapsed(), canon_time, verify_time))
 }
 
 /// Counts labeled models by enumerating every one with Z3, without symmetry breaking, each

@@ -16,4 +16,5 @@ mod oracle;
 mod patterns;
 mod prover;
 mod readable;
+mod sat;
 mod z3_backend;

@@ -1,0 +1,254 @@
+//! The SAT back end: the same questions as the native [`finder`](crate::finder) (first model,
+//! isomorphism classes) answered by a CDCL SAT solver, CaDiCaL, through the `cadical` crate.
+//!
+//! * [`encode`] turns a theory at fixed sizes into clauses (Paradox-style: one-hot tables,
+//!   grounded axioms, shared term nodes, static least-number symmetry breaking), with the
+//!   cancellation clauses of [`crate::implied`] beside the axioms.
+//! * [`first`] asks one question; [`enumerate`] blocks each model's table assignment (for small
+//!   sizes the whole orbit of a new class) and removes isomorphic copies with [`crate::iso`]
+//!   canonical forms, as the Z3 engine does; the labeled count is Σ n!/|Aut| over the classes.
+//! * Every model is re-checked by the engine's evaluator before it is reported.
+//! * The only size limit is the encoding's real cost: [`LITERAL_LIMIT`] literals. Sorts larger
+//!   than the native finder's 64 are searched (enumeration still stops at 64: canonical forms
+//!   store values in bytes).
+//! * The solver polls a stop condition (deadline, Ctrl-C, or a race already decided elsewhere),
+//!   and the encoding asks it too, so `--timeout` holds while the clauses are built.
+
+pub mod encode;
+
+use crate::budget::{Budget, Count, Meter};
+use crate::finder::{blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass};
+use crate::iso;
+use birkhoff_engine::{Structure, Theory};
+use encode::{EncodeError, Encoding, Lit, Sink};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Most literals an encoding may have: the real limit on the sizes this engine takes. The
+/// solver's clause arena, watches and the encoder's tables came to about 60 bytes per literal
+/// (quasigroups of order 81: 140 million literals, 9.7 GB, before cancellations were encoded
+/// as at-most-one constraints), so 100 million stays within a few GB.
+pub const LITERAL_LIMIT: u64 = 100_000_000;
+
+/// When to give up: a deadline and any number of flags (Ctrl-C, a race decided elsewhere).
+#[derive(Clone, Default)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// The stop condition of `budget` (deadline from now, its cancel flag), plus `extra`.
+    pub fn new(budget: &Budget, extra: Option<Arc<AtomicBool>>) -> Stop {
+        Stop { deadline: budget.time.map(|t| Instant::now() + t), flags: budget.cancel.iter().cloned().chain(extra).collect() }
+    }
+
+    /// Whether to stop now.
+    pub fn now(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+impl cadical::Callbacks for Stop {
+    fn terminate(&mut self) -> bool {
+        self.now()
+    }
+}
+
+struct SolverSink<'a>(&'a mut cadical::Solver<Stop>);
+
+impl Sink for SolverSink<'_> {
+    fn clause(&mut self, lits: &[Lit]) {
+        self.0.add_clause(lits.iter().copied());
+    }
+}
+
+/// A theory encoded into a solver.
+struct Sat {
+    solver: cadical::Solver<Stop>,
+    enc: Encoding,
+    /// A blocked structure had no free entry (every table forced): nothing is left.
+    exhausted: bool,
+}
+
+/// What came of building the encoding.
+enum Built {
+    Ready(Box<Sat>),
+    /// The stop condition held first.
+    Stopped,
+}
+
+fn build(t: &Theory, sizes: &[u32], symmetry: bool, stop: &Stop) -> Result<Built, FinderError> {
+    check_sizes(t, sizes)?;
+    let mut solver: cadical::Solver<Stop> = cadical::Solver::new();
+    let implied = crate::implied::cancellations(t);
+    let estimate = encode::estimate(t, &implied, sizes);
+    if estimate > LITERAL_LIMIT as u128 {
+        return Err(too_large(t, sizes, &format!("about {estimate}")));
+    }
+    let enc = match Encoding::new(t, &implied, sizes, symmetry, LITERAL_LIMIT, &mut SolverSink(&mut solver), &|| stop.now()) {
+        Ok(enc) => enc,
+        Err(EncodeError::Stopped) => return Ok(Built::Stopped),
+        Err(EncodeError::TooLarge { literals, .. }) => return Err(too_large(t, sizes, &format!("more than {literals}"))),
+    };
+    solver.set_callbacks(Some(stop.clone()));
+    Ok(Built::Ready(Box::new(Sat { solver, enc, exhausted: false })))
+}
+
+fn too_large(t: &Theory, sizes: &[u32], needed: &str) -> FinderError {
+    FinderError::Encoding(format!(
+        "the SAT encoding of {} at size {} needs {needed} literals, past the limit of {LITERAL_LIMIT}; this size is beyond every engine here",
+        t.name,
+        crate::spectrum::sizes_label(sizes)
+    ))
+}
+
+/// One size per sort, each at least 1 (there is no fixed upper bound: see [`LITERAL_LIMIT`]).
+fn check_sizes(t: &Theory, sizes: &[u32]) -> Result<(), FinderError> {
+    use crate::problem::ProblemError;
+    if sizes.len() != t.sig.sorts.len() {
+        return Err(ProblemError::SizeCount { given: sizes.len(), sorts: t.sig.sorts.len() }.into());
+    }
+    if sizes.contains(&0) {
+        return Err(ProblemError::Empty.into());
+    }
+    Ok(())
+}
+
+impl Sat {
+    /// `Some(true)` with a model, `Some(false)` when there is none, `None` when stopped.
+    fn solve(&mut self) -> Option<bool> {
+        if self.exhausted {
+            return Some(false);
+        }
+        self.solver.solve()
+    }
+
+    fn model(&self) -> Structure {
+        self.enc.structure(&|l| self.solver.value(l).unwrap_or(false))
+    }
+
+    /// Excludes exactly this table assignment. Entries forced by the encoding (a sort of one
+    /// element) are left out of the clause; a structure with none free leaves nothing to find
+    /// (adding the empty clause through the crate left the next call answering "satisfiable":
+    /// an enumeration of size 1 never ended).
+    fn block(&mut self, s: &Structure) {
+        let mut lits: Vec<Lit> = self.enc.literals_of(s).into_iter().map(|l| -l).filter(|&l| l != encode::FALSE).collect();
+        lits.sort_unstable();
+        lits.dedup();
+        if lits.is_empty() {
+            self.exhausted = true;
+        } else {
+            self.solver.add_clause(lits);
+        }
+    }
+}
+
+/// The first model CaDiCaL finds, or its proof that there is none of these sizes.
+pub fn first(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+    first_until(t, sizes, budget, None)
+}
+
+/// [`first`], also giving up as soon as `settled` is raised (another engine answered).
+pub fn first_until(t: &Theory, sizes: &[u32], budget: &Budget, settled: Option<Arc<AtomicBool>>) -> Result<(FirstModel, u64, Duration), FinderError> {
+    let start = Instant::now();
+    let stop = Stop::new(budget, settled);
+    let mut sat = match build(t, sizes, true, &stop)? {
+        Built::Ready(sat) => sat,
+        Built::Stopped => return Ok((FirstModel::Unknown, 0, start.elapsed())),
+    };
+    let outcome = match sat.solve() {
+        Some(true) => {
+            let m = sat.model();
+            verify(t, &m)?;
+            FirstModel::Found { model: m }
+        }
+        Some(false) => FirstModel::None,
+        None => FirstModel::Unknown,
+    };
+    Ok((outcome, 1, start.elapsed()))
+}
+
+/// Largest number of relabelings tried to block a new class's whole orbit (as for Z3).
+const ORBIT_LIMIT: u64 = 720;
+
+/// One representative of every isomorphism class, by enumeration with blocking clauses. The
+/// `nodes` of the result count solver calls (one per model met, plus the last).
+pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+    let start = Instant::now();
+    crate::problem::check_sizes(&t.sig, sizes)?;
+    let meter = Meter::new(budget);
+    let stop = Stop::new(budget, None);
+    let mut sat = match build(t, sizes, true, &stop)? {
+        Built::Ready(sat) => Some(sat),
+        Built::Stopped => {
+            meter.stop();
+            None
+        }
+    };
+    let mut classes: BTreeMap<Box<[u8]>, (Structure, u128)> = BTreeMap::new();
+    let (mut met, mut canon_time, mut verify_time) = (0u64, Duration::ZERO, Duration::ZERO);
+    while let Some(sat) = &mut sat {
+        if !meter.charge(1) {
+            break;
+        }
+        match sat.solve() {
+            Some(true) => {}
+            Some(false) => break,
+            None => {
+                meter.stop();
+                break;
+            }
+        }
+        let m = sat.model();
+        met += 1;
+        let v0 = Instant::now();
+        verify(t, &m)?;
+        verify_time += v0.elapsed();
+        let c0 = Instant::now();
+        let c = iso::canonical_form(&t.sig, &m);
+        canon_time += c0.elapsed();
+        let k = key(&c.form);
+        let new_class = !classes.contains_key(&k);
+        // A new class's whole orbit is blocked when it is small, so the solver meets each class
+        // about once; no class is lost, since every blocked model is isomorphic to one counted.
+        match new_class.then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT)).flatten() {
+            Some(copies) => copies.iter().for_each(|c| sat.block(c)),
+            None => sat.block(&m),
+        }
+        if new_class {
+            classes.insert(k, (c.form, c.automorphisms));
+            if budget.models.is_some_and(|lim| classes.len() as u64 >= lim) {
+                meter.stop();
+                break;
+            }
+        }
+    }
+    let finished = !meter.stopped();
+    let classes: Vec<IsoClass> = classes.into_values().map(|(model, automorphisms)| IsoClass { model, automorphisms }).collect();
+    Ok(blocked_enumeration(sizes, classes, finished, met, meter.nodes(), start.elapsed(), canon_time, verify_time))
+}
+
+/// Counts labeled models by enumerating every one with the solver, without symmetry breaking,
+/// each checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
+pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+    let stop = Stop::new(budget, None);
+    let mut sat = match build(t, sizes, false, &stop)? {
+        Built::Ready(sat) => sat,
+        Built::Stopped => return Ok(Count::from_search(0, false)),
+    };
+    let mut n: u128 = 0;
+    loop {
+        match sat.solve() {
+            Some(true) => {}
+            Some(false) => return Ok(Count::from_search(n, true)),
+            None => return Ok(Count::from_search(n, false)),
+        }
+        let m = sat.model();
+        verify(t, &m)?;
+        sat.block(&m);
+        n += 1;
+    }
+}
