@@ -236,7 +236,8 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     }
     // Neither decided: an unknown answer if either ran (the native finder's first), else the
     // native finder's error.
-    answers.sort_by_key(|(e, _)| *e != Engine::Native);
+    // The native finder's refusal of a size above 64 says less than SAT's estimate of the cost.
+    answers.sort_by_key(|(e, r)| (matches!(r, Err(FinderError::Problem(ProblemError::TooLarge))), *e != Engine::Native));
     let mut error = None;
     for (engine, r) in answers {
         match r {
