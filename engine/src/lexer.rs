@@ -61,6 +61,9 @@ pub struct Lexer<'a> {
     pos: usize,
     /// Whether `#` starts a comment (Birkhoff's format) or is a token (LADR's `# label(...)`).
     pub hash_comments: bool,
+    /// Whether `'` is a token of its own, LADR's postfix operator (`x'`), rather than a character
+    /// of names (Birkhoff's variables `z'`).
+    pub postfix_prime: bool,
 }
 
 /// A lexical error: byte offset and message.
@@ -69,7 +72,7 @@ pub type LexError = (usize, String);
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer { src, pos: 0, hash_comments: true }
+        Lexer { src, pos: 0, hash_comments: true, postfix_prime: false }
     }
 
     /// Current byte offset.
@@ -109,8 +112,10 @@ impl<'a> Lexer<'a> {
         let Some(c) = rest.chars().next() else {
             return Ok(Token { tok: Tok::Eof, start, end: start });
         };
-        let tok = if is_ident_start(c) {
-            let len = rest.find(|ch: char| !is_ident_char(ch)).unwrap_or(rest.len());
+        let tok = if c == '\'' && self.postfix_prime {
+            Tok::Op("'".into())
+        } else if is_ident_start(c) {
+            let len = rest.find(|ch: char| !is_ident_char(ch) || (ch == '\'' && self.postfix_prime)).unwrap_or(rest.len());
             Tok::Ident(rest[..len].to_string())
         } else if c == '$' {
             let len = 1 + rest[1..].find(|ch: char| !is_ident_char(ch)).unwrap_or(rest.len() - 1);

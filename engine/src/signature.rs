@@ -70,6 +70,14 @@ pub struct RelDecl {
     pub fixity: Fixity,
 }
 
+/// The most arguments a function or relation symbol may take, on every path that builds a
+/// signature: a table of a 17-ary symbol has n^17 cells, beyond any search at n >= 2.
+pub const MAX_ARITY: usize = 16;
+
+/// The most sorts a signature may declare, on every path that builds one: a spectrum walks every
+/// tuple of sizes, n^k of them for k sorts.
+pub const MAX_SORTS: usize = 16;
+
 /// The name of the sort a theory gets when it declares none.
 pub const DEFAULT_SORT: &str = "U";
 
@@ -138,6 +146,38 @@ impl Signature {
     /// Ids of all sorts, in declaration order.
     pub fn sort_ids(&self) -> impl Iterator<Item = SortId> {
         (0..self.sorts.len() as u32).map(SortId)
+    }
+
+    /// Checks what every theory must satisfy whatever built it: at least one sort and at most
+    /// [`MAX_SORTS`], no name declared twice (sorts among themselves; functions and relations share
+    /// one namespace), at most [`MAX_ARITY`] arguments per symbol, and every sort index in range.
+    pub fn check_well_formed(&self) -> Result<(), String> {
+        if self.sorts.is_empty() {
+            return Err("the signature declares no sort".into());
+        }
+        if self.sorts.len() > MAX_SORTS {
+            return Err(format!("{} sorts are declared; at most {MAX_SORTS} are allowed", self.sorts.len()));
+        }
+        let mut sorts = std::collections::HashSet::new();
+        for s in &self.sorts {
+            if !sorts.insert(s.name.as_str()) {
+                return Err(format!("sort `{}` is declared twice", s.name));
+            }
+        }
+        let mut symbols = std::collections::HashSet::new();
+        let profiles = self.funcs.iter().map(|f| (&f.name, &f.args, Some(f.result))).chain(self.rels.iter().map(|r| (&r.name, &r.args, None)));
+        for (name, args, result) in profiles {
+            if !symbols.insert(name.as_str()) {
+                return Err(format!("symbol `{name}` is declared twice"));
+            }
+            if args.len() > MAX_ARITY {
+                return Err(format!("symbol `{name}` takes {} arguments; at most {MAX_ARITY} are allowed", args.len()));
+            }
+            if args.iter().chain(result.iter()).any(|s| s.0 as usize >= self.sorts.len()) {
+                return Err(format!("symbol `{name}` refers to a sort that is not declared"));
+            }
+        }
+        Ok(())
     }
 
     /// Whether `name` is already used by a function or relation symbol.

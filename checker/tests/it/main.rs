@@ -9,6 +9,7 @@ mod engines_agree;
 mod etp;
 mod ground_truth;
 mod iso;
+mod ladr_differential;
 mod lex;
 mod moves_on_models;
 mod oeis;

@@ -12,6 +12,9 @@ use std::collections::HashMap;
 /// `a & b & c` or `x * y * z`, so that no syntax tree the parser builds is deeper than about twice this.
 const MAX_DEPTH: usize = 200;
 
+/// LADR's postfix operator, `x'` (a unary function; the theory calls it `prime`).
+pub(crate) const POSTFIX_PRIME: &str = "'";
+
 /// LADR's built-in infix operators, all of one precedence and without associativity.
 pub(crate) const LADR_INFIX: &[&str] = &["*", "+", "^", "v", "/", "\\", "@"];
 
@@ -178,6 +181,9 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> PResult<Formula> {
         let t = self.peek()?;
+        if self.mode.ladr_vars && tok_name(&t.tok) == Some("-") {
+            return self.ladr_minus();
+        }
         if self.is_connective(&t.tok, &["~", "¬", "-"]) {
             self.next()?;
             self.enter(&t)?;
@@ -203,6 +209,23 @@ impl Parser<'_> {
             }
             _ => self.atom(),
         }
+    }
+
+    /// LADR's `-`: a prefix operator that binds tighter than `=`, so `-x = y` is `(-x) = y`,
+    /// and a negation only where what follows is not an equation (`-P(x)`, `-(x = y)`).
+    fn ladr_minus(&mut self) -> PResult<Formula> {
+        let snap = self.snapshot();
+        let as_term = match self.atom() {
+            Ok(f) => return Ok(f),
+            Err(e) => e,
+        };
+        self.restore(snap);
+        let t = self.next()?;
+        self.enter(&t)?;
+        let negated = self.unary();
+        self.leave();
+        // Report whichever reading got further: that is where the real mistake is.
+        negated.map(Formula::not).map_err(|e| if (as_term.line, as_term.column) > (e.line, e.column) { as_term } else { e })
     }
 
     fn quantifier(&mut self) -> PResult<Formula> {
@@ -285,15 +308,26 @@ impl Parser<'_> {
         self.next()?;
         let args = self.arguments(&t)?;
         let next = self.peek()?;
-        let is_term = matches!(tok_name(&next.tok), Some("=" | "!=" | "≠")) || self.infix_func(&next)?.is_some();
+        let is_term = matches!(tok_name(&next.tok), Some("=" | "!=" | "≠" | "'")) || self.infix_func(&next)?.is_some();
+        // The arguments may already have used the name (`f(f(x,x),x) = x` declares `f` inside):
+        // that declaration stands, and a second one would make two symbols of one name.
         if is_term {
-            let s = self.single_sort(&t)?;
-            self.declare_func(&name, vec![s; args.len()], s, Fixity::Prefix);
-            let f = FuncId(self.sig.funcs.len() as u32 - 1);
+            let f = match self.sig.func(&name) {
+                Some(f) => f,
+                None => {
+                    let s = self.single_sort(&t)?;
+                    self.declare_func(&name, vec![s; args.len()], s, Fixity::Prefix);
+                    FuncId(self.sig.funcs.len() as u32 - 1)
+                }
+            };
             let lhs = self.apply(f, args, &t)?;
+            let lhs = self.postfix_tail(lhs)?;
             let lhs = self.infix_tail(lhs, 0)?;
             self.comparison(lhs)
         } else {
+            if self.sig.func(&name).is_some() {
+                return Err(self.diag_tok(&t, format!("`{name}` is used as a function inside its own arguments and as a relation here")));
+            }
             let s = self.single_sort(&t)?;
             self.declare_rel(&name, vec![s; args.len()], Fixity::Prefix);
             let r = RelId(self.sig.rels.len() as u32 - 1);
@@ -414,7 +448,37 @@ impl Parser<'_> {
         self.expect_op(")", &format!("to close the `(` at line {}, column {}", at.line, at.column))
     }
 
+    /// A primary term with LADR's postfix `'` applied as often as it follows: it binds tighter
+    /// than every prefix and infix operator (`-x'` is `-(x')`, `x * y'` is `x * (y')`).
     fn primary(&mut self) -> PResult<Typed> {
+        let term = self.primary_without_postfix()?;
+        self.postfix_tail(term)
+    }
+
+    fn postfix_tail(&mut self, mut term: Typed) -> PResult<Typed> {
+        if !self.lex.postfix_prime {
+            return Ok(term);
+        }
+        let depth = self.scope.depth;
+        while self.at_op(POSTFIX_PRIME) {
+            let t = self.next()?;
+            self.enter(&t)?;
+            let f = match self.sig.func(POSTFIX_PRIME) {
+                Some(f) => f,
+                None if self.mode.infer_symbols => {
+                    let s = self.single_sort(&t)?;
+                    self.declare_func(POSTFIX_PRIME, vec![s], s, Fixity::Prefix);
+                    FuncId(self.sig.funcs.len() as u32 - 1)
+                }
+                None => return Err(self.diag_tok(&t, "postfix `'` is not declared (declare it as `'/1`)")),
+            };
+            term = self.apply(f, vec![term], &t)?;
+        }
+        self.scope.depth = depth;
+        Ok(term)
+    }
+
+    fn primary_without_postfix(&mut self) -> PResult<Typed> {
         let t = self.next()?;
         let name = match &t.tok {
             Tok::Op(p) if p == "(" => {

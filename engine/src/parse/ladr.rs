@@ -3,7 +3,8 @@
 use super::{describe, Mode, PResult, Parser};
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{Tok, Token};
-use crate::signature::{Assoc, Fixity, SortDecl, SortId, DEFAULT_SORT};
+use crate::signature::{Assoc, Fixity, Signature, SortDecl, SortId, DEFAULT_SORT};
+use super::expr::POSTFIX_PRIME;
 use crate::syntax::{Axiom, Formula};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms
     let funcs = LadrSymbol::parse_list(functions).map_err(bad)?;
     let rels = LadrSymbol::parse_list(relations).map_err(bad)?;
     let mut p = Parser::new(&file, axioms, Mode { ladr_vars: true, infer_symbols: false });
-    p.lex.hash_comments = false;
+    ladr_lexer(&mut p);
     p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
     for f in funcs {
         p.declare_func(&f.name, vec![SortId(0); f.arity], SortId(0), ladr_fixity(&f.name, f.arity));
@@ -68,7 +69,7 @@ pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms
 /// `clear` and `assign` commands are read and ignored.
 pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
     let mut p = Parser::new(file, src, Mode { ladr_vars: true, infer_symbols: true });
-    p.lex.hash_comments = false;
+    ladr_lexer(&mut p);
     p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
     let mut goals = 0;
     loop {
@@ -94,10 +95,28 @@ pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
     finish(p, &stem)
 }
 
-fn finish(p: Parser, name: &str) -> Result<Theory> {
+/// LADR's lexical conventions: `#` introduces attributes, `'` is the postfix operator.
+fn ladr_lexer(p: &mut Parser) {
+    p.lex.hash_comments = false;
+    p.lex.postfix_prime = true;
+}
+
+/// The name LADR's postfix `'` gets in the theory: `prime`, or `prime2`, `prime3`, ... when the
+/// file uses that name too. While parsing it is called `'`, a name no LADR identifier can have.
+fn name_postfix_prime(sig: &mut Signature) {
+    let Some(f) = sig.func(POSTFIX_PRIME) else { return };
+    let name = std::iter::once("prime".to_string()).chain((2..).map(|i| format!("prime{i}"))).find(|n| !sig.has_symbol(n)).expect("some name is free");
+    sig.funcs[f.0 as usize].name = name;
+}
+
+fn finish(mut p: Parser, name: &str) -> Result<Theory> {
+    if let Err(msg) = p.sig.check_well_formed() {
+        p.errors.push(Diagnostic::at(p.file, "", 0, 1, msg));
+    }
     if !p.errors.is_empty() {
         return Err(Error::Source(Diagnostics(p.errors)));
     }
+    name_postfix_prime(&mut p.sig);
     Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
 }
 

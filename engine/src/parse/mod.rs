@@ -12,7 +12,7 @@ pub use ladr::{parse_mace4, theory_from_ladr_row, LadrSymbol};
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{LexError, Lexer, Tok, Token};
-use crate::signature::{Assoc, FuncDecl, Fixity, RelDecl, Signature, SortDecl, SortId, DEFAULT_SORT};
+use crate::signature::{Assoc, FuncDecl, Fixity, RelDecl, Signature, SortDecl, SortId, DEFAULT_SORT, MAX_ARITY, MAX_SORTS};
 use crate::syntax::{Axiom, Origin};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
@@ -245,6 +245,8 @@ pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
     if p.sig.sorts.is_empty() {
         p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
     }
+    // The declarations were checked one by one; this is the check every path shares.
+    p.sig.check_well_formed().map_err(|msg| Error::Source(Diagnostics(vec![p.diag(0, 1, msg)])))?;
     Ok(Theory { name: name.unwrap_or_default(), doc, meta, sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
 }
 
@@ -284,6 +286,9 @@ fn item_sorts(p: &mut Parser, kw: &Token) -> PResult<()> {
         };
         if p.sig.sort(name).is_some() {
             return Err(p.diag_tok(&t, format!("sort `{name}` is declared twice")));
+        }
+        if p.sig.sorts.len() == MAX_SORTS {
+            return Err(p.diag_tok(&t, format!("too many sorts (at most {MAX_SORTS})")));
         }
         p.sig.sorts.push(SortDecl { name: name.clone() });
         if !p.eat_op(",") {
@@ -329,8 +334,8 @@ fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortI
     if let Tok::Number(n) = &t.tok {
         p.next()?;
         let arity: usize = n.parse().map_err(|_| p.diag_tok(&t, "arity is too large"))?;
-        if arity > 16 {
-            return Err(p.diag_tok(&t, "arity is too large (at most 16)"));
+        if arity > MAX_ARITY {
+            return Err(p.diag_tok(&t, format!("arity is too large (at most {MAX_ARITY})")));
         }
         if arity == 0 && !for_func {
             // A propositional constant needs no sort, so `rel P : 0` is fine with several sorts too.
@@ -345,6 +350,9 @@ fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortI
             break;
         }
         let t = p.next()?;
+        if args.len() == MAX_ARITY {
+            return Err(p.diag_tok(&t, format!("too many argument sorts (at most {MAX_ARITY})")));
+        }
         args.push(sort_name(p, &t)?);
     }
     if p.at_op("->") {

@@ -74,3 +74,48 @@ fn ladr_and_mace4_errors_are_located_too() {
     let errs = errors("formulas(assumptions).\nx * y = y * x.\n", "open.mace4");
     assert!(errs.iter().any(|(_, _, m)| m.contains("end_of_list")), "{errs:#?}");
 }
+
+#[test]
+fn arity_and_sort_count_are_capped_on_every_path() {
+    // An explicit sort profile counts like an arity: 22 argument sorts are refused where the 17th is.
+    let profile = vec!["A"; 22].join(" ");
+    let errs = errors(&format!("theory T\nsort A\nrel R : {profile}\n"), "t.bk");
+    has(&errs, 3, 41, "too many argument sorts (at most 16)");
+    let errs = errors("theory T\nfunc f : 17\n", "t.bk");
+    has(&errs, 2, 10, "at most 16");
+    let sorts: Vec<String> = (0..17).map(|i| format!("S{i}")).collect();
+    let errs = errors(&format!("theory T\nsort {}\n", sorts.join(", ")), "t.bk");
+    has(&errs, 2, 76, "too many sorts (at most 16)");
+    // A Mace4 file infers arities from use, and the same cap holds.
+    let args = vec!["x"; 17].join(",");
+    let errs = errors(&format!("formulas(assumptions).\nf({args}) = x.\nend_of_list.\n"), "t.in");
+    assert!(errs.iter().any(|(_, _, m)| m.contains("at most 16")), "{errs:#?}");
+}
+
+#[test]
+fn a_mace4_file_never_declares_a_symbol_twice() {
+    // `f` is first met inside its own arguments; it was declared a second time at the top.
+    let t = Theory::parse_any("formulas(assumptions).\n  f(f(x,x),f(x,x)) = x.\nend_of_list.\n", "t.in").unwrap();
+    assert_eq!(t.sig.funcs.len(), 1, "{}", t.to_text());
+    // Used as a function inside and as a relation outside: an error, not two symbols.
+    let errs = errors("formulas(assumptions).\n  P(P(x)).\nend_of_list.\n", "t.in");
+    has(&errs, 2, 3, "used as a function inside its own arguments and as a relation");
+    // A declared list naming a symbol twice (a ground-truth row) is refused too.
+    assert!(birkhoff_engine::parse::theory_from_ladr_row("r", "f/2; f/1", "", "f(x,x) = x.").is_err());
+}
+
+#[test]
+fn ladr_postfix_prime_and_minus_read_as_ladr_reads_them() {
+    let t = Theory::parse_any("formulas(assumptions).\n  x'' = x.\n  (x * y)' = x' * y'.\n  -x' = x.\nend_of_list.\n", "t.in").unwrap();
+    let text = t.to_text();
+    assert!(text.contains("prime(prime(x)) = x"), "{text}");
+    assert!(text.contains("prime(x * y) = prime(x) * prime(y)"), "{text}");
+    // `-` binds tighter than `=` and looser than `'`: an equation, not a negation.
+    assert!(text.contains("-prime(x) = x"), "{text}");
+    // A name `prime` of the file's own stays its own.
+    let t = Theory::parse_any("formulas(assumptions).\n  prime(x') = x.\nend_of_list.\n", "t.in").unwrap();
+    assert_eq!(t.sig.funcs.len(), 2, "{}", t.to_text());
+    // Birkhoff's own format keeps primes in variable names: `x'` and `x` are two variables.
+    let t = Theory::parse_any("theory T\nfunc * : 2\naxiom a: x' * x = x\n", "t.bk").unwrap();
+    assert_eq!(t.axioms[0].vars.len(), 2);
+}
