@@ -6,7 +6,7 @@ use crate::budget::{Budget, Count, Meter, Status};
 use crate::iso;
 use crate::skolem;
 use crate::problem::{Problem, ProblemError};
-use crate::search::{Flow, Search, CHECK_EVERY};
+use crate::search::{Flow, Search};
 use birkhoff_engine::{eval, Structure, Theory};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -71,6 +71,14 @@ pub struct Enumeration {
     pub elapsed: Duration,
     /// Where the time went.
     pub timing: Timing,
+}
+
+impl Enumeration {
+    /// An enumeration stopped before any search: nothing is known of these sizes.
+    fn cut_short(sizes: &[u32], start: Instant) -> Enumeration {
+        let unknown = Count::from_search(0, false);
+        Enumeration { sizes: sizes.to_vec(), iso: unknown, labeled: unknown, classes: Vec::new(), models_met: 0, nodes: 0, elapsed: start.elapsed(), timing: Timing::default() }
+    }
 }
 
 /// Where the time of an enumeration went, in seconds. The first three are summed over threads.
@@ -157,7 +165,10 @@ const LEFTMOST_REFINEMENTS: usize = 6;
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
-    let Some(root) = Search::new(p, opts.symmetry_breaking) else {
+    let Some(root) = Search::new(p, opts.symmetry_breaking, &|| meter.out_of_time()) else {
+        if meter.out_of_time() {
+            meter.stop();
+        }
         return Vec::new();
     };
     let target = rayon::current_num_threads() * 16;
@@ -180,18 +191,28 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(u
         }
         paths.splice(0..1, out);
     }
+    // A piece not started when the time runs out is skipped: replaying it copies the root's
+    // whole state, which on large problems takes longer than the time left. The meter is then
+    // stopped, so that what the other pieces found counts as cut short.
     paths
         .into_par_iter()
         .enumerate()
         .map(|(i, path)| {
+            if meter.out_of_time() {
+                meter.stop();
+                return None;
+            }
             let mut s = replay(&root, &path);
-            task(i, &mut s)
+            Some(task(i, &mut s))
         })
+        .collect::<Vec<Option<R>>>()
+        .into_iter()
+        .flatten()
         .collect()
 }
 
 fn budget_check<'a>(meter: &'a Meter) -> impl FnMut(u64) -> Flow + 'a {
-    move |_| if meter.charge(CHECK_EVERY) { Flow::Continue } else { Flow::Abort }
+    move |nodes| if meter.charge(nodes) { Flow::Continue } else { Flow::Abort }
 }
 
 pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
@@ -260,8 +281,11 @@ struct Part {
 /// still counts only checked classes, and the merge after a stop ends within a short grace.
 pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<Enumeration, FinderError> {
     let start = Instant::now();
-    let p = Problem::new(t, sizes)?;
     let meter = Meter::new(budget);
+    let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
+        Err(ProblemError::Stopped) => return Ok(Enumeration::cut_short(sizes, start)),
+        p => p?,
+    };
     let new_classes = AtomicU64::new(0);
     let parts = run_split(&p, opts, &meter, |_, s| {
         let t_start = Instant::now();
@@ -294,7 +318,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.nodes % CHECK_EVERY);
+        meter.charge(s.unchecked_nodes());
         part.timing.search = (t_start.elapsed().as_secs_f64() - part.timing.canon - part.timing.verify).max(0.0);
         part
     });
@@ -386,12 +410,16 @@ fn merge(mut maps: Vec<HashMap<Box<[u8]>, u128>>, give_up: impl Fn() -> bool) ->
 /// may. Witnesses are dropped from the model before it is checked against `t` itself.
 pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
-    let plain = Problem::new(t, sizes)?;
+    let meter = Meter::new(budget);
+    let stop = || meter.out_of_time();
+    let plain = match Problem::within(t, sizes, &stop) {
+        Err(ProblemError::Stopped) => return Ok((FirstModel::Unknown, 0, start.elapsed())),
+        p => p?,
+    };
     let skolemized = skolem::skolemize(t);
     // Without leading existentials there is nothing to add; witness tables too large to compile
-    // leave the plain search alone.
-    let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::new(&skolemized, sizes).ok() } else { None };
-    let meter = Meter::new(budget);
+    // (or not compiled in time) leave the plain search alone.
+    let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::within(&skolemized, sizes, &stop).ok() } else { None };
     let settled = AtomicBool::new(false);
     let outcome = match &witnessed {
         None => first_in(&plain, t, opts, &meter, &settled),
@@ -422,11 +450,11 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
             best.fetch_min(i, Ordering::Relaxed);
             Flow::Stop
         };
-        let mut check = |_| {
+        let mut check = |nodes| {
             if best.load(Ordering::Relaxed) < i {
                 // A piece after one that already has a model cannot change the answer.
                 Flow::Abort
-            } else if settled.load(Ordering::Relaxed) || !meter.charge(CHECK_EVERY) {
+            } else if settled.load(Ordering::Relaxed) || !meter.charge(nodes) {
                 gave_up.store(true, Ordering::Relaxed);
                 Flow::Abort
             } else {
@@ -435,7 +463,7 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut check);
-        meter.charge(s.nodes % CHECK_EVERY);
+        meter.charge(s.unchecked_nodes());
         model
     });
     let outcome = match found.into_iter().flatten().next() {
@@ -452,8 +480,11 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
 /// Counts labeled models by enumerating every one (no symmetry breaking), each checked by the
 /// evaluator. Exponentially slower than [`enumerate`]; it exists as an independent check.
 pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
-    let p = Problem::new(t, sizes)?;
     let meter = Meter::new(budget);
+    let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
+        Err(ProblemError::Stopped) => return Ok(Count::from_search(0, false)),
+        p => p?,
+    };
     let counts = run_split(&p, Options { symmetry_breaking: false, classes: false }, &meter, |_, s| {
         let mut n: u128 = 0;
         let mut bad = None;
@@ -468,7 +499,7 @@ pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Res
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.nodes % CHECK_EVERY);
+        meter.charge(s.unchecked_nodes());
         bad.map_or(Ok(n), Err)
     });
     let total = counts.into_iter().sum::<Result<u128, FinderError>>()?;

@@ -64,7 +64,7 @@ impl std::str::FromStr for Engine {
 
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
-    matches!(r, Err(FinderError::Problem(ProblemError::TooLarge | ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_))))
+    matches!(r, Err(FinderError::Problem(ProblemError::TooLarge | ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory(_))))
 }
 
 #[cfg(not(feature = "z3"))]

@@ -24,10 +24,14 @@ use birkhoff_engine::Structure;
 
 const NONE: u32 = u32::MAX;
 
-/// [`Search::run`] calls its budget check once per this many nodes. A node can propagate
-/// through thousands of instances on large sizes, so the check is frequent enough to stop
-/// within milliseconds, and rare enough to cost nothing measurable.
-pub const CHECK_EVERY: u64 = 16;
+/// [`Search::run`] calls its budget check once per this many nodes on small problems: frequent
+/// enough to stop within milliseconds, rare enough to cost nothing measurable.
+const CHECK_EVERY: u64 = 16;
+
+/// From this many ground instances on, a node can propagate through so many of them (a group of
+/// order 64 has 262,144 instances of associativity alone) that sixteen nodes overran a two-second
+/// time limit by two seconds: there the budget is checked at every node.
+const LARGE_PROBLEM: usize = 65_536;
 
 /// What the caller wants after a model or a budget check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +131,9 @@ pub(crate) fn full_mask(n: u32) -> u64 {
 
 impl<'p> Search<'p> {
     /// A search at the root, with every instance evaluated once and the consequences propagated.
-    /// Returns `None` if the root is already contradictory (no model at these sizes).
-    pub fn new(p: &'p Problem, symmetry_breaking: bool) -> Option<Search<'p>> {
+    /// Returns `None` if the root is already contradictory (no model at these sizes), or if
+    /// `stop` said to stop while the instances were evaluated (the caller tells the two apart).
+    pub fn new(p: &'p Problem, symmetry_breaking: bool, stop: &dyn Fn() -> bool) -> Option<Search<'p>> {
         let mut s = Search {
             p,
             val: vec![NONE; p.cells.len()],
@@ -150,6 +155,9 @@ impl<'p> Search<'p> {
             return None;
         }
         for inst in 0..p.instances() {
+            if inst % (1 << 16) == (1 << 16) - 1 && stop() {
+                return None;
+            }
             if s.process(inst as u32).is_err() {
                 return None;
             }
@@ -556,10 +564,12 @@ impl<'p> Search<'p> {
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
-    /// `check` is called every [`CHECK_EVERY`] nodes and may abort.
+    /// `check` is called every [`Search::check_every`] nodes, with that number (the nodes to
+    /// charge to the budget), and may abort.
     pub fn run(&mut self, from: usize, on_model: &mut dyn FnMut(&Search) -> Flow, check: &mut dyn FnMut(u64) -> Flow) -> Flow {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) && check(self.nodes) == Flow::Abort {
+        let every = self.check_every();
+        if self.nodes.is_multiple_of(every) && check(every) == Flow::Abort {
             return Flow::Abort;
         }
         let Some((pos, cell, mut values)) = self.branches(from) else {
@@ -601,6 +611,21 @@ impl<'p> Search<'p> {
             }
             self.undo_to(mark);
         }
+    }
+
+    /// How many nodes pass between two budget checks of [`Search::run`]: every node on large
+    /// problems, where one node can take long, else [`CHECK_EVERY`].
+    pub fn check_every(&self) -> u64 {
+        if self.p.instances() >= LARGE_PROBLEM {
+            1
+        } else {
+            CHECK_EVERY
+        }
+    }
+
+    /// The nodes searched since the last budget check (to charge when a search ends).
+    pub fn unchecked_nodes(&self) -> u64 {
+        self.nodes % self.check_every()
     }
 
     /// Position in the decision order to continue from after replaying decisions.

@@ -4,7 +4,7 @@ use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
-use birkhoff_checker::spectrum::{row, size_tuples, sizes_label, SpectrumRow};
+use birkhoff_checker::spectrum::{planned_tuples, row, sizes_label, SpectrumRow};
 use serde_json::json;
 
 /// Which counts to show.
@@ -52,7 +52,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.min_size <= a.max_size, "--min-size {} is larger than --max-size {}", a.min_size, a.max_size);
     let t = super::load_theory(&a.theory)?;
     let budget = a.budget.budget();
-    let tuples: Vec<Vec<u32>> = size_tuples(t.sig.sorts.len(), a.max_size).into_iter().filter(|s| s.iter().all(|&n| n >= a.min_size)).collect();
+    let tuples: Vec<Vec<u32>> = planned_tuples(t.sig.sorts.len(), a.min_size, a.max_size).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?.collect();
     let bar = progress(tuples.len() as u64, &t.name);
     let mut rows: Vec<SpectrumRow> = Vec::new();
     for sizes in &tuples {

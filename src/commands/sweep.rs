@@ -8,7 +8,7 @@ use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::budget::Status;
 use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::spectrum::{row, size_tuples, sizes_label};
+use birkhoff_checker::spectrum::{planned_tuples, row, sizes_label};
 use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
 use birkhoff_engine::{seeds, Theory};
 use rayon::prelude::*;
@@ -118,7 +118,10 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
     }
     let min = a.min_size;
-    let sizes = move |t: &Theory| size_tuples(t.sig.sorts.len(), max).into_iter().filter(|s| s.iter().all(|&n| n >= min)).collect();
+    for t in &theories {
+        planned_tuples(t.sig.sorts.len(), min, max).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
+    }
+    let sizes = move |t: &Theory| planned_tuples(t.sig.sorts.len(), min, max).expect("checked above").collect();
     let jobs = sweep::plan(&theories, &sizes, a.shard);
     let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
     let pending: Vec<&Job> = jobs.iter().filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact)).collect();

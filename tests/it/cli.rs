@@ -522,4 +522,20 @@ fn catalogue_lists_and_shows_entries() {
     let o = birkhoff(&["catalogue", "show", "no_such_class"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no catalogue entry is called `no_such_class`"), "{}", stderr(&o));
+
+fn inputs_too_large_to_search_are_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sixteen sorts up to size 3: 43 million size tuples, refused before any search, naming the flag.
+    let sorts: Vec<String> = (1..=16).map(|i| format!("S{i}")).collect();
+    let many = write(dir.path(), "many.bk", &format!("theory Many\nsort {}\nfunc f : S1 -> S2\n", sorts.join(", ")));
+    let o = birkhoff(&["spectrum", &many, "--max-size", "3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--max-size") && stderr(&o).contains("43046721"), "{}", stderr(&o));
+    let o = birkhoff(&["sweep", &many, "--max-size", "3", "--out", dir.path().join("out").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // An explicit sort profile is an arity like any other: 22 arguments are refused where they stand.
+    let wide = write(dir.path(), "wide.bk", &format!("theory Wide\nsort A\nrel R : {}\n", vec!["A"; 22].join(" ")));
+    let o = birkhoff(&["check", &wide]);
+    assert_eq!(o.status.code(), Some(1), "check answers that the file is not a theory: {}", stdout(&o));
+    assert!(format!("{}{}", stdout(&o), stderr(&o)).contains("wide.bk:3:41"), "{}{}", stdout(&o), stderr(&o));
 }

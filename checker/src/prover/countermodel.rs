@@ -8,6 +8,7 @@
 
 use crate::budget::Budget;
 use crate::finder::{self, FinderError, FirstModel, Options};
+use crate::spectrum::SizeTuples;
 use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
 use birkhoff_engine::{eval, Structure, Theory};
@@ -79,22 +80,12 @@ pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
     ext
 }
 
-/// Every size tuple with each sort between `lo` and `hi`, smallest total first.
-pub fn size_tuples(sorts: usize, lo: u32, hi: u32) -> Vec<Vec<u32>> {
-    let mut out = vec![vec![]];
-    for _ in 0..sorts {
-        out = out.into_iter().flat_map(|t: Vec<u32>| (lo..=hi).map(move |n| [t.clone(), vec![n]].concat())).collect();
-    }
-    out.sort_by_key(|t| (t.iter().sum::<u32>(), t.clone()));
-    out
-}
-
 /// Looks for a countermodel with every sort between `lo` and `hi` elements, within `time`.
 /// `Err` only for an internal error (a model that fails the evaluator's check).
 pub fn search(theory: &Theory, goal: &Axiom, lo: u32, hi: u32, time: Duration, budget: &Budget) -> Result<Search, FinderError> {
     let start = Instant::now();
     let ext = negated_goal_theory(theory, goal);
-    for sizes in size_tuples(theory.sig.sorts.len(), lo, hi) {
+    for sizes in SizeTuples::between(theory.sig.sorts.len(), lo, hi) {
         let Some(left) = time.checked_sub(start.elapsed()).filter(|d| !d.is_zero()) else {
             return Ok(Search::Stopped(format!("time ran out before sizes {sizes:?}")));
         };

@@ -176,3 +176,42 @@ fn a_walk_over_sizes_stops_after_the_first_count_cut_short() {
     honest("semigroups of order 2 with 3 models at most", cut[1].iso, truth(2));
     assert_ne!(cut[1].iso.status, Status::Exact);
 }
+
+/// A medial idempotent magma of order 64: 16.8 million ground instances of mediality, seconds of
+/// compiling before any search.
+fn large_problem() -> Theory {
+    Theory::parse("theory M\nfunc * : 2\naxiom medial: (x * y) * (z * w) = (x * z) * (y * w)\naxiom idem: x * x = x\n", "m.bk").unwrap()
+}
+
+#[test]
+fn the_budget_holds_while_the_problem_is_built() {
+    use birkhoff_checker::problem::{Problem, ProblemError};
+    let t = large_problem();
+    // The stop condition is asked while instances are compiled, not only once the search runs.
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    assert!(matches!(Problem::within(&t, &[64], &stop), Err(ProblemError::Stopped)));
+    assert_eq!(asked.get(), 1, "it stops at the first look");
+    // A search whose time is already up answers honestly, without building the whole problem.
+    let cancelled = Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() };
+    let e = enumerate(&t, &[64], &cancelled, Options::default()).unwrap();
+    assert_eq!((e.iso.status, e.labeled.status, e.nodes), (Status::Unknown, Status::Unknown, 0));
+    let (f, nodes, _) = first(&t, &[64], &cancelled, Options::default()).unwrap();
+    assert_eq!((f, nodes), (FirstModel::Unknown, 0));
+    assert_eq!(count_labeled_directly(&t, &[64], &cancelled).unwrap().status, Status::Unknown);
+}
+
+#[test]
+fn a_problem_too_large_for_memory_is_refused_before_it_is_built() {
+    use birkhoff_checker::problem::{Problem, ProblemError};
+    // Six variables over 19 elements: 47 million instances of 6 words each, about 4.6 GiB with the
+    // search's copies.
+    let t = Theory::parse("theory W\nfunc * : 2\naxiom a: ((x * y) * (z * u)) * (v * w) = x\n", "w.bk").unwrap();
+    match Problem::new(&t, &[19]) {
+        Err(e @ ProblemError::TooMuchMemory(_)) => assert!(e.to_string().contains("MiB"), "{e}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|p| p.instances())),
+    }
+}

@@ -25,7 +25,7 @@
 pub mod candidates;
 
 use super::certificate::{self, Certificate};
-use super::countermodel::size_tuples;
+use crate::spectrum::{size_tuple_count, SizeTuples};
 use super::rewrite::{self, Equation};
 use super::{prove_with, Attempt, Strategy, Verdict};
 use crate::budget::Budget;
@@ -255,8 +255,8 @@ pub struct Report {
 
 /// Every isomorphism class with each sort of 1 to `max_size` elements.
 fn models(theory: &Theory, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<(Vec<Structure>, ModelCheck), FinderError> {
-    let tuples = size_tuples(theory.sig.sorts.len(), 1, opts.max_size);
-    progress(Progress::Stage { name: "models", steps: tuples.len() as u64 });
+    let tuples = SizeTuples::between(theory.sig.sorts.len(), 1, opts.max_size);
+    progress(Progress::Stage { name: "models", steps: size_tuple_count(theory.sig.sorts.len(), 1, opts.max_size).min(u64::MAX as u128) as u64 });
     let budget = Budget { time: Some(opts.model_time), cancel: opts.cancel.clone(), ..Budget::default() };
     let mut out = Vec::new();
     let mut check = ModelCheck { sizes: Vec::new(), classes: 0, complete: true, note: None };
