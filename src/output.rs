@@ -3,6 +3,10 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
+/// The line printed under every model a command shows (its JSON says `"checked_by_evaluator":
+/// true`): each was re-checked by the evaluator, which shares no code with the search.
+pub const CHECKED_BY_EVALUATOR: &str = "checked by the evaluator: every axiom holds in each model shown";
+
 /// Prints a JSON value on stdout, pretty.
 pub fn print_json(v: &serde_json::Value) {
     println!("{}", serde_json::to_string_pretty(v).expect("JSON values always serialize"));

@@ -95,17 +95,17 @@ impl Structure {
             let d = sig.func_decl(id);
             let table = &self.funcs[id.0 as usize];
             if table.len() != table_len(&self.sizes, &d.args) {
-                return bad(format!("the table of `{}` has {} entries, expected {}", d.name, table.len(), table_len(&self.sizes, &d.args)));
+                return bad(format!("the table of {} has {} entries, expected {}", d.name, table.len(), table_len(&self.sizes, &d.args)));
             }
             let n = self.size(d.result);
             if let Some(v) = table.iter().find(|&&v| v >= n) {
-                return bad(format!("`{}` takes the value {v}, outside its sort {} of size {n}", d.name, sig.sort_decl(d.result).name));
+                return bad(format!("{} takes the value {v}, outside its sort {} of size {n}", d.name, sig.sort_decl(d.result).name));
             }
         }
         for id in sig.rel_ids() {
             let d = sig.rel_decl(id);
             if self.rels[id.0 as usize].len() != table_len(&self.sizes, &d.args) {
-                return bad(format!("the table of relation `{}` has the wrong number of entries", d.name));
+                return bad(format!("the table of relation {} has the wrong number of entries", d.name));
             }
         }
         Ok(())
@@ -170,8 +170,23 @@ impl Structure {
     }
 
     /// Reads the JSON of [`Structure::to_json`]. A single-sorted structure may give `"size": n`.
+    /// A field or a symbol this reading does not know is an error, not something to skip: a
+    /// misspelt table name would otherwise leave the table missing or, worse, unchecked.
     pub fn from_json(sig: &Signature, v: &Value) -> Result<Structure> {
         let err = |m: String| Error::Structure(m);
+        let obj = v.as_object().ok_or_else(|| err("a structure is a JSON object with `sizes` (or `size`) and `functions`/`relations`".into()))?;
+        if let Some(k) = obj.keys().find(|k| !matches!(k.as_str(), "size" | "sizes" | "functions" | "relations")) {
+            return Err(err(format!("unknown field {} (a structure has `sizes` or `size`, `functions` and `relations`)", shown(k))));
+        }
+        let declared: [(&str, &dyn Fn(&str) -> bool); 2] = [("functions", &|n| sig.func(n).is_some()), ("relations", &|n| sig.rel(n).is_some())];
+        for (field, known) in declared {
+            if let Some(k) = obj.get(field).and_then(Value::as_object).and_then(|m| m.keys().find(|k| !known(k))) {
+                return Err(err(format!("`{field}` names {}, which the theory does not declare", shown(k))));
+            }
+        }
+        if let Some(k) = obj.get("sizes").and_then(Value::as_object).and_then(|m| m.keys().find(|k| sig.sort(k).is_none())) {
+            return Err(err(format!("`sizes` names {}, which is not a sort of the theory", shown(k))));
+        }
         let mut sizes: Vec<u64> = Vec::new();
         if let Some(n) = v.get("size").and_then(Value::as_u64) {
             if !sig.is_single_sorted() {
@@ -181,7 +196,7 @@ impl Structure {
         } else {
             let map = v.get("sizes").and_then(Value::as_object).ok_or_else(|| err("missing `sizes` (or `size`)".into()))?;
             for s in &sig.sorts {
-                let n = map.get(&s.name).and_then(Value::as_u64).ok_or_else(|| err(format!("missing the size of sort `{}`", s.name)))?;
+                let n = map.get(&s.name).and_then(Value::as_u64).ok_or_else(|| err(format!("missing the size of sort {}", s.name)))?;
                 sizes.push(n);
             }
         }
@@ -196,30 +211,100 @@ impl Structure {
         let funcs = v.get("functions").and_then(Value::as_object).unwrap_or(&empty);
         for f in sig.func_ids() {
             let d = sig.func_decl(f);
-            let table = funcs.get(&d.name).ok_or_else(|| err(format!("missing the table of `{}`", d.name)))?;
+            let table = funcs.get(&d.name).ok_or_else(|| err(format!("missing the table of {}", d.name)))?;
             let mut flat = Vec::new();
             flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
             let values = flat.iter().map(|x| {
-                let n = x.as_u64().ok_or_else(|| err(format!("`{}`: entries must be element numbers", d.name)))?;
-                u32::try_from(n).map_err(|_| err(format!("`{}`: value {n} is too large", d.name)))
+                let n = x.as_u64().ok_or_else(|| err(format!("{}: entries must be element numbers", d.name)))?;
+                u32::try_from(n).map_err(|_| err(format!("{}: value {n} is too large", d.name)))
             });
             s.funcs.push(values.collect::<Result<_>>()?);
         }
         let rels = v.get("relations").and_then(Value::as_object).unwrap_or(&empty);
         for r in sig.rel_ids() {
             let d = sig.rel_decl(r);
-            let table = rels.get(&d.name).ok_or_else(|| err(format!("missing the table of relation `{}`", d.name)))?;
+            let table = rels.get(&d.name).ok_or_else(|| err(format!("missing the table of relation {}", d.name)))?;
             let mut flat = Vec::new();
             flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
             let values = flat.iter().map(|x| match x {
                 Value::Bool(b) => Ok(*b),
                 Value::Number(n) if n.as_u64() == Some(0) => Ok(false),
                 Value::Number(n) if n.as_u64() == Some(1) => Ok(true),
-                _ => Err(err(format!("relation `{}`: entries must be 0/1 or true/false", d.name))),
+                _ => Err(err(format!("relation {}: entries must be 0/1 or true/false", d.name))),
             });
             s.rels.push(values.collect::<Result<_>>()?);
         }
         s.validate(sig)?;
         Ok(s)
     }
+}
+
+/// A name from a file as an error message shows it: quoted, control characters escaped, and cut
+/// to 80 characters (a file may hold a megabyte-long key).
+fn shown(name: &str) -> String {
+    let cut: String = name.chars().take(80).collect();
+    let more = if cut.len() < name.len() { "..." } else { "" };
+    format!("{cut:?}{more}")
+}
+
+/// Parses JSON text like `serde_json::from_str`, but refuses an object that gives one key twice
+/// (serde_json keeps the last silently, so a table given twice would be half read).
+pub fn parse_json_strict(text: &str) -> std::result::Result<Value, String> {
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    struct Strict;
+    impl<'de> DeserializeSeed<'de> for Strict {
+        type Value = Value;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Value, D::Error> {
+            d.deserialize_any(Strict)
+        }
+    }
+    impl<'de> Visitor<'de> for Strict {
+        type Value = Value;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, b: bool) -> std::result::Result<Value, E> {
+            Ok(Value::Bool(b))
+        }
+        fn visit_i64<E>(self, n: i64) -> std::result::Result<Value, E> {
+            Ok(n.into())
+        }
+        fn visit_u64<E>(self, n: u64) -> std::result::Result<Value, E> {
+            Ok(n.into())
+        }
+        fn visit_f64<E>(self, n: f64) -> std::result::Result<Value, E> {
+            Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E>(self, s: &str) -> std::result::Result<Value, E> {
+            Ok(Value::String(s.to_string()))
+        }
+        fn visit_string<E>(self, s: String) -> std::result::Result<Value, E> {
+            Ok(Value::String(s))
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element_seed(Strict)? {
+                out.push(v);
+            }
+            Ok(Value::Array(out))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Value, A::Error> {
+            let mut out = serde_json::Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if out.contains_key(&key) {
+                    return Err(serde::de::Error::custom(format!("{} is given twice", shown(&key))));
+                }
+                let v = map.next_value_seed(Strict)?;
+                out.insert(key, v);
+            }
+            Ok(Value::Object(out))
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Strict.deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(v)
 }

@@ -134,12 +134,18 @@ pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
                     if vals.len() != len || vals.iter().any(|&v| v > 1) {
                         return Err(err(format!("relation `{name}` needs {len} values, each 0 or 1")));
                     }
+                    if rels[r.0 as usize].is_some() {
+                        return Err(err(format!("relation `{name}` is given twice")));
+                    }
                     rels[r.0 as usize] = Some(vals.iter().map(|&v| v == 1).collect());
                 } else {
                     let Some(f) = sig.func(name) else { continue };
                     let len = expected(sig.func_decl(f).args.len())?;
                     if vals.len() != len {
                         return Err(err(format!("`{name}` needs {len} values, found {}", vals.len())));
+                    }
+                    if funcs[f.0 as usize].is_some() {
+                        return Err(err(format!("`{name}` is given twice")));
                     }
                     funcs[f.0 as usize] = Some(vals);
                 }

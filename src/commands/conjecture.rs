@@ -68,6 +68,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             out["evidence"] = c.status.evidence().into();
             if let Status::Refuted { model, .. } = &c.status {
                 out["model"] = model.to_json(&t.sig);
+                out["checked_by_evaluator"] = true.into();
             }
         }
         print_json(&v);
@@ -98,5 +99,17 @@ fn print_text(r: &Report) {
         print!("{}", table(&["#", "status", "conjecture", "evidence"], &rows));
     }
     let n = r.counts;
-    println!("proved {} (+{} by Z3), refuted {}, open {}, not tried {}{}", n.proved, n.proved_by_z3, n.refuted, n.open, n.not_tried, if r.interrupted { " (interrupted)" } else { "" });
+    if n.refuted > 0 {
+        println!("every countermodel was checked by the evaluator: the axioms hold and the conjecture fails");
+    }
+    println!(
+        "proved {} (+{} by Z3), refuted {} ({} by a countermodel found earlier), open {}, not tried {}{}",
+        n.proved,
+        n.proved_by_z3,
+        n.refuted,
+        r.refuted_by_earlier,
+        n.open,
+        n.not_tried,
+        if r.interrupted { " (interrupted)" } else { "" }
+    );
 }

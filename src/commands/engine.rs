@@ -16,3 +16,11 @@ pub struct EngineArgs {
 fn parse_engine(s: &str) -> Result<Engine, String> {
     s.parse()
 }
+
+impl EngineArgs {
+    /// What to say when the answer was cross-checked: `--engine both` ran every engine built in
+    /// and they agreed (a disagreement is an error, never an answer).
+    pub fn cross_check(&self) -> Option<&'static str> {
+        (self.engine == Engine::Both).then_some("every engine built in (native, SAT and, with the z3 feature, Z3) ran and agreed")
+    }
+}

@@ -25,7 +25,7 @@ pub fn read_structures(t: &Theory, path: &std::path::Path) -> anyhow::Result<Vec
     let text = super::read_file(path)?;
     let trimmed = text.trim_start();
     let structures = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
+        let v = birkhoff_engine::structure::parse_json_strict(&text).map_err(|e| anyhow::anyhow!("{}: not valid JSON: {e}", path.display()))?;
         // `birkhoff models --json` writes `{"models": [{"model": .., "automorphisms": ..}, ..]}`.
         let items = match v {
             serde_json::Value::Array(items) => items,

@@ -1,7 +1,7 @@
 //! `birkhoff find`: the first model of a size, or a proof by exhaustion that there is none.
 
 use super::BudgetArgs;
-use crate::output::print_json;
+use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
 use birkhoff_checker::finder::{FinderError, FirstModel};
 use birkhoff_checker::router;
@@ -47,15 +47,23 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             FirstModel::None => "none",
             FirstModel::Unknown => "unknown",
         };
-        print_json(&json!({ "theory": t.name, "sizes": sizes, "outcome": word, "model": model, "nodes": nodes, "engine": engine, "seconds": elapsed.as_secs_f64() }));
+        let checked = matches!(outcome, FirstModel::Found { .. });
+        let mut out = json!({ "theory": t.name, "sizes": sizes, "outcome": word, "model": model, "checked_by_evaluator": checked, "nodes": nodes, "engine": engine, "seconds": elapsed.as_secs_f64() });
+        if let Some(note) = a.engine.cross_check() {
+            out["cross_check"] = note.into();
+        }
+        print_json(&out);
     } else {
         match &outcome {
             FirstModel::Found { model } => {
                 print!("{}", tables::cayley(&t.sig, model));
-                println!("(found by the {} engine)", engine.as_str().unwrap_or("?"));
+                println!("(found by the {} engine; {CHECKED_BY_EVALUATOR})", engine.as_str().unwrap_or("?"));
             }
             FirstModel::None => println!("none of size {label} (proved by the {} engine)", engine.as_str().unwrap_or("?")),
             FirstModel::Unknown => println!("unknown: the budget ran out before a model or a proof of none of size {label}"),
+        }
+        if let Some(note) = a.engine.cross_check() {
+            println!("{note}");
         }
     }
     Ok(match outcome {

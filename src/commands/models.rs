@@ -1,7 +1,7 @@
 //! `birkhoff models`: one model per isomorphism class of a given size, as tables, JSON or Mace4.
 
 use super::BudgetArgs;
-use crate::output::print_json;
+use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
 use birkhoff_checker::router;
@@ -51,12 +51,20 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     budget.models = a.limit.or(budget.models);
     let e = router::enumerate(a.engine.engine, &t, &sizes, &budget)?;
     let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
+    let complete = e.iso.status == Status::Exact;
+    let shown = e.classes.len();
     match format {
         Format::Json => {
             let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": c.automorphisms.to_string() })).collect();
-            print_json(&json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "models": models }));
+            let mut out = json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "complete": complete, "checked_by_evaluator": true, "models": models });
+            if let Some(note) = a.engine.cross_check() {
+                out["cross_check"] = note.into();
+            }
+            print_json(&out);
         }
         Format::Mace4 => {
+            // A LADR comment, which Mace4's tools and `birkhoff eval` skip.
+            println!("% {CHECKED_BY_EVALUATOR}");
             for (i, c) in e.classes.iter().enumerate() {
                 print!("{}", tables::to_mace4(&t.sig, &c.model, i + 1)?);
             }
@@ -66,13 +74,25 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 println!("model {} (|Aut| = {})", i + 1, c.automorphisms);
                 println!("{}", tables::cayley(&t.sig, &c.model));
             }
-            let shown = e.classes.len();
-            match e.iso.status {
-                Status::Exact => println!("{shown} model(s) of size {} up to isomorphism", sizes_label(&sizes)),
-                _ if limited => println!("{shown} model(s) shown (--limit {}); there may be more", a.limit.unwrap_or_default()),
-                _ => println!("{shown} model(s) found before the budget ran out; there may be more"),
+            if complete {
+                println!("{shown} model(s) of size {} up to isomorphism", sizes_label(&sizes));
+            }
+            if shown > 0 {
+                println!("{CHECKED_BY_EVALUATOR}");
+            }
+            if let Some(note) = a.engine.cross_check() {
+                println!("{note}");
             }
         }
     }
-    Ok(if crate::interrupt::requested() { Outcome::Interrupted } else { Outcome::Done })
+    // A list cut short is an incomplete answer in every format: said on stderr, exit code 1.
+    if !complete {
+        let why = if limited { format!("--limit {} reached", a.limit.unwrap_or_default()) } else { "the budget ran out".to_string() };
+        eprintln!("incomplete: {shown} model(s) of size {} shown, {why}; there may be more", sizes_label(&sizes));
+    }
+    Ok(match () {
+        _ if crate::interrupt::requested() => Outcome::Interrupted,
+        _ if !complete => Outcome::Negative,
+        _ => Outcome::Done,
+    })
 }

@@ -65,6 +65,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         match &answer.verdict {
             Verdict::Disproved { model, witness } => {
                 v["model"] = model.to_json(&t.sig);
+                v["checked_by_evaluator"] = true.into();
                 v["witness"] = serde_json::to_value(witness)?;
             }
             Verdict::Proved { certificate } => {
@@ -92,6 +93,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 let w: Vec<String> = witness.iter().map(|(x, n)| format!("{x} = {n}")).collect();
                 println!("disproved: a model of {} of size {:?} where the goal fails at {}", t.name, model.sizes, w.join(", "));
                 print!("{}", tables::cayley(&t.sig, model));
+                println!("checked by the evaluator: every axiom holds and the goal fails at that assignment");
             }
             Verdict::Proved { certificate } => {
                 let lemmas = match certificate.lemmas.len() {

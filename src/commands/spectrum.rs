@@ -66,7 +66,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     let complete = rows.iter().all(|r| r.iso.status == Status::Exact) && rows.len() == tuples.len();
     if json {
-        print_json(&json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete }));
+        let mut out = json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete });
+        if let Some(note) = a.engine.cross_check() {
+            out["cross_check"] = note.into();
+        }
+        print_json(&out);
     } else {
         let header: Vec<&str> = match a.mode {
             Mode::Iso => vec!["n", "iso", "status", "seconds"],
@@ -90,6 +94,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             .collect();
         println!("{}: {}", t.name, t.doc.lines().next().unwrap_or(""));
         print!("{}", table(&header, &cells));
+        if let Some(note) = a.engine.cross_check() {
+            println!("{note}");
+        }
     }
     Ok(if crate::interrupt::requested() {
         Outcome::Interrupted

@@ -267,8 +267,22 @@ fn models_round_trip_through_eval_in_every_format() {
     let text = stdout(&o);
     assert_eq!(text.matches("|Aut|").count(), 2);
     assert!(text.contains("2 model(s) of size 4 up to isomorphism"));
-    let o = birkhoff(&["models", "semigroup", "--size", "3", "--limit", "4"]);
-    assert!(stdout(&o).contains("4 model(s) shown (--limit 4)"));
+    assert!(text.contains("checked by the evaluator"), "{text}");
+    // A list cut short is an incomplete answer in every format: exit 1, and stderr says so.
+    for format in ["table", "json", "mace4"] {
+        let o = birkhoff(&["models", "semigroup", "--size", "3", "--limit", "4", "--format", format]);
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        assert!(stderr(&o).contains("incomplete: 4 model(s) of size 3 shown, --limit 4 reached"), "{format}: {}", stderr(&o));
+    }
+    let o = birkhoff(&["models", "semigroup", "--size", "3", "--limit", "4", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["complete"].as_bool(), v["checked_by_evaluator"].as_bool()), (Some(false), Some(true)));
+    let o = birkhoff(&["models", "semigroup", "--size", "6", "--timeout", "0.01", "--format", "mace4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the budget ran out"), "{}", stderr(&o));
+    // --engine both says that both engines ran and agreed.
+    let o = birkhoff(&["models", "group", "--size", "4", "--engine", "both"]);
+    assert!(stdout(&o).contains("ran and agreed"), "{}", stdout(&o));
     let v = json(&["models", "category", "--size", "1x2"]);
     assert_eq!(v["models"].as_array().unwrap().len(), 2, "the two monoids of order 2");
     let o = birkhoff(&["models", "category", "--size", "1x2", "--format", "mace4"]);
@@ -538,4 +552,25 @@ fn inputs_too_large_to_search_are_refused_with_a_reason() {
     let o = birkhoff(&["check", &wide]);
     assert_eq!(o.status.code(), Some(1), "check answers that the file is not a theory: {}", stdout(&o));
     assert!(format!("{}{}", stdout(&o), stderr(&o)).contains("wide.bk:3:41"), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn eval_refuses_unknown_fields_and_tables_given_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let z2 = r#"{"size": 2, "functions": {"*": [[0,1],[1,0]], "inv": [0,1], "e": 0}}"#;
+    assert!(birkhoff(&["eval", "group", &write(dir.path(), "ok.json", z2)]).status.success());
+    let cases = [
+        ("unknown field", r#"{"size": 2, "function": {"*": [[0,1],[1,0]], "inv": [0,1], "e": 0}}"#, "unknown field \"function\""),
+        ("unknown symbol", r#"{"size": 2, "functions": {"*": [[0,1],[1,0]], "inv": [0,1], "e": 0, "f": [0,0]}}"#, "\"f\", which the theory does not declare"),
+        ("table twice", r#"{"size": 2, "functions": {"*": [[0,1],[1,0]], "inv": [0,1], "e": 0, "*": [[0,0],[0,0]]}}"#, "\"*\" is given twice"),
+    ];
+    for (what, text, says) in cases {
+        let o = birkhoff(&["eval", "group", &write(dir.path(), "bad.json", text)]);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{what}: {}", stderr(&o));
+    }
+    let twice = "interpretation(2, [number=1, seconds=0], [\n function(e, [0]),\n function(inv(_), [0,1]),\n function(*(_,_), [0,1,1,0]),\n function(*(_,_), [0,0,0,0])]).\n";
+    let o = birkhoff(&["eval", "group", &write(dir.path(), "twice.out", twice)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`*` is given twice"), "{}", stderr(&o));
 }

@@ -97,3 +97,13 @@ fn the_limit_on_conjectures_leaves_the_rest_not_tried() {
     assert_eq!(r.conjectures.iter().filter(|c| !matches!(c.status, Status::NotTried)).count(), 2);
     assert_eq!(r.counts.not_tried, r.conjectures.len() - 2);
 }
+
+#[test]
+fn one_countermodel_refutes_many_conjectures_without_the_prover() {
+    // Groups of order at most 4 are abelian, so many equations of depth 2 hold in them and fail in
+    // S_3: the first refutation's countermodel must settle the others (it took 1.5 s each).
+    let t = seeds::load("group").unwrap();
+    let r = run(&t, &Options { per_conjecture: Duration::from_secs(10), ..Options::default() });
+    assert!(r.counts.refuted >= 5, "{:#?}", r.conjectures.iter().map(|c| (&c.equation, c.status.name())).collect::<Vec<_>>());
+    assert!(r.refuted_by_earlier >= r.counts.refuted - 2, "{} of {} refutations reused a countermodel", r.refuted_by_earlier, r.counts.refuted);
+}
