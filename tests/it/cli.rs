@@ -536,7 +536,9 @@ fn catalogue_lists_and_shows_entries() {
     let o = birkhoff(&["catalogue", "show", "no_such_class"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no catalogue entry is called `no_such_class`"), "{}", stderr(&o));
+}
 
+#[test]
 fn inputs_too_large_to_search_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     // Sixteen sorts up to size 3: 43 million size tuples, refused before any search, naming the flag.
