@@ -32,7 +32,10 @@ pub fn size_tuples(sorts: usize, max: u32) -> SizeTuples {
 
 /// How many size tuples [`SizeTuples::between`] yields: `(hi - lo + 1)^sorts`, saturating.
 pub fn size_tuple_count(sorts: usize, lo: u32, hi: u32) -> u128 {
-    let per_sort = (hi.saturating_sub(lo) as u128 + 1) * (lo <= hi) as u128;
+    if lo > hi || lo == 0 {
+        return 0;
+    }
+    let per_sort = (hi - lo) as u128 + 1;
     (0..sorts).try_fold(1u128, |n, _| n.checked_mul(per_sort)).unwrap_or(u128::MAX)
 }
 
