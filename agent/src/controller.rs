@@ -14,6 +14,7 @@ use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
 use crate::tools::{self, Toolbox};
 use birkhoff_engine::{seeds, Theory};
+use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use birkhoff_library::record::{Body, ConjectureStatus};
 use birkhoff_library::Library;
 use rayon::prelude::*;
@@ -109,7 +110,7 @@ impl Agent<'_> {
     }
 
     fn situation(&self, lib: &Library, cfg: &Config, run: &RunInfo) -> Situation {
-        let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false }).collect();
+        let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false, record: None }).collect();
         let records = lib.load_all().unwrap_or_default();
         // Fingerprints computed once each (bases) or read from the records (stored theories),
         // so that matching records to bases stays linear as the library grows.
@@ -122,7 +123,7 @@ impl Agent<'_> {
                     Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
                     None if t.discovery && !bases.iter().any(|b| b.name == t.name) => {
                         if let Ok(theory) = Theory::parse(&t.text, &r.id) {
-                            bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true });
+                            bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true, record: Some(r.id.clone()) });
                             fingerprints.push(t.fingerprint.clone());
                         }
                     }
@@ -278,6 +279,7 @@ impl Agent<'_> {
         // Fingerprints of the candidates kept, computed once each: explorations from related
         // bases yield hundreds of candidates, and comparing fingerprints pairwise cost seconds.
         let mut seen = std::collections::HashSet::new();
+        let mut per_exploration: Vec<Vec<Candidate>> = Vec::new();
         for e in &plan.explorations {
             let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
@@ -286,10 +288,10 @@ impl Agent<'_> {
                 self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
                 self.tools.explore(&bases, &[], 1).unwrap_or_default()
             });
-            candidates.extend(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())));
+            per_exploration.push(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())).collect());
         }
-        s.generated = candidates.len();
-        candidates.truncate(plan.check_top);
+        s.generated = per_exploration.iter().map(Vec::len).sum();
+        candidates.extend(rank_before_checking(per_exploration, plan.check_top));
         // The bases the candidates came from are checked with them: a candidate with its
         // parent's models is no discovery, and novelty is measured against the parent's spectrum.
         let parents = parents_to_check(&s.bases, &candidates);
@@ -349,6 +351,13 @@ impl Agent<'_> {
             s.found_in_library.push((q.query.clone(), shown));
         }
         rank(&mut candidates);
+        let t_identify = Instant::now();
+        let identified = identify_candidates(&s.bases, &mut candidates, self.tools.cancel.clone());
+        self.observer.line(&format!("Identified {identified} candidate(s) against the seeds, the catalogue and earlier discoveries ({:.2}s)", t_identify.elapsed().as_secs_f64()), json!({"event": "identified", "candidates": identified, "seconds": t_identify.elapsed().as_secs_f64()}));
+        for c in candidates.iter().filter(|c| c.standing.is_some()) {
+            let what = c.standing.as_ref().map(|st| st.describe()).unwrap_or_default();
+            calls.push(crate::report::ToolCall { tool: "identify".into(), params: json!({"signature_id": c.name}), ok: true, summary: what, seconds: 0.0 });
+        }
         let with_models = candidates.iter().filter(|c| c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))).count();
         self.observer.line(&format!("Model check: {with_models} of {} with models above size 1 ({check_secs:.2}s)", candidates.len()), json!({"event": "check_done", "with_models": with_models, "checked": candidates.len(), "seconds": check_secs}));
         s.candidates = candidates;
@@ -370,15 +379,53 @@ impl Agent<'_> {
 
         // ACT
         self.observer.line("ACT", json!({"event": "phase", "phase": "act"}));
-        let mut discoveries = Vec::new();
+        let mut discoveries: Vec<Discovery> = Vec::new();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
-            if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &k.notes, next), |a| a.summary(&k.name)) {
+            // A discovery must be new for a stated reason; a theory known to be an earlier
+            // discovery (or one kept this cycle) becomes another presentation of it.
+            let twin = match &c.standing {
+                Some(Standing::Known { name, kind: "discovery", relation }) => s.bases.iter().find(|b| &b.name == name).and_then(|b| b.record.clone()).map(|id| (id, relation.describe())),
+                Some(Standing::Known { name, kind: "candidate", relation }) => discoveries.iter().find(|d| &d.candidate.name == name).map(|d| (d.id.clone(), relation.describe())),
+                _ => None,
+            };
+            // The same theory as stored (not another presentation) is a re-keep: add_to_library
+            // keeps its first name and records the new one as an alias.
+            let same_record = |id: &str| tools::theory_record(&k.name, &c.theory, &c.origin, &c.parents, true, "", None).is_ok_and(|r| r.id() == id);
+            let twin = twin.filter(|(id, _)| !same_record(id));
+            let rekeep = matches!(&c.standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(|id| same_record(id))));
+            if let Some((id, evidence)) = twin {
+                let params = json!({"signature_id": k.candidate, "presentation_of": id});
+                self.call(&mut calls, "add_to_library", params, || tools::add_presentation(lib, &id, c, &evidence), |id| format!("another presentation of {id}, not a new discovery"));
+                continue;
+            }
+            let reason = match &c.standing {
+                _ if rekeep => Ok("it is already stored as this discovery".to_string()),
+                Some(Standing::New { reason }) => Ok(reason.clone()),
+                Some(Standing::Known { name, kind: "candidate", .. }) => Ok(format!("it is the same class as candidate {name}, which was not kept")),
+                Some(other) => Err(other.describe()),
+                None => Err("it was not identified (no model above size 1, or its parent's models)".into()),
+            };
+            let reason = match reason {
+                Ok(r) => r,
+                Err(why) => {
+                    faults.push(Fault { phase: "act".into(), message: format!("`{}` was not kept as {}: {why}", k.candidate, k.name), handling: "not stored as a discovery: a discovery must be new for a stated reason".into() });
+                    continue;
+                }
+            };
+            let notes = format!("{} New because {reason}.", k.notes);
+            if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &notes, next), |a| a.summary(&k.name)) {
                 let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
+                // What is new: a smallest model that is not its parent's, when there is one.
+                let mut shown = summary(c);
+                let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p).map(|b| &b.theory).or_else(|| s.candidates.iter().find(|d| d.name == *p || d.theory.name == *p).map(|d| &d.theory)));
+                if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
+                    shown.cayley = Some(t);
+                }
                 let literature = self.literature(lib, c);
-                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes: k.notes.clone(), candidate: summary(c), alias_of: added.first_name, literature });
+                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes, candidate: shown, alias_of: added.first_name, literature });
             }
         }
         let by = if decisions_by == "llm" { "llm" } else { "offline" };
@@ -456,6 +503,53 @@ fn refusals(calls: &[ToolCall], from: usize, phase: &str, faults: &mut Vec<Fault
     }
 }
 
+/// Each exploration's candidates come best first by the explorer's ranking (the syntactic
+/// dimensions, all that is known before models are checked); the candidates to check are taken
+/// from the explorations in turn, so that `check_top` holds the best of every exploration rather
+/// than only the first exploration's.
+fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) -> Vec<Candidate> {
+    let mut lists: Vec<std::vec::IntoIter<Candidate>> = per_exploration.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    while out.len() < check_top {
+        let before = out.len();
+        for l in &mut lists {
+            if out.len() < check_top {
+                out.extend(l.next());
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out
+}
+
+/// Identifies, best ranked first, every checked candidate with a model above size 1 that is not
+/// its parent in other words: equal or equivalent to a seed, a catalogue entry, an earlier
+/// discovery or a better-ranked candidate of this cycle, new, or unknown. Returns how many.
+fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> usize {
+    use birkhoff_checker::prover::equivalence::Side;
+    let mut known = Known::builtin();
+    known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
+    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), ..Default::default() };
+    let mut reference = Reference::new(known, cancel);
+    let mut count = 0;
+    for c in candidates.iter_mut() {
+        let nontrivial = c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));
+        if !c.checked || !nontrivial || c.same_as_parent.is_some() {
+            continue;
+        }
+        let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
+        let st = standing(&side, &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
+        if let Standing::New { .. } = st {
+            reference.push(Known { name: c.name.clone(), kind: "candidate", theory: c.theory.clone() });
+        }
+        c.standing = Some(st);
+        count += 1;
+    }
+    count
+}
+
 /// The bases the candidates came from that are not candidates themselves, ready to be checked.
 /// Parents are named as the explore tool names them (a theory's name) or as plans do (a base's).
 fn parents_to_check(bases: &[Base], candidates: &[Candidate]) -> Vec<Candidate> {
@@ -498,7 +592,7 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate) -> CandidateSummary {
-    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone() }
+    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()) }
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.

@@ -8,6 +8,7 @@ pub mod controller;
 pub mod engines;
 pub mod llm;
 pub mod observe;
+pub mod naming;
 pub mod offline;
 pub mod parent;
 pub mod prompt;

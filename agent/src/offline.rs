@@ -6,6 +6,7 @@
 use crate::llm::{Llm, LlmError, Phase, Request};
 use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
 use crate::situation::{Candidate, Situation};
+use birkhoff_scorer::identify::Standing;
 use birkhoff_engine::signature::Fixity;
 use birkhoff_engine::{eval, Theory};
 use birkhoff_library::statement;
@@ -208,10 +209,16 @@ pub fn decide(s: &Situation) -> Decisions {
     let scored = s.candidates.iter().any(|c| c.score.is_some());
     let novel = |c: &&Candidate| c.origin != "base" && !s.bases.iter().any(|b| b.theory.fingerprint() == c.theory.fingerprint());
     let mut ranked: Vec<&Candidate> = s.candidates.iter().filter(|c| c.checked).filter(novel).filter(|c| spectrum_signal(c).0 > 0).collect();
+    let words = goal_words(&s.goal);
+    let wishes = spectrum_wishes(&words);
     if scored {
         ranked.retain(|c| c.score.as_ref().is_some_and(|x| x.total >= 0.3));
-        ranked.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+        let key = |c: &Candidate| c.score.as_ref().map_or(0.0, |x| x.total) + wishes.iter().map(|w| w.bonus(c)).sum::<f64>();
+        ranked.sort_by(|a, b| key(b).total_cmp(&key(a)).then(a.name.cmp(&b.name)));
         why.push("ranked the new candidates with non-trivial models by score (threshold 0.3)".into());
+        if !wishes.is_empty() {
+            why.push(format!("weighted by what the goal asks of the spectrum ({})", wishes.iter().map(|w| w.describe()).collect::<Vec<_>>().join(", ")));
+        }
     } else {
         ranked.sort_by(|a, b| spectrum_signal(b).cmp(&spectrum_signal(a)).then(a.name.cmp(&b.name)));
         why.push("no scores are available: ranked the new candidates by their spectra (sizes above 1 with models, then model count)".into());
@@ -223,12 +230,19 @@ pub fn decide(s: &Situation) -> Decisions {
         let more = unchanged.len() - shown.len();
         why.push(format!("rejected as not new: {}{}", shown.join("; "), if more > 0 { format!("; and {more} more with no new models") } else { String::new() }));
     }
+    // A discovery must be new for a stated reason: known classes and undecided ones are not kept.
+    let (new, ranked): (Vec<&Candidate>, Vec<&Candidate>) = ranked.into_iter().partition(|c| matches!(c.standing, Some(Standing::New { .. })));
+    let shown: Vec<String> = ranked.iter().take(5).map(|c| format!("{} ({})", c.name, c.standing.as_ref().map_or("not identified".to_string(), |st| st.describe()))).collect();
+    if !shown.is_empty() {
+        let more = ranked.len() - shown.len();
+        why.push(format!("not kept, not shown new: {}{}", shown.join("; "), if more > 0 { format!("; and {more} more") } else { String::new() }));
+    }
+    let ranked = new;
     let mut keep: Vec<Keep> = Vec::new();
-    for (i, c) in ranked.iter().take(2).enumerate() {
-        let stem: String = c.parents.first().unwrap_or(&c.name).chars().filter(|ch| ch.is_ascii_alphanumeric()).collect();
-        let stem = if stem.starts_with(|ch: char| ch.is_ascii_alphabetic()) { stem } else { format!("S{stem}") };
-        let name = fresh_name(&format!("{}Variant{}_{}", stem.chars().take(40).collect::<String>(), s.run_index, i + 1), s, &keep);
-        keep.push(Keep { candidate: c.name.clone(), name, notes: format!("origin {}; models at sizes {}; score {}", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) });
+    for c in ranked.iter().take(2) {
+        let (name, title) = crate::naming::name(c, s);
+        let name = fresh_name(&name, s, &keep);
+        keep.push(Keep { candidate: c.name.clone(), name, notes: format!("{title}: origin {}; models at sizes {}; score {}.", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) });
     }
     if keep.is_empty() {
         why.push("nothing new with non-trivial models: keep nothing".into());
@@ -246,4 +260,69 @@ pub fn decide(s: &Situation) -> Decisions {
         why.push(format!("conjecture {} (true in every model found; countermodel search and prover decide)", conjectures.iter().map(|c| format!("[{}] {}", c.theory, c.statement)).collect::<Vec<_>>().join("; ")));
     }
     Decisions { analysis: format!("Offline strategist: {}.", why.join("; ")), keep, conjectures }
+}
+
+/// What the goal asks of a spectrum, in the words docs/AGENT.md lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wish {
+    /// "few models": fewer models rank higher.
+    Few,
+    /// "many models", "rich": more models rank higher.
+    Many,
+    /// "even orders": models only at even sizes above 1.
+    Even,
+    /// "odd orders": models only at odd sizes.
+    Odd,
+    /// "unique", "a unique model", "one model": at most one model of each size.
+    Unique,
+}
+
+impl Wish {
+    fn describe(self) -> &'static str {
+        match self {
+            Wish::Few => "few models",
+            Wish::Many => "many models",
+            Wish::Even => "only even orders",
+            Wish::Odd => "only odd orders",
+            Wish::Unique => "a unique model per order",
+        }
+    }
+
+    /// Added to a candidate's score when ranking: at most 0.3, so that a wish reorders close
+    /// candidates without keeping a poor one.
+    fn bonus(self, c: &Candidate) -> f64 {
+        let with: Vec<(u32, u128)> = c.spectrum.iter().filter(|r| r.sizes.len() == 1 && r.sizes[0] > 1 && r.iso.value > 0).map(|r| (r.sizes[0], r.iso.value)).collect();
+        let total: f64 = with.iter().map(|(_, k)| (1.0 + *k as f64).ln()).sum();
+        let all = |f: &dyn Fn(u32, u128) -> bool| !with.is_empty() && with.iter().all(|&(n, k)| f(n, k));
+        match self {
+            Wish::Few => 0.3 * (-total / 5.0).exp(),
+            Wish::Many => 0.3 * (1.0 - (-total / 5.0).exp()),
+            Wish::Even => if all(&|n, _| n % 2 == 0) { 0.3 } else { 0.0 },
+            Wish::Odd => if all(&|n, _| n % 2 == 1) { 0.3 } else { 0.0 },
+            Wish::Unique => if all(&|_, k| k == 1) { 0.3 } else { 0.0 },
+        }
+    }
+}
+
+/// The spectrum wishes the goal's words express.
+fn spectrum_wishes(words: &[String]) -> Vec<Wish> {
+    let has = |w: &str| words.iter().any(|g| g == w);
+    let near = |a: &str, b: &str| words.windows(2).any(|p| p[0] == a && p[1].starts_with(b));
+    let mut out = Vec::new();
+    if near("few", "model") || has("fewest") || has("sparse") {
+        out.push(Wish::Few);
+    }
+    if near("many", "model") || has("rich") {
+        out.push(Wish::Many);
+    }
+    if near("even", "order") || near("even", "size") {
+        out.push(Wish::Even);
+    }
+    if near("odd", "order") || near("odd", "size") {
+        out.push(Wish::Odd);
+    }
+    if has("unique") || near("one", "model") {
+        out.push(Wish::Unique);
+    }
+    out
 }

@@ -65,3 +65,16 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
     let new_symbols: Vec<&str> = c_sig.funcs.iter().map(|f| f.name.as_str()).chain(c_sig.rels.iter().map(|r| r.name.as_str())).filter(|n| p_sig.func(n).is_none() && p_sig.rel(n).is_none()).collect();
     every_parent_model_expands.then(|| format!("no new models: {spectra}, and each model of {} there extends to the new symbols {} in exactly one way", parent.name, new_symbols.join(", ")))
 }
+
+/// The smallest model found of `c` that is not a model of `parent` (whose symbols `c` declares
+/// under the same names), as a caption naming the axiom it violates and Cayley tables: what is
+/// new in `c`, rather than a small model both share. `None` when every model found is also a
+/// parent's (a candidate that only adds laws) or the symbols do not match.
+pub fn new_model(c: &Candidate, parent: &birkhoff_engine::Theory) -> Option<String> {
+    use birkhoff_checker::prover::equivalence::{countermodel_under, Side};
+    let names = parent.sig.funcs.iter().map(|d| &d.name).chain(parent.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
+    let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
+    let w = countermodel_under(&side, parent, &names)?;
+    let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
+    Some(format!("not a model of {} (its axiom {} fails at {}):\n{}", parent.name, w.axiom, at.join(", "), birkhoff_engine::tables::cayley(&c.theory.sig, &w.model)))
+}

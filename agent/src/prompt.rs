@@ -104,6 +104,10 @@ pub fn user(phase: Phase, s: &Situation) -> String {
                 if let Some(why) = &c.same_as_parent {
                     let _ = writeln!(out, "    NOT NEW: {why}");
                 }
+                // Only a candidate shown new may be kept as a discovery (ACT refuses the others).
+                if let Some(st) = &c.standing {
+                    let _ = writeln!(out, "    what it is: {}", st.describe());
+                }
                 out += &axioms(&c.theory);
                 if let Some(t) = small_model(c) {
                     let _ = writeln!(out, "    a small model:\n{}", t.lines().map(|l| format!("      {l}\n")).collect::<String>());

@@ -55,6 +55,9 @@ pub struct CandidateSummary {
     /// Why it shows nothing new compared with its parent, when that is so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_as_parent: Option<String>,
+    /// What it is: "known as ...", "new because ..." or "unknown whether ...".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<String>,
 }
 
 /// A discovery added to the library.
@@ -203,17 +206,28 @@ pub fn bars(rows: &[SpectrumRowRec]) -> String {
     out
 }
 
-fn candidate_md(out: &mut String, c: &CandidateSummary) {
+/// Tools called once per candidate, summed up in the Markdown's log (failures still listed).
+const ROUTINE: [&str; 3] = ["check_models", "score", "identify"];
+
+/// How many of the top candidates the Markdown shows in full, so that a cycle report stays
+/// readable (about 200 lines at the default settings).
+const TOP_IN_MARKDOWN: usize = 3;
+
+/// A candidate in Markdown; `model` shows its small model as Cayley tables too.
+fn candidate_md(out: &mut String, c: &CandidateSummary, model: bool) {
     let _ = writeln!(out, "- Origin: {}{}", md(&c.origin), if c.parents.is_empty() { String::new() } else { format!(" (from {})", md(&c.parents.join(", "))) });
     let _ = writeln!(out, "- Score: {}", crate::prompt::score_line(&c.score));
     if let Some(why) = &c.same_as_parent {
         let _ = writeln!(out, "- Not a discovery: {}", md(why));
     }
+    if let Some(what) = &c.standing {
+        let _ = writeln!(out, "- What it is: {}", md(what));
+    }
     let _ = writeln!(out, "\n```text\n{}```", c.axioms);
     if !c.spectrum.is_empty() {
         let _ = writeln!(out, "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```", bars(&c.spectrum));
     }
-    if let Some(t) = &c.cayley {
+    if let Some(t) = c.cayley.as_ref().filter(|_| model) {
         let _ = writeln!(out, "\nA small model:\n\n```text\n{t}```");
     }
 }
@@ -229,24 +243,7 @@ pub fn markdown(r: &CycleReport) -> String {
     let _ = writeln!(out, "**Duration:** {:.1}s ({:.1}s waiting for the model)  ", r.seconds, r.llm_seconds);
     let _ = writeln!(out, "**Model:** {}\n", md(&r.llm));
     let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates checked: {}\n- With models above size 1: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
-    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, md_block(&r.plan.strategy));
-    for e in &r.plan.explorations {
-        let _ = writeln!(out, "- Explore {} with {} at depth {}", md(&e.bases.join(", ")), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { md(&e.moves.join(", ")) }, e.depth);
-    }
-    let _ = writeln!(out, "- Check the best {} candidates up to size {}\n", r.plan.check_top, r.plan.max_size);
-    let _ = writeln!(out, "## What ran\n\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|");
-    for t in &r.tool_calls {
-        let _ = writeln!(out, "| {} | {} | {} | {} | {:.2} |", md(&t.tool), md(&t.params.to_string()), if t.ok { "yes" } else { "NO" }, md(&t.summary), t.seconds);
-    }
-    let _ = writeln!(out, "\n## Top candidates\n");
-    if r.top.is_empty() {
-        let _ = writeln!(out, "None.");
-    }
-    for c in &r.top {
-        let _ = writeln!(out, "### {}\n", md(&c.name));
-        candidate_md(&mut out, c);
-        out.push('\n');
-    }
+    // Discoveries first: they are what a reader opens the report for; the tool log comes last.
     let _ = writeln!(out, "## Discoveries\n");
     if r.discoveries.is_empty() {
         let _ = writeln!(out, "None.\n");
@@ -257,7 +254,7 @@ pub fn markdown(r: &CycleReport) -> String {
             let _ = writeln!(out, "Already in the library as **{}**, which stays its name; {} is recorded as an alias.\n", md(first), md(&d.name));
         }
         let _ = writeln!(out, "{}\n", d.literature.line());
-        candidate_md(&mut out, &d.candidate);
+        candidate_md(&mut out, &d.candidate, true);
         out.push('\n');
     }
     let _ = writeln!(out, "## Conjectures\n");
@@ -280,6 +277,34 @@ pub fn markdown(r: &CycleReport) -> String {
     }
     for f in &r.faults {
         let _ = writeln!(out, "- **{}**: {} — {}", md(&f.phase), md(&f.message), md(&f.handling));
+    }
+    let _ = writeln!(out, "\n## Top candidates\n");
+    if r.top.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    // The best few in full; the JSON report has all of them.
+    for c in r.top.iter().take(TOP_IN_MARKDOWN) {
+        let _ = writeln!(out, "### {}\n", md(&c.name));
+        candidate_md(&mut out, c, false);
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, md_block(&r.plan.strategy));
+    for e in &r.plan.explorations {
+        let _ = writeln!(out, "- Explore {} with {} at depth {}", md(&e.bases.join(", ")), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { md(&e.moves.join(", ")) }, e.depth);
+    }
+    let _ = writeln!(out, "- Check the best {} candidates up to size {}\n", r.plan.check_top, r.plan.max_size);
+    // The routine calls (one per candidate) are summed up; the JSON report lists each.
+    let _ = writeln!(out, "## What ran\n");
+    for tool in ROUTINE {
+        let calls: Vec<&ToolCall> = r.tool_calls.iter().filter(|t| t.tool == *tool).collect();
+        if !calls.is_empty() {
+            let failed = calls.iter().filter(|t| !t.ok).count();
+            let _ = writeln!(out, "- {tool}: {} call(s), {failed} failed, {:.2}s in all", calls.len(), calls.iter().map(|t| t.seconds).sum::<f64>());
+        }
+    }
+    let _ = writeln!(out, "\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|");
+    for t in r.tool_calls.iter().filter(|t| !t.ok || !ROUTINE.contains(&t.tool.as_str())) {
+        let _ = writeln!(out, "| {} | {} | {} | {} | {:.2} |", md(&t.tool), md(&t.params.to_string()), if t.ok { "yes" } else { "NO" }, md(&t.summary), t.seconds);
     }
     out
 }

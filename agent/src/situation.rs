@@ -21,6 +21,8 @@ pub struct Base {
     pub score: Option<Score>,
     /// Whether it is a discovery of an earlier cycle.
     pub discovery: bool,
+    /// Its library record's ID, when it is stored (discoveries are).
+    pub record: Option<String>,
 }
 
 /// A candidate of this cycle and what was learnt about it.
@@ -45,12 +47,16 @@ pub struct Candidate {
     /// Why it shows nothing new compared with a parent (see [`crate::parent::no_new_models`]),
     /// when that is so.
     pub same_as_parent: Option<String>,
+    /// What it is, against the seeds, the catalogue, earlier discoveries and the better-ranked
+    /// candidates of this cycle ([`birkhoff_scorer::identify::standing`]); `None` when it was not
+    /// identified (not checked, no model above size 1, or its parent's models).
+    pub standing: Option<birkhoff_scorer::identify::Standing>,
 }
 
 impl Candidate {
     /// A candidate not yet checked.
     pub fn new(name: String, theory: Theory, origin: String, parents: Vec<String>) -> Candidate {
-        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false, same_as_parent: None }
+        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false, same_as_parent: None, standing: None }
     }
 
     /// Sizes (single-sorted: the size; else the product) with at least one model.

@@ -8,7 +8,7 @@ use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{enumerate_up_to, first, FirstModel, Options};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
-use birkhoff_library::record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+use birkhoff_library::record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
 use birkhoff_library::{statement, Library};
 use serde_json::Value;
 use std::time::Duration;
@@ -234,7 +234,7 @@ pub fn theory_record(name: &str, t: &Theory, origin: &str, parents: &[String], d
         Ok(_) => return Err(ToolError::Failed("library", format!("the text of `{name}` reads back as another theory"))),
         Err(e) => return Err(ToolError::Failed("library", format!("the text of `{name}` does not read back: {e}"))),
     }
-    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score, aliases: vec![] }))
+    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score, aliases: vec![], presentations: vec![] }))
 }
 
 /// Stores a theory (keeping an existing discovery's name and notes) and returns its ID.
@@ -270,6 +270,20 @@ impl Added {
             None => self.id.clone(),
         }
     }
+}
+
+/// Adds `c` as another presentation of the stored theory `id` (a discovery it was shown
+/// equivalent to), once: the library deduplicates by equivalence, so an equivalent theory never
+/// becomes a discovery of its own.
+pub fn add_presentation(lib: &mut Library, id: &str, c: &Candidate, evidence: &str) -> Result<String, ToolError> {
+    let record = lib.get(id).map_err(|e| ToolError::Failed("library", e.to_string()))?;
+    let Body::Theory(mut t) = record.body else { return Err(ToolError::Failed("library", format!("{id} is not a theory"))) };
+    let text = c.theory.to_text();
+    if !t.presentations.iter().any(|p| p.text == text) {
+        t.presentations.push(Presentation { name: c.name.clone(), text, evidence: evidence.into() });
+        store(lib, Body::Theory(t))?;
+    }
+    Ok(id.to_string())
 }
 
 /// `add_to_library`: stores a discovery under `name` with its spectrum and up to three models

@@ -71,6 +71,11 @@ pub struct TheoryRec {
     /// later name is kept here rather than replacing it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<Alias>,
+    /// Other presentations of the same class, each shown equivalent (or equal up to renaming):
+    /// a theory equivalent to a stored one is added here, never as a new discovery. Not part of
+    /// what identifies the record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub presentations: Vec<Presentation>,
 }
 
 /// A later name of a theory already in the library.
@@ -83,6 +88,17 @@ pub struct Alias {
     /// Why it was given (a discovery's notes).
     #[serde(default)]
     pub notes: String,
+}
+
+/// Another presentation of a stored theory's class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Presentation {
+    /// The name it came under (a candidate's name).
+    pub name: String,
+    /// Its text in Birkhoff's format.
+    pub text: String,
+    /// How it was shown to be the same class.
+    pub evidence: String,
 }
 
 /// One row of a stored spectrum (timings are left out so that equal spectra get equal IDs).

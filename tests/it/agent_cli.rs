@@ -174,7 +174,7 @@ fn report_top_sorts_by_the_key_asked() {
     for (seed, total, novelty) in [("group", 0.9, 0.1), ("monoid", 0.5, 0.8), ("band", 0.2, 0.5)] {
         let t = birkhoff_engine::seeds::load(seed).unwrap();
         let dims = [("novelty".to_string(), novelty), ("richness".to_string(), 1.0 - novelty)].into_iter().collect();
-        l.put(Body::Theory(TheoryRec { name: format!("D_{seed}"), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: Some(Score { total, dims }), aliases: vec![] })).unwrap();
+        l.put(Body::Theory(TheoryRec { name: format!("D_{seed}"), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: Some(Score { total, dims }), aliases: vec![], presentations: vec![] })).unwrap();
     }
     drop(l);
     let order = |key: &str| -> Vec<String> {
@@ -215,7 +215,7 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     // Stored as the agent stores a proved conjecture.
     let mut l = Library::open(Path::new(&lib)).unwrap();
     let g = birkhoff_engine::seeds::load("group").unwrap();
-    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None, aliases: vec![] })).unwrap();
+    let (theory, _) = l.put(Body::Theory(TheoryRec { name: "group".into(), text: g.to_text(), fingerprint: g.fingerprint().to_string(), origin: "base".into(), parents: vec![], discovery: false, notes: String::new(), score: None, aliases: vec![], presentations: vec![] })).unwrap();
     let statement = "inv(inv(x)) = x";
     let conjecture = |status, proof| ConjectureRec { theory_id: theory.id.clone(), theory_name: "group".into(), statement: statement.into(), status, evidence: "proved".into(), countermodel: None, proof, proposed_by: "test".into() };
     let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();

@@ -29,8 +29,19 @@ fn main() {
     let retry = prompt.contains("Your previous reply was rejected");
     let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();
     let first_move = line_after("Moves available:").split(", ").next().filter(|m| !m.starts_with("none")).map(|m| format!("\"{m}\"")).unwrap_or_default();
-    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["group"], "moves": [{first_move}], "depth": 1}}], "check_top": 5, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
-    let candidate = line_after("### Candidate 1:");
+    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["loop"], "moves": [{first_move}], "depth": 1}}], "check_top": 20, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
+    // The first candidate shown new (ACT keeps nothing else), else the first.
+    let names: Vec<&str> = prompt.lines().filter_map(|l| l.strip_prefix("### Candidate ").and_then(|r| r.split_once(": ")).map(|(_, n)| n.trim())).collect();
+    let mut current = "";
+    let mut new = None;
+    for l in prompt.lines() {
+        if let Some((_, n)) = l.strip_prefix("### Candidate ").and_then(|r| r.split_once(": ")) {
+            current = n.trim();
+        } else if l.trim_start().starts_with("what it is: new because") && new.is_none() {
+            new = Some(current);
+        }
+    }
+    let candidate = new.or(names.first().copied()).unwrap_or("").to_string();
     let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script"}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
     let good = if plan_phase { good_plan } else { good_decisions };
     // A child of this program that outlives it, holding its output open; its pid goes to the log.

@@ -1,4 +1,5 @@
 //! The package's integration tests, as one test binary (one link instead of one per file).
 
 mod faults;
+mod identify;
 mod offline;

@@ -14,8 +14,17 @@ use birkhoff_agent::tools::Toolbox;
 use birkhoff_engine::seeds;
 
 fn situation(goal: &str) -> Situation {
-    let bases = seeds::all().iter().map(|s| Base { name: s.name.to_string(), theory: seeds::load(s.name).unwrap(), spectrum: None, score: None, discovery: false }).collect();
+    let bases = seeds::all().iter().map(|s| Base { name: s.name.to_string(), theory: seeds::load(s.name).unwrap(), spectrum: None, score: None, discovery: false, record: None }).collect();
     Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![], found_in_library: vec![] }
+}
+
+/// `c` identified against the seeds, as the controller does before INTERPRET.
+fn identified(mut c: Candidate) -> Candidate {
+    use birkhoff_scorer::identify::{standing, Known, Reference};
+    let side = birkhoff_checker::prover::equivalence::Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
+    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, ..Default::default() };
+    c.standing = Some(standing(&side, &Reference::new(Known::builtin(), None), &opts).unwrap());
+    c
 }
 
 fn checked(name: &str, seed: &str, origin: &str) -> Candidate {
@@ -42,7 +51,7 @@ fn plans_follow_the_goal_flags_and_history() {
     // With a discovery, an even cycle exploits it at a larger size.
     let mut s4 = situation("find novel variants");
     s4.run_index = 2;
-    s4.bases.push(Base { name: "Found".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true });
+    s4.bases.push(Base { name: "Found".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
     let p4 = plan(&s4);
     assert_eq!(p4.explorations[0].bases, ["Found"]);
     assert_eq!(p4.max_size, 6);
@@ -59,7 +68,7 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     let mut idem = checked("Idem_z", "magma", "ADD(idempotent)");
     idem.theory = birkhoff_engine::Theory::parse("theory IdemMagma\nfunc * : 2\naxiom idem: x * x = x", "t.bk").unwrap();
     Toolbox::builtin().check_models(&mut idem, 3).unwrap();
-    s.candidates = vec![checked("moufang_loop", "moufang_loop", "base"), checked("Band_x", "band", "DROP(comm)"), checked("Group_y", "group", "TEST"), idem];
+    s.candidates = vec![checked("moufang_loop", "moufang_loop", "base"), checked("Band_x", "band", "DROP(comm)"), checked("Group_y", "group", "TEST"), identified(idem)];
     let d = decide(&s);
     // The one new theory with models above size 1 is kept, under a valid new name.
     assert_eq!(d.keep.len(), 1, "{:?}", d.keep);
@@ -146,7 +155,7 @@ fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why
     let mut exponent3 = extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 6);
     exponent3.same_as_parent = no_new_models(&exponent3, &group);
     let mut s = situation("study groups");
-    s.candidates = vec![alternative, exponent3];
+    s.candidates = vec![alternative, identified(exponent3)];
     let d = decide(&s);
     let kept: Vec<&str> = d.keep.iter().map(|k| k.candidate.as_str()).collect();
     assert_eq!(kept, ["Group+exponent3(*)"], "{}", d.analysis);
@@ -188,12 +197,12 @@ fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
 
 #[test]
 fn discovery_names_are_never_reused() {
-    // An earlier run kept something else as GroupVariant1_1: the new discovery gets a new name.
+    // An earlier run kept something else as GroupWithCube: the new discovery gets a new name.
     let mut s = situation("study groups");
-    s.bases.push(Base { name: "GroupVariant1_1".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true });
-    s.candidates = vec![extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 4)];
+    s.bases.push(Base { name: "GroupWithCube".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
+    s.candidates = vec![identified(extended("Group+exponent3(*)", "group", "group", "axiom cube: (x * x) * x = e", 4))];
     let d = decide(&s);
-    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupVariant1_1_2"], "{}", d.analysis);
+    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupWithCube_2"], "{}", d.analysis);
 }
 
 #[test]

@@ -19,6 +19,7 @@ fn theory_body(t: &Theory, score: Option<f64>) -> Body {
         notes: t.doc.clone(),
         score: score.map(|total| Score { total, dims: BTreeMap::from([("novelty".to_string(), total / 2.0)]) }),
         aliases: vec![],
+        presentations: vec![],
     })
 }
 

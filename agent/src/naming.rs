@@ -1,0 +1,51 @@
+//! Names that say what a theory is: its parent with the laws it adds and drops, "Loop with
+//! x / y = y / x", never a counter such as `Variant2_1`.
+
+use crate::situation::{Candidate, Situation};
+use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::Theory;
+
+/// Each axiom of `t` with its formula as printed.
+fn printed(t: &Theory) -> Vec<(String, String)> {
+    t.axioms.iter().map(|a| (a.name.clone(), FormulaPrinter::new(&t.sig, a).formula(&a.formula))).collect()
+}
+
+/// `left_alternative` → `LeftAlternative`: the letters and digits of a name, each run capitalised.
+fn camel(name: &str) -> String {
+    name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect()
+}
+
+/// The discovery name and the title of `c`: the parent it came from (a base of the situation) and
+/// the laws it adds or drops, compared as printed formulas. The name is a valid discovery name
+/// (a letter, then letters and digits, at most 64); the title reads as a phrase.
+pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
+    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| &b.theory);
+    let own = printed(&c.theory);
+    let (added, dropped): (Vec<&(String, String)>, Vec<(String, String)>) = match parent {
+        Some(p) => {
+            let theirs = printed(p);
+            (own.iter().filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f)).collect(), theirs.into_iter().filter(|(_, g)| !own.iter().any(|(_, f)| f == g)).collect())
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let stem = parent.map_or(c.theory.name.as_str(), |p| p.name.as_str());
+    let mut title = stem.to_string();
+    let mut name = camel(stem);
+    if !added.is_empty() {
+        title += &format!(" with {}", added.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join(" and "));
+        name += &format!("With{}", added.iter().map(|(n, _)| camel(n)).collect::<String>());
+    }
+    if !dropped.is_empty() {
+        title += &format!(" without {}", dropped.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
+        name += &format!("Without{}", dropped.iter().map(|(n, _)| camel(n)).collect::<String>());
+    }
+    if added.is_empty() && dropped.is_empty() {
+        title += &format!(" ({})", c.origin);
+        name += "Variant";
+    }
+    if !name.starts_with(|ch: char| ch.is_ascii_alphabetic()) {
+        name = format!("T{name}");
+    }
+    name.truncate(56);
+    (name, title)
+}

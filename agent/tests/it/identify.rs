@@ -1,0 +1,97 @@
+//! A discovery must be new for a stated reason: candidates are identified against the seeds,
+//! earlier discoveries and better-ranked candidates before ACT; a presentation of a known class is
+//! never kept as a discovery, and one the model insists on keeping becomes another presentation
+//! of the stored record.
+
+use birkhoff_agent::controller::{Agent, Config};
+use birkhoff_agent::llm::{Llm, Phase, Request};
+use birkhoff_agent::observe::Silent;
+use birkhoff_agent::offline::Offline;
+use birkhoff_agent::report::CycleReport;
+use birkhoff_agent::tools::{Explorer, Generated, Toolbox};
+use birkhoff_engine::{seeds, Theory};
+use birkhoff_library::record::Body;
+
+/// Loops in which every element is its own inverse, in two presentations (the second adds a law
+/// that follows: x \ e = x \ (x * x) = x), and the quasigroup seed with its symbols renamed.
+struct Presentations;
+
+fn with(seed: &str, extra: &str) -> Theory {
+    Theory::parse(&format!("{}\n{extra}", seeds::load(seed).unwrap().to_text()), "candidate.bk").unwrap()
+}
+
+impl Explorer for Presentations {
+    fn moves(&self) -> Vec<String> {
+        vec!["COMPLETE".into()]
+    }
+
+    fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
+        let renamed = Theory::parse("theory Q\nfunc o : 2\nfunc l : 2\nfunc r : 2\naxiom a: l(x, o(x, y)) = y\naxiom b: o(x, l(x, y)) = y\naxiom c: r(o(x, y), y) = x\naxiom d: o(r(x, y), y) = x\n", "q.bk").unwrap();
+        let g = |name: &str, theory: Theory, parent: &str| Generated { name: name.into(), theory, origin: "COMPLETE".into(), parents: vec![parent.into()] };
+        Ok(vec![
+            g("SqA", with("loop", "axiom square: x * x = e"), "loop"),
+            g("SqB", with("loop", "axiom square: x * x = e\naxiom self_ldiv: x \\ e = x"), "loop"),
+            g("QuasigroupAgain", renamed, "quasigroup"),
+        ])
+    }
+}
+
+/// The offline strategist, except that it keeps `SqB` when interpreting.
+struct KeepsSqB;
+
+impl Llm for KeepsSqB {
+    fn describe(&self) -> String {
+        "scripted".into()
+    }
+    fn ask(&self, req: &Request) -> Result<String, birkhoff_agent::llm::LlmError> {
+        match req.phase {
+            Phase::Plan => Offline.ask(req),
+            Phase::Interpret => Ok(r#"<decisions>{"analysis": "keep SqB", "keep": [{"candidate": "SqB", "name": "SquareLoopAgain", "notes": "insisted"}], "conjectures": []}</decisions>"#.into()),
+        }
+    }
+}
+
+fn tools() -> Toolbox {
+    Toolbox { explorer: Some(Box::new(Presentations)), per_size: std::time::Duration::from_secs(5), ..Toolbox::builtin() }
+}
+
+fn discoveries(lib: &birkhoff_library::Library) -> Vec<birkhoff_library::record::TheoryRec> {
+    lib.list("theory").unwrap().into_iter().filter_map(|r| match r.body {
+        Body::Theory(t) if t.discovery => Some(t),
+        _ => None,
+    }).collect()
+}
+
+#[test]
+fn presentations_of_known_classes_are_never_kept_as_discoveries() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
+    let offline = Agent { llm: &Offline, offline: true, tools: tools(), observer: &Silent, interrupted: &|| false };
+    offline.run(&mut lib, &Config { goal: "loops".into(), cycles: 2, bases: vec![] }).unwrap();
+
+    let first: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    let kept: Vec<&str> = first.discoveries.iter().map(|d| d.candidate.name.as_str()).collect();
+    assert_eq!(kept, ["SqA"], "{}", first.decisions.analysis);
+    let name = first.discoveries[0].name.clone();
+    assert!(name.starts_with("LoopWithSquare"), "named by what it is: {name}");
+    assert!(first.discoveries[0].notes.contains("New because"), "{}", first.discoveries[0].notes);
+    let a = &first.decisions.analysis;
+    assert!(a.contains("SqB (known as SqA (candidate): equivalent"), "{a}");
+    assert!(a.contains("QuasigroupAgain (known as quasigroup (seed): equal up to renaming"), "{a}");
+
+    // The next cycle meets both presentations again: each is the discovery, nothing is kept.
+    let second: CycleReport = serde_json::from_value(lib.report(2).unwrap()).unwrap();
+    assert!(second.discoveries.is_empty(), "{}", second.decisions.analysis);
+    assert!(second.decisions.analysis.contains(&format!("SqB (known as {name} (discovery): equivalent")), "{}", second.decisions.analysis);
+    assert_eq!(discoveries(&lib).len(), 1);
+
+    // A model that keeps SqB anyway adds a presentation to the record, not a discovery.
+    let scripted = Agent { llm: &KeepsSqB, offline: false, tools: tools(), observer: &Silent, interrupted: &|| false };
+    scripted.run(&mut lib, &Config { goal: "loops again".into(), cycles: 1, bases: vec![] }).unwrap();
+    let third: CycleReport = serde_json::from_value(lib.report(3).unwrap()).unwrap();
+    assert!(third.discoveries.is_empty());
+    assert!(third.tool_calls.iter().any(|t| t.tool == "add_to_library" && t.summary.contains("another presentation")), "{:?}", third.tool_calls.iter().map(|t| &t.summary).collect::<Vec<_>>());
+    let stored = discoveries(&lib);
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].presentations.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["SqB"]);
+}
