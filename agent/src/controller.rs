@@ -531,7 +531,9 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Opt
     use birkhoff_checker::prover::equivalence::Side;
     let mut known = Known::builtin();
     known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
-    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), ..Default::default() };
+    // Without Z3: a Z3 check abandoned at its deadline leaves libz3's SIGINT handler installed,
+    // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV).
+    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, ..Default::default() };
     let mut reference = Reference::new(known, cancel);
     let mut count = 0;
     for c in candidates.iter_mut() {

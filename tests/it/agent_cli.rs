@@ -257,10 +257,11 @@ const SCRIPTED_MODEL: &str = r#"p=$(cat)
 case "$p" in *'Cycle 1 of'*) c=1; m=COMPLETE;; *) c=2; m=DEFORM;; esac
 case "$p" in
 *'PHASE: PLAN'*)
-  echo "<plan>{\"strategy\": \"scripted\", \"explorations\": [{\"bases\": [\"semigroup\"], \"moves\": [\"$m\"], \"depth\": 1}], \"check_top\": 4, \"max_size\": 3, \"prove\": [{\"theory\": \"group\", \"statement\": \"x * x = e\"}]}</plan>";;
+  echo "<plan>{\"strategy\": \"scripted\", \"explorations\": [{\"bases\": [\"semigroup\"], \"moves\": [\"$m\"], \"depth\": 1}], \"check_top\": 8, \"max_size\": 3, \"prove\": [{\"theory\": \"group\", \"statement\": \"x * x = e\"}]}</plan>";;
 *)
-  c1=$(printf '%s\n' "$p" | sed -n 's/^### Candidate 1: //p')
-  c2=$(printf '%s\n' "$p" | sed -n 's/^### Candidate 2: //p')
+  new=$(printf '%s\n' "$p" | awk '/^### Candidate [0-9]+: /{sub(/^### Candidate [0-9]+: /,""); c=$0} /^    what it is: new because/{print c}')
+  c1=$(printf '%s\n' "$new" | sed -n 1p)
+  c2=$(printf '%s\n' "$new" | sed -n 2p)
   echo "<decisions>{\"analysis\": \"scripted\", \"keep\": [{\"candidate\": \"$c1\", \"name\": \"Kept${c}a\", \"notes\": \"first\"}, {\"candidate\": \"$c2\", \"name\": \"Kept${c}b\", \"notes\": \"second\"}, {\"candidate\": \"$c1\", \"name\": \"Kept${c}again\", \"notes\": \"the same again\"}], \"conjectures\": [{\"theory\": \"$c1\", \"statement\": \"x * y = y * x\"}]}</decisions>";;
 esac"#;
 

@@ -87,11 +87,15 @@ pub struct Options {
     pub max_enodes: usize,
     /// Set to true (Ctrl-C) to stop soon; the answer is then "unknown".
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Whether [`Options::plan`] includes Z3 (with the `z3` feature). A process that must keep
+    /// handling Ctrl-C itself afterwards turns it off: a Z3 check abandoned at its deadline leaves
+    /// libz3's own SIGINT handler installed, and a later Ctrl-C then crashed the agent.
+    pub z3: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None }
+        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None, z3: true }
     }
 }
 
@@ -118,7 +122,9 @@ impl Options {
             Strategy::Saturation { time_share: 25 },
         ];
         #[cfg(feature = "z3")]
-        plan.push(Strategy::Z3 { time_share: 50 });
+        if self.z3 {
+            plan.push(Strategy::Z3 { time_share: 50 });
+        }
         if small > tiny {
             plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: small, time_share: 40 });
         }
