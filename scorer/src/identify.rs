@@ -24,9 +24,19 @@ pub struct Known {
 }
 
 impl Known {
-    /// The theories shipped with Birkhoff: every seed.
+    /// The theories shipped with Birkhoff: every catalogue entry, seeds first (a theory equal to
+    /// a seed is named after the seed), each under its file name.
     pub fn builtin() -> Vec<Known> {
-        birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok().map(|theory| Known { name: s.name.to_string(), kind: "seed", theory })).collect()
+        use birkhoff_engine::catalogue::{all, Origin};
+        let mut entries = all();
+        entries.sort_by_key(|e| (e.origin != Origin::Seed, e.name));
+        entries
+            .into_iter()
+            .filter_map(|e| {
+                let kind = if e.origin == Origin::Seed { "seed" } else { "catalogue" };
+                e.theory().ok().map(|theory| Known { name: e.name.to_string(), kind, theory })
+            })
+            .collect()
     }
 }
 

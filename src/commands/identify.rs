@@ -1,7 +1,7 @@
 //! `birkhoff identify THEORY`: what is this theory? Equal or equivalent to a known theory (a seed
 //! or catalogue entry), else the closest known theories above it (which it implies) and below it
 //! (which imply it), each implication proved and each strictness shown by a countermodel where
-//! the small models show one; and its spectrum. Exit codes: 0 placed, 1 equivalence to some known
+//! the small models show one; and its spectrum with the OEIS sequences it matches. Exit codes: 0 placed, 1 equivalence to some known
 //! theory undecided, 2 error, 130 interrupted.
 
 use super::equiv::map_text;
@@ -9,6 +9,7 @@ use crate::output::print_json;
 use crate::Outcome;
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{enumerate_up_to, Options as FinderOptions};
+use birkhoff_checker::spectrum::SpectrumRow;
 use birkhoff_checker::prover::equivalence::{side_budget, Implication, Side};
 use birkhoff_checker::prover::Options;
 use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
@@ -47,15 +48,21 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Interrupted);
     }
     let rows: Vec<_> = spectrum.iter().map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled})).collect();
+    let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(|e| SpectrumRow { sizes: e.sizes.clone(), iso: e.iso, labeled: e.labeled, seconds: 0.0, nodes: e.nodes, timing: Default::default() }).collect();
+    let oeis = birkhoff_checker::oeis::recognise(&spectrum_rows);
     if json {
         let mut v = serde_json::to_value(&found)?;
         v["summary"] = found.standing.describe().into();
         v["spectrum"] = rows.into();
+        v["oeis"] = serde_json::to_value(&oeis)?;
         print_json(&v);
     } else {
         println!("{}: {}", t.name, found.standing.describe());
         let points: Vec<String> = spectrum.iter().map(|e| format!("{}:{}", birkhoff_checker::spectrum::sizes_label(&e.sizes), e.iso)).collect();
         println!("  spectrum (iso classes by size) {}", points.join(" "));
+        for m in &oeis {
+            println!("  spectrum matches {}", m.describe());
+        }
         for (title, list) in [("above (it implies them)", &found.above), ("below (they imply it)", &found.below)] {
             if !list.is_empty() {
                 println!("  closest {title}:");

@@ -254,10 +254,10 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
 /// countermodel, so that no prover time limit is involved). Names already taken are rejected by
 /// the schema, so a rerun that saw a cut-short cycle's discoveries would decide differently.
 const SCRIPTED_MODEL: &str = r#"p=$(cat)
-case "$p" in *'Cycle 1 of'*) c=1; m=COMPLETE;; *) c=2; m=DEFORM;; esac
+case "$p" in *'Cycle 1 of'*) c=1; m=COMPLETE; k=8;; *) c=2; m=DEFORM; k=5;; esac
 case "$p" in
 *'PHASE: PLAN'*)
-  echo "<plan>{\"strategy\": \"scripted\", \"explorations\": [{\"bases\": [\"semigroup\"], \"moves\": [\"$m\"], \"depth\": 1}], \"check_top\": 8, \"max_size\": 3, \"prove\": [{\"theory\": \"group\", \"statement\": \"x * x = e\"}]}</plan>";;
+  echo "<plan>{\"strategy\": \"scripted\", \"explorations\": [{\"bases\": [\"semigroup\"], \"moves\": [\"$m\"], \"depth\": 1}], \"check_top\": $k, \"max_size\": 3, \"prove\": [{\"theory\": \"group\", \"statement\": \"x * x = e\"}]}</plan>";;
 *)
   new=$(printf '%s\n' "$p" | awk '/^### Candidate [0-9]+: /{sub(/^### Candidate [0-9]+: /,""); c=$0} /^    what it is: new because/{print c}')
   c1=$(printf '%s\n' "$new" | sed -n 1p)

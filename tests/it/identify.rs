@@ -73,7 +73,7 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     // Loops in which every element is its own inverse: below nothing shipped, above loops, and
     // strictly (a loop of order 3 has x * x ≠ e).
     let sq = write(dir.path(), "sq.bk", "theory SquareOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom s: x * x = e\n");
-    let v = json_of(&birkhoff(&["identify", &sq, "--json", "--max-size", "4"]));
+    let v = json_of(&birkhoff(&["identify", &sq, "--json", "--max-size", "4", "--timeout", "0.3"]));
     assert_ne!(v["standing"]["standing"], "known", "{v}");
     let above = v["above"].as_array().unwrap();
     let l = above.iter().find(|n| n["name"] == "loop").unwrap_or_else(|| panic!("loops are above: {v}"));

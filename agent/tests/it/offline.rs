@@ -152,13 +152,13 @@ fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why
     let group = checked_to("Group", "group", 6);
     let mut alternative = extended("Group+left_alternative(*)", "group", "Group", "axiom left_alternative: (x * x) * y = x * (x * y)", 6);
     alternative.same_as_parent = no_new_models(&alternative, &group);
-    let mut exponent3 = extended("Group+exponent3(*)", "group", "Group", "axiom cube: (x * x) * x = e", 6);
+    let mut exponent3 = extended("Group+exponent5(*)", "group", "Group", "axiom quint: (((x * x) * x) * x) * x = e", 6);
     exponent3.same_as_parent = no_new_models(&exponent3, &group);
     let mut s = situation("study groups");
     s.candidates = vec![alternative, identified(exponent3)];
     let d = decide(&s);
     let kept: Vec<&str> = d.keep.iter().map(|k| k.candidate.as_str()).collect();
-    assert_eq!(kept, ["Group+exponent3(*)"], "{}", d.analysis);
+    assert_eq!(kept, ["Group+exponent5(*)"], "{}", d.analysis);
     assert!(d.analysis.contains("rejected as not new: Group+left_alternative(*) (no new models: its spectrum equals that of its parent Group"), "{}", d.analysis);
 }
 
@@ -197,12 +197,12 @@ fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
 
 #[test]
 fn discovery_names_are_never_reused() {
-    // An earlier run kept something else as GroupWithCube: the new discovery gets a new name.
+    // An earlier run kept something else as GroupWithQuint: the new discovery gets a new name.
     let mut s = situation("study groups");
-    s.bases.push(Base { name: "GroupWithCube".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
-    s.candidates = vec![identified(extended("Group+exponent3(*)", "group", "group", "axiom cube: (x * x) * x = e", 4))];
+    s.bases.push(Base { name: "GroupWithQuint".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
+    s.candidates = vec![identified(extended("Group+exponent5(*)", "group", "group", "axiom quint: (((x * x) * x) * x) * x = e", 5))];
     let d = decide(&s);
-    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupWithCube_2"], "{}", d.analysis);
+    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupWithQuint_2"], "{}", d.analysis);
 }
 
 #[test]
