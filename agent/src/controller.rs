@@ -20,7 +20,7 @@ use birkhoff_library::Library;
 use rayon::prelude::*;
 use serde_json::json;
 use std::cell::Cell;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What a run is asked to do.
 pub struct Config {
@@ -170,11 +170,12 @@ impl Agent<'_> {
     /// strategist. Returns the value and who produced it; an error only if the offline
     /// strategist's own reply were invalid (a bug).
     ///
-    /// Every model call of a cycle shares one `deadline` (`--llm-timeout`); once it has passed,
-    /// the model is not asked again this cycle. A reply longer than [`MAX_REPLY`] is invalid; a
+    /// Every model call of a cycle shares one budget (`--llm-timeout`): the time spent waiting
+    /// for the model, `llm_secs`, counts against it (the tools' own time does not); once it is
+    /// used up, the model is not asked again this cycle. A reply longer than [`MAX_REPLY`] is invalid; a
     /// valid one has its free text cut to the schema's limits, each cut a fault.
     #[allow(clippy::too_many_arguments)]
-    fn decide<T: schema::Bounded>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, deadline: Option<Instant>, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
+    fn decide<T: schema::Bounded>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
         let name = match phase {
             Phase::Plan => "plan",
             Phase::Interpret => "interpret",
@@ -183,13 +184,16 @@ impl Agent<'_> {
         let mut prompt = crate::prompt::user(phase, s);
         if !self.offline && !llm_dead.get() {
             for attempt in 1..=2 {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    let secs = self.llm.budget().map_or(0, |b| b.as_secs());
+                let budget = self.llm.budget();
+                let left = budget.map(|b| b.saturating_sub(Duration::from_secs_f64(*llm_secs)));
+                if left.is_some_and(|l| l.is_zero()) {
+                    let secs = budget.map_or(0, |b| b.as_secs());
                     faults.push(Fault { phase: name.into(), message: format!("the model's time for this cycle ({secs} s, --llm-timeout) is used up"), handling: "the offline strategist decided this step".into() });
                     break;
                 }
                 self.observer.wait_start(&format!("Asking {} ({name})", self.llm.describe()));
                 let t0 = Instant::now();
+                let deadline = left.map(|l| t0 + l);
                 let reply = self.llm.ask(&Request { phase, system: &system, prompt: &prompt, situation: s, deadline });
                 *llm_secs += t0.elapsed().as_secs_f64();
                 self.observer.wait_end();
@@ -257,8 +261,6 @@ impl Agent<'_> {
         self.observer.line(&format!("──────── Cycle {next} ({}/{} of this run) ────────", run.index, run.of), json!({"event": "cycle_start", "cycle": next, "index": run.index, "of": run.of}));
         self.observer.line(&format!("Goal: {}", cfg.goal), json!({"event": "goal", "goal": cfg.goal}));
         let (mut faults, dead, mut llm_secs) = (Vec::new(), Cell::new(false), 0.0);
-        // One deadline for every model call of the cycle.
-        let deadline = self.llm.budget().map(|b| Instant::now() + b);
         let mut s = self.situation(lib, cfg, &run);
         let base_names = s.base_names();
 
@@ -266,7 +268,7 @@ impl Agent<'_> {
         self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[], statement: &statement };
-        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, deadline, |t| schema::parse_plan(t, &vocab))?;
+        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
         if (self.interrupted)() {
             return Ok(None);
         }
@@ -371,7 +373,7 @@ impl Agent<'_> {
         let cand_names = s.candidate_names();
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
         let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names, statement: &statement };
-        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, deadline, |t| schema::parse_decisions(t, &vocab))?;
+        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
         self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
         if (self.interrupted)() {
             return Ok(None);

@@ -12,8 +12,9 @@ use birkhoff_agent::tools::{Explorer, Generated, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::Body;
 
-/// Loops in which every element is its own inverse, in two presentations (the second adds a law
-/// that follows: x \ e = x \ (x * x) = x), and the quasigroup seed with its symbols renamed.
+/// Left symmetric quasigroups (x * (x * y) = y: not in the catalogue, strictly between Steiner
+/// loops and quasigroups) in two presentations (the second adds a law that follows:
+/// x \ y = x * y, as x * (x * y) = y), and the quasigroup seed with its symbols renamed.
 struct Presentations;
 
 fn with(seed: &str, extra: &str) -> Theory {
@@ -29,8 +30,8 @@ impl Explorer for Presentations {
         let renamed = Theory::parse("theory Q\nfunc o : 2\nfunc l : 2\nfunc r : 2\naxiom a: l(x, o(x, y)) = y\naxiom b: o(x, l(x, y)) = y\naxiom c: r(o(x, y), y) = x\naxiom d: o(r(x, y), y) = x\n", "q.bk").unwrap();
         let g = |name: &str, theory: Theory, parent: &str| Generated { name: name.into(), theory, origin: "COMPLETE".into(), parents: vec![parent.into()] };
         Ok(vec![
-            g("SqA", with("loop", "axiom square: x * x = e"), "loop"),
-            g("SqB", with("loop", "axiom square: x * x = e\naxiom self_ldiv: x \\ e = x"), "loop"),
+            g("SqA", with("quasigroup", "axiom square: x * (x * y) = y"), "quasigroup"),
+            g("SqB", with("quasigroup", "axiom square: x * (x * y) = y\naxiom ldiv_is_mul: x \\ y = x * y"), "quasigroup"),
             g("QuasigroupAgain", renamed, "quasigroup"),
         ])
     }
@@ -67,13 +68,13 @@ fn presentations_of_known_classes_are_never_kept_as_discoveries() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
     let offline = Agent { llm: &Offline, offline: true, tools: tools(), observer: &Silent, interrupted: &|| false };
-    offline.run(&mut lib, &Config { goal: "loops".into(), cycles: 2, bases: vec![] }).unwrap();
+    offline.run(&mut lib, &Config { goal: "quasigroups".into(), cycles: 2, bases: vec![] }).unwrap();
 
     let first: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     let kept: Vec<&str> = first.discoveries.iter().map(|d| d.candidate.name.as_str()).collect();
     assert_eq!(kept, ["SqA"], "{}", first.decisions.analysis);
     let name = first.discoveries[0].name.clone();
-    assert!(name.starts_with("LoopWithSquare"), "named by what it is: {name}");
+    assert!(name.starts_with("QuasigroupWithSquare"), "named by what it is: {name}");
     assert!(first.discoveries[0].notes.contains("New because"), "{}", first.discoveries[0].notes);
     let a = &first.decisions.analysis;
     assert!(a.contains("SqB (known as SqA (candidate): equivalent"), "{a}");
@@ -87,7 +88,7 @@ fn presentations_of_known_classes_are_never_kept_as_discoveries() {
 
     // A model that keeps SqB anyway adds a presentation to the record, not a discovery.
     let scripted = Agent { llm: &KeepsSqB, offline: false, tools: tools(), observer: &Silent, interrupted: &|| false };
-    scripted.run(&mut lib, &Config { goal: "loops again".into(), cycles: 1, bases: vec![] }).unwrap();
+    scripted.run(&mut lib, &Config { goal: "quasigroups again".into(), cycles: 1, bases: vec![] }).unwrap();
     let third: CycleReport = serde_json::from_value(lib.report(3).unwrap()).unwrap();
     assert!(third.discoveries.is_empty());
     assert!(third.tool_calls.iter().any(|t| t.tool == "add_to_library" && t.summary.contains("another presentation")), "{:?}", third.tool_calls.iter().map(|t| &t.summary).collect::<Vec<_>>());

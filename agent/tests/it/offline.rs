@@ -66,7 +66,7 @@ fn plans_follow_the_goal_flags_and_history() {
 fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     let mut s = situation("loops");
     let mut idem = checked("Idem_z", "magma", "ADD(idempotent)");
-    idem.theory = birkhoff_engine::Theory::parse("theory IdemMagma\nfunc * : 2\naxiom idem: x * x = x", "t.bk").unwrap();
+    idem.theory = birkhoff_engine::Theory::parse("theory LeftInvolutoryMagma\nfunc * : 2\naxiom left_involutory: x * (x * y) = y", "t.bk").unwrap();
     Toolbox::builtin().check_models(&mut idem, 3).unwrap();
     s.candidates = vec![checked("moufang_loop", "moufang_loop", "base"), checked("Band_x", "band", "DROP(comm)"), checked("Group_y", "group", "TEST"), identified(idem)];
     let d = decide(&s);
