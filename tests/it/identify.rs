@@ -70,16 +70,24 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     assert_eq!(v["standing"]["name"], "loop", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "equivalent", "the redundant law needs a proof: {v}");
 
-    // Loops in which every element is its own inverse: below nothing shipped, above loops, and
-    // strictly (a loop of order 3 has x * x ≠ e).
+    // Loops in which every element is its own inverse, written afresh: the catalogue's entry.
     let sq = write(dir.path(), "sq.bk", "theory SquareOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom s: x * x = e\n");
     let v = json_of(&birkhoff(&["identify", &sq, "--json", "--max-size", "4", "--timeout", "0.3"]));
-    assert_ne!(v["standing"]["standing"], "known", "{v}");
+    assert_eq!(v["standing"]["standing"], "known", "{v}");
+    assert_eq!(v["standing"]["name"], "exponent_two_loop", "{v}");
+    let iso = |v: &serde_json::Value| -> Vec<u64> { v["spectrum"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect() };
+    assert_eq!(iso(&v), [1, 1, 0, 1]);
+
+    // Left symmetric quasigroups (x * (x * y) = y), in no catalogue entry: above quasigroups,
+    // strictly (a quasigroup of order 3 breaks the law), below Steiner loops.
+    let lsq = write(dir.path(), "lsq.bk", "theory LeftSymmetric\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom s: x * (x * y) = y\n");
+    let v = json_of(&birkhoff(&["identify", &lsq, "--json", "--max-size", "4", "--timeout", "0.3"]));
+    assert_eq!(v["standing"]["standing"], "new", "{v}");
     let above = v["above"].as_array().unwrap();
-    let l = above.iter().find(|n| n["name"] == "loop").unwrap_or_else(|| panic!("loops are above: {v}"));
-    assert_eq!(l["implication"]["implication"], "proved");
-    assert_eq!(l["strict"]["not_model_of"], "SquareOne", "{v}");
-    assert!(!above.iter().any(|n| n["name"] == "quasigroup" || n["name"] == "magma"), "loops lie between: not the closest: {v}");
-    let iso: Vec<u64> = v["spectrum"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect();
-    assert_eq!(iso, [1, 1, 0, 1]);
+    let q = above.iter().find(|n| n["name"] == "quasigroup").unwrap_or_else(|| panic!("quasigroups are above: {v}"));
+    assert_eq!(q["implication"]["implication"], "proved");
+    assert_eq!(q["strict"]["not_model_of"], "LeftSymmetric", "{v}");
+    assert!(!above.iter().any(|n| n["name"] == "magma"), "quasigroups lie between: not the closest: {v}");
+    assert!(v["below"].as_array().unwrap().iter().any(|n| n["name"] == "steiner_loop"), "{v}");
+    assert_eq!(iso(&v), [1, 1, 3, 7]);
 }
