@@ -42,6 +42,8 @@ pub struct Candidate {
     pub spectrum: Vec<SpectrumRowRec>,
     /// Every isomorphism class found, smallest sizes first (each passed the evaluator).
     pub models: Vec<IsoClass>,
+    /// Each axiom's independence, as `check_models` gathered it.
+    pub independence: Option<Vec<birkhoff_scorer::independence::AxiomIndependence>>,
     /// Whether models were checked.
     pub checked: bool,
     /// Why it shows nothing new compared with a parent (see [`crate::parent::no_new_models`]),
@@ -56,7 +58,7 @@ pub struct Candidate {
 impl Candidate {
     /// A candidate not yet checked.
     pub fn new(name: String, theory: Theory, origin: String, parents: Vec<String>) -> Candidate {
-        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], checked: false, same_as_parent: None, standing: None }
+        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], independence: None, checked: false, same_as_parent: None, standing: None }
     }
 
     /// Sizes (single-sorted: the size; else the product) with at least one model.

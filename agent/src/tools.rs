@@ -5,7 +5,7 @@
 
 use crate::situation::{Base, Candidate, Settled, ToolStatus};
 use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{enumerate_up_to, first, FirstModel, Options};
+use birkhoff_checker::finder::{first, FirstModel, Options};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
@@ -46,9 +46,8 @@ pub trait Explorer: Send + Sync {
 
 /// Scores theories.
 pub trait Scorer: Send + Sync {
-    /// The score of a checked candidate, given its parents' spectra; searches it needs stay
-    /// within `budget` for each size.
-    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>], budget: &Budget) -> Result<Score, String>;
+    /// The score of a candidate from what `check_models` gathered, given its parents' spectra.
+    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String>;
 }
 
 /// What a prover concluded.
@@ -139,21 +138,19 @@ impl Toolbox {
         Budget { time: Some(self.per_size), nodes: None, models: Some(self.models_per_size), cancel: self.cancel.clone() }
     }
 
-    /// `check_models`: the spectrum of `c` for sizes 1..=max_size (single-sorted theories; a
-    /// many-sorted theory is checked with every sort of the same size), stopping after the
-    /// first size whose count is not exact. Every model passed the evaluator in the finder; it
+    /// `check_models`: gathers what the agent's score reads, as [`birkhoff_scorer::Policy::agent`]
+    /// says (the one evaluation path `score` and `explore` use too): the spectrum for sizes up
+    /// to `max_size` (every size tuple of a many-sorted theory), stopping where a count was cut
+    /// short, and the axioms' independence. Every model passed the evaluator in the finder; it
     /// is checked once more here.
     pub fn check_models(&self, c: &mut Candidate, max_size: u32) -> Result<(), ToolError> {
-        c.spectrum.clear();
-        c.models.clear();
-        let walk = enumerate_up_to(&c.theory, max_size, &self.budget(), Options::default()).map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
-        for e in walk {
-            for class in &e.classes {
-                eval::check(&c.theory, &class.model).map_err(|v| ToolError::Failed("check_models", format!("the finder reported a non-model: {v}")))?;
-            }
-            c.models.extend(e.classes);
-            c.spectrum.push(SpectrumRowRec { sizes: e.sizes, iso: e.iso, labeled: e.labeled });
+        let g = birkhoff_scorer::gather(&c.theory, &birkhoff_scorer::Policy::agent(max_size), &self.budget()).map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
+        for class in &g.classes {
+            eval::check(&c.theory, &class.model).map_err(|v| ToolError::Failed("check_models", format!("the finder reported a non-model: {v}")))?;
         }
+        c.spectrum = g.spectrum.iter().map(SpectrumRowRec::from).collect();
+        c.models = g.classes;
+        c.independence = g.independence;
         c.checked = true;
         Ok(())
     }
@@ -161,7 +158,7 @@ impl Toolbox {
     /// `score`: the candidate's score.
     pub fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, ToolError> {
         let scorer = self.scorer.as_ref().ok_or_else(|| ToolError::NotAvailable("score", NOT_BUILT.into()))?;
-        scorer.score(c, parents, &self.budget()).map_err(|e| ToolError::Failed("score", e))
+        scorer.score(c, parents).map_err(|e| ToolError::Failed("score", e))
     }
 
     /// `prove`: settles a conjecture about `t` if it can: a countermodel up to `max_size`

@@ -15,13 +15,27 @@ pub struct SpectrumRow {
     pub iso: Count,
     /// Labeled models.
     pub labeled: Count,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (0 for a count not searched here).
+    #[serde(default)]
     pub seconds: f64,
-    /// Search nodes.
+    /// Search nodes (0 for a count not searched here).
+    #[serde(default)]
     pub nodes: u64,
     /// Where the time went (absent in files written before it was recorded).
     #[serde(default)]
     pub timing: Timing,
+}
+
+impl SpectrumRow {
+    /// A row of counts known without a search here (a published sequence, a stored record).
+    pub fn counted(sizes: Vec<u32>, iso: Count, labeled: Count) -> SpectrumRow {
+        SpectrumRow { sizes, iso, labeled, seconds: 0.0, nodes: 0, timing: Timing::default() }
+    }
+
+    /// The row of one enumeration.
+    pub fn of(e: &crate::finder::Enumeration) -> SpectrumRow {
+        SpectrumRow { sizes: e.sizes.clone(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing }
+    }
 }
 
 /// The size tuples of a spectrum up to `max`: `[1], [2], ...` for one sort; for several sorts,
@@ -122,7 +136,7 @@ impl Iterator for SizeTuples {
 /// Computes one row of the spectrum with the chosen engine.
 pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
     let e = router::count(engine, t, sizes, budget)?;
-    Ok(SpectrumRow { sizes: sizes.to_vec(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing })
+    Ok(SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&e) })
 }
 
 /// Formats sizes as `3` (one sort) or `2x3` (several).

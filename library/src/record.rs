@@ -3,6 +3,7 @@
 //! model or conjecture found twice gets the same ID and the same file.
 
 use birkhoff_checker::budget::Count;
+use birkhoff_checker::spectrum::SpectrumRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -110,6 +111,20 @@ pub struct SpectrumRowRec {
     pub iso: Count,
     /// Labeled models.
     pub labeled: Count,
+}
+
+impl From<&SpectrumRow> for SpectrumRowRec {
+    /// The stored form of a spectrum row: its counts, without the timings.
+    fn from(r: &SpectrumRow) -> SpectrumRowRec {
+        SpectrumRowRec { sizes: r.sizes.clone(), iso: r.iso, labeled: r.labeled }
+    }
+}
+
+impl SpectrumRowRec {
+    /// The row as the finder and the scorer read it (no timings: it was not searched here).
+    pub fn row(&self) -> SpectrumRow {
+        SpectrumRow::counted(self.sizes.clone(), self.iso, self.labeled)
+    }
 }
 
 /// A spectrum record.

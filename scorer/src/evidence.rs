@@ -1,13 +1,15 @@
-//! What a score is computed from, and how to gather it: the spectrum and representatives from
-//! the native finder, countermodels for independence, conjecture counts from the conjecture
-//! engine (`birkhoff_checker::prover::conjecture`) run on those representatives.
+//! What a score is computed from, and the one way to gather it: the spectrum and
+//! representatives from the native finder, countermodels for independence, conjecture counts from
+//! the conjecture engine (`birkhoff_checker::prover::conjecture`) run on those representatives.
+//! `score`, `explore` and the agent all gather through [`gather`] with a named [`Policy`], so one
+//! theory under one policy gets one score.
 
 use crate::independence::{self, AxiomIndependence};
-use crate::spectrum::{KnownSpectrum, Point};
+use crate::spectrum::KnownSpectrum;
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::prover::conjecture::{conjecture_with_models, ModelCheck, Options as ConjectureOptions, Report};
 use birkhoff_checker::finder::{enumerate, FinderError, IsoClass, Options};
-use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_checker::spectrum::{size_tuples, SpectrumRow};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -47,7 +49,7 @@ pub struct Evidence<'a> {
     /// The candidate.
     pub theory: &'a Theory,
     /// Its iso-class spectrum.
-    pub spectrum: Option<&'a [Point]>,
+    pub spectrum: Option<&'a [SpectrumRow]>,
     /// Representatives of its iso classes (at the sizes where they were kept).
     pub classes: Option<&'a [IsoClass]>,
     /// Countermodel results for each axiom.
@@ -55,7 +57,7 @@ pub struct Evidence<'a> {
     /// Conjecture counts.
     pub conjectures: Option<ConjectureSummary>,
     /// The parents' spectra, for novelty.
-    pub parents: &'a [Vec<Point>],
+    pub parents: &'a [Vec<SpectrumRow>],
     /// Known spectra (the ground truth, the library), for novelty and connections.
     pub known: &'a [KnownSpectrum],
 }
@@ -70,20 +72,20 @@ impl<'a> Evidence<'a> {
 /// Evidence gathered by [`gather`], owned.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Gathered {
-    /// The iso-class spectrum up to the size limit.
-    pub spectrum: Vec<Point>,
+    /// The spectrum up to the size limit (see [`spectrum`] for which sizes).
+    pub spectrum: Vec<SpectrumRow>,
     /// Representatives at the sizes up to `classes_up_to`.
     pub classes: Vec<IsoClass>,
-    /// Independence of each axiom.
-    pub independence: Vec<AxiomIndependence>,
+    /// Independence of each axiom (`None` when the policy does not look for countermodels).
+    pub independence: Option<Vec<AxiomIndependence>>,
     /// The conjecture engine's counts (see [`conjecture_options`]); `None` if it could not run.
     pub conjectures: Option<ConjectureSummary>,
 }
 
 impl Gathered {
     /// Borrows this as evidence for `theory`.
-    pub fn evidence<'a>(&'a self, theory: &'a Theory, parents: &'a [Vec<Point>], known: &'a [KnownSpectrum]) -> Evidence<'a> {
-        Evidence { theory, spectrum: Some(&self.spectrum), classes: Some(&self.classes), independence: Some(&self.independence), conjectures: self.conjectures, parents, known }
+    pub fn evidence<'a>(&'a self, theory: &'a Theory, parents: &'a [Vec<SpectrumRow>], known: &'a [KnownSpectrum]) -> Evidence<'a> {
+        Evidence { theory, spectrum: Some(&self.spectrum), classes: Some(&self.classes), independence: self.independence.as_deref(), conjectures: self.conjectures, parents, known }
     }
 }
 
@@ -96,32 +98,83 @@ pub fn conjecture_options(budget: &Budget) -> ConjectureOptions {
     ConjectureOptions { depth: 2, per_conjecture: Duration::from_millis(250), beyond: 1, max_conjectures: 10, max_terms: 20_000, cancel: budget.cancel.clone(), ..ConjectureOptions::default() }
 }
 
-/// Computes the spectrum of `t` up to `max_size` (per sort) and looks for independence
-/// countermodels up to `independence_size`, each size within `budget`. Representatives are kept
-/// for sizes whose classes the budget's model limit allows; a size cut short keeps its count as
-/// a lower bound. The conjecture engine then runs on the representatives of sizes up to
-/// `CONJECTURE_SIZE` with [`conjecture_options`].
-pub fn gather(t: &Theory, max_size: u32, independence_size: u32, budget: &Budget) -> Result<Gathered, FinderError> {
-    let mut out = Gathered::default();
-    let mut check = ModelCheck { sizes: Vec::new(), classes: 0, complete: true, note: None };
-    let mut small = Vec::new();
-    for sizes in size_tuples(t.sig.sorts.len(), max_size) {
-        let e = enumerate(t, &sizes, budget, Options::default())?;
-        if sizes.iter().all(|&n| n <= CONJECTURE_SIZE) {
-            check.complete &= e.iso.status == Status::Exact;
-            small.extend(e.classes.iter().map(|c| c.model.clone()));
-            check.sizes.push(sizes.clone());
-        }
-        out.spectrum.push(Point { sizes, iso: e.iso });
-        out.classes.extend(e.classes);
+/// What to gather for a score. The three commands that score use these named policies; the
+/// spectrum rule ([`spectrum`]) is the same for all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Policy {
+    /// Who uses it: `score`, `explore` or `agent`.
+    pub name: &'static str,
+    /// The spectrum is computed up to this size (of every sort).
+    pub max_size: u32,
+    /// Independence countermodels are looked for up to this size; 0 leaves independence out.
+    pub independence_size: u32,
+    /// Whether the conjecture engine runs on the small models.
+    pub conjectures: bool,
+}
+
+impl Policy {
+    /// `birkhoff score`: everything, the conjecture engine included.
+    pub fn score(max_size: u32, independence_size: u32) -> Policy {
+        Policy { name: "score", max_size, independence_size, conjectures: true }
     }
-    out.independence = independence::check(t, independence_size, budget)?;
+
+    /// `birkhoff explore`, which checks every theory it reaches: the spectrum only.
+    pub fn explore(max_size: u32) -> Policy {
+        Policy { name: "explore", max_size, independence_size: 0, conjectures: false }
+    }
+
+    /// The agent's `check_models` and `score` tools: the spectrum and independence up to size 3.
+    pub fn agent(max_size: u32) -> Policy {
+        Policy { name: "agent", max_size, independence_size: 3, conjectures: false }
+    }
+}
+
+/// The spectrum of `t` up to `max_size` per sort, each size tuple within `budget`, and the
+/// representatives the budget's model limit allows. Size tuples come in order of total size; a
+/// tuple at least as large in every sort as one whose count was cut short is not searched (its
+/// count would be a lower bound found after a search that already ran out), so for one sort the
+/// walk stops after the first size cut short.
+pub fn spectrum(t: &Theory, max_size: u32, budget: &Budget) -> Result<(Vec<SpectrumRow>, Vec<IsoClass>), FinderError> {
+    let (mut rows, mut classes) = (Vec::new(), Vec::new());
+    let mut cut: Vec<Vec<u32>> = Vec::new();
+    for sizes in size_tuples(t.sig.sorts.len(), max_size) {
+        if cut.iter().any(|c| c.iter().zip(&sizes).all(|(a, b)| b >= a)) {
+            continue;
+        }
+        let e = enumerate(t, &sizes, budget, Options::default())?;
+        if e.iso.status != Status::Exact {
+            cut.push(sizes.clone());
+        }
+        rows.push(SpectrumRow::of(&e));
+        classes.extend(e.classes);
+        if budget.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
+    }
+    Ok((rows, classes))
+}
+
+/// Gathers what `policy` asks for: the [`spectrum`], then independence countermodels up to
+/// `policy.independence_size`, then (if asked) the conjecture engine on the representatives of
+/// sizes up to `CONJECTURE_SIZE` with [`conjecture_options`].
+pub fn gather(t: &Theory, policy: &Policy, budget: &Budget) -> Result<Gathered, FinderError> {
+    let (spectrum, classes) = spectrum(t, policy.max_size, budget)?;
+    let independence = if policy.independence_size > 0 { Some(independence::check(t, policy.independence_size, budget)?) } else { None };
+    let conjectures = if policy.conjectures { conjectures(t, &spectrum, &classes, policy.max_size, budget)? } else { None };
+    Ok(Gathered { spectrum, classes, independence, conjectures })
+}
+
+/// The conjecture engine's counts on the representatives of the sizes up to `CONJECTURE_SIZE`;
+/// `None` when it was interrupted or cannot evaluate its terms (not measured).
+fn conjectures(t: &Theory, rows: &[SpectrumRow], classes: &[IsoClass], max_size: u32, budget: &Budget) -> Result<Option<ConjectureSummary>, FinderError> {
+    let small = |sizes: &[u32]| sizes.iter().all(|&n| n <= CONJECTURE_SIZE);
+    let rows: Vec<&SpectrumRow> = rows.iter().filter(|r| small(&r.sizes)).collect();
+    let check = ModelCheck { sizes: rows.iter().map(|r| r.sizes.clone()).collect(), classes: 0, complete: rows.iter().all(|r| r.iso.status == Status::Exact), note: None };
+    let models = classes.iter().filter(|c| small(&c.model.sizes)).map(|c| c.model.clone()).collect();
     let opts = ConjectureOptions { max_size: max_size.min(CONJECTURE_SIZE), ..conjecture_options(budget) };
-    out.conjectures = match conjecture_with_models(t, small, check, &opts, &mut |_| {}) {
-        Ok(r) if !r.interrupted => Some(ConjectureSummary::of(&r)),
-        // Interrupted, or terms it cannot evaluate (too large a model): not measured.
-        Ok(_) | Err(FinderError::Encoding(_)) => None,
-        Err(e) => return Err(e),
-    };
-    Ok(out)
+    match conjecture_with_models(t, models, check, &opts, &mut |_| {}) {
+        Ok(r) if !r.interrupted => Ok(Some(ConjectureSummary::of(&r))),
+        Ok(_) | Err(FinderError::Encoding(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }

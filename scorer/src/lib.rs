@@ -21,8 +21,9 @@ pub mod models;
 pub mod spectrum;
 pub mod syntax;
 
-pub use evidence::{gather, ConjectureSummary, Evidence, Gathered};
-pub use spectrum::{KnownSpectrum, Point};
+pub use evidence::{gather, ConjectureSummary, Evidence, Gathered, Policy};
+pub use birkhoff_checker::spectrum::SpectrumRow;
+pub use spectrum::KnownSpectrum;
 
 use birkhoff_engine::{Axiom, Theory};
 use rayon::prelude::*;

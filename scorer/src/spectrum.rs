@@ -3,31 +3,22 @@
 //! bound is used as a lower bound, and only exact counts are ever compared for equality.
 
 use birkhoff_checker::budget::{Count, Status};
+use birkhoff_checker::spectrum::SpectrumRow;
 use serde::{Deserialize, Serialize};
 
-/// The number of isomorphism classes of models at one size (one size per sort).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Point {
-    /// The size of each sort.
-    pub sizes: Vec<u32>,
-    /// Models up to isomorphism, with status.
-    pub iso: Count,
+/// An exact row of a one-sorted spectrum whose labeled count is not known here (a lower bound
+/// of 0): a published count up to isomorphism.
+pub fn exact(n: u32, iso: u128) -> SpectrumRow {
+    SpectrumRow::counted(vec![n], Count { value: iso, status: Status::Exact }, Count { value: 0, status: Status::AtLeast })
 }
 
-impl Point {
-    /// An exact point of a one-sorted spectrum.
-    pub fn exact(n: u32, iso: u128) -> Point {
-        Point { sizes: vec![n], iso: Count { value: iso, status: Status::Exact } }
-    }
+/// More than one element somewhere: a model here would not be trivial.
+fn nontrivial(p: &SpectrumRow) -> bool {
+    p.sizes.iter().any(|&n| n >= 2)
+}
 
-    /// More than one element somewhere: a model here would not be trivial.
-    fn nontrivial(&self) -> bool {
-        self.sizes.iter().any(|&n| n >= 2)
-    }
-
-    fn exact_value(&self) -> Option<u128> {
-        (self.iso.status == Status::Exact).then_some(self.iso.value)
-    }
+fn exact_value(p: &SpectrumRow) -> Option<u128> {
+    (p.iso.status == Status::Exact).then_some(p.iso.value)
 }
 
 /// A named theory whose spectrum is known, to compare against.
@@ -36,7 +27,7 @@ pub struct KnownSpectrum {
     /// The theory's name.
     pub name: String,
     /// Its spectrum (exact points only are used).
-    pub points: Vec<Point>,
+    pub points: Vec<SpectrumRow>,
 }
 
 /// The spectra of the ground-truth table shipped with Birkhoff (tests/data/ground_truth.tsv):
@@ -49,7 +40,10 @@ pub fn ground_truth_spectra() -> Vec<KnownSpectrum> {
         let (Some(name), Some(n), Some(iso)) = (cols.first(), cols.get(1).and_then(|c| c.parse().ok()), cols.get(2).and_then(|c| c.parse().ok())) else {
             continue;
         };
-        let point = Point::exact(n, iso);
+        let mut point = exact(n, iso);
+        if let Some(labeled) = cols.get(4).and_then(|c| c.parse().ok()) {
+            point.labeled = Count { value: labeled, status: Status::Exact };
+        }
         match out.iter_mut().find(|k| k.name == *name) {
             Some(k) => k.points.push(point),
             None => out.push(KnownSpectrum { name: name.to_string(), points: vec![point] }),
@@ -58,11 +52,36 @@ pub fn ground_truth_spectra() -> Vec<KnownSpectrum> {
     out
 }
 
+/// The spectra of the catalogue's named theories whose entry names an OEIS sequence of
+/// isomorphism classes: the sequence's terms (from the shipped data file) at orders 1 to 12,
+/// under the entry's name. With [`ground_truth_spectra`], what novelty compares against.
+pub fn catalogue_spectra() -> Vec<KnownSpectrum> {
+    let Ok(entries) = birkhoff_engine::catalogue::entries() else { return Vec::new() };
+    entries
+        .into_iter()
+        .filter_map(|(info, _)| {
+            let seq = birkhoff_checker::oeis::get(info.oeis.as_deref()?)?;
+            if seq.counts != birkhoff_checker::oeis::Counts::Unlabeled {
+                return None;
+            }
+            let points: Vec<SpectrumRow> = (1..=12u32).filter_map(|n| seq.term(i64::from(n) + info.oeis_shift).map(|iso| exact(n, iso))).collect();
+            (!points.is_empty()).then_some(KnownSpectrum { name: info.name, points })
+        })
+        .collect()
+}
+
+/// Every spectrum novelty compares against: the ground-truth table and the catalogue.
+pub fn known_spectra() -> Vec<KnownSpectrum> {
+    let mut known = ground_truth_spectra();
+    known.extend(catalogue_spectra());
+    known
+}
+
 /// Non-triviality: 0 if no model with more than one element was found, 1/2 if such models
 /// exist at one size, 1 if at two sizes or more. A theory whose only models are trivial says
 /// nothing about structure; one with models at several sizes describes a family.
-pub fn non_triviality(points: &[Point]) -> f64 {
-    match points.iter().filter(|p| p.nontrivial() && p.iso.value > 0).count() {
+pub fn non_triviality(points: &[SpectrumRow]) -> f64 {
+    match points.iter().filter(|p| nontrivial(p) && p.iso.value > 0).count() {
         0 => 0.0,
         1 => 0.5,
         _ => 1.0,
@@ -73,19 +92,19 @@ pub fn non_triviality(points: &[Point]) -> f64 {
 /// count (a lower bound counts as its value). Groups to size 6 score about 0.58, magmas to size 3
 /// nearly 1, a theory with only a one-element model 0. The logarithm keeps a single explosive
 /// size from drowning the others.
-pub fn richness(points: &[Point]) -> f64 {
-    let r: f64 = points.iter().filter(|p| p.nontrivial()).map(|p| (1.0 + p.iso.value as f64).ln()).sum();
+pub fn richness(points: &[SpectrumRow]) -> f64 {
+    let r: f64 = points.iter().filter(|p| nontrivial(p)).map(|p| (1.0 + p.iso.value as f64).ln()).sum();
     1.0 - (-r / 5.0).exp()
 }
 
 /// The distance between two spectra: `1 − exp(−mean |ln(1+a_n) − ln(1+b_n)|)` over the sizes
 /// where both are exact, or where a lower bound already exceeds the other's exact value (the
 /// difference is then certain, and the bound is used). `None` if no size can be compared.
-pub fn distance(a: &[Point], b: &[Point]) -> Option<f64> {
+pub fn distance(a: &[SpectrumRow], b: &[SpectrumRow]) -> Option<f64> {
     let mut diffs = Vec::new();
-    for p in a.iter().filter(|p| p.nontrivial()) {
+    for p in a.iter().filter(|p| nontrivial(p)) {
         let Some(q) = b.iter().find(|q| q.sizes == p.sizes) else { continue };
-        let certain = match (p.exact_value(), q.exact_value()) {
+        let certain = match (exact_value(p), exact_value(q)) {
             (Some(x), Some(y)) => Some((x, y)),
             (None, Some(y)) if p.iso.value > y => Some((p.iso.value, y)),
             (Some(x), None) if q.iso.value > x => Some((x, q.iso.value)),
@@ -101,17 +120,17 @@ pub fn distance(a: &[Point], b: &[Point]) -> Option<f64> {
 /// Novelty: the distance to the nearest spectrum among the parents and the known theories.
 /// 0 means the spectrum equals one already known wherever both were measured; `None` if
 /// nothing could be compared (no shared exact sizes).
-pub fn novelty(points: &[Point], parents: &[Vec<Point>], known: &[KnownSpectrum]) -> Option<f64> {
+pub fn novelty(points: &[SpectrumRow], parents: &[Vec<SpectrumRow>], known: &[KnownSpectrum]) -> Option<f64> {
     parents.iter().map(Vec::as_slice).chain(known.iter().map(|k| k.points.as_slice())).filter_map(|other| distance(points, other)).min_by(f64::total_cmp)
 }
 
 /// The known theory whose spectrum agrees exactly with `points` on at least two nontrivial
 /// sizes, all of them with models, and disagrees nowhere: a hint that the theories are related.
-pub fn spectrum_match<'k>(points: &[Point], known: &'k [KnownSpectrum]) -> Option<&'k KnownSpectrum> {
+pub fn spectrum_match<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum]) -> Option<&'k KnownSpectrum> {
     known.iter().find(|k| {
         let mut agree = 0;
-        for p in points.iter().filter(|p| p.nontrivial()) {
-            let (Some(x), Some(y)) = (p.exact_value(), k.points.iter().find(|q| q.sizes == p.sizes).and_then(Point::exact_value)) else { continue };
+        for p in points.iter().filter(|p| nontrivial(p)) {
+            let (Some(x), Some(y)) = (exact_value(p), k.points.iter().find(|q| q.sizes == p.sizes).and_then(exact_value)) else { continue };
             if x != y {
                 return false;
             }
@@ -125,11 +144,11 @@ pub fn spectrum_match<'k>(points: &[Point], known: &'k [KnownSpectrum]) -> Optio
 /// as fields (prime powers) and Steiner systems (1, 3 mod 6) do. With `P` sizes ≥ 2 with models
 /// and `Z` sizes ≥ 2 with exactly none, it is `4·P·Z / (P + Z)²`: 1 when they balance, 0 when
 /// either is empty. Such arithmetic conditions on the size are a classic mark of structure.
-pub fn selectivity(points: &[Point]) -> f64 {
-    let nontrivial = points.iter().filter(|p| p.nontrivial());
+pub fn selectivity(points: &[SpectrumRow]) -> f64 {
+    let rows = points.iter().filter(|p| nontrivial(p));
     let (mut with, mut without) = (0.0f64, 0.0f64);
-    for p in nontrivial {
-        match p.exact_value() {
+    for p in rows {
+        match exact_value(p) {
             Some(0) => without += 1.0,
             _ if p.iso.value > 0 => with += 1.0,
             _ => {}
@@ -146,8 +165,8 @@ pub fn selectivity(points: &[Point]) -> f64 {
 mod tests {
     use super::*;
 
-    fn spectrum(counts: &[u128]) -> Vec<Point> {
-        counts.iter().enumerate().map(|(i, &c)| Point::exact(i as u32 + 1, c)).collect()
+    fn spectrum(counts: &[u128]) -> Vec<SpectrumRow> {
+        counts.iter().enumerate().map(|(i, &c)| exact(i as u32 + 1, c)).collect()
     }
 
     #[test]
@@ -169,8 +188,8 @@ mod tests {
 
     #[test]
     fn lower_bounds_are_compared_only_where_the_difference_is_certain() {
-        let bound = |v| vec![Point { sizes: vec![2], iso: Count { value: v, status: Status::AtLeast } }];
-        let exact = vec![Point::exact(2, 3)];
+        let bound = |v| vec![SpectrumRow::counted(vec![2], Count { value: v, status: Status::AtLeast }, Count { value: v, status: Status::AtLeast })];
+        let exact = vec![exact(2, 3)];
         assert_eq!(distance(&bound(2), &exact), None);
         assert!(distance(&bound(5), &exact).unwrap() > 0.0);
     }

@@ -7,13 +7,12 @@ use crate::output::progress;
 use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{enumerate_up_to, IsoClass, Options};
 use birkhoff_checker::prover::{self, equivalence::{relate, Side}};
 use birkhoff_engine::derivation::{explore_with, Event, Graph};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;
-use birkhoff_scorer::spectrum::{ground_truth_spectra, KnownSpectrum, Point};
-use birkhoff_scorer::{score, score_syntactic_all, Evidence, Scores, Weights};
+use birkhoff_scorer::spectrum::{known_spectra, KnownSpectrum};
+use birkhoff_scorer::{gather, score, score_syntactic_all, Gathered, Policy, Scores, SpectrumRow, Weights};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
@@ -83,14 +82,6 @@ fn parse_seconds_or_zero(s: &str) -> Result<Duration, String> {
     parse_seconds(s)
 }
 
-/// What model checking found for one theory: spectrum points (sizes 1, 2, ... up to the first
-/// that was cut short) and the representatives.
-#[derive(Default)]
-struct Checked {
-    spectrum: Vec<Point>,
-    classes: Vec<IsoClass>,
-}
-
 /// One ranked theory.
 struct Ranked {
     node: NodeIndex,
@@ -118,7 +109,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Interrupted);
     }
     let nodes: Vec<NodeIndex> = g.graph.node_indices().collect();
-    let checked: Vec<Checked> = if a.check_models { check_all(&g, &nodes, &a)? } else { Vec::new() };
+    let checked: Vec<Gathered> = if a.check_models { check_all(&g, &nodes, &a)? } else { Vec::new() };
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
@@ -126,7 +117,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // Score every theory reached (not the bases), best first.
     let derived: Vec<NodeIndex> = nodes.iter().copied().filter(|&i| g.graph[i].depth > 0).collect();
     let scores: Vec<Scores> = if a.check_models {
-        let known = ground_truth_spectra();
+        let known = known_spectra();
         derived.par_iter().map(|&i| score_node(&g, &checked, &known, &weights, i)).collect()
     } else {
         let theories: Vec<&Theory> = derived.iter().map(|&i| &g.graph[i].theory).collect();
@@ -209,21 +200,18 @@ fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birk
     out
 }
 
-/// The spectrum of every node, in parallel, with a progress bar: sizes 1, 2, ... up to
-/// `max_size`, each within the per-size budget; after a size cut short, larger sizes are not
-/// searched (their counts would be lower bounds of lower bounds).
-fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Checked>> {
+/// The spectrum of every node, in parallel, with a progress bar: gathered as the `explore`
+/// policy says ([`Policy::explore`]: the spectrum to `--max-size`, each size within the per-size
+/// budget), the same way `score` and the agent gather.
+fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Gathered>> {
     let budget = Budget { time: Some(a.timeout), nodes: None, models: Some(a.max_models), cancel: Some(crate::interrupt::flag()) };
+    let policy = Policy::explore(a.max_size);
     let bar = progress(nodes.len() as u64, "checking models");
     let out = nodes
         .par_iter()
         .map(|&i| {
             let t = &g.graph[i].theory;
-            let mut c = Checked::default();
-            for e in enumerate_up_to(t, a.max_size, &budget, Options::default()).with_context(|| format!("checking the models of {}", t.name))? {
-                c.spectrum.push(Point { sizes: e.sizes, iso: e.iso });
-                c.classes.extend(e.classes);
-            }
+            let c = gather(t, &policy, &budget).with_context(|| format!("checking the models of {}", t.name))?;
             bar.inc(1);
             Ok(c)
         })
@@ -234,11 +222,11 @@ fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Che
 
 /// The scores of node `i`, whose models were checked: from its axioms, spectrum and models
 /// (novelty compares its spectrum with its parents' and the known ones).
-fn score_node(g: &Graph, checked: &[Checked], known: &[KnownSpectrum], weights: &Weights, i: NodeIndex) -> Scores {
+fn score_node(g: &Graph, checked: &[Gathered], known: &[KnownSpectrum], weights: &Weights, i: NodeIndex) -> Scores {
     let t = &g.graph[i].theory;
     let c = &checked[i.index()];
-    let parents: Vec<Vec<Point>> = parents(g, i).map(|j| checked[j.index()].spectrum.clone()).collect();
-    let e = Evidence { theory: t, spectrum: Some(&c.spectrum), classes: Some(&c.classes), independence: None, conjectures: None, parents: &parents, known };
+    let parents: Vec<Vec<SpectrumRow>> = parents(g, i).map(|j| checked[j.index()].spectrum.clone()).collect();
+    let e = c.evidence(t, &parents, known);
     score(&e, weights)
 }
 
@@ -275,7 +263,7 @@ const EQUIVALENCE_RANKS: usize = 10;
 /// to renaming (the function `equiv` and `identify` use), reading their checked models first. With
 /// checked models only pairs whose spectra agree are tried (different exact counts already prove
 /// them different).
-fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_axiom: Duration) -> anyhow::Result<()> {
+fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Gathered], per_axiom: Duration) -> anyhow::Result<()> {
     let opts = prover::Options { timeout: per_axiom, max_size: 3, cancel: Some(crate::interrupt::flag()), ..prover::Options::default() };
     let spectrum = |i: NodeIndex| checked.get(i.index()).map(|c| c.spectrum.iter().map(|p| p.iso).collect::<Vec<_>>());
     let best = &ranked[..ranked.len().min(EQUIVALENCE_RANKS)];
@@ -304,7 +292,7 @@ fn mark_equivalences(g: &mut Graph, ranked: &[Ranked], checked: &[Checked], per_
 }
 
 /// Prints one ranked theory: name, score, derivation, axioms, spectrum, scores per dimension.
-fn print_ranked(g: &Graph, rank: usize, r: &Ranked, checked: Option<&Checked>) {
+fn print_ranked(g: &Graph, rank: usize, r: &Ranked, checked: Option<&Gathered>) {
     let t = &g.graph[r.node].theory;
     println!("\n#{rank}  {}  score {:.3}  (depth {})", t.name, r.scores.total, g.graph[r.node].depth);
     for step in derivation(g, r.node) {

@@ -6,8 +6,9 @@ use crate::output::{print_json, table};
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
 use birkhoff_checker::spectrum::sizes_label;
-use birkhoff_scorer::spectrum::ground_truth_spectra;
-use birkhoff_scorer::{gather, score, Evidence, Weights};
+use birkhoff_scorer::spectrum::known_spectra;
+use birkhoff_scorer::{gather, score, Evidence, Policy, Weights};
+use anyhow::Context;
 use serde_json::json;
 
 /// Arguments of `birkhoff score`.
@@ -19,9 +20,17 @@ pub struct Args {
     /// Compute the spectrum up to this size (of every sort); 0 scores the axioms alone.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(0..=64))]
     max_size: u32,
-    /// Look for independence countermodels up to this size.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Look for independence countermodels up to this size; 0 leaves independence out (as
+    /// `explore` does).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=64))]
     independence_size: u32,
+    /// Do not run the conjecture engine (as `explore` and the agent do not).
+    #[arg(long)]
+    no_conjectures: bool,
+    /// A theory it came from (seed name or file; repeatable): novelty compares the spectrum with
+    /// each parent's, computed the same way, as `explore` and the agent do.
+    #[arg(long, value_name = "THEORY")]
+    parent: Vec<String>,
     /// A JSON file of weights by dimension name (missing ones keep their defaults).
     #[arg(long, value_name = "FILE")]
     weights: Option<std::path::PathBuf>,
@@ -35,26 +44,35 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
         None => Weights::default(),
     };
-    let known = ground_truth_spectra();
+    let known = known_spectra();
+    let policy = Policy { conjectures: !a.no_conjectures, ..Policy::score(a.max_size, a.independence_size) };
+    let budget = a.budget.budget();
     let gathered = if a.max_size > 0 {
         let spinner = crate::output::progress(1, &format!("{}: spectrum to {}, independence and conjectures", t.name, a.max_size));
-        let g = gather(&t, a.max_size, a.independence_size, &a.budget.budget())?;
+        let g = gather(&t, &policy, &budget)?;
         spinner.finish_and_clear();
         Some(g)
     } else {
         None
     };
+    let mut parents = Vec::new();
+    for p in &a.parent {
+        let parent = super::load_theory(p).with_context(|| format!("--parent {p}"))?;
+        if a.max_size > 0 {
+            parents.push(birkhoff_scorer::evidence::spectrum(&parent, a.max_size, &budget)?.0);
+        }
+    }
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
     let evidence = match &gathered {
-        Some(g) => g.evidence(&t, &[], &known),
+        Some(g) => g.evidence(&t, &parents, &known),
         None => Evidence::syntactic(&t),
     };
     let scores = score(&evidence, &weights);
     let exact = gathered.as_ref().is_none_or(|g| g.spectrum.iter().all(|p| p.iso.status == Status::Exact));
     if json {
-        print_json(&json!({ "theory": t.name, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }));
+        print_json(&json!({ "theory": t.name, "policy": policy, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }));
     } else {
         if let Some(g) = &gathered {
             let spectrum: Vec<String> = g.spectrum.iter().map(|p| format!("{}:{}", sizes_label(&p.sizes), p.iso)).collect();

@@ -576,3 +576,24 @@ fn eval_refuses_unknown_fields_and_tables_given_twice() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("`*` is given twice"), "{}", stderr(&o));
 }
+
+/// One evaluation path: a theory `explore` reaches gets the same scores from `score` with the
+/// explore policy's settings (spectrum to the same size, no independence, no conjectures, the
+/// same parent), dimension by dimension.
+#[test]
+fn score_and_explore_give_one_theory_one_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = stdout(&birkhoff(&["explore", "--base", "semigroup", "--depth", "1", "--check-models", "--max-size", "4", "--timeout", "20", "--top", "4", "--equivalence-timeout", "0", "--json"]));
+    // Those whose spectrum is exact to size 4 (a count cut short by explore's model limit would
+    // be cut short differently under score's).
+    let exact = |v: &Value| v["spectrum"].as_array().is_some_and(|rows| rows.len() == 4 && rows.iter().all(|r| r["iso"]["status"] == "exact"));
+    let top: Vec<Value> = lines.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).filter(|v| v["event"] == "top" && exact(v)).collect();
+    assert!(top.len() >= 3, "{lines}");
+    for (k, node) in top.iter().enumerate() {
+        assert_eq!(node["derivation"].as_array().unwrap().len(), 1, "one move from the base: {node}");
+        let file = write(dir.path(), &format!("t{k}.bk"), node["text"].as_str().unwrap());
+        let v = json(&["score", &file, "--max-size", "4", "--independence-size", "0", "--no-conjectures", "--parent", "semigroup", "--timeout", "20"]);
+        assert_eq!(v["spectrum_exact"], true, "{v}");
+        assert_eq!(v["scores"], node["scores"], "{}: score and explore disagree", node["name"]);
+    }
+}

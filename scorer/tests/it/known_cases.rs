@@ -3,7 +3,7 @@
 use birkhoff_checker::budget::Budget;
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_scorer::spectrum::ground_truth_spectra;
-use birkhoff_scorer::{gather, score, Evidence, Scores, Weights};
+use birkhoff_scorer::{gather, score, Evidence, Policy, Scores, Weights};
 use std::time::Duration;
 
 fn budget() -> Budget {
@@ -11,7 +11,7 @@ fn budget() -> Budget {
 }
 
 fn scores_of(t: &Theory, max_size: u32) -> Scores {
-    let g = gather(t, max_size, 3, &budget()).unwrap();
+    let g = gather(t, &Policy::score(max_size, 3), &budget()).unwrap();
     let known = ground_truth_spectra();
     score(&g.evidence(t, &[], &known), &Weights::default())
 }
@@ -85,7 +85,7 @@ fn theorems_found_automatically_raise_the_conjecture_yield() {
     // commutativity, among others; a semigroup's depth-2 consequences are all one rewrite from
     // associativity, so none survives as a conjecture.
     let exp2 = theory("theory Exp2\nfunc * : 2\nfunc inv : 1\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom left_identity: e * x = x\naxiom right_identity: x * e = x\naxiom left_inverse: inv(x) * x = e\naxiom right_inverse: x * inv(x) = e\naxiom exponent_two: x * x = e\n");
-    let g = gather(&exp2, 4, 3, &budget()).unwrap();
+    let g = gather(&exp2, &Policy::score(4, 3), &budget()).unwrap();
     let counts = g.conjectures.expect("the conjecture engine ran");
     assert!(counts.proved >= 2 && counts.refuted == 0, "{counts:?}");
     let known = ground_truth_spectra();
