@@ -356,6 +356,12 @@ impl Agent<'_> {
         let t_identify = Instant::now();
         let identified = identify_candidates(&s.bases, &mut candidates, self.tools.cancel.clone());
         self.observer.line(&format!("Identified {identified} candidate(s) against the seeds, the catalogue and earlier discoveries ({:.2}s)", t_identify.elapsed().as_secs_f64()), json!({"event": "identified", "candidates": identified, "seconds": t_identify.elapsed().as_secs_f64()}));
+        // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
+        // was gathered (no new search).
+        for c in candidates.iter_mut().filter(|c| matches!(&c.standing, Some(Standing::Known { kind, .. }) if *kind != "candidate") && c.score.is_some()) {
+            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+            c.score = toolbox.score(c, &parents).ok().or(c.score.take());
+        }
         for c in candidates.iter().filter(|c| c.standing.is_some()) {
             let what = c.standing.as_ref().map(|st| st.describe()).unwrap_or_default();
             calls.push(crate::report::ToolCall { tool: "identify".into(), params: json!({"signature_id": c.name}), ok: true, summary: what, seconds: 0.0 });
@@ -596,7 +602,10 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate) -> CandidateSummary {
-    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()) }
+    let rows: Vec<_> = c.spectrum.iter().map(birkhoff_library::record::SpectrumRowRec::row).collect();
+    let oeis = birkhoff_checker::oeis::recognise(&rows).iter().map(|m| m.describe()).collect();
+    let patterns = birkhoff_checker::patterns::conjectures(&rows).into_iter().map(|p| p.statement).collect();
+    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()), oeis, patterns }
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.

@@ -58,6 +58,13 @@ pub struct CandidateSummary {
     /// What it is: "known as ...", "new because ..." or "unknown whether ...".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub standing: Option<String>,
+    /// The OEIS sequences its spectrum matches (the shipped data file, offline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oeis: Vec<String>,
+    /// What its spectrum suggests about the orders with models, as open conjectures with their
+    /// evidence range.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patterns: Vec<String>,
 }
 
 /// A discovery added to the library.
@@ -226,6 +233,14 @@ fn candidate_md(out: &mut String, c: &CandidateSummary, model: bool) {
     let _ = writeln!(out, "\n```text\n{}```", c.axioms);
     if !c.spectrum.is_empty() {
         let _ = writeln!(out, "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```", bars(&c.spectrum));
+    }
+    if model {
+        for m in &c.oeis {
+            let _ = writeln!(out, "\n- Spectrum matches {}", md(m));
+        }
+        for p in &c.patterns {
+            let _ = writeln!(out, "- Conjecture (open) from the spectrum: {}", md(p));
+        }
     }
     if let Some(t) = c.cayley.as_ref().filter(|_| model) {
         let _ = writeln!(out, "\nA small model:\n\n```text\n{t}```");

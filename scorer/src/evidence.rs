@@ -60,12 +60,15 @@ pub struct Evidence<'a> {
     pub parents: &'a [Vec<SpectrumRow>],
     /// Known spectra (the ground truth, the library), for novelty and connections.
     pub known: &'a [KnownSpectrum],
+    /// The known theory it was shown equivalent to (by [`crate::identify`]), if any: its
+    /// novelty is then 0, whatever its spectrum.
+    pub known_as: Option<&'a str>,
 }
 
 impl<'a> Evidence<'a> {
     /// Evidence from the axioms alone: the syntactic dimensions only.
     pub fn syntactic(theory: &'a Theory) -> Evidence<'a> {
-        Evidence { theory, spectrum: None, classes: None, independence: None, conjectures: None, parents: &[], known: &[] }
+        Evidence { theory, spectrum: None, classes: None, independence: None, conjectures: None, parents: &[], known: &[], known_as: None }
     }
 }
 
@@ -85,7 +88,7 @@ pub struct Gathered {
 impl Gathered {
     /// Borrows this as evidence for `theory`.
     pub fn evidence<'a>(&'a self, theory: &'a Theory, parents: &'a [Vec<SpectrumRow>], known: &'a [KnownSpectrum]) -> Evidence<'a> {
-        Evidence { theory, spectrum: Some(&self.spectrum), classes: Some(&self.classes), independence: self.independence.as_deref(), conjectures: self.conjectures, parents, known }
+        Evidence { theory, spectrum: Some(&self.spectrum), classes: Some(&self.classes), independence: self.independence.as_deref(), conjectures: self.conjectures, parents, known, known_as: None }
     }
 }
 

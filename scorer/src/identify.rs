@@ -136,11 +136,38 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             _ => {}
         }
     }
+    if reason.is_none() {
+        if let Some((c, d)) = twin_constants(t) {
+            // A constant equal to another in every model is likely defined by it (`one = e`):
+            // the theory may be a known one with an extra name, which no comparison of
+            // signatures of the same shape can see. Not shown new, then.
+            return Ok(Standing::Unknown { names: vec![], reason: format!("`{c}` equals `{d}` in every model found: it may be a known theory with one constant defined as another (equivalence through definitions is not tried)") });
+        }
+    }
     Ok(match reason {
         Some(reason) => Standing::Unknown { names: unknown, reason },
         None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
         None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other", candidates.len()) },
     })
+}
+
+/// Two constants of one sort that have the same value in every model of `t.models`, when there
+/// is a model with more than one element (in a one-element model every two constants agree).
+fn twin_constants(t: &Side) -> Option<(String, String)> {
+    let sig = &t.theory.sig;
+    let constants: Vec<_> = sig.func_ids().filter(|&f| sig.func_decl(f).args.is_empty()).collect();
+    if !t.models.iter().any(|m| m.sizes.iter().any(|&n| n > 1)) {
+        return None;
+    }
+    for (i, &c) in constants.iter().enumerate() {
+        for &d in &constants[i + 1..] {
+            let (dc, dd) = (sig.func_decl(c), sig.func_decl(d));
+            if dc.result == dd.result && t.models.iter().all(|m| m.funcs[c.0 as usize] == m.funcs[d.0 as usize]) {
+                return Some((dd.name.clone(), dc.name.clone()));
+            }
+        }
+    }
+    None
 }
 
 /// A known theory next to the identified one, with the proof of the implication and what shows

@@ -179,7 +179,7 @@ fn score_with_facts(e: &Evidence, w: &Weights, facts: &[AxiomFacts]) -> Scores {
     let mut s = Scores {
         non_triviality: points.map(spectrum::non_triviality),
         richness: points.map(spectrum::richness),
-        novelty: points.and_then(|p| spectrum::novelty(p, e.parents, e.known)),
+        novelty: if e.known_as.is_some() { Some(0.0) } else { points.and_then(|p| spectrum::novelty(p, e.parents, e.known)) },
         economy: Some(syntax::economy_of(facts)),
         independence: e.independence.map(independence::score),
         naturality: Some(syntax::naturality_of(facts)),

@@ -90,4 +90,11 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     assert!(!above.iter().any(|n| n["name"] == "magma"), "quasigroups lie between: not the closest: {v}");
     assert!(v["below"].as_array().unwrap().iter().any(|n| n["name"] == "steiner_loop"), "{v}");
     assert_eq!(iso(&v), [1, 1, 3, 7]);
+
+    // Loops with a second constant `one` that is an identity for `/` (so one = e and
+    // x * x = e): loops of exponent 2 with an extra name. Not new: unknown, and says why.
+    let named = write(dir.path(), "one.bk", "theory WithOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\nconst one\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom l2: one / x = x\naxiom r2: x / one = x\n");
+    let v = json_of(&birkhoff(&["identify", &named, "--json", "--max-size", "4", "--timeout", "0.3"]));
+    assert_eq!(v["standing"]["standing"], "unknown", "{v}");
+    assert!(v["summary"].as_str().unwrap().contains("`one` equals `e`"), "{v}");
 }
