@@ -543,6 +543,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Opt
     // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV).
     let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, ..Default::default() };
     let mut reference = Reference::new(known, cancel);
+    let spectra = birkhoff_scorer::spectrum::known_spectra();
     let mut count = 0;
     for c in candidates.iter_mut() {
         let nontrivial = c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));
@@ -551,6 +552,8 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Opt
         }
         let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
         let st = standing(&side, &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
+        let rows: Vec<_> = c.spectrum.iter().map(birkhoff_library::record::SpectrumRowRec::row).collect();
+        let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
         if let Standing::New { .. } = st {
             reference.push(Known { name: c.name.clone(), kind: "candidate", theory: c.theory.clone() });
         }

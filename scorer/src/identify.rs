@@ -151,6 +151,19 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     })
 }
 
+/// `standing`, unless it is new while the spectrum `rows` agrees with a known spectrum on at
+/// least three nontrivial sizes with models and disagrees nowhere ([`crate::spectrum::agreeing`]):
+/// then it is unknown. Two theories can be the same class
+/// under definitions that are not a renaming of symbols (a loop written with its right division
+/// as the operation is a quasigroup in which `/` has an identity), which no comparison by
+/// renaming sees; an equal spectrum is the sign of it, so such a theory is not called new.
+pub fn unless_spectrum_known(standing: Standing, rows: &[birkhoff_checker::spectrum::SpectrumRow], known: &[crate::KnownSpectrum]) -> Standing {
+    match (&standing, crate::spectrum::agreeing(rows, known, 3)) {
+        (Standing::New { .. }, Some(k)) => Standing::Unknown { names: vec![k.name.clone()], reason: format!("its spectrum agrees with {}'s at every order compared; equivalence through definitions other than a renaming of symbols is not tried", k.name) },
+        _ => standing,
+    }
+}
+
 /// Two constants of one sort that have the same value in every model of `t.models`, when there
 /// is a model with more than one element (in a one-element model every two constants agree).
 fn twin_constants(t: &Side) -> Option<(String, String)> {

@@ -127,6 +127,12 @@ pub fn novelty(points: &[SpectrumRow], parents: &[Vec<SpectrumRow>], known: &[Kn
 /// The known theory whose spectrum agrees exactly with `points` on at least two nontrivial
 /// sizes, all of them with models, and disagrees nowhere: a hint that the theories are related.
 pub fn spectrum_match<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum]) -> Option<&'k KnownSpectrum> {
+    agreeing(points, known, 2)
+}
+
+/// The first known theory whose spectrum agrees exactly with `points` on at least `sizes`
+/// nontrivial sizes with models and disagrees at no size where both are exact.
+pub fn agreeing<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum], sizes: usize) -> Option<&'k KnownSpectrum> {
     known.iter().find(|k| {
         let mut agree = 0;
         for p in points.iter().filter(|p| nontrivial(p)) {
@@ -136,7 +142,7 @@ pub fn spectrum_match<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum]) ->
             }
             agree += usize::from(x > 0);
         }
-        agree >= 2
+        agree >= sizes
     })
 }
 

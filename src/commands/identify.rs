@@ -43,12 +43,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // The theory's own small models, to refute comparisons quickly.
     let side = Side::new(&t, 3, &side_budget(cancel.clone()))?;
     let reference = Reference::new(Known::builtin(), cancel);
-    let found = identify(&side, &reference, &opts)?;
+    let mut found = identify(&side, &reference, &opts)?;
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
     let rows: Vec<_> = spectrum.iter().map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled})).collect();
-    let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(|e| SpectrumRow { sizes: e.sizes.clone(), iso: e.iso, labeled: e.labeled, seconds: 0.0, nodes: e.nodes, timing: Default::default() }).collect();
+    let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(SpectrumRow::of).collect();
+    found.standing = birkhoff_scorer::identify::unless_spectrum_known(found.standing, &spectrum_rows, &birkhoff_scorer::spectrum::known_spectra());
     let oeis = birkhoff_checker::oeis::recognise(&spectrum_rows);
     if json {
         let mut v = serde_json::to_value(&found)?;

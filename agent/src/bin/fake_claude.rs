@@ -28,8 +28,9 @@ fn main() {
     let plan_phase = prompt.starts_with("PHASE: PLAN");
     let retry = prompt.contains("Your previous reply was rejected");
     let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();
-    let first_move = line_after("Moves available:").split(", ").next().filter(|m| !m.starts_with("none")).map(|m| format!("\"{m}\"")).unwrap_or_default();
-    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["loop"], "moves": [{first_move}], "depth": 1}}], "check_top": 20, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
+    // The first two moves offered (COMPLETE and DEFORM): DEFORM of groups makes candidates shown new.
+    let first_move = line_after("Moves available:").split(", ").filter(|m| !m.is_empty() && !m.starts_with("none")).take(2).map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ");
+    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["group"], "moves": [{first_move}], "depth": 1}}], "check_top": 20, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
     // The first candidate shown new (ACT keeps nothing else), else the first.
     let names: Vec<&str> = prompt.lines().filter_map(|l| l.strip_prefix("### Candidate ").and_then(|r| r.split_once(": ")).map(|(_, n)| n.trim())).collect();
     let mut current = "";
