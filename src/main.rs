@@ -33,6 +33,10 @@ enum Command {
     Seeds(commands::seeds::Args),
     /// Print a theory (a seed name or a file).
     Show(commands::show::Args),
+    /// Write a theory (and a goal) as a TPTP problem or LADR input.
+    Export(commands::export::Args),
+    /// Read a TPTP, LADR or Birkhoff file (told by its content) and print it in Birkhoff's format.
+    Import(commands::import::Args),
     /// Parse and sort-check theory files, reporting every error.
     Check(commands::check::Args),
     /// Say whether a structure (JSON or Mace4 format) is a model of a theory.
@@ -88,6 +92,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Seeds(a) => commands::seeds::run(a, json),
         Command::Show(a) => commands::show::run(a, json),
+        Command::Export(a) => commands::export::run(a, json),
+        Command::Import(a) => commands::import::run(a, json),
         Command::Check(a) => commands::check::run(a, json),
         Command::Eval(a) => commands::eval::run(a, json),
         Command::Spectrum(a) => commands::spectrum::run(a, json),

@@ -85,6 +85,9 @@ pub enum Error {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A theory cannot be written in the format asked for (or read back from it).
+    #[error("{0}")]
+    Export(String),
     /// A structure does not fit the signature it is meant for.
     #[error("structure does not fit the signature: {0}")]
     Structure(String),

@@ -25,6 +25,7 @@ pub mod derivation;
 pub mod error;
 pub mod eval;
 pub mod fingerprint;
+pub mod interop;
 pub mod lexer;
 pub mod moves;
 pub mod parse;

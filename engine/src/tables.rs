@@ -166,3 +166,94 @@ pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
     }
     Ok(out)
 }
+
+/// The structure for GAP: a record `M<number> := rec( size := n, ... );` with each symbol's table
+/// under its name made a GAP identifier (`*` is `mult`), elements numbered from 1. A binary
+/// operation is a multiplication table, a list of rows, as `LoopByCayleyTable`,
+/// `QuasigroupByCayleyTable` (LOOPS) and `SemigroupByMultiplicationTable` (GAP, smallsemi) take
+/// it; a unary one the list of images; a constant its element; a relation nested lists of
+/// `true`/`false`; an n-ary symbol lists nested n deep. LOOPS wants a loop's identity to be
+/// element 1, so in a one-sorted structure whose first binary operation has a two-sided
+/// identity, that element and Birkhoff's 0 swap places (an isomorphic copy; a comment says so).
+pub fn to_gap(sig: &Signature, s: &Structure, number: usize) -> String {
+    let relabel = gap_relabelling(sig, s);
+    let element = |sort: crate::signature::SortId, v: u32| if sort.0 == 0 { relabel[v as usize] + 1 } else { v + 1 };
+    let mut names = crate::interop::names::NameMap::new(GAP_KEYWORDS);
+    names.claim("size");
+    names.claim("sizes");
+    let mut fields = Vec::new();
+    if sig.is_single_sorted() {
+        fields.push(format!("size := {}", s.sizes[0]));
+    } else {
+        let sizes: Vec<String> = s.sizes.iter().map(u32::to_string).collect();
+        fields.push(format!("sizes := [ {} ]", sizes.join(", ")));
+    }
+    for f in sig.func_ids() {
+        let d = sig.func_decl(f);
+        let table = &s.funcs[f.0 as usize];
+        let text = gap_nested(s, &d.args, &relabel, &|i| element(d.result, table[i]).to_string());
+        fields.push(format!("{} := {text}", names.fresh(&d.name, crate::interop::names::gap_identifier)));
+    }
+    for r in sig.rel_ids() {
+        let d = sig.rel_decl(r);
+        let table = &s.rels[r.0 as usize];
+        let text = gap_nested(s, &d.args, &relabel, &|i| if table[i] { "true" } else { "false" }.to_string());
+        fields.push(format!("{} := {text}", names.fresh(&d.name, crate::interop::names::gap_identifier)));
+    }
+    let mut out = String::new();
+    let moved: Vec<String> = relabel.iter().enumerate().filter(|(a, b)| *a as u32 != **b).map(|(a, b)| format!("{a} is {}", b + 1)).collect();
+    if moved.is_empty() {
+        let _ = writeln!(out, "# model {number}: element k is Birkhoff's k - 1");
+    } else {
+        let _ = writeln!(out, "# model {number}: element k is Birkhoff's k - 1, except that Birkhoff's {} (so that the identity is element 1, as LOOPS needs)", moved.join(" and "));
+    }
+    let _ = writeln!(out, "M{number} := rec(\n  {}\n);", fields.join(",\n  "));
+    out
+}
+
+/// GAP's keywords, which cannot name a record component unquoted.
+const GAP_KEYWORDS: &[&str] = &["and", "atomic", "break", "continue", "do", "elif", "else", "end", "false", "fi", "for", "function", "if", "in", "local", "mod", "not", "od", "or", "readonly", "readwrite", "rec", "repeat", "return", "then", "true", "until", "while", "quit", "QUIT", "IsBound", "Unbind", "TryNextMethod", "Info", "Assert"];
+
+/// Where each element of sort 0 goes: the identity of the first binary operation (if any) to 0.
+fn gap_relabelling(sig: &Signature, s: &Structure) -> Vec<u32> {
+    let n = s.sizes[0];
+    let mut perm: Vec<u32> = (0..n).collect();
+    if !sig.is_single_sorted() {
+        return perm;
+    }
+    let Some(f) = sig.func_ids().find(|f| sig.func_decl(*f).args.len() == 2) else { return perm };
+    let table = &s.funcs[f.0 as usize];
+    let at = |x: u32, y: u32| table[(x * n + y) as usize];
+    if let Some(e) = (0..n).find(|&e| (0..n).all(|x| at(e, x) == x && at(x, e) == x)) {
+        perm.swap(0, e as usize);
+    }
+    perm
+}
+
+/// A table as GAP lists nested once per argument, entries from `cell` (given the flat index).
+fn gap_nested(s: &Structure, args: &[crate::signature::SortId], relabel: &[u32], cell: &dyn Fn(usize) -> String) -> String {
+    fn go(s: &Structure, args: &[crate::signature::SortId], relabel: &[u32], cell: &dyn Fn(usize) -> String, prefix: &mut Vec<u32>) -> String {
+        if prefix.len() == args.len() {
+            return cell(crate::structure::table_index(&s.sizes, args, prefix));
+        }
+        let sort = args[prefix.len()];
+        let n = s.size(sort);
+        // Position p of the GAP list holds Birkhoff's element whose new label is p.
+        let mut inverse = vec![0; n as usize];
+        for v in 0..n {
+            let label = if sort.0 == 0 { relabel[v as usize] } else { v };
+            inverse[label as usize] = v;
+        }
+        let items: Vec<String> = inverse
+            .iter()
+            .map(|&v| {
+                prefix.push(v);
+                let t = go(s, args, relabel, cell, prefix);
+                prefix.pop();
+                t
+            })
+            .collect();
+        format!("[ {} ]", items.join(", "))
+    }
+    go(s, args, relabel, cell, &mut Vec::new())
+}

@@ -34,12 +34,14 @@ impl Theory {
         crate::parse::parse_theory(src, file)
     }
 
-    /// Parses either format: a Mace4 input file (recognised by `formulas(`) or Birkhoff's own.
+    /// Parses any format, told by the content ([`crate::interop::detect`]): a TPTP problem (its
+    /// conjecture kept as `meta conjecture`, see [`crate::interop::import`]), a Mace4 input file
+    /// (recognised by `formulas(`; a goal is negated and added, as Mace4 does) or Birkhoff's own.
     pub fn parse_any(src: &str, file: &str) -> Result<Theory> {
-        if is_mace4_input(src) {
-            crate::parse::parse_mace4(src, file)
-        } else {
-            Theory::parse(src, file)
+        match crate::interop::detect(src) {
+            crate::interop::Format::Tptp => crate::interop::import(src, file).map(|i| i.theory),
+            crate::interop::Format::Ladr => crate::parse::parse_mace4(src, file),
+            crate::interop::Format::Birkhoff => Theory::parse(src, file),
         }
     }
 

@@ -3,6 +3,7 @@
 use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
+use super::models::Format;
 use birkhoff_checker::finder::{FinderError, FirstModel};
 use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
@@ -18,6 +19,9 @@ pub struct Args {
     /// The size: `5`, or `2x3` for a theory with two sorts.
     #[arg(long, value_name = "N", value_parser = super::parse_sizes)]
     size: super::Sizes,
+    /// Output format of the model.
+    #[arg(long, value_enum, default_value = "table")]
+    format: super::models::Format,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -28,6 +32,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = super::load_theory(&a.theory)?;
     let sizes = a.size.0;
     super::check_sizes(&t, &sizes, "--size")?;
+    a.format.check(&t)?;
     let label = sizes_label(&sizes);
     let found = router::first_by(a.engine.engine, &t, &sizes, &a.budget.budget());
     // A size no engine can take is a flag error: say which flag.
@@ -37,7 +42,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     });
     let router::First { outcome, nodes, elapsed, engine } = found?;
     let engine = serde_json::to_value(engine)?;
-    if json {
+    if json || a.format == Format::Json {
         let model = match &outcome {
             FirstModel::Found { model } => model.to_json(&t.sig),
             _ => serde_json::Value::Null,
@@ -56,8 +61,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     } else {
         match &outcome {
             FirstModel::Found { model } => {
-                print!("{}", tables::cayley(&t.sig, model));
-                println!("(found by the {} engine; {CHECKED_BY_EVALUATOR})", engine.as_str().unwrap_or("?"));
+                let engine = engine.as_str().unwrap_or("?");
+                match a.format {
+                    Format::Mace4 => print!("% found by the {engine} engine; {CHECKED_BY_EVALUATOR}\n{}", tables::to_mace4(&t.sig, model, 1)?),
+                    Format::Gap => print!("# found by the {engine} engine; {CHECKED_BY_EVALUATOR}\n{}", tables::to_gap(&t.sig, model, 1)),
+                    _ => {
+                        print!("{}", tables::cayley(&t.sig, model));
+                        println!("(found by the {engine} engine; {CHECKED_BY_EVALUATOR})");
+                    }
+                }
             }
             FirstModel::None => println!("none of size {label} (proved by the {} engine)", engine.as_str().unwrap_or("?")),
             FirstModel::Unknown => println!("unknown: the budget ran out before a model or a proof of none of size {label}"),

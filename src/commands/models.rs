@@ -1,4 +1,4 @@
-//! `birkhoff models`: one model per isomorphism class of a given size, as tables, JSON or Mace4.
+//! `birkhoff models`: one model per isomorphism class of a given size, as tables, JSON, Mace4 or GAP.
 
 use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
@@ -18,6 +18,17 @@ pub enum Format {
     Json,
     /// Mace4's interpformat standard form (single-sorted theories).
     Mace4,
+    /// GAP records of multiplication tables, elements from 1 (for LOOPS' `LoopByCayleyTable`,
+    /// `SemigroupByMultiplicationTable`, smallsemi).
+    Gap,
+}
+
+impl Format {
+    /// Refuses a format the theory cannot be written in, naming the flag.
+    pub fn check(self, t: &birkhoff_engine::Theory) -> anyhow::Result<()> {
+        anyhow::ensure!(self != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
+        Ok(())
+    }
 }
 
 /// Arguments of `birkhoff models`.
@@ -46,7 +57,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let sizes = a.size.0;
     super::check_sizes(&t, &sizes, "--size")?;
     let format = if json { Format::Json } else { a.format };
-    anyhow::ensure!(format != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
+    format.check(&t)?;
     let mut budget = a.budget.budget();
     budget.models = a.limit.or(budget.models);
     let e = router::enumerate(a.engine.engine, &t, &sizes, &budget)?;
@@ -67,6 +78,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             println!("% {CHECKED_BY_EVALUATOR}");
             for (i, c) in e.classes.iter().enumerate() {
                 print!("{}", tables::to_mace4(&t.sig, &c.model, i + 1)?);
+            }
+        }
+        Format::Gap => {
+            // A GAP comment, which `Read` skips.
+            println!("# {CHECKED_BY_EVALUATOR}");
+            for (i, c) in e.classes.iter().enumerate() {
+                print!("{}", tables::to_gap(&t.sig, &c.model, i + 1));
             }
         }
         Format::Table => {

@@ -68,10 +68,18 @@ pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms
 /// most one goal, whose negation is added as Mace4 does. Symbols are inferred from use; `op`, `set`,
 /// `clear` and `assign` commands are read and ignored.
 pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
+    let (mut theory, goals) = parse_ladr_problem(src, file)?;
+    theory.axioms.extend(goals.into_iter().map(|g| Arc::new(negate_goal(g))));
+    Ok(theory)
+}
+
+/// Reads a LADR input file as [`parse_mace4`] does, but returns its goal (at most one) apart,
+/// as written, instead of adding its negation: the axioms and what Prover9 would prove from them.
+pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)> {
     let mut p = Parser::new(file, src, Mode { ladr_vars: true, infer_symbols: true });
     ladr_lexer(&mut p);
     p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
-    let mut goals = 0;
+    let mut goals = Vec::new();
     loop {
         let t = match p.next() {
             Ok(t) => t,
@@ -92,7 +100,8 @@ pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
         }
     }
     let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("mace4").to_string();
-    finish(p, &stem)
+    let theory = finish(p, &stem)?;
+    Ok((theory, goals))
 }
 
 /// LADR's lexical conventions: `#` introduces attributes, `'` is the postfix operator.
@@ -136,7 +145,7 @@ fn skip_command(p: &mut Parser) -> PResult<()> {
     Ok(())
 }
 
-fn formulas_block(p: &mut Parser, goals: &mut usize) -> PResult<()> {
+fn formulas_block(p: &mut Parser, goals: &mut Vec<Axiom>) -> PResult<()> {
     p.expect_op("(", "after `formulas`")?;
     let t = p.next()?;
     let list = match &t.tok {
@@ -150,12 +159,9 @@ fn formulas_block(p: &mut Parser, goals: &mut usize) -> PResult<()> {
         "goals" => {
             let before = p.axioms.len();
             parse_ladr_list(p, true)?;
-            *goals += p.axioms.len() - before;
-            if *goals > 1 {
+            goals.extend(p.axioms.drain(before..));
+            if goals.len() > 1 {
                 return Err(p.diag_tok(&t, "Birkhoff reads at most one goal (Mace4 would look for a model that falsifies it)"));
-            }
-            if let Some(goal) = p.axioms.pop() {
-                p.axioms.push(negate_goal(goal));
             }
             Ok(())
         }

@@ -8,7 +8,8 @@ mod expr;
 mod ladr;
 mod sorts;
 
-pub use ladr::{parse_mace4, theory_from_ladr_row, LadrSymbol};
+pub(crate) use expr::looks_like_variable;
+pub use ladr::{parse_ladr_problem, parse_mace4, theory_from_ladr_row, LadrSymbol};
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{LexError, Lexer, Tok, Token};
@@ -32,10 +33,10 @@ impl Mode {
 }
 
 /// Words that start an item; an error inside an item skips to the next of these.
-const ITEM_KEYWORDS: &[&str] = &["theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom"];
+pub(crate) const ITEM_KEYWORDS: &[&str] = &["theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom"];
 
 /// Words that can never be symbol names.
-const RESERVED: &[&str] = &["all", "exists", "true", "false", "$T", "$F", "infix", "prefix"];
+pub(crate) const RESERVED: &[&str] = &["all", "exists", "true", "false", "$T", "$F", "infix", "prefix"];
 
 pub(crate) type PResult<T> = std::result::Result<T, Diagnostic>;
 

@@ -5,6 +5,7 @@ mod catalogue;
 mod derivation;
 mod diagnostics;
 mod ground_truth_rows;
+mod interop;
 mod moves;
 mod props;
 mod seeds;

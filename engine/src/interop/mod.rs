@@ -1,0 +1,324 @@
+//! The field's formats: theories to and from TPTP and LADR.
+//!
+//! [`export`] writes a theory (and optionally a goal) as a TPTP problem (FOF for one sort, TFF for
+//! several) or as LADR input for Prover9 and Mace4. [`import`] reads any of Birkhoff's format,
+//! LADR and TPTP, telling them apart by their content ([`detect`]), and returns the theory with
+//! its conjectures apart. An imported theory has names Birkhoff's format can print and read back
+//! (`import` checks that it does), and is in [`normal form`](normalize).
+//!
+//! ```
+//! use birkhoff_engine::{interop, seeds};
+//! let group = seeds::load("group").unwrap();
+//! let tptp = interop::export(&group, None, interop::Target::Tptp).unwrap();
+//! assert!(tptp.contains("fof(assoc, axiom, ![X, Y, Z]: mult(mult(X, Y), Z) = mult(X, mult(Y, Z)))."));
+//! let back = interop::import(&tptp, "group.p").unwrap();
+//! assert_eq!(back.format, interop::Format::Tptp);
+//! let same = birkhoff_engine::canon::equal_up_to_renaming(&interop::normalize(&group), &back.theory).unwrap();
+//! assert!(same);
+//! ```
+
+mod dialect;
+pub mod names;
+pub mod tptp_read;
+mod ladr_write;
+mod tptp_write;
+
+use crate::error::{Diagnostic, Diagnostics, Error, Result};
+use crate::print::FormulaPrinter;
+use crate::signature::{is_symbolic, Signature, DEFAULT_SORT};
+use crate::syntax::{Axiom, Formula};
+use crate::theory::Theory;
+use names::NameMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// A language a theory can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Birkhoff's own `.bk` (docs/THEORY_LANGUAGE.md).
+    Birkhoff,
+    /// LADR input: Prover9 and Mace4 files with `formulas(...)` lists.
+    Ladr,
+    /// TPTP: `fof`, `tff` and `cnf` annotated formulas.
+    Tptp,
+}
+
+/// A language [`export`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// TPTP FOF (one sort) or TFF (several sorts).
+    Tptp,
+    /// LADR's default syntax (one sort only).
+    Ladr,
+}
+
+/// Prefix of the axioms that only declare a symbol (see [`export`]).
+pub(crate) const DECLARATION_PREFIX: &str = "declare_";
+
+/// The key under which an imported theory keeps its conjecture (as text of Birkhoff's format).
+pub const CONJECTURE_META: &str = "conjecture";
+
+/// The format of a theory file, from its content: TPTP if its first item (after comments) is an
+/// annotated formula or an `include`, LADR if it has a `formulas(` list, Birkhoff's otherwise.
+pub fn detect(src: &str) -> Format {
+    let mut rest = src;
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with('%') || rest.starts_with('#') {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |i| &after[i + 2..]);
+        } else {
+            break;
+        }
+    }
+    let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let opens = rest[word.len()..].trim_start().starts_with('(');
+    if opens && matches!(word.as_str(), "fof" | "tff" | "cnf" | "thf" | "tcf" | "tpi" | "include") {
+        Format::Tptp
+    } else if crate::theory::is_mace4_input(src) {
+        Format::Ladr
+    } else {
+        Format::Birkhoff
+    }
+}
+
+/// A theory read from a file, and the conjectures the file states.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The format the file was in.
+    pub format: Format,
+    /// The axioms (in [`normalize`]d form for TPTP and LADR).
+    pub theory: Theory,
+    /// TPTP `conjecture`s or the LADR goal, as formulas over the theory's signature.
+    pub conjectures: Vec<Axiom>,
+}
+
+/// Reads a theory in any of the three formats ([`detect`]). A TPTP problem's conjectures and a
+/// LADR file's goal are returned apart, as written (not negated), and also kept in the theory's
+/// metadata under [`CONJECTURE_META`], which `birkhoff prove` reads when no goal is given.
+/// Axioms that only declare a symbol (`declare_f: f(X) = f(X)`, as [`export`] writes them) are
+/// dropped and the symbol kept.
+pub fn import(src: &str, file: &str) -> Result<Imported> {
+    let format = detect(src);
+    let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("imported");
+    match format {
+        Format::Birkhoff => {
+            let t = Theory::parse(src, file)?;
+            let goal = t.meta.get(CONJECTURE_META).map(|g| crate::parse::parse_formula(&t.sig, g, "conjecture")).transpose()?;
+            Ok(Imported { format, theory: t, conjectures: goal.into_iter().collect() })
+        }
+        Format::Ladr => {
+            let (t, goals) = crate::parse::parse_ladr_problem(src, file)?;
+            let axioms = t.axioms.iter().map(|a| a.as_ref().clone()).collect();
+            finish(format, t.sig.as_ref().clone(), axioms, goals, stem, file)
+        }
+        Format::Tptp => {
+            let p = tptp_read::read(src, file)?;
+            finish(format, p.sig, p.axioms, p.conjectures, stem, file)
+        }
+    }
+}
+
+/// Renames sorts and symbols into names Birkhoff's format declares and reads back: a TPTP
+/// `$i` becomes `U` (or `i` beside other types), a keyword such as `sort` gets a suffix, and a
+/// name no declaration can hold becomes a word (`'a b'` becomes `ab`). Binary symbols get the
+/// default fixity of their new name.
+fn bk_signature(sig: &mut Signature) {
+    let mut reserved: Vec<&str> = crate::parse::ITEM_KEYWORDS.to_vec();
+    reserved.extend(crate::parse::RESERVED);
+    let mut map = NameMap::new(&reserved);
+    let single = sig.is_single_sorted();
+    for s in &mut sig.sorts {
+        s.name = if single && map.claim(DEFAULT_SORT) { DEFAULT_SORT.to_string() } else { map.fresh(s.name.trim_start_matches('$'), bk_identifier) };
+    }
+    let keep = |name: &str| bk_identifier(name) == name || is_symbolic(name) && (!crate::lexer::BUILTIN_OPS.contains(&name) || name == "-") && !name.contains(['(', ')', ',', ':', '.', '"', '#', '%', '[', ']', '{', '}', ';']);
+    let mut rename = |name: &mut String, args: usize, fixity: &mut crate::signature::Fixity| {
+        if !(keep(name) && map.claim(name)) {
+            *name = map.fresh(name, bk_identifier);
+        }
+        if args == 2 {
+            *fixity = crate::signature::default_binary_fixity(name);
+        }
+    };
+    for f in &mut sig.funcs {
+        rename(&mut f.name, f.args.len(), &mut f.fixity);
+    }
+    for r in &mut sig.rels {
+        rename(&mut r.name, r.args.len(), &mut r.fixity);
+    }
+}
+
+/// Axiom names of Birkhoff's format (identifiers), distinct.
+fn bk_labels<'a>(axioms: impl Iterator<Item = &'a mut Axiom>) {
+    let mut labels = NameMap::new(&[]);
+    for a in axioms {
+        a.name = labels.fresh(&a.name, |n| {
+            let w = bk_identifier(n);
+            if w.starts_with(|c: char| c.is_ascii_alphabetic()) { w } else { format!("ax{w}") }
+        });
+    }
+}
+
+/// A name of Birkhoff's format: letters, digits, `_` and `'`, starting with a letter or `_`.
+fn bk_identifier(name: &str) -> String {
+    let w = names::ascii_word(name);
+    if w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        w
+    } else {
+        format!("s{w}")
+    }
+}
+
+/// Gives the axiom's variables names Birkhoff's format reads as variables and as no symbol.
+fn bk_variables(sig: &Signature, a: &mut Axiom) {
+    let mut map = NameMap::new(&[]);
+    for s in sig.funcs.iter().map(|f| &f.name).chain(sig.rels.iter().map(|r| &r.name)) {
+        map.claim(s);
+    }
+    let names: Vec<String> = a.vars.iter().map(|v| v.name.clone()).collect();
+    let plain: Vec<bool> = names.iter().map(|n| crate::parse::looks_like_variable(n) && map.claim(n)).collect();
+    for (v, ok) in a.vars.iter_mut().zip(plain) {
+        if !ok {
+            v.name = map.fresh(&v.name, |n| {
+                let first = n.chars().find(|c| c.is_ascii_alphabetic()).unwrap_or('x');
+                first.to_string()
+            });
+        }
+    }
+}
+
+/// What every format's import ends with: names of Birkhoff's format, declarations dropped,
+/// formulas normalised, the conjecture kept in the metadata, and a check that Birkhoff's format
+/// prints the result and reads it back as the same theory.
+fn finish(format: Format, sig: Signature, axioms: Vec<Axiom>, conjectures: Vec<Axiom>, name: &str, file: &str) -> Result<Imported> {
+    let mut sig = sig;
+    bk_signature(&mut sig);
+    let mut axioms: Vec<Axiom> = axioms.iter().map(normal_axiom).filter(|a| !is_declaration(a)).collect();
+    let mut conjectures: Vec<Axiom> = conjectures.iter().map(normal_axiom).collect();
+    bk_labels(axioms.iter_mut().chain(conjectures.iter_mut()));
+    for a in axioms.iter_mut().chain(conjectures.iter_mut()) {
+        bk_variables(&sig, a);
+    }
+    let mut meta = BTreeMap::new();
+    if let Some(text) = conjecture_text(&sig, &conjectures) {
+        meta.insert(CONJECTURE_META.to_string(), text);
+    }
+    sig.check_well_formed().map_err(|m| Error::Source(Diagnostics(vec![Diagnostic::at(file, "", 0, 1, m)])))?;
+    let theory = Theory { name: bk_identifier(name), doc: String::new(), meta, sig: Arc::new(sig), axioms: axioms.into_iter().map(Arc::new).collect() };
+    let text = theory.to_text();
+    match Theory::parse(&text, file) {
+        Ok(back) if crate::canon::literally_equal(&back, &theory) && back.meta == theory.meta => Ok(Imported { format, theory, conjectures }),
+        Ok(_) => Err(Error::Export(format!("{file}: the imported theory does not print as itself in Birkhoff's format (a bug; please report it with the file)"))),
+        Err(e) => Err(Error::Export(format!("{file}: the imported theory does not read back in Birkhoff's format (a bug; please report it with the file):\n{e}"))),
+    }
+}
+
+/// The conjectures as one formula of Birkhoff's format: several are one conjunction, each closed
+/// over its own variables.
+fn conjecture_text(sig: &Signature, conjectures: &[Axiom]) -> Option<String> {
+    match conjectures {
+        [] => None,
+        [one] => Some(FormulaPrinter::new(sig, one).formula(&one.formula)),
+        many => {
+            let parts: Vec<String> = many
+                .iter()
+                .map(|c| {
+                    let free = c.free_vars();
+                    let f = if free.is_empty() { c.formula.clone() } else { Formula::Forall(free, Box::new(c.formula.clone())) };
+                    format!("({})", FormulaPrinter::new(sig, c).formula(&f))
+                })
+                .collect();
+            Some(parts.join(" & "))
+        }
+    }
+}
+
+/// Whether an axiom is one of [`export`]'s declarations: named `declare_...` and a tautology
+/// `t = t` or `p | ~p`.
+fn is_declaration(a: &Axiom) -> bool {
+    a.name.starts_with(DECLARATION_PREFIX)
+        && match &a.formula {
+            Formula::Eq(l, r) => l == r,
+            Formula::Or(p, q) => matches!(&**q, Formula::Not(n) if **n == **p),
+            _ => false,
+        }
+}
+
+/// The theory with each axiom in normal form: a universal quantifier around the whole axiom
+/// dropped (its variables are free, and free variables are universal), and a quantifier directly
+/// under one of the same kind merged into it (`all x. all y. F` is `all x y. F`). Both change how
+/// an axiom is written, never what it means; TPTP must close every formula and LADR gives each
+/// variable its own quantifier, so a round trip compares normal forms.
+pub fn normalize(t: &Theory) -> Theory {
+    let mut out = t.clone();
+    out.axioms = t.axioms.iter().map(|a| Arc::new(normal_axiom(a))).collect();
+    out
+}
+
+fn normal_axiom(a: &Axiom) -> Axiom {
+    let mut formula = merge_quantifiers(&a.formula);
+    while let Formula::Forall(_, body) = formula {
+        formula = *body;
+    }
+    Axiom { formula, ..a.clone() }
+}
+
+fn merge_quantifiers(f: &Formula) -> Formula {
+    let b = |g: &Formula| Box::new(merge_quantifiers(g));
+    match f {
+        Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..) => f.clone(),
+        Formula::Not(g) => Formula::Not(b(g)),
+        Formula::And(x, y) => Formula::And(b(x), b(y)),
+        Formula::Or(x, y) => Formula::Or(b(x), b(y)),
+        Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
+        Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            let universal = matches!(f, Formula::Forall(..));
+            let mut vs = vs.clone();
+            let mut body = merge_quantifiers(g);
+            loop {
+                match body {
+                    Formula::Forall(ws, inner) if universal => {
+                        vs.extend(ws);
+                        body = *inner;
+                    }
+                    Formula::Exists(ws, inner) if !universal => {
+                        vs.extend(ws);
+                        body = *inner;
+                    }
+                    other => {
+                        body = other;
+                        break;
+                    }
+                }
+            }
+            if universal { Formula::Forall(vs, Box::new(body)) } else { Formula::Exists(vs, Box::new(body)) }
+        }
+    }
+}
+
+/// Writes the theory, and the goal if there is one, in `to`. FOF and LADR cannot declare a
+/// symbol, so a symbol no axiom mentions is kept by an axiom `declare_f` that is a tautology
+/// about it (`f(X) = f(X)`), which [`import`] drops again. LADR has one sort: a many-sorted
+/// theory is an error there (TPTP writes it as TFF).
+pub fn export(t: &Theory, goal: Option<&Axiom>, to: Target) -> Result<String> {
+    match to {
+        Target::Tptp => Ok(tptp_write::write(t, goal)),
+        Target::Ladr => ladr_write::write(t, goal),
+    }
+}
+
+/// The comment lines that open an exported file: the theory's name and doc string.
+fn header(out: &mut String, t: &Theory, comment: &str) {
+    let _ = writeln!(out, "{comment} {}, written by Birkhoff {}.", t.name, env!("CARGO_PKG_VERSION"));
+    for line in t.doc.lines().filter(|l| !l.trim().is_empty()) {
+        let _ = writeln!(out, "{comment} {}", line.trim());
+    }
+    if let Some(r) = t.meta.get("reference") {
+        let _ = writeln!(out, "{comment} Reference: {r}");
+    }
+}
