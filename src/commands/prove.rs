@@ -25,8 +25,10 @@ pub struct Args {
     #[arg(value_name = "THEORY")]
     theory: String,
     /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal).
+    /// Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
+    /// in Birkhoff's format (as `birkhoff import` writes a LADR file's goal).
     #[arg(value_name = "GOAL")]
-    goal: String,
+    goal: Option<String>,
     /// Largest countermodel size searched (per sort).
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: u32,
@@ -44,7 +46,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // writing the certificate and rendering the proof.
     let deadline = Instant::now() + a.timeout;
     let t = super::load_theory(&a.theory)?;
-    let goal = parse_formula(&t.sig, &a.goal, "GOAL")?;
+    let goal_text = match (&a.goal, t.meta.get(birkhoff_engine::interop::CONJECTURE_META)) {
+        (Some(g), _) => g.clone(),
+        (None, Some(g)) => g.clone(),
+        (None, None) => anyhow::bail!("theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"", t.name),
+    };
+    let goal = parse_formula(&t.sig, &goal_text, "GOAL")?;
     let opts = Options { max_size: a.max_size, timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
     let answer = prove(&t, &goal, &opts)?;
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
@@ -85,7 +92,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
         v["evidence"] = answer.verdict.evidence().into();
         v["theory"] = t.name.clone().into();
-        v["goal"] = a.goal.clone().into();
+        v["goal"] = goal_text.clone().into();
         print_json(&v);
     } else {
         match &answer.verdict {

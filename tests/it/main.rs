@@ -3,6 +3,7 @@
 mod agent_cli;
 mod cli;
 mod identify;
+mod interop;
 mod readme;
 #[path = "../../literature/tests/it/server.rs"]
 #[allow(dead_code)] // the literature tests use all of it, these only part

@@ -26,7 +26,7 @@ mod tptp_write;
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::print::FormulaPrinter;
 use crate::signature::{is_symbolic, Signature, DEFAULT_SORT};
-use crate::syntax::{Axiom, Formula};
+use crate::syntax::{Axiom, Formula, Term, VarId};
 use crate::theory::Theory;
 use names::NameMap;
 use serde::Serialize;
@@ -191,17 +191,64 @@ fn bk_variables(sig: &Signature, a: &mut Axiom) {
     }
 }
 
+/// The axiom with its variables numbered as Birkhoff's parser numbers them: in the order they
+/// are met reading the formula left to right (a quantifier's variables where it stands).
+fn in_reading_order(a: &Axiom) -> Axiom {
+    fn var(order: &mut Vec<VarId>, v: VarId) -> VarId {
+        let i = order.iter().position(|w| *w == v).unwrap_or_else(|| {
+            order.push(v);
+            order.len() - 1
+        });
+        VarId(i as u32)
+    }
+    fn term(order: &mut Vec<VarId>, t: &Term) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(var(order, *v)),
+            Term::App(f, args) => Term::App(*f, args.iter().map(|a| term(order, a)).collect()),
+        }
+    }
+    fn formula(order: &mut Vec<VarId>, f: &Formula) -> Formula {
+        let mut b = |g: &Formula| Box::new(formula(order, g));
+        match f {
+            Formula::True | Formula::False => f.clone(),
+            Formula::Eq(x, y) => {
+                let x = term(order, x);
+                Formula::Eq(x, term(order, y))
+            }
+            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| term(order, a)).collect()),
+            Formula::Not(g) => Formula::Not(b(g)),
+            Formula::And(x, y) => Formula::And(b(x), b(y)),
+            Formula::Or(x, y) => Formula::Or(b(x), b(y)),
+            Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
+            Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+            Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+                let vs: Vec<VarId> = vs.iter().map(|v| var(order, *v)).collect();
+                let body = Box::new(formula(order, g));
+                if matches!(f, Formula::Forall(..)) { Formula::Forall(vs, body) } else { Formula::Exists(vs, body) }
+            }
+        }
+    }
+    let mut order = Vec::new();
+    let f = formula(&mut order, &a.formula);
+    // A variable the formula no longer mentions (bound by a dropped outer quantifier that bound
+    // nothing) is dropped: domains are never empty, so it changed nothing.
+    let vars = order.iter().map(|v| a.vars[v.0 as usize].clone()).collect();
+    Axiom { formula: f, vars, ..a.clone() }
+}
+
 /// What every format's import ends with: names of Birkhoff's format, declarations dropped,
 /// formulas normalised, the conjecture kept in the metadata, and a check that Birkhoff's format
 /// prints the result and reads it back as the same theory.
 fn finish(format: Format, sig: Signature, axioms: Vec<Axiom>, conjectures: Vec<Axiom>, name: &str, file: &str) -> Result<Imported> {
     let mut sig = sig;
     bk_signature(&mut sig);
-    let mut axioms: Vec<Axiom> = axioms.iter().map(normal_axiom).filter(|a| !is_declaration(a)).collect();
-    let mut conjectures: Vec<Axiom> = conjectures.iter().map(normal_axiom).collect();
+    let single = sig.is_single_sorted();
+    let mut axioms: Vec<Axiom> = axioms.iter().map(|a| normal_axiom(a, single)).filter(|a| !is_declaration(a)).collect();
+    let mut conjectures: Vec<Axiom> = conjectures.iter().map(|a| normal_axiom(a, single)).collect();
     bk_labels(axioms.iter_mut().chain(conjectures.iter_mut()));
     for a in axioms.iter_mut().chain(conjectures.iter_mut()) {
         bk_variables(&sig, a);
+        *a = in_reading_order(a);
     }
     let mut meta = BTreeMap::new();
     if let Some(text) = conjecture_text(&sig, &conjectures) {
@@ -238,32 +285,50 @@ fn conjecture_text(sig: &Signature, conjectures: &[Axiom]) -> Option<String> {
 }
 
 /// Whether an axiom is one of [`export`]'s declarations: named `declare_...` and a tautology
-/// `t = t` or `p | ~p`.
+/// `t = t` or `p | ~p` (under a universal quantifier, in a many-sorted theory).
 fn is_declaration(a: &Axiom) -> bool {
+    let mut f = &a.formula;
+    while let Formula::Forall(_, body) = f {
+        f = body;
+    }
     a.name.starts_with(DECLARATION_PREFIX)
-        && match &a.formula {
+        && match f {
             Formula::Eq(l, r) => l == r,
             Formula::Or(p, q) => matches!(&**q, Formula::Not(n) if **n == **p),
             _ => false,
         }
 }
 
-/// The theory with each axiom in normal form: a universal quantifier around the whole axiom
-/// dropped (its variables are free, and free variables are universal), and a quantifier directly
-/// under one of the same kind merged into it (`all x. all y. F` is `all x y. F`). Both change how
-/// an axiom is written, never what it means; TPTP must close every formula and LADR gives each
-/// variable its own quantifier, so a round trip compares normal forms.
+/// The theory with each axiom in normal form: a quantifier directly under one of the same kind
+/// merged into it (`all x. all y. F` is `all x y. F`), then, in a one-sorted theory, a universal
+/// quantifier around the whole axiom dropped (its variables are free, and free variables are
+/// universal), and in a many-sorted one the free variables bound by one around the whole axiom
+/// instead (so that each variable's sort is written, which Birkhoff's format cannot always infer).
+/// This changes how axioms are written, never what they mean; TPTP closes every formula and LADR
+/// gives each variable its own quantifier, so a round trip compares normal forms.
 pub fn normalize(t: &Theory) -> Theory {
+    let single = t.sig.is_single_sorted();
     let mut out = t.clone();
-    out.axioms = t.axioms.iter().map(|a| Arc::new(normal_axiom(a))).collect();
+    out.axioms = t.axioms.iter().map(|a| Arc::new(normal_axiom(a, single))).collect();
     out
 }
 
-fn normal_axiom(a: &Axiom) -> Axiom {
-    let mut formula = merge_quantifiers(&a.formula);
-    while let Formula::Forall(_, body) = formula {
-        formula = *body;
-    }
+fn normal_axiom(a: &Axiom, single_sorted: bool) -> Axiom {
+    let merged = Axiom { formula: merge_quantifiers(&a.formula), ..a.clone() };
+    let formula = if single_sorted {
+        let mut f = merged.formula;
+        while let Formula::Forall(_, body) = f {
+            f = *body;
+        }
+        f
+    } else {
+        let free = merged.free_vars();
+        match merged.formula {
+            f if free.is_empty() => f,
+            Formula::Forall(vs, body) => Formula::Forall(free.into_iter().chain(vs).collect(), body),
+            f => Formula::Forall(free, Box::new(f)),
+        }
+    };
     Axiom { formula, ..a.clone() }
 }
 

@@ -294,8 +294,18 @@ impl Parser<'_> {
                     return self.relation(r, args, &t);
                 }
             }
-            if self.mode.infer_symbols && matches!(t.tok, Tok::Ident(_)) && !self.is_variable_name(name) && !self.sig.has_symbol(name) && matches!(self.peek2()?.tok, Tok::Op(ref p) if p == "(") {
-                return self.inferred_atom(t);
+            if self.mode.infer_symbols && matches!(t.tok, Tok::Ident(_)) && !self.is_variable_name(name) && !self.sig.has_symbol(name) {
+                let after = self.peek2()?;
+                if matches!(after.tok, Tok::Op(ref p) if p == "(") {
+                    return self.inferred_atom(t);
+                }
+                // A name that a connective, `#`, `.` or `)` follows is a propositional atom.
+                if matches!(after.tok, Tok::Eof) || matches!(&after.tok, Tok::Op(p) if matches!(p.as_str(), "." | ")" | "|" | "&" | "->" | "<->" | "<-" | "#")) {
+                    let name = name.to_string();
+                    self.next()?;
+                    self.declare_rel(&name, vec![], Fixity::Prefix);
+                    return Ok(Formula::Rel(RelId(self.sig.rels.len() as u32 - 1), vec![]));
+                }
             }
         }
         let lhs = self.term(0)?;

@@ -57,3 +57,45 @@ fn every_single_sorted_seed_and_catalogue_entry_survives_ladr() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
     assert!(many_sorted >= 3, "the seeds have several many-sorted theories");
 }
+
+/// GAP's nested lists of numbers, read back by a reader of its own: `[ [ 1, 2 ], [ 2, 1 ] ]`.
+fn gap_rows(text: &str, field: &str) -> Vec<Vec<u32>> {
+    let start = text.find(&format!("{field} := [")).unwrap_or_else(|| panic!("no {field} in {text}")) + field.len() + 4;
+    let end = start + text[start..].find("],\n").or_else(|| text[start..].find("]\n")).unwrap() + 1;
+    text[start..end]
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split("],")
+        .map(|row| row.replace(['[', ']'], "").split(',').map(|v| v.trim().parse().unwrap()).collect())
+        .collect()
+}
+
+#[test]
+fn gap_tables_put_a_loops_identity_first_as_loops_requires() {
+    use birkhoff_engine::{eval, seeds, tables, Structure};
+    let group = seeds::load("group").unwrap();
+    // Z_3 with the identity at 2: x * y = x + y + 1 (mod 3), inv(x) = 1 - x (mod 3).
+    let z3 = Structure::from_fn(&group.sig, &[3], |f, a| match f {
+        "*" => (a[0] + a[1] + 1) % 3,
+        "inv" => (4 - a[0]) % 3,
+        _ => 2,
+    }, |_, _| false);
+    eval::check(&group, &z3).unwrap();
+    let text = tables::to_gap(&group.sig, &z3, 7);
+    assert!(text.contains("M7 := rec("), "{text}");
+    assert!(text.contains("e := 1"), "the identity is element 1: {text}");
+    let mult = gap_rows(&text, "mult");
+    // LOOPS' IsLoopTable: the first row and the first column read 1, 2, 3 in order.
+    assert_eq!(mult[0], vec![1, 2, 3], "{text}");
+    assert_eq!(mult.iter().map(|r| r[0]).collect::<Vec<_>>(), vec![1, 2, 3], "{text}");
+    // Read back as a structure (element k is Birkhoff's k - 1 after the stated swap of 0 and 2),
+    // it is the same model.
+    let back = |k: u32| [2, 1, 0][(k - 1) as usize];
+    for x in 0..3u32 {
+        for y in 0..3u32 {
+            let (gx, gy) = ([2, 1, 0][x as usize] + 1, [2, 1, 0][y as usize] + 1);
+            assert_eq!(back(mult[(gx - 1) as usize][(gy - 1) as usize]), z3.apply(&group.sig, group.sig.func("*").unwrap(), &[x, y]));
+        }
+    }
+}

@@ -1140,3 +1140,28 @@ fn refinement_keeps_roles_apart() {
     assert_eq!(canonical_form(&a).unwrap(), canonical_form(&c).unwrap());
     assert!(renaming_exists(&a, &c));
 }
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// Random theories (every connective, nested and bound variables, relations, several sorts,
+    /// operator and Unicode names) out to TPTP and LADR and back: equal up to renaming to the
+    /// original in normal form. Canonical forms of theories too symmetric to canonize are skipped.
+    #[test]
+    fn random_theories_survive_tptp_and_ladr(tape in tape()) {
+        use birkhoff_engine::interop::{self, Target};
+        let th = gen_theory(&tape);
+        let original = interop::normalize(&th);
+        for to in [Target::Tptp, Target::Ladr] {
+            if to == Target::Ladr && !th.sig.is_single_sorted() {
+                continue;
+            }
+            let text = interop::export(&th, None, to).unwrap();
+            let back = interop::import(&text, "random").map_err(|e| TestCaseError::fail(format!("{}\n--- exported ---\n{text}\n--- from ---\n{}", e, th.to_text())))?;
+            match birkhoff_engine::canon::equal_up_to_renaming(&original, &back.theory) {
+                Ok(same) => prop_assert!(same, "{:?} changed the theory:\n{}\n--- exported ---\n{}\n--- imported ---\n{}", to, original.to_text(), text, back.theory.to_text()),
+                Err(_) => {}
+            }
+        }
+    }
+}
