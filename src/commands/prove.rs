@@ -7,6 +7,7 @@
 use crate::output::print_json;
 use crate::Outcome;
 use birkhoff_checker::prover::readable::{render, Layout};
+use birkhoff_checker::prover::external as ext;
 use birkhoff_checker::prover::{prove, Options, Verdict};
 use birkhoff_checker::sweep::write_atomic;
 use birkhoff_engine::{parse::parse_formula, tables};
@@ -19,7 +20,7 @@ const RENDERED_STEPS: usize = 2_000;
 
 /// Arguments of `birkhoff prove`.
 #[derive(clap::Args)]
-#[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error, 130 interrupted.")]
+#[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error (with --external: the prover is not on PATH or failed), 130 interrupted.")]
 pub struct Args {
     /// A seed name or a theory file.
     #[arg(value_name = "THEORY")]
@@ -39,6 +40,12 @@ pub struct Args {
     /// `--json` gives only its size and the readable proof.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    /// Ask this prover instead of Birkhoff's own: eprover, cvc5, or vampire or prover9 when on
+    /// PATH. It gets Birkhoff's TPTP (LADR for prover9) export of the theory and goal and
+    /// --timeout; its answer is reported as external evidence (prover, version, SZS status),
+    /// never as a certificate. A timeout is unknown.
+    #[arg(long, value_name = "NAME")]
+    external: Option<String>,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
@@ -52,6 +59,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         (None, None) => anyhow::bail!("theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"", t.name),
     };
     let goal = parse_formula(&t.sig, &goal_text, "GOAL")?;
+    if let Some(name) = &a.external {
+        return external(&t, &goal, name, &goal_text, a.timeout, json);
+    }
     let opts = Options { max_size: a.max_size, timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
     let answer = prove(&t, &goal, &opts)?;
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
@@ -126,6 +136,31 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     Ok(match answer.verdict {
         Verdict::Unknown if crate::interrupt::requested() => Outcome::Interrupted,
         Verdict::Unknown => Outcome::Negative,
+        _ => Outcome::Done,
+    })
+}
+
+/// `--external NAME`: the other prover's answer as evidence. Exit codes as for Birkhoff's own
+/// answers: 0 proved or disproved, 1 unknown (a timeout included), 2 the prover is missing or
+/// failed to run, 130 interrupted.
+fn external(t: &birkhoff_engine::Theory, goal: &birkhoff_engine::Axiom, name: &str, goal_text: &str, timeout: Duration, json: bool) -> anyhow::Result<Outcome> {
+    let prover = ext::Prover::named(name).ok_or_else(|| anyhow::anyhow!("--external {name}: {}", ext::ExternalError::Unknown(name.to_string())))?;
+    let evidence = ext::ask(prover, t, goal, timeout, Some(&crate::interrupt::flag())).map_err(|e| anyhow::anyhow!("--external {name}: {e}"))?;
+    let (verdict, word) = match evidence.claim {
+        ext::Claim::Proved => ("proved_by_external", "proved"),
+        ext::Claim::Disproved => ("disproved_by_external", "disproved"),
+        ext::Claim::Unknown => ("unknown", "unknown"),
+    };
+    let note = "external evidence: the prover's answer is reported, not checked; it is not a certificate";
+    if json {
+        print_json(&serde_json::json!({ "verdict": verdict, "external": evidence, "evidence": note, "theory": t.name, "goal": goal_text }));
+    } else {
+        println!("{word} (external: {} says SZS status {} in {:.2}s)", evidence.version, evidence.status, evidence.seconds);
+        println!("  {note}");
+    }
+    Ok(match evidence.claim {
+        _ if evidence.status == "Interrupted" => Outcome::Interrupted,
+        ext::Claim::Unknown => Outcome::Negative,
         _ => Outcome::Done,
     })
 }

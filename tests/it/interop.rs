@@ -227,3 +227,37 @@ fn tptp_errors_are_located() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// E reads the fixtures itself, an independent TPTP parser: on each fixture's conjecture, its
+/// answer on the file as written and on Birkhoff's export of the imported theory must agree
+/// where both are decided, and neither may claim a conjecture that is not a theorem. Skipped
+/// (with a note) where E is not installed.
+#[test]
+fn e_agrees_on_the_fixtures_as_written_and_as_imported() {
+    use birkhoff_checker::prover::external::{ask, claim_of, find_on_path, szs_status, Claim, Prover};
+    let Some(eprover) = find_on_path("eprover") else {
+        eprintln!("eprover is not installed: skipped");
+        return;
+    };
+    let mut decided = 0;
+    for (file, verdict) in expected().conjectures {
+        let path = fixtures().join(&file);
+        let out = Command::new(&eprover).args(["--auto", "--tstp-format", "-s", "--cpu-limit=5"]).arg(&path).output().unwrap();
+        let raw = claim_of(&szs_status(&String::from_utf8_lossy(&out.stdout)).unwrap_or_default());
+        let imported = import(&file);
+        let goal = &imported.conjectures[0];
+        let ours = ask(Prover::E, &imported.theory, goal, std::time::Duration::from_secs(5), None).unwrap().claim;
+        if raw != Claim::Unknown && ours != Claim::Unknown {
+            assert_eq!(raw, ours, "{file}: E on the file and on Birkhoff's export disagree");
+            decided += 1;
+        }
+        if verdict != "theorem" {
+            assert_ne!(raw, Claim::Proved, "{file}: E proves a non-theorem as written");
+            assert_ne!(ours, Claim::Proved, "{file}: E proves a non-theorem from Birkhoff's export");
+        }
+        if verdict == "theorem" {
+            assert_ne!(ours, Claim::Disproved, "{file}");
+        }
+    }
+    assert!(decided >= 8, "E decided only {decided} fixtures both ways");
+}

@@ -61,14 +61,28 @@ fn commands_after(heading: &str) -> Vec<Vec<String>> {
 }
 
 fn run(dir: &Path, args: &[String]) -> Output {
+    run_with_path(dir, args, &dir.join("no-programs-here").into_os_string())
+}
+
+/// Runs the command with this `PATH`; `> FILE` at the end sends its standard output to the file,
+/// as the shell would.
+fn run_with_path(dir: &Path, args: &[String], path: &std::ffi::OsStr) -> Output {
+    let (args, redirect) = match args.iter().position(|a| a == ">") {
+        Some(i) => (&args[..i], args.get(i + 1)),
+        None => (args, None),
+    };
     let args: Vec<String> = args.iter().flat_map(|a| expand(dir, a)).collect();
-    Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+    let out = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
         .args(&args)
         .current_dir(dir)
         .env("BIRKHOFF_OFFLINE", "1")
-        .env("PATH", dir.join("no-programs-here"))
+        .env("PATH", path)
         .output()
-        .unwrap_or_else(|e| panic!("{args:?} did not run: {e}"))
+        .unwrap_or_else(|e| panic!("{args:?} did not run: {e}"));
+    if let Some(file) = redirect {
+        std::fs::write(dir.join(file), &out.stdout).unwrap();
+    }
+    out
 }
 
 fn copy_examples(to: &Path) {
@@ -109,6 +123,29 @@ fn every_command_the_readme_shows_works_as_shown() {
             // are what this search finds.
             let hits: Vec<serde_json::Value> = serde_json::from_slice(&run(dir.path(), &[args.clone(), vec!["--json".into()]].concat()).stdout).unwrap();
             assert!(hits.iter().any(|h| h["kind"] == "theory" && h["score"].is_number()), "{out}");
+        }
+    }
+}
+
+/// The external-prover examples: with the prover installed they decide (exit 0); without it,
+/// they say it is not on PATH and fail with 2, as the README says.
+#[test]
+fn the_readme_external_prover_examples_work_or_name_the_missing_prover() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = commands_after("## Other provers and formats");
+    assert!(commands.iter().any(|c| c.iter().any(|w| w == "--external")), "{commands:?}");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for args in &commands {
+        let line = args.join(" ");
+        let name = &args[args.iter().position(|w| w == "--external").unwrap() + 1];
+        let installed = std::env::split_paths(&path).any(|d| d.join(name).is_file());
+        let o = run_with_path(dir.path(), args, &path);
+        let err = String::from_utf8_lossy(&o.stderr);
+        if installed {
+            assert_eq!(o.status.code(), Some(0), "{line}: {}{err}", String::from_utf8_lossy(&o.stdout));
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+            assert!(err.contains("not on PATH"), "{line}: {err}");
         }
     }
 }

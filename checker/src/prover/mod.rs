@@ -23,6 +23,7 @@ pub mod conjecture;
 pub mod countermodel;
 pub mod equivalence;
 pub mod explanation;
+pub mod external;
 pub mod readable;
 pub mod rewrite;
 pub mod saturation;

@@ -7,6 +7,7 @@ mod common;
 mod conjecture;
 mod engines_agree;
 mod etp;
+mod external;
 mod ground_truth;
 mod iso;
 mod ladr_differential;

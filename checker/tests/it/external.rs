@@ -1,0 +1,77 @@
+//! External provers as evidence, where they are installed (CI installs eprover and cvc5; a test
+//! whose prover is missing says so and passes). Theorems are claimed proved, and no prover is
+//! ever taken to prove a non-theorem: for each, Birkhoff's own countermodel refutes it too.
+
+use birkhoff_checker::prover::external::{ask, find_on_path, Claim, ExternalError, Prover};
+use birkhoff_checker::prover::{prove, Options, Verdict};
+use birkhoff_engine::parse::parse_formula;
+use birkhoff_engine::seeds;
+use std::time::Duration;
+
+fn installed(p: Prover) -> bool {
+    let yes = find_on_path(p.program()).is_some();
+    if !yes {
+        eprintln!("{} is not installed: its checks are skipped", p.program());
+    }
+    yes
+}
+
+/// (seed, goal, a theorem?) — Birkhoff's own prover decides each in well under a second.
+const CASES: &[(&str, &str, bool)] = &[
+    ("group", "inv(inv(x)) = x", true),
+    ("group", "inv(x * y) = inv(y) * inv(x)", true),
+    ("loop", "x / x = e", true),
+    ("lattice", "x ^ x = x", true),
+    ("group", "x * y = y * x", false),
+    ("semigroup", "x * x = x", false),
+];
+
+#[test]
+fn installed_provers_prove_theorems_and_never_non_theorems() {
+    for prover in [Prover::E, Prover::Cvc5] {
+        if !installed(prover) {
+            continue;
+        }
+        let mut proved = 0;
+        for &(seed, goal, theorem) in CASES {
+            let t = seeds::load(seed).unwrap();
+            let g = parse_formula(&t.sig, goal, "goal").unwrap();
+            let limit = Duration::from_secs(if theorem { 5 } else { 2 });
+            let e = ask(prover, &t, &g, limit, None).unwrap();
+            assert!(!e.version.is_empty());
+            if !theorem {
+                assert_ne!(e.claim, Claim::Proved, "{prover:?} claims {seed} ⊨ {goal}: {e:?}");
+                let own = prove(&t, &g, &Options::default()).unwrap();
+                assert!(matches!(own.verdict, Verdict::Disproved { .. }), "{seed} ⊨ {goal} has a countermodel");
+            } else {
+                assert_ne!(e.claim, Claim::Disproved, "{prover:?} refutes the theorem {seed} ⊨ {goal}: {e:?}");
+                if e.claim == Claim::Proved {
+                    proved += 1;
+                }
+            }
+        }
+        // E proves every one of these small theorems; cvc5 (quantifier instantiation) most.
+        let theorems = CASES.iter().filter(|c| c.2).count();
+        let needed = if prover == Prover::E { theorems } else { 1 };
+        assert!(proved >= needed, "{prover:?} proved {proved} of {theorems}");
+    }
+}
+
+#[test]
+fn a_timeout_is_unknown_and_a_missing_prover_is_an_error() {
+    if installed(Prover::E) {
+        // Commutativity does not follow from the group axioms and E cannot find the infinite
+        // search's end: it is stopped at the deadline and says nothing.
+        let t = seeds::load("group").unwrap();
+        let g = parse_formula(&t.sig, "x * y = y * x", "goal").unwrap();
+        let e = ask(Prover::E, &t, &g, Duration::from_millis(1500), None).unwrap();
+        assert_eq!(e.claim, Claim::Unknown, "{e:?}");
+    }
+    if find_on_path("vampire").is_none() {
+        let t = seeds::load("group").unwrap();
+        let g = parse_formula(&t.sig, "inv(inv(x)) = x", "goal").unwrap();
+        let err = ask(Prover::Vampire, &t, &g, Duration::from_secs(1), None).unwrap_err();
+        assert!(matches!(err, ExternalError::NotFound { .. }), "{err}");
+        assert!(err.to_string().contains("not on PATH"), "{err}");
+    }
+}
