@@ -16,13 +16,15 @@ fn installed(p: Prover) -> bool {
     yes
 }
 
-/// (seed, goal, a theorem?) — Birkhoff's own prover decides each in well under a second.
+/// (seed, goal, a theorem?) — Birkhoff's own prover decides each in well under a second (the
+/// non-theorems have countermodels of 2 or 3 elements).
 const CASES: &[(&str, &str, bool)] = &[
     ("group", "inv(inv(x)) = x", true),
     ("group", "inv(x * y) = inv(y) * inv(x)", true),
     ("loop", "x / x = e", true),
     ("lattice", "x ^ x = x", true),
-    ("group", "x * y = y * x", false),
+    ("group", "x * x = e", false),
+    ("semigroup", "x * y = y * x", false),
     ("semigroup", "x * x = x", false),
 ];
 
