@@ -10,7 +10,7 @@
 
 use super::dialect::Dialect;
 use super::names::{ladr_symbol, ladr_variable, NameMap};
-use super::tptp_write::{declaration, unused_symbols};
+use super::tptp_write::{declarations, unused_symbols};
 use crate::error::{Error, Result};
 use crate::signature::Signature;
 use crate::syntax::{Axiom, Formula, Term, VarId};
@@ -142,7 +142,7 @@ pub fn write(t: &Theory, goal: Option<&Axiom>) -> Result<String> {
     if !renamed.is_empty() {
         let _ = writeln!(out, "% Names: {}.", renamed.join(", "));
     }
-    let declarations: Vec<Axiom> = unused_symbols(t, goal).into_iter().map(|s| declaration(sig, s)).collect();
+    let declarations: Vec<Axiom> = declarations(sig, unused_symbols(t, goal), &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>());
     out.push_str("formulas(assumptions).\n");
     for a in declarations.iter().chain(t.axioms.iter().map(|a| a.as_ref())) {
         let w = Writer::new(&names, a);

@@ -115,6 +115,26 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// The [`declaration`]s of `symbols`, each named apart from the others and from `taken` (two
+/// symbols such as `!` and `~~` have the same ASCII word): a second `declare_op` becomes
+/// `declare_op_2`, and so on.
+pub(crate) fn declarations(sig: &Signature, symbols: Vec<Symbol>, taken: &[&str]) -> Vec<Axiom> {
+    let mut used: std::collections::HashSet<String> = taken.iter().map(|n| n.to_string()).collect();
+    symbols
+        .into_iter()
+        .map(|s| {
+            let mut a = declaration(sig, s);
+            let base = a.name.clone();
+            let mut k = 2;
+            while !used.insert(a.name.clone()) {
+                a.name = format!("{base}_{k}");
+                k += 1;
+            }
+            a
+        })
+        .collect()
+}
+
 /// A tautology mentioning only `f` with all-variable arguments: `f(X, Y) = f(X, Y)`, or for a
 /// relation `p(X) | ~ p(X)`; the axiom that lets FOF and LADR keep a symbol no axiom uses.
 pub(crate) fn declaration(sig: &Signature, symbol: Symbol) -> Axiom {
@@ -190,7 +210,7 @@ pub fn write(t: &Theory, goal: Option<&Axiom>) -> String {
             let _ = writeln!(out, "tff({}, type, {}: {}).", labels.fresh(&format!("{}_type", names.rels[i]), tptp_functor), names.rels[i], profile(&r.args, "$o".into()));
         }
     }
-    let declarations: Vec<Axiom> = if names.typed { vec![] } else { unused_symbols(t, goal).into_iter().map(|s| declaration(sig, s)).collect() };
+    let declarations: Vec<Axiom> = if names.typed { vec![] } else { declarations(sig, unused_symbols(t, goal), &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>()) };
     for a in declarations.iter().chain(t.axioms.iter().map(|a| a.as_ref())) {
         let _ = writeln!(out, "{lang}({}, axiom, {}).", labels.fresh(&a.name, tptp_functor), Writer::new(&names, a).closed());
     }

@@ -26,6 +26,17 @@ fn round_trip(t: &Theory, to: Target) -> Result<(), String> {
     }
 }
 
+/// Unused symbols whose names have the same ASCII word (`!` and `~~` are both `op`) get
+/// declarations named apart, also from an axiom already called `declare_op` (the random round
+/// trip found two formulas labelled `declare_op`).
+#[test]
+fn declarations_of_unused_symbols_are_named_apart() {
+    let t = Theory::parse("theory Gen\nfunc ! : 1\nrel ~~ : 2 infix none 1\nfunc ** : 2\nfunc f : 2\naxiom declare_op: f(x, y) = f(y, x)\n", "t.bk").unwrap();
+    for to in [Target::Tptp, Target::Ladr] {
+        round_trip(&t, to).unwrap();
+    }
+}
+
 #[test]
 fn every_seed_and_catalogue_entry_survives_tptp() {
     let mut failures = Vec::new();
