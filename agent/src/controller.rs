@@ -552,7 +552,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Opt
         }
         let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
         let st = standing(&side, &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
-        let rows: Vec<_> = c.spectrum.iter().map(birkhoff_library::record::SpectrumRowRec::row).collect();
+        let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
         let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
         if let Standing::New { .. } = st {
             reference.push(Known { name: c.name.clone(), kind: "candidate", theory: c.theory.clone() });
@@ -605,7 +605,7 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate) -> CandidateSummary {
-    let rows: Vec<_> = c.spectrum.iter().map(birkhoff_library::record::SpectrumRowRec::row).collect();
+    let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
     let oeis = birkhoff_checker::oeis::recognise(&rows).iter().map(|m| m.describe()).collect();
     let patterns = birkhoff_checker::patterns::conjectures(&rows).into_iter().map(|p| p.statement).collect();
     CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()), oeis, patterns }

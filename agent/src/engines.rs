@@ -20,20 +20,16 @@ impl Default for TenDimensions {
     }
 }
 
-fn rows(stored: &[SpectrumRowRec]) -> Vec<SpectrumRow> {
-    stored.iter().map(SpectrumRowRec::row).collect()
-}
-
 impl Scorer for TenDimensions {
     fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String> {
-        let spectrum = rows(&c.spectrum);
+        let spectrum = SpectrumRowRec::rows(&c.spectrum);
         // Shown equivalent to a seed, catalogue entry or discovery: nothing new, whatever the
         // spectrum says.
         let known_as = match &c.standing {
             Some(birkhoff_scorer::identify::Standing::Known { name, kind, .. }) if *kind != "candidate" => Some(name.as_str()),
             _ => None,
         };
-        let parents: Vec<Vec<SpectrumRow>> = parents.iter().map(|p| rows(p)).collect();
+        let parents: Vec<Vec<SpectrumRow>> = parents.iter().map(|p| SpectrumRowRec::rows(p)).collect();
         let evidence = Evidence { theory: &c.theory, spectrum: c.checked.then_some(&spectrum[..]), classes: c.checked.then_some(&c.models[..]), independence: c.independence.as_deref(), conjectures: None, parents: &parents, known: &self.known, known_as };
         let s = score(&evidence, &self.weights);
         let dims = s.dimensions().into_iter().filter_map(|(name, v)| v.map(|v| (name.to_string(), v))).collect();

@@ -125,6 +125,11 @@ impl SpectrumRowRec {
     pub fn row(&self) -> SpectrumRow {
         SpectrumRow::counted(self.sizes.clone(), self.iso, self.labeled)
     }
+
+    /// Stored rows as the finder and the scorer read them.
+    pub fn rows(stored: &[SpectrumRowRec]) -> Vec<SpectrumRow> {
+        stored.iter().map(SpectrumRowRec::row).collect()
+    }
 }
 
 /// A spectrum record.
