@@ -293,6 +293,9 @@ impl Agent<'_> {
             per_exploration.push(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())).collect());
         }
         s.generated = per_exploration.iter().map(Vec::len).sum();
+        for found in &per_exploration {
+            self.observer.generated(next, found);
+        }
         candidates.extend(rank_before_checking(per_exploration, plan.check_top));
         // The bases the candidates came from are checked with them: a candidate with its
         // parent's models is no discovery, and novelty is measured against the parent's spectrum.
@@ -354,7 +357,7 @@ impl Agent<'_> {
         }
         rank(&mut candidates);
         let t_identify = Instant::now();
-        let identified = identify_candidates(&s.bases, &mut candidates, self.tools.cancel.clone());
+        let identified = identify_candidates(&s.bases, &mut candidates, &self.tools);
         self.observer.line(&format!("Identified {identified} candidate(s) against the seeds, the catalogue and earlier discoveries ({:.2}s)", t_identify.elapsed().as_secs_f64()), json!({"event": "identified", "candidates": identified, "seconds": t_identify.elapsed().as_secs_f64()}));
         // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
         // was gathered (no new search).
@@ -535,15 +538,16 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
 /// Identifies, best ranked first, every checked candidate with a model above size 1 that is not
 /// its parent in other words: equal or equivalent to a seed, a catalogue entry, an earlier
 /// discovery or a better-ranked candidate of this cycle, new, or unknown. Returns how many.
-fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> usize {
+fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     use birkhoff_checker::prover::equivalence::Side;
-    let mut known = Known::builtin();
+    let cancel = tools.cancel.clone();
+    let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
     known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
     // Without Z3: a Z3 check abandoned at its deadline leaves libz3's SIGINT handler installed,
     // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV).
     let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, ..Default::default() };
     let mut reference = Reference::new(known, cancel);
-    let spectra = birkhoff_scorer::spectrum::known_spectra();
+    let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
     let mut count = 0;
     for c in candidates.iter_mut() {
         let nontrivial = c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));

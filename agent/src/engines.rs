@@ -4,7 +4,7 @@
 use crate::situation::Candidate;
 use crate::tools::Scorer;
 use birkhoff_library::record::{Score, SpectrumRowRec};
-use birkhoff_scorer::{score, spectrum::known_spectra, Evidence, KnownSpectrum, SpectrumRow, Weights};
+use birkhoff_scorer::{score, spectrum::known_spectra_without, Evidence, KnownSpectrum, SpectrumRow, Weights};
 
 /// The scorer crate's ten dimensions, with default weights and the ground-truth and catalogue
 /// spectra as the known theories. It reads what `check_models` gathered under
@@ -16,7 +16,14 @@ pub struct TenDimensions {
 
 impl Default for TenDimensions {
     fn default() -> Self {
-        TenDimensions { weights: Weights::default(), known: known_spectra() }
+        TenDimensions::hiding(&[])
+    }
+}
+
+impl TenDimensions {
+    /// The scorer with the catalogue entries named in `hidden` left out of the known spectra.
+    pub fn hiding(hidden: &[String]) -> Self {
+        TenDimensions { weights: Weights::default(), known: known_spectra_without(hidden) }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod naming;
 pub mod offline;
 pub mod parent;
 pub mod prompt;
+pub mod rediscovery;
 pub mod report;
 pub mod schema;
 pub mod situation;

@@ -2,6 +2,7 @@
 //! command line prints them with a timer (or as JSONL events), tests collect them.
 
 use crate::report::CycleReport;
+use crate::situation::Candidate;
 use serde_json::Value;
 use std::path::Path;
 
@@ -15,6 +16,9 @@ pub trait Observer {
     fn wait_end(&self);
     /// A cycle is complete and its report is written.
     fn summary(&self, r: &CycleReport, number: u64, markdown: &Path);
+    /// The candidates one exploration of cycle `cycle` generated, before any is checked (the
+    /// rediscovery benchmark watches them; other observers ignore them).
+    fn generated(&self, _cycle: u64, _candidates: &[Candidate]) {}
 }
 
 /// An observer that prints nothing.

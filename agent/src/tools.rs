@@ -89,6 +89,8 @@ pub struct Toolbox {
     /// The literature sources, when the run may use the network (`agent --literature`); without
     /// them each discovery's literature is "not searched".
     pub literature: Option<birkhoff_literature::Config>,
+    /// Catalogue entries hidden from identification and novelty ([`Toolbox::hide`]).
+    pub hidden: Vec<String>,
 }
 
 /// The deepest exploration one cycle may ask for: depth 3 from even one base yields tens of
@@ -101,7 +103,26 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None }
+        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None, hidden: Vec::new() }
+    }
+
+    /// Hides the catalogue entries named in `names` from identification and from the scorer's
+    /// known spectra, as if they were not known: the rediscovery benchmark
+    /// ([`crate::rediscovery`]) then sees whether the run finds them again. An error names the
+    /// first name that is not a catalogue entry (seeds cannot be hidden: runs start from them).
+    pub fn hide(&mut self, names: &[String]) -> Result<(), String> {
+        use birkhoff_engine::catalogue::{all, Origin};
+        let entries = all();
+        for n in names {
+            match entries.iter().find(|e| e.name == n) {
+                Some(e) if e.origin == Origin::Seed => return Err(format!("{n} is a seed: runs start from the seeds, so it cannot be hidden")),
+                Some(_) => {}
+                None => return Err(format!("{n} is not a catalogue entry (see `birkhoff catalogue list`)")),
+            }
+        }
+        self.hidden = names.to_vec();
+        self.scorer = Some(Box::new(crate::engines::TenDimensions::hiding(names)));
+        Ok(())
     }
 
     /// The six tools and whether each can run.

@@ -147,7 +147,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     Ok(match reason {
         Some(reason) => Standing::Unknown { names: unknown, reason },
         None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
-        None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other", candidates.len()) },
+        None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other, under every renaming of symbols and every swap of operations' arguments (mirror images, parastrophes)", candidates.len()) },
     })
 }
 

@@ -9,6 +9,7 @@ use birkhoff_agent::llm::cli::CliLlm;
 use birkhoff_agent::llm::Llm;
 use birkhoff_agent::observe::Observer;
 use birkhoff_agent::offline::Offline;
+use birkhoff_agent::rediscovery::{tally, Tally, Watch, TOP};
 use birkhoff_agent::report::CycleReport;
 use birkhoff_agent::tools::Toolbox;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -80,6 +81,12 @@ pub struct Args {
     /// Milliseconds of search per model size when checking models and countermodels.
     #[arg(long, value_name = "MS", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     check_ms: u64,
+    /// The rediscovery benchmark: hide these catalogue entries (comma-separated or repeated) from
+    /// identification and novelty, and at the end say which of them the run found again:
+    /// reached (a generated theory is the same class), kept as a discovery, ranked in the top 20.
+    /// Use a fresh --library: earlier discoveries count as known. See benches/rediscovery.sh.
+    #[arg(long, value_name = "ENTRY", value_delimiter = ',')]
+    hide: Vec<String>,
     #[command(flatten)]
     library: LibraryArg,
 }
@@ -129,15 +136,42 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     tools.cancel = Some(crate::interrupt::flag());
     // The network only when asked: each discovery's literature is otherwise "not searched".
     tools.literature = a.literature.then(birkhoff_literature::Config::from_env);
-    let observer = Live::new(json);
+    tools.hide(&a.hide).map_err(|e| anyhow::anyhow!("--hide: {e}"))?;
+    let live = Live::new(json);
+    let watch = Watch::new(&live);
+    let observer: &dyn Observer = if a.hide.is_empty() { &live } else { &watch };
     observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
     let interrupted = crate::interrupt::requested;
-    let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer: &observer, interrupted: &interrupted };
+    let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer, interrupted: &interrupted };
     let ending = agent.run(&mut lib, &Config { goal: a.goal.clone(), cycles: a.cycles, bases }).map_err(anyhow::Error::msg)?;
+    if !a.hide.is_empty() && matches!(ending, Ending::Complete(_)) {
+        let t = tally(&watch, &lib, &a.hide, Some(crate::interrupt::flag())).map_err(anyhow::Error::msg)?;
+        print_tally(&t, json);
+    }
     Ok(match ending {
         Ending::Complete(_) => Outcome::Done,
         Ending::Interrupted(_) => Outcome::Interrupted,
     })
+}
+
+/// The rediscovery figures: one row per hidden entry, then the totals.
+fn print_tally(t: &Tally, json: bool) {
+    if json {
+        println!("{}", serde_json::json!({"event": "rediscovery", "tally": t}));
+        return;
+    }
+    let rows: Vec<Vec<String>> = t
+        .entries
+        .iter()
+        .map(|e| {
+            let reached = e.reached.as_ref().map_or("-".to_string(), |s| format!("cycle {}: {}", s.cycle.unwrap_or(0), s.name));
+            let kept = e.kept.as_ref().map_or("-".to_string(), |s| s.name.clone());
+            vec![e.entry.clone(), reached, kept, e.rank.map_or("-".to_string(), |r| r.to_string())]
+        })
+        .collect();
+    println!("\nRediscovery of {} hidden catalogue entries ({} theories generated, {} discoveries):", t.entries.len(), t.generated, t.discoveries);
+    print!("{}", table(&["entry", "reached", "kept as", "rank"], &rows));
+    println!("reached {}/{n}, kept {}/{n}, in the top {TOP} {}/{n}", t.reached, t.kept, t.top, n = t.entries.len());
 }
 
 /// Whether `program` can be run: an executable file at that path when it names one, else in a

@@ -12,9 +12,10 @@ use birkhoff_agent::tools::{Explorer, Generated, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::Body;
 
-/// Left symmetric quasigroups (x * (x * y) = y: not in the catalogue, strictly between Steiner
-/// loops and quasigroups) in two presentations (the second adds a law that follows:
-/// x \ y = x * y, as x * (x * y) = y), and the quasigroup seed with its symbols renamed.
+/// Loops of left exponent 3 (x * (x * x) = e: not in the catalogue) in two presentations (the
+/// second adds a law that follows: x \ e = x * x), and the quasigroup seed with its symbols
+/// renamed. (Left symmetric quasigroups, x * (x * y) = y, would not do: they are the commutative
+/// quasigroups with left division as the operation, a parastrophe.)
 struct Presentations;
 
 fn with(seed: &str, extra: &str) -> Theory {
@@ -30,8 +31,8 @@ impl Explorer for Presentations {
         let renamed = Theory::parse("theory Q\nfunc o : 2\nfunc l : 2\nfunc r : 2\naxiom a: l(x, o(x, y)) = y\naxiom b: o(x, l(x, y)) = y\naxiom c: r(o(x, y), y) = x\naxiom d: o(r(x, y), y) = x\n", "q.bk").unwrap();
         let g = |name: &str, theory: Theory, parent: &str| Generated { name: name.into(), theory, origin: "COMPLETE".into(), parents: vec![parent.into()] };
         Ok(vec![
-            g("SqA", with("quasigroup", "axiom square: x * (x * y) = y"), "quasigroup"),
-            g("SqB", with("quasigroup", "axiom square: x * (x * y) = y\naxiom ldiv_is_mul: x \\ y = x * y"), "quasigroup"),
+            g("SqA", with("loop", "axiom cube: x * (x * x) = e"), "loop"),
+            g("SqB", with("loop", "axiom cube: x * (x * x) = e\naxiom ldiv_e: x \\ e = x * x"), "loop"),
             g("QuasigroupAgain", renamed, "quasigroup"),
         ])
     }
@@ -74,7 +75,7 @@ fn presentations_of_known_classes_are_never_kept_as_discoveries() {
     let kept: Vec<&str> = first.discoveries.iter().map(|d| d.candidate.name.as_str()).collect();
     assert_eq!(kept, ["SqA"], "{}", first.decisions.analysis);
     let name = first.discoveries[0].name.clone();
-    assert!(name.starts_with("QuasigroupWithSquare"), "named by what it is: {name}");
+    assert!(name.starts_with("LoopWithCube"), "named by what it is: {name}");
     assert!(first.discoveries[0].notes.contains("New because"), "{}", first.discoveries[0].notes);
     let a = &first.decisions.analysis;
     assert!(a.contains("SqB (known as SqA (candidate): equivalent"), "{a}");

@@ -3,3 +3,23 @@
 mod faults;
 mod identify;
 mod offline;
+mod rediscovery;
+
+use birkhoff_agent::llm::{Llm, LlmError, Phase, Request};
+use birkhoff_agent::offline::Offline;
+
+/// A scripted model: it plans with the given `<plan>` JSON every cycle and lets the offline
+/// strategist interpret.
+pub struct ScriptedPlan(pub &'static str);
+
+impl Llm for ScriptedPlan {
+    fn describe(&self) -> String {
+        "scripted planner".into()
+    }
+    fn ask(&self, req: &Request) -> Result<String, LlmError> {
+        match req.phase {
+            Phase::Plan => Ok(format!("<plan>{}</plan>", self.0)),
+            Phase::Interpret => Offline.ask(req),
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! always pass the same validation as a model's. A candidate with its parent's models is not
 //! kept, and the report says why.
 
+use super::ScriptedPlan;
 use birkhoff_agent::controller::{Agent, Config};
 use birkhoff_agent::llm::{Llm, Phase, Request};
 use birkhoff_agent::observe::Silent;
@@ -163,25 +164,13 @@ fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why
 }
 
 /// Plans one exploration of groups by COMPLETE; the offline strategist interprets.
-struct CompleteGroups;
-
-impl Llm for CompleteGroups {
-    fn describe(&self) -> String {
-        "scripted planner".into()
-    }
-    fn ask(&self, req: &Request) -> Result<String, birkhoff_agent::llm::LlmError> {
-        match req.phase {
-            Phase::Plan => Ok(r#"<plan>{"strategy": "groups completed", "explorations": [{"bases": ["group"], "moves": ["COMPLETE"], "depth": 1}], "check_top": 50, "max_size": 6}</plan>"#.into()),
-            Phase::Interpret => Offline.ask(req),
-        }
-    }
-}
+const COMPLETE_GROUPS: ScriptedPlan = ScriptedPlan(r#"{"strategy": "groups completed", "explorations": [{"bases": ["group"], "moves": ["COMPLETE"], "depth": 1}], "check_top": 50, "max_size": 6}"#);
 
 #[test]
 fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
-    let agent = Agent { llm: &CompleteGroups, offline: false, tools: patient(), observer: &Silent, interrupted: &|| false };
+    let agent = Agent { llm: &COMPLETE_GROUPS, offline: false, tools: patient(), observer: &Silent, interrupted: &|| false };
     agent.run(&mut lib, &Config { goal: "study groups".into(), cycles: 1, bases: vec![] }).unwrap();
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     // The parent was checked alongside the candidates.

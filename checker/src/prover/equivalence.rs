@@ -1,5 +1,7 @@
 //! Two theories compared as classes of structures, up to renaming of their symbols: equal (the
 //! same canonical form), equivalent (each proves every axiom of the other under one renaming),
+//! the same class once the arguments of some binary operations are swapped (mirror images and
+//! parastrophes: left and right Bol loops, a quasigroup's right division as its operation),
 //! different (under every renaming, a model of one that is not a model of the other) or unknown.
 //! Syntactic canonical forms cannot see that, say, a group given by left axioms and one given by
 //! right axioms are the same class. `birkhoff equiv`, `identify`, `explore` (among its best
@@ -14,6 +16,9 @@ use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
 use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
+use birkhoff_engine::moves::dualize::map_axiom;
+use birkhoff_engine::signature::FuncId;
+use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
 
@@ -128,6 +133,16 @@ pub enum Relation {
         /// The first renaming's countermodel.
         witness: Box<Witness>,
     },
+    /// The second theory with the arguments of the binary operations `swapped` (`x f y` read as
+    /// `y f x`) is related to the first as `relation` says (equal or equivalent). Swapping
+    /// arguments is a definition (`f'(x, y) := f(y, x)`) that can be undone, so the two theories
+    /// are term-equivalent: the same class read through that definition.
+    Transposed {
+        /// The second theory's operations whose arguments are swapped.
+        swapped: Vec<String>,
+        /// How the first theory and the second, so read, compare.
+        then: Box<Relation>,
+    },
     /// Not shown either way.
     Unknown {
         /// Why.
@@ -136,9 +151,14 @@ pub enum Relation {
 }
 
 impl Relation {
-    /// Whether the two theories are the same class up to renaming (equal or equivalent).
+    /// Whether the two theories are the same class up to renaming (equal or equivalent), or up
+    /// to renaming and swapped arguments.
     pub fn same_class(&self) -> bool {
-        matches!(self, Relation::Equal | Relation::Equivalent { .. })
+        match self {
+            Relation::Equal | Relation::Equivalent { .. } => true,
+            Relation::Transposed { then, .. } => then.same_class(),
+            _ => false,
+        }
     }
 
     /// One line saying what was shown and on what evidence.
@@ -150,6 +170,7 @@ impl Relation {
                 let under = if *renamings > 1 { format!(" (and under each of the other {} renamings)", renamings - 1) } else { String::new() };
                 format!("different: a model of {} of size {} violates {}'s axiom {}{under}", witness.model_of, sizes(&witness.model), witness.not_model_of, witness.axiom)
             }
+            Relation::Transposed { swapped, then } => format!("the same class with the arguments of {} swapped (x f y read as y f x, a definition that can be undone), then {}", swapped.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "), then.describe()),
             Relation::Unknown { reason } => format!("unknown: {reason}"),
         }
     }
@@ -306,13 +327,79 @@ pub fn inverse(map: &SymbolMap) -> SymbolMap {
     map.iter().map(|(k, v)| (v.clone(), k.clone())).collect()
 }
 
-/// Compares `a` and `b` as classes of structures up to renaming ([`Relation`]). Equal canonical
+/// At most this many binary operations of one theory have their arguments swapped by
+/// [`relate`]: every subset of them is tried, so 15 variants at most.
+pub const MAX_SWAPPED: usize = 4;
+
+/// Compares `a` and `b` as classes of structures ([`Relation`]): up to renaming first
+/// ([`relate_by_renaming`]); when that does not show them the same class, again with the
+/// arguments of each nonempty set of `b`'s binary operations swapped (those whose two arguments
+/// share a sort, at most [`MAX_SWAPPED`] of them), so that a theory is not told apart from the
+/// mirror image or parastrophe of another. "Different" means different under every renaming
+/// and every such swap; a swap whose comparison is unknown makes the answer unknown.
+pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
+    let plain = relate_by_renaming(a, b, opts)?;
+    let ops = swappable(b.theory);
+    if plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED {
+        return Ok(plain);
+    }
+    let mut unknown = None;
+    for mask in 1u32..(1 << ops.len()) {
+        let swap: Vec<FuncId> = ops.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| *f).collect();
+        let theory = swapped(b.theory, &swap);
+        let side = Side::with_models(&theory, b.models.iter().map(|m| swapped_model(b.theory, m, &swap)).collect());
+        let names = || swap.iter().map(|f| b.theory.sig.func_decl(*f).name.clone()).collect::<Vec<_>>();
+        match relate_by_renaming(a, &side, opts)? {
+            r if r.same_class() => return Ok(Relation::Transposed { swapped: names(), then: Box::new(r) }),
+            Relation::Unknown { reason } => {
+                unknown.get_or_insert_with(|| format!("with the arguments of {} swapped: {reason}", names().join(", ")));
+            }
+            _ => {}
+        }
+    }
+    Ok(match (unknown, &plain) {
+        (Some(reason), Relation::Different { .. }) => Relation::Unknown { reason: format!("different under every renaming, but {reason}") },
+        _ => plain,
+    })
+}
+
+/// The binary operations of `t` whose two arguments have the same sort.
+fn swappable(t: &Theory) -> Vec<FuncId> {
+    t.sig.func_ids().filter(|&f| matches!(t.sig.func_decl(f).args[..], [x, y] if x == y)).collect()
+}
+
+/// `t` with the arguments of the operations `ops` swapped in every axiom: `x f y` becomes
+/// `y f x`. Its models are `t`'s with those tables transposed ([`swapped_model`]).
+fn swapped(t: &Theory, ops: &[FuncId]) -> Theory {
+    let ft = |g: FuncId, mut args: Vec<Term>| {
+        if ops.contains(&g) {
+            args.swap(0, 1);
+        }
+        Term::App(g, args)
+    };
+    let mut out = t.clone();
+    out.axioms = t.axioms.iter().map(|a| map_axiom(a, &ft, &|r, args| Formula::Rel(r, args))).collect();
+    out
+}
+
+/// `m` (a structure over `t`'s signature) with the tables of `ops` transposed.
+fn swapped_model(t: &Theory, m: &Structure, ops: &[FuncId]) -> Structure {
+    let mut out = m.clone();
+    for &f in ops {
+        let n = m.sizes[t.sig.func_decl(f).args[0].0 as usize] as usize;
+        let table = &m.funcs[f.0 as usize];
+        out.funcs[f.0 as usize] = (0..n * n).map(|i| table[(i % n) * n + i / n]).collect();
+    }
+    out
+}
+
+/// Compares `a` and `b` as classes of structures up to renaming. Equal canonical
 /// forms settle it at once; otherwise, for each renaming of `b`'s symbols onto `a`'s, a small
 /// model of either side that violates the other's axioms rules the renaming out, and the prover
 /// (within `opts` per axiom) tries the renamings left, in both directions. Theories whose
 /// signatures cannot be renamed onto each other are "unknown" (equivalence through definitions
 /// is not tried).
-pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
+fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
     if let Ok(true) = equal_up_to_renaming(ta, tb) {
         return Ok(Relation::Equal);
@@ -423,5 +510,28 @@ mod tests {
         let m = Side::new(&monoid, 3, &budget).unwrap();
         assert!(matches!(implies(&g, &monoid, &opts()).unwrap(), Implication::Proved { .. }));
         assert!(matches!(implies(&m, &group, &opts()).unwrap(), Implication::NoMap), "a monoid has no inverse to read");
+    }
+
+    fn catalogue(name: &str) -> Theory {
+        birkhoff_engine::catalogue::all().into_iter().find(|e| e.name == name).unwrap().theory().unwrap()
+    }
+
+    #[test]
+    fn mirror_images_and_parastrophes_are_the_same_class_with_arguments_swapped() {
+        // Left and right Bol loops are mirror images: every operation read backwards.
+        let (left, right) = (catalogue("left_bol_loop"), catalogue("right_bol_loop"));
+        let r = relate_theories(&left, &right, &opts()).unwrap();
+        let Relation::Transposed { swapped, then } = &r else { panic!("mirror images: {r:?}") };
+        assert_eq!(swapped.len(), 3, "{r:?}");
+        assert!(then.same_class() && r.same_class());
+        // Quasigroups whose right division is commutative are commutative quasigroups with `/`
+        // as the operation: a parastrophe, one operation swapped and the others renamed.
+        let qg = birkhoff_engine::seeds::load("quasigroup").unwrap().to_text();
+        let rdiv = th(&format!("{qg}\naxiom comm_rdiv: x / y = y / x"));
+        let r = relate_theories(&rdiv, &catalogue("commutative_quasigroup"), &opts()).unwrap();
+        assert!(matches!(&r, Relation::Transposed { .. }), "{r:?}");
+        // Still told apart from what they are not, under every renaming and swap.
+        let r = relate_theories(&rdiv, &catalogue("idempotent_quasigroup"), &opts()).unwrap();
+        assert!(matches!(&r, Relation::Different { .. }), "{r:?}");
     }
 }

@@ -1,0 +1,40 @@
+#!/bin/sh
+# The rediscovery benchmark (issue 19 §7, docs/BENCHMARKS.md): hide catalogue entries from
+# identification and novelty, run the offline agent from the seeds, and count the hidden entries
+# reached (a generated theory shown to be the same class), kept as a discovery, and ranked in the
+# top 20 discoveries.
+#
+#   benches/rediscovery.sh [CYCLES] [GOAL]      (default: 20 cycles, "Explore broadly")
+#   HIDDEN=a,b,c benches/rediscovery.sh         (default: the 20 entries below)
+#
+# Builds the release binary first; the library is a fresh temporary directory, so nothing
+# found by earlier runs counts as known.
+set -eu
+cd "$(dirname "$0")/.."
+cycles=${1:-20}
+goal=${2:-Explore broadly}
+hidden=${HIDDEN:-commutative_loop,exponent_two_loop,flexible_loop,commutative_quasigroup,idempotent_quasigroup,commutative_idempotent_quasigroup,unipotent_quasigroup,semisymmetric_quasigroup,medial_quasigroup,boolean_group,left_zero_semigroup,rectangular_band,null_semigroup,left_regular_band,normal_band,medial_semigroup,idempotent_magma,unital_magma,commutative_unital_magma,boolean_ring}
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/birkhoff
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+start=$(date +%s)
+"$bin" agent --cycles "$cycles" --goal "$goal" --llm offline --hide "$hidden" --library "$work/lib" --json > "$work/events.jsonl" || true
+end=$(date +%s)
+python3 - "$work/events.jsonl" "$cycles" "$((end - start))" <<'PY'
+import json, sys
+events = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+tally = next((e['tally'] for e in events if e.get('event') == 'rediscovery'), None)
+if tally is None:
+    sys.exit('no rediscovery tally: the run did not complete')
+print(f"{sys.argv[2]} offline cycles in {sys.argv[3]} s; {tally['generated']} theories generated, {tally['discoveries']} discoveries")
+print("| hidden entry | reached (cycle: candidate) | kept as | rank |")
+print("|---|---|---|---|")
+for e in tally['entries']:
+    r = e['reached']
+    reached = f"{r['cycle']}: `{r['name']}`" if r else "–"
+    kept = f"`{e['kept']['name']}`" if e['kept'] else "–"
+    print(f"| {e['entry']} | {reached} | {kept} | {e['rank'] or '–'} |")
+n = len(tally['entries'])
+print(f"\nreached {tally['reached']}/{n}, kept {tally['kept']}/{n}, in the top 20 {tally['top']}/{n}")
+PY
