@@ -198,6 +198,10 @@ pub struct Answer {
     pub verdict: Verdict,
     /// Every strategy run, in order.
     pub attempts: Vec<Attempt>,
+    /// For "unknown": whether the deadline (or Ctrl-C) came, or every strategy finished for
+    /// good with time left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown_because: Option<String>,
 }
 
 /// Most rewrite steps in a certificate (lemmas included): enough for any proof egg finds within
@@ -273,32 +277,109 @@ pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, Fi
 }
 
 /// [`prove`] with an explicit list of strategies.
+///
+/// The budget is used to the end: when every strategy of the plan has stopped with time left,
+/// those that stopped at a limit rather than for good run again with the time left, saturation
+/// with four times the e-nodes each round (up to [`MAX_RETRY_ENODES`]), until one decides, the
+/// deadline comes, or every strategy has finished for good (saturated, no countermodel in its
+/// range, Z3 found a possibly infinite model). [`Answer::unknown_because`] says which. Results
+/// are told apart by their notes ([`stopped_at_a_limit`]); a note not recognised counts as
+/// final, so an unforeseen stop ends the attempt rather than repeating it.
 pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strategy]) -> Result<Answer, FinderError> {
     let start = Instant::now();
     let mut attempts = Vec::new();
-    for s in plan {
-        let cancelled = opts.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-        let left = opts.timeout.saturating_sub(start.elapsed());
-        if cancelled || left.is_zero() {
-            attempts.push(Attempt { strategy: s.clone(), result: if cancelled { "interrupted".into() } else { "no time left".into() }, seconds: 0.0 });
-            continue;
-        }
-        let t0 = Instant::now();
-        let outcome = run_strategy(theory, goal, s, left, opts)?;
-        let seconds = t0.elapsed().as_secs_f64();
-        match outcome {
-            Ok(verdict) => {
-                let result = match &verdict {
-                    Verdict::Disproved { model, .. } => format!("countermodel of size {:?}", model.sizes),
-                    Verdict::Proved { certificate } => format!("proof of {} step(s), replayed", certificate.steps.len()),
-                    Verdict::ProvedByZ3 { detail } => detail.clone(),
-                    Verdict::Unknown => "undecided".into(),
-                };
-                attempts.push(Attempt { strategy: s.clone(), result, seconds });
-                return Ok(Answer { verdict, attempts });
+    let cancelled = || opts.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    // The strategies of the plan that may yet decide with more time or room, and the e-node
+    // limit the next saturation gets.
+    let mut open: Vec<Strategy> = Vec::new();
+    let mut nodes = opts.max_enodes;
+    let mut round = 0;
+    let mut queue: Vec<Strategy> = plan.to_vec();
+    loop {
+        for s in &queue {
+            let left = opts.timeout.saturating_sub(start.elapsed());
+            if cancelled() || left.is_zero() {
+                attempts.push(Attempt { strategy: s.clone(), result: if cancelled() { "interrupted".into() } else { "no time left".into() }, seconds: 0.0 });
+                continue;
             }
-            Err(result) => attempts.push(Attempt { strategy: s.clone(), result, seconds }),
+            let t0 = Instant::now();
+            let run_opts = Options { max_enodes: nodes, ..opts.clone() };
+            let outcome = run_strategy(theory, goal, s, left, &run_opts)?;
+            let seconds = t0.elapsed().as_secs_f64();
+            match outcome {
+                Ok(Verdict::Unknown) => attempts.push(Attempt { strategy: s.clone(), result: "undecided".into(), seconds }),
+                Ok(verdict) => {
+                    let result = match &verdict {
+                        Verdict::Disproved { model, .. } => format!("countermodel of size {:?}", model.sizes),
+                        Verdict::Proved { certificate } => format!("proof of {} step(s), replayed", certificate.steps.len()),
+                        Verdict::ProvedByZ3 { detail } => detail.clone(),
+                        Verdict::Unknown => unreachable!("matched above"),
+                    };
+                    attempts.push(Attempt { strategy: s.clone(), result, seconds });
+                    return Ok(Answer { verdict, attempts, unknown_because: None });
+                }
+                Err(result) => {
+                    let result = if round > 0 && matches!(s, Strategy::Saturation { .. }) { format!("{result} (retry {round}, e-node limit {nodes})") } else { result };
+                    // Saturation that filled the largest e-graph a retry may build cannot grow.
+                    let at_largest = matches!(s, Strategy::Saturation { .. }) && result.contains("e-node limit") && nodes >= MAX_RETRY_ENODES;
+                    if stopped_at_a_limit(s, &result) && !at_largest && !open.contains(s) {
+                        open.push(s.clone());
+                    }
+                    attempts.push(Attempt { strategy: s.clone(), result, seconds });
+                }
+            }
         }
+        let left = opts.timeout.saturating_sub(start.elapsed());
+        if cancelled() {
+            return Ok(unknown(attempts, "interrupted"));
+        }
+        if left < MIN_RETRY {
+            return Ok(unknown(attempts, &format!("the time limit ({:.1} s) was reached", opts.timeout.as_secs_f64())));
+        }
+        if open.is_empty() {
+            return Ok(unknown(attempts, "every strategy finished for good with time left (saturated, or no countermodel in its range)"));
+        }
+        // Another round with what is left: each open strategy once, shares growing so that the
+        // last one gets all the time that remains.
+        round += 1;
+        nodes = (nodes.saturating_mul(4)).min(MAX_RETRY_ENODES);
+        let n = open.len();
+        queue = std::mem::take(&mut open).into_iter().enumerate().map(|(i, s)| with_share(s, (100 / (n - i)) as u8)).collect();
     }
-    Ok(Answer { verdict: Verdict::Unknown, attempts })
+}
+
+/// Largest e-node limit a retry of saturation gets (16 × the default of 200 000).
+pub const MAX_RETRY_ENODES: usize = 3_200_000;
+
+/// No retry round starts with less time than this left.
+const MIN_RETRY: Duration = Duration::from_millis(50);
+
+/// An "unknown" answer after `attempts`, because of `why`.
+fn unknown(attempts: Vec<Attempt>, why: &str) -> Answer {
+    Answer { verdict: Verdict::Unknown, attempts, unknown_because: Some(why.to_string()) }
+}
+
+/// `s` with a new share of the time left.
+fn with_share(s: Strategy, percent: u8) -> Strategy {
+    match s {
+        Strategy::Countermodel { min_size, max_size, .. } => Strategy::Countermodel { min_size, max_size, time_share: percent },
+        Strategy::Affine { max_modulus, .. } => Strategy::Affine { max_modulus, time_share: percent },
+        Strategy::Saturation { .. } => Strategy::Saturation { time_share: percent },
+        #[cfg(feature = "z3")]
+        Strategy::Z3 { .. } => Strategy::Z3 { time_share: percent },
+    }
+}
+
+/// Whether a strategy that did not decide (`result` says why) stopped at a limit, so that more
+/// time or room might let it decide: saturation at its time, e-node or iteration limit (or
+/// waiting for earlier saturations to stop), a countermodel search whose time ran out, Z3
+/// giving up. Anything else (saturated, a whole range without countermodel, a problem the
+/// strategy cannot take) is final.
+fn stopped_at_a_limit(s: &Strategy, result: &str) -> bool {
+    match s {
+        Strategy::Saturation { .. } => result.contains("limit (") || result.contains("inside one step of egg") || result.contains("still stopping"),
+        Strategy::Countermodel { .. } | Strategy::Affine { .. } => result.starts_with("time ran out"),
+        #[cfg(feature = "z3")]
+        Strategy::Z3 { .. } => result.starts_with("Z3 gave up"),
+    }
 }

@@ -226,3 +226,33 @@ fn many_sorted_goals_are_handled() {
     assert_proved(&t, "all x:X. act(e * e, x) = x");
     assert_disproved(&t, "all g:G x:X. act(g, x) = x");
 }
+
+#[test]
+fn saturation_stopped_at_its_e_node_limit_is_retried_larger_until_the_deadline() {
+    // Left Moufang loops are right Bol: a proof egg does not find within 2 000 e-nodes.
+    let t = Theory::parse(&format!("{}\naxiom left_moufang: x * (y * (x * z)) = ((x * y) * x) * z", seeds::load("loop").unwrap().to_text()), "t.bk").unwrap();
+    let g = parse_formula(&t.sig, "((x * y) * z) * y = x * ((y * z) * y)", "goal").unwrap();
+    let opts = Options { timeout: Duration::from_secs(3), max_enodes: 2_000, ..Options::default() };
+    let a = prove_with(&t, &g, &opts, &[Strategy::Saturation { time_share: 10 }]).unwrap();
+    let runs = a.attempts.iter().filter(|at| matches!(at.strategy, Strategy::Saturation { .. })).count();
+    assert!(runs > 1, "the first saturation stopped at 2 000 e-nodes; it must run again larger: {:?}", a.attempts);
+    assert!(a.attempts.iter().any(|at| at.result.contains("retry 1, e-node limit 8000")), "{:?}", a.attempts);
+    match &a.verdict {
+        Verdict::Proved { certificate } => certificate::check(&t, &g, certificate).unwrap(),
+        Verdict::Unknown => assert!(a.unknown_because.as_deref().is_some_and(|w| w.contains("time limit") || w.contains("finished for good")), "{a:?}"),
+        other => panic!("a theorem: {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_says_when_every_strategy_finished_for_good() {
+    // Commutativity alone saturates at once and cannot give associativity; no countermodel has
+    // one element. Nothing is left to try long before the deadline.
+    let t = Theory::parse("theory C\nfunc * : 2\naxiom c: x * y = y * x\n", "c.bk").unwrap();
+    let g = parse_formula(&t.sig, "(x * y) * z = x * (y * z)", "goal").unwrap();
+    let opts = Options { timeout: Duration::from_secs(60), ..Options::default() };
+    let a = prove_with(&t, &g, &opts, &[Strategy::Saturation { time_share: 50 }, Strategy::Countermodel { min_size: 1, max_size: 1, time_share: 100 }]).unwrap();
+    assert!(matches!(a.verdict, Verdict::Unknown));
+    assert_eq!(a.attempts.len(), 2, "nothing is retried: {:?}", a.attempts);
+    assert!(a.unknown_because.as_deref().is_some_and(|w| w.starts_with("every strategy finished for good")), "{a:?}");
+}
