@@ -78,7 +78,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if json {
         // The verdict without the certificate (which can be hundreds of megabytes as JSON):
         // its size, the readable proof, and where the full certificate went.
-        let mut v = serde_json::json!({ "verdict": verdict_name(&answer.verdict), "attempts": answer.attempts });
+        let mut v = serde_json::json!({ "verdict": verdict_name(&answer.verdict), "attempts": answer.attempts, "unknown_because": answer.unknown_because });
         match &answer.verdict {
             Verdict::Disproved { model, witness } => {
                 v["model"] = model.to_json(&t.sig);
@@ -126,7 +126,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             Verdict::ProvedByZ3 { detail } => println!("proved (Z3): {detail}\n  evidence: {}", answer.verdict.evidence()),
             Verdict::Unknown => {
-                println!("unknown");
+                println!("unknown{}", answer.unknown_because.as_deref().map_or(String::new(), |w| format!(": {w}")));
                 for at in &answer.attempts {
                     println!("  tried {:?}: {} ({:.2}s)", at.strategy, at.result, at.seconds);
                 }
