@@ -554,7 +554,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         if !c.checked || !nontrivial || c.same_as_parent.is_some() {
             continue;
         }
-        let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
+        let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect()).with_counts(c.complete_counts());
         let st = standing(&side, &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
         let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
         let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);

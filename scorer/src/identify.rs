@@ -47,7 +47,7 @@ const MODEL_SIZE: u32 = 3;
 /// and then shared by every later comparison (and thread).
 pub struct Reference {
     known: Vec<Known>,
-    models: Vec<OnceLock<Vec<Structure>>>,
+    models: Vec<OnceLock<(Vec<Structure>, Vec<(Vec<u32>, u128)>)>>,
     budget: Budget,
 }
 
@@ -71,11 +71,11 @@ impl Reference {
 
     fn side(&self, i: usize) -> Result<Side<'_>, FinderError> {
         let t = &self.known[i].theory;
-        if let Some(m) = self.models[i].get() {
-            return Ok(Side::with_models(t, m.clone()));
+        if let Some((m, counts)) = self.models[i].get() {
+            return Ok(Side::with_models(t, m.clone()).with_counts(counts.clone()));
         }
         let side = Side::new(t, MODEL_SIZE, &self.budget)?;
-        let _ = self.models[i].set(side.models.clone());
+        let _ = self.models[i].set((side.models.clone(), side.counts.clone()));
         Ok(side)
     }
 }
@@ -147,7 +147,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     Ok(match reason {
         Some(reason) => Standing::Unknown { names: unknown, reason },
         None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
-        None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other, under every renaming of symbols and every swap of operations' arguments (mirror images, parastrophes)", candidates.len()) },
+        None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)", candidates.len()) },
     })
 }
 

@@ -1,8 +1,9 @@
 //! Two theories compared as classes of structures, up to renaming of their symbols: equal (the
 //! same canonical form), equivalent (each proves every axiom of the other under one renaming),
 //! the same class once the arguments of some binary operations are swapped (mirror images and
-//! parastrophes: left and right Bol loops, a quasigroup's right division as its operation),
-//! different (under every renaming, a model of one that is not a model of the other) or unknown.
+//! parastrophes: left and right Bol loops, a quasigroup's right division as its operation, when
+//! a short search shows it), different (under every renaming, a model of one that is not a model
+//! of the other) or unknown.
 //! Syntactic canonical forms cannot see that, say, a group given by left axioms and one given by
 //! right axioms are the same class. `birkhoff equiv`, `identify`, `explore` (among its best
 //! results), the scorer's novelty, the library and the agent all ask this one function.
@@ -29,19 +30,41 @@ pub struct Side<'a> {
     pub theory: &'a Theory,
     /// Some of its models, typically every class up to a small size.
     pub models: Vec<Structure>,
+    /// Exact numbers of isomorphism classes at some sizes (each a size per sort). Theories that
+    /// are the same class through any definitions that can be undone (a renaming, swapped
+    /// arguments) have the same numbers, so a difference rules every such reading out at once.
+    pub counts: Vec<(Vec<u32>, u128)>,
 }
 
 impl<'a> Side<'a> {
     /// `theory` with every isomorphism class of size 1 to `max_size` that `budget` allows per
-    /// size (a size cut short keeps the classes found; larger sizes are skipped).
+    /// size (a size cut short keeps the classes found; larger sizes are skipped), and the exact
+    /// count of every size enumerated to the end.
     pub fn new(theory: &'a Theory, max_size: u32, budget: &Budget) -> Result<Side<'a>, FinderError> {
-        let models = enumerate_up_to(theory, max_size, budget, FinderOptions::default())?.into_iter().flat_map(|e| e.classes).map(|c| c.model).collect();
-        Ok(Side { theory, models })
+        let mut side = Side { theory, models: Vec::new(), counts: Vec::new() };
+        for e in enumerate_up_to(theory, max_size, budget, FinderOptions::default())? {
+            if e.iso.status == crate::budget::Status::Exact && e.classes.len() as u128 == e.iso.value {
+                side.counts.push((e.sizes.clone(), e.iso.value));
+            }
+            side.models.extend(e.classes.into_iter().map(|c| c.model));
+        }
+        Ok(side)
     }
 
-    /// `theory` with models already at hand (the caller vouches that they are models).
+    /// `theory` with models already at hand (the caller vouches that they are models) and no
+    /// counts.
     pub fn with_models(theory: &'a Theory, models: Vec<Structure>) -> Side<'a> {
-        Side { theory, models }
+        Side { theory, models, counts: Vec::new() }
+    }
+
+    /// The same side with exact class counts at some sizes (the caller vouches for them).
+    pub fn with_counts(self, counts: Vec<(Vec<u32>, u128)>) -> Side<'a> {
+        Side { counts, ..self }
+    }
+
+    /// A size at which both sides have exact counts that differ, if there is one.
+    fn counts_differ(&self, other: &Side) -> Option<(Vec<u32>, u128, u128)> {
+        self.counts.iter().find_map(|(n, k)| other.counts.iter().find(|(m, _)| m == n).filter(|(_, j)| j != k).map(|(_, j)| (n.clone(), *k, *j)))
     }
 }
 
@@ -126,7 +149,8 @@ pub enum Relation {
         proofs: Vec<AxiomProof>,
     },
     /// Under every renaming of one signature onto the other, some model of one theory is not a
-    /// model of the other; the witness is the one for the first renaming.
+    /// model of the other; the witness is the one for the first renaming. (No swap of arguments
+    /// was shown to make them the same class either, but not every swap need have been refuted.)
     Different {
         /// How many renamings were refuted (every one that fits).
         renamings: usize,
@@ -335,32 +359,28 @@ pub const MAX_SWAPPED: usize = 4;
 /// ([`relate_by_renaming`]); when that does not show them the same class, again with the
 /// arguments of each nonempty set of `b`'s binary operations swapped (those whose two arguments
 /// share a sort, at most [`MAX_SWAPPED`] of them), so that a theory is not told apart from the
-/// mirror image or parastrophe of another. "Different" means different under every renaming
-/// and every such swap; a swap whose comparison is unknown makes the answer unknown.
+/// mirror image or parastrophe of another. Each swap gets an eighth of `opts.timeout` per axiom
+/// (there are up to 15); a swap left unsettled does not change the answer, which is then about
+/// renamings only, as "different" always says. Sides with exact model counts that differ at
+/// some size skip the swaps: swapping arguments keeps the number of models of each size.
 pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let plain = relate_by_renaming(a, b, opts)?;
     let ops = swappable(b.theory);
-    if plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED {
+    if plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED || a.counts_differ(b).is_some() {
         return Ok(plain);
     }
-    let mut unknown = None;
+    let quick = Options { timeout: opts.timeout / 8, ..opts.clone() };
     for mask in 1u32..(1 << ops.len()) {
         let swap: Vec<FuncId> = ops.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| *f).collect();
         let theory = swapped(b.theory, &swap);
-        let side = Side::with_models(&theory, b.models.iter().map(|m| swapped_model(b.theory, m, &swap)).collect());
-        let names = || swap.iter().map(|f| b.theory.sig.func_decl(*f).name.clone()).collect::<Vec<_>>();
-        match relate_by_renaming(a, &side, opts)? {
-            r if r.same_class() => return Ok(Relation::Transposed { swapped: names(), then: Box::new(r) }),
-            Relation::Unknown { reason } => {
-                unknown.get_or_insert_with(|| format!("with the arguments of {} swapped: {reason}", names().join(", ")));
-            }
-            _ => {}
+        let side = Side { theory: &theory, models: b.models.iter().map(|m| swapped_model(b.theory, m, &swap)).collect(), counts: b.counts.clone() };
+        let r = relate_by_renaming(a, &side, &quick)?;
+        if r.same_class() {
+            let swapped = swap.iter().map(|f| b.theory.sig.func_decl(*f).name.clone()).collect();
+            return Ok(Relation::Transposed { swapped, then: Box::new(r) });
         }
     }
-    Ok(match (unknown, &plain) {
-        (Some(reason), Relation::Different { .. }) => Relation::Unknown { reason: format!("different under every renaming, but {reason}") },
-        _ => plain,
-    })
+    Ok(plain)
 }
 
 /// The binary operations of `t` whose two arguments have the same sort.
