@@ -71,8 +71,10 @@ enum Command {
     Backtest(commands::backtest::Args),
     /// Research agent: cycles of PLAN, EXECUTE, INTERPRET, ACT with a report per cycle.
     Agent(commands::agent::Args),
-    /// View cycle reports and the best discoveries.
+    /// View cycle reports and the best discoveries, or write them as a web site (`report html`).
     Report(commands::report::Args),
+    /// Serve the web site of `report html` on 127.0.0.1 for a local browser.
+    Serve(commands::serve::Args),
 }
 
 /// How a command ended, beyond success.
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
         Command::Backtest(a) => commands::backtest::run(a, json),
         Command::Agent(a) => commands::agent::run(a, json),
         Command::Report(a) => commands::report::run(a, json),
+        Command::Serve(a) => commands::serve::run(a, json),
     };
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

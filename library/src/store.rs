@@ -220,3 +220,20 @@ fn to_bytes(rec: &Record) -> Vec<u8> {
     v.push(b'\n');
     v
 }
+
+impl Library {
+    /// A stored proof as numbered equational steps: its certificate replayed against the stored
+    /// theory and laid out for reading within `time` (an error says why it could not be).
+    pub fn readable_proof(&self, p: &crate::record::ProofRec, time: std::time::Duration) -> std::result::Result<birkhoff_checker::prover::readable::ReadableProof, String> {
+        use birkhoff_checker::prover::certificate::Certificate;
+        use birkhoff_checker::prover::readable::{render, Layout};
+        let theory = match self.get(&p.theory_id).map_err(|e| e.to_string())?.body {
+            Body::Theory(t) => birkhoff_engine::Theory::parse(&t.text, &p.theory_id).map_err(|e| e.to_string())?,
+            _ => return Err(format!("{} is not a theory", p.theory_id)),
+        };
+        let goal = crate::statement::parse(&theory, &p.statement)?;
+        let cert: Certificate = serde_json::from_value(p.certificate.clone()).map_err(|e| format!("not a certificate: {e}"))?;
+        let layout = Layout { deadline: Some(std::time::Instant::now() + time), ..Layout::default() };
+        render(&theory, &goal, &cert, &layout).map_err(|e| e.to_string())
+    }
+}

@@ -174,25 +174,10 @@ fn render(lib: &Library, body: &Body) -> String {
             let tables = theory.and_then(|t| Structure::from_json(&t.sig, &m.structure).ok().map(|s| tables::cayley(&t.sig, &s)));
             format!("model of {} ({})\n{}", m.theory_name, m.theory_id, tables.unwrap_or_else(|| format!("{:#}\n", m.structure)))
         }
-        Body::Proof(p) => match proof_text(lib, p) {
+        Body::Proof(p) => match lib.readable_proof(p, std::time::Duration::from_secs(5)) {
             Ok(text) => format!("proof of {} ({}) by {}\n{text}", p.statement, p.theory_id, p.prover),
             Err(why) => format!("proof of {} ({}) by {} (not rendered: {why})\n{}\n", p.statement, p.theory_id, p.prover, serde_json::to_string(&p.certificate).unwrap_or_default()),
         },
         other => format!("{}\n{}\n", other.name(), serde_json::to_string_pretty(other).unwrap_or_default()),
     }
-}
-
-/// A stored proof as numbered equational steps: its certificate replayed against the stored
-/// theory, then rendered (within a few seconds; a longer one is shown as JSON).
-fn proof_text(lib: &Library, p: &birkhoff_library::record::ProofRec) -> Result<String, String> {
-    use birkhoff_checker::prover::certificate::Certificate;
-    use birkhoff_checker::prover::readable::{render, Layout};
-    let theory = match lib.get(&p.theory_id).map_err(|e| e.to_string())?.body {
-        Body::Theory(t) => Theory::parse(&t.text, &p.theory_id).map_err(|e| e.to_string())?,
-        _ => return Err(format!("{} is not a theory", p.theory_id)),
-    };
-    let goal = birkhoff_library::statement::parse(&theory, &p.statement)?;
-    let cert: Certificate = serde_json::from_value(p.certificate.clone()).map_err(|e| format!("not a certificate: {e}"))?;
-    let layout = Layout { deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(5)), ..Layout::default() };
-    render(&theory, &goal, &cert, &layout).map(|r| r.to_string()).map_err(|e| e.to_string())
 }

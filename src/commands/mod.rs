@@ -20,6 +20,7 @@ pub mod prove;
 pub mod report;
 pub mod score;
 pub mod seeds;
+pub mod serve;
 pub mod show;
 pub mod spectrum;
 pub mod sweep;

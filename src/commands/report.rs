@@ -1,5 +1,6 @@
-//! `birkhoff report`: view cycle reports (`--cycle latest|N`, `list`) and the best discoveries
-//! (`--top K --sort-by score|novelty|date|DIMENSION`).
+//! `birkhoff report`: view cycle reports (`--cycle latest|N`, `list`), the best discoveries
+//! (`--top K --sort-by score|novelty|date|DIMENSION`), and the whole library as a static web
+//! site (`html --out DIR`, written by `birkhoff_viewer`).
 
 use super::library::LibraryArg;
 use crate::output::{print_json, table};
@@ -8,6 +9,7 @@ use anyhow::bail;
 use birkhoff_agent::report::{markdown, CycleReport};
 use birkhoff_library::record::{Body, Record};
 use serde_json::json;
+use std::path::PathBuf;
 
 /// Arguments of `birkhoff report`.
 #[derive(clap::Args)]
@@ -32,12 +34,21 @@ pub struct Args {
 enum Command {
     /// List the cycle reports.
     List,
+    /// Write the library as a static web site (no server, no network needed): the cycles, a
+    /// page per cycle and per discovery, conjectures, derivations, references.
+    Html {
+        /// The site's directory (created if missing). Default: the library's `site/`.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
-    if matches!(a.command, Some(Command::List)) {
-        return list(&lib, json);
+    match a.command {
+        Some(Command::List) => return list(&lib, json),
+        Some(Command::Html { out }) => return html(&lib, out, json),
+        None => {}
     }
     if let Some(k) = a.top {
         return top(&lib, k, &a.sort_by, json);
@@ -73,6 +84,20 @@ fn list(lib: &birkhoff_library::Library, json: bool) -> anyhow::Result<Outcome> 
             .map(|r| vec![r.cycle.to_string(), birkhoff_library::time::format_utc(r.started), format!("{:.1}", r.seconds), r.discoveries.len().to_string(), r.conjectures.len().to_string(), r.faults.len().to_string(), r.goal.chars().take(50).collect()])
             .collect();
         print!("{}", table(&["cycle", "started (UTC)", "seconds", "discoveries", "conjectures", "faults", "goal"], &rows));
+    }
+    Ok(Outcome::Done)
+}
+
+/// Writes the site and says where: the number of pages and how to open them, or (`--json`) every
+/// file written.
+fn html(lib: &birkhoff_library::Library, out: Option<PathBuf>, json: bool) -> anyhow::Result<Outcome> {
+    let out = out.unwrap_or_else(|| lib.root().join(birkhoff_viewer::SITE_DIR));
+    let files = birkhoff_viewer::write(lib, &out).map_err(|e| anyhow::anyhow!("--out {}: {e}", out.display()))?;
+    let pages: Vec<String> = files.iter().filter(|f| f.extension().is_some_and(|x| x == "html")).map(|f| f.display().to_string()).collect();
+    if json {
+        print_json(&json!({"dir": out.display().to_string(), "pages": pages, "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>()}));
+    } else {
+        println!("wrote {} pages to {}: open {} in a browser, or run `birkhoff serve --dir {}`", pages.len(), out.display(), out.join("index.html").display(), out.display());
     }
     Ok(Outcome::Done)
 }

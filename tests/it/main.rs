@@ -2,6 +2,7 @@
 
 mod agent_cli;
 mod cli;
+mod html;
 mod identify;
 mod interop;
 mod readme;

@@ -109,6 +109,10 @@ fn every_command_the_readme_shows_works_as_shown() {
         let line = args.join(" ");
         let o = run(dir.path(), args);
         let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        if args[0] == "serve" {
+            serves_until_ctrl_c(dir.path(), args);
+            continue;
+        }
         if args.iter().any(|a| a == "--llm") {
             // Without `claude` installed, the README says to install it: the run says so and
             // fails, rather than quietly running offline.
@@ -125,6 +129,25 @@ fn every_command_the_readme_shows_works_as_shown() {
             assert!(hits.iter().any(|h| h["kind"] == "theory" && h["score"].is_number()), "{out}");
         }
     }
+}
+
+/// `serve` runs until Ctrl-C: it is started as shown but on a free port (`--port 0`: the
+/// README's port may be taken on a shared machine), must serve the site `report html` wrote
+/// before it, and must stop on Ctrl-C with exit code 130.
+fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
+    use std::io::{BufRead, Read, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).args(["--port", "0"]).current_dir(dir).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split_whitespace().find_map(|w| w.strip_prefix("http://")).unwrap_or_else(|| panic!("serve printed no address: {line:?}")).trim_end_matches('/').to_string();
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut page = String::new();
+    s.read_to_string(&mut page).unwrap();
+    assert!(page.starts_with("HTTP/1.1 200") && page.contains("Research cycles"), "{page}");
+    // SAFETY: kill(2) with the pid of our own child and a valid signal number.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(130), "serve did not stop on Ctrl-C as promised");
 }
 
 /// The external-prover examples: with the prover installed they decide (exit 0); without it,

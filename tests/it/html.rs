@@ -1,0 +1,243 @@
+//! The web viewer in a real browser: an offline agent run's library written as a site
+//! (`report html`), every page loaded by Debian's chromium, headless, from `file://`: no console
+//! message or script error, the key elements present (a spectrum plot has one point per size and
+//! series, a heatmap n×n cells), a screenshot in a narrow window. Names that are HTML or script
+//! (`<script>…`, `"><img onerror=…>`) show as text and run nothing. `birkhoff serve` is asked
+//! over HTTP with reqwest.
+//!
+//! Without chromium the browser test says so and passes, unless `BIRKHOFF_REQUIRE_CHROMIUM=1`
+//! (set by `.ci/run`), which makes a missing browser a failure.
+
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, TheoryRec};
+use birkhoff_library::Library;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Script that must not run: it would retitle the page.
+const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
+/// An attribute-breaking name that would add an element with a handler.
+const ATTRIBUTE_NAME: &str = "\"><img src=x onerror=\"document.title='pwned'\">";
+
+fn birkhoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).env("PATH", "/nonexistent").output().expect("the binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Debian's chromium, or `None` (with a message) when it is missing and not required.
+fn chromium() -> Option<PathBuf> {
+    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().map(PathBuf::from).find(|p| p.is_file());
+    if found.is_none() {
+        assert!(std::env::var("BIRKHOFF_REQUIRE_CHROMIUM").as_deref() != Ok("1"), "BIRKHOFF_REQUIRE_CHROMIUM=1 but chromium is not installed (apt-get install chromium)");
+        eprintln!("SKIPPED: the browser test needs chromium (apt-get install chromium); set BIRKHOFF_REQUIRE_CHROMIUM=1 to make this a failure");
+    }
+    found
+}
+
+/// What chromium made of a page: its DOM after load, and the console messages and script
+/// errors it logged.
+struct Loaded {
+    dom: String,
+    console: Vec<String>,
+}
+
+/// Runs headless chromium with a fresh profile on `url` with `extra` flags.
+fn chromium_run(exe: &Path, url: &str, extra: &[&str]) -> Output {
+    let profile = tempfile::tempdir().unwrap();
+    let mut args = vec!["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0"];
+    let user_data = format!("--user-data-dir={}", profile.path().display());
+    args.push(&user_data);
+    args.extend(extra);
+    args.push(url);
+    let o = Command::new(exe).args(&args).stdin(Stdio::null()).output().expect("chromium runs");
+    assert!(o.status.success(), "chromium failed on {url}: {}", text(&o));
+    o
+}
+
+fn load(exe: &Path, url: &str) -> Loaded {
+    let o = chromium_run(exe, url, &["--dump-dom"]);
+    let console = String::from_utf8_lossy(&o.stderr).lines().filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught")).map(String::from).collect();
+    Loaded { dom: String::from_utf8_lossy(&o.stdout).into_owned(), console }
+}
+
+/// Takes a screenshot 420 pixels wide and checks it is a real picture.
+fn screenshot(exe: &Path, url: &str, png: &Path) {
+    chromium_run(exe, url, &[&format!("--screenshot={}", png.display()), "--window-size=420,900", "--hide-scrollbars"]);
+    let bytes = std::fs::read(png).unwrap_or_else(|e| panic!("no screenshot of {url}: {e}"));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 2000, "{url}: the screenshot is not a picture ({} bytes)", bytes.len());
+}
+
+/// Every element `<tag ...>` of the DOM whose start tag contains `marker`, up to `</tag>`.
+fn elements<'a>(dom: &'a str, tag: &str, marker: &str) -> Vec<&'a str> {
+    let open = format!("<{tag} ");
+    let close = format!("</{tag}>");
+    let mut out = Vec::new();
+    let mut rest = dom;
+    while let Some(i) = rest.find(&open) {
+        let from = &rest[i..];
+        let head_end = from.find('>').unwrap_or(from.len());
+        let end = from.find(&close).map_or(from.len(), |j| j + close.len());
+        if from[..head_end].contains(marker) {
+            out.push(&from[..end]);
+        }
+        rest = &from[open.len()..];
+    }
+    out
+}
+
+/// The number in `attr="N"` of an element's start tag.
+fn attr_number(element: &str, attr: &str) -> usize {
+    let key = format!("{attr}=\"");
+    let at = element.find(&key).unwrap_or_else(|| panic!("no {attr} in {}", &element[..element.len().min(200)])) + key.len();
+    element[at..].split('"').next().unwrap().parse().unwrap()
+}
+
+/// The ways an injected name would show in a page: an element it added, a title it changed, a
+/// script blocked by the policy (a console message).
+fn injected(page: &Loaded) -> Vec<String> {
+    let mut found = Vec::new();
+    if page.dom.matches("<script").count() != 1 || !page.dom.contains("<script src=\"site.js\" defer=\"\"></script>") {
+        found.push("a script element besides site.js".to_string());
+    }
+    if page.dom.contains("<img") || page.dom.contains(" onerror=\"") {
+        found.push("an injected element with a handler".to_string());
+    }
+    if page.dom.contains("<title>pwned</title>") {
+        found.push("the title was changed by script".to_string());
+    }
+    found.extend(page.console.iter().cloned());
+    found
+}
+
+/// A library with an offline agent run whose goal is script, plus a discovery and a conjecture
+/// named with markup (stored directly, as a model's reply could name them).
+fn library(dir: &Path) -> String {
+    let lib = dir.join("lib").to_str().unwrap().to_string();
+    let goal = format!("quasigroups and loops with few models {SCRIPT_NAME}");
+    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "2", "--goal", &goal, "--library", &lib]);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut l = Library::open(Path::new(&lib)).unwrap();
+    let theory = "theory Magma\nfunc * : 2\naxiom idem: x * x = x\n";
+    let (rec, _) = l
+        .put(Body::Theory(TheoryRec { name: SCRIPT_NAME.into(), text: theory.into(), fingerprint: "x".into(), origin: ATTRIBUTE_NAME.into(), parents: vec![ATTRIBUTE_NAME.into()], discovery: true, notes: ATTRIBUTE_NAME.into(), score: None, aliases: vec![], presentations: vec![] }))
+        .unwrap();
+    l.put(Body::Conjecture(ConjectureRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), statement: ATTRIBUTE_NAME.into(), status: ConjectureStatus::Open, evidence: SCRIPT_NAME.into(), countermodel: None, proof: None, proposed_by: "llm".into() })).unwrap();
+    lib
+}
+
+#[test]
+fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
+    let Some(exe) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let lib = library(dir.path());
+    let site = dir.path().join("site");
+    let o = birkhoff(&["report", "html", "--library", &lib, "--out", site.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let written: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let pages: Vec<PathBuf> = written["pages"].as_array().unwrap().iter().map(|p| PathBuf::from(p.as_str().unwrap())).collect();
+    let names: Vec<String> = pages.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    for expected in ["index.html", "discoveries.html", "conjectures.html", "graph.html", "references.html", "cycle-0001.html", "cycle-0002.html"] {
+        assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
+    }
+    assert!(names.iter().any(|n| n.starts_with("thy-")), "no discovery page: {names:?}");
+
+    // The checks catch what they look for: a page with a script error, and one with the names
+    // pasted in unescaped, under the same policy.
+    let head = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'self'\"><title>t</title><script src=\"site.js\" defer></script>";
+    std::fs::write(site.join("broken.js"), "undefinedFunction();\n").unwrap();
+    std::fs::write(site.join("broken.html"), format!("{head}<script src=\"broken.js\"></script></head><body></body></html>")).unwrap();
+    let broken = load(&exe, &format!("file://{}", site.join("broken.html").display()));
+    assert!(broken.console.iter().any(|l| l.contains("undefinedFunction")), "a script error is not seen: {:?}", broken.console);
+    std::fs::write(site.join("unescaped.html"), format!("{head}</head><body><h1>{SCRIPT_NAME}</h1><p title=\"{ATTRIBUTE_NAME}\"></p></body></html>")).unwrap();
+    let unescaped = load(&exe, &format!("file://{}", site.join("unescaped.html").display()));
+    assert!(injected(&unescaped).len() >= 3, "unescaped names are not seen: {:?}", injected(&unescaped));
+    std::fs::write(site.join("no-policy.html"), format!("<!DOCTYPE html><html><head><title>t</title></head><body>{SCRIPT_NAME}</body></html>")).unwrap();
+    assert!(load(&exe, &format!("file://{}", site.join("no-policy.html").display())).dom.contains("<title>pwned</title>"), "a script that ran is not seen");
+
+    let shots = dir.path().join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let (mut plots, mut heatmaps) = (0, 0);
+    for (page, name) in pages.iter().zip(&names) {
+        let url = format!("file://{}", page.display());
+        let loaded = load(&exe, &url);
+        assert!(loaded.console.is_empty(), "{name}: console messages: {:?}", loaded.console);
+        assert!(injected(&loaded).is_empty(), "{name}: {:?}", injected(&loaded));
+        assert!(loaded.dom.contains("<h1>") && loaded.dom.contains("<nav>") && loaded.dom.contains("http-equiv=\"Content-Security-Policy\""), "{name}: {}", loaded.dom);
+        for plot in elements(&loaded.dom, "svg", "class=\"spectrum\"") {
+            let sizes = plot.matches("class=\"size\"").count();
+            assert!(sizes > 0, "{name}: a plot without sizes");
+            assert_eq!(plot.matches("<circle class=\"point iso").count(), sizes, "{name}: one iso point per size: {plot}");
+            assert_eq!(plot.matches("<rect class=\"point labeled").count(), sizes, "{name}: one labeled point per size: {plot}");
+            plots += 1;
+        }
+        for table in elements(&loaded.dom, "table", "class=\"heatmap\"") {
+            let (rows, cols) = (attr_number(table, "data-rows"), attr_number(table, "data-cols"));
+            assert_eq!(rows, cols, "{name}: a one-sorted table is square");
+            assert_eq!(table.matches("<td class=\"cell").count(), rows * cols, "{name}: n×n cells: {table}");
+            heatmaps += 1;
+        }
+        screenshot(&exe, &url, &shots.join(name.replace(".html", ".png")));
+    }
+    assert!(plots > 0 && heatmaps > 0, "no spectrum plot ({plots}) or no heatmap ({heatmaps}) in the whole site");
+
+    // The names are shown, as text.
+    let discovery = pages.iter().map(|p| std::fs::read_to_string(p).unwrap()).find(|h| h.contains("<h1>&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;</h1>")).expect("the discovery named with script has its page");
+    assert!(discovery.contains("&quot;&gt;&lt;img src=x onerror="), "{discovery}");
+    // The script sorts and filters: opened filtered on a word no row has, every cycle row is hidden.
+    let index = site.join("index.html");
+    let filtered = load(&exe, &format!("file://{}#filter=no-such-word", index.display()));
+    let cycles = elements(&filtered.dom, "table", "cycles").pop().expect("the cycle table");
+    assert_eq!(cycles.matches("<tr hidden=\"\">").count(), 2, "{cycles}");
+    assert!(filtered.console.is_empty(), "{:?}", filtered.console);
+}
+
+/// One HTTP exchange over a raw socket (for what an HTTP client would normalize away).
+fn raw_get(addr: &str, target: &str) -> String {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET {target} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn serve_serves_the_site_on_localhost_and_stops_on_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let lib_s = lib.to_str().unwrap();
+    let o = birkhoff(&["serve", "--library", lib_s, "--port", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--library") && text(&o).contains("report html"), "{}", text(&o));
+    let o = birkhoff(&["report", "html", "--library", lib_s]);
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::write(dir.path().join("secret.txt"), "outside").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["serve", "--library", lib_s, "--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://127.0.0.1:")).unwrap_or_else(|| panic!("no address in {line:?}")).to_string();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let client = reqwest::blocking::Client::new();
+    let get = |path: &str| client.get(format!("{url}{path}")).send().unwrap();
+    let index = get("");
+    assert_eq!(index.status(), 200);
+    assert_eq!(index.headers()["content-type"], "text/html; charset=utf-8");
+    assert!(index.text().unwrap().contains("Research cycles"));
+    for (path, ctype) in [("style.css", "text/css; charset=utf-8"), ("site.js", "text/javascript; charset=utf-8"), ("conjectures.html", "text/html; charset=utf-8")] {
+        let r = get(path);
+        assert_eq!((r.status().as_u16(), r.headers()["content-type"].to_str().unwrap()), (200, ctype), "{path}");
+    }
+    assert_eq!(get("nothing-here.html").status(), 404);
+    assert_eq!(get("..%2fsecret.txt").status(), 403);
+    assert!(raw_get(&addr, "/../secret.txt").starts_with("HTTP/1.1 403"), "path traversal");
+    assert_eq!(client.post(&url).send().unwrap().status(), 405);
+    // Ctrl-C: the server stops and says it was interrupted (exit code 130).
+    // SAFETY: kill(2) with the pid of our own child and a valid signal number.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+}

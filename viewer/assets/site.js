@@ -1,0 +1,60 @@
+// Birkhoff's site: sorting and filtering of tables. Loaded from its own file (the pages allow no
+// inline script). A table with class "sortable" sorts by a column when its header is clicked
+// (or activated with Enter); cells sort by their data-sort attribute when they have one, as
+// numbers when both are numbers. The search box #filter hides the rows of "filterable" tables
+// that do not contain its text; a page opened as index.html#filter=WORDS starts filtered.
+"use strict";
+
+function sortKey(cell) {
+  const raw = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+  const n = Number(raw);
+  return raw !== "" && !Number.isNaN(n) ? n : raw.toLowerCase();
+}
+
+function sortBy(table, column, th) {
+  const ascending = th.getAttribute("aria-sort") !== "ascending";
+  for (const other of table.tHead.rows[0].cells) other.removeAttribute("aria-sort");
+  th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+  const body = table.tBodies[0];
+  const rows = Array.from(body.rows);
+  rows.sort((a, b) => {
+    const x = sortKey(a.cells[column]);
+    const y = sortKey(b.cells[column]);
+    const order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
+    return ascending ? order : -order;
+  });
+  for (const row of rows) body.appendChild(row);
+}
+
+function applyFilter(text) {
+  const words = text.toLowerCase().split(/\s+/).filter((w) => w !== "");
+  let shown = 0;
+  for (const row of document.querySelectorAll("table.filterable tbody tr")) {
+    const content = row.textContent.toLowerCase();
+    row.hidden = !words.every((w) => content.includes(w));
+    if (!row.hidden) shown += 1;
+  }
+  const count = document.getElementById("shown");
+  if (count) count.textContent = String(shown);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const table of document.querySelectorAll("table.sortable")) {
+    Array.from(table.tHead.rows[0].cells).forEach((th, column) => {
+      th.tabIndex = 0;
+      th.addEventListener("click", () => sortBy(table, column, th));
+      th.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") sortBy(table, column, th);
+      });
+    });
+  }
+  const filter = document.getElementById("filter");
+  if (filter) {
+    filter.addEventListener("input", () => applyFilter(filter.value));
+    const start = new URLSearchParams(location.hash.slice(1)).get("filter");
+    if (start) {
+      filter.value = start;
+      applyFilter(start);
+    }
+  }
+});
