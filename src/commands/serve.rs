@@ -16,15 +16,15 @@ pub struct Args {
     #[arg(long, value_name = "PORT", default_value_t = 8000)]
     port: u16,
     /// The site's directory. Default: the library's `site/`, as `report html` writes it.
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    #[arg(long = "dir", value_name = "DIR")]
+    site: Option<PathBuf>,
     #[command(flatten)]
     library: LibraryArg,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let dir = a.dir.clone().unwrap_or_else(|| a.library.dir.clone().unwrap_or_else(birkhoff_library::default_dir).join(birkhoff_viewer::SITE_DIR));
-    let flag = if a.dir.is_some() { "--dir" } else { "--library" };
+    let flag = if a.site.is_some() { "--dir" } else { "--library" };
+    let dir = a.site.unwrap_or_else(|| a.library.dir.unwrap_or_else(birkhoff_library::default_dir).join(birkhoff_viewer::SITE_DIR));
     ensure!(dir.join("index.html").is_file(), "{flag} {}: no site there (write one with `birkhoff report html`)", dir.display());
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, a.port)).map_err(|e| anyhow::anyhow!("--port {}: cannot listen on 127.0.0.1: {e}", a.port))?;
     let url = format!("http://{}/", listener.local_addr()?);

@@ -102,8 +102,10 @@ fn injected(page: &Loaded) -> Vec<String> {
     if page.dom.matches("<script").count() != 1 || !page.dom.contains("<script src=\"site.js\" defer=\"\"></script>") {
         found.push("a script element besides site.js".to_string());
     }
-    if page.dom.contains("<img") || page.dom.contains(" onerror=\"") {
-        found.push("an injected element with a handler".to_string());
+    // (The DOM is serialized with `<` escaped in text, so `<img` is an element; quotes in text
+    // are not escaped, so an attribute's text proves nothing.)
+    if page.dom.contains("<img") {
+        found.push("an injected img element".to_string());
     }
     if page.dom.contains("<title>pwned</title>") {
         found.push("the title was changed by script".to_string());
