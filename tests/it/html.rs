@@ -8,7 +8,7 @@
 //! Without chromium the browser test says so and passes, unless `BIRKHOFF_REQUIRE_CHROMIUM=1`
 //! (set by `.ci/run`), which makes a missing browser a failure.
 
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, TheoryRec};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, TheoryRec};
 use birkhoff_library::Library;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -127,6 +127,10 @@ fn library(dir: &Path) -> String {
         .put(Body::Theory(TheoryRec { name: SCRIPT_NAME.into(), text: theory.into(), fingerprint: "x".into(), origin: ATTRIBUTE_NAME.into(), parents: vec![ATTRIBUTE_NAME.into()], discovery: true, notes: ATTRIBUTE_NAME.into(), score: None, aliases: vec![], presentations: vec![] }))
         .unwrap();
     l.put(Body::Conjecture(ConjectureRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), statement: ATTRIBUTE_NAME.into(), status: ConjectureStatus::Open, evidence: SCRIPT_NAME.into(), countermodel: None, proof: None, proposed_by: "llm".into() })).unwrap();
+    // A refuted conjecture, its countermodel a 2-element idempotent magma that is not commutative.
+    let structure = serde_json::json!({"sizes": {"S": 2}, "functions": {"*": [[0, 0], [1, 1]]}, "relations": {}});
+    let (model, _) = l.put(Body::Model(ModelRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), structure })).unwrap();
+    l.put(Body::Conjecture(ConjectureRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), statement: "x * y = y * x".into(), status: ConjectureStatus::Refuted, evidence: "a countermodel of size 2".into(), countermodel: Some(model.id), proof: None, proposed_by: "offline".into() })).unwrap();
     lib
 }
 
@@ -184,6 +188,9 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
         screenshot(&exe, &url, &shots.join(name.replace(".html", ".png")));
     }
     assert!(plots > 0 && heatmaps > 0, "no spectrum plot ({plots}) or no heatmap ({heatmaps}) in the whole site");
+    let conjectures = std::fs::read_to_string(site.join("conjectures.html")).unwrap();
+    assert!(conjectures.contains("<p>Countermodel:</p><div class=\"model\">") && conjectures.contains("data-rows=\"2\" data-cols=\"2\""), "the refuted conjecture's countermodel: {conjectures}");
+    assert!(conjectures.contains("<ol class=\"proof\">"), "a proved conjecture's steps: {conjectures}");
 
     // The names are shown, as text.
     let discovery = pages.iter().map(|p| std::fs::read_to_string(p).unwrap()).find(|h| h.contains("<h1>&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;</h1>")).expect("the discovery named with script has its page");

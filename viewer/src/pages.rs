@@ -7,7 +7,7 @@ use crate::{heatmap, svg, Site};
 use birkhoff_agent::report::{CandidateSummary, CycleReport, LiteratureNote};
 use birkhoff_agent::situation::Settled;
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, Record, Score, TheoryRec};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec};
 use birkhoff_library::time::format_utc;
 use birkhoff_literature::store::Status;
 use std::collections::BTreeMap;
@@ -300,9 +300,20 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
     layout(&format!("Research cycle {}", r.cycle), &body)
 }
 
-/// The models stored for a theory.
-fn models_of<'a>(site: &'a Site, theory_id: &'a str) -> impl Iterator<Item = &'a Record> + 'a {
-    site.records.values().filter(move |r| matches!(&r.body, Body::Model(m) if m.theory_id == theory_id))
+/// The models stored for a theory, smallest first but the one-element ones last (a one-element
+/// model shows nothing), ties by ID.
+fn models_of<'a>(site: &'a Site, theory_id: &str) -> Vec<(&'a Record, &'a ModelRec)> {
+    let mut models: Vec<(&Record, &ModelRec)> = site
+        .records
+        .values()
+        .filter_map(|r| match &r.body {
+            Body::Model(m) if m.theory_id == theory_id => Some((r, m)),
+            _ => None,
+        })
+        .collect();
+    let elements = |m: &ModelRec| m.structure.get("sizes").and_then(|s| s.as_object()).map_or(0, |s| s.values().filter_map(|n| n.as_u64()).sum::<u64>());
+    models.sort_by_key(|(r, m)| (elements(m) <= 1, elements(m), r.id.clone()));
+    models
 }
 
 fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
@@ -337,12 +348,10 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
         body += &d.candidate.standing.as_deref().map(prose).unwrap_or_default();
         body += &literature(&d.literature);
     }
-    let models: Vec<&Record> = models_of(site, &rec.id).collect();
-    let _ = write!(body, "<h2>Models</h2><p>{} stored model(s){}.</p>", models.len(), if models.len() > MODELS_SHOWN { format!(", the first {MODELS_SHOWN} shown") } else { String::new() });
-    for m in models.iter().take(MODELS_SHOWN) {
-        if let Body::Model(model) = &m.body {
-            let _ = write!(body, "<h3><code>{}</code></h3>{}", esc(&m.id), heatmap::structure(&model.structure));
-        }
+    let models = models_of(site, &rec.id);
+    let _ = write!(body, "<h2>Models</h2><p>{} stored model(s){}.</p>", models.len(), if models.len() > MODELS_SHOWN { format!(", {MODELS_SHOWN} shown, smallest first (one-element models last)") } else { String::new() });
+    for (r, m) in models.iter().take(MODELS_SHOWN) {
+        let _ = write!(body, "<h3><code>{}</code></h3>{}", esc(&r.id), heatmap::structure(&m.structure));
     }
     let about: Vec<(&Record, &ConjectureRec)> = site.records.values().filter_map(|r| match &r.body {
         Body::Conjecture(c) if c.theory_id == rec.id => Some((r, c)),
