@@ -106,13 +106,13 @@ fn every_command_the_readme_shows_works_as_shown() {
     let commands = commands_after("## Using it");
     assert!(commands.len() >= 20, "the README's command list was not found: {commands:?}");
     for args in &commands {
-        let line = args.join(" ");
-        let o = run(dir.path(), args);
-        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         if args[0] == "serve" {
             serves_until_ctrl_c(dir.path(), args);
             continue;
         }
+        let line = args.join(" ");
+        let o = run(dir.path(), args);
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
         if args.iter().any(|a| a == "--llm") {
             // Without `claude` installed, the README says to install it: the run says so and
             // fails, rather than quietly running offline.

@@ -1,12 +1,12 @@
 // Birkhoff's site: sorting and filtering of tables. Loaded from its own file (the pages allow no
 // inline script). A table with class "sortable" sorts by a column when its header is clicked
-// (or activated with Enter); cells sort by their data-sort attribute when they have one, as
-// numbers when both are numbers. The search box #filter hides the rows of "filterable" tables
-// that do not contain its text; a page opened as index.html#filter=WORDS starts filtered.
+// (or activated with Enter): by number when both cells read as numbers, else by text. The
+// search box #filter hides the rows of "filterable" tables that do not contain all its words;
+// a page opened as index.html#filter=WORDS starts filtered.
 "use strict";
 
 function sortKey(cell) {
-  const raw = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+  const raw = cell.textContent.trim();
   const n = Number(raw);
   return raw !== "" && !Number.isNaN(n) ? n : raw.toLowerCase();
 }
