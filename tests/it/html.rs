@@ -10,6 +10,8 @@
 
 use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, TheoryRec};
 use birkhoff_library::Library;
+use birkhoff_literature::paper::{Origin, Paper};
+use birkhoff_literature::store::Status;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -131,6 +133,14 @@ fn library(dir: &Path) -> String {
     let structure = serde_json::json!({"sizes": {"S": 2}, "functions": {"*": [[0, 0], [1, 1]]}, "relations": {}});
     let (model, _) = l.put(Body::Model(ModelRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), structure })).unwrap();
     l.put(Body::Conjecture(ConjectureRec { theory_id: rec.id.clone(), theory_name: SCRIPT_NAME.into(), statement: "x * y = y * x".into(), status: ConjectureStatus::Refuted, evidence: "a countermodel of size 2".into(), countermodel: Some(model.id), proof: None, proposed_by: "offline".into() })).unwrap();
+    // The literature agent's references: one confirmed, one unconfirmed whose title is markup.
+    let store = birkhoff_literature::store::Store::new(Path::new(&lib));
+    store
+        .update(|s| {
+            s.number(Paper::new("Quasigroups and loops: introduction", vec!["H. O. Pflugfelder".into()], Some(1990), Origin::Zbmath), Status::Confirmed { verified: 1_700_000_000, endpoint: "https://api.zbmath.org/v1/document/1".into() }, "test");
+            s.number(Paper::new(SCRIPT_NAME, vec![ATTRIBUTE_NAME.into()], None, Origin::Llm), Status::Unconfirmed { reason: "no record has this identifier".into() }, "llm");
+        })
+        .unwrap();
     lib
 }
 
@@ -191,6 +201,11 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
     let conjectures = std::fs::read_to_string(site.join("conjectures.html")).unwrap();
     assert!(conjectures.contains("<p>Countermodel:</p><div class=\"model\">") && conjectures.contains("data-rows=\"2\" data-cols=\"2\""), "the refuted conjecture's countermodel: {conjectures}");
     assert!(conjectures.contains("<ol class=\"proof\">"), "a proved conjecture's steps: {conjectures}");
+    // An unconfirmed reference is never shown among the confirmed ones.
+    let references = std::fs::read_to_string(site.join("references.html")).unwrap();
+    let (confirmed, unconfirmed) = references.split_once("<h2>Unconfirmed").expect("the unconfirmed references apart");
+    assert!(confirmed.contains("REF-001") && confirmed.contains("Pflugfelder") && !confirmed.contains("UREF-001"), "{references}");
+    assert!(unconfirmed.contains("UREF-001") && unconfirmed.contains("class=\"unverified\"") && !unconfirmed.contains("class=\"verified\""), "{references}");
 
     // The names are shown, as text.
     let discovery = pages.iter().map(|p| std::fs::read_to_string(p).unwrap()).find(|h| h.contains("<h1>&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;</h1>")).expect("the discovery named with script has its page");
