@@ -4,6 +4,7 @@
 
 use crate::budget::{Budget, Count, Meter, Status};
 use crate::iso;
+use crate::lex::LexLeader;
 use crate::skolem;
 use crate::problem::{Problem, ProblemError};
 use crate::search::{Flow, Search};
@@ -158,38 +159,91 @@ fn split_below(root: &Search, path: &[(usize, u32)], depth: usize, meter: &Meter
     Some(out)
 }
 
-/// How many times [`run_split`] splits its first piece again.
+/// How many times [`split_paths`] splits its first path again.
 const LEFTMOST_REFINEMENTS: usize = 6;
+
+/// How deep [`split_paths`] looks below a path whose next decisions are forced (one value each)
+/// before it gives up refining it.
+const FORCED_DEPTH: usize = 16;
+
+/// The decision paths of a split of the search tree into about `target` pieces, in search order;
+/// `None` when the time ran out while splitting (the meter is then stopped). A function of the
+/// problem and `target` alone (never of timing or threads), so every machine that splits the
+/// same problem for the same target gets the same paths.
+///
+/// The tree is cut at the first depth that gives `target` paths (at most 8 decisions deep).
+/// Lex-leader pruning keeps the least model of each class, so models crowd into the leftmost
+/// subtrees (small values first): the first path of a uniform cut can hold most of the work. It
+/// is split again, [`LEFTMOST_REFINEMENTS`] times, each time two decisions deeper, or deeper still
+/// (up to [`FORCED_DEPTH`]) when those decisions are forced and leave one path.
+fn split_paths(root: &Search, target: usize, meter: &Meter) -> Option<Vec<Vec<(usize, u32)>>> {
+    let mut paths = vec![Vec::new()];
+    for depth in 1..=8 {
+        paths = split_below(root, &[], depth, meter)?;
+        if paths.len() >= target {
+            break;
+        }
+    }
+    for _ in 0..LEFTMOST_REFINEMENTS {
+        let Some(first) = paths.first() else { break };
+        let mut out = Vec::new();
+        for depth in 2..=FORCED_DEPTH {
+            out = split_below(root, first, depth, meter)?;
+            // One path as long as the first one: it is complete, nothing is left to split.
+            if out.len() != 1 || out[0].len() == first.len() {
+                break;
+            }
+        }
+        if out.len() <= 1 {
+            break;
+        }
+        paths.splice(0..1, out);
+    }
+    Some(paths)
+}
+
+/// How a search is cut into the pieces that [`run_split`] runs in parallel.
+#[derive(Clone, Copy, Debug)]
+enum Split {
+    /// Enough pieces to keep this machine's threads busy: all of them are run.
+    Threads,
+    /// Only this piece of a split that every machine computes alike.
+    Piece(Piece),
+}
+
+/// Piece `index` of `count` of a split of one enumeration, for spreading a single count over
+/// several machines ([`enumerate_piece`]). The split is a function of the theory, the sizes and
+/// `count`, so separate runs agree on what each piece is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Piece {
+    /// 1-based piece number.
+    pub index: usize,
+    /// Number of pieces.
+    pub count: usize,
+}
+
+/// Decision paths per piece that a split into pieces aims for: a piece gets every
+/// `count`-th path, so each takes a share of the heavy left of the tree.
+const PATHS_PER_PIECE: usize = 8;
 
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
-fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
+fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let Some(root) = Search::new(p, opts.symmetry_breaking, &|| meter.out_of_time()) else {
         if meter.out_of_time() {
             meter.stop();
         }
         return Vec::new();
     };
-    let target = rayon::current_num_threads() * 16;
-    let mut paths = vec![Vec::new()];
-    for depth in 1..=8 {
-        let Some(out) = split_below(&root, &[], depth, meter) else { return Vec::new() };
-        paths = out;
-        if paths.len() >= target {
-            break;
-        }
-    }
-    // Lex-leader pruning keeps the least model of each class, so models crowd into the leftmost
-    // subtrees (small values first): the first piece of a uniform split can hold most of the
-    // work. Split it again, a few levels at a time, so the threads share it.
-    for _ in 0..LEFTMOST_REFINEMENTS {
-        let Some(first) = paths.first() else { break };
-        let Some(out) = split_below(&root, first, 2, meter) else { return Vec::new() };
-        if out.len() <= 1 {
-            break;
-        }
-        paths.splice(0..1, out);
+    let target = match split {
+        Split::Threads => rayon::current_num_threads() * 16,
+        Split::Piece(piece) => piece.count * PATHS_PER_PIECE,
+    };
+    let Some(mut paths) = split_paths(&root, target, meter) else { return Vec::new() };
+    if let Split::Piece(piece) = split {
+        // Every `count`-th path, so that each piece gets some of the heavy leftmost ones.
+        paths = paths.into_iter().skip(piece.index - 1).step_by(piece.count).collect();
     }
     // A piece not started when the time runs out is skipped: replaying it copies the root's
     // whole state, which on large problems takes longer than the time left. The meter is then
@@ -267,6 +321,32 @@ pub(crate) fn blocked_enumeration(sizes: &[u32], classes: Vec<IsoClass>, finishe
     }
 }
 
+/// Re-checks a new class's representative with the evaluator, timed in `timing.verify`. False
+/// (the error kept in `error` and the search stopped) when the evaluator rejects it.
+fn checked(t: &Theory, form: &Structure, timing: &mut Timing, error: &mut Option<FinderError>, meter: &Meter) -> bool {
+    let t0 = Instant::now();
+    let result = verify(t, form);
+    timing.verify += t0.elapsed().as_secs_f64();
+    match result {
+        Ok(()) => true,
+        Err(e) => {
+            *error = Some(e);
+            meter.stop();
+            false
+        }
+    }
+}
+
+/// Counts one more class in `counted`; stops the search once the budget's model limit is met.
+fn one_more_class(counted: &AtomicU64, budget: &Budget, meter: &Meter) -> Flow {
+    let total = counted.fetch_add(1, Ordering::Relaxed) + 1;
+    if budget.models.is_some_and(|m| total >= m) {
+        meter.stop();
+        return Flow::Stop;
+    }
+    Flow::Continue
+}
+
 /// What one piece of the split search found.
 struct Part {
     classes: HashMap<Box<[u8]>, u128>,
@@ -287,7 +367,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         p => p?,
     };
     let new_classes = AtomicU64::new(0);
-    let parts = run_split(&p, opts, &meter, |_, s| {
+    let parts = run_split(&p, opts, &meter, Split::Threads, |_, s| {
         let t_start = Instant::now();
         let mut part = Part { classes: HashMap::new(), met: 0, timing: Timing::default(), template: None, error: None };
         let mut on_model = |s: &Search| {
@@ -299,22 +379,12 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
             if part.classes.contains_key(&k) {
                 return Flow::Continue;
             }
-            let t1 = Instant::now();
-            let checked = verify(t, &c.form);
-            part.timing.verify += t1.elapsed().as_secs_f64();
-            if let Err(e) = checked {
-                part.error = Some(e);
-                meter.stop();
+            if !checked(t, &c.form, &mut part.timing, &mut part.error, &meter) {
                 return Flow::Stop;
             }
             part.template.get_or_insert(c.form);
             part.classes.insert(k, c.automorphisms);
-            let total = new_classes.fetch_add(1, Ordering::Relaxed) + 1;
-            if budget.models.is_some_and(|m| total >= m) {
-                meter.stop();
-                return Flow::Stop;
-            }
-            Flow::Continue
+            one_more_class(&new_classes, budget, &meter)
         };
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
@@ -357,6 +427,73 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         iso: Count::from_search(iso, finished),
         labeled: Count::from_search(labeled, finished),
         classes,
+        models_met: met,
+        nodes: meter.nodes(),
+        elapsed: start.elapsed(),
+        timing,
+    })
+}
+
+/// The isomorphism classes of models with these sort sizes whose least member lies in one
+/// piece of a split of the search tree: summed over the pieces `1..=count` of any `count`, the
+/// counts (iso and labeled) are those of [`enumerate`]. Classes are counted, not returned.
+///
+/// The least member of a class (its tables read cell by cell in the decision order) is the one
+/// model of the class that symmetry breaking always keeps, and the pieces' decision paths cut
+/// the models into disjoint sets, so it lies in exactly one piece. A piece counts a model it
+/// meets only when an unbounded lex-leader check shows it is that least member; every other
+/// member of its class is skipped here and counted where the least one lies, perhaps on another
+/// machine. Each counted model is re-checked by the evaluator.
+pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece) -> Result<Enumeration, FinderError> {
+    let start = Instant::now();
+    let meter = Meter::new(budget);
+    let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
+        Err(ProblemError::Stopped) => return Ok(Enumeration::cut_short(sizes, start)),
+        p => p?,
+    };
+    let counted = AtomicU64::new(0);
+    let lex = LexLeader::new(&p);
+    let parts = run_split(&p, Options::counts_only(), &meter, Split::Piece(piece), |_, s| {
+        let t_start = Instant::now();
+        let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (lex.clone(), Timing::default(), 0u64, 0u128, 0u128, None);
+        let mut on_model = |s: &Search| {
+            met += 1;
+            let t0 = Instant::now();
+            let least = !lex.dominated(s.values(), u32::MAX);
+            timing.canon += t0.elapsed().as_secs_f64();
+            if !least {
+                return Flow::Continue;
+            }
+            let t1 = Instant::now();
+            let c = iso::canonical_form(&p.sig, &s.structure());
+            timing.canon += t1.elapsed().as_secs_f64();
+            if !checked(t, &c.form, &mut timing, &mut error, &meter) {
+                return Flow::Stop;
+            }
+            classes += 1;
+            labeled += iso::labelled_copies(sizes, c.automorphisms);
+            one_more_class(&counted, budget, &meter)
+        };
+        let from = s.first_open();
+        s.run(from, &mut on_model, &mut budget_check(&meter));
+        meter.charge(s.unchecked_nodes());
+        timing.search = (t_start.elapsed().as_secs_f64() - timing.canon - timing.verify).max(0.0);
+        error.map_or(Ok((classes, labeled, met, timing)), Err)
+    });
+    let finished = !meter.stopped();
+    let (mut classes, mut labeled, mut met, mut timing) = (0u128, 0u128, 0u64, Timing::default());
+    for part in parts {
+        let (i, l, m, t) = part?;
+        (classes, labeled, met) = (classes + i, labeled + l, met + m);
+        timing.search += t.search;
+        timing.canon += t.canon;
+        timing.verify += t.verify;
+    }
+    Ok(Enumeration {
+        sizes: sizes.to_vec(),
+        iso: Count::from_search(classes, finished),
+        labeled: Count::from_search(labeled, finished),
+        classes: Vec::new(),
         models_met: met,
         nodes: meter.nodes(),
         elapsed: start.elapsed(),
@@ -441,7 +578,7 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let best = AtomicUsize::new(usize::MAX);
     let gave_up = AtomicBool::new(false);
-    let found = run_split(p, opts, meter, |i, s| {
+    let found = run_split(p, opts, meter, Split::Threads, |i, s| {
         let mut model = None;
         let mut on_model = |s: &Search| {
             let mut m = s.structure();
@@ -485,7 +622,7 @@ pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Res
         Err(ProblemError::Stopped) => return Ok(Count::from_search(0, false)),
         p => p?,
     };
-    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false }, &meter, |_, s| {
+    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false }, &meter, Split::Threads, |_, s| {
         let mut n: u128 = 0;
         let mut bad = None;
         let mut on_model = |s: &Search| {

@@ -175,6 +175,11 @@ impl<'p> Search<'p> {
         self.assigned == self.p.cells.len()
     }
 
+    /// Every cell's value (`u32::MAX` while unassigned), by cell number.
+    pub fn values(&self) -> &[u32] {
+        &self.val
+    }
+
     /// The current assignment as a structure (meaningful when [`Search::complete`]).
     pub fn structure(&self) -> Structure {
         let p = self.p;

@@ -16,6 +16,7 @@ mod moves_on_models;
 mod oeis;
 mod oracle;
 mod patterns;
+mod pieces;
 mod prover;
 mod readable;
 mod sat;
