@@ -5,6 +5,7 @@
 mod commands;
 mod interrupt;
 mod output;
+mod slurm;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -1,6 +1,7 @@
 //! Output helpers shared by the commands: JSON on stdout, aligned text tables, progress bars.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 /// The line printed under every model a command shows (its JSON says `"checked_by_evaluator":
@@ -44,8 +45,14 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// A progress bar on stderr for `len` steps. It draws only when stderr is a terminal, and ticks
-/// on its own so that a long step still shows the elapsed time.
+/// How often a progress line is printed when stderr is not a terminal: every
+/// `BIRKHOFF_PROGRESS_SECONDS` seconds (a positive number), 10 by default.
+pub const PROGRESS_SECONDS_VAR: &str = "BIRKHOFF_PROGRESS_SECONDS";
+
+/// A progress bar on stderr for `len` steps. On a terminal it draws itself and ticks on its own,
+/// so that a long step still shows the elapsed time. When stderr is not a terminal (a log file
+/// on a cluster, a pipe) it prints a plain line instead, `what: pos/len message (elapsed)`,
+/// every [`PROGRESS_SECONDS_VAR`] seconds until the bar is finished or dropped.
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
@@ -54,6 +61,31 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(120));
+    if std::io::stderr().is_terminal() {
+        bar.enable_steady_tick(Duration::from_millis(120));
+    } else {
+        let every = std::env::var(PROGRESS_SECONDS_VAR).ok().and_then(|s| s.parse::<f64>().ok()).filter(|s| s.is_finite() && *s > 0.0).unwrap_or(10.0);
+        let weak = bar.downgrade();
+        std::thread::spawn(move || plain_progress(&weak, Duration::from_secs_f64(every)));
+    }
     bar
+}
+
+/// Prints `bar`'s state as one line on stderr every `every`, until it is finished or dropped.
+fn plain_progress(bar: &indicatif::WeakProgressBar, every: Duration) {
+    let mut last = std::time::Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(100).min(every));
+        let Some(bar) = bar.upgrade() else { return };
+        if bar.is_finished() {
+            return;
+        }
+        if last.elapsed() >= every {
+            last = std::time::Instant::now();
+            let of = bar.length().map_or(String::new(), |n| format!("/{n}"));
+            let msg = bar.message();
+            let sep = if msg.is_empty() { "" } else { " " };
+            eprintln!("{}: {}{of}{sep}{msg} ({})", bar.prefix(), bar.position(), indicatif::HumanDuration(bar.elapsed()));
+        }
+    }
 }

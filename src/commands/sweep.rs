@@ -1,6 +1,8 @@
 //! `birkhoff sweep`: batch spectra over many theories and sizes. Each (theory, size) result is
 //! its own JSON file, written atomically, so a sweep can be killed at any moment and rerun to
-//! resume; `--shard K/N` splits the jobs across machines and `sweep merge` joins the shards.
+//! resume; `--pieces P` splits each count into P jobs, `--shard K/N` splits the jobs across
+//! machines, `--slurm FILE` writes a Slurm job array that runs every shard, and `sweep merge`
+//! joins the shards and says which are missing.
 
 use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
@@ -8,7 +10,7 @@ use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::budget::Status;
 use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::spectrum::{planned_tuples, row, sizes_label};
+use birkhoff_checker::spectrum::{planned_tuples, sizes_label};
 use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
 use birkhoff_engine::{seeds, Theory};
 use rayon::prelude::*;
@@ -42,17 +44,26 @@ struct RunArgs {
     #[arg(long)]
     all_seeds: bool,
     /// Largest size (of every sort).
-    #[arg(long, value_name = "N", required = true, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", required_unless_present = "size", value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: Option<u32>,
     /// Smallest size.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     min_size: u32,
+    /// Only this size (of every sort): the same as --min-size N --max-size N.
+    #[arg(long, value_name = "N", conflicts_with_all = ["max_size", "min_size"], value_parser = clap::value_parser!(u32).range(1..=64))]
+    size: Option<u32>,
+    /// Split every count into P pieces, each a job of its own (native engine only): the pieces
+    /// of one long count then run on different machines, and `sweep merge` sums them.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pieces: Option<u64>,
     /// Directory for the result files (created if missing).
     #[arg(long, value_name = "DIR", required = true)]
     out: Option<PathBuf>,
     /// Run only shard K of N: jobs whose index in the deterministic job list is K-1 modulo N.
-    #[arg(long, value_name = "K/N")]
+    #[arg(long, value_name = "K/N", conflicts_with = "slurm")]
     shard: Option<Shard>,
+    #[command(flatten)]
+    slurm: crate::slurm::SlurmArgs,
     /// Recompute jobs whose stored counts are not exact (cut short by an earlier budget).
     #[arg(long)]
     retry_inexact: bool,
@@ -68,7 +79,8 @@ struct MergeArgs {
     /// Result directories written by `birkhoff sweep --out`.
     #[arg(value_name = "DIR", required = true)]
     dirs: Vec<PathBuf>,
-    /// Write the merged table to PREFIX.tsv and PREFIX.json instead of printing it.
+    /// Write the merged table to PREFIX.tsv and PREFIX.json instead of printing it. Missing
+    /// shards are named on stderr and make the exit code 1, the table written all the same.
     #[arg(long, value_name = "PREFIX")]
     out: Option<PathBuf>,
 }
@@ -109,20 +121,30 @@ fn collect_theories(args: &RunArgs) -> anyhow::Result<Vec<Theory>> {
 }
 
 fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
-    let (max, out) = (a.max_size.expect("clap requires --max-size"), a.out.clone().expect("clap requires --out"));
-    anyhow::ensure!(a.min_size <= max, "--min-size {} is larger than --max-size {max}", a.min_size);
+    let out = a.out.clone().expect("clap requires --out");
+    let (min, max) = match a.size {
+        Some(n) => (n, n),
+        None => (a.min_size, a.max_size.expect("clap requires --max-size without --size")),
+    };
+    anyhow::ensure!(min <= max, "--min-size {min} is larger than --max-size {max}");
+    anyhow::ensure!(a.pieces.is_none() || sweep::splits(a.engine.engine), "--pieces: only the native engine splits a count (use --engine native or auto)");
     let theories = collect_theories(&a)?;
-    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
-    let removed = sweep::clean_partial(&out).with_context(|| format!("--out: cannot read {}", out.display()))?;
-    if removed > 0 {
-        eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
-    }
-    let min = a.min_size;
     for t in &theories {
         planned_tuples(t.sig.sorts.len(), min, max).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
     }
     let sizes = move |t: &Theory| planned_tuples(t.sig.sorts.len(), min, max).expect("checked above").collect();
-    let jobs = sweep::plan(&theories, &sizes, a.shard);
+    let all = sweep::plan(&theories, &sizes, a.pieces.map(|p| p as usize));
+    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+    if let Some(script) = &a.slurm.slurm {
+        return crate::slurm::write(script, &a.slurm, &out, &all).map(|()| Outcome::Done);
+    }
+    let removed = sweep::clean_partial(&out).with_context(|| format!("--out: cannot read {}", out.display()))?;
+    if removed > 0 {
+        eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
+    }
+    let shard = a.shard.unwrap_or(Shard { index: 1, count: 1 });
+    sweep::Plan::new(&all, shard.count).write(&out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+    let jobs: Vec<Job> = all.into_iter().enumerate().filter(|(i, _)| shard.owns(*i)).map(|(_, j)| j).collect();
     let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
     let pending: Vec<&Job> = jobs.iter().filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact)).collect();
     if jobs.len() > pending.len() {
@@ -135,19 +157,19 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         if crate::interrupt::requested() {
             return Ok(());
         }
-        match row(a.engine.engine, &job.theory, &job.sizes, &budget) {
+        match job.run(a.engine.engine, &budget) {
             // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
             Ok(_) if crate::interrupt::requested() => {}
             Ok(r) => {
-                let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), row: r };
+                let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), piece: job.piece, row: r };
                 let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
                 let path = out.join(job.file_name());
                 sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
             }
             Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => return Err(e.into()),
-            Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{} at size {}: {e}", job.theory.name, sizes_label(&job.sizes))),
+            Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{}: {e}", job.label())),
         }
-        bar.set_message(format!("{} {}", job.theory.name, sizes_label(&job.sizes)));
+        bar.set_message(job.label());
         bar.inc(1);
         Ok(())
     })?;
@@ -158,9 +180,13 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     for f in &failures {
         eprintln!("error: {f}");
     }
+    let bounds = results.iter().filter(|r| r.row.iso.status != Status::Exact).count();
+    if bounds > 0 {
+        eprintln!("{bounds} count(s) only lower bounds (cut short by a budget); rerun with --retry-inexact and a larger budget");
+    }
     Ok(if crate::interrupt::requested() {
         Outcome::Interrupted
-    } else if failures.is_empty() {
+    } else if failures.is_empty() && bounds == 0 {
         Outcome::Done
     } else {
         Outcome::Negative
@@ -175,23 +201,34 @@ fn report(results: &[JobResult], json: bool) {
     }
     let rows: Vec<Vec<String>> = results
         .iter()
-        .map(|r| vec![r.theory.clone(), sizes_label(&r.row.sizes), r.row.iso.to_string(), r.row.labeled.to_string(), super::spectrum::status_word(r.row.iso.status).into(), format!("{:.2}", r.row.seconds)])
+        .map(|r| vec![r.piece.map_or(r.theory.clone(), |p| format!("{} (piece {}/{})", r.theory, p.index, p.count)), sizes_label(&r.row.sizes), r.row.iso.to_string(), r.row.labeled.to_string(), super::spectrum::status_word(r.row.iso.status).into(), format!("{:.2}", r.row.seconds)])
         .collect();
     print!("{}", table(&["theory", "n", "iso", "labeled", "status", "seconds"], &rows));
 }
 
 fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
-    let rows = sweep::merge(&m.dirs).map_err(anyhow::Error::msg)?;
+    let merged = sweep::merge(&m.dirs).map_err(anyhow::Error::msg)?;
+    let rows = &merged.rows;
     match m.out {
         Some(prefix) => {
             let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
             let (tsv, js) = (with_ext("tsv"), with_ext("json"));
-            sweep::write_atomic(&tsv, sweep::to_tsv(&rows).as_bytes()).with_context(|| format!("--out: cannot write {}", tsv.display()))?;
-            sweep::write_atomic(&js, &serde_json::to_vec_pretty(&rows).expect("results serialize")).with_context(|| format!("--out: cannot write {}", js.display()))?;
+            sweep::write_atomic(&tsv, sweep::to_tsv(rows).as_bytes()).with_context(|| format!("--out: cannot write {}", tsv.display()))?;
+            sweep::write_atomic(&js, &serde_json::to_vec_pretty(rows).expect("results serialize")).with_context(|| format!("--out: cannot write {}", js.display()))?;
             eprintln!("merged {} result(s) into {} and {}", rows.len(), tsv.display(), js.display());
         }
-        None if json => report(&rows, true),
-        None => print!("{}", sweep::to_tsv(&rows)),
+        None if json => report(rows, true),
+        None => print!("{}", sweep::to_tsv(rows)),
     }
-    Ok(Outcome::Done)
+    for note in &merged.notes {
+        eprintln!("note: {note}");
+    }
+    for gap in &merged.missing {
+        eprintln!("missing: {gap}");
+    }
+    let bounds = rows.iter().filter(|r| r.row.iso.status != Status::Exact).count();
+    if bounds > 0 {
+        eprintln!("{bounds} count(s) in the table only lower bounds");
+    }
+    Ok(if merged.missing.is_empty() && bounds == 0 { Outcome::Done } else { Outcome::Negative })
 }

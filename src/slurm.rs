@@ -1,0 +1,132 @@
+//! `birkhoff sweep ... --slurm FILE`: the sweep as a Slurm job array. The script's array task K
+//! runs the same `birkhoff sweep` command with `--shard K/N`; the plan file in the output
+//! directory records every shard's jobs for `sweep merge`.
+
+use anyhow::Context;
+use birkhoff_checker::sweep::{self, Job, Plan};
+use std::path::{Path, PathBuf};
+
+/// The flags that write and size the job array.
+#[derive(clap::Args)]
+pub struct SlurmArgs {
+    /// Do not run: write an sbatch job-array script to FILE (one array task per shard, each
+    /// running this command with `--shard $SLURM_ARRAY_TASK_ID/N`) and the plan in --out.
+    #[arg(long, value_name = "FILE")]
+    pub slurm: Option<PathBuf>,
+    /// Array tasks (shards) of the script; by default one per job, at most 1000.
+    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub slurm_tasks: Option<u64>,
+    /// CPUs per array task (`--cpus-per-task`; the task's threads).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub slurm_cpus: u32,
+    /// Memory per array task (`--mem`), as Slurm writes it: 4G, 500M.
+    #[arg(long, value_name = "SIZE", default_value = "4G")]
+    pub slurm_mem: String,
+    /// Time limit per array task (`--time`), as Slurm writes it: MINUTES, HH:MM:SS, D-HH:MM:SS.
+    #[arg(long, value_name = "TIME", default_value = "24:00:00")]
+    pub slurm_time: String,
+    /// Partition to submit to (`--partition`); the cluster's default if not given.
+    #[arg(long, value_name = "NAME")]
+    pub slurm_partition: Option<String>,
+    /// Name of the job (`--job-name`).
+    #[arg(long, value_name = "NAME", default_value = "birkhoff")]
+    pub slurm_job_name: String,
+}
+
+/// Most array tasks written when `--slurm-tasks` is not given (Slurm's default `MaxArraySize`
+/// is 1001).
+const DEFAULT_MAX_TASKS: usize = 1000;
+
+/// Checks a value that goes into an `#SBATCH` line: `allowed` characters only, not empty.
+fn checked<'a>(flag: &str, value: &'a str, allowed: impl Fn(char) -> bool, example: &str) -> anyhow::Result<&'a str> {
+    anyhow::ensure!(!value.is_empty() && value.chars().all(allowed), "{flag} `{value}`: expected something like {example}");
+    Ok(value)
+}
+
+/// A word quoted for the shell.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// This command's words without the `--slurm*` flags (each takes a value, as `--flag VALUE` or
+/// `--flag=VALUE`) and without `--shard`, which the script adds.
+fn task_words(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip_value = false;
+    for a in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if a.starts_with("--slurm") || a.starts_with("--shard") {
+            skip_value = !a.contains('=');
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// Writes the job-array script to `script` and the plan of `jobs` (the whole sweep) in `out`.
+pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::Result<()> {
+    let mem = checked("--slurm-mem", &a.slurm_mem, |c| c.is_ascii_digit() || "KMGTkmgt".contains(c), "4G or 500M")?;
+    let time = checked("--slurm-time", &a.slurm_time, |c| c.is_ascii_digit() || c == ':' || c == '-', "24:00:00 or 2-00:00:00")?;
+    let name_char = |c: char| c.is_ascii_alphanumeric() || "_.-".contains(c);
+    let job_name = checked("--slurm-job-name", &a.slurm_job_name, name_char, "birkhoff-loops")?;
+    let partition = a.slurm_partition.as_deref().map(|p| checked("--slurm-partition", p, name_char, "compute")).transpose()?;
+    anyhow::ensure!(!jobs.is_empty(), "--slurm: the sweep has no jobs");
+    let tasks = a.slurm_tasks.map_or(jobs.len().min(DEFAULT_MAX_TASKS), |n| n as usize).min(jobs.len());
+    Plan::new(jobs, tasks).write(out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+    let exe = std::env::current_exe().context("cannot tell where the birkhoff binary is")?;
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let out_abs = out.canonicalize().with_context(|| format!("--out: {}", out.display()))?;
+    let words: Vec<String> = std::iter::once(exe.display().to_string()).chain(task_words(std::env::args().skip(1))).map(|w| quote(&w)).collect();
+    let mut text = format!(
+        "#!/bin/bash\n\
+         # A Birkhoff sweep as a Slurm job array, written by `birkhoff sweep --slurm`: array task K\n\
+         # runs shard K of {tasks} ({jobs} job(s) in all, listed in {plan}).\n\
+         # Submit: sbatch {script}\n\
+         # Then:   birkhoff sweep merge {out}   (names missing shards, sums the pieces)\n\
+         # A task that failed or ran out of time: scontrol requeue JOBID_K, or sbatch --array=K {script};\n\
+         # the rerun skips the jobs it finished and redoes the others.\n\
+         #SBATCH --job-name={job_name}\n\
+         #SBATCH --array=1-{tasks}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --mem={mem}\n\
+         #SBATCH --time={time}\n\
+         #SBATCH --requeue\n\
+         #SBATCH --open-mode=append\n\
+         #SBATCH --chdir={cwd}\n\
+         #SBATCH --output={out}/slurm-%A_%a.log\n",
+        jobs = jobs.len(),
+        plan = out_abs.join(sweep::PLAN_FILE).display(),
+        script = script.display(),
+        out = out_abs.display(),
+        cpus = a.slurm_cpus,
+        cwd = cwd.display(),
+    );
+    if let Some(p) = partition {
+        text.push_str(&format!("#SBATCH --partition={p}\n"));
+    }
+    text.push_str(&format!(
+        "set -eu\nexport RAYON_NUM_THREADS=\"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\nexec {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{tasks}\"\n",
+        words.join(" "),
+        cpus = a.slurm_cpus
+    ));
+    sweep::write_atomic(script, text.as_bytes()).with_context(|| format!("--slurm: cannot write {}", script.display()))?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).with_context(|| format!("--slurm: cannot make {} executable", script.display()))?;
+    eprintln!("wrote {}: {tasks} array task(s) for {} job(s); submit it with `sbatch {}`, then `birkhoff sweep merge {}`", script.display(), jobs.len(), script.display(), out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_task_command_drops_the_slurm_flags_and_the_shard() {
+        let args = ["sweep", "loop", "--size", "8", "--slurm", "x.sh", "--slurm-mem=8G", "--pieces", "256", "--shard", "1/2", "--slurm-tasks", "64", "--out", "o"];
+        assert_eq!(task_words(args.iter().map(|s| s.to_string())), ["sweep", "loop", "--size", "8", "--pieces", "256", "--out", "o"]);
+        assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+}
