@@ -4,15 +4,18 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn birkhoff(args: &[&str]) -> Output {
+/// Runs this build's binary with `args`.
+pub(crate) fn birkhoff(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
 }
 
-fn stdout(o: &Output) -> String {
+/// A run's standard output, as text.
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+/// A run's standard error, as text.
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 

@@ -10,3 +10,6 @@ mod readme;
 #[allow(dead_code)] // the literature tests use all of it, these only part
 mod lit_server;
 mod literature_cli;
+mod progress;
+mod slurm;
+mod sweep;

@@ -150,6 +150,27 @@ fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
     assert_eq!(child.wait().unwrap().code(), Some(130), "serve did not stop on Ctrl-C as promised");
 }
 
+/// The cluster example: the `birkhoff` lines run here (the script is written, and merge names
+/// every shard missing: exit 1); the `sbatch` line needs a Slurm client and is not run here
+/// (`tests/it/slurm.rs` runs such a script on a real, local Slurm).
+#[test]
+fn the_readme_cluster_commands_work_as_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = commands_after("## On a cluster (Slurm)");
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    for args in &commands {
+        let line = args.join(" ");
+        let o = run(dir.path(), args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        let want = if args.contains(&"merge".to_string()) { 1 } else { 0 };
+        assert_eq!(o.status.code(), Some(want), "{line}: {err}");
+    }
+    let script = std::fs::read_to_string(dir.path().join("loops-8.sh")).unwrap();
+    assert!(script.contains("#SBATCH --array=1-256") && script.contains("/256\""), "{script}");
+    let err = String::from_utf8_lossy(&run(dir.path(), &commands[1]).stderr).into_owned();
+    assert!(err.contains("shards 1-256 of 256: no results"), "{err}");
+}
+
 /// The external-prover examples: with the prover installed they decide (exit 0); without it,
 /// they say it is not on PATH and fail with 2, as the README says.
 #[test]

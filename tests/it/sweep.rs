@@ -1,0 +1,111 @@
+//! `birkhoff sweep` with one count split into pieces, shards, the Slurm script (run here by
+//! bash, as Slurm would run each array task) and `sweep merge`'s account of missing shards.
+
+use super::cli::{birkhoff, stderr, stdout};
+use std::path::Path;
+use std::process::Command;
+
+/// The merged table's data lines without the seconds column.
+fn counts(tsv: &str) -> Vec<String> {
+    tsv.lines().skip(1).map(|l| l.rsplit_once('\t').unwrap().0.to_string()).collect()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_count_split_into_pieces_merges_to_the_whole_and_missing_shards_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    for k in 1..=3 {
+        let o = birkhoff(&["sweep", "loop", "--size", "6", "--pieces", "5", "--out", s(&d(&format!("part-{k}"))), "--shard", &format!("{k}/3")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = birkhoff(&["sweep", "loop", "--size", "6", "--out", s(&d("whole"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let whole = stdout(&birkhoff(&["sweep", "merge", s(&d("whole"))]));
+    assert!(whole.contains("\t6\t109\texact\t56448\texact\t"), "{whole}");
+    // All three shards: the pieces sum to the whole count.
+    let o = birkhoff(&["sweep", "merge", s(&d("part-1")), s(&d("part-2")), s(&d("part-3"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(counts(&stdout(&o)), counts(&whole));
+    // Shards 2 and 3 missing: named, the sum a lower bound, exit 1.
+    let o = birkhoff(&["sweep", "merge", s(&d("part-1"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("shards 2-3 of 3: no results"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\tat_least\t"), "{}", stdout(&o));
+    // A shard that lost a result (a task killed before it wrote it) redoes only that one.
+    let lost = std::fs::read_dir(d("part-2")).unwrap().map(|e| e.unwrap().path()).find(|p| s(p).contains("__piece-")).unwrap();
+    std::fs::remove_file(&lost).unwrap();
+    let o = birkhoff(&["sweep", "merge", s(&d("part-1")), s(&d("part-2")), s(&d("part-3"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("shard 2 of 3: 1 of 2 result(s) missing"), "{}", stderr(&o));
+    let o = birkhoff(&["sweep", "loop", "--size", "6", "--pieces", "5", "--out", s(&d("part-2")), "--shard", "2/3"]);
+    assert!(stderr(&o).contains("1 of 2 job(s) already done"), "{}", stderr(&o));
+    assert!(lost.exists());
+}
+
+#[test]
+fn a_piece_cut_short_is_a_lower_bound_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = birkhoff(&["sweep", "semigroup", "--size", "5", "--pieces", "2", "--max-nodes", "20", "--out", s(&out)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("only lower bounds"), "{}", stderr(&o));
+    let o = birkhoff(&["sweep", "merge", s(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("only lower bounds"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("\texact\t"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_slurm_script_runs_every_shard_and_merges_to_a_local_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, script, local) = (dir.path().join("out"), dir.path().join("run.sh"), dir.path().join("local"));
+    let o = birkhoff(&["sweep", "semigroup", "--size", "5", "--pieces", "6", "--out", s(&out), "--slurm", s(&script), "--slurm-tasks", "3", "--slurm-time", "10", "--slurm-mem", "500M"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&script).unwrap();
+    for line in ["#SBATCH --array=1-3", "#SBATCH --time=10", "#SBATCH --mem=500M", "#SBATCH --requeue", "#SBATCH --cpus-per-task=2", "--shard \"${SLURM_ARRAY_TASK_ID}/3\""] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    assert!(!text.contains("--slurm"), "{text}");
+    assert!(out.join("sweep-plan.json").exists());
+    // Nothing has run: merge names every shard.
+    let o = birkhoff(&["sweep", "merge", s(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("shards 1-3 of 3: no results"), "{}", stderr(&o));
+    // Each array task, as Slurm would start it.
+    for k in ["1", "2", "3"] {
+        let o = Command::new("bash").arg(&script).env("SLURM_ARRAY_TASK_ID", k).output().unwrap();
+        assert!(o.status.success(), "task {k}: {}", stderr(&o));
+    }
+    assert!(birkhoff(&["sweep", "semigroup", "--size", "5", "--out", s(&local)]).status.success());
+    let o = birkhoff(&["sweep", "merge", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(counts(&stdout(&o)), counts(&stdout(&birkhoff(&["sweep", "merge", s(&local)]))));
+    assert!(stdout(&o).contains("\t5\t1915\texact\t183732\texact\t"), "{}", stdout(&o));
+}
+
+#[test]
+fn bad_split_and_slurm_flags_are_errors_that_name_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (args, flag) in [
+        (vec!["--pieces", "3", "--engine", "sat"], "--pieces"),
+        (vec!["--pieces", "0"], "--pieces"),
+        (vec!["--slurm", "x.sh", "--slurm-mem", "4G; rm -rf /"], "--slurm-mem"),
+        (vec!["--slurm", "x.sh", "--slurm-time", "soon"], "--slurm-time"),
+        (vec!["--slurm", "x.sh", "--shard", "1/2"], "--shard"),
+        (vec!["--size", "3", "--max-size", "4"], "--size"),
+    ] {
+        let mut all = vec!["sweep", "loop", "--out", s(&out)];
+        if !args.contains(&"--max-size") {
+            all.extend(["--size", "4"]);
+        }
+        all.extend(args.iter().copied());
+        let o = birkhoff(&all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flag), "{all:?}: {}", stderr(&o));
+    }
+}
