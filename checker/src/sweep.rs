@@ -158,11 +158,14 @@ pub const TEMP_PREFIX: &str = ".partial-";
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to disk,
 /// then renamed over the target. A reader sees the old file or the whole new one, never part.
+/// The temporary name, `.partial-PID-NANOS-NAME`, is unique to the writer, so shards writing into
+/// one shared directory (a cluster's file system) never write through each other's.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!("{TEMP_PREFIX}{}-{name}", std::process::id()));
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!("{TEMP_PREFIX}{}-{nanos}-{name}", std::process::id()));
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(bytes)?;
     f.sync_all()?;
@@ -170,12 +173,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Removes temporary files a killed sweep left behind in `dir`.
-pub fn clean_partial(dir: &Path) -> std::io::Result<usize> {
+/// Removes the temporary files that a killed sweep left behind in `dir` for the results named
+/// `names` (this shard's): other shards may be writing theirs into the same directory.
+pub fn clean_partial(dir: &Path, names: &BTreeSet<String>) -> std::io::Result<usize> {
     let mut n = 0;
     for e in std::fs::read_dir(dir)? {
         let e = e?;
-        if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(TEMP_PREFIX) else { continue };
+        // `PID-NANOS-NAME`, or `PID-NAME` from before the writer's nanoseconds were added.
+        let mut parts = rest.splitn(3, '-');
+        let (_, second, third) = (parts.next(), parts.next(), parts.next());
+        if second.is_some_and(|s| names.contains(s)) || third.is_some_and(|t| names.contains(t)) {
             std::fs::remove_file(e.path())?;
             n += 1;
         }

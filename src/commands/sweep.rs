@@ -138,13 +138,18 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     if let Some(script) = &a.slurm.slurm {
         return crate::slurm::write(script, &a.slurm, &out, &all).map(|()| Outcome::Done);
     }
-    let removed = sweep::clean_partial(&out).with_context(|| format!("--out: cannot read {}", out.display()))?;
+    let shard = a.shard.unwrap_or(Shard { index: 1, count: 1 });
+    let plan = sweep::Plan::new(&all, shard.count);
+    // Every shard writes the same plan; once one has, the others leave it alone.
+    if sweep::Plan::read(&out).ok().flatten().as_ref() != Some(&plan) {
+        plan.write(&out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+    }
+    let jobs: Vec<Job> = all.into_iter().enumerate().filter(|(i, _)| shard.owns(*i)).map(|(_, j)| j).collect();
+    let names = jobs.iter().map(Job::file_name).collect();
+    let removed = sweep::clean_partial(&out, &names).with_context(|| format!("--out: cannot read {}", out.display()))?;
     if removed > 0 {
         eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
     }
-    let shard = a.shard.unwrap_or(Shard { index: 1, count: 1 });
-    sweep::Plan::new(&all, shard.count).write(&out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
-    let jobs: Vec<Job> = all.into_iter().enumerate().filter(|(i, _)| shard.owns(*i)).map(|(_, j)| j).collect();
     let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
     let pending: Vec<&Job> = jobs.iter().filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact)).collect();
     if jobs.len() > pending.len() {

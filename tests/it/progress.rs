@@ -14,8 +14,9 @@ fn a_long_sweep_prints_plain_progress_lines_into_a_pipe() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "a count cut short: {}", stderr(&o));
-    let lines: Vec<&str> = stderr(&o).lines().filter(|l| l.starts_with("sweep: 0/1")).map(|l| l.trim()).collect();
-    assert!(!lines.is_empty(), "no progress line in:\n{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("sweep: 0/1")).collect();
+    assert!(!lines.is_empty(), "no progress line in:\n{err}");
     assert!(lines.iter().all(|l| l.ends_with("seconds)") || l.ends_with("second)")), "{lines:?}");
-    assert!(!stderr(&o).contains('\u{1b}'), "no terminal control sequences in a pipe: {}", stderr(&o));
+    assert!(!err.contains('\u{1b}'), "no terminal control sequences in a pipe: {err}");
 }

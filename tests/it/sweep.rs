@@ -69,7 +69,8 @@ fn the_slurm_script_runs_every_shard_and_merges_to_a_local_run() {
     for line in ["#SBATCH --array=1-3", "#SBATCH --time=10", "#SBATCH --mem=500M", "#SBATCH --requeue", "#SBATCH --cpus-per-task=2", "--shard \"${SLURM_ARRAY_TASK_ID}/3\""] {
         assert!(text.contains(line), "{line} in\n{text}");
     }
-    assert!(!text.contains("--slurm"), "{text}");
+    let exec = text.lines().find(|l| l.starts_with("exec ")).unwrap();
+    assert!(!exec.contains("--slurm"), "{exec}");
     assert!(out.join("sweep-plan.json").exists());
     // Nothing has run: merge names every shard.
     let o = birkhoff(&["sweep", "merge", s(&out)]);
