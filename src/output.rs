@@ -61,6 +61,20 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
             .progress_chars("=> "),
     );
     bar.set_prefix(what.to_string());
+    shown(bar)
+}
+
+/// A spinner on stderr for one long step of unknown length (`what (elapsed)`), shown like
+/// [`progress`]: drawn on a terminal, a plain line every few seconds otherwise.
+pub fn spinner(what: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"));
+    bar.set_message(what.to_string());
+    shown(bar)
+}
+
+/// Starts showing `bar`: its own ticks on a terminal, plain lines from a thread otherwise.
+fn shown(bar: ProgressBar) -> ProgressBar {
     if std::io::stderr().is_terminal() {
         bar.enable_steady_tick(Duration::from_millis(120));
     } else {
@@ -82,10 +96,15 @@ fn plain_progress(bar: &indicatif::WeakProgressBar, every: Duration) {
         }
         if last.elapsed() >= every {
             last = std::time::Instant::now();
-            let of = bar.length().map_or(String::new(), |n| format!("/{n}"));
+            let mut line = bar.prefix();
+            if let Some(len) = bar.length() {
+                line.push_str(&format!(": {}/{len}", bar.position()));
+            }
             let msg = bar.message();
-            let sep = if msg.is_empty() { "" } else { " " };
-            eprintln!("{}: {}{of}{sep}{msg} ({})", bar.prefix(), bar.position(), indicatif::HumanDuration(bar.elapsed()));
+            if !msg.is_empty() {
+                line.push_str(&format!("{}{msg}", if line.is_empty() { "" } else { " " }));
+            }
+            eprintln!("{line} ({})", indicatif::HumanDuration(bar.elapsed()));
         }
     }
 }

@@ -12,7 +12,7 @@ use birkhoff_agent::offline::Offline;
 use birkhoff_agent::rediscovery::{tally, Tally, Watch, TOP};
 use birkhoff_agent::report::CycleReport;
 use birkhoff_agent::tools::Toolbox;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::path::Path;
@@ -238,11 +238,7 @@ impl Observer for Live {
     fn wait_start(&self, what: &str) {
         let what = &birkhoff_agent::text::printable(what);
         self.line(&format!("{what}..."), serde_json::json!({"event": "llm_call", "what": what}));
-        let sp = ProgressBar::new_spinner();
-        sp.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"));
-        sp.set_message(what.to_string());
-        sp.enable_steady_tick(Duration::from_millis(120));
-        *self.spinner.borrow_mut() = Some(sp);
+        *self.spinner.borrow_mut() = Some(crate::output::spinner(what));
     }
 
     fn wait_end(&self) {
