@@ -324,11 +324,14 @@ fn plan_gaps(plan: &Plan, files: &BTreeSet<String>, found: &BTreeMap<Key, (JobRe
     lines
 }
 
+/// A count being summed: the sum so far, how many pieces it holds, whether all were exact.
+type PartialSum = (JobResult, usize, bool);
+
 /// One row per theory, fingerprint and sizes: whole counts as they are, the pieces of a split
 /// count summed (exact only when every piece is there and exact). When both a whole count and a
 /// split one are there, an exact one is kept.
 fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
-    let mut groups: BTreeMap<(String, String, u32, Vec<u32>, usize), (JobResult, usize, bool)> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String, u32, Vec<u32>, usize), PartialSum> = BTreeMap::new();
     for r in results {
         let key = (r.theory.clone(), r.fingerprint.clone(), r.row.sizes.iter().sum(), r.row.sizes.clone(), r.piece.map_or(0, |p| p.count));
         let exact = r.row.iso.status == Status::Exact && r.row.labeled.status == Status::Exact;
