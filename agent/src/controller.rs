@@ -544,8 +544,10 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
     let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
     known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
     // Without Z3: a Z3 check abandoned at its deadline leaves libz3's SIGINT handler installed,
-    // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV).
-    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, ..Default::default() };
+    // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV). Without
+    // swapped arguments: their short searches made a quasigroup cycle's identification take 22 s
+    // instead of 9 (debug build) and vary with the machine's load.
+    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, swaps: false, ..Default::default() };
     let mut reference = Reference::new(known, cancel);
     let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
     let mut count = 0;

@@ -147,7 +147,10 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     Ok(match reason {
         Some(reason) => Standing::Unknown { names: unknown, reason },
         None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
-        None => Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)", candidates.len()) },
+        None => {
+            let swaps = if opts.swaps { " (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)" } else { " (mirror images and parastrophes not compared)" };
+            Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols{swaps}", candidates.len()) }
+        }
     })
 }
 

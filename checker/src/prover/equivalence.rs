@@ -366,7 +366,7 @@ pub const MAX_SWAPPED: usize = 4;
 pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let plain = relate_by_renaming(a, b, opts)?;
     let ops = swappable(b.theory);
-    if plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED || a.counts_differ(b).is_some() {
+    if !opts.swaps || plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED || a.counts_differ(b).is_some() {
         return Ok(plain);
     }
     let quick = Options { timeout: opts.timeout / 8, ..opts.clone() };

@@ -92,11 +92,15 @@ pub struct Options {
     /// handling Ctrl-C itself afterwards turns it off: a Z3 check abandoned at its deadline leaves
     /// libz3's own SIGINT handler installed, and a later Ctrl-C then crashed the agent.
     pub z3: bool,
+    /// Whether [`equivalence::relate`] also compares with operations' arguments swapped (mirror
+    /// images, parastrophes). The agent turns it off: the swaps' short searches depend on the
+    /// machine's speed, and a cycle's identification must stay quick and repeatable.
+    pub swaps: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None, z3: true }
+        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None, z3: true, swaps: true }
     }
 }
 
