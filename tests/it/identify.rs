@@ -82,7 +82,8 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     // quasigroups with left division as the operation: a parastrophe, found by swapping
     // arguments; the spectrum is theirs (1, 1, 3, 7, 11).
     let lsq = write(dir.path(), "lsq.bk", "theory LeftSymmetric\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom s: x * (x * y) = y\n");
-    let v = json_of(&birkhoff(&["identify", &lsq, "--json", "--max-size", "5", "--timeout", "0.3"]));
+    // Each swap gets an eighth of --timeout per axiom: 0.3 s left it 37 ms, too little on a busy CI machine.
+    let v = json_of(&birkhoff(&["identify", &lsq, "--json", "--max-size", "5", "--timeout", "4"]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "commutative_quasigroup", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "transposed", "{v}");
@@ -110,7 +111,7 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     // A quasigroup in which `/` has a two-sided identity is a loop under `/` (with * and \ as
     // its divisions, arguments swapped): no renaming of symbols alone shows it, a swap does.
     let disguised = write(dir.path(), "rdiv.bk", "theory RightDivisionLoop\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e / x = x\naxiom r: x / e = x\n");
-    let v = json_of(&birkhoff(&["identify", &disguised, "--json", "--max-size", "5", "--timeout", "0.3"]));
+    let v = json_of(&birkhoff(&["identify", &disguised, "--json", "--max-size", "5", "--timeout", "4"]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "loop", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "transposed", "{v}");
