@@ -6,10 +6,12 @@
 //! content-derived ID ([`id`]), written atomically ([`atomic`]) under an exclusive lock
 //! ([`lock`]). Cycle reports are numbered files in `reports/` that are never overwritten. A SQLite
 //! index ([`index`], FTS5) serves search; it is derived from the files, kept in step on every
-//! write and rebuilt from them by [`Library::reindex`]. [`backtest`] re-verifies what is stored.
+//! write and rebuilt from them by [`Library::reindex`]; it also holds the text of [`documents`] other
+//! crates keep in the library (research workspaces), so that search finds them. [`backtest`] re-verifies what is stored.
 
 pub mod atomic;
 pub mod backtest;
+pub mod documents;
 pub mod id;
 pub mod index;
 pub mod lock;

@@ -48,6 +48,7 @@ impl Library {
         lib.finish_commit()?;
         let records = lib.load_all()?;
         lib.index.sync(&records)?;
+        lib.index.sync_documents(&crate::documents::scan(root)?)?;
         Ok(lib)
     }
 
@@ -206,12 +207,20 @@ impl Library {
         self.index.counts()
     }
 
-    /// Drops the index and rebuilds it from the files.
+    /// Drops the index and rebuilds it from the files (records and documents); returns the
+    /// number of records.
     pub fn reindex(&mut self) -> Result<usize> {
         let _guard = lock::acquire(&self.root)?;
         let records = self.load_all()?;
-        self.index.rebuild(&records)?;
+        self.index.rebuild(&records, &crate::documents::scan(&self.root)?)?;
         Ok(records.len())
+    }
+
+    /// Brings the index's text documents ([`crate::documents`]) in step with their files; a
+    /// writer of such documents calls it after writing, as `put` keeps records in step.
+    pub fn sync_documents(&mut self) -> Result<()> {
+        let docs = crate::documents::scan(&self.root)?;
+        self.index.sync_documents(&docs)
     }
 }
 

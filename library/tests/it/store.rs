@@ -203,3 +203,31 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn research_documents_are_searched_synced_and_reindexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("research/some-loop");
+    std::fs::create_dir_all(ws.join("records/leads")).unwrap();
+    std::fs::write(ws.join("SYNTHESIS.md"), "# Synthesis\nzanzibarword appears here only\n").unwrap();
+    std::fs::write(ws.join("records/leads/L-001.yaml"), "id: L-001\ntitle: quokkaword\n").unwrap();
+    // Neither a file outside records/<kind>/ nor a scratch file is indexed.
+    std::fs::write(ws.join("NOTES.md"), "wombatword\n").unwrap();
+    let mut lib = Library::open(dir.path()).unwrap();
+    let ids = |lib: &Library, q: &str| lib.search(q, None, 10).unwrap().into_iter().map(|h| (h.id, h.kind)).collect::<Vec<_>>();
+    assert_eq!(ids(&lib, "zanzibarword"), [("research/some-loop/SYNTHESIS.md".to_string(), "research".to_string())]);
+    assert_eq!(ids(&lib, "quokkaword"), [("research/some-loop/records/leads/L-001.yaml".to_string(), "research".to_string())]);
+    assert!(ids(&lib, "wombatword").is_empty());
+    // A scored search never returns documents, which have no score.
+    assert!(lib.search("zanzibarword", Some(0.0), 10).unwrap().is_empty());
+    // An edit reaches the index when the writer syncs; a removed file leaves it.
+    std::fs::write(ws.join("SYNTHESIS.md"), "# Synthesis\nnow it says capybaraword\n").unwrap();
+    std::fs::remove_file(ws.join("records/leads/L-001.yaml")).unwrap();
+    lib.sync_documents().unwrap();
+    assert!(ids(&lib, "zanzibarword").is_empty() && ids(&lib, "quokkaword").is_empty());
+    assert_eq!(ids(&lib, "capybaraword").len(), 1);
+    let before = ids(&lib, "");
+    lib.reindex().unwrap();
+    assert_eq!(ids(&lib, ""), before);
+    assert!(lib.stats().unwrap().contains(&("research".to_string(), 1)));
+}
