@@ -1,0 +1,356 @@
+//! The deterministic steps and what every command leaves behind.
+//!
+//! [`refresh`] re-renders SYNTHESIS.md and STATE.md from the records and the library and brings
+//! the library's index in step; every command that changes a workspace ends with it. [`run`]
+//! runs one step, the routed one or one asked for:
+//! - **computation**: the spectrum one size further than it is exact, through the scorer's one
+//!   evaluation path (`evidence::spectrum`, every model re-checked by the evaluator); the rows
+//!   are stored in the library as a spectrum record and added to COMPUTATION.md;
+//! - **proof**: each active hypothesis against the checker's prover, with twice the budget of
+//!   its last round; a proof is stored with its certificate (a proof record, the conjecture
+//!   marked proved) and laid out as numbered steps in PROOF.md, a countermodel is stored as a
+//!   model and refutes the hypothesis;
+//! - **literature**: the literature agent's search (`birkhoff_literature::search`) when the
+//!   network is there; its LITERATURE.md is copied in and each confirmed reference becomes a
+//!   lead;
+//! - **writing**: needs the paper crate, which this build does not have; the step says so.
+//!
+//! Each step adds an attempt record saying what it did and how it went.
+
+use crate::record::{self, Actor, Attempt, HypothesisStatus, Kind, Lead, LeadStatus, Outcome, Phase, Priority, Record};
+use crate::state::{self, Facts, Route, MAX_ROUNDS};
+use crate::text::md;
+use crate::workspace::{Loaded, Meta, Workspace, OUTPUT};
+use crate::{Error, Result};
+use birkhoff_checker::budget::{Budget, Status};
+use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_engine::Theory;
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, SpectrumRec, SpectrumRowRec};
+use birkhoff_library::Library;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Whether this build has the paper writer (the paper crate) for the writing step.
+pub const PAPER_AVAILABLE: bool = false;
+
+/// The budgets of a step.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time for each size the computation step counts.
+    pub per_size: Duration,
+    /// A hypothesis's prover time in its first round; round k gets 2^k times this.
+    pub prove_base: Duration,
+    /// The literature agent's network settings (base URLs, offline).
+    pub literature: birkhoff_literature::Config,
+    /// Raised by Ctrl-C: searches stop soon and report what they have.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { per_size: Duration::from_secs(20), prove_base: Duration::from_secs(5), literature: birkhoff_literature::Config::from_env(), cancel: None }
+    }
+}
+
+/// What a step did.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The phase it ran.
+    pub phase: Phase,
+    /// The attempt record it added (none when nothing could run).
+    pub attempt: Option<String>,
+    /// How it went.
+    pub outcome: Outcome,
+    /// What it did, in one paragraph.
+    pub summary: String,
+    /// Where the route goes next.
+    pub next: Route,
+}
+
+/// The stored spectrum of a theory: every spectrum record's rows merged, per size tuple the best
+/// count (exact over a bound, then the larger bound), sorted by sizes.
+pub fn stored_rows(lib: &Library, theory_id: &str) -> Result<Vec<SpectrumRowRec>> {
+    let mut best: BTreeMap<Vec<u32>, SpectrumRowRec> = BTreeMap::new();
+    for r in lib.list("spectrum")? {
+        let Body::Spectrum(s) = r.body else { continue };
+        if s.theory_id != theory_id {
+            continue;
+        }
+        for row in s.rows {
+            let better = |old: &SpectrumRowRec| (row.iso.status == Status::Exact, row.iso.value) > (old.iso.status == Status::Exact, old.iso.value);
+            if best.get(&row.sizes).is_none_or(better) {
+                best.insert(row.sizes.clone(), row);
+            }
+        }
+    }
+    Ok(best.into_values().collect())
+}
+
+/// The largest n such that every size tuple up to n (each sort at most n) has an exact count.
+pub fn exact_to(rows: &[SpectrumRowRec], sorts: usize) -> u32 {
+    let exact: std::collections::BTreeSet<&[u32]> = rows.iter().filter(|r| r.iso.status == Status::Exact).map(|r| r.sizes.as_slice()).collect();
+    let mut n = 0;
+    while n < 64 && size_tuples(sorts, n + 1).all(|t| exact.contains(t.as_slice())) {
+        n += 1;
+    }
+    n
+}
+
+/// The discovery's theory, parsed from its library record.
+fn theory(lib: &Library, meta: &Meta) -> Result<Theory> {
+    match lib.get(&meta.theory_id)?.body {
+        Body::Theory(t) => Theory::parse(&t.text, &meta.discovery).map_err(|e| Error::Workspace(format!("{}: the stored text does not parse: {e}", meta.theory_id))),
+        _ => Err(Error::Workspace(format!("{} is not a theory record", meta.theory_id))),
+    }
+}
+
+/// How many proof rounds each hypothesis has had.
+fn rounds(loaded: &Loaded) -> BTreeMap<&str, u32> {
+    let mut out = BTreeMap::new();
+    for a in loaded.attempts().filter(|a| a.phase == Phase::Proof) {
+        for h in &a.hypotheses {
+            *out.entry(h.as_str()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// What the router reads from this workspace and its library.
+pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
+    let meta = ws.meta()?;
+    let sorts = theory(lib, &meta)?.sig.sorts.len();
+    let rounds = rounds(loaded);
+    let active: Vec<_> = loaded.hypotheses().filter(|h| h.status == HypothesisStatus::Active).collect();
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(Facts {
+        literature_attempts: count(loaded.attempts().filter(|a| a.phase == Phase::Literature).count()),
+        active_hypotheses: count(active.len()),
+        hypotheses_to_try: count(active.iter().filter(|h| rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS).count()),
+        exact_to: exact_to(&stored_rows(lib, &meta.theory_id)?, sorts),
+        failed_computations: count(loaded.attempts().filter(|a| a.phase == Phase::Computation && a.outcome == Outcome::Failed).count()),
+        output_written: ws.dir.join(OUTPUT).is_file(),
+        paper_available: PAPER_AVAILABLE,
+    })
+}
+
+/// Re-renders SYNTHESIS.md (only from valid records: with problems it is left as it was and the
+/// problems are returned) and STATE.md, and syncs the library's index. Returns the route.
+pub fn refresh(lib: &mut Library, ws: &Workspace) -> Result<Route> {
+    let loaded = ws.load()?;
+    let meta = ws.meta()?;
+    let f = facts(lib, ws, &loaded)?;
+    let r = state::route(&f);
+    let history: Vec<(String, Phase, String, String)> = loaded.attempts().map(|a| (a.id.clone(), a.phase, word(a.outcome), a.summary.clone())).collect();
+    ws.write("STATE.md", &state::render(&meta.discovery, &f, &r, &history))?;
+    let result = if loaded.problems.is_empty() {
+        ws.write("SYNTHESIS.md", &crate::synth::render(&meta, &loaded))?;
+        Ok(r)
+    } else {
+        Err(Error::Invalid(loaded.problems))
+    };
+    lib.sync_documents()?;
+    result
+}
+
+/// Runs one step: `phase`, or the routed one. The workspace's records must be valid.
+pub fn run(lib: &mut Library, ws: &Workspace, phase: Option<Phase>, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+    let loaded = ws.load()?;
+    if !loaded.problems.is_empty() {
+        return Err(Error::Invalid(loaded.problems));
+    }
+    let phase = match phase {
+        Some(p) => p,
+        None => state::route(&facts(lib, ws, &loaded)?).phase,
+    };
+    let meta = ws.meta()?;
+    let done = match phase {
+        Phase::Computation => Some(computation(lib, ws, &meta, &loaded, opts, progress)?),
+        Phase::Proof => Some(proof(lib, ws, &meta, &loaded, opts, progress)?),
+        Phase::Literature => Some(literature(lib, ws, &meta, &loaded, opts, progress)?),
+        Phase::Writing | Phase::Done => None,
+    };
+    let (attempt, outcome, summary) = match done {
+        Some(a) => (Some(a.id.clone()), a.outcome, a.summary),
+        None if phase == Phase::Writing => (None, Outcome::Failed, "OUTPUT.tex needs `birkhoff paper` (the paper crate), which this build does not have yet; nothing was written".into()),
+        None => (None, Outcome::Success, "nothing to do: the route is done".into()),
+    };
+    let next = refresh(lib, ws)?;
+    Ok(Report { phase, attempt, outcome, summary, next })
+}
+
+fn word<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// Adds the attempt record of a step.
+fn attempt(ws: &Workspace, phase: Phase, outcome: Outcome, summary: String, budget: String, hypotheses: Vec<String>, artifacts: Vec<String>) -> Result<Attempt> {
+    let created = crate::now();
+    let summary = crate::text::cut(&summary, record::MAX_TEXT).unwrap_or(summary);
+    let rec = ws.add(Kind::Attempt, |id| Record::Attempt(Attempt { schema_version: record::SCHEMA_VERSION, id, phase, outcome, summary, budget, hypotheses, artifacts, by: Actor::Offline, created }))?;
+    match rec {
+        Record::Attempt(a) => Ok(a),
+        _ => Err(Error::Workspace("internal: an attempt record expected".into())),
+    }
+}
+
+fn computation(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+    let t = theory(lib, meta)?;
+    let sorts = t.sig.sorts.len();
+    let before = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
+    let target = before + 1;
+    progress(&format!("computation: the spectrum of {} to size {target} ({} s per size)", meta.discovery, opts.per_size.as_secs_f64()));
+    let budget = Budget { time: Some(opts.per_size), nodes: None, models: Some(10_000_000), cancel: opts.cancel.clone() };
+    let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget).map_err(|e| Error::Step(format!("computation: {e}")))?;
+    let rows: Vec<SpectrumRowRec> = rows.iter().map(SpectrumRowRec::from).collect();
+    let (rec, _) = lib.put(Body::Spectrum(SpectrumRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), rows: rows.clone() }))?;
+    let after = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
+    let outcome = if after >= target { Outcome::Success } else { Outcome::Failed };
+    let summary = if after > before { format!("spectrum exact through size {after} (was {before}), stored as {}", rec.id) } else { format!("size {target} could not be counted exactly within the budget; exact through size {before} as before") };
+    let round = loaded.attempts().filter(|a| a.phase == Phase::Computation).count() + 1;
+    let budget_words = format!("spectrum to size {target}, {} s per size", opts.per_size.as_secs_f64());
+    let a = attempt(ws, Phase::Computation, outcome, summary.clone(), budget_words.clone(), vec![], vec![rec.id.clone()])?;
+    let mut s = format!("## Computation {round} ({}): the spectrum to size {target}\n\n", a.id);
+    s.push_str(&format!("Budget: {budget_words}. Counted by the scorer's evaluation path (`evidence::spectrum`), every model re-checked by the evaluator; stored as `{}`.\n\n", rec.id));
+    s.push_str("| sizes | models up to isomorphism | labeled models |\n|---|---|---|\n");
+    for r in &rows {
+        s.push_str(&format!("| {} | {} | {} |\n", r.sizes.iter().map(u32::to_string).collect::<Vec<_>>().join("x"), r.iso, r.labeled));
+    }
+    s.push_str(&format!("\nResult: {summary}.\n"));
+    let all = SpectrumRowRec::rows(&stored_rows(lib, &meta.theory_id)?);
+    for m in birkhoff_checker::oeis::recognise(&all) {
+        s.push_str(&format!("\nThe counts agree with OEIS {} ({}) on {} nontrivial orders (offline recognition, `catalogue/oeis.tsv`).\n", m.id, md(&m.name), m.nontrivial));
+    }
+    ws.append("COMPUTATION.md", &s)?;
+    progress(&format!("computation: {summary}"));
+    Ok(a)
+}
+
+/// What one hypothesis's proof round came to.
+struct Tried {
+    id: String,
+    decided: bool,
+    artifact: Option<String>,
+    section: String,
+}
+
+fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+    use birkhoff_checker::prover::{prove, Options as ProverOptions, Verdict};
+    let t = theory(lib, meta)?;
+    let rounds = rounds(loaded);
+    let todo: Vec<_> = loaded.hypotheses().filter(|h| h.status == HypothesisStatus::Active && rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS).cloned().collect();
+    let mut tried: Vec<Tried> = Vec::new();
+    let mut budgets = Vec::new();
+    for mut h in todo {
+        let round = rounds.get(h.id.as_str()).copied().unwrap_or(0);
+        let timeout = opts.prove_base * 2u32.pow(round);
+        budgets.push(format!("{} {} s", h.id, timeout.as_secs_f64()));
+        progress(&format!("proof: {} `{}` (round {}, {} s)", h.id, crate::text::quote(&h.statement), round + 1, timeout.as_secs_f64()));
+        let note = |s: &str| format!("round {}: {s}", round + 1);
+        let goal = match birkhoff_library::statement::parse(&t, &h.statement) {
+            Ok(g) => g,
+            Err(e) => {
+                h.evidence.push(crate::text::cut(&note(&e), record::MAX_ITEM).unwrap_or_else(|| note(&e)));
+                tried.push(Tried { id: h.id.clone(), decided: false, artifact: None, section: String::new() });
+                h.updated = crate::now();
+                ws.update(&Record::Hypothesis(h))?;
+                continue;
+            }
+        };
+        let answer = prove(&t, &goal, &ProverOptions { timeout, cancel: opts.cancel.clone(), ..ProverOptions::default() }).map_err(|e| Error::Step(format!("proof of {}: {e}", h.id)))?;
+        let conjecture = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: h.statement.clone(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: "research".into() };
+        let cid = h.conjecture.clone().unwrap_or_else(|| Body::Conjecture(conjecture.clone()).id());
+        let proposed_by = match lib.get(&cid) {
+            Ok(birkhoff_library::Record { body: Body::Conjecture(c), .. }) => c.proposed_by,
+            _ => "research".into(),
+        };
+        let settle = |lib: &mut Library, status, evidence: &str, countermodel, proof| lib.put(Body::Conjecture(ConjectureRec { status, evidence: evidence.into(), countermodel, proof, proposed_by: proposed_by.clone(), ..conjecture.clone() }));
+        let (evidence, decided, artifact, section) = match answer.verdict {
+            Verdict::Proved { certificate } => {
+                let cert = serde_json::to_value(&certificate).map_err(|e| Error::Step(format!("certificate: {e}")))?;
+                let prf = ProofRec { conjecture_id: cid.clone(), theory_id: meta.theory_id.clone(), statement: h.statement.clone(), prover: "birkhoff prove (equality saturation, certificate replayed)".into(), certificate: cert };
+                let (prec, _) = lib.put(Body::Proof(prf.clone()))?;
+                let evidence = format!("proved, certificate replayed ({})", prec.id);
+                settle(lib, ConjectureStatus::Proved, &evidence, None, Some(prec.id.clone()))?;
+                h.status = HypothesisStatus::Proven;
+                let steps = match lib.readable_proof(&prf, timeout) {
+                    Ok(p) => format!("```\n{p}```\n"),
+                    Err(e) => format!("The proof could not be laid out as steps ({}); its certificate is in `{}`.\n", md(&e), prec.id),
+                };
+                let section = format!("## {}: {}\n\nProved in round {} ({} s), certificate replayed by the independent checker and stored as `{}`.\n\n{steps}", h.id, md(&h.statement), round + 1, timeout.as_secs_f64(), prec.id);
+                (evidence, true, Some(prec.id), section)
+            }
+            Verdict::Disproved { model, .. } => {
+                let (mrec, _) = lib.put(Body::Model(ModelRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), structure: model.to_json(&t.sig) }))?;
+                let evidence = format!("refuted by a countermodel of size {:?} ({})", model.sizes, mrec.id);
+                settle(lib, ConjectureStatus::Refuted, &evidence, Some(mrec.id.clone()), None)?;
+                h.status = HypothesisStatus::Refuted;
+                let table = birkhoff_engine::tables::cayley(&t.sig, &model);
+                let section = format!("## {}: {} is false\n\nA countermodel, checked by the evaluator (`{}`):\n\n```\n{}\n```\n", h.id, md(&h.statement), mrec.id, table.trim_end());
+                (evidence, true, Some(mrec.id), section)
+            }
+            Verdict::ProvedByZ3 { .. } => ("Z3 reports it follows (unsat), without a certificate; it stays active".to_string(), false, None, String::new()),
+            Verdict::Unknown => (format!("undecided in {} s ({})", timeout.as_secs_f64(), answer.unknown_because.unwrap_or_default()), false, None, String::new()),
+        };
+        h.conjecture = Some(cid);
+        h.evidence.push(crate::text::cut(&note(&evidence), record::MAX_ITEM).unwrap_or_else(|| note(&evidence)));
+        h.updated = crate::now();
+        tried.push(Tried { id: h.id.clone(), decided, artifact, section });
+        ws.update(&Record::Hypothesis(h))?;
+    }
+    let decided = tried.iter().filter(|t| t.decided).count();
+    let outcome = match decided {
+        0 => Outcome::Failed,
+        d if d == tried.len() => Outcome::Success,
+        _ => Outcome::Partial,
+    };
+    let summary = if tried.is_empty() { "no active hypothesis left to try".to_string() } else { format!("{decided} of {} hypotheses settled", tried.len()) };
+    let a = attempt(ws, Phase::Proof, outcome, summary.clone(), budgets.join(", "), tried.iter().map(|t| t.id.clone()).collect(), tried.iter().filter_map(|t| t.artifact.clone()).collect())?;
+    for t in tried.iter().filter(|t| !t.section.is_empty()) {
+        ws.append("PROOF.md", &format!("{}\n(attempt {})\n", t.section, a.id))?;
+    }
+    progress(&format!("proof: {summary}"));
+    Ok(a)
+}
+
+fn literature(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+    let t = theory(lib, meta)?;
+    let subject = birkhoff_literature::subject::of_theory_in(lib, &t);
+    progress(&format!("literature: searching for {} ({})", subject.title, subject.key));
+    let out = match birkhoff_literature::search(lib.root(), &subject, opts.literature.clone(), &mut |l: &str| progress(&format!("  {l}"))) {
+        Ok(o) => o,
+        Err(e) => {
+            let summary = format!("the literature search could not run: {e}");
+            progress(&summary);
+            return attempt(ws, Phase::Literature, Outcome::Failed, summary, String::new(), vec![], vec![]);
+        }
+    };
+    let reached = out.sources.iter().any(|s| !s.down && s.errors.len() < s.queries.max(1));
+    if let Ok(text) = std::fs::read_to_string(&out.literature_md) {
+        ws.write("LITERATURE.md", &text)?;
+    }
+    // Each confirmed reference not yet a lead becomes one.
+    let known: std::collections::BTreeSet<String> = loaded.records.iter().filter_map(|r| if let Record::Lead(l) = r { l.reference.clone() } else { None }).collect();
+    let mut artifacts = Vec::new();
+    for r in out.confirmed.iter().filter(|r| !known.contains(&r.number)) {
+        let now = crate::now();
+        let title = crate::text::cut(&r.paper.title, record::MAX_TITLE).unwrap_or_else(|| r.paper.title.clone());
+        let notes = format!("{} ({}), confirmed by the literature agent's gate.", r.paper.authors.join(", "), r.paper.year.map_or("no year".into(), |y| y.to_string()));
+        let lead = ws.add(Kind::Lead, |id| {
+            Record::Lead(Lead { schema_version: record::SCHEMA_VERSION, id, title, status: LeadStatus::New, priority: Priority::Medium, reference: Some(r.number.clone()), notes: crate::text::cut(&notes, record::MAX_TEXT).unwrap_or(notes), by: Actor::Offline, created: now.clone(), updated: now })
+        })?;
+        artifacts.push(lead.id().to_string());
+    }
+    let (outcome, summary) = if !reached {
+        (Outcome::Failed, "no literature source could be reached (no network?); run `birkhoff research step SLUG --phase literature` when it is there".to_string())
+    } else {
+        let complete = out.sources.iter().all(|s| s.errors.is_empty());
+        let oeis = if out.oeis.is_empty() { String::new() } else { format!(", the spectrum in the OEIS as {}", out.oeis.iter().map(|m| m.sequence.a_number.clone()).collect::<Vec<_>>().join(", ")) };
+        (if complete { Outcome::Success } else { Outcome::Partial }, format!("{} confirmed and {} unconfirmed references{oeis}; {} new leads", out.confirmed.len(), out.unconfirmed.len(), artifacts.len()))
+    };
+    progress(&format!("literature: {summary}"));
+    let lines: Vec<String> = out.sources.iter().map(|s| s.line()).collect();
+    attempt(ws, Phase::Literature, outcome, summary, lines.join("; "), vec![], artifacts)
+}
