@@ -421,17 +421,20 @@ impl Problem {
     /// the field is the top-level key at or above the error's line.
     fn from_yaml(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         let full = e.to_string();
-        let message = full.lines().next().unwrap_or("not valid YAML").trim().to_string();
+        let first = full.lines().next().unwrap_or("not valid YAML").trim();
+        // serde-saphyr says "error: line L column C: what"; the place is given apart.
+        let message = first.strip_prefix("error: ").unwrap_or(first);
+        let message = message.strip_prefix("line ").and_then(|m| m.split_once(": ")).map_or(message, |(_, m)| m).to_string();
         let loc = e.location();
-        let (line, column) = (loc.map(|l| l.line()).filter(|&l| l > 0), loc.map(|l| l.column()).filter(|&c| c > 0));
+        let (mut line, mut column) = (loc.map(|l| l.line()).filter(|&l| l > 0), loc.map(|l| l.column()).filter(|&c| c > 0));
+        let missing = full.contains("missing field `");
+        if missing {
+            // The parser points at the end of the mapping, which is not where the field is.
+            (line, column) = (None, None);
+        }
         let named = ["missing field `", "unknown field `"].iter().find_map(|p| full.split_once(p).and_then(|(_, rest)| rest.split_once('`')).map(|(f, _)| f.to_string()));
         let field = named.or_else(|| line.and_then(|l| key_above(text, l))).unwrap_or_else(|| "-".into());
-        let mut p = Problem { file: file.into(), field, line, column, message };
-        if p.line.is_none() && p.field != "-" {
-            let placed = Problem::at(file, text, &p.field, "");
-            (p.line, p.column) = (placed.line, placed.column);
-        }
-        p
+        Problem { file: file.into(), field, line, column, message }
     }
 }
 

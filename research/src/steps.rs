@@ -33,6 +33,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The computation step counts at least to this size.
+pub const MIN_TARGET: u32 = 4;
+
 /// Whether this build has the paper writer (the paper crate) for the writing step.
 pub const PAPER_AVAILABLE: bool = false;
 
@@ -188,7 +191,11 @@ fn word<T: Serialize>(v: T) -> String {
 /// Adds the attempt record of a step.
 fn attempt(ws: &Workspace, phase: Phase, outcome: Outcome, summary: String, budget: String, hypotheses: Vec<String>, artifacts: Vec<String>) -> Result<Attempt> {
     let created = crate::now();
+    // Within the schema's bounds, so that a step never writes a record validate would refuse.
     let summary = crate::text::cut(&summary, record::MAX_TEXT).unwrap_or(summary);
+    let budget = crate::text::cut(&budget, record::MAX_ITEM).unwrap_or(budget);
+    let artifacts: Vec<String> = artifacts.into_iter().take(record::MAX_ITEMS).collect();
+    let hypotheses: Vec<String> = hypotheses.into_iter().take(record::MAX_ITEMS).collect();
     let rec = ws.add(Kind::Attempt, |id| Record::Attempt(Attempt { schema_version: record::SCHEMA_VERSION, id, phase, outcome, summary, budget, hypotheses, artifacts, by: Actor::Offline, created }))?;
     match rec {
         Record::Attempt(a) => Ok(a),
@@ -200,7 +207,9 @@ fn computation(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, 
     let t = theory(lib, meta)?;
     let sorts = t.sig.sorts.len();
     let before = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
-    let target = before + 1;
+    // One size further than the spectrum is exact, and at least MIN_TARGET: a workspace opened
+    // before any spectrum was stored would otherwise climb one trivial size per step.
+    let target = (before + 1).max(MIN_TARGET);
     progress(&format!("computation: the spectrum of {} to size {target} ({} s per size)", meta.discovery, opts.per_size.as_secs_f64()));
     let budget = Budget { time: Some(opts.per_size), nodes: None, models: Some(10_000_000), cancel: opts.cancel.clone() };
     let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget).map_err(|e| Error::Step(format!("computation: {e}")))?;
@@ -351,6 +360,8 @@ fn literature(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, o
         (if complete { Outcome::Success } else { Outcome::Partial }, format!("{} confirmed and {} unconfirmed references{oeis}; {} new leads", out.confirmed.len(), out.unconfirmed.len(), artifacts.len()))
     };
     progress(&format!("literature: {summary}"));
-    let lines: Vec<String> = out.sources.iter().map(|s| s.line()).collect();
-    attempt(ws, Phase::Literature, outcome, summary, lines.join("; "), vec![], artifacts)
+    let c = &opts.literature;
+    let sources = birkhoff_literature::Source::ALL.iter().filter(|s| c.source(**s).enabled).count();
+    let budget = format!("{sources} sources, {} s per request{}", c.timeout.as_secs_f64(), if c.offline { ", cache only" } else { "" });
+    attempt(ws, Phase::Literature, outcome, summary, budget, vec![], artifacts)
 }

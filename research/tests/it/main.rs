@@ -1,0 +1,3 @@
+//! The research workspace end to end, as one test binary.
+
+mod workspace;
