@@ -68,6 +68,8 @@ enum Command {
     Library(commands::library::Args),
     /// Is this known? Search arXiv, Semantic Scholar, zbMATH Open and the OEIS; verify every reference.
     Literature(commands::literature::Args),
+    /// A discovery's research workspace: open, status, validate, synthesize, step (docs/RESEARCH.md).
+    Research(commands::research::Args),
     /// Re-verify every stored model, countermodel and certificate; exit 1 if any fails.
     Backtest(commands::backtest::Args),
     /// Research agent: cycles of PLAN, EXECUTE, INTERPRET, ACT with a report per cycle.
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => commands::sweep::run(a, json),
         Command::Library(a) => commands::library::run(a, json),
         Command::Literature(a) => commands::literature::run(a, json),
+        Command::Research(a) => commands::research::run(a, json),
         Command::Backtest(a) => commands::backtest::run(a, json),
         Command::Agent(a) => commands::agent::run(a, json),
         Command::Report(a) => commands::report::run(a, json),

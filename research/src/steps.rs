@@ -121,6 +121,42 @@ fn rounds(loaded: &Loaded) -> BTreeMap<&str, u32> {
     out
 }
 
+/// At most this many of the conjecture engine's equations become hypotheses of a new workspace.
+pub const SEEDED_CONJECTURES: usize = 10;
+
+/// Runs the conjecture engine on the discovery's models up to size 4 (the scorer's settings:
+/// terms of depth 2, a quarter second each, at most ten) and stores the equations it could not
+/// settle as open conjectures, which the workspace then mirrors as hypotheses. What it proved or
+/// refuted in that quarter second is routine and not kept. Returns how many were stored.
+pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
+    use birkhoff_checker::prover::conjecture::{conjecture as guess, Options as GuessOptions, Status as GuessStatus};
+    let t = theory(lib, meta)?;
+    let budget = Budget::default();
+    let opts = GuessOptions { max_size: 4, ..birkhoff_scorer::evidence::conjecture_options(&budget) };
+    let report = match guess(&t, &opts, &mut |_| {}) {
+        Ok(r) => r,
+        // A theory whose terms the engine cannot evaluate has no conjectures to give.
+        Err(birkhoff_checker::finder::FinderError::Encoding(_)) => return Ok(0),
+        Err(e) => return Err(Error::Step(format!("conjectures: {e}"))),
+    };
+    let mut stored = 0;
+    // The engine lists the smallest equations first; the first SEEDED_CONJECTURES are enough
+    // to start on (each costs prover time in every proof round).
+    for c in report.conjectures.iter().take(SEEDED_CONJECTURES) {
+        if !matches!(c.status, GuessStatus::Open { .. } | GuessStatus::NotTried | GuessStatus::ProvedByZ3 { .. }) {
+            continue;
+        }
+        let evidence = format!("true in every model up to size {}; the prover: {}", opts.max_size, c.status.evidence());
+        let rec = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: c.equation.clone(), status: ConjectureStatus::Open, evidence, countermodel: None, proof: None, proposed_by: "conjecture engine".into() };
+        // A conjecture the library holds already keeps its record (and its status).
+        if lib.get(&Body::Conjecture(rec.clone()).id()).is_err() {
+            lib.put(Body::Conjecture(rec))?;
+            stored += 1;
+        }
+    }
+    Ok(stored)
+}
+
 /// What the router reads from this workspace and its library.
 pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
     let meta = ws.meta()?;

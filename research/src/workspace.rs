@@ -143,7 +143,8 @@ impl Workspace {
 
     /// Makes (or completes) the workspace of the discovery `name`: its directory and files,
     /// and a hypothesis for each of the library's conjectures about it that no hypothesis
-    /// mirrors yet. Files already there are left as they are, so opening twice changes
+    /// mirrors yet. A new workspace first asks the conjecture engine for equations true in the
+    /// discovery's small models, so that the proof step has something to try. Files already there are left as they are, so opening twice changes
     /// nothing. Returns the workspace and whether it was new.
     pub fn create(lib: &mut Library, name: &str) -> Result<(Workspace, bool)> {
         let (theory_id, theory) = find_discovery(lib, name)?;
@@ -166,6 +167,9 @@ impl Workspace {
         ws.write_missing("LITERATURE.md", "# Literature\n\nNot searched yet: the literature step (`birkhoff research step`) runs Birkhoff's literature agent when the network is there and puts its LITERATURE.md here.\n")?;
         ws.write_missing("PROOF.md", "# Proofs\n\nEach proof step tries the active hypotheses with the prover and adds the proofs it finds here, as numbered equational steps checked from their text.\n")?;
         ws.write_missing("COMPUTATION.md", "# Computation\n\nEach computation step counts the models to a larger size and adds its table here.\n")?;
+        if fresh {
+            crate::steps::conjecture(lib, &meta)?;
+        }
         ws.import_conjectures(lib, &theory_id)?;
         crate::steps::refresh(lib, &ws)?;
         Ok((ws, fresh))

@@ -18,6 +18,7 @@ pub mod literature;
 pub mod models;
 pub mod prove;
 pub mod report;
+pub mod research;
 pub mod score;
 pub mod seeds;
 pub mod serve;

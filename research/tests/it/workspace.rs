@@ -146,7 +146,7 @@ fn library_search_finds_the_synthesis_and_a_record() {
     // the synthesis's header.
     let lead = format!("research/{}/records/leads/L-001.yaml", ws.slug);
     let synthesis = format!("research/{}/SYNTHESIS.md", ws.slug);
-    assert_eq!(ids(&lib, "xylophonic"), [lead.clone()]);
+    assert_eq!(ids(&lib, "xylophonic"), std::slice::from_ref(&lead));
     assert_eq!(ids(&lib, "Rendered"), [synthesis]);
     // A fresh handle finds them as well (the index lives in the library's SQLite file).
     drop(lib);

@@ -1,0 +1,194 @@
+//! `birkhoff research`: a discovery's research workspace (docs/RESEARCH.md): open it, see its
+//! state, validate and synthesize its records, run its next step.
+
+use super::library::LibraryArg;
+use crate::output::{print_json, table};
+use crate::Outcome;
+use birkhoff_library::Library;
+use birkhoff_research::record::Outcome as StepOutcome;
+use birkhoff_research::steps::{self, Options};
+use birkhoff_research::{Error, Kind, Phase, Problem, Workspace};
+use serde_json::json;
+
+/// Arguments of `birkhoff research`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    library: LibraryArg,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Make the workspace <library>/research/<slug>/ of a discovery (PROBLEM.md, LITERATURE.md,
+    /// PROOF.md, COMPUTATION.md, STATE.md, SYNTHESIS.md and records/), with a hypothesis for
+    /// each of the library's conjectures about it. Opening again completes what is missing.
+    Open {
+        /// The discovery: its name, an alias, or its record ID (thy-...).
+        #[arg(value_name = "DISCOVERY")]
+        discovery: String,
+    },
+    /// The state of one workspace, or of all: the next step and why, and the records.
+    Status {
+        /// The workspace's name (its directory under <library>/research/); all when left out.
+        #[arg(value_name = "SLUG")]
+        slug: Option<String>,
+    },
+    /// Check every record against the schema; exit 1 listing each problem with its file and field.
+    Validate {
+        /// The workspace's name; all when left out.
+        #[arg(value_name = "SLUG")]
+        slug: Option<String>,
+    },
+    /// Rewrite SYNTHESIS.md and STATE.md from the records (deterministic: the same records give
+    /// the same bytes); exit 1 if a record breaks the schema.
+    Synthesize {
+        /// The workspace's name; all when left out.
+        #[arg(value_name = "SLUG")]
+        slug: Option<String>,
+    },
+    /// Run the next step STATE.md routes to (or --phase): literature, proof, computation or
+    /// writing. Exit 1 when the step settled nothing or could not run.
+    Step {
+        /// The workspace's name.
+        #[arg(value_name = "SLUG")]
+        slug: String,
+        /// Run this phase instead of the routed one.
+        #[arg(long, value_name = "PHASE", value_parser = parse_phase)]
+        phase: Option<Phase>,
+        /// Who chooses the step: `offline` (the deterministic router).
+        #[arg(long, value_name = "LLM", default_value = "offline", value_parser = ["offline"])]
+        llm: String,
+        /// Computation: seconds for each size counted.
+        #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds, default_value = "20")]
+        per_size: std::time::Duration,
+        /// Proof: a hypothesis's prover time in its first round (doubled each later round).
+        #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds, default_value = "5")]
+        prove_timeout: std::time::Duration,
+        /// Literature: never use the network, answer from the library's cache only.
+        #[arg(long)]
+        offline: bool,
+    },
+}
+
+fn parse_phase(s: &str) -> Result<Phase, String> {
+    [Phase::Literature, Phase::Proof, Phase::Computation, Phase::Writing].into_iter().find(|p| p.name() == s).ok_or_else(|| format!("`{s}` is not a phase (literature, proof, computation, writing)"))
+}
+
+/// The workspaces named by an optional SLUG argument.
+fn chosen(lib: &Library, slug: Option<&str>) -> anyhow::Result<Vec<Workspace>> {
+    match slug {
+        Some(s) => Ok(vec![Workspace::open(lib.root(), s).map_err(|e| anyhow::anyhow!("SLUG {s}: {e}"))?]),
+        None => Ok(Workspace::all(lib.root())?),
+    }
+}
+
+fn print_problems(problems: &[Problem]) {
+    for p in problems {
+        println!("  {}", birkhoff_research::text::printable(&p.to_string()));
+    }
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let mut lib = a.library.open()?;
+    match a.command {
+        Command::Open { discovery } => {
+            let (ws, fresh) = Workspace::create(&mut lib, &discovery).map_err(|e| anyhow::anyhow!("DISCOVERY {}: {e}", birkhoff_research::text::quote(&discovery)))?;
+            let route = steps::refresh(&mut lib, &ws)?;
+            if json {
+                print_json(&json!({ "slug": ws.slug, "dir": ws.dir, "created": fresh, "next": route }));
+            } else {
+                println!("{} {}", if fresh { "opened" } else { "already open:" }, ws.dir.display());
+                println!("next step: {} ({})", route.phase.name(), route.reason);
+            }
+            Ok(Outcome::Done)
+        }
+        Command::Status { slug } => {
+            let mut out = Vec::new();
+            for ws in chosen(&lib, slug.as_deref())? {
+                let loaded = ws.load()?;
+                let meta = ws.meta()?;
+                let route = birkhoff_research::route(&steps::facts(&lib, &ws, &loaded)?);
+                let counts: serde_json::Map<String, serde_json::Value> = Kind::ALL.iter().map(|k| (k.dir().to_string(), json!(loaded.of(*k).count()))).collect();
+                let files: Vec<&str> = birkhoff_research::workspace::FILES.iter().copied().chain([birkhoff_research::workspace::OUTPUT]).filter(|f| ws.dir.join(f).is_file()).collect();
+                out.push(json!({ "slug": ws.slug, "discovery": meta.discovery, "theory_id": meta.theory_id, "next": route, "records": counts, "problems": loaded.problems.len(), "files": files }));
+            }
+            if json {
+                print_json(&json!(out));
+            } else if out.is_empty() {
+                println!("no research workspace yet: `birkhoff research open DISCOVERY` makes one");
+            } else {
+                let rows: Vec<Vec<String>> = out
+                    .iter()
+                    .map(|w| {
+                        let n = |k: &str| w["records"][k].to_string();
+                        vec![w["slug"].as_str().unwrap_or("").into(), w["next"]["phase"].as_str().unwrap_or("").into(), n("hypotheses"), n("tasks"), n("leads"), n("attempts"), w["problems"].to_string()]
+                    })
+                    .collect();
+                print!("{}", table(&["workspace", "next", "hypotheses", "tasks", "leads", "attempts", "problems"], &rows));
+                for w in &out {
+                    println!("{}: {}", w["slug"].as_str().unwrap_or(""), w["next"]["reason"].as_str().unwrap_or(""));
+                }
+            }
+            Ok(Outcome::Done)
+        }
+        Command::Validate { slug } => {
+            let mut all = Vec::new();
+            for ws in chosen(&lib, slug.as_deref())? {
+                all.push((ws.slug.clone(), ws.load()?.problems));
+            }
+            let bad: usize = all.iter().map(|(_, p)| p.len()).sum();
+            if json {
+                print_json(&json!({ "valid": bad == 0, "workspaces": all.iter().map(|(s, p)| json!({ "slug": s, "problems": p })).collect::<Vec<_>>() }));
+            } else {
+                for (s, p) in &all {
+                    println!("{s}: {}", if p.is_empty() { "valid".to_string() } else { format!("{} problem(s)", p.len()) });
+                    print_problems(p);
+                }
+            }
+            Ok(if bad == 0 { Outcome::Done } else { Outcome::Negative })
+        }
+        Command::Synthesize { slug } => {
+            let mut failed = false;
+            for ws in chosen(&lib, slug.as_deref())? {
+                match steps::refresh(&mut lib, &ws) {
+                    Ok(_) if !json => println!("written {}", ws.dir.join("SYNTHESIS.md").display()),
+                    Ok(_) => {}
+                    Err(Error::Invalid(p)) => {
+                        failed = true;
+                        eprintln!("{}: SYNTHESIS.md left as it was: {} record problem(s)", ws.slug, p.len());
+                        print_problems(&p);
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Ok(if failed { Outcome::Negative } else { Outcome::Done })
+        }
+        Command::Step { slug, phase, llm: _, per_size, prove_timeout, offline } => {
+            let ws = Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?;
+            let mut literature = birkhoff_literature::Config::from_env();
+            literature.offline |= offline;
+            let opts = Options { per_size, prove_base: prove_timeout, literature, cancel: Some(crate::interrupt::flag()) };
+            let report = match steps::run(&mut lib, &ws, phase, &opts, &mut |line: &str| eprintln!("{}", birkhoff_research::text::printable(line))) {
+                Ok(r) => r,
+                Err(Error::Invalid(p)) => {
+                    eprintln!("{}: no step runs while records break the schema:", ws.slug);
+                    print_problems(&p);
+                    return Ok(Outcome::Negative);
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if json {
+                print_json(&serde_json::to_value(&report)?);
+            } else {
+                println!("{} step{}: {}", report.phase.name(), report.attempt.as_ref().map(|a| format!(" ({a})")).unwrap_or_default(), report.summary);
+                println!("next step: {} ({})", report.next.phase.name(), report.next.reason);
+            }
+            if crate::interrupt::requested() {
+                return Ok(Outcome::Interrupted);
+            }
+            Ok(if report.outcome == StepOutcome::Failed { Outcome::Negative } else { Outcome::Done })
+        }
+    }
+}
