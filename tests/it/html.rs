@@ -17,15 +17,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Script that must not run: it would retitle the page.
-const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
+pub(crate) const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
 /// An attribute-breaking name that would add an element with a handler.
 const ATTRIBUTE_NAME: &str = "\"><img src=x onerror=\"document.title='pwned'\">";
 
-fn birkhoff(args: &[&str]) -> Output {
+pub(crate) fn birkhoff(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).env("PATH", "/nonexistent").output().expect("the binary runs")
 }
 
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
@@ -117,8 +117,9 @@ fn injected(page: &Loaded) -> Vec<String> {
 }
 
 /// A library with an offline agent run whose goal is script, plus a discovery and a conjecture
-/// named with markup (stored directly, as a model's reply could name them).
-fn library(dir: &Path) -> String {
+/// named with markup (stored directly, as a model's reply could name them). The research tests
+/// (tests/it/research.rs) open workspaces in it too.
+pub(crate) fn library(dir: &Path) -> String {
     let lib = dir.join("lib").to_str().unwrap().to_string();
     let goal = format!("quasigroups and loops with few models {SCRIPT_NAME}");
     let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "2", "--goal", &goal, "--library", &lib]);

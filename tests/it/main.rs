@@ -6,6 +6,7 @@ mod html;
 mod identify;
 mod interop;
 mod readme;
+mod research;
 #[path = "../../literature/tests/it/server.rs"]
 #[allow(dead_code)] // the literature tests use all of it, these only part
 mod lit_server;
