@@ -140,12 +140,10 @@ pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
         Err(e) => return Err(Error::Step(format!("conjectures: {e}"))),
     };
     let mut stored = 0;
-    // The engine lists the smallest equations first; the first SEEDED_CONJECTURES are enough
-    // to start on (each costs prover time in every proof round).
-    for c in report.conjectures.iter().take(SEEDED_CONJECTURES) {
-        if !matches!(c.status, GuessStatus::Open { .. } | GuessStatus::NotTried | GuessStatus::ProvedByZ3 { .. }) {
-            continue;
-        }
+    // The engine lists the smallest equations first; the first SEEDED_CONJECTURES it left
+    // unsettled are enough to start on (each costs prover time in every proof round).
+    let unsettled = report.conjectures.iter().filter(|c| matches!(c.status, GuessStatus::Open { .. } | GuessStatus::NotTried | GuessStatus::ProvedByZ3 { .. }));
+    for c in unsettled.take(SEEDED_CONJECTURES) {
         let evidence = format!("true in every model up to size {}; the prover: {}", opts.max_size, c.status.evidence());
         let rec = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: c.equation.clone(), status: ConjectureStatus::Open, evidence, countermodel: None, proof: None, proposed_by: "conjecture engine".into() };
         // A conjecture the library holds already keeps its record (and its status).
