@@ -14,6 +14,7 @@ pub mod parent;
 pub mod prompt;
 pub mod rediscovery;
 pub mod report;
+pub mod research;
 pub mod schema;
 pub mod situation;
 pub mod text;

@@ -5,6 +5,8 @@
 //! `forge` (a huge strategy with a terminal escape; a 10 MB discovery name, then an analysis that
 //! fakes report sections), `grandchild` (a good reply, leaving a child that holds the output
 //! open), `hang_grandchild` (starts a child, then never replies).
+//! A prompt starting `PHASE: RESEARCH` (the research step) gets a `<research>` proposal in mode
+//! `good`, one with a formula that does not parse in `badformula`, and garbage otherwise.
 //! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
 
 use std::io::{Read, Write};
@@ -25,6 +27,18 @@ fn main() {
         }
     }
     let mode = from_arg.or_else(|| std::env::var("FAKE_CLAUDE_MODE").ok()).unwrap_or_else(|| "good".into());
+    if prompt.starts_with("PHASE: RESEARCH") {
+        // `research step --llm claude`: a proposal (with a terminal escape in a title, which must
+        // not reach the files), a formula that does not parse, or garbage.
+        let good = "Next: <research>{\"phase\": \"proof\", \"reason\": \"scripted: try commutativity\", \"hypotheses\": [{\"statement\": \"x * y = y * x\", \"confidence\": \"high\", \"notes\": \"scripted\"}], \"tasks\": [{\"title\": \"Scripted \\u001b[31mtask\", \"priority\": \"high\", \"phase\": \"proof\"}], \"leads\": [{\"title\": \"Ask about Steiner quasigroups\", \"priority\": \"low\"}]}</research>";
+        let reply = match mode.as_str() {
+            "good" => good.to_string(),
+            "badformula" => good.replace("x * y = y * x", "x +++ y"),
+            _ => "\u{1}}}{{<research> not json </research>".to_string(),
+        };
+        print!("{reply}");
+        return;
+    }
     let plan_phase = prompt.starts_with("PHASE: PLAN");
     let retry = prompt.contains("Your previous reply was rejected");
     let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();

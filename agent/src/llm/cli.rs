@@ -127,12 +127,24 @@ impl Llm for CliLlm {
     }
 
     fn ask(&self, req: &Request) -> Result<String, LlmError> {
+        self.ask_text(req.system, req.prompt, req.deadline)
+    }
+
+    fn budget(&self) -> Option<Duration> {
+        Some(self.timeout)
+    }
+}
+
+impl CliLlm {
+    /// One call with a system prompt and a prompt, outside a cycle (the research step asks
+    /// this way): the same process handling, limits and Ctrl-C as [`Llm::ask`].
+    pub fn ask_text(&self, system: &str, prompt: &str, deadline: Option<Instant>) -> Result<String, LlmError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| LlmError::Io(self.program.clone(), e))?;
         let group = Cell::new(None);
         let result = rt.block_on(async {
             // The cycle's deadline when there is one, else this call's own.
-            let deadline = tokio::time::Instant::from_std(req.deadline.unwrap_or_else(|| Instant::now() + self.timeout));
-            let mut call = std::pin::pin!(self.call(req.system, req.prompt, &group));
+            let deadline = tokio::time::Instant::from_std(deadline.unwrap_or_else(|| Instant::now() + self.timeout));
+            let mut call = std::pin::pin!(self.call(system, prompt, &group));
             // Wait in short slices so that Ctrl-C is noticed.
             loop {
                 if let Ok(r) = tokio::time::timeout(Duration::from_millis(100), &mut call).await {
@@ -149,9 +161,5 @@ impl Llm for CliLlm {
         // On a timeout or Ctrl-C the whole group goes, not only the program.
         kill_group(group.take());
         result
-    }
-
-    fn budget(&self) -> Option<Duration> {
-        Some(self.timeout)
     }
 }

@@ -4,6 +4,7 @@ mod faults;
 mod identify;
 mod offline;
 mod rediscovery;
+mod research;
 
 use birkhoff_agent::llm::{Llm, LlmError, Phase, Request};
 use birkhoff_agent::offline::Offline;
