@@ -176,7 +176,7 @@ fn print_tally(t: &Tally, json: bool) {
 
 /// Whether `program` can be run: an executable file at that path when it names one, else in a
 /// directory of PATH.
-fn installed(program: &str) -> bool {
+pub(crate) fn installed(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
     if program.contains('/') {
         return std::fs::metadata(program).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);

@@ -4,6 +4,7 @@
 use super::library::LibraryArg;
 use crate::output::{print_json, table};
 use crate::Outcome;
+use birkhoff_agent::llm::cli::CliLlm;
 use birkhoff_library::Library;
 use birkhoff_research::record::Outcome as StepOutcome;
 use birkhoff_research::steps::{self, Options};
@@ -57,9 +58,24 @@ enum Command {
         /// Run this phase instead of the routed one.
         #[arg(long, value_name = "PHASE", value_parser = parse_phase)]
         phase: Option<Phase>,
-        /// Who chooses the step: `offline` (the deterministic router).
-        #[arg(long, value_name = "LLM", default_value = "offline", value_parser = ["offline"])]
+        /// Who chooses the step: `offline` (the deterministic router) or `claude` (the model
+        /// proposes the phase and new hypotheses, tasks and leads; a bad reply, twice, leaves
+        /// the choice to the router).
+        #[arg(long, value_name = "LLM", default_value = "offline", value_parser = ["offline", "claude"])]
         llm: String,
+        /// With --llm claude: a program speaking the Claude CLI protocol instead of `claude`
+        /// (no shell is involved).
+        #[arg(long, value_name = "CMD")]
+        llm_command: Option<String>,
+        /// With --llm claude: the model name passed with --model.
+        #[arg(long, value_name = "M", default_value = "claude-opus-4-6")]
+        model: String,
+        /// With --llm claude: the thinking effort passed with --effort.
+        #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
+        effort: String,
+        /// With --llm claude: seconds the model may take, retry included.
+        #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        llm_timeout: u64,
         /// Computation: seconds for each size counted.
         #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds, default_value = "20")]
         per_size: std::time::Duration,
@@ -165,12 +181,33 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             Ok(if failed { Outcome::Negative } else { Outcome::Done })
         }
-        Command::Step { slug, phase, llm: _, per_size, prove_timeout, offline } => {
+        Command::Step { slug, phase, llm, llm_command, model, effort, llm_timeout, per_size, prove_timeout, offline } => {
             let ws = Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?;
             let mut literature = birkhoff_literature::Config::from_env();
             literature.offline |= offline;
             let opts = Options { per_size, prove_base: prove_timeout, literature, cancel: Some(crate::interrupt::flag()) };
-            let report = match steps::run(&mut lib, &ws, phase, &opts, &mut |line: &str| eprintln!("{}", birkhoff_research::text::printable(line))) {
+            let mut progress = |line: &str| eprintln!("{}", birkhoff_research::text::printable(line));
+            let chosen = if llm == "claude" {
+                anyhow::ensure!(phase.is_none(), "--phase: with --llm claude the model chooses the phase; leave one of them out");
+                let timeout = std::time::Duration::from_secs(llm_timeout);
+                let model = match &llm_command {
+                    Some(cmd) => CliLlm::command(cmd, &model, &effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?,
+                    None => CliLlm::claude(&model, &effort, timeout),
+                };
+                let flag = if llm_command.is_some() { "--llm-command" } else { "--llm claude" };
+                anyhow::ensure!(super::agent::installed(&model.program), "{flag}: `{}` is not installed; install it (docs/AGENT.md) or use --llm offline", model.program);
+                let model = CliLlm { cancel: Some(crate::interrupt::flag()), ..model };
+                birkhoff_agent::research::step(&model, &mut lib, &ws, &opts, &mut progress).map(|o| {
+                    for f in &o.faults {
+                        eprintln!("fault: {}", birkhoff_research::text::printable(f));
+                    }
+                    eprintln!("chosen by {}: {}", o.chosen_by, birkhoff_research::text::printable(&o.why));
+                    o.report
+                })
+            } else {
+                steps::run(&mut lib, &ws, phase, &opts, &mut progress)
+            };
+            let report = match chosen {
                 Ok(r) => r,
                 Err(Error::Invalid(p)) => {
                     eprintln!("{}: no step runs while records break the schema:", ws.slug);

@@ -110,6 +110,27 @@ fn research_workspace_from_an_offline_run() {
     assert!(state.contains("| A-001 | literature | failed |"), "{state}");
     assert!(std::fs::read_to_string(ws.join("SYNTHESIS.md")).unwrap().contains("**A-001** literature, failed"));
 
+    // --llm claude through a program speaking the CLI protocol: its proposal adds a hypothesis
+    // by the model and runs the phase it chose; a program that is not there is an error.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let model = bin.join("model");
+    let reply = r#"<research>{"phase": "proof", "reason": "the division law", "hypotheses": [{"statement": "x / y = y / x", "confidence": "high"}]}</research>"#;
+    std::fs::write(&model, format!("#!/bin/sh
+cat > /dev/null
+echo '{reply}'
+")).unwrap();
+    std::fs::set_permissions(&model, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", model.to_str().unwrap(), "--prove-timeout", "1", "--library", &lib, "--json"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
+    assert!(text(&o).contains("chosen by llm: the division law"), "{}", text(&o));
+    assert_eq!(json(&o)["phase"], "proof");
+    let h = std::fs::read_dir(ws.join("records/hypotheses")).unwrap().filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).find(|t| t.contains("statement: x / y = y / x"));
+    assert!(h.is_some_and(|t| t.contains("by: llm")));
+    let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", "/nonexistent/model", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--llm-command: `/nonexistent/model` is not installed"), "{}", text(&o));
+
     // Usage errors name what is wrong.
     let o = birkhoff(&["research", "step", &slug, "--phase", "dreaming", "--library", &lib]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
