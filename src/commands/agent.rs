@@ -37,6 +37,21 @@ pub enum Fallback {
 }
 
 /// Arguments of `birkhoff agent`.
+/// The flags that say which model program to run and how, shared with `research step`.
+#[derive(clap::Args)]
+pub struct ModelFlags {
+    /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on
+    /// stdin, reply on stdout), such as `/usr/local/bin/my-llm --flag`. No shell is involved.
+    #[arg(long, value_name = "CMD")]
+    pub llm_command: Option<String>,
+    /// The model name passed with --model.
+    #[arg(long, value_name = "M", default_value = "claude-opus-4-6")]
+    pub model: String,
+    /// The thinking effort passed with --effort.
+    #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
+    pub effort: String,
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Ask arXiv, Semantic Scholar, zbMATH Open and the OEIS whether each new discovery is known
@@ -58,16 +73,8 @@ pub struct Args {
     /// `claude` if a `claude` program is on PATH, else `offline`.
     #[arg(long, value_enum)]
     llm: Option<LlmKind>,
-    /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on
-    /// stdin, reply on stdout), such as `/usr/local/bin/my-llm --flag`. No shell is involved.
-    #[arg(long, value_name = "CMD")]
-    llm_command: Option<String>,
-    /// The model name passed with --model.
-    #[arg(long, value_name = "M", default_value = "claude-opus-4-6")]
-    model: String,
-    /// The thinking effort passed with --effort.
-    #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
-    effort: String,
+    #[command(flatten)]
+    model: ModelFlags,
     /// Seconds the model may take in one cycle, over all its calls (plan, interpretation,
     /// retries). When they are up, its program and everything it started are stopped and the
     /// offline strategist decides the rest of the cycle; each is a fault in the report.
@@ -92,7 +99,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let kind = a.llm.unwrap_or(if a.llm_command.is_some() {
+    let kind = a.llm.unwrap_or(if a.model.llm_command.is_some() {
         LlmKind::Command
     } else if on_path("claude") {
         LlmKind::Claude
@@ -101,7 +108,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     });
     let program = match kind {
         LlmKind::Claude => Some("claude".to_string()),
-        LlmKind::Command => a.llm_command.as_deref().and_then(|c| c.split_whitespace().next()).map(String::from),
+        LlmKind::Command => a.model.llm_command.as_deref().and_then(|c| c.split_whitespace().next()).map(String::from),
         LlmKind::Offline => None,
     };
     // A model that cannot run is said once, here, and never quietly replaced.
@@ -117,10 +124,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let timeout = Duration::from_secs(a.llm_timeout);
     let llm: Box<dyn Llm> = match kind {
         LlmKind::Offline => Box::new(Offline),
-        LlmKind::Claude => Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..CliLlm::claude(&a.model, &a.effort, timeout) }),
+        LlmKind::Claude => Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..CliLlm::claude(&a.model.model, &a.model.effort, timeout) }),
         LlmKind::Command => {
-            let cmd = a.llm_command.as_deref().ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
-            let llm = CliLlm::command(cmd, &a.model, &a.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
+            let cmd = a.model.llm_command.as_deref().ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
+            let llm = CliLlm::command(cmd, &a.model.model, &a.model.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
             Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..llm })
         }
     };

@@ -63,16 +63,9 @@ enum Command {
         /// the choice to the router).
         #[arg(long, value_name = "LLM", default_value = "offline", value_parser = ["offline", "claude"])]
         llm: String,
-        /// With --llm claude: a program speaking the Claude CLI protocol instead of `claude`
-        /// (no shell is involved).
-        #[arg(long, value_name = "CMD")]
-        llm_command: Option<String>,
-        /// With --llm claude: the model name passed with --model.
-        #[arg(long, value_name = "M", default_value = "claude-opus-4-6")]
-        model: String,
-        /// With --llm claude: the thinking effort passed with --effort.
-        #[arg(long, value_name = "E", default_value = "high", value_parser = ["low", "medium", "high"])]
-        effort: String,
+        /// With --llm claude: which program, model and effort.
+        #[command(flatten)]
+        model: super::agent::ModelFlags,
         /// With --llm claude: seconds the model may take, retry included.
         #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
         llm_timeout: u64,
@@ -181,7 +174,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             Ok(if failed { Outcome::Negative } else { Outcome::Done })
         }
-        Command::Step { slug, phase, llm, llm_command, model, effort, llm_timeout, per_size, prove_timeout, offline } => {
+        Command::Step { slug, phase, llm, model: flags, llm_timeout, per_size, prove_timeout, offline } => {
             let ws = Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?;
             let mut literature = birkhoff_literature::Config::from_env();
             literature.offline |= offline;
@@ -190,11 +183,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             let chosen = if llm == "claude" {
                 anyhow::ensure!(phase.is_none(), "--phase: with --llm claude the model chooses the phase; leave one of them out");
                 let timeout = std::time::Duration::from_secs(llm_timeout);
-                let model = match &llm_command {
-                    Some(cmd) => CliLlm::command(cmd, &model, &effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?,
-                    None => CliLlm::claude(&model, &effort, timeout),
+                let model = match &flags.llm_command {
+                    Some(cmd) => CliLlm::command(cmd, &flags.model, &flags.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?,
+                    None => CliLlm::claude(&flags.model, &flags.effort, timeout),
                 };
-                let flag = if llm_command.is_some() { "--llm-command" } else { "--llm claude" };
+                let flag = if flags.llm_command.is_some() { "--llm-command" } else { "--llm claude" };
                 anyhow::ensure!(super::agent::installed(&model.program), "{flag}: `{}` is not installed; install it (docs/AGENT.md) or use --llm offline", model.program);
                 let model = CliLlm { cancel: Some(crate::interrupt::flag()), ..model };
                 birkhoff_agent::research::step(&model, &mut lib, &ws, &opts, &mut progress).map(|o| {
