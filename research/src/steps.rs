@@ -287,6 +287,10 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
     let mut tried: Vec<Tried> = Vec::new();
     let mut budgets = Vec::new();
     for mut h in todo {
+        // After Ctrl-C the hypotheses not reached are not tried (nor counted as tried).
+        if opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
         let round = rounds.get(h.id.as_str()).copied().unwrap_or(0);
         let timeout = opts.prove_base * 2u32.pow(round);
         budgets.push(format!("{} {} s", h.id, timeout.as_secs_f64()));
