@@ -354,7 +354,14 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
         _ => Outcome::Partial,
     };
     let summary = if tried.is_empty() { "no active hypothesis left to try".to_string() } else { format!("{decided} of {} hypotheses settled", tried.len()) };
-    let a = attempt(ws, Phase::Proof, outcome, summary.clone(), budgets.join(", "), tried.iter().map(|t| t.id.clone()).collect(), tried.iter().filter_map(|t| t.artifact.clone()).collect())?;
+    // One countermodel often refutes several hypotheses: each artifact is listed once.
+    let mut artifacts: Vec<String> = Vec::new();
+    for a in tried.iter().filter_map(|t| t.artifact.clone()) {
+        if !artifacts.contains(&a) {
+            artifacts.push(a);
+        }
+    }
+    let a = attempt(ws, Phase::Proof, outcome, summary.clone(), budgets.join(", "), tried.iter().map(|t| t.id.clone()).collect(), artifacts)?;
     for t in tried.iter().filter(|t| !t.section.is_empty()) {
         ws.append("PROOF.md", &format!("{}\n(attempt {})\n", t.section, a.id))?;
     }
