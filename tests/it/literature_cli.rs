@@ -160,3 +160,33 @@ fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
     assert!(md.contains("**Literature:** not searched (offline: run with --literature to search)"), "{md}");
     assert_eq!(server.requests().len(), asked);
 }
+
+/// `research step --phase literature` with the network there (the fixture server): the
+/// literature agent's LITERATURE.md is copied into the workspace, each confirmed reference
+/// becomes a lead, and the route moves on.
+#[test]
+fn research_literature_step_searches_and_makes_leads() {
+    use birkhoff_library::record::{Body, TheoryRec};
+    let server = Server::start();
+    serve(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+    {
+        let mut l = birkhoff_library::Library::open(dir.path()).unwrap();
+        let t = birkhoff_engine::Theory::parse("theory MoufangLike\nfunc * : 2\naxiom idem: x * x = x\n", "MoufangLike").unwrap();
+        l.put(Body::Theory(TheoryRec { name: "MoufangLike".into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] })).unwrap();
+    }
+    let o = birkhoff(&server.base, lib, &["research", "open", "MoufangLike"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let o = birkhoff(&server.base, lib, &["research", "step", "moufanglike", "--phase", "literature", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", text(&o.stdout), text(&o.stderr));
+    let step: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(step["phase"], "literature");
+    assert_ne!(step["next"]["phase"], "literature");
+    let ws = dir.path().join("research/moufanglike");
+    assert!(std::fs::read_to_string(ws.join("LITERATURE.md")).unwrap().contains("Moufang Loops of Small Order"));
+    let lead = std::fs::read_to_string(ws.join("records/leads/L-001.yaml")).unwrap();
+    assert!(lead.contains("title: Moufang Loops of Small Order") && lead.contains("reference: REF-"), "{lead}");
+    let o = birkhoff(&server.base, lib, &["research", "validate", "moufanglike"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+}
