@@ -49,9 +49,11 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 50)]
         limit: usize,
     },
-    /// Print one record: theories with their axioms and scores, models as Cayley tables.
+    /// Print one record: theories with their axioms and scores, models as Cayley tables; or a
+    /// research document search found, by its path.
     Show {
-        /// The record's ID, such as thy-0123456789abcdef.
+        /// The record's ID, such as thy-0123456789abcdef, or a research document's path as
+        /// search lists it (research/<slug>/SYNTHESIS.md).
         #[arg(value_name = "ID")]
         id: String,
     },
@@ -79,6 +81,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             Ok(if hits.is_empty() { Outcome::Negative } else { Outcome::Done })
         }
         Command::Show { id } => {
+            // A research document found by search is shown by its path, if it is one the index
+            // holds (so no path can lead out of the library).
+            if let Some(doc) = birkhoff_library::documents::scan(lib.root())?.into_iter().find(|d| d.path == id) {
+                if json {
+                    print_json(&json!({ "id": doc.path, "kind": doc.kind, "name": doc.title, "text": doc.text }));
+                } else {
+                    print!("{}", birkhoff_agent::text::printable(&doc.text));
+                }
+                return Ok(Outcome::Done);
+            }
             let rec = lib.get(&id).map_err(|e| anyhow::anyhow!("ID {id}: {e}"))?;
             // A theory's references, as the literature agent numbered them (docs/LITERATURE.md).
             let refs = match &rec.body {

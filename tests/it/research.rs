@@ -82,6 +82,11 @@ fn research_workspace_from_an_offline_run() {
     // library search finds a word only in SYNTHESIS.md and one only in a record.
     assert_eq!(search_ids(&lib, "marmoset"), [format!("research/{slug}/records/leads/L-001.yaml")]);
     assert!(search_ids(&lib, "Rendered").contains(&format!("research/{slug}/SYNTHESIS.md")));
+    // library show prints a document search found; a path it did not index is no record.
+    let o = birkhoff(&["library", "show", &format!("research/{slug}/records/leads/L-001.yaml"), "--library", &lib]);
+    assert!(o.status.success() && text(&o).contains("notes: the marmoset construction"), "{}", text(&o));
+    let o = birkhoff(&["library", "show", &format!("research/{slug}/../../index.sqlite"), "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 
     // A record that breaks the schema: exit 1, its file and field named; synthesize and step refuse.
     std::fs::write(ws.join("records/tasks/T-002.yaml"), "schema_version: 1\nid: T-002\ntitle: Wait\nstatus: waiting\npriority: high\nblocked_on: [T-404]\nby: human\ncreated: 2026-01-02T03:04:05Z\nupdated: 2026-01-02T03:04:05Z\n").unwrap();
