@@ -216,6 +216,38 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
     let cycles = elements(&filtered.dom, "table", "cycles").pop().expect("the cycle table");
     assert_eq!(cycles.matches("<tr hidden=\"\">").count(), 2, "{cycles}");
     assert!(filtered.console.is_empty(), "{:?}", filtered.console);
+    // Opened sorted by a column, both ways: the rows come in that order, and the header says so.
+    for (order, first) in [("descending", "2"), ("ascending", "1")] {
+        let sorted = load(&exe, &format!("file://{}#sort=cycle&order={order}", index.display()));
+        let cycles = elements(&sorted.dom, "table", "cycles").pop().expect("the cycle table");
+        assert!(cycles.contains(&format!("aria-sort=\"{order}\"")), "{cycles}");
+        let first_cell = cycles.split("<tbody>").nth(1).and_then(|b| b.split("<td class=\"num\">").nth(1)).expect("a first row");
+        assert_eq!(cell_text(first_cell), first, "{order}: {cycles}");
+    }
+    let discoveries = site.join("discoveries.html");
+    let sorted = load(&exe, &format!("file://{}#sort=score&order=descending", discoveries.display()));
+    let table = elements(&sorted.dom, "table", "discoveries").pop().expect("the discovery table");
+    // Scores from the highest, then the discoveries not scored.
+    let cells: Vec<String> = table.split("<td class=\"num\">").skip(1).map(cell_text).collect();
+    let scores: Vec<f64> = cells.iter().map_while(|c| c.parse().ok()).collect();
+    assert!(scores.len() >= 2 && scores.windows(2).all(|w| w[0] >= w[1]), "scores not in descending order: {cells:?}");
+    assert!(cells[scores.len()..].iter().all(|c| c == "not scored"), "{cells:?}");
+    assert!(sorted.console.is_empty(), "{:?}", sorted.console);
+}
+
+/// The text of the table cell `html` starts with, tags left out.
+fn cell_text(html: &str) -> String {
+    let cell = html.split("</td>").next().unwrap_or_default();
+    let mut in_tag = false;
+    let text: String = cell
+        .chars()
+        .filter(|&c| {
+            let keep = !in_tag && c != '<';
+            in_tag = (in_tag || c == '<') && c != '>';
+            keep
+        })
+        .collect();
+    text.trim().to_string()
 }
 
 /// One HTTP exchange over a raw socket (for what an HTTP client would normalize away).
