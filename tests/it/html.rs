@@ -297,3 +297,43 @@ fn serve_serves_the_site_on_localhost_and_stops_on_ctrl_c() {
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     assert_eq!(status.code(), Some(130), "{err}");
 }
+
+/// A library holding one discovery named `name`, at `dir`.
+fn library_with_discovery(dir: &Path, name: &str) -> String {
+    let mut l = Library::open(dir).unwrap();
+    let theory = "theory Magma\nfunc * : 2\naxiom idem: x * x = x\n";
+    l.put(Body::Theory(TheoryRec { name: name.into(), text: theory.into(), fingerprint: name.into(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] })).unwrap();
+    dir.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_rewritten_site_drops_the_pages_it_no_longer_has_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let site_s = site.to_str().unwrap();
+    let pages = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["pages"].as_array().unwrap().iter().map(|p| Path::new(p.as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned()).collect()
+    };
+    let first = library_with_discovery(&dir.path().join("one"), "First");
+    let o = birkhoff(&["report", "html", "--library", &first, "--out", site_s, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let old_page = pages(&o).into_iter().find(|p| p.starts_with("thy-")).expect("the discovery's page");
+    // A file of the user's in the folder, and a manifest entry that points outside it.
+    std::fs::write(site.join("notes.txt"), "mine").unwrap();
+    std::fs::write(dir.path().join("outside.html"), "not the site's").unwrap();
+    let manifest = site.join("site-files.json");
+    let mut listed: Vec<String> = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    assert!(listed.contains(&old_page), "{listed:?}");
+    listed.push("../outside.html".into());
+    std::fs::write(&manifest, serde_json::to_vec(&listed).unwrap()).unwrap();
+
+    let second = library_with_discovery(&dir.path().join("two"), "Second");
+    let o = birkhoff(&["report", "html", "--library", &second, "--out", site_s, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let new_page = pages(&o).into_iter().find(|p| p.starts_with("thy-")).expect("the discovery's page");
+    assert_ne!(new_page, old_page);
+    assert!(!site.join(&old_page).exists(), "the first library's discovery page is still there");
+    assert!(site.join(&new_page).exists() && site.join("index.html").exists());
+    assert!(site.join("notes.txt").exists() && dir.path().join("outside.html").exists(), "a file the site did not make was removed");
+}
