@@ -1,0 +1,53 @@
+//! references.bib: one BibTeX entry per confirmed reference (REF-NNN), keyed by its number, so
+//! that the paper's `\cite{REF-001}` works with BibTeX too. Unconfirmed references (UREF) never
+//! reach the paper: [`crate::Paper::gather`] keeps only what `State::citable` returns.
+
+use crate::escape::text;
+use crate::Paper;
+use birkhoff_literature::paper::Ids;
+use std::fmt::Write;
+
+/// A reference's identifiers in words (`doi:10.1000/x, arXiv:2301.12345, zbMATH 1234567`), or
+/// `None` when it has none.
+pub fn identifiers(ids: &Ids) -> Option<String> {
+    let parts: Vec<String> = [ids.doi.as_ref().map(|d| format!("doi:{d}")), ids.arxiv.as_ref().map(|a| format!("arXiv:{a}")), ids.zbmath.as_ref().map(|z| format!("zbMATH {z}"))].into_iter().flatten().collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// A BibTeX field value: LaTeX-escaped (BibTeX passes it to LaTeX as it is) inside braces, which
+/// the escaping keeps balanced.
+fn field(s: &str) -> String {
+    format!("{{{}}}", text(s))
+}
+
+impl Paper {
+    /// The bibliography as BibTeX: confirmed references only, each keyed by its REF number.
+    pub fn to_bibtex(&self) -> String {
+        // The ID, not the name, in the header: outside entries BibTeX reads `@` as a new entry.
+        let mut out = format!("% Confirmed references of discovery {}, written by `birkhoff paper`.\n", self.id);
+        for r in &self.references {
+            let p = &r.paper;
+            let kind = if p.ids.arxiv.is_some() && p.ids.doi.is_none() { "misc" } else { "article" };
+            let _ = writeln!(out, "\n@{kind}{{{},", r.number);
+            let _ = writeln!(out, "  title = {},", field(&p.title));
+            if !p.authors.is_empty() {
+                // BibTeX separates authors with `and`; a name is escaped on its own.
+                let _ = writeln!(out, "  author = {{{}}},", p.authors.iter().map(|a| text(a)).collect::<Vec<_>>().join(" and "));
+            }
+            if let Some(y) = p.year {
+                let _ = writeln!(out, "  year = {{{y}}},");
+            }
+            if let Some(d) = &p.ids.doi {
+                let _ = writeln!(out, "  doi = {},", field(d));
+            }
+            if let Some(a) = &p.ids.arxiv {
+                let _ = writeln!(out, "  eprint = {},\n  archivePrefix = {{arXiv}},", field(a));
+            }
+            if let Some(z) = &p.ids.zbmath {
+                let _ = writeln!(out, "  note = {{zbMATH {}}},", text(z));
+            }
+            out.push_str("}\n");
+        }
+        out
+    }
+}
