@@ -274,14 +274,19 @@ fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theor
             let Some(w) = birkhoff_checker::prover::equivalence::new_model_against(theory, models.clone(), parent) else { break };
             models.retain(|m| *m != w.model);
             let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-            shown.push(ShownModel { caption: format!("not a model of {parent_name}: its axiom {} fails at {}", w.axiom, at.join(", ")), structure: w.model });
+            shown.push(ShownModel { caption: format!("New: not a model of {parent_name}, whose axiom {} fails at {}.", w.axiom, at.join(", ")), structure: w.model });
         }
     }
     if shown.is_empty() {
-        if parent.is_some() {
-            omissions.push("every stored model is also a model of the parent, so the smallest models are shown".into());
-        }
-        shown = models.into_iter().take(NEW_MODELS).map(|structure| ShownModel { structure, caption: "one of the smallest models stored".into() }).collect();
+        let why = match parent {
+            Some(_) => "every stored model is also a model of the theory it came from (it adds laws), so the smallest models above size 1 are shown",
+            None => "the theory it came from is not known here, so the smallest models above size 1 are shown",
+        };
+        omissions.push(why.to_string());
+        // A one-element model is a model of every equational theory: it shows nothing.
+        let nontrivial: Vec<Structure> = models.iter().filter(|m| m.sizes.iter().any(|&n| n > 1)).cloned().collect();
+        let pool = if nontrivial.is_empty() { models } else { nontrivial };
+        shown = pool.into_iter().take(NEW_MODELS).map(|structure| ShownModel { structure, caption: "one of the smallest models stored.".into() }).collect();
     }
     shown
 }

@@ -93,7 +93,7 @@ impl Paper {
             spectrum_table: self.spectrum_table(),
             spectrum_plot: self.spectrum_plot(),
             oeis: self.oeis_text(),
-            models_intro: if self.models.is_empty() { "No model of this theory is stored in the library.".into() } else { "The smallest models found that are new compared with the theory this one came from, as Cayley tables (elements $0, \\dots, n-1$).".into() },
+            models_intro: if self.models.is_empty() { "No model of this theory is stored in the library.".into() } else { "The smallest models found that are new compared with the theory this one came from (or, when it has none, its smallest models), as Cayley tables over the elements $0, \\dots, n-1$.".into() },
             models: self.models.iter().enumerate().map(|(i, sm)| self.model_part(i, sm)).collect(),
             theorems_intro: if self.theorems.is_empty() { "No conjecture about this theory has been proved yet.".into() } else { "Each proof is a chain of equations; every step is one rewrite by the axiom or lemma named, at the position given (argument numbers from the root; ``the root'' is the whole term). Each proof typeset here was re-checked from this text.".into() },
             theorems: self.theorems.iter().map(|t| TheoremPart { statement: m(&sym.math(&t.statement)), proof: proof_text(&sym, t) }).collect(),
