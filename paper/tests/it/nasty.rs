@@ -45,7 +45,7 @@ fn names_with_every_special_and_unicode_compile() {
     };
     let text = crate::pdf_text(&pdf);
     // Each special shows as itself (the name is in the title, the definition and the captions).
-    for shown in ["& 100% #1 $x$ \\ {y}", "_ü", "[U+1F600]", "alias"] {
+    for shown in ["& 100% #1 $x$ \\ {y} ~^", "_ü", "[U+1F600]", "alias"] {
         assert!(text.contains(shown), "`{shown}` is not in the PDF's text:\n{text}");
     }
 }
