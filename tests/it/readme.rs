@@ -204,3 +204,28 @@ fn the_readme_shows_two_setup_commands_first() {
     let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
     assert!(ci.lines().any(|l| l.trim() == lines[1]), ".ci/run runs the README's test command");
 }
+
+/// "From agent to a PDF": exactly three commands, run as written in a fresh folder with the
+/// caller's `PATH` (so pdflatex is found when installed): each exits 0, the second lists the
+/// discovery the third names, and the paper is where the README says, compiled when pdflatex
+/// is there.
+#[test]
+fn the_readme_goes_from_agent_to_a_pdf_in_three_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = commands_after("## From agent to a PDF");
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert_eq!((commands[0][0].as_str(), commands[2][0].as_str()), ("agent", "paper"));
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut listed = String::new();
+    for args in &commands {
+        let o = run_with_path(dir.path(), args, &path);
+        assert_eq!(o.status.code(), Some(0), "{}: {}{}", args.join(" "), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        listed += &String::from_utf8_lossy(&o.stdout);
+    }
+    assert!(listed.contains(&commands[2][1]), "`report` did not list {}: {listed}", commands[2][1]);
+    let papers = dir.path().join("birkhoff-library").join("papers");
+    let paper = std::fs::read_dir(&papers).unwrap().next().expect("a paper directory").unwrap().path();
+    assert!(paper.join("OUTPUT.tex").is_file() && paper.join("references.bib").is_file());
+    let pdflatex = std::env::split_paths(&path).any(|d| d.join("pdflatex").is_file());
+    assert!(!pdflatex || paper.join("OUTPUT.pdf").is_file(), "pdflatex is installed but no PDF was written");
+}
