@@ -277,7 +277,7 @@ fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theor
             shown.push(ShownModel { caption: format!("New: not a model of {parent_name}, whose axiom {} fails at {}.", w.axiom, at.join(", ")), structure: w.model });
         }
     }
-    if shown.is_empty() {
+    if shown.is_empty() && !models.is_empty() {
         let why = match parent {
             Some(_) => "every stored model is also a model of the theory it came from (it adds laws), so the smallest models above size 1 are shown",
             None => "the theory it came from is not known here, so the smallest models above size 1 are shown",

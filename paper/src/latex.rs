@@ -127,7 +127,25 @@ impl Paper {
         if !sizes.is_empty() {
             let _ = write!(s, " It has models of sizes {}.", sizes.join(", "));
         }
-        let _ = write!(s, " We give its spectrum, its smallest new models, {} theorem(s) with equational proofs, {} refuted law(s) with countermodels and {} open conjecture(s).", self.theorems.len(), self.refuted.len(), self.open.len() + self.patterns.len());
+        // Only the parts this paper has.
+        let mut parts = Vec::new();
+        if !self.spectrum.is_empty() {
+            parts.push("its spectrum".to_string());
+        }
+        if !self.models.is_empty() {
+            parts.push("its smallest models as Cayley tables".to_string());
+        }
+        let counted = [(self.theorems.len(), "theorem", "with equational proofs"), (self.refuted.len(), "refuted law", "with countermodels"), (self.open.len() + self.patterns.len(), "open conjecture", "")];
+        parts.extend(counted.iter().filter(|(n, _, _)| *n > 0).map(|(n, what, how)| format!("{n} {what}{} {how}", if *n == 1 { "" } else { "s" }).trim_end().to_string()));
+        match parts.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = write!(s, " We give {one}.");
+            }
+            [init @ .., last] => {
+                let _ = write!(s, " We give {} and {last}.", init.join(", "));
+            }
+        }
         s
     }
 
