@@ -110,6 +110,9 @@ pub struct Paper {
     pub refuted: Vec<Refuted>,
     /// Open conjectures.
     pub open: Vec<Open>,
+    /// The catalogue entries (seeds included) the derivation starts from, and those they are
+    /// stated to imply: the known classes this discovery sits among.
+    pub related: Vec<birkhoff_engine::catalogue::Info>,
     /// Confirmed references only (REF-NNN): the only ones a paper may cite.
     pub references: Vec<Reference>,
     /// What could not be included, and why (said in the paper too).
@@ -259,7 +262,8 @@ impl Paper {
                 Vec::new()
             }
         };
-        Ok(Paper { id, record, theory, derivation, spectrum, oeis, patterns, models, theorems, refuted, open, references, omissions })
+        let related = related_entries(&derivation);
+        Ok(Paper { id, record, theory, derivation, spectrum, oeis, patterns, models, theorems, refuted, open, related, references, omissions })
     }
 }
 
@@ -289,4 +293,17 @@ fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theor
         shown = pool.into_iter().take(NEW_MODELS).map(|structure| ShownModel { structure, caption: "one of the smallest models stored.".into() }).collect();
     }
     shown
+}
+
+/// The catalogue entries among the derivation's ancestors, then the entries they are stated to
+/// imply, each once.
+fn related_entries(derivation: &[Ancestor]) -> Vec<birkhoff_engine::catalogue::Info> {
+    use birkhoff_engine::catalogue::{entry, info};
+    let info_of = |name: &str| entry(name).and_then(|e| info(&e).ok());
+    let mut out: Vec<birkhoff_engine::catalogue::Info> = derivation.iter().skip(1).filter_map(|a| info_of(&a.name)).collect();
+    let implied: Vec<String> = out.iter().flat_map(|i| i.implies.iter().map(|m| m.target.clone())).collect();
+    out.extend(implied.iter().filter_map(|n| info_of(n)));
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|i| seen.insert(i.name.clone()));
+    out
 }

@@ -166,6 +166,12 @@ impl Paper {
             let names: Vec<String> = self.record.aliases.iter().map(|a| format!("{} (cycle {})", text(&a.name), a.cycle)).collect();
             let _ = writeln!(s, "\\paragraph{{Also known as.}} {}.", names.join(", "));
         }
+        if !self.related.is_empty() {
+            // The entries' own doc strings and OEIS numbers; their written references are not
+            // cited here (only confirmed REF records are).
+            let items: Vec<String> = self.related.iter().map(|i| format!("\\item \\textsf{{{}}}: {}{}", text(&i.name), text(&i.doc), i.oeis.as_ref().map(|a| format!(" (spectrum: OEIS {})", text(a))).unwrap_or_default())).collect();
+            let _ = writeln!(s, "\\paragraph{{Related catalogue entries.}} The known classes it was derived from, and those they imply:\n\\begin{{itemize}}\n{}\n\\end{{itemize}}", items.join("\n"));
+        }
         if !self.record.presentations.is_empty() {
             let items: Vec<String> = self.record.presentations.iter().map(|p| format!("{}: {}", text(&p.name), text(&p.evidence))).collect();
             let _ = writeln!(s, "\\paragraph{{Other presentations.}} {}.", items.join("; "));

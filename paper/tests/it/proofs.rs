@@ -33,6 +33,8 @@ fn the_typeset_proofs_recheck_and_a_broken_step_does_not() {
     let paper = Paper::gather(&lib, "Group again").unwrap();
     assert_eq!(paper.theorems.len(), 2);
     let tex = paper.to_latex();
+    // Derived from the group seed: that catalogue entry is named as related.
+    assert!(paper.related.iter().any(|i| i.name == "group") && tex.contains("Related catalogue entries"), "{:?}", paper.related.iter().map(|i| &i.name).collect::<Vec<_>>());
     let sym = birkhoff_paper::math::Symbols::of(&paper.theory.sig);
     for t in &paper.theorems {
         let proof = t.proof.as_ref().unwrap_or_else(|e| panic!("{}: no proof typeset: {e}", t.statement));
