@@ -122,3 +122,16 @@ impl Paper {
         Ok(Outcome { tex, bib, compiled })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn a_slug_is_one_safe_path_component() {
+        assert_eq!(slug("QuasigroupWithCommutative", "thy-1"), "quasigroupwithcommutative");
+        assert_eq!(slug("Lοοp_ü∘ & x", "thy-1"), "l-p-x");
+        assert_eq!(slug("../..", "thy-0123456789abcdef"), "thy-0123456789abcdef");
+        assert_eq!(slug("/", "../x"), "x");
+    }
+}
