@@ -57,11 +57,12 @@ fn fallback(out: &mut String, c: char) {
     out.push_str(&format!("\\textsf{{[U+{:04X}]}}", c as u32));
 }
 
-/// Letters of Latin-1 and Latin Extended-A: `inputenc`'s utf8 with the T1 font encoding
-/// defines each of them (`ü`, `é`, `ß`, `ł`, ...). `×` and `÷` are in that range but are
+/// Letters of Latin-1 and Latin Extended-A that `inputenc`'s utf8 defines for the T1 font
+/// encoding (`ü`, `é`, `ß`, `ł`, ...; the list of `t1enc.dfu`). T1 lacks `Ħ ħ ĸ Ŀ ŀ ŉ Ŧ ŧ ſ`,
+/// and pdflatex stops at an undefined one, so those take the fallback. `×` and `÷` are
 /// symbols, handled by [`math_symbol`] first.
 fn is_t1_letter(c: char) -> bool {
-    matches!(c, '\u{C0}'..='\u{17F}') && !matches!(c, '\u{D7}' | '\u{F7}' | '\u{149}' | '\u{17F}')
+    matches!(c, '\u{C0}'..='\u{17E}') && !matches!(c, '\u{D7}' | '\u{F7}' | '\u{126}' | '\u{127}' | '\u{138}' | '\u{13F}' | '\u{140}' | '\u{149}' | '\u{166}' | '\u{167}')
 }
 
 /// The math-mode command for a symbol Birkhoff (or a user) may write: operators, connectives,

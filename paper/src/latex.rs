@@ -62,9 +62,10 @@ struct Context {
     bibliography: String,
 }
 
-/// Inline math.
+/// Inline math, as `\(…\)`: with `$…$`, an empty formula (a statement of only spaces) would
+/// be `$$`, which opens display math and breaks the compile.
 fn m(s: &str) -> String {
-    format!("${s}$")
+    format!("\\({s}\\)")
 }
 
 /// A count as a table cell: exact, at least, or unknown.

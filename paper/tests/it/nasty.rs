@@ -30,6 +30,8 @@ fn names_with_every_special_and_unicode_compile() {
     lib.put(Body::Spectrum(SpectrumRec { theory_id: rec.id.clone(), theory_name: NASTY.into(), rows })).unwrap();
     let conjecture = |statement: &str, status, countermodel| ConjectureRec { theory_id: rec.id.clone(), theory_name: NASTY.into(), statement: statement.into(), status, evidence: NASTY.into(), countermodel, proof: None, proposed_by: NASTY.into() };
     lib.put(Body::Conjecture(conjecture(NASTY, ConjectureStatus::Open, None))).unwrap();
+    // A statement of only blanks is an empty formula, which `$…$` would turn into `$$`.
+    lib.put(Body::Conjecture(conjecture(" \t ", ConjectureStatus::Open, None))).unwrap();
     lib.put(Body::Conjecture(conjecture("x ∘ x = x", ConjectureStatus::Refuted, Some(m.id.clone())))).unwrap();
 
     let paper = Paper::gather(&lib, NASTY).unwrap();
@@ -47,5 +49,43 @@ fn names_with_every_special_and_unicode_compile() {
     // Each special shows as itself (the name is in the title, the definition and the captions).
     for shown in ["& 100% #1 $x$ \\ {y} ~^", "_ü", "[U+1F600]", "alias"] {
         assert!(text.contains(shown), "`{shown}` is not in the PDF's text:\n{text}");
+    }
+}
+
+/// Many strings of random characters (every printable ASCII character, control characters,
+/// Latin letters with accents, Greek, Cyrillic, CJK, combining marks, math symbols, emoji), each
+/// through the escape function as text and through the formula printer as mathematics, in one
+/// document: pdflatex accepts all of it.
+#[test]
+fn random_text_and_formulas_always_compile() {
+    let pool: Vec<char> = (0x20u32..0x7f).chain(0x00..0x20).chain(0xa0..0x180).chain(0x370..0x3d0).chain(0x400..0x460).chain(0x300..0x310).chain([0x2200, 0x2218, 0x2227, 0x2192, 0x21a6, 0x2264, 0x4e2d, 0x6587, 0x1f600, 0x1d400, 0xfeff, 0x200b]).filter_map(char::from_u32).collect();
+    // A small linear congruential generator: the same strings on every run.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    };
+    let theory = Theory::parse(THEORY, "t").unwrap();
+    let sym = birkhoff_paper::math::Symbols::of(&theory.sig);
+    let mut body = String::new();
+    for _ in 0..300 {
+        let len = 1 + next(24);
+        let s: String = (0..len).map(|_| pool[next(pool.len())]).collect();
+        body += &format!("{}\\par \\({}\\)\\par\n", birkhoff_paper::escape::text(&s), sym.math(&s));
+    }
+    let tex = format!("\\documentclass{{article}}\n\\usepackage[utf8]{{inputenc}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{textcomp,amsmath,amssymb}}\n\\begin{{document}}\n{body}\\end{{document}}\n");
+    if !crate::pdflatex_or_skip("random_text_and_formulas_always_compile") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("random.tex"), &tex).unwrap();
+    match birkhoff_paper::compile::pdflatex(dir.path(), "random.tex") {
+        Compiled::Pdf(_) => {}
+        Compiled::Failed(errors) => {
+            let lines: Vec<&str> = tex.lines().collect();
+            let at: Vec<String> = errors.iter().map(|e| format!("{e}: {}", e.line.and_then(|l| lines.get(l - 1)).unwrap_or(&""))).collect();
+            panic!("random text broke the compile:\n{}", at.join("\n"));
+        }
+        other => panic!("{other:?}"),
     }
 }
