@@ -14,6 +14,18 @@ pub fn identifiers(ids: &Ids) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// A reference's citation key: its number (`REF-001`) with anything but ASCII letters, digits
+/// and `-` dropped. The number is read from a file a user can edit, and a key is used raw by
+/// `\cite`, `\bibitem` and BibTeX.
+pub fn key(number: &str) -> String {
+    let k: String = number.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    if k.is_empty() {
+        "REF".into()
+    } else {
+        k
+    }
+}
+
 /// A BibTeX field value: LaTeX-escaped (BibTeX passes it to LaTeX as it is) inside braces, which
 /// the escaping keeps balanced.
 fn field(s: &str) -> String {
@@ -28,7 +40,7 @@ impl Paper {
         for r in &self.references {
             let p = &r.paper;
             let kind = if p.ids.arxiv.is_some() && p.ids.doi.is_none() { "misc" } else { "article" };
-            let _ = writeln!(out, "\n@{kind}{{{},", r.number);
+            let _ = writeln!(out, "\n@{kind}{{{},", key(&r.number));
             let _ = writeln!(out, "  title = {},", field(&p.title));
             if !p.authors.is_empty() {
                 // BibTeX separates authors with `and`; a name is escaped on its own.

@@ -253,7 +253,7 @@ impl Paper {
         if self.references.is_empty() {
             return "No reference about this theory has been confirmed by a lookup by identifier, so none is cited. (Unconfirmed candidates are never cited.)".into();
         }
-        let keys: Vec<String> = self.references.iter().map(|r| r.number.clone()).collect();
+        let keys: Vec<String> = self.references.iter().map(|r| crate::bibtex::key(&r.number)).collect();
         format!("The literature agent confirmed these references for this theory by a lookup by identifier: \\cite{{{}}}. Unconfirmed candidates are never cited.", keys.join(","))
     }
 
@@ -264,7 +264,7 @@ impl Paper {
         let mut s = String::from("\\begin{thebibliography}{99}\n");
         for r in &self.references {
             let p = &r.paper;
-            let _ = writeln!(s, "\\bibitem{{{}}} {}. \\emph{{{}}}. {}.{}", r.number, text(&p.authors.join(", ")), text(&p.title), p.year.map_or("n.d.".to_string(), |y| y.to_string()), crate::bibtex::identifiers(&p.ids).map(|i| format!(" {}.", text(&i))).unwrap_or_default());
+            let _ = writeln!(s, "\\bibitem{{{}}} {}. \\emph{{{}}}. {}.{}", crate::bibtex::key(&r.number), text(&p.authors.join(", ")), text(&p.title), p.year.map_or("n.d.".to_string(), |y| y.to_string()), crate::bibtex::identifiers(&p.ids).map(|i| format!(" {}.", text(&i))).unwrap_or_default());
         }
         s.push_str("\\end{thebibliography}");
         s
