@@ -26,10 +26,16 @@ pub fn key(number: &str) -> String {
     }
 }
 
-/// A BibTeX field value: LaTeX-escaped (BibTeX passes it to LaTeX as it is) inside braces, which
-/// the escaping keeps balanced.
+/// Text for a BibTeX field: LaTeX-escaped (BibTeX passes it to LaTeX as it is), with braces as
+/// `\textbraceleft{}` and `\textbraceright{}`: BibTeX counts every brace, escaped or not, so a
+/// title with one `{` escaped as `\{` would unbalance the entry.
+fn bib_text(s: &str) -> String {
+    text(s).replace("\\{", "\\textbraceleft{}").replace("\\}", "\\textbraceright{}")
+}
+
+/// A BibTeX field value: [`bib_text`] inside braces.
 fn field(s: &str) -> String {
-    format!("{{{}}}", text(s))
+    format!("{{{}}}", bib_text(s))
 }
 
 impl Paper {
@@ -44,7 +50,7 @@ impl Paper {
             let _ = writeln!(out, "  title = {},", field(&p.title));
             if !p.authors.is_empty() {
                 // BibTeX separates authors with `and`; a name is escaped on its own.
-                let _ = writeln!(out, "  author = {{{}}},", p.authors.iter().map(|a| text(a)).collect::<Vec<_>>().join(" and "));
+                let _ = writeln!(out, "  author = {{{}}},", p.authors.iter().map(|a| bib_text(a)).collect::<Vec<_>>().join(" and "));
             }
             if let Some(y) = p.year {
                 let _ = writeln!(out, "  year = {{{y}}},");
@@ -56,7 +62,7 @@ impl Paper {
                 let _ = writeln!(out, "  eprint = {},\n  archivePrefix = {{arXiv}},", field(a));
             }
             if let Some(z) = &p.ids.zbmath {
-                let _ = writeln!(out, "  note = {{zbMATH {}}},", text(z));
+                let _ = writeln!(out, "  note = {{zbMATH {}}},", bib_text(z));
             }
             out.push_str("}\n");
         }
