@@ -136,6 +136,22 @@ fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
     theories.iter().find(named).or_else(|| theories.iter().find(aliased)).cloned().ok_or_else(|| Error::NotFound(discovery.to_string()))
 }
 
+/// The best-scored discovery's record ID: the highest total score, unscored discoveries last,
+/// ties by name, which is the order `birkhoff report --top` lists them in. `None` when the
+/// library has no discovery.
+pub fn best_discovery(lib: &Library) -> Result<Option<String>> {
+    let mut found: Vec<(String, TheoryRec)> = lib.list("theory")?.into_iter().filter_map(|r| match r.body { Body::Theory(t) if t.discovery => Some((r.id, t)), _ => None }).collect();
+    let score = |t: &TheoryRec| t.score.as_ref().map(|s| s.total);
+    found.sort_by(|(_, a), (_, b)| match (score(a), score(b)) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    }
+    .then_with(|| a.name.cmp(&b.name)));
+    Ok(found.into_iter().next().map(|(id, _)| id))
+}
+
 /// A theory the library or the engine knows by `name`: a stored theory's record (by name,
 /// alias, the name in its text, or ID), else a seed or catalogue entry. Returns its name,
 /// origin, parents and text-parsed theory.
@@ -183,8 +199,12 @@ impl Paper {
                     next = parents.first().cloned();
                 }
                 None => {
+                    // Only the direct parent's models are compared with the discovery's.
+                    let direct = derivation.len() == 1;
                     derivation.push(Ancestor { name: name.clone(), origin: "not in the library".into() });
-                    omissions.push(format!("the parent {name} is not in the library, so its models could not be compared"));
+                    if direct {
+                        omissions.push(format!("the parent {name} is not in the library, so its models could not be compared"));
+                    }
                 }
             }
         }

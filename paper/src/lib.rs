@@ -20,7 +20,7 @@ pub mod math;
 pub mod tables;
 
 pub use compile::{Compiled, LatexError};
-pub use gather::Paper;
+pub use gather::{best_discovery, Paper};
 use std::path::{Path, PathBuf};
 
 /// The paper's file name, as the issue names it; references.bib and OUTPUT.pdf sit beside it.

@@ -1,4 +1,4 @@
-//! `birkhoff paper DISCOVERY`: a discovery written up as a LaTeX paper (OUTPUT.tex and
+//! `birkhoff paper DISCOVERY|--best`: a discovery written up as a LaTeX paper (OUTPUT.tex and
 //! references.bib, by `birkhoff_paper`), compiled to OUTPUT.pdf when pdflatex is on `PATH`
 //! (docs/PAPER.md). Exit codes: 0 written (and compiled, or pdflatex not installed, or
 //! `--no-compile`), 1 written but the compile failed (each LaTeX error printed with its line),
@@ -14,9 +14,13 @@ use std::path::PathBuf;
 /// Arguments of `birkhoff paper`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The discovery: its name, an alias, or its record ID (as `library search` lists them).
-    #[arg(value_name = "DISCOVERY")]
-    discovery: String,
+    /// The discovery: its name, an alias, or its record ID (as `library search` and
+    /// `report --top` list them).
+    #[arg(value_name = "DISCOVERY", required_unless_present = "best", conflicts_with = "best")]
+    discovery: Option<String>,
+    /// The best-scored discovery instead: the first that `report --top` lists.
+    #[arg(long)]
+    best: bool,
     /// The directory to write into (created if missing). Default: the library's
     /// `papers/<name>/`.
     #[arg(long, value_name = "DIR")]
@@ -30,7 +34,11 @@ pub struct Args {
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
-    let paper = Paper::gather(&lib, &a.discovery)?;
+    let discovery = match a.discovery {
+        Some(d) => d,
+        None => birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| anyhow::anyhow!("--best: the library {} has no discovery yet (run `birkhoff agent` first)", lib.root().display()))?,
+    };
+    let paper = Paper::gather(&lib, &discovery)?;
     let dir = a.out.clone().unwrap_or_else(|| birkhoff_paper::default_dir(lib.root(), &paper));
     let outcome = paper.write(&dir, if a.no_compile { Compile::No } else { Compile::IfInstalled }).map_err(|e| anyhow::anyhow!("--out {}: {e}", dir.display()))?;
     let (status, pdf, errors) = match &outcome.compiled {
