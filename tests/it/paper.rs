@@ -88,4 +88,12 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     let o = birkhoff(&["paper", "NoSuchDiscovery", "--library", &lib, "--no-compile"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("no discovery called `NoSuchDiscovery`"), "{}", text(&o));
+    // Neither a discovery nor --best, and --best in a library without discoveries: errors too.
+    let o = birkhoff(&["paper", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("<DISCOVERY>"), "{}", text(&o));
+    let empty = dir.path().join("empty");
+    let o = birkhoff(&["paper", "--best", "--library", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--best: the library") && text(&o).contains("has no discovery"), "{}", text(&o));
 }
