@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Script that must not run: it would retitle the page.
-const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
+pub(crate) const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
 /// An attribute-breaking name that would add an element with a handler.
 const ATTRIBUTE_NAME: &str = "\"><img src=x onerror=\"document.title='pwned'\">";
 
@@ -118,7 +118,7 @@ fn injected(page: &Loaded) -> Vec<String> {
 
 /// A library with an offline agent run whose goal is script, plus a discovery and a conjecture
 /// named with markup (stored directly, as a model's reply could name them).
-fn library(dir: &Path) -> String {
+pub(crate) fn library(dir: &Path) -> String {
     let lib = dir.join("lib").to_str().unwrap().to_string();
     let goal = format!("quasigroups and loops with few models {SCRIPT_NAME}");
     let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "2", "--goal", &goal, "--library", &lib]);

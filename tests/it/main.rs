@@ -10,6 +10,7 @@ mod readme;
 #[allow(dead_code)] // the literature tests use all of it, these only part
 mod lit_server;
 mod literature_cli;
+mod paper;
 mod progress;
 mod slurm;
 mod sweep;
