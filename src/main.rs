@@ -78,6 +78,8 @@ enum Command {
     Report(commands::report::Args),
     /// Serve the web site of `report html` on 127.0.0.1 for a local browser.
     Serve(commands::serve::Args),
+    /// Write a discovery up as a LaTeX paper, compiled to PDF when pdflatex is installed.
+    Paper(commands::paper::Args),
 }
 
 /// How a command ended, beyond success.
@@ -119,6 +121,7 @@ fn main() -> ExitCode {
         Command::Agent(a) => commands::agent::run(a, json),
         Command::Report(a) => commands::report::run(a, json),
         Command::Serve(a) => commands::serve::run(a, json),
+        Command::Paper(a) => commands::paper::run(a, json),
     };
     match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

@@ -66,8 +66,27 @@ fn task_words(args: impl Iterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// What `--slurm` wrote, for `--json`.
+#[derive(serde::Serialize)]
+pub struct Written {
+    /// The sbatch script.
+    pub script: std::path::PathBuf,
+    /// Its array tasks (shards).
+    pub tasks: usize,
+    /// The sweep's jobs, spread over the tasks.
+    pub jobs: usize,
+    /// Where the results go, and the plan file there that `sweep merge` checks against.
+    pub out: std::path::PathBuf,
+    /// The plan file.
+    pub plan: std::path::PathBuf,
+    /// What to run next.
+    pub submit: String,
+    /// How to gather the results.
+    pub merge: String,
+}
+
 /// Writes the job-array script to `script` and the plan of `jobs` (the whole sweep) in `out`.
-pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::Result<()> {
+pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::Result<Written> {
     let mem = checked("--slurm-mem", &a.slurm_mem, |c| c.is_ascii_digit() || "KMGTkmgt".contains(c), "4G or 500M")?;
     let time = checked("--slurm-time", &a.slurm_time, |c| c.is_ascii_digit() || c == ':' || c == '-', "24:00:00 or 2-00:00:00")?;
     let name_char = |c: char| c.is_ascii_alphanumeric() || "_.-".contains(c);
@@ -115,8 +134,17 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
     sweep::write_atomic(script, text.as_bytes()).with_context(|| format!("--slurm: cannot write {}", script.display()))?;
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).with_context(|| format!("--slurm: cannot make {} executable", script.display()))?;
-    eprintln!("wrote {}: {tasks} array task(s) for {} job(s); submit it with `sbatch {}`, then `birkhoff sweep merge {}`", script.display(), jobs.len(), script.display(), out.display());
-    Ok(())
+    let written = Written {
+        script: script.to_path_buf(),
+        tasks,
+        jobs: jobs.len(),
+        plan: out_abs.join(sweep::PLAN_FILE),
+        out: out_abs,
+        submit: format!("sbatch {}", script.display()),
+        merge: format!("birkhoff sweep merge {}", out.display()),
+    };
+    eprintln!("wrote {}: {tasks} array task(s) for {} job(s); submit it with `{}`, then `{}`", script.display(), jobs.len(), written.submit, written.merge);
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -535,6 +535,14 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
     out
 }
 
+/// The prover's settings for asking whether a candidate is a known class: half a second per
+/// question and countermodels up to size 4, without Z3 (a Z3 check abandoned at its deadline
+/// leaves libz3's SIGINT handler installed, and a Ctrl-C while the agent waited for the model
+/// then crashed it), with or without swapped arguments (mirror images, parastrophes).
+pub(crate) fn identification_options(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>, swaps: bool) -> birkhoff_checker::prover::Options {
+    birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel, z3: false, swaps, ..Default::default() }
+}
+
 /// Identifies, best ranked first, every checked candidate with a model above size 1 that is not
 /// its parent in other words: equal or equivalent to a seed, a catalogue entry, an earlier
 /// discovery or a better-ranked candidate of this cycle, new, or unknown. Returns how many.
@@ -543,11 +551,10 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
     let cancel = tools.cancel.clone();
     let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
     known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
-    // Without Z3: a Z3 check abandoned at its deadline leaves libz3's SIGINT handler installed,
-    // and a Ctrl-C while the agent waited for the model then crashed it (SIGSEGV). Without
-    // swapped arguments: their short searches made a quasigroup cycle's identification take 22 s
-    // instead of 9 (debug build) and vary with the machine's load.
-    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, swaps: false, ..Default::default() };
+    // Without swapped arguments: their short searches made a quasigroup cycle's identification
+    // take 22 s instead of 9 (debug build) and vary with the machine's load, so a resumed run
+    // could keep other discoveries than an uninterrupted one.
+    let opts = identification_options(cancel.clone(), false);
     let mut reference = Reference::new(known, cancel);
     let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
     let mut count = 0;

@@ -71,10 +71,7 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
 /// new in `c`, rather than a small model both share. `None` when every model found is also a
 /// parent's (a candidate that only adds laws) or the symbols do not match.
 pub fn new_model(c: &Candidate, parent: &birkhoff_engine::Theory) -> Option<String> {
-    use birkhoff_checker::prover::equivalence::{countermodel_under, Side};
-    let names = parent.sig.funcs.iter().map(|d| &d.name).chain(parent.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
-    let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
-    let w = countermodel_under(&side, parent, &names)?;
+    let w = birkhoff_checker::prover::equivalence::new_model_against(&c.theory, c.models.iter().map(|m| m.model.clone()).collect(), parent)?;
     let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
     Some(format!("not a model of {} (its axiom {} fails at {}):\n{}", parent.name, w.axiom, at.join(", "), birkhoff_engine::tables::cayley(&c.theory.sig, &w.model)))
 }

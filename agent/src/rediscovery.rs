@@ -120,7 +120,9 @@ fn same_class_as(t: &Theory, hidden: &Reference, cancel: Option<std::sync::Arc<s
     if !hidden.known().iter().any(|k| same_shape(t, &k.theory)) {
         return None;
     }
-    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel: cancel.clone(), z3: false, ..Default::default() };
+    // With swaps: the tally runs once at the end, so a mirror image of a hidden entry counts as
+    // reaching it even though the cycles' identification does not compare mirror images.
+    let opts = crate::controller::identification_options(cancel.clone(), true);
     let side = Side::new(t, 3, &side_budget(cancel)).ok()?;
     match standing(&side, hidden, &opts).ok()? {
         Standing::Known { name, relation, .. } => Some((name, relation.describe())),

@@ -356,15 +356,24 @@ struct Part {
     error: Option<FinderError>,
 }
 
+/// The problem at these sizes, compiled under the budget's clock: compiling a large problem can
+/// take longer than the whole time limit, so a deadline met while compiling gives the
+/// enumeration cut short (`Ok(Err(_))`: nothing counted, every size "at least"), not an error.
+fn compile_within(t: &Theory, sizes: &[u32], meter: &Meter, start: Instant) -> Result<Result<Problem, Enumeration>, FinderError> {
+    match Problem::within(t, sizes, &|| meter.out_of_time()) {
+        Err(ProblemError::Stopped) => Ok(Err(Enumeration::cut_short(sizes, start))),
+        p => Ok(Ok(p?)),
+    }
+}
+
 /// One representative of every isomorphism class of models with these sort sizes. Each new
 /// class is re-checked by the evaluator where it is found, so a search cut short by the budget
 /// still counts only checked classes, and the merge after a stop ends within a short grace.
 pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<Enumeration, FinderError> {
-    let start = Instant::now();
-    let meter = Meter::new(budget);
-    let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
-        Err(ProblemError::Stopped) => return Ok(Enumeration::cut_short(sizes, start)),
-        p => p?,
+    let (start, meter) = (Instant::now(), Meter::new(budget));
+    let p = match compile_within(t, sizes, &meter, start)? {
+        Ok(p) => p,
+        Err(cut_short) => return Ok(cut_short),
     };
     let new_classes = AtomicU64::new(0);
     let parts = run_split(&p, opts, &meter, Split::Threads, |_, s| {
@@ -445,11 +454,10 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
 /// member of its class is skipped here and counted where the least one lies, perhaps on another
 /// machine. Each counted model is re-checked by the evaluator.
 pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece) -> Result<Enumeration, FinderError> {
-    let start = Instant::now();
-    let meter = Meter::new(budget);
-    let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
-        Err(ProblemError::Stopped) => return Ok(Enumeration::cut_short(sizes, start)),
-        p => p?,
+    let (start, meter) = (Instant::now(), Meter::new(budget));
+    let p = match compile_within(t, sizes, &meter, start)? {
+        Ok(p) => p,
+        Err(cut_short) => return Ok(cut_short),
     };
     let counted = AtomicU64::new(0);
     let lex = LexLeader::new(&p);

@@ -8,14 +8,22 @@
 //! `f(x̄) = f(x̄') -> xᵢ = z` removes the value from every other cell of the row at once, as the
 //! cancellation laws do when a theory states them directly.
 //!
-//! Every model of the theory satisfies these clauses, so adding them changes no model and no
-//! count; the evaluator still checks models against the theory's own axioms.
+//! Cancellation from solvability. An axiom `∀ȳ ∃z. f(x̄) = y`, where `x̄` are distinct
+//! variables, `z` is the `i`-th of them, `y` is not among them, and `z` has the sort of `f`'s
+//! value, makes every map `z ↦ f(x̄)` onto; a map from a finite set onto itself is one-to-one,
+//! so in every *finite* model `f` is injective in its `i`-th argument. Quasigroups written
+//! first-order (`exists z (x * z = y)`) are the common case: the existential clause propagates
+//! only when all but one of its `n` disjuncts are false, the cancellation clause at once, so
+//! counting them is as fast as counting the equational form.
+//!
+//! Every finite model of the theory satisfies these clauses, so adding them changes no model
+//! and no count; the evaluator still checks models against the theory's own axioms.
 
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::Theory;
 
-/// The cancellation clauses implied by `theory`'s axioms, one per (symbol, argument), each with
-/// a name saying where it came from.
+/// The cancellation clauses implied by `theory`'s axioms in its finite models, one per
+/// (symbol, argument), each with a name saying where it came from.
 pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
     let mut out: Vec<Axiom> = Vec::new();
     let mut seen = Vec::new();
@@ -23,6 +31,18 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
         let mut body = &a.formula;
         while let Formula::Forall(_, g) = body {
             body = g;
+        }
+        if let Formula::Exists(bound, g) = body {
+            if let ([z], Formula::Eq(l, r)) = (bound.as_slice(), &**g) {
+                for (app, i) in onto_in(theory, a, l, r, *z) {
+                    let Term::App(f, _) = app else { unreachable!("onto_in returns applications") };
+                    if !seen.contains(&(*f, i)) {
+                        seen.push((*f, i));
+                        out.push(clause(a, app, i, format!("{}_cancellation_{}", a.name, i + 1)));
+                    }
+                }
+            }
+            continue;
         }
         let Formula::Eq(l, r) = body else { continue };
         for (side, var) in [(l, r), (r, l)] {
@@ -58,6 +78,26 @@ fn injective_in(side: &Term, v: VarId) -> Vec<(&Term, usize)> {
             context_vars(side, app, &mut |x| outside |= x == v || !vars.contains(&x));
             (!outside).then_some((app, i))
         })
+        .collect()
+}
+
+/// For `∃z. l = r`: the side `f(x̄)` (distinct variables, `z` the `i`-th, `z` of `f`'s value
+/// sort) whose other side is a variable `y` bound outside (not `z`, not among `x̄`), as
+/// `(f(x̄), i)`. At most one, in a list for the caller's loop.
+fn onto_in<'t>(theory: &Theory, axiom: &Axiom, l: &'t Term, r: &'t Term, z: VarId) -> Vec<(&'t Term, usize)> {
+    [(l, r), (r, l)]
+        .into_iter()
+        .filter_map(|(app, other)| {
+            let (Term::App(f, args), Term::Var(y)) = (app, other) else { return None };
+            let vars: Vec<VarId> = args.iter().map(|t| if let Term::Var(x) = t { Some(*x) } else { None }).collect::<Option<_>>()?;
+            if (1..vars.len()).any(|k| vars[..k].contains(&vars[k])) || *y == z || vars.contains(y) {
+                return None;
+            }
+            let i = vars.iter().position(|x| *x == z)?;
+            let value_sort = theory.sig.funcs.get(f.0 as usize)?.result;
+            (axiom.vars.get(z.0 as usize)?.sort == value_sort).then_some((app, i))
+        })
+        .take(1)
         .collect()
 }
 
@@ -115,6 +155,20 @@ mod tests {
         assert_eq!(names(&t), ["a_cancellation_2"]);
         // ... but in y * (x * y) = y it mentions y itself, and x * x = x has no such term.
         let t = Theory::parse("theory T\nfunc * : 2\naxiom a: y * (x * y) = y\naxiom b: x * x = x", "t.bk").unwrap();
+        assert!(names(&t).is_empty());
+    }
+
+    #[test]
+    fn solvability_gives_cancellation_in_finite_models() {
+        let t = Theory::parse("theory T\nfunc * : 2\naxiom left: exists z (x * z = y)\naxiom right: exists z (y = z * x)", "t.bk").unwrap();
+        assert_eq!(names(&t), ["left_cancellation_2", "right_cancellation_1"]);
+        // Not when the solution's sort is not the value's (a map between two sorts may be onto
+        // without being one-to-one) or when `y` is the unknown itself; yes for a map of B onto B.
+        let t = Theory::parse("theory T\nsort A, B\nfunc f : A B -> B\naxiom onto: exists a:A (f(a, b) = c)\naxiom self: exists z:B (f(a, z) = z)\naxiom onto_b: exists z:B (f(a, z) = c)", "t.bk");
+        let t = t.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(names(&t), ["onto_b_cancellation_2"]);
+        // Not when `y` is an argument: `x * z = x` for some z says nothing about the row's other values.
+        let t = Theory::parse("theory T\nfunc * : 2\naxiom a: exists z (x * z = x)", "t.bk").unwrap();
         assert!(names(&t).is_empty());
     }
 

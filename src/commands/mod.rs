@@ -16,6 +16,7 @@ pub mod import;
 pub mod library;
 pub mod literature;
 pub mod models;
+pub mod paper;
 pub mod prove;
 pub mod report;
 pub mod research;

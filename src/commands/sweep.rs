@@ -136,7 +136,11 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     let all = sweep::plan(&theories, &sizes, a.pieces.map(|p| p as usize));
     std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
     if let Some(script) = &a.slurm.slurm {
-        return crate::slurm::write(script, &a.slurm, &out, &all).map(|()| Outcome::Done);
+        let written = crate::slurm::write(script, &a.slurm, &out, &all)?;
+        if json {
+            print_json(&serde_json::to_value(&written)?);
+        }
+        return Ok(Outcome::Done);
     }
     let shard = a.shard.unwrap_or(Shard { index: 1, count: 1 });
     let plan = sweep::Plan::new(&all, shard.count);

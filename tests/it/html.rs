@@ -217,6 +217,38 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
     let cycles = elements(&filtered.dom, "table", "cycles").pop().expect("the cycle table");
     assert_eq!(cycles.matches("<tr hidden=\"\">").count(), 2, "{cycles}");
     assert!(filtered.console.is_empty(), "{:?}", filtered.console);
+    // Opened sorted by a column, both ways: the rows come in that order, and the header says so.
+    for (order, first) in [("descending", "2"), ("ascending", "1")] {
+        let sorted = load(&exe, &format!("file://{}#sort=cycle&order={order}", index.display()));
+        let cycles = elements(&sorted.dom, "table", "cycles").pop().expect("the cycle table");
+        assert!(cycles.contains(&format!("aria-sort=\"{order}\"")), "{cycles}");
+        let first_cell = cycles.split("<tbody>").nth(1).and_then(|b| b.split("<td class=\"num\">").nth(1)).expect("a first row");
+        assert_eq!(cell_text(first_cell), first, "{order}: {cycles}");
+    }
+    let discoveries = site.join("discoveries.html");
+    let sorted = load(&exe, &format!("file://{}#sort=score&order=descending", discoveries.display()));
+    let table = elements(&sorted.dom, "table", "discoveries").pop().expect("the discovery table");
+    // Scores from the highest, then the discoveries not scored.
+    let cells: Vec<String> = table.split("<td class=\"num\">").skip(1).map(cell_text).collect();
+    let scores: Vec<f64> = cells.iter().map_while(|c| c.parse().ok()).collect();
+    assert!(scores.len() >= 2 && scores.windows(2).all(|w| w[0] >= w[1]), "scores not in descending order: {cells:?}");
+    assert!(cells[scores.len()..].iter().all(|c| c == "not scored"), "{cells:?}");
+    assert!(sorted.console.is_empty(), "{:?}", sorted.console);
+}
+
+/// The text of the table cell `html` starts with, tags left out.
+fn cell_text(html: &str) -> String {
+    let cell = html.split("</td>").next().unwrap_or_default();
+    let mut in_tag = false;
+    let text: String = cell
+        .chars()
+        .filter(|&c| {
+            let keep = !in_tag && c != '<';
+            in_tag = (in_tag || c == '<') && c != '>';
+            keep
+        })
+        .collect();
+    text.trim().to_string()
 }
 
 /// One HTTP exchange over a raw socket (for what an HTTP client would normalize away).
@@ -265,4 +297,44 @@ fn serve_serves_the_site_on_localhost_and_stops_on_ctrl_c() {
     let mut err = String::new();
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     assert_eq!(status.code(), Some(130), "{err}");
+}
+
+/// A library holding one discovery named `name`, at `dir`.
+fn library_with_discovery(dir: &Path, name: &str) -> String {
+    let mut l = Library::open(dir).unwrap();
+    let theory = "theory Magma\nfunc * : 2\naxiom idem: x * x = x\n";
+    l.put(Body::Theory(TheoryRec { name: name.into(), text: theory.into(), fingerprint: name.into(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] })).unwrap();
+    dir.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_rewritten_site_drops_the_pages_it_no_longer_has_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let site_s = site.to_str().unwrap();
+    let pages = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["pages"].as_array().unwrap().iter().map(|p| Path::new(p.as_str().unwrap()).file_name().unwrap().to_string_lossy().into_owned()).collect()
+    };
+    let first = library_with_discovery(&dir.path().join("one"), "First");
+    let o = birkhoff(&["report", "html", "--library", &first, "--out", site_s, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let old_page = pages(&o).into_iter().find(|p| p.starts_with("thy-")).expect("the discovery's page");
+    // A file of the user's in the folder, and a manifest entry that points outside it.
+    std::fs::write(site.join("notes.txt"), "mine").unwrap();
+    std::fs::write(dir.path().join("outside.html"), "not the site's").unwrap();
+    let manifest = site.join("site-files.json");
+    let mut listed: Vec<String> = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    assert!(listed.contains(&old_page), "{listed:?}");
+    listed.push("../outside.html".into());
+    std::fs::write(&manifest, serde_json::to_vec(&listed).unwrap()).unwrap();
+
+    let second = library_with_discovery(&dir.path().join("two"), "Second");
+    let o = birkhoff(&["report", "html", "--library", &second, "--out", site_s, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let new_page = pages(&o).into_iter().find(|p| p.starts_with("thy-")).expect("the discovery's page");
+    assert_ne!(new_page, old_page);
+    assert!(!site.join(&old_page).exists(), "the first library's discovery page is still there");
+    assert!(site.join(&new_page).exists() && site.join("index.html").exists());
+    assert!(site.join("notes.txt").exists() && dir.path().join("outside.html").exists(), "a file the site did not make was removed");
 }

@@ -11,6 +11,7 @@ mod research;
 #[allow(dead_code)] // the literature tests use all of it, these only part
 mod lit_server;
 mod literature_cli;
+mod paper;
 mod progress;
 mod slurm;
 mod sweep;

@@ -204,3 +204,29 @@ fn the_readme_shows_two_setup_commands_first() {
     let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
     assert!(ci.lines().any(|l| l.trim() == lines[1]), ".ci/run runs the README's test command");
 }
+
+/// "From agent to a PDF": exactly three commands, run as written in a fresh folder with the
+/// caller's `PATH` (so pdflatex is found when installed): each exits 0, and the paper of the
+/// discovery the second lists first is where the README says, compiled when pdflatex is there.
+#[test]
+fn the_readme_goes_from_agent_to_a_pdf_in_three_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = commands_after("## From agent to a PDF");
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert_eq!((commands[0][0].as_str(), commands[2][0].as_str()), ("agent", "paper"));
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut outputs = Vec::new();
+    for args in &commands {
+        let o = run_with_path(dir.path(), args, &path);
+        assert_eq!(o.status.code(), Some(0), "{}: {}{}", args.join(" "), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        outputs.push(String::from_utf8_lossy(&o.stdout).into_owned());
+    }
+    // `--best` wrote the paper of the discovery `report --top` listed first.
+    let listed = &outputs[1];
+    let first = listed.lines().find(|l| l.contains(" thy-")).unwrap_or_else(|| panic!("report --top listed no discovery: {listed}"));
+    let (name, id) = (first.split_whitespace().next().unwrap(), first.split_whitespace().find(|w| w.starts_with("thy-")).unwrap());
+    let paper = dir.path().join("birkhoff-library").join("papers").join(birkhoff_paper::slug(name, id));
+    assert!(paper.join("OUTPUT.tex").is_file() && paper.join("references.bib").is_file(), "no paper in {}: report listed\n{listed}paper wrote\n{}", paper.display(), outputs[2]);
+    let pdflatex = std::env::split_paths(&path).any(|d| d.join("pdflatex").is_file());
+    assert!(!pdflatex || paper.join("OUTPUT.pdf").is_file(), "pdflatex is installed but no PDF was written");
+}

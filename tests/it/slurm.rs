@@ -1,7 +1,7 @@
 //! A real Slurm: `scripts/slurm-local.sh` starts munge, slurmctld and slurmd on this machine, a
 //! 4-task job array from `birkhoff sweep --slurm` runs there with one task failing once (its
-//! result file blocked), the failed task is requeued and redoes only its unfinished piece, and
-//! `sweep merge` gives what a local run gives. Skipped, with a message, where Slurm is not
+//! result file blocked), then killed by Slurm while it runs; requeued, it redoes only its
+//! unfinished piece, and `sweep merge` gives what a local run gives. Skipped, with a message, where Slurm is not
 //! installed or the test is not root, unless `BIRKHOFF_REQUIRE_SLURM=1` (set by `.ci/run`).
 
 use super::cli::{birkhoff, stderr, stdout};
@@ -46,6 +46,15 @@ impl Cluster {
         out
     }
 
+    /// Waits until task `task` of `job` is in `state`.
+    fn wait_until(&self, job: &str, task: u32, state: &str) {
+        let start = Instant::now();
+        while !self.states(job).iter().any(|(t, s)| *t == task && s == state) {
+            assert!(start.elapsed() < Duration::from_secs(300), "task {task} of job {job} never {state}: {:?}; logs in {}", self.states(job), self.dir.display());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     /// Waits until every task of `job` is over (none pending or running) and returns the states.
     fn wait(&self, job: &str, tasks: usize) -> Vec<(u32, String)> {
         let start = Instant::now();
@@ -80,7 +89,7 @@ fn slurm_available() -> bool {
 }
 
 #[test]
-fn a_job_array_on_a_local_slurm_with_a_requeued_task_merges_to_a_local_run() {
+fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_to_a_local_run() {
     if !slurm_available() {
         return;
     }
@@ -107,12 +116,29 @@ fn a_job_array_on_a_local_slurm_with_a_requeued_task_merges_to_a_local_run() {
         assert_eq!(state(t), Some("COMPLETED"), "{states:?}");
     }
     std::fs::remove_dir_all(&blocked).unwrap();
-    let o = birkhoff(&["sweep", "merge", &p(&out)]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("shard 2 of 4: 1 of 2 result(s) missing"), "{}", stderr(&o));
+    let missing_one = || {
+        let o = birkhoff(&["sweep", "merge", &p(&out)]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(stderr(&o).contains("shard 2 of 4: 1 of 2 result(s) missing"), "{}", stderr(&o));
+    };
+    missing_one();
 
-    // Requeue the failed task: it skips piece 2 and computes piece 6.
-    cluster.run("scontrol", &["requeue", &format!("{job}_2")]);
+    // Requeue it with a named pipe where piece 6's result goes: reading it to see whether the
+    // piece is done blocks, so the task cannot finish before it is killed, with SIGKILL from
+    // Slurm while it runs. A killed task leaves what it had stored and nothing half-written.
+    let task = format!("{job}_2");
+    let fifo = Command::new("mkfifo").arg(&blocked).status().unwrap();
+    assert!(fifo.success(), "mkfifo {}", blocked.display());
+    cluster.run("scontrol", &["requeue", &task]);
+    cluster.wait_until(&job, 2, "RUNNING");
+    cluster.run("scancel", &["--signal=KILL", &task]);
+    let states = cluster.wait(&job, 4);
+    assert!(states.iter().any(|(t, s)| *t == 2 && s != "COMPLETED"), "the killed task completed: {states:?}");
+    std::fs::remove_file(&blocked).unwrap();
+    missing_one();
+
+    // Requeue the killed task: it skips piece 2 and computes piece 6.
+    cluster.run("scontrol", &["requeue", &task]);
     let states = cluster.wait(&job, 4);
     assert!(states.iter().all(|(_, s)| s == "COMPLETED"), "{states:?}");
     let log = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).find(|f| f.to_str().unwrap().ends_with("_2.log")).expect("task 2's log");

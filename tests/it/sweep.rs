@@ -72,6 +72,13 @@ fn the_slurm_script_runs_every_shard_and_merges_to_a_local_run() {
     let exec = text.lines().find(|l| l.starts_with("exec ")).unwrap();
     assert!(!exec.contains("--slurm"), "{exec}");
     assert!(out.join("sweep-plan.json").exists());
+    // With --json, what was written, in JSON on stdout (the same script again).
+    let o = birkhoff(&["sweep", "semigroup", "--size", "5", "--pieces", "6", "--out", s(&out), "--slurm", s(&script), "--slurm-tasks", "3", "--slurm-time", "10", "--slurm-mem", "500M", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    assert_eq!((written["tasks"].as_u64(), written["jobs"].as_u64()), (Some(3), Some(6)), "{written}");
+    assert_eq!(written["submit"].as_str(), Some(format!("sbatch {}", s(&script)).as_str()), "{written}");
+    assert!(written["plan"].as_str().unwrap().ends_with("sweep-plan.json"), "{written}");
     // Nothing has run: merge names every shard.
     let o = birkhoff(&["sweep", "merge", s(&out)]);
     assert_eq!(o.status.code(), Some(1));

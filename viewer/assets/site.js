@@ -2,7 +2,9 @@
 // inline script). A table with class "sortable" sorts by a column when its header is clicked
 // (or activated with Enter): by number when both cells read as numbers, else by text. The
 // search box #filter hides the rows of "filterable" tables that do not contain all its words;
-// a page opened as index.html#filter=WORDS starts filtered.
+// a page opened as index.html#filter=WORDS starts filtered, and one opened as
+// discoveries.html#sort=score&order=descending starts sorted by the column with that header
+// (ascending unless the order says otherwise), so a sorted or filtered view can be linked.
 "use strict";
 
 function sortKey(cell) {
@@ -11,8 +13,8 @@ function sortKey(cell) {
   return raw !== "" && !Number.isNaN(n) ? n : raw.toLowerCase();
 }
 
-function sortBy(table, column, th) {
-  const ascending = th.getAttribute("aria-sort") !== "ascending";
+function sortBy(table, column, th, order) {
+  const ascending = order ? order === "ascending" : th.getAttribute("aria-sort") !== "ascending";
   for (const other of table.tHead.rows[0].cells) other.removeAttribute("aria-sort");
   th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
   const body = table.tBodies[0];
@@ -20,7 +22,9 @@ function sortBy(table, column, th) {
   rows.sort((a, b) => {
     const x = sortKey(a.cells[column]);
     const y = sortKey(b.cells[column]);
-    const order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
+    // Numbers before text either way, so a column of scores keeps "not scored" last.
+    if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+    const order = x < y ? -1 : x > y ? 1 : 0;
     return ascending ? order : -order;
   });
   for (const row of rows) body.appendChild(row);
@@ -48,10 +52,20 @@ document.addEventListener("DOMContentLoaded", () => {
       });
     });
   }
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const sortColumn = wanted.get("sort");
+  if (sortColumn) {
+    const order = wanted.get("order") === "descending" ? "descending" : "ascending";
+    for (const table of document.querySelectorAll("table.sortable")) {
+      Array.from(table.tHead.rows[0].cells).forEach((th, column) => {
+        if (th.textContent.trim() === sortColumn) sortBy(table, column, th, order);
+      });
+    }
+  }
   const filter = document.getElementById("filter");
   if (filter) {
     filter.addEventListener("input", () => applyFilter(filter.value));
-    const start = new URLSearchParams(location.hash.slice(1)).get("filter");
+    const start = wanted.get("filter");
     if (start) {
       filter.value = start;
       applyFilter(start);

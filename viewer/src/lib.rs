@@ -83,19 +83,44 @@ impl Site {
     }
 }
 
+/// The list of files the last `write` made in a site folder, so the next one can remove the
+/// pages that no longer exist (and never a file it did not make).
+pub const MANIFEST: &str = "site-files.json";
+
 /// Writes the site for `lib` into `out` (created if missing): every page, the stylesheet and
-/// the script, each file atomically (a reader never sees half a page). Returns the files
-/// written, pages first.
+/// the script, each file atomically (a reader never sees half a page). Pages an earlier write
+/// made that this one does not (a discovery now shown under another record, a site written from
+/// another library) are removed, as listed in [`MANIFEST`]; other files in `out` are left alone.
+/// Returns the files written, pages first.
 pub fn write(lib: &Library, out: &Path) -> Result<Vec<PathBuf>> {
     let site = Site::load(lib)?;
-    std::fs::create_dir_all(out).map_err(|source| birkhoff_library::Error::Io { path: out.display().to_string(), source })?;
+    let io = |path: &Path, source| birkhoff_library::Error::Io { path: path.display().to_string(), source };
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     atomic::clean_partial(out)?;
     let mut written = Vec::new();
+    let mut files: Vec<String> = Vec::new();
     let pages = pages::all(&site);
     for (file, text) in pages.iter().map(|p| (p.file.as_str(), p.html.as_str())).chain(ASSETS) {
         let path = out.join(file);
         atomic::write(&path, text.as_bytes())?;
         written.push(path);
+        files.push(file.to_string());
     }
+    let manifest = out.join(MANIFEST);
+    let before: Vec<String> = std::fs::read(&manifest).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    // Only plain file names from the manifest: a manifest edited by hand cannot reach outside `out`.
+    for stale in before.iter().filter(|f| !files.contains(f) && is_plain_file_name(f)) {
+        match std::fs::remove_file(out.join(stale)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&out.join(stale), e)),
+            _ => {}
+        }
+    }
+    files.sort();
+    atomic::write(&manifest, &serde_json::to_vec_pretty(&files).expect("a list of names serializes"))?;
     Ok(written)
+}
+
+/// A name with no path in it: `cycle-0001.html` is one, `../notes.txt` is not.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
 }

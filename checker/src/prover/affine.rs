@@ -117,20 +117,20 @@ pub fn search(theory: &Theory, goal: &Axiom, max_modulus: u32, time: Duration, c
     let start = Instant::now();
     let sig = &theory.sig;
     if sig.sorts.len() != 1 || !sig.rels.is_empty() {
-        return Ok(Search::Stopped("affine readings need one sort and no relation symbols".into()));
+        return Ok(Search::CannotSearch("affine readings need one sort and no relation symbols".into()));
     }
     let Some(axioms) = theory.axioms.iter().map(|a| pure_equations(a)).collect::<Option<Vec<_>>>() else {
-        return Ok(Search::Stopped("affine readings need axioms that are all equations".into()));
+        return Ok(Search::CannotSearch("affine readings need axioms that are all equations".into()));
     };
     let axioms: Vec<Equation> = axioms.into_iter().flatten().collect();
     let goal_equation = match certificate::goal_equation(goal) {
         Ok((_, l, r)) => Equation { sides: (l, r), vars: goal.vars.len() },
-        Err(why) => return Ok(Search::Stopped(why)),
+        Err(why) => return Ok(Search::CannotSearch(why)),
     };
     let unknowns: u32 = sig.funcs.iter().map(|f| f.args.len() as u32 + 1).sum();
     for modulus in 2..=u64::from(max_modulus) {
         if modulus.checked_pow(unknowns).is_none_or(|n| n > CANDIDATES_PER_MODULUS) {
-            return Ok(Search::Stopped(format!("more than {CANDIDATES_PER_MODULUS} affine readings modulo {modulus}")));
+            return Ok(Search::CannotSearch(format!("more than {CANDIDATES_PER_MODULUS} affine readings modulo {modulus}")));
         }
         let mut reading = Reading { modulus, coefficients: sig.funcs.iter().map(|f| vec![0; f.args.len() + 1]).collect() };
         let mut tried = 0u64;
@@ -140,7 +140,7 @@ pub fn search(theory: &Theory, goal: &Axiom, max_modulus: u32, time: Duration, c
             }
             tried += 1;
             if tried.is_multiple_of(1024) && (start.elapsed() >= time || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
-                return Ok(Search::Stopped(format!("time ran out modulo {modulus}")));
+                return Ok(Search::OutOfTime(format!("time ran out modulo {modulus}")));
             }
             if !reading.advance() {
                 break;

@@ -30,8 +30,10 @@ pub enum Search {
     Found(Countermodel),
     /// No countermodel at any of the sizes tried (each searched to the end).
     NoneUpTo,
-    /// The budget ran out, or the finder cannot handle the theory: why.
-    Stopped(String),
+    /// The time ran out (or Ctrl-C came) before the search was done: why. More time may find one.
+    OutOfTime(String),
+    /// The theory or goal is outside what this search can take: why. More time would not help.
+    CannotSearch(String),
 }
 
 fn replace_vars(t: &Term, consts: &[(VarId, FuncId)]) -> Term {
@@ -87,18 +89,18 @@ pub fn search(theory: &Theory, goal: &Axiom, lo: u32, hi: u32, time: Duration, b
     let ext = negated_goal_theory(theory, goal);
     for sizes in SizeTuples::between(theory.sig.sorts.len(), lo, hi) {
         let Some(left) = time.checked_sub(start.elapsed()).filter(|d| !d.is_zero()) else {
-            return Ok(Search::Stopped(format!("time ran out before sizes {sizes:?}")));
+            return Ok(Search::OutOfTime(format!("time ran out before sizes {sizes:?}")));
         };
         let b = Budget { time: Some(left), ..budget.clone() };
         let outcome = match finder::first(&ext, &sizes, &b, Options::default()) {
             Ok((outcome, _, _)) => outcome,
-            Err(FinderError::Problem(e)) => return Ok(Search::Stopped(format!("the finder cannot search sizes {sizes:?}: {e}"))),
+            Err(FinderError::Problem(e)) => return Ok(Search::CannotSearch(format!("the finder cannot search sizes {sizes:?}: {e}"))),
             Err(e) => return Err(e),
         };
         match outcome {
             FirstModel::Found { model } => return confirm(theory, goal, model).map(Search::Found),
             FirstModel::None => {}
-            FirstModel::Unknown => return Ok(Search::Stopped(format!("budget ran out at sizes {sizes:?}"))),
+            FirstModel::Unknown => return Ok(Search::OutOfTime(format!("time ran out at sizes {sizes:?}"))),
         }
     }
     Ok(Search::NoneUpTo)

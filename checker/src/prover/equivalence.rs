@@ -346,6 +346,16 @@ pub fn countermodel_under(stronger: &Side, weaker: &Theory, map: &SymbolMap) -> 
     small_countermodel(stronger, weaker, &goals(weaker, stronger.theory, map)?, map)
 }
 
+/// The first of `models` (models of `theory`, smallest first for the smallest answer) that is
+/// not a model of `parent`, whose symbols `theory` declares under the same names: what is new in
+/// `theory` compared with the theory it came from. `None` when every model given is also a
+/// model of `parent` or a symbol of `parent` is missing. The agent's cycle reports and the
+/// paper writer both show a discovery's new models through this one function.
+pub fn new_model_against(theory: &Theory, models: Vec<Structure>, parent: &Theory) -> Option<Box<Witness>> {
+    let names = parent.sig.funcs.iter().map(|d| &d.name).chain(parent.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
+    countermodel_under(&Side::with_models(theory, models), parent, &names)
+}
+
 /// `map` read backwards.
 pub fn inverse(map: &SymbolMap) -> SymbolMap {
     map.iter().map(|(k, v)| (v.clone(), k.clone())).collect()

@@ -222,16 +222,61 @@ fn share(left: Duration, percent: u8) -> Duration {
 }
 
 /// A countermodel search's result as a verdict, or a note; `none` says what was ruled out.
-fn disproof(found: countermodel::Search, none: impl FnOnce() -> String) -> Result<Verdict, String> {
+fn disproof(found: countermodel::Search, none: impl FnOnce() -> String) -> Result<Verdict, Undecided> {
     match found {
         countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
-        countermodel::Search::NoneUpTo => Err(none()),
-        countermodel::Search::Stopped(why) => Err(why),
+        countermodel::Search::NoneUpTo => Err(Undecided::for_good(none())),
+        countermodel::Search::OutOfTime(why) => Err(Undecided::out_of_time(why)),
+        countermodel::Search::CannotSearch(why) => Err(Undecided::for_good(why)),
     }
 }
 
-/// Runs one strategy; `Ok(Err(note))` means it did not decide.
-fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, String>, FinderError> {
+/// A strategy that did not decide: why (the attempt's note), and what stopped it.
+#[derive(Debug)]
+pub struct Undecided {
+    /// Why, for the attempt's note.
+    pub note: String,
+    /// What stopped it: whether a retry with more time or room might decide.
+    pub stop: Stop,
+}
+
+/// What stopped a strategy that did not decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Its time ran out (or it waited for earlier work to stop): more time might decide.
+    Time,
+    /// It filled its e-graph or used its iterations: a larger limit might decide.
+    Room,
+    /// It finished (saturated, searched its whole range, found a possibly infinite model) or
+    /// cannot take the problem: rerunning it would say the same.
+    ForGood,
+}
+
+impl Undecided {
+    /// Stopped by the clock.
+    pub fn out_of_time(note: impl Into<String>) -> Self {
+        Undecided { note: note.into(), stop: Stop::Time }
+    }
+    /// Stopped by a size limit.
+    pub fn out_of_room(note: impl Into<String>) -> Self {
+        Undecided { note: note.into(), stop: Stop::Room }
+    }
+    /// Finished, or cannot take the problem.
+    pub fn for_good(note: impl Into<String>) -> Self {
+        Undecided { note: note.into(), stop: Stop::ForGood }
+    }
+}
+
+/// A bare message is a final stop: only a stop known to be a limit earns a retry, so an
+/// unforeseen one ends the attempt rather than repeating it.
+impl From<String> for Undecided {
+    fn from(note: String) -> Self {
+        Undecided::for_good(note)
+    }
+}
+
+/// Runs one strategy; `Ok(Err(_))` means it did not decide.
+fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
         Strategy::Countermodel { min_size, max_size, time_share } => {
             let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
@@ -251,23 +296,24 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
                 let limits = saturation::Limits { time: time * 3 / 4, deadline, proof_steps: PROOF_STEPS, nodes, iterations: 10_000, cancel: Some(stop) };
                 saturation::prove(&theory, &goal, &limits).and_then(|cert| match certificate::check(&theory, &goal, &cert) {
                     Ok(()) => Ok(Verdict::Proved { certificate: cert }),
-                    Err(e) => Err(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof")),
+                    Err(e) => Err(Undecided::for_good(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof"))),
                 })
             };
             Ok(match worker::run("saturation", &SATURATION_WORKERS, deadline, opts.cancel.as_ref(), saturate) {
                 worker::Outcome::Done(outcome) => outcome,
-                worker::Outcome::GaveUp { interrupted: true } => Err("interrupted".into()),
-                worker::Outcome::GaveUp { interrupted: false } => Err(format!("time limit ({:.2} s) reached inside one step of egg (stopped in the background)", time.as_secs_f64())),
-                worker::Outcome::Busy => Err("earlier saturations were still stopping".into()),
-                worker::Outcome::Failed(why) => Err(format!("saturation did not run: {why}")),
+                worker::Outcome::GaveUp { interrupted: true } => Err(Undecided::for_good("interrupted")),
+                worker::Outcome::GaveUp { interrupted: false } => Err(Undecided::out_of_time(format!("time limit ({:.2} s) reached inside one step of egg (stopped in the background)", time.as_secs_f64()))),
+                worker::Outcome::Busy => Err(Undecided::out_of_time("earlier saturations were still stopping")),
+                worker::Outcome::Failed(why) => Err(Undecided::for_good(format!("saturation did not run: {why}"))),
             })
         }
         #[cfg(feature = "z3")]
         Strategy::Z3 { time_share } => {
             Ok(match crate::z3::prove_unsat(theory, goal, share(left, time_share), opts.cancel.clone()) {
                 Ok(crate::z3::Verdict::Proved) => Ok(Verdict::ProvedByZ3 { detail: "the axioms and the negated goal are unsatisfiable over uninterpreted sorts".into() }),
-                Ok(crate::z3::Verdict::Unknown { reason }) => Err(reason),
-                Err(e) => Err(format!("Z3 cannot take this problem: {e}")),
+                Ok(crate::z3::Verdict::Unknown { reason, at_limit: true }) => Err(Undecided::out_of_time(reason)),
+                Ok(crate::z3::Verdict::Unknown { reason, at_limit: false }) => Err(Undecided::for_good(reason)),
+                Err(e) => Err(Undecided::for_good(format!("Z3 cannot take this problem: {e}"))),
             })
         }
     }
@@ -286,9 +332,8 @@ pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, Fi
 /// those that stopped at a limit rather than for good run again with the time left, saturation
 /// with four times the e-nodes each round (up to [`MAX_RETRY_ENODES`]), until one decides, the
 /// deadline comes, or every strategy has finished for good (saturated, no countermodel in its
-/// range, Z3 found a possibly infinite model). [`Answer::unknown_because`] says which. Results
-/// are told apart by their notes ([`stopped_at_a_limit`]); a note not recognised counts as
-/// final, so an unforeseen stop ends the attempt rather than repeating it.
+/// range, Z3 found a possibly infinite model). [`Answer::unknown_because`] says which. Each
+/// strategy says what stopped it ([`Stop`]).
 pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strategy]) -> Result<Answer, FinderError> {
     let start = Instant::now();
     let mut attempts = Vec::new();
@@ -322,11 +367,15 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
                     attempts.push(Attempt { strategy: s.clone(), result, seconds });
                     return Ok(Answer { verdict, attempts, unknown_because: None });
                 }
-                Err(result) => {
-                    let result = if round > 0 && matches!(s, Strategy::Saturation { .. }) { format!("{result} (retry {round}, e-node limit {nodes})") } else { result };
+                Err(Undecided { note, stop }) => {
+                    let result = if round > 0 && matches!(s, Strategy::Saturation { .. }) { format!("{note} (retry {round}, e-node limit {nodes})") } else { note };
                     // Saturation that filled the largest e-graph a retry may build cannot grow.
-                    let at_largest = matches!(s, Strategy::Saturation { .. }) && result.contains("e-node limit") && nodes >= MAX_RETRY_ENODES;
-                    if stopped_at_a_limit(s, &result) && !at_largest && !open.contains(s) {
+                    let may_decide = match stop {
+                        Stop::Time => true,
+                        Stop::Room => nodes < MAX_RETRY_ENODES,
+                        Stop::ForGood => false,
+                    };
+                    if may_decide && !open.contains(s) {
                         open.push(s.clone());
                     }
                     attempts.push(Attempt { strategy: s.clone(), result, seconds });
@@ -374,16 +423,3 @@ fn with_share(s: Strategy, percent: u8) -> Strategy {
     }
 }
 
-/// Whether a strategy that did not decide (`result` says why) stopped at a limit, so that more
-/// time or room might let it decide: saturation at its time, e-node or iteration limit (or
-/// waiting for earlier saturations to stop), a countermodel search whose time ran out, Z3
-/// giving up. Anything else (saturated, a whole range without countermodel, a problem the
-/// strategy cannot take) is final.
-fn stopped_at_a_limit(s: &Strategy, result: &str) -> bool {
-    match s {
-        Strategy::Saturation { .. } => result.contains("limit (") || result.contains("inside one step of egg") || result.contains("still stopping"),
-        Strategy::Countermodel { .. } | Strategy::Affine { .. } => result.starts_with("time ran out"),
-        #[cfg(feature = "z3")]
-        Strategy::Z3 { .. } => result.starts_with("Z3 gave up"),
-    }
-}

@@ -10,6 +10,7 @@
 
 use super::certificate::{self, Certificate, Direction};
 use super::explanation;
+use super::Undecided;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
@@ -247,8 +248,8 @@ pub fn print(sig: &Signature, t: &Term) -> String {
 }
 
 /// Tries to prove the equational `goal` from the theory's equations. `Err` says why not (for
-/// the "unknown" report). The certificate is not yet checked.
-pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certificate, String> {
+/// the "unknown" report) and whether a limit stopped it. The certificate is not yet checked.
+pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certificate, Undecided> {
     let (constants, lhs, rhs) = certificate::goal_sides(&theory.sig, goal)?;
     let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
     let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
@@ -259,7 +260,7 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
     let stop = Stop { flag: limits.cancel.clone(), at: Instant::now() + limits.time };
     let (rules, unused) = rules(theory, &ground_terms(&sig, [&lhs, &rhs]), &stop);
     if rules.is_empty() {
-        return Err("no axiom is an equation usable as a rewrite rule".into());
+        return Err(Undecided::for_good("no axiom is an equation usable as a rewrite rule"));
     }
     let parse = |t: &Term| pattern_text(t).parse::<RecExpr<SymbolLang>>().map_err(|e| format!("internal: {e}"));
     let (l_expr, r_expr) = (parse(&lhs)?, parse(&rhs)?);
@@ -287,19 +288,20 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
         .run(&rules);
     let roots: Vec<Id> = runner.roots.iter().map(|&id| runner.egraph.find(id)).collect();
     if roots[0] != roots[1] {
-        let why = match &runner.stop_reason {
-            Some(StopReason::Saturated) if unused == 0 => "saturated without joining the sides: the rules cannot prove it".to_string(),
-            Some(StopReason::Saturated) => format!("saturated without joining the sides ({unused} equation(s) could not be used as rules)"),
-            Some(StopReason::IterationLimit(n)) => format!("iteration limit ({n}) reached"),
-            Some(StopReason::NodeLimit(n)) => format!("e-node limit ({n}) reached"),
-            Some(StopReason::TimeLimit(s)) => format!("time limit ({s:.1} s) reached"),
-            Some(StopReason::Other(s)) => s.clone(),
-            None => "stopped".into(),
-        };
-        return Err(why);
+        return Err(match &runner.stop_reason {
+            Some(StopReason::Saturated) if unused == 0 => Undecided::for_good("saturated without joining the sides: the rules cannot prove it"),
+            Some(StopReason::Saturated) => Undecided::for_good(format!("saturated without joining the sides ({unused} equation(s) could not be used as rules)")),
+            Some(StopReason::IterationLimit(n)) => Undecided::out_of_room(format!("iteration limit ({n}) reached")),
+            Some(StopReason::NodeLimit(n)) => Undecided::out_of_room(format!("e-node limit ({n}) reached")),
+            Some(StopReason::TimeLimit(s)) => Undecided::out_of_time(format!("time limit ({s:.1} s) reached")),
+            Some(StopReason::Other(s)) => Undecided::for_good(s.clone()),
+            None => Undecided::for_good("stopped"),
+        });
     }
     let explanation = runner.explain_equivalence(&l_expr, &r_expr);
     let limits = explanation::Limits { max_steps: limits.proof_steps, deadline: limits.deadline };
-    let (steps, lemmas) = explanation::read(theory, &sig, &explanation.explanation_trees, &limits)?;
+    // Reading a long proof can meet the deadline: with more time it would finish.
+    let (steps, lemmas) = explanation::read(theory, &sig, &explanation.explanation_trees, &limits)
+        .map_err(|why| if Instant::now() >= limits.deadline { Undecided::out_of_time(why) } else { Undecided::for_good(why) })?;
     Ok(Certificate { lemmas, ..cert(steps) })
 }

@@ -51,7 +51,16 @@ pub const FALSE: Lit = -1;
 pub trait Sink {
     /// Adds one clause.
     fn clause(&mut self, lits: &[Lit]);
+    /// Whether to stop building (asked every [`CLAUSES_PER_POLL`] clauses), so that no phase of
+    /// the encoding outlasts a deadline: the one-hot tables and cancellation constraints of
+    /// quasigroups of order 81 alone took 3 s.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
+
+/// How many clauses are emitted between two questions to [`Sink::stopped`].
+pub const CLAUSES_PER_POLL: u64 = 1 << 16;
 
 /// The value of a ground term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -205,6 +214,9 @@ impl Encoding {
         self.literals += kept.len() as u64;
         if self.literals > self.limit {
             return Err(EncodeError::TooLarge { literals: self.literals, limit: self.limit });
+        }
+        if self.clauses.is_multiple_of(CLAUSES_PER_POLL) && sink.stopped() {
+            return Err(EncodeError::Stopped);
         }
         sink.clause(&kept);
         Ok(())

@@ -35,6 +35,9 @@ pub enum Verdict {
     Unknown {
         /// Z3's answer: `sat` (a possibly infinite or spurious countermodel), or why it gave up.
         reason: String,
+        /// Whether Z3 stopped at the deadline or gave up (more time may decide), rather than
+        /// answering `sat` or failing to run.
+        at_limit: bool,
     },
 }
 
@@ -54,13 +57,13 @@ pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Opt
     static MEMORY: Once = Once::new();
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
     let (theory, goal) = (theory.clone(), goal.clone());
-    let unknown = |reason: &str| Ok(Verdict::Unknown { reason: reason.into() });
+    let unknown = |reason: &str| Ok(Verdict::Unknown { reason: reason.into(), at_limit: true });
     match worker::run("z3-prove", &ABANDONED, deadline, cancel.as_ref(), move |stop| check(&theory, &goal, deadline, stop)) {
         worker::Outcome::Done(answer) => answer,
         worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
         worker::Outcome::GaveUp { interrupted: false } => unknown("Z3 gave up: timeout (Z3 is being stopped in the background)"),
         worker::Outcome::Busy => unknown("Z3 was still stopping earlier checks"),
-        worker::Outcome::Failed(why) => Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}") }),
+        worker::Outcome::Failed(why) => Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}"), at_limit: false }),
     }
 }
 
@@ -93,11 +96,11 @@ fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>
         let until = if attempt > LAST_SHORT_ATTEMPT || now + 2 * attempt >= deadline { deadline } else { now + attempt };
         match super::solve::check(&solver, &budget, Some(until)) {
             SatResult::Unsat => return Ok(Verdict::Proved),
-            SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into() }),
+            SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into(), at_limit: false }),
             SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => (attempt, seed) = (attempt * 2, seed + 1),
             SatResult::Unknown => {
                 let reason = solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
-                return Ok(Verdict::Unknown { reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1) });
+                return Ok(Verdict::Unknown { reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1), at_limit: true });
             }
         }
     }

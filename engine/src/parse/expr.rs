@@ -518,6 +518,9 @@ impl Parser<'_> {
                     self.declare_func(&name, vec![s; args.len()], s, Fixity::Prefix);
                     FuncId(self.sig.funcs.len() as u32 - 1)
                 }
+                None if args.len() > crate::signature::MAX_ARITY => {
+                    return Err(self.diag_tok(&t, format!("undeclared function symbol `{name}`, applied to {} arguments (a symbol takes at most {})", args.len(), crate::signature::MAX_ARITY)))
+                }
                 None => return Err(self.diag_tok(&t, format!("undeclared function symbol `{name}` (declare it with `func {name} : {}`)", args.len()))),
             };
             return self.apply(f, args, &t);

@@ -1,0 +1,74 @@
+//! `birkhoff paper DISCOVERY|--best`: a discovery written up as a LaTeX paper (OUTPUT.tex and
+//! references.bib, by `birkhoff_paper`), compiled to OUTPUT.pdf when pdflatex is on `PATH`
+//! (docs/PAPER.md). Exit codes: 0 written (and compiled, or pdflatex not installed, or
+//! `--no-compile`), 1 written but the compile failed (each LaTeX error printed with its line),
+//! 2 an unknown discovery or a bad flag.
+
+use super::library::LibraryArg;
+use crate::output::print_json;
+use crate::Outcome;
+use birkhoff_paper::{Compile, Compiled, Paper};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `birkhoff paper`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The discovery: its name, an alias, or its record ID (as `library search` and
+    /// `report --top` list them).
+    #[arg(value_name = "DISCOVERY", required_unless_present = "best", conflicts_with = "best")]
+    discovery: Option<String>,
+    /// The best-scored discovery instead: the first that `report --top` lists.
+    #[arg(long)]
+    best: bool,
+    /// The directory to write into (created if missing). Default: the library's
+    /// `papers/<name>/`.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Write OUTPUT.tex and references.bib only, without running pdflatex.
+    #[arg(long)]
+    no_compile: bool,
+    #[command(flatten)]
+    library: LibraryArg,
+}
+
+pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
+    let lib = a.library.open()?;
+    let discovery = match a.discovery {
+        Some(d) => d,
+        None => birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| anyhow::anyhow!("--best: the library {} has no discovery yet (run `birkhoff agent` first)", lib.root().display()))?,
+    };
+    let paper = Paper::gather(&lib, &discovery)?;
+    let dir = a.out.clone().unwrap_or_else(|| birkhoff_paper::default_dir(lib.root(), &paper));
+    let outcome = paper.write(&dir, if a.no_compile { Compile::No } else { Compile::IfInstalled }).map_err(|e| anyhow::anyhow!("--out {}: {e}", dir.display()))?;
+    let (status, pdf, errors) = match &outcome.compiled {
+        Compiled::NotAsked => ("not compiled (--no-compile)", None, Vec::new()),
+        Compiled::NoPdflatex => ("not compiled: pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended texlive-pictures)", None, Vec::new()),
+        Compiled::Pdf(p) => ("compiled", Some(p.clone()), Vec::new()),
+        Compiled::Failed(errors) => ("LaTeX errors", None, errors.clone()),
+    };
+    if json {
+        print_json(&json!({
+            "discovery": paper.record.name,
+            "id": paper.id,
+            "tex": outcome.tex.display().to_string(),
+            "bib": outcome.bib.display().to_string(),
+            "pdf": pdf.as_ref().map(|p| p.display().to_string()),
+            "compiled": status,
+            "errors": errors,
+            "theorems": paper.theorems.len(),
+            "references": paper.references.iter().map(|r| r.number.clone()).collect::<Vec<_>>(),
+        }));
+    } else {
+        println!("{}", outcome.tex.display());
+        println!("{}", outcome.bib.display());
+        match &pdf {
+            Some(p) => println!("{}", p.display()),
+            None => eprintln!("{status}"),
+        }
+        for e in &errors {
+            eprintln!("{}:{e}", outcome.tex.display());
+        }
+    }
+    Ok(if errors.is_empty() { Outcome::Done } else { Outcome::Negative })
+}

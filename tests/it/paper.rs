@@ -1,0 +1,99 @@
+//! `birkhoff paper` on discoveries of an offline agent run (the web viewer test's library,
+//! `html::library`): the paper compiles, and the PDF's text holds the discovery's axioms, its
+//! spectrum's numbers and its theorems' statements; the proofs it typesets re-check; a
+//! discovery named with markup compiles too; an unknown discovery is an error (2), not a panic.
+//!
+//! Without pdflatex the paper is still written (and the test says so) unless
+//! `BIRKHOFF_REQUIRE_PDFLATEX=1` (set by `.ci/run`), which makes a missing pdflatex a failure.
+
+use birkhoff_library::record::{Body, ConjectureStatus};
+use birkhoff_library::Library;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The binary with the caller's `PATH`, so that it finds pdflatex.
+fn birkhoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Whether pdflatex and pdftotext are installed (a failure when required and missing).
+fn pdflatex() -> bool {
+    let have = |p: &str| Command::new(p).arg("-v").output().is_ok();
+    let found = have("pdflatex") && have("pdftotext");
+    if !found {
+        assert!(std::env::var("BIRKHOFF_REQUIRE_PDFLATEX").as_deref() != Ok("1"), "BIRKHOFF_REQUIRE_PDFLATEX=1 but pdflatex or pdftotext is missing");
+        eprintln!("SKIPPED (compiling): needs pdflatex and pdftotext; set BIRKHOFF_REQUIRE_PDFLATEX=1 to make this a failure");
+    }
+    found
+}
+
+/// A formula as pdftotext shows it, without spaces: `*` is typeset as a centred dot.
+fn as_typeset(formula: &str) -> String {
+    formula.replace('*', "·").split_whitespace().collect()
+}
+
+#[test]
+fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theorems() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = crate::html::library(dir.path());
+    let l = Library::open(Path::new(&lib)).unwrap();
+    // The discovery with a proved conjecture (the offline run proves one in its second cycle).
+    let proved: Vec<String> = l.list("conjecture").unwrap().into_iter().filter_map(|r| match r.body { Body::Conjecture(c) if c.status == ConjectureStatus::Proved => Some(c.theory_id), _ => None }).collect();
+    let discovery = l.list("theory").unwrap().into_iter().find(|r| matches!(&r.body, Body::Theory(t) if t.discovery) && proved.contains(&r.id)).expect("the offline run proved a conjecture about a discovery");
+    let paper = birkhoff_paper::Paper::gather(&l, &discovery.id).unwrap();
+    assert!(!paper.theorems.is_empty() && !paper.spectrum.is_empty());
+    // Every proof the paper typesets re-checks from its text.
+    for t in &paper.theorems {
+        t.proof.as_ref().unwrap_or_else(|e| panic!("{}: no proof typeset: {e}", t.statement));
+        t.recheck(&paper.theory).unwrap_or_else(|e| panic!("{}: {e}", t.statement));
+    }
+    drop(l);
+
+    let out = dir.path().join("paper");
+    let o = birkhoff(&["paper", &paper.record.name, "--library", &lib, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(out.join("OUTPUT.tex").is_file() && out.join("references.bib").is_file());
+    if !pdflatex() {
+        assert!(text(&o).contains("pdflatex is not installed"), "{}", text(&o));
+        return;
+    }
+    let pdf = out.join("OUTPUT.pdf");
+    assert!(pdf.is_file(), "{}", text(&o));
+    let pdftotext = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+    let words = String::from_utf8_lossy(&pdftotext.stdout).into_owned();
+    let flat: String = words.split_whitespace().collect();
+    for a in &paper.theory.axioms {
+        let formula = birkhoff_engine::print::FormulaPrinter::new(&paper.theory.sig, a).formula(&a.formula);
+        assert!(flat.contains(&as_typeset(&formula)), "axiom {} `{formula}` is not in the PDF:\n{words}", a.name);
+    }
+    for row in &paper.spectrum {
+        for n in [row.iso.value, row.labeled.value] {
+            assert!(words.split_whitespace().any(|w| w == n.to_string()), "the count {n} is not in the PDF:\n{words}");
+        }
+    }
+    for t in &paper.theorems {
+        assert!(flat.contains(&as_typeset(&t.statement)), "theorem `{}` is not in the PDF:\n{words}", t.statement);
+    }
+
+    // The discovery named with script (and its conjecture named with markup) compiles too.
+    let o = birkhoff(&["paper", crate::html::SCRIPT_NAME, "--library", &lib, "--out", dir.path().join("script").to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["compiled"], "compiled", "{report}");
+    // An unknown discovery is an error that says what to do, not a panic.
+    let o = birkhoff(&["paper", "NoSuchDiscovery", "--library", &lib, "--no-compile"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no discovery called `NoSuchDiscovery`"), "{}", text(&o));
+    // Neither a discovery nor --best, and --best in a library without discoveries: errors too.
+    let o = birkhoff(&["paper", "--library", &lib]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("<DISCOVERY>"), "{}", text(&o));
+    let empty = dir.path().join("empty");
+    let o = birkhoff(&["paper", "--best", "--library", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--best: the library") && text(&o).contains("has no discovery"), "{}", text(&o));
+}
