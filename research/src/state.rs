@@ -7,7 +7,7 @@
 //!    (each try doubles its budget);
 //! 3. **computation** while the spectrum is exact only below [`TARGET_SIZE`] and fewer than
 //!    [`MAX_ROUNDS`] computation steps failed to extend it;
-//! 4. **writing** while OUTPUT.tex is not written;
+//! 4. **writing** while OUTPUT.tex is not written or a step ran after it was;
 //! 5. **done**.
 //!
 //! The caps keep loops bounded (the pattern's "at most three rounds per pair"): a hypothesis the
@@ -37,7 +37,7 @@ pub struct Facts {
     pub exact_to: u32,
     /// Computation steps that did not extend `exact_to`.
     pub failed_computations: u32,
-    /// Whether OUTPUT.tex exists.
+    /// Whether OUTPUT.tex exists and no step has run since it was written.
     pub output_written: bool,
     /// Whether this build can write OUTPUT.tex (the paper crate).
     pub paper_available: bool,

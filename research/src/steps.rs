@@ -13,7 +13,8 @@
 //! - **literature**: the literature agent's search (`birkhoff_literature::search`) when the
 //!   network is there; its LITERATURE.md is copied in and each confirmed reference becomes a
 //!   lead;
-//! - **writing**: needs the paper crate, which this build does not have; the step says so.
+//! - **writing**: OUTPUT.tex and references.bib through the paper crate
+//!   (`birkhoff_paper::Paper::gather` and `write`), compiled when pdflatex is installed.
 //!
 //! Each step adds an attempt record saying what it did and how it went.
 
@@ -37,7 +38,7 @@ use std::time::Duration;
 pub const MIN_TARGET: u32 = 4;
 
 /// Whether this build has the paper writer (the paper crate) for the writing step.
-pub const PAPER_AVAILABLE: bool = false;
+pub const PAPER_AVAILABLE: bool = true;
 
 /// The budgets of a step.
 #[derive(Clone, Debug)]
@@ -168,7 +169,9 @@ pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
         hypotheses_to_try: count(active.iter().filter(|h| rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS).count()),
         exact_to: exact_to(&stored_rows(lib, &meta.theory_id)?, sorts),
         failed_computations: count(loaded.attempts().filter(|a| a.phase == Phase::Computation && a.outcome == Outcome::Failed).count()),
-        output_written: ws.dir.join(OUTPUT).is_file(),
+        // OUTPUT.tex is current when it exists and no step has gathered evidence since it was
+        // written: `open` writes it before any attempt, the writing step after the others.
+        output_written: ws.dir.join(OUTPUT).is_file() && loaded.attempts().last().is_none_or(|a| a.phase == Phase::Writing),
         paper_available: PAPER_AVAILABLE,
     })
 }
@@ -207,11 +210,11 @@ pub fn run(lib: &mut Library, ws: &Workspace, phase: Option<Phase>, opts: &Optio
         Phase::Computation => Some(computation(lib, ws, &meta, &loaded, opts, progress)?),
         Phase::Proof => Some(proof(lib, ws, &meta, &loaded, opts, progress)?),
         Phase::Literature => Some(literature(lib, ws, &meta, &loaded, opts, progress)?),
-        Phase::Writing | Phase::Done => None,
+        Phase::Writing => Some(writing(lib, ws, &meta, birkhoff_paper::Compile::IfInstalled, progress)?),
+        Phase::Done => None,
     };
     let (attempt, outcome, summary) = match done {
         Some(a) => (Some(a.id.clone()), a.outcome, a.summary),
-        None if phase == Phase::Writing => (None, Outcome::Failed, "OUTPUT.tex needs `birkhoff paper` (the paper crate), which this build does not have yet; nothing was written".into()),
         None => (None, Outcome::Success, "nothing to do: the route is done".into()),
     };
     let next = refresh(lib, ws)?;
@@ -235,6 +238,31 @@ fn attempt(ws: &Workspace, phase: Phase, outcome: Outcome, summary: String, budg
         Record::Attempt(a) => Ok(a),
         _ => Err(Error::Workspace("internal: an attempt record expected".into())),
     }
+}
+
+/// Writes OUTPUT.tex (and references.bib) into the workspace through the paper crate: the
+/// discovery as the library now holds it, its proofs, countermodels, spectrum and confirmed
+/// references. Used by `open` (no compile) and by the writing step (compiled when pdflatex is
+/// installed).
+pub fn write_paper(lib: &Library, ws: &Workspace, meta: &Meta, compile: birkhoff_paper::Compile) -> Result<birkhoff_paper::Outcome> {
+    let paper = birkhoff_paper::Paper::gather(lib, &meta.theory_id).map_err(|e| Error::Step(format!("writing: {e}")))?;
+    let _guard = birkhoff_library::lock::acquire(&ws.library_root)?;
+    paper.write(&ws.dir, compile).map_err(|e| Error::Step(format!("writing: {e}")))
+}
+
+fn writing(lib: &mut Library, ws: &Workspace, meta: &Meta, compile: birkhoff_paper::Compile, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+    use birkhoff_paper::Compiled;
+    progress(&format!("writing: OUTPUT.tex for {}", meta.discovery));
+    let out = write_paper(lib, ws, meta, compile)?;
+    let (outcome, how) = match &out.compiled {
+        Compiled::Pdf(_) => (Outcome::Success, "compiled to OUTPUT.pdf".to_string()),
+        Compiled::NotAsked => (Outcome::Success, "not compiled".to_string()),
+        Compiled::NoPdflatex => (Outcome::Success, "not compiled: pdflatex is not installed".to_string()),
+        Compiled::Failed(errors) => (Outcome::Partial, format!("pdflatex failed: {}", errors.iter().take(3).map(|e| format!("{e:?}")).collect::<Vec<_>>().join("; "))),
+    };
+    let summary = format!("OUTPUT.tex and references.bib written from the library; {how}");
+    progress(&format!("writing: {summary}"));
+    attempt(ws, Phase::Writing, outcome, summary, "the paper crate's gather and write".into(), vec![], vec![OUTPUT.to_string(), birkhoff_paper::BIB_FILE.to_string()])
 }
 
 fn computation(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {

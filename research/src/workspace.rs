@@ -13,10 +13,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The files a workspace holds besides its records, in the order `status` lists them.
-pub const FILES: [&str; 6] = ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md"];
+pub const FILES: [&str; 7] = ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md", OUTPUT];
 
-/// The paper's file, written by the writing step.
-pub const OUTPUT: &str = "OUTPUT.tex";
+/// The paper's file (the paper crate's), written by `open` and by the writing step.
+pub const OUTPUT: &str = birkhoff_paper::TEX_FILE;
 
 /// Longest workspace name.
 const MAX_SLUG: usize = 60;
@@ -171,6 +171,10 @@ impl Workspace {
             crate::steps::conjecture(lib, &meta)?;
         }
         ws.import_conjectures(lib, &theory_id)?;
+        if !ws.dir.join(OUTPUT).exists() {
+            // The paper as the library has it now; the writing step rewrites it after the others.
+            crate::steps::write_paper(lib, &ws, &meta, birkhoff_paper::Compile::No)?;
+        }
         crate::steps::refresh(lib, &ws)?;
         Ok((ws, fresh))
     }

@@ -120,7 +120,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 let meta = ws.meta()?;
                 let route = birkhoff_research::route(&steps::facts(&lib, &ws, &loaded)?);
                 let counts: serde_json::Map<String, serde_json::Value> = Kind::ALL.iter().map(|k| (k.dir().to_string(), json!(loaded.of(*k).count()))).collect();
-                let files: Vec<&str> = birkhoff_research::workspace::FILES.iter().copied().chain([birkhoff_research::workspace::OUTPUT]).filter(|f| ws.dir.join(f).is_file()).collect();
+                let files: Vec<&str> = birkhoff_research::workspace::FILES.iter().copied().filter(|f| ws.dir.join(f).is_file()).collect();
                 out.push(json!({ "slug": ws.slug, "discovery": meta.discovery, "theory_id": meta.theory_id, "next": route, "records": counts, "problems": loaded.problems.len(), "files": files }));
             }
             if json {

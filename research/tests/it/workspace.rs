@@ -208,6 +208,26 @@ fn the_proof_step_proves_and_refutes_and_stores_what_it_found() {
 }
 
 #[test]
+fn open_writes_the_paper_and_the_writing_step_rewrites_it_after_the_other_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = library(dir.path());
+    let (ws, _) = Workspace::create(&mut lib, NAME).unwrap();
+    let tex = std::fs::read_to_string(ws.dir.join("OUTPUT.tex")).unwrap();
+    assert!(tex.contains("\\documentclass") && tex.contains("Commutative Idempotent Magma"), "{tex}");
+    // A proof step ran after it: the route ends with writing, which rewrites it with the proof.
+    steps::run(&mut lib, &ws, Some(Phase::Proof), &quick(), &mut |_| {}).unwrap();
+    let loaded = ws.load().unwrap();
+    assert!(!steps::facts(&lib, &ws, &loaded).unwrap().output_written);
+    let report = steps::run(&mut lib, &ws, Some(Phase::Writing), &quick(), &mut |_| {}).unwrap();
+    assert_eq!((report.phase, report.outcome), (Phase::Writing, birkhoff_research::record::Outcome::Success), "{}", report.summary);
+    let loaded = ws.load().unwrap();
+    assert!(steps::facts(&lib, &ws, &loaded).unwrap().output_written);
+    assert!(ws.dir.join("references.bib").is_file());
+    let after = std::fs::read_to_string(ws.dir.join("OUTPUT.tex")).unwrap();
+    assert_ne!(after, tex, "the proof found since is in the rewritten paper");
+}
+
+#[test]
 fn the_routed_step_searches_the_literature_first_and_moves_on_without_a_network() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = library(dir.path());
