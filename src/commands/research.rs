@@ -25,10 +25,14 @@ enum Command {
     /// Make the workspace <library>/research/<slug>/ of a discovery (PROBLEM.md, LITERATURE.md,
     /// PROOF.md, COMPUTATION.md, STATE.md, SYNTHESIS.md and records/), with a hypothesis for
     /// each of the library's conjectures about it. Opening again completes what is missing.
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["discovery", "best"])))]
     Open {
         /// The discovery: its name, an alias, or its record ID (thy-...).
         #[arg(value_name = "DISCOVERY")]
-        discovery: String,
+        discovery: Option<String>,
+        /// The discovery `report --top` lists first (the best scored), as `paper --best` picks it.
+        #[arg(long)]
+        best: bool,
     },
     /// The state of one workspace, or of all: the next step and why, and the records.
     Status {
@@ -52,9 +56,9 @@ enum Command {
     /// Run the next step STATE.md routes to (or --phase): literature, proof, computation or
     /// writing. Exit 1 when the step settled nothing or could not run.
     Step {
-        /// The workspace's name.
+        /// The workspace's name; may be left out when the library has only one.
         #[arg(value_name = "SLUG")]
-        slug: String,
+        slug: Option<String>,
         /// Run this phase instead of the routed one.
         #[arg(long, value_name = "PHASE", value_parser = parse_phase)]
         phase: Option<Phase>,
@@ -102,7 +106,14 @@ fn print_problems(problems: &[Problem]) {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut lib = a.library.open()?;
     match a.command {
-        Command::Open { discovery } => {
+        Command::Open { discovery, best } => {
+            let discovery = match discovery {
+                Some(d) => d,
+                None => {
+                    debug_assert!(best, "clap requires DISCOVERY or --best");
+                    birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| anyhow::anyhow!("--best: the library has no discovery yet (run `birkhoff agent` first)"))?
+                }
+            };
             let (ws, fresh) = Workspace::create(&mut lib, &discovery).map_err(|e| anyhow::anyhow!("DISCOVERY {}: {e}", birkhoff_research::text::quote(&discovery)))?;
             let route = steps::refresh(&mut lib, &ws)?;
             if json {
@@ -175,7 +186,14 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             Ok(if failed { Outcome::Negative } else { Outcome::Done })
         }
         Command::Step { slug, phase, llm, model: flags, llm_timeout, per_size, prove_timeout, offline } => {
-            let ws = Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?;
+            let ws = match slug {
+                Some(slug) => Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?,
+                None => {
+                    let mut all = Workspace::all(lib.root())?;
+                    anyhow::ensure!(all.len() == 1, "SLUG: the library has {} research workspaces; name one (`birkhoff research status` lists them)", all.len());
+                    all.remove(0)
+                }
+            };
             let mut literature = birkhoff_literature::Config::from_env();
             literature.offline |= offline;
             let opts = Options { per_size, prove_base: prove_timeout, literature, cancel: Some(crate::interrupt::flag()) };

@@ -40,7 +40,7 @@ fn research_workspace_from_an_offline_run() {
     let opened = json(&o);
     let slug = opened["slug"].as_str().unwrap().to_string();
     let ws = Path::new(&lib).join("research").join(&slug);
-    for f in ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md"] {
+    for f in ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md", "OUTPUT.tex"] {
         assert!(ws.join(f).is_file(), "{f}");
     }
     assert_eq!(opened["next"]["phase"], "literature");
