@@ -63,28 +63,38 @@ pub fn errors_in(log: &str) -> Vec<LatexError> {
 /// Compiles `tex` (a file in `dir`) with pdflatex in `dir`: nonstop, halting at the first error,
 /// twice when the first pass succeeds (citations and references settle on the second). Returns
 /// the PDF's path or the errors with their lines.
+///
+/// pdflatex writes its PDF as it goes, so it works under another job name (`OUTPUT.partial.pdf`)
+/// and the finished PDF is renamed into place: a run killed halfway leaves the last good
+/// `OUTPUT.pdf`, never half of one.
 pub fn pdflatex(dir: &Path, tex: &str) -> Compiled {
     if !pdflatex_installed() {
         return Compiled::NoPdflatex;
     }
+    let stem = Path::new(tex).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| tex.to_string());
+    let job = format!("{stem}.partial");
     for _ in 0..2 {
-        match pass(dir, tex) {
+        match pass(dir, tex, &job) {
             Ok(()) => {}
             Err(errors) => return Compiled::Failed(errors),
         }
     }
-    let pdf = dir.join(Path::new(tex).with_extension("pdf"));
-    if pdf.is_file() {
-        Compiled::Pdf(pdf)
-    } else {
-        Compiled::Failed(vec![LatexError { line: None, message: format!("pdflatex reported success but wrote no {}", pdf.display()) }])
+    let (partial, pdf) = (dir.join(format!("{job}.pdf")), dir.join(format!("{stem}.pdf")));
+    if !partial.is_file() {
+        return Compiled::Failed(vec![LatexError { line: None, message: format!("pdflatex reported success but wrote no {}", partial.display()) }]);
+    }
+    match std::fs::rename(&partial, &pdf) {
+        Ok(()) => Compiled::Pdf(pdf),
+        Err(e) => Compiled::Failed(vec![LatexError { line: None, message: format!("cannot move {} to {}: {e}", partial.display(), pdf.display()) }]),
     }
 }
 
-/// One pdflatex pass, killed at [`PASS_TIME`].
-fn pass(dir: &Path, tex: &str) -> Result<(), Vec<LatexError>> {
+/// One pdflatex pass under job name `job` (its PDF, log and aux files are `job.*`), killed at
+/// [`PASS_TIME`].
+fn pass(dir: &Path, tex: &str, job: &str) -> Result<(), Vec<LatexError>> {
     let fail = |message: String| Err(vec![LatexError { line: None, message }]);
-    let mut child = match Command::new("pdflatex").args(["-interaction=nonstopmode", "-halt-on-error", tex]).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn() {
+    let jobname = format!("-jobname={job}");
+    let mut child = match Command::new("pdflatex").args(["-interaction=nonstopmode", "-halt-on-error", &jobname, tex]).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn() {
         Ok(c) => c,
         Err(e) => return fail(format!("pdflatex did not start: {e}")),
     };
@@ -105,7 +115,7 @@ fn pass(dir: &Path, tex: &str) -> Result<(), Vec<LatexError>> {
         return Ok(());
     }
     // The log holds the whole message; the terminal output is discarded (it wraps lines).
-    let log = std::fs::read(dir.join(Path::new(tex).with_extension("log"))).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let log = std::fs::read(dir.join(format!("{job}.log"))).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
     let errors = errors_in(&log);
     if errors.is_empty() {
         return fail(format!("pdflatex failed ({status}) without an error message in its log"));
