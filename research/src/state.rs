@@ -39,8 +39,6 @@ pub struct Facts {
     pub failed_computations: u32,
     /// Whether OUTPUT.tex exists and no step has run since it was written.
     pub output_written: bool,
-    /// Whether this build can write OUTPUT.tex (the paper crate).
-    pub paper_available: bool,
 }
 
 /// The router's verdict: the next phase and why.
@@ -60,10 +58,8 @@ pub fn route(f: &Facts) -> Route {
         (Phase::Proof, format!("{} of {} active hypotheses have had fewer than {MAX_ROUNDS} proof rounds", f.hypotheses_to_try, f.active_hypotheses))
     } else if f.exact_to < TARGET_SIZE && f.failed_computations < MAX_ROUNDS {
         (Phase::Computation, format!("the spectrum is exact only to size {} (the target is {TARGET_SIZE})", f.exact_to))
-    } else if !f.output_written && f.paper_available {
-        (Phase::Writing, "the evidence is gathered and OUTPUT.tex is not written".to_string())
     } else if !f.output_written {
-        (Phase::Writing, "the evidence is gathered; OUTPUT.tex needs `birkhoff paper` (the paper crate), which this build does not have yet".to_string())
+        (Phase::Writing, "the evidence is gathered and OUTPUT.tex is not written".to_string())
     } else {
         (Phase::Done, "OUTPUT.tex is written and no step is left within the caps".to_string())
     };
@@ -84,7 +80,6 @@ pub fn render(name: &str, f: &Facts, r: &Route, history: &[(String, Phase, Strin
         ("spectrum exact through size", f.exact_to.to_string()),
         ("computation steps that did not extend it", f.failed_computations.to_string()),
         ("OUTPUT.tex written", yes(f.output_written).into()),
-        ("paper writer in this build", yes(f.paper_available).into()),
     ];
     for (k, v) in rows {
         s.push_str(&format!("| {k} | {v} |\n"));
@@ -118,7 +113,7 @@ mod tests {
 
     /// A workspace with everything done except what each test leaves open.
     fn finished() -> Facts {
-        Facts { literature_attempts: 1, active_hypotheses: 0, hypotheses_to_try: 0, exact_to: TARGET_SIZE, failed_computations: 0, output_written: true, paper_available: true }
+        Facts { literature_attempts: 1, active_hypotheses: 0, hypotheses_to_try: 0, exact_to: TARGET_SIZE, failed_computations: 0, output_written: true }
     }
 
     #[test]
@@ -152,13 +147,8 @@ mod tests {
     }
 
     #[test]
-    fn then_writing_and_it_says_when_the_paper_writer_is_missing() {
-        let with = route(&Facts { output_written: false, ..finished() });
-        assert_eq!(with.phase, Phase::Writing);
-        assert!(!with.reason.contains("birkhoff paper"));
-        let without = route(&Facts { output_written: false, paper_available: false, ..finished() });
-        assert_eq!(without.phase, Phase::Writing);
-        assert!(without.reason.contains("`birkhoff paper`"), "{}", without.reason);
+    fn then_writing() {
+        assert_eq!(route(&Facts { output_written: false, ..finished() }).phase, Phase::Writing);
     }
 
     #[test]

@@ -37,9 +37,6 @@ use std::time::Duration;
 /// The computation step counts at least to this size.
 pub const MIN_TARGET: u32 = 4;
 
-/// Whether this build has the paper writer (the paper crate) for the writing step.
-pub const PAPER_AVAILABLE: bool = true;
-
 /// The budgets of a step.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -172,7 +169,6 @@ pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
         // OUTPUT.tex is current when it exists and no step has gathered evidence since it was
         // written: `open` writes it before any attempt, the writing step after the others.
         output_written: ws.dir.join(OUTPUT).is_file() && loaded.attempts().last().is_none_or(|a| a.phase == Phase::Writing),
-        paper_available: PAPER_AVAILABLE,
     })
 }
 
