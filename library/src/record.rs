@@ -276,3 +276,17 @@ impl Record {
         Record { id: body.id(), created: crate::time::now(), body }
     }
 }
+
+/// Sorts `records` highest `key` first, those without it last, ties by name: the order of
+/// `report --top` and of `paper --best`.
+pub fn rank(records: &mut [Record], key: impl Fn(&Record) -> Option<f64>) {
+    records.sort_by(|a, b| {
+        match (key(a), key(b)) {
+            (Some(x), Some(y)) => y.total_cmp(&x),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        }
+        .then_with(|| a.body.name().cmp(&b.body.name()))
+    });
+}

@@ -196,6 +196,12 @@ impl Library {
         Ok(self.scan(dir)?.into_iter().filter_map(|(_, r)| r.ok()).collect())
     }
 
+    /// The discoveries: theory records kept as discoveries, in no particular order (see
+    /// [`crate::record::rank`]).
+    pub fn discoveries(&self) -> Result<Vec<Record>> {
+        Ok(self.list("theory")?.into_iter().filter(|r| matches!(&r.body, crate::record::Body::Theory(t) if t.discovery)).collect())
+    }
+
     /// Full-text search over the index. Words in `query` must all occur (any order); an empty
     /// query matches everything. `min_score` keeps only scored theories at or above it.
     pub fn search(&self, query: &str, min_score: Option<f64>, limit: usize) -> Result<Vec<Hit>> {

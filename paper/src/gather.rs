@@ -140,16 +140,13 @@ fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
 /// ties by name, which is the order `birkhoff report --top` lists them in. `None` when the
 /// library has no discovery.
 pub fn best_discovery(lib: &Library) -> Result<Option<String>> {
-    let mut found: Vec<(String, TheoryRec)> = lib.list("theory")?.into_iter().filter_map(|r| match r.body { Body::Theory(t) if t.discovery => Some((r.id, t)), _ => None }).collect();
-    let score = |t: &TheoryRec| t.score.as_ref().map(|s| s.total);
-    found.sort_by(|(_, a), (_, b)| match (score(a), score(b)) {
-        (Some(x), Some(y)) => y.total_cmp(&x),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    }
-    .then_with(|| a.name.cmp(&b.name)));
-    Ok(found.into_iter().next().map(|(id, _)| id))
+    let score = |r: &Record| match &r.body {
+        Body::Theory(t) => t.score.as_ref().map(|s| s.total),
+        _ => None,
+    };
+    let mut found = lib.discoveries()?;
+    birkhoff_library::record::rank(&mut found, score);
+    Ok(found.into_iter().next().map(|r| r.id))
 }
 
 /// A theory the library or the engine knows by `name`: a stored theory's record (by name,

@@ -113,7 +113,7 @@ fn key(r: &Record, by: &str) -> Option<f64> {
 }
 
 fn top(lib: &birkhoff_library::Library, k: usize, by: &str, json: bool) -> anyhow::Result<Outcome> {
-    let mut found: Vec<Record> = lib.list("theory")?.into_iter().filter(|r| matches!(&r.body, Body::Theory(t) if t.discovery)).collect();
+    let mut found = lib.discoveries()?;
     let dims: std::collections::BTreeSet<String> = found.iter().filter_map(|r| if let Body::Theory(t) = &r.body { t.score.as_ref() } else { None }).flat_map(|s| s.dims.keys().cloned()).collect();
     // A dimension by its exact name, or the one dimension whose name contains the word
     // (`novelty` finds `spectrum_novelty`).
@@ -126,12 +126,7 @@ fn top(lib: &birkhoff_library::Library, k: usize, by: &str, json: bool) -> anyho
         _ => bail!("--sort-by {by}: use score, date{}", dims.iter().map(|d| format!(", {d}")).collect::<String>()),
     };
     // Highest first; records without the key last; ties by name.
-    found.sort_by(|a, b| match (key(a, by), key(b, by)) {
-        (Some(x), Some(y)) => y.total_cmp(&x),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    }.then_with(|| a.body.name().cmp(&b.body.name())));
+    birkhoff_library::record::rank(&mut found, |r| key(r, by));
     found.truncate(k);
     if json {
         print_json(&serde_json::to_value(&found)?);
