@@ -5,6 +5,7 @@
 
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FinderError;
+use birkhoff_checker::prover::definitions::{by_definitions, may_extend};
 use birkhoff_checker::prover::equivalence::{countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation, Side, Witness};
 use birkhoff_checker::prover::Options;
 use birkhoff_engine::{Structure, Theory};
@@ -136,12 +137,16 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             _ => {}
         }
     }
+    if let Some((i, relation)) = defined_as(t, reference, opts)? {
+        let k = &reference.known[i];
+        return Ok(Standing::Known { name: k.name.clone(), kind: k.kind, relation });
+    }
     if reason.is_none() {
         if let Some((c, d)) = twin_constants(t) {
             // A constant equal to another in every model is likely defined by it (`one = e`):
             // the theory may be a known one with an extra name, which no comparison of
             // signatures of the same shape can see. Not shown new, then.
-            return Ok(Standing::Unknown { names: vec![], reason: format!("`{c}` equals `{d}` in every model found: it may be a known theory with one constant defined as another (equivalence through definitions is not tried)") });
+            return Ok(Standing::Unknown { names: vec![], reason: format!("`{c}` equals `{d}` in every model found: it may be a known theory with one constant defined as another (no known theory was shown the same class through definitions)") });
         }
     }
     Ok(match reason {
@@ -149,7 +154,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
         None => {
             let swaps = if opts.swaps { " (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)" } else { " (mirror images and parastrophes not compared)" };
-            Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols{swaps}", candidates.len()) }
+            Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols{swaps}; and none with symbols added or removed was shown the same class through definitions", candidates.len()) }
         }
     })
 }
@@ -162,9 +167,30 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
 /// renaming sees; an equal spectrum is the sign of it, so such a theory is not called new.
 pub fn unless_spectrum_known(standing: Standing, rows: &[birkhoff_checker::spectrum::SpectrumRow], known: &[crate::KnownSpectrum]) -> Standing {
     match (&standing, crate::spectrum::agreeing(rows, known, 3)) {
-        (Standing::New { .. }, Some(k)) => Standing::Unknown { names: vec![k.name.clone()], reason: format!("its spectrum agrees with {}'s at every order compared; equivalence through definitions other than a renaming of symbols is not tried", k.name) },
+        (Standing::New { .. }, Some(k)) => Standing::Unknown { names: vec![k.name.clone()], reason: format!("its spectrum agrees with {}'s at every order compared, and neither a renaming nor definitions of extra operations as terms showed them the same class", k.name) },
         _ => standing,
     }
+}
+
+/// The first known theory (in the reference's order) whose signature is `t`'s with symbols
+/// added or removed and that is the same class as `t` through definitions
+/// ([`by_definitions`]: the richer one's extra operations are terms in the other's symbols, all
+/// proved). Tried only where both sides' exact small counts agree at two sizes or more, as they
+/// must for such a pair; that keeps the proofs to the few plausible pairs.
+fn defined_as(t: &Side, reference: &Reference, opts: &Options) -> Result<Option<(usize, Relation)>, FinderError> {
+    let candidates: Vec<usize> = (0..reference.known.len()).filter(|&i| may_extend(t.theory, &reference.known[i].theory) || may_extend(&reference.known[i].theory, t.theory)).collect();
+    let found: Vec<Option<(usize, Relation)>> = candidates
+        .par_iter()
+        .map(|&i| {
+            let k = reference.side(i)?;
+            if !t.counts_agree(&k, 2) {
+                return Ok(None);
+            }
+            let relation = if may_extend(t.theory, k.theory) { by_definitions(t, k.theory, opts)? } else { by_definitions(&k, t.theory, opts)? };
+            Ok(relation.map(|r| (i, r)))
+        })
+        .collect::<Result<_, FinderError>>()?;
+    Ok(found.into_iter().flatten().next())
 }
 
 /// Two constants of one sort that have the same value in every model of `t.models`, when there

@@ -102,11 +102,23 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     assert_eq!(iso(&v), [1, 0, 1, 0]);
 
     // Loops with a second constant `one` that is an identity for `/` (so one = e and
-    // x * x = e): loops of exponent 2 with an extra name. Not new: unknown, and says why.
+    // x * x = e): loops of exponent 2 with an extra name, which a definition shows.
     let named = write(dir.path(), "one.bk", "theory WithOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\nconst one\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom l2: one / x = x\naxiom r2: x / one = x\n");
-    let v = json_of(&birkhoff(&["identify", &named, "--json", "--max-size", "4", "--timeout", "0.3"]));
-    assert_eq!(v["standing"]["standing"], "unknown", "{v}");
-    assert!(v["summary"].as_str().unwrap().contains("`one` equals `e`"), "{v}");
+    let v = json_of(&birkhoff(&["identify", &named, "--json", "--max-size", "4", "--timeout", "1"]));
+    assert_eq!(v["standing"]["standing"], "known", "{v}");
+    assert_eq!(v["standing"]["name"], "exponent_two_loop", "{v}");
+    assert_eq!(v["standing"]["relation"]["relation"], "defined", "{v}");
+    assert_eq!(v["standing"]["relation"]["definitions"][0]["equation"], "one = e", "{v}");
+
+    // Commutative quasigroups with both divisions commutative and x \ (x / y) = y: totally
+    // symmetric quasigroups (x * (x * y) = y) written with divisions that both equal `*`. An
+    // agent run kept this as new; no renaming shows it, definitions of `\` and `/` do.
+    let tsq = write(dir.path(), "tsq.bk", "theory CommutativeDivisions\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom e: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom g: x / (x \\ y) = y\naxiom h: x * y = y * x\n");
+    let v = json_of(&birkhoff(&["identify", &tsq, "--json", "--max-size", "6", "--timeout", "1"]));
+    assert_eq!(v["standing"]["name"], "totally_symmetric_quasigroup", "{v}");
+    let equations: Vec<&str> = v["standing"]["relation"]["definitions"].as_array().unwrap().iter().map(|d| d["equation"].as_str().unwrap()).collect();
+    assert_eq!(equations, ["x \\ y = x * y", "x / y = x * y"], "{v}");
+    assert_eq!(iso(&v), [1, 1, 2, 2, 1, 3]);
 
     // A quasigroup in which `/` has a two-sided identity is a loop under `/` (with * and \ as
     // its divisions, arguments swapped): no renaming of symbols alone shows it, a swap does.

@@ -66,6 +66,14 @@ impl<'a> Side<'a> {
     fn counts_differ(&self, other: &Side) -> Option<(Vec<u32>, u128, u128)> {
         self.counts.iter().find_map(|(n, k)| other.counts.iter().find(|(m, _)| m == n).filter(|(_, j)| j != k).map(|(_, j)| (n.clone(), *k, *j)))
     }
+
+    /// Whether both sides have exact counts at `at_least` common sizes and the same count at
+    /// every common size. Theories that are the same class through definitions agree this way,
+    /// so agreement is the cheap test before trying to show it.
+    pub fn counts_agree(&self, other: &Side, at_least: usize) -> bool {
+        let common = self.counts.iter().filter(|(n, _)| other.counts.iter().any(|(m, _)| m == n)).count();
+        common >= at_least && self.counts_differ(other).is_none()
+    }
 }
 
 /// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
@@ -167,6 +175,22 @@ pub enum Relation {
         /// How the first theory and the second, so read, compare.
         then: Box<Relation>,
     },
+    /// `rich` is `lean` extended by definitions ([`super::definitions`]): under `map` it implies
+    /// `lean`, each of its other operations equals a term over the mapped symbols, and `lean`
+    /// with those definitions proves every axiom of `rich`. The same class read through the
+    /// definitions, with the same spectrum.
+    Defined {
+        /// The theory with more symbols.
+        rich: String,
+        /// The theory with fewer.
+        lean: String,
+        /// `lean`'s symbols → `rich`'s.
+        map: SymbolMap,
+        /// `rich`'s other operations, each as a term over the mapped symbols.
+        definitions: Vec<super::definitions::Definition>,
+        /// The implication's proofs, then each definition's, then each axiom of `rich`'s.
+        proofs: Vec<AxiomProof>,
+    },
     /// Not shown either way.
     Unknown {
         /// Why.
@@ -179,7 +203,7 @@ impl Relation {
     /// to renaming and swapped arguments.
     pub fn same_class(&self) -> bool {
         match self {
-            Relation::Equal | Relation::Equivalent { .. } => true,
+            Relation::Equal | Relation::Equivalent { .. } | Relation::Defined { .. } => true,
             Relation::Transposed { then, .. } => then.same_class(),
             _ => false,
         }
@@ -195,6 +219,10 @@ impl Relation {
                 format!("different: a model of {} of size {} violates {}'s axiom {}{under}", witness.model_of, sizes(&witness.model), witness.not_model_of, witness.axiom)
             }
             Relation::Transposed { swapped, then } => format!("the same class with the arguments of {} swapped (x f y read as y f x, a definition that can be undone), then {}", swapped.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "), then.describe()),
+            Relation::Defined { rich, lean, definitions, proofs, .. } => {
+                let defs: Vec<String> = definitions.iter().map(|d| format!("`{}`", d.equation)).collect();
+                format!("the same class through definitions: {rich} is {lean} with {} ({})", defs.join(" and "), proof_counts(proofs))
+            }
             Relation::Unknown { reason } => format!("unknown: {reason}"),
         }
     }

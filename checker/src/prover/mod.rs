@@ -21,6 +21,7 @@ pub mod affine;
 pub mod certificate;
 pub mod conjecture;
 pub mod countermodel;
+pub mod definitions;
 pub mod equivalence;
 pub mod explanation;
 pub mod external;

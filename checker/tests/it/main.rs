@@ -5,6 +5,7 @@ mod budgets;
 mod catalogue;
 mod common;
 mod conjecture;
+mod definitions;
 mod engines_agree;
 mod etp;
 mod external;

@@ -1,0 +1,217 @@
+//! Two theories over different signatures that are the same class through definitions: the
+//! richer one's extra operations are terms in the symbols it shares with the leaner one. A
+//! totally symmetric quasigroup written with both divisions is one: there `x \ y` and `x / y`
+//! are both `x * y`. No renaming sees this, since the signatures differ, while the spectra agree,
+//! since each model of the leaner theory extends in exactly one way.
+//!
+//! It is shown in three proved steps, so "the same class" rests on proofs and never on agreeing
+//! counts:
+//! 1. the richer theory implies the leaner under a map of symbols ([`implies`]);
+//! 2. each extra operation `f` of the richer theory equals a term `s` over the mapped symbols:
+//!    `f(x̄) = s(x̄)` is proved from the richer theory (the term is found by trying small terms,
+//!    fewest operations first, on the richer theory's small models);
+//! 3. the leaner theory's axioms, read through the map, together with those definitions prove
+//!    every axiom of the richer theory.
+//!
+//! By 1 and 2 a model of the richer theory is determined by its reduct, which is a model of the
+//! leaner; by 3 every model of the leaner theory, expanded by the definitions, is a model of the
+//! richer. Reduct and expansion are inverse bijections that keep isomorphism, so the two
+//! theories have the same models up to the definitions, and the same spectrum.
+
+use super::equivalence::{implies, AxiomProof, Implication, Relation, Side};
+use super::{prove, Options, Verdict};
+use crate::finder::FinderError;
+use birkhoff_engine::canon::has_axiom;
+use birkhoff_engine::moves::transfer::carried;
+use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::signature::{FuncId, Signature};
+use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
+use birkhoff_engine::{eval, Axiom, Theory};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Terms tried as a definition have at most this many operations: `x * (y * x)` has two.
+pub const MAX_TERM_OPERATIONS: usize = 3;
+
+/// At most this many terms pass the small models and go to the prover, per defined symbol.
+const MAX_PROVED_CANDIDATES: usize = 3;
+
+/// At most this many terms are generated per defined symbol (many operations of high arity
+/// would otherwise make thousands at three operations).
+const MAX_TERMS: usize = 20_000;
+
+/// One extra symbol of the richer theory, written in the leaner one's symbols.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Definition {
+    /// The defined symbol, as the richer theory names it.
+    pub symbol: String,
+    /// The defining equation in the richer theory's notation, such as `x \ y = x * y`.
+    pub equation: String,
+}
+
+/// Whether `rich` might be `lean` extended by definitions: both one-sorted, the same relation
+/// symbols (by arity), and `lean`'s operations a proper part of `rich`'s (by arity). A cheap
+/// filter before [`by_definitions`].
+pub fn may_extend(rich: &Theory, lean: &Theory) -> bool {
+    let arities = |t: &Theory, rels: bool| {
+        let mut v: Vec<usize> = if rels { t.sig.rels.iter().map(|d| d.args.len()).collect() } else { t.sig.funcs.iter().map(|d| d.args.len()).collect() };
+        v.sort_unstable();
+        v
+    };
+    if !rich.sig.is_single_sorted() || !lean.sig.is_single_sorted() || arities(rich, true) != arities(lean, true) {
+        return false;
+    }
+    let (mut r, l) = (arities(rich, false), arities(lean, false));
+    if r.len() <= l.len() {
+        return false;
+    }
+    // `l` is a sub-multiset of `r`.
+    l.iter().all(|a| match r.iter().position(|b| b == a) {
+        Some(i) => {
+            r.remove(i);
+            true
+        }
+        None => false,
+    })
+}
+
+/// Shows `rich` to be `lean` extended by definitions (the module's three steps), each step
+/// within `opts` per proof. `Ok(None)` when some step was not shown: the implication, a
+/// definition (no small term fits the small models of `rich`, or none was proved) or an axiom of
+/// `rich`. The relation is [`Relation::Defined`].
+pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Option<Relation>, FinderError> {
+    if !may_extend(rich.theory, lean) {
+        return Ok(None);
+    }
+    let Implication::Proved { map, proofs: mut evidence } = implies(rich, lean, opts)? else { return Ok(None) };
+    let sig = &rich.theory.sig;
+    let shared: Vec<FuncId> = sig.func_ids().filter(|&f| map.values().any(|v| *v == sig.func_decl(f).name)).collect();
+    let extra: Vec<FuncId> = sig.func_ids().filter(|f| !shared.contains(f)).collect();
+    let mut definitions = Vec::new();
+    let mut defining = Vec::new();
+    for f in extra {
+        let Some((axiom, proof)) = define(rich, f, &shared, opts)? else { return Ok(None) };
+        definitions.push(Definition { symbol: sig.func_decl(f).name.clone(), equation: FormulaPrinter::new(sig, &axiom).formula(&axiom.formula) });
+        evidence.push(proof);
+        defining.push(Arc::new(axiom));
+    }
+    // The leaner theory with the definitions, over the richer signature.
+    let Some(lean_axioms) = carried(lean, rich.theory, &map) else { return Ok(None) };
+    let extended = Theory { name: format!("{} with definitions", lean.name), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).chain(defining).collect() };
+    for a in &rich.theory.axioms {
+        match proof_of(&extended, a, opts)? {
+            Some(evidence_of) => evidence.push(AxiomProof { by: extended.name.clone(), axiom: a.name.clone(), evidence: evidence_of.0, steps: evidence_of.1 }),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(Relation::Defined { rich: rich.theory.name.clone(), lean: lean.name.clone(), map, definitions, proofs: evidence }))
+}
+
+/// How `t` proves `goal`: `shared` (an axiom already), a replayed certificate with its steps,
+/// or Z3; `None` when it was not proved within `opts`.
+fn proof_of(t: &Theory, goal: &Axiom, opts: &Options) -> Result<Option<(&'static str, usize)>, FinderError> {
+    if has_axiom(t, goal) {
+        return Ok(Some(("shared", 0)));
+    }
+    Ok(match prove(t, goal, opts)?.verdict {
+        Verdict::Proved { certificate } => Some(("certificate", certificate.steps.len())),
+        Verdict::ProvedByZ3 { .. } => Some(("z3", 0)),
+        Verdict::Disproved { .. } | Verdict::Unknown => None,
+    })
+}
+
+/// The defining equation `f(x1, …, xk) = s` of `rich`'s operation `f` by a term `s` over
+/// `shared`, with its proof: the terms that hold in every small model of `rich`, fewest
+/// operations first, go to the prover until one is proved.
+fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<Option<(Axiom, AxiomProof)>, FinderError> {
+    let sig = &rich.theory.sig;
+    let decl = sig.func_decl(f);
+    // x, y, z, … as people write them; x1, x2, … beyond six arguments.
+    let name_of = |i: usize| ["x", "y", "z", "u", "v", "w"].get(i).filter(|_| decl.args.len() <= 6).map_or_else(|| format!("x{}", i + 1), |n| n.to_string());
+    let vars: Vec<VarDecl> = (0..decl.args.len()).map(|i| VarDecl { name: name_of(i), sort: decl.result }).collect();
+    let lhs = Term::App(f, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect());
+    let name = format!("definition_of_{}", decl.name);
+    let mut tried = 0;
+    for s in terms(sig, shared, vars.len()) {
+        let axiom = Axiom { name: name.clone(), formula: Formula::Eq(lhs.clone(), s), vars: vars.clone(), origin: None };
+        if !rich.models.iter().all(|m| eval::holds(sig, m, &axiom)) {
+            continue;
+        }
+        if let Some((evidence, steps)) = proof_of(rich.theory, &axiom, opts)? {
+            let proof = AxiomProof { by: rich.theory.name.clone(), axiom: name, evidence, steps };
+            return Ok(Some((axiom, proof)));
+        }
+        tried += 1;
+        if tried == MAX_PROVED_CANDIDATES {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// Every term over the operations `ops` and the variables `x1 … x{vars}` with at most
+/// [`MAX_TERM_OPERATIONS`] operations of positive arity (constants are free), fewest operations
+/// first; at most [`MAX_TERMS`].
+fn terms(sig: &Signature, ops: &[FuncId], vars: usize) -> Vec<Term> {
+    let arity = |f: FuncId| sig.func_decl(f).args.len();
+    // by_size[n]: the terms with exactly n operations of positive arity.
+    let mut by_size: Vec<Vec<Term>> = vec![(0..vars as u32).map(|i| Term::Var(VarId(i))).chain(ops.iter().filter(|&&f| arity(f) == 0).map(|&f| Term::App(f, vec![]))).collect()];
+    let mut total = by_size[0].len();
+    for n in 1..=MAX_TERM_OPERATIONS {
+        let mut level = Vec::new();
+        for &f in ops.iter().filter(|&&f| arity(f) > 0) {
+            for split in compositions(n - 1, arity(f)) {
+                let mut partial: Vec<Vec<Term>> = vec![Vec::new()];
+                for &part in &split {
+                    partial = partial.into_iter().flat_map(|args| by_size[part].iter().map(move |t| [args.clone(), vec![t.clone()]].concat())).collect();
+                    if partial.len() > MAX_TERMS {
+                        partial.truncate(MAX_TERMS);
+                    }
+                }
+                level.extend(partial.into_iter().map(|args| Term::App(f, args)));
+                if total + level.len() >= MAX_TERMS {
+                    level.truncate(MAX_TERMS - total);
+                    by_size.push(level);
+                    return by_size.concat();
+                }
+            }
+        }
+        total += level.len();
+        by_size.push(level);
+    }
+    by_size.concat()
+}
+
+/// Every way to write `n` as an ordered sum of `parts` numbers ≥ 0.
+fn compositions(n: usize, parts: usize) -> Vec<Vec<usize>> {
+    if parts == 0 {
+        return if n == 0 { vec![vec![]] } else { vec![] };
+    }
+    (0..=n).flat_map(|first| compositions(n - first, parts - 1).into_iter().map(move |rest| [vec![first], rest].concat())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compositions_count_as_binomials() {
+        // Ordered sums of n into k parts: C(n + k - 1, k - 1).
+        assert_eq!(compositions(2, 2), vec![vec![0, 2], vec![1, 1], vec![2, 0]]);
+        assert_eq!(compositions(3, 3).len(), 10);
+        assert_eq!(compositions(0, 0), vec![Vec::<usize>::new()]);
+        assert!(compositions(1, 0).is_empty());
+    }
+
+    #[test]
+    fn terms_with_one_binary_operation_and_two_variables_are_counted_by_catalan_numbers() {
+        let t = Theory::parse("theory M\nfunc * : 2\n", "m.bk").unwrap();
+        let ops: Vec<FuncId> = t.sig.func_ids().collect();
+        // n operations: Catalan(n) shapes with 2^(n+1) leaves: 2 + 4 + 16 + 80.
+        assert_eq!(terms(&t.sig, &ops, 2).len(), 102);
+        let c = Theory::parse("theory M\nfunc * : 2\nfunc e : 0\n", "m.bk").unwrap();
+        let ops: Vec<FuncId> = c.sig.func_ids().collect();
+        // Leaves x1 and e: 2 + 4 + 16 + 80 again, with e free of charge.
+        assert_eq!(terms(&c.sig, &ops, 1).len(), 102);
+    }
+}

@@ -1,0 +1,76 @@
+//! Equivalence through definitions (`prover::definitions`): a theory with extra operations that
+//! are terms in its others is the leaner theory's class; each of the three proved steps is
+//! needed, and a step that fails leaves the answer "not shown".
+
+use birkhoff_checker::budget::Budget;
+use birkhoff_checker::prover::definitions::{by_definitions, may_extend};
+use birkhoff_checker::prover::equivalence::{Relation, Side};
+use birkhoff_checker::prover::Options;
+use birkhoff_engine::Theory;
+use std::time::Duration;
+
+const DIVISIONS: &str = "func * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: x * y / y = x\naxiom d: x / y * y = x\n";
+
+fn theory(name: &str, body: &str) -> Theory {
+    Theory::parse(&format!("theory {name}\n{body}"), "test.bk").unwrap()
+}
+
+fn side(t: &Theory) -> Side<'_> {
+    Side::new(t, 3, &Budget { time: Some(Duration::from_secs(5)), nodes: None, models: None, cancel: None }).unwrap()
+}
+
+fn opts() -> Options {
+    Options { timeout: Duration::from_secs(5), max_size: 4, z3: false, ..Options::default() }
+}
+
+/// Totally symmetric quasigroups written with both divisions, which both equal `*`.
+fn with_divisions() -> Theory {
+    theory("WithDivisions", &format!("{DIVISIONS}axiom e: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom h: x * y = y * x\n"))
+}
+
+#[test]
+fn totally_symmetric_quasigroups_with_divisions_are_totally_symmetric_quasigroups() {
+    let rich = with_divisions();
+    let lean = theory("TSQ", "func * : 2\naxiom c: x * y = y * x\naxiom s: x * (x * y) = y\n");
+    assert!(may_extend(&rich, &lean) && !may_extend(&lean, &rich));
+    let s = side(&rich);
+    let Some(Relation::Defined { rich: r, lean: l, definitions, proofs, .. }) = by_definitions(&s, &lean, &opts()).unwrap() else { panic!("not shown the same class") };
+    assert_eq!((r.as_str(), l.as_str()), ("WithDivisions", "TSQ"));
+    let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
+    assert_eq!(equations, ["x \\ y = x * y", "x / y = x * y"]);
+    // Two axioms of TSQ, two definitions, seven axioms of the richer theory.
+    assert_eq!(proofs.len(), 2 + 2 + 7, "{proofs:?}");
+    assert!(proofs.iter().all(|p| p.evidence == "shared" || p.evidence == "certificate"), "{proofs:?}");
+    // Each definition is proved in the richer theory, not only seen in its small models.
+    let defs: Vec<_> = proofs.iter().filter(|p| p.axiom.starts_with("definition_of_")).collect();
+    assert!(defs.len() == 2 && defs.iter().all(|p| p.by == "WithDivisions" && p.evidence == "certificate" && p.steps > 0), "{proofs:?}");
+}
+
+#[test]
+fn definitions_that_hold_do_not_make_a_weaker_theory_the_same_class() {
+    // The richer theory implies commutative magmas and defines both divisions as `*`, but a
+    // commutative magma with those definitions is not a totally symmetric quasigroup: the third
+    // step fails (x * (x * y) = y does not follow), so nothing is shown.
+    let rich = with_divisions();
+    let commutative = theory("CommutativeMagma", "func * : 2\naxiom c: x * y = y * x\n");
+    assert!(by_definitions(&side(&rich), &commutative, &opts()).unwrap().is_none());
+    // Quasigroups' divisions are no terms in `*`: no definition, nothing shown.
+    let quasigroup = theory("Quasigroup", DIVISIONS);
+    let magma = theory("Magma", "func * : 2\n");
+    assert!(by_definitions(&side(&quasigroup), &magma, &opts()).unwrap().is_none());
+    // A theory that does not imply the leaner one is not its class either.
+    let idempotent = theory("Idempotent", "func * : 2\naxiom i: x * x = x\n");
+    assert!(by_definitions(&side(&rich), &idempotent, &opts()).unwrap().is_none());
+}
+
+#[test]
+fn only_richer_one_sorted_signatures_may_extend() {
+    let group = theory("G", "func * : 2\nfunc inv : 1\nconst e\n");
+    let monoid = theory("M", "func * : 2\nconst e\n");
+    let rel = theory("R", "func * : 2\nfunc inv : 1\nconst e\nrel <= : 2\n");
+    assert!(may_extend(&group, &monoid) && !may_extend(&monoid, &group) && !may_extend(&group, &group));
+    assert!(!may_extend(&rel, &monoid), "relations must correspond");
+    let sorted = Theory::parse("theory S\nsort A\nsort B\nfunc f : A -> B\nfunc g : A -> B\n", "s.bk").unwrap();
+    let lean = Theory::parse("theory S\nsort A\nsort B\nfunc f : A -> B\n", "s.bk").unwrap();
+    assert!(!may_extend(&sorted, &lean), "one-sorted theories only");
+}
