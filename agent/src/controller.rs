@@ -393,10 +393,11 @@ impl Agent<'_> {
         let mut discoveries: Vec<Discovery> = Vec::new();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
+            let standing = standing_to_keep(c, &s.bases, &self.tools);
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
             // A discovery must be new for a stated reason; a theory known to be an earlier
             // discovery (or one kept this cycle) becomes another presentation of it.
-            let twin = match &c.standing {
+            let twin = match &standing {
                 Some(Standing::Known { name, kind: "discovery", relation }) => s.bases.iter().find(|b| &b.name == name).and_then(|b| b.record.clone()).map(|id| (id, relation.describe())),
                 Some(Standing::Known { name, kind: "candidate", relation }) => discoveries.iter().find(|d| &d.candidate.name == name).map(|d| (d.id.clone(), relation.describe())),
                 _ => None,
@@ -405,13 +406,13 @@ impl Agent<'_> {
             // keeps its first name and records the new one as an alias.
             let same_record = |id: &str| tools::theory_record(&k.name, &c.theory, &c.origin, &c.parents, true, "", None).is_ok_and(|r| r.id() == id);
             let twin = twin.filter(|(id, _)| !same_record(id));
-            let rekeep = matches!(&c.standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(|id| same_record(id))));
+            let rekeep = matches!(&standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(|id| same_record(id))));
             if let Some((id, evidence)) = twin {
                 let params = json!({"signature_id": k.candidate, "presentation_of": id});
                 self.call(&mut calls, "add_to_library", params, || tools::add_presentation(lib, &id, c, &evidence), |id| format!("another presentation of {id}, not a new discovery"));
                 continue;
             }
-            let reason = match &c.standing {
+            let reason = match &standing {
                 _ if rekeep => Ok("it is already stored as this discovery".to_string()),
                 Some(Standing::New { reason }) => Ok(reason.clone()),
                 Some(Standing::Known { name, kind: "candidate", .. }) => Ok(format!("it is the same class as candidate {name}, which was not kept")),
@@ -543,17 +544,43 @@ pub(crate) fn identification_options(cancel: Option<std::sync::Arc<std::sync::at
     birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel, z3: false, swaps, ..Default::default() }
 }
 
+/// What identification compares candidates with: the seeds and catalogue entries (but those
+/// the rediscovery benchmark hides) and the discoveries of earlier cycles.
+fn known_theories(bases: &[Base], tools: &Toolbox) -> Vec<Known> {
+    let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
+    known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
+    known
+}
+
+/// A checked candidate with its models and exact counts, as identification compares it.
+fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
+    birkhoff_checker::prover::equivalence::Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect()).with_counts(c.complete_counts())
+}
+
+/// The standing a decision to keep `c` rests on. Identification of a cycle's candidates skips
+/// swapped arguments ([`identify_candidates`]), so a candidate found new is compared again with
+/// them before it is kept: a parastrophe or mirror image of a known class (a quasigroup whose
+/// right division is commutative is a commutative quasigroup read through `/`) is then known,
+/// not a discovery. Other standings are as identified.
+fn standing_to_keep(c: &Candidate, bases: &[Base], tools: &Toolbox) -> Option<Standing> {
+    let Some(Standing::New { .. }) = &c.standing else { return c.standing.clone() };
+    let reference = Reference::new(known_theories(bases, tools), tools.cancel.clone());
+    match standing(&side_of(c), &reference, &identification_options(tools.cancel.clone(), true)) {
+        Ok(st) if matches!(st, Standing::Known { .. }) => Some(st),
+        // Still new, or not settled by the slower comparison: the first answer stands.
+        _ => c.standing.clone(),
+    }
+}
+
 /// Identifies, best ranked first, every checked candidate with a model above size 1 that is not
 /// its parent in other words: equal or equivalent to a seed, a catalogue entry, an earlier
 /// discovery or a better-ranked candidate of this cycle, new, or unknown. Returns how many.
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
-    use birkhoff_checker::prover::equivalence::Side;
     let cancel = tools.cancel.clone();
-    let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
-    known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
+    let known = known_theories(bases, tools);
     // Without swapped arguments: their short searches made a quasigroup cycle's identification
-    // take 22 s instead of 9 (debug build) and vary with the machine's load, so a resumed run
-    // could keep other discoveries than an uninterrupted one.
+    // take twice as long (debug build) and vary with the machine's load. A candidate about to be
+    // kept as new is compared again with them ([`standing_to_keep`]).
     let opts = identification_options(cancel.clone(), false);
     let mut reference = Reference::new(known, cancel);
     let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
@@ -563,8 +590,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         if !c.checked || !nontrivial || c.same_as_parent.is_some() {
             continue;
         }
-        let side = Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect()).with_counts(c.complete_counts());
-        let st = standing(&side, &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
+        let st = standing(&side_of(c), &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
         let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
         let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
         if let Standing::New { .. } = st {

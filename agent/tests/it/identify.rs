@@ -97,3 +97,37 @@ fn presentations_of_known_classes_are_never_kept_as_discoveries() {
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].presentations.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["SqB"]);
 }
+
+/// Two known classes in disguise: commutative quasigroups read through their right division
+/// (`x / y = y / x`: a parastrophe) and totally symmetric quasigroups written with both
+/// divisions (which equal `*`). An offline run kept each as new before swapped arguments and
+/// definitions were compared.
+struct Disguises;
+
+impl Explorer for Disguises {
+    fn moves(&self) -> Vec<String> {
+        vec!["COMPLETE".into()]
+    }
+
+    fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
+        let g = |name: &str, extra: &str| Generated { name: name.into(), theory: with("quasigroup", extra), origin: "COMPLETE".into(), parents: vec!["quasigroup".into()] };
+        Ok(vec![g("RightDivisionCommutative", "axiom c: x / y = y / x"), g("DivisionsCommute", "axiom c: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom h: x * y = y * x")])
+    }
+}
+
+#[test]
+fn parastrophes_and_definitional_extensions_of_known_classes_are_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
+    let tools = Toolbox { explorer: Some(Box::new(Disguises)), per_size: std::time::Duration::from_secs(5), ..Toolbox::builtin() };
+    let agent = Agent { llm: &Offline, offline: true, tools, observer: &Silent, interrupted: &|| false };
+    agent.run(&mut lib, &Config { goal: "quasigroups".into(), cycles: 1, bases: vec![] }).unwrap();
+    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    assert!(report.discoveries.is_empty(), "{}", report.decisions.analysis);
+    assert!(discoveries(&lib).is_empty());
+    // The definitional extension is known at identification; the parastrophe once the
+    // strategist wants to keep it (compared again with swapped arguments).
+    assert!(report.decisions.analysis.contains("DivisionsCommute (known as totally_symmetric_quasigroup (catalogue): the same class through definitions"), "{}", report.decisions.analysis);
+    let faults: Vec<&str> = report.faults.iter().map(|f| f.message.as_str()).collect();
+    assert!(faults.iter().any(|m| m.contains("`RightDivisionCommutative` was not kept") && m.contains("known as commutative_quasigroup (catalogue): the same class with the arguments of")), "{faults:?}\n{}", report.decisions.analysis);
+}

@@ -16,22 +16,44 @@ use crate::theory::Theory;
 /// The description names every symbol dropped this way.
 pub fn drop_axiom(t: &Theory, axiom: &str) -> Result<Derived, MoveError> {
     let at = t.axioms.iter().position(|a| a.name == axiom).ok_or_else(|| MoveError::Inapplicable(format!("{} has no axiom `{axiom}`", t.name)))?;
-    let rest = || t.axioms.iter().enumerate().filter(move |(i, _)| *i != at).map(|(_, a)| &a.formula);
-    let dropped = &t.axioms[at].formula;
-    let funcs: Vec<FuncId> = t.sig.func_ids().filter(|&f| dropped.mentions_func(f) && !rest().any(|r| r.mentions_func(f))).collect();
-    let rels: Vec<RelId> = t.sig.rel_ids().filter(|&r| dropped.mentions_rel(r) && !rest().any(|q| q.mentions_rel(r))).collect();
-    let names: Vec<String> = funcs.iter().map(|&f| format!("`{}`", t.sig.func_decl(f).name)).chain(rels.iter().map(|&r| format!("`{}`", t.sig.rel_decl(r).name))).collect();
-    let description = match names.len() {
+    let orphans = Orphans::of(t, &[at]);
+    let description = match orphans.names.len() {
         0 => format!("{} without `{axiom}`", t.name),
-        _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, names.join(", ")),
+        _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, orphans.names.join(", ")),
     };
     let p = prov(t, Move::Abstract, &[("drop", axiom)], format_args!("{description}"));
-    let d = derive(t, &[at], vec![], vec![], p, format_args!("-{axiom}"))?;
-    if names.is_empty() {
-        return Ok(d);
+    orphans.removed_from(derive(t, &[at], vec![], vec![], p, format_args!("-{axiom}"))?)
+}
+
+/// The symbols that only some removed axioms mention: a theory that loses those axioms loses
+/// the symbols too, so that it is the reduct to what its axioms speak about and not the old
+/// signature with symbols left free to mean anything (a free operation multiplies the models
+/// without describing anything).
+struct Orphans {
+    funcs: Vec<FuncId>,
+    rels: Vec<RelId>,
+    /// Their names, in backquotes.
+    names: Vec<String>,
+}
+
+impl Orphans {
+    /// The symbols of `t` that the axioms at `removed` mention and no other axiom does.
+    fn of(t: &Theory, removed: &[usize]) -> Orphans {
+        let (gone, kept): (Vec<_>, Vec<_>) = t.axioms.iter().enumerate().partition(|(i, _)| removed.contains(i));
+        let funcs: Vec<FuncId> = t.sig.func_ids().filter(|&f| gone.iter().any(|(_, a)| a.formula.mentions_func(f)) && !kept.iter().any(|(_, a)| a.formula.mentions_func(f))).collect();
+        let rels: Vec<RelId> = t.sig.rel_ids().filter(|&r| gone.iter().any(|(_, a)| a.formula.mentions_rel(r)) && !kept.iter().any(|(_, a)| a.formula.mentions_rel(r))).collect();
+        let names = funcs.iter().map(|&f| format!("`{}`", t.sig.func_decl(f).name)).chain(rels.iter().map(|&r| format!("`{}`", t.sig.rel_decl(r).name))).collect();
+        Orphans { funcs, rels, names }
     }
-    let expected = d.theory.axioms.len();
-    finish(remove_symbols(d.theory, &funcs, &rels), expected, d.provenance)
+
+    /// `d` (derived by removing those axioms) without the orphaned symbols.
+    fn removed_from(&self, d: Derived) -> Result<Derived, MoveError> {
+        if self.names.is_empty() {
+            return Ok(d);
+        }
+        let expected = d.theory.axioms.len();
+        finish(remove_symbols(d.theory, &self.funcs, &self.rels), expected, d.provenance)
+    }
 }
 
 /// `t` without the given symbols, which no axiom may mention; the others are renumbered.
@@ -64,8 +86,10 @@ pub fn common_part_with(pair: &Pair) -> Option<Result<Derived, MoveError>> {
     let best = pair.landings().iter().map(|l| (l.landed.iter().filter(|k| **k).count(), l)).max_by_key(|(n, _)| *n);
     let (n, landing) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len())?;
     let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
-    let p = Provenance::new(&[&a.name, &b.name], Move::Abstract, &landing.params(pair), format_args!("what {} and {} have in common: {n} axioms of {}", a.name, b.name, a.name));
-    Some(derive(a, &removed, vec![], vec![], p, format_args!("common({})", b.name)))
+    let orphans = Orphans::of(a, &removed);
+    let without = if orphans.names.is_empty() { String::new() } else { format!(", without {}, which no kept axiom mentions", orphans.names.join(", ")) };
+    let p = Provenance::new(&[&a.name, &b.name], Move::Abstract, &landing.params(pair), format_args!("what {} and {} have in common: {n} axioms of {}{without}", a.name, b.name, a.name));
+    Some(derive(a, &removed, vec![], vec![], p, format_args!("common({})", b.name)).and_then(|d| orphans.removed_from(d)))
 }
 
 

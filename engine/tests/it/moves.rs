@@ -155,6 +155,13 @@ fn abstract_drops_and_finds_common_parts() {
     let back = generalize::drop_axiom(&with_sq, &def).unwrap();
     assert!(same(&back.theory, &sg), "{}", back.theory.to_text());
     assert!(back.provenance.description().contains("no other axiom mentions"), "{}", back.provenance.description());
+    // The common part loses the symbols only its lost axioms mentioned: idempotent magmas, not
+    // idempotent magmas with a free operation `\` (which an agent run kept as a discovery).
+    let a = Theory::parse("theory A\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\naxiom l: x \\ (x * y) = y\n", "a.bk").unwrap();
+    let b = Theory::parse("theory B\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\n", "b.bk").unwrap();
+    let c = generalize::common_part(&a, &b).unwrap();
+    assert_eq!(c.theory.sig.funcs.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["*"], "{}", c.theory.to_text());
+    assert!(c.provenance.description().contains("without `\\`, which no kept axiom mentions"), "{}", c.provenance.description());
     // Symbols still used elsewhere stay: dropping associativity from a monoid keeps `e`.
     let m = generalize::drop_axiom(&seed("monoid"), "assoc").unwrap().theory;
     assert_eq!(m.sig.funcs.len(), seed("monoid").sig.funcs.len());
