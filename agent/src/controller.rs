@@ -393,7 +393,9 @@ impl Agent<'_> {
         let mut discoveries: Vec<Discovery> = Vec::new();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
-            let standing = standing_to_keep(c, &s.bases, &self.tools);
+            // The candidates kept before this one (itself aside: keeping it again adds an alias).
+            let kept: Vec<&Candidate> = discoveries.iter().filter(|d| d.candidate.name != c.name).filter_map(|d| s.candidates.iter().find(|k| k.name == d.candidate.name)).collect();
+            let standing = standing_to_keep(c, &kept, &s.bases, &self.tools);
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
             // A discovery must be new for a stated reason; a theory known to be an earlier
             // discovery (or one kept this cycle) becomes another presentation of it.
@@ -561,10 +563,13 @@ fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
 /// swapped arguments ([`identify_candidates`]), so a candidate found new is compared again with
 /// them before it is kept: a parastrophe or mirror image of a known class (a quasigroup whose
 /// right division is commutative is a commutative quasigroup read through `/`) is then known,
-/// not a discovery. Other standings are as identified.
-fn standing_to_keep(c: &Candidate, bases: &[Base], tools: &Toolbox) -> Option<Standing> {
+/// not a discovery; so is one that is a mirror image of a candidate `kept` earlier this cycle.
+/// Other standings are as identified.
+fn standing_to_keep(c: &Candidate, kept: &[&Candidate], bases: &[Base], tools: &Toolbox) -> Option<Standing> {
     let Some(Standing::New { .. }) = &c.standing else { return c.standing.clone() };
-    let reference = Reference::new(known_theories(bases, tools), tools.cancel.clone());
+    let mut known = known_theories(bases, tools);
+    known.extend(kept.iter().map(|k| Known { name: k.name.clone(), kind: "candidate", theory: k.theory.clone() }));
+    let reference = Reference::new(known, tools.cancel.clone());
     match standing(&side_of(c), &reference, &identification_options(tools.cancel.clone(), true)) {
         Ok(st) if matches!(st, Standing::Known { .. }) => Some(st),
         // Still new, or not settled by the slower comparison: the first answer stands.

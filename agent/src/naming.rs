@@ -15,12 +15,27 @@ fn camel(name: &str) -> String {
     name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect()
 }
 
-/// The discovery name and the title of `c`: the parent it came from (a base of the situation) and
-/// the laws it adds or drops, compared as printed formulas. The name is a valid discovery name
+/// The seeds and catalogue entries with their axioms as printed, parsed once.
+fn known() -> &'static [(Theory, Vec<(String, String)>)] {
+    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<(String, String)>)>> = std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| birkhoff_engine::catalogue::all().iter().filter_map(|e| e.theory().ok()).map(|t| { let p = printed(&t); (t, p) }).collect())
+}
+
+/// The known theory (seed or catalogue entry) with the most axioms, every one of which `t` has
+/// (as printed), over symbols `t` declares: the class `t` is most plainly that class with laws
+/// added. `None` when no known theory with an axiom fits.
+fn nearest_known(t: &Theory, own: &[(String, String)]) -> Option<&'static Theory> {
+    let declares = |k: &Theory| k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some()) && k.sig.rels.iter().all(|r| t.sig.rels.iter().any(|q| q.name == r.name));
+    known().iter().filter(|(k, p)| !p.is_empty() && declares(k) && p.iter().all(|(_, f)| own.iter().any(|(_, g)| g == f))).max_by_key(|(_, p)| p.len()).map(|(k, _)| k)
+}
+
+/// The discovery name and the title of `c`: the parent it came from (a base of the situation;
+/// else the nearest seed or catalogue entry whose axioms it has) and the laws it adds or drops,
+/// compared as printed formulas. The name is a valid discovery name
 /// (a letter, then letters and digits, at most 64); the title reads as a phrase.
 pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
-    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| &b.theory);
     let own = printed(&c.theory);
+    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| &b.theory).or_else(|| nearest_known(&c.theory, &own));
     let (added, dropped): (Vec<&(String, String)>, Vec<(String, String)>) = match parent {
         Some(p) => {
             let theirs = printed(p);

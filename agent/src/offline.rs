@@ -149,8 +149,10 @@ fn spectrum_signal(c: &Candidate) -> (usize, u128) {
     (sizes, c.spectrum.iter().map(|r| r.iso.value).sum())
 }
 
-/// Identity-free properties worth conjecturing for a binary or unary symbol, as statements.
-fn properties(t: &Theory) -> Vec<(String, &'static str)> {
+/// Properties worth conjecturing, as statements: for a binary symbol, commutativity,
+/// idempotence and associativity, and for each constant that it is a left or right identity or
+/// every square; for a unary symbol, that it is an involution.
+fn properties(t: &Theory) -> Vec<(String, String)> {
     if !t.sig.is_single_sorted() {
         return vec![];
     }
@@ -163,11 +165,19 @@ fn properties(t: &Theory) -> Vec<(String, &'static str)> {
         };
         match d.args.len() {
             2 => {
-                out.push((format!("{} = {}", app("x", "y"), app("y", "x")), "commutative"));
-                out.push((format!("{} = x", app("x", "x")), "idempotent"));
-                out.push((format!("{} = {}", app(&app("x", "y"), "z"), app("x", &app("y", "z"))), "associative"));
+                let op = |what: &str| format!("`{}` is {what}", d.name);
+                out.push((format!("{} = {}", app("x", "y"), app("y", "x")), op("commutative")));
+                out.push((format!("{} = x", app("x", "x")), op("idempotent")));
+                out.push((format!("{} = {}", app(&app("x", "y"), "z"), app("x", &app("y", "z"))), op("associative")));
+                // A constant that is an identity or every square for this operation: a loop's
+                // divisions (e \ x = x, x / x = e) and exponents (x * x = e) are found so.
+                for c in t.sig.func_ids().map(|c| t.sig.func_decl(c)).filter(|c| c.args.is_empty()) {
+                    out.push((format!("{} = x", app(&c.name, "x")), format!("`{}` is a left identity for `{}`", c.name, d.name)));
+                    out.push((format!("{} = x", app("x", &c.name)), format!("`{}` is a right identity for `{}`", c.name, d.name)));
+                    out.push((format!("{} = {}", app("x", "x"), c.name), format!("every square under `{}` is `{}`", d.name, c.name)));
+                }
             }
-            1 => out.push((format!("{0}({0}(x)) = x", d.name), "an involution")),
+            1 => out.push((format!("{0}({0}(x)) = x", d.name), format!("`{}` is an involution", d.name))),
             _ => {}
         }
     }
@@ -190,7 +200,7 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
             with.axioms.push(axiom.clone().into());
             let already_axiom = with.fingerprint() == c.theory.fingerprint();
             let holds = c.models.iter().all(|m| eval::holds(&c.theory.sig, &m.model, &axiom));
-            (holds && !already_axiom).then(|| ConjectureProposal { theory: c.name.clone(), statement: text, rationale: format!("the operation is {what} in all {} models found, up to size {largest}, though no axiom says so", c.models.len()) })
+            (holds && !already_axiom).then(|| ConjectureProposal { theory: c.name.clone(), statement: text, rationale: format!("{what} in all {} models found, up to size {largest}, though no axiom says so", c.models.len()) })
         })
         .collect()
 }

@@ -331,6 +331,12 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
             }
         };
         let answer = prove(&t, &goal, &ProverOptions { timeout, cancel: opts.cancel.clone(), ..ProverOptions::default() }).map_err(|e| Error::Step(format!("proof of {}: {e}", h.id)))?;
+        // Ctrl-C stops the prover inside a hypothesis; an answer cut short that way is no
+        // round of it (the next run tries it again with the same budget).
+        if matches!(answer.verdict, Verdict::Unknown) && opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            budgets.pop();
+            break;
+        }
         let conjecture = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: h.statement.clone(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: "research".into() };
         let cid = h.conjecture.clone().unwrap_or_else(|| Body::Conjecture(conjecture.clone()).id());
         let proposed_by = match lib.get(&cid) {

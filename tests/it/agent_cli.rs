@@ -320,7 +320,8 @@ fn a_run_killed_at_random_points_resumes_to_the_uninterrupted_library() {
     let report1 = &expected["reports/cycle-0001.json"];
     assert_eq!(report1["faults"], serde_json::json!([]), "{report1}");
     assert!(report1["tool_calls"].as_array().unwrap().iter().any(|c| c["summary"].as_str().unwrap().contains("already in the library as `Kept1a`; `Kept1again` is kept as an alias")), "{report1}");
-    assert_eq!(report1["discoveries"][2]["alias_of"], "Kept1a");
+    // (Kept1b may be a mirror image of Kept1a, and then another presentation of it.)
+    assert!(report1["discoveries"].as_array().unwrap().iter().any(|d| d["name"] == "Kept1again" && d["alias_of"] == "Kept1a"), "{report1}");
     // A seeded generator, printed so that a failing trial can be replayed.
     let mut seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
     eprintln!("kill trials seed {seed}");

@@ -122,7 +122,7 @@ fn injected(page: &Loaded) -> Vec<String> {
 pub(crate) fn library(dir: &Path) -> String {
     let lib = dir.join("lib").to_str().unwrap().to_string();
     let goal = format!("quasigroups and loops with few models {SCRIPT_NAME}");
-    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "2", "--goal", &goal, "--library", &lib]);
+    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "3", "--goal", &goal, "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
     let mut l = Library::open(Path::new(&lib)).unwrap();
     let theory = "theory Magma\nfunc * : 2\naxiom idem: x * x = x\n";
@@ -156,7 +156,7 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
     let written: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let pages: Vec<PathBuf> = written["pages"].as_array().unwrap().iter().map(|p| PathBuf::from(p.as_str().unwrap())).collect();
     let names: Vec<String> = pages.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    for expected in ["index.html", "discoveries.html", "conjectures.html", "graph.html", "references.html", "cycle-0001.html", "cycle-0002.html"] {
+    for expected in ["index.html", "discoveries.html", "conjectures.html", "graph.html", "references.html", "cycle-0001.html", "cycle-0002.html", "cycle-0003.html"] {
         assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
     }
     assert!(names.iter().any(|n| n.starts_with("thy-")), "no discovery page: {names:?}");
@@ -215,10 +215,10 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
     let index = site.join("index.html");
     let filtered = load(&exe, &format!("file://{}#filter=no-such-word", index.display()));
     let cycles = elements(&filtered.dom, "table", "cycles").pop().expect("the cycle table");
-    assert_eq!(cycles.matches("<tr hidden=\"\">").count(), 2, "{cycles}");
+    assert_eq!(cycles.matches("<tr hidden=\"\">").count(), 3, "{cycles}");
     assert!(filtered.console.is_empty(), "{:?}", filtered.console);
     // Opened sorted by a column, both ways: the rows come in that order, and the header says so.
-    for (order, first) in [("descending", "2"), ("ascending", "1")] {
+    for (order, first) in [("descending", "3"), ("ascending", "1")] {
         let sorted = load(&exe, &format!("file://{}#sort=cycle&order={order}", index.display()));
         let cycles = elements(&sorted.dom, "table", "cycles").pop().expect("the cycle table");
         assert!(cycles.contains(&format!("aria-sort=\"{order}\"")), "{cycles}");

@@ -238,3 +238,24 @@ fn the_routed_step_searches_the_literature_first_and_moves_on_without_a_network(
     assert_eq!(report.next.phase, Phase::Proof, "{:?}", report.next);
     assert_eq!(ws.load().unwrap().of(Kind::Attempt).count(), 1);
 }
+
+#[test]
+fn ctrl_c_inside_a_proof_leaves_the_hypothesis_untried() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = library(dir.path());
+    let (ws, _) = Workspace::create(&mut lib, NAME).unwrap();
+    let before = ws.load().unwrap().hypotheses().next().unwrap().evidence.clone();
+    // Ctrl-C as the prover starts on H-001: the prover sees the flag and stops at once.
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let opts = Options { cancel: Some(cancel.clone()), ..quick() };
+    let _ = steps::run(&mut lib, &ws, Some(Phase::Proof), &opts, &mut |line| {
+        if line.starts_with("proof: H-001") {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    let loaded = ws.load().unwrap();
+    let h = loaded.hypotheses().next().unwrap();
+    assert_eq!(h.status, HypothesisStatus::Active);
+    assert_eq!(h.evidence, before, "an interrupted proof is no round of the hypothesis");
+    assert!(loaded.attempts().all(|a| a.hypotheses.is_empty()), "{:?}", loaded.attempts().map(|a| &a.hypotheses).collect::<Vec<_>>());
+}
