@@ -7,7 +7,6 @@ use super::models::Format;
 use birkhoff_checker::finder::{FinderError, FirstModel};
 use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
-use birkhoff_engine::tables;
 use serde_json::json;
 
 /// Arguments of `birkhoff find`.
@@ -63,10 +62,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             FirstModel::Found { model } => {
                 let engine = engine.as_str().unwrap_or("?");
                 match a.format {
-                    Format::Mace4 => print!("% found by the {engine} engine; {CHECKED_BY_EVALUATOR}\n{}", tables::to_mace4(&t.sig, model, 1)?),
-                    Format::Gap => print!("# found by the {engine} engine; {CHECKED_BY_EVALUATOR}\n{}", tables::to_gap(&t.sig, model, 1)),
+                    Format::Mace4 | Format::Gap => print!("{}{}", a.format.comment(&format!("found by the {engine} engine; {CHECKED_BY_EVALUATOR}")), a.format.model(&t.sig, model, 1)?),
                     _ => {
-                        print!("{}", tables::cayley(&t.sig, model));
+                        print!("{}", Format::Table.model(&t.sig, model, 1)?);
                         println!("(found by the {engine} engine; {CHECKED_BY_EVALUATOR})");
                     }
                 }

@@ -29,6 +29,28 @@ impl Format {
         anyhow::ensure!(self != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
         Ok(())
     }
+
+    /// `text` as comment lines of the format's language (`% ` for Mace4, `# ` for GAP), which
+    /// LADR's tools, `birkhoff eval` and GAP's `Read` skip; unchanged for tables and JSON.
+    pub fn comment(self, text: &str) -> String {
+        let mark = match self {
+            Format::Mace4 => "% ",
+            Format::Gap => "# ",
+            Format::Table | Format::Json => return text.to_string(),
+        };
+        text.lines().map(|l| format!("{mark}{l}\n")).collect()
+    }
+
+    /// One model in the format: Cayley tables, JSON, or the `number`-th model of a Mace4 or GAP
+    /// file. `models`, `find` and `prove` (its countermodels) all print through this.
+    pub fn model(self, sig: &birkhoff_engine::Signature, model: &birkhoff_engine::Structure, number: usize) -> anyhow::Result<String> {
+        Ok(match self {
+            Format::Table => tables::cayley(sig, model),
+            Format::Json => format!("{:#}\n", model.to_json(sig)),
+            Format::Mace4 => tables::to_mace4(sig, model, number)?,
+            Format::Gap => tables::to_gap(sig, model, number),
+        })
+    }
 }
 
 /// Arguments of `birkhoff models`.
@@ -73,24 +95,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             print_json(&out);
         }
-        Format::Mace4 => {
-            // A LADR comment, which Mace4's tools and `birkhoff eval` skip.
-            println!("% {CHECKED_BY_EVALUATOR}");
+        Format::Mace4 | Format::Gap => {
+            print!("{}", format.comment(CHECKED_BY_EVALUATOR));
             for (i, c) in e.classes.iter().enumerate() {
-                print!("{}", tables::to_mace4(&t.sig, &c.model, i + 1)?);
-            }
-        }
-        Format::Gap => {
-            // A GAP comment, which `Read` skips.
-            println!("# {CHECKED_BY_EVALUATOR}");
-            for (i, c) in e.classes.iter().enumerate() {
-                print!("{}", tables::to_gap(&t.sig, &c.model, i + 1));
+                print!("{}", format.model(&t.sig, &c.model, i + 1)?);
             }
         }
         Format::Table => {
             for (i, c) in e.classes.iter().enumerate() {
                 println!("model {} (|Aut| = {})", i + 1, c.automorphisms);
-                println!("{}", tables::cayley(&t.sig, &c.model));
+                println!("{}", format.model(&t.sig, &c.model, i + 1)?);
             }
             if complete {
                 println!("{shown} model(s) of size {} up to isomorphism", sizes_label(&sizes));

@@ -6,11 +6,13 @@
 
 use crate::output::print_json;
 use crate::Outcome;
+use super::models::Format;
 use birkhoff_checker::prover::readable::{render, Layout};
 use birkhoff_checker::prover::external as ext;
 use birkhoff_checker::prover::{prove, Options, Verdict};
 use birkhoff_checker::sweep::write_atomic;
-use birkhoff_engine::{parse::parse_formula, tables};
+use birkhoff_engine::parse::parse_formula;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -46,6 +48,11 @@ pub struct Args {
     /// never as a certificate. A timeout is unknown.
     #[arg(long, value_name = "NAME")]
     external: Option<String>,
+    /// How to print a countermodel: Cayley tables, JSON (as --json), or a Mace4 or GAP model as
+    /// `models` and `find` print them; in the last two, every other line of the answer is a
+    /// comment of that language, so the output can be read as it is.
+    #[arg(long, value_enum, default_value = "table")]
+    format: super::models::Format,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
@@ -59,6 +66,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         (None, None) => anyhow::bail!("theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"", t.name),
     };
     let goal = parse_formula(&t.sig, &goal_text, "GOAL")?;
+    a.format.check(&t)?;
+    let json = json || a.format == Format::Json;
     if let Some(name) = &a.external {
         return external(&t, &goal, name, &goal_text, a.timeout, json);
     }
@@ -105,33 +114,40 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         v["goal"] = goal_text.clone().into();
         print_json(&v);
     } else {
+        // The answer in words; with --format mace4 or gap, as comments around the model.
+        let mut text = String::new();
+        let mut model_text = String::new();
         match &answer.verdict {
             Verdict::Disproved { model, witness } => {
                 let w: Vec<String> = witness.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-                println!("disproved: a model of {} of size {:?} where the goal fails at {}", t.name, model.sizes, w.join(", "));
-                print!("{}", tables::cayley(&t.sig, model));
-                println!("checked by the evaluator: every axiom holds and the goal fails at that assignment");
+                let _ = writeln!(text, "disproved: a model of {} of size {:?} where the goal fails at {}", t.name, model.sizes, w.join(", "));
+                model_text = a.format.model(&t.sig, model, 1)?;
+                if a.format == Format::Table {
+                    text += &std::mem::take(&mut model_text);
+                }
+                let _ = writeln!(text, "checked by the evaluator: every axiom holds and the goal fails at that assignment");
             }
             Verdict::Proved { certificate } => {
                 let lemmas = match certificate.lemmas.len() {
                     0 => String::new(),
                     n => format!(" ({n} lemmas)"),
                 };
-                println!("proved: a certificate of {} rewrite steps{lemmas}, replayed by the certificate checker", certificate.total_steps());
+                let _ = writeln!(text, "proved: a certificate of {} rewrite steps{lemmas}, replayed by the certificate checker", certificate.total_steps());
                 match &readable {
-                    Some(Ok(p)) => print!("{p}"),
-                    Some(Err(e)) => println!("  (proof not shown: {e}; --certificate FILE writes it)"),
-                    None => println!("  (more than {RENDERED_STEPS} steps, not shown: --certificate FILE writes them)"),
+                    Some(Ok(p)) => text += &p.to_string(),
+                    Some(Err(e)) => { let _ = writeln!(text, "  (proof not shown: {e}; --certificate FILE writes it)"); }
+                    None => { let _ = writeln!(text, "  (more than {RENDERED_STEPS} steps, not shown: --certificate FILE writes them)"); }
                 }
             }
-            Verdict::ProvedByZ3 { detail } => println!("proved (Z3): {detail}\n  evidence: {}", answer.verdict.evidence()),
+            Verdict::ProvedByZ3 { detail } => { let _ = writeln!(text, "proved (Z3): {detail}\n  evidence: {}", answer.verdict.evidence()); }
             Verdict::Unknown => {
-                println!("unknown{}", answer.unknown_because.as_deref().map_or(String::new(), |w| format!(": {w}")));
+                let _ = writeln!(text, "unknown{}", answer.unknown_because.as_deref().map_or(String::new(), |w| format!(": {w}")));
                 for at in &answer.attempts {
-                    println!("  tried {:?}: {} ({:.2}s)", at.strategy, at.result, at.seconds);
+                    let _ = writeln!(text, "  tried {:?}: {} ({:.2}s)", at.strategy, at.result, at.seconds);
                 }
             }
         }
+        print!("{}{model_text}", a.format.comment(&text));
     }
     Ok(match answer.verdict {
         Verdict::Unknown if crate::interrupt::requested() => Outcome::Interrupted,

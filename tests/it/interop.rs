@@ -200,6 +200,23 @@ fn gap_tables_are_one_based_with_the_identity_first() {
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("M1 := rec("));
 }
 
+/// `prove --format gap` prints a countermodel as `models` and `find` do, and the rest of the
+/// answer as GAP comments, so GAP can `Read` the whole output.
+#[test]
+fn prove_prints_its_countermodel_for_gap() {
+    let o = birkhoff(&["prove", "semigroup", "x * y = y * x", "--format", "gap", "--timeout", "20"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let (comments, record) = text.split_once("M1 := rec(").expect("a GAP record");
+    assert!(comments.lines().all(|l| l.starts_with("# ")), "{text}");
+    assert!(comments.contains("# disproved: a model of Semigroup of size [2]") && comments.contains("# checked by the evaluator"), "{text}");
+    assert!(record.contains("size := 2,") && record.contains("mult := [ [ "), "{text}");
+    // A proof has no model: every line is a comment.
+    let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--format", "gap", "--timeout", "20"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success() && text.starts_with("# proved") && text.lines().all(|l| l.starts_with("# ")), "{text}");
+}
+
 /// Bad TPTP input: each an error naming the file, line and column, never a panic.
 #[test]
 fn tptp_errors_are_located() {

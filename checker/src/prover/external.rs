@@ -200,11 +200,14 @@ fn version(path: &Path, prover: Prover) -> String {
     let flag = if prover == Prover::Prover9 { "--help" } else { "--version" };
     let out = Command::new(path).arg(flag).stdin(Stdio::null()).output();
     out.ok()
-        .and_then(|o| {
-            let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-            text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
-        })
+        .and_then(|o| version_line(&(String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))))
         .unwrap_or_else(|| format!("{} (version unknown)", prover.program()))
+}
+
+/// The first line of a version or help text that says something: Prover9 opens its help with a
+/// rule of `=` signs around its name, and the version is on the next line.
+fn version_line(text: &str) -> Option<String> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('=')).map(str::to_string)
 }
 
 /// A problem in a temporary file, removed when dropped.
@@ -283,5 +286,12 @@ mod tests {
         }
         assert_eq!(Prover::named("E"), Some(Prover::E));
         assert_eq!(Prover::named("z3"), None);
+    }
+
+    #[test]
+    fn prover9s_version_is_read_past_its_banner() {
+        let help = "============================== Prover9 ===============================\nProver9 (64) version 2009-11A, November 2009.\n";
+        assert_eq!(version_line(help).as_deref(), Some("Prover9 (64) version 2009-11A, November 2009."));
+        assert_eq!(version_line("\nE 2.6 Floral Guranse\n").as_deref(), Some("E 2.6 Floral Guranse"));
     }
 }

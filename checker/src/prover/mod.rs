@@ -114,11 +114,14 @@ impl Options {
     ///    refute laws whose smallest countermodels the finder cannot reach in time;
     /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
     ///    finds at all it finds in a tenth of a second;
-    /// 4. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 5. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 6. saturation again from scratch with most of what is left (80 %), for proofs that need
+    /// 4. a first look at every larger size (10 %): where the sizes below are quick to rule out
+    ///    (groups, loops, quasigroups), a countermodel of size 5 or 6 is found in milliseconds,
+    ///    not after Z3 and saturation have used most of the budget;
+    /// 5. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
+    /// 6. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 7. saturation again from scratch with most of what is left (80 %), for proofs that need
     ///    more time than step 3 had;
-    /// 7. larger countermodels with the rest.
+    /// 8. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
@@ -127,6 +130,9 @@ impl Options {
             Strategy::Affine { max_modulus: AFFINE_MODULI, time_share: 10 },
             Strategy::Saturation { time_share: 25 },
         ];
+        if self.max_size > tiny {
+            plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: self.max_size, time_share: 10 });
+        }
         #[cfg(feature = "z3")]
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
@@ -346,7 +352,7 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
     let mut round = 0;
     let mut queue: Vec<Strategy> = plan.to_vec();
     loop {
-        for s in &queue {
+        for (k, s) in queue.iter().enumerate() {
             let left = opts.timeout.saturating_sub(start.elapsed());
             if cancelled() || left.is_zero() {
                 attempts.push(Attempt { strategy: s.clone(), result: if cancelled() { "interrupted".into() } else { "no time left".into() }, seconds: 0.0 });
@@ -376,7 +382,10 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
                         Stop::Room => nodes < MAX_RETRY_ENODES,
                         Stop::ForGood => false,
                     };
-                    if may_decide && !open.contains(s) {
+                    // A first look at sizes that later countermodel searches of the plan cover
+                    // is not retried: those searches are.
+                    let covered = round == 0 && covered_later(s, &queue[k + 1..]);
+                    if may_decide && !covered && !open.contains(s) {
                         open.push(s.clone());
                     }
                     attempts.push(Attempt { strategy: s.clone(), result, seconds });
@@ -411,6 +420,13 @@ const MIN_RETRY: Duration = Duration::from_millis(50);
 /// An "unknown" answer after `attempts`, because of `why`.
 fn unknown(attempts: Vec<Attempt>, why: &str) -> Answer {
     Answer { verdict: Verdict::Unknown, attempts, unknown_because: Some(why.to_string()) }
+}
+
+/// Whether `s` is a countermodel search each of whose sizes one of the `later` countermodel
+/// searches also tries.
+fn covered_later(s: &Strategy, later: &[Strategy]) -> bool {
+    let Strategy::Countermodel { min_size, max_size, .. } = *s else { return false };
+    (min_size..=max_size).all(|n| later.iter().any(|l| matches!(*l, Strategy::Countermodel { min_size: lo, max_size: hi, .. } if lo <= n && n <= hi)))
 }
 
 /// `s` with a new share of the time left.

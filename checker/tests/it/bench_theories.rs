@@ -1,6 +1,7 @@
 //! The benchmark theories of benches/theories/ mean what their doc strings say: at small sizes
 //! the finder finds a model exactly where the mathematics says one exists, and proves none
-//! elsewhere (the existence conditions are cited in each file).
+//! elsewhere (the existence conditions are cited in each file). The same for the truth values of
+//! the prover comparison's problems in benches/provers/loops/.
 
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{first, FirstModel, Options};
@@ -61,4 +62,35 @@ fn bol_loops_and_proper_bol_loops() {
 #[test]
 fn no_small_distributive_nonmedial_quasigroups() {
     spectrum_support("distributive_nonmedial_quasigroup.bk", 1..=5, |_| false);
+}
+
+/// The prover comparison's loop and quasigroup problems (benches/provers/loops/) state the truth
+/// they claim as far as small models can tell: every non-theorem has a countermodel of size at
+/// most 6, checked by the evaluator, and no theorem has one of size at most 4.
+#[test]
+fn prover_problems_are_labelled_as_small_models_say() {
+    use birkhoff_checker::prover::countermodel::{search, Search};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/provers/loops");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "bk")).collect();
+    files.sort();
+    assert!(files.len() >= 30, "{} problems", files.len());
+    for path in files {
+        let t = Theory::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let goal = birkhoff_engine::parse::parse_formula(&t.sig, &t.meta["conjecture"], "conjecture").unwrap();
+        let holds = match t.meta["expected"].as_str() {
+            "true" => true,
+            "false" => false,
+            other => panic!("{}: expected must be true or false, not {other}", path.display()),
+        };
+        // No time limit to speak of: the searches take milliseconds, and a limit reached would
+        // fail the test rather than pass it.
+        let found = search(&t, &goal, 1, if holds { 4 } else { 6 }, std::time::Duration::from_secs(3600), &Budget::default()).unwrap();
+        match (holds, found) {
+            (false, Search::Found(c)) => assert!(eval::check(&t, &c.model).is_ok() && eval::falsify(&t.sig, &c.model, &goal).is_some()),
+            (true, Search::NoneUpTo) => {}
+            (_, Search::Found(c)) => panic!("{}: a countermodel to a theorem: {:?}", path.display(), c.model),
+            (_, Search::NoneUpTo) => panic!("{}: no countermodel up to size 6 to a non-theorem", path.display()),
+            (_, Search::OutOfTime(why) | Search::CannotSearch(why)) => panic!("{}: {why}", path.display()),
+        }
+    }
 }

@@ -116,11 +116,18 @@ fn quandle_need_not_be_latin() {
 #[test]
 fn a_law_whose_smallest_countermodel_has_five_elements() {
     // Every group of order at most 5 is abelian; the smallest non-abelian group is S_3. The plan
-    // tries sizes of 6 and more last, after saturation and Z3 have used their shares (about 90 %
-    // of the budget), and finds S_3 at once then; with 20 s, three test suites running at once
-    // on two cores left too little for it, so the budget is 30 s.
+    // looks at every size above 3 right after the first saturation, before Z3 (it used to try
+    // sizes of 6 and more last, after saturation and Z3 had used about 90 % of the budget), and
+    // sizes 4 and 5 are quickly ruled out for groups, so S_3 comes early.
     let g = seeds::load("group").unwrap();
-    let o = Options { max_size: 6, timeout: Duration::from_secs(30), ..Options::default() };
+    let o = Options { max_size: 6, timeout: Duration::from_secs(10), ..Options::default() };
+    let plan = o.plan();
+    let first = |p: &dyn Fn(&Strategy) -> bool| plan.iter().position(|s| p(s));
+    let size_six = first(&|s| matches!(s, Strategy::Countermodel { min_size, max_size, .. } if *min_size <= 6 && 6 <= *max_size)).unwrap();
+    let saturation = first(&|s| matches!(s, Strategy::Saturation { .. })).unwrap();
+    assert!(size_six < plan.len() - 1 && saturation < size_six, "{plan:?}");
+    #[cfg(feature = "z3")]
+    assert!(size_six < first(&|s| matches!(s, Strategy::Z3 { .. })).unwrap(), "{plan:?}");
     let goal = parse_formula(&g.sig, "x * y = y * x", "goal").unwrap();
     match prove(&g, &goal, &o).unwrap().verdict {
         Verdict::Disproved { model, .. } => {
