@@ -90,12 +90,13 @@ side_by_side() {
         row="$row\tskipped\t-"
     fi
     # Mace4: what `export --to ladr` writes, at exactly this size, stopping at the first model.
+    # Its -t counts CPU seconds, so on a busy machine its wall time passes the cap.
     if side_tool mace4 && [ -n "$MACE4" ]; then
         "$BIN" export "$theory" --to ladr >"$OUT/side-$name-$n.in"
         measure "side-$name-$n-mace4" "$SIDE_CAP" "$MACE4" -n "$n" -N "$n" -m 1 -t "$SIDE_CAP" -f "$OUT/side-$name-$n.in"
         case $(grep -o 'exit ([a-z_]*)' "$OUT/side-$name-$n-mace4.out" | tail -n 1) in
             "exit (max_models)") answer=found ;; "exit (exhausted)") answer=none ;;
-            "exit (max_seconds)") answer=unknown ;; *) answer=error ;;
+            "exit (max_seconds)" | "exit (max_sec_no)") answer=unknown ;; *) answer=error ;;
         esac
         row="$row\t$answer\t$MEASURED_WALL"
     else

@@ -20,6 +20,8 @@
 //! knows the name), and runs nothing: `benches/run.sh side` times cvc5 on them as a whole
 //! process, beside Birkhoff's engines and Mace4 (docs/BENCHMARKS.md, issue 24).
 
+mod common;
+
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FirstModel;
 use birkhoff_checker::router::{self, Engine};
@@ -126,10 +128,7 @@ fn cvc5(file: &str, cap: Duration) -> (String, f64) {
 fn write_only(dir: &str, instances: &[String]) {
     std::fs::create_dir_all(dir).expect("create the output folder");
     for inst in instances {
-        let (name, n) = inst.rsplit_once(':').expect("an instance is THEORY:N");
-        let n: u32 = n.parse().expect("N is a size");
-        let t = Theory::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let stem = std::path::Path::new(name).file_stem().map_or(name.into(), |s| s.to_string_lossy());
+        let (t, n, stem) = common::instance(inst);
         let file = format!("{dir}/{stem}-{n}.smt2");
         std::fs::write(&file, smtlib(&t, n)).expect("write the SMT-LIB file");
         println!("{file}");
@@ -152,9 +151,7 @@ fn main() {
     std::fs::create_dir_all(dir).expect("create the output folder");
     println!("theory\tn\tbirkhoff\tseconds\tcvc5\tseconds");
     for inst in instances {
-        let (name, n) = inst.rsplit_once(':').expect("an instance is THEORY:N");
-        let n: u32 = n.parse().expect("N is a size");
-        let t = Theory::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (t, n, _) = common::instance(inst);
         let file = format!("{dir}/{}-{n}.smt2", t.name);
         std::fs::write(&file, smtlib(&t, n)).expect("write the SMT-LIB file");
         let (b, bt) = birkhoff(&t, n, cap);
