@@ -11,6 +11,16 @@
 //! distinct elements that every element equals (`--finite-model-find`). The SMT-LIB files are
 //! kept in `target/bench-results/cvc5/`. Prints one TSV line per instance: theory, n, Birkhoff's
 //! answer and seconds, cvc5's answer and seconds ("timeout" at the cap).
+//!
+//! ```text
+//! cargo bench -p birkhoff-checker --bench cvc5_first -- --write DIR THEORY:N [THEORY:N ...]
+//! ```
+//!
+//! only writes the SMT-LIB files, as `DIR/THEORY-N.smt2` (the file's stem as given, so a script
+//! knows the name), and runs nothing: `benches/run.sh side` times cvc5 on them as a whole
+//! process, beside Birkhoff's engines and Mace4 (docs/BENCHMARKS.md, issue 24).
+
+mod common;
 
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FirstModel;
@@ -114,8 +124,24 @@ fn cvc5(file: &str, cap: Duration) -> (String, f64) {
     (answer, start.elapsed().as_secs_f64())
 }
 
+/// `--write DIR THEORY:N ...`: the SMT-LIB files only, named by the theory argument's file stem.
+fn write_only(dir: &str, instances: &[String]) {
+    std::fs::create_dir_all(dir).expect("create the output folder");
+    for inst in instances {
+        let (t, n, stem) = common::instance(inst);
+        let file = format!("{dir}/{stem}-{n}.smt2");
+        std::fs::write(&file, smtlib(&t, n)).expect("write the SMT-LIB file");
+        println!("{file}");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if let [flag, dir, instances @ ..] = args.as_slice() {
+        if flag == "--write" {
+            return write_only(dir, instances);
+        }
+    }
     let Some((cap, instances)) = args.split_first() else {
         eprintln!("usage: cargo bench -p birkhoff-checker --bench cvc5_first -- CAP THEORY:N [THEORY:N ...]");
         std::process::exit(2);
@@ -125,9 +151,7 @@ fn main() {
     std::fs::create_dir_all(dir).expect("create the output folder");
     println!("theory\tn\tbirkhoff\tseconds\tcvc5\tseconds");
     for inst in instances {
-        let (name, n) = inst.rsplit_once(':').expect("an instance is THEORY:N");
-        let n: u32 = n.parse().expect("N is a size");
-        let t = Theory::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (t, n, _) = common::instance(inst);
         let file = format!("{dir}/{}-{n}.smt2", t.name);
         std::fs::write(&file, smtlib(&t, n)).expect("write the SMT-LIB file");
         let (b, bt) = birkhoff(&t, n, cap);
