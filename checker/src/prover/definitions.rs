@@ -18,10 +18,9 @@
 //! richer. Reduct and expansion are inverse bijections that keep isomorphism, so the two
 //! theories have the same models up to the definitions, and the same spectrum.
 
-use super::equivalence::{implies, AxiomProof, Implication, Relation, Side};
-use super::{prove, Options, Verdict};
+use super::equivalence::{implies, prove_goals, same_names, AxiomProof, Implication, Outcome, Relation, Side};
+use super::Options;
 use crate::finder::FinderError;
-use birkhoff_engine::canon::has_axiom;
 use birkhoff_engine::moves::transfer::carried;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, Signature};
@@ -98,26 +97,10 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
     // The leaner theory with the definitions, over the richer signature.
     let Some(lean_axioms) = carried(lean, rich.theory, &map) else { return Ok(None) };
     let extended = Theory { name: format!("{} with definitions", lean.name), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).chain(defining).collect() };
-    for a in &rich.theory.axioms {
-        match proof_of(&extended, a, opts)? {
-            Some(evidence_of) => evidence.push(AxiomProof { by: extended.name.clone(), axiom: a.name.clone(), evidence: evidence_of.0, steps: evidence_of.1 }),
-            None => return Ok(None),
-        }
-    }
+    let goals: Vec<(&str, Axiom)> = rich.theory.axioms.iter().map(|a| (a.name.as_str(), (**a).clone())).collect();
+    let Outcome::Proved(proofs) = prove_goals(&extended, rich.theory, &goals, &same_names(rich.theory), opts)? else { return Ok(None) };
+    evidence.extend(proofs);
     Ok(Some(Relation::Defined { rich: rich.theory.name.clone(), lean: lean.name.clone(), map, definitions, proofs: evidence }))
-}
-
-/// How `t` proves `goal`: `shared` (an axiom already), a replayed certificate with its steps,
-/// or Z3; `None` when it was not proved within `opts`.
-fn proof_of(t: &Theory, goal: &Axiom, opts: &Options) -> Result<Option<(&'static str, usize)>, FinderError> {
-    if has_axiom(t, goal) {
-        return Ok(Some(("shared", 0)));
-    }
-    Ok(match prove(t, goal, opts)?.verdict {
-        Verdict::Proved { certificate } => Some(("certificate", certificate.steps.len())),
-        Verdict::ProvedByZ3 { .. } => Some(("z3", 0)),
-        Verdict::Disproved { .. } | Verdict::Unknown => None,
-    })
 }
 
 /// The defining equation `f(x1, …, xk) = s` of `rich`'s operation `f` by a term `s` over
@@ -137,9 +120,8 @@ fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<O
         if !rich.models.iter().all(|m| eval::holds(sig, m, &axiom)) {
             continue;
         }
-        if let Some((evidence, steps)) = proof_of(rich.theory, &axiom, opts)? {
-            let proof = AxiomProof { by: rich.theory.name.clone(), axiom: name, evidence, steps };
-            return Ok(Some((axiom, proof)));
+        if let Outcome::Proved(mut proof) = prove_goals(rich.theory, rich.theory, &[(name.as_str(), axiom.clone())], &same_names(rich.theory), opts)? {
+            return Ok(Some((axiom, proof.remove(0))));
         }
         tried += 1;
         if tried == MAX_PROVED_CANDIDATES {

@@ -244,7 +244,7 @@ pub fn proof_counts(proofs: &[AxiomProof]) -> String {
 }
 
 /// The identity map on `t`'s symbol names.
-fn same_names(t: &Theory) -> SymbolMap {
+pub(super) fn same_names(t: &Theory) -> SymbolMap {
     t.sig.funcs.iter().map(|d| &d.name).chain(t.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect()
 }
 
@@ -261,7 +261,7 @@ fn renamings(weaker: &Theory, stronger: &Theory) -> Vec<SymbolMap> {
 }
 
 /// What one renaming gave for one direction.
-enum Outcome {
+pub(super) enum Outcome {
     Proved(Vec<AxiomProof>),
     Refuted(Box<Witness>),
     Unknown(String),
@@ -290,7 +290,7 @@ fn small_countermodel(stronger: &Side, weaker: &Theory, goals: &[(&str, Axiom)],
 
 /// Proves each of `goals` from `stronger` (an axiom it already has needs no proof); stops at the
 /// first disproved or unknown goal.
-fn prove_goals(stronger: &Theory, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap, opts: &Options) -> Result<Outcome, FinderError> {
+pub(super) fn prove_goals(stronger: &Theory, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap, opts: &Options) -> Result<Outcome, FinderError> {
     let mut proofs = Vec::new();
     for (name, g) in goals {
         let proof = |evidence, steps| AxiomProof { by: stronger.name.clone(), axiom: (*name).to_string(), evidence, steps };
