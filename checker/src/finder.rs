@@ -230,17 +230,30 @@ const PATHS_PER_PIECE: usize = 8;
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
-    let Some(root) = Search::new(p, opts.symmetry_breaking, &|| meter.out_of_time()) else {
-        if meter.out_of_time() {
-            meter.stop();
-        }
-        return Vec::new();
-    };
+    match root_search(p, opts, meter) {
+        Some(root) => run_split_below(&root, meter, split, task),
+        None => Vec::new(),
+    }
+}
+
+/// The search at the root of `p`, every instance evaluated once ([`Search::new`]); `None` when
+/// propagation alone shows there is no model, or when the time ran out while it was built (then
+/// the meter is stopped, so that nothing empty counts as exact).
+fn root_search<'p>(p: &'p Problem, opts: Options, meter: &Meter) -> Option<Search<'p>> {
+    let root = Search::new(p, opts.symmetry_breaking, &|| meter.out_of_time());
+    if root.is_none() && meter.out_of_time() {
+        meter.stop();
+    }
+    root
+}
+
+/// [`run_split`] from a root already built.
+fn run_split_below<R: Send>(root: &Search, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
     let target = match split {
         Split::Threads => rayon::current_num_threads() * 16,
         Split::Piece(piece) => piece.count * PATHS_PER_PIECE,
     };
-    let Some(mut paths) = split_paths(&root, target, meter) else { return Vec::new() };
+    let Some(mut paths) = split_paths(root, target, meter) else { return Vec::new() };
     if let Split::Piece(piece) = split {
         // Every `count`-th path, so that each piece gets some of the heavy leftmost ones.
         paths = paths.into_iter().skip(piece.index - 1).step_by(piece.count).collect();
@@ -256,7 +269,7 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, t
                 meter.stop();
                 return None;
             }
-            let mut s = replay(&root, &path);
+            let mut s = replay(root, &path);
             Some(task(i, &mut s))
         })
         .collect::<Vec<Option<R>>>()
@@ -580,35 +593,46 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
     Ok((outcome, meter.nodes(), start.elapsed()))
 }
 
+/// How many nodes [`first_in`] searches from the root on one thread before it splits the tree.
+/// Most first models that the native finder finds at all lie within a few hundred nodes of the
+/// root (groups, loops, distributive quasigroups of every size benchmarked), and splitting a large
+/// problem costs more than that: on a Moufang loop of order 16 the split alone explored nodes for
+/// 0.18 s and the pieces' copies of the root another 0.2 s of CPU, where the model was 115 nodes
+/// from the root.
+const PROBE_NODES: u64 = 512;
+
 /// One first-model search of `p` (a compilation of `t`, perhaps with witness functions after
 /// `t`'s own). It gives up, answering `Unknown`, when the budget runs out or another search has
 /// `settled` the question; when it decides, it sets `settled`.
+///
+/// It first searches from the root alone for [`PROBE_NODES`] nodes, then splits the rest of the
+/// tree over the threads. Both find the first model in search order, so the probe changes when
+/// the answer comes, not what it is.
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
+    let Some(root) = root_search(p, opts, meter) else {
+        return settle(if meter.stopped() { FirstModel::Unknown } else { FirstModel::None }, settled);
+    };
+    let mut probe = root.clone();
+    let mut probe_nodes = 0;
+    match first_below(&mut probe, t, meter, settled, &mut |nodes| {
+        probe_nodes += nodes;
+        probe_nodes >= PROBE_NODES
+    }) {
+        (Some(model), _) => return settle(FirstModel::Found { model }, settled),
+        (None, Flow::Continue) => return settle(FirstModel::None, settled),
+        (None, _) if meter.stopped() || settled.load(Ordering::Relaxed) => return FirstModel::Unknown,
+        (None, _) => {}
+    }
     let best = AtomicUsize::new(usize::MAX);
     let gave_up = AtomicBool::new(false);
-    let found = run_split(p, opts, meter, Split::Threads, |i, s| {
-        let mut model = None;
-        let mut on_model = |s: &Search| {
-            let mut m = s.structure();
-            m.funcs.truncate(t.sig.funcs.len());
-            model = Some(m);
+    let found = run_split_below(&root, meter, Split::Threads, |i, s| {
+        // A piece after one that already has a model cannot change the answer.
+        let (model, flow) = first_below(s, t, meter, settled, &mut |_| best.load(Ordering::Relaxed) < i);
+        if model.is_some() {
             best.fetch_min(i, Ordering::Relaxed);
-            Flow::Stop
-        };
-        let mut check = |nodes| {
-            if best.load(Ordering::Relaxed) < i {
-                // A piece after one that already has a model cannot change the answer.
-                Flow::Abort
-            } else if settled.load(Ordering::Relaxed) || !meter.charge(nodes) {
-                gave_up.store(true, Ordering::Relaxed);
-                Flow::Abort
-            } else {
-                Flow::Continue
-            }
-        };
-        let from = s.first_open();
-        s.run(from, &mut on_model, &mut check);
-        meter.charge(s.unchecked_nodes());
+        } else if flow == Flow::Abort && best.load(Ordering::Relaxed) >= i {
+            gave_up.store(true, Ordering::Relaxed);
+        }
         model
     });
     let outcome = match found.into_iter().flatten().next() {
@@ -616,10 +640,35 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
         None if gave_up.load(Ordering::Relaxed) || meter.stopped() => FirstModel::Unknown,
         None => FirstModel::None,
     };
+    settle(outcome, settled)
+}
+
+/// Marks the question `settled` when `outcome` decides it, so that a search racing this one
+/// stops.
+fn settle(outcome: FirstModel, settled: &AtomicBool) -> FirstModel {
     if outcome != FirstModel::Unknown {
         settled.store(true, Ordering::Relaxed);
     }
     outcome
+}
+
+/// The first model below `s` (witness tables dropped), and how the search ended: `Continue` when
+/// it exhausted the subtree, `Stop` at a model, `Abort` when the budget ran out, another search
+/// `settled` the question, or `enough` (given the nodes searched since it was last asked) said
+/// to stop.
+fn first_below(s: &mut Search, t: &Theory, meter: &Meter, settled: &AtomicBool, enough: &mut dyn FnMut(u64) -> bool) -> (Option<Structure>, Flow) {
+    let mut model = None;
+    let mut on_model = |s: &Search| {
+        let mut m = s.structure();
+        m.funcs.truncate(t.sig.funcs.len());
+        model = Some(m);
+        Flow::Stop
+    };
+    let mut check = |nodes| if !meter.charge(nodes) || settled.load(Ordering::Relaxed) || enough(nodes) { Flow::Abort } else { Flow::Continue };
+    let from = s.first_open();
+    let flow = s.run(from, &mut on_model, &mut check);
+    meter.charge(s.unchecked_nodes());
+    (model, flow)
 }
 
 /// Counts labeled models by enumerating every one (no symmetry breaking), each checked by the
