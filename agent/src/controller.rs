@@ -391,6 +391,8 @@ impl Agent<'_> {
         // ACT
         self.observer.line("ACT", json!({"event": "phase", "phase": "act"}));
         let mut discoveries: Vec<Discovery> = Vec::new();
+        // The offline sequences with those the OEIS named in earlier runs (literature/oeis.json).
+        let sequences = birkhoff_literature::Store::new(lib.root()).offline_sequences();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
             // The candidates kept before this one (itself aside: keeping it again adds an alias).
@@ -433,7 +435,7 @@ impl Agent<'_> {
                 let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
                 // What is new: a smallest model that is not its parent's, when there is one.
-                let mut shown = summary(c);
+                let mut shown = summary(c, &sequences);
                 let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p).map(|b| &b.theory).or_else(|| s.candidates.iter().find(|d| d.name == *p || d.theory.name == *p).map(|d| &d.theory)));
                 if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
                     shown.cayley = Some(t);
@@ -477,7 +479,7 @@ impl Agent<'_> {
             generated: s.generated,
             checked: s.candidates.len(),
             with_models,
-            top: s.candidates.iter().take(10).map(summary).collect(),
+            top: s.candidates.iter().take(10).map(|c| summary(c, &sequences)).collect(),
             discoveries,
             conjectures: s.settled.clone(),
             decisions,
@@ -648,9 +650,9 @@ fn rank(c: &mut [Candidate]) {
     c.sort_by(|a, b| key(b).0.total_cmp(&key(a).0).then(key(b).1.cmp(&key(a).1)).then(a.name.cmp(&b.name)));
 }
 
-fn summary(c: &Candidate) -> CandidateSummary {
+fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> CandidateSummary {
     let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
-    let oeis = birkhoff_checker::oeis::recognise(&rows).iter().map(|m| m.describe()).collect();
+    let oeis = birkhoff_checker::oeis::recognise_in(&rows, sequences).iter().map(|m| m.describe()).collect();
     let patterns = birkhoff_checker::patterns::conjectures(&rows).into_iter().map(|p| p.statement).collect();
     CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()), oeis, patterns }
 }
