@@ -362,8 +362,7 @@ impl Agent<'_> {
         // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
         // was gathered (no new search).
         for c in candidates.iter_mut().filter(|c| matches!(&c.standing, Some(Standing::Known { kind, .. }) if *kind != "candidate") && c.score.is_some()) {
-            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
-            c.score = toolbox.score(c, &parents).ok().or(c.score.take());
+            rescore(toolbox, c, &spectra);
         }
         for c in candidates.iter().filter(|c| c.standing.is_some()) {
             let what = c.standing.as_ref().map(|st| st.describe()).unwrap_or_default();
@@ -430,7 +429,20 @@ impl Agent<'_> {
                     continue;
                 }
             };
-            let notes = format!("{} New because {reason}.", k.notes);
+            // Asked before storing: a theory the literature knows (confirmed references or an OEIS
+            // sequence) is stored with novelty 0 and the reason in its notes.
+            let literature = self.literature(lib, c);
+            let known = literature.known_because().map(|why| {
+                let mut known = c.clone();
+                known.in_literature = Some(why);
+                rescore(toolbox, &mut known, &spectra);
+                known
+            });
+            let c = known.as_ref().unwrap_or(c);
+            let notes = match &c.in_literature {
+                Some(why) => format!("{} New because {reason}, but known in the literature ({why}): novelty 0.", k.notes),
+                None => format!("{} New because {reason}.", k.notes),
+            };
             if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &notes, next), |a| a.summary(&k.name)) {
                 let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
@@ -440,7 +452,6 @@ impl Agent<'_> {
                 if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
                     shown.cayley = Some(t);
                 }
-                let literature = self.literature(lib, c);
                 discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes, candidate: shown, alias_of: added.first_name, literature });
             }
         }
@@ -642,6 +653,13 @@ fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Cand
             (r, t.elapsed().as_secs_f64())
         })
         .collect()
+}
+
+/// Scores `c` again from what was gathered (no new search), after its standing or its
+/// literature changed; the old score stays if the scorer fails.
+fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<birkhoff_library::record::SpectrumRowRec>)]) {
+    let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+    c.score = toolbox.score(c, &parents).ok().or(c.score.take());
 }
 
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
