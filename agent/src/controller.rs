@@ -362,8 +362,7 @@ impl Agent<'_> {
         // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
         // was gathered (no new search).
         for c in candidates.iter_mut().filter(|c| matches!(&c.standing, Some(Standing::Known { kind, .. }) if *kind != "candidate") && c.score.is_some()) {
-            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
-            c.score = toolbox.score(c, &parents).ok().or(c.score.take());
+            rescore(toolbox, c, &spectra);
         }
         for c in candidates.iter().filter(|c| c.standing.is_some()) {
             let what = c.standing.as_ref().map(|st| st.describe()).unwrap_or_default();
@@ -391,6 +390,8 @@ impl Agent<'_> {
         // ACT
         self.observer.line("ACT", json!({"event": "phase", "phase": "act"}));
         let mut discoveries: Vec<Discovery> = Vec::new();
+        // The offline sequences with those the OEIS named in earlier runs (literature/oeis.json).
+        let sequences = birkhoff_literature::Store::new(lib.root()).offline_sequences();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
             // The candidates kept before this one (itself aside: keeping it again adds an alias).
@@ -428,17 +429,29 @@ impl Agent<'_> {
                     continue;
                 }
             };
-            let notes = format!("{} New because {reason}.", k.notes);
+            // Asked before storing: a theory the literature knows (confirmed references or an OEIS
+            // sequence) is stored with novelty 0 and the reason in its notes.
+            let literature = self.literature(lib, c);
+            let known = literature.known_because().map(|why| {
+                let mut known = c.clone();
+                known.in_literature = Some(why);
+                rescore(toolbox, &mut known, &spectra);
+                known
+            });
+            let c = known.as_ref().unwrap_or(c);
+            let notes = match &c.in_literature {
+                Some(why) => format!("{} New because {reason}, but known in the literature ({why}): novelty 0.", k.notes),
+                None => format!("{} New because {reason}.", k.notes),
+            };
             if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &notes, next), |a| a.summary(&k.name)) {
                 let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
                 // What is new: a smallest model that is not its parent's, when there is one.
-                let mut shown = summary(c);
+                let mut shown = summary(c, &sequences);
                 let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p).map(|b| &b.theory).or_else(|| s.candidates.iter().find(|d| d.name == *p || d.theory.name == *p).map(|d| &d.theory)));
                 if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
                     shown.cayley = Some(t);
                 }
-                let literature = self.literature(lib, c);
                 discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes, candidate: shown, alias_of: added.first_name, literature });
             }
         }
@@ -477,7 +490,7 @@ impl Agent<'_> {
             generated: s.generated,
             checked: s.candidates.len(),
             with_models,
-            top: s.candidates.iter().take(10).map(summary).collect(),
+            top: s.candidates.iter().take(10).map(|c| summary(c, &sequences)).collect(),
             discoveries,
             conjectures: s.settled.clone(),
             decisions,
@@ -642,15 +655,22 @@ fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Cand
         .collect()
 }
 
+/// Scores `c` again from what was gathered (no new search), after its standing or its
+/// literature changed; the old score stays if the scorer fails.
+fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<birkhoff_library::record::SpectrumRowRec>)]) {
+    let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+    c.score = toolbox.score(c, &parents).ok().or(c.score.take());
+}
+
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
 fn rank(c: &mut [Candidate]) {
     let key = |c: &Candidate| (c.score.as_ref().map_or(-1.0, |s| s.total), c.spectrum.iter().filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1)).count());
     c.sort_by(|a, b| key(b).0.total_cmp(&key(a).0).then(key(b).1.cmp(&key(a).1)).then(a.name.cmp(&b.name)));
 }
 
-fn summary(c: &Candidate) -> CandidateSummary {
+fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> CandidateSummary {
     let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
-    let oeis = birkhoff_checker::oeis::recognise(&rows).iter().map(|m| m.describe()).collect();
+    let oeis = birkhoff_checker::oeis::recognise_in(&rows, sequences).iter().map(|m| m.describe()).collect();
     let patterns = birkhoff_checker::patterns::conjectures(&rows).into_iter().map(|p| p.statement).collect();
     CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()), oeis, patterns }
 }

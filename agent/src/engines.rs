@@ -30,11 +30,11 @@ impl TenDimensions {
 impl Scorer for TenDimensions {
     fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String> {
         let spectrum = SpectrumRowRec::rows(&c.spectrum);
-        // Shown equivalent to a seed, catalogue entry or discovery: nothing new, whatever the
-        // spectrum says.
+        // Shown equivalent to a seed, catalogue entry or discovery, or known in the literature:
+        // nothing new, whatever the spectrum says.
         let known_as = match &c.standing {
             Some(birkhoff_scorer::identify::Standing::Known { name, kind, .. }) if *kind != "candidate" => Some(name.as_str()),
-            _ => None,
+            _ => c.in_literature.as_deref(),
         };
         let parents: Vec<Vec<SpectrumRow>> = parents.iter().map(|p| SpectrumRowRec::rows(p)).collect();
         let evidence = Evidence { theory: &c.theory, spectrum: c.checked.then_some(&spectrum[..]), classes: c.checked.then_some(&c.models[..]), independence: c.independence.as_deref(), conjectures: None, parents: &parents, known: &self.known, known_as };

@@ -122,6 +122,13 @@ impl LiteratureNote {
         LiteratureNote { searched: out.searched, status, references, unconfirmed: out.unconfirmed.len(), oeis }
     }
 
+    /// Why the literature knows the theory, from confirmed references and OEIS matches only
+    /// (an unconfirmed reference never counts); `None` when it does not.
+    pub fn known_because(&self) -> Option<String> {
+        let known: Vec<String> = self.references.iter().chain(&self.oeis).cloned().collect();
+        (!known.is_empty()).then(|| known.join("; "))
+    }
+
     /// One line for the report.
     pub fn line(&self) -> String {
         let mut s = format!("**Literature:** {}", self.status);

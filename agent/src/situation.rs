@@ -53,12 +53,16 @@ pub struct Candidate {
     /// candidates of this cycle ([`birkhoff_scorer::identify::standing`]); `None` when it was not
     /// identified (not checked, no model above size 1, or its parent's models).
     pub standing: Option<birkhoff_scorer::identify::Standing>,
+    /// Why the literature knows it (confirmed references, OEIS sequences:
+    /// [`crate::report::LiteratureNote::known_because`]) when a search said so; its novelty is
+    /// then 0, as for a theory identified with a known one.
+    pub in_literature: Option<String>,
 }
 
 impl Candidate {
     /// A candidate not yet checked.
     pub fn new(name: String, theory: Theory, origin: String, parents: Vec<String>) -> Candidate {
-        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], independence: None, checked: false, same_as_parent: None, standing: None }
+        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], independence: None, checked: false, same_as_parent: None, standing: None, in_literature: None }
     }
 
     /// The exact numbers of isomorphism classes at the sizes whose every class is among

@@ -269,7 +269,7 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         .map_err(Error::Store)?;
     let md = crate::synth::render(&state, &key);
     let literature_md = store.write_literature_md(&key, &md).map_err(Error::Store)?;
-    store.extend_oeis(&oeis_found.iter().map(|m| m.sequence.clone()).collect::<Vec<_>>()).map_err(Error::Store)?;
+    store.extend_oeis(&oeis_found).map_err(Error::Store)?;
     let subj = state.subjects.get(&key).cloned().unwrap_or_default();
     let refs = state.of_subject(&key);
     Ok(Outcome {

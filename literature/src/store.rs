@@ -83,6 +83,32 @@ pub struct OeisMatch {
     pub position: usize,
 }
 
+/// One sequence of `literature/oeis.json`: found online, with the spectrum it matched, which
+/// tells the offline recognizer whether it counts labeled structures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundSequence {
+    /// The sequence as the OEIS gave it.
+    #[serde(flatten)]
+    pub sequence: Sequence,
+    /// "iso" or "labeled"; files written before this field hold iso matches only.
+    #[serde(default = "iso")]
+    pub spectrum: String,
+}
+
+fn iso() -> String {
+    "iso".into()
+}
+
+impl FoundSequence {
+    /// In the offline recognizer's form.
+    pub fn offline(&self) -> birkhoff_checker::oeis::Sequence {
+        use birkhoff_checker::oeis::Counts;
+        let s = &self.sequence;
+        let counts = if self.spectrum == "labeled" { Counts::Labeled } else { Counts::Unlabeled };
+        birkhoff_checker::oeis::Sequence { id: s.a_number.clone(), name: s.name.clone(), offset: s.offset, counts, terms: s.terms.iter().map(|&t| u128::from(t)).collect() }
+    }
+}
+
 /// What is known about one subject.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubjectState {
@@ -239,24 +265,33 @@ impl Store {
     }
 
     /// The OEIS sequences found online so far (the extension of the offline sequence file).
-    pub fn oeis_sequences(&self) -> Vec<Sequence> {
+    pub fn oeis_sequences(&self) -> Vec<FoundSequence> {
         std::fs::read(self.dir().join("oeis.json")).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
     }
 
-    /// Adds sequences to `literature/oeis.json` (by A-number, each once).
-    pub fn extend_oeis(&self, found: &[Sequence]) -> Result<(), String> {
+    /// The offline recognizer's sequences: the embedded data file and, after it, those found
+    /// online ([`Self::oeis_sequences`]) that it lacks, so that a spectrum the OEIS named once
+    /// is recognized on every later run, network or not.
+    pub fn offline_sequences(&self) -> Vec<birkhoff_checker::oeis::Sequence> {
+        let embedded = birkhoff_checker::oeis::sequences();
+        let found = self.oeis_sequences().into_iter().filter(|f| !embedded.iter().any(|e| e.id == f.sequence.a_number)).map(|f| f.offline());
+        embedded.iter().cloned().chain(found).collect()
+    }
+
+    /// Adds the sequences of OEIS matches to `literature/oeis.json` (by A-number, each once).
+    pub fn extend_oeis(&self, found: &[OeisMatch]) -> Result<(), String> {
         if found.is_empty() {
             return Ok(());
         }
         std::fs::create_dir_all(self.dir()).map_err(|e| format!("{}: {e}", self.dir().display()))?;
         let _guard = lock::acquire(&self.root).map_err(|e| e.to_string())?;
         let mut all = self.oeis_sequences();
-        for s in found {
-            if !all.iter().any(|t| t.a_number == s.a_number) {
-                all.push(s.clone());
+        for m in found {
+            if !all.iter().any(|t| t.sequence.a_number == m.sequence.a_number) {
+                all.push(FoundSequence { sequence: m.sequence.clone(), spectrum: m.spectrum.clone() });
             }
         }
-        all.sort_by(|a, b| a.a_number.cmp(&b.a_number));
+        all.sort_by(|a, b| a.sequence.a_number.cmp(&b.sequence.a_number));
         let bytes = serde_json::to_vec_pretty(&all).map_err(|e| e.to_string())?;
         atomic::write(&self.dir().join("oeis.json"), &bytes).map_err(|e| e.to_string())
     }

@@ -228,7 +228,8 @@ impl Paper {
             omissions.push("no spectrum of this theory is stored".into());
         }
         let rows = SpectrumRowRec::rows(&spectrum);
-        let oeis = oeis::recognise(&rows);
+        // With the sequences the OEIS named in earlier literature runs.
+        let oeis = oeis::recognise_in(&rows, &birkhoff_literature::Store::new(lib.root()).offline_sequences());
         let patterns = patterns::conjectures(&rows);
 
         let mut stored_models: Vec<Structure> = mine

@@ -2,6 +2,7 @@
 
 mod faults;
 mod identify;
+mod literature;
 mod offline;
 mod rediscovery;
 mod research;

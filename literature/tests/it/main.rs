@@ -3,6 +3,7 @@
 
 mod faults;
 mod gate;
+mod offline;
 mod parse;
 mod search;
 mod server;

@@ -74,7 +74,7 @@ fn a_normal_search_confirms_what_lookups_match_and_sets_the_rest_apart() {
     assert_eq!(out.oeis_misses, vec![vec![1, 3, 7, 19]]);
     assert!(out.known());
     let extended = Store::new(lib.path()).oeis_sequences();
-    assert_eq!(extended.iter().map(|s| s.a_number.as_str()).collect::<Vec<_>>(), ["A057771"], "the offline sequences are extended");
+    assert_eq!(extended.iter().map(|s| s.sequence.a_number.as_str()).collect::<Vec<_>>(), ["A057771"], "the offline sequences are extended");
 
     // LITERATURE.md: front matter, history, confirmed, synthesis, unconfirmed set apart.
     let md = std::fs::read_to_string(&out.literature_md).unwrap();
