@@ -92,9 +92,16 @@ fn size(t: &Term) -> usize {
     }
 }
 
-fn var_counts(t: &Term, counts: &mut HashMap<VarId, i64>, by: i64) {
+/// Adds `by` to `counts[v]` for each occurrence of variable `v` in `t`.
+fn var_counts(t: &Term, counts: &mut Vec<i64>, by: i64) {
     match t {
-        Term::Var(v) => *counts.entry(*v).or_insert(0) += by,
+        Term::Var(v) => {
+            let i = v.0 as usize;
+            if counts.len() <= i {
+                counts.resize(i + 1, 0);
+            }
+            counts[i] += by;
+        }
         Term::App(_, args) => args.iter().for_each(|a| var_counts(a, counts, by)),
     }
 }
@@ -110,15 +117,18 @@ fn occurs(v: VarId, t: &Term) -> bool {
 /// goal constants rank above the theory's constants): `s > t` for all values of the variables.
 /// Total on distinct ground terms, which makes ordered rewriting ground-confluent in the limit.
 pub fn greater(s: &Term, t: &Term) -> bool {
+    let mut counts = Vec::new();
+    var_counts(s, &mut counts, 1);
+    var_counts(t, &mut counts, -1);
+    counts.iter().all(|&c| c >= 0) && heavier(s, t)
+}
+
+/// [`greater`] once its variable condition holds for `s` and `t`; it then holds for their
+/// arguments at the first difference, whose comparison decides.
+fn heavier(s: &Term, t: &Term) -> bool {
     let (Term::App(f, ss), Term::App(g, ts)) = (s, t) else {
         return matches!(t, Term::Var(x) if s != t && occurs(*x, s));
     };
-    let mut counts = HashMap::new();
-    var_counts(s, &mut counts, 1);
-    var_counts(t, &mut counts, -1);
-    if counts.values().any(|&c| c < 0) {
-        return false;
-    }
     match size(s).cmp(&size(t)) {
         Cmp::Greater => true,
         Cmp::Less => false,
@@ -189,6 +199,16 @@ fn positions(t: &Term, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
     }
 }
 
+/// Whether `pattern` may match `t` as far as their root symbols tell: a cheap test before
+/// [`matches`], which allocates.
+fn same_root(pattern: &Term, t: &Term) -> bool {
+    match (pattern, t) {
+        (Term::App(f, _), Term::App(g, _)) => f == g,
+        (Term::App(..), Term::Var(_)) => false,
+        (Term::Var(_), _) => true,
+    }
+}
+
 fn flip(d: Direction) -> Direction {
     match d {
         Direction::LeftToRight => Direction::RightToLeft,
@@ -253,6 +273,9 @@ impl Completion {
             }
             for &dir in self.directions(id) {
                 let (from, to) = self.sides(id, dir);
+                if !same_root(from, t) {
+                    continue;
+                }
                 let mut sub = vec![None; self.eqs[id].vars as usize];
                 if !matches(from, t, &mut sub) {
                     continue;
@@ -325,13 +348,12 @@ impl Completion {
         self.eqs.len() - 1
     }
 
-    /// Equation `id` simplified by the active ones: itself, a new equation, or `None` when its
-    /// sides meet or an active equation has it as an instance.
-    fn simplify(&mut self, id: usize, stop: &dyn Fn() -> bool) -> Option<usize> {
-        let e = &self.eqs[id];
+    /// `lhs = rhs` (proved by `chain`) with both sides rewritten to normal form and the chain
+    /// extended to match; `None` when the sides meet or an active equation has it as an instance.
+    fn join(&self, lhs: &Term, rhs: &Term, chain: Vec<Use>, stop: &dyn Fn() -> bool) -> Option<(Term, Term, Vec<Use>)> {
         let (mut left, mut right) = (Vec::new(), Vec::new());
-        let l = self.normalize(&e.lhs, &mut left, stop);
-        let r = self.normalize(&e.rhs, &mut right, stop);
+        let l = self.normalize(lhs, &mut left, stop);
+        let r = self.normalize(rhs, &mut right, stop);
         if l == r {
             return None;
         }
@@ -339,19 +361,27 @@ impl Completion {
             [Direction::LeftToRight, Direction::RightToLeft].into_iter().any(|dir| {
                 let (from, to) = self.sides(a, dir);
                 let mut sub = vec![None; self.eqs[a].vars as usize];
-                matches(from, &l, &mut sub) && matches(to, &r, &mut sub)
+                same_root(from, &l) && same_root(to, &r) && matches(from, &l, &mut sub) && matches(to, &r, &mut sub)
             })
         });
         if subsumed {
             return None;
         }
-        if left.is_empty() && right.is_empty() {
+        let mut whole = reversed(&left);
+        whole.extend(chain);
+        whole.extend(right);
+        Some((l, r, whole))
+    }
+
+    /// Equation `id` simplified by the active ones: itself when nothing changes, else a new
+    /// equation, or `None` (see [`Completion::join`]).
+    fn simplify(&mut self, id: usize, stop: &dyn Fn() -> bool) -> Option<usize> {
+        let e = &self.eqs[id];
+        let identity = Use { eq: id, dir: Direction::LeftToRight, pos: vec![], sub: (0..e.vars).map(|v| Term::Var(VarId(v))).collect() };
+        let (l, r, chain) = self.join(&e.lhs, &e.rhs, vec![identity], stop)?;
+        if chain.len() == 1 {
             return Some(id);
         }
-        let identity = (0..e.vars).map(|v| Term::Var(VarId(v))).collect();
-        let mut chain = reversed(&left);
-        chain.push(Use { eq: id, dir: Direction::LeftToRight, pos: vec![], sub: identity });
-        chain.extend(right);
         Some(self.add(l, r, chain))
     }
 
@@ -392,8 +422,11 @@ impl Completion {
                     }
                     let values = |range: std::ops::Range<u32>| range.map(|v| apply(&Term::Var(VarId(v)))).collect();
                     let chain = vec![Use { eq: inner, dir: flip(d2), pos: p, sub: values(v1..v1 + v2) }, Use { eq: outer, dir: d1, pos: vec![], sub: values(0..v1) }];
-                    let id = self.add(lhs, small1, chain);
-                    self.wait(id);
+                    // Critical pairs wait in normal form, so that their weight is what will be used.
+                    if let Some((l, r, chain)) = self.join(&lhs, &small1, chain, stop) {
+                        let id = self.add(l, r, chain);
+                        self.wait(id);
+                    }
                 }
             }
         }
@@ -424,7 +457,7 @@ impl Completion {
         let rewrites = self.directions(id).iter().any(|&dir| {
             let (from, to) = self.sides(id, dir);
             let mut sub = vec![None; self.eqs[id].vars as usize];
-            matches(from, t, &mut sub) && sub.into_iter().collect::<Option<Vec<Term>>>().is_some_and(|sub| self.eqs[id].oriented || greater(t, &instantiate(to, &sub, &Term::Var)))
+            same_root(from, t) && matches(from, t, &mut sub) && sub.into_iter().collect::<Option<Vec<Term>>>().is_some_and(|sub| self.eqs[id].oriented || greater(t, &instantiate(to, &sub, &Term::Var)))
         });
         rewrites || matches!(t, Term::App(_, args) if args.iter().any(|a| self.step_by(id, a)))
     }
