@@ -124,11 +124,11 @@ impl Options {
     ///    refute laws whose smallest countermodels the finder cannot reach in time;
     /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
     ///    finds at all it finds in a tenth of a second;
-    /// 4. completion (30 %): unfailing Knuth–Bendix completion proves theorems (loops, groups of
-    ///    exponent 2) on which saturation fills its e-graph, with the same replayed certificate;
-    /// 5. a first look at every larger size (10 %): where the sizes below are quick to rule out
+    /// 4. a first look at every larger size (10 %): where the sizes below are quick to rule out
     ///    (groups, loops, quasigroups), a countermodel of size 5 or 6 is found in milliseconds,
-    ///    not after Z3 and saturation have used most of the budget;
+    ///    not after Z3, saturation and completion have used most of the budget;
+    /// 5. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
+    ///    fills its e-graph, with the same replayed certificate;
     /// 6. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
     /// 7. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
     /// 8. completion again from scratch (60 %), for proofs that need more time than step 4 had;
@@ -141,11 +141,11 @@ impl Options {
             Strategy::Countermodel { min_size: 1, max_size: tiny, time_share: 10 },
             Strategy::Affine { max_modulus: AFFINE_MODULI, time_share: 10 },
             Strategy::Saturation { time_share: 25 },
-            Strategy::Completion { time_share: 30 },
         ];
         if self.max_size > tiny {
             plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: self.max_size, time_share: 10 });
         }
+        plan.push(Strategy::Completion { time_share: 30 });
         #[cfg(feature = "z3")]
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
