@@ -49,10 +49,10 @@ fn args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// One strategy of `--plan`: `cm:MIN-MAX:SHARE`, `affine:MAX:SHARE`, `sat:SHARE` or
-/// `z3:SHARE` (shares in percent of the remaining time).
+/// One strategy of `--plan`: `cm:MIN-MAX:SHARE`, `affine:MAX:SHARE`, `sat:SHARE`, `kb:SHARE`
+/// (completion) or `z3:SHARE` (shares in percent of the remaining time).
 fn strategy(text: &str) -> Result<Strategy, String> {
-    let bad = || format!("--plan: cannot read {text:?} (cm:MIN-MAX:SHARE, affine:MAX:SHARE, sat:SHARE or z3:SHARE)");
+    let bad = || format!("--plan: cannot read {text:?} (cm:MIN-MAX:SHARE, affine:MAX:SHARE, sat:SHARE, kb:SHARE or z3:SHARE)");
     let parts: Vec<&str> = text.split(':').collect();
     let number = |s: &str| s.parse::<u8>().map_err(|_| bad());
     match parts[..] {
@@ -62,6 +62,7 @@ fn strategy(text: &str) -> Result<Strategy, String> {
         }
         ["affine", max, share] => Ok(Strategy::Affine { max_modulus: max.parse().map_err(|_| bad())?, time_share: number(share)? }),
         ["sat", share] => Ok(Strategy::Saturation { time_share: number(share)? }),
+        ["kb", share] => Ok(Strategy::Completion { time_share: number(share)? }),
         #[cfg(feature = "z3")]
         ["z3", share] => Ok(Strategy::Z3 { time_share: number(share)? }),
         _ => Err(bad()),

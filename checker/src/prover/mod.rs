@@ -10,6 +10,9 @@
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
 //!   → [`Verdict::Proved`]. It runs on a [`worker`] thread, so that its time limit holds even
 //!   inside one of egg's rule searches, which cannot be interrupted;
+//! - [`Strategy::Completion`]: for equational goals of one-sorted theories, unfailing
+//!   Knuth–Bendix completion ([`completion`]), whose derivations are expanded into the same
+//!   certificate and replayed → [`Verdict::Proved`];
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
 //!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
 //!   certificate because it trusts the solver.
@@ -19,6 +22,7 @@
 
 pub mod affine;
 pub mod certificate;
+pub mod completion;
 pub mod conjecture;
 pub mod countermodel;
 pub mod definitions;
@@ -69,6 +73,12 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
+    /// Unfailing Knuth–Bendix completion (equational goals of one-sorted theories only), at most
+    /// this share of the remaining time, writing and replaying the proof included.
+    Completion {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
     /// Z3 on axioms ∧ ¬goal over uninterpreted sorts (any first-order goal), at most this share
     /// of the remaining time; unsat gives [`Verdict::ProvedByZ3`]. Only with the `z3` feature.
     #[cfg(feature = "z3")]
@@ -116,12 +126,14 @@ impl Options {
     ///    finds at all it finds in a tenth of a second;
     /// 4. a first look at every larger size (10 %): where the sizes below are quick to rule out
     ///    (groups, loops, quasigroups), a countermodel of size 5 or 6 is found in milliseconds,
-    ///    not after Z3 and saturation have used most of the budget;
-    /// 5. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 6. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 7. saturation again from scratch with most of what is left (80 %), for proofs that need
-    ///    more time than step 3 had;
-    /// 8. larger countermodels with the rest.
+    ///    not after Z3, saturation and completion have used most of the budget;
+    /// 5. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
+    ///    fills its e-graph, with the same replayed certificate;
+    /// 6. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
+    /// 7. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 8. completion again from scratch (60 %), for proofs that need more time than step 4 had;
+    /// 9. saturation again from scratch with most of what is left (80 %), likewise for step 3;
+    /// 10. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
@@ -133,6 +145,7 @@ impl Options {
         if self.max_size > tiny {
             plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: self.max_size, time_share: 10 });
         }
+        plan.push(Strategy::Completion { time_share: 30 });
         #[cfg(feature = "z3")]
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
@@ -140,6 +153,7 @@ impl Options {
         if small > tiny {
             plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: small, time_share: 40 });
         }
+        plan.push(Strategy::Completion { time_share: 60 });
         plan.push(Strategy::Saturation { time_share: 80 });
         if self.max_size > small {
             plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size, time_share: 100 });
@@ -218,6 +232,10 @@ pub struct Answer {
 /// Most rewrite steps in a certificate (lemmas included): enough for any proof egg finds within
 /// the default e-node limit that we have seen, and a bound on what a reader must replay.
 const PROOF_STEPS: usize = 100_000;
+
+/// Most equations completion keeps: each holds its derivation for the proof, and 400 000 of
+/// them take some hundreds of megabytes.
+const COMPLETION_EQUATIONS: usize = 400_000;
 
 /// Saturations left running after their strategy's time ran out (one rule search of egg cannot
 /// be interrupted, and took 10 s on an e-graph of 50 000 nodes for a magma law).
@@ -313,6 +331,15 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
                 worker::Outcome::Busy => Err(Undecided::out_of_time("earlier saturations were still stopping")),
                 worker::Outcome::Failed(why) => Err(Undecided::for_good(format!("saturation did not run: {why}"))),
             })
+        }
+        Strategy::Completion { time_share } => {
+            let time = share(left, time_share);
+            // The search stops at four fifths of the time, leaving the rest to write and replay the proof.
+            let limits = completion::Limits { deadline: Instant::now() + time * 4 / 5, equations: COMPLETION_EQUATIONS, proof_steps: PROOF_STEPS, cancel: opts.cancel.clone() };
+            Ok(completion::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
+                Ok(()) => Ok(Verdict::Proved { certificate: cert }),
+                Err(e) => Err(Undecided::for_good(format!("completion joined the sides but its proof failed replay ({e}); not counted as a proof"))),
+            }))
         }
         #[cfg(feature = "z3")]
         Strategy::Z3 { time_share } => {
@@ -435,6 +462,7 @@ fn with_share(s: Strategy, percent: u8) -> Strategy {
         Strategy::Countermodel { min_size, max_size, .. } => Strategy::Countermodel { min_size, max_size, time_share: percent },
         Strategy::Affine { max_modulus, .. } => Strategy::Affine { max_modulus, time_share: percent },
         Strategy::Saturation { .. } => Strategy::Saturation { time_share: percent },
+        Strategy::Completion { .. } => Strategy::Completion { time_share: percent },
         #[cfg(feature = "z3")]
         Strategy::Z3 { .. } => Strategy::Z3 { time_share: percent },
     }

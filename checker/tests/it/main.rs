@@ -4,6 +4,7 @@ mod bench_theories;
 mod budgets;
 mod catalogue;
 mod common;
+mod completion;
 mod conjecture;
 mod definitions;
 mod engines_agree;
