@@ -85,25 +85,15 @@ enum State {
     Retired,
 }
 
-fn size(t: &Term) -> usize {
-    match t {
-        Term::Var(_) => 1,
-        Term::App(_, args) => 1 + args.iter().map(size).sum::<usize>(),
-    }
-}
-
 /// Adds `by` to `counts[v]` for each occurrence of variable `v` in `t`.
 fn var_counts(t: &Term, counts: &mut Vec<i64>, by: i64) {
-    match t {
-        Term::Var(v) => {
-            let i = v.0 as usize;
-            if counts.len() <= i {
-                counts.resize(i + 1, 0);
-            }
-            counts[i] += by;
+    t.for_each_var(&mut |v| {
+        let i = v.0 as usize;
+        if counts.len() <= i {
+            counts.resize(i + 1, 0);
         }
-        Term::App(_, args) => args.iter().for_each(|a| var_counts(a, counts, by)),
-    }
+        counts[i] += by;
+    });
 }
 
 fn occurs(v: VarId, t: &Term) -> bool {
@@ -129,7 +119,7 @@ fn heavier(s: &Term, t: &Term) -> bool {
     let (Term::App(f, ss), Term::App(g, ts)) = (s, t) else {
         return matches!(t, Term::Var(x) if s != t && occurs(*x, s));
     };
-    match size(s).cmp(&size(t)) {
+    match s.size().cmp(&t.size()) {
         Cmp::Greater => true,
         Cmp::Less => false,
         Cmp::Equal => match (ss.len(), f.0).cmp(&(ts.len(), g.0)) {
@@ -248,7 +238,7 @@ impl Completion {
     fn wait(&mut self, id: usize) {
         self.state[id] = State::Waiting;
         let e = &self.eqs[id];
-        self.lightest.push(Reverse((size(&e.lhs) + size(&e.rhs), id)));
+        self.lightest.push(Reverse((e.lhs.size() + e.rhs.size(), id)));
         self.oldest.push_back(id);
     }
 
@@ -272,17 +262,7 @@ impl Completion {
                 continue;
             }
             for &dir in self.directions(id) {
-                let (from, to) = self.sides(id, dir);
-                if !same_root(from, t) {
-                    continue;
-                }
-                let mut sub = vec![None; self.eqs[id].vars as usize];
-                if !matches(from, t, &mut sub) {
-                    continue;
-                }
-                let Some(sub) = sub.into_iter().collect::<Option<Vec<Term>>>() else { continue };
-                let new = instantiate(to, &sub, &Term::Var);
-                if self.eqs[id].oriented || greater(t, &new) {
+                if let Some((sub, new)) = self.rewrite_at_root(id, dir, t) {
                     return Some((Use { eq: id, dir, pos: vec![], sub }, new));
                 }
             }
@@ -454,12 +434,25 @@ impl Completion {
 
     /// Whether equation `id` rewrites some subterm of `t`.
     fn step_by(&self, id: usize, t: &Term) -> bool {
-        let rewrites = self.directions(id).iter().any(|&dir| {
-            let (from, to) = self.sides(id, dir);
-            let mut sub = vec![None; self.eqs[id].vars as usize];
-            same_root(from, t) && matches(from, t, &mut sub) && sub.into_iter().collect::<Option<Vec<Term>>>().is_some_and(|sub| self.eqs[id].oriented || greater(t, &instantiate(to, &sub, &Term::Var)))
-        });
+        let rewrites = self.directions(id).iter().any(|&dir| self.rewrite_at_root(id, dir, t).is_some());
         rewrites || matches!(t, Term::App(_, args) if args.iter().any(|a| self.step_by(id, a)))
+    }
+
+    /// Equation `id` used in direction `dir` at the root of `t`, when it matches there and the
+    /// step decreases in the ordering (always, for an oriented equation): the values of its
+    /// variables and the result.
+    fn rewrite_at_root(&self, id: usize, dir: Direction, t: &Term) -> Option<(Vec<Term>, Term)> {
+        let (from, to) = self.sides(id, dir);
+        if !same_root(from, t) {
+            return None;
+        }
+        let mut sub = vec![None; self.eqs[id].vars as usize];
+        if !matches(from, t, &mut sub) {
+            return None;
+        }
+        let sub = sub.into_iter().collect::<Option<Vec<Term>>>()?;
+        let new = instantiate(to, &sub, &Term::Var);
+        (self.eqs[id].oriented || greater(t, &new)).then_some((sub, new))
     }
 }
 
@@ -485,12 +478,14 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
         for (part, (l, r)) in certificate::equations(ax).into_iter().enumerate() {
             let mut sub = vec![None; ax.vars.len()];
             let mut names = Vec::new();
-            for v in vars_in(l).into_iter().chain(vars_in(r)) {
+            let mut rename_next = |v: VarId| {
                 if sub[v.0 as usize].is_none() {
                     sub[v.0 as usize] = Some(Term::Var(VarId(names.len() as u32)));
                     names.push(ax.vars[v.0 as usize].name.clone());
                 }
-            }
+            };
+            l.for_each_var(&mut rename_next);
+            r.for_each_var(&mut rename_next);
             let rename = |t: &Term| certificate::substitute(t, &|v: VarId| sub[v.0 as usize].clone()).expect("every variable renamed");
             let (l, r) = (rename(l), rename(r));
             let oriented = greater(&l, &r);
@@ -525,13 +520,6 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
             let (steps, _) = x.chain(&lhs, &chain, &[]).map_err(|why| if stop() { Undecided::out_of_time(why) } else { Undecided::out_of_room(why) })?;
             return Ok(cert(steps, x.lemmas));
         }
-    }
-}
-
-fn vars_in(t: &Term) -> Vec<VarId> {
-    match t {
-        Term::Var(v) => vec![*v],
-        Term::App(_, args) => args.iter().flat_map(vars_in).collect(),
     }
 }
 

@@ -56,7 +56,8 @@ fn left_moufang_loops_are_left_bol() {
 fn a_corrupted_step_is_rejected() {
     let t = loop_problem(include_str!("../../../benches/provers/loops/group_exponent_two_commutative.bk"));
     let (g, cert) = proof(&t, "x * y = y * x");
-    // Turn one step of the goal's chain or of a lemma to the other side of its equation.
+    // Move the first step (of a lemma, or of the goal's chain) one position deeper, then give
+    // the goal's last step a wrong result: the checker must reject both.
     let mut c = cert.clone();
     let step = c.lemmas.iter_mut().flat_map(|l| l.steps.iter_mut()).chain(c.steps.iter_mut()).next().expect("a step");
     step.position.push(0);
