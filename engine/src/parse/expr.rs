@@ -513,6 +513,7 @@ impl Parser<'_> {
             let f = match self.sig.func(&name) {
                 Some(f) => f,
                 None if self.sig.rel(&name).is_some() => return Err(self.diag_tok(&t, format!("`{name}` is a relation, so it cannot stand inside a term"))),
+                None if self.declaration_failed(&name) => return Err(self.use_of_failed_declaration(&t, &name)),
                 None if self.mode.infer_symbols => {
                     let s = self.single_sort(&t)?;
                     self.declare_func(&name, vec![s; args.len()], s, Fixity::Prefix);
@@ -560,6 +561,9 @@ impl Parser<'_> {
         if let Some(v) = self.scope.free.get(name) {
             let class = self.scope.vars[v.0 as usize].class;
             return Ok(span(Term::Var(*v), SortRef::Unknown(class)));
+        }
+        if self.declaration_failed(name) {
+            return Err(self.use_of_failed_declaration(t, name));
         }
         if matches!(t.tok, Tok::Ident(_)) && self.is_variable_name(name) {
             let known = self.sig.is_single_sorted().then_some(SortId(0));

@@ -56,11 +56,33 @@ pub(crate) struct Parser<'a> {
     last_start: usize,
     /// The variables of the axiom being parsed.
     pub(crate) scope: expr::Scope,
+    /// Symbols whose declaration had an error: a later use of one points back at that error
+    /// instead of calling the symbol undeclared.
+    failed_declarations: Vec<String>,
 }
 
 impl<'a> Parser<'a> {
     pub fn new(file: &'a str, src: &'a str, mode: Mode) -> Self {
-        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default() }
+        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default(), failed_declarations: Vec::new() }
+    }
+
+    /// Runs the rest of `name`'s declaration, remembering the name if it fails.
+    fn declaring(&mut self, name: &str, rest: impl FnOnce(&mut Self) -> PResult<()>) -> PResult<()> {
+        let result = rest(self);
+        if result.is_err() {
+            self.failed_declarations.push(name.to_string());
+        }
+        result
+    }
+
+    /// Whether `name`'s declaration failed (its error is already reported where it is declared).
+    pub(crate) fn declaration_failed(&self, name: &str) -> bool {
+        self.failed_declarations.iter().any(|n| n == name)
+    }
+
+    /// The error for a use of a symbol whose declaration failed, instead of "undeclared".
+    pub(crate) fn use_of_failed_declaration(&self, t: &Token, name: &str) -> Diagnostic {
+        self.diag_tok(t, format!("`{name}` is used here, but its declaration has an error (reported above)"))
     }
 
     pub fn diag(&self, offset: usize, width: usize, msg: impl Into<String>) -> Diagnostic {
@@ -416,26 +438,30 @@ fn fixity(p: &mut Parser, name: &str, arity: usize) -> PResult<Fixity> {
 
 fn item_func(p: &mut Parser, constant: bool) -> PResult<()> {
     let (name, at) = declared_name(p)?;
-    let (args, result) = if constant && !p.at_op(":") {
-        (vec![], p.single_sort(&at)?)
-    } else {
-        let (args, result) = profile(p, true)?;
-        (args, result.expect("function profiles have a result"))
-    };
-    if constant && !args.is_empty() {
-        return Err(p.diag_tok(&at, format!("`const {name}` takes no arguments; declare it with `func`")));
-    }
-    let fix = fixity(p, &name, args.len())?;
-    p.declare_func(&name, args, result, fix);
-    Ok(())
+    p.declaring(&name, |p| {
+        let (args, result) = if constant && !p.at_op(":") {
+            (vec![], p.single_sort(&at)?)
+        } else {
+            let (args, result) = profile(p, true)?;
+            (args, result.expect("function profiles have a result"))
+        };
+        if constant && !args.is_empty() {
+            return Err(p.diag_tok(&at, format!("`const {name}` takes no arguments; declare it with `func`")));
+        }
+        let fix = fixity(p, &name, args.len())?;
+        p.declare_func(&name, args, result, fix);
+        Ok(())
+    })
 }
 
 fn item_rel(p: &mut Parser) -> PResult<()> {
     let (name, _) = declared_name(p)?;
-    let (args, _) = profile(p, false)?;
-    let fix = fixity(p, &name, args.len())?;
-    p.declare_rel(&name, args, fix);
-    Ok(())
+    p.declaring(&name, |p| {
+        let (args, _) = profile(p, false)?;
+        let fix = fixity(p, &name, args.len())?;
+        p.declare_rel(&name, args, fix);
+        Ok(())
+    })
 }
 
 fn item_axiom(p: &mut Parser, kw: &Token) -> PResult<()> {

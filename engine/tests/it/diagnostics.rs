@@ -81,11 +81,16 @@ fn arity_and_sort_count_are_capped_on_every_path() {
     let profile = vec!["A"; 22].join(" ");
     let errs = errors(&format!("theory T\nsort A\nrel R : {profile}\n"), "t.bk");
     has(&errs, 3, 41, "too many argument sorts (at most 16)");
-    // A use of the refused symbol does not suggest declaring it with an arity over the cap.
+    // A use of the refused relation points back at its declaration: it is not "undeclared", and
+    // nothing suggests declaring it as a function or with an arity over the cap.
     let args = vec!["x"; 22].join(",");
-    let errs = errors(&format!("theory T\nsort A\nrel R : {profile}\naxiom r: R({args})\n"), "t.bk");
-    has(&errs, 4, 10, "applied to 22 arguments (a symbol takes at most 16)");
-    assert!(!errs.iter().any(|(_, _, m)| m.contains("func R : 22")), "{errs:#?}");
+    let errs = errors(&format!("theory T\nsort A\nrel R : {profile}\naxiom r: R({args})\nconst c : B\naxiom s: c = c\n"), "t.bk");
+    has(&errs, 4, 10, "`R` is used here, but its declaration has an error");
+    has(&errs, 6, 10, "`c` is used here, but its declaration has an error");
+    assert!(!errs.iter().any(|(_, _, m)| m.contains("undeclared function") || m.contains("undeclared symbol") || m.contains("func R")), "{errs:#?}");
+    // A symbol that was never declared, applied to more arguments than the cap, says so.
+    let errs = errors(&format!("theory T\nsort A\naxiom r: Q({args})\n"), "t.bk");
+    has(&errs, 3, 10, "undeclared function symbol `Q`, applied to 22 arguments (a symbol takes at most 16)");
     let errs = errors("theory T\nfunc f : 17\n", "t.bk");
     has(&errs, 2, 10, "at most 16");
     let sorts: Vec<String> = (0..17).map(|i| format!("S{i}")).collect();
