@@ -11,6 +11,11 @@
 //! After each new equation the goal's sides are rewritten further; they meet in one term exactly
 //! when the goal follows, given time, because the ordering is total on ground terms.
 //!
+//! Rewriting looks up the active equations by the root symbol of the term and rejects most of
+//! them by a fingerprint of its first positions before matching; terms are normalized innermost
+//! first, and those found irreducible are remembered until the active set changes, since the
+//! critical pairs of one activation share most of their subterms.
+//!
 //! Every equation keeps its derivation: a chain of rewrite steps by earlier equations from its
 //! left side to its right side. [`Expander`] turns the goal's chain into certificate steps: each
 //! use of a derived equation at a ground instance becomes a [`Lemma`] proved by the instantiated
@@ -28,10 +33,14 @@ use birkhoff_engine::signature::{FuncId, Signature};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
 use std::cmp::{Ordering as Cmp, Reverse};
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// Most terms remembered as irreducible at once.
+const IRREDUCIBLE_CACHE: usize = 1 << 20;
 
 /// How far completion may go.
 #[derive(Clone, Debug)]
@@ -211,11 +220,77 @@ fn reversed(chain: &[Use]) -> Vec<Use> {
     chain.iter().rev().map(|u| Use { dir: flip(u.dir), ..u.clone() }).collect()
 }
 
+/// The symbols at a term's first positions (the root, its first two arguments and theirs): a
+/// pattern can match a term only where every symbol it has there is the term's (fingerprint
+/// indexing, as in E), a test that needs no allocation, unlike [`matches`].
+#[derive(Clone, Copy)]
+struct Fingerprint([u32; 7]);
+
+impl Fingerprint {
+    /// In a pattern: any term may stand here (a variable, or below one).
+    const ANY: u32 = 0;
+    /// In a term: no symbol here (a variable, or below one).
+    const NONE: u32 = u32::MAX;
+
+    fn build(t: &Term, empty: u32) -> Fingerprint {
+        let code = |t: Option<&Term>| match t {
+            Some(Term::App(f, _)) => f.0 + 1,
+            _ => empty,
+        };
+        fn arg(t: Option<&Term>, i: usize) -> Option<&Term> {
+            match t {
+                Some(Term::App(_, args)) => args.get(i),
+                _ => None,
+            }
+        }
+        let (a, b) = (arg(Some(t), 0), arg(Some(t), 1));
+        Fingerprint([code(Some(t)), code(a), code(b), code(arg(a, 0)), code(arg(a, 1)), code(arg(b, 0)), code(arg(b, 1))])
+    }
+
+    fn of_pattern(t: &Term) -> Fingerprint {
+        Self::build(t, Self::ANY)
+    }
+
+    fn of_term(t: &Term) -> Fingerprint {
+        Self::build(t, Self::NONE)
+    }
+
+    /// Whether a pattern with this fingerprint may match a term with `term`'s.
+    fn admits(&self, term: &Fingerprint) -> bool {
+        self.0.iter().zip(&term.0).all(|(&p, &t)| p == Self::ANY || p == t)
+    }
+}
+
+/// A 64-bit hash of `t`, standing for it in the set of irreducible terms.
+fn fingerprint_hash(t: &Term) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.hash(&mut h);
+    h.finish()
+}
+
+/// An active equation used in one direction, with its left side's fingerprint.
+struct Rule {
+    eq: usize,
+    dir: Direction,
+    print: Fingerprint,
+}
+
 /// The completion state.
 struct Completion {
     eqs: Vec<Equation>,
     state: Vec<State>,
+    /// The active equations, in activation order; change them only through `set_active`.
     active: Vec<usize>,
+    /// The active equations and directions that rewrite from a side with this root symbol.
+    by_root: HashMap<FuncId, Vec<Rule>>,
+    /// Those that rewrite from a bare variable (an unoriented `x = t`).
+    var_rooted: Vec<Rule>,
+    /// Terms in normal form under the current active equations, so that the many critical pairs
+    /// and goal sides that share subterms do not rewrite-test them again.
+    /// (By hash: a collision can only leave an equation less simplified, and every proof is
+    /// replayed anyway.)
+    irreducible: RefCell<HashSet<u64>>,
     lightest: BinaryHeap<Reverse<(usize, usize)>>,
     oldest: VecDeque<usize>,
     picks: usize,
@@ -254,48 +329,77 @@ impl Completion {
         }
     }
 
-    /// A rewrite step of `t` at its root by an active equation (other than `skip`), decreasing in
-    /// the ordering.
-    fn step_at_root(&self, t: &Term, skip: Option<usize>) -> Option<(Use, Term)> {
-        for &id in &self.active {
-            if Some(id) == skip {
-                continue;
-            }
-            for &dir in self.directions(id) {
-                if let Some((sub, new)) = self.rewrite_at_root(id, dir, t) {
-                    return Some((Use { eq: id, dir, pos: vec![], sub }, new));
-                }
-            }
-        }
-        None
-    }
-
-    /// One rewrite step anywhere in `t`, innermost first.
-    fn step(&self, t: &Term, skip: Option<usize>) -> Option<(Use, Term)> {
-        if let Term::App(f, args) = t {
-            for (i, a) in args.iter().enumerate() {
-                if let Some((mut u, new)) = self.step(a, skip) {
-                    u.pos.insert(0, i);
-                    let mut args = args.clone();
-                    args[i] = new;
-                    return Some((u, Term::App(*f, args)));
-                }
-            }
-        }
-        self.step_at_root(t, skip)
+    /// A rewrite step of `t` at its root by an active equation, decreasing in the ordering.
+    fn step_at_root(&self, t: &Term) -> Option<(Use, Term)> {
+        let candidates = match t {
+            Term::App(f, _) => self.by_root.get(f).map(Vec::as_slice).unwrap_or(&[]),
+            Term::Var(_) => &[],
+        };
+        let print = Fingerprint::of_term(t);
+        candidates.iter().chain(&self.var_rooted).filter(|r| r.print.admits(&print)).find_map(|r| {
+            self.rewrite_at_root(r.eq, r.dir, t).map(|(sub, new)| (Use { eq: r.eq, dir: r.dir, pos: vec![], sub }, new))
+        })
     }
 
     /// `t`'s normal form and the chain to it.
     fn normalize(&self, t: &Term, chain: &mut Vec<Use>, stop: &dyn Fn() -> bool) -> Term {
-        let mut t = t.clone();
-        while let Some((u, new)) = self.step(&t, None) {
+        self.normalize_at(t.clone(), &mut Vec::new(), chain, stop).0
+    }
+
+    /// `t`, found at position `pos` of the term being normalized, rewritten innermost first: its
+    /// arguments to normal form, then its root, then again the arguments of what the root step
+    /// made. Steps go on `chain` with their whole position. Whether the result is a normal form
+    /// (not when `stop` cut it short), which is then remembered in `irreducible`.
+    fn normalize_at(&self, mut t: Term, pos: &mut Vec<usize>, chain: &mut Vec<Use>, stop: &dyn Fn() -> bool) -> (Term, bool) {
+        if self.irreducible.borrow().contains(&fingerprint_hash(&t)) {
+            return (t, true);
+        }
+        loop {
+            if let Term::App(_, args) = &mut t {
+                for (i, a) in args.iter_mut().enumerate() {
+                    pos.push(i);
+                    let (normal, complete) = self.normalize_at(std::mem::replace(a, Term::Var(VarId(0))), pos, chain, stop);
+                    pos.pop();
+                    *a = normal;
+                    if !complete {
+                        return (t, false);
+                    }
+                }
+            }
+            let Some((mut u, new)) = self.step_at_root(&t) else { break };
+            u.pos = pos.clone();
             chain.push(u);
             t = new;
             if stop() {
-                break;
+                return (t, false);
             }
         }
-        t
+        let mut irreducible = self.irreducible.borrow_mut();
+        // A bound on memory: the set only saves time.
+        if irreducible.len() >= IRREDUCIBLE_CACHE {
+            irreducible.clear();
+        }
+        irreducible.insert(fingerprint_hash(&t));
+        (t, true)
+    }
+
+    /// Sets the active equations, re-indexing them by the root symbols of the sides they rewrite
+    /// from and forgetting which terms were irreducible.
+    fn set_active(&mut self, active: Vec<usize>) {
+        self.active = active;
+        self.by_root.clear();
+        self.var_rooted.clear();
+        for &id in &self.active {
+            for &dir in self.directions(id) {
+                let from = self.sides(id, dir).0;
+                let rule = Rule { eq: id, dir, print: Fingerprint::of_pattern(from) };
+                match from {
+                    Term::App(f, _) => self.by_root.entry(*f).or_default().push(rule),
+                    Term::Var(_) => self.var_rooted.push(rule),
+                }
+            }
+        }
+        self.irreducible.get_mut().clear();
     }
 
     /// Adds the equation `lhs = rhs` proved by `chain`, its variables renamed to `0..vars`
@@ -340,8 +444,10 @@ impl Completion {
         let subsumed = self.active.iter().any(|&a| {
             [Direction::LeftToRight, Direction::RightToLeft].into_iter().any(|dir| {
                 let (from, to) = self.sides(a, dir);
-                let mut sub = vec![None; self.eqs[a].vars as usize];
-                same_root(from, &l) && same_root(to, &r) && matches(from, &l, &mut sub) && matches(to, &r, &mut sub)
+                same_root(from, &l) && same_root(to, &r) && {
+                    let mut sub = vec![None; self.eqs[a].vars as usize];
+                    matches(from, &l, &mut sub) && matches(to, &r, &mut sub)
+                }
             })
         });
         if subsumed {
@@ -414,13 +520,14 @@ impl Completion {
 
     /// Makes `id` active: active equations it simplifies wait again, and its critical pairs wait.
     fn activate(&mut self, id: usize, stop: &dyn Fn() -> bool) {
-        self.active.push(id);
         self.state[id] = State::Active;
-        let simplified: Vec<usize> = self.active.iter().copied().filter(|&a| a != id).filter(|&a| {
+        let simplified: Vec<usize> = self.active.iter().copied().filter(|&a| {
             let e = &self.eqs[a];
             self.step_by(id, &e.lhs) || self.step_by(id, &e.rhs)
         }).collect();
-        self.active.retain(|a| !simplified.contains(a));
+        let mut active: Vec<usize> = self.active.iter().copied().filter(|a| !simplified.contains(a)).collect();
+        active.push(id);
+        self.set_active(active);
         for a in simplified {
             self.wait(a);
         }
@@ -450,7 +557,7 @@ impl Completion {
         if !matches(from, t, &mut sub) {
             return None;
         }
-        let sub = sub.into_iter().collect::<Option<Vec<Term>>>()?;
+        let sub = sub.into_iter().map(|b| b.cloned()).collect::<Option<Vec<Term>>>()?;
         let new = instantiate(to, &sub, &Term::Var);
         (self.eqs[id].oriented || greater(t, &new)).then_some((sub, new))
     }
@@ -473,7 +580,7 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
     let Some(filler) = sig.funcs.iter().rposition(|f| f.args.is_empty()).map(|i| Term::App(FuncId(i as u32), vec![])) else {
         return Err(Undecided::for_good("not applicable: no constant to instantiate proofs with"));
     };
-    let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0 };
+    let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), by_root: HashMap::new(), var_rooted: Vec::new(), irreducible: RefCell::new(HashSet::new()), lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0 };
     for (axiom, ax) in theory.axioms.iter().enumerate() {
         for (part, (l, r)) in certificate::equations(ax).into_iter().enumerate() {
             let mut sub = vec![None; ax.vars.len()];

@@ -196,7 +196,7 @@ impl Reader<'_> {
         for (direction, from, to) in [(Direction::LeftToRight, l, r), (Direction::RightToLeft, r, l)] {
             let mut sub = vec![None; axiom.vars.len()];
             if matches(from, old, &mut sub) && matches(to, new, &mut sub) {
-                let substitution = axiom.vars.iter().zip(sub).filter_map(|(d, t)| t.map(|term| Binding { var: d.name.clone(), term })).collect();
+                let substitution = axiom.vars.iter().zip(sub).filter_map(|(d, t)| t.map(|term| Binding { var: d.name.clone(), term: term.clone() })).collect();
                 return Some((Justification::Axiom { axiom: axiom.name.clone(), part: rule.part, substitution }, direction));
             }
         }

@@ -6,13 +6,14 @@ use birkhoff_engine::signature::{Signature, SortId};
 use birkhoff_engine::syntax::{Term, VarDecl};
 
 /// Extends `sub` (indexed by the pattern's variables) so that `pattern` under it is `t`; false
-/// if it cannot. Variables of `t` are rigid: they match only themselves.
-pub fn matches(pattern: &Term, t: &Term, sub: &mut Vec<Option<Term>>) -> bool {
+/// if it cannot. Variables of `t` are rigid: they match only themselves. The bindings borrow
+/// subterms of `t`, so a failed match allocates nothing.
+pub fn matches<'t>(pattern: &Term, t: &'t Term, sub: &mut [Option<&'t Term>]) -> bool {
     match (pattern, t) {
-        (Term::Var(v), _) => match &sub[v.0 as usize] {
+        (Term::Var(v), _) => match sub[v.0 as usize] {
             Some(bound) => bound == t,
             None => {
-                sub[v.0 as usize] = Some(t.clone());
+                sub[v.0 as usize] = Some(t);
                 true
             }
         },
