@@ -1,7 +1,7 @@
 //! The parsers on the fixtures, on arXiv's error feed, and on every truncation of each fixture
 //! (an error or a result, never a panic).
 
-use crate::support::fixture;
+use birkhoff_literature::testing::fixtures::fixture;
 use birkhoff_literature::sources::{arxiv, oeis, s2, zbmath};
 
 #[test]
