@@ -151,7 +151,8 @@ fn references(refs: &[birkhoff_literature::Reference]) -> String {
             out += &format!("  {} {} -- unconfirmed, not to be cited: {reason}\n", r.number, r.paper.title);
         }
     }
-    out
+    // Titles, authors and reasons come from the sources or from a language model's proposal.
+    birkhoff_agent::text::printable(&out)
 }
 
 /// A record for people: theories as text with scores, models as Cayley tables.
