@@ -388,7 +388,7 @@ mod tests {
         assert!(refused(r#"["Alice Kernel"]"#, "[]").contains("1 to 20 authors"));
         assert!(refused("2021", "3021").contains("year 3021"));
         assert!(refused("\"year\"", "\"volume\": 1, \"year\"").contains("unknown field"));
-        let six = vec![reference; MAX_REFERENCES + 1].join(", ");
+        let six = [reference; MAX_REFERENCES + 1].join(", ");
         assert!(parse_decisions(&with(&six), &v).unwrap_err().contains("at most 5 `references`"));
         // Stored decisions (the report's) carry no unverified reference.
         assert!(!serde_json::to_string(&d).unwrap().contains("Moufang"));
