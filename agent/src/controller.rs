@@ -74,11 +74,14 @@ fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
 
 impl Agent<'_> {
     /// INTERPRET's question for a new discovery: is it known? Asked only when the run may use the
-    /// network (`--literature`); the note keeps confirmed references and OEIS matches only.
-    fn literature(&self, lib: &Library, c: &Candidate) -> LiteratureNote {
+    /// network (`--literature`); the note keeps confirmed references and OEIS matches only. The
+    /// references the model proposed for it join the catalogue's as candidates of the same gate:
+    /// only those a lookup by identifier confirms are ever cited.
+    fn literature(&self, lib: &Library, c: &Candidate, proposed: &[schema::ProposedReference]) -> LiteratureNote {
         let Some(cfg) = &self.tools.literature else { return LiteratureNote::not_searched("offline: run with --literature to search") };
         let spectrum = birkhoff_literature::subject::exact_counts(&c.spectrum);
-        let subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
+        let mut subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
+        subject.proposed.extend(proposed.iter().map(schema::ProposedReference::paper));
         let mut progress = |line: &str| self.observer.line(&format!("  literature: {line}"), json!({"event": "literature", "line": line}));
         match birkhoff_literature::search(lib.root(), &subject, cfg.clone(), &mut progress) {
             Ok(out) => LiteratureNote::of(&out),
@@ -431,7 +434,7 @@ impl Agent<'_> {
             };
             // Asked before storing: a theory the literature knows (confirmed references or an OEIS
             // sequence) is stored with novelty 0 and the reason in its notes.
-            let literature = self.literature(lib, c);
+            let literature = self.literature(lib, c, &k.references);
             let known = literature.known_because().map(|why| {
                 let mut known = c.clone();
                 known.in_literature = Some(why);

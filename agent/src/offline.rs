@@ -252,7 +252,9 @@ pub fn decide(s: &Situation) -> Decisions {
     for c in ranked.iter().take(2) {
         let (name, title) = crate::naming::name(c, s);
         let name = fresh_name(&name, s, &keep);
-        keep.push(Keep { candidate: c.name.clone(), name, notes: format!("{title}: origin {}; models at sizes {}; score {}.", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) });
+        // No references: the offline strategist knows no literature; the literature agent's own
+        // searches still run for what it keeps.
+        keep.push(Keep { candidate: c.name.clone(), name, notes: format!("{title}: origin {}; models at sizes {}; score {}.", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)), references: Vec::new() });
     }
     if keep.is_empty() {
         why.push("nothing new with non-trivial models: keep nothing".into());

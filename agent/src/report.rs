@@ -129,14 +129,15 @@ impl LiteratureNote {
         (!known.is_empty()).then(|| known.join("; "))
     }
 
-    /// One line for the report.
+    /// One line for the report, its text escaped: titles and names come from the sources.
     pub fn line(&self) -> String {
-        let mut s = format!("**Literature:** {}", self.status);
+        let list = |v: &[String]| v.iter().map(|x| md(x)).collect::<Vec<_>>().join("; ");
+        let mut s = format!("**Literature:** {}", md(&self.status));
         if !self.references.is_empty() {
-            s += &format!("; {}", self.references.join("; "));
+            s += &format!("; {}", list(&self.references));
         }
         if self.searched {
-            s += &format!("; OEIS: {}", if self.oeis.is_empty() { "no match".to_string() } else { self.oeis.join("; ") });
+            s += &format!("; OEIS: {}", if self.oeis.is_empty() { "no match".to_string() } else { list(&self.oeis) });
         }
         if self.unconfirmed > 0 {
             s += &format!(" ({} unconfirmed reference(s) not cited)", self.unconfirmed);

@@ -12,6 +12,16 @@ pub const MAX_PROSE: usize = 4000;
 pub const MAX_NOTE: usize = 1000;
 /// The longest statement accepted, in characters.
 pub const MAX_STATEMENT: usize = 500;
+/// The most references one kept discovery may carry.
+pub const MAX_REFERENCES: usize = 5;
+/// The longest reference title accepted, in characters.
+pub const MAX_TITLE: usize = 300;
+/// The most authors one reference may list.
+pub const MAX_AUTHORS: usize = 20;
+/// The longest author name accepted, in characters.
+pub const MAX_AUTHOR: usize = 100;
+/// The years a reference may carry (as for references written in catalogue entries).
+pub const YEARS: std::ops::RangeInclusive<i32> = 1700..=2100;
 
 /// One exploration: apply moves to base structures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -86,6 +96,83 @@ pub struct Keep {
     /// Why it is kept.
     #[serde(default)]
     pub notes: String,
+    /// Papers the model believes already describe this theory. They are never trusted: with
+    /// `--literature` each is looked up by identifier and becomes a confirmed reference only if
+    /// the record found matches (docs/LITERATURE.md). Never serialized, so that no report (which
+    /// stores the decisions) can show one unverified; what the gate made of each is kept in the
+    /// library's literature store.
+    #[serde(default, skip_serializing)]
+    pub references: Vec<ProposedReference>,
+}
+
+/// A reference a model proposes for a discovery: what it remembers of a paper, with at least one
+/// identifier to look the paper up by.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProposedReference {
+    /// The title.
+    pub title: String,
+    /// The authors, as "First Last" or "Last, First"; at least one.
+    pub authors: Vec<String>,
+    /// The year of publication.
+    #[serde(default)]
+    pub year: Option<i32>,
+    /// The arXiv identifier (`2301.12345`, `math/0601001`; a version suffix is dropped).
+    #[serde(default)]
+    pub arxiv: Option<String>,
+    /// The DOI (`10.1000/xyz`, with or without `https://doi.org/`).
+    #[serde(default)]
+    pub doi: Option<String>,
+    /// The zbMATH Open document id (digits).
+    #[serde(default)]
+    pub zbmath: Option<String>,
+}
+
+impl ProposedReference {
+    /// The reference checked against the schema's limits and the identifiers' forms, with its
+    /// identifiers normalized; an error the model can act on otherwise. Text with control
+    /// characters is refused, so that a title can neither drive a terminal nor break the line of
+    /// a report or LITERATURE.md it is shown on.
+    pub fn validated(&self) -> Result<ProposedReference, String> {
+        use birkhoff_literature::paper::{is_arxiv_id, is_doi, is_zbmath_id, normalize_doi, strip_arxiv_version};
+        let text = |what: &str, s: &str, max: usize| {
+            let n = s.chars().count();
+            if s.trim().is_empty() || n > max || s.chars().any(char::is_control) {
+                return Err(format!("the reference {what} `{}` must be 1 to {max} characters without control characters", quote(s)));
+            }
+            Ok(())
+        };
+        text("title", &self.title, MAX_TITLE)?;
+        if self.authors.is_empty() || self.authors.len() > MAX_AUTHORS {
+            return Err(format!("the reference `{}` must list 1 to {MAX_AUTHORS} authors", quote(&self.title)));
+        }
+        for a in &self.authors {
+            text("author", a, MAX_AUTHOR)?;
+        }
+        if let Some(y) = self.year.filter(|y| !YEARS.contains(y)) {
+            return Err(format!("the reference `{}` has the year {y}: use {} to {}", quote(&self.title), YEARS.start(), YEARS.end()));
+        }
+        let arxiv = self.arxiv.as_deref().map(strip_arxiv_version);
+        let doi = self.doi.as_deref().map(normalize_doi);
+        let zbmath = self.zbmath.as_deref().map(str::trim).map(String::from);
+        let bad = |what: &str, id: &str, form: &str| Err(format!("`{}` is not {what} ({form})", quote(id)));
+        match (&arxiv, &doi, &zbmath) {
+            (Some(a), _, _) if !is_arxiv_id(a) => bad("an arXiv identifier", a, "such as 2301.12345 or math/0601001"),
+            (_, Some(d), _) if !is_doi(d) => bad("a DOI", d, "such as 10.1000/xyz123"),
+            (_, _, Some(z)) if !is_zbmath_id(z) => bad("a zbMATH Open document id", z, "digits, such as 1234567"),
+            (None, None, None) => Err(format!("the reference `{}` has no identifier: give `arxiv`, `doi` or `zbmath`, by which it is looked up (one without cannot be verified)", quote(&self.title))),
+            _ => Ok(ProposedReference { arxiv, doi, zbmath, ..self.clone() }),
+        }
+    }
+
+    /// The reference as a candidate for the literature agent's gate, proposed by the model.
+    pub fn paper(&self) -> birkhoff_literature::Paper {
+        let mut p = birkhoff_literature::Paper::new(&self.title, self.authors.clone(), self.year, birkhoff_literature::Origin::Llm);
+        p.ids.arxiv.clone_from(&self.arxiv);
+        p.ids.doi.clone_from(&self.doi);
+        p.ids.zbmath.clone_from(&self.zbmath);
+        p
+    }
 }
 
 /// The INTERPRET phase's reply.
@@ -176,11 +263,18 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
     Ok(plan)
 }
 
-/// Parses and validates decisions.
+/// Parses and validates decisions; the references of each kept candidate come back with their
+/// identifiers normalized ([`ProposedReference::validated`]).
 pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String> {
-    let d: Decisions = serde_json::from_str(extract(reply, "decisions")?).map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;
+    let mut d: Decisions = serde_json::from_str(extract(reply, "decisions")?).map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;
     if d.keep.len() > 10 || d.conjectures.len() > 10 {
         return Err("at most 10 entries each in `keep` and `conjectures`".into());
+    }
+    for k in &mut d.keep {
+        if k.references.len() > MAX_REFERENCES {
+            return Err(format!("at most {MAX_REFERENCES} `references` per kept candidate"));
+        }
+        k.references = k.references.iter().map(ProposedReference::validated).collect::<Result<_, _>>()?;
     }
     for k in &d.keep {
         known("candidate", &k.candidate, v.candidates)?;
@@ -270,5 +364,36 @@ mod tests {
         assert!(parse_decisions(&good.replace("\"Neat\"", "\"group\""), &v).unwrap_err().contains("already taken"));
         assert!(parse_decisions(&good.replace("\"theory\": \"group\"", "\"theory\": \"Nope\""), &v).unwrap_err().contains("unknown theory"));
         assert!(parse_decisions(&good.replace("x * y = y * x", "x + y = y"), &v).unwrap_err().contains("does not parse"));
+    }
+
+    #[test]
+    fn proposed_references_are_parsed_strictly_and_never_stored() {
+        let (b, m, c) = (vec!["group".to_string()], vec![], vec!["Cand".to_string()]);
+        let v = vocab(&b, &m, &c);
+        let reference = r#"{"title": "Moufang loops of small order", "authors": ["Alice Kernel"], "year": 2021, "arxiv": "2101.00001v2", "doi": "https://doi.org/10.1000/TEST.1"}"#;
+        let with = |refs: &str| format!(r#"<decisions>{{"analysis": "a", "keep": [{{"candidate": "Cand", "name": "Neat", "references": [{refs}]}}]}}</decisions>"#);
+        let d = parse_decisions(&with(reference), &v).unwrap();
+        let r = &d.keep[0].references[0];
+        // Identifiers normalized as the sources give them: no version, the DOI lower-cased.
+        assert_eq!((r.arxiv.as_deref(), r.doi.as_deref()), (Some("2101.00001"), Some("10.1000/test.1")));
+        let p = r.paper();
+        assert_eq!((p.origins.as_slice(), p.ids.arxiv.as_deref()), (&[birkhoff_literature::Origin::Llm][..], Some("2101.00001")));
+        let refused = |from: &str, to: &str| parse_decisions(&with(&reference.replace(from, to)), &v).unwrap_err();
+        assert!(refused("2101.00001v2", "../../etc/passwd").contains("not an arXiv identifier"));
+        assert!(refused("https://doi.org/10.1000/TEST.1", "10.1000/a b").contains("not a DOI"));
+        assert!(refused(r#""doi": "https://doi.org/10.1000/TEST.1""#, r#""zbmath": "12x""#).contains("not a zbMATH Open document id"));
+        assert!(refused(r#", "arxiv": "2101.00001v2", "doi": "https://doi.org/10.1000/TEST.1""#, "").contains("has no identifier"));
+        assert!(refused("Moufang loops", "Moufang\\u001b[2J loops").contains("without control characters"));
+        assert!(refused("Moufang loops of small order", &"M".repeat(MAX_TITLE + 1)).contains("1 to 300 characters"));
+        assert!(refused(r#"["Alice Kernel"]"#, "[]").contains("1 to 20 authors"));
+        assert!(refused("2021", "3021").contains("year 3021"));
+        assert!(refused("\"year\"", "\"volume\": 1, \"year\"").contains("unknown field"));
+        let six = [reference; MAX_REFERENCES + 1].join(", ");
+        assert!(parse_decisions(&with(&six), &v).unwrap_err().contains("at most 5 `references`"));
+        // Stored decisions (the report's) carry no unverified reference.
+        assert!(!serde_json::to_string(&d).unwrap().contains("Moufang"));
+        // The prompt states the field and the limits the parser holds the model to.
+        let system = crate::prompt::system(crate::llm::Phase::Interpret);
+        assert!(system.contains("\"references\": [{\"title\"") && system.contains(&format!("at most {MAX_REFERENCES} per kept candidate")), "{system}");
     }
 }

@@ -10,6 +10,9 @@
 //! literature protocol's schema ([`synth`]). Only confirmed references can be cited downstream
 //! ([`store::State::citable`]).
 //!
+//! With the `test-support` feature, [`testing`] holds the local server and fixtures the tests of
+//! this crate and of the crates above it share.
+//!
 //! docs/LITERATURE.md explains the gate and the sources.
 
 pub mod cache;
@@ -22,6 +25,8 @@ pub mod sources;
 pub mod store;
 pub mod subject;
 pub mod synth;
+#[cfg(feature = "test-support")]
+pub mod testing;
 
 pub use client::{Config, Source};
 pub use paper::{Origin, Paper};

@@ -245,6 +245,36 @@ pub fn strip_arxiv_version(id: &str) -> String {
     id.to_string()
 }
 
+/// Whether `id` has the form of an arXiv identifier, without its version: `2301.12345` (since
+/// 2007: four digits, a dot, four or five digits) or `math/0601001` (before: an archive, an
+/// optional subject class, a slash, seven digits). Only such an identifier is sent to `id_list`.
+pub fn is_arxiv_id(id: &str) -> bool {
+    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some((archive, number)) = id.split_once('/') {
+        let archive = archive.split_once('.').map_or(archive, |(a, class)| if class.len() == 2 && class.bytes().all(|b| b.is_ascii_uppercase()) { a } else { "" });
+        return !archive.is_empty() && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') && digits(number, 7..=7);
+    }
+    id.split_once('.').is_some_and(|(yymm, number)| digits(yymm, 4..=4) && digits(number, 4..=5))
+}
+
+/// Whether `doi` (normalized by [`normalize_doi`]) has the form of a DOI: `10.`, a registrant
+/// code of digits and dots, a slash and a suffix of printable ASCII without spaces, at most 200
+/// characters in all.
+pub fn is_doi(doi: &str) -> bool {
+    let Some((prefix, suffix)) = doi.split_once('/') else { return false };
+    let registrant = prefix.strip_prefix("10.").unwrap_or("");
+    doi.len() <= 200
+        && !registrant.is_empty()
+        && registrant.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !suffix.is_empty()
+        && suffix.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Whether `id` has the form of a zbMATH Open document id: a number of at most ten digits.
+pub fn is_zbmath_id(id: &str) -> bool {
+    (1..=10).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Merges papers that are the same by [`Paper::same_as`], keeping the first of each and
 /// absorbing the others' identifiers and origins.
 pub fn dedup(papers: Vec<Paper>) -> Vec<Paper> {

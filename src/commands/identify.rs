@@ -1,7 +1,8 @@
 //! `birkhoff identify THEORY`: what is this theory? Equal or equivalent to a known theory (a seed
 //! or catalogue entry), else the closest known theories above it (which it implies) and below it
 //! (which imply it), each implication proved and each strictness shown by a countermodel where
-//! the small models show one; and its spectrum with the OEIS sequences it matches. Exit codes: 0 placed, 1 equivalence to some known
+//! the small models show one; and its spectrum with the OEIS sequences it matches (the shipped
+//! file's and those the library's literature runs found online). Exit codes: 0 placed, 1 equivalence to some known
 //! theory undecided, 2 error, 130 interrupted.
 
 use super::equiv::map_text;
@@ -32,6 +33,9 @@ pub struct Args {
     /// Seconds for each size of the spectrum; a size cut short ends it, shown as a lower bound.
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
     spectrum_timeout: Duration,
+    /// The library whose literature runs found OEIS sequences online (read, never created).
+    #[command(flatten)]
+    library: super::library::LibraryArg,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
@@ -50,7 +54,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let rows: Vec<_> = spectrum.iter().map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled})).collect();
     let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(SpectrumRow::of).collect();
     found.standing = birkhoff_scorer::identify::unless_spectrum_known(found.standing, &spectrum_rows, &birkhoff_scorer::spectrum::known_spectra());
-    let oeis = birkhoff_checker::oeis::recognise(&spectrum_rows);
+    // The shipped sequences and those the OEIS named in the library's earlier literature runs
+    // (docs/LITERATURE.md): a sequence found online once is recognized here without the network.
+    let sequences = birkhoff_literature::Store::new(&a.library.path()).offline_sequences();
+    let oeis = birkhoff_checker::oeis::recognise_in(&spectrum_rows, &sequences);
     if json {
         let mut v = serde_json::to_value(&found)?;
         v["summary"] = found.standing.describe().into();

@@ -19,9 +19,14 @@ pub struct LibraryArg {
 }
 
 impl LibraryArg {
+    /// The library's directory, which may not exist yet.
+    pub fn path(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(birkhoff_library::default_dir)
+    }
+
     /// Opens the library, naming the flag if it cannot be opened.
     pub fn open(&self) -> anyhow::Result<Library> {
-        let dir = self.dir.clone().unwrap_or_else(birkhoff_library::default_dir);
+        let dir = self.path();
         Library::open(&dir).map_err(|e| anyhow::anyhow!("--library {}: {e}", dir.display()))
     }
 }
@@ -151,7 +156,8 @@ fn references(refs: &[birkhoff_literature::Reference]) -> String {
             out += &format!("  {} {} -- unconfirmed, not to be cited: {reason}\n", r.number, r.paper.title);
         }
     }
-    out
+    // Titles, authors and reasons come from the sources or from a language model's proposal.
+    birkhoff_agent::text::printable(&out)
 }
 
 /// A record for people: theories as text with scores, models as Cayley tables.

@@ -129,3 +129,29 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     assert_eq!(v["standing"]["relation"]["relation"], "transposed", "{v}");
     assert_eq!(iso(&v), [1, 1, 1, 2, 6]);
 }
+
+/// Semigroups with x*y*x = x*x: iso counts 1, 3, 5, 12, 36, 366 at orders 1 to 6, which the
+/// shipped sequence file does not hold.
+const XYX: &str = "theory XYX\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\naxiom xyx: x * y * x = x * x\n";
+
+/// A sequence the OEIS named in a literature run (the local fixture server) is recognized by
+/// `identify` afterwards, from the library, without the network.
+#[test]
+fn identify_recognizes_sequences_the_literature_found_online() {
+    use birkhoff_literature::testing::fixtures::{environment, fixture};
+    use birkhoff_literature::testing::server::{Reply, Server};
+    let dir = tempfile::tempdir().unwrap();
+    let (t, lib) = (write(dir.path(), "xyx.bk", XYX), dir.path().join("lib"));
+    let lib = lib.to_str().unwrap();
+    let identify = || json_of(&birkhoff(&["identify", &t, "--json", "--library", lib]));
+    let before = identify();
+    assert_eq!(before["oeis"], serde_json::json!([]), "{}", before["oeis"]);
+    let server = Server::start();
+    server.route("GET", "/oeis/search", &["q=1,3,5,12,36,366"], vec![Reply::json(&fixture("oeis_hit_semigroups_xyx.json"))]);
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["literature", "--spectrum", "1,3,5,12,36,366", "--library", lib]).envs(environment(&server.base)).env_remove("BIRKHOFF_OFFLINE").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    drop(server);
+    let after = identify();
+    assert_eq!(after["oeis"][0]["id"], "A999991", "{}", after["oeis"]);
+    assert_eq!(after["oeis"][0]["shift"], 0, "a(n) counts the order n: the sequence's offset is read");
+}

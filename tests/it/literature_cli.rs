@@ -1,35 +1,15 @@
 //! `birkhoff literature` and `library show` end to end, against a local server on 127.0.0.1
 //! serving the literature crate's fixtures (the sources' base URLs come from the environment).
 
-use crate::lit_server::{dead_base, Reply, Server};
+use birkhoff_literature::testing::fixtures::{environment, serve_all as serve};
+use birkhoff_literature::testing::server::{dead_base, Server};
 use std::process::{Command, Output};
-
-fn fixture(name: &str) -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("literature/tests/fixtures").join(name)).unwrap()
-}
-
-fn serve(s: &Server) {
-    s.route("GET", "/arxiv/query", &["id_list="], vec![Reply::xml(&fixture("arxiv_idlist.xml"))]);
-    s.route("GET", "/arxiv/query", &["search_query="], vec![Reply::xml(&fixture("arxiv_search.xml"))]);
-    s.route("GET", "/s2/paper/search", &[], vec![Reply::json(&fixture("s2_search.json"))]);
-    s.route("GET", "/s2/paper/0000aaaa", &[], vec![Reply::json(&fixture("s2_paper_counting.json"))]);
-    s.route("GET", "/s2/paper/9999ffff", &[], vec![Reply::json(&fixture("s2_paper_differs.json"))]);
-    s.route("GET", "/zbmath/document/_search", &[], vec![Reply::json(&fixture("zbmath_search.json"))]);
-    s.route("GET", "/zbmath/document/1234567", &[], vec![Reply::json(&fixture("zbmath_document.json"))]);
-    s.route("GET", "/oeis/search", &["q=1,1,1,2,6"], vec![Reply::json(&fixture("oeis_hit.json"))]);
-    s.route("GET", "/oeis/search", &[], vec![Reply::json(&fixture("oeis_miss.json"))]);
-}
 
 fn birkhoff(base: &str, lib: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_birkhoff"))
         .args(args)
         .args(["--library", lib])
-        .env("BIRKHOFF_ARXIV_URL", format!("{base}/arxiv"))
-        .env("BIRKHOFF_S2_URL", format!("{base}/s2"))
-        .env("BIRKHOFF_ZBMATH_URL", format!("{base}/zbmath"))
-        .env("BIRKHOFF_OEIS_URL", format!("{base}/oeis"))
-        .env("BIRKHOFF_LITERATURE_INTERVAL_MS", "0")
-        .env("BIRKHOFF_LITERATURE_RETRY_MS", "10")
+        .envs(environment(base))
         .env_remove("BIRKHOFF_OFFLINE")
         .env_remove("SEMANTIC_SCHOLAR_API_KEY")
         .output()

@@ -7,9 +7,6 @@ mod identify;
 mod interop;
 mod readme;
 mod research;
-#[path = "../../literature/tests/it/server.rs"]
-#[allow(dead_code)] // the literature tests use all of it, these only part
-mod lit_server;
 mod literature_cli;
 mod paper;
 mod progress;

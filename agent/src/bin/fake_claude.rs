@@ -7,7 +7,9 @@
 //! open), `hang_grandchild` (starts a child, then never replies).
 //! A prompt starting `PHASE: RESEARCH` (the research step) gets a `<research>` proposal in mode
 //! `good`, one with a formula that does not parse in `badformula`, and garbage otherwise.
-//! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set.
+//! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set. With
+//! `FAKE_CLAUDE_REFERENCES=JSON` (an array in the `references` schema) the candidate it keeps
+//! carries those references, as a model that remembers papers would propose them.
 
 use std::io::{Read, Write};
 
@@ -57,7 +59,8 @@ fn main() {
         }
     }
     let candidate = new.or(names.first().copied()).unwrap_or("").to_string();
-    let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script"}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
+    let references = std::env::var("FAKE_CLAUDE_REFERENCES").unwrap_or_else(|_| "[]".into());
+    let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script", "references": {references}}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
     let good = if plan_phase { good_plan } else { good_decisions };
     // A child of this program that outlives it, holding its output open; its pid goes to the log.
     let grandchild = || {

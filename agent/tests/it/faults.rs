@@ -2,6 +2,7 @@
 //! issue lists. In every case the run completes, the report names the fault, and nothing is
 //! written outside the library.
 
+use crate::{WithEnv, FAKE};
 use birkhoff_agent::controller::{Agent, Config, Ending};
 use birkhoff_agent::llm::cli::CliLlm;
 use birkhoff_agent::observe::Silent;
@@ -12,7 +13,6 @@ use birkhoff_library::{backtest, Library};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-claude");
 
 struct Run {
     dir: tempfile::TempDir,
@@ -36,7 +36,7 @@ fn run(mode: &str, timeout_secs: u64) -> Run {
     let mut lib = Library::open(&dir.path().join("lib")).unwrap();
     let llm = CliLlm::command(&format!("{FAKE} --fake-mode={mode}"), "test-model", "low", Duration::from_secs(timeout_secs)).unwrap();
     // The log lives beside the library; it is written by the stand-in, not by the agent.
-    let agent = Agent { llm: &LoggedLlm(llm, log.clone()), offline: false, tools: Toolbox::builtin(), observer: &Silent, interrupted: &|| false };
+    let agent = Agent { llm: &WithEnv(llm, vec![("FAKE_CLAUDE_LOG".into(), log.display().to_string())]), offline: false, tools: Toolbox::builtin(), observer: &Silent, interrupted: &|| false };
     let ending = agent.run(&mut lib, &Config { goal: "study groups".into(), cycles: 1, bases: vec![] }).unwrap();
     assert_eq!(ending, Ending::Complete(vec![1]), "mode {mode}");
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
@@ -47,24 +47,6 @@ fn run(mode: &str, timeout_secs: u64) -> Run {
     assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
     let log = std::fs::read_to_string(&log).unwrap_or_default();
     Run { dir, report, log }
-}
-
-/// The CLI model with `FAKE_CLAUDE_LOG` pointing at this run's log, set per child through a
-/// wrapper argument rather than the shared process environment.
-struct LoggedLlm(CliLlm, PathBuf);
-
-impl birkhoff_agent::llm::Llm for LoggedLlm {
-    fn describe(&self) -> String {
-        self.0.describe()
-    }
-    fn ask(&self, req: &birkhoff_agent::llm::Request) -> Result<String, birkhoff_agent::llm::LlmError> {
-        let program = "/usr/bin/env".to_string();
-        let prefix = [vec![format!("FAKE_CLAUDE_LOG={}", self.1.display()), self.0.program.clone()], self.0.prefix_args.clone()].concat();
-        CliLlm { program, prefix_args: prefix, model: self.0.model.clone(), effort: self.0.effort.clone(), timeout: self.0.timeout, cancel: None }.ask(req)
-    }
-    fn budget(&self) -> Option<Duration> {
-        self.0.budget()
-    }
 }
 
 /// Every file name in `dir` and its subdirectories (the library is two levels deep).

@@ -18,7 +18,7 @@ use birkhoff_library::record::Body;
 /// quasigroups with left division as the operation, a parastrophe.)
 struct Presentations;
 
-fn with(seed: &str, extra: &str) -> Theory {
+pub(crate) fn with(seed: &str, extra: &str) -> Theory {
     Theory::parse(&format!("{}\n{extra}", seeds::load(seed).unwrap().to_text()), "candidate.bk").unwrap()
 }
 

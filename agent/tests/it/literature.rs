@@ -1,13 +1,23 @@
 //! Novelty uses the literature: a discovery the literature knows (a confirmed reference, an OEIS
 //! sequence) scores novelty 0 with the reason, and an unconfirmed reference never counts nor
-//! reaches the report.
+//! reaches the report. A whole cycle against the local fixture server: the model's real
+//! reference is confirmed and cited, its invented one stays a UREF outside every report and
+//! paper.
 
+use crate::{WithEnv, FAKE};
+use birkhoff_agent::controller::{Agent, Config};
 use birkhoff_agent::engines::TenDimensions;
-use birkhoff_agent::report::LiteratureNote;
+use birkhoff_agent::llm::cli::CliLlm;
+use birkhoff_agent::observe::Silent;
+use birkhoff_agent::report::{CycleReport, LiteratureNote};
 use birkhoff_agent::situation::Candidate;
-use birkhoff_agent::tools::{Scorer, Toolbox};
+use birkhoff_agent::tools::{Explorer, Generated, Scorer, Toolbox};
 use birkhoff_engine::{seeds, Theory};
-use birkhoff_literature::{Origin, Outcome, Paper, Reference, Status};
+use birkhoff_library::Library;
+use birkhoff_literature::testing::fixtures::{config, fixture, invented_arxiv, recalled_arxiv, serve_all, serve_empty_searches};
+use birkhoff_literature::testing::server::{Reply, Server};
+use birkhoff_literature::{Origin, Outcome, Paper, Reference, Status, Store};
+use std::time::Duration;
 
 fn reference(number: &str, title: &str, status: Status) -> Reference {
     Reference { number: number.into(), paper: Paper::new(title, vec!["Ann Author".into()], Some(2001), Origin::Llm), status, found_by: "proposed".into() }
@@ -30,6 +40,11 @@ fn only_confirmed_references_make_a_theory_known_or_reach_the_report() {
         assert!(!n.line().contains("Invented") && !n.line().contains("UREF"), "{}", n.line());
     }
     assert!(only_invented.line().contains("not found in the literature"), "{}", only_invented.line());
+    // A source's title is text, not Markdown: it cannot open a tag or a list in the report.
+    let mut marked = outcome(true);
+    marked.confirmed[0].paper.title = "Loops <b>of</b> *order* 3".into();
+    let line = LiteratureNote::of(&marked).line();
+    assert!(line.contains("Loops \\<b\\>of\\</b\\> \\*order\\* 3"), "{line}");
 }
 
 #[test]
@@ -42,4 +57,82 @@ fn a_theory_known_in_the_literature_has_novelty_0() {
     assert!(novelty(&c) > 0.0);
     c.in_literature = LiteratureNote::of(&outcome(true)).known_because();
     assert_eq!(novelty(&c), 0.0);
+}
+
+/// One candidate: commutative loops of exponent 3 (not in the catalogue, so new), from the loop
+/// seed. Its spectrum up to size 4 is 1, 0, 1, 0 (iso) and 1, 0, 3, 0 (labeled). Commutative,
+/// because the stand-in conjectures commutativity of what it keeps: an axiom is proved at once,
+/// where the prover spends over a minute failing to settle it for all loops of exponent 3.
+struct CubeLoops;
+
+impl Explorer for CubeLoops {
+    fn moves(&self) -> Vec<String> {
+        vec!["COMPLETE".into()]
+    }
+
+    fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
+        Ok(vec![Generated { name: "CubeLoop".into(), theory: crate::identify::with("loop", "axiom cube: x * (x * x) = e\naxiom comm: x * y = y * x"), origin: "COMPLETE".into(), parents: vec!["loop".into()] }])
+    }
+}
+
+/// A paper in the reply schema's `references` form, as the model would write it.
+fn proposed(p: &Paper) -> serde_json::Value {
+    serde_json::json!({"title": p.title, "authors": p.authors, "year": p.year, "arxiv": p.ids.arxiv})
+}
+
+/// The invariant end to end: the model (the `claude` stand-in) keeps the candidate with one
+/// real reference (the fixtures' arXiv 2101.00001, as remembered) and one invented (arXiv
+/// 2399.99999, which the arXiv fixture lacks). The paper searches find nothing, so a confirmed
+/// reference can only come from the model's proposal passing the gate. Mutation-checked: a gate
+/// that confirms a candidate its lookup did not find, or a controller that drops the model's
+/// references, fails this test.
+#[test]
+fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
+    let server = Server::start();
+    serve_empty_searches(&server);
+    server.route("GET", "/oeis/search", &["q=1,0,1,0"], vec![Reply::json(&fixture("oeis_hit_period2.json"))]);
+    serve_all(&server);
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(&dir.path().join("lib")).unwrap();
+    let references = serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
+    let cli = CliLlm::command(&format!("{FAKE} --fake-mode=good"), "test-model", "low", Duration::from_secs(60)).unwrap();
+    let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
+    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: Some(config(&server.base)), ..Toolbox::builtin() };
+    let agent = Agent { llm: &llm, offline: false, tools, observer: &Silent, interrupted: &|| false };
+    agent.run(&mut lib, &Config { goal: "loops".into(), cycles: 1, bases: vec![] }).unwrap();
+
+    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    let faults: Vec<&str> = report.faults.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(report.decisions_by, "llm", "{faults:?}");
+    let [d] = report.discoveries.as_slice() else { panic!("one discovery expected: {faults:?}\n{}", report.decisions.analysis) };
+    assert_eq!(d.candidate.name, "CubeLoop");
+    // Known, by the model's real reference as the source records it, and by the OEIS.
+    let note = &d.literature;
+    assert_eq!(note.status, "known");
+    assert_eq!(note.references, ["REF-001 Moufang Loops of Small Order (2021)"]);
+    assert_eq!(note.oeis.len(), 1, "{:?}", note.oeis);
+    assert!(note.oeis[0].starts_with("A000035 "), "{:?}", note.oeis);
+    assert!(note.unconfirmed >= 1, "the invented reference is counted, not cited");
+    assert!(server.count("id_list=") >= 1 && server.requests().iter().any(|r| r.contains("id_list=") && r.contains("2399.99999")), "the invented one was looked up: {:?}", server.requests());
+    // Novelty uses it.
+    assert_eq!(d.candidate.score.as_ref().unwrap().dims["novelty"], 0.0);
+    assert!(d.notes.contains("known in the literature (REF-001 Moufang Loops of Small Order (2021); A000035"), "{}", d.notes);
+    // The invented reference is a UREF with the reason, in the literature store only.
+    let state = Store::new(lib.root()).load().unwrap();
+    let invented = state.references.values().find(|r| r.paper.title == invented_arxiv().title).expect("numbered");
+    assert!(invented.number.starts_with("UREF-"), "{}", invented.number);
+    assert!(matches!(&invented.status, Status::Unconfirmed { reason } if reason.contains("no entry for id 2399.99999")), "{:?}", invented.status);
+    assert_eq!(invented.paper.origins, [Origin::Llm]);
+
+    let paper = birkhoff_paper::Paper::gather(&lib, &d.id).unwrap();
+    let written = paper.write(&dir.path().join("paper"), birkhoff_paper::Compile::No).unwrap();
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+    let bib = read(&written.bib);
+    assert!(bib.contains("Moufang Loops of Small Order"), "the paper cites the confirmed reference:\n{bib}");
+    let outputs = [("report JSON", lib.report(1).unwrap().to_string()), ("report Markdown", read(&lib.markdown_path(1))), ("paper", read(&written.tex)), ("bibliography", bib)];
+    for (what, text) in outputs {
+        for trace in ["Grand Theory", "Ginary", "2399.99999", &invented.number] {
+            assert!(!text.contains(trace), "the invented reference reached the {what} ({trace})");
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! Faults: HTTP 429 (once, twice), a timeout, malformed XML and JSON, a source that is down.
 //! Each run completes with the other sources and records what happened.
 
-use crate::server::{dead_base, Reply, Server};
-use crate::support::{config, fixture, quiet, serve_all, subject};
+use birkhoff_literature::testing::server::{dead_base, Reply, Server};
+use birkhoff_literature::testing::fixtures::{config, fixture, serve_all};
+use crate::support::{quiet, subject};
 use birkhoff_literature::{search, Source, Store, Subject};
 use std::time::Duration;
 

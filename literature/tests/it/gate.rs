@@ -1,7 +1,7 @@
 //! The gate's comparison and its verdicts, and that nothing unverified can be cited.
 
-use crate::server::{Reply, Server};
-use crate::support::{config, fixture, invented_arxiv};
+use birkhoff_literature::testing::server::{Reply, Server};
+use birkhoff_literature::testing::fixtures::{config, fixture, invented_arxiv};
 use birkhoff_literature::gate::{verify, Verdict};
 use birkhoff_literature::paper::{last_name, normalize_title};
 use birkhoff_literature::{search, Origin, Paper, Subject};
@@ -34,7 +34,7 @@ fn verdicts(server: &Server, candidates: &[Paper]) -> Vec<Verdict> {
 #[test]
 fn only_a_matching_lookup_by_identifier_confirms() {
     let server = Server::start();
-    crate::support::serve_all(&server);
+    birkhoff_literature::testing::fixtures::serve_all(&server);
     let mut real = paper("Moufang loops of small order", &["Bob Nucleus"], 2021);
     real.ids.arxiv = Some("2101.00001".into());
     // Right identifier, wrong metadata: a language model's garbled memory of a real paper.
@@ -83,7 +83,7 @@ fn an_api_error_leaves_a_candidate_unconfirmed_pending() {
 #[test]
 fn an_unverified_reference_can_never_be_cited() {
     let server = Server::start();
-    crate::support::serve_all(&server);
+    birkhoff_literature::testing::fixtures::serve_all(&server);
     server.route("GET", "/s2/paper/search", &[], vec![Reply::json(&fixture("s2_search_empty.json"))]);
     let lib = tempfile::tempdir().unwrap();
     let mut garbled = invented_arxiv();

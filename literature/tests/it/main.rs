@@ -6,5 +6,4 @@ mod gate;
 mod offline;
 mod parse;
 mod search;
-mod server;
 mod support;

@@ -1,8 +1,9 @@
 //! An OEIS hit found online is recognized offline afterwards: the run writes the sequence to
 //! the library's `literature/oeis.json`, and the offline recognizer reads it from there.
 
-use crate::server::{Reply, Server};
-use crate::support::{config, quiet};
+use birkhoff_literature::testing::server::{Reply, Server};
+use birkhoff_literature::testing::fixtures::config;
+use crate::support::quiet;
 use birkhoff_checker::budget::{Count, Status};
 use birkhoff_checker::oeis::{recognise, recognise_in, Counts};
 use birkhoff_checker::spectrum::SpectrumRow;

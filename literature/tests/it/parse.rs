@@ -1,7 +1,7 @@
 //! The parsers on the fixtures, on arXiv's error feed, and on every truncation of each fixture
 //! (an error or a result, never a panic).
 
-use crate::support::fixture;
+use birkhoff_literature::testing::fixtures::fixture;
 use birkhoff_literature::sources::{arxiv, oeis, s2, zbmath};
 
 #[test]
@@ -68,4 +68,22 @@ fn every_truncation_is_an_answer_or_an_error_never_a_panic() {
         assert_eq!(ok, 0, "{name}: a truncated answer was accepted");
         assert!(parse(&text), "{name}");
     }
+}
+
+/// The forms a proposed identifier must have before it is sent to a source (it goes into a
+/// request's path or query).
+#[test]
+fn identifier_forms() {
+    use birkhoff_literature::paper::{is_arxiv_id, is_doi, is_zbmath_id};
+    for ok in ["2101.00001", "0704.0001", "math/0601001", "math.GR/0601001", "hep-th/9901001"] {
+        assert!(is_arxiv_id(ok), "{ok}");
+    }
+    for bad in ["2101.001", "21010.0001", "2101.00001v2", "math/060100", "Math/0601001", "math.gr/0601001", "../0601001", "2101.0000a", ""] {
+        assert!(!is_arxiv_id(bad), "{bad}");
+    }
+    assert!(is_doi("10.1000/test.1") && is_doi("10.1007/978-3-642-01234-5_6"));
+    for bad in ["11.1000/x", "10./x", "10.1000/", "10.1000/a b", "10.1000", "10.10a0/x", &format!("10.1000/{}", "x".repeat(200))] {
+        assert!(!is_doi(bad), "{bad}");
+    }
+    assert!(is_zbmath_id("1234567") && !is_zbmath_id("") && !is_zbmath_id("12345678901") && !is_zbmath_id("0123.45678"));
 }

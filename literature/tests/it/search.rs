@@ -1,8 +1,9 @@
 //! A normal search on every source, the gate's verdicts, LITERATURE.md, numbering across runs and
 //! a rerun from the cache with the network off.
 
-use crate::server::{dead_base, Server};
-use crate::support::{config, quiet, serve_all, subject};
+use birkhoff_literature::testing::server::{dead_base, Server};
+use birkhoff_literature::testing::fixtures::{config, serve_all};
+use crate::support::{quiet, subject};
 use birkhoff_literature::{query, search, Source, Status, Store, Subject};
 
 fn numbers(refs: &[birkhoff_literature::Reference]) -> Vec<String> {
@@ -170,7 +171,7 @@ fn queries_follow_the_sources_syntax() {
         ]
     );
     let arxiv = &groups[0].requests.iter().find(|(s, _)| *s == Source::Arxiv).unwrap().1;
-    assert_eq!(crate::server::decode(arxiv), "/query?search_query=ti:\"Moufang loop\" AND (cat:math.RA OR cat:math.GR OR cat:math.AC OR cat:math.RT OR cat:math.CT OR cat:math.QA)&start=0&max_results=10&sortBy=relevance&sortOrder=descending");
+    assert_eq!(birkhoff_literature::testing::server::decode(arxiv), "/query?search_query=ti:\"Moufang loop\" AND (cat:math.RA OR cat:math.GR OR cat:math.AC OR cat:math.RT OR cat:math.CT OR cat:math.QA)&start=0&max_results=10&sortBy=relevance&sortOrder=descending");
     let s2 = &groups[0].requests.iter().find(|(s, _)| *s == Source::SemanticScholar).unwrap().1;
     assert!(s2.starts_with("/paper/search?query=Moufang%20loop&fields=paperId,title,authors,year,abstract,externalIds"), "{s2}");
     assert!(s2.ends_with("&limit=10&fieldsOfStudy=Mathematics"));

@@ -1,7 +1,8 @@
 //! A local HTTP/1.1 server on 127.0.0.1 serving fixtures, standing in for the four APIs. Routes
 //! match a method, a path prefix and substrings of the decoded request target; each route
 //! answers its replies in turn (the last one repeats), optionally after a delay. Every request is
-//! logged, so tests can count what reached the "network".
+//! logged, so tests can count what reached the "network". Routes are tried in the order they were
+//! added: a specific route goes before a catch-all for the same prefix.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -12,25 +13,34 @@ use std::time::Duration;
 /// One answer.
 #[derive(Clone)]
 pub struct Reply {
+    /// The HTTP status.
     pub status: u16,
+    /// The body, sent as it is.
     pub body: String,
+    /// The `Content-Type` header.
     pub content_type: &'static str,
+    /// How long to wait before answering (a timeout test's slow source).
     pub delay: Duration,
 }
 
 impl Reply {
+    /// HTTP 200 with this body and content type.
     pub fn ok(body: &str, content_type: &'static str) -> Reply {
         Reply { status: 200, body: body.to_string(), content_type, delay: Duration::ZERO }
     }
+    /// HTTP 200 with an Atom body (arXiv).
     pub fn xml(body: &str) -> Reply {
         Reply::ok(body, "application/atom+xml; charset=utf-8")
     }
+    /// HTTP 200 with a JSON body.
     pub fn json(body: &str) -> Reply {
         Reply::ok(body, "application/json")
     }
+    /// Another status (404, 429, 503...) with a JSON content type.
     pub fn status(status: u16, body: &str) -> Reply {
         Reply { status, body: body.to_string(), content_type: "application/json", delay: Duration::ZERO }
     }
+    /// The same reply after `delay`.
     pub fn after(mut self, delay: Duration) -> Reply {
         self.delay = delay;
         self
@@ -47,6 +57,7 @@ struct Route {
 
 /// The running server; it stops accepting when dropped.
 pub struct Server {
+    /// `http://127.0.0.1:PORT`, the base the sources' URLs are made from.
     pub base: String,
     routes: Arc<Mutex<Vec<Route>>>,
     log: Arc<Mutex<Vec<String>>>,
@@ -54,6 +65,7 @@ pub struct Server {
 }
 
 impl Server {
+    /// Binds a free port on 127.0.0.1 and serves it from a thread until dropped.
     pub fn start() -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let base = format!("http://{}", listener.local_addr().unwrap());
