@@ -19,6 +19,7 @@ pub mod record;
 pub mod reports;
 pub mod statement;
 pub mod store;
+pub mod text;
 pub mod time;
 
 pub use record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};

@@ -16,7 +16,7 @@ pub mod record;
 pub mod state;
 pub mod steps;
 pub mod synth;
-pub mod text;
+pub use birkhoff_library::text;
 pub mod workspace;
 
 pub use record::{Kind, Phase, Problem, Record};

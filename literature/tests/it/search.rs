@@ -179,3 +179,24 @@ fn queries_follow_the_sources_syntax() {
     let short = Subject { iso_spectrum: vec![1, 1, 2], ..subject() };
     assert!(query::groups(&short, 10).iter().all(|g| !g.summary.starts_with("spectrum (iso)")));
 }
+
+#[test]
+fn a_sources_text_cannot_forge_markup_in_literature_md() {
+    // A confirmed paper whose abstract (from the search and from the lookup by identifier)
+    // carries a tag, a link, a table cell, a heading and emphasis.
+    const FORGED: &str = "<script>alert(1)</script> | ### REF-999: Forged [click](http://evil.example) **bold**";
+    let plain = "The number of Moufang loops of order n is computed for n at most 81.";
+    let forge = |name: &str| birkhoff_literature::testing::fixtures::fixture(name).replace(plain, &format!("{plain} {FORGED}"));
+    let server = Server::start();
+    server.route("GET", "/s2/paper/search", &[], vec![birkhoff_literature::testing::server::Reply::json(&forge("s2_search.json"))]);
+    server.route("GET", "/s2/paper/0000aaaa", &[], vec![birkhoff_literature::testing::server::Reply::json(&forge("s2_paper_counting.json"))]);
+    serve_all(&server);
+    let lib = tempfile::tempdir().unwrap();
+    let out = search(lib.path(), &subject(), config(&server.base), &mut quiet()).unwrap();
+    assert!(out.confirmed.iter().any(|r| r.paper.abstract_text.as_deref().is_some_and(|a| a.contains(FORGED))), "the fixture reached the record");
+    let md = std::fs::read_to_string(&out.literature_md).unwrap();
+    assert!(md.contains(r"\<script\>alert(1)\</script\> \| \#\#\# REF-999: Forged \[click\](http://evil.example) \*\*bold\*\*"), "{md}");
+    for raw in ["<script>", "[click]", "**bold**", "| ###"] {
+        assert!(!md.contains(raw), "`{raw}` reached LITERATURE.md unescaped:\n{md}");
+    }
+}

@@ -1,8 +1,8 @@
 //! Text from a language model or a hand-edited file is data of any size and content. This module
 //! bounds it, quotes it in messages, escapes it in Markdown and strips terminal control sequences
 //! before it is printed, so that it cannot flood the reports, forge a report or synthesis section
-//! or drive the terminal. The agent's reports and the research workspace both use it (the agent
-//! re-exports it as `birkhoff_agent::text`).
+//! or drive the terminal. The literature synthesis, the agent's reports and the research
+//! workspace all use it (re-exported as `birkhoff_research::text` and `birkhoff_agent::text`).
 
 /// The longest reply read from a model, in bytes; a longer one is rejected (and only this much of
 /// it is kept in memory).
