@@ -84,7 +84,6 @@ fn an_api_error_leaves_a_candidate_unconfirmed_pending() {
 fn an_unverified_reference_can_never_be_cited() {
     let server = Server::start();
     birkhoff_literature::testing::fixtures::serve_all(&server);
-    server.route("GET", "/s2/paper/search", &[], vec![Reply::json(&fixture("s2_search_empty.json"))]);
     let lib = tempfile::tempdir().unwrap();
     let mut garbled = invented_arxiv();
     garbled.ids.arxiv = Some("2101.00001".into());
