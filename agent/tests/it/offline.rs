@@ -64,6 +64,29 @@ fn plans_follow_the_goal_flags_and_history() {
 }
 
 #[test]
+fn a_broad_run_visits_every_seed_and_completes_each_base() {
+    // Twenty cycles of a goal naming no structure, each seeing the last five plans as a run
+    // does: every seed is explored, and every exploration applies COMPLETE.
+    let mut s = situation("Explore broadly");
+    s.moves = Toolbox::builtin().moves();
+    let mut visited = std::collections::BTreeSet::new();
+    for i in 1..=20 {
+        s.run_index = i;
+        let p = plan(&s);
+        assert!(p.explorations.len() >= 4, "cycle {i} explores {} base(s)", p.explorations.len());
+        assert!(p.explorations.iter().all(|e| e.moves.iter().any(|m| m == "COMPLETE")), "cycle {i}: {:?}", p.explorations);
+        let bases: Vec<String> = p.explorations.iter().flat_map(|e| e.bases.clone()).collect();
+        visited.extend(bases.iter().cloned());
+        s.history.push(Memory { cycle: i as u64, bases, moves: p.explorations[0].moves.clone(), ..Default::default() });
+        if s.history.len() > 5 {
+            s.history.remove(0);
+        }
+    }
+    let missed: Vec<&str> = seeds::all().iter().map(|x| x.name).filter(|n| !visited.contains(*n)).collect();
+    assert!(missed.is_empty(), "never explored: {missed:?}");
+}
+
+#[test]
 fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     let mut s = situation("loops");
     let mut idem = checked("Idem_z", "magma", "ADD(idempotent)");
