@@ -153,6 +153,7 @@ impl Agent<'_> {
             preferred: cfg.bases.clone(),
             run_index: run.index,
             run_of: run.of,
+            breadth: self.tools.breadth,
             bases,
             moves: self.tools.moves(),
             tools: self.tools.status(),

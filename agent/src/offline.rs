@@ -5,7 +5,7 @@
 
 use crate::llm::{Llm, LlmError, Phase, Request};
 use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
-use crate::situation::{Candidate, Situation};
+use crate::situation::{Breadth, Candidate, Situation};
 use birkhoff_scorer::identify::Standing;
 use birkhoff_engine::signature::Fixity;
 use birkhoff_engine::{eval, Theory};
@@ -111,13 +111,81 @@ fn seed_pool(s: &Situation, why: &mut Vec<String>) -> Vec<String> {
     pool
 }
 
-/// The plan for this cycle, with its reasons in `strategy`.
-///
-/// Every cycle explores several seeds from [`seed_pool`] (least explored in the recent cycles
-/// first, then in a rotation that moves on with the cycle's index) and deepens the best
+/// The plan for this cycle, with its reasons in `strategy`: [`plan_narrow`] or, when the run asks
+/// for it (`agent --breadth wide`), [`plan_wide`].
+pub fn plan(s: &Situation) -> Plan {
+    match s.breadth {
+        Breadth::Narrow => plan_narrow(s),
+        Breadth::Wide => plan_wide(s),
+    }
+}
+
+/// Candidates checked per cycle by a narrow plan.
+const NARROW_CHECK_TOP: usize = 20;
+
+/// The narrow plan, the default: two bases a cycle (the best discoveries on even cycles, or when
+/// the goal does not ask for something new; otherwise the least explored structures of the goal,
+/// the `--base` flags or the classical ones), the two least used moves, one or two moves deep,
+/// and the best [`NARROW_CHECK_TOP`] candidates checked. A cycle takes about half a minute.
+fn plan_narrow(s: &Situation) -> Plan {
+    let mut why = Vec::new();
+    let names = s.base_names();
+    let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
+    let mut discoveries: Vec<&crate::situation::Base> = s.bases.iter().filter(|b| b.discovery).collect();
+    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+    let words = goal_words(&s.goal);
+    let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
+    // Exploit when there are discoveries and this is an even-numbered cycle of the run (or the
+    // goal does not ask for novelty); explore otherwise.
+    let exploit = !discoveries.is_empty() && (s.run_index.is_multiple_of(2) || !wants_new);
+    let mut bases: Vec<String> = Vec::new();
+    if exploit {
+        bases.extend(discoveries.iter().take(2).map(|b| b.name.clone()));
+        why.push(format!("exploit: deepen the best discoveries so far ({})", bases.join(", ")));
+    } else {
+        let from_flags: Vec<String> = s.preferred.iter().filter(|p| names.contains(p)).cloned().collect();
+        let from_goal = bases_in_goal(s);
+        let pool: Vec<String> = if !from_flags.is_empty() {
+            why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
+            from_flags
+        } else if !from_goal.is_empty() {
+            why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
+            from_goal
+        } else {
+            let default = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
+            why.push("the goal names no structure: explore classical ones in turn, least explored first".into());
+            default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect()
+        };
+        let pool = with_related(s, pool, false);
+        why.push("then structures sharing their symbols".into());
+        // Least explored first, then in the pool's order.
+        let mut ranked: Vec<(usize, usize, String)> = pool.into_iter().enumerate().map(|(i, b)| (explored.iter().filter(|e| **e == &b).count(), i, b)).collect();
+        ranked.sort();
+        bases.extend(ranked.into_iter().take(2).map(|(_, _, b)| b));
+    }
+    if bases.is_empty() {
+        bases.push(names.first().cloned().unwrap_or_default());
+    }
+    // Moves: rotate through those not yet used, two per exploration.
+    let used: Vec<&String> = s.history.iter().flat_map(|h| &h.moves).collect();
+    let mut moves: Vec<String> = s.moves.clone();
+    moves.sort_by_key(|m| used.iter().filter(|u| **u == m).count());
+    let moves: Vec<String> = moves.into_iter().take(2).collect();
+    if s.moves.is_empty() {
+        why.push("no moves are available, so the bases themselves are checked".into());
+    } else {
+        why.push(format!("moves {} (least used so far)", moves.join(", ")));
+    }
+    let depth = if exploit || s.moves.is_empty() { 1 } else { 1 + (s.run_index + 1) % 2 };
+    finish_plan(s, why, &bases, &moves, depth, exploit, NARROW_CHECK_TOP)
+}
+
+/// The wide plan (`agent --breadth wide`, the rediscovery benchmark's): every cycle explores
+/// several seeds from [`seed_pool`] (least explored in the recent cycles first, then in a
+/// rotation that moves on with the cycle's index) and deepens the best
 /// discoveries not yet deepened; each exploration applies the [`STRUCTURAL`] moves and one
 /// more, in turn. A goal asking for something new gets more seeds and fewer discoveries.
-pub fn plan(s: &Situation) -> Plan {
+fn plan_wide(s: &Situation) -> Plan {
     let mut why = Vec::new();
     let names = s.base_names();
     let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
@@ -156,8 +224,17 @@ pub fn plan(s: &Situation) -> Plan {
         why.push(format!("moves {} (the structural moves, and the least used other)", moves.join(", ")));
     }
     let exploit = s.bases.iter().any(|b| b.discovery && bases.contains(&b.name));
+    finish_plan(s, why, &bases, &moves, 1, exploit, CHECK_TOP)
+}
+
+/// The rest of a plan once its bases and moves are chosen: the sizes to check (6 when deepening
+/// a discovery or when the goal asks about spectra, else 5), the open conjectures to retest and
+/// the library searches, with the reasons in `why`.
+fn finish_plan(s: &Situation, mut why: Vec<String>, bases: &[String], moves: &[String], depth: u32, exploit: bool, check_top: usize) -> Plan {
+    let names = s.base_names();
+    let words = goal_words(&s.goal);
     let max_size = if exploit || words.iter().any(|w| ["spectrum", "spectra", "prime", "size", "sizes"].contains(&w.as_str())) { 6 } else { 5 };
-    why.push(format!("check the best {CHECK_TOP} candidates up to size {max_size}"));
+    why.push(format!("check the best {check_top} candidates up to size {max_size}"));
     let prove: Vec<ConjectureProposal> = s
         .open_conjectures
         .iter()
@@ -168,11 +245,11 @@ pub fn plan(s: &Situation) -> Plan {
     if !prove.is_empty() {
         why.push(format!("retest {} open conjecture(s) at larger sizes", prove.len()));
     }
-    let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.clone(), depth: 1 }).collect();
+    let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.to_vec(), depth }).collect();
     // Look up what the library already holds about the bases, to judge novelty.
     let search: Vec<Search> = bases.iter().take(2).map(|b| Search { query: b.replace('_', " "), min_score: None }).collect();
     why.push(format!("search the library for {}", search.iter().map(|q| format!("`{}`", q.query)).collect::<Vec<_>>().join(", ")));
-    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: CHECK_TOP, max_size, prove, search }
+    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top, max_size, prove, search }
 }
 
 /// The size up to which an open conjecture's evidence says countermodels were searched.
@@ -251,9 +328,14 @@ fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
     std::iter::once(name.to_string()).chain((2..).map(|k| format!("{name}_{k}"))).find(|n| !taken(n)).unwrap_or_default()
 }
 
-/// At most this many candidates shown new are kept per cycle, best ranked first: a wide cycle
-/// (several seeds and discoveries) often shows more than two classes new.
-const KEEP: usize = 3;
+/// At most this many candidates shown new are kept per cycle, best ranked first: two, or three
+/// in a wide cycle (several seeds and discoveries often show more than two classes new).
+fn keep_at_most(s: &Situation) -> usize {
+    match s.breadth {
+        Breadth::Narrow => 2,
+        Breadth::Wide => 3,
+    }
+}
 
 /// The decisions on this cycle's results, with reasons in `analysis`.
 pub fn decide(s: &Situation) -> Decisions {
@@ -291,7 +373,7 @@ pub fn decide(s: &Situation) -> Decisions {
     }
     let ranked = new;
     let mut keep: Vec<Keep> = Vec::new();
-    for c in ranked.iter().take(KEEP) {
+    for c in ranked.iter().take(keep_at_most(s)) {
         let (name, title) = crate::naming::name(c, s);
         let name = fresh_name(&name, s, &keep);
         keep.push(Keep { candidate: c.name.clone(), name, notes: format!("{title}: origin {}; models at sizes {}; score {}.", c.origin, c.sizes_with_models().join(","), crate::prompt::score_line(&c.score)) });
@@ -302,7 +384,7 @@ pub fn decide(s: &Situation) -> Decisions {
         why.push(format!("keep {}", keep.iter().map(|k| format!("{} as {}", k.candidate, k.name)).collect::<Vec<_>>().join(", ")));
     }
     // Conjecture about the kept candidates first, then the best checked ones.
-    let mut sources: Vec<&Candidate> = ranked.iter().take(KEEP).copied().collect();
+    let mut sources: Vec<&Candidate> = ranked.iter().take(keep_at_most(s)).copied().collect();
     let first: Vec<String> = sources.iter().map(|c| c.name.clone()).collect();
     sources.extend(s.candidates.iter().filter(|c| c.checked && !first.contains(&c.name)));
     let conjectures: Vec<ConjectureProposal> = sources.iter().flat_map(|c| conjectures_for(c)).take(3).collect();
