@@ -156,6 +156,7 @@ impl Agent<'_> {
             preferred: cfg.bases.clone(),
             run_index: run.index,
             run_of: run.of,
+            breadth: self.tools.breadth,
             bases,
             moves: self.tools.moves(),
             tools: self.tools.status(),
@@ -593,9 +594,16 @@ fn standing_to_keep(c: &Candidate, kept: &[&Candidate], bases: &[Base], tools: &
     }
 }
 
-/// Identifies, best ranked first, every checked candidate with a model above size 1 that is not
-/// its parent in other words: equal or equivalent to a seed, a catalogue entry, an earlier
-/// discovery or a better-ranked candidate of this cycle, new, or unknown. Returns how many.
+/// At most this many candidates are identified per cycle, best ranked first: identification
+/// asks the prover about each (up to seconds for one whose equivalence stays open), while
+/// checking models and scoring take milliseconds, so a wide cycle checks and scores every
+/// candidate it takes and identifies the best.
+pub const IDENTIFY_TOP: usize = 24;
+
+/// Identifies, best ranked first, the [`IDENTIFY_TOP`] best checked candidates with a model
+/// above size 1 that are not their parent in other words: equal or equivalent to a seed, a
+/// catalogue entry, an earlier discovery or a better-ranked candidate of this cycle, new, or
+/// unknown. The others keep no standing (and so are not kept). Returns how many.
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     let cancel = tools.cancel.clone();
     let known = known_theories(bases, tools);
@@ -610,6 +618,9 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         let nontrivial = c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));
         if !c.checked || !nontrivial || c.same_as_parent.is_some() {
             continue;
+        }
+        if count == IDENTIFY_TOP {
+            break;
         }
         let st = standing(&side_of(c), &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
         let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);

@@ -1,11 +1,11 @@
 //! The offline strategist: a deterministic planner that needs no language model. It reads the
-//! same situation a model would, makes real choices (explore or exploit, which bases and moves,
-//! what to check, what to keep, what to conjecture) and explains each one. Its replies use the
-//! same `<plan>`/`<decisions>` format and go through the same validation.
+//! same situation a model would, makes real choices (which seeds to explore and discoveries to
+//! deepen, which moves, what to check, what to keep, what to conjecture) and explains each one.
+//! Its replies use the same `<plan>`/`<decisions>` format and go through the same validation.
 
 use crate::llm::{Llm, LlmError, Phase, Request};
 use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
-use crate::situation::{Candidate, Situation};
+use crate::situation::{Breadth, Candidate, Situation};
 use birkhoff_scorer::identify::Standing;
 use birkhoff_engine::signature::Fixity;
 use birkhoff_engine::{eval, Theory};
@@ -48,8 +48,10 @@ fn bases_in_goal(s: &Situation) -> Vec<String> {
 }
 
 /// `pool` followed by the other bases that share function or relation symbols with it, most
-/// similar first (Jaccard index of the symbol sets), so that later cycles move to neighbours.
-fn with_related(s: &Situation, pool: Vec<String>) -> Vec<String> {
+/// similar first (Jaccard index of the symbol sets), so that later cycles move to neighbours;
+/// when `close`, only those sharing more than half of the symbols (a goal's loops lead to
+/// quasigroups and Moufang loops, not to every structure with a multiplication).
+fn with_related(s: &Situation, pool: Vec<String>, close: bool) -> Vec<String> {
     let symbols = |t: &Theory| -> std::collections::BTreeSet<String> { t.sig.funcs.iter().map(|f| f.name.clone()).chain(t.sig.rels.iter().map(|r| r.name.clone())).collect() };
     let wanted: std::collections::BTreeSet<String> = s.bases.iter().filter(|b| pool.contains(&b.name)).flat_map(|b| symbols(&b.theory)).collect();
     let mut related: Vec<(u64, &String)> = s
@@ -60,15 +62,72 @@ fn with_related(s: &Situation, pool: Vec<String>) -> Vec<String> {
             let own = symbols(&b.theory);
             let shared = own.intersection(&wanted).count() as u64;
             let union = own.union(&wanted).count().max(1) as u64;
-            (shared > 0).then_some((u64::MAX - shared * 1_000_000 / union, &b.name))
+            let related = if close { 2 * shared > union } else { shared > 0 };
+            related.then_some((u64::MAX - shared * 1_000_000 / union, &b.name))
         })
         .collect();
     related.sort();
     pool.iter().cloned().chain(related.into_iter().map(|(_, n)| n.clone())).collect()
 }
 
-/// The plan for this cycle, with its reasons in `strategy`.
+/// Seeds explored each cycle when the goal asks for something new (one fewer otherwise, for a
+/// second discovery): a 20-cycle run then visits every seed family, not two bases over and over.
+const SEED_SLOTS: usize = 5;
+
+/// Moves applied in every exploration: the ones that add or twist a law (a subvariety or a
+/// deformation of the base), the route to most named classes.
+const STRUCTURAL: [&str; 4] = ["COMPLETE", "QUOTIENT", "DEFORM", "SELF_DISTRIB"];
+
+/// Candidates checked per cycle: the schema's limit. Checking models is cheap (a fraction of a
+/// second for all of them); identification, the costly step, takes only the best of them
+/// ([`crate::controller::IDENTIFY_TOP`]).
+const CHECK_TOP: usize = 50;
+
+/// The seed bases in the order a run visits them: those given with `--base`, else those the goal
+/// names, else the classical structures; each followed by the seeds sharing their symbols (most
+/// of them, for `--base` and the goal's structures: [`with_related`]), and,
+/// without `--base` or a structure in the goal, by every other seed, so that every seed family
+/// is reached. Discoveries are deepened in slots of their own ([`plan`]).
+fn seed_pool(s: &Situation, why: &mut Vec<String>) -> Vec<String> {
+    let names: Vec<String> = s.bases.iter().filter(|b| !b.discovery).map(|b| b.name.clone()).collect();
+    let from_flags: Vec<String> = s.preferred.iter().filter(|p| s.bases.iter().any(|b| &b.name == *p)).cloned().collect();
+    let from_goal = bases_in_goal(s);
+    let (pool, everything) = if !from_flags.is_empty() {
+        why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
+        (from_flags, false)
+    } else if !from_goal.is_empty() {
+        why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
+        (from_goal, false)
+    } else {
+        let default = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
+        why.push("the goal names no structure: explore classical ones, then every other seed, in turn".into());
+        (default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect(), true)
+    };
+    let mut pool: Vec<String> = with_related(s, pool, !everything).into_iter().filter(|b| names.contains(b) || s.preferred.contains(b)).collect();
+    why.push("then structures sharing their symbols".into());
+    if everything {
+        pool.extend(names.into_iter().filter(|n| !pool.contains(n)).collect::<Vec<_>>());
+    }
+    pool
+}
+
+/// The plan for this cycle, with its reasons in `strategy`: [`plan_narrow`] or, when the run asks
+/// for it (`agent --breadth wide`), [`plan_wide`].
 pub fn plan(s: &Situation) -> Plan {
+    match s.breadth {
+        Breadth::Narrow => plan_narrow(s),
+        Breadth::Wide => plan_wide(s),
+    }
+}
+
+/// Candidates checked per cycle by a narrow plan.
+const NARROW_CHECK_TOP: usize = 20;
+
+/// The narrow plan, the default: two bases a cycle (the best discoveries on even cycles, or when
+/// the goal does not ask for something new; otherwise the least explored structures of the goal,
+/// the `--base` flags or the classical ones), the two least used moves, one or two moves deep,
+/// and the best [`NARROW_CHECK_TOP`] candidates checked. A cycle takes about half a minute.
+fn plan_narrow(s: &Situation) -> Plan {
     let mut why = Vec::new();
     let names = s.base_names();
     let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
@@ -97,7 +156,7 @@ pub fn plan(s: &Situation) -> Plan {
             why.push("the goal names no structure: explore classical ones in turn, least explored first".into());
             default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect()
         };
-        let pool = with_related(s, pool);
+        let pool = with_related(s, pool, false);
         why.push("then structures sharing their symbols".into());
         // Least explored first, then in the pool's order.
         let mut ranked: Vec<(usize, usize, String)> = pool.into_iter().enumerate().map(|(i, b)| (explored.iter().filter(|e| **e == &b).count(), i, b)).collect();
@@ -118,8 +177,64 @@ pub fn plan(s: &Situation) -> Plan {
         why.push(format!("moves {} (least used so far)", moves.join(", ")));
     }
     let depth = if exploit || s.moves.is_empty() { 1 } else { 1 + (s.run_index + 1) % 2 };
+    finish_plan(s, why, &bases, &moves, depth, exploit, NARROW_CHECK_TOP)
+}
+
+/// The wide plan (`agent --breadth wide`, the rediscovery benchmark's): every cycle explores
+/// several seeds from [`seed_pool`] (least explored in the recent cycles first, then in a
+/// rotation that moves on with the cycle's index) and deepens the best
+/// discoveries not yet deepened; each exploration applies the [`STRUCTURAL`] moves and one
+/// more, in turn. A goal asking for something new gets more seeds and fewer discoveries.
+fn plan_wide(s: &Situation) -> Plan {
+    let mut why = Vec::new();
+    let names = s.base_names();
+    let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
+    let times = |b: &String| explored.iter().filter(|e| **e == b).count();
+    let words = goal_words(&s.goal);
+    let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
+    // Discoveries not deepened in the recent cycles, best first: deepening one again would give
+    // the same candidates.
+    let mut discoveries: Vec<&crate::situation::Base> = s.bases.iter().filter(|b| b.discovery && times(&b.name) == 0).collect();
+    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+    let deepen: Vec<String> = discoveries.iter().take(if wants_new { 1 } else { 2 }).map(|b| b.name.clone()).collect();
+    if !deepen.is_empty() {
+        why.push(format!("exploit: deepen the best discoveries not yet deepened ({})", deepen.join(", ")));
+    }
+    let pool = seed_pool(s, &mut why);
+    let slots = if wants_new || deepen.len() < 2 { SEED_SLOTS } else { SEED_SLOTS - 1 };
+    // Least explored in the recent cycles first; among equals, a rotation starting further on
+    // each cycle, so that a long run goes round the whole pool.
+    let offset = (s.run_index as usize).saturating_sub(1) * slots;
+    let mut ranked: Vec<(usize, usize, String)> = pool.iter().enumerate().map(|(i, b)| (times(b), (i + pool.len() - offset % pool.len().max(1)) % pool.len().max(1), b.clone())).collect();
+    ranked.sort();
+    let seeds: Vec<String> = ranked.into_iter().take(slots).map(|(_, _, b)| b).collect();
+    why.push(format!("this cycle: {} (least explored recently, in rotation)", seeds.join(", ")));
+    let mut bases: Vec<String> = deepen.into_iter().chain(seeds).collect();
+    if bases.is_empty() {
+        bases.push(names.first().cloned().unwrap_or_default());
+    }
+    // Moves: the structural ones every time, and the least used of the others.
+    let used: Vec<&String> = s.history.iter().flat_map(|h| &h.moves).collect();
+    let mut others: Vec<String> = s.moves.iter().filter(|m| !STRUCTURAL.contains(&m.as_str())).cloned().collect();
+    others.sort_by_key(|m| used.iter().filter(|u| **u == m).count());
+    let moves: Vec<String> = s.moves.iter().filter(|m| STRUCTURAL.contains(&m.as_str())).cloned().chain(others.into_iter().take(1)).collect();
+    if s.moves.is_empty() {
+        why.push("no moves are available, so the bases themselves are checked".into());
+    } else {
+        why.push(format!("moves {} (the structural moves, and the least used other)", moves.join(", ")));
+    }
+    let exploit = s.bases.iter().any(|b| b.discovery && bases.contains(&b.name));
+    finish_plan(s, why, &bases, &moves, 1, exploit, CHECK_TOP)
+}
+
+/// The rest of a plan once its bases and moves are chosen: the sizes to check (6 when deepening
+/// a discovery or when the goal asks about spectra, else 5), the open conjectures to retest and
+/// the library searches, with the reasons in `why`.
+fn finish_plan(s: &Situation, mut why: Vec<String>, bases: &[String], moves: &[String], depth: u32, exploit: bool, check_top: usize) -> Plan {
+    let names = s.base_names();
+    let words = goal_words(&s.goal);
     let max_size = if exploit || words.iter().any(|w| ["spectrum", "spectra", "prime", "size", "sizes"].contains(&w.as_str())) { 6 } else { 5 };
-    why.push(format!("check the best 20 candidates up to size {max_size}"));
+    why.push(format!("check the best {check_top} candidates up to size {max_size}"));
     let prove: Vec<ConjectureProposal> = s
         .open_conjectures
         .iter()
@@ -130,11 +245,11 @@ pub fn plan(s: &Situation) -> Plan {
     if !prove.is_empty() {
         why.push(format!("retest {} open conjecture(s) at larger sizes", prove.len()));
     }
-    let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.clone(), depth }).collect();
+    let explorations = bases.iter().map(|b| Exploration { bases: vec![b.clone()], moves: moves.to_vec(), depth }).collect();
     // Look up what the library already holds about the bases, to judge novelty.
     let search: Vec<Search> = bases.iter().take(2).map(|b| Search { query: b.replace('_', " "), min_score: None }).collect();
     why.push(format!("search the library for {}", search.iter().map(|q| format!("`{}`", q.query)).collect::<Vec<_>>().join(", ")));
-    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top: 20, max_size, prove, search }
+    Plan { strategy: format!("Offline strategist: {}.", why.join("; ")), explorations, check_top, max_size, prove, search }
 }
 
 /// The size up to which an open conjecture's evidence says countermodels were searched.
@@ -213,6 +328,15 @@ fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
     std::iter::once(name.to_string()).chain((2..).map(|k| format!("{name}_{k}"))).find(|n| !taken(n)).unwrap_or_default()
 }
 
+/// At most this many candidates shown new are kept per cycle, best ranked first: two, or three
+/// in a wide cycle (several seeds and discoveries often show more than two classes new).
+fn keep_at_most(s: &Situation) -> usize {
+    match s.breadth {
+        Breadth::Narrow => 2,
+        Breadth::Wide => 3,
+    }
+}
+
 /// The decisions on this cycle's results, with reasons in `analysis`.
 pub fn decide(s: &Situation) -> Decisions {
     let mut why = Vec::new();
@@ -249,7 +373,7 @@ pub fn decide(s: &Situation) -> Decisions {
     }
     let ranked = new;
     let mut keep: Vec<Keep> = Vec::new();
-    for c in ranked.iter().take(2) {
+    for c in ranked.iter().take(keep_at_most(s)) {
         let (name, title) = crate::naming::name(c, s);
         let name = fresh_name(&name, s, &keep);
         // No references: the offline strategist knows no literature; the literature agent's own
@@ -262,7 +386,7 @@ pub fn decide(s: &Situation) -> Decisions {
         why.push(format!("keep {}", keep.iter().map(|k| format!("{} as {}", k.candidate, k.name)).collect::<Vec<_>>().join(", ")));
     }
     // Conjecture about the kept candidates first, then the best checked ones.
-    let mut sources: Vec<&Candidate> = ranked.iter().take(2).copied().collect();
+    let mut sources: Vec<&Candidate> = ranked.iter().take(keep_at_most(s)).copied().collect();
     let first: Vec<String> = sources.iter().map(|c| c.name.clone()).collect();
     sources.extend(s.candidates.iter().filter(|c| c.checked && !first.contains(&c.name)));
     let conjectures: Vec<ConjectureProposal> = sources.iter().flat_map(|c| conjectures_for(c)).take(3).collect();

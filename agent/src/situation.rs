@@ -140,6 +140,18 @@ pub struct Settled {
     pub proof: Option<String>,
 }
 
+/// How much one cycle of the offline strategist explores ([`crate::offline::plan`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Breadth {
+    /// Two bases and two moves a cycle, the best 20 candidates checked, two kept: about half a
+    /// minute a cycle in a release build.
+    #[default]
+    Narrow,
+    /// Five seeds or discoveries a cycle, with the structural moves and one more, the best 50
+    /// checked, 24 identified, three kept: wider and slower (the rediscovery benchmark's).
+    Wide,
+}
+
 /// Everything a phase is decided from.
 #[derive(Clone, Debug)]
 pub struct Situation {
@@ -151,6 +163,8 @@ pub struct Situation {
     pub run_index: u32,
     /// The run's length in cycles.
     pub run_of: u32,
+    /// How much the offline strategist explores each cycle (`agent --breadth`).
+    pub breadth: Breadth,
     /// Structures to explore from.
     pub bases: Vec<Base>,
     /// Moves the explore tool knows.

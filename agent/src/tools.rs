@@ -91,6 +91,8 @@ pub struct Toolbox {
     pub literature: Option<birkhoff_literature::Config>,
     /// Catalogue entries hidden from identification and novelty ([`Toolbox::hide`]).
     pub hidden: Vec<String>,
+    /// How much the offline strategist explores each cycle (`agent --breadth`).
+    pub breadth: crate::situation::Breadth,
 }
 
 /// The deepest exploration one cycle may ask for: depth 3 from even one base yields tens of
@@ -103,7 +105,7 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None, hidden: Vec::new() }
+        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None, hidden: Vec::new(), breadth: crate::situation::Breadth::Narrow }
     }
 
     /// Hides the catalogue entries named in `names` from identification and from the scorer's

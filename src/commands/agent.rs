@@ -29,6 +29,15 @@ pub enum LlmKind {
     Command,
 }
 
+/// `--breadth`: how much the offline strategist explores each cycle.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum BreadthArg {
+    /// Two bases and two moves a cycle (the default).
+    Narrow,
+    /// Five seeds or discoveries a cycle with the structural moves.
+    Wide,
+}
+
 /// What to do when the model asked for cannot run at all.
 #[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
 pub enum Fallback {
@@ -94,6 +103,12 @@ pub struct Args {
     /// Use a fresh --library: earlier discoveries count as known. See benches/rediscovery.sh.
     #[arg(long, value_name = "ENTRY", value_delimiter = ',')]
     hide: Vec<String>,
+    /// How much the offline strategist explores each cycle: `narrow` (two bases and two moves,
+    /// the best 20 candidates checked; about half a minute a cycle) or `wide` (five seeds or
+    /// discoveries with the structural moves, 50 checked, 24 identified; slower, the rediscovery
+    /// benchmark's). See docs/AGENT.md.
+    #[arg(long, value_enum, value_name = "B", default_value = "narrow")]
+    breadth: BreadthArg,
     #[command(flatten)]
     library: LibraryArg,
 }
@@ -140,6 +155,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let bases: Vec<String> = a.bases.iter().map(|b| seed_name(b)).collect();
     let mut tools = Toolbox::builtin();
     tools.per_size = Duration::from_millis(a.check_ms);
+    tools.breadth = match a.breadth {
+        BreadthArg::Narrow => birkhoff_agent::situation::Breadth::Narrow,
+        BreadthArg::Wide => birkhoff_agent::situation::Breadth::Wide,
+    };
     tools.cancel = Some(crate::interrupt::flag());
     // The network only when asked: each discovery's literature is otherwise "not searched".
     tools.literature = a.literature.then(birkhoff_literature::Config::from_env);

@@ -452,7 +452,7 @@ fn explore_streams_new_theories_ranks_them_and_writes_the_graph() {
 
 #[test]
 fn explore_shows_the_derivation_that_made_each_theory() {
-    let o = birkhoff(&["explore", "--base", "semilattice", "--base", "lattice", "--depth", "2", "--top", "1000", "--equivalence-timeout", "0", "--json"]);
+    let o = birkhoff(&["explore", "--base", "semilattice", "--base", "lattice", "--depth", "2", "--top", "2000", "--equivalence-timeout", "0", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = json_lines(&o);
     let depth_of: std::collections::HashMap<&str, u64> = lines.iter().filter(|l| l["event"] == "theory").map(|t| (t["name"].as_str().unwrap(), t["depth"].as_u64().unwrap())).collect();

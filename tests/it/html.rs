@@ -121,7 +121,7 @@ fn injected(page: &Loaded) -> Vec<String> {
 /// (tests/it/research.rs) open workspaces in it too.
 pub(crate) fn library(dir: &Path) -> String {
     let lib = dir.join("lib").to_str().unwrap().to_string();
-    let goal = format!("quasigroups and loops with few models {SCRIPT_NAME}");
+    let goal = format!("semigroups with few models {SCRIPT_NAME}");
     let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "3", "--goal", &goal, "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
     let mut l = Library::open(Path::new(&lib)).unwrap();

@@ -114,7 +114,7 @@ fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
     serve(&server);
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().to_str().unwrap();
-    let o = birkhoff(&server.base, lib, &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel group variants", "--literature"]);
+    let o = birkhoff(&server.base, lib, &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants", "--literature"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let md = std::fs::read_to_string(dir.path().join("reports/cycle-0001.md")).unwrap();
     let notes: Vec<&str> = md.lines().filter(|l| l.starts_with("**Literature:**")).collect();
@@ -134,7 +134,7 @@ fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
     // Without --literature: not searched, and no request reaches a source.
     let asked = server.requests().len();
     let dir2 = tempfile::tempdir().unwrap();
-    let o = birkhoff(&server.base, dir2.path().to_str().unwrap(), &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel group variants"]);
+    let o = birkhoff(&server.base, dir2.path().to_str().unwrap(), &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let md = std::fs::read_to_string(dir2.path().join("reports/cycle-0001.md")).unwrap();
     assert!(md.contains("**Literature:** not searched (offline: run with --literature to search)"), "{md}");

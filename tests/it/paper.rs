@@ -41,7 +41,7 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     let dir = tempfile::tempdir().unwrap();
     let lib = crate::html::library(dir.path());
     let l = Library::open(Path::new(&lib)).unwrap();
-    // The discovery with a proved conjecture (the offline run proves one in its second cycle).
+    // The discovery with a proved conjecture (the offline run proves one).
     let proved: Vec<String> = l.list("conjecture").unwrap().into_iter().filter_map(|r| match r.body { Body::Conjecture(c) if c.status == ConjectureStatus::Proved => Some(c.theory_id), _ => None }).collect();
     let discovery = l.list("theory").unwrap().into_iter().find(|r| matches!(&r.body, Body::Theory(t) if t.discovery) && proved.contains(&r.id)).expect("the offline run proved a conjecture about a discovery");
     let paper = birkhoff_paper::Paper::gather(&l, &discovery.id).unwrap();

@@ -120,7 +120,7 @@ fn research_workspace_from_an_offline_run() {
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     let model = bin.join("model");
-    let reply = r#"<research>{"phase": "proof", "reason": "the division law", "hypotheses": [{"statement": "x / y = y / x", "confidence": "high"}]}</research>"#;
+    let reply = r#"<research>{"phase": "proof", "reason": "the commutative law", "hypotheses": [{"statement": "x * y = y * x", "confidence": "high"}]}</research>"#;
     std::fs::write(&model, format!("#!/bin/sh
 cat > /dev/null
 echo '{reply}'
@@ -128,9 +128,9 @@ echo '{reply}'
     std::fs::set_permissions(&model, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", model.to_str().unwrap(), "--prove-timeout", "1", "--library", &lib, "--json"]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
-    assert!(text(&o).contains("chosen by llm: the division law"), "{}", text(&o));
+    assert!(text(&o).contains("chosen by llm: the commutative law"), "{}", text(&o));
     assert_eq!(json(&o)["phase"], "proof");
-    let h = std::fs::read_dir(ws.join("records/hypotheses")).unwrap().filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).find(|t| t.contains("statement: x / y = y / x"));
+    let h = std::fs::read_dir(ws.join("records/hypotheses")).unwrap().filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).find(|t| t.contains("statement: x * y = y * x"));
     assert!(h.is_some_and(|t| t.contains("by: llm")));
     let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", "/nonexistent/model", "--library", &lib]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

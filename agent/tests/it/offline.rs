@@ -10,13 +10,13 @@ use birkhoff_agent::offline::{decide, plan, Offline};
 use birkhoff_agent::parent::no_new_models;
 use birkhoff_agent::report::CycleReport;
 use birkhoff_agent::schema::{parse_decisions, parse_plan, Vocabulary};
-use birkhoff_agent::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
+use birkhoff_agent::situation::{Base, Breadth, Candidate, Memory, OpenConjecture, Situation};
 use birkhoff_agent::tools::Toolbox;
 use birkhoff_engine::seeds;
 
 fn situation(goal: &str) -> Situation {
     let bases = seeds::all().iter().map(|s| Base { name: s.name.to_string(), theory: seeds::load(s.name).unwrap(), spectrum: None, score: None, discovery: false, record: None }).collect();
-    Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![], found_in_library: vec![] }
+    Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, breadth: Breadth::Narrow, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![], found_in_library: vec![] }
 }
 
 /// `c` identified against the seeds, as the controller does before INTERPRET.
@@ -61,6 +61,46 @@ fn plans_follow_the_goal_flags_and_history() {
     let mut s5 = situation("groups");
     s5.open_conjectures.push(OpenConjecture { theory: "moufang_loop".into(), statement: "x * y = y * x".into(), evidence: "no countermodel up to size 5".into() });
     assert_eq!(plan(&s5).prove.len(), 1);
+}
+
+#[test]
+fn the_default_breadth_keeps_a_cycle_narrow_and_wide_widens_it() {
+    // A run's cost is set by --breadth: by default two bases and the best 20 candidates a
+    // cycle, as many as five bases and 50 candidates when the run asks for a wide one.
+    assert_eq!(Toolbox::builtin().breadth, Breadth::Narrow);
+    let mut s = situation("Explore broadly");
+    s.moves = Toolbox::builtin().moves();
+    let narrow = plan(&s);
+    assert!(narrow.explorations.len() <= 2 && narrow.explorations.iter().all(|e| e.moves.len() <= 2), "{:?}", narrow.explorations);
+    assert_eq!(narrow.check_top, 20);
+    s.breadth = Breadth::Wide;
+    let wide = plan(&s);
+    assert_eq!(wide.explorations.len(), 5, "{:?}", wide.explorations);
+    assert_eq!(wide.check_top, 50);
+}
+
+#[test]
+fn a_broad_run_visits_every_seed_and_completes_each_base() {
+    // Twenty cycles of a goal naming no structure, each seeing the last five plans as a run
+    // does: every seed is explored, and every exploration applies COMPLETE.
+    let mut s = situation("Explore broadly");
+    s.breadth = Breadth::Wide;
+    s.moves = Toolbox::builtin().moves();
+    let mut visited = std::collections::BTreeSet::new();
+    for i in 1..=20 {
+        s.run_index = i;
+        let p = plan(&s);
+        assert!(p.explorations.len() >= 4, "cycle {i} explores {} base(s)", p.explorations.len());
+        assert!(p.explorations.iter().all(|e| e.moves.iter().any(|m| m == "COMPLETE")), "cycle {i}: {:?}", p.explorations);
+        let bases: Vec<String> = p.explorations.iter().flat_map(|e| e.bases.clone()).collect();
+        visited.extend(bases.iter().cloned());
+        s.history.push(Memory { cycle: i as u64, bases, moves: p.explorations[0].moves.clone(), ..Default::default() });
+        if s.history.len() > 5 {
+            s.history.remove(0);
+        }
+    }
+    let missed: Vec<&str> = seeds::all().iter().map(|x| x.name).filter(|n| !visited.contains(*n)).collect();
+    assert!(missed.is_empty(), "never explored: {missed:?}");
 }
 
 #[test]

@@ -7,8 +7,10 @@ use crate::canon::has_axiom;
 use crate::syntax::Axiom;
 use crate::theory::Theory;
 
-/// The laws COMPLETE knows.
-pub const LAWS: &[&str] = &["assoc", "commutative", "idempotent", "identity", "inverse", "left_division", "right_division"];
+/// The laws COMPLETE knows: the classical ones, and the one-operation laws that define the
+/// standard varieties of semigroups, bands, quasigroups and magmas (zero, regular and normal
+/// bands, null semigroups, medial, semisymmetric, unipotent and flexible structures).
+pub const LAWS: &[&str] = &["assoc", "commutative", "idempotent", "identity", "inverse", "left_division", "right_division", "flexible", "left_zero", "right_zero", "medial", "semisymmetric", "unipotent", "left_regular", "right_regular", "normal", "null"];
 
 /// The laws COMPLETE knows for a pair of operations.
 pub const PAIR_LAWS: &[&str] = &["distributive", "absorption"];
@@ -32,6 +34,30 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
         "assoc" => single(laws::assoc(f, s), "associative"),
         "commutative" => single(laws::comm(f, s), "commutative"),
         "idempotent" => single(laws::idempotent(f, s), "idempotent (x = x·x)"),
+        "flexible" => single(laws::flexible(f, s), "flexible ((x·y)·x = x·(y·x))"),
+        "left_zero" | "right_zero" => {
+            let left = law == "left_zero";
+            single(laws::zero_side(f, s, left), if left { "left zero (x·y = x)" } else { "right zero (x·y = y)" })
+        }
+        "medial" => single(laws::medial(f, s), "medial ((x·y)·(z·w) = (x·z)·(y·w))"),
+        "semisymmetric" => single(laws::semisymmetric(f, s), "semisymmetric (y·(x·y) = x)"),
+        "unipotent" => single(laws::unipotent(f, s), "unipotent (x·x = y·y)"),
+        "left_regular" | "right_regular" => {
+            let left = law == "left_regular";
+            single(laws::regular_side(f, s, left), if left { "left regular ((x·y)·x = x·y)" } else { "right regular ((x·y)·x = y·x)" })
+        }
+        "normal" => single(laws::normal(f, s), "normal (((x·y)·z)·x = ((x·z)·y)·x)"),
+        "null" => {
+            if super::constants(&t.sig).iter().any(|&(c, cs)| cs == s && has_axiom(t, &laws::null(f, c, s))) {
+                return Err(not_new());
+            }
+            // The constant product gets a name, so that the class is the null semigroups' with
+            // their zero, not a theory one definition short of it.
+            let name = fresh_from(&t.sig, &["z0", "zero"]);
+            let o = crate::signature::FuncId(t.sig.funcs.len() as u32);
+            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with every product by `{op}` equal to a new constant `{name}`", t.name));
+            derive(t, &[], vec![new_func(name, vec![], s)], vec![laws::null(f, o, s)], p, format_args!("null({op})"))
+        }
         "identity" => {
             if identity_of(t, f, s).is_some() {
                 return Err(not_new());

@@ -48,6 +48,59 @@ pub fn idempotent(f: FuncId, s: SortId) -> Axiom {
     equation("idempotent", s, ap2(f, v(0), v(0)), v(0))
 }
 
+/// `(x f y) f x = x f (y f x)`: flexibility, which loops need to be Moufang or commutative and
+/// which alternative algebras have.
+pub fn flexible(f: FuncId, s: SortId) -> Axiom {
+    equation("flexible", s, ap2(f, ap2(f, v(0), v(1)), v(0)), ap2(f, v(0), ap2(f, v(1), v(0))))
+}
+
+/// `x f y = x` (`left` true) or `x f y = y`: every element a left (right) zero, the product
+/// forgetting one argument.
+pub fn zero_side(f: FuncId, s: SortId, left: bool) -> Axiom {
+    let (name, kept) = if left { ("left_zero", v(0)) } else { ("right_zero", v(1)) };
+    equation(name, s, ap2(f, v(0), v(1)), kept)
+}
+
+/// `(x f y) f (z f w) = (x f z) f (y f w)`: mediality (entropy), the law of affine quasigroups
+/// (Toyoda-Bruck) and of medial semigroups and quandles.
+pub fn medial(f: FuncId, s: SortId) -> Axiom {
+    equation("medial", s, ap2(f, ap2(f, v(0), v(1)), ap2(f, v(2), v(3))), ap2(f, ap2(f, v(0), v(2)), ap2(f, v(1), v(3))))
+}
+
+/// `y f (x f y) = x`: semisymmetry, which makes a magma a quasigroup whose multiplication table
+/// is invariant under cyclic shifts of `x f y = z`.
+pub fn semisymmetric(f: FuncId, s: SortId) -> Axiom {
+    equation("semisymmetric", s, ap2(f, v(1), ap2(f, v(0), v(1))), v(0))
+}
+
+/// `x f x = y f y`: unipotence, all squares equal.
+pub fn unipotent(f: FuncId, s: SortId) -> Axiom {
+    equation("unipotent", s, ap2(f, v(0), v(0)), ap2(f, v(1), v(1)))
+}
+
+/// `(x f y) f x = x f y` (`left` true) or `(x f y) f x = y f x`: left (right) regularity, the
+/// laws that single out left (right) regular bands among bands.
+pub fn regular_side(f: FuncId, s: SortId, left: bool) -> Axiom {
+    let xyx = ap2(f, ap2(f, v(0), v(1)), v(0));
+    if left {
+        equation("left_regular", s, xyx, ap2(f, v(0), v(1)))
+    } else {
+        equation("right_regular", s, xyx, ap2(f, v(1), v(0)))
+    }
+}
+
+/// `((x f y) f z) f x = ((x f z) f y) f x`: normality, the law of normal bands (strong
+/// semilattices of rectangular bands).
+pub fn normal(f: FuncId, s: SortId) -> Axiom {
+    let side = |a: u32, b: u32| ap2(f, ap2(f, ap2(f, v(0), v(a)), v(b)), v(0));
+    equation("normal", s, side(1, 2), side(2, 1))
+}
+
+/// `x f y = o`: every product is the constant `o` (null or zero multiplication).
+pub fn null(f: FuncId, o: FuncId, s: SortId) -> Axiom {
+    equation("null", s, ap2(f, v(0), v(1)), ap(o, vec![]))
+}
+
 /// `e f x = x` and `x f e = x`.
 pub fn identity(f: FuncId, e: FuncId, s: SortId) -> [Axiom; 2] {
     let e = || ap(e, vec![]);

@@ -28,6 +28,36 @@ fn semigroup_complete_reaches_monoid_then_group() {
 }
 
 #[test]
+fn complete_one_operation_laws_reach_the_standard_varieties() {
+    // Each law added to a seed gives the catalogue's class with that law, literally (up to
+    // renaming): a law built wrongly (another bracketing, a swapped side) misses it.
+    let entry = |n: &str| birkhoff_engine::catalogue::load(n).unwrap();
+    for (base, law, class) in [
+        ("loop", "flexible", "flexible_loop"),
+        ("magma", "left_zero", "left_zero_semigroup"),
+        ("semigroup", "medial", "medial_semigroup"),
+        ("quasigroup", "medial", "medial_quasigroup"),
+        ("magma", "semisymmetric", "semisymmetric_quasigroup"),
+        ("quasigroup", "unipotent", "unipotent_quasigroup"),
+        ("band", "left_regular", "left_regular_band"),
+        ("band", "normal", "normal_band"),
+        ("magma", "null", "null_semigroup"),
+    ] {
+        let d = complete::complete(&seed(base), law, "*").unwrap_or_else(|e| panic!("{law} on {base}: {e}"));
+        assert!(same(&d.theory, &entry(class)), "{base} + {law} is not {class}:\n{}", d.theory.to_text());
+    }
+    // The mirror laws are other classes, and a law already there is not added again.
+    let right = complete::complete(&seed("magma"), "right_zero", "*").unwrap();
+    assert!(!same(&right.theory, &entry("left_zero_semigroup")));
+    assert!(right.theory.to_text().contains("x * y = y"), "{}", right.theory.to_text());
+    let rr = complete::complete(&seed("band"), "right_regular", "*").unwrap();
+    assert!(!same(&rr.theory, &entry("left_regular_band")));
+    let null = complete::complete(&seed("magma"), "null", "*").unwrap();
+    assert!(complete::complete(&null.theory, "null", "*").is_err(), "already null");
+    assert!(complete::complete(&entry("medial_quasigroup"), "medial", "*").is_err(), "already medial");
+}
+
+#[test]
 fn group_quotient_commutativity_reaches_abelian_group() {
     let a = quotient::quotient(&seed("group"), "commutative", "*").unwrap();
     assert!(same(&a.theory, &seed("abelian_group")));
