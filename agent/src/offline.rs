@@ -83,6 +83,37 @@ const STRUCTURAL: [&str; 4] = ["COMPLETE", "QUOTIENT", "DEFORM", "SELF_DISTRIB"]
 /// ([`crate::controller::IDENTIFY_TOP`]).
 const CHECK_TOP: usize = 50;
 
+/// Whether the goal asks for something new ("novel", "new", "variants", "find"...).
+fn wants_new(s: &Situation) -> bool {
+    goal_words(&s.goal).iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()))
+}
+
+/// `discoveries` best score first (ties by name).
+fn best_first(mut discoveries: Vec<&crate::situation::Base>) -> Vec<&crate::situation::Base> {
+    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+    discoveries
+}
+
+/// The structures to explore before their neighbours, with the reason in `why`: the bases given
+/// with `--base`, else those the goal names, else the classical structures (`classical_why`
+/// saying how they are visited); and whether it was the last (the goal names no structure).
+fn chosen_structures(s: &Situation, why: &mut Vec<String>, classical_why: &str) -> (Vec<String>, bool) {
+    let names = s.base_names();
+    let from_flags: Vec<String> = s.preferred.iter().filter(|p| names.contains(p)).cloned().collect();
+    let from_goal = bases_in_goal(s);
+    if !from_flags.is_empty() {
+        why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
+        (from_flags, false)
+    } else if !from_goal.is_empty() {
+        why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
+        (from_goal, false)
+    } else {
+        let classical = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
+        why.push(format!("the goal names no structure: {classical_why}"));
+        (classical.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect(), true)
+    }
+}
+
 /// The seed bases in the order a run visits them: those given with `--base`, else those the goal
 /// names, else the classical structures; each followed by the seeds sharing their symbols (most
 /// of them, for `--base` and the goal's structures: [`with_related`]), and,
@@ -90,19 +121,7 @@ const CHECK_TOP: usize = 50;
 /// is reached. Discoveries are deepened in slots of their own ([`plan`]).
 fn seed_pool(s: &Situation, why: &mut Vec<String>) -> Vec<String> {
     let names: Vec<String> = s.bases.iter().filter(|b| !b.discovery).map(|b| b.name.clone()).collect();
-    let from_flags: Vec<String> = s.preferred.iter().filter(|p| s.bases.iter().any(|b| &b.name == *p)).cloned().collect();
-    let from_goal = bases_in_goal(s);
-    let (pool, everything) = if !from_flags.is_empty() {
-        why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
-        (from_flags, false)
-    } else if !from_goal.is_empty() {
-        why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
-        (from_goal, false)
-    } else {
-        let default = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
-        why.push("the goal names no structure: explore classical ones, then every other seed, in turn".into());
-        (default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect(), true)
-    };
+    let (pool, everything) = chosen_structures(s, why, "explore classical ones, then every other seed, in turn");
     let mut pool: Vec<String> = with_related(s, pool, !everything).into_iter().filter(|b| names.contains(b) || s.preferred.contains(b)).collect();
     why.push("then structures sharing their symbols".into());
     if everything {
@@ -131,31 +150,16 @@ fn plan_narrow(s: &Situation) -> Plan {
     let mut why = Vec::new();
     let names = s.base_names();
     let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
-    let mut discoveries: Vec<&crate::situation::Base> = s.bases.iter().filter(|b| b.discovery).collect();
-    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
-    let words = goal_words(&s.goal);
-    let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
+    let discoveries = best_first(s.bases.iter().filter(|b| b.discovery).collect());
     // Exploit when there are discoveries and this is an even-numbered cycle of the run (or the
     // goal does not ask for novelty); explore otherwise.
-    let exploit = !discoveries.is_empty() && (s.run_index.is_multiple_of(2) || !wants_new);
+    let exploit = !discoveries.is_empty() && (s.run_index.is_multiple_of(2) || !wants_new(s));
     let mut bases: Vec<String> = Vec::new();
     if exploit {
         bases.extend(discoveries.iter().take(2).map(|b| b.name.clone()));
         why.push(format!("exploit: deepen the best discoveries so far ({})", bases.join(", ")));
     } else {
-        let from_flags: Vec<String> = s.preferred.iter().filter(|p| names.contains(p)).cloned().collect();
-        let from_goal = bases_in_goal(s);
-        let pool: Vec<String> = if !from_flags.is_empty() {
-            why.push(format!("explore from the bases given with --base: {}", from_flags.join(", ")));
-            from_flags
-        } else if !from_goal.is_empty() {
-            why.push(format!("explore the structures the goal names: {}", from_goal.join(", ")));
-            from_goal
-        } else {
-            let default = ["group", "monoid", "quasigroup", "loop", "semigroup", "lattice", "ring", "band"];
-            why.push("the goal names no structure: explore classical ones in turn, least explored first".into());
-            default.iter().map(|d| d.to_string()).filter(|d| names.contains(d)).collect()
-        };
+        let (pool, _) = chosen_structures(s, &mut why, "explore classical ones in turn, least explored first");
         let pool = with_related(s, pool, false);
         why.push("then structures sharing their symbols".into());
         // Least explored first, then in the pool's order.
@@ -190,12 +194,10 @@ fn plan_wide(s: &Situation) -> Plan {
     let names = s.base_names();
     let explored: Vec<&String> = s.history.iter().flat_map(|h| &h.bases).collect();
     let times = |b: &String| explored.iter().filter(|e| **e == b).count();
-    let words = goal_words(&s.goal);
-    let wants_new = words.iter().any(|w| ["novel", "new", "variant", "variants", "broadly", "explore", "find"].contains(&w.as_str()));
+    let wants_new = wants_new(s);
     // Discoveries not deepened in the recent cycles, best first: deepening one again would give
     // the same candidates.
-    let mut discoveries: Vec<&crate::situation::Base> = s.bases.iter().filter(|b| b.discovery && times(&b.name) == 0).collect();
-    discoveries.sort_by(|a, b| b.score.as_ref().map_or(0.0, |x| x.total).total_cmp(&a.score.as_ref().map_or(0.0, |x| x.total)).then(a.name.cmp(&b.name)));
+    let discoveries = best_first(s.bases.iter().filter(|b| b.discovery && times(&b.name) == 0).collect());
     let deepen: Vec<String> = discoveries.iter().take(if wants_new { 1 } else { 2 }).map(|b| b.name.clone()).collect();
     if !deepen.is_empty() {
         why.push(format!("exploit: deepen the best discoveries not yet deepened ({})", deepen.join(", ")));
