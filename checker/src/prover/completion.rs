@@ -262,7 +262,7 @@ impl Fingerprint {
 }
 
 /// A 64-bit hash of `t`, standing for it in the set of irreducible terms.
-fn fingerprint_hash(t: &Term) -> u64 {
+fn term_hash(t: &Term) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     t.hash(&mut h);
@@ -351,7 +351,7 @@ impl Completion {
     /// made. Steps go on `chain` with their whole position. Whether the result is a normal form
     /// (not when `stop` cut it short), which is then remembered in `irreducible`.
     fn normalize_at(&self, mut t: Term, pos: &mut Vec<usize>, chain: &mut Vec<Use>, stop: &dyn Fn() -> bool) -> (Term, bool) {
-        if self.irreducible.borrow().contains(&fingerprint_hash(&t)) {
+        if self.irreducible.borrow().contains(&term_hash(&t)) {
             return (t, true);
         }
         loop {
@@ -379,7 +379,7 @@ impl Completion {
         if irreducible.len() >= IRREDUCIBLE_CACHE {
             irreducible.clear();
         }
-        irreducible.insert(fingerprint_hash(&t));
+        irreducible.insert(term_hash(&t));
         (t, true)
     }
 
