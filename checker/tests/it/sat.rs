@@ -16,25 +16,36 @@ use std::time::Duration;
 fn agrees(t: &Theory, sizes: &[u32]) {
     let native = finder::enumerate(t, sizes, &Budget::default(), Options::default()).unwrap();
     assert_eq!(native.iso.status, Status::Exact);
-    let s = sat::enumerate(t, sizes, &Budget::default()).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
-    assert_eq!(s.iso.status, Status::Exact);
-    router::compare_enumerations(&native, &s, "sat").unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
+    agrees_with(t, sizes, &native, &Budget::default());
+}
+
+/// [`agrees`] against a native enumeration already made, with every SAT search under `budget`:
+/// a search that runs out of it makes the comparison at these sizes inconclusive (nothing is
+/// asserted) rather than slow, so a hard random theory cannot hold up the suite.
+fn agrees_with(t: &Theory, sizes: &[u32], native: &finder::Enumeration, budget: &Budget) {
+    let s = sat::enumerate(t, sizes, budget).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
+    if s.iso.status != Status::Exact {
+        assert!(budget.time.is_some(), "{} at {sizes:?}: no budget was set, yet the count is not exact", t.name);
+        return;
+    }
+    router::compare_enumerations(native, &s, "sat").unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
     for c in &s.classes {
         assert!(eval::check(t, &c.model).is_ok(), "{} at {sizes:?}: a class fails the evaluator", t.name);
     }
-    first_agrees(t, sizes, native.iso.value > 0);
+    first_agrees(t, sizes, native.iso.value > 0, budget);
 }
 
-/// SAT's first-model answer is `exists` (a model that passes the evaluator) or none.
-fn first_agrees(t: &Theory, sizes: &[u32], exists: bool) {
-    let (f, _, _) = sat::first(t, sizes, &Budget::default()).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
+/// SAT's first-model answer is `exists` (a model that passes the evaluator) or none; `Unknown`
+/// only when `budget` has a time limit and it ran out.
+fn first_agrees(t: &Theory, sizes: &[u32], exists: bool, budget: &Budget) {
+    let (f, _, _) = sat::first(t, sizes, budget).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
     match f {
         FirstModel::Found { model } => {
             assert!(exists, "{} at {sizes:?}: SAT found a model where there is none\n{}", t.name, t.to_text());
             assert!(eval::check(t, &model).is_ok());
         }
         FirstModel::None => assert!(!exists, "{} at {sizes:?}: SAT says none where there is a model\n{}", t.name, t.to_text()),
-        FirstModel::Unknown => panic!("no budget was set"),
+        FirstModel::Unknown => assert!(budget.time.is_some(), "no budget was set"),
     }
 }
 
@@ -64,7 +75,7 @@ fn every_seed_has_a_model_at_five_exactly_when_native_finds_one() {
         let t = seeds::load(s.name).unwrap();
         let sizes = vec![5; t.sig.sorts.len()];
         let (f, _, _) = finder::first(&t, &sizes, &Budget::default(), Options::default()).unwrap();
-        first_agrees(&t, &sizes, matches!(f, FirstModel::Found { .. }));
+        first_agrees(&t, &sizes, matches!(f, FirstModel::Found { .. }), &Budget::default());
     }
 }
 
@@ -86,13 +97,18 @@ proptest! {
                 let direct = sat::count_labeled_directly(&t, &[n], &Budget::default()).unwrap();
                 prop_assert_eq!(direct.value, brute_labeled(&t, n), "labeled at n={} of\n{}", n, text);
             }
-            let budget = Budget { time: Some(Duration::from_secs(2)), ..Budget::default() };
-            let native = finder::enumerate(&t, &[n], &budget, Options::default()).unwrap();
+            // Every search here is bounded: a random theory can be hard at size 5 for one
+            // engine, and a size where a budget runs out is skipped, not waited on.
+            let budget = Budget { time: Some(Duration::from_secs(10)), ..Budget::default() };
+            let native = finder::enumerate(&t, &[n], &Budget { time: Some(Duration::from_secs(2)), ..Budget::default() }, Options::default()).unwrap();
             if native.iso.status == Status::Exact && native.iso.value <= 60 {
-                agrees(&t, &[n]);
+                agrees_with(&t, &[n], &native, &budget);
             } else {
-                let (f, _, _) = finder::first(&t, &[n], &Budget::default(), Options::default()).unwrap();
-                first_agrees(&t, &[n], matches!(f, FirstModel::Found { .. }));
+                match finder::first(&t, &[n], &budget, Options::default()).unwrap().0 {
+                    FirstModel::Found { .. } => first_agrees(&t, &[n], true, &budget),
+                    FirstModel::None => first_agrees(&t, &[n], false, &budget),
+                    FirstModel::Unknown => {}
+                }
             }
         }
     }
