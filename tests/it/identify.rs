@@ -58,6 +58,15 @@ fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     assert_eq!(o.status.code(), Some(1), "different signatures: unknown, exit 1");
     assert!(String::from_utf8_lossy(&o.stdout).contains("unknown"));
     assert_eq!(birkhoff(&["equiv", "group", "no_such_theory"]).status.code(), Some(2));
+
+    // Commutative racks have no left division, yet they are the catalogue's commutative
+    // distributive quasigroups with x \ y defined as y / x (models of odd order only).
+    let rack = write(dir.path(), "rack.bk", "theory CommutativeRack\nfunc * : 2\nfunc / : 2\naxiom rsd: x * y * z = x * z * (y * z)\naxiom a: x * y / y = x\naxiom b: x / y * y = x\naxiom c: x * y = y * x\n");
+    let o = birkhoff(&["equiv", &rack, "commutative_distributive_quasigroup", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = json_of(&o);
+    assert_eq!(v["relation"], "defined", "{v}");
+    assert_eq!(v["definitions"][0]["equation"], "x \\ y = y / x", "{v}");
 }
 
 #[test]

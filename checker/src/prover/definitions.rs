@@ -32,8 +32,16 @@ use std::sync::Arc;
 /// Terms tried as a definition have at most this many operations: `x * (y * x)` has two.
 pub const MAX_TERM_OPERATIONS: usize = 3;
 
-/// At most this many terms pass the small models and go to the prover, per defined symbol.
+/// At most this many terms pass the small models and are neither proved nor refuted by the
+/// prover, per defined symbol.
 const MAX_PROVED_CANDIDATES: usize = 3;
+
+/// At most this many terms are refuted by a countermodel per defined symbol before it is given up.
+const MAX_REFUTED_CANDIDATES: usize = 12;
+
+/// A proposed definition is tested for countermodels up to this size at least, whatever the
+/// caller's prover options say: the small models it was chosen by go up to three elements.
+const MIN_COUNTERMODEL_SIZE: u32 = 5;
 
 /// At most this many terms are generated per defined symbol (many operations of high arity
 /// would otherwise make thousands at three operations).
@@ -105,7 +113,11 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
 
 /// The defining equation `f(x1, …, xk) = s` of `rich`'s operation `f` by a term `s` over
 /// `shared`, with its proof: the terms that hold in every small model of `rich`, fewest
-/// operations first, go to the prover until one is proved.
+/// operations first, go to the prover until one is proved. A term the prover refutes does not
+/// use up one of the [`MAX_PROVED_CANDIDATES`] attempts: its countermodel joins the small models,
+/// so the terms after it that fail there too are passed over without a proof attempt. (A class
+/// with no models of some small sizes, such as commutative distributive quasigroups, which have
+/// only odd orders, has few small models, and many wrong terms hold in all of them.)
 fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<Option<(Axiom, AxiomProof)>, FinderError> {
     let sig = &rich.theory.sig;
     let decl = sig.func_decl(f);
@@ -114,17 +126,24 @@ fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<O
     let vars: Vec<VarDecl> = (0..decl.args.len()).map(|i| VarDecl { name: name_of(i), sort: decl.result }).collect();
     let lhs = Term::App(f, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect());
     let name = format!("definition_of_{}", decl.name);
-    let mut tried = 0;
+    // Countermodels are looked for one size beyond the small models at least.
+    let opts = Options { max_size: opts.max_size.max(MIN_COUNTERMODEL_SIZE), ..opts.clone() };
+    let mut countermodels = Vec::new();
+    let (mut unsettled, mut refuted) = (0, 0);
     for s in terms(sig, shared, vars.len()) {
         let axiom = Axiom { name: name.clone(), formula: Formula::Eq(lhs.clone(), s), vars: vars.clone(), origin: None };
-        if !rich.models.iter().all(|m| eval::holds(sig, m, &axiom)) {
+        if !rich.models.iter().chain(&countermodels).all(|m| eval::holds(sig, m, &axiom)) {
             continue;
         }
-        if let Outcome::Proved(mut proof) = prove_goals(rich.theory, rich.theory, &[(name.as_str(), axiom.clone())], &same_names(rich.theory), opts)? {
-            return Ok(Some((axiom, proof.remove(0))));
+        match prove_goals(rich.theory, rich.theory, &[(name.as_str(), axiom.clone())], &same_names(rich.theory), &opts)? {
+            Outcome::Proved(mut proof) => return Ok(Some((axiom, proof.remove(0)))),
+            Outcome::Refuted(witness) => {
+                countermodels.push(witness.model);
+                refuted += 1;
+            }
+            Outcome::Unknown(_) => unsettled += 1,
         }
-        tried += 1;
-        if tried == MAX_PROVED_CANDIDATES {
+        if unsettled == MAX_PROVED_CANDIDATES || refuted == MAX_REFUTED_CANDIDATES {
             break;
         }
     }

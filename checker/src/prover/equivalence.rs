@@ -12,6 +12,7 @@
 //! axiom refutes the implication under that renaming in microseconds, so the prover runs only
 //! for renamings that no small model rules out.
 
+use super::definitions::{by_definitions, may_extend};
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
@@ -455,15 +456,23 @@ fn swapped_model(t: &Theory, m: &Structure, ops: &[FuncId]) -> Structure {
 /// forms settle it at once; otherwise, for each renaming of `b`'s symbols onto `a`'s, a small
 /// model of either side that violates the other's axioms rules the renaming out, and the prover
 /// (within `opts` per axiom) tries the renamings left, in both directions. Theories whose
-/// signatures cannot be renamed onto each other are "unknown" (equivalence through definitions
-/// is not tried).
+/// signatures cannot be renamed onto each other are compared through definitions
+/// ([`by_definitions`]) when one's operations are a part of the other's, and are otherwise
+/// "unknown".
 fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
     if let Ok(true) = equal_up_to_renaming(ta, tb) {
         return Ok(Relation::Equal);
     }
     if !same_shape(ta, tb) {
-        return Ok(Relation::Unknown { reason: format!("the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {}); equivalence through definitions is not tried", ta.name, ta.sig.funcs.len() + ta.sig.rels.len(), ta.sig.sorts.len(), tb.name, tb.sig.funcs.len() + tb.sig.rels.len(), tb.sig.sorts.len()) });
+        let differ = format!("the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {})", ta.name, ta.sig.funcs.len() + ta.sig.rels.len(), ta.sig.sorts.len(), tb.name, tb.sig.funcs.len() + tb.sig.rels.len(), tb.sig.sorts.len());
+        let (rich, lean) = match (may_extend(ta, tb), may_extend(tb, ta)) {
+            (true, _) => (a, tb),
+            (_, true) => (b, ta),
+            _ => return Ok(Relation::Unknown { reason: format!("{differ}, and neither one's operations are a part of the other's") }),
+        };
+        let not_shown = || Relation::Unknown { reason: format!("{differ}, and {} was not shown to be {} with its extra operations defined", rich.theory.name, lean.name) };
+        return Ok(by_definitions(rich, lean, opts)?.unwrap_or_else(not_shown));
     }
     let maps = renamings(tb, ta);
     if maps.is_empty() {

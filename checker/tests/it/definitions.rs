@@ -74,3 +74,17 @@ fn only_richer_one_sorted_signatures_may_extend() {
     let lean = Theory::parse("theory S\nsort A\nsort B\nfunc f : A -> B\n", "s.bk").unwrap();
     assert!(!may_extend(&sorted, &lean), "one-sorted theories only");
 }
+
+#[test]
+fn a_definition_is_found_past_wrong_terms_that_only_larger_models_refute() {
+    // Commutative distributive quasigroups have models of odd order only, and at orders 1 and 3
+    // (x * y = -(x + y) mod 3) the wrong terms x * y, y * x and x / y all equal x \ y. Each is
+    // refuted at order 5, beyond the small models and beyond these options' max_size of 4, and
+    // the right one, y / x, is proved: commutative racks are this class.
+    let rich = theory("CommutativeDistributiveQuasigroup", &format!("{DIVISIONS}axiom h: x * y = y * x\naxiom r: (y * z) * x = (y * x) * (z * x)\n"));
+    let lean = theory("CommutativeRack", "func * : 2\nfunc / : 2\naxiom rsd: x * y * z = x * z * (y * z)\naxiom a: x * y / y = x\naxiom b: x / y * y = x\naxiom c: x * y = y * x\n");
+    assert!(side(&rich).models.iter().all(|m| m.sizes[0] <= 3));
+    let Some(Relation::Defined { definitions, .. }) = by_definitions(&side(&rich), &lean, &opts()).unwrap() else { panic!("not shown the same class") };
+    let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
+    assert_eq!(equations, ["x \\ y = y / x"]);
+}
