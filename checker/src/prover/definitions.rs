@@ -9,7 +9,9 @@
 //! 1. the richer theory implies the leaner under a map of symbols ([`implies`]);
 //! 2. each extra operation `f` of the richer theory equals a term `s` over the mapped symbols:
 //!    `f(x̄) = s(x̄)` is proved from the richer theory (the term is found by trying small terms,
-//!    fewest operations first, on the richer theory's small models);
+//!    fewest operations first, on the richer theory's small models). A constant `c` equals a
+//!    term in one variable, `c = s(x)` (a Boolean group's identity is `x * x`), and then the
+//!    leaner theory must prove `s(x) = s(y)`, or some of its models would have no value for `c`;
 //! 3. the leaner theory's axioms, read through the map, together with those definitions prove
 //!    every axiom of the richer theory.
 //!
@@ -102,9 +104,16 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
         evidence.push(proof);
         defining.push(Arc::new(axiom));
     }
-    // The leaner theory with the definitions, over the richer signature.
+    // The leaner theory over the richer signature, then with the definitions.
     let Some(lean_axioms) = carried(lean, rich.theory, &map) else { return Ok(None) };
-    let extended = Theory { name: format!("{} with definitions", lean.name), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).chain(defining).collect() };
+    let carried_lean = Theory { name: lean.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).collect() };
+    // A constant defined by a term in x exists in every model of the leaner theory only if the
+    // leaner theory proves that the term's value does not depend on x.
+    let constant: Vec<(String, Axiom)> = defining.iter().filter_map(|d| well_defined(d)).collect();
+    let constant_goals: Vec<(&str, Axiom)> = constant.iter().map(|(name, a)| (name.as_str(), a.clone())).collect();
+    let Outcome::Proved(proofs) = prove_goals(&carried_lean, &carried_lean, &constant_goals, &same_names(rich.theory), opts)? else { return Ok(None) };
+    evidence.extend(proofs);
+    let extended = Theory { name: format!("{} with definitions", lean.name), axioms: carried_lean.axioms.iter().cloned().chain(defining).collect(), ..carried_lean };
     let goals: Vec<(&str, Axiom)> = rich.theory.axioms.iter().map(|a| (a.name.as_str(), (**a).clone())).collect();
     let Outcome::Proved(proofs) = prove_goals(&extended, rich.theory, &goals, &same_names(rich.theory), opts)? else { return Ok(None) };
     evidence.extend(proofs);
@@ -123,8 +132,9 @@ fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<O
     let decl = sig.func_decl(f);
     // x, y, z, … as people write them; x1, x2, … beyond six arguments.
     let name_of = |i: usize| ["x", "y", "z", "u", "v", "w"].get(i).filter(|_| decl.args.len() <= 6).map_or_else(|| format!("x{}", i + 1), |n| n.to_string());
-    let vars: Vec<VarDecl> = (0..decl.args.len()).map(|i| VarDecl { name: name_of(i), sort: decl.result }).collect();
-    let lhs = Term::App(f, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect());
+    // A constant is defined by a term in one variable (the identity of a Boolean group is x * x).
+    let vars: Vec<VarDecl> = (0..decl.args.len().max(1)).map(|i| VarDecl { name: name_of(i), sort: decl.args.get(i).copied().unwrap_or(decl.result) }).collect();
+    let lhs = Term::App(f, (0..decl.args.len() as u32).map(|i| Term::Var(VarId(i))).collect());
     let name = format!("definition_of_{}", decl.name);
     // Countermodels are looked for one size beyond the small models at least.
     let opts = Options { max_size: opts.max_size.max(MIN_COUNTERMODEL_SIZE), ..opts.clone() };
@@ -148,6 +158,28 @@ fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<O
         }
     }
     Ok(None)
+}
+
+/// For a definition `c = s(x)` of a constant: the equation `s(x) = s(y)`, named, which the leaner
+/// theory must prove for every one of its models to have the constant. `None` for a definition of
+/// an operation with arguments, which every model has.
+fn well_defined(definition: &Axiom) -> Option<(String, Axiom)> {
+    let Formula::Eq(Term::App(_, args), s) = &definition.formula else { return None };
+    if !args.is_empty() || definition.vars.len() != 1 {
+        return None;
+    }
+    // s in y instead of x: s has the one variable x (VarId 0).
+    fn shifted(t: &Term) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(VarId(v.0 + 1)),
+            Term::App(f, args) => Term::App(*f, args.iter().map(shifted).collect()),
+        }
+    }
+    let other = shifted(s);
+    let x = &definition.vars[0];
+    let vars = vec![x.clone(), VarDecl { name: if x.name == "y" { "z".into() } else { "y".into() }, sort: x.sort }];
+    let name = format!("{}_is_constant", definition.name);
+    Some((name.clone(), Axiom { name, formula: Formula::Eq(s.clone(), other), vars, origin: None }))
 }
 
 /// Every term over the operations `ops` and the variables `x1 … x{vars}` with at most

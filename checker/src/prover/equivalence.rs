@@ -177,8 +177,9 @@ pub enum Relation {
         then: Box<Relation>,
     },
     /// `rich` is `lean` extended by definitions ([`super::definitions`]): under `map` it implies
-    /// `lean`, each of its other operations equals a term over the mapped symbols, and `lean`
-    /// with those definitions proves every axiom of `rich`. The same class read through the
+    /// `lean`, each of its other operations equals a term over the mapped symbols (a constant:
+    /// a term in one variable that `lean` proves constant), and `lean` with those definitions
+    /// proves every axiom of `rich`. The same class read through the
     /// definitions, with the same spectrum.
     Defined {
         /// The theory with more symbols.

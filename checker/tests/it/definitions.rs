@@ -88,3 +88,22 @@ fn a_definition_is_found_past_wrong_terms_that_only_larger_models_refute() {
     let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
     assert_eq!(equations, ["x \\ y = y / x"]);
 }
+
+#[test]
+fn a_constant_is_defined_by_a_term_whose_value_the_leaner_theory_proves_constant() {
+    // Semigroups with y * (x * y) = x are Boolean groups: inv(x) = x and e = x * x, and the
+    // semigroup axioms prove x * x = y * y, so every such semigroup has the identity.
+    let rich = theory("BooleanGroup", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\naxiom two: x * x = e\n");
+    let lean = theory("SemisymmetricSemigroup", "func * : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom s: y * (x * y) = x\n");
+    let Some(Relation::Defined { definitions, proofs, .. }) = by_definitions(&side(&rich), &lean, &opts()).unwrap() else { panic!("not shown the same class") };
+    let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
+    assert_eq!(equations, ["inv(x) = x", "e = x * x"]);
+    assert!(proofs.iter().any(|p| p.axiom == "definition_of_e_is_constant" && p.by == "SemisymmetricSemigroup" && p.evidence == "certificate"), "{proofs:?}");
+
+    // A constant map f(x) = c defines c = f(x), and idempotent maps (f(f(x)) = f(x)) with that
+    // definition are constant maps; but an idempotent map need not be constant, so the constant
+    // does not exist in every model of the leaner theory and nothing is shown.
+    let constant_map = theory("ConstantMap", "func f : 1\nconst c\naxiom k: f(x) = c\n");
+    let idempotent_map = theory("IdempotentMap", "func f : 1\naxiom i: f(f(x)) = f(x)\n");
+    assert!(by_definitions(&side(&constant_map), &idempotent_map, &opts()).unwrap().is_none());
+}
