@@ -240,7 +240,8 @@ fn finish_plan(s: &Situation, mut why: Vec<String>, bases: &[String], moves: &[S
     let prove: Vec<ConjectureProposal> = s
         .open_conjectures
         .iter()
-        .filter(|c| names.contains(&c.theory) && searched_up_to(&c.evidence) < max_size + 1)
+        // A stored statement that does not parse (one a model proposed, say) is not retested.
+        .filter(|c| names.contains(&c.theory) && searched_up_to(&c.evidence) < max_size + 1 && s.check_statement(&c.theory, &c.statement).is_ok())
         .take(3)
         .map(|c| ConjectureProposal { theory: c.theory.clone(), statement: c.statement.clone(), rationale: format!("still open ({}); retest up to size {}", c.evidence, max_size + 1) })
         .collect();
