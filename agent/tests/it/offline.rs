@@ -61,6 +61,11 @@ fn plans_follow_the_goal_flags_and_history() {
     let mut s5 = situation("groups");
     s5.open_conjectures.push(OpenConjecture { theory: "moufang_loop".into(), statement: "x * y = y * x".into(), evidence: "no countermodel up to size 5".into() });
     assert_eq!(plan(&s5).prove.len(), 1);
+    // One whose statement does not parse over its theory (stored from a model's reply, say) is
+    // not: it would make the plan itself invalid.
+    s5.open_conjectures.insert(0, OpenConjecture { theory: "moufang_loop".into(), statement: "\"><img src=x>".into(), evidence: "proposed".into() });
+    let p5 = plan(&s5);
+    assert_eq!(p5.prove.iter().map(|c| c.statement.as_str()).collect::<Vec<_>>(), ["x * y = y * x"]);
 }
 
 #[test]
@@ -128,6 +133,8 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
 fn offline_replies_pass_validation() {
     let mut s = situation("explore broadly");
     s.candidates = vec![checked("moufang_loop", "moufang_loop", "base")];
+    // An open conjecture in the library whose statement does not parse stays out of the plan.
+    s.open_conjectures.push(OpenConjecture { theory: "moufang_loop".into(), statement: "\"><img src=x>".into(), evidence: "proposed".into() });
     let (b, c) = (s.base_names(), s.candidate_names());
     let statement = |theory: &str, text: &str| s.check_statement(theory, text);
     let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
