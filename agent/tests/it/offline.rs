@@ -130,6 +130,29 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
 }
 
 #[test]
+fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() {
+    let laws = ["x * (x * y) = y", "(y * x) * x = y", "x * (y * x) = y", "(x * y) * x = x"];
+    let candidates: Vec<_> = laws
+        .iter()
+        .enumerate()
+        .map(|(i, law)| {
+            let mut c = checked(&format!("New_{i}"), "magma", "COMPLETE");
+            c.theory = birkhoff_engine::Theory::parse(&format!("theory T{i}\nfunc * : 2\naxiom law: {law}"), "t.bk").unwrap();
+            Toolbox::builtin().check_models(&mut c, 3).unwrap();
+            // What identification would say of a class no known theory was shown to be.
+            c.standing = Some(birkhoff_scorer::identify::Standing::New { reason: "no known theory has its signature".into() });
+            c
+        })
+        .collect();
+    let mut s = situation("Explore broadly");
+    s.candidates = candidates;
+    assert_eq!(decide(&s).keep.len(), 2);
+    s.breadth = Breadth::Wide;
+    let kept: Vec<String> = decide(&s).keep.into_iter().map(|k| k.candidate).collect();
+    assert_eq!(kept.len(), 4, "{kept:?}");
+}
+
+#[test]
 fn offline_replies_pass_validation() {
     let mut s = situation("explore broadly");
     s.candidates = vec![checked("moufang_loop", "moufang_loop", "base")];
