@@ -155,6 +155,11 @@ pub fn violations(t: &Theory, s: &Structure) -> Vec<Violation> {
     t.axioms.iter().filter_map(|a| falsify(&t.sig, s, a).map(|assignment| Violation { axiom: a.name.clone(), assignment })).collect()
 }
 
+/// The value of `t` in `s` with its variables `VarId(i)` set to `env[i]`.
+pub fn term_value(sig: &Signature, s: &Structure, t: &Term, env: &[u32]) -> u32 {
+    Eval { sig, s }.term(t, env)
+}
+
 /// Whether a closed-or-universal formula of `axiom`'s shape holds: a convenience for one-off checks.
 pub fn holds(sig: &Signature, s: &Structure, axiom: &Axiom) -> bool {
     falsify(sig, s, axiom).is_none()

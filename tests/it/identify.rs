@@ -67,6 +67,11 @@ fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     let v = json_of(&o);
     assert_eq!(v["relation"], "defined", "{v}");
     assert_eq!(v["definitions"][0]["equation"], "x \\ y = y / x", "{v}");
+    // Each has a symbol the other lacks: a right division here, an inverse and identity in
+    // Boolean groups; with x / y = x * y the Boolean groups are this theory with definitions.
+    let divided = write(dir.path(), "divided.bk", "theory Divided\nfunc * : 2\nfunc / : 2\naxiom a: x * y * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom s: x / y / z = x / (y / z)\naxiom k: x * y = y * x\n");
+    let v = json_of(&birkhoff(&["equiv", &divided, "boolean_group", "--json"]));
+    assert_eq!((v["relation"].as_str(), v["rich"].as_str()), (Some("defined"), Some("BooleanGroup with `x / y = x * y`")), "{v}");
 }
 
 #[test]

@@ -25,9 +25,10 @@ use super::Options;
 use crate::finder::FinderError;
 use birkhoff_engine::moves::transfer::carried;
 use birkhoff_engine::print::FormulaPrinter;
-use birkhoff_engine::signature::{FuncId, Signature};
+use birkhoff_engine::moves::transfer::SymbolMap;
+use birkhoff_engine::signature::{FuncDecl, FuncId, Signature};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
-use birkhoff_engine::{eval, Axiom, Theory};
+use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -118,6 +119,74 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
     let Outcome::Proved(proofs) = prove_goals(&extended, rich.theory, &goals, &same_names(rich.theory), opts)? else { return Ok(None) };
     evidence.extend(proofs);
     Ok(Some(Relation::Defined { rich: rich.theory.name.clone(), lean: lean.name.clone(), map, definitions, proofs: evidence }))
+}
+
+/// `a` and `b` as one class when neither one's operations are a part of the other's, through a
+/// common definitional extension. `a` has exactly one operation `f` that `b` lacks (every other
+/// symbol of `a` is `b`'s, by name and arity); a term `s` over `b`'s operations under which `b`'s
+/// small models satisfy `a`'s axioms gives `b` with `f(x̄) = s`, a definitional extension of `b`
+/// (a new symbol defined by a term: the same models, the same spectrum) that has every operation
+/// of `a`; [`by_definitions`] then shows that extension to be `a` extended by definitions. A
+/// commutative semigroup with a right division and (x / y) / z = x / (y / z) is so a Boolean
+/// group. The relation's `rich` names `b` with its definition of `f`.
+pub fn by_common_extension(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relation>, FinderError> {
+    let (ta, tb) = (a.theory, b.theory);
+    if !ta.sig.is_single_sorted() || !tb.sig.is_single_sorted() {
+        return Ok(None);
+    }
+    let in_b = |name: &str, arity: usize| tb.sig.funcs.iter().any(|d| d.name == name && d.args.len() == arity);
+    let extra: Vec<&FuncDecl> = ta.sig.funcs.iter().filter(|d| !in_b(&d.name, d.args.len())).collect();
+    let rels_in_b = ta.sig.rels.iter().all(|r| tb.sig.rels.iter().any(|q| q.name == r.name && q.args.len() == r.args.len()));
+    let [f] = extra[..] else { return Ok(None) };
+    if f.args.is_empty() || !rels_in_b || ta.sig.funcs.len() < 2 {
+        return Ok(None);
+    }
+    let sort = tb.sig.sort_ids().next().expect("a single-sorted signature has its sort");
+    let mut sig = (*tb.sig).clone();
+    sig.funcs.push(FuncDecl { name: f.name.clone(), args: vec![sort; f.args.len()], result: sort, fixity: f.fixity.clone() });
+    let sig = Arc::new(sig);
+    let defined = FuncId(tb.sig.funcs.len() as u32);
+    let names = ["x", "y", "z", "u", "v", "w"];
+    let vars: Vec<VarDecl> = (0..f.args.len()).map(|i| VarDecl { name: names.get(i).map_or_else(|| format!("x{}", i + 1), |n| n.to_string()), sort }).collect();
+    let same_names: SymbolMap = ta.sig.funcs.iter().map(|d| &d.name).chain(ta.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
+    let mut tried = 0;
+    for s in terms(&tb.sig, &tb.sig.func_ids().collect::<Vec<_>>(), vars.len()) {
+        let definition = Axiom { name: format!("definition_of_{}", f.name), formula: Formula::Eq(Term::App(defined, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect()), s.clone()), vars: vars.clone(), origin: None };
+        let extension = Theory { name: tb.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: tb.axioms.iter().cloned().chain([Arc::new(definition.clone())]).collect() };
+        let Some(goals) = carried(ta, &extension, &same_names) else { return Ok(None) };
+        let models: Vec<Structure> = b.models.iter().map(|m| with_defined_table(&tb.sig, m, &s, f.args.len())).collect();
+        if !models.iter().all(|m| goals.iter().all(|g| eval::holds(&sig, m, g))) {
+            continue;
+        }
+        let equation = FormulaPrinter::new(&sig, &definition).formula(&definition.formula);
+        let extended = Theory { name: format!("{} with `{equation}`", tb.name), ..extension };
+        let side = Side::with_models(&extended, models).with_counts(b.counts.clone());
+        if let Some(relation) = by_definitions(&side, ta, opts)? {
+            return Ok(Some(relation));
+        }
+        tried += 1;
+        if tried == MAX_PROVED_CANDIDATES {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// `m` with one more table: the operation of `arity` arguments whose value is the term `s`.
+fn with_defined_table(sig: &Signature, m: &Structure, s: &Term, arity: usize) -> Structure {
+    let n = m.sizes[0];
+    let mut table = Vec::with_capacity((n as usize).pow(arity as u32));
+    let mut env = vec![0u32; arity];
+    loop {
+        table.push(eval::term_value(sig, m, s, &env));
+        // The next argument tuple, the last argument fastest (the tables' order).
+        let Some(i) = (0..arity).rev().find(|&i| env[i] + 1 < n) else { break };
+        env[i] += 1;
+        env[i + 1..].iter_mut().for_each(|v| *v = 0);
+    }
+    let mut out = m.clone();
+    out.funcs.push(table);
+    out
 }
 
 /// The defining equation `f(x1, …, xk) = s` of `rich`'s operation `f` by a term `s` over

@@ -12,7 +12,7 @@
 //! axiom refutes the implication under that renaming in microseconds, so the prover runs only
 //! for renamings that no small model rules out.
 
-use super::definitions::{by_definitions, may_extend};
+use super::definitions::{by_common_extension, by_definitions, may_extend};
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
@@ -470,7 +470,13 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
         let (rich, lean) = match (may_extend(ta, tb), may_extend(tb, ta)) {
             (true, _) => (a, tb),
             (_, true) => (b, ta),
-            _ => return Ok(Relation::Unknown { reason: format!("{differ}, and neither one's operations are a part of the other's") }),
+            _ => {
+                if let Some(r) = by_common_extension(a, b, opts)? {
+                    return Ok(r);
+                }
+                let not_shown = || Relation::Unknown { reason: format!("{differ}, neither one's operations are a part of the other's, and no common extension by definitions was shown") };
+                return Ok(by_common_extension(b, a, opts)?.unwrap_or_else(not_shown));
+            }
         };
         let not_shown = || Relation::Unknown { reason: format!("{differ}, and {} was not shown to be {} with its extra operations defined", rich.theory.name, lean.name) };
         return Ok(by_definitions(rich, lean, opts)?.unwrap_or_else(not_shown));

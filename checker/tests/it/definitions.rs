@@ -3,7 +3,7 @@
 //! needed, and a step that fails leaves the answer "not shown".
 
 use birkhoff_checker::budget::Budget;
-use birkhoff_checker::prover::definitions::{by_definitions, may_extend};
+use birkhoff_checker::prover::definitions::{by_common_extension, by_definitions, may_extend};
 use birkhoff_checker::prover::equivalence::{Relation, Side};
 use birkhoff_checker::prover::Options;
 use birkhoff_engine::Theory;
@@ -106,4 +106,25 @@ fn a_constant_is_defined_by_a_term_whose_value_the_leaner_theory_proves_constant
     let constant_map = theory("ConstantMap", "func f : 1\nconst c\naxiom k: f(x) = c\n");
     let idempotent_map = theory("IdempotentMap", "func f : 1\naxiom i: f(f(x)) = f(x)\n");
     assert!(by_definitions(&side(&constant_map), &idempotent_map, &opts()).unwrap().is_none());
+}
+
+#[test]
+fn a_common_extension_by_definitions_relates_theories_that_each_have_a_symbol_the_other_lacks() {
+    // Commutative semigroups with a right division and (x / y) / z = x / (y / z) have `/` and
+    // no inverse or identity; Boolean groups have those and no `/`. With x / y = x * y the Boolean
+    // groups have every operation of the other theory, which then defines inv(x) = x, e = x * x.
+    let boolean_group = theory("BooleanGroup", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\naxiom two: x * x = e\n");
+    let divided = theory("Divided", "func * : 2\nfunc / : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom s: x / y / z = x / (y / z)\naxiom k: x * y = y * x\n");
+    let (b, d) = (side(&boolean_group), side(&divided));
+    assert!(!may_extend(&boolean_group, &divided) && !may_extend(&divided, &boolean_group));
+    let Some(Relation::Defined { rich, definitions, .. }) = by_common_extension(&d, &b, &opts()).unwrap() else { panic!("not shown the same class") };
+    assert_eq!(rich, "BooleanGroup with `x / y = x * y`");
+    let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
+    assert_eq!(equations, ["inv(x) = x", "e = x * x"]);
+    // Without commutativity and the law of `/`, these are left groups (a left zero semigroup
+    // times a group): groups with x / y = x * inv(y) satisfy their axioms, but the definitions
+    // e = x / x and inv(x) = e / x do not make every left group a group.
+    let left_group = theory("LeftGroup", "func * : 2\nfunc / : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\n");
+    let group = theory("Group", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\n");
+    assert!(by_common_extension(&side(&left_group), &side(&group), &opts()).unwrap().is_none());
 }
