@@ -331,14 +331,14 @@ fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
     std::iter::once(name.to_string()).chain((2..).map(|k| format!("{name}_{k}"))).find(|n| !taken(n)).unwrap_or_default()
 }
 
-/// At most this many candidates shown new are kept per cycle, best ranked first: two, or twelve
-/// in a wide cycle. A wide cycle explores five seeds at once and often shows eight classes new;
+/// At most this many candidates shown new are kept per cycle, best ranked first: two, or as many
+/// as a cycle's decisions may keep ([`crate::schema::MAX_KEEPS`]) in a wide cycle. A wide cycle explores five seeds at once and often shows eight classes new;
 /// a class it does not keep is not generated again until the rotation comes back to its seed,
 /// so a survey keeps what it has shown new (the rediscovery benchmark, docs/BENCHMARKS.md).
 fn keep_at_most(s: &Situation) -> usize {
     match s.breadth {
         Breadth::Narrow => 2,
-        Breadth::Wide => 12,
+        Breadth::Wide => crate::schema::MAX_KEEPS,
     }
 }
 

@@ -263,12 +263,15 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
     Ok(plan)
 }
 
+/// Most candidates one cycle's decisions may keep.
+pub const MAX_KEEPS: usize = 10;
+
 /// Parses and validates decisions; the references of each kept candidate come back with their
 /// identifiers normalized ([`ProposedReference::validated`]).
 pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String> {
     let mut d: Decisions = serde_json::from_str(extract(reply, "decisions")?).map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;
-    if d.keep.len() > 10 || d.conjectures.len() > 10 {
-        return Err("at most 10 entries each in `keep` and `conjectures`".into());
+    if d.keep.len() > MAX_KEEPS || d.conjectures.len() > 10 {
+        return Err(format!("at most {MAX_KEEPS} entries each in `keep` and `conjectures`"));
     }
     for k in &mut d.keep {
         if k.references.len() > MAX_REFERENCES {

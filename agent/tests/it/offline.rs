@@ -131,7 +131,8 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
 
 #[test]
 fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() {
-    let laws = ["x * (x * y) = y", "(y * x) * x = y", "x * (y * x) = y", "(x * y) * x = x"];
+    // Eleven laws with models of two or three elements, none a seed's.
+    let laws = ["x * (x * y) = y", "(y * x) * x = y", "x * (y * x) = y", "(x * y) * x = x", "x * (y * x) = x", "x * (x * y) = x * y", "(x * y) * y = x * y", "x * (y * y) = x", "(x * x) * y = y", "x * (y * z) = x * z", "(x * y) * z = y * z"];
     let candidates: Vec<_> = laws
         .iter()
         .enumerate()
@@ -149,7 +150,13 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
     assert_eq!(decide(&s).keep.len(), 2);
     s.breadth = Breadth::Wide;
     let kept: Vec<String> = decide(&s).keep.into_iter().map(|k| k.candidate).collect();
-    assert_eq!(kept.len(), 4, "{kept:?}");
+    assert_eq!(kept.len(), birkhoff_agent::schema::MAX_KEEPS, "{kept:?}");
+    // And the reply says so within what the decisions' schema allows.
+    let (b, c) = (s.base_names(), s.candidate_names());
+    let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+    let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
+    let text = Offline.ask(&Request { phase: Phase::Interpret, system: "", prompt: "", situation: &s, deadline: None }).unwrap();
+    assert_eq!(parse_decisions(&text, &v).map(|d| d.keep.len()), Ok(birkhoff_agent::schema::MAX_KEEPS), "{text}");
 }
 
 #[test]
