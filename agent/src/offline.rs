@@ -332,9 +332,10 @@ fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
 }
 
 /// At most this many candidates shown new are kept per cycle, best ranked first: two, or as many
-/// as a cycle's decisions may keep ([`crate::schema::MAX_KEEPS`]) in a wide cycle. A wide cycle explores five seeds at once and often shows eight classes new;
-/// a class it does not keep is not generated again until the rotation comes back to its seed,
-/// so a survey keeps what it has shown new (the rediscovery benchmark, docs/BENCHMARKS.md).
+/// as a cycle's decisions may keep ([`crate::schema::MAX_KEEPS`]) in a wide cycle. A wide cycle
+/// explores five seeds at once and often shows eight classes new; a class it does not keep is
+/// not generated again until the rotation comes back to its seed, so a survey keeps what it has
+/// shown new (the rediscovery benchmark, docs/BENCHMARKS.md).
 fn keep_at_most(s: &Situation) -> usize {
     match s.breadth {
         Breadth::Narrow => 2,

@@ -5,7 +5,7 @@
 
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::prover::definitions::{by_common_extension, by_definitions, may_extend};
+use birkhoff_checker::prover::definitions::through_definitions;
 use birkhoff_checker::prover::equivalence::{countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation, Side, Witness};
 use birkhoff_checker::prover::Options;
 use birkhoff_engine::{Structure, Theory};
@@ -172,11 +172,11 @@ pub fn unless_spectrum_known(standing: Standing, rows: &[birkhoff_checker::spect
     }
 }
 
-/// The first known theory (in the reference's order) whose signature is `t`'s with symbols
-/// added or removed and that is the same class as `t` through definitions
-/// ([`by_definitions`]: the richer one's extra operations are terms in the other's symbols, all
-/// proved; or, when neither has all of the other's operations, [`by_common_extension`]). Tried only where both sides' exact small counts agree at two sizes or more, as they
-/// must for such a pair; that keeps the proofs to the few plausible pairs.
+/// The first known theory (in the reference's order) whose signature differs from `t`'s and
+/// that is the same class as `t` through definitions ([`through_definitions`]: extra operations
+/// proved equal to terms in the other's symbols). Tried only where both sides' exact small
+/// counts agree at two sizes or more, as they must for such a pair; that keeps the proofs to the
+/// few plausible pairs.
 fn defined_as(t: &Side, reference: &Reference, opts: &Options) -> Result<Option<(usize, Relation)>, FinderError> {
     let candidates: Vec<usize> = (0..reference.known.len()).filter(|&i| !same_shape(t.theory, &reference.known[i].theory)).collect();
     let found: Vec<Option<(usize, Relation)>> = candidates
@@ -186,15 +186,7 @@ fn defined_as(t: &Side, reference: &Reference, opts: &Options) -> Result<Option<
             if !t.counts_agree(&k, 2) {
                 return Ok(None);
             }
-            let relation = match (may_extend(t.theory, k.theory), may_extend(k.theory, t.theory)) {
-                (true, _) => by_definitions(t, k.theory, opts)?,
-                (_, true) => by_definitions(&k, t.theory, opts)?,
-                _ => match by_common_extension(t, &k, opts)? {
-                    Some(r) => Some(r),
-                    None => by_common_extension(&k, t, opts)?,
-                },
-            };
-            Ok(relation.map(|r| (i, r)))
+            Ok(through_definitions(t, &k, opts)?.map(|r| (i, r)))
         })
         .collect::<Result<_, FinderError>>()?;
     Ok(found.into_iter().flatten().next())

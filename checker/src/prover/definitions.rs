@@ -25,7 +25,6 @@ use super::Options;
 use crate::finder::FinderError;
 use birkhoff_engine::moves::transfer::carried;
 use birkhoff_engine::print::FormulaPrinter;
-use birkhoff_engine::moves::transfer::SymbolMap;
 use birkhoff_engine::signature::{FuncDecl, FuncId, Signature};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
@@ -85,6 +84,27 @@ pub fn may_extend(rich: &Theory, lean: &Theory) -> bool {
     })
 }
 
+/// `a` and `b`, whose signatures differ, shown the same class through definitions: by
+/// [`by_definitions`] when one's operations are a part of the other's (the richer one first),
+/// otherwise by [`by_common_extension`] in either direction. `Ok(None)` when nothing was shown.
+/// `relate` (so `equiv`) and the scorer's identification both ask this.
+pub fn through_definitions(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relation>, FinderError> {
+    match (may_extend(a.theory, b.theory), may_extend(b.theory, a.theory)) {
+        (true, _) => by_definitions(a, b.theory, opts),
+        (_, true) => by_definitions(b, a.theory, opts),
+        _ => match by_common_extension(a, b, opts)? {
+            Some(r) => Ok(Some(r)),
+            None => by_common_extension(b, a, opts),
+        },
+    }
+}
+
+/// The name of the `i`-th of `arity` variables: x, y, z, u, v, w as people write them, or x1,
+/// x2, … when there are more than six.
+fn var_name(i: usize, arity: usize) -> String {
+    ["x", "y", "z", "u", "v", "w"].get(i).filter(|_| arity <= 6).map_or_else(|| format!("x{}", i + 1), |n| n.to_string())
+}
+
 /// Shows `rich` to be `lean` extended by definitions (the module's three steps), each step
 /// within `opts` per proof. `Ok(None)` when some step was not shown: the implication, a
 /// definition (no small term fits the small models of `rich`, or none was proved) or an axiom of
@@ -110,7 +130,7 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
     let carried_lean = Theory { name: lean.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).collect() };
     // A constant defined by a term in x exists in every model of the leaner theory only if the
     // leaner theory proves that the term's value does not depend on x.
-    let constant: Vec<(String, Axiom)> = defining.iter().filter_map(|d| well_defined(d)).collect();
+    let constant: Vec<(String, Axiom)> = defining.iter().map(|d| &**d).filter_map(well_defined).collect();
     let constant_goals: Vec<(&str, Axiom)> = constant.iter().map(|(name, a)| (name.as_str(), a.clone())).collect();
     let Outcome::Proved(proofs) = prove_goals(&carried_lean, &carried_lean, &constant_goals, &same_names(rich.theory), opts)? else { return Ok(None) };
     evidence.extend(proofs);
@@ -146,20 +166,20 @@ pub fn by_common_extension(a: &Side, b: &Side, opts: &Options) -> Result<Option<
     sig.funcs.push(FuncDecl { name: f.name.clone(), args: vec![sort; f.args.len()], result: sort, fixity: f.fixity.clone() });
     let sig = Arc::new(sig);
     let defined = FuncId(tb.sig.funcs.len() as u32);
-    let names = ["x", "y", "z", "u", "v", "w"];
-    let vars: Vec<VarDecl> = (0..f.args.len()).map(|i| VarDecl { name: names.get(i).map_or_else(|| format!("x{}", i + 1), |n| n.to_string()), sort }).collect();
-    let same_names: SymbolMap = ta.sig.funcs.iter().map(|d| &d.name).chain(ta.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
+    let vars: Vec<VarDecl> = (0..f.args.len()).map(|i| VarDecl { name: var_name(i, f.args.len()), sort }).collect();
+    let lhs = Term::App(defined, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect());
+    // `a`'s axioms over the extended signature (they do not depend on the term tried).
+    let over_sig = Theory { name: tb.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: tb.axioms.clone() };
+    let Some(goals) = carried(ta, &over_sig, &same_names(ta)) else { return Ok(None) };
     let mut tried = 0;
     for s in terms(&tb.sig, &tb.sig.func_ids().collect::<Vec<_>>(), vars.len()) {
-        let definition = Axiom { name: format!("definition_of_{}", f.name), formula: Formula::Eq(Term::App(defined, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect()), s.clone()), vars: vars.clone(), origin: None };
-        let extension = Theory { name: tb.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: tb.axioms.iter().cloned().chain([Arc::new(definition.clone())]).collect() };
-        let Some(goals) = carried(ta, &extension, &same_names) else { return Ok(None) };
         let models: Vec<Structure> = b.models.iter().map(|m| with_defined_table(&tb.sig, m, &s, f.args.len())).collect();
         if !models.iter().all(|m| goals.iter().all(|g| eval::holds(&sig, m, g))) {
             continue;
         }
+        let definition = Axiom { name: format!("definition_of_{}", f.name), formula: Formula::Eq(lhs.clone(), s), vars: vars.clone(), origin: None };
         let equation = FormulaPrinter::new(&sig, &definition).formula(&definition.formula);
-        let extended = Theory { name: format!("{} with `{equation}`", tb.name), ..extension };
+        let extended = Theory { name: format!("{} with `{equation}`", tb.name), axioms: tb.axioms.iter().cloned().chain([Arc::new(definition)]).collect(), ..over_sig.clone() };
         let side = Side::with_models(&extended, models).with_counts(b.counts.clone());
         if let Some(relation) = by_definitions(&side, ta, opts)? {
             return Ok(Some(relation));
@@ -199,10 +219,8 @@ fn with_defined_table(sig: &Signature, m: &Structure, s: &Term, arity: usize) ->
 fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<Option<(Axiom, AxiomProof)>, FinderError> {
     let sig = &rich.theory.sig;
     let decl = sig.func_decl(f);
-    // x, y, z, … as people write them; x1, x2, … beyond six arguments.
-    let name_of = |i: usize| ["x", "y", "z", "u", "v", "w"].get(i).filter(|_| decl.args.len() <= 6).map_or_else(|| format!("x{}", i + 1), |n| n.to_string());
     // A constant is defined by a term in one variable (the identity of a Boolean group is x * x).
-    let vars: Vec<VarDecl> = (0..decl.args.len().max(1)).map(|i| VarDecl { name: name_of(i), sort: decl.args.get(i).copied().unwrap_or(decl.result) }).collect();
+    let vars: Vec<VarDecl> = (0..decl.args.len().max(1)).map(|i| VarDecl { name: var_name(i, decl.args.len()), sort: decl.args.get(i).copied().unwrap_or(decl.result) }).collect();
     let lhs = Term::App(f, (0..decl.args.len() as u32).map(|i| Term::Var(VarId(i))).collect());
     let name = format!("definition_of_{}", decl.name);
     // Countermodels are looked for one size beyond the small models at least.

@@ -12,7 +12,7 @@
 //! axiom refutes the implication under that renaming in microseconds, so the prover runs only
 //! for renamings that no small model rules out.
 
-use super::definitions::{by_common_extension, by_definitions, may_extend};
+use super::definitions::through_definitions;
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
@@ -179,8 +179,8 @@ pub enum Relation {
     /// `rich` is `lean` extended by definitions ([`super::definitions`]): under `map` it implies
     /// `lean`, each of its other operations equals a term over the mapped symbols (a constant:
     /// a term in one variable that `lean` proves constant), and `lean` with those definitions
-    /// proves every axiom of `rich`. The same class read through the
-    /// definitions, with the same spectrum.
+    /// proves every axiom of `rich`. The same class read through the definitions, with the same
+    /// spectrum.
     Defined {
         /// The theory with more symbols.
         rich: String,
@@ -458,8 +458,7 @@ fn swapped_model(t: &Theory, m: &Structure, ops: &[FuncId]) -> Structure {
 /// model of either side that violates the other's axioms rules the renaming out, and the prover
 /// (within `opts` per axiom) tries the renamings left, in both directions. Theories whose
 /// signatures cannot be renamed onto each other are compared through definitions
-/// ([`by_definitions`]) when one's operations are a part of the other's, and are otherwise
-/// "unknown".
+/// ([`through_definitions`]), and are otherwise "unknown".
 fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
     if let Ok(true) = equal_up_to_renaming(ta, tb) {
@@ -467,19 +466,8 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
     }
     if !same_shape(ta, tb) {
         let differ = format!("the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {})", ta.name, ta.sig.funcs.len() + ta.sig.rels.len(), ta.sig.sorts.len(), tb.name, tb.sig.funcs.len() + tb.sig.rels.len(), tb.sig.sorts.len());
-        let (rich, lean) = match (may_extend(ta, tb), may_extend(tb, ta)) {
-            (true, _) => (a, tb),
-            (_, true) => (b, ta),
-            _ => {
-                if let Some(r) = by_common_extension(a, b, opts)? {
-                    return Ok(r);
-                }
-                let not_shown = || Relation::Unknown { reason: format!("{differ}, neither one's operations are a part of the other's, and no common extension by definitions was shown") };
-                return Ok(by_common_extension(b, a, opts)?.unwrap_or_else(not_shown));
-            }
-        };
-        let not_shown = || Relation::Unknown { reason: format!("{differ}, and {} was not shown to be {} with its extra operations defined", rich.theory.name, lean.name) };
-        return Ok(by_definitions(rich, lean, opts)?.unwrap_or_else(not_shown));
+        let not_shown = || Relation::Unknown { reason: format!("{differ}, and no definitions were shown to make one the other") };
+        return Ok(through_definitions(a, b, opts)?.unwrap_or_else(not_shown));
     }
     let maps = renamings(tb, ta);
     if maps.is_empty() {

@@ -11,6 +11,9 @@ use std::time::Duration;
 
 const DIVISIONS: &str = "func * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: x * y / y = x\naxiom d: x / y * y = x\n";
 
+/// Groups with an inverse and an identity.
+const GROUP: &str = "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\n";
+
 fn theory(name: &str, body: &str) -> Theory {
     Theory::parse(&format!("theory {name}\n{body}"), "test.bk").unwrap()
 }
@@ -93,7 +96,7 @@ fn a_definition_is_found_past_wrong_terms_that_only_larger_models_refute() {
 fn a_constant_is_defined_by_a_term_whose_value_the_leaner_theory_proves_constant() {
     // Semigroups with y * (x * y) = x are Boolean groups: inv(x) = x and e = x * x, and the
     // semigroup axioms prove x * x = y * y, so every such semigroup has the identity.
-    let rich = theory("BooleanGroup", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\naxiom two: x * x = e\n");
+    let rich = theory("BooleanGroup", &format!("{GROUP}axiom two: x * x = e\n"));
     let lean = theory("SemisymmetricSemigroup", "func * : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom s: y * (x * y) = x\n");
     let Some(Relation::Defined { definitions, proofs, .. }) = by_definitions(&side(&rich), &lean, &opts()).unwrap() else { panic!("not shown the same class") };
     let equations: Vec<&str> = definitions.iter().map(|d| d.equation.as_str()).collect();
@@ -113,7 +116,7 @@ fn a_common_extension_by_definitions_relates_theories_that_each_have_a_symbol_th
     // Commutative semigroups with a right division and (x / y) / z = x / (y / z) have `/` and
     // no inverse or identity; Boolean groups have those and no `/`. With x / y = x * y the Boolean
     // groups have every operation of the other theory, which then defines inv(x) = x, e = x * x.
-    let boolean_group = theory("BooleanGroup", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\naxiom two: x * x = e\n");
+    let boolean_group = theory("BooleanGroup", &format!("{GROUP}axiom two: x * x = e\n"));
     let divided = theory("Divided", "func * : 2\nfunc / : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom s: x / y / z = x / (y / z)\naxiom k: x * y = y * x\n");
     let (b, d) = (side(&boolean_group), side(&divided));
     assert!(!may_extend(&boolean_group, &divided) && !may_extend(&divided, &boolean_group));
@@ -125,6 +128,6 @@ fn a_common_extension_by_definitions_relates_theories_that_each_have_a_symbol_th
     // times a group): groups with x / y = x * inv(y) satisfy their axioms, but the definitions
     // e = x / x and inv(x) = e / x do not make every left group a group.
     let left_group = theory("LeftGroup", "func * : 2\nfunc / : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\n");
-    let group = theory("Group", "func * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom r: x * e = x\naxiom li: inv(x) * x = e\naxiom ri: x * inv(x) = e\n");
+    let group = theory("Group", GROUP);
     assert!(by_common_extension(&side(&left_group), &side(&group), &opts()).unwrap().is_none());
 }
