@@ -399,8 +399,7 @@ impl Agent<'_> {
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
             // The candidates kept before this one (itself aside: keeping it again adds an alias).
-            let kept: Vec<&Candidate> = discoveries.iter().filter(|d| d.candidate.name != c.name).filter_map(|d| s.candidates.iter().find(|k| k.name == d.candidate.name)).collect();
-            let standing = standing_to_keep(c, &kept, &s.bases, &self.tools);
+            let standing = c.standing.clone();
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
             // A discovery must be new for a stated reason; a theory known to be an earlier
             // discovery (or one kept this cycle) becomes another presentation of it.
@@ -576,24 +575,6 @@ fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
     birkhoff_checker::prover::equivalence::Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect()).with_counts(c.complete_counts())
 }
 
-/// The standing a decision to keep `c` rests on. Identification of a cycle's candidates skips
-/// swapped arguments ([`identify_candidates`]), so a candidate found new is compared again with
-/// them before it is kept: a parastrophe or mirror image of a known class (a quasigroup whose
-/// right division is commutative is a commutative quasigroup read through `/`) is then known,
-/// not a discovery; so is one that is a mirror image of a candidate `kept` earlier this cycle.
-/// Other standings are as identified.
-fn standing_to_keep(c: &Candidate, kept: &[&Candidate], bases: &[Base], tools: &Toolbox) -> Option<Standing> {
-    let Some(Standing::New { .. }) = &c.standing else { return c.standing.clone() };
-    let mut known = known_theories(bases, tools);
-    known.extend(kept.iter().map(|k| Known { name: k.name.clone(), kind: "candidate", theory: k.theory.clone() }));
-    let reference = Reference::new(known, tools.cancel.clone());
-    match standing(&side_of(c), &reference, &identification_options(tools.cancel.clone(), true)) {
-        Ok(st) if matches!(st, Standing::Known { .. }) => Some(st),
-        // Still new, or not settled by the slower comparison: the first answer stands.
-        _ => c.standing.clone(),
-    }
-}
-
 /// At most this many candidates are identified per cycle, best ranked first: identification
 /// asks the prover about each (up to seconds for one whose equivalence stays open), while
 /// checking models and scoring take milliseconds, so a wide cycle checks and scores every
@@ -607,10 +588,13 @@ pub const IDENTIFY_TOP: usize = 24;
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     let cancel = tools.cancel.clone();
     let known = known_theories(bases, tools);
-    // Without swapped arguments: their short searches made a quasigroup cycle's identification
-    // take twice as long (debug build) and vary with the machine's load. A candidate about to be
-    // kept as new is compared again with them ([`standing_to_keep`]).
+    // Without swapped arguments first: their short searches made a quasigroup cycle's
+    // identification take twice as long (debug build). Only a candidate that comparison leaves
+    // new is compared again with them, so that the strategist never sees a parastrophe or mirror
+    // image of a known class (a quasigroup whose right division is commutative is a commutative
+    // quasigroup read through `/`) or of a better-ranked candidate as new.
     let opts = identification_options(cancel.clone(), false);
+    let with_swaps = identification_options(cancel.clone(), true);
     let mut reference = Reference::new(known, cancel);
     let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
     let mut count = 0;
@@ -622,7 +606,14 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         if count == IDENTIFY_TOP {
             break;
         }
-        let st = standing(&side_of(c), &reference, &opts).unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() });
+        let st = match standing(&side_of(c), &reference, &opts) {
+            Ok(Standing::New { reason }) => match standing(&side_of(c), &reference, &with_swaps) {
+                Ok(known @ Standing::Known { .. }) => known,
+                // Still new, or not settled by the slower comparison: the first answer stands.
+                _ => Standing::New { reason },
+            },
+            other => other.unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() }),
+        };
         let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
         let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
         if let Standing::New { .. } = st {
