@@ -608,8 +608,9 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         }
         let st = match standing(&side_of(c), &reference, &opts) {
             Ok(Standing::New { reason }) => match standing(&side_of(c), &reference, &with_swaps) {
-                Ok(known @ Standing::Known { .. }) => known,
-                // Still new, or not settled by the slower comparison: the first answer stands.
+                Ok(settled @ (Standing::Known { .. } | Standing::New { .. })) => settled,
+                // Not settled by the slower comparison: the first answer stands, and says that
+                // swapped arguments were not compared.
                 _ => Standing::New { reason },
             },
             other => other.unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() }),

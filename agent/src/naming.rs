@@ -35,15 +35,18 @@ fn nearest_known(t: &Theory, own: &[(String, String)]) -> Option<&'static Theory
 /// (a letter, then letters and digits, at most 64); the title reads as a phrase.
 pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
     let own = printed(&c.theory);
-    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| &b.theory).or_else(|| nearest_known(&c.theory, &own));
+    // A base is named as the library names it: an earlier discovery by its discovery name, not
+    // by the name of the candidate it was (`Semigroup+unipotent(*)+-assoc`, whose `+` and `-`
+    // the name could not keep).
+    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| (&b.theory, b.name.as_str())).or_else(|| nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str())));
     let (added, dropped): (Vec<&(String, String)>, Vec<(String, String)>) = match parent {
-        Some(p) => {
+        Some((p, _)) => {
             let theirs = printed(p);
             (own.iter().filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f)).collect(), theirs.into_iter().filter(|(_, g)| !own.iter().any(|(_, f)| f == g)).collect())
         }
         None => (Vec::new(), Vec::new()),
     };
-    let stem = parent.map_or(c.theory.name.as_str(), |p| p.name.as_str());
+    let stem = parent.map_or(c.theory.name.as_str(), |(_, name)| name);
     let mut title = stem.to_string();
     let mut name = camel(stem);
     if !added.is_empty() {

@@ -272,6 +272,23 @@ fn discovery_names_are_never_reused() {
 }
 
 #[test]
+fn a_discovery_built_on_an_earlier_one_is_named_after_its_discovery_name() {
+    // The earlier discovery's theory keeps the candidate name it had, whose `+` and `-` a name
+    // cannot hold: `Semigroup+unipotent(*)+-assoc` read as a name would be "SemigroupUnipotentAssoc",
+    // a semigroup it no longer is.
+    let parse = |text: &str| birkhoff_engine::Theory::parse(text, "t.bk").unwrap();
+    let earlier = "theory \"Semigroup+unipotent(*)+-assoc\"\nfunc * : 2\naxiom unipotent: x * x = y * y\n";
+    let mut s = situation("semigroups");
+    s.bases.push(Base { name: "SemigroupUnipotentWithoutAssoc".into(), theory: parse(earlier), spectrum: None, score: None, discovery: true, record: None });
+    let theory = parse(&format!("{earlier}axiom commutative: x * y = y * x\n"));
+    let mut c = Candidate::new("Semigroup+unipotent(*)+-assoc+commutative(*)".into(), theory, "QUOTIENT".into(), vec!["SemigroupUnipotentWithoutAssoc".into()]);
+    patient().check_models(&mut c, 4).unwrap();
+    s.candidates = vec![identified(c)];
+    let d = decide(&s);
+    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["SemigroupUnipotentWithoutAssocWithCommutative"], "{}", d.analysis);
+}
+
+#[test]
 fn a_proved_conjecture_carries_its_readable_proof_into_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
