@@ -9,10 +9,11 @@ use std::collections::BTreeSet;
 /// Whether the text names a year (1800-2099), as a reference must.
 fn has_year(s: &str) -> bool {
     let b = s.as_bytes();
-    (0..b.len().saturating_sub(3)).any(|i| {
-        let w = &s[i..i + 4];
+    // Bytes, not str slices: references hold names such as Länger, and a window of four
+    // bytes may end inside a character.
+    b.windows(4).enumerate().any(|(i, w)| {
         let edge = |j: Option<&u8>| j.is_none_or(|c| !c.is_ascii_digit());
-        w.chars().all(|c| c.is_ascii_digit()) && (w.starts_with("18") || w.starts_with("19") || w.starts_with("20")) && edge(i.checked_sub(1).and_then(|j| b.get(j))) && edge(b.get(i + 4))
+        w.iter().all(u8::is_ascii_digit) && matches!(&w[..2], b"18" | b"19" | b"20") && edge(i.checked_sub(1).and_then(|j| b.get(j))) && edge(b.get(i + 4))
     })
 }
 
@@ -22,6 +23,8 @@ fn the_year_check_reads_years_only() {
     assert!(has_year("Algebra Universalis 54 (2005) 259-271"));
     assert!(!has_year("Ch. 4, p. 123"));
     assert!(!has_year("an identifier 120058 without a year"));
+    assert!(has_year("R. Baer, Zur Einführung des Scharbegriffs (1929)"), "a non-ASCII name before the year");
+    assert!(!has_year("Länger"));
 }
 
 #[test]
