@@ -39,6 +39,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         v["a"] = ta.name.clone().into();
         v["b"] = tb.name.clone().into();
         v["summary"] = relation.describe().into();
+        v["same_class"] = relation.same_class().into();
         if let Relation::Different { witness, .. } = &relation {
             v["witness"]["model"] = witness_json(witness, &ta, &tb);
         }
