@@ -26,6 +26,7 @@ pub mod completion;
 pub mod conjecture;
 pub mod countermodel;
 pub mod definitions;
+pub mod discrimination;
 pub mod equivalence;
 pub mod explanation;
 pub mod external;
@@ -74,7 +75,8 @@ pub enum Strategy {
         time_share: u8,
     },
     /// Unfailing Knuth–Bendix completion (equational goals of one-sorted theories only), at most
-    /// this share of the remaining time, writing and replaying the proof included.
+    /// this share of the remaining time, writing and replaying the proof included. A later
+    /// completion in the same attempt goes on where the earlier one stopped.
     Completion {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
@@ -131,7 +133,7 @@ impl Options {
     ///    fills its e-graph, with the same replayed certificate;
     /// 6. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
     /// 7. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 8. completion again from scratch (60 %), for proofs that need more time than step 4 had;
+    /// 8. completion again (60 %), going on where step 5 stopped, for proofs that need more time;
     /// 9. saturation again from scratch with most of what is left (80 %), likewise for step 3;
     /// 10. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
@@ -300,8 +302,9 @@ impl From<String> for Undecided {
     }
 }
 
-/// Runs one strategy; `Ok(Err(_))` means it did not decide.
-fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options) -> Result<Result<Verdict, Undecided>, FinderError> {
+/// Runs one strategy; `Ok(Err(_))` means it did not decide. `completion` is the attempt's
+/// completion so far, which a completion strategy goes on with (and starts when there is none).
+fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options, completion: &mut Option<completion::Search>) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
         Strategy::Countermodel { min_size, max_size, time_share } => {
             let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
@@ -336,7 +339,14 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
             let time = share(left, time_share);
             // The search stops at four fifths of the time, leaving the rest to write and replay the proof.
             let limits = completion::Limits { deadline: Instant::now() + time * 4 / 5, equations: COMPLETION_EQUATIONS, proof_steps: PROOF_STEPS, cancel: opts.cancel.clone() };
-            Ok(completion::prove(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
+            let search = match completion {
+                Some(search) => search,
+                None => match completion::Search::new(theory, goal) {
+                    Ok(search) => completion.insert(search),
+                    Err(why) => return Ok(Err(why)),
+                },
+            };
+            Ok(search.run(theory, goal, &limits).and_then(|cert| match certificate::check(theory, goal, &cert) {
                 Ok(()) => Ok(Verdict::Proved { certificate: cert }),
                 Err(e) => Err(Undecided::for_good(format!("completion joined the sides but its proof failed replay ({e}); not counted as a proof"))),
             }))
@@ -378,6 +388,7 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
     let mut nodes = opts.max_enodes;
     let mut round = 0;
     let mut queue: Vec<Strategy> = plan.to_vec();
+    let mut completion = None;
     loop {
         for (k, s) in queue.iter().enumerate() {
             let left = opts.timeout.saturating_sub(start.elapsed());
@@ -387,7 +398,7 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
             }
             let t0 = Instant::now();
             let run_opts = Options { max_enodes: nodes, ..opts.clone() };
-            let outcome = run_strategy(theory, goal, s, left, &run_opts)?;
+            let outcome = run_strategy(theory, goal, s, left, &run_opts, &mut completion)?;
             let seconds = t0.elapsed().as_secs_f64();
             match outcome {
                 Ok(Verdict::Unknown) => attempts.push(Attempt { strategy: s.clone(), result: "undecided".into(), seconds }),

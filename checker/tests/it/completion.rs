@@ -77,3 +77,79 @@ fn a_non_theorem_is_never_proved() {
     let (_, v) = complete(&g, "x * y = y * x", 3);
     assert!(!matches!(v, Verdict::Proved { .. }), "{v:?}");
 }
+
+/// The seven Moufang-loop theorems that E proved and Birkhoff did not (docs/BENCHMARKS.md, issue
+/// 21): each takes completion under a second here since it weighs equations by the goal's symbols.
+#[test]
+fn the_moufang_loop_theorems() {
+    for file in ["lm_implies_right_bol", "lm_implies_rm", "lm_implies_middle_moufang", "lm_implies_rif", "extra_implies_moufang", "extra_implies_square_nuclear", "moufang_square_nuclear_implies_extra"] {
+        let path = format!("{}/../benches/provers/loops/{file}.bk", env!("CARGO_MANIFEST_DIR"));
+        let t = Theory::from_file(std::path::Path::new(&path)).unwrap();
+        let goal = t.meta.get("conjecture").unwrap().clone();
+        proof(&t, &goal);
+    }
+}
+
+/// A search stopped again and again (every tenth of a millisecond) goes on where it stopped
+/// and still ends with a proof that replays.
+#[test]
+fn a_search_stopped_and_resumed_still_proves() {
+    use birkhoff_checker::prover::completion::{Limits, Search};
+    let t = seeds::load("group").unwrap();
+    let g = parse_formula(&t.sig, "inv(x * y) = inv(y) * inv(x)", "goal").unwrap();
+    let mut search = Search::new(&t, &g).unwrap();
+    let give_up = std::time::Instant::now() + Duration::from_secs(120);
+    let mut runs = 0;
+    let cert = loop {
+        runs += 1;
+        let limits = Limits { deadline: std::time::Instant::now() + Duration::from_micros(100), equations: 400_000, proof_steps: 100_000, cancel: None };
+        match search.run(&t, &g, &limits) {
+            Ok(cert) => break cert,
+            Err(u) => assert!(std::time::Instant::now() < give_up, "no proof after {runs} runs: {}", u.note),
+        }
+    };
+    assert!(runs > 1, "the search never stopped");
+    certificate::check(&t, &g, &cert).unwrap();
+}
+
+mod discrimination {
+    use birkhoff_checker::prover::discrimination::DiscriminationTree;
+    use birkhoff_checker::prover::rewrite::matches;
+    use birkhoff_engine::signature::FuncId;
+    use birkhoff_engine::syntax::{Term, VarId};
+    use proptest::prelude::*;
+
+    /// Terms over a constant (0), a unary (1) and a binary (2) symbol and three variables.
+    fn term() -> impl Strategy<Value = Term> {
+        let leaf = prop_oneof![(0u32..3).prop_map(|v| Term::Var(VarId(v))), Just(Term::App(FuncId(0), vec![]))];
+        leaf.prop_recursive(4, 24, 2, |inner| {
+            prop_oneof![inner.clone().prop_map(|a| Term::App(FuncId(1), vec![a])), (inner.clone(), inner).prop_map(|(a, b)| Term::App(FuncId(2), vec![a, b]))]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The tree offers every pattern that matches the term (and perhaps others): rewriting
+        /// through it misses no rule.
+        #[test]
+        fn every_matching_pattern_is_offered(patterns in prop::collection::vec(term(), 1..12), t in term()) {
+            let mut tree = DiscriminationTree::default();
+            for (i, p) in patterns.iter().enumerate() {
+                tree.insert(p, i);
+            }
+            let mut offered = Vec::new();
+            tree.find(&t, |&i| { offered.push(i); None::<()> });
+            for (i, p) in patterns.iter().enumerate() {
+                let mut sub = vec![None; 3];
+                if matches(p, &t, &mut sub) {
+                    prop_assert!(offered.contains(&i), "pattern {p:?} matches {t:?} but was not offered");
+                }
+            }
+            let mut sorted = offered.clone();
+            sorted.sort();
+            sorted.dedup();
+            prop_assert_eq!(sorted.len(), offered.len(), "a pattern offered twice");
+        }
+    }
+}
