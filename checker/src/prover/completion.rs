@@ -27,7 +27,11 @@
 //! derivation, recursively down to the axioms, memoized by the ground equation. Variables of a
 //! derivation that are not in its conclusion (an overlap's inner variables) may take any value of
 //! their sort; they get a fixed constant. The caller replays the result with
-//! [`certificate::check`], which shares no code with this file. One-sorted theories only.
+//! [`certificate::check`], which shares no code with this file.
+//!
+//! Many sorts need care in two places only, since unifying and matching well-sorted terms of one
+//! sort keep sorts: a side that is a bare variable stands only for terms of its sort, and the
+//! constant a free variable gets is one of its sort (each equation records its variables' sorts).
 
 use super::discrimination::DiscriminationTree;
 use super::certificate::{self, Binding, Certificate, Direction, Justification, Lemma, Step};
@@ -35,7 +39,7 @@ use super::rewrite::matches;
 use super::saturation::print;
 use super::Undecided;
 use birkhoff_engine::print::FormulaPrinter;
-use birkhoff_engine::signature::{FuncId, Signature};
+use birkhoff_engine::signature::{FuncId, Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
 use std::cmp::{Ordering as Cmp, Reverse};
@@ -97,6 +101,10 @@ struct Equation {
     lhs: Term,
     rhs: Term,
     vars: u32,
+    /// The sort of its sides.
+    sort: SortId,
+    /// The sort of each variable, its own and (above `vars`) its derivation's.
+    var_sorts: Vec<SortId>,
     /// Whether `lhs > rhs` in the ordering, so that it rewrites only left to right.
     oriented: bool,
     origin: Origin,
@@ -319,6 +327,8 @@ struct Completion {
     pairs: VecDeque<(usize, usize)>,
     /// Whether each symbol of the theory occurs in the goal.
     goal_symbols: Vec<bool>,
+    /// The theory's signature with the goal's constants.
+    sig: Signature,
 }
 
 impl Completion {
@@ -385,10 +395,13 @@ impl Completion {
         }
     }
 
-    /// A rewrite step of `t` at its root by an active equation, decreasing in the ordering: the
-    /// step (its substitution filled in only when `record`) and the result.
-    fn step_at_root(&self, t: &Term, record: bool) -> Option<(Use, Term)> {
+    /// A rewrite step of `t` (of sort `sort`) at its root by an active equation, decreasing in
+    /// the ordering: the step (its substitution filled in only when `record`) and the result.
+    fn step_at_root(&self, t: &Term, sort: SortId, record: bool) -> Option<(Use, Term)> {
         self.index.find(t, |r| {
+            if !self.sort_fits(r, sort) {
+                return None;
+            }
             self.rewrite_at_root(r.eq, r.dir, t, |sub, new| {
                 let sub = if record { sub.iter().map(|&b| b.clone()).collect() } else { Vec::new() };
                 (Use { eq: r.eq, dir: r.dir, pos: vec![], sub }, new)
@@ -397,17 +410,32 @@ impl Completion {
     }
 
     /// `t`'s normal form, with the chain to it put on `chain` when there is one.
-    fn normalize(&self, t: &Term, chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> Term {
-        self.normalize_at(t.clone(), &mut Vec::new(), chain, stop).0
+    /// `t` is of sort `sort`.
+    fn normalize(&self, t: &Term, sort: SortId, chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> Term {
+        self.normalize_at(t.clone(), sort, &mut Vec::new(), chain, stop).0
+    }
+
+    /// Whether rule `r` may rewrite a term of sort `sort` at its root as far as sorts tell: a
+    /// side that is a bare variable matches only terms of that variable's sort.
+    fn sort_fits(&self, r: &Rule, sort: SortId) -> bool {
+        match self.sides(r.eq, r.dir).0 {
+            Term::Var(x) => self.eqs[r.eq].var_sorts[x.0 as usize] == sort,
+            Term::App(..) => true,
+        }
+    }
+
+    /// The sort of argument `i` of `f`.
+    fn arg_sort(&self, f: FuncId, i: usize) -> SortId {
+        self.sig.funcs[f.0 as usize].args[i]
     }
 
     /// Whether an active equation has `l = r` (both in normal form) as an instance, in either
     /// direction. Only unoriented ones can: an oriented one would rewrite `l` or `r`.
-    fn subsumed(&self, l: &Term, r: &Term) -> bool {
+    fn subsumed(&self, l: &Term, r: &Term, sort: SortId) -> bool {
         let instance = |rule: &Rule| {
             let (from, to) = self.sides(rule.eq, rule.dir);
             let e = &self.eqs[rule.eq];
-            (!e.oriented && same_root(to, r) && with_bindings(e.vars, |sub| matches(from, l, sub) && matches(to, r, sub))).then_some(())
+            (!e.oriented && self.sort_fits(rule, sort) && same_root(to, r) && with_bindings(e.vars, |sub| matches(from, l, sub) && matches(to, r, sub))).then_some(())
         };
         self.index.find(l, instance).is_some()
     }
@@ -416,15 +444,16 @@ impl Completion {
     /// arguments to normal form, then its root, then again the arguments of what the root step
     /// made. Steps go on `chain` with their whole position. Whether the result is a normal form
     /// (not when `stop` cut it short), which is then remembered in `irreducible`.
-    fn normalize_at(&self, mut t: Term, pos: &mut Vec<usize>, mut chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> (Term, bool) {
+    fn normalize_at(&self, mut t: Term, sort: SortId, pos: &mut Vec<usize>, mut chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> (Term, bool) {
         if self.irreducible.borrow().contains(&term_hash(&t)) {
             return (t, true);
         }
         loop {
-            if let Term::App(_, args) = &mut t {
+            if let Term::App(f, args) = &mut t {
+                let f = *f;
                 for (i, a) in args.iter_mut().enumerate() {
                     pos.push(i);
-                    let (normal, complete) = self.normalize_at(std::mem::replace(a, Term::Var(VarId(0))), pos, chain.as_deref_mut(), stop);
+                    let (normal, complete) = self.normalize_at(std::mem::replace(a, Term::Var(VarId(0))), self.arg_sort(f, i), pos, chain.as_deref_mut(), stop);
                     pos.pop();
                     *a = normal;
                     if !complete {
@@ -432,7 +461,7 @@ impl Completion {
                     }
                 }
             }
-            let Some((mut u, new)) = self.step_at_root(&t, chain.is_some()) else { break };
+            let Some((mut u, new)) = self.step_at_root(&t, sort, chain.is_some()) else { break };
             if let Some(chain) = chain.as_deref_mut() {
                 u.pos = pos.clone();
                 chain.push(u);
@@ -465,9 +494,10 @@ impl Completion {
         self.irreducible.get_mut().clear();
     }
 
-    /// Adds the equation `lhs = rhs` proved by `chain`, its variables renamed to `0..vars`
-    /// (in order of occurrence) and its sides swapped if the right one is greater.
-    fn add(&mut self, lhs: Term, rhs: Term, chain: Vec<Use>) -> usize {
+    /// Adds the equation `lhs = rhs` between terms of sort `sort`, proved by `chain`, its
+    /// variables renamed to `0..vars` (in order of occurrence) and its sides swapped if the right
+    /// one is greater.
+    fn add(&mut self, lhs: Term, rhs: Term, sort: SortId, chain: Vec<Use>) -> usize {
         let mut names: HashMap<VarId, u32> = HashMap::new();
         fn collect(t: &Term, names: &mut HashMap<VarId, u32>) {
             match t {
@@ -490,18 +520,41 @@ impl Completion {
             chain = reversed(&chain);
         }
         let oriented = greater(&lhs, &rhs);
-        self.eqs.push(Equation { lhs, rhs, vars, oriented, origin: Origin::Derived(chain) });
+        let mut var_sorts = Vec::new();
+        self.sorts_of_vars(&lhs, sort, &mut var_sorts);
+        self.sorts_of_vars(&rhs, sort, &mut var_sorts);
+        for u in &chain {
+            for (k, t) in u.sub.iter().enumerate() {
+                self.sorts_of_vars(t, self.eqs[u.eq].var_sorts[k], &mut var_sorts);
+            }
+        }
+        self.eqs.push(Equation { lhs, rhs, vars, sort, var_sorts, oriented, origin: Origin::Derived(chain) });
         self.state.push(State::Retired);
         self.eqs.len() - 1
     }
 
+    /// Records in `sorts` the sort of each variable of `t`, a term of sort `sort` (variables
+    /// that do not occur keep sort 0: nothing instantiates them).
+    fn sorts_of_vars(&self, t: &Term, sort: SortId, sorts: &mut Vec<SortId>) {
+        match t {
+            Term::Var(v) => {
+                let i = v.0 as usize;
+                if sorts.len() <= i {
+                    sorts.resize(i + 1, SortId(0));
+                }
+                sorts[i] = sort;
+            }
+            Term::App(f, args) => args.iter().enumerate().for_each(|(i, a)| self.sorts_of_vars(a, self.arg_sort(*f, i), sorts)),
+        }
+    }
+
     /// `lhs = rhs` (proved by `chain`) with both sides rewritten to normal form and the chain
     /// extended to match; `None` when the sides meet or an active equation has it as an instance.
-    fn join(&self, lhs: &Term, rhs: &Term, chain: Vec<Use>, stop: &dyn Fn() -> bool) -> Option<(Term, Term, Vec<Use>)> {
+    fn join(&self, lhs: &Term, rhs: &Term, sort: SortId, chain: Vec<Use>, stop: &dyn Fn() -> bool) -> Option<(Term, Term, Vec<Use>)> {
         let (mut left, mut right) = (Vec::new(), Vec::new());
-        let l = self.normalize(lhs, Some(&mut left), stop);
-        let r = self.normalize(rhs, Some(&mut right), stop);
-        if l == r || self.subsumed(&l, &r) {
+        let l = self.normalize(lhs, sort, Some(&mut left), stop);
+        let r = self.normalize(rhs, sort, Some(&mut right), stop);
+        if l == r || self.subsumed(&l, &r, sort) {
             return None;
         }
         let mut whole = reversed(&left);
@@ -515,11 +568,12 @@ impl Completion {
     fn simplify(&mut self, id: usize, stop: &dyn Fn() -> bool) -> Option<usize> {
         let e = &self.eqs[id];
         let identity = Use { eq: id, dir: Direction::LeftToRight, pos: vec![], sub: (0..e.vars).map(|v| Term::Var(VarId(v))).collect() };
-        let (l, r, chain) = self.join(&e.lhs, &e.rhs, vec![identity], stop)?;
+        let sort = e.sort;
+        let (l, r, chain) = self.join(&e.lhs, &e.rhs, sort, vec![identity], stop)?;
         if chain.len() == 1 {
             return Some(id);
         }
-        Some(self.add(l, r, chain))
+        Some(self.add(l, r, sort, chain))
     }
 
     /// The critical pairs of `outer` with `inner` rewriting inside it, in normal form (as far as
@@ -537,8 +591,9 @@ impl Completion {
                     let o = Overlap { outer, outer_dir, inner, inner_dir, pos };
                     let Some((lhs, rhs, _)) = self.overlap(&o, &shifted, false) else { continue };
                     // Critical pairs wait in normal form, so that their weight is what will be used.
-                    let (l, r) = (self.normalize(&lhs, None, stop), self.normalize(&rhs, None, stop));
-                    if l == r || self.subsumed(&l, &r) {
+                    let sort = self.eqs[outer].sort;
+                    let (l, r) = (self.normalize(&lhs, sort, None, stop), self.normalize(&rhs, sort, None, stop));
+                    if l == r || self.subsumed(&l, &r, sort) {
                         continue;
                     }
                     self.pending.push(Some(o));
@@ -567,6 +622,13 @@ impl Completion {
         let (from2, to2) = shifted;
         let mut sub = vec![None; (v1 + v2) as usize];
         let inside = certificate::subterm(from1, &o.pos).expect("a position of the term");
+        // A bare variable unifies with any term, but stands only for terms of its sort (other
+        // bindings keep sorts, both terms being well sorted and of one sort).
+        if let (Term::App(f, _), Term::Var(x)) = (inside, self.sides(o.inner, o.inner_dir).0) {
+            if self.sig.funcs[f.0 as usize].result != self.eqs[o.inner].var_sorts[x.0 as usize] {
+                return None;
+            }
+        }
         if !unify(inside, from2, &mut sub) {
             return None;
         }
@@ -594,8 +656,9 @@ impl Completion {
     fn form(&mut self, o: &Overlap, stop: &dyn Fn() -> bool) -> Option<usize> {
         let shifted = self.shifted(o.outer, o.inner, o.inner_dir);
         let (lhs, rhs, chain) = self.overlap(o, &shifted, true)?;
-        let (l, r, chain) = self.join(&lhs, &rhs, chain, stop)?;
-        Some(self.add(l, r, chain))
+        let sort = self.eqs[o.outer].sort;
+        let (l, r, chain) = self.join(&lhs, &rhs, sort, chain, stop)?;
+        Some(self.add(l, r, sort, chain))
     }
 
     /// Makes `id` active: active equations it simplifies wait again, and its pairs with the
@@ -604,7 +667,7 @@ impl Completion {
         self.state[id] = State::Active;
         let simplified: Vec<usize> = self.active.iter().copied().filter(|&a| {
             let e = &self.eqs[a];
-            self.step_by(id, &e.lhs) || self.step_by(id, &e.rhs)
+            self.step_by(id, &e.lhs, e.sort) || self.step_by(id, &e.rhs, e.sort)
         }).collect();
         let mut active: Vec<usize> = self.active.iter().copied().filter(|a| !simplified.contains(a)).collect();
         active.push(id);
@@ -634,9 +697,9 @@ impl Completion {
     }
 
     /// Whether equation `id` rewrites some subterm of `t`.
-    fn step_by(&self, id: usize, t: &Term) -> bool {
-        let rewrites = self.directions(id).iter().any(|&dir| self.rewrite_at_root(id, dir, t, |_, _| ()).is_some());
-        rewrites || matches!(t, Term::App(_, args) if args.iter().any(|a| self.step_by(id, a)))
+    fn step_by(&self, id: usize, t: &Term, sort: SortId) -> bool {
+        let rewrites = self.directions(id).iter().any(|&dir| self.sort_fits(&Rule { eq: id, dir }, sort) && self.rewrite_at_root(id, dir, t, |_, _| ()).is_some());
+        rewrites || matches!(t, Term::App(f, args) if args.iter().enumerate().any(|(i, a)| self.step_by(id, a, self.arg_sort(*f, i))))
     }
 
     /// Equation `id` used in direction `dir` at the root of `t`, when it matches there and the
@@ -671,9 +734,11 @@ pub struct Search {
     constants: Vec<certificate::GoalConstant>,
     lhs: Term,
     rhs: Term,
-    sig: Signature,
-    /// The value of variables a derivation leaves free.
-    filler: Term,
+    /// The sort of the goal's sides.
+    sort: SortId,
+    /// The value of variables of each sort that a derivation leaves free (`None` for a sort
+    /// without ground terms).
+    fillers: Vec<Option<Term>>,
     /// Each goal side rewritten so far, and the chain from the side to it.
     left: (Term, Vec<Use>),
     right: (Term, Vec<Use>),
@@ -683,32 +748,32 @@ impl Search {
     /// The completion of `theory`'s equations for `goal`, before its first step; `Err` when the
     /// method does not apply.
     pub fn new(theory: &Theory, goal: &Axiom) -> Result<Search, Undecided> {
-        if theory.sig.sorts.len() > 1 {
-            return Err(Undecided::for_good("not applicable: completion takes one-sorted theories only"));
-        }
         let (constants, lhs, rhs) = certificate::goal_sides(&theory.sig, goal)?;
         let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
-        // Variables a derivation leaves free take this value: the last constant (a goal constant if any).
-        let Some(filler) = sig.funcs.iter().rposition(|f| f.args.is_empty()).map(|i| Term::App(FuncId(i as u32), vec![])) else {
-            return Err(Undecided::for_good("not applicable: no constant to instantiate proofs with"));
-        };
-        let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), index: DiscriminationTree::default(), irreducible: RefCell::new(FxHashSet::default()), pending: Vec::new(), waiting_overlaps: 0, lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0, pairs: VecDeque::new(), goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]) };
+        let sort = certificate::sort_of(&sig, &lhs).map_err(|e| e.0)?;
+        let fillers = fillers(&sig);
+        let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), index: DiscriminationTree::default(), irreducible: RefCell::new(FxHashSet::default()), pending: Vec::new(), waiting_overlaps: 0, lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0, pairs: VecDeque::new(), goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]), sig };
         for (axiom, ax) in theory.axioms.iter().enumerate() {
             for (part, (l, r)) in certificate::equations(ax).into_iter().enumerate() {
                 let mut sub = vec![None; ax.vars.len()];
-                let mut names = Vec::new();
+                let (mut names, mut var_sorts) = (Vec::new(), Vec::new());
                 let mut rename_next = |v: VarId| {
                     if sub[v.0 as usize].is_none() {
                         sub[v.0 as usize] = Some(Term::Var(VarId(names.len() as u32)));
                         names.push(ax.vars[v.0 as usize].name.clone());
+                        var_sorts.push(ax.vars[v.0 as usize].sort);
                     }
                 };
                 l.for_each_var(&mut rename_next);
                 r.for_each_var(&mut rename_next);
+                let side_sort = match l {
+                    Term::Var(v) => ax.vars[v.0 as usize].sort,
+                    Term::App(f, _) => theory.sig.funcs[f.0 as usize].result,
+                };
                 let rename = |t: &Term| certificate::substitute(t, &|v: VarId| sub[v.0 as usize].clone()).expect("every variable renamed");
                 let (l, r) = (rename(l), rename(r));
                 let oriented = greater(&l, &r);
-                c.eqs.push(Equation { lhs: l, rhs: r, vars: names.len() as u32, oriented, origin: Origin::Axiom { axiom, part, names } });
+                c.eqs.push(Equation { lhs: l, rhs: r, vars: names.len() as u32, sort: side_sort, var_sorts, oriented, origin: Origin::Axiom { axiom, part, names } });
                 c.state.push(State::Retired);
                 c.wait(c.eqs.len() - 1);
             }
@@ -717,7 +782,7 @@ impl Search {
             return Err(Undecided::for_good("not applicable: the theory has no equations"));
         }
         let (left, right) = ((lhs.clone(), Vec::new()), (rhs.clone(), Vec::new()));
-        Ok(Search { c, constants, lhs, rhs, sig, filler, left, right })
+        Ok(Search { c, constants, lhs, rhs, sort, fillers, left, right })
     }
 
     /// Goes on until the goal's sides meet or `limits` stop it. `theory` and `goal` must be those
@@ -730,8 +795,8 @@ impl Search {
             if left.0 == right.0 {
                 let mut chain = left.1.clone();
                 chain.extend(reversed(&right.1));
-                let mut x = Expander { theory, sig: &self.sig, eqs: &c.eqs, filler: self.filler.clone(), lemma_of: HashMap::new(), lemmas: Vec::new(), steps: 0, limits };
-                let (steps, _) = x.chain(&self.lhs, &chain, &[]).map_err(|why| if stop() { Undecided::out_of_time(why) } else { Undecided::out_of_room(why) })?;
+                let mut x = Expander { theory, sig: &c.sig, eqs: &c.eqs, fillers: &self.fillers, lemma_of: HashMap::new(), lemmas: Vec::new(), steps: 0, limits };
+                let (steps, _) = x.chain(&self.lhs, &chain, &[], &[]).map_err(|why| if stop() { Undecided::out_of_time(why) } else { Undecided::out_of_room(why) })?;
                 let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
                 return Ok(Certificate { theory: theory.name.clone(), goal: goal_text, constants: self.constants.clone(), lhs: self.lhs.clone(), rhs: self.rhs.clone(), lemmas: x.lemmas, steps });
             }
@@ -745,14 +810,37 @@ impl Search {
                 return Err(Undecided::out_of_room(format!("completion reached its limit of {WAITING_OVERLAPS} waiting critical pairs")));
             }
             let formed = match c.pick() {
-                None => return Err(Undecided::for_good(format!("completion finished ({} equations) without joining the sides: the goal does not follow", c.active.len()))),
+                None => return Err(Undecided::for_good(format!("completion finished ({} equations) without joining the sides: the goal does not follow from the equational axioms", c.active.len()))),
                 Some(Picked::Equation(id)) => c.simplify(id, &stop),
                 Some(Picked::Overlap(o)) => c.form(&o, &stop),
             };
             let Some(id) = formed else { continue };
             c.activate(id);
-            left.0 = c.normalize(&left.0, Some(&mut left.1), &stop);
-            right.0 = c.normalize(&right.0, Some(&mut right.1), &stop);
+            left.0 = c.normalize(&left.0, self.sort, Some(&mut left.1), &stop);
+            right.0 = c.normalize(&right.0, self.sort, Some(&mut right.1), &stop);
+        }
+    }
+}
+
+/// A ground term of each sort of `sig`, `None` for a sort that has none: the last constant of
+/// the sort (a goal constant if there is one), else the first function applied to terms of its
+/// argument sorts.
+fn fillers(sig: &Signature) -> Vec<Option<Term>> {
+    let mut fillers: Vec<Option<Term>> = vec![None; sig.sorts.len()];
+    for (i, f) in sig.funcs.iter().enumerate() {
+        if f.args.is_empty() {
+            fillers[f.result.0 as usize] = Some(Term::App(FuncId(i as u32), vec![]));
+        }
+    }
+    loop {
+        let found = sig.funcs.iter().enumerate().find_map(|(i, f)| {
+            let args: Option<Vec<Term>> = f.args.iter().map(|s| fillers[s.0 as usize].clone()).collect();
+            fillers[f.result.0 as usize].is_none().then_some(())?;
+            Some((f.result, Term::App(FuncId(i as u32), args?)))
+        });
+        match found {
+            Some((sort, t)) => fillers[sort.0 as usize] = Some(t),
+            None => return fillers,
         }
     }
 }
@@ -777,7 +865,7 @@ struct Expander<'a> {
     theory: &'a Theory,
     sig: &'a Signature,
     eqs: &'a [Equation],
-    filler: Term,
+    fillers: &'a [Option<Term>],
     /// Lemma index of each ground equation proved so far.
     lemma_of: HashMap<(Term, Term), usize>,
     lemmas: Vec<Lemma>,
@@ -786,9 +874,16 @@ struct Expander<'a> {
 }
 
 impl Expander<'_> {
+    /// A value for variable `v` of a derivation whose variables have sorts `sorts`: the filler of
+    /// its sort. (Left a variable when the sort has no ground term: the replay then rejects the
+    /// proof.)
+    fn filler(&self, v: VarId, sorts: &[SortId]) -> Term {
+        sorts.get(v.0 as usize).and_then(|s| self.fillers.get(s.0 as usize).cloned().flatten()).unwrap_or(Term::Var(v))
+    }
+
     /// The certificate steps of `chain` from `start` with the chain's variables `vals` (the rest
-    /// get the filler), and the term they end at.
-    fn chain(&mut self, start: &Term, chain: &[Use], vals: &[Term]) -> Result<(Vec<Step>, Term), String> {
+    /// get the filler of their sort in `sorts`), and the term they end at.
+    fn chain(&mut self, start: &Term, chain: &[Use], vals: &[Term], sorts: &[SortId]) -> Result<(Vec<Step>, Term), String> {
         let mut current = start.clone();
         let mut out = Vec::with_capacity(chain.len());
         for u in chain {
@@ -799,16 +894,16 @@ impl Expander<'_> {
             if Instant::now() >= self.limits.deadline {
                 return Err("completion joined the sides, but time ran out while writing its proof".into());
             }
-            let sub: Vec<Term> = u.sub.iter().map(|t| instantiate(t, vals, &|_| self.filler.clone())).collect();
+            let sub: Vec<Term> = u.sub.iter().map(|t| instantiate(t, vals, &|v| self.filler(v, sorts))).collect();
             let e = &self.eqs[u.eq];
-            let (l, r) = (instantiate(&e.lhs, &sub, &|_| self.filler.clone()), instantiate(&e.rhs, &sub, &|_| self.filler.clone()));
+            let (l, r) = (instantiate(&e.lhs, &sub, &|v| self.filler(v, &e.var_sorts)), instantiate(&e.rhs, &sub, &|v| self.filler(v, &e.var_sorts)));
             let by = match &e.origin {
                 Origin::Axiom { axiom, part, names } => Justification::Axiom {
                     axiom: self.theory.axioms[*axiom].name.clone(),
                     part: *part,
                     substitution: names.iter().zip(&sub).map(|(var, term)| Binding { var: var.clone(), term: term.clone() }).collect(),
                 },
-                Origin::Derived(proof) => Justification::Lemma { lemma: self.lemma(proof, &sub, l.clone(), r.clone())? },
+                Origin::Derived(proof) => Justification::Lemma { lemma: self.lemma(proof, &sub, &e.var_sorts, l.clone(), r.clone())? },
             };
             let to = if u.dir == Direction::LeftToRight { r } else { l };
             current = certificate::replace(&current, &u.pos, to).ok_or("internal: a derivation's position does not exist")?;
@@ -817,12 +912,13 @@ impl Expander<'_> {
         Ok((out, current))
     }
 
-    /// The index of the lemma `lhs = rhs`, proved by `proof` at `vals` the first time.
-    fn lemma(&mut self, proof: &[Use], vals: &[Term], lhs: Term, rhs: Term) -> Result<usize, String> {
+    /// The index of the lemma `lhs = rhs`, proved by `proof` (over variables of sorts `sorts`)
+    /// at `vals` the first time.
+    fn lemma(&mut self, proof: &[Use], vals: &[Term], sorts: &[SortId], lhs: Term, rhs: Term) -> Result<usize, String> {
         if let Some(&i) = self.lemma_of.get(&(lhs.clone(), rhs.clone())) {
             return Ok(i);
         }
-        let (steps, end) = self.chain(&lhs, proof, vals)?;
+        let (steps, end) = self.chain(&lhs, proof, vals, sorts)?;
         if end != rhs {
             return Err("internal: a derivation does not end at its equation's right side".into());
         }

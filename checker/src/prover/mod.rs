@@ -10,7 +10,7 @@
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
 //!   → [`Verdict::Proved`]. It runs on a [`worker`] thread, so that its time limit holds even
 //!   inside one of egg's rule searches, which cannot be interrupted;
-//! - [`Strategy::Completion`]: for equational goals of one-sorted theories, unfailing
+//! - [`Strategy::Completion`]: for equational goals, unfailing
 //!   Knuth–Bendix completion ([`completion`]), whose derivations are expanded into the same
 //!   certificate and replayed → [`Verdict::Proved`];
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
@@ -74,7 +74,7 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
-    /// Unfailing Knuth–Bendix completion (equational goals of one-sorted theories only), at most
+    /// Unfailing Knuth–Bendix completion (equational goals, from the equational axioms), at most
     /// this share of the remaining time, writing and replaying the proof included. A later
     /// completion in the same attempt goes on where the earlier one stopped.
     Completion {

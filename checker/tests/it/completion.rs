@@ -153,3 +153,28 @@ mod discrimination {
         }
     }
 }
+
+/// Many-sorted: in a vector space (two sorts, scalars and vectors), the laws of zero and of
+/// negation by scalars follow from the equational axioms alone, and the certificates replay.
+#[test]
+fn vector_space_laws_across_two_sorts() {
+    let v = seeds::load("vector_space").unwrap();
+    assert!(v.sig.sorts.len() > 1);
+    for goal in ["smul(k0, v) = v0", "smul(a, v0) = v0", "smul(neg(a), v) = vneg(smul(a, v))"] {
+        proof(&v, goal);
+    }
+}
+
+/// A law that collapses one sort says nothing about another: the rewrite `x → c` of sort S must
+/// not apply to terms of sort T (its bare variable stands for terms of its sort only), else
+/// completion would join `y = d` and only the replay would catch it.
+#[test]
+fn a_rule_of_one_sort_does_not_rewrite_another() {
+    let t = loop_problem("theory TwoSorts\nsort S, T\nconst c : S\nconst d : T\nfunc f : S -> T\naxiom collapse: x = c\n");
+    let g = parse_formula(&t.sig, "y = d", "goal").unwrap();
+    let opts = Options { timeout: Duration::from_secs(2), ..Options::default() };
+    let a = prove_with(&t, &g, &opts, &[Strategy::Completion { time_share: 100 }]).unwrap();
+    assert!(!matches!(a.verdict, Verdict::Proved { .. }), "{:?}", a.verdict);
+    assert!(a.attempts.iter().all(|at| !at.result.contains("replay")), "{:?}", a.attempts);
+    proof(&t, "f(x) = f(c)");
+}
