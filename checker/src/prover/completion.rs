@@ -43,7 +43,7 @@ use birkhoff_engine::signature::{FuncId, Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
 use std::cmp::{Ordering as Cmp, Reverse};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use rustc_hash::FxHashSet;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -329,6 +329,12 @@ struct Completion {
     goal_symbols: Vec<bool>,
     /// The theory's signature with the goal's constants.
     sig: Signature,
+    /// The least ground term of each sort in the ordering (its first constant), if it has a
+    /// constant.
+    least: Vec<Option<Term>>,
+    /// Set when an equation could not rewrite for want of a least term of some sort: a
+    /// completion that ends then proves nothing about the goal.
+    unusable: Cell<bool>,
 }
 
 impl Completion {
@@ -714,7 +720,19 @@ impl Completion {
             if !matches(from, t, sub) {
                 return None;
             }
-            let sub = sub.iter().copied().collect::<Option<Vec<&Term>>>()?;
+            // A variable only on the side rewritten to stands for the least term of its sort, as
+            // in Twee: ground confluence needs no other instance.
+            let e = &self.eqs[id];
+            let sub = sub.iter().enumerate().map(|(v, b)| {
+                b.or_else(|| {
+                    let least = self.least[e.var_sorts[v].0 as usize].as_ref();
+                    if least.is_none() {
+                        self.unusable.set(true);
+                    }
+                    least
+                })
+            });
+            let sub = sub.collect::<Option<Vec<&Term>>>()?;
             let new = instantiate(to, &sub, &Term::Var);
             (self.eqs[id].oriented || greater(t, &new)).then(|| then(&sub, new))
         })
@@ -752,7 +770,7 @@ impl Search {
         let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
         let sort = certificate::sort_of(&sig, &lhs).map_err(|e| e.0)?;
         let fillers = fillers(&sig);
-        let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), index: DiscriminationTree::default(), irreducible: RefCell::new(FxHashSet::default()), pending: Vec::new(), waiting_overlaps: 0, lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0, pairs: VecDeque::new(), goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]), sig };
+        let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), index: DiscriminationTree::default(), irreducible: RefCell::new(FxHashSet::default()), pending: Vec::new(), waiting_overlaps: 0, lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0, pairs: VecDeque::new(), goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]), least: least_terms(&sig), sig, unusable: Cell::new(false) };
         for (axiom, ax) in theory.axioms.iter().enumerate() {
             for (part, (l, r)) in certificate::equations(ax).into_iter().enumerate() {
                 let mut sub = vec![None; ax.vars.len()];
@@ -810,6 +828,7 @@ impl Search {
                 return Err(Undecided::out_of_room(format!("completion reached its limit of {WAITING_OVERLAPS} waiting critical pairs")));
             }
             let formed = match c.pick() {
+                None if c.unusable.get() => return Err(Undecided::for_good(format!("completion finished ({} equations) without joining the sides, but some could not rewrite (a sort without constants), so the goal may still follow", c.active.len()))),
                 None => return Err(Undecided::for_good(format!("completion finished ({} equations) without joining the sides: the goal does not follow from the equational axioms", c.active.len()))),
                 Some(Picked::Equation(id)) => c.simplify(id, &stop),
                 Some(Picked::Overlap(o)) => c.form(&o, &stop),
@@ -820,6 +839,17 @@ impl Search {
             right.0 = c.normalize(&right.0, self.sort, Some(&mut right.1), &stop);
         }
     }
+}
+
+/// The least ground term of each sort of `sig` in [`greater`]'s ordering: its first constant.
+fn least_terms(sig: &Signature) -> Vec<Option<Term>> {
+    let mut least: Vec<Option<Term>> = vec![None; sig.sorts.len()];
+    for (i, f) in sig.funcs.iter().enumerate().rev() {
+        if f.args.is_empty() {
+            least[f.result.0 as usize] = Some(Term::App(FuncId(i as u32), vec![]));
+        }
+    }
+    least
 }
 
 /// A ground term of each sort of `sig`, `None` for a sort that has none: the last constant of

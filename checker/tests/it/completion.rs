@@ -178,3 +178,12 @@ fn a_rule_of_one_sort_does_not_rewrite_another() {
     assert!(a.attempts.iter().all(|at| !at.result.contains("replay")), "{:?}", a.attempts);
     proof(&t, "f(x) = f(c)");
 }
+
+/// ETP's E507 ⇒ E3250. Completion derives equations with a variable on one side only (E507
+/// collapses the magma onto few elements); they rewrite with that variable at the least term.
+/// Before, they could not rewrite at all, and completion ended claiming the goal did not follow.
+#[test]
+fn equations_with_a_variable_on_one_side_rewrite() {
+    let t = loop_problem("theory ETP_507\nfunc * : 2\naxiom E507: x = y * (y * (x * (z * y)))\n");
+    proof(&t, "x = (((y * z) * w) * u) * w");
+}
