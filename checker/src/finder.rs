@@ -601,13 +601,20 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
 /// from the root.
 const PROBE_NODES: u64 = 512;
 
+/// How long the pieces before the one that found a model may go on looking for an earlier one.
+/// The first model in search order is shown when they finish in time, which small problems
+/// always do; without a bound, a piece exhausting a large subtree held a model in hand until the
+/// deadline (`find group --size 40`: found early, answered after the whole 20 s timeout).
+const EARLIER_MODEL_GRACE: Duration = Duration::from_millis(500);
+
 /// One first-model search of `p` (a compilation of `t`, perhaps with witness functions after
 /// `t`'s own). It gives up, answering `Unknown`, when the budget runs out or another search has
 /// `settled` the question; when it decides, it sets `settled`.
 ///
 /// It first searches from the root alone for [`PROBE_NODES`] nodes, then splits the rest of the
 /// tree over the threads. Both find the first model in search order, so the probe changes when
-/// the answer comes, not what it is.
+/// the answer comes, not what it is; only when the pieces before a found model run past
+/// [`EARLIER_MODEL_GRACE`] is a later model shown.
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let Some(root) = root_search(p, opts, meter) else {
         return settle(if meter.stopped() { FirstModel::Unknown } else { FirstModel::None }, settled);
@@ -624,11 +631,14 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
         (None, _) => {}
     }
     let best = AtomicUsize::new(usize::MAX);
+    let found_at = std::sync::OnceLock::new();
     let gave_up = AtomicBool::new(false);
     let found = run_split_below(&root, meter, Split::Threads, |i, s| {
-        // A piece after one that already has a model cannot change the answer.
-        let (model, flow) = first_below(s, t, meter, settled, &mut |_| best.load(Ordering::Relaxed) < i);
+        // A piece after one that already has a model cannot change the answer; one before it
+        // may look for an earlier model for a while.
+        let (model, flow) = first_below(s, t, meter, settled, &mut |_| best.load(Ordering::Relaxed) < i || found_at.get().is_some_and(|at: &Instant| at.elapsed() > EARLIER_MODEL_GRACE));
         if model.is_some() {
+            found_at.get_or_init(Instant::now);
             best.fetch_min(i, Ordering::Relaxed);
         } else if flow == Flow::Abort && best.load(Ordering::Relaxed) >= i {
             gave_up.store(true, Ordering::Relaxed);
