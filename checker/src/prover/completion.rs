@@ -5,19 +5,19 @@
 //! Knuth–Bendix ordering that is total on ground terms ([`greater`]): equations it orients are
 //! rules, the others are used in whichever direction makes an instance smaller (ordered
 //! rewriting). A given-clause loop picks the lightest waiting equation (every
-//! [`OLDEST_EVERY`]th pick the oldest, so that every equation is picked in the end), simplifies it
+//! `OLDEST_EVERY`th pick the oldest, so that every equation is picked in the end), simplifies it
 //! by the active ones, drops it when trivial or an instance of an active one, moves the active
 //! equations it simplifies back to the queue, and adds its critical pairs with every active
 //! equation (ordered ones included). After each new equation the goal's sides are rewritten
 //! further; they meet in one term exactly when the goal follows, given time, because the ordering
 //! is total on ground terms.
 //!
-//! Critical pairs wait as their parents and position only ([`Overlap`]), weighed by their normal
+//! Critical pairs wait as their parents and position only (`Overlap`), weighed by their normal
 //! form: most are never picked, and a picked one is formed again with its derivation, as in
 //! Waldmeister.
 //!
-//! Rewriting looks up the active equations by the root symbol of the term and rejects most of
-//! them by a fingerprint of its first positions before matching; terms are normalized innermost
+//! Rewriting finds the active equations that may match a term through a discrimination tree
+//! ([`DiscriminationTree`]) before matching; terms are normalized innermost
 //! first, and those found irreducible are remembered until the active set changes, since the
 //! critical pairs of one activation share most of their subterms.
 //!
@@ -26,7 +26,7 @@
 //! use of a derived equation at a ground instance becomes a [`Lemma`] proved by the instantiated
 //! derivation, recursively down to the axioms, memoized by the ground equation. Variables of a
 //! derivation that are not in its conclusion (an overlap's inner variables) may take any value of
-//! their sort; they get a fixed constant. The caller replays the result with
+//! their sort; they get a fixed ground term of their sort. The caller replays the result with
 //! [`certificate::check`], which shares no code with this file.
 //!
 //! Many sorts need care in two places only, since unifying and matching well-sorted terms of one
