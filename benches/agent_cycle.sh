@@ -27,7 +27,7 @@ PHASE:\ PLAN*) echo '<plan>{"strategy": "benchmark", "check_top": 20, "max_size"
 esac
 SCRIPT
 chmod +x "$work/llm.sh"
-"$bin" agent --cycles "$cycles" --goal benchmark --library "$work/lib" --llm-command "$work/llm.sh" --json > "$work/events.jsonl"
+"$bin" agent --cycles "$cycles" --goal benchmark --library "$work/lib" --llm-command "$work/llm.sh" --literature off --json > "$work/events.jsonl"
 for f in "$work"/lib/reports/cycle-*.json; do
   python3 - "$f" <<'PY'
 import json, sys

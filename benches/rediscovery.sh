@@ -19,7 +19,7 @@ bin=${CARGO_TARGET_DIR:-target}/release/birkhoff
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
-"$bin" agent --cycles "$cycles" --goal "$goal" --llm offline --breadth wide --hide "$hidden" --library "$work/lib" --json > "$work/events.jsonl" || true
+"$bin" agent --cycles "$cycles" --goal "$goal" --llm offline --breadth wide --hide "$hidden" --literature off --library "$work/lib" --json > "$work/events.jsonl" || true
 end=$(date +%s)
 python3 - "$work/events.jsonl" "$cycles" "$((end - start))" <<'PY'
 import json, sys

@@ -12,7 +12,7 @@ use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, L
 use crate::schema::{self, Vocabulary};
 use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
-use crate::tools::{self, Toolbox};
+use crate::tools::{self, LiteratureAccess, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use birkhoff_library::record::{Body, ConjectureStatus};
@@ -74,11 +74,14 @@ fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
 
 impl Agent<'_> {
     /// INTERPRET's question for a new discovery: is it known? Asked only when the run may use the
-    /// network (`--literature`); the note keeps confirmed references and OEIS matches only. The
+    /// network ([`LiteratureAccess::On`]); the note keeps confirmed references and OEIS matches only. The
     /// references the model proposed for it join the catalogue's as candidates of the same gate:
     /// only those a lookup by identifier confirms are ever cited.
     fn literature(&self, lib: &Library, c: &Candidate, proposed: &[schema::ProposedReference]) -> LiteratureNote {
-        let Some(cfg) = &self.tools.literature else { return LiteratureNote::not_searched("offline: run with --literature to search") };
+        let cfg = match &self.tools.literature {
+            LiteratureAccess::On(cfg) => cfg,
+            LiteratureAccess::Off(why) => return LiteratureNote::not_searched(why),
+        };
         let spectrum = birkhoff_literature::subject::exact_counts(&c.spectrum);
         let mut subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
         subject.proposed.extend(proposed.iter().map(schema::ProposedReference::paper));

@@ -86,13 +86,21 @@ pub struct Toolbox {
     pub models_per_size: u64,
     /// Ctrl-C flag for the searches.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    /// The literature sources, when the run may use the network (`agent --literature`); without
-    /// them each discovery's literature is "not searched".
-    pub literature: Option<birkhoff_literature::Config>,
+    /// Whether each new discovery's literature is searched (`agent --literature`).
+    pub literature: LiteratureAccess,
     /// Catalogue entries hidden from identification and novelty ([`Toolbox::hide`]).
     pub hidden: Vec<String>,
     /// How much the offline strategist explores each cycle (`agent --breadth`).
     pub breadth: crate::situation::Breadth,
+}
+
+/// Whether a run asks the literature sources about its discoveries.
+#[derive(Clone, Debug)]
+pub enum LiteratureAccess {
+    /// Not asked; each discovery's literature is "not searched (why)".
+    Off(String),
+    /// Asked through these sources.
+    On(birkhoff_literature::Config),
 }
 
 /// The deepest exploration one cycle may ask for: depth 3 from even one base yields tens of
@@ -105,7 +113,7 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: None, hidden: Vec::new(), breadth: crate::situation::Breadth::Narrow }
+        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: LiteratureAccess::Off("not asked".into()), hidden: Vec::new(), breadth: crate::situation::Breadth::Narrow }
     }
 
     /// Hides the catalogue entries named in `names` from identification and from the scorer's

@@ -11,7 +11,7 @@ use birkhoff_agent::observe::Observer;
 use birkhoff_agent::offline::Offline;
 use birkhoff_agent::rediscovery::{tally, Tally, Watch, TOP};
 use birkhoff_agent::report::CycleReport;
-use birkhoff_agent::tools::Toolbox;
+use birkhoff_agent::tools::{LiteratureAccess, Toolbox};
 use indicatif::ProgressBar;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -45,6 +45,20 @@ pub enum Fallback {
     Offline,
 }
 
+/// When `agent` asks the literature about its discoveries.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub enum LiteratureWhen {
+    /// When the network is there: a source accepts a connection at the start of the run.
+    Auto,
+    /// Always (answers from the library's cache when a source cannot be reached).
+    On,
+    /// Never.
+    Off,
+}
+
+/// How long the start of a run waits to learn whether any literature source can be reached.
+const REACH_WAIT: Duration = Duration::from_secs(3);
+
 /// Arguments of `birkhoff agent`.
 /// The flags that say which model program to run and how, shared with `research step`.
 #[derive(clap::Args)]
@@ -64,9 +78,11 @@ pub struct ModelFlags {
 #[derive(clap::Args)]
 pub struct Args {
     /// Ask arXiv, Semantic Scholar, zbMATH Open and the OEIS whether each new discovery is known
-    /// (docs/LITERATURE.md); without it the reports say "not searched".
-    #[arg(long)]
-    literature: bool,
+    /// (docs/LITERATURE.md). `auto` does when a source can be reached at the start of the run
+    /// (never with BIRKHOFF_OFFLINE=1); `--literature` alone means `on`. A discovery not asked
+    /// about is reported as "not searched", with the reason.
+    #[arg(long, value_name = "WHEN", value_enum, default_value = "auto", num_args = 0..=1, default_missing_value = "on")]
+    literature: LiteratureWhen,
     /// Research cycles in this run. Rerunning the same command after an interruption resumes
     /// the run; after a complete run it starts a new one.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -160,13 +176,17 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         BreadthArg::Wide => birkhoff_agent::situation::Breadth::Wide,
     };
     tools.cancel = Some(crate::interrupt::flag());
-    // The network only when asked: each discovery's literature is otherwise "not searched".
-    tools.literature = a.literature.then(birkhoff_literature::Config::from_env);
+    tools.literature = literature_access(a.literature);
     tools.hide(&a.hide).map_err(|e| anyhow::anyhow!("--hide: {e}"))?;
     let live = Live::new(json);
     let watch = Watch::new(&live);
     let observer: &dyn Observer = if a.hide.is_empty() { &live } else { &watch };
     observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
+    let (searched, why) = match &tools.literature {
+        LiteratureAccess::On(_) => (true, "each new discovery is looked up".to_string()),
+        LiteratureAccess::Off(why) => (false, format!("not searched ({why})")),
+    };
+    observer.line(&format!("Literature: {why}"), serde_json::json!({"event": "literature_access", "searched": searched, "why": why}));
     let interrupted = crate::interrupt::requested;
     let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer, interrupted: &interrupted };
     let ending = agent.run(&mut lib, &Config { goal: a.goal.clone(), cycles: a.cycles, bases }).map_err(anyhow::Error::msg)?;
@@ -178,6 +198,20 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Ending::Complete(_) => Outcome::Done,
         Ending::Interrupted(_) => Outcome::Interrupted,
     })
+}
+
+/// `--literature` as the run's access: the sources from the environment, asked always, never,
+/// or (auto) when one of them accepts a connection now.
+fn literature_access(when: LiteratureWhen) -> LiteratureAccess {
+    let cfg = birkhoff_literature::Config::from_env();
+    match when {
+        LiteratureWhen::On => LiteratureAccess::On(cfg),
+        LiteratureWhen::Off => LiteratureAccess::Off("--literature off".into()),
+        LiteratureWhen::Auto => match birkhoff_literature::reachable(&cfg, REACH_WAIT) {
+            Ok(_) => LiteratureAccess::On(cfg),
+            Err(why) => LiteratureAccess::Off(format!("offline: {why}")),
+        },
+    }
 }
 
 /// The rediscovery figures: one row per hidden entry, then the totals.

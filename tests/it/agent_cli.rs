@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+    crate::birkhoff_command().args(args).output().expect("the binary runs")
 }
 
 fn text(o: &Output) -> String {
@@ -33,7 +33,7 @@ fn offline_run_report_search_and_rerun() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
     // With no `claude` on PATH the offline strategist is the default.
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--cycles", "2", "--goal", "Find novel semigroup variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
+    let o = crate::birkhoff_command().args(["agent", "--cycles", "2", "--goal", "Find novel semigroup variants", "--library", &lib]).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     for part in ["Model: offline strategist", "PLAN", "EXECUTE", "INTERPRET", "ACT", "Cycle 1 complete", "Cycle 2 complete", "· check_models [", "(parent)"] {
@@ -99,7 +99,7 @@ fn stop_mid_cycle_then_rerun(signal: &str) {
         &format!("p=$(cat)\ncase \"$p\" in *'PHASE: INTERPRET'*'Cycle 2 of'*) echo $$ > {m}.tmp; mv {m}.tmp {m}; exec sleep 30;; esac\necho garbage", m = marker.display()),
     );
     let args = ["agent", "--cycles", "3", "--goal", "study quasigroups", "--library", &lib];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).args(["--llm-command", llm.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = crate::birkhoff_command().args(args).args(["--llm-command", llm.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let t0 = Instant::now();
     while !marker.exists() {
         assert!(t0.elapsed() < Duration::from_secs(60), "the agent never reached cycle 2's interpretation");
@@ -155,7 +155,7 @@ fn claude_is_called_through_path_with_the_cli_protocol() {
     let log = dir.path().join("args.log");
     script(&bin, "claude", &format!("cat > /dev/null\nfor a in \"$@\"; do echo \"[$a]\" >> {l}; done\necho \"CLAUDECODE=${{CLAUDECODE:-unset}}\" >> {l}\necho 'Not logged in · Please run /login'\nexit 1", l = log.display()));
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+    let o = crate::birkhoff_command()
         .args(["agent", "--llm", "claude", "--model", "sonnet", "--effort", "medium", "--goal", "study groups", "--library", &lib_arg(dir.path())])
         .env("PATH", path)
         .env("CLAUDECODE", "1")
@@ -308,7 +308,7 @@ fn a_run_killed_at_random_points_resumes_to_the_uninterrupted_library() {
     let dir = tempfile::tempdir().unwrap();
     let llm = script(dir.path(), "llm.sh", SCRIPTED_MODEL);
     let run = |lib: &Path| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_birkhoff"));
+        let mut c = crate::birkhoff_command();
         c.args(["agent", "--cycles", "2", "--goal", "kill trials", "--check-ms", "60000", "--llm-command", llm.to_str().unwrap(), "--library", lib.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null());
         c
     };
@@ -379,7 +379,7 @@ fn a_run_killed_at_random_points_resumes_to_the_uninterrupted_library() {
 fn llm_claude_without_claude_installed_stops_unless_the_fallback_is_asked_for() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
-    let agent = |extra: &[&str]| Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--llm", "claude", "--goal", "study groups", "--library", &lib]).args(extra).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
+    let agent = |extra: &[&str]| crate::birkhoff_command().args(["agent", "--llm", "claude", "--goal", "study groups", "--library", &lib]).args(extra).env("PATH", dir.path().join("no-programs-here")).output().unwrap();
     let o = agent(&[]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_eq!(text(&o).matches("`claude` is not installed").count(), 1, "said once: {}", text(&o));
@@ -394,7 +394,7 @@ fn llm_claude_without_claude_installed_stops_unless_the_fallback_is_asked_for() 
     assert_eq!(report["plan_by"], "offline", "{report}");
     assert_eq!(report["faults"], serde_json::json!([]));
     // A --llm-command program that does not exist is refused the same way.
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["agent", "--llm-command", "/no/such/model", "--goal", "study groups", "--library", &lib]).output().unwrap();
+    let o = crate::birkhoff_command().args(["agent", "--llm-command", "/no/such/model", "--goal", "study groups", "--library", &lib]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("`/no/such/model` is not installed"), "{}", text(&o));
 }

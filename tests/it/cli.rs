@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 /// Runs this build's binary with `args`.
 pub(crate) fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+    crate::birkhoff_command().args(args).output().expect("the binary runs")
 }
 
 /// A run's standard output, as text.
@@ -307,7 +307,7 @@ fn find_gives_a_model_or_says_there_is_none() {
 #[test]
 fn a_reader_that_stops_early_does_not_make_it_panic() {
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+    let mut child = crate::birkhoff_command()
         .args(["models", "magma", "--size", "3"]) // far more than a pipe buffer
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -374,7 +374,7 @@ fn signal(pid: u32, sig: &str) {
 
 /// Runs the binary, presses Ctrl-C (SIGINT) after `millis` and returns what it printed.
 fn interrupted_after(args: &[&str], millis: u64) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child = crate::birkhoff_command().args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(millis));
     signal(child.id(), "-INT");
     child.wait_with_output().unwrap()
@@ -395,7 +395,7 @@ fn kill_9_leaves_only_whole_results_and_the_rerun_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let args = ["sweep", "group", "semigroup", "monoid", "band", "quandle", "lattice", "--max-size", "5", "--out", out.to_str().unwrap()];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut child = crate::birkhoff_command().args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     signal(child.id(), "-KILL");
     child.wait().unwrap();

@@ -22,7 +22,7 @@ pub(crate) const SCRIPT_NAME: &str = "<script>document.title='pwned'</script>";
 const ATTRIBUTE_NAME: &str = "\"><img src=x onerror=\"document.title='pwned'\">";
 
 pub(crate) fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).env("PATH", "/nonexistent").output().expect("the binary runs")
+    crate::birkhoff_command().args(args).env("PATH", "/nonexistent").output().expect("the binary runs")
 }
 
 pub(crate) fn text(o: &Output) -> String {
@@ -271,7 +271,7 @@ fn serve_serves_the_site_on_localhost_and_stops_on_ctrl_c() {
     let o = birkhoff(&["report", "html", "--library", lib_s]);
     assert!(o.status.success(), "{}", text(&o));
     std::fs::write(dir.path().join("secret.txt"), "outside").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["serve", "--library", lib_s, "--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = crate::birkhoff_command().args(["serve", "--library", lib_s, "--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let url = line.split_whitespace().find(|w| w.starts_with("http://127.0.0.1:")).unwrap_or_else(|| panic!("no address in {line:?}")).to_string();

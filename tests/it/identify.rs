@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::process::{Command, Output};
 
 fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+    crate::birkhoff_command().args(args).output().expect("the binary runs")
 }
 
 fn json_of(o: &Output) -> Value {

@@ -149,7 +149,7 @@ fn tptp_fixtures_survive_export_and_import() {
 }
 
 fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+    crate::birkhoff_command().args(args).output().expect("the binary runs")
 }
 
 #[test]

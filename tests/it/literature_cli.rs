@@ -105,17 +105,19 @@ fn library_show_lists_a_theorys_references() {
     assert!(v["references"].as_array().unwrap().iter().any(|r| r["number"] == "REF-001" && r["status"] == "confirmed"));
 }
 
-/// The agent asks for each new discovery's literature only with `--literature`, and its report
-/// cites confirmed references only: the fixtures' unconfirmed paper (metadata that differs) and
-/// the unconfirmed references never reach it.
+/// The agent asks for each new discovery's literature when a source can be reached (the default,
+/// `--literature auto`), and its report cites confirmed references only: the fixtures'
+/// unconfirmed paper (metadata that differs) and the unconfirmed references never reach it.
+/// With `--literature off`, or with no source reachable, nothing is asked and the report says why.
 #[test]
 fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
     let server = Server::start();
     serve(&server);
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().to_str().unwrap();
-    let o = birkhoff(&server.base, lib, &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants", "--literature"]);
+    let o = birkhoff(&server.base, lib, &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("Literature: each new discovery is looked up"), "{}", text(&o.stdout));
     let md = std::fs::read_to_string(dir.path().join("reports/cycle-0001.md")).unwrap();
     let notes: Vec<&str> = md.lines().filter(|l| l.starts_with("**Literature:**")).collect();
     assert!(!notes.is_empty(), "a literature line per discovery:\n{md}");
@@ -131,14 +133,29 @@ fn agent_reports_each_discoverys_literature_citing_confirmed_references_only() {
         }
     }
 
-    // Without --literature: not searched, and no request reaches a source.
+    // --literature off: not searched, and no request reaches a source.
     let asked = server.requests().len();
-    let dir2 = tempfile::tempdir().unwrap();
-    let o = birkhoff(&server.base, dir2.path().to_str().unwrap(), &["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let md = std::fs::read_to_string(dir2.path().join("reports/cycle-0001.md")).unwrap();
-    assert!(md.contains("**Literature:** not searched (offline: run with --literature to search)"), "{md}");
+    let report = |base: &str, flags: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let args = [&["agent", "--llm", "offline", "--cycles", "1", "--goal", "Find novel semigroup variants"], flags].concat();
+        let o = birkhoff(base, dir.path().to_str().unwrap(), &args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        (text(&o.stdout), std::fs::read_to_string(dir.path().join("reports/cycle-0001.md")).unwrap())
+    };
+    let (out, md) = report(&server.base, &["--literature", "off"]);
+    assert!(out.contains("Literature: not searched (--literature off)"), "{out}");
+    assert!(md.contains("**Literature:** not searched (--literature off)"), "{md}");
     assert_eq!(server.requests().len(), asked);
+
+    // The default with no source reachable: said once at the start, and in each discovery's line.
+    let dead = dead_base();
+    let (out, md) = report(&dead, &[]);
+    let offline = "not searched (offline: no literature source reachable: arXiv, Semantic Scholar, zbMATH Open, OEIS: ";
+    assert!(out.contains(&format!("Literature: {offline}")), "{out}");
+    assert!(md.contains(&format!("**Literature:** {offline}")), "{md}");
+    // `--literature` alone asks even so, and says that no source answered.
+    let (_, md) = report(&dead, &["--literature"]);
+    assert!(md.contains("**Literature:** not searched (no source answered)"), "{md}");
 }
 
 /// `research step --phase literature` with the network there (the fixture server): the

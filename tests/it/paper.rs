@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 /// The binary with the caller's `PATH`, so that it finds pdflatex.
 fn birkhoff(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).output().expect("the binary runs")
+    crate::birkhoff_command().args(args).output().expect("the binary runs")
 }
 
 fn text(o: &Output) -> String {

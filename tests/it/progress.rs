@@ -2,13 +2,12 @@
 //! line every `BIRKHOFF_PROGRESS_SECONDS` seconds.
 
 use super::cli::stderr;
-use std::process::Command;
 
 #[test]
 fn a_long_sweep_prints_plain_progress_lines_into_a_pipe() {
     let dir = tempfile::tempdir().unwrap();
     // Quasigroups of order 8 are far out of reach: the sweep runs until its 3-second budget ends.
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+    let o = crate::birkhoff_command()
         .args(["sweep", "quasigroup", "--size", "8", "--timeout", "3", "--out", dir.path().join("out").to_str().unwrap()])
         .env("BIRKHOFF_PROGRESS_SECONDS", "1")
         .output()

@@ -6,7 +6,7 @@
 //! no `claude` is on the `PATH`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const README: &str = include_str!("../../README.md");
 
@@ -72,10 +72,9 @@ fn run_with_path(dir: &Path, args: &[String], path: &std::ffi::OsStr) -> Output 
         None => (args, None),
     };
     let args: Vec<String> = args.iter().flat_map(|a| expand(dir, a)).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+    let out = crate::birkhoff_command()
         .args(&args)
         .current_dir(dir)
-        .env("BIRKHOFF_OFFLINE", "1")
         .env("PATH", path)
         .output()
         .unwrap_or_else(|e| panic!("{args:?} did not run: {e}"));
@@ -136,7 +135,7 @@ fn every_command_the_readme_shows_works_as_shown() {
 /// before it, and must stop on Ctrl-C with exit code 130.
 fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
     use std::io::{BufRead, Read, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(args).args(["--port", "0"]).current_dir(dir).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = crate::birkhoff_command().args(args).args(["--port", "0"]).current_dir(dir).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.split_whitespace().find_map(|w| w.strip_prefix("http://")).unwrap_or_else(|| panic!("serve printed no address: {line:?}")).trim_end_matches('/').to_string();

@@ -8,7 +8,6 @@ use super::html::{birkhoff, library, text, SCRIPT_NAME};
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
 use std::path::Path;
-use std::process::Command;
 
 /// The first discovery (by name) the agent kept: not the one the test stored by hand.
 fn agent_discovery(lib: &str) -> String {
@@ -106,7 +105,7 @@ fn research_workspace_from_an_offline_run() {
 
     // The routed step with the network off: the literature search fails and is recorded, and
     // the route moves on.
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["research", "step", &slug, "--library", &lib, "--json"]).env("PATH", "/nonexistent").env("BIRKHOFF_OFFLINE", "1").output().unwrap();
+    let o = crate::birkhoff_command().args(["research", "step", &slug, "--library", &lib, "--json"]).env("PATH", "/nonexistent").output().unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let step = json(&o);
     assert_eq!((step["phase"].as_str(), step["attempt"].as_str()), (Some("literature"), Some("A-001")));

@@ -11,7 +11,7 @@ use birkhoff_agent::llm::cli::CliLlm;
 use birkhoff_agent::observe::Silent;
 use birkhoff_agent::report::{CycleReport, LiteratureNote};
 use birkhoff_agent::situation::Candidate;
-use birkhoff_agent::tools::{Explorer, Generated, Scorer, Toolbox};
+use birkhoff_agent::tools::{Explorer, Generated, LiteratureAccess, Scorer, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::Library;
 use birkhoff_literature::testing::fixtures::{config, fixture, invented_arxiv, recalled_arxiv, serve_all, serve_empty_searches};
@@ -97,7 +97,7 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
     let references = serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
     let cli = CliLlm::command(&format!("{FAKE} --fake-mode=good"), "test-model", "low", Duration::from_secs(60)).unwrap();
     let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
-    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: Some(config(&server.base)), ..Toolbox::builtin() };
+    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: LiteratureAccess::On(config(&server.base)), ..Toolbox::builtin() };
     let agent = Agent { llm: &llm, offline: false, tools, observer: &Silent, interrupted: &|| false };
     agent.run(&mut lib, &Config { goal: "loops".into(), cycles: 1, bases: vec![] }).unwrap();
 

@@ -5,5 +5,6 @@ mod faults;
 mod gate;
 mod offline;
 mod parse;
+mod reach;
 mod search;
 mod support;
