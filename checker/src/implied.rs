@@ -60,6 +60,19 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
     out
 }
 
+/// `(f, i)` when `a` is a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z` as
+/// [`cancellations`] writes them (distinct variables, the two applications differing at `i` only).
+pub fn cancels_at(a: &Axiom) -> Option<(u32, usize)> {
+    let Formula::Implies(l, r) = &a.formula else { return None };
+    let (Formula::Eq(Term::App(f, xs), Term::App(g, ys)), Formula::Eq(Term::Var(xi), Term::Var(z))) = (&**l, &**r) else { return None };
+    let vars = |ts: &[Term]| ts.iter().map(|t| if let Term::Var(v) = t { Some(*v) } else { None }).collect::<Option<Vec<_>>>();
+    let (xs, ys) = (vars(xs)?, vars(ys)?);
+    let i = xs.iter().position(|v| v == xi)?;
+    let distinct = (0..xs.len()).all(|k| !xs[..k].contains(&xs[k])) && !xs.contains(z);
+    let differ_at_i_only = xs.len() == ys.len() && (0..xs.len()).all(|k| if k == i { ys[k] == *z } else { ys[k] == xs[k] });
+    (f == g && distinct && differ_at_i_only).then_some((f.0, i))
+}
+
 /// The applications `f(x̄)` in `side` (distinct variables, `v` the `i`-th of them) such that
 /// `side` with them replaced by a hole mentions no variable outside `x̄ \ {v}`.
 fn injective_in(side: &Term, v: VarId) -> Vec<(&Term, usize)> {

@@ -26,6 +26,13 @@
 //! exact. Nothing is dropped or approximated; an encoding too large for the literal limit is an
 //! error, never a partial problem.
 //!
+//! # Redundant clauses
+//!
+//! Beside the axioms: the cancellation clauses of [`crate::implied`] (the `extra` axioms), as
+//! at-most-one and exactly-one constraints on table lines, and the onto clauses of
+//! [`super::onto`] for each axiom that makes a map one-to-one. Every finite model satisfies
+//! both, so neither changes a model or a count.
+//!
 //! # Symmetry
 //!
 //! The static least-number constraints of [`crate::z3::finite`] (its module doc has the proof
@@ -61,6 +68,10 @@ pub trait Sink {
 
 /// How many clauses are emitted between two questions to [`Sink::stopped`].
 pub const CLAUSES_PER_POLL: u64 = 1 << 16;
+
+/// The most (point, value tuple) pairs for which onto clauses are built: 12⁴ for orthogonal
+/// squares of order 12 is 20,736; a map of triples of order 10 (10⁶ squared) is left out.
+const ONTO_LIMIT: u128 = 1 << 24;
 
 /// The value of a ground term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,12 +179,13 @@ impl Encoding {
         if symmetry {
             e.least_number(sink)?;
         }
+        let cancels: Vec<(u32, usize)> = t.axioms.iter().map(|a| &**a).chain(extra).filter_map(crate::implied::cancels_at).collect();
         for (i, a) in t.axioms.iter().map(|a| &**a).chain(extra).enumerate() {
             if i % 4 == 0 && stop() {
                 return Err(EncodeError::Stopped);
             }
             if i >= t.axioms.len() {
-                if let Some((f, arg)) = cancellation(a) {
+                if let Some((f, arg)) = crate::implied::cancels_at(a) {
                     e.injective(f, arg, sink)?;
                     continue;
                 }
@@ -191,8 +203,62 @@ impl Encoding {
                 }
                 e.assert(&a.formula, &sorts, &mut env, sink, stop)?;
             }
+            if i < t.axioms.len() {
+                if let Some(map) = super::onto::injection(a, &cancels) {
+                    e.onto(&map, a, sink, stop)?;
+                }
+            }
         }
         Ok(e)
+    }
+
+    /// The onto clauses of a one-to-one map ([`super::onto`]): when its domain and codomain
+    /// have the same size, every tuple of values is taken at some point of the domain. A point
+    /// whose terms are not all cells or known gets a variable implying its values. Skipped,
+    /// which is still sound, when the pairs of points and values exceed [`ONTO_LIMIT`].
+    fn onto(&mut self, map: &super::onto::Injection, a: &Axiom, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
+        let sort_of = |t: &Term| match t {
+            Term::Var(v) => a.vars[v.0 as usize].sort,
+            Term::App(f, _) => self.sig.funcs[f.0 as usize].result,
+        };
+        let (point_sorts, value_sorts): (Vec<SortId>, Vec<SortId>) = (map.vars.iter().map(|v| a.vars[v.0 as usize].sort).collect(), map.terms.iter().map(sort_of).collect());
+        let count = |sorts: &[SortId]| sorts.iter().map(|&s| self.width(s) as u128).product::<u128>();
+        let points = count(&point_sorts);
+        if points != count(&value_sorts) || points * points > ONTO_LIMIT {
+            return Ok(());
+        }
+        let sizes = self.sizes.clone();
+        let mut env = vec![0u32; a.vars.len()];
+        let mut values_at = Vec::new();
+        for point in tuples(&sizes, &point_sorts) {
+            for (v, x) in map.vars.iter().zip(point) {
+                env[v.0 as usize] = x;
+            }
+            values_at.push(map.terms.iter().map(|t| self.term(t, &env, sink)).collect::<Result<Vec<Val>, _>>()?);
+        }
+        for (k, wanted) in tuples(&sizes, &value_sorts).enumerate() {
+            if k % 64 == 63 && stop() {
+                return Err(EncodeError::Stopped);
+            }
+            let mut somewhere = Vec::new();
+            for values in &values_at {
+                let lits: Vec<Lit> = values.iter().zip(&wanted).map(|(&v, &b)| self.is(v, b)).filter(|&l| l != TRUE).collect();
+                match lits[..] {
+                    _ if lits.contains(&FALSE) => {}
+                    [] => somewhere.push(TRUE),
+                    [l] => somewhere.push(l),
+                    _ => {
+                        let here = self.fresh();
+                        for &l in &lits {
+                            self.emit(sink, &[-here, l])?;
+                        }
+                        somewhere.push(here);
+                    }
+                }
+            }
+            self.emit(sink, &somewhere)?;
+        }
+        Ok(())
     }
 
     fn fresh(&mut self) -> Lit {
@@ -723,19 +789,6 @@ impl Encoding {
         }
         s
     }
-}
-
-/// `(f, i)` when `a` is a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z` as
-/// [`crate::implied`] writes them (distinct variables, the two applications differing at `i` only).
-fn cancellation(a: &Axiom) -> Option<(u32, usize)> {
-    let Formula::Implies(l, r) = &a.formula else { return None };
-    let (Formula::Eq(Term::App(f, xs), Term::App(g, ys)), Formula::Eq(Term::Var(xi), Term::Var(z))) = (&**l, &**r) else { return None };
-    let vars = |ts: &[Term]| ts.iter().map(|t| if let Term::Var(v) = t { Some(*v) } else { None }).collect::<Option<Vec<_>>>();
-    let (xs, ys) = (vars(xs)?, vars(ys)?);
-    let i = xs.iter().position(|v| v == xi)?;
-    let distinct = (0..xs.len()).all(|k| !xs[..k].contains(&xs[k])) && !xs.contains(z);
-    let differ_at_i_only = xs.len() == ys.len() && (0..xs.len()).all(|k| if k == i { ys[k] == *z } else { ys[k] == xs[k] });
-    (f == g && distinct && differ_at_i_only).then_some((f.0, i))
 }
 
 /// About how many literals [`Encoding::new`] would emit (within a small factor), computed from

@@ -3,7 +3,8 @@
 //!
 //! * [`encode`] turns a theory at fixed sizes into clauses (Paradox-style: one-hot tables,
 //!   grounded axioms, shared term nodes, static least-number symmetry breaking), with the
-//!   cancellation clauses of [`crate::implied`] beside the axioms.
+//!   cancellation clauses of [`crate::implied`] beside the axioms, and the [`onto`] clauses of
+//!   axioms that make a map of finite sets one-to-one.
 //! * [`first`] asks one question; [`enumerate`] blocks each model's table assignment (for small
 //!   sizes the whole orbit of a new class) and removes isomorphic copies with [`crate::iso`]
 //!   canonical forms, as the Z3 engine does; the labeled count is Σ n!/|Aut| over the classes.
@@ -15,6 +16,7 @@
 //!   and the encoding asks it too, so `--timeout` holds while the clauses are built.
 
 pub mod encode;
+pub mod onto;
 
 use crate::budget::{Budget, Count, Meter};
 use crate::finder::{blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass};

@@ -190,3 +190,62 @@ fn the_encoding_stops_when_its_sink_says_so_in_every_phase() {
     assert!(matches!(built, Err(EncodeError::Stopped)), "the encoding did not stop");
     assert!(sink.clauses <= CLAUSES_PER_POLL, "{} clauses were emitted after the sink said stop", sink.clauses);
 }
+
+/// The theory of `file` in benches/theories/.
+fn bench_theory(file: &str) -> Theory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
+    Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// The one-to-one maps [`sat::onto`] reads from `t`'s axioms, with the cancellations `t` implies.
+fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
+    let cancels: Vec<(u32, usize)> = birkhoff_checker::implied::cancellations(t).iter().filter_map(birkhoff_checker::implied::cancels_at).collect();
+    t.axioms
+        .iter()
+        .filter_map(|a| {
+            let m = sat::onto::injection(a, &cancels)?;
+            let printer = birkhoff_engine::print::FormulaPrinter::new(&t.sig, a);
+            Some((m.terms.iter().map(|term| printer.term(term)).collect::<Vec<_>>().join(", "), m.vars.iter().map(|v| a.vars[v.0 as usize].name.clone()).collect()))
+        })
+        .collect()
+}
+
+/// Orthogonality (`x * y = z * w & x + y = z + w -> x = z`) makes `(x, y) ↦ (x * y, x + y)`
+/// one-to-one once `*` cancels on the right argument, so it is onto; without a cancellation the
+/// second coordinate is not determined, and a conclusion that is not a renamed variable, or
+/// equations that are not renamings of each other, are not read as injections at all.
+#[test]
+fn injections_are_read_only_where_the_axioms_make_them_one_to_one() {
+    assert_eq!(injections(&bench_theory("orthogonal_latin_squares.bk")), [("x * y, x + y".to_string(), vec!["x".to_string(), "y".to_string()])]);
+    assert_eq!(injections(&bench_theory("sols.bk")), [("x * y, y * x".to_string(), vec!["x".to_string(), "y".to_string()])]);
+    let read = |axioms: &str| injections(&Theory::parse(&format!("theory T\nfunc * : 2\nfunc \\ : 2\n{axioms}"), "T").unwrap());
+    let cancels = "axiom l: x \\ (x * y) = y\n";
+    assert_eq!(read(&format!("{cancels}axiom o: x * y = z * w & y * x = w * z -> y = w")).len(), 1, "y = w, then x through y * x");
+    assert!(read("axiom o: x * y = z * w & y * x = w * z -> x = z").is_empty(), "without cancellation y is not determined");
+    assert!(read(&format!("{cancels}axiom o: x * y = z * w & y * x = w * z -> x = w")).is_empty(), "x = w is not x = its renaming");
+    assert!(read(&format!("{cancels}axiom o: x * y = z * w & y * y = w * z -> x = z")).is_empty(), "the second equation renames y to w and z");
+    assert!(read(&format!("{cancels}axiom o: x * y = z * w -> x = z & y = w")).len() == 1, "a full conclusion needs no cancellation");
+}
+
+/// The onto clauses change no count: with them, the SAT engine's classes and labeled counts of
+/// orthogonal and self-orthogonal squares equal the native finder's, and a theory whose map is
+/// not one-to-one (no cancellation: the second coordinate undetermined) keeps its models where
+/// some pair of values is never taken.
+#[test]
+fn onto_clauses_keep_every_model() {
+    for n in 1..=4 {
+        agrees(&bench_theory("orthogonal_latin_squares.bk"), &[n]);
+    }
+    for n in 1..=5 {
+        agrees(&bench_theory("sols.bk"), &[n]);
+    }
+    let magma = Theory::parse("theory T\nfunc * : 2\naxiom o: x * y = z * w & y * x = w * z -> x = z\n", "T").unwrap();
+    for n in 1..=3 {
+        agrees(&magma, &[n]);
+    }
+    // One-to-one into a larger set: not onto, so no onto clause.
+    let into = Theory::parse("theory T\nsort A, B\nfunc f : A -> B\naxiom o: f(x) = f(y) -> x = y\n", "T").unwrap();
+    for sizes in [[2, 3], [3, 3], [3, 2]] {
+        agrees(&into, &sizes);
+    }
+}
