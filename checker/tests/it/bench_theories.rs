@@ -7,14 +7,9 @@ use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{first, FirstModel, Options};
 use birkhoff_engine::{eval, Theory};
 
-fn theory(file: &str) -> Theory {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
-    Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
 /// Asserts that `file` has a model of size n exactly for the sizes in `exists`.
 fn spectrum_support(file: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool) {
-    let t = theory(file);
+    let t = crate::common::bench_theory(file);
     for n in sizes {
         let (outcome, _, _) = first(&t, &[n], &Budget::default(), Options::default()).unwrap();
         match outcome {

@@ -1,6 +1,6 @@
 //! Helpers shared by the checker's integration tests: brute-force isomorphism (every tuple of
 //! per-sort permutations), written independently of `birkhoff_checker::iso`, and the
-//! ground-truth table.
+//! ground-truth table, and the benchmark theories of benches/theories/.
 #![allow(dead_code)]
 
 use birkhoff_engine::signature::Signature;
@@ -232,3 +232,8 @@ pub fn random_theory() -> impl Strategy<Value = String> {
     })
 }
 
+/// The theory of `file` in benches/theories/.
+pub fn bench_theory(file: &str) -> birkhoff_engine::Theory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
+    birkhoff_engine::Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+}

@@ -191,12 +191,6 @@ fn the_encoding_stops_when_its_sink_says_so_in_every_phase() {
     assert!(sink.clauses <= CLAUSES_PER_POLL, "{} clauses were emitted after the sink said stop", sink.clauses);
 }
 
-/// The theory of `file` in benches/theories/.
-fn bench_theory(file: &str) -> Theory {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
-    Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
-}
-
 /// The one-to-one maps [`sat::onto`] reads from `t`'s axioms, with the cancellations `t` implies.
 fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
     let cancels: Vec<(u32, usize)> = birkhoff_checker::implied::cancellations(t).iter().filter_map(birkhoff_checker::implied::cancels_at).collect();
@@ -216,8 +210,8 @@ fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
 /// equations that are not renamings of each other, are not read as injections at all.
 #[test]
 fn injections_are_read_only_where_the_axioms_make_them_one_to_one() {
-    assert_eq!(injections(&bench_theory("orthogonal_latin_squares.bk")), [("x * y, x + y".to_string(), vec!["x".to_string(), "y".to_string()])]);
-    assert_eq!(injections(&bench_theory("sols.bk")), [("x * y, y * x".to_string(), vec!["x".to_string(), "y".to_string()])]);
+    assert_eq!(injections(&crate::common::bench_theory("orthogonal_latin_squares.bk")), [("x * y, x + y".to_string(), vec!["x".to_string(), "y".to_string()])]);
+    assert_eq!(injections(&crate::common::bench_theory("sols.bk")), [("x * y, y * x".to_string(), vec!["x".to_string(), "y".to_string()])]);
     let read = |axioms: &str| injections(&Theory::parse(&format!("theory T\nfunc * : 2\nfunc \\ : 2\n{axioms}"), "T").unwrap());
     let cancels = "axiom l: x \\ (x * y) = y\n";
     assert_eq!(read(&format!("{cancels}axiom o: x * y = z * w & y * x = w * z -> y = w")).len(), 1, "y = w, then x through y * x");
@@ -234,10 +228,10 @@ fn injections_are_read_only_where_the_axioms_make_them_one_to_one() {
 #[test]
 fn onto_clauses_keep_every_model() {
     for n in 1..=4 {
-        agrees(&bench_theory("orthogonal_latin_squares.bk"), &[n]);
+        agrees(&crate::common::bench_theory("orthogonal_latin_squares.bk"), &[n]);
     }
     for n in 1..=5 {
-        agrees(&bench_theory("sols.bk"), &[n]);
+        agrees(&crate::common::bench_theory("sols.bk"), &[n]);
     }
     let magma = Theory::parse("theory T\nfunc * : 2\naxiom o: x * y = z * w & y * x = w * z -> x = z\n", "T").unwrap();
     for n in 1..=3 {
