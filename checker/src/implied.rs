@@ -16,9 +16,18 @@
 //! only when all but one of its `n` disjuncts are false, the cancellation clause at once, so
 //! counting them is as fast as counting the equational form.
 //!
+//! Cancellation from inverses. With `f` associative, an inverse axiom `f(t, x) = e` (`t` a term
+//! in `x` alone, `e` a ground term) or `∃u. f(u, x) = e`, and the identity axiom `f(e, y) = y`,
+//! `f` is injective in its second argument: if `f(x, y) = f(x, z)` then
+//! `y = f(e, y) = f(f(t, x), y) = f(t, f(x, y)) = f(t, f(x, z)) = … = z`. Mirrored
+//! (`f(x, t) = e`, `f(y, e) = y`), in its first. Groups are the case: their axioms give neither
+//! law directly, and without them the search learns that a row holds each value once only
+//! when associativity closes a cycle.
+//!
 //! Every finite model of the theory satisfies these clauses, so adding them changes no model
 //! and no count; the evaluator still checks models against the theory's own axioms.
 
+use birkhoff_engine::signature::FuncId;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::Theory;
 
@@ -57,7 +66,131 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
             }
         }
     }
+    for (f, i, inverse) in cancellations_from_inverses(theory) {
+        if seen.contains(&(f, i)) {
+            continue;
+        }
+        seen.push((f, i));
+        let sort = theory.sig.funcs[f.0 as usize].result;
+        let vars = ["x", "y"].map(|name| VarDecl { name: name.into(), sort }).to_vec();
+        let pair = Axiom { name: String::new(), formula: Formula::True, vars, origin: None };
+        let app = Term::App(f, vec![Term::Var(VarId(0)), Term::Var(VarId(1))]);
+        out.push(clause(&pair, &app, i, format!("{}_cancellation_{}", inverse.name, i + 1)));
+    }
     out
+}
+
+/// The binary symbols `f` that cancellation from inverses (see the module doc) makes injective
+/// in argument `i`, as `(f, i, the inverse axiom)`.
+fn cancellations_from_inverses(theory: &Theory) -> Vec<(FuncId, usize, &Axiom)> {
+    let bodies: Vec<(&Axiom, &Formula)> = theory.axioms.iter().map(|a| (&**a, strip_foralls(&a.formula))).collect();
+    let mut out = Vec::new();
+    for f in theory.sig.func_ids() {
+        if !bodies.iter().any(|(_, b)| associative(b, f)) {
+            continue;
+        }
+        for side in [Side::Left, Side::Right] {
+            let inverse = bodies.iter().find_map(|&(a, b)| {
+                let e = inverse_of(b, f, side)?;
+                bodies.iter().any(|(_, b)| identity(b, f, side, e)).then_some(a)
+            });
+            if let Some(a) = inverse {
+                out.push((f, if side == Side::Left { 1 } else { 0 }, a));
+            }
+        }
+    }
+    out
+}
+
+/// Which side of `f` an inverse or identity element stands on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+fn strip_foralls(mut f: &Formula) -> &Formula {
+    while let Formula::Forall(_, g) = f {
+        f = g;
+    }
+    f
+}
+
+/// Whether `body` is `f(f(x, y), z) = f(x, f(y, z))` (either way round) with distinct variables.
+fn associative(body: &Formula, f: FuncId) -> bool {
+    let Formula::Eq(l, r) = body else { return false };
+    [(l, r), (r, l)].into_iter().any(|(a, b)| match (grouped(a, f, Side::Left), grouped(b, f, Side::Right)) {
+        (Some(v), Some(w)) => v == w && v[0] != v[1] && v[1] != v[2] && v[0] != v[2],
+        _ => false,
+    })
+}
+
+/// `[x, y, z]` when `t` is `f(f(x, y), z)` (`side` = `Left`) or `f(x, f(y, z))` (`Right`).
+fn grouped(t: &Term, f: FuncId, side: Side) -> Option<[VarId; 3]> {
+    let pair = |t: &Term| match t {
+        Term::App(g, args) if *g == f && args.len() == 2 => Some([args[0].clone(), args[1].clone()]),
+        _ => None,
+    };
+    let var = |t: &Term| if let Term::Var(v) = t { Some(*v) } else { None };
+    let [a, b] = pair(t)?;
+    match side {
+        Side::Left => {
+            let [x, y] = pair(&a)?;
+            Some([var(&x)?, var(&y)?, var(&b)?])
+        }
+        Side::Right => {
+            let [y, z] = pair(&b)?;
+            Some([var(&a)?, var(&y)?, var(&z)?])
+        }
+    }
+}
+
+/// The ground term `e` when `body` says that every `x` has an inverse on `side` of `f`:
+/// `f(t, x) = e` for `Side::Left` (`f(x, t) = e` for `Side::Right`), `t` mentioning no variable
+/// but `x`, either way round; or the same under `∃u` with `u` for `t`.
+fn inverse_of(body: &Formula, f: FuncId, side: Side) -> Option<&Term> {
+    let (eq, witness) = match body {
+        Formula::Exists(bound, g) => match (bound.as_slice(), &**g) {
+            ([u], eq @ Formula::Eq(..)) => (eq, Some(*u)),
+            _ => return None,
+        },
+        eq => (eq, None),
+    };
+    let Formula::Eq(l, r) = eq else { return None };
+    [(l, r), (r, l)].into_iter().find_map(|(app, e)| {
+        let Term::App(g, args) = app else { return None };
+        if *g != f || args.len() != 2 || !ground(e) {
+            return None;
+        }
+        let (t, x) = if side == Side::Left { (&args[0], &args[1]) } else { (&args[1], &args[0]) };
+        let Term::Var(x) = x else { return None };
+        let inverse = match witness {
+            Some(u) => *t == Term::Var(u) && u != *x,
+            None => {
+                let mut only_x = true;
+                t.for_each_var(&mut |v| only_x &= v == *x);
+                only_x
+            }
+        };
+        inverse.then_some(e)
+    })
+}
+
+/// Whether `body` says that the ground term `e` is an identity on `side` of `f`: `f(e, y) = y`
+/// for `Side::Left` (`f(y, e) = y` for `Side::Right`), either way round.
+fn identity(body: &Formula, f: FuncId, side: Side, e: &Term) -> bool {
+    let Formula::Eq(l, r) = body else { return false };
+    [(l, r), (r, l)].into_iter().any(|(app, y)| {
+        let (Term::App(g, args), Term::Var(y)) = (app, y) else { return false };
+        let (unit, other) = if side == Side::Left { (args.first(), args.get(1)) } else { (args.get(1), args.first()) };
+        *g == f && args.len() == 2 && unit == Some(e) && other == Some(&Term::Var(*y))
+    })
+}
+
+fn ground(t: &Term) -> bool {
+    let mut none = true;
+    t.for_each_var(&mut |_| none = false);
+    none
 }
 
 /// `(f, i)` when `a` is a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z` as

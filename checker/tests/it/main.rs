@@ -11,6 +11,7 @@ mod engines_agree;
 mod etp;
 mod external;
 mod ground_truth;
+mod implied;
 mod iso;
 mod ladr_differential;
 mod lex;
