@@ -5,7 +5,8 @@
 //! # The `auto` rule
 //!
 //! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
-//!   a thread of its own; the first decided answer (a model, or a proof that there is none) wins
+//!   threads of its own, the native ones at a lower priority so that SAT keeps a core
+//!   (`NATIVE_NICE`); the first decided answer (a model, or a proof that there is none) wins
 //!   and the other is stopped. [`First::engine`] says which one answered. They are good at
 //!   different things: the native finder exhausts small symmetric problems and finds models of
 //!   theories with few solutions fast, CaDiCaL's clause learning finds Steiner and Mendelsohn
@@ -185,8 +186,31 @@ pub fn first_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> R
 /// How long the winner of a race waits for the loser to notice its stop flag.
 const LOSER_GRACE: Duration = Duration::from_millis(500);
 
+/// How much the native finder's threads yield to the SAT thread in a race (a nice value).
+///
+/// The native finder runs as many threads as there are cores, and its plain and Skolemized
+/// searches need two to progress side by side; the SAT solver is one thread. At equal priority on
+/// 2 cores the three share the machine and CaDiCaL gets about two thirds of a core, too little to
+/// find a self-orthogonal Latin square of order 10 within a minute (about 50 s alone). At nice 10
+/// (a tenth of the weight) SAT keeps a core to itself while it runs, the native threads share the
+/// rest, and when SAT stops or refuses the problem they get the whole machine.
+#[cfg(target_os = "linux")]
+const NATIVE_NICE: libc::c_int = 10;
+
+/// Lowers the calling thread's priority to [`NATIVE_NICE`]. On Linux a nice value belongs to a
+/// thread, not to the process; elsewhere nothing is changed, since it would lower the SAT
+/// thread's as well.
+fn yield_to_other_threads() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority reads no memory of ours; on failure the thread keeps its priority.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, NATIVE_NICE);
+    }
+}
+
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
-/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. The loser is told to
+/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. The native finder's
+/// threads yield to SAT's ([`NATIVE_NICE`]). The loser is told to
 /// stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is left to finish
 /// that on its own thread, which ends it.
 fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
@@ -199,7 +223,16 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     {
         let (t, sizes, tx) = (t.clone(), sizes.to_vec(), tx.clone());
         let budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
-        std::thread::spawn(move || tx.send((Engine::Native, finder::first(&t, &sizes, &budget, Options::default()))));
+        std::thread::spawn(move || {
+            let native = || finder::first(&t, &sizes, &budget, Options::default());
+            // A pool of as many threads as the global one, each yielding to the SAT thread.
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(rayon::current_num_threads()).start_handler(|_| yield_to_other_threads()).build();
+            let answer = match pool {
+                Ok(pool) => pool.install(native),
+                Err(_) => native(),
+            };
+            tx.send((Engine::Native, answer))
+        });
     }
     {
         let (t, sizes, budget, stop) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone());
@@ -266,5 +299,24 @@ pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &
         (true, false) if other.iso.value > native.iso.value || !contains(native, other) => disagree("the other engine's partial answer has a class native's exact one lacks"),
         (false, true) if native.iso.value > other.iso.value || !contains(other, native) => disagree("native's partial answer has a class the other engine's exact one lacks"),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The native side of a race yields to the SAT thread, and to it alone: the thread that calls
+    /// `yield_to_other_threads` gets [`super::NATIVE_NICE`], its caller's priority is unchanged.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn only_the_native_threads_yield() {
+        // SAFETY: getpriority reads no memory of ours.
+        let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let before = nice();
+        let yielded = std::thread::spawn(move || {
+            super::yield_to_other_threads();
+            nice()
+        });
+        assert_eq!(yielded.join().unwrap(), super::NATIVE_NICE.max(before));
+        assert_eq!(nice(), before);
     }
 }
