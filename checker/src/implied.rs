@@ -37,10 +37,7 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
     let mut out: Vec<Axiom> = Vec::new();
     let mut seen = Vec::new();
     for a in &theory.axioms {
-        let mut body = &a.formula;
-        while let Formula::Forall(_, g) = body {
-            body = g;
-        }
+        let body = strip_foralls(&a.formula);
         if let Formula::Exists(bound, g) = body {
             if let ([z], Formula::Eq(l, r)) = (bound.as_slice(), &**g) {
                 for (app, i) in onto_in(theory, a, l, r, *z) {
@@ -109,6 +106,7 @@ enum Side {
     Right,
 }
 
+/// `f` without its leading universal quantifiers.
 fn strip_foralls(mut f: &Formula) -> &Formula {
     while let Formula::Forall(_, g) = f {
         f = g;
