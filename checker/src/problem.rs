@@ -118,6 +118,25 @@ pub struct Problem {
     pub decision_order: Vec<usize>,
     /// Some axiom is false at these sizes whatever the tables (a ground contradiction).
     pub trivially_false: bool,
+    /// Per function symbol, the arguments in which it is injective (see [`Injective`]).
+    pub injective: Vec<Vec<Injective>>,
+}
+
+/// A function injective in one argument: a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z`
+/// (stated, or derived by [`crate::implied`]), propagated by the search directly rather than
+/// through its n·n' ground instances per cell. Assigning `f(x̄) = v` removes `v` from the `n − 1`
+/// other cells of the line through it (the cells that differ at argument `i` only), exactly
+/// what the ground instances would propagate, at the cost of a loop over the line: in a group of
+/// order 32 the instances made each assignment visit 2·32 more watchers, and counting 1.5× slower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Injective {
+    /// How far apart two cells of the line are in the table (the product of the sizes of the
+    /// arguments after `i`).
+    pub stride: usize,
+    /// Cells on the line: the size of argument `i`'s sort.
+    pub length: u32,
+    /// Which argument (`i`).
+    pub arg: usize,
 }
 
 /// Why a theory cannot be searched at these sizes.
@@ -191,10 +210,20 @@ impl Problem {
         decision_order.sort_by_key(|&c| (cells[c].args.iter().max().map_or(0, |m| m + 1), c));
 
         // The theory's axioms, then redundant clauses that propagate better (see `implied`).
+        // Cancellation clauses become lines of the search rather than ground instances.
         let implied = crate::implied::cancellations(theory);
         let axioms: Vec<&Axiom> = theory.axioms.iter().map(|a| &**a).chain(&implied).collect();
+        let mut injective: Vec<Vec<Injective>> = vec![Vec::new(); sig.funcs.len()];
         let mut constraints = Vec::new();
         for (i, a) in axioms.iter().enumerate() {
+            if let Some((f, arg)) = crate::implied::cancels_at(a) {
+                let sorts = &sig.funcs[f as usize].args;
+                let line = Injective { stride: sorts[arg + 1..].iter().map(|s| sizes[s.0 as usize] as usize).product(), length: sizes[sorts[arg].0 as usize], arg };
+                if !injective[f as usize].contains(&line) {
+                    injective[f as usize].push(line);
+                }
+                continue;
+            }
             let mut outer: Vec<VarId> = a.free_vars();
             let mut body = &a.formula;
             while let Formula::Forall(vs, g) = body {
@@ -253,7 +282,7 @@ impl Problem {
                 inst_env.extend(env);
             }
         }
-        Ok(Problem { sig, sizes: sizes.to_vec(), cells, func_base, rel_base, constraints, inst_constraint, inst_env_start, inst_env, decision_order, trivially_false })
+        Ok(Problem { sig, sizes: sizes.to_vec(), cells, func_base, rel_base, constraints, inst_constraint, inst_env_start, inst_env, decision_order, trivially_false, injective })
     }
 
     /// Number of ground instances.

@@ -467,8 +467,31 @@ impl<'p> Search<'p> {
         Ok(())
     }
 
+    /// Removes `cell`'s value from the other cells of each line through it along which its
+    /// function is injective (see [`crate::problem::Injective`]); a conflict if one holds it.
+    fn propagate_lines(&mut self, cell: usize) -> Result<(), ()> {
+        let p = self.p;
+        let Symbol::Func(f) = p.cells[cell].symbol else { return Ok(()) };
+        let v = self.val[cell];
+        for line in &p.injective[f.0 as usize] {
+            let first = cell - p.cells[cell].args[line.arg] as usize * line.stride;
+            for other in (0..line.length as usize).map(|k| first + k * line.stride).filter(|&c| c != cell) {
+                match self.val[other] {
+                    NONE => self.remove(other, v)?,
+                    w if w == v => return Err(()),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn propagate(&mut self) -> Result<(), ()> {
         while let Some(cell) = self.queue.pop() {
+            if self.propagate_lines(cell).is_err() {
+                self.queue.clear();
+                return Err(());
+            }
             let mut list = std::mem::take(&mut self.watchers[cell]);
             for i in 0..list.len() {
                 let inst = list[i];
