@@ -4,7 +4,7 @@
 
 use crate::budget::{Budget, Count, Meter, Status};
 use crate::iso;
-use crate::lex::LexLeader;
+use crate::lex::{LexLeader, FIRST_MODEL_STEP_LIMIT, STEP_LIMIT};
 use crate::skolem;
 use crate::problem::{Problem, ProblemError};
 use crate::search::{Flow, Search};
@@ -230,7 +230,7 @@ const PATHS_PER_PIECE: usize = 8;
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
 fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
-    match root_search(p, opts, meter) {
+    match root_search(p, opts, STEP_LIMIT, meter) {
         Some(root) => run_split_below(&root, meter, split, task),
         None => Vec::new(),
     }
@@ -239,8 +239,8 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, t
 /// The search at the root of `p`, every instance evaluated once ([`Search::new`]); `None` when
 /// propagation alone shows there is no model, or when the time ran out while it was built (then
 /// the meter is stopped, so that nothing empty counts as exact).
-fn root_search<'p>(p: &'p Problem, opts: Options, meter: &Meter) -> Option<Search<'p>> {
-    let root = Search::new(p, opts.symmetry_breaking, &|| meter.out_of_time());
+fn root_search<'p>(p: &'p Problem, opts: Options, lex_steps: u32, meter: &Meter) -> Option<Search<'p>> {
+    let root = Search::new(p, opts.symmetry_breaking.then_some(lex_steps), &|| meter.out_of_time());
     if root.is_none() && meter.out_of_time() {
         meter.stop();
     }
@@ -473,14 +473,14 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
         Err(cut_short) => return Ok(cut_short),
     };
     let counted = AtomicU64::new(0);
-    let lex = LexLeader::new(&p);
+    let lex = LexLeader::new(&p, u32::MAX);
     let parts = run_split(&p, Options::counts_only(), &meter, Split::Piece(piece), |_, s| {
         let t_start = Instant::now();
         let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (lex.clone(), Timing::default(), 0u64, 0u128, 0u128, None);
         let mut on_model = |s: &Search| {
             met += 1;
             let t0 = Instant::now();
-            let least = !lex.dominated(s.values(), u32::MAX);
+            let least = !lex.dominated(s.values());
             timing.canon += t0.elapsed().as_secs_f64();
             if !least {
                 return Flow::Continue;
@@ -616,7 +616,7 @@ const EARLIER_MODEL_GRACE: Duration = Duration::from_millis(500);
 /// the answer comes, not what it is; only when the pieces before a found model run past
 /// [`EARLIER_MODEL_GRACE`] is a later model shown.
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
-    let Some(root) = root_search(p, opts, meter) else {
+    let Some(root) = root_search(p, opts, FIRST_MODEL_STEP_LIMIT, meter) else {
         return settle(if meter.stopped() { FirstModel::Unknown } else { FirstModel::None }, settled);
     };
     let mut probe = root.clone();

@@ -29,9 +29,20 @@ use crate::search::full_mask;
 
 const NONE: u32 = u32::MAX;
 
-/// Most σ-extensions one check may try; beyond it the node is kept (large, symmetric partial
-/// tables would otherwise cost more than the pruning saves).
+/// Most σ-extensions one check may try when every model is wanted (counting); beyond it the
+/// node is kept (large, symmetric partial tables would otherwise cost more than the pruning
+/// saves).
 pub const STEP_LIMIT: u32 = 2_000;
+
+/// Most σ-extensions one check may try when one model is wanted. A pruned subtree saves work
+/// only if the search would otherwise have exhausted it without a model, so a check is worth
+/// less than when counting, where every subtree is exhausted. Measured on the first-model
+/// instances of docs/BENCHMARKS.md ("Smaller lex-leader checks for a first model"): at 200
+/// rather than 2,000 the native finder finds or exhausts Steiner quasigroups of order 13 and 14
+/// and Bol loops of order 16 2.6–4× faster and groups of order 64 about 2× faster, and the
+/// worst loss measured is 17 % (distributive nonmedial quasigroups of order 12); counting at 200
+/// would be 1.5–2.4× slower (lattices of order 11, groups of order 32).
+pub const FIRST_MODEL_STEP_LIMIT: u32 = 200;
 
 /// One position of the word: a cell with what relabelling needs to know about it.
 #[derive(Clone, Debug)]
@@ -75,8 +86,9 @@ pub struct LexLeader {
 }
 
 impl LexLeader {
-    /// The word order of `p` (its decision order) and empty scratch.
-    pub fn new(p: &Problem) -> LexLeader {
+    /// The word order of `p` (its decision order) and empty scratch, for checks of at most
+    /// `limit` steps each.
+    pub fn new(p: &Problem, limit: u32) -> LexLeader {
         let mut positions = Vec::with_capacity(p.decision_order.len());
         let mut args = Vec::new();
         for &cell in &p.decision_order {
@@ -108,16 +120,15 @@ impl LexLeader {
             open_image: p.sizes.iter().map(|&n| full_mask(n)).collect(),
             set: Vec::new(),
             steps: 0,
-            limit: STEP_LIMIT,
+            limit,
         }
     }
 
     /// Whether some relabelling maps every completion of the assignment `val` (`u32::MAX` for an
     /// unassigned cell) to a lexicographically smaller model. `false` may also mean the check ran
-    /// out of steps (`limit`).
-    pub fn dominated(&mut self, val: &[u32], limit: u32) -> bool {
+    /// out of steps (the limit given to [`LexLeader::new`]).
+    pub fn dominated(&mut self, val: &[u32]) -> bool {
         self.steps = 0;
-        self.limit = limit;
         self.search(val, 0)
     }
 

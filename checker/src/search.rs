@@ -18,7 +18,7 @@
 //! decision order. Both keep the least model of every isomorphism class (in that reading), so no
 //! class is lost; duplicates left where the check runs out of steps are removed by canonical forms.
 
-use crate::lex::{LexLeader, STEP_LIMIT};
+use crate::lex::LexLeader;
 use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
 
@@ -133,7 +133,10 @@ impl<'p> Search<'p> {
     /// A search at the root, with every instance evaluated once and the consequences propagated.
     /// Returns `None` if the root is already contradictory (no model at these sizes), or if
     /// `stop` said to stop while the instances were evaluated (the caller tells the two apart).
-    pub fn new(p: &'p Problem, symmetry_breaking: bool, stop: &dyn Fn() -> bool) -> Option<Search<'p>> {
+    /// With `symmetry` = `Some(steps)` the search breaks symmetry: the least-number heuristic, and
+    /// lex-leader checks of at most `steps` steps each ([`crate::lex`]); with `None` it searches
+    /// every labeled model.
+    pub fn new(p: &'p Problem, symmetry: Option<u32>, stop: &dyn Fn() -> bool) -> Option<Search<'p>> {
         let mut s = Search {
             p,
             val: vec![NONE; p.cells.len()],
@@ -146,8 +149,8 @@ impl<'p> Search<'p> {
             mention_count: p.sizes.iter().map(|&n| vec![0; n as usize]).collect(),
             mentioned: vec![0; p.sizes.len()],
             assigned: 0,
-            symmetry_breaking,
-            lex: symmetry_breaking.then(|| LexLeader::new(p)),
+            symmetry_breaking: symmetry.is_some(),
+            lex: symmetry.map(|limit| LexLeader::new(p, limit)),
             scratch: Vec::new(),
             nodes: 0,
         };
@@ -561,7 +564,7 @@ impl<'p> Search<'p> {
     /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
     fn dominated(&mut self) -> bool {
         match &mut self.lex {
-            Some(lex) => lex.dominated(&self.val, STEP_LIMIT),
+            Some(lex) => lex.dominated(&self.val),
             None => false,
         }
     }
