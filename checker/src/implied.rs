@@ -37,7 +37,7 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
     let mut out: Vec<Axiom> = Vec::new();
     let mut seen = Vec::new();
     for a in &theory.axioms {
-        let body = strip_foralls(&a.formula);
+        let body = a.formula.without_leading_foralls();
         if let Formula::Exists(bound, g) = body {
             if let ([z], Formula::Eq(l, r)) = (bound.as_slice(), &**g) {
                 for (app, i) in onto_in(theory, a, l, r, *z) {
@@ -80,7 +80,7 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
 /// The binary symbols `f` that cancellation from inverses (see the module doc) makes injective
 /// in argument `i`, as `(f, i, the inverse axiom)`.
 fn cancellations_from_inverses(theory: &Theory) -> Vec<(FuncId, usize, &Axiom)> {
-    let bodies: Vec<(&Axiom, &Formula)> = theory.axioms.iter().map(|a| (&**a, strip_foralls(&a.formula))).collect();
+    let bodies: Vec<(&Axiom, &Formula)> = theory.axioms.iter().map(|a| (&**a, a.formula.without_leading_foralls())).collect();
     let mut out = Vec::new();
     for f in theory.sig.func_ids() {
         if !bodies.iter().any(|(_, b)| associative(b, f)) {
@@ -104,14 +104,6 @@ fn cancellations_from_inverses(theory: &Theory) -> Vec<(FuncId, usize, &Axiom)> 
 enum Side {
     Left,
     Right,
-}
-
-/// `f` without its leading universal quantifiers.
-fn strip_foralls(mut f: &Formula) -> &Formula {
-    while let Formula::Forall(_, g) = f {
-        f = g;
-    }
-    f
 }
 
 /// Whether `body` is `f(f(x, y), z) = f(x, f(y, z))` (either way round) with distinct variables.

@@ -224,12 +224,7 @@ impl Problem {
                 }
                 continue;
             }
-            let mut outer: Vec<VarId> = a.free_vars();
-            let mut body = &a.formula;
-            while let Formula::Forall(vs, g) = body {
-                outer.extend(vs.iter().copied());
-                body = g;
-            }
+            let (outer, body) = a.universal_prefix();
             let mut conjuncts = Vec::new();
             split_conjunction(body, &mut conjuncts);
             let var_sorts: Vec<SortId> = a.vars.iter().map(|v| v.sort).collect();

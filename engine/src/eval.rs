@@ -96,12 +96,7 @@ impl Eval<'_> {
 
     /// A falsifying assignment of the axiom's free variables and leading universal variables, if any.
     fn counterexample(&self, a: &Axiom) -> Option<Vec<(String, u32)>> {
-        let mut outer = a.free_vars();
-        let mut body = &a.formula;
-        while let Formula::Forall(vs, g) = body {
-            outer.extend(vs.iter().copied());
-            body = g;
-        }
+        let (outer, body) = a.universal_prefix();
         let mut env = vec![0u32; a.vars.len()];
         let sizes: Vec<u32> = outer.iter().map(|v| self.s.size(a.vars[v.0 as usize].sort)).collect();
         loop {

@@ -169,6 +169,15 @@ impl Formula {
         }
     }
 
+    /// The formula under its leading universal quantifiers (`all x. all y. F` gives `F`).
+    pub fn without_leading_foralls(&self) -> &Formula {
+        let mut f = self;
+        while let Formula::Forall(_, g) = f {
+            f = g;
+        }
+        f
+    }
+
     /// Whether the formula is an equation `s = t` (the shape the equational prover handles).
     pub fn is_equation(&self) -> bool {
         matches!(self, Formula::Eq(..))
@@ -181,6 +190,26 @@ impl Axiom {
         let mut out = Vec::new();
         collect_free(&self.formula, &mut Vec::new(), &mut out);
         out
+    }
+
+    /// The axiom's universal variables, the free ones first and then those of its leading
+    /// `all`s, with the formula under those quantifiers: what a ground instance assigns, and what
+    /// it is an instance of.
+    ///
+    /// ```
+    /// let t = birkhoff_engine::Theory::parse("theory T\nfunc * : 2\naxiom c: all y. (x * y = y * x)", "t.bk").unwrap();
+    /// let (vars, body) = t.axioms[0].universal_prefix();
+    /// assert_eq!(vars.iter().map(|v| t.axioms[0].vars[v.0 as usize].name.as_str()).collect::<Vec<_>>(), ["x", "y"]);
+    /// assert!(body.is_equation());
+    /// ```
+    pub fn universal_prefix(&self) -> (Vec<VarId>, &Formula) {
+        let mut vars = self.free_vars();
+        let mut body = &self.formula;
+        while let Formula::Forall(vs, g) = body {
+            vars.extend(vs.iter().copied());
+            body = g;
+        }
+        (vars, body)
     }
 }
 

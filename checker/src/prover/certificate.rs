@@ -146,24 +146,15 @@ pub fn equations(axiom: &Axiom) -> Vec<(&Term, &Term)> {
             _ => {}
         }
     }
-    let mut body = &axiom.formula;
-    while let Formula::Forall(_, g) = body {
-        body = g;
-    }
     let mut out = Vec::new();
-    conjuncts(body, &mut out);
+    conjuncts(axiom.formula.without_leading_foralls(), &mut out);
     out
 }
 
 /// The goal's universal variables (free ones, then leading `all`) and its equation, or why the
 /// goal is not a universally quantified equation.
 pub fn goal_equation(goal: &Axiom) -> Result<(Vec<VarId>, &Term, &Term), String> {
-    let mut vars = goal.free_vars();
-    let mut body = &goal.formula;
-    while let Formula::Forall(vs, g) = body {
-        vars.extend(vs.iter().copied());
-        body = g;
-    }
+    let (vars, body) = goal.universal_prefix();
     match body {
         Formula::Eq(l, r) => Ok((vars, l, r)),
         _ => Err("the goal is not an equation (s = t, possibly under `all`)".into()),

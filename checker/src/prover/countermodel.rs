@@ -64,12 +64,7 @@ fn replace_in(f: &Formula, consts: &[(VarId, FuncId)]) -> Formula {
 
 /// The theory plus fresh constants for the goal's universal variables and the negated goal body.
 pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
-    let mut outer = goal.free_vars();
-    let mut body = &goal.formula;
-    while let Formula::Forall(vs, g) = body {
-        outer.extend(vs.iter().copied());
-        body = g;
-    }
+    let (outer, body) = goal.universal_prefix();
     let mut ext = theory.clone();
     let mut consts = Vec::new();
     for v in outer {

@@ -558,11 +558,7 @@ impl TermReader<'_> {
         let binders: Vec<String> = self.variables.iter().map(|v| format!("{}:{}", v.name, v.sort)).collect();
         let src = if binders.is_empty() { format!("{text} = {text}") } else { format!("all {}. ({text} = {text})", binders.join(" ")) };
         let axiom = parse_formula(&self.theory.sig, &src, what).map_err(|e| Rejected(format!("{what}: `{text}` does not parse: {e}")))?;
-        let mut body = &axiom.formula;
-        while let Formula::Forall(_, g) = body {
-            body = g;
-        }
-        let Formula::Eq(t, _) = body else {
+        let Formula::Eq(t, _) = axiom.formula.without_leading_foralls() else {
             return Err(Rejected(format!("{what}: `{text}` is not a term")));
         };
         let n = self.theory.sig.funcs.len() as u32;

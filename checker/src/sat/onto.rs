@@ -30,11 +30,7 @@ pub struct Injection {
 /// The injection axiom `a` states, given the `(symbol, argument)` pairs in which a function is
 /// known to cancel; `None` when `a` has another shape or leaves a variable undetermined.
 pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
-    let mut body = &a.formula;
-    while let Formula::Forall(_, g) = body {
-        body = g;
-    }
-    let Formula::Implies(ante, concl) = body else { return None };
+    let Formula::Implies(ante, concl) = a.formula.without_leading_foralls() else { return None };
     let mut equations = Vec::new();
     conjuncts(ante, &mut equations);
     let equations = equations.into_iter().map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect::<Option<Vec<_>>>()?;

@@ -287,12 +287,8 @@ fn conjecture_text(sig: &Signature, conjectures: &[Axiom]) -> Option<String> {
 /// Whether an axiom is one of [`export`]'s declarations: named `declare_...` and a tautology
 /// `t = t` or `p | ~p` (under a universal quantifier, in a many-sorted theory).
 fn is_declaration(a: &Axiom) -> bool {
-    let mut f = &a.formula;
-    while let Formula::Forall(_, body) = f {
-        f = body;
-    }
     a.name.starts_with(DECLARATION_PREFIX)
-        && match f {
+        && match a.formula.without_leading_foralls() {
             Formula::Eq(l, r) => l == r,
             Formula::Or(p, q) => matches!(&**q, Formula::Not(n) if **n == **p),
             _ => false,
