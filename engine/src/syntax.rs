@@ -178,6 +178,23 @@ impl Formula {
         f
     }
 
+    /// The conjuncts of nested `&`s, left to right (`(A & B) & C` gives `A`, `B`, `C`; a formula
+    /// that is not a conjunction is its own one conjunct).
+    pub fn conjuncts(&self) -> Vec<&Formula> {
+        fn collect<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
+            match f {
+                Formula::And(a, b) => {
+                    collect(a, out);
+                    collect(b, out)
+                }
+                _ => out.push(f),
+            }
+        }
+        let mut out = Vec::new();
+        collect(self, &mut out);
+        out
+    }
+
     /// Whether the formula is an equation `s = t` (the shape the equational prover handles).
     pub fn is_equation(&self) -> bool {
         matches!(self, Formula::Eq(..))

@@ -136,19 +136,8 @@ fn reject<T>(msg: impl Into<String>) -> Result<T, Rejected> {
 /// quantifiers, the conjuncts (nested `&`) that are equations. Other conjuncts are left out,
 /// which is sound: a conjunction implies each conjunct.
 pub fn equations(axiom: &Axiom) -> Vec<(&Term, &Term)> {
-    fn conjuncts<'a>(f: &'a Formula, out: &mut Vec<(&'a Term, &'a Term)>) {
-        match f {
-            Formula::Eq(l, r) => out.push((l, r)),
-            Formula::And(a, b) => {
-                conjuncts(a, out);
-                conjuncts(b, out)
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    conjuncts(axiom.formula.without_leading_foralls(), &mut out);
-    out
+    let conjuncts = axiom.formula.without_leading_foralls().conjuncts();
+    conjuncts.into_iter().filter_map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect()
 }
 
 /// The goal's universal variables (free ones, then leading `all`) and its equation, or why the

@@ -31,12 +31,8 @@ pub struct Injection {
 /// known to cancel; `None` when `a` has another shape or leaves a variable undetermined.
 pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
     let Formula::Implies(ante, concl) = a.formula.without_leading_foralls() else { return None };
-    let mut equations = Vec::new();
-    conjuncts(ante, &mut equations);
-    let equations = equations.into_iter().map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect::<Option<Vec<_>>>()?;
-    let mut goals = Vec::new();
-    conjuncts(concl, &mut goals);
-    let goals = goals.into_iter().map(|f| if let Formula::Eq(Term::Var(u), Term::Var(v)) = f { Some((*u, *v)) } else { None }).collect::<Option<Vec<_>>>()?;
+    let equations = ante.conjuncts().into_iter().map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect::<Option<Vec<_>>>()?;
+    let goals = concl.conjuncts().into_iter().map(|f| if let Formula::Eq(Term::Var(u), Term::Var(v)) = f { Some((*u, *v)) } else { None }).collect::<Option<Vec<_>>>()?;
     let (first, rest) = equations.split_first()?;
     // The side of the first equation that holds x̄ fixes the renaming; try both.
     for (l0, r0) in [(first.0, first.1), (first.1, first.0)] {
@@ -89,17 +85,6 @@ pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
         return vars.iter().all(|v| known.contains(v)).then_some(Injection { terms, vars });
     }
     None
-}
-
-/// The conjuncts of `f` (`f` itself when it is not a conjunction).
-fn conjuncts<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
-    match f {
-        Formula::And(a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(f),
-    }
 }
 
 /// A one-to-one renaming of variables `x ↦ y`, built by matching terms.
