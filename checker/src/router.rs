@@ -197,9 +197,9 @@ const LOSER_GRACE: Duration = Duration::from_millis(500);
 #[cfg(target_os = "linux")]
 const NATIVE_NICE: libc::c_int = 10;
 
-/// Lowers the calling thread's priority to [`NATIVE_NICE`]. On Linux a nice value belongs to a
-/// thread, not to the process; elsewhere nothing is changed, since it would lower the SAT
-/// thread's as well.
+/// Lowers the calling thread's priority to `NATIVE_NICE` (a constant on Linux only). On Linux a
+/// nice value belongs to a thread, not to the process; elsewhere nothing is changed, since it
+/// would lower the SAT thread's as well.
 fn yield_to_other_threads() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority reads no memory of ours; on failure the thread keeps its priority.

@@ -538,7 +538,7 @@ impl Encoding {
                 self.parts(a, conj, negated, sorts, env, pol, out, sink, stop)?;
                 self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
             }
-            Formula::Implies(a, b) if !conj != negated => {
+            Formula::Implies(a, b) if conj == negated => {
                 // a -> b is ¬a ∨ b; negated, it is a ∧ ¬b.
                 self.parts(a, conj, !negated, sorts, env, pol, out, sink, stop)?;
                 self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
