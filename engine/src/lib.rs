@@ -30,6 +30,7 @@ pub mod lexer;
 pub mod moves;
 pub mod parse;
 pub mod print;
+pub mod refine;
 pub mod seeds;
 pub mod signature;
 pub mod structure;

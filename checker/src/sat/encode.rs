@@ -36,9 +36,20 @@
 //! # Symmetry
 //!
 //! The static least-number constraints of [`crate::z3::finite`] (its module doc has the proof
-//! that no isomorphism class is lost), on a prefix of the cells in concentric order: a cell's
-//! value is at most one more than the largest element mentioned before it. The proof holds for
-//! any prefix, so the constraints stop where they would cost more than they prune.
+//! that no isomorphism class is lost), on a prefix of a sequence of cells: a cell's value is at
+//! most one more than the largest element of its sort mentioned before it. The proof holds for
+//! any order of the cells and any prefix, so the constraints stop where they would cost more
+//! than they prune.
+//!
+//! The order is concentric (by largest argument), after the constants and, in a theory with
+//! several sorts, after some *cross lines* ([`Encoding::cross_lines`]). A sort whose symbols all
+//! map between different sorts, like the rows or symbols of orthogonal Latin squares read with
+//! refined sorts ([`birkhoff_engine::refine`]), gets nothing from concentric order: its elements
+//! are all mentioned as arguments before any of its values is constrained. A cross line, the
+//! cells `f(0, .., x, .., 0)` for every `x`, constrains the values of one sort while it
+//! mentions only the elements of another; with the lines chained so that each varies a sort
+//! already used, a pair of orthogonal squares gets the classical normal form (first columns in
+//! order, the first symbol on the diagonal) instead of almost nothing.
 
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::structure::tuples;
@@ -84,6 +95,10 @@ enum Val {
     /// An unknown value: the one-hot vector `vectors[i]` (a table cell or a node).
     Vec(u32),
 }
+
+/// A table entry as the least-number constraints see it: function (`true`) or relation, symbol,
+/// index in its table, and its arguments with their sorts.
+type TableEntry = (bool, usize, usize, Vec<(SortId, u32)>);
 
 /// Which implications a polarity-aware gate needs: `POS` (gate → formula) and/or `NEG`.
 const POS: u8 = 1;
@@ -687,9 +702,59 @@ impl Encoding {
         }
     }
 
+    /// The cells of the least-number constraints, in order (module doc): the constants, the
+    /// cells of the [`Encoding::cross_lines`], then every other cell in concentric order.
+    fn symmetry_order(&self) -> Vec<TableEntry> {
+        let mut cells = self.concentric();
+        let lines = self.cross_lines();
+        if lines.is_empty() {
+            return cells;
+        }
+        let mut first = Vec::new();
+        for (f, p) in lines {
+            let d = &self.sig.funcs[f];
+            for x in 0..self.sizes[d.args[p].0 as usize] {
+                let args: Vec<(SortId, u32)> = d.args.iter().enumerate().map(|(i, &s)| (s, if i == p { x } else { 0 })).collect();
+                let values: Vec<u32> = args.iter().map(|a| a.1).collect();
+                first.push((true, f, self.index(&d.args, &values), args));
+            }
+        }
+        let in_lines: std::collections::HashSet<(usize, usize)> = first.iter().map(|l| (l.1, l.2)).collect();
+        cells.retain(|c| !(c.0 && in_lines.contains(&(c.1, c.2))));
+        let constants = cells.iter().take_while(|c| c.3.is_empty()).count();
+        cells.splice(constants..constants, first);
+        cells
+    }
+
+    /// The cross lines of the least-number order (module doc), each as (function, varying
+    /// argument): `f(0, .., x, .., 0)` for every `x`, where the argument's sort differs from the
+    /// result's. Each line takes a result sort that no earlier line has touched. It varies a
+    /// sort already touched when it can; otherwise it gives up a sort whose symmetry concentric
+    /// order could not break anyway (no function maps that sort into itself), never one it could.
+    fn cross_lines(&self) -> Vec<(usize, usize)> {
+        let sorts = self.sizes.len();
+        if sorts < 2 {
+            return Vec::new();
+        }
+        let self_broken: Vec<bool> = (0..sorts).map(|s| self.sig.funcs.iter().any(|d| d.result.0 as usize == s && d.args.iter().any(|a| a.0 as usize == s))).collect();
+        let mut touched = vec![false; sorts];
+        let mut lines = Vec::new();
+        loop {
+            let candidates = || {
+                self.sig.funcs.iter().enumerate().flat_map(|(f, d)| d.args.iter().enumerate().map(move |(p, q)| (f, p, d.result.0 as usize, q.0 as usize))).filter(|&(_, _, s, q)| s != q && !touched[s])
+            };
+            let pick = candidates().find(|&(.., q)| touched[q]).or_else(|| candidates().find(|&(.., q)| !self_broken[q]));
+            let Some((f, p, s, q)) = pick else { break };
+            touched[s] = true;
+            touched[q] = true;
+            lines.push((f, p));
+        }
+        lines
+    }
+
     /// Cells in concentric order: by largest argument (+1, 0 for constants), then symbol and
     /// table order, functions before relations; each as (function?, symbol, index, args).
-    fn concentric(&self) -> Vec<(bool, usize, usize, Vec<(SortId, u32)>)> {
+    fn concentric(&self) -> Vec<TableEntry> {
         let mut cells = Vec::new();
         for (f, d) in self.sig.funcs.iter().enumerate() {
             for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
@@ -705,7 +770,7 @@ impl Encoding {
         cells
     }
 
-    /// The least-number constraints (module doc) on the cells in concentric order, while they can
+    /// The least-number constraints (module doc) on the cells in [`Encoding::symmetry_order`], while they can
     /// still prune: `mentioned[s][j]` is a literal for "some element ≥ j of sort `s` has been
     /// mentioned (as an argument or a value) before this cell".
     fn least_number(&mut self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
@@ -713,7 +778,7 @@ impl Encoding {
         const BUDGET: u64 = 2_000_000;
         let start = self.literals;
         let mut mentioned: Vec<Vec<Lit>> = self.sizes.iter().map(|&n| vec![FALSE; n as usize + 1]).collect();
-        for (is_func, sym, index, args) in self.concentric() {
+        for (is_func, sym, index, args) in self.symmetry_order() {
             if self.literals - start > BUDGET {
                 break;
             }

@@ -22,5 +22,6 @@ mod patterns;
 mod pieces;
 mod prover;
 mod readable;
+mod refine;
 mod sat;
 mod z3_backend;
