@@ -197,13 +197,14 @@ impl Encoding {
         if symmetry {
             e.least_number(sink)?;
         }
-        let cancels: Vec<(u32, usize)> = t.axioms.iter().map(|a| &**a).chain(extra).filter_map(crate::implied::cancels_at).collect();
+        let cancels_at: Vec<Option<(u32, usize)>> = t.axioms.iter().map(|a| &**a).chain(extra).map(crate::implied::cancels_at).collect();
+        let cancels: Vec<(u32, usize)> = cancels_at.iter().flatten().copied().collect();
         for (i, a) in t.axioms.iter().map(|a| &**a).chain(extra).enumerate() {
             if i % 4 == 0 && stop() {
                 return Err(EncodeError::Stopped);
             }
             if i >= t.axioms.len() {
-                if let Some((f, arg)) = crate::implied::cancels_at(a) {
+                if let Some((f, arg)) = cancels_at[i] {
                     e.injective(f, arg, sink)?;
                     continue;
                 }
