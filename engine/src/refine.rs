@@ -58,21 +58,22 @@ struct Places {
     rel: Vec<usize>,
     /// Per axiom, the index of its first variable.
     var: Vec<usize>,
-    /// How many unknowns there are.
-    count: usize,
+    /// Per unknown, the declared sort it belongs to.
+    declared: Vec<SortId>,
 }
 
 impl Places {
     fn of(t: &Theory) -> Places {
-        let mut count = 0;
-        let mut next = |len: usize| {
-            count += len;
-            count - len
+        let mut declared = Vec::new();
+        let mut next = |sorts: &mut dyn Iterator<Item = SortId>| {
+            let first = declared.len();
+            declared.extend(sorts);
+            first
         };
-        let func = t.sig.funcs.iter().map(|f| next(f.args.len() + 1)).collect();
-        let rel = t.sig.rels.iter().map(|r| next(r.args.len())).collect();
-        let var = t.axioms.iter().map(|a| next(a.vars.len())).collect();
-        Places { func, rel, var, count }
+        let func = t.sig.funcs.iter().map(|f| next(&mut f.args.iter().chain([&f.result]).copied())).collect();
+        let rel = t.sig.rels.iter().map(|r| next(&mut r.args.iter().copied())).collect();
+        let var = t.axioms.iter().map(|a| next(&mut a.vars.iter().map(|v| v.sort))).collect();
+        Places { func, rel, var, declared }
     }
 }
 
@@ -81,44 +82,24 @@ impl Refinement {
     /// would exceed [`MAX_SORTS`]).
     pub fn of(t: &Theory) -> Option<Refinement> {
         let places = Places::of(t);
-        let mut classes = UnionFind::<usize>::new(places.count);
+        let mut classes = UnionFind::<usize>::new(places.declared.len());
         for (a, axiom) in t.axioms.iter().enumerate() {
-            unify_formula(&axiom.formula, places.var[a], t, &places, &mut classes);
-        }
-        // The declared sort of every unknown, to name and number the classes.
-        let mut declared = vec![SortId(0); places.count];
-        for (f, d) in t.sig.funcs.iter().enumerate() {
-            for (i, s) in d.args.iter().chain(std::iter::once(&d.result)).enumerate() {
-                declared[places.func[f] + i] = *s;
-            }
-        }
-        for (r, d) in t.sig.rels.iter().enumerate() {
-            for (i, s) in d.args.iter().enumerate() {
-                declared[places.rel[r] + i] = *s;
-            }
-        }
-        for (a, axiom) in t.axioms.iter().enumerate() {
-            for (i, v) in axiom.vars.iter().enumerate() {
-                declared[places.var[a] + i] = v.sort;
-            }
+            axiom.formula.for_each_atom(&mut |atom| unify_atom(atom, places.var[a], &places, &mut classes));
         }
         // Every declared sort keeps its own index as its first class (even when nothing uses
         // it); further classes of a sort are numbered in order of first appearance.
         let mut parent: Vec<SortId> = t.sig.sort_ids().collect();
-        let mut first_class_of: Vec<Option<usize>> = vec![None; t.sig.sorts.len()];
+        let mut has_first_class = vec![false; t.sig.sorts.len()];
         let mut class_of_root = std::collections::HashMap::new();
-        let mut refined = vec![SortId(0); places.count];
-        for (u, &s) in declared.iter().enumerate() {
+        let mut refined = vec![SortId(0); places.declared.len()];
+        for (u, &s) in places.declared.iter().enumerate() {
             let root = classes.find(u);
-            let class = *class_of_root.entry(root).or_insert_with(|| match first_class_of[s.0 as usize] {
-                None => {
-                    first_class_of[s.0 as usize] = Some(s.0 as usize);
-                    s.0 as usize
+            let class = *class_of_root.entry(root).or_insert_with(|| {
+                if !std::mem::replace(&mut has_first_class[s.0 as usize], true) {
+                    return s.0 as usize;
                 }
-                Some(_) => {
-                    parent.push(s);
-                    parent.len() - 1
-                }
+                parent.push(s);
+                parent.len() - 1
             });
             refined[u] = SortId(class as u32);
         }
@@ -173,38 +154,33 @@ impl Refinement {
 }
 
 /// The unknown of a term's sort, after unifying its arguments with their places.
-fn unify_term(t: &Term, vars: usize, th: &Theory, places: &Places, classes: &mut UnionFind<usize>) -> usize {
+fn unify_term(t: &Term, vars: usize, places: &Places, classes: &mut UnionFind<usize>) -> usize {
     match t {
         Term::Var(v) => vars + v.0 as usize,
         Term::App(f, args) => {
             let base = places.func[f.0 as usize];
-            for (i, a) in args.iter().enumerate() {
-                let u = unify_term(a, vars, th, places, classes);
-                classes.union(u, base + i);
-            }
-            base + th.sig.func_decl(*f).args.len()
+            unify_args(args, base, vars, places, classes);
+            base + args.len()
         }
     }
 }
 
-fn unify_formula(f: &Formula, vars: usize, th: &Theory, places: &Places, classes: &mut UnionFind<usize>) {
-    match f {
-        Formula::True | Formula::False => {}
+/// Unifies each argument's sort with its place, the places numbered from `base`.
+fn unify_args(args: &[Term], base: usize, vars: usize, places: &Places, classes: &mut UnionFind<usize>) {
+    for (i, a) in args.iter().enumerate() {
+        let u = unify_term(a, vars, places, classes);
+        classes.union(u, base + i);
+    }
+}
+
+/// Unifies the sorts an equation or relation atom relates.
+fn unify_atom(atom: &Formula, vars: usize, places: &Places, classes: &mut UnionFind<usize>) {
+    match atom {
         Formula::Eq(a, b) => {
-            let (a, b) = (unify_term(a, vars, th, places, classes), unify_term(b, vars, th, places, classes));
+            let (a, b) = (unify_term(a, vars, places, classes), unify_term(b, vars, places, classes));
             classes.union(a, b);
         }
-        Formula::Rel(r, args) => {
-            let base = places.rel[r.0 as usize];
-            for (i, a) in args.iter().enumerate() {
-                let u = unify_term(a, vars, th, places, classes);
-                classes.union(u, base + i);
-            }
-        }
-        Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => unify_formula(g, vars, th, places, classes),
-        Formula::And(g, h) | Formula::Or(g, h) | Formula::Implies(g, h) | Formula::Iff(g, h) => {
-            unify_formula(g, vars, th, places, classes);
-            unify_formula(h, vars, th, places, classes);
-        }
+        Formula::Rel(r, args) => unify_args(args, places.rel[r.0 as usize], vars, places, classes),
+        _ => {}
     }
 }

@@ -135,21 +135,29 @@ impl Formula {
         Formula::Not(Box::new(f))
     }
 
-    /// Calls `f` on every term that is a direct argument of an atom.
-    pub fn for_each_atom_term(&self, f: &mut impl FnMut(&Term)) {
+    /// Calls `f` on every atom (an equation or a relation atom), left to right.
+    pub fn for_each_atom(&self, f: &mut impl FnMut(&Formula)) {
         match self {
             Formula::True | Formula::False => {}
+            Formula::Eq(..) | Formula::Rel(..) => f(self),
+            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.for_each_atom(f),
+            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+                a.for_each_atom(f);
+                b.for_each_atom(f)
+            }
+        }
+    }
+
+    /// Calls `f` on every term that is a direct argument of an atom.
+    pub fn for_each_atom_term(&self, f: &mut impl FnMut(&Term)) {
+        self.for_each_atom(&mut |atom| match atom {
             Formula::Eq(a, b) => {
                 f(a);
                 f(b)
             }
             Formula::Rel(_, args) => args.iter().for_each(&mut *f),
-            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.for_each_atom_term(f),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
-                a.for_each_atom_term(f);
-                b.for_each_atom_term(f)
-            }
-        }
+            _ => {}
+        })
     }
 
     /// Whether the function symbol `g` occurs in the formula.
