@@ -118,9 +118,25 @@ pub enum EncodeError {
     Stopped,
 }
 
+/// Whether an encoding breaks symmetry with the least-number constraints (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// None: every labeled model is a solution, for exact labeled counts.
+    Off,
+    /// Always in force.
+    On,
+    /// In force only under the literal [`Encoding::symmetry_switch`], so that the solver can
+    /// first be asked questions the constraints would rule out (models with a prescribed
+    /// automorphism, [`super::automorphism`]) before a unit clause turns them on.
+    Switched,
+}
+
 /// A theory encoded at fixed sizes: which variables hold which table entry.
 pub struct Encoding {
     sig: Signature,
+    /// The literal under which the least-number constraints hold ([`Symmetry::Switched`]), else
+    /// [`TRUE`].
+    pub symmetry_switch: Lit,
     sizes: Vec<u32>,
     /// Per function symbol, the index of its first cell in `cell_vec`.
     func_base: Vec<usize>,
@@ -159,10 +175,11 @@ enum GateKey {
 impl Encoding {
     /// Encodes `t` (and the redundant `extra` axioms, which every model satisfies) at `sizes`
     /// into `sink`. `stop` is asked now and then; `limit` caps the literals emitted.
-    pub fn new(t: &Theory, extra: &[Axiom], sizes: &[u32], symmetry: bool, limit: u64, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<Encoding, EncodeError> {
+    pub fn new(t: &Theory, extra: &[Axiom], sizes: &[u32], symmetry: Symmetry, limit: u64, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<Encoding, EncodeError> {
         let sig = Signature::clone(&t.sig);
         let mut e = Encoding {
             sig,
+            symmetry_switch: TRUE,
             sizes: sizes.to_vec(),
             func_base: Vec::new(),
             cell_vec: Vec::new(),
@@ -177,6 +194,9 @@ impl Encoding {
             limit,
         };
         e.emit(sink, &[TRUE])?;
+        if symmetry == Symmetry::Switched {
+            e.symmetry_switch = e.fresh();
+        }
         for f in 0..e.sig.funcs.len() {
             e.func_base.push(e.cell_vec.len());
             let d = &e.sig.funcs[f];
@@ -194,7 +214,7 @@ impl Encoding {
                 e.rel_lits.push(v);
             }
         }
-        if symmetry {
+        if symmetry != Symmetry::Off {
             e.least_number(sink)?;
         }
         let cancels_at: Vec<Option<(u32, usize)>> = t.axioms.iter().map(|a| &**a).chain(extra).map(crate::implied::cancels_at).collect();
@@ -798,7 +818,7 @@ impl Encoding {
             // value a ≥ 1 needs some mentioned element ≥ a - 1.
             for a in 1..n {
                 if m[a - 1] != TRUE {
-                    self.emit(sink, &[-self.is(cell, a as u32), m[a - 1]])?;
+                    self.emit(sink, &[-self.symmetry_switch, -self.is(cell, a as u32), m[a - 1]])?;
                 }
             }
             if m[n - 1] == TRUE {
@@ -822,6 +842,36 @@ impl Encoding {
             mentioned[s.0 as usize] = next;
         }
         Ok(())
+    }
+
+    /// The clauses saying that `perm` (per sort, the image of each element) is an automorphism
+    /// of the tables, each with the literal `-guard` so that they hold only under `guard`: for
+    /// every cell, `f(ā) = a → f(perm ā) = perm a` (a relation entry likewise). Following an
+    /// orbit of `perm` round gives the converse, so the tables commute with `perm`. A constant's
+    /// value is thereby a fixed point.
+    pub fn invariance(&self, perm: &[Vec<u32>], guard: Lit, out: &mut dyn FnMut(&[Lit])) {
+        let image = |sorts: &[SortId], args: &[u32]| -> Vec<u32> { sorts.iter().zip(args).map(|(s, &a)| perm[s.0 as usize][a as usize]).collect() };
+        for (f, d) in self.sig.funcs.iter().enumerate() {
+            let base = self.func_base[f];
+            let result = &perm[d.result.0 as usize];
+            for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
+                let (from, to) = (Val::Vec(self.cell_vec[base + i]), Val::Vec(self.cell_vec[base + self.index(&d.args, &image(&d.args, &args))]));
+                for a in 0..self.width(d.result) {
+                    if from != to || result[a as usize] != a {
+                        out(&[-guard, -self.is(from, a), self.is(to, result[a as usize])]);
+                    }
+                }
+            }
+        }
+        for (r, d) in self.sig.rels.iter().enumerate() {
+            let base = self.rel_base[r];
+            for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
+                let to = base + self.index(&d.args, &image(&d.args, &args));
+                if to != base + i {
+                    out(&[-guard, -self.rel_lits[base + i], self.rel_lits[to]]);
+                }
+            }
+        }
     }
 
     /// The literals of every table entry, for blocking a structure: per function cell its value

@@ -15,6 +15,7 @@
 //! * The solver polls a stop condition (deadline, Ctrl-C, or a race already decided elsewhere),
 //!   and the encoding asks it too, so `--timeout` holds while the clauses are built.
 
+pub mod automorphism;
 pub mod encode;
 pub mod onto;
 
@@ -22,7 +23,7 @@ use crate::budget::{Budget, Count, Meter};
 use crate::finder::{blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass};
 use crate::iso;
 use birkhoff_engine::{Structure, Theory};
-use encode::{EncodeError, Encoding, Lit, Sink};
+use encode::{EncodeError, Encoding, Lit, Sink, Symmetry};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -123,7 +124,7 @@ enum Built {
     Stopped,
 }
 
-fn build(t: &Theory, sizes: &[u32], symmetry: bool, stop: &Stop) -> Result<Built, FinderError> {
+fn build(t: &Theory, sizes: &[u32], symmetry: Symmetry, stop: &Stop) -> Result<Built, FinderError> {
     check_sizes(t, sizes)?;
     let mut solver = Solver::new();
     let implied = crate::implied::cancellations(t);
@@ -169,6 +170,48 @@ impl Sat {
         self.solver.solve()
     }
 
+    /// The first model invariant under one of the [`automorphism::candidates`]; then the
+    /// least-number constraints are switched on (the encoding must be [`Symmetry::Switched`]).
+    /// The tries take turns, each round with the conflict limit of [`CONFLICTS_PER_TRY`], so
+    /// that one hopeless permutation (a cycle through all of an even order, for Latin squares)
+    /// does not hold up the next. `None` when no try found a model, or the stop condition held.
+    fn with_automorphism(&mut self, sizes: &[u32], stop: &Stop) -> Option<Structure> {
+        let mut tries: Vec<Lit> = Vec::new();
+        for perm in automorphism::candidates(sizes) {
+            let guard = self.solver.max_variable() + 1;
+            self.solver.reserve(guard);
+            self.enc.invariance(&perm, guard, &mut |c| self.solver.add_clause(c.iter().copied()));
+            tries.push(guard);
+        }
+        let all = tries.clone();
+        let mut found = None;
+        'rounds: for limit in CONFLICTS_PER_TRY {
+            let mut open = Vec::new();
+            for &guard in &tries {
+                if stop.now() {
+                    break 'rounds;
+                }
+                self.solver.set_limit("conflicts", limit).expect("CaDiCaL has a conflict limit");
+                match self.solver.solve_with([guard]) {
+                    Some(true) => {
+                        found = Some(self.model());
+                        break 'rounds;
+                    }
+                    Some(false) => {}
+                    None => open.push(guard),
+                }
+            }
+            tries = open;
+        }
+        // Every try's clauses are dropped (a failed try proves nothing), the least-number
+        // constraints taken up.
+        for guard in all {
+            self.solver.add_clause([-guard]);
+        }
+        self.solver.add_clause([self.enc.symmetry_switch]);
+        found
+    }
+
     fn model(&self) -> Structure {
         self.enc.structure(&|l| self.solver.value(l).unwrap_or(false))
     }
@@ -198,10 +241,14 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, 
 pub fn first_until(t: &Theory, sizes: &[u32], budget: &Budget, settled: Option<Arc<AtomicBool>>) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
     let stop = Stop::new(budget, settled);
-    let mut sat = match build(t, sizes, true, &stop)? {
+    let mut sat = match build(t, sizes, Symmetry::Switched, &stop)? {
         Built::Ready(sat) => sat,
         Built::Stopped => return Ok((FirstModel::Unknown, 0, start.elapsed())),
     };
+    if let Some(m) = sat.with_automorphism(sizes, &stop) {
+        verify(t, &m)?;
+        return Ok((FirstModel::Found { model: m }, 1, start.elapsed()));
+    }
     let outcome = match sat.solve() {
         Some(true) => {
             let m = sat.model();
@@ -214,6 +261,9 @@ pub fn first_until(t: &Theory, sizes: &[u32], budget: &Budget, settled: Option<A
     Ok((outcome, 1, start.elapsed()))
 }
 
+/// The conflicts allowed to each try of [`Sat::with_automorphism`], round by round.
+const CONFLICTS_PER_TRY: [i32; 2] = [1_000, 10_000];
+
 /// Largest number of relabelings tried to block a new class's whole orbit (as for Z3).
 const ORBIT_LIMIT: u64 = 720;
 
@@ -224,7 +274,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
     crate::problem::check_sizes(&t.sig, sizes)?;
     let meter = Meter::new(budget);
     let stop = Stop::new(budget, None);
-    let mut sat = match build(t, sizes, true, &stop)? {
+    let mut sat = match build(t, sizes, Symmetry::On, &stop)? {
         Built::Ready(sat) => Some(sat),
         Built::Stopped => {
             meter.stop();
@@ -278,7 +328,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
 /// each checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
 pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
     let stop = Stop::new(budget, None);
-    let mut sat = match build(t, sizes, false, &stop)? {
+    let mut sat = match build(t, sizes, Symmetry::Off, &stop)? {
         Built::Ready(sat) => sat,
         Built::Stopped => return Ok(Count::from_search(0, false)),
     };

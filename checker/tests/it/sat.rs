@@ -207,10 +207,10 @@ impl sat::encode::Sink for StoppingSink {
 /// tables of order 40 are built (about 3.5 million clauses).
 #[test]
 fn the_encoding_stops_when_its_sink_says_so_in_every_phase() {
-    use sat::encode::{EncodeError, Encoding, CLAUSES_PER_POLL};
+    use sat::encode::{EncodeError, Encoding, Symmetry, CLAUSES_PER_POLL};
     let q = seeds::load("quasigroup").unwrap();
     let mut sink = StoppingSink { clauses: 0, stop_after: 1 };
-    let built = Encoding::new(&q, &[], &[40], true, u64::MAX, &mut sink, &|| false);
+    let built = Encoding::new(&q, &[], &[40], Symmetry::On, u64::MAX, &mut sink, &|| false);
     assert!(matches!(built, Err(EncodeError::Stopped)), "the encoding did not stop");
     assert!(sink.clauses <= CLAUSES_PER_POLL, "{} clauses were emitted after the sink said stop", sink.clauses);
 }
