@@ -50,6 +50,10 @@
 //! mentions only the elements of another; with the lines chained so that each varies a sort
 //! already used, a pair of orthogonal squares gets the classical normal form (first columns in
 //! order, the first symbol on the diagonal) instead of almost nothing.
+//!
+//! With [`Symmetry::Switched`] the constraints hold only under a literal, so that the solver can
+//! first look for models with a prescribed automorphism ([`Encoding::invariance`]), which the
+//! constraints could rule out, and take them up afterwards.
 
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::structure::tuples;
@@ -57,8 +61,9 @@ use birkhoff_engine::syntax::{Axiom, Formula, Term};
 use birkhoff_engine::{Signature, Structure, Theory};
 use std::collections::HashMap;
 
-/// A literal: a nonzero DIMACS integer. Variable 1 is fixed true, so [`TRUE`] and [`FALSE`] are
-/// literals too and constants need no special case.
+/// A literal: a nonzero DIMACS integer. Variable 1 stands for true, so [`TRUE`] and [`FALSE`]
+/// are literals too and constants need no special case; the solver never sees it (a clause with
+/// [`TRUE`] is not emitted, [`FALSE`] is left out of the clauses that are).
 pub type Lit = i32;
 /// The literal that is always true.
 pub const TRUE: Lit = 1;
@@ -850,6 +855,12 @@ impl Encoding {
     /// orbit of `perm` round gives the converse, so the tables commute with `perm`. A constant's
     /// value is thereby a fixed point.
     pub fn invariance(&self, perm: &[Vec<u32>], guard: Lit, out: &mut dyn FnMut(&[Lit])) {
+        // As in `emit`: TRUE and FALSE are not the solver's to know (variable 1 is never fixed).
+        let mut out = |lits: &[Lit]| {
+            if !lits.contains(&TRUE) {
+                out(&lits.iter().copied().filter(|&l| l != FALSE).collect::<Vec<Lit>>());
+            }
+        };
         let image = |sorts: &[SortId], args: &[u32]| -> Vec<u32> { sorts.iter().zip(args).map(|(s, &a)| perm[s.0 as usize][a as usize]).collect() };
         for (f, d) in self.sig.funcs.iter().enumerate() {
             let base = self.func_base[f];

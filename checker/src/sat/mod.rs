@@ -5,9 +5,11 @@
 //!   grounded axioms, shared term nodes, static least-number symmetry breaking), with the
 //!   cancellation clauses of [`crate::implied`] beside the axioms, and the [`onto`] clauses of
 //!   axioms that make a map of finite sets one-to-one.
-//! * [`first`] asks one question; [`enumerate`] blocks each model's table assignment (for small
-//!   sizes the whole orbit of a new class) and removes isomorphic copies with [`crate::iso`]
-//!   canonical forms, as the Z3 engine does; the labeled count is Σ n!/|Aut| over the classes.
+//! * [`first`] asks first for models with a prescribed automorphism ([`automorphism`]), then,
+//!   with the least-number constraints on, for any model; [`enumerate`] blocks each model's
+//!   table assignment (for small sizes the whole orbit of a new class) and removes isomorphic
+//!   copies with [`crate::iso`] canonical forms, as the Z3 engine does; the labeled count is
+//!   Σ n!/|Aut| over the classes.
 //! * Every model is re-checked by the engine's evaluator before it is reported.
 //! * The only size limit is the encoding's real cost: [`LITERAL_LIMIT`] literals. Sorts larger
 //!   than the native finder's 64 are searched (enumeration still stops at 64: canonical forms
@@ -203,12 +205,15 @@ impl Sat {
             }
             tries = open;
         }
-        // Every try's clauses are dropped (a failed try proves nothing), the least-number
-        // constraints taken up.
+        // A try's clauses bind only while its guard is assumed (the guard occurs only negated),
+        // so the unrestricted search is whole either way; setting the guards false lets the
+        // solver drop the clauses. Then the least-number constraints are taken up.
         for guard in all {
             self.solver.add_clause([-guard]);
         }
-        self.solver.add_clause([self.enc.symmetry_switch]);
+        if self.enc.symmetry_switch != encode::TRUE {
+            self.solver.add_clause([self.enc.symmetry_switch]);
+        }
         found
     }
 
@@ -327,11 +332,29 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
 /// Counts labeled models by enumerating every one with the solver, without symmetry breaking,
 /// each checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
 pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+    count_directly(t, sizes, None, budget)
+}
+
+/// Counts, like [`count_labeled_directly`], the labeled models that `perm` (per sort, each
+/// element's image) is an automorphism of: the clauses of the automorphism tries
+/// ([`Encoding::invariance`]) against an independent count, for tests.
+pub fn count_invariant_directly(t: &Theory, sizes: &[u32], perm: &[Vec<u32>], budget: &Budget) -> Result<Count, FinderError> {
+    let is_permutation = |p: &Vec<u32>, n: u32| p.len() == n as usize && (0..n).all(|a| p.contains(&a));
+    if perm.len() != sizes.len() || !perm.iter().zip(sizes).all(|(p, &n)| is_permutation(p, n)) {
+        return Err(FinderError::Encoding(format!("{perm:?} is not a permutation of each sort of sizes {sizes:?}")));
+    }
+    count_directly(t, sizes, Some(perm), budget)
+}
+
+fn count_directly(t: &Theory, sizes: &[u32], under: Option<&[Vec<u32>]>, budget: &Budget) -> Result<Count, FinderError> {
     let stop = Stop::new(budget, None);
     let mut sat = match build(t, sizes, Symmetry::Off, &stop)? {
         Built::Ready(sat) => sat,
         Built::Stopped => return Ok(Count::from_search(0, false)),
     };
+    if let Some(perm) = under {
+        sat.enc.invariance(perm, encode::TRUE, &mut |c| sat.solver.add_clause(c.iter().copied()));
+    }
     let mut n: u128 = 0;
     loop {
         match sat.solve() {
