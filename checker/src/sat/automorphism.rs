@@ -1,5 +1,5 @@
-//! Models with a prescribed automorphism: the first tries of the SAT back end's first-model
-//! search.
+//! Models with a prescribed automorphism: the tries of the SAT back end's first-model search,
+//! taking turns with the unrestricted search (`Sat::first_model` in `sat/mod.rs`).
 //!
 //! Designers of Latin squares and block designs rarely search blind: they ask for a structure
 //! that a cyclic group acts on, with a few fixed points (difference methods; Parker's pair of
@@ -10,9 +10,9 @@
 //!
 //! Soundness: a model found under σ is a model of the theory, and is checked by the evaluator
 //! like every other. A try that fails proves nothing about the theory: its clauses hold only
-//! under a literal assumed for that try and then set false, and only the unrestricted search
-//! that follows can answer that there is no model. The least-number constraints are off during
-//! the tries (they assume that every renaming of the elements is free, and a prescribed
+//! under a guard literal assumed for that try (and assumed false otherwise), and only the
+//! unrestricted search can answer that there is no model. The least-number constraints are off
+//! during the tries (they assume that every renaming of the elements is free, and a prescribed
 //! automorphism is not) and on for the unrestricted search.
 
 /// Most fixed points of the permutations tried.

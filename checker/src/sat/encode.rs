@@ -132,7 +132,7 @@ pub enum Symmetry {
     On,
     /// In force only under the literal [`Encoding::symmetry_switch`], so that the solver can
     /// first be asked questions the constraints would rule out (models with a prescribed
-    /// automorphism, [`super::automorphism`]) before a unit clause turns them on.
+    /// automorphism, [`super::automorphism`]) while the constraints are assumed for the others.
     Switched,
 }
 
