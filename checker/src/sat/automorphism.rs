@@ -19,7 +19,7 @@
 const MOST_FIXED: u32 = 3;
 
 /// The permutations tried, each as the image of every element of every sort: for `k` = 0 to
-/// [`MOST_FIXED`], the cycle `0 → 1 → … → n-k-1 → 0` on each sort of size `n`, fixing the last
+/// `MOST_FIXED` (3), the cycle `0 → 1 → … → n-k-1 → 0` on each sort of size `n`, fixing the last
 /// `k` elements. A sort too small for the cycle (fewer than two elements in it) is fixed
 /// pointwise; a permutation that would fix everything is not tried, so theories whose sorts
 /// all have fewer than four elements get no tries (their whole search is quick anyway).
