@@ -286,19 +286,72 @@ pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
     eval::check(t, m).map_err(|v| FinderError::Unsound { violation: v.to_string(), model: m.to_json(&t.sig).to_string() })
 }
 
-/// A canonical form as bytes (every value is below 64), for compact hashing.
+/// Labeled models summed over isomorphism classes, Σ n!/|Aut|: exact while every term and the
+/// total fit in a `u128`. Past that it is a lower bound, and [`LabeledSum::count`] says so: a term
+/// too large counts as `u128::MAX`, and a class whose |Aut| saturated as one copy (groups of order 36 have more than 3.4·10³⁸ labeled
+/// models; a sort of 35 interchangeable elements has too many automorphisms to count).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LabeledSum {
+    total: u128,
+    exact: bool,
+}
+
+impl Default for LabeledSum {
+    fn default() -> LabeledSum {
+        LabeledSum { total: 0, exact: true }
+    }
+}
+
+impl LabeledSum {
+    /// Adds the labeled copies of a class with this many automorphisms.
+    pub fn add(&mut self, sizes: &[u32], automorphisms: u128) {
+        let copies = iso::labelled_copies(sizes, automorphisms);
+        let at_least = if automorphisms == u128::MAX { 1 } else { u128::MAX };
+        self.join(LabeledSum { total: copies.unwrap_or(at_least), exact: copies.is_some() });
+    }
+
+    /// Adds another sum.
+    pub fn join(&mut self, other: LabeledSum) {
+        self.exact &= other.exact;
+        self.total = self.total.checked_add(other.total).unwrap_or_else(|| {
+            self.exact = false;
+            u128::MAX
+        });
+    }
+
+    /// The count: exact when the search `finished` and the sum is exact, else a lower bound.
+    pub fn count(self, finished: bool) -> Count {
+        Count::from_search(self.total, finished && self.exact)
+    }
+}
+
+/// A canonical form as bytes, for compact hashing: every entry in as few bytes as the largest
+/// sort needs (one up to 256 elements), big-endian, so that keys of one shape compare as their
+/// tables do.
 pub(crate) fn key(s: &Structure) -> Box<[u8]> {
-    s.funcs.iter().flatten().map(|&v| v as u8).chain(s.rels.iter().flatten().map(|&b| b as u8)).collect()
+    let width = key_width(&s.sizes);
+    let mut bytes = Vec::with_capacity(width * (s.funcs.iter().map(Vec::len).sum::<usize>() + s.rels.iter().map(Vec::len).sum::<usize>()));
+    for v in s.funcs.iter().flatten().copied().chain(s.rels.iter().flatten().map(|&b| b as u32)) {
+        bytes.extend_from_slice(&v.to_be_bytes()[4 - width..]);
+    }
+    bytes.into_boxed_slice()
+}
+
+/// Bytes per entry in a [`key`] of structures with these sizes.
+fn key_width(sizes: &[u32]) -> usize {
+    let largest = sizes.iter().copied().max().unwrap_or(0).saturating_sub(1);
+    (4 - largest.leading_zeros() as usize / 8).max(1)
 }
 
 fn from_key(template: &Structure, k: &[u8]) -> Structure {
     let mut s = template.clone();
-    let mut it = k.iter();
+    let width = key_width(&s.sizes);
+    let mut it = k.chunks(width).map(|bytes| bytes.iter().fold(0u32, |v, &b| v << 8 | b as u32));
     for t in s.funcs.iter_mut() {
-        t.iter_mut().for_each(|v| *v = *it.next().expect("key has every entry") as u32);
+        t.iter_mut().for_each(|v| *v = it.next().expect("key has every entry"));
     }
     for t in s.rels.iter_mut() {
-        t.iter_mut().for_each(|v| *v = *it.next().expect("key has every entry") == 1);
+        t.iter_mut().for_each(|v| *v = it.next().expect("key has every entry") == 1);
     }
     s
 }
@@ -321,11 +374,12 @@ pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterat
 /// The enumeration of an engine that meets models one by one (SAT, Z3): `classes` ordered by
 /// canonical form, counts exact when `finished`.
 pub(crate) fn blocked_enumeration(sizes: &[u32], classes: Vec<IsoClass>, finished: bool, met: u64, nodes: u64, elapsed: Duration, canon: Duration, verify: Duration) -> Enumeration {
-    let labeled: u128 = classes.iter().map(|c| iso::labelled_copies(sizes, c.automorphisms)).sum();
+    let mut labeled = LabeledSum::default();
+    classes.iter().for_each(|c| labeled.add(sizes, c.automorphisms));
     Enumeration {
         sizes: sizes.to_vec(),
         iso: Count::from_search(classes.len() as u128, finished),
-        labeled: Count::from_search(labeled, finished),
+        labeled: labeled.count(finished),
         classes,
         models_met: met,
         nodes,
@@ -431,7 +485,12 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
     }
     let merged = merge(maps, || !finished && meter.grace_over(budget));
     let limit = budget.models.map_or(usize::MAX, |m| m as usize);
-    let tally = |auts: &mut dyn Iterator<Item = u128>| auts.fold((0u128, 0u128), |(n, l), aut| (n + 1, l + iso::labelled_copies(sizes, aut)));
+    let tally = |auts: &mut dyn Iterator<Item = u128>| {
+        auts.fold((0u128, LabeledSum::default()), |(n, mut l), aut| {
+            l.add(sizes, aut);
+            (n + 1, l)
+        })
+    };
     let (classes, (iso, labeled)) = match (&template, opts.classes) {
         (Some(tpl), true) => {
             let mut entries: Vec<(Box<[u8]>, u128)> = merged.into_iter().collect();
@@ -447,7 +506,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
     Ok(Enumeration {
         sizes: sizes.to_vec(),
         iso: Count::from_search(iso, finished),
-        labeled: Count::from_search(labeled, finished),
+        labeled: labeled.count(finished),
         classes,
         models_met: met,
         nodes: meter.nodes(),
@@ -476,7 +535,7 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
     let lex = LexLeader::new(&p, u32::MAX);
     let parts = run_split(&p, Options::counts_only(), &meter, Split::Piece(piece), |_, s| {
         let t_start = Instant::now();
-        let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (lex.clone(), Timing::default(), 0u64, 0u128, 0u128, None);
+        let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (lex.clone(), Timing::default(), 0u64, 0u128, LabeledSum::default(), None);
         let mut on_model = |s: &Search| {
             met += 1;
             let t0 = Instant::now();
@@ -492,7 +551,7 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
                 return Flow::Stop;
             }
             classes += 1;
-            labeled += iso::labelled_copies(sizes, c.automorphisms);
+            labeled.add(sizes, c.automorphisms);
             one_more_class(&counted, budget, &meter)
         };
         let from = s.first_open();
@@ -502,10 +561,11 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
         error.map_or(Ok((classes, labeled, met, timing)), Err)
     });
     let finished = !meter.stopped();
-    let (mut classes, mut labeled, mut met, mut timing) = (0u128, 0u128, 0u64, Timing::default());
+    let (mut classes, mut labeled, mut met, mut timing) = (0u128, LabeledSum::default(), 0u64, Timing::default());
     for part in parts {
         let (i, l, m, t) = part?;
-        (classes, labeled, met) = (classes + i, labeled + l, met + m);
+        (classes, met) = (classes + i, met + m);
+        labeled.join(l);
         timing.search += t.search;
         timing.canon += t.canon;
         timing.verify += t.verify;
@@ -513,7 +573,7 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
     Ok(Enumeration {
         sizes: sizes.to_vec(),
         iso: Count::from_search(classes, finished),
-        labeled: Count::from_search(labeled, finished),
+        labeled: labeled.count(finished),
         classes: Vec::new(),
         models_met: met,
         nodes: meter.nodes(),

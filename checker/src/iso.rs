@@ -74,7 +74,8 @@
 //!   found orbit of `v_k`. Conversely everything found is a genuine automorphism.
 //!
 //! The product is computed in `u128` and saturates at `u128::MAX`, which can only happen when
-//! `|Aut| > 3.4e38`, e.g. a sort of 35 or more interchangeable elements.
+//! `|Aut| > 3.4e38`, e.g. a sort of 35 or more interchangeable elements: [`labelled_copies`]
+//! then says it cannot tell, and counts built on it are lower bounds.
 //!
 //! # Cost
 //!
@@ -211,18 +212,31 @@ fn for_each_image(perms: &[&[u32]], digits: &mut Vec<u32>, mut f: impl FnMut(usi
     }
 }
 
+/// An automorphism group's order as shown to a user: `≥` before an order that saturated (module
+/// doc), which is only a lower bound.
+pub fn automorphisms_label(automorphisms: u128) -> String {
+    if automorphisms == u128::MAX {
+        format!("≥{automorphisms}")
+    } else {
+        automorphisms.to_string()
+    }
+}
+
 /// `n1! * n2! * ... / automorphisms`: the number of labelled structures (tables on these sort
 /// sizes) isomorphic to one whose automorphism group has that order.
 ///
 /// Exact even when the product of factorials exceeds `u128` (the division is done on prime
-/// factorisations); saturates at `u128::MAX` if the quotient itself does not fit. Panics when
-/// `automorphisms` is zero or does not divide the product, which a true group order always does
-/// (so in particular when it was saturated).
-pub fn labelled_copies(sizes: &[u32], automorphisms: u128) -> u128 {
+/// factorisations). `None` when the quotient does not fit in a `u128`, or when `automorphisms` is
+/// `u128::MAX`, the saturated order of a group too large to count (module doc). Panics when
+/// `automorphisms` is zero or does not divide the product, which a true group order always does.
+pub fn labelled_copies(sizes: &[u32], automorphisms: u128) -> Option<u128> {
     assert!(automorphisms > 0, "labelled_copies: a group order is at least 1");
+    if automorphisms == u128::MAX {
+        return None;
+    }
     let max = sizes.iter().copied().max().unwrap_or(0) as u64;
     let mut rest = automorphisms;
-    let mut result: u128 = 1;
+    let mut result: Option<u128> = Some(1);
     for p in 2..=max {
         if !(2..p).take_while(|q| q * q <= p).all(|q| p % q != 0) {
             continue;
@@ -242,7 +256,7 @@ pub fn labelled_copies(sizes: &[u32], automorphisms: u128) -> u128 {
             e -= 1;
         }
         for _ in 0..e {
-            result = result.saturating_mul(p as u128);
+            result = result.and_then(|r| r.checked_mul(p as u128));
         }
     }
     assert!(rest == 1, "labelled_copies: {automorphisms} does not divide the product of the factorials of {sizes:?}");

@@ -25,7 +25,7 @@
 //! a complete table is exact, so most enumerations meet each class once.
 
 use crate::problem::Problem;
-use crate::search::full_mask;
+use crate::bits::BitRows;
 
 const NONE: u32 = u32::MAX;
 
@@ -74,10 +74,13 @@ pub struct LexLeader {
     sigma: Vec<Vec<u32>>,
     /// π(v) per sort, `NONE` if open.
     pi: Vec<Vec<u32>>,
-    /// Per sort, the elements a with σ(a) open (equally: not yet a π-image).
-    open_domain: Vec<u64>,
+    /// Per sort (one row each), the elements a with σ(a) open (equally: not yet a π-image).
+    open_domain: BitRows,
     /// Per sort, the elements v with π(v) open (not yet a σ-image).
-    open_image: Vec<u64>,
+    open_image: BitRows,
+    /// The images still to try at each open branch of the current check, as bit sets of as many
+    /// words as a row of `open_image`, deepest last.
+    choices: Vec<u64>,
     /// Undo log of the current check: (sort, a) pairs whose σ was set.
     set: Vec<(u32, u32)>,
     steps: u32,
@@ -116,8 +119,9 @@ impl LexLeader {
             args,
             sigma: p.sizes.iter().map(|&n| vec![NONE; n as usize]).collect(),
             pi: p.sizes.iter().map(|&n| vec![NONE; n as usize]).collect(),
-            open_domain: p.sizes.iter().map(|&n| full_mask(n)).collect(),
-            open_image: p.sizes.iter().map(|&n| full_mask(n)).collect(),
+            open_domain: BitRows::full(p.sizes.iter().copied()),
+            open_image: BitRows::full(p.sizes.iter().copied()),
+            choices: Vec::new(),
             set: Vec::new(),
             steps: 0,
             limit,
@@ -136,8 +140,8 @@ impl LexLeader {
         let s = sort as usize;
         self.sigma[s][a as usize] = v;
         self.pi[s][v as usize] = a;
-        self.open_domain[s] &= !(1 << a);
-        self.open_image[s] &= !(1 << v);
+        self.open_domain.clear(s, a);
+        self.open_image.clear(s, v);
         self.set.push((sort, a));
     }
 
@@ -148,8 +152,8 @@ impl LexLeader {
             let v = self.sigma[s][a as usize];
             self.sigma[s][a as usize] = NONE;
             self.pi[s][v as usize] = NONE;
-            self.open_domain[s] |= 1 << a;
-            self.open_image[s] |= 1 << v;
+            self.open_domain.insert(s, a);
+            self.open_image.insert(s, v);
         }
     }
 
@@ -188,7 +192,8 @@ impl LexLeader {
                     let s = sort as usize;
                     match self.pi[s][v as usize] {
                         NONE => {
-                            let least = self.open_domain[s].trailing_zeros();
+                            // Some element is open: π(v) is, so v is no σ-image yet.
+                            let least = self.open_domain.next_from(s, 0).unwrap_or(NONE);
                             if least != x {
                                 return least < x;
                             }
@@ -208,22 +213,23 @@ impl LexLeader {
 
     /// Tries every open image for σ(a) and compares again from position `k`.
     fn branch(&mut self, val: &[u32], k: usize, sort: u32, a: u32) -> bool {
-        let mut images = self.open_image[sort as usize];
-        while images != 0 {
+        let frame = self.choices.len();
+        self.choices.extend_from_slice(self.open_image.row(sort as usize));
+        let mut found = false;
+        while let Some(b) = crate::bits::pop_least(&mut self.choices[frame..]) {
             if self.steps >= self.limit {
-                return false;
+                break;
             }
             self.steps += 1;
-            let b = images.trailing_zeros();
-            images &= images - 1;
             self.bind(sort, a, b);
-            let found = self.search(val, k);
+            found = self.search(val, k);
             self.undo_to(self.set.len() - 1);
             if found {
-                return true;
+                break;
             }
         }
-        false
+        self.choices.truncate(frame);
+        found
     }
 }
 

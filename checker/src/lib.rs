@@ -9,6 +9,7 @@
 //! Every count carries a [`budget::Status`]: a count cut short is never exact.
 //! A spectrum is read by [`oeis`] (which known sequences it matches, offline) and [`patterns`]
 //! (open conjectures about the orders that have models).
+pub(crate) mod bits;
 pub mod budget;
 pub mod finder;
 pub mod implied;

@@ -5,9 +5,6 @@ use birkhoff_engine::signature::{FuncId, RelId, SortId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
 use birkhoff_engine::{Signature, Theory};
 
-/// Largest sort size the finder handles: a cell's domain is a 64-bit set.
-pub const MAX_SORT_SIZE: u32 = 64;
-
 /// The symbol a cell belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Symbol {
@@ -142,9 +139,6 @@ pub struct Injective {
 /// Why a theory cannot be searched at these sizes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProblemError {
-    /// A sort is larger than the finder supports.
-    #[error("sort sizes above {MAX_SORT_SIZE} are not supported")]
-    TooLarge,
     /// Sizes do not match the sorts.
     #[error("{given} sizes given for {sorts} sorts")]
     SizeCount { given: usize, sorts: usize },
@@ -249,12 +243,14 @@ impl Problem {
         // Per instance: its constraint and environment in the problem (8 bytes and 4 per
         // variable), and its watches in the search's root and in each working copy (about 24 bytes
         // each, three copies); per cell, its declaration and domain. Measured: a medial magma of
-        // order 64 (16.8 million instances of 4 variables) peaks at 1.7 GB.
+        // order 64 (16.8 million instances of 4 variables) peaks at 1.7 GB. Domains of sorts above
+        // 64 elements take a word per 64 elements (`crate::bits`), in the root and each copy.
         let env_words: u128 = constraints.iter().map(|c| {
             let vars = &axioms[c.axiom].vars;
             c.outer.iter().map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128).product::<u128>() * c.env_len as u128
         }).sum();
-        let bytes = count * 80 + env_words * 4 + total * 200;
+        let domain_words = sizes.iter().map(|&n| crate::bits::words_for(n)).max().unwrap_or(1) as u128;
+        let bytes = count * 80 + env_words * 4 + total * (200 + 32 * domain_words);
         if bytes > MAX_PROBLEM_MIB << 20 {
             return Err(ProblemError::TooMuchMemory(bytes >> 20));
         }
@@ -291,16 +287,14 @@ impl Problem {
     }
 }
 
-/// Checks that `sizes` gives one size per sort, each between 1 and [`MAX_SORT_SIZE`].
+/// Checks that `sizes` gives one size per sort, each at least 1. There is no upper bound: what a
+/// size costs (cells, instances, memory) is checked when the problem is built.
 pub fn check_sizes(sig: &Signature, sizes: &[u32]) -> Result<(), ProblemError> {
     if sizes.len() != sig.sorts.len() {
         return Err(ProblemError::SizeCount { given: sizes.len(), sorts: sig.sorts.len() });
     }
     if sizes.contains(&0) {
         return Err(ProblemError::Empty);
-    }
-    if sizes.iter().any(|&n| n > MAX_SORT_SIZE) {
-        return Err(ProblemError::TooLarge);
     }
     Ok(())
 }

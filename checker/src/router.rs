@@ -13,9 +13,9 @@
 //!   quasigroups and orthogonal Latin squares the native finder does not (docs/BENCHMARKS.md,
 //!   issue 24).
 //! * Counting (`spectrum`, `models`): the native finder, and the SAT back end when the native
-//!   finder cannot take the problem at these sizes (sorts above 64 elements, more than a million
-//!   table cells or 50 million ground instances). The SAT back end's only limit is the size of
-//!   its encoding ([`crate::sat::LITERAL_LIMIT`]).
+//!   finder cannot take the problem at these sizes (more than a million table cells, 50 million
+//!   ground instances, or more memory than [`crate::problem::MAX_PROBLEM_MIB`]). The SAT back
+//!   end's only limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]).
 //!
 //! # `both`
 //!
@@ -66,7 +66,7 @@ impl std::str::FromStr for Engine {
 
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
-    matches!(r, Err(FinderError::Problem(ProblemError::TooLarge | ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory(_))))
+    matches!(r, Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory(_))))
 }
 
 #[cfg(not(feature = "z3"))]
@@ -288,8 +288,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     }
     // Neither decided: an unknown answer if either ran (the native finder's first), else the
     // native finder's error.
-    // The native finder's refusal of a size above 64 says less than SAT's estimate of the cost.
-    answers.sort_by_key(|(e, r)| (matches!(r, Err(FinderError::Problem(ProblemError::TooLarge))), *e != Engine::Native));
+    // When both refused the size, SAT's refusal is the one to show: it says that no engine here
+    // takes it.
+    answers.sort_by_key(|(e, r)| (too_large_for_native(r), *e != Engine::Native));
     let mut error = None;
     for (engine, r) in answers {
         match r {

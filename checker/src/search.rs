@@ -18,6 +18,7 @@
 //! decision order. Both keep the least model of every isomorphism class (in that reading), so no
 //! class is lost; duplicates left where the check runs out of steps are removed by canonical forms.
 
+use crate::bits::{range_word, BitRows, RowSize};
 use crate::lex::LexLeader;
 use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
@@ -47,6 +48,7 @@ pub enum Flow {
 #[derive(Clone, Copy, Debug)]
 enum Undo {
     Assign(usize),
+    /// A word of the domains and its old value ([`BitRows::remove`]).
     Domain(usize, u64),
     Watch(u32, [u32; 2]),
 }
@@ -102,7 +104,8 @@ enum InstValue {
 pub struct Search<'p> {
     p: &'p Problem,
     val: Vec<u32>,
-    dom: Vec<u64>,
+    /// Each cell's domain, one row per cell.
+    dom: BitRows,
     watch: Vec<[u32; 2]>,
     watchers: Vec<Vec<u32>>,
     /// Per cell, how many instances watch it (its watcher list may be longer: stale entries).
@@ -110,23 +113,18 @@ pub struct Search<'p> {
     trail: Vec<Undo>,
     queue: Vec<usize>,
     mention_count: Vec<Vec<u32>>,
-    mentioned: Vec<u64>,
+    /// Per sort (one row each), the elements some assigned cell mentions.
+    mentioned: BitRows,
     assigned: usize,
     symmetry_breaking: bool,
     /// Lex-leader pruning (with symmetry breaking on).
     lex: Option<LexLeader>,
     scratch: Vec<u32>,
+    /// The values still to try at each open node of the current path, as bit sets of as many
+    /// words as a domain ([`Search::push_candidates`]), deepest last.
+    choices: Vec<u64>,
     /// Decisions taken so far.
     pub nodes: u64,
-}
-
-/// The set {0, …, n−1} as a bit set.
-pub(crate) fn full_mask(n: u32) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
 }
 
 impl<'p> Search<'p> {
@@ -140,18 +138,19 @@ impl<'p> Search<'p> {
         let mut s = Search {
             p,
             val: vec![NONE; p.cells.len()],
-            dom: p.cells.iter().map(|c| full_mask(c.width)).collect(),
+            dom: BitRows::full(p.cells.iter().map(|c| c.width)),
             watch: vec![[NONE, NONE]; p.instances()],
             watchers: vec![Vec::new(); p.cells.len()],
             watch_count: vec![0; p.cells.len()],
             trail: Vec::new(),
             queue: Vec::new(),
             mention_count: p.sizes.iter().map(|&n| vec![0; n as usize]).collect(),
-            mentioned: vec![0; p.sizes.len()],
+            mentioned: BitRows::empty(p.sizes.iter().copied()),
             assigned: 0,
             symmetry_breaking: symmetry.is_some(),
             lex: symmetry.map(|limit| LexLeader::new(p, limit)),
             scratch: Vec::new(),
+            choices: Vec::new(),
             nodes: 0,
         };
         if p.trivially_false {
@@ -370,9 +369,9 @@ impl<'p> Search<'p> {
             let before = *n;
             *n = (*n as i32 + delta) as u32;
             if before == 0 && *n > 0 {
-                self.mentioned[sort] |= 1 << e;
+                self.mentioned.insert(sort, e);
             } else if before > 0 && *n == 0 {
-                self.mentioned[sort] &= !(1 << e);
+                self.mentioned.clear(sort, e);
             }
         };
         for (a, s) in c.args.iter().zip(&c.arg_sorts) {
@@ -387,7 +386,7 @@ impl<'p> Search<'p> {
         if self.val[cell] != NONE {
             return if self.val[cell] == v { Ok(()) } else { Err(()) };
         }
-        if self.dom[cell] & (1 << v) == 0 {
+        if !self.dom.contains(cell, v) {
             return Err(());
         }
         self.val[cell] = v;
@@ -399,20 +398,13 @@ impl<'p> Search<'p> {
     }
 
     fn remove(&mut self, cell: usize, v: u32) -> Result<(), ()> {
-        let old = self.dom[cell];
-        if old & (1 << v) == 0 {
-            return Ok(());
+        let Some((word, old)) = self.dom.remove(cell, v) else { return Ok(()) };
+        self.trail.push(Undo::Domain(word, old));
+        match self.dom.size(cell) {
+            RowSize::Empty => Err(()),
+            RowSize::Single(w) => self.assign(cell, w),
+            RowSize::Many => Ok(()),
         }
-        let new = old & !(1 << v);
-        if new == 0 {
-            return Err(());
-        }
-        self.trail.push(Undo::Domain(cell, old));
-        self.dom[cell] = new;
-        if new.count_ones() == 1 {
-            return self.assign(cell, new.trailing_zeros());
-        }
-        Ok(())
     }
 
     fn set_watch(&mut self, inst: u32, new: [u32; 2]) {
@@ -528,7 +520,7 @@ impl<'p> Search<'p> {
                     self.val[c] = NONE;
                     self.assigned -= 1;
                 }
-                Undo::Domain(c, old) => self.dom[c] = old,
+                Undo::Domain(word, old) => self.dom.restore(word, old),
                 Undo::Watch(inst, old) => self.move_watch(inst, self.watch[inst as usize], old),
             }
         }
@@ -541,24 +533,42 @@ impl<'p> Search<'p> {
         self.p.decision_order[from..].iter().position(|&c| self.val[c] == NONE).map(|i| from + i)
     }
 
-    /// Values worth trying for `cell`: all of its domain, or with symmetry breaking the mentioned
-    /// elements, the cell's own arguments and the least unmentioned element.
-    fn candidates(&self, cell: usize) -> u64 {
+    /// Pushes onto [`Search::choices`] the values worth trying for `cell`: all of its domain, or
+    /// with symmetry breaking the mentioned elements, the cell's own arguments and the least
+    /// element that is neither. Returns where they start.
+    fn push_candidates(&mut self, cell: usize) -> usize {
+        let frame = self.choices.len();
         let c = &self.p.cells[cell];
-        let dom = self.dom[cell];
-        let Some(s) = c.value_sort else { return dom };
-        if !self.symmetry_breaking {
-            return dom;
-        }
-        let mut used = self.mentioned[s.0 as usize];
-        for (a, asort) in c.args.iter().zip(&c.arg_sorts) {
-            if *asort == s {
-                used |= 1 << a;
+        let dom = self.dom.row(cell);
+        match c.value_sort.filter(|_| self.symmetry_breaking) {
+            None => self.choices.extend_from_slice(dom),
+            Some(s) => {
+                // A domain has as many words as the largest sort of values needs, `mentioned` as
+                // the largest sort: perhaps more, but never for elements of `s`.
+                let mentioned = &self.mentioned.row(s.0 as usize)[..dom.len()];
+                self.choices.extend_from_slice(mentioned);
+                let used = &mut self.choices[frame..];
+                for (a, asort) in c.args.iter().zip(&c.arg_sorts) {
+                    if *asort == s {
+                        used[(a / 64) as usize] |= 1 << (a % 64);
+                    }
+                }
+                let fresh = (0..used.len()).find_map(|w| {
+                    let unused = !used[w] & range_word(c.width, w);
+                    (unused != 0).then(|| (w, unused & unused.wrapping_neg()))
+                });
+                if let Some((w, bit)) = fresh {
+                    used[w] |= bit;
+                }
+                used.iter_mut().zip(dom).for_each(|(u, d)| *u &= d);
             }
         }
-        let fresh = !used & full_mask(c.width);
-        let first_fresh = if fresh == 0 { 0 } else { 1u64 << fresh.trailing_zeros() };
-        dom & (used | first_fresh)
+        frame
+    }
+
+    /// Takes the least value out of the choices that start at `frame` (the deepest ones).
+    fn pop_choice(&mut self, frame: usize) -> Option<u32> {
+        crate::bits::pop_least(&mut self.choices[frame..])
     }
 
     /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
@@ -579,19 +589,11 @@ impl<'p> Search<'p> {
         false
     }
 
-    /// The open decisions at this node: the next cell's position in the decision order, the cell,
-    /// and the values to try as a bit set (tried lowest first).
-    fn branches(&self, from: usize) -> Option<(usize, usize, u64)> {
+    /// The open decision at this node: the next cell's position in the decision order, and the
+    /// cell (its values come from [`Search::push_candidates`], lowest first).
+    fn branches(&self, from: usize) -> Option<(usize, usize)> {
         let pos = self.next_cell(from)?;
-        let cell = self.p.decision_order[pos];
-        Some((pos, cell, self.candidates(cell)))
-    }
-
-    /// Takes the lowest value out of a bit set of candidates.
-    fn pop_value(bits: &mut u64) -> Option<u32> {
-        let v = (*bits != 0).then(|| bits.trailing_zeros())?;
-        *bits &= *bits - 1;
-        Some(v)
+        Some((pos, self.p.decision_order[pos]))
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
@@ -603,20 +605,23 @@ impl<'p> Search<'p> {
         if self.nodes.is_multiple_of(every) && check(every) == Flow::Abort {
             return Flow::Abort;
         }
-        let Some((pos, cell, mut values)) = self.branches(from) else {
+        let Some((pos, cell)) = self.branches(from) else {
             return on_model(self);
         };
-        while let Some(v) = Self::pop_value(&mut values) {
+        let frame = self.push_candidates(cell);
+        while let Some(v) = self.pop_choice(frame) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 let flow = self.run(pos + 1, on_model, check);
                 if flow != Flow::Continue {
                     self.undo_to(mark);
+                    self.choices.truncate(frame);
                     return flow;
                 }
             }
             self.undo_to(mark);
         }
+        self.choices.truncate(frame);
         Flow::Continue
     }
 
@@ -629,11 +634,12 @@ impl<'p> Search<'p> {
             return;
         }
         let branches = if depth == 0 { None } else { self.branches(from) };
-        let Some((pos, cell, mut values)) = branches else {
+        let Some((pos, cell)) = branches else {
             out.push(path.clone());
             return;
         };
-        while let Some(v) = Self::pop_value(&mut values) {
+        let frame = self.push_candidates(cell);
+        while let Some(v) = self.pop_choice(frame) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 path.push((cell, v));
@@ -642,6 +648,7 @@ impl<'p> Search<'p> {
             }
             self.undo_to(mark);
         }
+        self.choices.truncate(frame);
     }
 
     /// How many nodes pass between two budget checks of [`Search::run`]: every node on large

@@ -4,7 +4,7 @@ use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
 use super::models::Format;
-use birkhoff_checker::finder::{FinderError, FirstModel};
+use birkhoff_checker::finder::FirstModel;
 use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
 use serde_json::json;
@@ -34,12 +34,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     a.format.check(&t)?;
     let label = sizes_label(&sizes);
     let found = router::first_by(a.engine.engine, &t, &sizes, &a.budget.budget());
-    // A size no engine can take is a flag error: say which flag.
-    let found = found.map_err(|e| match e {
-        FinderError::Problem(_) | FinderError::Encoding(_) => anyhow::anyhow!("--size {label}: {e}"),
-        e => e.into(),
-    });
-    let router::First { outcome, nodes, elapsed, engine } = found?;
+    let router::First { outcome, nodes, elapsed, engine } = super::naming_size_flag(found, &format!("--size {label}"))?;
     let engine = serde_json::to_value(engine)?;
     if json || a.format == Format::Json {
         let model = match &outcome {

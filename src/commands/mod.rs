@@ -29,6 +29,7 @@ pub mod sweep;
 
 use anyhow::{bail, Context};
 use birkhoff_checker::budget::Budget;
+use birkhoff_checker::finder::FinderError;
 use birkhoff_engine::Theory;
 use std::time::Duration;
 
@@ -98,6 +99,15 @@ pub fn check_sizes(t: &Theory, sizes: &[u32], flag: &str) -> anyhow::Result<()> 
         bail!("{flag}: every sort has at least 1 element");
     }
     Ok(())
+}
+
+/// An engine's answer, with a refusal of the size (no engine can take it, or the one chosen
+/// cannot) turned into a flag error: `flag` names the flag and its value, such as `--size 81`.
+pub fn naming_size_flag<T>(r: Result<T, FinderError>, flag: &str) -> anyhow::Result<T> {
+    r.map_err(|e| match e {
+        FinderError::Problem(_) | FinderError::Encoding(_) => anyhow::anyhow!("{flag}: {e}"),
+        e => e.into(),
+    })
 }
 
 /// Reads a whole file, naming it in the error.

@@ -4,7 +4,7 @@ use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
-use birkhoff_checker::router;
+use birkhoff_checker::{iso, router};
 use birkhoff_checker::spectrum::sizes_label;
 use birkhoff_engine::tables;
 use serde_json::json;
@@ -82,13 +82,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     format.check(&t)?;
     let mut budget = a.budget.budget();
     budget.models = a.limit.or(budget.models);
-    let e = router::enumerate(a.engine.engine, &t, &sizes, &budget)?;
+    let e = super::naming_size_flag(router::enumerate(a.engine.engine, &t, &sizes, &budget), &format!("--size {}", sizes_label(&sizes)))?;
     let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
     let complete = e.iso.status == Status::Exact;
     let shown = e.classes.len();
     match format {
         Format::Json => {
-            let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": c.automorphisms.to_string() })).collect();
+            let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": iso::automorphisms_label(c.automorphisms) })).collect();
             let mut out = json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "complete": complete, "checked_by_evaluator": true, "models": models });
             if let Some(note) = a.engine.cross_check() {
                 out["cross_check"] = note.into();
@@ -103,7 +103,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
         Format::Table => {
             for (i, c) in e.classes.iter().enumerate() {
-                println!("model {} (|Aut| = {})", i + 1, c.automorphisms);
+                println!("model {} (|Aut| = {})", i + 1, iso::automorphisms_label(c.automorphisms));
                 println!("{}", format.model(&t.sig, &c.model, i + 1)?);
             }
             if complete {

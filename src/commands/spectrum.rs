@@ -25,10 +25,10 @@ pub struct Args {
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Largest size (of every sort, for many-sorted theories).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_size: u32,
     /// Smallest size.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     min_size: u32,
     /// Which counts to show.
     #[arg(long, value_enum, default_value = "both")]
@@ -57,7 +57,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut rows: Vec<SpectrumRow> = Vec::new();
     for sizes in &tuples {
         bar.set_message(format!("size {}", sizes_label(sizes)));
-        rows.push(row(a.engine.engine, &t, sizes, &budget)?);
+        rows.push(super::naming_size_flag(row(a.engine.engine, &t, sizes, &budget), &format!("--max-size {} (at size {})", a.max_size, sizes_label(sizes)))?);
         bar.inc(1);
         if crate::interrupt::requested() {
             break;

@@ -44,13 +44,13 @@ struct RunArgs {
     #[arg(long)]
     all_seeds: bool,
     /// Largest size (of every sort).
-    #[arg(long, value_name = "N", required_unless_present = "size", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", required_unless_present = "size", value_parser = clap::value_parser!(u32).range(1..))]
     max_size: Option<u32>,
     /// Smallest size.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     min_size: u32,
     /// Only this size (of every sort): the same as --min-size N --max-size N.
-    #[arg(long, value_name = "N", conflicts_with_all = ["max_size", "min_size"], value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", conflicts_with_all = ["max_size", "min_size"], value_parser = clap::value_parser!(u32).range(1..))]
     size: Option<u32>,
     /// Split every count into P pieces, each a job of its own (native engine only): the pieces
     /// of one long count then run on different machines, and `sweep merge` sums them.

@@ -191,14 +191,21 @@ fn bad_flags_are_named() {
     let o = birkhoff(&["models", "group", "--size", "two"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--size"));
-    // A size beyond every engine's real cost (the SAT encoding's literal limit; above 64 the
-    // native finder cannot take it) is refused before any search, naming the flag.
-    let o = birkhoff(&["find", "semigroup", "--size", "70"]);
+    // A size beyond every engine's real cost (64 million ground instances of associativity for
+    // the native finder, the SAT encoding's literal limit) is refused before any search, naming
+    // the flag. There is no fixed bound: semigroups of order 70 are searched.
+    let o = birkhoff(&["find", "semigroup", "--size", "400"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--size 70") && stderr(&o).contains("literals"), "{}", stderr(&o));
-    let o = birkhoff(&["spectrum", "semigroup", "--max-size", "70"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--max-size"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--size 400") && stderr(&o).contains("literals"), "{}", stderr(&o));
+    for command in ["spectrum", "models"] {
+        let sizes: &[&str] = if command == "spectrum" { &["--min-size", "400", "--max-size", "400"] } else { &["--size", "400"] };
+        let o = birkhoff(&[&[command, "semigroup"], sizes].concat());
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(&format!("{} 400", sizes[sizes.len() - 2])) && stderr(&o).contains("literals"), "{}", stderr(&o));
+    }
+    let o = birkhoff(&["find", "semigroup", "--size", "70", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"outcome\": \"found\""), "{}", stdout(&o));
 }
 
 #[test]

@@ -11,9 +11,7 @@
 //!   copies with [`crate::iso`] canonical forms, as the Z3 engine does; the labeled count is
 //!   Σ n!/|Aut| over the classes.
 //! * Every model is re-checked by the engine's evaluator before it is reported.
-//! * The only size limit is the encoding's real cost: [`LITERAL_LIMIT`] literals. Sorts larger
-//!   than the native finder's 64 are searched (enumeration still stops at 64: canonical forms
-//!   store values in bytes).
+//! * The only size limit is the encoding's real cost: [`LITERAL_LIMIT`] literals.
 //! * The solver polls a stop condition (deadline, Ctrl-C, or a race already decided elsewhere),
 //!   and the encoding asks it too, so `--timeout` holds while the clauses are built.
 

@@ -5,7 +5,7 @@
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{self, FirstModel, Options};
 use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::sat;
+use birkhoff_checker::{iso, sat};
 use birkhoff_checker::spectrum::size_tuples;
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 use proptest::prelude::*;
@@ -167,15 +167,52 @@ fn the_race_reports_its_winner_and_the_answer_is_checked() {
 
 #[test]
 fn sizes_above_64_are_attempted_not_refused() {
-    // The native finder refuses 100 elements (its domains are 64-bit sets); `auto` passes the
-    // size to the SAT engine, whose limit is the encoding's cost.
+    // Both engines take 100 elements: the limits are what a problem costs.
     let t = Theory::parse("theory Inv\nfunc f : 1\naxiom inv: f(f(x)) = x\naxiom free: f(x) != x", "inv.bk").unwrap();
-    let f = router::first_by(Engine::Auto, &t, &[100], &Budget::default()).unwrap();
-    assert_eq!(f.engine, Engine::Sat);
-    let FirstModel::Found { model } = f.outcome else { panic!("a fixed-point-free involution on 100 elements exists: {:?}", f.outcome) };
-    assert!(eval::check(&t, &model).is_ok());
-    let e = router::count(Engine::Auto, &t, &[100], &Budget::default());
-    assert!(e.is_err(), "enumeration stops at 64 (canonical forms hold values in bytes)");
+    for engine in [Engine::Auto, Engine::Native, Engine::Sat] {
+        let f = router::first_by(engine, &t, &[100], &Budget::default()).unwrap();
+        let FirstModel::Found { model } = f.outcome else { panic!("{engine:?}: a fixed-point-free involution on 100 elements exists: {:?}", f.outcome) };
+        assert!(eval::check(&t, &model).is_ok());
+    }
+    // One class. Its 2^50·50! automorphisms pass a u128, so its labeled copies (99!! of them)
+    // cannot be told from it: the labeled count is a lower bound, never a wrapped number.
+    let e = router::count(Engine::Auto, &t, &[100], &Budget::default()).unwrap();
+    assert_eq!((e.iso.value, e.iso.status), (1, Status::Exact));
+    assert_eq!(e.labeled.status, Status::AtLeast);
+}
+
+/// Groups of order 35: one class, whose 35!/24 labeled copies pass a u128 (3.4·10³⁸). Before,
+/// the sum wrapped and was reported as an exact count.
+#[test]
+fn labeled_counts_past_a_u128_are_lower_bounds() {
+    let t = seeds::load("group").unwrap();
+    let e = finder::enumerate(&t, &[35], &Budget::default(), Options::default()).unwrap();
+    assert_eq!((e.iso.value, e.iso.status), (1, Status::Exact));
+    assert_eq!((e.labeled.value, e.labeled.status), (u128::MAX, Status::AtLeast));
+    // Order 34 still fits: 34!/16 + 34!/272 (the cyclic and the dihedral group).
+    let e = finder::enumerate(&t, &[34], &Budget::default(), Options::default()).unwrap();
+    let f34: u128 = (1..=34).product();
+    assert_eq!((e.labeled.value, e.labeled.status), (f34 / 16 + f34 / 272, Status::Exact));
+}
+
+/// The native finder's domains past 64 elements (several words, `bits.rs`): a fixed-point-free
+/// involution with two named elements has three classes at every even size from 4 (the names
+/// equal, paired, or neither) and none at odd sizes; the pairs of its models run across each word
+/// boundary. Groups of order 128 are found.
+#[test]
+fn native_counts_and_finds_past_64_elements() {
+    let t = Theory::parse("theory Pairing\nfunc a : 0\nfunc b : 0\nfunc f : 1\naxiom inv: f(f(x)) = x\naxiom free: f(x) != x", "pair.bk").unwrap();
+    for n in [6, 63, 64, 65, 66, 100, 127, 128, 129, 130] {
+        let e = finder::enumerate(&t, &[n], &Budget::default(), Options::default()).unwrap();
+        assert_eq!((e.iso.value, e.iso.status), (if n % 2 == 0 { 3 } else { 0 }, Status::Exact), "size {n}");
+        assert!(e.classes.iter().all(|c| eval::check(&t, &c.model).is_ok()));
+        let met: std::collections::BTreeSet<_> = e.classes.iter().map(|c| iso::canonical_form(&t.sig, &c.model).form).collect();
+        assert_eq!(met.len(), e.classes.len(), "size {n}: the classes are pairwise nonisomorphic");
+    }
+    let g = seeds::load("group").unwrap();
+    let (outcome, _, _) = finder::first(&g, &[128], &Budget::default(), Options::default()).unwrap();
+    let FirstModel::Found { model } = outcome else { panic!("groups of order 128 exist") };
+    assert!(eval::check(&g, &model).is_ok());
 }
 
 #[test]
