@@ -27,6 +27,11 @@ pub(crate) fn words_for(n: u32) -> usize {
     (n as usize).div_ceil(64).max(1)
 }
 
+/// Words per row for rows of these widths: as many as the widest needs.
+fn row_words(widths: impl IntoIterator<Item = u32>) -> usize {
+    widths.into_iter().map(words_for).max().unwrap_or(1)
+}
+
 /// Word `w` of the set {0, …, n − 1}.
 pub(crate) fn range_word(n: u32, w: usize) -> u64 {
     let below = (n as usize).saturating_sub(64 * w);
@@ -45,14 +50,14 @@ fn place(v: u32) -> (usize, u64) {
 impl BitRows {
     /// One row per width `n`, holding {0, …, n − 1}.
     pub fn full(widths: impl IntoIterator<Item = u32> + Clone) -> BitRows {
-        let words = widths.clone().into_iter().map(words_for).max().unwrap_or(1);
+        let words = row_words(widths.clone());
         let bits = widths.into_iter().flat_map(|n| (0..words).map(move |w| range_word(n, w))).collect();
         BitRows { words, bits }
     }
 
     /// One empty row per width `n`, with room for {0, …, n − 1}.
     pub fn empty(widths: impl IntoIterator<Item = u32> + Clone) -> BitRows {
-        let words = widths.clone().into_iter().map(words_for).max().unwrap_or(1);
+        let words = row_words(widths.clone());
         BitRows { words, bits: vec![0; words * widths.into_iter().count()] }
     }
 

@@ -286,10 +286,11 @@ pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
     eval::check(t, m).map_err(|v| FinderError::Unsound { violation: v.to_string(), model: m.to_json(&t.sig).to_string() })
 }
 
-/// Labeled models summed over isomorphism classes, Σ n!/|Aut|: exact while every term and the
-/// total fit in a `u128`. Past that it is a lower bound, and [`LabeledSum::count`] says so: a term
-/// too large counts as `u128::MAX`, and a class whose |Aut| saturated as one copy (groups of order 36 have more than 3.4·10³⁸ labeled
-/// models; a sort of 35 interchangeable elements has too many automorphisms to count).
+/// Labeled models summed over isomorphism classes, Σ n!/|Aut|, or over the pieces of a split
+/// count: exact while every term and the total fit in a `u128`. Past that it is a lower bound,
+/// and [`LabeledSum::count`] says so: a term too large counts as `u128::MAX`, and a class whose
+/// |Aut| saturated as one copy (groups of order 36 have more than 3.4·10³⁸ labeled models; a
+/// sort of 35 interchangeable elements has too many automorphisms to count).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LabeledSum {
     total: u128,
@@ -303,6 +304,11 @@ impl Default for LabeledSum {
 }
 
 impl LabeledSum {
+    /// A labeled count already made (one piece of a split count), exact if it was.
+    pub fn of(count: Count) -> LabeledSum {
+        LabeledSum { total: count.value, exact: count.status == Status::Exact }
+    }
+
     /// Adds the labeled copies of a class with this many automorphisms.
     pub fn add(&mut self, sizes: &[u32], automorphisms: u128) {
         let copies = iso::labelled_copies(sizes, automorphisms);

@@ -286,10 +286,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    // Neither decided: an unknown answer if either ran (the native finder's first), else the
-    // native finder's error.
-    // When both refused the size, SAT's refusal is the one to show: it says that no engine here
-    // takes it.
+    // Neither decided: an unknown answer if either ran (the native finder's first), else an
+    // error: the native finder's, unless it refused the size, when SAT's refusal says that no
+    // engine here takes it.
     answers.sort_by_key(|(e, r)| (too_large_for_native(r), *e != Engine::Native));
     let mut error = None;
     for (engine, r) in answers {

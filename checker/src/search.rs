@@ -18,7 +18,7 @@
 //! decision order. Both keep the least model of every isomorphism class (in that reading), so no
 //! class is lost; duplicates left where the check runs out of steps are removed by canonical forms.
 
-use crate::bits::{range_word, BitRows, RowSize};
+use crate::bits::{pop_least, range_word, BitRows, RowSize};
 use crate::lex::LexLeader;
 use crate::problem::{FormulaCode, Literal, Problem, Symbol, TermCode};
 use birkhoff_engine::Structure;
@@ -566,10 +566,6 @@ impl<'p> Search<'p> {
         frame
     }
 
-    /// Takes the least value out of the choices that start at `frame` (the deepest ones).
-    fn pop_choice(&mut self, frame: usize) -> Option<u32> {
-        crate::bits::pop_least(&mut self.choices[frame..])
-    }
 
     /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
     fn dominated(&mut self) -> bool {
@@ -609,7 +605,7 @@ impl<'p> Search<'p> {
             return on_model(self);
         };
         let frame = self.push_candidates(cell);
-        while let Some(v) = self.pop_choice(frame) {
+        while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 let flow = self.run(pos + 1, on_model, check);
@@ -639,7 +635,7 @@ impl<'p> Search<'p> {
             return;
         };
         let frame = self.push_candidates(cell);
-        while let Some(v) = self.pop_choice(frame) {
+        while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
             if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 path.push((cell, v));

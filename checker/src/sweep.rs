@@ -4,7 +4,7 @@
 //! plan file records every job of every shard, so that [`merge`] can say which are missing.
 
 use crate::budget::{Budget, Count, Status};
-use crate::finder::{self, FinderError, Piece};
+use crate::finder::{self, FinderError, LabeledSum, Piece};
 use crate::router::Engine;
 use crate::spectrum::{sizes_label, SpectrumRow};
 use birkhoff_engine::Theory;
@@ -324,9 +324,9 @@ fn plan_gaps(plan: &Plan, files: &BTreeSet<String>, found: &BTreeMap<Key, (JobRe
     lines
 }
 
-/// A count being summed: the sum so far, how many pieces it holds, whether all were exact (iso
-/// counts, then labeled ones).
-type PartialSum = (JobResult, usize, bool, bool);
+/// A count being summed: the sum so far, how many pieces it holds, whether all iso counts were
+/// exact, and the labeled counts' sum (which can pass a u128: groups of order 36).
+type PartialSum = (JobResult, usize, bool, LabeledSum);
 
 /// One row per theory, fingerprint and sizes: whole counts as they are, the pieces of a split
 /// count summed (exact only when every piece is there and exact). When both a whole count and a
@@ -335,19 +335,16 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
     let mut groups: BTreeMap<(String, String, u32, Vec<u32>, usize), PartialSum> = BTreeMap::new();
     for r in results {
         let key = (r.theory.clone(), r.fingerprint.clone(), r.row.sizes.iter().sum(), r.row.sizes.clone(), r.piece.map_or(0, |p| p.count));
-        let (iso_exact, labeled_exact) = (r.row.iso.status == Status::Exact, r.row.labeled.status == Status::Exact);
+        let iso_exact = r.row.iso.status == Status::Exact;
         match groups.get_mut(&key) {
             None => {
-                groups.insert(key, (JobResult { piece: None, ..r }, 1, iso_exact, labeled_exact));
+                let labeled = LabeledSum::of(r.row.labeled);
+                groups.insert(key, (JobResult { piece: None, ..r }, 1, iso_exact, labeled));
             }
-            Some((sum, pieces, all_iso_exact, all_labeled_exact)) => {
+            Some((sum, pieces, all_iso_exact, labeled)) => {
                 let row = &mut sum.row;
                 row.iso.value += r.row.iso.value;
-                // Labeled counts can pass a u128 (groups of order 36): then the sum is a bound.
-                match row.labeled.value.checked_add(r.row.labeled.value) {
-                    Some(v) => row.labeled.value = v,
-                    None => (row.labeled.value, *all_labeled_exact) = (u128::MAX, false),
-                }
+                labeled.join(LabeledSum::of(r.row.labeled));
                 row.seconds += r.row.seconds;
                 row.nodes += r.row.nodes;
                 row.timing.search += r.row.timing.search;
@@ -355,16 +352,15 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
                 row.timing.verify += r.row.timing.verify;
                 *pieces += 1;
                 *all_iso_exact &= iso_exact;
-                *all_labeled_exact &= labeled_exact;
             }
         }
     }
     let mut rows: BTreeMap<(String, String, u32, Vec<u32>), JobResult> = BTreeMap::new();
-    for ((theory, fp, total, sizes, count), (mut r, pieces, all_iso_exact, all_labeled_exact)) in groups {
+    for ((theory, fp, total, sizes, count), (mut r, pieces, all_iso_exact, labeled)) in groups {
         if count > 0 {
             let whole = all_iso_exact && pieces == count;
             r.row.iso = Count::from_search(r.row.iso.value, whole);
-            r.row.labeled = Count::from_search(r.row.labeled.value, whole && all_labeled_exact);
+            r.row.labeled = labeled.count(whole);
         }
         let slot = rows.entry((theory, fp, total, sizes)).or_insert_with(|| r.clone());
         if slot.row.iso.status != Status::Exact && (r.row.iso.status == Status::Exact || r.row.iso.value > slot.row.iso.value) {
