@@ -66,6 +66,11 @@ impl BitRows {
         &self.bits[r * self.words..(r + 1) * self.words]
     }
 
+    /// How many elements row `r` holds.
+    pub fn count(&self, r: usize) -> u32 {
+        self.row(r).iter().map(|w| w.count_ones()).sum()
+    }
+
     /// Whether row `r` holds `v`.
     pub fn contains(&self, r: usize, v: u32) -> bool {
         let (w, bit) = place(v);

@@ -118,11 +118,26 @@ pub struct Options {
     /// Return the representatives of the classes; counting alone skips building and sorting
     /// them (every class is re-checked by the evaluator either way).
     pub classes: bool,
+    /// Which cell a first-model search branches on (counting always follows the decision order).
+    pub branching: Branching,
+}
+
+/// The cell a first-model search branches on at each node ([`first`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branching {
+    /// The next open cell of the decision order, with lex-leader pruning.
+    DecisionOrder,
+    /// The open cell with the fewest values left among those whose arguments are all mentioned
+    /// (Mace4's selection), without lex-leader pruning ([`Search::fewest_values_first`]).
+    FewestValues,
+    /// Both searches side by side: the first to decide answers. Where the theory's leading
+    /// existentials add a Skolemized search beside the plain one, both follow the decision order.
+    Both,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { symmetry_breaking: true, classes: true }
+        Options { symmetry_breaking: true, classes: true, branching: Branching::Both }
     }
 }
 
@@ -134,21 +149,22 @@ impl Options {
 }
 
 /// The search below `root` after the decisions of `path`, which `split` recorded after each
-/// propagated without conflict from the same state; propagation is deterministic, so replaying
-/// them succeeds.
-fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Search<'p> {
+/// propagated without conflict; `None` when one of them now conflicts. Propagation does not
+/// always reach the same fixpoint: what it derives can depend on where the watches stand, and
+/// backtracking leaves them elsewhere than a fresh replay does (a random theory with a binary
+/// relation and `<->` replayed into a conflict that `split` had not seen, which panicked). A
+/// conflict is still a proof that no model extends the decisions (propagation only derives
+/// consequences), so the path's subtree holds no model.
+fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Option<Search<'p>> {
     let mut s = root.clone();
-    for &(cell, v) in path {
-        assert!(s.decide(cell, v), "replaying a recorded decision failed");
-    }
-    s
+    path.iter().all(|&(cell, v)| s.decide(cell, v)).then_some(s)
 }
 
 /// The decision paths `depth` decisions below the node that `path` leads to, in search order;
 /// `None` (and the meter stopped, so the search counts as cut short) when the time ran out
 /// while splitting, since the split may then be incomplete.
 fn split_below(root: &Search, path: &[(usize, u32)], depth: usize, meter: &Meter) -> Option<Vec<Vec<(usize, u32)>>> {
-    let mut s = replay(root, path);
+    let Some(mut s) = replay(root, path) else { return Some(Vec::new()) };
     let mut out = Vec::new();
     let from = s.first_open();
     s.split(from, depth, &mut path.to_vec(), &mut out, &|| meter.out_of_time());
@@ -269,7 +285,8 @@ fn run_split_below<R: Send>(root: &Search, meter: &Meter, split: Split, task: im
                 meter.stop();
                 return None;
             }
-            let mut s = replay(root, &path);
+            // A path that no longer replays has no model below it: nothing to add.
+            let mut s = replay(root, &path)?;
             Some(task(i, &mut s))
         })
         .collect::<Vec<Option<R>>>()
@@ -647,11 +664,12 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
     let settled = AtomicBool::new(false);
     let outcome = match &witnessed {
         None => first_in(&plain, t, opts, &meter, &settled),
-        Some(w) => match rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled)) {
-            (found @ FirstModel::Found { .. }, _) | (_, found @ FirstModel::Found { .. }) => found,
-            (FirstModel::None, _) | (_, FirstModel::None) => FirstModel::None,
-            _ => FirstModel::Unknown,
-        },
+        Some(w) => {
+            // Two searches already share the threads; four made the distributive nonmedial
+            // quasigroup of order 81 take 290 s instead of 35.
+            let opts = Options { branching: if opts.branching == Branching::Both { Branching::DecisionOrder } else { opts.branching }, ..opts };
+            either(rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled)))
+        }
     };
     if let FirstModel::Found { model } = &outcome {
         verify(t, model)?;
@@ -677,14 +695,47 @@ const EARLIER_MODEL_GRACE: Duration = Duration::from_millis(500);
 /// `t`'s own). It gives up, answering `Unknown`, when the budget runs out or another search has
 /// `settled` the question; when it decides, it sets `settled`.
 ///
-/// It first searches from the root alone for [`PROBE_NODES`] nodes, then splits the rest of the
-/// tree over the threads. Both find the first model in search order, so the probe changes when
-/// the answer comes, not what it is; only when the pieces before a found model run past
-/// [`EARLIER_MODEL_GRACE`] is a later model shown.
+/// By default two searches of the same tree run side by side ([`Branching::Both`]), each
+/// complete on its own: the decision order with lex-leader pruning, which exhausts symmetric
+/// problems fastest (no nonabelian group of order 23: 7,893 nodes against 90,806), and Mace4's
+/// fewest-values-first, which finds designs where the fixed order wanders (Steiner quasigroups
+/// of order 19: 4,313 nodes against unknown after a million; none of order 16: 8,985 nodes).
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let Some(root) = root_search(p, opts, FIRST_MODEL_STEP_LIMIT, meter) else {
         return settle(if meter.stopped() { FirstModel::Unknown } else { FirstModel::None }, settled);
     };
+    let fewest_first = || {
+        let mut s = root.clone();
+        s.fewest_values_first();
+        s
+    };
+    match opts.branching {
+        Branching::DecisionOrder => first_from(&root, t, meter, settled),
+        Branching::FewestValues => first_from(&fewest_first(), t, meter, settled),
+        Branching::Both => {
+            let fewest_first = fewest_first();
+            either(rayon::join(|| first_from(&fewest_first, t, meter, settled), || first_from(&root, t, meter, settled)))
+        }
+    }
+}
+
+/// The answer of two complete searches of the same question run side by side: a model if either
+/// found one, "none" if either exhausted its tree.
+fn either(answers: (FirstModel, FirstModel)) -> FirstModel {
+    match answers {
+        (found @ FirstModel::Found { .. }, _) | (_, found @ FirstModel::Found { .. }) => found,
+        (FirstModel::None, _) | (_, FirstModel::None) => FirstModel::None,
+        _ => FirstModel::Unknown,
+    }
+}
+
+/// [`first_in`] below `root`, in the order `root` branches in.
+///
+/// It first searches from the root alone for [`PROBE_NODES`] nodes, then splits the rest of the
+/// tree over the threads. Both find the first model in search order, so the probe changes when
+/// the answer comes, not what it is; only when the pieces before a found model run past
+/// [`EARLIER_MODEL_GRACE`] is a later model shown.
+fn first_from(root: &Search, t: &Theory, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let mut probe = root.clone();
     let mut probe_nodes = 0;
     match first_below(&mut probe, t, meter, settled, &mut |nodes| {
@@ -699,7 +750,7 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
     let best = AtomicUsize::new(usize::MAX);
     let found_at = std::sync::OnceLock::new();
     let gave_up = AtomicBool::new(false);
-    let found = run_split_below(&root, meter, Split::Threads, |i, s| {
+    let found = run_split_below(root, meter, Split::Threads, |i, s| {
         // A piece after one that already has a model cannot change the answer; one before it
         // may look for an earlier model for a while.
         let (model, flow) = first_below(s, t, meter, settled, &mut |_| best.load(Ordering::Relaxed) < i || found_at.get().is_some_and(|at: &Instant| at.elapsed() > EARLIER_MODEL_GRACE));
@@ -755,7 +806,7 @@ pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Res
         Err(ProblemError::Stopped) => return Ok(Count::from_search(0, false)),
         p => p?,
     };
-    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false }, &meter, Split::Threads, |_, s| {
+    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false, ..Options::default() }, &meter, Split::Threads, |_, s| {
         let mut n: u128 = 0;
         let mut bad = None;
         let mut on_model = |s: &Search| {

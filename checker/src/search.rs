@@ -9,10 +9,13 @@
 //! `f(a, b) = c` or `f(a, b) != c` with everything but one cell known, and that cell is assigned
 //! `c` or loses `c` from its domain. Every change is recorded on a trail and undone on backtrack.
 //!
-//! Symmetry (the least-number heuristic of SEM and Mace4). Elements that no assigned cell
-//! mentions, as an argument or a value, are interchangeable: a permutation swapping two of them
-//! fixes the partial assignment, so the models below "this cell := u" and "this cell := u'" are
-//! isomorphic. So a cell tries the mentioned elements, its own arguments and one fresh element.
+//! Symmetry (the least-number heuristic of SEM and Mace4). Elements that no decision mentions,
+//! as an argument or a value, are interchangeable: a permutation swapping two of them fixes every
+//! decision, hence every assignment propagation derived from them (and from the axioms alone, at
+//! the root), so the models below "this cell := u" and "this cell := u'" are isomorphic. So a cell
+//! tries the mentioned elements, its own arguments and one fresh element. Counting propagated
+//! assignments as mentions would be sound but weak: in an idempotent theory the root assigns
+//! every `x * x` and mentions every element, which turned the heuristic off.
 //! Every node that survives is then put to the lex-leader check of [`crate::lex`], which prunes
 //! it when a relabelling is sure to make every model below it smaller, read cell by cell in the
 //! decision order. Both keep the least model of every isomorphism class (in that reading), so no
@@ -51,6 +54,8 @@ enum Undo {
     /// A word of the domains and its old value ([`BitRows::remove`]).
     Domain(usize, u64),
     Watch(u32, [u32; 2]),
+    /// A decision's mention of its elements (undone before the decision's `Assign`).
+    Mention(usize),
 }
 
 /// A term's value so far.
@@ -117,6 +122,10 @@ pub struct Search<'p> {
     mentioned: BitRows,
     assigned: usize,
     symmetry_breaking: bool,
+    /// Whether a node branches on the open cell with the fewest values left among those whose
+    /// arguments are all mentioned (Mace4's "concentric band"), rather than the next in the
+    /// decision order ([`Search::fewest_values_first`]).
+    fewest_first: bool,
     /// Lex-leader pruning (with symmetry breaking on).
     lex: Option<LexLeader>,
     scratch: Vec<u32>,
@@ -148,6 +157,7 @@ impl<'p> Search<'p> {
             mentioned: BitRows::empty(p.sizes.iter().copied()),
             assigned: 0,
             symmetry_breaking: symmetry.is_some(),
+            fewest_first: false,
             lex: symmetry.map(|limit| LexLeader::new(p, limit)),
             scratch: Vec::new(),
             choices: Vec::new(),
@@ -392,8 +402,19 @@ impl<'p> Search<'p> {
         self.val[cell] = v;
         self.assigned += 1;
         self.trail.push(Undo::Assign(cell));
-        self.mention(cell, v, 1);
         self.queue.push(cell);
+        Ok(())
+    }
+
+    /// Assigns the value of a decision (not yet propagated). Only decisions mention elements, as
+    /// in Mace4 (module doc).
+    fn assign_decision(&mut self, cell: usize, v: u32) -> Result<(), ()> {
+        let open = self.val[cell] == NONE;
+        self.assign(cell, v)?;
+        if open {
+            self.mention(cell, v, 1);
+            self.trail.push(Undo::Mention(cell));
+        }
         Ok(())
     }
 
@@ -515,13 +536,12 @@ impl<'p> Search<'p> {
         while self.trail.len() > mark {
             match self.trail.pop().expect("trail is longer than mark") {
                 Undo::Assign(c) => {
-                    let v = self.val[c];
-                    self.mention(c, v, -1);
                     self.val[c] = NONE;
                     self.assigned -= 1;
                 }
                 Undo::Domain(word, old) => self.dom.restore(word, old),
                 Undo::Watch(inst, old) => self.move_watch(inst, self.watch[inst as usize], old),
+                Undo::Mention(c) => self.mention(c, self.val[c], -1),
             }
         }
         self.queue.clear();
@@ -578,18 +598,54 @@ impl<'p> Search<'p> {
     /// Applies a decision and its consequences; false on a conflict (the state is then restored).
     pub fn decide(&mut self, cell: usize, v: u32) -> bool {
         let mark = self.trail.len();
-        if self.assign(cell, v).is_ok() && self.propagate().is_ok() {
+        if self.assign_decision(cell, v).is_ok() && self.propagate().is_ok() {
             return true;
         }
         self.undo_to(mark);
         false
     }
 
-    /// The open decision at this node: the next cell's position in the decision order, and the
-    /// cell (its values come from [`Search::push_candidates`], lowest first).
+    /// The open decision at this node: where the search below it continues in the decision order
+    /// (every cell before that is assigned), and the cell to branch on (its values come from
+    /// [`Search::push_candidates`], lowest first).
     fn branches(&self, from: usize) -> Option<(usize, usize)> {
         let pos = self.next_cell(from)?;
-        Some((pos, self.p.decision_order[pos]))
+        let first = self.p.decision_order[pos];
+        if !self.fewest_first {
+            return Some((pos + 1, first));
+        }
+        let band = self.band();
+        let mut best = (self.dom.count(first), first);
+        for &c in &self.p.decision_order[pos + 1..] {
+            if self.p.cells[c].args.iter().any(|&a| a > band) {
+                break;
+            }
+            if self.val[c] == NONE {
+                best = best.min((self.dom.count(c), c));
+            }
+        }
+        Some((if best.1 == first { pos + 1 } else { pos }, best.1))
+    }
+
+    /// The largest element some assigned cell mentions, in any sort.
+    fn band(&self) -> u32 {
+        (0..self.p.sizes.len())
+            .filter_map(|s| {
+                let row = self.mentioned.row(s);
+                row.iter().rposition(|&w| w != 0).map(|w| 64 * w as u32 + 63 - row[w].leading_zeros())
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Branches on the open cell with the fewest values left among the next cells of the decision
+    /// order whose arguments are all at most the largest mentioned element (Mace4's selection),
+    /// and turns the lex-leader check off: it reads models in the decision order, and the least
+    /// model in that reading need not be the one the least-number heuristic keeps when cells are
+    /// chosen out of order. The least-number heuristic holds for any choice of cell.
+    pub fn fewest_values_first(&mut self) {
+        self.fewest_first = true;
+        self.lex = None;
     }
 
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
@@ -601,14 +657,14 @@ impl<'p> Search<'p> {
         if self.nodes.is_multiple_of(every) && check(every) == Flow::Abort {
             return Flow::Abort;
         }
-        let Some((pos, cell)) = self.branches(from) else {
+        let Some((next, cell)) = self.branches(from) else {
             return on_model(self);
         };
         let frame = self.push_candidates(cell);
         while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
-            if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
-                let flow = self.run(pos + 1, on_model, check);
+            if self.assign_decision(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
+                let flow = self.run(next, on_model, check);
                 if flow != Flow::Continue {
                     self.undo_to(mark);
                     self.choices.truncate(frame);
@@ -630,16 +686,16 @@ impl<'p> Search<'p> {
             return;
         }
         let branches = if depth == 0 { None } else { self.branches(from) };
-        let Some((pos, cell)) = branches else {
+        let Some((next, cell)) = branches else {
             out.push(path.clone());
             return;
         };
         let frame = self.push_candidates(cell);
         while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
-            if self.assign(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
+            if self.assign_decision(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
                 path.push((cell, v));
-                self.split(pos + 1, depth - 1, path, out, stop);
+                self.split(next, depth - 1, path, out, stop);
                 path.pop();
             }
             self.undo_to(mark);
