@@ -71,6 +71,12 @@ impl BitRows {
         self.row(r).iter().map(|w| w.count_ones()).sum()
     }
 
+    /// The greatest element of row `r`, if it holds any.
+    pub fn greatest(&self, r: usize) -> Option<u32> {
+        let row = self.row(r);
+        row.iter().rposition(|&w| w != 0).map(|w| 64 * w as u32 + 63 - row[w].leading_zeros())
+    }
+
     /// Whether row `r` holds `v`.
     pub fn contains(&self, r: usize, v: u32) -> bool {
         let (w, bit) = place(v);
@@ -179,6 +185,7 @@ mod tests {
                     _ => RowSize::Many,
                 };
                 assert_eq!(rows.size(r), size, "row {r}");
+                assert_eq!((rows.count(r), rows.greatest(r)), (expected.len() as u32, expected.last().copied()), "row {r}");
                 for v in 0..set.len() as u32 {
                     assert_eq!(rows.contains(r, v), set[v as usize]);
                 }

@@ -127,8 +127,9 @@ pub struct Options {
 pub enum Branching {
     /// The next open cell of the decision order, with lex-leader pruning.
     DecisionOrder,
-    /// The open cell with the fewest values left among those whose arguments are all mentioned
-    /// (Mace4's selection), without lex-leader pruning ([`Search::fewest_values_first`]).
+    /// The open cell with the fewest values left among those whose arguments are at most the
+    /// largest mentioned element (Mace4's selection), without lex-leader pruning
+    /// ([`Search::fewest_values_first`]).
     FewestValues,
     /// Both searches side by side: the first to decide answers. Where the theory's leading
     /// existentials add a Skolemized search beside the plain one, both follow the decision order.

@@ -123,8 +123,8 @@ pub struct Search<'p> {
     assigned: usize,
     symmetry_breaking: bool,
     /// Whether a node branches on the open cell with the fewest values left among those whose
-    /// arguments are all mentioned (Mace4's "concentric band"), rather than the next in the
-    /// decision order ([`Search::fewest_values_first`]).
+    /// arguments are at most the largest mentioned element (Mace4's "concentric band"), rather
+    /// than the next in the decision order ([`Search::fewest_values_first`]).
     fewest_first: bool,
     /// Lex-leader pruning (with symmetry breaking on).
     lex: Option<LexLeader>,
@@ -627,15 +627,9 @@ impl<'p> Search<'p> {
         Some((if best.1 == first { pos + 1 } else { pos }, best.1))
     }
 
-    /// The largest element some assigned cell mentions, in any sort.
+    /// The largest element some decision mentions, in any sort.
     fn band(&self) -> u32 {
-        (0..self.p.sizes.len())
-            .filter_map(|s| {
-                let row = self.mentioned.row(s);
-                row.iter().rposition(|&w| w != 0).map(|w| 64 * w as u32 + 63 - row[w].leading_zeros())
-            })
-            .max()
-            .unwrap_or(0)
+        (0..self.p.sizes.len()).filter_map(|s| self.mentioned.greatest(s)).max().unwrap_or(0)
     }
 
     /// Branches on the open cell with the fewest values left among the next cells of the decision
