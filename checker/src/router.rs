@@ -5,7 +5,8 @@
 //! # The `auto` rule
 //!
 //! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
-//!   threads of its own, the native ones at a lower priority so that SAT keeps a core
+//!   threads of its own. The native finder has the machine to itself for its first 50 ms
+//!   (`NATIVE_HEAD_START`), then runs at a lower priority so that SAT keeps a core
 //!   (`NATIVE_NICE`); the first decided answer (a model, or a proof that there is none) wins
 //!   and the other is stopped. [`First::engine`] says which one answered. They are good at
 //!   different things: the native finder exhausts small symmetric problems and finds models of
@@ -202,6 +203,18 @@ fn first_at(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resul
     }
 }
 
+/// How long the native finder has the machine to itself before the SAT back end starts in a
+/// race.
+///
+/// Once SAT runs it keeps a core ([`NATIVE_NICE`]), and on 2 cores that halves the native
+/// finder's: its two searches (two ways of branching, or the plain and Skolemized theory) then
+/// share one core. Started at once, SAT made the race take twice as long as the native finder
+/// alone on what the native finder decides (nonabelian groups of order 17 and 21: 138 and 318 ms
+/// against 72 and 150; a nonassociative Moufang loop of order 16: 50 ms against 23). What SAT
+/// decides first comes this much later; of the 128 benchmark instances, none that Mace4 decides
+/// changes hands (docs/BENCHMARKS.md).
+const NATIVE_HEAD_START: Duration = Duration::from_millis(50);
+
 /// How long the winner of a race waits for the loser to notice its stop flag.
 const LOSER_GRACE: Duration = Duration::from_millis(500);
 
@@ -228,8 +241,9 @@ fn yield_to_other_threads() {
 }
 
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
-/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. The native finder's
-/// threads yield to SAT's ([`NATIVE_NICE`]). The loser is told to
+/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. SAT starts after
+/// [`NATIVE_HEAD_START`], or as soon as the native finder answers without deciding, unless the
+/// race is over by then; the native finder's threads yield to it ([`NATIVE_NICE`]). The loser is told to
 /// stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is left to finish
 /// that on its own thread, which ends it.
 fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
@@ -253,13 +267,28 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
             tx.send((Engine::Native, answer))
         });
     }
-    {
-        let (t, sizes, budget, stop) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone());
-        std::thread::spawn(move || tx.send((Engine::Sat, crate::sat::first_until(&t, &sizes, &budget, Some(stop)))));
-    }
+    // Raised when the native finder has answered without deciding: SAT need not wait longer.
+    let sat_go = Arc::new(AtomicBool::new(false));
+    let sat = {
+        let (t, sizes, budget, stop, go) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone(), sat_go.clone());
+        std::thread::spawn(move || {
+            let starts_at = start + NATIVE_HEAD_START;
+            while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && std::time::Instant::now() < starts_at {
+                std::thread::park_timeout(starts_at.saturating_duration_since(std::time::Instant::now()));
+            }
+            // Stopped before it started (the native finder decided, or the user gave up): it
+            // sends nothing, and dropping `tx` tells the race at once.
+            if !stop.load(Ordering::Relaxed) {
+                // The deadline counts from the start of the race, not from SAT's.
+                let budget = Budget { time: budget.time.map(|limit| limit.saturating_sub(start.elapsed())), ..budget };
+                let _ = tx.send((Engine::Sat, crate::sat::first_until(&t, &sizes, &budget, Some(stop))));
+            }
+        })
+    };
     let stop_all = || {
         native_stop.store(true, Ordering::Relaxed);
         sat_stop.store(true, Ordering::Relaxed);
+        sat.thread().unpark();
     };
     let user_cancelled = || budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let mut answers: Vec<(Engine, Result<(FirstModel, u64, Duration), FinderError>)> = Vec::new();
@@ -280,6 +309,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
                     let (engine, r) = answers.pop().expect("just pushed");
                     return r.map(|(outcome, nodes, _)| First { outcome, nodes, elapsed: start.elapsed(), engine });
                 }
+                // The native finder gave up or cannot take the size: SAT's wait is over.
+                sat_go.store(true, Ordering::Relaxed);
+                sat.thread().unpark();
             }
             Err(mpsc::RecvTimeoutError::Timeout) if user_cancelled() => stop_all(),
             Err(mpsc::RecvTimeoutError::Timeout) => {}

@@ -165,6 +165,21 @@ fn the_race_reports_its_winner_and_the_answer_is_checked() {
     assert_eq!(f.outcome, FirstModel::None);
 }
 
+/// SAT starts late in a race (the native finder's head start, cut short when the native finder
+/// answers without deciding) but still answers one the native finder gives up: with a budget of
+/// one node the native side stops unknown at its first budget check, and SAT, which counts no
+/// nodes, finds a Steiner quasigroup of order 13 (the native finder needs about 300 nodes).
+#[test]
+fn sat_answers_a_race_the_native_finder_gives_up() {
+    let t = crate::common::bench_theory("steiner_quasigroup.bk");
+    let budget = Budget { nodes: Some(1), ..Budget::default() };
+    assert_eq!(finder::first(&t, &[13], &budget, Options::default()).unwrap().0, FirstModel::Unknown);
+    let f = router::first_by(Engine::Auto, &t, &[13], &budget).unwrap();
+    assert_eq!(f.engine, Engine::Sat);
+    let FirstModel::Found { model } = f.outcome else { panic!("a Steiner quasigroup of order 13 exists: {:?}", f.outcome) };
+    assert!(eval::check(&t, &model).is_ok());
+}
+
 #[test]
 fn sizes_above_64_are_attempted_not_refused() {
     // Both engines take 100 elements: the limits are what a problem costs.
