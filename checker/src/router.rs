@@ -6,8 +6,8 @@
 //!
 //! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
 //!   threads of its own. The native finder has the machine to itself for its first 50 ms
-//!   (`NATIVE_HEAD_START`), then runs at a lower priority so that SAT keeps a core
-//!   (`NATIVE_NICE`); the first decided answer (a model, or a proof that there is none) wins
+//!   (`NATIVE_HEAD_START`), then, given more than one core, runs at a lower priority so that
+//!   SAT keeps a core (`NATIVE_NICE`); the first decided answer (a model, or a proof that there is none) wins
 //!   and the other is stopped. [`First::engine`] says which one answered. They are good at
 //!   different things: the native finder exhausts small symmetric problems and finds models of
 //!   theories with few solutions fast, CaDiCaL's clause learning finds Steiner and Mendelsohn
@@ -258,8 +258,12 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
         let budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
         std::thread::spawn(move || {
             let native = || finder::first(&t, &sizes, &budget, Options::default());
-            // A pool of as many threads as the global one, each yielding to the SAT thread.
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(rayon::current_num_threads()).start_handler(|_| yield_to_other_threads()).build();
+            // A pool of as many threads as the global one, each yielding to the SAT thread when
+            // there are cores to spare: on a single one it would leave the native finder a tenth
+            // of it (no nonabelian group of order 23: 15 s against 1.5 s alone), so the two
+            // share it evenly.
+            let threads = rayon::current_num_threads();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).start_handler(move |_| if threads > 1 { yield_to_other_threads() }).build();
             let answer = match pool {
                 Ok(pool) => pool.install(native),
                 Err(_) => native(),

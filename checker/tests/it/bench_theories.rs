@@ -53,6 +53,31 @@ fn fewest_values_first_decides_steiner_and_mendelsohn_quasigroups() {
     spectrum_support_by(Branching::FewestValues, "mendelsohn_quasigroup.bk", 8..=10, |n| n % 3 == 0 || n % 3 == 1);
 }
 
+/// On one thread the searches take turns; run one after the other, the first may never end.
+/// The Skolemized search of the nonassociative Moufang loop of order 16 wanders (unknown after
+/// 580,000 nodes) where the plain one finds a loop in about 350. With its witnesses written as
+/// constants (one problem, two ways of branching), fewest-values-first takes about 50,000 nodes
+/// to prove that no nonabelian group of order 23 exists, the decision order about 7,000. Each is
+/// decided here within a node budget that the slower search alone exhausts.
+#[test]
+fn searches_take_turns_on_one_thread() {
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let budget = Budget { nodes: Some(40_000), ..Budget::default() };
+    let moufang = crate::common::bench_theory("nonassociative_moufang_loop.bk");
+    let (outcome, _, _) = one_thread.install(|| first(&moufang, &[16], &budget, Options::default())).unwrap();
+    let FirstModel::Found { model } = outcome else { panic!("a nonassociative Moufang loop of order 16 exists: {outcome:?}") };
+    assert!(eval::check(&moufang, &model).is_ok());
+    let groups = Theory::parse(
+        "theory NonabelianGroupWitnessed\nfunc * : 2\nfunc inv : 1\nconst e\nconst a\nconst b\n\
+         axiom assoc: (x * y) * z = x * (y * z)\naxiom left_identity: e * x = x\naxiom right_identity: x * e = x\n\
+         axiom left_inverse: inv(x) * x = e\naxiom right_inverse: x * inv(x) = e\naxiom nonabelian: a * b != b * a",
+        "witnessed.bk",
+    )
+    .unwrap();
+    let (outcome, _, _) = one_thread.install(|| first(&groups, &[23], &budget, Options::default())).unwrap();
+    assert_eq!(outcome, FirstModel::None, "every group of prime order is cyclic");
+}
+
 #[test]
 fn mendelsohn_quasigroups_at_zero_or_one_mod_three_except_six() {
     spectrum_support("mendelsohn_quasigroup.bk", 1..=7, |n| (n % 3 == 0 || n % 3 == 1) && n != 6);
