@@ -7,8 +7,8 @@
 //! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
 //!   threads of its own. The native finder has the machine to itself for its first 50 ms
 //!   (`NATIVE_HEAD_START`), then, given more than one core, runs at a lower priority so that
-//!   SAT keeps a core (`NATIVE_NICE`); the first decided answer (a model, or a proof that there is none) wins
-//!   and the other is stopped. [`First::engine`] says which one answered. They are good at
+//!   SAT keeps a core (`NATIVE_NICE`); the first decided answer (a model, or a proof that
+//!   there is none) wins and the other is stopped. [`First::engine`] says which one answered. They are good at
 //!   different things: the native finder exhausts small symmetric problems and finds models of
 //!   theories with few solutions fast, CaDiCaL's clause learning finds Steiner and Mendelsohn
 //!   quasigroups and orthogonal Latin squares the native finder does not (docs/BENCHMARKS.md,
@@ -243,9 +243,9 @@ fn yield_to_other_threads() {
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
 /// thread of its own with its own stop flag; the user's Ctrl-C reaches both. SAT starts after
 /// [`NATIVE_HEAD_START`], or as soon as the native finder answers without deciding, unless the
-/// race is over by then; the native finder's threads yield to it ([`NATIVE_NICE`]). The loser is told to
-/// stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is left to finish
-/// that on its own thread, which ends it.
+/// race is over by then; the native finder's threads yield to it ([`NATIVE_NICE`]). The loser
+/// is told to stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is
+/// left to finish that on its own thread, which ends it.
 fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{mpsc, Arc};
