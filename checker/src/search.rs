@@ -620,8 +620,9 @@ impl<'p> Search<'p> {
             if self.p.cells[c].args.iter().any(|&a| a > band) {
                 break;
             }
-            if self.val[c] == NONE {
-                best = best.min((self.dom.count(c), c));
+            // Ties go to the earlier cell of the decision order (the inner ring), as in Mace4.
+            if self.val[c] == NONE && self.dom.count(c) < best.0 {
+                best = (self.dom.count(c), c);
             }
         }
         Some((if best.1 == first { pos + 1 } else { pos }, best.1))
@@ -632,8 +633,9 @@ impl<'p> Search<'p> {
         (0..self.p.sizes.len()).filter_map(|s| self.mentioned.greatest(s)).max().unwrap_or(0)
     }
 
-    /// Branches on the open cell with the fewest values left among the next cells of the decision
-    /// order whose arguments are all at most the largest mentioned element (Mace4's selection),
+    /// Branches on the open cell with the fewest values left (the earliest in the decision order
+    /// among equals) among the next cells of the decision order whose arguments are all at most
+    /// the largest mentioned element (Mace4's selection),
     /// and turns the lex-leader check off: it reads models in the decision order, and the least
     /// model in that reading need not be the one the least-number heuristic keeps when cells are
     /// chosen out of order. The least-number heuristic holds for any choice of cell.
