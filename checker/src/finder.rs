@@ -663,19 +663,20 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
     // Without leading existentials there is nothing to add; witness tables too large to compile
     // (or not compiled in time) leave the plain search alone.
     let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::within(&skolemized, sizes, &stop).ok() } else { None };
+    // With witnesses, two searches already share the threads; four made the distributive
+    // nonmedial quasigroup of order 81 take 290 s instead of 35.
+    let opts = match (&witnessed, opts.branching) {
+        (Some(_), Branching::Both) => Options { branching: Branching::DecisionOrder, ..opts },
+        _ => opts,
+    };
     let settled = AtomicBool::new(false);
-    let outcome = match &witnessed {
-        None if rayon::current_num_threads() == 1 => by_turns(&[&plain], t, opts, &meter, &settled),
-        None => first_in(&plain, t, opts, &meter, &settled),
-        Some(w) => {
-            // Two searches already share the threads; four made the distributive nonmedial
-            // quasigroup of order 81 take 290 s instead of 35.
-            let opts = Options { branching: if opts.branching == Branching::Both { Branching::DecisionOrder } else { opts.branching }, ..opts };
-            if rayon::current_num_threads() == 1 {
-                by_turns(&[w, &plain], t, opts, &meter, &settled)
-            } else {
-                either(rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled)))
-            }
+    let outcome = if rayon::current_num_threads() == 1 {
+        let problems: Vec<&Problem> = witnessed.iter().chain([&plain]).collect();
+        by_turns(&problems, t, opts, &meter, &settled)
+    } else {
+        match &witnessed {
+            None => first_in(&plain, t, opts, &meter, &settled),
+            Some(w) => either(rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled))),
         }
     };
     if let FirstModel::Found { model } = &outcome {
@@ -704,9 +705,10 @@ const EARLIER_MODEL_GRACE: Duration = Duration::from_millis(500);
 ///
 /// By default two searches of the same tree run side by side ([`Branching::Both`]), each
 /// complete on its own: the decision order with lex-leader pruning, which exhausts symmetric
-/// problems fastest (no nonabelian group of order 23: 7,893 nodes against 90,806), and Mace4's
-/// fewest-values-first, which finds designs where the fixed order wanders (Steiner quasigroups
-/// of order 19: 4,313 nodes against unknown after a million; none of order 16: 8,985 nodes).
+/// problems fastest (no nonabelian group of order 23, its witnesses as constants: about 7,000
+/// nodes against 50,000), and Mace4's fewest-values-first, which finds designs where the fixed
+/// order wanders (Steiner quasigroups of order 19: about 5,000 nodes against unknown after a
+/// million; none of order 16: about 9,600).
 fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     match first_model_roots(p, opts, meter) {
         Err(outcome) => settle(outcome, settled),

@@ -620,9 +620,13 @@ impl<'p> Search<'p> {
             if self.p.cells[c].args.iter().any(|&a| a > band) {
                 break;
             }
+            if self.val[c] != NONE {
+                continue;
+            }
             // Ties go to the earlier cell of the decision order (the inner ring), as in Mace4.
-            if self.val[c] == NONE && self.dom.count(c) < best.0 {
-                best = (self.dom.count(c), c);
+            let values = self.dom.count(c);
+            if values < best.0 {
+                best = (values, c);
             }
         }
         Some((if best.1 == first { pos + 1 } else { pos }, best.1))
@@ -635,10 +639,10 @@ impl<'p> Search<'p> {
 
     /// Branches on the open cell with the fewest values left (the earliest in the decision order
     /// among equals) among the next cells of the decision order whose arguments are all at most
-    /// the largest mentioned element (Mace4's selection),
-    /// and turns the lex-leader check off: it reads models in the decision order, and the least
-    /// model in that reading need not be the one the least-number heuristic keeps when cells are
-    /// chosen out of order. The least-number heuristic holds for any choice of cell.
+    /// the largest mentioned element (Mace4's selection), and turns the lex-leader check off: it
+    /// reads models in the decision order, and the least model in that reading need not be the
+    /// one the least-number heuristic keeps when cells are chosen out of order. The least-number
+    /// heuristic holds for any choice of cell.
     pub fn fewest_values_first(&mut self) {
         self.fewest_first = true;
         self.lex = None;
