@@ -3,7 +3,7 @@
 # does splitting cost? (docs/BENCHMARKS.md, "Issue 22".)
 #
 #   benches/split.sh evenness [THEORY SIZE]   # max/mean and min/mean search nodes per piece, P = 16, 64, 256
-#   benches/split.sh time [THEORY SIZE]       # wall time, 16 pieces in one process against 1 piece (farm-bench)
+#   benches/split.sh time [THEORY SIZE]       # wall time, 16 pieces in one process against 1 piece (benches/ab.sh)
 #
 # Defaults: loop 7, then semigroup 7. Work per piece is counted in search nodes (deterministic,
 # unlike seconds on a shared machine); every piece's file also records its seconds. The binary
@@ -34,9 +34,9 @@ evenness() {
 timing() {
     points "$@" | while read -r theory size; do
         d="$OUT/time-$theory-$size"
-        farm-bench -n 3 --warmup 0 --timeout 1800 \
-            --vs "sh -c 'rm -rf $d-1 && exec $BIN sweep $theory --size $size --pieces 1 --out $d-1 >/dev/null 2>&1'" \
-            -- sh -c "rm -rf $d-16 && exec $BIN sweep $theory --size $size --pieces 16 --out $d-16 >/dev/null 2>&1"
+        # A sweep resumes from what its directory holds: each run starts from an empty one.
+        benches/ab.sh -n 3 -s "rm -rf $d-16 && exec $BIN sweep $theory --size $size --pieces 16 --out $d-16" \
+            "rm -rf $d-1 && exec $BIN sweep $theory --size $size --pieces 1 --out $d-1"
     done
 }
 
