@@ -15,7 +15,7 @@
 mod common;
 
 use birkhoff_checker::implied;
-use birkhoff_checker::sat::encode::{Encoding, Lit, Sink};
+use birkhoff_checker::sat::encode::{Encoding, Lit, Sink, Symmetry};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -51,7 +51,7 @@ fn main() {
         let (t, n, stem) = common::instance(inst);
         let sizes = vec![n; t.sig.sorts.len()];
         let mut clauses = Clauses::default();
-        Encoding::new(&t, &implied::cancellations(&t), &sizes, true, u64::MAX, &mut clauses, &|| false).unwrap_or_else(|e| panic!("{inst}: {e:?}"));
+        Encoding::new(&t, &implied::cancellations(&t), &sizes, Symmetry::On, u64::MAX, &mut clauses, &|| false).unwrap_or_else(|e| panic!("{inst}: {e:?}"));
         let vars = clauses.0.iter().flatten().map(|l| l.unsigned_abs()).max().unwrap_or(0);
         let file = format!("{dir}/{stem}-{n}.cnf");
         let mut out = std::io::BufWriter::new(std::fs::File::create(&file).expect("create the DIMACS file"));

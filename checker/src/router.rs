@@ -65,6 +65,9 @@ impl std::str::FromStr for Engine {
     }
 }
 
+/// What one engine of a race answered: a first model, "none" or "unknown", with its nodes and time.
+type RaceAnswer = (Engine, Result<(FirstModel, u64, Duration), FinderError>);
+
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
     matches!(r, Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory(_))))
@@ -295,7 +298,7 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
         sat.thread().unpark();
     };
     let user_cancelled = || budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-    let mut answers: Vec<(Engine, Result<(FirstModel, u64, Duration), FinderError>)> = Vec::new();
+    let mut answers: Vec<RaceAnswer> = Vec::new();
     while answers.len() < 2 {
         match rx.recv_timeout(Duration::from_millis(10)) {
             Ok((engine, r)) => {
