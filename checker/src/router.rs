@@ -264,9 +264,16 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
             // A pool of as many threads as the global one, each yielding to the SAT thread when
             // there are cores to spare: on a single one it would leave the native finder a tenth
             // of it (no nonabelian group of order 23: 15 s against 1.5 s alone), so the two
-            // share it evenly.
-            let threads = rayon::current_num_threads();
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).start_handler(move |_| if threads > 1 { yield_to_other_threads() }).build();
+            // share it evenly. Built with rayon's default size (RAYON_NUM_THREADS, else the
+            // cores), it leaves the global pool unstarted: a small `find` is over before two
+            // more threads would have started. A worker's start handler counts its own pool.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .start_handler(|_| {
+                    if rayon::current_num_threads() > 1 {
+                        yield_to_other_threads()
+                    }
+                })
+                .build();
             let answer = match pool {
                 Ok(pool) => pool.install(native),
                 Err(_) => native(),

@@ -311,6 +311,33 @@ fn find_gives_a_model_or_says_there_is_none() {
     assert_eq!(v["outcome"], "found");
 }
 
+/// libz3 is loaded when Z3 is first used (`birkhoff_checker::z3::load`), not linked: with it
+/// hidden (an empty file bound over it in a private mount namespace), `find` still answers and
+/// `--engine z3` says why it cannot, where a linked libz3 would stop the binary from starting.
+#[test]
+#[cfg(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"))]
+fn without_libz3_only_the_z3_engine_is_missing() {
+    let cache = Command::new("ldconfig").arg("-p").output().expect("ldconfig runs");
+    let cache = String::from_utf8_lossy(&cache.stdout).into_owned();
+    let libz3 = cache.lines().find(|l| l.trim_start().starts_with("libz3.so.4 ")).and_then(|l| l.split("=> ").nth(1)).expect("libz3.so.4 is installed (README)");
+    let hidden = |args: &[&str]| {
+        Command::new("unshare")
+            .args(["-m", "sh", "-c", r#"mount --bind /dev/null "$0" && exec "$@""#, libz3, env!("CARGO_BIN_EXE_birkhoff")])
+            .args(args)
+            .output()
+            .expect("unshare runs")
+    };
+    if !Command::new("unshare").args(["-m", "true"]).status().is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no private mount namespace here (unshare -m needs root or user namespaces)");
+        return;
+    }
+    let native = hidden(&["find", "group", "--size", "4"]);
+    assert!(native.status.success() && stdout(&native).contains("sizes: U = 4"), "{}", stderr(&native));
+    let z3 = hidden(&["find", "group", "--size", "4", "--engine", "z3"]);
+    assert_eq!(z3.status.code(), Some(2), "{}", stdout(&z3));
+    assert!(stderr(&z3).contains("the Z3 engine is unavailable: cannot load libz3"), "{}", stderr(&z3));
+}
+
 #[test]
 fn a_reader_that_stops_early_does_not_make_it_panic() {
     use std::io::Read;

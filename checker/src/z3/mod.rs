@@ -8,15 +8,18 @@
 //!   ([`crate::iso`]); the labeled count is Σ n!/|Aut| over the classes.
 //!   Counts have no cap other than the budget, and a count cut short is never exact.
 //! * Every model is re-checked by the engine's evaluator before it is reported.
+//! * libz3 is loaded on first use on x86-64 Linux ([`load`]), not at start-up; every entry
+//!   point here first checks that it can be.
 //! * Z3 objects are not `Send`: every Z3 object here lives in the calling thread's context
 //!   (`z3::Context::thread_local`), so each rayon worker uses its own context, and every
 //!   encoding declares its sorts and symbols under names no other encoding uses.
 //!
-//! Built only with the `z3` cargo feature (on by default), which links the system's libz3
+//! Built only with the `z3` cargo feature (on by default), which uses the system's libz3
 //! (Debian: `libz3-dev`). The `z3` crate 0.22 is used within the API of Z3 4.8.12.
 
 pub mod encode;
 pub mod finite;
+pub mod load;
 pub mod prove;
 pub mod solve;
 
@@ -37,12 +40,19 @@ impl From<encode::EncodeError> for FinderError {
     }
 }
 
+/// `Err` when libz3 cannot be loaded ([`load`]): the engine then answers nothing, as when it is
+/// not built in.
+fn loaded() -> Result<(), FinderError> {
+    load::available().map_err(|why| FinderError::Encoding(format!("the Z3 engine is unavailable: {why}; use --engine native or sat")))
+}
+
 fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
     budget.time.map(|t| start + t)
 }
 
 /// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.
 pub fn first(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+    loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
     let end = deadline(budget, start);
@@ -70,6 +80,7 @@ const ORBIT_LIMIT: u64 = 720;
 /// One representative of every isomorphism class, by enumeration with blocking clauses. The
 /// `nodes` of the result count Z3 checks (one per model met, plus the last).
 pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+    loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
     let meter = Meter::new(budget);
@@ -128,6 +139,7 @@ pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) ->
 /// Counts labeled models by enumerating every one with Z3, without symmetry breaking, each
 /// checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
 pub fn count_labeled_directly(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+    loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
     let end = deadline(budget, start);

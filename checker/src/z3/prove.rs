@@ -53,6 +53,9 @@ static ABANDONED: worker::Pool = worker::Pool::new(2);
 /// variable table, its free variables read universally, over the theory's signature. Errors only
 /// when the goal or an axiom cannot be encoded.
 pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Verdict, EncodeError> {
+    if let Err(why) = super::load::available() {
+        return Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}"), at_limit: false });
+    }
     let deadline = Instant::now() + timeout;
     static MEMORY: Once = Once::new();
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
