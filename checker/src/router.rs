@@ -243,8 +243,38 @@ fn yield_to_other_threads() {
     }
 }
 
+/// How many nodes a race's first look may search: one turn of 512 for each of two searches.
+///
+/// Starting the race's threads (the native finder's pool and SAT's thread) costs about a
+/// millisecond, more than the whole search of many small questions (a Mendelsohn quasigroup of
+/// order 10: 230 nodes, 0.3 ms), and the look tries the Skolemized theory fewest values first as
+/// well, which the threads do not (a nonassociative Moufang loop of order 16: 72 nodes, 5 ms,
+/// against 546). A look that does not decide is lost, at most this much or
+/// [`FIRST_LOOK_TIME`] (docs/BENCHMARKS.md).
+const FIRST_LOOK_NODES: u64 = 1024;
+
+/// How long a race's first look may take, building the problem included: nodes of large
+/// problems take long (a self-orthogonal Latin square of order 7: 113 nodes, about 5 ms).
+const FIRST_LOOK_TIME: Duration = Duration::from_millis(20);
+
+/// The native finder on the calling thread alone, within [`FIRST_LOOK_NODES`] and
+/// [`FIRST_LOOK_TIME`] (and the caller's budget): its answer when it decides (a model, none, or
+/// an error other than a refusal of the problem), else `None` for the race to go on.
+fn first_look(t: &Theory, sizes: &[u32], budget: &Budget) -> Option<Result<(FirstModel, u64, Duration), FinderError>> {
+    let look = Budget {
+        time: Some(budget.time.map_or(FIRST_LOOK_TIME, |limit| limit.min(FIRST_LOOK_TIME))),
+        nodes: Some(budget.nodes.map_or(FIRST_LOOK_NODES, |limit| limit.min(FIRST_LOOK_NODES))),
+        ..budget.clone()
+    };
+    match finder::first_on_this_thread(t, sizes, &look, Options::default()) {
+        Ok((FirstModel::Unknown, _, _)) | Err(FinderError::Problem(_) | FinderError::Encoding(_)) => None,
+        decided => Some(decided),
+    }
+}
+
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
-/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. SAT starts after
+/// thread of its own with its own stop flag; the user's Ctrl-C reaches both. A first look
+/// ([`first_look`]) on the calling thread comes before either. SAT starts after
 /// [`NATIVE_HEAD_START`], or as soon as the native finder answers without deciding, unless the
 /// race is over by then; the native finder's threads yield to it ([`NATIVE_NICE`]). The loser
 /// is told to stop and given [`LOSER_GRACE`] to do so; a loser still building its problem is
@@ -253,6 +283,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{mpsc, Arc};
     let start = std::time::Instant::now();
+    if let Some(decided) = first_look(t, sizes, budget) {
+        return decided.map(|(outcome, nodes, _)| First { outcome, nodes, elapsed: start.elapsed(), engine: Engine::Native });
+    }
     let native_stop = Arc::new(AtomicBool::new(false));
     let sat_stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();

@@ -4,27 +4,33 @@
 //! the prover comparison's problems in benches/provers/loops/.
 
 use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{first, Branching, FirstModel, Options};
+use birkhoff_checker::finder::{first, first_on_this_thread, Branching, FirstModel, Options};
 use birkhoff_engine::{eval, Theory};
 
 /// Asserts that `file` has a model of size n exactly for the sizes in `exists`, with each way of
-/// branching alone and with both side by side.
+/// branching alone and with both side by side, and with both taking turns on one thread (as a
+/// race's first look does).
 fn spectrum_support(file: &str, sizes: impl IntoIterator<Item = u32> + Clone, exists: impl Fn(u32) -> bool) {
     for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
         spectrum_support_by(branching, file, sizes.clone(), &exists);
     }
+    check_support(file, "this thread", sizes, &exists, |t, n| first_on_this_thread(t, &[n], &Budget::default(), Options::default()).unwrap().0);
 }
 
 fn spectrum_support_by(branching: Branching, file: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool) {
+    let how = format!("{branching:?}");
+    check_support(file, &how, sizes, exists, |t, n| first(t, &[n], &Budget::default(), Options { branching, ..Options::default() }).unwrap().0);
+}
+
+fn check_support(file: &str, how: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool, find: impl Fn(&Theory, u32) -> FirstModel) {
     let t = crate::common::bench_theory(file);
     for n in sizes {
-        let (outcome, _, _) = first(&t, &[n], &Budget::default(), Options { branching, ..Options::default() }).unwrap();
-        match outcome {
+        match find(&t, n) {
             FirstModel::Found { model } => {
-                assert!(exists(n), "{file} ({branching:?}): a model of size {n}, but none should exist");
+                assert!(exists(n), "{file} ({how}): a model of size {n}, but none should exist");
                 assert!(eval::check(&t, &model).is_ok());
             }
-            FirstModel::None => assert!(!exists(n), "{file} ({branching:?}): none of size {n}, but one should exist"),
+            FirstModel::None => assert!(!exists(n), "{file} ({how}): none of size {n}, but one should exist"),
             FirstModel::Unknown => panic!("{file} n={n}: an unlimited search gave up"),
         }
     }

@@ -4,7 +4,7 @@
 
 
 use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, Branching, FirstModel, Options};
+use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, first_on_this_thread, Branching, FirstModel, Options};
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::{eval, Structure, Theory};
 use proptest::prelude::*;
@@ -26,13 +26,16 @@ fn check_against_oracle(t: &Theory, n: u32) {
     assert_eq!((e.labeled.value, e.labeled.status), (labeled, Status::Exact), "labeled (sum n!/|Aut|) at n={n} of\n{text}");
     let direct = count_labeled_directly(t, &[n], &Budget::default()).unwrap();
     assert_eq!(direct.value, labeled, "labeled by direct enumeration at n={n} of\n{text}");
-    // Each way of branching is complete on its own, and so is the two side by side.
+    // Each way of branching is complete on its own, and so is the two side by side, on threads
+    // or taking turns on this one (where the witnessed theory is searched both ways).
     for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
-        let (f, _, _) = first(t, &[n], &Budget::default(), Options { branching, ..Options::default() }).unwrap();
-        match f {
-            FirstModel::Found { model } => assert!(labeled > 0 && eval::check(t, &model).is_ok()),
-            FirstModel::None => assert_eq!(labeled, 0, "first ({branching:?}) says none at n={n} of\n{text}"),
-            FirstModel::Unknown => panic!("no budget was set"),
+        let opts = Options { branching, ..Options::default() };
+        for (how, answer) in [("threads", first(t, &[n], &Budget::default(), opts)), ("this thread", first_on_this_thread(t, &[n], &Budget::default(), opts))] {
+            match answer.unwrap().0 {
+                FirstModel::Found { model } => assert!(labeled > 0 && eval::check(t, &model).is_ok()),
+                FirstModel::None => assert_eq!(labeled, 0, "first ({branching:?}, {how}) says none at n={n} of\n{text}"),
+                FirstModel::Unknown => panic!("no budget was set"),
+            }
         }
     }
     for c in &e.classes {
