@@ -6,7 +6,7 @@ use anyhow::Context;
 use birkhoff_checker::sweep::{self, Job, Plan};
 use std::path::{Path, PathBuf};
 
-/// The flags that write and size the job array.
+// The flags that write and size the job array.
 #[derive(clap::Args)]
 pub struct SlurmArgs {
     /// Do not run: write an sbatch job-array script to FILE (one array task per shard, each

@@ -59,8 +59,8 @@ pub enum LiteratureWhen {
 /// How long the start of a run waits to learn whether any literature source can be reached.
 const REACH_WAIT: Duration = Duration::from_secs(3);
 
-/// Arguments of `birkhoff agent`.
-/// The flags that say which model program to run and how, shared with `research step`.
+// Arguments of `birkhoff agent`.
+// The flags that say which model program to run and how, shared with `research step`.
 #[derive(clap::Args)]
 pub struct ModelFlags {
     /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on

@@ -5,7 +5,7 @@ use crate::output::{print_json, table};
 use crate::Outcome;
 use birkhoff_library::backtest;
 
-/// Arguments of `birkhoff backtest`.
+// Arguments of `birkhoff backtest`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]

@@ -8,7 +8,7 @@ use birkhoff_checker::oeis;
 use birkhoff_engine::catalogue::{self, Basis, Info, Origin};
 use serde_json::json;
 
-/// Arguments of `birkhoff catalogue`.
+// Arguments of `birkhoff catalogue`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

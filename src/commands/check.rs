@@ -6,7 +6,7 @@ use birkhoff_engine::{Error, Theory};
 use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `birkhoff check`.
+// Arguments of `birkhoff check`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Theory files (Birkhoff's format or Mace4 input).

@@ -9,7 +9,7 @@ use birkhoff_checker::prover::conjecture::{conjecture, Options, Progress, Report
 use indicatif::ProgressBar;
 use std::time::Duration;
 
-/// Arguments of `birkhoff conjecture`.
+// Arguments of `birkhoff conjecture`.
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 done, 1 incomplete (a search cut short, conjectures not tried), 2 error, 130 interrupted.")]
 pub struct Args {

@@ -3,7 +3,7 @@
 
 use birkhoff_checker::router::Engine;
 
-/// Which engine answers.
+// Which engine answers.
 #[derive(clap::Args, Clone, Copy)]
 pub struct EngineArgs {
     /// native: Birkhoff's finder; sat: the SAT back end (CaDiCaL); z3: the Z3 backend; auto:

@@ -10,7 +10,7 @@ use birkhoff_checker::prover::Options;
 use birkhoff_engine::{eval, tables, Theory};
 use std::time::Duration;
 
-/// Arguments of `birkhoff equiv`.
+// Arguments of `birkhoff equiv`.
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 equal, equivalent or different, 1 unknown, 2 error, 130 interrupted.")]
 pub struct Args {

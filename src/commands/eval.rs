@@ -7,7 +7,7 @@ use birkhoff_engine::{eval, tables, Structure, Theory};
 use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `birkhoff eval`.
+// Arguments of `birkhoff eval`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name or a theory file.

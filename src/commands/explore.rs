@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Arguments of `birkhoff explore`.
+// Arguments of `birkhoff explore`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A base theory: a seed name or a theory file (repeat the flag for several). Default: every

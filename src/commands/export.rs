@@ -15,7 +15,7 @@ pub enum To {
     Ladr,
 }
 
-/// Arguments of `birkhoff export`.
+// Arguments of `birkhoff export`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed or catalogue name, or a theory file (any format `import` reads).

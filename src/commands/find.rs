@@ -9,7 +9,7 @@ use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
 use serde_json::json;
 
-/// Arguments of `birkhoff find`.
+// Arguments of `birkhoff find`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name or a theory file.

@@ -17,7 +17,7 @@ use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing}
 use serde_json::json;
 use std::time::Duration;
 
-/// Arguments of `birkhoff identify`.
+// Arguments of `birkhoff identify`.
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 placed, 1 undecided against some known theory, 2 error, 130 interrupted.")]
 pub struct Args {

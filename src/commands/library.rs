@@ -9,7 +9,7 @@ use birkhoff_library::Library;
 use serde_json::json;
 use std::path::PathBuf;
 
-/// The `--library DIR` flag shared by every command that uses the library.
+// The `--library DIR` flag shared by every command that uses the library.
 #[derive(clap::Args, Clone)]
 pub struct LibraryArg {
     /// The library directory (created if missing). Default: $BIRKHOFF_LIBRARY, else
@@ -31,7 +31,7 @@ impl LibraryArg {
     }
 }
 
-/// Arguments of `birkhoff library`.
+// Arguments of `birkhoff library`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

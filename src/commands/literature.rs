@@ -8,7 +8,7 @@ use crate::Outcome;
 use birkhoff_literature::{subject, Config, Status};
 use serde_json::json;
 
-/// Arguments of `birkhoff literature`.
+// Arguments of `birkhoff literature`.
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("subject").required(true).args(["theory", "query", "spectrum"])))]
 pub struct Args {

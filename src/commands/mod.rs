@@ -33,7 +33,7 @@ use birkhoff_checker::finder::FinderError;
 use birkhoff_engine::Theory;
 use std::time::Duration;
 
-/// Limits shared by every command that searches.
+// Limits shared by every command that searches.
 #[derive(clap::Args, Clone)]
 pub struct BudgetArgs {
     /// Give up on each size after this many seconds; its counts are then reported as

@@ -53,7 +53,7 @@ impl Format {
     }
 }
 
-/// Arguments of `birkhoff models`.
+// Arguments of `birkhoff models`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name or a theory file.

@@ -11,7 +11,7 @@ use birkhoff_paper::{Compile, Compiled, Paper};
 use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `birkhoff paper`.
+// Arguments of `birkhoff paper`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The discovery: its name, an alias, or its record ID (as `library search` and

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// `--certificate FILE` has them all.
 const RENDERED_STEPS: usize = 2_000;
 
-/// Arguments of `birkhoff prove`.
+// Arguments of `birkhoff prove`.
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error (with --external: the prover is not on PATH or failed), 130 interrupted.")]
 pub struct Args {

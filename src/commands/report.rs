@@ -11,7 +11,7 @@ use birkhoff_library::record::{Body, Record};
 use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `birkhoff report`.
+// Arguments of `birkhoff report`.
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {

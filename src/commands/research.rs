@@ -11,7 +11,7 @@ use birkhoff_research::steps::{self, Options};
 use birkhoff_research::{Error, Kind, Phase, Problem, Workspace};
 use serde_json::json;
 
-/// Arguments of `birkhoff research`.
+// Arguments of `birkhoff research`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

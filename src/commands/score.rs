@@ -11,7 +11,7 @@ use birkhoff_scorer::{gather, score, Evidence, Policy, Weights};
 use anyhow::Context;
 use serde_json::json;
 
-/// Arguments of `birkhoff score`.
+// Arguments of `birkhoff score`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name or a theory file (Birkhoff's format or Mace4 input).

@@ -5,7 +5,7 @@ use crate::Outcome;
 use birkhoff_engine::{seeds, Theory};
 use serde_json::json;
 
-/// Arguments of `birkhoff seeds`.
+// Arguments of `birkhoff seeds`.
 #[derive(clap::Args)]
 pub struct Args {}
 

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::net::{Ipv4Addr, TcpListener};
 use std::path::PathBuf;
 
-/// Arguments of `birkhoff serve`.
+// Arguments of `birkhoff serve`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The port on 127.0.0.1; 0 lets the system choose one (the address is printed).

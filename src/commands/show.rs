@@ -5,7 +5,7 @@ use crate::Outcome;
 use birkhoff_engine::print::FormulaPrinter;
 use serde_json::json;
 
-/// Arguments of `birkhoff show`.
+// Arguments of `birkhoff show`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name (see `birkhoff seeds`) or a theory file (Birkhoff's format or Mace4 input).

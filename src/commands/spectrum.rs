@@ -18,7 +18,7 @@ pub enum Mode {
     Both,
 }
 
-/// Arguments of `birkhoff spectrum`.
+// Arguments of `birkhoff spectrum`.
 #[derive(clap::Args)]
 pub struct Args {
     /// A seed name or a theory file (Birkhoff's format or Mace4 input).

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Arguments of `birkhoff sweep`.
+// Arguments of `birkhoff sweep`.
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
@@ -33,7 +33,7 @@ enum Command {
     Merge(MergeArgs),
 }
 
-/// Arguments of a sweep run.
+// Arguments of a sweep run.
 #[derive(clap::Args)]
 struct RunArgs {
     /// Seed names, theory files (Birkhoff's format or Mace4 input) or directories of them
@@ -73,7 +73,7 @@ struct RunArgs {
     engine: super::engine::EngineArgs,
 }
 
-/// Arguments of `birkhoff sweep merge`.
+// Arguments of `birkhoff sweep merge`.
 #[derive(clap::Args)]
 struct MergeArgs {
     /// Result directories written by `birkhoff sweep --out`.
