@@ -243,7 +243,8 @@ fn yield_to_other_threads() {
     }
 }
 
-/// How many nodes a race's first look may search: one turn of 512 for each of two searches.
+/// How many nodes a race's first look may search: the first turn, fewest values first (a second
+/// turn, in the decision order, cost 36 ms on a Steiner quasigroup of order 19, 2.2 ms the first).
 ///
 /// Starting the race's threads (the native finder's pool and SAT's thread) costs about a
 /// millisecond, more than the whole search of many small questions (a Mendelsohn quasigroup of
@@ -251,7 +252,7 @@ fn yield_to_other_threads() {
 /// well, which the threads do not (a nonassociative Moufang loop of order 16: 72 nodes, 5 ms,
 /// against 546). A look that does not decide is lost, at most this much or
 /// [`FIRST_LOOK_TIME`] (docs/BENCHMARKS.md).
-const FIRST_LOOK_NODES: u64 = 1024;
+const FIRST_LOOK_NODES: u64 = 512;
 
 /// How long a race's first look may take, building the problem included: nodes of large
 /// problems take long (a self-orthogonal Latin square of order 7: 113 nodes, about 5 ms).
