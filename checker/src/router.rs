@@ -4,7 +4,9 @@
 //!
 //! # The `auto` rule
 //!
-//! * First model (`find`): the native finder and the SAT back end ([`crate::sat`]) race, each on
+//! * First model (`find`): a first look on the calling thread alone (`first_look`: the native
+//!   finder's first turn, fewest values first) answers small questions before any thread starts;
+//!   otherwise the native finder and the SAT back end ([`crate::sat`]) race, each on
 //!   threads of its own. The native finder has the machine to itself for its first 50 ms
 //!   (`NATIVE_HEAD_START`), then, given more than one core, runs at a lower priority so that
 //!   SAT keeps a core (`NATIVE_NICE`); the first decided answer (a model, or a proof that
