@@ -67,8 +67,22 @@ impl std::str::FromStr for Engine {
     }
 }
 
-/// What one engine of a race answered: a first model, "none" or "unknown", with its nodes and time.
-type RaceAnswer = (Engine, Result<(FirstModel, u64, Duration), FinderError>);
+/// What an engine answered to a first-model question: a first model, "none" or "unknown", with
+/// its nodes and time.
+type FirstAnswer = Result<(FirstModel, u64, Duration), FinderError>;
+
+/// One engine's answer in a race, with the engine.
+type RaceAnswer = (Engine, FirstAnswer);
+
+/// Whether an answer settles a race: a model or "none", or an error other than a size the engine
+/// cannot take, which is the other engine's to answer (an unsound model above all ends it).
+fn decides(answer: &FirstAnswer) -> bool {
+    match answer {
+        Ok((outcome, _, _)) => *outcome != FirstModel::Unknown,
+        Err(FinderError::Problem(_) | FinderError::Encoding(_)) => false,
+        Err(_) => true,
+    }
+}
 
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
@@ -181,7 +195,7 @@ pub fn first_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> R
 
 /// [`first_by`] on `t` as it is.
 fn first_at(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
-    let single = |e: Engine, r: Result<(FirstModel, u64, Duration), FinderError>| r.map(|(outcome, nodes, elapsed)| First { outcome, nodes, elapsed, engine: e });
+    let single = |e: Engine, r: FirstAnswer| r.map(|(outcome, nodes, elapsed)| First { outcome, nodes, elapsed, engine: e });
     match engine {
         Engine::Native => single(engine, finder::first(t, sizes, budget, Options::default())),
         Engine::Sat => single(engine, crate::sat::first(t, sizes, budget)),
@@ -261,18 +275,15 @@ const FIRST_LOOK_NODES: u64 = 512;
 const FIRST_LOOK_TIME: Duration = Duration::from_millis(20);
 
 /// The native finder on the calling thread alone, within [`FIRST_LOOK_NODES`] and
-/// [`FIRST_LOOK_TIME`] (and the caller's budget): its answer when it decides (a model, none, or
-/// an error other than a refusal of the problem), else `None` for the race to go on.
-fn first_look(t: &Theory, sizes: &[u32], budget: &Budget) -> Option<Result<(FirstModel, u64, Duration), FinderError>> {
+/// [`FIRST_LOOK_TIME`] (and the caller's budget): its answer when that [`decides`] the race,
+/// else `None` for the race to go on.
+fn first_look(t: &Theory, sizes: &[u32], budget: &Budget) -> Option<FirstAnswer> {
     let look = Budget {
         time: Some(budget.time.map_or(FIRST_LOOK_TIME, |limit| limit.min(FIRST_LOOK_TIME))),
         nodes: Some(budget.nodes.map_or(FIRST_LOOK_NODES, |limit| limit.min(FIRST_LOOK_NODES))),
         ..budget.clone()
     };
-    match finder::first_on_this_thread(t, sizes, &look, Options::default()) {
-        Ok((FirstModel::Unknown, _, _)) | Err(FinderError::Problem(_) | FinderError::Encoding(_)) => None,
-        decided => Some(decided),
-    }
+    Some(finder::first_on_this_thread(t, sizes, &look, Options::default())).filter(decides)
 }
 
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a
@@ -345,13 +356,7 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     while answers.len() < 2 {
         match rx.recv_timeout(Duration::from_millis(10)) {
             Ok((engine, r)) => {
-                let decided = match &r {
-                    Ok((outcome, _, _)) => *outcome != FirstModel::Unknown,
-                    // A size one engine cannot take is the other's to answer; any other error
-                    // (an unsound model above all) ends the race.
-                    Err(FinderError::Problem(_) | FinderError::Encoding(_)) => false,
-                    Err(_) => true,
-                };
+                let decided = decides(&r);
                 answers.push((engine, r));
                 if decided {
                     stop_all();

@@ -33,7 +33,7 @@ mod imp {
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"))]
 mod imp {
-    use std::ffi::{c_void, CStr};
+    use std::ffi::CStr;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::OnceLock;
 
@@ -104,14 +104,14 @@ mod imp {
                 for (slot, name) in SLOTS.iter().zip(NAMES.as_bytes().split_inclusive(|&b| b == 0)) {
                     let name = CStr::from_bytes_with_nul(name).expect("each name ends in its NUL");
                     // SAFETY: the handle is open and the name NUL-terminated.
-                    let address = unsafe { libc::dlsym(handle, name.as_ptr()) };
-                    let address = if address.is_null() {
-                        missing.push(name.to_str().expect("the names are ASCII"));
-                        absent as *const c_void
-                    } else {
-                        address as *const c_void
+                    let address = match unsafe { libc::dlsym(handle, name.as_ptr()) } as usize {
+                        0 => {
+                            missing.push(name.to_str().expect("the names are ASCII"));
+                            absent as *const () as usize
+                        }
+                        found => found,
                     };
-                    slot.store(address as usize, Ordering::Release);
+                    slot.store(address, Ordering::Release);
                 }
                 return Ok(missing);
             }
