@@ -2,13 +2,16 @@
 //! its own module under `commands/`; this file only parses arguments and maps outcomes to exit
 //! codes.
 
+// The process starts at the C `main` below, not through Rust's runtime: see `process`.
+#![cfg_attr(not(test), no_main)]
+
 mod commands;
 mod interrupt;
 mod output;
+mod process;
 mod slurm;
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: exploration builds and drops millions of small
 /// terms and strings, and glibc's malloc spent about 40% of `explore`'s time on them
@@ -98,8 +101,15 @@ pub enum Outcome {
     Interrupted,
 }
 
-fn main() -> ExitCode {
-    restore_default_sigpipe();
+/// The process's entry point, called by the C library's start with the arguments (which std
+/// has already read, as it does before any `main`).
+#[cfg_attr(not(test), unsafe(no_mangle))]
+extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    process::run_to_exit(run)
+}
+
+/// Parses the arguments, runs the command and returns the exit code the README promises.
+fn run() -> u8 {
     let cli = Cli::parse();
     let json = cli.json;
     let result = match cli.command {
@@ -130,25 +140,16 @@ fn main() -> ExitCode {
         Command::Paper(a) => commands::paper::run(a, json),
     };
     match result {
-        Ok(Outcome::Done) => ExitCode::SUCCESS,
-        Ok(Outcome::Negative) => ExitCode::from(1),
+        Ok(Outcome::Done) => 0,
+        Ok(Outcome::Negative) => 1,
         Ok(Outcome::Interrupted) => {
             eprintln!("interrupted: finished results are kept; rerun to continue");
-            ExitCode::from(130)
+            130
         }
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            2
         }
     }
 }
 
-/// Lets `birkhoff models ... | head` end quietly, as Unix tools do, instead of panicking when the
-/// reader closes the pipe (Rust ignores SIGPIPE by default, turning it into a write error).
-fn restore_default_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid handler.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
