@@ -132,8 +132,7 @@ pub enum Branching {
     /// ([`Search::fewest_values_first`]).
     FewestValues,
     /// Both searches side by side: the first to decide answers. Where the theory's leading
-    /// existentials add a Skolemized search beside the plain one, both follow the decision order
-    /// (on one thread, [`first_on_this_thread`], the Skolemized one also fewest values first).
+    /// existentials add a Skolemized search beside the plain one, both follow the decision order.
     Both,
 }
 
@@ -657,8 +656,8 @@ pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resul
 }
 
 /// [`first`] on the calling thread alone, starting no thread (not even rayon's global pool):
-/// the searches take turns, and with [`Branching::Both`] a Skolemized theory is searched both
-/// ways too. For a first look at a question that may be over before threads would have started.
+/// the searches take turns. For a first look at a question that may be over before threads would
+/// have started.
 pub fn first_on_this_thread(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(FirstModel, u64, Duration), FinderError> {
     first_on(t, sizes, budget, opts, true)
 }
@@ -678,23 +677,19 @@ fn first_on(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options, this_thre
     let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::within(&skolemized, sizes, &stop).ok() } else { None };
     // With witnesses, two searches already share the threads; four made the distributive
     // nonmedial quasigroup of order 81 take 290 s instead of 35, and three (the witnessed one
-    // also fewest values first) made a nonabelian group of order 39 take 27 s instead of 11. A
-    // look on this thread alone is short, and there the third finds loops fast (a nonassociative
-    // Moufang loop of order 16: 72 nodes against 546; none of order 8: 110 against 572).
-    let decision_order = Options { branching: Branching::DecisionOrder, ..opts };
-    let (witnessed_opts, plain_opts) = match (&witnessed, opts.branching) {
-        (Some(_), Branching::Both) if this_thread_only => (opts, decision_order),
-        (Some(_), Branching::Both) => (decision_order, decision_order),
-        _ => (opts, opts),
+    // also fewest values first) made a nonabelian group of order 39 take 27 s instead of 11.
+    let opts = match (&witnessed, opts.branching) {
+        (Some(_), Branching::Both) => Options { branching: Branching::DecisionOrder, ..opts },
+        _ => opts,
     };
     let settled = AtomicBool::new(false);
     let outcome = if this_thread_only || rayon::current_num_threads() == 1 {
-        let problems: Vec<(&Problem, Options)> = witnessed.iter().map(|w| (w, witnessed_opts)).chain([(&plain, plain_opts)]).collect();
+        let problems: Vec<(&Problem, Options)> = witnessed.iter().chain([&plain]).map(|p| (p, opts)).collect();
         by_turns(&problems, t, &meter, &settled)
     } else {
         match &witnessed {
-            None => first_in(&plain, t, plain_opts, &meter, &settled),
-            Some(w) => either(rayon::join(|| first_in(w, t, witnessed_opts, &meter, &settled), || first_in(&plain, t, plain_opts, &meter, &settled))),
+            None => first_in(&plain, t, opts, &meter, &settled),
+            Some(w) => either(rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled))),
         }
     };
     if let FirstModel::Found { model } = &outcome {

@@ -5,7 +5,7 @@
 //! # The `auto` rule
 //!
 //! * First model (`find`): a first look on the calling thread alone (`first_look`: the native
-//!   finder's first turn, fewest values first) answers small questions before any thread starts;
+//!   finder fewest values first, briefly) answers small questions before any thread starts;
 //!   otherwise the native finder and the SAT back end ([`crate::sat`]) race, each on
 //!   threads of its own. The native finder has the machine to itself for its first 50 ms
 //!   (`NATIVE_HEAD_START`), then, given more than one core, runs at a lower priority so that
@@ -31,7 +31,7 @@
 //! returned.
 
 use crate::budget::{Budget, Status};
-use crate::finder::{self, Enumeration, FinderError, FirstModel, Options};
+use crate::finder::{self, Branching, Enumeration, FinderError, FirstModel, Options};
 use crate::problem::ProblemError;
 use birkhoff_engine::refine::Refinement;
 use birkhoff_engine::Theory;
@@ -259,16 +259,19 @@ fn yield_to_other_threads() {
     }
 }
 
-/// How many nodes a race's first look may search: the first turn, fewest values first (a second
-/// turn, in the decision order, cost 36 ms on a Steiner quasigroup of order 19, 2.2 ms the first).
+/// How many nodes a race's first look may search, fewest values first: the theory with witness
+/// functions for its leading existentials (if any) and the theory itself take turns, 512 nodes
+/// each at first.
 ///
 /// Starting the race's threads (the native finder's pool and SAT's thread) costs about a
 /// millisecond, more than the whole search of many small questions (a Mendelsohn quasigroup of
-/// order 10: 230 nodes, 0.3 ms), and the look tries the Skolemized theory fewest values first as
-/// well, which the threads do not (a nonassociative Moufang loop of order 16: 72 nodes, 5 ms,
-/// against 546). A look that does not decide is lost, at most this much or
+/// order 10: 230 nodes, 0.3 ms), and fewest values first finds what is small fast where the
+/// threads' decision order does not (a nonassociative Moufang loop of order 16: 72 nodes, 5 ms,
+/// against 546; no Mendelsohn quasigroup of order 8: 640 nodes, 0.6 ms). Its nodes cost a
+/// quarter of the decision order's, whose lex-leader checks made a turn of it 36 ms on a Steiner
+/// quasigroup of order 19. A look that does not decide is lost, at most this much or
 /// [`FIRST_LOOK_TIME`] (docs/BENCHMARKS.md).
-const FIRST_LOOK_NODES: u64 = 512;
+const FIRST_LOOK_NODES: u64 = 1024;
 
 /// How long a race's first look may take, building the problem included: nodes of large
 /// problems take long (a self-orthogonal Latin square of order 7: 113 nodes, about 5 ms).
@@ -283,7 +286,8 @@ fn first_look(t: &Theory, sizes: &[u32], budget: &Budget) -> Option<FirstAnswer>
         nodes: Some(budget.nodes.map_or(FIRST_LOOK_NODES, |limit| limit.min(FIRST_LOOK_NODES))),
         ..budget.clone()
     };
-    Some(finder::first_on_this_thread(t, sizes, &look, Options::default())).filter(decides)
+    let fewest_values = Options { branching: Branching::FewestValues, ..Options::default() };
+    Some(finder::first_on_this_thread(t, sizes, &look, fewest_values)).filter(decides)
 }
 
 /// The native finder and the SAT back end side by side (module doc, `auto`). Each runs on a

@@ -339,6 +339,25 @@ fn without_libz3_only_the_z3_engine_is_missing() {
     assert!(stderr(&z3).contains("the Z3 engine is unavailable: cannot load libz3"), "{}", stderr(&z3));
 }
 
+/// On x86-64 Linux with glibc a run that never calls Z3 loads libc and libm alone: libz3 is
+/// loaded on first use (checker/src/z3/load.rs), libstdc++ and the unwinder are linked
+/// statically (.cargo/config.toml, build.rs). Each library more costs every command its loading
+/// and constructors (libgcc_s's asks the CPU for its features, a trap on a virtual machine).
+/// With glibc 2.36 or later its relative relocations are packed (DT_RELR, build.rs).
+#[test]
+#[cfg(all(target_arch = "x86_64", target_os = "linux", target_env = "gnu"))]
+fn the_binary_needs_only_libc_and_libm() {
+    let out = Command::new("readelf").args(["-d", env!("CARGO_BIN_EXE_birkhoff")]).output().expect("readelf runs (binutils)");
+    let needed: Vec<String> = stdout(&out).lines().filter(|l| l.contains("(NEEDED)")).filter_map(|l| l.split('[').nth(1)).map(|l| l.trim_end_matches(']').to_string()).collect();
+    assert!(!needed.is_empty(), "no NEEDED entries read: {}", stdout(&out));
+    for lib in &needed {
+        assert!(["libc.so.6", "libm.so.6", "ld-linux-x86-64.so.2"].contains(&lib.as_str()), "the binary needs {lib}: {needed:?}");
+    }
+    let glibc = Command::new("getconf").arg("GNU_LIBC_VERSION").output().map(|o| stdout(&o)).unwrap_or_default();
+    let packs = glibc.trim().strip_prefix("glibc 2.").and_then(|minor| minor.split('.').next()?.parse::<u32>().ok()).is_some_and(|minor| minor >= 36);
+    assert_eq!(stdout(&out).contains("(RELR)"), packs, "{glibc}: {}", stdout(&out));
+}
+
 #[test]
 fn a_reader_that_stops_early_does_not_make_it_panic() {
     use std::io::Read;

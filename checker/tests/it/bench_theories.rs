@@ -8,13 +8,14 @@ use birkhoff_checker::finder::{first, first_on_this_thread, Branching, FirstMode
 use birkhoff_engine::{eval, Theory};
 
 /// Asserts that `file` has a model of size n exactly for the sizes in `exists`, with each way of
-/// branching alone and with both side by side, and with both taking turns on one thread (as a
-/// race's first look does).
+/// branching alone and with both side by side, and fewest values first on one thread (as a
+/// race's first look searches, without its budget).
 fn spectrum_support(file: &str, sizes: impl IntoIterator<Item = u32> + Clone, exists: impl Fn(u32) -> bool) {
     for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
         spectrum_support_by(branching, file, sizes.clone(), &exists);
     }
-    check_support(file, "this thread", sizes, &exists, |t, n| first_on_this_thread(t, &[n], &Budget::default(), Options::default()).unwrap().0);
+    let look = Options { branching: Branching::FewestValues, ..Options::default() };
+    check_support(file, "this thread", sizes, &exists, |t, n| first_on_this_thread(t, &[n], &Budget::default(), look).unwrap().0);
 }
 
 fn spectrum_support_by(branching: Branching, file: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool) {

@@ -27,7 +27,7 @@ fn check_against_oracle(t: &Theory, n: u32) {
     let direct = count_labeled_directly(t, &[n], &Budget::default()).unwrap();
     assert_eq!(direct.value, labeled, "labeled by direct enumeration at n={n} of\n{text}");
     // Each way of branching is complete on its own, and so is the two side by side, on threads
-    // or taking turns on this one (where the witnessed theory is searched both ways).
+    // or taking turns on this one.
     for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
         let opts = Options { branching, ..Options::default() };
         for (how, answer) in [("threads", first(t, &[n], &Budget::default(), opts)), ("this thread", first_on_this_thread(t, &[n], &Budget::default(), opts))] {
