@@ -1,7 +1,7 @@
 //! How the process starts and ends, in place of Rust's runtime start (`fn main` through
 //! `lang_start`).
 //!
-//! A small `find` is over in about 2 ms, of which the runtime's own start and end took a tenth
+//! A small `find` is over in about 2 ms, of which the runtime's own start and end took 7%
 //! (docs/BENCHMARKS.md, issue 24): at start it reads /proc/self/maps to place the main thread's
 //! stack guard and maps an alternate signal stack for its stack-overflow message; at exit it
 //! unmaps that stack again and runs the exit handlers, where mimalloc hands every free page back
