@@ -13,11 +13,21 @@ pub struct Diagnostic {
     pub column: usize,
     /// What is wrong, in words a user can act on.
     pub message: String,
-    /// The offending line, for display.
+    /// The offending line, for display: whole when it has at most [`SHOWN_CHARS`] characters,
+    /// else that many around the column, with `…` where it was cut (a generated file's line of
+    /// 200 KB is not printed whole).
     pub line_text: String,
-    /// How many characters to underline (at least 1).
+    /// Where in `line_text` (in characters) the column falls, so the caret goes under it.
+    pub caret: usize,
+    /// How many characters to underline (at least 1, at most what `line_text` shows from the caret).
     pub width: usize,
 }
+
+/// The most characters of a line a [`Diagnostic`] shows.
+pub const SHOWN_CHARS: usize = 160;
+
+/// How many characters before the column a cut line keeps.
+const SHOWN_BEFORE: usize = 60;
 
 impl Diagnostic {
     /// A diagnostic for the `width` characters at byte offset `offset` of `src`.
@@ -27,9 +37,44 @@ impl Diagnostic {
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = src[line_start..offset].chars().count() + 1;
-        let line_text = src[line_start..].lines().next().unwrap_or("").to_string();
-        Diagnostic { file: file.to_string(), line, column, message: message.into(), line_text, width: width.max(1) }
+        let whole = src[line_start..].lines().next().unwrap_or("");
+        let length = whole.chars().count();
+        let (line_text, caret) = if length <= SHOWN_CHARS {
+            (whole.to_string(), column - 1)
+        } else {
+            let from = (column - 1).saturating_sub(SHOWN_BEFORE).min(length - SHOWN_CHARS);
+            let cut_before = from > 0;
+            let cut_after = from + SHOWN_CHARS < length;
+            let kept: String = whole.chars().skip(from).take(SHOWN_CHARS).collect();
+            let text = format!("{}{kept}{}", if cut_before { "…" } else { "" }, if cut_after { "…" } else { "" });
+            (text, column - 1 - from + usize::from(cut_before))
+        };
+        let visible = line_text.chars().count().saturating_sub(caret).max(1);
+        Diagnostic { file: file.to_string(), line, column, message: shorten_quotes(&message.into()), line_text, caret, width: width.clamp(1, visible) }
     }
+}
+
+/// The most characters of a `quoted` piece of the input that a message shows.
+const QUOTED_CHARS: usize = 40;
+
+/// `message` with every `quoted` piece of the input longer than [`QUOTED_CHARS`] cut to that
+/// many characters and `…`: messages quote names from the file, and a name can be 10,000
+/// characters long.
+fn shorten_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    for (i, piece) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd pieces are inside backticks (an unpaired last one is left as it is).
+        if i % 2 == 1 && piece.chars().count() > QUOTED_CHARS {
+            out.extend(piece.chars().take(QUOTED_CHARS));
+            out.push('…');
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out
 }
 
 impl fmt::Display for Diagnostic {
@@ -39,7 +84,7 @@ impl fmt::Display for Diagnostic {
         writeln!(f, "{}:{}:{}: error: {}", self.file, self.line, self.column, self.message)?;
         writeln!(f, "{pad} |")?;
         writeln!(f, "{num} | {}", self.line_text)?;
-        let indent: String = self.line_text.chars().take(self.column - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let indent: String = self.line_text.chars().take(self.caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         write!(f, "{pad} | {indent}{}", "^".repeat(self.width))
     }
 }

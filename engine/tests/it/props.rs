@@ -9,7 +9,7 @@
 //! * Canonical forms are equal exactly when a brute-force search finds a renaming of sorts and
 //!   symbols that maps one theory's axioms onto the other's.
 
-use birkhoff_engine::error::{Diagnostic, Error};
+use birkhoff_engine::error::{Diagnostic, Error, SHOWN_CHARS};
 use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::parse::{parse_mace4, theory_from_ladr_row};
 use birkhoff_engine::signature::{default_binary_fixity, Assoc, FuncDecl, Fixity, RelDecl, SortDecl};
@@ -111,8 +111,18 @@ fn check_diagnostic(src: &str, d: &Diagnostic) {
     let raw = lines[d.line - 1];
     // As `str::lines` does, a `\r` before the line's `\n` is not shown.
     let shown_line = if d.line < lines.len() { raw.strip_suffix('\r').unwrap_or(raw) } else { raw };
-    assert_eq!(d.line_text, shown_line, "the diagnostic shows its own line");
     assert!(d.column >= 1 && d.column <= raw.chars().count() + 1, "column {} of a line of {} characters", d.column, raw.chars().count());
+    if shown_line.chars().count() <= SHOWN_CHARS {
+        assert_eq!(d.line_text, shown_line, "the diagnostic shows its own line");
+        assert_eq!(d.caret, d.column - 1);
+    } else {
+        // A long line is cut around the column: a piece of it, marked where cut, with the
+        // column's character under the caret.
+        let piece = d.line_text.trim_start_matches('…').trim_end_matches('…');
+        assert!(piece.chars().count() <= SHOWN_CHARS && shown_line.contains(piece), "{:?} is not a piece of the line", d.line_text);
+        let under = d.line_text.chars().nth(d.caret);
+        assert_eq!(under, shown_line.chars().nth(d.column - 1).or(under.filter(|&c| c == '…')), "the caret's character in {:?}", d.line_text);
+    }
     assert!(d.width >= 1);
     let shown = d.to_string();
     let head = format!("{}:{}:{}: error: ", d.file, d.line, d.column);
@@ -122,7 +132,7 @@ fn check_diagnostic(src: &str, d: &Diagnostic) {
     let marks = caret_line.strip_prefix(&prefix).unwrap_or_else(|| panic!("caret line {caret_line:?}"));
     let indent: String = marks.chars().take_while(|&c| c != '^').collect();
     assert!(indent.chars().all(|c| c == ' ' || c == '\t'), "{caret_line:?}");
-    assert_eq!(indent.chars().count(), (d.column - 1).min(d.line_text.chars().count()), "the caret sits under column {}:\n{shown}", d.column);
+    assert_eq!(indent.chars().count(), d.caret.min(d.line_text.chars().count()), "the caret sits under column {}:\n{shown}", d.column);
     assert_eq!(&marks[indent.len()..], "^".repeat(d.width), "{shown}");
 }
 
@@ -279,6 +289,28 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 fn token_soup() -> impl Strategy<Value = String> {
     vec((select(TOKENS), select(&["", " ", " ", "\n"][..])), 0..60).prop_map(|ts| ts.into_iter().flat_map(|(t, sep)| [t, sep]).collect())
+}
+
+/// A line too long to show whole (a generated file's) is shown cut around the error, at the
+/// start, middle and end of the line, by every parser; its location stays exact.
+#[test]
+fn a_long_line_is_shown_cut_around_the_error() {
+    let long = "f(x) = x & ".repeat(100);
+    let name = "q".repeat(5000);
+    for src in [
+        format!("theory T\nfunc f : 1\naxiom a: f({name}) = x\n"),
+        format!("theory T\nfunc f : 1\naxiom a: @ {long}f(x) = x\n"),
+        format!("theory T\nfunc f : 1\naxiom a: {long}@ f(x) = x\n"),
+        format!("theory T\nfunc f : 1\naxiom a: {long}f(x) = x @"),
+        format!("f(x) = x & {long}@ & f(x) = x."),
+    ] {
+        parse_all_ways(&src);
+        let Err(Error::Source(ds)) = Theory::parse_any(&src, "long.bk") else { panic!("no error in {src}") };
+        let shown = ds.to_string();
+        assert!(shown.lines().all(|l| l.chars().count() <= SHOWN_CHARS + 40), "{shown}");
+        assert!(ds.0.iter().any(|d| d.line_text.contains('…')), "{shown}");
+        assert!(shown.len() < 2_000, "{shown}");
+    }
 }
 
 #[test]
