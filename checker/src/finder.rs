@@ -684,8 +684,8 @@ fn first_on(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options, this_thre
     };
     let settled = AtomicBool::new(false);
     let outcome = if this_thread_only || rayon::current_num_threads() == 1 {
-        let problems: Vec<(&Problem, Options)> = witnessed.iter().chain([&plain]).map(|p| (p, opts)).collect();
-        by_turns(&problems, t, &meter, &settled)
+        let problems: Vec<&Problem> = witnessed.iter().chain([&plain]).collect();
+        by_turns(&problems, t, opts, &meter, &settled)
     } else {
         match &witnessed {
             None => first_in(&plain, t, opts, &meter, &settled),
@@ -761,9 +761,9 @@ fn first_model_roots<'p>(p: &'p Problem, opts: Options, meter: &Meter) -> Result
 /// search, was unknown after 10 s of the Skolemized one. Starting each turn afresh repeats work,
 /// but the turns double: when one of two searches decides after n nodes, the two have searched
 /// fewer than 7n nodes in all.
-fn by_turns(problems: &[(&Problem, Options)], t: &Theory, meter: &Meter, settled: &AtomicBool) -> FirstModel {
+fn by_turns(problems: &[&Problem], t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
     let mut roots = Vec::new();
-    for &(p, opts) in problems {
+    for p in problems {
         match first_model_roots(p, opts, meter) {
             Ok(r) => roots.extend(r),
             Err(outcome) => return outcome,
