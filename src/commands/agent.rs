@@ -59,8 +59,7 @@ pub enum LiteratureWhen {
 /// How long the start of a run waits to learn whether any literature source can be reached.
 const REACH_WAIT: Duration = Duration::from_secs(3);
 
-// Arguments of `birkhoff agent`.
-// The flags that say which model program to run and how, shared with `research step`.
+// The flags that say which model program to run and how, shared by `agent` and `research step`.
 #[derive(clap::Args)]
 pub struct ModelFlags {
     /// A program speaking the Claude CLI protocol (arguments as `claude --print ...`, prompt on
@@ -75,6 +74,7 @@ pub struct ModelFlags {
     pub effort: String,
 }
 
+// Arguments of `birkhoff agent`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Ask arXiv, Semantic Scholar, zbMATH Open and the OEIS whether each new discovery is known
