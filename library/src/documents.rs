@@ -81,9 +81,36 @@ fn real_entries(dir: &Path, dirs: bool) -> Result<Vec<std::path::PathBuf>> {
 }
 
 fn read(root: &Path, file: &Path, title: String) -> Result<Document> {
-    let bytes = std::fs::read(file).map_err(io_err(file))?;
-    let cut = &bytes[..bytes.len().min(MAX_INDEXED_BYTES)];
+    // Only the indexed beginning is read: a 1 GB file here must not cost 1 GB on every open.
+    let cut = crate::atomic::read_head(file, MAX_INDEXED_BYTES as u64)?.unwrap_or_default();
     let rel = file.strip_prefix(root).unwrap_or(file);
     let path = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
-    Ok(Document { path, kind: "research".into(), title, text: String::from_utf8_lossy(cut).into_owned() })
+    Ok(Document { path, kind: "research".into(), title, text: String::from_utf8_lossy(&cut).into_owned() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The process's peak resident memory, in KiB.
+    fn peak_kib() -> i64 {
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage only writes the struct it is given.
+        assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) }, 0);
+        usage.ru_maxrss
+    }
+
+    #[test]
+    fn a_huge_file_at_a_record_path_is_indexed_by_its_beginning_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let leads = dir.path().join("research/w/records/leads");
+        std::fs::create_dir_all(&leads).unwrap();
+        // 1 GiB, sparse: it costs no disk, but reading it whole would cost 1 GiB of memory.
+        std::fs::File::create(leads.join("L-001.yaml")).unwrap().set_len(1 << 30).unwrap();
+        let before = peak_kib();
+        let docs = scan(dir.path()).unwrap();
+        assert_eq!(docs.iter().map(|d| d.text.len()).collect::<Vec<_>>(), [MAX_INDEXED_BYTES]);
+        let grown = peak_kib() - before;
+        assert!(grown < 256 << 10, "scanning grew the peak memory by {grown} KiB");
+    }
 }

@@ -24,6 +24,10 @@ pub const MAX_TEXT: usize = 4000;
 pub const MAX_ITEM: usize = 500;
 /// Most items in a list.
 pub const MAX_ITEMS: usize = 100;
+/// The largest record file read, in bytes: several times what the limits above let a record hold
+/// (a few hundred KB), so only a file put there by hand reaches it. A larger file is a problem of
+/// the record, not read: a 4 GB file at a record path would otherwise cost 4 GB in every command.
+pub const MAX_RECORD_BYTES: u64 = 4 << 20;
 
 /// The four kinds of record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

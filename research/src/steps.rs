@@ -412,7 +412,7 @@ fn literature(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, o
         }
     };
     let reached = out.sources.iter().any(|s| !s.down && s.errors.len() < s.queries.max(1));
-    if let Ok(text) = std::fs::read_to_string(&out.literature_md) {
+    if let Ok(text) = birkhoff_library::atomic::read_text(&out.literature_md, crate::workspace::MAX_FILE_BYTES) {
         ws.write("LITERATURE.md", &text)?;
     }
     // Each confirmed reference not yet a lead becomes one.

@@ -18,6 +18,10 @@ pub const FILES: [&str; 7] = ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUT
 /// The paper's file (the paper crate's), written by `open` and by the writing step.
 pub const OUTPUT: &str = birkhoff_paper::TEX_FILE;
 
+/// The largest workspace file read (PROBLEM.md, PROOF.md, ...), in bytes: far more than the steps
+/// write, so only a file put there by hand reaches it, and is then refused unread.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// Longest workspace name.
 const MAX_SLUG: usize = 60;
 
@@ -182,7 +186,7 @@ impl Workspace {
     /// PROBLEM.md's front matter.
     pub fn meta(&self) -> Result<Meta> {
         let path = self.dir.join("PROBLEM.md");
-        let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+        let text = atomic::read_text(&path, MAX_FILE_BYTES)?;
         let front = text.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")).map(|(f, _)| f);
         let front = front.ok_or_else(|| Error::Workspace(format!("{}: no front matter (a block between --- lines at the top)", path.display())))?;
         serde_saphyr::from_str::<Meta>(front).map_err(|e| Error::Workspace(format!("{}: front matter: {}", path.display(), e.to_string().lines().next().unwrap_or(""))))
@@ -199,8 +203,12 @@ impl Workspace {
             for path in yaml_files(&d)? {
                 let file = format!("records/{}/{}", kind.dir(), path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
                 let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let text = match std::fs::read_to_string(&path) {
-                    Ok(t) => t,
+                let text = match atomic::read(&path, record::MAX_RECORD_BYTES).map(|b| String::from_utf8(b.unwrap_or_default())) {
+                    Ok(Ok(t)) => t,
+                    Ok(Err(e)) => {
+                        problems.push(Problem { file, field: "-".into(), line: None, column: None, message: format!("cannot be read: {e}") });
+                        continue;
+                    }
                     Err(e) => {
                         problems.push(Problem { file, field: "-".into(), line: None, column: None, message: format!("cannot be read: {e}") });
                         continue;
@@ -234,7 +242,7 @@ impl Workspace {
         let d = self.dir.join("records").join(kind.dir());
         std::fs::create_dir_all(&d).map_err(io_err(&d))?;
         let last_path = d.join(".last");
-        let last: u32 = std::fs::read_to_string(&last_path).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+        let last: u32 = atomic::read_text(&last_path, 64).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
         let highest = yaml_files(&d)?.iter().filter_map(|p| p.file_stem()?.to_str().and_then(|s| s.split_once('-')).and_then(|(_, n)| n.parse::<u32>().ok())).max().unwrap_or(0);
         let n = last.max(highest) + 1;
         let rec = make(kind.id(n));
@@ -266,25 +274,18 @@ impl Workspace {
         Ok(())
     }
 
-    /// Reads `name`; an empty string if it is missing.
+    /// Reads `name`; an empty string if it is missing. A symbolic link or a file larger than
+    /// [`MAX_FILE_BYTES`] is an error naming it.
     pub fn read(&self, name: &str) -> Result<String> {
-        let path = self.dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(t) => Ok(t),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(io_err(&path)(e)),
-        }
+        Ok(atomic::read_text(&self.dir.join(name), MAX_FILE_BYTES)?)
     }
 
     /// Adds `section` at the end of `name` (the cumulative files: each run one more section).
     pub fn append(&self, name: &str, section: &str) -> Result<()> {
         let _guard = lock::acquire(&self.library_root)?;
         let path = self.dir.join(name);
-        let mut text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(io_err(&path)(e)),
-        };
+        // Never through a link: a PROOF.md linked to a file outside the library would copy it in.
+        let mut text = atomic::read_text(&path, MAX_FILE_BYTES)?;
         if !text.is_empty() && !text.ends_with("\n\n") {
             text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
         }

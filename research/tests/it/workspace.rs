@@ -259,3 +259,28 @@ fn ctrl_c_inside_a_proof_leaves_the_hypothesis_untried() {
     assert_eq!(h.evidence, before, "an interrupted proof is no round of the hypothesis");
     assert!(loaded.attempts().all(|a| a.hypotheses.is_empty()), "{:?}", loaded.attempts().map(|a| &a.hypotheses).collect::<Vec<_>>());
 }
+
+#[test]
+fn a_linked_file_is_refused_and_an_oversized_record_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = library(dir.path());
+    let (ws, _) = Workspace::create(&mut lib, NAME).unwrap();
+    // PROOF.md planted as a link to a file outside the library: the proof step would read it to
+    // add its section and copy it into the library.
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    std::fs::write(&secret, "SECRET from outside\n").unwrap();
+    let proof = ws.dir.join("PROOF.md");
+    std::fs::remove_file(&proof).unwrap();
+    std::os::unix::fs::symlink(&secret, &proof).unwrap();
+    let e = steps::run(&mut lib, &ws, Some(Phase::Proof), &quick(), &mut |_| {}).unwrap_err().to_string();
+    assert!(e.contains(&proof.display().to_string()) && e.contains("symbolic link"), "{e}");
+    assert!(std::fs::symlink_metadata(&proof).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), "SECRET from outside\n");
+    assert!(matches!(ws.read("PROOF.md"), Err(Error::Library(_))));
+    // A record larger than the cap is a problem of its file, found from its length, not read.
+    let big = std::fs::File::create(ws.dir.join("records/leads/L-009.yaml")).unwrap();
+    big.set_len(4 << 30).unwrap();
+    let problems: Vec<String> = ws.load().unwrap().problems.iter().map(ToString::to_string).collect();
+    assert!(problems.iter().any(|p| p.starts_with("records/leads/L-009.yaml") && p.contains(&format!("{} bytes, more than the limit of {}", 4u64 << 30, birkhoff_research::record::MAX_RECORD_BYTES))), "{problems:?}");
+}
