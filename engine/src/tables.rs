@@ -89,82 +89,253 @@ fn mace4_head(name: &str, arity: usize) -> String {
     }
 }
 
-/// Reads every `interpretation(...)` in a text (Mace4 or interpformat output) as structures of `sig`.
-/// Symbols the signature does not have (Skolem functions, say) are ignored; missing ones are an error.
-pub fn from_mace4(sig: &Signature, text: &str) -> Result<Vec<Structure>> {
+/// Reads every `interpretation(...)` in a text (Mace4 or interpformat output) as structures of
+/// `sig`, strictly: each interpretation gives every symbol of `sig` once, with the arity the
+/// signature declares and a table of exactly size^arity values in range, in Mace4's own syntax.
+/// A symbol the signature does not have is an error, except Mace4's Skolem symbols (`c1`, `f2`,
+/// ...: its names for the witnesses of existential quantifiers), which are skipped after the
+/// same checks. Between interpretations only blank lines and `%` comments may stand, except in
+/// Mace4's whole output (told by its banner), whose report lines are passed over unless they
+/// hold a fragment of an interpretation. Errors name `file:line:column`.
+pub fn from_mace4(sig: &Signature, text: &str, file: &str) -> Result<Vec<Structure>> {
     if !sig.is_single_sorted() {
         return Err(Error::Structure("Mace4's format has one sort; this theory has several".into()));
     }
-    let err = |m: String| Error::Structure(format!("Mace4 interpretation: {m}"));
+    let report = text.lines().any(|l| l.starts_with("=====") && l.contains(" Mace4 "));
+    let mut reader = Mace4Reader { text, at: 0, file, report };
     let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("interpretation(") {
-        rest = &rest[at + "interpretation(".len()..];
-        let comma = rest.find(',').ok_or_else(|| err("missing the domain size".into()))?;
-        let n: u32 = rest[..comma].trim().parse().map_err(|_| err(format!("bad domain size `{}`", rest[..comma].trim())))?;
-        if n == 0 {
-            return Err(err("the domain size must be at least 1".into()));
-        }
-        // Each table is the value list given, once its length is checked, so that a large domain
-        // size with short lists is an error rather than a huge allocation.
-        let expected = |arity: usize| (n as usize).checked_pow(arity as u32).ok_or_else(|| err(format!("domain size {n} is too large")));
-        let mut funcs: Vec<Option<Vec<u32>>> = vec![None; sig.funcs.len()];
-        let mut rels: Vec<Option<Vec<bool>>> = vec![None; sig.rels.len()];
-        let end = rest.find("]).").ok_or_else(|| err("missing the closing `]).`".into()))?;
-        let body = &rest[..end + 1];
-        rest = &rest[end + 3..];
-        for (kind, rel) in [("function(", false), ("relation(", true)] {
-            let mut b = body;
-            while let Some(i) = b.find(kind) {
-                b = &b[i + kind.len()..];
-                let open = b.find('[').ok_or_else(|| err(format!("`{kind}` without a value list")))?;
-                let head = b[..open].trim().trim_end_matches(',').trim();
-                let name = head.split('(').next().unwrap_or(head).trim();
-                let close = b[open..].find(']').ok_or_else(|| err("unclosed value list".into()))? + open;
-                let vals: Vec<u32> = b[open + 1..close]
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|v| !v.is_empty())
-                    .map(|v| v.parse().map_err(|_| err(format!("`{name}`: bad value `{v}`"))))
-                    .collect::<Result<_>>()?;
-                b = &b[close..];
-                if rel {
-                    let Some(r) = sig.rel(name) else { continue };
-                    let len = expected(sig.rel_decl(r).args.len())?;
-                    if vals.len() != len || vals.iter().any(|&v| v > 1) {
-                        return Err(err(format!("relation `{name}` needs {len} values, each 0 or 1")));
-                    }
-                    if rels[r.0 as usize].is_some() {
-                        return Err(err(format!("relation `{name}` is given twice")));
-                    }
-                    rels[r.0 as usize] = Some(vals.iter().map(|&v| v == 1).collect());
-                } else {
-                    let Some(f) = sig.func(name) else { continue };
-                    let len = expected(sig.func_decl(f).args.len())?;
-                    if vals.len() != len {
-                        return Err(err(format!("`{name}` needs {len} values, found {}", vals.len())));
-                    }
-                    if funcs[f.0 as usize].is_some() {
-                        return Err(err(format!("`{name}` is given twice")));
-                    }
-                    funcs[f.0 as usize] = Some(vals);
+    while let Some(start) = reader.next_interpretation()? {
+        reader.at = start;
+        out.push(reader.interpretation(sig)?);
+    }
+    if out.is_empty() {
+        return Err(Error::Structure(format!("{file}: no Mace4 `interpretation(` found")));
+    }
+    Ok(out)
+}
+
+/// A cursor over Mace4 interpretations that knows its line and column for errors.
+struct Mace4Reader<'a> {
+    text: &'a str,
+    at: usize,
+    file: &'a str,
+    /// Whether the text is Mace4's whole output, with its report between the interpretations.
+    report: bool,
+}
+
+/// Characters that end a symbol's name in an interpretation.
+const MACE4_PUNCTUATION: &[char] = &['(', ')', '[', ']', ','];
+
+impl Mace4Reader<'_> {
+    fn error_at(&self, at: usize, message: impl std::fmt::Display) -> Error {
+        let before = &self.text[..at.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rfind('\n').map_or(before, |i| &before[i + 1..]).chars().count() + 1;
+        Error::Structure(format!("{}:{line}:{column}: {message}", self.file))
+    }
+
+    /// The offset of the next `interpretation(` outside a `%` comment, after checking that the
+    /// text before it holds no piece of an interpretation (a mangled one would otherwise be
+    /// passed over unread) and, outside Mace4's report, nothing but comments.
+    fn next_interpretation(&mut self) -> Result<Option<usize>> {
+        let mut offset = self.at;
+        for line in self.text[self.at..].split_inclusive('\n') {
+            let code = line.split('%').next().unwrap_or("");
+            if let Some(i) = code.find("interpretation(") {
+                if let Some(j) = code[..i].find(|c: char| !c.is_whitespace()).filter(|_| !self.report) {
+                    return Err(self.error_at(offset + j, "only `%` comments may stand between interpretations"));
+                }
+                return Ok(Some(offset + i));
+            }
+            for word in ["interpretation", "function(", "relation("] {
+                if let Some(i) = code.find(word) {
+                    return Err(self.error_at(offset + i, format!("`{word}` outside an `interpretation(...)` term")));
                 }
             }
+            if let Some(i) = code.find(|c: char| !c.is_whitespace()).filter(|_| !self.report) {
+                return Err(self.error_at(offset + i, "only `%` comments may stand between interpretations"));
+            }
+            offset += line.len();
         }
+        Ok(None)
+    }
+
+    fn skip_blank(&mut self) {
+        loop {
+            let rest = &self.text[self.at..];
+            let trimmed = rest.trim_start();
+            self.at += rest.len() - trimmed.len();
+            if trimmed.starts_with('%') {
+                self.at += trimmed.find('\n').unwrap_or(trimmed.len());
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn expect(&mut self, what: &str) -> Result<()> {
+        self.skip_blank();
+        if self.text[self.at..].starts_with(what) {
+            self.at += what.len();
+            Ok(())
+        } else {
+            Err(self.error_at(self.at, format!("expected `{what}`, found {}", self.found())))
+        }
+    }
+
+    fn eat(&mut self, what: &str) -> bool {
+        self.skip_blank();
+        let yes = self.text[self.at..].starts_with(what);
+        if yes {
+            self.at += what.len();
+        }
+        yes
+    }
+
+    fn found(&self) -> String {
+        match self.text[self.at..].chars().next() {
+            None => "the end of the file".into(),
+            Some(_) => format!("`{}`", self.text[self.at..].chars().take(12).collect::<String>().split_whitespace().next().unwrap_or("")),
+        }
+    }
+
+    fn number(&mut self) -> Result<(u64, usize)> {
+        self.skip_blank();
+        let start = self.at;
+        let digits = self.text[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(self.text.len() - start);
+        if digits == 0 {
+            return Err(self.error_at(start, format!("expected a number, found {}", self.found())));
+        }
+        self.at += digits;
+        // Mace4 writes no leading zeros: `00` is a mangled value, not 0.
+        if digits > 1 && self.text[start..].starts_with('0') {
+            return Err(self.error_at(start, format!("`{}` is not a number as Mace4 writes one", &self.text[start..self.at])));
+        }
+        let n = self.text[start..self.at].parse().map_err(|_| self.error_at(start, "number too large"))?;
+        Ok((n, start))
+    }
+
+    /// `interpretation( N, [attributes], [ item, ... ]).`
+    fn interpretation(&mut self, sig: &Signature) -> Result<Structure> {
+        self.expect("interpretation(")?;
+        let (n, at) = self.number()?;
+        if n == 0 {
+            return Err(self.error_at(at, "the domain size must be at least 1"));
+        }
+        let n = u32::try_from(n).map_err(|_| self.error_at(at, format!("domain size {n} is too large")))?;
+        self.expect(",")?;
+        self.expect("[")?;
+        // Attributes such as `number = 1, seconds = 0`: words and `%` comments, no brackets.
+        loop {
+            self.skip_blank();
+            match self.text[self.at..].chars().next() {
+                Some(']') => break,
+                Some('[' | '(' | ')') => return Err(self.error_at(self.at, "unexpected bracket in the attribute list")),
+                Some(c) => self.at += c.len_utf8(),
+                None => return Err(self.error_at(self.at, "unclosed attribute list")),
+            }
+        }
+        self.at += 1;
+        self.expect(",")?;
+        self.expect("[")?;
+        let mut funcs: Vec<Option<Vec<u32>>> = vec![None; sig.funcs.len()];
+        let mut rels: Vec<Option<Vec<bool>>> = vec![None; sig.rels.len()];
+        loop {
+            self.item(sig, n, &mut funcs, &mut rels)?;
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("]")?;
+        self.expect(")")?;
+        self.expect(".")?;
+        let missing = |name: &str, arity: usize| self.error_at(self.at, format!("this interpretation gives no table for `{name}` (arity {arity}), a symbol of the theory"));
         if let Some(i) = funcs.iter().position(Option::is_none) {
-            return Err(err(format!("no table for `{}`", sig.funcs[i].name)));
+            return Err(missing(&sig.funcs[i].name, sig.funcs[i].args.len()));
         }
         if let Some(i) = rels.iter().position(Option::is_none) {
-            return Err(err(format!("no table for relation `{}`", sig.rels[i].name)));
+            return Err(missing(&sig.rels[i].name, sig.rels[i].args.len()));
         }
         let s = Structure { sizes: vec![n], funcs: funcs.into_iter().flatten().collect(), rels: rels.into_iter().flatten().collect() };
         s.validate(sig)?;
-        out.push(s);
+        Ok(s)
     }
-    if out.is_empty() {
-        return Err(err("no `interpretation(` found".into()));
+
+    /// `function(NAME(_,...,_), [v, ...])` or `relation(...)`, checked against the signature.
+    fn item(&mut self, sig: &Signature, n: u32, funcs: &mut [Option<Vec<u32>>], rels: &mut [Option<Vec<bool>>]) -> Result<()> {
+        self.skip_blank();
+        let start = self.at;
+        let relation = if self.eat("function(") {
+            false
+        } else if self.eat("relation(") {
+            true
+        } else {
+            return Err(self.error_at(start, format!("expected `function(` or `relation(`, found {}", self.found())));
+        };
+        self.skip_blank();
+        let name_at = self.at;
+        let len = self.text[self.at..].find(|c: char| c.is_whitespace() || MACE4_PUNCTUATION.contains(&c)).unwrap_or(self.text.len() - self.at);
+        let name = &self.text[self.at..self.at + len];
+        if name.is_empty() {
+            return Err(self.error_at(name_at, format!("expected a symbol's name, found {}", self.found())));
+        }
+        self.at += len;
+        let mut arity = 0;
+        if self.eat("(") {
+            loop {
+                self.expect("_")?;
+                arity += 1;
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect(")")?;
+        }
+        let kind = if relation { "relation" } else { "function" };
+        let declared = if relation { sig.rel(name).map(|r| (r.0 as usize, sig.rel_decl(r).args.len())) } else { sig.func(name).map(|f| (f.0 as usize, sig.func_decl(f).args.len())) };
+        // `None` for a Mace4 Skolem symbol, read and checked like the others, then dropped.
+        let index = match declared {
+            Some((index, declared_arity)) if declared_arity == arity => Some(index),
+            Some((_, declared_arity)) => return Err(self.error_at(name_at, format!("`{name}` has arity {declared_arity} in the theory, not {arity}"))),
+            None if is_mace4_skolem(name) => None,
+            None => return Err(self.error_at(name_at, format!("`{name}` is not a {kind} of the theory"))),
+        };
+        self.expect(",")?;
+        self.expect("[")?;
+        let values_at = self.at;
+        let mut values = Vec::new();
+        if !self.eat("]") {
+            loop {
+                let (v, at) = self.number()?;
+                let bound = if relation { 2 } else { u64::from(n) };
+                if v >= bound {
+                    let range = if relation { "0 or 1".to_string() } else { format!("an element 0 to {}", n - 1) };
+                    return Err(self.error_at(at, format!("`{name}`: the value {v} is not {range}")));
+                }
+                values.push(v as u32);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect("]")?;
+        }
+        self.expect(")")?;
+        let cells = (n as usize).checked_pow(arity as u32).ok_or_else(|| self.error_at(name_at, format!("`{name}`: a table of {n}^{arity} values is too large")))?;
+        if values.len() != cells {
+            return Err(self.error_at(values_at, format!("`{name}` of arity {arity} needs {cells} values at size {n}, found {}", values.len())));
+        }
+        let Some(index) = index else { return Ok(()) };
+        let twice = if relation { rels[index].replace(values.iter().map(|&v| v == 1).collect()).is_some() } else { funcs[index].replace(values).is_some() };
+        if twice {
+            return Err(self.error_at(start, format!("`{name}` is given twice")));
+        }
+        Ok(())
     }
-    Ok(out)
+}
+
+/// Mace4's names for Skolem symbols: `c` or `f` followed by a number.
+fn is_mace4_skolem(name: &str) -> bool {
+    name.len() > 1 && name.starts_with(['c', 'f']) && name[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The structure for GAP: a record `M<number> := rec( size := n, ... );` with each symbol's table

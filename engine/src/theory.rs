@@ -34,13 +34,13 @@ impl Theory {
         crate::parse::parse_theory(src, file)
     }
 
-    /// Parses any format, told by the content ([`crate::interop::detect`]): a TPTP problem (its
-    /// conjecture kept as `meta conjecture`, see [`crate::interop::import`]), a Mace4 input file
-    /// (recognised by `formulas(`; a goal is negated and added, as Mace4 does) or Birkhoff's own.
+    /// Parses any format, told by the content ([`crate::interop::detect`]): a TPTP problem or a
+    /// LADR (Prover9/Mace4) input file, recognised by `formulas(`, whose conjecture or goal is
+    /// kept as `meta conjecture` and never made an axiom (see [`crate::interop::import`]), or
+    /// Birkhoff's own format.
     pub fn parse_any(src: &str, file: &str) -> Result<Theory> {
         match crate::interop::detect(src) {
-            crate::interop::Format::Tptp => crate::interop::import(src, file).map(|i| i.theory),
-            crate::interop::Format::Ladr => crate::parse::parse_mace4(src, file),
+            crate::interop::Format::Tptp | crate::interop::Format::Ladr => crate::interop::import(src, file).map(|i| i.theory),
             crate::interop::Format::Birkhoff => Theory::parse(src, file),
         }
     }

@@ -18,6 +18,8 @@ pub struct Args {
     /// several interpretations is checked one by one.
     #[arg(value_name = "STRUCTURE")]
     structure: PathBuf,
+    #[command(flatten)]
+    goals: super::GoalArgs,
 }
 
 /// The structures in a file, in JSON (one object or an array) or Mace4 format.
@@ -32,17 +34,18 @@ pub fn read_structures(t: &Theory, path: &std::path::Path) -> anyhow::Result<Vec
             serde_json::Value::Object(ref o) if o.get("models").is_some_and(|m| m.is_array()) => o["models"].as_array().cloned().unwrap_or_default(),
             one => vec![one],
         };
-        items.iter().map(|item| Structure::from_json(&t.sig, item.get("model").unwrap_or(item))).collect::<Result<Vec<_>, _>>()
+        let structures = items.iter().map(|item| Structure::from_json(&t.sig, item.get("model").unwrap_or(item))).collect::<Result<Vec<_>, _>>();
+        structures.with_context(|| format!("{}: not a structure for theory {}", path.display(), t.name))?
     } else {
-        tables::from_mace4(&t.sig, &text)
+        // The reader's errors name the file, line and column themselves.
+        tables::from_mace4(&t.sig, &text, &path.display().to_string()).with_context(|| format!("not a structure for theory {}", t.name))?
     };
-    let structures = structures.with_context(|| format!("{}: not a structure for theory {}", path.display(), t.name))?;
     anyhow::ensure!(!structures.is_empty(), "{}: no structure found (expected JSON or Mace4 `interpretation(...)`)", path.display());
     Ok(structures)
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.goals.load(&a.theory)?;
     let structures = read_structures(&t, &a.structure)?;
     let mut all_models = true;
     let mut reports = Vec::new();

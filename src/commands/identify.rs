@@ -36,10 +36,12 @@ pub struct Args {
     /// The library whose literature runs found OEIS sequences online (read, never created).
     #[command(flatten)]
     library: super::library::LibraryArg,
+    #[command(flatten)]
+    goals: super::GoalArgs,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.goals.load(&a.theory)?;
     let cancel = Some(crate::interrupt::flag());
     let opts = Options { timeout: a.timeout, max_size: 4, cancel: cancel.clone(), ..Options::default() };
     let budget = Budget { time: Some(a.spectrum_timeout), nodes: None, models: Some(100_000), cancel: cancel.clone() };

@@ -81,9 +81,44 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     Ok(Sizes(sizes))
 }
 
-/// A theory from a seed name or a file (Birkhoff's format or a Mace4 input file).
+/// A theory from a seed name or a file (Birkhoff's format, TPTP or LADR). A file's goal or
+/// conjecture is never one of its axioms: it is kept as `meta conjecture`, for `prove`.
 pub fn load_theory(name_or_path: &str) -> anyhow::Result<Theory> {
     Theory::load(name_or_path).map_err(anyhow::Error::new)
+}
+
+// How a command that looks at models reads a file's goal.
+#[derive(clap::Args, Clone)]
+pub struct GoalArgs {
+    /// Read the file's goal (a LADR goal, a TPTP conjecture) as Mace4 does: its denial is added
+    /// to the assumptions, so the models are countermodels to the goal, and the theory is named
+    /// NAME_goal_denied in the output. Without it the goal is set aside (stderr says so).
+    #[arg(long)]
+    pub mace4_goals: bool,
+}
+
+impl GoalArgs {
+    /// The theory whose models the command looks at: the assumptions alone, or with
+    /// `--mace4-goals` the assumptions and the goal's denial. Either way a theory that states a
+    /// goal gets a line on stderr saying what became of it, since a user who wrote a goal may
+    /// expect either reading.
+    pub fn load(&self, name_or_path: &str) -> anyhow::Result<Theory> {
+        let t = load_theory(name_or_path)?;
+        let Some(goal) = t.meta.get(birkhoff_engine::interop::CONJECTURE_META) else {
+            if self.mace4_goals {
+                bail!("--mace4-goals: {name_or_path} states no goal to deny");
+            }
+            return Ok(t);
+        };
+        let goal = birkhoff_library::text::quote(goal);
+        if !self.mace4_goals {
+            eprintln!("note: the goal of {name_or_path} ({goal}) is set aside: these are the models of its assumptions (`prove` proves the goal; --mace4-goals reads it as Mace4 does)");
+            return Ok(t);
+        }
+        let denied = birkhoff_engine::interop::deny_conjecture(&t)?.expect("the theory states a goal");
+        eprintln!("note: --mace4-goals: the goal of {name_or_path} ({goal}) is denied and added to the assumptions, so these are countermodels to it (theory {})", denied.name);
+        Ok(denied)
+    }
 }
 
 /// Checks that `sizes` gives one size per sort of `t`, each at least 1. There is no fixed upper

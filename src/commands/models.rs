@@ -72,10 +72,12 @@ pub struct Args {
     budget: BudgetArgs,
     #[command(flatten)]
     engine: super::engine::EngineArgs,
+    #[command(flatten)]
+    goals: super::GoalArgs,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.goals.load(&a.theory)?;
     let sizes = a.size.0;
     super::check_sizes(&t, &sizes, "--size")?;
     let format = if json { Format::Json } else { a.format };

@@ -166,6 +166,7 @@ fn external(t: &birkhoff_engine::Theory, goal: &birkhoff_engine::Axiom, name: &s
         ext::Claim::Proved => ("proved_by_external", "proved"),
         ext::Claim::Disproved => ("disproved_by_external", "disproved"),
         ext::Claim::Unknown => ("unknown", "unknown"),
+        ext::Claim::ContradictoryAxioms => ("contradictory_axioms_by_external", "unknown: the axioms are contradictory, so the goal follows vacuously"),
     };
     let note = "external evidence: the prover's answer is reported, not checked; it is not a certificate";
     if json {
@@ -176,7 +177,7 @@ fn external(t: &birkhoff_engine::Theory, goal: &birkhoff_engine::Axiom, name: &s
     }
     Ok(match evidence.claim {
         _ if evidence.status == "Interrupted" => Outcome::Interrupted,
-        ext::Claim::Unknown => Outcome::Negative,
+        ext::Claim::Unknown | ext::Claim::ContradictoryAxioms => Outcome::Negative,
         _ => Outcome::Done,
     })
 }

@@ -36,6 +36,8 @@ pub struct Args {
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
+    goals: super::GoalArgs,
+    #[command(flatten)]
     engine: super::engine::EngineArgs,
 }
 
@@ -50,7 +52,7 @@ pub fn status_word(s: Status) -> &'static str {
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     anyhow::ensure!(a.min_size <= a.max_size, "--min-size {} is larger than --max-size {}", a.min_size, a.max_size);
-    let t = super::load_theory(&a.theory)?;
+    let t = a.goals.load(&a.theory)?;
     let budget = a.budget.budget();
     let tuples: Vec<Vec<u32>> = planned_tuples(t.sig.sorts.len(), a.min_size, a.max_size).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?.collect();
     let bar = progress(tuples.len() as u64, &t.name);

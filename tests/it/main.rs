@@ -5,6 +5,7 @@ mod cli;
 mod html;
 mod identify;
 mod interop;
+mod ladr_goals;
 mod readme;
 mod research;
 mod literature_cli;

@@ -4,9 +4,10 @@
 //! LADR for Prover9), runs the prover found on `PATH` under the time limit (killed at the
 //! deadline, or on Ctrl-C), and reads its answer: the SZS status line (`% SZS status Theorem`),
 //! or Prover9's `THEOREM PROVED`. The answer is *evidence*, never a certificate: nothing of the
-//! prover's proof is replayed. `Theorem` (and `Unsatisfiable`, `ContradictoryAxioms`: the axioms
-//! with the negated goal have no model) counts as proved, `CounterSatisfiable` as disproved;
-//! everything else, a timeout included, is unknown. Only the problem written here is ever
+//! prover's proof is replayed. `Theorem` (and `Unsatisfiable`: the axioms with the negated goal
+//! have no model) counts as proved, `CounterSatisfiable` as disproved, and `ContradictoryAxioms`
+//! is reported as what it is: the axioms alone have no model, which proves nothing about the
+//! goal a user meant; everything else, a timeout included, is unknown. Only the problem written here is ever
 //! judged, so a `Theorem` speaks about exactly this theory and goal.
 
 use birkhoff_engine::interop::{self, Target};
@@ -92,6 +93,9 @@ pub enum Claim {
     Proved,
     /// The prover reports that it does not (SZS `CounterSatisfiable`).
     Disproved,
+    /// The prover reports that the axioms alone have no model (SZS `ContradictoryAxioms`). The
+    /// goal then follows vacuously, which is never reported as a proof of it.
+    ContradictoryAxioms,
     /// Anything else: gave up, ran out of time or memory, or said nothing Birkhoff reads.
     Unknown,
 }
@@ -164,7 +168,8 @@ pub fn szs_status(output: &str) -> Option<String> {
 /// What an SZS status claims about `axioms ⊨ goal`.
 pub fn claim_of(status: &str) -> Claim {
     match status {
-        "Theorem" | "Unsatisfiable" | "ContradictoryAxioms" => Claim::Proved,
+        "Theorem" | "Unsatisfiable" => Claim::Proved,
+        "ContradictoryAxioms" => Claim::ContradictoryAxioms,
         "CounterSatisfiable" => Claim::Disproved,
         _ => Claim::Unknown,
     }
@@ -281,6 +286,7 @@ mod tests {
         assert_eq!(szs_status("nothing here"), None);
         assert_eq!(claim_of("Theorem"), Claim::Proved);
         assert_eq!(claim_of("CounterSatisfiable"), Claim::Disproved);
+        assert_eq!(claim_of("ContradictoryAxioms"), Claim::ContradictoryAxioms);
         for s in ["GaveUp", "Timeout", "ResourceOut", "Satisfiable", "Unknown", "InputError"] {
             assert_eq!(claim_of(s), Claim::Unknown, "{s}");
         }

@@ -6,7 +6,7 @@
 
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{enumerate, Options};
-use birkhoff_engine::parse::parse_mace4;
+use birkhoff_engine::parse::parse_ladr_problem;
 use proptest::prelude::*;
 
 /// The symbols a generated theory may use, with how LADR writes them.
@@ -170,7 +170,7 @@ fn mace4_text(axioms: &[Literal]) -> String {
 
 fn check(axioms: &[Literal]) -> Result<(), TestCaseError> {
     let text = mace4_text(axioms);
-    let theory = parse_mace4(&text, "random.in").map_err(|e| TestCaseError::fail(format!("not read:\n{text}\n{e}")))?;
+    let theory = parse_ladr_problem(&text, "random.in").map(|(t, _)| t).map_err(|e| TestCaseError::fail(format!("not read:\n{text}\n{e}")))?;
     for n in 2..=3 {
         // Size 3 only where every table can be tried quickly (3^9 interpretations at most).
         if n == 3 && cells(axioms, n) > 9 {

@@ -123,6 +123,36 @@ pub fn import(src: &str, file: &str) -> Result<Imported> {
     }
 }
 
+/// Mace4's reading of a goal, on request only: the theory whose models are the countermodels to
+/// `t`'s conjecture ([`CONJECTURE_META`]), that is `t`'s axioms and the denial of the goal's
+/// universal closure. It is named `<name>_goal_denied`, so that every output that names the
+/// theory says which reading was used; the conjecture leaves the metadata, since it is now an
+/// axiom's negation. `None` when `t` states no conjecture.
+///
+/// ```
+/// use birkhoff_engine::{interop, Theory};
+/// let t = Theory::parse_any("formulas(assumptions).\nx * y = y * x.\nend_of_list.\nformulas(goals).\nx * x = x.\nend_of_list.\n", "c.in").unwrap();
+/// assert_eq!(t.axioms.len(), 1); // the goal is not an axiom
+/// let denied = interop::deny_conjecture(&t).unwrap().unwrap();
+/// assert_eq!((denied.name.as_str(), denied.axioms.len()), ("c_goal_denied", 2));
+/// ```
+pub fn deny_conjecture(t: &Theory) -> Result<Option<Theory>> {
+    let Some(text) = t.meta.get(CONJECTURE_META) else { return Ok(None) };
+    let goal = crate::parse::parse_formula(&t.sig, text, "conjecture")?;
+    let free = goal.free_vars();
+    let closed = if free.is_empty() { goal.formula.clone() } else { Formula::Forall(free, Box::new(goal.formula.clone())) };
+    let mut names = NameMap::new(&[]);
+    for a in &t.axioms {
+        names.claim(&a.name);
+    }
+    let denial = Axiom { name: names.fresh("goal_denied", str::to_string), formula: Formula::not(closed), ..goal };
+    let mut denied = t.clone();
+    denied.name = format!("{}_goal_denied", t.name);
+    denied.meta.remove(CONJECTURE_META);
+    denied.axioms.push(Arc::new(denial));
+    Ok(Some(denied))
+}
+
 /// Renames sorts and symbols into names Birkhoff's format declares and reads back: a TPTP
 /// `$i` becomes `U` (or `i` beside other types), a keyword such as `sort` gets a suffix, and a
 /// name no declaration can hold becomes a word (`'a b'` becomes `ab`). Binary symbols get the

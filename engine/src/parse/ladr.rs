@@ -5,7 +5,7 @@ use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{Tok, Token};
 use crate::signature::{Assoc, Fixity, Signature, SortDecl, SortId, DEFAULT_SORT};
 use super::expr::POSTFIX_PRIME;
-use crate::syntax::{Axiom, Formula};
+use crate::syntax::Axiom;
 use crate::theory::Theory;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -64,17 +64,11 @@ pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms
     finish(p, name)
 }
 
-/// Reads a Mace4 input file: its `formulas(assumptions)` lists (also `sos` and `usable`), and at
-/// most one goal, whose negation is added as Mace4 does. Symbols are inferred from use; `op`, `set`,
-/// `clear` and `assign` commands are read and ignored.
-pub fn parse_mace4(src: &str, file: &str) -> Result<Theory> {
-    let (mut theory, goals) = parse_ladr_problem(src, file)?;
-    theory.axioms.extend(goals.into_iter().map(|g| Arc::new(negate_goal(g))));
-    Ok(theory)
-}
-
-/// Reads a LADR input file as [`parse_mace4`] does, but returns its goal (at most one) apart,
-/// as written, instead of adding its negation: the axioms and what Prover9 would prove from them.
+/// Reads a LADR (Prover9/Mace4) input file: the theory of its `formulas(assumptions)` lists (also
+/// `sos` and `usable`), and its goal (at most one) apart, as written. A goal is never an axiom:
+/// Prover9 proves it from the assumptions, and Mace4 looks for a model of the assumptions that
+/// falsifies it, which [`crate::interop::deny_conjecture`] builds on request. Symbols are
+/// inferred from use; `op`, `set`, `clear` and `assign` commands are read and ignored.
 pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)> {
     let mut p = Parser::new(file, src, Mode { ladr_vars: true, infer_symbols: true });
     ladr_lexer(&mut p);
@@ -92,6 +86,7 @@ pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)>
             Tok::Eof => break,
             Tok::Ident(w) if w == "formulas" => formulas_block(&mut p, &mut goals),
             Tok::Ident(w) if matches!(w.as_str(), "op" | "set" | "clear" | "assign" | "redeclare") => skip_command(&mut p),
+            Tok::Ident(w) if w == "if" => skip_if_block(&mut p),
             other => Err(p.diag_tok(&t, format!("expected `formulas(assumptions).` or a command such as `assign(...)`, found {}", describe(other)))),
         };
         if let Err(d) = step {
@@ -145,6 +140,21 @@ fn skip_command(p: &mut Parser) -> PResult<()> {
     Ok(())
 }
 
+/// Skips `if(Prover9). ... end_if.` or `if(Mace4). ... end_if.`, as the Prover9-Mace4 GUI saves
+/// each program's options: options only, which Birkhoff reads and ignores like any command.
+fn skip_if_block(p: &mut Parser) -> PResult<()> {
+    skip_command(p)?;
+    loop {
+        let t = p.next()?;
+        match &t.tok {
+            Tok::Ident(w) if w == "end_if" => return p.expect_op(".", "after `end_if`").map(drop),
+            Tok::Ident(w) if matches!(w.as_str(), "op" | "set" | "clear" | "assign" | "redeclare") => skip_command(p)?,
+            Tok::Eof => return Err(p.diag_tok(&t, "missing `end_if.` for this `if(...)` block")),
+            other => return Err(p.diag_tok(&t, format!("expected an option such as `assign(...)` or `end_if.` in an `if(...)` block, found {}", describe(other)))),
+        }
+    }
+}
+
 fn formulas_block(p: &mut Parser, goals: &mut Vec<Axiom>) -> PResult<()> {
     p.expect_op("(", "after `formulas`")?;
     let t = p.next()?;
@@ -167,13 +177,6 @@ fn formulas_block(p: &mut Parser, goals: &mut Vec<Axiom>) -> PResult<()> {
         }
         other => Err(p.diag_tok(&t, format!("`formulas({other})` is not a list Birkhoff reads (use assumptions or goals)"))),
     }
-}
-
-/// A goal's negation, as Mace4 adds it: not (for all free variables, goal).
-fn negate_goal(goal: Axiom) -> Axiom {
-    let free = goal.free_vars();
-    let closed = if free.is_empty() { goal.formula } else { Formula::Forall(free, Box::new(goal.formula)) };
-    Axiom { name: format!("not_{}", goal.name), formula: Formula::not(closed), ..goal }
 }
 
 /// Parses formulas, each ending with `.`, up to `end_of_list.` (when `delimited`) or the end of input.

@@ -6,6 +6,7 @@ mod derivation;
 mod diagnostics;
 mod ground_truth_rows;
 mod interop;
+mod mace4_models;
 mod moves;
 mod props;
 mod seeds;

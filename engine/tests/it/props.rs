@@ -11,7 +11,7 @@
 
 use birkhoff_engine::error::{Diagnostic, Error, SHOWN_CHARS};
 use birkhoff_engine::fingerprint::canonical_axiom;
-use birkhoff_engine::parse::{parse_mace4, theory_from_ladr_row};
+use birkhoff_engine::parse::{parse_ladr_problem, theory_from_ladr_row};
 use birkhoff_engine::signature::{default_binary_fixity, Assoc, FuncDecl, Fixity, RelDecl, SortDecl};
 use birkhoff_engine::syntax::VarDecl;
 use birkhoff_engine::canon::{canonical_form, encode_axiom, find_axiom, IdentityRenaming, Renaming};
@@ -172,7 +172,7 @@ fn parse_all_ways(src: &str) {
     };
     check(Theory::parse(src, "fuzz.bk"), true);
     check(Theory::parse_any(src, "fuzz.in"), true);
-    check(parse_mace4(src, "fuzz.in"), true);
+    check(parse_ladr_problem(src, "fuzz.in").map(|(t, _)| t), true);
     check(theory_from_ladr_row("fuzz", "*/2; inv/1; e/0; -/1", "le/2; P/0", src), false);
 }
 
