@@ -76,8 +76,9 @@ impl Agent<'_> {
     /// INTERPRET's question for a new discovery: is it known? Asked only when the run may use the
     /// network ([`LiteratureAccess::On`]); the note keeps confirmed references and OEIS matches only. The
     /// references the model proposed for it join the catalogue's as candidates of the same gate:
-    /// only those a lookup by identifier confirms are ever cited.
-    fn literature(&self, lib: &Library, c: &Candidate, proposed: &[schema::ProposedReference]) -> LiteratureNote {
+    /// only those a lookup by identifier confirms are ever cited. A source that failed (timed
+    /// out, down, refused) is a fault of the cycle: the note then rests on the other sources.
+    fn literature(&self, lib: &Library, c: &Candidate, proposed: &[schema::ProposedReference], faults: &mut Vec<Fault>) -> LiteratureNote {
         let cfg = match &self.tools.literature {
             LiteratureAccess::On(cfg) => cfg,
             LiteratureAccess::Off(why) => return LiteratureNote::not_searched(why),
@@ -86,9 +87,18 @@ impl Agent<'_> {
         let mut subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
         subject.proposed.extend(proposed.iter().map(schema::ProposedReference::paper));
         let mut progress = |line: &str| self.observer.line(&format!("  literature: {line}"), json!({"event": "literature", "line": line}));
+        let fault = |message: String, handling: &str| Fault { phase: "act".into(), message: format!("literature search for {}: {message}", c.name), handling: handling.into() };
         match birkhoff_literature::search(lib.root(), &subject, cfg.clone(), &mut progress) {
-            Ok(out) => LiteratureNote::of(&out),
-            Err(e) => LiteratureNote::not_searched(&e.to_string()),
+            Ok(out) => {
+                for r in out.sources.iter().filter(|r| !r.errors.is_empty()) {
+                    faults.push(fault(r.line(), if r.down { "the source was not asked again in this search; the literature note rests on the other sources" } else { "its failed queries were skipped; the literature note rests on the rest" }));
+                }
+                LiteratureNote::of(&out)
+            }
+            Err(e) => {
+                faults.push(fault(e.to_string(), "not searched: the discovery is kept without a literature note"));
+                LiteratureNote::not_searched(&e.to_string())
+            }
         }
     }
 
@@ -437,7 +447,7 @@ impl Agent<'_> {
             };
             // Asked before storing: a theory the literature knows (confirmed references or an OEIS
             // sequence) is stored with novelty 0 and the reason in its notes.
-            let literature = self.literature(lib, c, &k.references);
+            let literature = self.literature(lib, c, &k.references, &mut faults);
             let known = literature.known_because().map(|why| {
                 let mut known = c.clone();
                 known.in_literature = Some(why);

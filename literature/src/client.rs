@@ -1,5 +1,11 @@
 //! HTTP for the literature sources: configurable base URLs, each API's rate limit, one retry
-//! after HTTP 429 or a timeout, and a cache in the library so that a rerun works offline.
+//! after HTTP 429, and a cache in the library so that a rerun works offline.
+//!
+//! Each source has one deadline per run ([`Config::timeout`]): the time all its requests of the
+//! run may take together. A source that uses it up, cannot be reached or answers 5xx is down for
+//! the rest of the run, and is not asked again: a source that accepts connections and never
+//! answers costs one deadline, not one per query. Redirects are followed only within the
+//! source's own scheme, host and port, and no answer is read past [`MAX_BODY`] bytes.
 //!
 //! Faults are values ([`FetchError`]), never panics: the run goes on with the other sources and
 //! says what happened in the search history.
@@ -7,6 +13,14 @@
 use crate::cache::Cache;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+
+/// The largest answer read from a source, in bytes. A search or lookup answer is a few hundred
+/// KB at most (the OEIS's longest entries); past this the source is misbehaving, and reading on
+/// would only fill memory (a 200 MB answer took 456 MB).
+pub const MAX_BODY: usize = 16 << 20;
+
+/// The most redirects followed for one request (all within the source's host).
+const MAX_REDIRECTS: usize = 5;
 
 /// The four sources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
@@ -105,7 +119,8 @@ pub struct Config {
     sources: HashMap<Source, SourceConfig>,
     /// Semantic Scholar API key (`x-api-key`), from `SEMANTIC_SCHOLAR_API_KEY`.
     pub s2_api_key: Option<String>,
-    /// Time limit of one request.
+    /// Each source's deadline for the run: how long all its requests together may take (pacing
+    /// and waits after HTTP 429 aside). A source that uses it up is down for the rest of the run.
     pub timeout: Duration,
     /// Never use the network: answer from the cache only.
     pub offline: bool,
@@ -232,13 +247,39 @@ pub enum FetchError {
         /// The URL.
         url: String,
     },
-    /// No answer within the time limit, twice.
-    #[error("timed out after {secs:.1} s (twice): {url}")]
+    /// The source's deadline for the run ran out while waiting for this answer; the source is
+    /// down for the rest of the run.
+    #[error("timed out: no answer within the source's {secs:.1} s for this run: {url}")]
     Timeout {
         /// The URL.
         url: String,
-        /// The limit.
+        /// The source's deadline for the run.
         secs: f64,
+    },
+    /// Not asked: the source is down for the rest of the run (an earlier request timed out, could
+    /// not reach it, or got a 5xx).
+    #[error("not asked: the source is down for this run ({why}): {url}")]
+    Down {
+        /// The URL.
+        url: String,
+        /// The earlier failure.
+        why: String,
+    },
+    /// The source redirected to another host or port, or redirected too often.
+    #[error("redirect refused: {url}: {message}")]
+    Redirect {
+        /// The URL.
+        url: String,
+        /// Where it pointed, and why it was not followed.
+        message: String,
+    },
+    /// The answer is longer than [`MAX_BODY`]; what was read is dropped.
+    #[error("answer longer than {limit} bytes, not read further: {url}")]
+    TooLarge {
+        /// The URL.
+        url: String,
+        /// The limit.
+        limit: usize,
     },
     /// The server could not be reached (refused, unknown host, reset).
     #[error("unreachable: {url}: {message}")]
@@ -264,24 +305,40 @@ pub enum FetchError {
     },
 }
 
+impl FetchError {
+    /// Whether the source is down for the rest of the run after this failure: it used up its
+    /// deadline, cannot be reached, or answers 5xx.
+    pub fn takes_source_down(&self) -> bool {
+        matches!(self, FetchError::Timeout { .. } | FetchError::Unreachable { .. } | FetchError::Status { status: 500..=599, .. })
+    }
+}
+
 /// The HTTP client of one literature run.
 pub struct Client {
     http: reqwest::Client,
     config: Config,
     cache: Option<Cache>,
     last_call: HashMap<Source, Instant>,
+    /// The time each source's requests have taken in this run, against [`Config::timeout`].
+    spent: HashMap<Source, Duration>,
+    /// The sources down for the rest of the run, with the failure that took each down.
+    down: HashMap<Source, String>,
 }
 
 impl Client {
     /// A client with this configuration, caching in `cache` (none: nothing is cached).
     pub fn new(config: Config, cache: Option<Cache>) -> Result<Client, String> {
         let http = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout)
+            .redirect(reqwest::redirect::Policy::custom(same_origin_only))
             .user_agent(concat!("birkhoff/", env!("CARGO_PKG_VERSION"), " (literature agent)"))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(Client { http, config, cache, last_call: HashMap::new() })
+        Ok(Client { http, config, cache, last_call: HashMap::new(), spent: HashMap::new(), down: HashMap::new() })
+    }
+
+    /// Whether `source` is down for the rest of this run (see [`FetchError::takes_source_down`]).
+    pub fn is_down(&self, source: Source) -> bool {
+        self.down.contains_key(&source)
     }
 
     /// The configuration.
@@ -335,71 +392,65 @@ impl Client {
         if self.config.offline {
             return Err(FetchError::NotCached { url });
         }
+        if let Some(why) = self.down.get(&source) {
+            return Err(FetchError::Down { url, why: why.clone() });
+        }
+        let result = self.fetch(source, method, &url, body.as_deref()).await;
+        if let Err(e) = &result {
+            if e.takes_source_down() {
+                self.down.insert(source, e.to_string());
+            }
+        }
+        let (status, text) = result?;
+        Ok(Response {
+            url,
+            status,
+            body: text,
+            fetched: birkhoff_library::time::now(),
+            from_cache: false,
+            key,
+            source,
+            method,
+            request_body: body,
+        })
+    }
+
+    /// Asks the network: the status (200 or 404) and the body, retrying once after HTTP 429.
+    /// Every call's sending and reading counts against the source's deadline for the run.
+    async fn fetch(&mut self, source: Source, method: &'static str, url: &str, body: Option<&str>) -> Result<(u16, String), FetchError> {
         let mut rate_limited_once = false;
-        let mut timed_out_once = false;
         loop {
             self.pace(source).await;
-            let mut req = if method == "POST" { self.http.post(&url) } else { self.http.get(&url) };
-            if let Some(b) = &body {
-                req = req.header("content-type", "application/json").body(b.clone());
+            let mut req = if method == "POST" { self.http.post(url) } else { self.http.get(url) };
+            if let Some(b) = body {
+                req = req.header("content-type", "application/json").body(b.to_string());
             }
             if source == Source::SemanticScholar {
                 if let Some(k) = &self.config.s2_api_key {
                     req = req.header("x-api-key", k);
                 }
             }
-            // A timeout (sending or reading the body) is retried once; any other failure ends it.
-            let secs = self.config.timeout.as_secs_f64();
-            let mut failed = |e: reqwest::Error, url: &str| {
-                if e.is_timeout() && !timed_out_once {
-                    timed_out_once = true;
-                    None
-                } else if e.is_timeout() {
-                    Some(FetchError::Timeout { url: url.to_string(), secs })
-                } else {
-                    Some(FetchError::Unreachable { url: url.to_string(), message: error_chain(&e) })
-                }
-            };
-            let sent = req.send().await;
+            let left = self.config.timeout.saturating_sub(self.spent.get(&source).copied().unwrap_or_default());
+            let started = Instant::now();
+            let answer = tokio::time::timeout(left, send_and_read(req, url)).await;
+            *self.spent.entry(source).or_default() += started.elapsed();
             self.last_call.insert(source, Instant::now());
-            let resp = match sent {
-                Ok(r) => r,
-                Err(e) => match failed(e, &url) {
-                    None => continue,
-                    Some(err) => return Err(err),
-                },
+            let (status, retry_wait, text) = match answer {
+                Err(_) => return Err(FetchError::Timeout { url: url.to_string(), secs: self.config.timeout.as_secs_f64() }),
+                Ok(answer) => answer?,
             };
-            let status = resp.status().as_u16();
             if status == 429 {
                 if rate_limited_once {
-                    return Err(FetchError::RateLimited { url });
+                    return Err(FetchError::RateLimited { url: url.to_string() });
                 }
                 rate_limited_once = true;
-                let wait = retry_after(&resp).unwrap_or(self.config.source(source).retry_wait);
-                tokio::time::sleep(wait).await;
+                tokio::time::sleep(retry_wait.unwrap_or(self.config.source(source).retry_wait)).await;
                 continue;
             }
             if status != 200 && status != 404 {
-                return Err(FetchError::Status { url, status });
+                return Err(FetchError::Status { url: url.to_string(), status });
             }
-            let text = match resp.text().await {
-                Ok(t) => t,
-                Err(e) => match failed(e, &url) {
-                    None => continue,
-                    Some(err) => return Err(err),
-                },
-            };
-            return Ok(Response {
-                url,
-                status,
-                body: text,
-                fetched: birkhoff_library::time::now(),
-                from_cache: false,
-                key,
-                source,
-                method,
-                request_body: body,
-            });
+            return Ok((status, text));
         }
     }
 
@@ -412,6 +463,48 @@ impl Client {
                 tokio::time::sleep(due - now).await;
             }
         }
+    }
+}
+
+/// Sends a request and reads its answer: the status, the server's `Retry-After`, and the body of
+/// a 200 or 404 (up to [`MAX_BODY`] bytes; a longer one is an error, not read further).
+async fn send_and_read(req: reqwest::RequestBuilder, url: &str) -> Result<(u16, Option<Duration>, String), FetchError> {
+    let failed = |e: reqwest::Error| {
+        let message = error_chain(&e);
+        if e.is_redirect() {
+            FetchError::Redirect { url: url.to_string(), message }
+        } else {
+            FetchError::Unreachable { url: url.to_string(), message }
+        }
+    };
+    let mut resp = req.send().await.map_err(failed)?;
+    let status = resp.status().as_u16();
+    if status != 200 && status != 404 {
+        return Ok((status, retry_after(&resp), String::new()));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await.map_err(failed)? {
+        if body.len() + chunk.len() > MAX_BODY {
+            return Err(FetchError::TooLarge { url: url.to_string(), limit: MAX_BODY });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((status, None, String::from_utf8_lossy(&body).into_owned()))
+}
+
+/// The redirect policy: follow a redirect only to the scheme, host and port of the URL first
+/// asked, at most [`MAX_REDIRECTS`] times. A source's answer must come from the source: a
+/// redirect elsewhere could make the client ask any host (a local service, another port).
+fn same_origin_only(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::Action {
+    let origin = |u: &reqwest::Url| (u.scheme().to_string(), u.host_str().map(str::to_ascii_lowercase), u.port_or_known_default());
+    let first = attempt.previous().first().map(origin);
+    let to = attempt.url().to_string();
+    if attempt.previous().len() > MAX_REDIRECTS {
+        attempt.error(format!("more than {MAX_REDIRECTS} redirects (the last to {to})"))
+    } else if first.is_some_and(|f| f == origin(attempt.url())) {
+        attempt.follow()
+    } else {
+        attempt.error(format!("redirected to {to}, outside the source's host"))
     }
 }
 

@@ -24,7 +24,8 @@ pub struct SourceReport {
     pub from_cache: usize,
     /// What went wrong, one line per failed query.
     pub errors: Vec<String>,
-    /// Whether the source could not be reached or answered 5xx (its other queries were skipped).
+    /// Whether the source used up its deadline for the run, could not be reached or answered 5xx
+    /// (its other queries were skipped, and the gate did not ask it either).
     pub down: bool,
 }
 
@@ -131,7 +132,7 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
             rep.queries += 1;
             let cell = match client.get(source, path).await {
                 Err(e) => {
-                    rep.down = matches!(e, FetchError::Unreachable { .. } | FetchError::Status { status: 500..=599, .. });
+                    rep.down = e.takes_source_down();
                     rep.errors.push(e.to_string());
                     describe(&e)
                 }
@@ -296,6 +297,9 @@ fn describe(e: &FetchError) -> String {
         FetchError::RateLimited { .. } => "skipped: rate limited (HTTP 429 twice)".to_string(),
         FetchError::Timeout { .. } => "skipped: timed out".to_string(),
         FetchError::Unreachable { .. } => "skipped: source unreachable".to_string(),
+        FetchError::Down { .. } => "skipped: source down".to_string(),
+        FetchError::Redirect { .. } => "skipped: redirect refused".to_string(),
+        FetchError::TooLarge { .. } => "skipped: answer too large".to_string(),
         FetchError::Status { status, .. } => format!("skipped: HTTP {status}"),
         FetchError::NotCached { .. } => "not searched: offline, not cached".to_string(),
     }

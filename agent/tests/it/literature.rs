@@ -86,22 +86,30 @@ fn proposed(p: &Paper) -> serde_json::Value {
 /// reference can only come from the model's proposal passing the gate. Mutation-checked: a gate
 /// that confirms a candidate its lookup did not find, or a controller that drops the model's
 /// references, fails this test.
+/// One cycle of the `claude` stand-in keeping CubeLoop with the model's real and invented
+/// references, the literature asked as `literature` says: the library's folder, the library and
+/// the cycle's report.
+fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library, CycleReport) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(&dir.path().join("lib")).unwrap();
+    let references = serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
+    let cli = CliLlm::command(&format!("{FAKE} --fake-mode=good"), "test-model", "low", Duration::from_secs(60)).unwrap();
+    let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
+    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: LiteratureAccess::On(literature), ..Toolbox::builtin() };
+    let agent = Agent { llm: &llm, offline: false, tools, observer: &Silent, interrupted: &|| false };
+    agent.run(&mut lib, &Config { goal: "loops".into(), cycles: 1, bases: vec![] }).unwrap();
+    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
+    (dir, lib, report)
+}
+
 #[test]
 fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
     let server = Server::start();
     serve_empty_searches(&server);
     server.route("GET", "/oeis/search", &["q=1,0,1,0"], vec![Reply::json(&fixture("oeis_hit_period2.json"))]);
     serve_all(&server);
-    let dir = tempfile::tempdir().unwrap();
-    let mut lib = Library::open(&dir.path().join("lib")).unwrap();
-    let references = serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
-    let cli = CliLlm::command(&format!("{FAKE} --fake-mode=good"), "test-model", "low", Duration::from_secs(60)).unwrap();
-    let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
-    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: LiteratureAccess::On(config(&server.base)), ..Toolbox::builtin() };
-    let agent = Agent { llm: &llm, offline: false, tools, observer: &Silent, interrupted: &|| false };
-    agent.run(&mut lib, &Config { goal: "loops".into(), cycles: 1, bases: vec![] }).unwrap();
+    let (dir, lib, report) = cycle(config(&server.base));
 
-    let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     let faults: Vec<&str> = report.faults.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(report.decisions_by, "llm", "{faults:?}");
     let [d] = report.discoveries.as_slice() else { panic!("one discovery expected: {faults:?}\n{}", report.decisions.analysis) };
@@ -135,4 +143,25 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
             assert!(!text.contains(trace), "the invented reference reached the {what} ({trace})");
         }
     }
+}
+
+/// A source that accepts connections and never answers costs the cycle one deadline, is asked
+/// once, and is a fault of the cycle's report; the other sources still confirm the model's real
+/// reference.
+#[test]
+fn a_source_that_never_answers_is_a_fault_of_the_cycle() {
+    let server = Server::start();
+    serve_empty_searches(&server);
+    serve_all(&server);
+    let hanging = birkhoff_literature::testing::server::Silent::start();
+    let mut cfg = config(&server.base);
+    cfg.set_base_url(birkhoff_literature::Source::Zbmath, &format!("{}/zbmath", hanging.base));
+    cfg.timeout = Duration::from_millis(500);
+    let (_dir, _lib, report) = cycle(cfg);
+    assert_eq!(hanging.accepted(), 1, "asked once, then down for the rest of the search");
+    let faults: Vec<String> = report.faults.iter().map(|f| format!("{}: {} => {}", f.phase, f.message, f.handling)).collect();
+    let timed_out = faults.iter().filter(|f| f.contains("literature search for CubeLoop: zbMATH Open: 1 query, 0 results; DOWN") && f.contains("timed out")).count();
+    assert_eq!(timed_out, 1, "{faults:#?}");
+    let [d] = report.discoveries.as_slice() else { panic!("one discovery expected: {faults:?}") };
+    assert_eq!(d.literature.references, ["REF-001 Moufang Loops of Small Order (2021)"], "{faults:#?}");
 }

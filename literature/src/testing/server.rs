@@ -2,11 +2,12 @@
 //! match a method, a path prefix and substrings of the decoded request target; each route
 //! answers its replies in turn (the last one repeats), optionally after a delay. Every request is
 //! logged, so tests can count what reached the "network". Routes are tried in the order they were
-//! added: a specific route goes before a catch-all for the same prefix.
+//! added: a specific route goes before a catch-all for the same prefix. [`Silent`] stands in for a
+//! source that accepts connections and never answers.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,12 +22,14 @@ pub struct Reply {
     pub content_type: &'static str,
     /// How long to wait before answering (a timeout test's slow source).
     pub delay: Duration,
+    /// A `Location` header (a redirect).
+    pub location: Option<String>,
 }
 
 impl Reply {
     /// HTTP 200 with this body and content type.
     pub fn ok(body: &str, content_type: &'static str) -> Reply {
-        Reply { status: 200, body: body.to_string(), content_type, delay: Duration::ZERO }
+        Reply { status: 200, body: body.to_string(), content_type, delay: Duration::ZERO, location: None }
     }
     /// HTTP 200 with an Atom body (arXiv).
     pub fn xml(body: &str) -> Reply {
@@ -38,7 +41,11 @@ impl Reply {
     }
     /// Another status (404, 429, 503...) with a JSON content type.
     pub fn status(status: u16, body: &str) -> Reply {
-        Reply { status, body: body.to_string(), content_type: "application/json", delay: Duration::ZERO }
+        Reply { status, body: body.to_string(), content_type: "application/json", delay: Duration::ZERO, location: None }
+    }
+    /// HTTP 302 to `location`.
+    pub fn redirect(location: &str) -> Reply {
+        Reply { location: Some(location.to_string()), ..Reply::status(302, "") }
     }
     /// The same reply after `delay`.
     pub fn after(mut self, delay: Duration) -> Reply {
@@ -67,23 +74,12 @@ pub struct Server {
 impl Server {
     /// Binds a free port on 127.0.0.1 and serves it from a thread until dropped.
     pub fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        listener.set_nonblocking(true).unwrap();
         let routes: Arc<Mutex<Vec<Route>>> = Arc::default();
         let log: Arc<Mutex<Vec<String>>> = Arc::default();
-        let stop = Arc::new(AtomicBool::new(false));
-        let (r, l, s) = (routes.clone(), log.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !s.load(Ordering::Relaxed) {
-                match listener.accept() {
-                    Ok((stream, _)) => {
-                        let (r, l) = (r.clone(), l.clone());
-                        std::thread::spawn(move || handle(stream, &r, &l));
-                    }
-                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
-                }
-            }
+        let (r, l) = (routes.clone(), log.clone());
+        let (base, stop) = listen(move |stream| {
+            let (r, l) = (r.clone(), l.clone());
+            std::thread::spawn(move || handle(stream, &r, &l));
         });
         Server { base, routes, log, stop }
     }
@@ -190,8 +186,9 @@ fn handle(mut stream: TcpStream, routes: &Mutex<Vec<Route>>, log: &Mutex<Vec<Str
         503 => "Service Unavailable",
         _ => "Status",
     };
+    let location = reply.location.map_or(String::new(), |l| format!("Location: {l}\r\n"));
     let head = format!(
-        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{location}Connection: close\r\n\r\n",
         reply.status,
         reply.content_type,
         reply.body.len()
@@ -201,10 +198,64 @@ fn handle(mut stream: TcpStream, routes: &Mutex<Vec<Route>>, log: &Mutex<Vec<Str
     let _ = stream.flush();
 }
 
+/// Binds a free port on 127.0.0.1 and hands each connection to `accept`, on a thread, until the
+/// flag returned with the base URL is set.
+fn listen(mut accept: impl FnMut(TcpStream) + Send + 'static) -> (String, Arc<AtomicBool>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    std::thread::spawn(move || {
+        while !s.load(Ordering::Relaxed) {
+            match listener.accept() {
+                Ok((stream, _)) => accept(stream),
+                Err(_) => std::thread::sleep(Duration::from_millis(5)),
+            }
+        }
+    });
+    (base, stop)
+}
+
 /// A port on 127.0.0.1 where nothing listens (bound, then released): a source that is down.
 pub fn dead_base() -> String {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = l.local_addr().unwrap();
     drop(l);
     format!("http://{addr}")
+}
+
+/// A listener on 127.0.0.1 that accepts connections, reads nothing and never answers: a source
+/// that hangs. It counts the connections it accepted, so that a test can tell whether a source
+/// was asked again; it holds them open until dropped.
+pub struct Silent {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    accepted: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Silent {
+    /// Binds a free port on 127.0.0.1 and accepts on it from a thread until dropped.
+    pub fn start() -> Silent {
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let a = accepted.clone();
+        let mut open = Vec::new();
+        let (base, stop) = listen(move |stream| {
+            a.fetch_add(1, Ordering::SeqCst);
+            open.push(stream);
+        });
+        Silent { base, accepted, stop }
+    }
+
+    /// How many connections were accepted so far.
+    pub fn accepted(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Silent {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }

@@ -1,10 +1,12 @@
-//! Faults: HTTP 429 (once, twice), a timeout, malformed XML and JSON, a source that is down.
-//! Each run completes with the other sources and records what happened.
+//! Faults: HTTP 429 (once, twice), a timeout, a source that never answers, a redirect to another
+//! port, an oversized answer, malformed XML and JSON, a source that is down. Each run completes
+//! with the other sources and records what happened.
 
-use birkhoff_literature::testing::server::{dead_base, Reply, Server};
+use birkhoff_literature::client::MAX_BODY;
+use birkhoff_literature::testing::server::{dead_base, Reply, Server, Silent};
 use birkhoff_literature::testing::fixtures::{config, fixture, serve_all};
 use crate::support::{quiet, subject};
-use birkhoff_literature::{search, Source, Store, Subject};
+use birkhoff_literature::{search, Origin, Paper, Source, Store, Subject};
 use std::time::Duration;
 
 fn arxiv_only(key: &str) -> Subject {
@@ -58,8 +60,92 @@ fn a_timeout_is_a_skip_not_a_hang() {
     let out = search(lib.path(), &arxiv_only("ttimeout"), cfg, &mut quiet()).unwrap();
     let zb = out.sources.iter().find(|r| r.source == Source::Zbmath).unwrap();
     assert!(!zb.errors.is_empty() && zb.errors.iter().all(|e| e.contains("timed out")), "{:?}", zb.errors);
-    assert!(history_cells(lib.path(), "ttimeout", Source::Zbmath).iter().all(|c| c == "skipped: timed out"));
+    // The first timeout takes the source down for the rest of the run.
+    let cells = history_cells(lib.path(), "ttimeout", Source::Zbmath);
+    assert_eq!(cells[0], "skipped: timed out");
+    assert!(cells[1..].iter().all(|c| c == "skipped: source down"), "{cells:?}");
     assert!(out.confirmed.iter().any(|r| r.paper.ids.arxiv.as_deref() == Some("2101.00001")), "the other sources carry on");
+}
+
+/// A source that accepts connections and never answers costs one deadline for the whole run, not
+/// one (or two) per query: after its first request times out it is down, and neither its other
+/// queries nor the gate's lookup of a proposed zbMATH document connect to it again.
+#[test]
+fn a_source_that_never_answers_costs_one_deadline_and_is_down_for_the_run() {
+    let server = Server::start();
+    serve_all(&server);
+    let silent = Silent::start();
+    let lib = tempfile::tempdir().unwrap();
+    let mut cfg = config(&server.base);
+    cfg.set_base_url(Source::Zbmath, &format!("{}/zbmath", silent.base));
+    cfg.timeout = Duration::from_millis(500);
+    let mut subject = subject();
+    let mut on_zbmath = Paper::new("On Moufang loops", vec!["Carl Commutator".into()], Some(2001), Origin::Llm);
+    on_zbmath.ids.zbmath = Some("1234567".into());
+    subject.proposed.push(on_zbmath);
+    let out = search(lib.path(), &subject, cfg, &mut quiet()).unwrap();
+    assert_eq!(silent.accepted(), 1, "one request to the silent source, then it is down");
+    let zb = out.sources.iter().find(|r| r.source == Source::Zbmath).unwrap();
+    assert!(zb.down && zb.queries == 1 && zb.errors.len() == 1, "{zb:?}");
+    assert!(zb.errors[0].contains("timed out: no answer within the source's 0.5 s for this run"), "{:?}", zb.errors);
+    let cells = history_cells(lib.path(), "test-moufang", Source::Zbmath);
+    assert!(cells.len() > 1, "the subject asks zbMATH more than once: {cells:?}");
+    assert_eq!(cells[0], "skipped: timed out");
+    assert!(cells[1..].iter().all(|c| c == "skipped: source down"), "{cells:?}");
+    assert!(out.confirmed.iter().any(|r| r.paper.ids.arxiv.as_deref() == Some("2101.00001")), "the other sources carry on");
+}
+
+/// The deadline is the source's for the whole run, shared by its queries: a source answering
+/// each in 0.6 s answers the first within its 1 s and times out on the second.
+#[test]
+fn a_sources_queries_share_its_deadline() {
+    let server = Server::start();
+    server.route("GET", "/zbmath/document/_search", &[], vec![Reply::json(&fixture("zbmath_search.json")).after(Duration::from_millis(600))]);
+    serve_all(&server);
+    let lib = tempfile::tempdir().unwrap();
+    let mut cfg = config(&server.base);
+    cfg.timeout = Duration::from_millis(1000);
+    search(lib.path(), &subject(), cfg, &mut quiet()).unwrap();
+    let cells = history_cells(lib.path(), "test-moufang", Source::Zbmath);
+    assert!(cells[0].parse::<usize>().is_ok(), "the first query is answered: {cells:?}");
+    assert_eq!(cells[1], "skipped: timed out", "{cells:?}");
+    assert!(cells[2..].iter().all(|c| c == "skipped: source down"), "{cells:?}");
+}
+
+/// A redirect is followed within the source's own scheme, host and port only: a redirect to
+/// another port on the same machine reaches nothing there.
+#[test]
+fn a_redirect_is_followed_only_within_the_source() {
+    let elsewhere = Server::start();
+    serve_all(&elsewhere);
+    let server = Server::start();
+    server.route("GET", "/arxiv/query", &["search_query="], vec![Reply::redirect(&format!("{}/arxiv/query?search_query=all:x", elsewhere.base))]);
+    server.route("GET", "/s2/paper/search", &[], vec![Reply::redirect(&format!("{}/moved/s2/paper/search?query=x", server.base))]);
+    server.route("GET", "/moved/s2/paper/search", &[], vec![Reply::json(&fixture("s2_search.json"))]);
+    serve_all(&server);
+    let lib = tempfile::tempdir().unwrap();
+    let out = search(lib.path(), &arxiv_only("tredirect"), config(&server.base), &mut quiet()).unwrap();
+    assert_eq!(elsewhere.requests(), Vec::<String>::new(), "nothing reached the other port");
+    let arxiv = out.sources.iter().find(|r| r.source == Source::Arxiv).unwrap();
+    assert!(!arxiv.errors.is_empty() && arxiv.errors.iter().all(|e| e.contains("redirect refused") && e.contains("outside the source's host")), "{:?}", arxiv.errors);
+    assert!(history_cells(lib.path(), "tredirect", Source::Arxiv).iter().all(|c| c == "skipped: redirect refused"));
+    let s2 = out.sources.iter().find(|r| r.source == Source::SemanticScholar).unwrap();
+    assert!(s2.errors.is_empty() && s2.results > 0, "a redirect within the source is followed: {s2:?}");
+    assert!(server.count("GET /s2/paper/search") >= 1);
+    assert_eq!(server.count("GET /moved/s2/paper/search"), server.count("GET /s2/paper/search"), "{:#?}", server.requests());
+}
+
+/// An answer longer than `MAX_BODY` is an error, not read on into memory.
+#[test]
+fn an_oversized_answer_is_refused() {
+    let server = Server::start();
+    server.route("GET", "/zbmath/document/_search", &[], vec![Reply::json(&" ".repeat(MAX_BODY + 1))]);
+    serve_all(&server);
+    let lib = tempfile::tempdir().unwrap();
+    let out = search(lib.path(), &arxiv_only("toversized"), config(&server.base), &mut quiet()).unwrap();
+    let zb = out.sources.iter().find(|r| r.source == Source::Zbmath).unwrap();
+    assert!(!zb.errors.is_empty() && zb.errors.iter().all(|e| e.contains(&format!("answer longer than {MAX_BODY} bytes"))), "{:?}", zb.errors);
+    assert!(history_cells(lib.path(), "toversized", Source::Zbmath).iter().all(|c| c == "skipped: answer too large"));
 }
 
 #[test]
