@@ -67,6 +67,8 @@ enum Type {
 struct Reader<'a> {
     file: &'a str,
     src: &'a str,
+    /// The source's lines, indexed when the first formula is located.
+    lines: std::cell::OnceCell<crate::error::Lines>,
     pos: usize,
     sig: Signature,
     /// TPTP name of each symbol.
@@ -196,8 +198,8 @@ impl<'a> Reader<'a> {
     }
 
     fn origin(&self, offset: usize) -> Origin {
-        let d = Diagnostic::at(self.file, self.src, offset, 1, "");
-        Origin { file: d.file, line: d.line, column: d.column }
+        let (line, column) = self.lines.get_or_init(|| crate::error::Lines::new(self.src)).locate(self.src, offset);
+        Origin { file: self.file.to_string(), line, column }
     }
 
     // ---- units ----
@@ -663,7 +665,7 @@ impl Origin {
 /// Reads a TPTP problem. Its sorts keep their TPTP names (`$i` for the default type); symbols
 /// keep theirs. Errors are located at `file:line:column`.
 pub fn read(src: &str, file: &str) -> Result<Problem> {
-    let mut r = Reader { file, src, pos: 0, sig: Signature::default(), symbols: HashMap::new(), types: HashMap::new(), vars: Vec::new(), scope: Vec::new(), free: HashMap::new(), depth: 0 };
+    let mut r = Reader { file, src, lines: Default::default(), pos: 0, sig: Signature::default(), symbols: HashMap::new(), types: HashMap::new(), vars: Vec::new(), scope: Vec::new(), free: HashMap::new(), depth: 0 };
     let (axioms, conjectures) = r.problem().map_err(|d| Error::Source(Diagnostics(vec![d])))?;
     if r.sig.sorts.is_empty() {
         r.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });

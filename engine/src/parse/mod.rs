@@ -59,11 +59,13 @@ pub(crate) struct Parser<'a> {
     /// Symbols whose declaration had an error: a later use of one points back at that error
     /// instead of calling the symbol undeclared.
     failed_declarations: Vec<String>,
+    /// The source's lines, indexed when the first axiom is located.
+    lines: std::cell::OnceCell<crate::error::Lines>,
 }
 
 impl<'a> Parser<'a> {
     pub fn new(file: &'a str, src: &'a str, mode: Mode) -> Self {
-        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default(), failed_declarations: Vec::new() }
+        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default(), failed_declarations: Vec::new(), lines: Default::default() }
     }
 
     /// Runs the rest of `name`'s declaration, remembering the name if it fails.
@@ -142,8 +144,8 @@ impl<'a> Parser<'a> {
     }
 
     pub fn origin(&self, offset: usize) -> Origin {
-        let d = Diagnostic::at(self.file, self.src, offset, 1, "");
-        Origin { file: d.file, line: d.line, column: d.column }
+        let (line, column) = self.lines.get_or_init(|| crate::error::Lines::new(self.src)).locate(self.src, offset);
+        Origin { file: self.file.to_string(), line, column }
     }
 
     /// Skips to the next item keyword at the start of a token (error recovery). The item that
