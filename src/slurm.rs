@@ -43,9 +43,26 @@ fn checked<'a>(flag: &str, value: &'a str, allowed: impl Fn(char) -> bool, examp
     Ok(value)
 }
 
-/// A word quoted for the shell.
+/// A word quoted for the shell: inside single quotes nothing is special, so a `$(...)`, a
+/// backquote or a space in a path stays part of it.
 fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// A value quoted for an `#SBATCH` line, which sbatch reads with its own rules (a quote of
+/// either kind groups, a backslash escapes the next character even inside quotes, an unquoted
+/// `#` starts a comment): double quotes, with backslashes and double quotes escaped.
+fn sbatch_quote(value: &str) -> String {
+    format!("\"{}\"", value.replace('\\', r"\\").replace('"', r#"\""#))
+}
+
+/// `path` as text for the script. A control character is refused, naming `what`: a newline
+/// would end the comment or `#SBATCH` line it is written into and make the rest a command of the
+/// script. So is a path that is not UTF-8, which would be written as another path.
+fn script_path<'a>(what: &str, path: &'a Path) -> anyhow::Result<&'a str> {
+    let text = path.to_str().ok_or_else(|| anyhow::anyhow!("{what} {}: not UTF-8, which a Slurm script cannot name", path.display()))?;
+    anyhow::ensure!(!text.chars().any(char::is_control), "{what} {text:?}: a control character (such as a newline) in a path written into a Slurm script could end its line and run the rest as a command; rename it");
+    Ok(text)
 }
 
 /// This command's words without the `--slurm*` flags (each takes a value, as `--flag VALUE` or
@@ -94,11 +111,17 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
     let partition = a.slurm_partition.as_deref().map(|p| checked("--slurm-partition", p, name_char, "compute")).transpose()?;
     anyhow::ensure!(!jobs.is_empty(), "--slurm: the sweep has no jobs");
     let tasks = a.slurm_tasks.map_or(jobs.len().min(DEFAULT_MAX_TASKS), |n| n as usize).min(jobs.len());
-    Plan::new(jobs, tasks).write(out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
     let exe = std::env::current_exe().context("cannot tell where the birkhoff binary is")?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let out_abs = out.canonicalize().with_context(|| format!("--out: {}", out.display()))?;
-    let words: Vec<String> = std::iter::once(exe.display().to_string()).chain(task_words(std::env::args().skip(1))).map(|w| quote(&w)).collect();
+    // Every path written into the script is checked and quoted: none can end its line.
+    let (exe_text, cwd_text) = (script_path("the birkhoff binary", &exe)?, script_path("the working directory", &cwd)?);
+    let (script_text, out_text) = (script_path("--slurm", script)?, script_path("--out", &out_abs)?);
+    let plan = out_abs.join(sweep::PLAN_FILE);
+    Plan::new(jobs, tasks).write(out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+    let words: Vec<String> = std::iter::once(exe_text.to_string()).chain(task_words(std::env::args().skip(1))).map(|w| quote(&w)).collect();
+    // In the log file's name `%` starts one of Slurm's patterns (%A, %a); `%%` is a `%`.
+    let log = format!("{}/slurm-%A_%a.log", out_text.replace('%', "%%"));
     let mut text = format!(
         "#!/bin/bash\n\
          # A Birkhoff sweep as a Slurm job array, written by `birkhoff sweep --slurm`: array task K\n\
@@ -115,13 +138,14 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
          #SBATCH --requeue\n\
          #SBATCH --open-mode=append\n\
          #SBATCH --chdir={cwd}\n\
-         #SBATCH --output={out}/slurm-%A_%a.log\n",
+         #SBATCH --output={log}\n",
         jobs = jobs.len(),
-        plan = out_abs.join(sweep::PLAN_FILE).display(),
-        script = script.display(),
-        out = out_abs.display(),
+        plan = quote(&format!("{out_text}/{}", sweep::PLAN_FILE)),
+        script = quote(script_text),
+        out = quote(out_text),
         cpus = a.slurm_cpus,
-        cwd = cwd.display(),
+        cwd = sbatch_quote(cwd_text),
+        log = sbatch_quote(&log),
     );
     if let Some(p) = partition {
         text.push_str(&format!("#SBATCH --partition={p}\n"));
@@ -138,7 +162,7 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
         script: script.to_path_buf(),
         tasks,
         jobs: jobs.len(),
-        plan: out_abs.join(sweep::PLAN_FILE),
+        plan,
         out: out_abs,
         submit: format!("sbatch {}", script.display()),
         merge: format!("birkhoff sweep merge {}", out.display()),
@@ -156,5 +180,33 @@ mod tests {
         let args = ["sweep", "loop", "--size", "8", "--slurm", "x.sh", "--slurm-mem=8G", "--pieces", "256", "--shard", "1/2", "--slurm-tasks", "64", "--out", "o"];
         assert_eq!(task_words(args.iter().map(|s| s.to_string())), ["sweep", "loop", "--size", "8", "--pieces", "256", "--out", "o"]);
         assert_eq!(quote("it's"), r"'it'\''s'");
+    }
+
+    /// One argument of an `#SBATCH` line read back as sbatch reads it (`_get_argument` in
+    /// Slurm's src/sbatch/opt.c): quotes group, a backslash escapes, an unquoted space or `#` ends.
+    fn sbatch_reads(line: &str) -> String {
+        let (mut out, mut quoted, mut chars) = (String::new(), None, line.chars());
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('\\', _) => out.extend(chars.next()),
+                (c, Some(q)) if c == q => quoted = None,
+                ('"' | '\'', None) => quoted = Some(c),
+                (' ' | '#', None) => break,
+                (c, _) => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn hostile_paths_are_refused_or_quoted() {
+        for hostile in ["o\ntouch PWNED\n", "a\rb", "tab\there", "esc\u{1b}[2J", "nul\0"] {
+            let e = script_path("--out", Path::new(hostile)).unwrap_err().to_string();
+            assert!(e.starts_with("--out ") && e.contains("control character"), "{e}");
+        }
+        for value in ["/tmp/$(touch PWNED)/`touch PWNED`", "/tmp/it's \"quoted\" # not a comment", r"/tmp/back\slash\", "/tmp/sp ace"] {
+            assert_eq!(script_path("--out", Path::new(value)).unwrap(), value);
+            assert_eq!(sbatch_reads(&sbatch_quote(value)), value, "{}", sbatch_quote(value));
+        }
     }
 }

@@ -143,6 +143,13 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let shard = a.shard.unwrap_or(Shard { index: 1, count: 1 });
+    // A second run of this shard into this directory would delete the first's files being written
+    // as leftovers of an interrupted sweep. Other shards (a Slurm array's tasks) share it freely.
+    let lock = out.join(format!(".lock-shard-{}-of-{}", shard.index, shard.count));
+    let _lock = birkhoff_library::lock::try_acquire(&lock)?.map_err(|holder| {
+        let by = holder.map_or(String::new(), |pid| format!(" (pid {pid})"));
+        anyhow::anyhow!("--out {}: another sweep{by} is running shard {}/{} there (it holds {}); wait for it to finish or choose another --out", out.display(), shard.index, shard.count, lock.display())
+    })?;
     let plan = sweep::Plan::new(&all, shard.count);
     // Every shard writes the same plan; once one has, the others leave it alone.
     if sweep::Plan::read(&out).ok().flatten().as_ref() != Some(&plan) {

@@ -117,3 +117,76 @@ fn bad_split_and_slurm_flags_are_errors_that_name_the_flag() {
         assert!(stderr(&o).contains(flag), "{all:?}: {}", stderr(&o));
     }
 }
+
+/// Every file under `dir`, at any depth.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[test]
+fn the_slurm_script_quotes_hostile_paths_and_refuses_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let slurm = |cwd: &Path, out: &str, script: &Path| super::birkhoff_command().current_dir(cwd).args(["sweep", "semigroup", "--size", "3", "--out", out, "--slurm", s(script)]).output().unwrap();
+    // A newline in --out or in the working directory would end a comment or #SBATCH line and
+    // make `touch PWNED` a command of the script: refused, naming the path's origin.
+    let script = dir.path().join("refused.sh");
+    let o = slurm(dir.path(), "o\ntouch PWNED\n", &script);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--out") && stderr(&o).contains("control character"), "{}", stderr(&o));
+    let cwd = dir.path().join("w\ntouch PWNED\n");
+    std::fs::create_dir(&cwd).unwrap();
+    let o = slurm(&cwd, "out", &script);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the working directory") && stderr(&o).contains("control character"), "{}", stderr(&o));
+    assert!(!script.exists());
+    // Quotes, spaces, `$(...)`, backquotes, `#` and `%` are quoted: the script says what it
+    // does, runs the shard in the directory named, and runs nothing else.
+    let cwd = dir.path().join(r#"w it's "$(touch PWNED)" `touch PWNED` #1 %A \"#);
+    std::fs::create_dir(&cwd).unwrap();
+    let (out, script) = (r#"o 'x' "$(touch PWNED)" `touch PWNED`"#, cwd.join("run $(touch PWNED).sh"));
+    let o = slurm(&cwd, out, &script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(Command::new("bash").arg("-n").arg(&script).status().unwrap().success(), "{text}");
+    let o = Command::new("bash").arg(&script).current_dir(&cwd).env("SLURM_ARRAY_TASK_ID", "1").output().unwrap();
+    assert!(o.status.success(), "{}\n{text}", stderr(&o));
+    let pwned: Vec<_> = files_under(dir.path()).into_iter().filter(|p| p.file_name().is_some_and(|n| n == "PWNED")).collect();
+    assert!(pwned.is_empty(), "{pwned:?} from\n{text}");
+    let o = birkhoff(&["sweep", "merge", s(&cwd.join(out))]);
+    assert!(o.status.success() && stdout(&o).contains("\t3\t"), "{}{}\n{text}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn a_second_sweep_of_a_shard_into_one_directory_is_refused_and_names_the_holder() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let shard = |k: &str| birkhoff(&["sweep", "semigroup", "--size", "3", "--pieces", "2", "--out", s(&out), "--shard", k]);
+    assert!(shard("1/2").status.success());
+    // Shard 1 still running: it holds the lock and is writing a result under a temporary name.
+    let lock = std::fs::File::options().create(true).truncate(false).write(true).open(out.join(".lock-shard-1-of-2")).unwrap();
+    lock.lock().unwrap();
+    (&lock).write_all(b"4242\n").unwrap();
+    let result = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).find(|n| n.ends_with("__piece-1-of-2.json")).unwrap();
+    let live = out.join(format!(".partial-4242-1-{result}"));
+    std::fs::write(&live, "being written").unwrap();
+    let o = shard("1/2");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("--out {}: another sweep (pid 4242) is running shard 1/2 there", s(&out))), "{}", stderr(&o));
+    assert!(live.exists(), "the running sweep's file was deleted");
+    // The other shard runs beside it; once the first has ended, it runs again and cleans up.
+    assert!(shard("2/2").status.success());
+    assert!(live.exists(), "the running sweep's file was deleted");
+    drop(lock);
+    let o = shard("1/2");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!live.exists());
+}
