@@ -14,12 +14,14 @@ pub fn print_json(v: &serde_json::Value) {
 }
 
 /// Formats rows as a table with a header, columns padded to their widest cell: numeric columns
-/// (counts such as `12`, `≥7`, `?`, `0.31`) to the right, text to the left.
+/// (counts such as `12`, `≥7`, `?`, `0.31`) to the right, text to the left. Each cell is put on
+/// one printable line first: names in the cells come from records, which may be hand-edited.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| birkhoff_agent::text::line(c, usize::MAX)).collect()).collect();
     let numeric = |c: &str| c.chars().all(|ch| ch.is_ascii_digit() || "≥?.x-".contains(ch));
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     let mut right = vec![true; header.len()];
-    for r in rows {
+    for r in &rows {
         for (i, c) in r.iter().enumerate().take(header.len()) {
             widths[i] = widths[i].max(c.chars().count());
             right[i] &= numeric(c);
@@ -38,7 +40,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     };
     let mut out = line(&mut header.iter().copied());
     out.push('\n');
-    for r in rows {
+    for r in &rows {
         out.push_str(&line(&mut r.iter().map(String::as_str)));
         out.push('\n');
     }

@@ -67,14 +67,24 @@ pub fn printable(s: &str) -> String {
     out
 }
 
+/// `s` on one line, for a table cell, a listing or a prompt: printable (see [`printable`]), each
+/// newline and tab a space, and at most `max` characters (`…` where cut), so that a hand-edited
+/// name can neither start a line of its own nor fill the screen.
+pub fn line(s: &str, max: usize) -> String {
+    let flat: String = printable(s).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect();
+    match cut(&flat, max) {
+        Some(head) => format!("{head}…"),
+        None => flat,
+    }
+}
+
 /// `s` as inline Markdown text: printable, on one line, with every character that could start
 /// markup escaped, so that it reads literally and cannot open a heading, list, table cell, code
 /// span, link or HTML tag.
 pub fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in printable(s).chars() {
+    for c in line(s, usize::MAX).chars() {
         match c {
-            '\n' | '\r' | '\t' => out.push(' '),
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '!' | '&' => {
                 out.push('\\');
                 out.push(c);
@@ -105,6 +115,13 @@ mod tests {
         assert_eq!(printable("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
         assert_eq!(printable("x\u{1b}]0;title\u{7}y\u{1b}]8;;http://e\u{1b}\\z"), "xyz");
         assert_eq!(printable("c\u{1b}Md\r\u{8}\u{9b}e\nf\tg"), "cde\nf\tg");
+    }
+
+    #[test]
+    fn a_line_is_one_printable_bounded_line() {
+        assert_eq!(line("Name\n## Faults\tx\u{1b}]0;t\u{7}\r\u{85}\0", 80), "Name ## Faults x");
+        assert_eq!(line(&"é".repeat(300), 100), format!("{}…", "é".repeat(100)));
+        assert_eq!(line("short", 100), "short");
     }
 
     #[test]

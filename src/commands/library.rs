@@ -109,7 +109,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 }
                 print_json(&v);
             } else {
-                print!("{}", render(&lib, &rec.body));
+                // Names, notes and statements are hand-edited or a language model's (docs/AGENT.md).
+                print!("{}", birkhoff_agent::text::printable(&render(&lib, &rec.body)));
                 if matches!(rec.body, Body::Theory(_)) {
                     print!("{}", references(&refs));
                 }

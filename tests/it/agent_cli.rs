@@ -172,6 +172,25 @@ fn claude_is_called_through_path_with_the_cli_protocol() {
 }
 
 #[test]
+fn records_are_printed_without_terminal_control_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_arg(dir.path());
+    let mut l = Library::open(Path::new(&lib)).unwrap();
+    // A model's or a hand-edited name and notes: clear screen, a window title, BEL, NUL, C1 codes.
+    let hostile = "Evil\u{1b}[2J\u{1b}]0;pwned\u{7}\u{7}\0\u{9b}31m\u{85}Name\nsecond line";
+    let t = birkhoff_engine::seeds::load("group").unwrap();
+    let (rec, _) = l.put(Body::Theory(TheoryRec { name: hostile.into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: hostile.into(), parents: vec![], discovery: true, notes: hostile.into(), score: None, aliases: vec![], presentations: vec![] })).unwrap();
+    drop(l);
+    for args in [vec!["library", "show", rec.id.as_str()], vec!["library", "search", "Evil"], vec!["report", "--top", "5"]] {
+        let o = birkhoff(&[&args[..], &["--library", &lib]].concat());
+        assert!(o.status.success(), "{args:?}: {}", text(&o));
+        let out = text(&o);
+        assert!(out.contains("EvilName") || out.contains("Evil31mName"), "{args:?}: {out}");
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{args:?}: {out:?}");
+    }
+}
+
+#[test]
 fn report_top_sorts_by_the_key_asked() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
