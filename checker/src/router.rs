@@ -17,7 +17,7 @@
 //!   issue 24).
 //! * Counting (`spectrum`, `models`): the native finder, and the SAT back end when the native
 //!   finder cannot take the problem at these sizes (more than a million table cells, 50 million
-//!   ground instances, or more memory than [`crate::problem::MAX_PROBLEM_MIB`]). The SAT back
+//!   ground instances, or more memory than [`crate::budget::memory_limit`]). The SAT back
 //!   end's only limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]).
 //!
 //! # `both`
@@ -28,14 +28,17 @@
 //! one, and its classes must be among the exact one's. A first-model question fails the check
 //! when one engine finds a model and another proves there is none. Any disagreement is
 //! [`FinderError::Disagreement`], carrying both answers. When they agree the native answer is
-//! returned.
+//! returned. The engines share one time limit: each runs within what the ones before it left of
+//! `budget.time`, so that `both` takes no longer than one engine may. Only exact counts compared
+//! equal are an agreement ([`Compared::agreed`]); a count cut short is checked against the others
+//! but proves nothing.
 
 use crate::budget::{Budget, Status};
 use crate::finder::{self, Branching, Enumeration, FinderError, FirstModel, Options};
 use crate::problem::ProblemError;
 use birkhoff_engine::refine::Refinement;
 use birkhoff_engine::Theory;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An engine choice, as given by `--engine`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -103,7 +106,8 @@ fn others() -> Vec<Engine> {
     }
 }
 
-fn name(e: Engine) -> &'static str {
+/// The engine's name, as `--engine` spells it.
+pub fn name(e: Engine) -> &'static str {
     match e {
         Engine::Native => "native",
         Engine::Sat => "sat",
@@ -129,14 +133,44 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
             }
             native
         }
-        Engine::Both => {
-            let native = enumerate(Engine::Native, t, sizes, budget)?;
-            for other in others() {
-                compare_enumerations(&native, &enumerate(other, t, sizes, budget)?, name(other))?;
-            }
-            Ok(native)
-        }
+        Engine::Both => Ok(enumerate_each(t, sizes, budget)?.answers.swap_remove(0).1),
     }
+}
+
+/// Every engine's answer to one enumeration under `both`, and what comparing them established.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    /// Each engine that ran and its answer, the native finder first.
+    pub answers: Vec<(Engine, Enumeration)>,
+    /// Whether every count was exact and all were compared equal: only then did the engines
+    /// agree. A count cut short by the budget was checked against the exact ones (it may not
+    /// exceed them) but confirms nothing.
+    pub agreed: bool,
+}
+
+/// Runs every engine built in (module doc, `both`) on one enumeration within one budget whose
+/// time limit they share, comparing each with the native finder's answer: a disagreement is an
+/// error.
+pub fn enumerate_each(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Compared, FinderError> {
+    let left = shared_time(budget);
+    let native = enumerate(Engine::Native, t, sizes, &left())?;
+    let mut agreed = true;
+    let mut answers = Vec::new();
+    for other in others() {
+        let theirs = enumerate(other, t, sizes, &left())?;
+        agreed &= compare_enumerations(&native, &theirs, name(other))?;
+        answers.push((other, theirs));
+    }
+    answers.insert(0, (Engine::Native, native));
+    Ok(Compared { answers, agreed })
+}
+
+/// The budgets of searches run one after another within `budget`'s time limit (engines under
+/// `both`, the sizes of a spectrum): each call gives what is left of it then, so that together
+/// they take no longer than one search may.
+pub fn shared_time(budget: &Budget) -> impl Fn() -> Budget + '_ {
+    let deadline = budget.time.map(|limit| Instant::now() + limit);
+    move || Budget { time: deadline.map(|d| d.saturating_duration_since(Instant::now())), ..budget.clone() }
 }
 
 /// [`enumerate`] for its counts alone: the native finder then does not build the classes'
@@ -205,14 +239,15 @@ fn first_at(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resul
         Engine::Z3 => Err(no_z3()),
         Engine::Auto => race(t, sizes, budget),
         Engine::Both => {
-            let native = first_at(Engine::Native, t, sizes, budget)?;
+            let left = shared_time(budget);
+            let native = first_at(Engine::Native, t, sizes, &left())?;
             let word = |f: &FirstModel| match f {
                 FirstModel::Found { .. } => "a model",
                 FirstModel::None => "no model (search finished)",
                 FirstModel::Unknown => "unknown",
             };
             for other in others() {
-                let theirs = first_at(other, t, sizes, budget)?;
+                let theirs = first_at(other, t, sizes, &left())?;
                 if matches!((&native.outcome, &theirs.outcome), (FirstModel::Found { .. }, FirstModel::None) | (FirstModel::None, FirstModel::Found { .. })) {
                     return Err(FinderError::Disagreement { native: word(&native.outcome).into(), engine: name(other), other: word(&theirs.outcome).into() });
                 }
@@ -248,14 +283,22 @@ const LOSER_GRACE: Duration = Duration::from_millis(500);
 #[cfg(target_os = "linux")]
 const NATIVE_NICE: libc::c_int = 10;
 
-/// Lowers the calling thread's priority to `NATIVE_NICE` (a constant on Linux only). On Linux a
-/// nice value belongs to a thread, not to the process; elsewhere nothing is changed, since it
-/// would lower the SAT thread's as well.
+/// Lowers the calling thread's priority to `NATIVE_NICE` (a constant on Linux only), never
+/// raises it: a thread already nicer (`nice -n 15 birkhoff ...` on a shared machine) keeps its
+/// nice value, since setting 10 would raise its priority (as root, setpriority allows it). On
+/// Linux a nice value belongs to a thread, not to the process; elsewhere nothing is changed,
+/// since it would lower the SAT thread's as well.
 fn yield_to_other_threads() {
     #[cfg(target_os = "linux")]
-    // SAFETY: setpriority reads no memory of ours; on failure the thread keeps its priority.
+    // SAFETY: errno is this thread's own; getpriority and setpriority read no memory of ours;
+    // on failure the thread keeps its priority.
     unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, NATIVE_NICE);
+        // -1 is both a nice value and getpriority's error return: only errno tells them apart.
+        *libc::__errno_location() = 0;
+        let now = libc::getpriority(libc::PRIO_PROCESS, 0);
+        if *libc::__errno_location() == 0 && now < NATIVE_NICE {
+            libc::setpriority(libc::PRIO_PROCESS, 0, NATIVE_NICE);
+        }
     }
 }
 
@@ -398,8 +441,10 @@ fn summary(e: &Enumeration) -> String {
 }
 
 /// Checks two answers to the same enumeration against each other (module doc, `both`): the
-/// native finder's and `engine`'s.
-pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &'static str) -> Result<(), FinderError> {
+/// native finder's and `engine`'s. `Ok(true)` when both counts are exact (and so were compared
+/// equal), `Ok(false)` when a count cut short is consistent with the other but nothing could be
+/// compared.
+pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &'static str) -> Result<bool, FinderError> {
     let disagree = |why: &str| Err(FinderError::Disagreement { native: format!("{} ({why})", summary(native)), engine, other: summary(other) });
     let exact = |e: &Enumeration| e.iso.status == Status::Exact;
     let contains = |big: &Enumeration, small: &Enumeration| small.classes.iter().all(|c| big.classes.contains(c));
@@ -408,7 +453,7 @@ pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &
         (true, true) if native.classes != other.classes => disagree("the isomorphism classes differ"),
         (true, false) if other.iso.value > native.iso.value || !contains(native, other) => disagree("the other engine's partial answer has a class native's exact one lacks"),
         (false, true) if native.iso.value > other.iso.value || !contains(other, native) => disagree("native's partial answer has a class the other engine's exact one lacks"),
-        _ => Ok(()),
+        (native_exact, other_exact) => Ok(native_exact && other_exact),
     }
 }
 
@@ -428,5 +473,24 @@ mod tests {
         });
         assert_eq!(yielded.join().unwrap(), super::NATIVE_NICE.max(before));
         assert_eq!(nice(), before);
+    }
+
+    /// A thread already nicer than [`super::NATIVE_NICE`] keeps its nice value: yielding never
+    /// raises a priority (under `nice -n 15`, setting 10 would).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn yielding_never_lowers_a_nice_value() {
+        // SAFETY: getpriority and setpriority read no memory of ours and act on this thread.
+        let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let nicer = std::thread::spawn(move || {
+            let start = (super::NATIVE_NICE + 5).max(nice());
+            // SAFETY: as above.
+            unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, start) };
+            assert_eq!(nice(), start, "a thread may always make itself nicer");
+            super::yield_to_other_threads();
+            (start, nice())
+        });
+        let (start, after) = nicer.join().unwrap();
+        assert_eq!(after, start);
     }
 }

@@ -139,6 +139,13 @@ pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result
     Ok(SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&e) })
 }
 
+/// One row of the spectrum under `--engine both`: the native finder's row, with every engine's
+/// answer and whether their exact counts were compared ([`router::enumerate_each`]).
+pub fn row_each(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(SpectrumRow, router::Compared), FinderError> {
+    let compared = router::enumerate_each(t, sizes, budget)?;
+    Ok((SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&compared.answers[0].1) }, compared))
+}
+
 /// Formats sizes as `3` (one sort) or `2x3` (several).
 pub fn sizes_label(sizes: &[u32]) -> String {
     sizes.iter().map(u32::to_string).collect::<Vec<_>>().join("x")

@@ -14,9 +14,11 @@ pub struct Args {
     files: Vec<PathBuf>,
 }
 
+/// Checks every file; a file with errors is an error in the input, exit code 2 as the README
+/// promises (after every file's errors are reported, and the JSON printed).
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut reports = Vec::new();
-    let mut failed = false;
+    let mut failed = 0usize;
     for path in &a.files {
         let report = match Theory::from_file(path) {
             Ok(t) => {
@@ -26,7 +28,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 json!({ "file": path, "ok": true, "theory": t.name, "fingerprint": t.fingerprint().to_string(), "errors": [] })
             }
             Err(Error::Source(diags)) => {
-                failed = true;
+                failed += 1;
                 if !json {
                     eprintln!("{diags}");
                     eprintln!("{}: {} error(s)", path.display(), diags.0.len());
@@ -35,7 +37,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 json!({ "file": path, "ok": false, "errors": errors })
             }
             Err(e) => {
-                failed = true;
+                failed += 1;
                 if !json {
                     eprintln!("{e}");
                 }
@@ -47,5 +49,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if json {
         print_json(&serde_json::Value::Array(reports));
     }
-    Ok(if failed { Outcome::Negative } else { Outcome::Done })
+    if failed > 0 {
+        anyhow::bail!("{failed} of {} file(s) have errors", a.files.len());
+    }
+    Ok(Outcome::Done)
 }

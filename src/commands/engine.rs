@@ -8,7 +8,8 @@ use birkhoff_checker::router::Engine;
 pub struct EngineArgs {
     /// native: Birkhoff's finder; sat: the SAT back end (CaDiCaL); z3: the Z3 backend; auto:
     /// chosen per theory and size, `find` races native and sat (see docs/ARCHITECTURE.md,
-    /// router); both: run every engine and fail on any disagreement.
+    /// router); both: run every engine, within one time limit they share, and fail on any
+    /// disagreement.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: Engine,
 }

@@ -36,8 +36,9 @@ use std::time::Duration;
 // Limits shared by every command that searches.
 #[derive(clap::Args, Clone)]
 pub struct BudgetArgs {
-    /// Give up on each size after this many seconds; its counts are then reported as
-    /// "at least k" (or unknown), never as exact.
+    /// Give up on each size after this many seconds (`spectrum`: on the whole command, its sizes
+    /// and engines sharing one budget); its counts are then reported as "at least k" (or
+    /// unknown), never as exact.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Give up on each size after this many search nodes.

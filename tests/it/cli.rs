@@ -81,17 +81,57 @@ fn check_reports_every_error_with_its_position() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "bad.bk", "theory Bad\nfunc * : 2\naxiom a: x * y = \naxiom b: f(x) = x\naxiom c: x * (y = z\n");
     let o = birkhoff(&["check", &file]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2), "an error in the input is exit code 2, as the README says");
+    assert!(stderr(&o).contains("error: 1 of 1 file(s) have errors"), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("bad.bk:4:1: error"), "{err}");
     assert!(err.contains("bad.bk:4:10: error: undeclared function symbol `f`"), "{err}");
     assert!(err.contains("bad.bk:5:"), "{err}");
     assert!(err.contains("  |          ^"), "the caret sits under `f`: {err}");
     let o = birkhoff(&["check", &file, "--json"]);
+    assert_eq!(o.status.code(), Some(2));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let errors = v[0]["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 3);
     assert_eq!((errors[1]["line"].as_u64(), errors[1]["column"].as_u64()), (Some(4), Some(10)));
+}
+
+/// `--engine both` says which engines ran, each one's count, status and time, and "agreed" only
+/// of exact counts compared: magmas of order 2 cut short at 3 classes by every engine compare
+/// nothing.
+#[test]
+fn engine_both_says_agreed_only_of_exact_counts() {
+    let args = ["spectrum", "magma", "--max-size", "2", "--engine", "both", "--max-models", "3"];
+    let o = birkhoff(&args);
+    assert_eq!(o.status.code(), Some(1), "a count cut short is incomplete: {}", stderr(&o));
+    let text = stdout(&o);
+    assert!(!text.contains("agreed at n = 1, 2") && !text.contains("ran and agreed"), "{text}");
+    assert!(text.contains("their exact counts agreed at n = 1;") && text.contains("nothing was compared at n = 2"), "{text}");
+    for engine in ["native", "sat"] {
+        assert!(text.lines().any(|l| l.split_whitespace().collect::<Vec<_>>()[..2] == ["2", engine] && l.contains("not compared")), "a line for {engine} at n = 2: {text}");
+    }
+    let o = birkhoff(&[&args[..], &["--json"]].concat());
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!((rows[0]["agreed"].as_bool(), rows[1]["agreed"].as_bool()), (Some(true), Some(false)), "{v:#}");
+    let engines: Vec<&str> = rows[1]["engines"].as_array().unwrap().iter().map(|e| e["engine"].as_str().unwrap()).collect();
+    assert_eq!(engines[..2], ["native", "sat"], "{v:#}");
+    assert!(rows[1]["engines"].as_array().unwrap().iter().all(|e| e["iso"]["status"] != "exact" || e["engine"] != "native"), "{v:#}");
+    assert!(rows[1]["engines"][0]["seconds"].is_number(), "{v:#}");
+    assert_eq!(v["cross_check"]["agreed"], serde_json::json!(["1"]));
+    assert_eq!(v["cross_check"]["not_compared"], serde_json::json!(["2"]));
+}
+
+/// `--timeout` is one budget for the whole `spectrum` command, shared by every engine and size:
+/// magmas of orders 4 and 5 (never finished in time) with 2 s take one deadline in all, where a
+/// limit per engine or per size took at least two (8 s or more with one per engine and size).
+#[test]
+fn engine_both_shares_one_timeout_over_engines_and_sizes() {
+    let o = birkhoff(&["spectrum", "magma", "--min-size", "4", "--max-size", "5", "--engine", "both", "--timeout", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let seconds: f64 = v["rows"].as_array().unwrap().iter().flat_map(|r| r["engines"].as_array().unwrap()).map(|e| e["seconds"].as_f64().unwrap()).sum();
+    assert!(seconds < 3.5, "{seconds} s in all engines and sizes, for one deadline of 2 s: {v:#}");
 }
 
 #[test]
@@ -613,7 +653,7 @@ fn inputs_too_large_to_search_are_refused_with_a_reason() {
     // An explicit sort profile is an arity like any other: 22 arguments are refused where they stand.
     let wide = write(dir.path(), "wide.bk", &format!("theory Wide\nsort A\nrel R : {}\n", vec!["A"; 22].join(" ")));
     let o = birkhoff(&["check", &wide]);
-    assert_eq!(o.status.code(), Some(1), "check answers that the file is not a theory: {}", stdout(&o));
+    assert_eq!(o.status.code(), Some(2), "check answers that the file is not a theory, an error in the input: {}", stdout(&o));
     assert!(format!("{}{}", stdout(&o), stderr(&o)).contains("wide.bk:3:41"), "{}{}", stdout(&o), stderr(&o));
 }
 
