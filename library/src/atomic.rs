@@ -76,7 +76,7 @@ pub fn read(path: &Path, max: u64) -> Result<Option<Vec<u8>>> {
     }
     // The file may grow while it is read: one byte more than the limit tells.
     let mut bytes = Vec::with_capacity(len as usize);
-    file.take(max + 1).read_to_end(&mut bytes).map_err(io_err(path))?;
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io_err(path))?;
     if bytes.len() as u64 > max {
         return Err(too_large(bytes.len() as u64));
     }

@@ -2,6 +2,7 @@
 //! (line, message) pairs. The bibliography is a `thebibliography` in the document itself, so no
 //! BibTeX run is needed: one pass, and a second for the citations and cross-references.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -60,41 +61,56 @@ pub fn errors_in(log: &str) -> Vec<LatexError> {
     out
 }
 
-/// Compiles `tex` (a file in `dir`) with pdflatex in `dir`: nonstop, halting at the first error,
-/// twice when the first pass succeeds (citations and references settle on the second). Returns
-/// the PDF's path or the errors with their lines.
+/// Compiles `tex` (a file in `dir`) with pdflatex: nonstop, halting at the first error, twice
+/// when the first pass succeeds (citations and references settle on the second). Returns the
+/// PDF's path or the errors with their lines.
 ///
-/// pdflatex writes its PDF as it goes, so it works under another job name (`OUTPUT.partial.pdf`)
-/// and the finished PDF is renamed into place: a run killed halfway leaves the last good
-/// `OUTPUT.pdf`, never half of one.
+/// pdflatex writes its log, aux and PDF files where it runs, through any symbolic link planted
+/// there, and leaves them behind. So it runs on a copy of `tex` in a fresh private directory
+/// (mode 0700, removed afterwards), and only the PDF comes back into `dir`, through the library's
+/// atomic writer: a run killed halfway leaves the last good PDF, never half of one.
 pub fn pdflatex(dir: &Path, tex: &str) -> Compiled {
     if !pdflatex_installed() {
         return Compiled::NoPdflatex;
     }
+    let fail = |message: String| Compiled::Failed(vec![LatexError { line: None, message }]);
     let stem = Path::new(tex).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| tex.to_string());
-    let job = format!("{stem}.partial");
+    let work = match tempfile::Builder::new().prefix("birkhoff-paper-").permissions(std::fs::Permissions::from_mode(0o700)).tempdir() {
+        Ok(w) => w,
+        Err(e) => return fail(format!("cannot make a private directory to compile in: {e}")),
+    };
+    // The .tex was just written by the caller, so its size needs no limit; a link is refused.
+    let source = dir.join(tex);
+    match birkhoff_library::atomic::read(&source, u64::MAX) {
+        Ok(Some(text)) => {
+            if let Err(e) = std::fs::write(work.path().join(format!("{stem}.tex")), text) {
+                return fail(format!("cannot copy {} to {}: {e}", source.display(), work.path().display()));
+            }
+        }
+        Ok(None) => return fail(format!("{}: no such file", source.display())),
+        Err(e) => return fail(e.to_string()),
+    }
     for _ in 0..2 {
-        match pass(dir, tex, &job) {
-            Ok(()) => {}
-            Err(errors) => return Compiled::Failed(errors),
+        if let Err(errors) = pass(work.path(), &stem) {
+            return Compiled::Failed(errors);
         }
     }
-    let (partial, pdf) = (dir.join(format!("{job}.pdf")), dir.join(format!("{stem}.pdf")));
-    if !partial.is_file() {
-        return Compiled::Failed(vec![LatexError { line: None, message: format!("pdflatex reported success but wrote no {}", partial.display()) }]);
-    }
-    match std::fs::rename(&partial, &pdf) {
+    let (built, pdf) = (work.path().join(format!("{stem}.pdf")), dir.join(format!("{stem}.pdf")));
+    let bytes = match std::fs::read(&built) {
+        Ok(b) => b,
+        Err(e) => return fail(format!("pdflatex reported success but {} cannot be read: {e}", built.display())),
+    };
+    match birkhoff_library::atomic::write(&pdf, &bytes) {
         Ok(()) => Compiled::Pdf(pdf),
-        Err(e) => Compiled::Failed(vec![LatexError { line: None, message: format!("cannot move {} to {}: {e}", partial.display(), pdf.display()) }]),
+        Err(e) => fail(format!("cannot write the PDF: {e}")),
     }
 }
 
-/// One pdflatex pass under job name `job` (its PDF, log and aux files are `job.*`), killed at
+/// One pdflatex pass on `dir/job.tex` (its PDF, log and aux files are `job.*`), killed at
 /// [`PASS_TIME`].
-fn pass(dir: &Path, tex: &str, job: &str) -> Result<(), Vec<LatexError>> {
+fn pass(dir: &Path, job: &str) -> Result<(), Vec<LatexError>> {
     let fail = |message: String| Err(vec![LatexError { line: None, message }]);
-    let jobname = format!("-jobname={job}");
-    let mut child = match Command::new("pdflatex").args(["-interaction=nonstopmode", "-halt-on-error", &jobname, tex]).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn() {
+    let mut child = match Command::new("pdflatex").args(["-interaction=nonstopmode", "-halt-on-error", &format!("{job}.tex")]).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn() {
         Ok(c) => c,
         Err(e) => return fail(format!("pdflatex did not start: {e}")),
     };

@@ -102,3 +102,55 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--best: the library") && text(&o).contains("has no discovery"), "{}", text(&o));
 }
+
+/// A stand-in for pdflatex on `PATH`, which writes its log, aux and PDF files where it runs, as
+/// pdflatex does (through any link there), and puts the mode and path of that directory in the PDF.
+fn fake_pdflatex(bin: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(bin).unwrap();
+    let script = bin.join("pdflatex");
+    let body = r#"#!/bin/sh
+[ "$1" = -version ] && exit 0
+for a; do tex=$a; done
+job=${tex%.tex}
+for a; do case $a in -jobname=*) job=${a#-jobname=};; esac; done
+echo "log of $job" > "$job.log"
+echo "aux of $job" > "$job.aux"
+printf '%%PDF fake, built in mode %s at %s\n' "$(stat -c %a .)" "$PWD" > "$job.pdf"
+"#;
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn the_paper_compiles_in_a_private_directory_and_only_its_pdf_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("lib");
+    let mut lib = Library::open(&root).unwrap();
+    let t = birkhoff_engine::seeds::load("group").unwrap();
+    let rec = birkhoff_library::record::TheoryRec { name: "Planted".into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+    lib.put(Body::Theory(rec)).unwrap();
+    drop(lib);
+    // Links planted in the paper's folder, to a file outside the library, under every name
+    // pdflatex writes there (the old job name and the plain one).
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "not pdflatex's\n").unwrap();
+    let folder = root.join("papers/planted");
+    std::fs::create_dir_all(&folder).unwrap();
+    let planted = ["OUTPUT.partial.log", "OUTPUT.partial.aux", "OUTPUT.partial.pdf", "OUTPUT.log", "OUTPUT.aux"];
+    for name in planted {
+        std::os::unix::fs::symlink(&victim, folder.join(name)).unwrap();
+    }
+    let bin = dir.path().join("bin");
+    fake_pdflatex(&bin);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let o = crate::birkhoff_command().args(["paper", "Planted", "--library", root.to_str().unwrap()]).env("PATH", path).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "not pdflatex's\n", "pdflatex wrote through a planted link");
+    let pdf = std::fs::read_to_string(folder.join("OUTPUT.pdf")).unwrap();
+    assert!(pdf.starts_with("%PDF fake, built in mode 700 at ") && !pdf.contains(folder.to_str().unwrap()), "{pdf}");
+    // Only the results are left: no log or aux file beside the links planted.
+    let mut names: Vec<String> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| !planted.contains(&n.as_str())).collect();
+    names.sort();
+    assert_eq!(names, ["OUTPUT.pdf", "OUTPUT.tex", "references.bib"]);
+}
