@@ -6,6 +6,10 @@ use crate::record::{Body, Record};
 use crate::{atomic, io_err, lock, Error, Result};
 use std::path::{Path, PathBuf};
 
+/// The largest record file read, in bytes: far above any record Birkhoff writes, so only a file
+/// put there by hand reaches it, and it is a bad record, not read.
+pub const MAX_RECORD_BYTES: u64 = 256 << 20;
+
 /// The library directory used when `--library` is not given: `$BIRKHOFF_LIBRARY`, or
 /// `./birkhoff-library`.
 pub fn default_dir() -> PathBuf {
@@ -162,8 +166,8 @@ impl Library {
     }
 
     fn read(&self, path: &Path) -> Result<Record> {
-        let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-        serde_json::from_str(&text).map_err(|e| Error::BadRecord { path: path.display().to_string(), message: e.to_string() })
+        let text = atomic::read(path, MAX_RECORD_BYTES)?.ok_or_else(|| io_err(path)(std::io::ErrorKind::NotFound.into()))?;
+        serde_json::from_slice(&text).map_err(|e| Error::BadRecord { path: path.display().to_string(), message: e.to_string() })
     }
 
     /// Every record file of one kind directory (`theories`, ...), sorted by file name; files

@@ -118,6 +118,24 @@ fn backtest_catches_a_tampered_model() {
 }
 
 #[test]
+fn a_record_linked_outside_the_library_is_refused_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(dir.path()).unwrap();
+    let (_, model_id) = populate(&mut lib);
+    // The record moved outside and a link left in its place: it is not read through the link.
+    let path = lib.path_of(&model_id).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let moved = outside.path().join("model.json");
+    std::fs::rename(&path, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &path).unwrap();
+    let e = lib.get(&model_id).unwrap_err().to_string();
+    assert!(e.starts_with(&format!("{}: a symbolic link", path.display())), "{e}");
+    assert!(lib.list("model").unwrap().iter().all(|r| r.id != model_id));
+    let report = backtest::run(&lib, None).unwrap();
+    assert!(report.failures.iter().any(|f| f.file.contains(&model_id) && f.problem.contains("symbolic link")), "{:?}", report.failures);
+}
+
+#[test]
 fn refuted_conjecture_needs_a_real_countermodel() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open(dir.path()).unwrap();
