@@ -18,6 +18,53 @@ pub struct Budget {
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
+/// The memory limit in bytes: `--max-memory`, or the default once computed; 0 before either.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the most memory one compiled problem or encoding may plan for (`--max-memory`).
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// The most memory, in bytes, that the engines may plan for one problem at one size: the value
+/// of [`set_memory_limit`], else nine tenths of what the machine has available (the kernel's
+/// `MemAvailable`, and the cgroup's `memory.max` where it is lower) when first asked, else 4 GiB.
+/// Each engine estimates what a size will cost before building anything, and refuses a size
+/// whose estimate is past this: building it would be killed by the kernel, or abort, after
+/// minutes.
+pub fn memory_limit() -> u64 {
+    match MEMORY_LIMIT.load(Ordering::Relaxed) {
+        0 => {
+            let default = available_memory().map_or(4 << 30, |a| a / 10 * 9).max(1);
+            let _ = MEMORY_LIMIT.compare_exchange(0, default, Ordering::Relaxed, Ordering::Relaxed);
+            MEMORY_LIMIT.load(Ordering::Relaxed)
+        }
+        set => set,
+    }
+}
+
+/// What this process may still allocate: the kernel's estimate of available memory, bounded
+/// by the cgroup's limit less its current use.
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    let mut available = kib * 1024;
+    let cgroup = |name: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    if let (Some(max), Some(current)) = (cgroup("memory.max"), cgroup("memory.current")) {
+        available = available.min(max.saturating_sub(current));
+    }
+    Some(available)
+}
+
+/// `bytes` for a message: `512 MiB`, `6.3 GiB`.
+pub fn memory_text(bytes: u128) -> String {
+    if bytes < 1 << 30 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
+    }
+}
+
 /// Whether a count is the whole truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -152,15 +152,17 @@ pub enum ProblemError {
     #[error("the axioms have {0} ground instances at this size; at most 50,000,000 are supported")]
     TooManyInstances(u128),
     /// The compiled problem and the search's state would not fit in memory.
-    #[error("the problem would need about {0} MiB of memory at this size; at most {MAX_PROBLEM_MIB} MiB are allowed")]
-    TooMuchMemory(u128),
+    #[error("the problem would need about {} of memory at this size, more than the {} allowed (--max-memory; by default nine tenths of the memory available)", crate::budget::memory_text(*needed), crate::budget::memory_text(*limit))]
+    TooMuchMemory {
+        /// The estimate, in bytes.
+        needed: u128,
+        /// [`crate::budget::memory_limit`], in bytes.
+        limit: u128,
+    },
     /// The time limit passed (or Ctrl-C came) while the problem was being built.
     #[error("the time ran out while the problem was being built")]
     Stopped,
 }
-
-/// The most memory a compiled problem may need, with the search's copies of its state.
-pub const MAX_PROBLEM_MIB: u128 = 4 * 1024;
 
 /// How many instances are compiled between two looks at the caller's stop condition.
 const STOP_CHECK_INSTANCES: usize = 1 << 16;
@@ -251,8 +253,9 @@ impl Problem {
         }).sum();
         let domain_words = sizes.iter().map(|&n| crate::bits::words_for(n)).max().unwrap_or(1) as u128;
         let bytes = count * 80 + env_words * 4 + total * (200 + 32 * domain_words);
-        if bytes > MAX_PROBLEM_MIB << 20 {
-            return Err(ProblemError::TooMuchMemory(bytes >> 20));
+        let limit = u128::from(crate::budget::memory_limit());
+        if bytes > limit {
+            return Err(ProblemError::TooMuchMemory { needed: bytes, limit });
         }
         let mut inst_constraint = Vec::with_capacity(count as usize);
         let mut inst_env_start = Vec::with_capacity(count as usize);

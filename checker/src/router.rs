@@ -89,7 +89,7 @@ fn decides(answer: &FirstAnswer) -> bool {
 
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
-    matches!(r, Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory(_))))
+    matches!(r, Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory { .. })))
 }
 
 #[cfg(not(feature = "z3"))]

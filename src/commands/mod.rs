@@ -48,13 +48,41 @@ pub struct BudgetArgs {
     /// (about 100 bytes each for small tables), so this bounds memory; raise it for larger runs.
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_models: u64,
+    /// The most memory one size may need, such as `8G` or `512M`: a size whose estimated cost is
+    /// larger is refused before anything is built. By default nine tenths of the memory the
+    /// machine has available.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 impl BudgetArgs {
-    /// The budget these flags describe, stopped by Ctrl-C as well.
+    /// The budget these flags describe, stopped by Ctrl-C as well. `--max-memory` is set for the
+    /// whole process here, before any search starts.
     pub fn budget(&self) -> Budget {
+        if let Some(bytes) = self.max_memory {
+            birkhoff_checker::budget::set_memory_limit(bytes);
+        }
         Budget { time: self.timeout, nodes: self.max_nodes, models: Some(self.max_models), cancel: Some(crate::interrupt::flag()) }
     }
+}
+
+/// A number of bytes: `4096`, `512K`, `512M`, `8G` (powers of 1024; a trailing `B` or `iB` is
+/// allowed).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim().trim_end_matches(['B', 'b']).trim_end_matches('i');
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        Some((i, 'T' | 't')) => (&t[..i], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = digits.trim().parse().map_err(|_| format!("`{s}` is not an amount of memory: write `8G`, `512M` or a number of bytes"))?;
+    let bytes = v * f64::from(1u32 << 10).powi(shift / 10);
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes < 1e19) {
+        return Err(format!("`{s}`: the memory limit must be at least one byte"));
+    }
+    Ok(bytes as u64)
 }
 
 /// A positive number of seconds, for the time-limit flags.

@@ -71,7 +71,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if let Some(name) = &a.external {
         return external(&t, &goal, name, &goal_text, a.timeout, json);
     }
-    let opts = Options { max_size: a.max_size, timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    // The prover ends a tenth early (at most a second): a proof found at its deadline still has
+    // a certificate to write (tens of megabytes for a long one) and a proof to render, and the
+    // whole command keeps to --timeout.
+    let reserve = (a.timeout / 10).min(Duration::from_secs(1));
+    let prover_time = deadline.saturating_duration_since(Instant::now()).saturating_sub(reserve);
+    let opts = Options { max_size: a.max_size, timeout: prover_time, cancel: Some(crate::interrupt::flag()), ..Options::default() };
     let answer = prove(&t, &goal, &opts)?;
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
         // Compact JSON: pretty-printing nests every term's indentation (173 MB against 13 MB for
@@ -80,7 +85,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
     let readable = match &answer.verdict {
         Verdict::Proved { certificate } if certificate.total_steps() <= RENDERED_STEPS => {
-            Some(render(&t, &goal, certificate, &Layout { deadline: Some(deadline), ..Layout::default() }))
+            // Rendering ends early too, leaving time to print what it made.
+            Some(render(&t, &goal, certificate, &Layout { deadline: Some(deadline - reserve / 2), ..Layout::default() }))
         }
         _ => None,
     };

@@ -1,6 +1,7 @@
 //! End-to-end tests of the binary, as one test binary.
 
 mod agent_cli;
+mod budget_cli;
 mod cli;
 mod html;
 mod identify;

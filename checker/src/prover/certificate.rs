@@ -294,6 +294,12 @@ fn replay_chain(theory: &Theory, ext: &Signature, lemmas: &[Lemma], from: &Term,
 /// the axioms and earlier lemmas, every step is a well-sorted instance of an equational axiom or
 /// a lemma at an existing position, and the goal's chain ends at its right side.
 pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Rejected> {
+    check_before(theory, goal, cert, None).map(drop)
+}
+
+/// [`check`], giving up with `Ok(false)` when `deadline` has passed before a lemma is replayed:
+/// a certificate of a thousand steps over large terms takes a good part of a second.
+pub fn check_before(theory: &Theory, goal: &Axiom, cert: &Certificate, deadline: Option<std::time::Instant>) -> Result<bool, Rejected> {
     let (constants, lhs, rhs) = goal_sides(&theory.sig, goal).map_err(Rejected)?;
     if cert.constants != constants {
         return reject("the goal constants do not match the goal's variables");
@@ -302,8 +308,15 @@ pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Re
         return reject("the certificate's sides are not the goal's sides");
     }
     let ext = extended_signature(&theory.sig, &cert.constants)?;
+    let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     for (i, lemma) in cert.lemmas.iter().enumerate() {
+        if past() {
+            return Ok(false);
+        }
         replay_chain(theory, &ext, &cert.lemmas[..i], &lemma.lhs, &lemma.rhs, &lemma.steps, &format!("lemma {i}"))?;
     }
-    replay_chain(theory, &ext, &cert.lemmas, &lhs, &rhs, &cert.steps, "the goal")
+    if past() {
+        return Ok(false);
+    }
+    replay_chain(theory, &ext, &cert.lemmas, &lhs, &rhs, &cert.steps, "the goal").map(|()| true)
 }

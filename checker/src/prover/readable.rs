@@ -222,7 +222,10 @@ impl Work {
             let old = std::mem::take(&mut self.chains[c].steps);
             let mut current = self.chains[c].lhs.clone();
             let mut steps = Vec::with_capacity(old.len());
-            for s in old {
+            for (i, s) in old.into_iter().enumerate() {
+                if i % 16 == 15 {
+                    self.check_time()?;
+                }
                 match s.by {
                     WorkReason::Lemma(j) if inlinable[j] => {
                         let lemma = &self.chains[j];
@@ -257,11 +260,17 @@ impl Work {
     }
 
     /// Step 2: when a term recurs in a chain, the steps between its occurrences are dropped.
-    fn cut_detours(&mut self, c: usize) {
+    fn cut_detours(&mut self, c: usize) -> Result<(), RenderError> {
+        let deadline = self.layout.deadline;
         let chain = &mut self.chains[c];
         let mut seen: HashMap<Term, usize> = HashMap::from([(chain.lhs.clone(), 0)]);
         let mut kept: Vec<WorkStep> = Vec::with_capacity(chain.steps.len());
-        for s in std::mem::take(&mut chain.steps) {
+        for (i, s) in std::mem::take(&mut chain.steps).into_iter().enumerate() {
+            // Steps can hold terms of thousands of symbols, each hashed here: look at the clock
+            // every few steps, not once per chain.
+            if i % 16 == 15 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(RenderError::Deadline);
+            }
             if let Some(&k) = seen.get(&s.result) {
                 for dropped in kept.drain(k..) {
                     seen.remove(&dropped.result);
@@ -272,6 +281,7 @@ impl Work {
             kept.push(s);
         }
         chain.steps = kept;
+        Ok(())
     }
 
     /// A lemma `lhs = rhs` proved by `steps`, or the same statement proved before.
@@ -403,7 +413,10 @@ fn common_prefix(a: &[usize], b: &[usize]) -> usize {
 /// Renders a certificate for reading (see the module doc). The certificate is checked first
 /// ([`certificate::check`]), so only a valid proof is ever shown as one.
 pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout) -> Result<ReadableProof, RenderError> {
-    certificate::check(theory, goal, cert)?;
+    // The renderer trusts the certificate's positions and lemmas: it is replayed first.
+    if !certificate::check_before(theory, goal, cert, layout.deadline)? {
+        return Err(RenderError::Deadline);
+    }
     let ext = extended_signature(&theory.sig, &cert.constants)?;
     let step = |s: &certificate::Step| WorkStep {
         by: match &s.by {
@@ -422,7 +435,7 @@ pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout
     let order: Vec<usize> = (0..=main).collect();
     work.inline(&order)?;
     for c in 0..=main {
-        work.cut_detours(c);
+        work.cut_detours(c)?;
     }
     // Only what the theorem still uses is folded and shown.
     let mut todo: Vec<usize> = work.reading_order(main);

@@ -214,13 +214,16 @@ impl Encoding {
         for r in 0..e.sig.rels.len() {
             e.rel_base.push(e.rel_lits.len());
             let len = birkhoff_engine::structure::table_len(sizes, &e.sig.rels[r].args);
-            for _ in 0..len {
+            for k in 0..len {
+                if k % 4096 == 4095 && stop() {
+                    return Err(EncodeError::Stopped);
+                }
                 let v = e.fresh();
                 e.rel_lits.push(v);
             }
         }
         if symmetry != Symmetry::Off {
-            e.least_number(sink)?;
+            e.least_number(sink, stop)?;
         }
         let cancels_at: Vec<Option<(u32, usize)>> = t.axioms.iter().map(|a| &**a).chain(extra).map(crate::implied::cancels_at).collect();
         let cancels: Vec<(u32, usize)> = cancels_at.iter().flatten().copied().collect();
@@ -730,11 +733,11 @@ impl Encoding {
 
     /// The cells of the least-number constraints, in order (module doc): the constants, the
     /// cells of the [`Encoding::cross_lines`], then every other cell in concentric order.
-    fn symmetry_order(&self) -> Vec<TableEntry> {
-        let mut cells = self.concentric();
+    fn symmetry_order(&self, stop: &dyn Fn() -> bool) -> Result<Vec<TableEntry>, EncodeError> {
+        let mut cells = self.concentric(stop)?;
         let lines = self.cross_lines();
         if lines.is_empty() {
-            return cells;
+            return Ok(cells);
         }
         let mut first = Vec::new();
         for (f, p) in lines {
@@ -749,7 +752,7 @@ impl Encoding {
         cells.retain(|c| !(c.0 && in_lines.contains(&(c.1, c.2))));
         let constants = cells.iter().take_while(|c| c.3.is_empty()).count();
         cells.splice(constants..constants, first);
-        cells
+        Ok(cells)
     }
 
     /// The cross lines of the least-number order (module doc), each as (function, varying
@@ -780,31 +783,30 @@ impl Encoding {
 
     /// Cells in concentric order: by largest argument (+1, 0 for constants), then symbol and
     /// table order, functions before relations; each as (function?, symbol, index, args).
-    fn concentric(&self) -> Vec<TableEntry> {
+    fn concentric(&self, stop: &dyn Fn() -> bool) -> Result<Vec<TableEntry>, EncodeError> {
         let mut cells = Vec::new();
-        for (f, d) in self.sig.funcs.iter().enumerate() {
-            for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
-                cells.push((true, f, i, d.args.iter().copied().zip(args).collect::<Vec<_>>()));
-            }
-        }
-        for (r, d) in self.sig.rels.iter().enumerate() {
-            for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
-                cells.push((false, r, i, d.args.iter().copied().zip(args).collect::<Vec<_>>()));
+        let symbols = self.sig.funcs.iter().map(|d| (true, &d.args)).enumerate().chain(self.sig.rels.iter().map(|d| (false, &d.args)).enumerate());
+        for (symbol, (is_func, args)) in symbols {
+            for (i, values) in tuples(&self.sizes, args).enumerate() {
+                if cells.len() % 4096 == 4095 && stop() {
+                    return Err(EncodeError::Stopped);
+                }
+                cells.push((is_func, symbol, i, args.iter().copied().zip(values).collect::<Vec<_>>()));
             }
         }
         cells.sort_by_key(|c| c.3.iter().map(|a| a.1 + 1).max().unwrap_or(0));
-        cells
+        Ok(cells)
     }
 
     /// The least-number constraints (module doc) on the cells in [`Encoding::symmetry_order`], while they can
     /// still prune: `mentioned[s][j]` is a literal for "some element ≥ j of sort `s` has been
     /// mentioned (as an argument or a value) before this cell".
-    fn least_number(&mut self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
+    fn least_number(&mut self, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
         // Past this many constraint literals, the rest of the cells go without (still sound).
         const BUDGET: u64 = 2_000_000;
         let start = self.literals;
         let mut mentioned: Vec<Vec<Lit>> = self.sizes.iter().map(|&n| vec![FALSE; n as usize + 1]).collect();
-        for (is_func, sym, index, args) in self.symmetry_order() {
+        for (is_func, sym, index, args) in self.symmetry_order(stop)? {
             if self.literals - start > BUDGET {
                 break;
             }
@@ -940,6 +942,33 @@ pub fn estimate(t: &Theory, extra: &[Axiom], sizes: &[u32]) -> u128 {
         total = total.saturating_add(instances.saturating_mul(atoms.max(1))).saturating_add(nodes);
     }
     total
+}
+
+/// About how many bytes building the encoding and the solver's copy of it takes at its peak,
+/// within a small factor, before anything is built: a base, each function cell's one-hot
+/// variables (with their share of the symmetry-breaking ladders), each relation cell's
+/// variable and its entry in the symmetry order (a word per argument), and each literal of
+/// [`estimate`]. The constants are peak resident sizes measured on this encoder with CaDiCaL
+/// (magmas of order 30 and 60, groups of order 20, one 10- to 13-ary relation at size 3), taken
+/// on the high side: a relation of arity 16 at size 3 (43 million cells) needed more than 6 GB,
+/// which a literal count alone did not see.
+pub fn memory_estimate(t: &Theory, extra: &[Axiom], sizes: &[u32]) -> u128 {
+    const BASE: u128 = 40 << 20;
+    const PER_FUNCTION_VARIABLE: u128 = 1_300;
+    const PER_RELATION_CELL: u128 = 300;
+    const PER_ARGUMENT: u128 = 16;
+    const PER_LITERAL: u128 = 45;
+    let size = |s: SortId| sizes[s.0 as usize] as u128;
+    let mut bytes = BASE;
+    for d in &t.sig.funcs {
+        let cells: u128 = d.args.iter().map(|&s| size(s)).product();
+        bytes = bytes.saturating_add(cells.saturating_mul(size(d.result)).saturating_mul(PER_FUNCTION_VARIABLE));
+    }
+    for d in &t.sig.rels {
+        let cells: u128 = d.args.iter().map(|&s| size(s)).product();
+        bytes = bytes.saturating_add(cells.saturating_mul(PER_RELATION_CELL + PER_ARGUMENT * d.args.len() as u128));
+    }
+    bytes.saturating_add(estimate(t, extra, sizes).saturating_mul(PER_LITERAL))
 }
 
 /// What [`estimate`] reads an axiom with.

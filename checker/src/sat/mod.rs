@@ -132,6 +132,15 @@ fn build(t: &Theory, sizes: &[u32], symmetry: Symmetry, stop: &Stop) -> Result<B
     if estimate > LITERAL_LIMIT as u128 {
         return Err(too_large(t, sizes, &format!("about {estimate}")));
     }
+    let (bytes, limit) = (encode::memory_estimate(t, &implied, sizes), crate::budget::memory_limit());
+    if bytes > u128::from(limit) {
+        let (bytes, limit) = (crate::budget::memory_text(bytes), crate::budget::memory_text(limit.into()));
+        return Err(FinderError::Encoding(format!(
+            "the SAT encoding of {} at size {} would need about {bytes} of memory, more than the {limit} allowed (--max-memory; by default nine tenths of the memory available)",
+            t.name,
+            crate::spectrum::sizes_label(sizes)
+        )));
+    }
     // A formula too large for the automorphism tries is built as it would be without them.
     let symmetry = if symmetry == Symmetry::Switched && estimate > TRY_LITERALS as u128 { Symmetry::On } else { symmetry };
     let enc = match Encoding::new(t, &implied, sizes, symmetry, LITERAL_LIMIT, &mut SolverSink(&mut solver, stop), &|| stop.now()) {

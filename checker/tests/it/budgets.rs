@@ -208,10 +208,52 @@ fn the_budget_holds_while_the_problem_is_built() {
 fn a_problem_too_large_for_memory_is_refused_before_it_is_built() {
     use birkhoff_checker::problem::{Problem, ProblemError};
     // Six variables over 19 elements: 47 million instances of 6 words each, about 4.6 GiB with the
-    // search's copies.
+    // search's copies, past a limit of 2 GiB (the default, nine tenths of the memory available,
+    // depends on the machine).
+    birkhoff_checker::budget::set_memory_limit(2 << 30);
     let t = Theory::parse("theory W\nfunc * : 2\naxiom a: ((x * y) * (z * u)) * (v * w) = x\n", "w.bk").unwrap();
     match Problem::new(&t, &[19]) {
-        Err(e @ ProblemError::TooMuchMemory(_)) => assert!(e.to_string().contains("MiB"), "{e}"),
+        Err(e @ ProblemError::TooMuchMemory { .. }) => assert!(e.to_string().contains("iB of memory"), "{e}"),
         other => panic!("expected a refusal, got {:?}", other.map(|p| p.instances())),
     }
+}
+
+/// What a SAT encoding will cost in memory is known before it is built: a relation of arity 16
+/// at size 3 (43 million cells, more than 6 GB when it was built) is refused at once, under
+/// `--max-memory` or the machine's own limit, while a size that fits is built and answered.
+#[test]
+fn a_sat_encoding_too_large_for_memory_is_refused_before_it_is_built() {
+    use birkhoff_checker::finder::FinderError;
+    birkhoff_checker::budget::set_memory_limit(2 << 30);
+    let relation = |arity: usize| {
+        let args = vec!["x"; arity].join(", ");
+        Theory::parse(&format!("theory R\nrel R : {arity}\naxiom a: R({args})\n"), "r.bk").unwrap()
+    };
+    match birkhoff_checker::sat::first(&relation(16), &[3], &Budget::default()) {
+        Err(FinderError::Encoding(e)) => assert!(e.contains("of memory, more than the 2.0 GiB allowed"), "{e}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let (found, _, _) = birkhoff_checker::sat::first(&relation(8), &[3], &Budget::default()).unwrap();
+    assert!(matches!(found, FirstModel::Found { .. }));
+}
+
+/// A deadline holds while an encoding is built: the encoder asks before it fills the tables of
+/// a relation with 1.6 million cells, and stops at the first look.
+#[test]
+fn a_sat_encoding_stops_while_it_is_built() {
+    use birkhoff_checker::sat::encode::{EncodeError, Encoding, Sink, Symmetry};
+    struct Discard;
+    impl Sink for Discard {
+        fn clause(&mut self, _: &[birkhoff_checker::sat::encode::Lit]) {}
+    }
+    let args = vec!["x"; 13].join(", ");
+    let t = Theory::parse(&format!("theory R\nrel R : 13\naxiom a: R({args})\n"), "r.bk").unwrap();
+    let asked = std::cell::Cell::new(0);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    let built = Encoding::new(&t, &[], &[3], Symmetry::On, u64::MAX, &mut Discard, &stop);
+    assert!(matches!(built, Err(EncodeError::Stopped)));
+    assert_eq!(asked.get(), 1, "it stops at the first look");
 }

@@ -157,6 +157,9 @@ fn rendering_stops_at_its_deadline() {
     let (goal, cert) = certificate(&g, "inv(x * y) = inv(y) * inv(x)");
     let past = Layout { deadline: Some(Instant::now() - Duration::from_millis(1)), ..Layout::default() };
     assert_eq!(render(&g, &goal, &cert, &past), Err(RenderError::Deadline));
+    // The replay that rendering starts with stops there too, before its first lemma.
+    assert_eq!(certificate::check_before(&g, &goal, &cert, past.deadline), Ok(false));
+    assert_eq!(certificate::check_before(&g, &goal, &cert, None), Ok(true));
     // Only a replayed certificate is rendered.
     let mut bad = cert.clone();
     bad.steps.pop();
