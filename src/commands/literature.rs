@@ -5,6 +5,7 @@
 use super::library::LibraryArg;
 use crate::output::{print_json, table};
 use crate::Outcome;
+use birkhoff_agent::text::line;
 use birkhoff_literature::{subject, Config, Status};
 use serde_json::json;
 
@@ -60,9 +61,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     config.offline |= a.offline;
     config.refresh = a.refresh;
     if !json {
-        eprintln!("literature for {} ({})", subject.title, subject.key);
+        eprintln!("literature for {} ({})", line(&subject.title, usize::MAX), subject.key);
     }
-    let out = birkhoff_literature::search(lib.root(), &subject, config, &mut |line: &str| eprintln!("  {line}"))?;
+    let out = birkhoff_literature::search(lib.root(), &subject, config, &mut |l: &str| eprintln!("  {}", line(l, usize::MAX)))?;
     let complete = out.sources.iter().all(|s| s.errors.is_empty());
     if json {
         print_json(&json!({ "outcome": out, "complete": complete }));
@@ -81,11 +82,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     Status::Unconfirmed { reason } => reason.as_str(),
                     Status::Confirmed { .. } => "",
                 };
-                println!("  {}: {} -- {why}", r.number, r.paper.title);
+                // Titles and reasons come from the sources or from a language model's proposal.
+                println!("  {}", line(&format!("{}: {} -- {why}", r.number, r.paper.title), usize::MAX));
             }
         }
         for m in &out.oeis {
-            println!("OEIS: the {} spectrum {:?} occurs in {} ({})", m.spectrum, m.terms, m.sequence.a_number, m.sequence.name);
+            println!("OEIS: the {} spectrum {:?} occurs in {} ({})", m.spectrum, m.terms, m.sequence.a_number, line(&m.sequence.name, usize::MAX));
         }
         for miss in &out.oeis_misses {
             println!("OEIS: {miss:?} is not in the OEIS");

@@ -230,7 +230,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             if json {
                 print_json(&serde_json::to_value(&report)?);
             } else {
-                println!("{} step{}: {}", report.phase.name(), report.attempt.as_ref().map(|a| format!(" ({a})")).unwrap_or_default(), report.summary);
+                println!("{} step{}: {}", report.phase.name(), report.attempt.as_ref().map(|a| format!(" ({a})")).unwrap_or_default(), birkhoff_research::text::printable(&report.summary));
                 println!("next step: {} ({})", report.next.phase.name(), report.next.reason);
             }
             if crate::interrupt::requested() {
