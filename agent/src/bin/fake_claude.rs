@@ -4,7 +4,8 @@
 //! `garbage`, `traversal`, `badformula`, `fix` (bad first reply, good after the error is explained),
 //! `forge` (a huge strategy with a terminal escape; a 10 MB discovery name, then an analysis that
 //! fakes report sections), `grandchild` (a good reply, leaving a child that holds the output
-//! open), `hang_grandchild` (starts a child, then never replies).
+//! open), `hang_grandchild` (starts a child, then never replies), `hang_setsid` (starts a
+//! grandchild in a session of its own, as `setsid sleep 1000 &`, then never replies).
 //! A prompt starting `PHASE: RESEARCH` (the research step) gets a `<research>` proposal in mode
 //! `good`, one with a formula that does not parse in `badformula`, and garbage otherwise.
 //! With `FAKE_CLAUDE_LOG=FILE` it appends its arguments and whether `CLAUDECODE` was set. With
@@ -94,6 +95,13 @@ fn main() {
         "badformula" => good.replace("x * y = y * x", "x +++ y"),
         "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
         "hang" => {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+            String::new()
+        }
+        "hang_setsid" => {
+            // Out of this program's process group and session; the shell logs its own pid, which
+            // `exec` gives to sleep, whether or not setsid(1) had to fork.
+            let _ = std::process::Command::new("setsid").args(["sh", "-c", "echo \"grandchild $$\" >> \"$FAKE_CLAUDE_LOG\"; exec sleep 1000"]).spawn();
             std::thread::sleep(std::time::Duration::from_secs(3600));
             String::new()
         }

@@ -3,9 +3,10 @@
 //! stdout, `CLAUDECODE` unset so that it can run inside a Claude Code session. `--llm-command`
 //! runs another program with the same arguments and protocol.
 
+use super::tree::Tree;
 use super::{Llm, LlmError, Request};
 use crate::text::MAX_REPLY;
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -48,7 +49,7 @@ impl CliLlm {
         self.prefix_args.iter().cloned().chain(protocol.iter().map(|s| s.to_string())).collect()
     }
 
-    async fn call(&self, system: &str, prompt: &str, group: &Cell<Option<i32>>) -> Result<String, LlmError> {
+    async fn call(&self, system: &str, prompt: &str, tree: &RefCell<Tree>) -> Result<String, LlmError> {
         let mut child = tokio::process::Command::new(&self.program)
             .args(self.args(system))
             .env_remove("CLAUDECODE")
@@ -56,11 +57,13 @@ impl CliLlm {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
-            // Its own process group, so that whatever it starts can be stopped with it.
+            // Its own process group, so that whatever it starts can be found and stopped with it.
             .process_group(0)
             .spawn()
             .map_err(|source| LlmError::Spawn { program: self.program.clone(), source })?;
-        group.set(child.id().and_then(|p| i32::try_from(p).ok()));
+        if let Some(pid) = child.id().and_then(|p| i32::try_from(p).ok()) {
+            *tree.borrow_mut() = Tree::of(pid);
+        }
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let prompt = prompt.as_bytes().to_vec();
         // The prompt is written while the output is read, so that neither side can block on a
@@ -76,7 +79,7 @@ impl CliLlm {
         // The reply is complete when the program exits. Anything it left running (which may hold
         // the pipes open) is stopped, and the pipes are drained for a moment at most, so that a
         // lingering grandchild cannot turn a reply into no reply.
-        kill_group(group.take());
+        tree.take().kill();
         for r in readers {
             if tokio::time::timeout(Duration::from_secs(2), &mut Box::pin(r)).await.is_err() {
                 break;
@@ -111,16 +114,6 @@ async fn read_capped(mut from: impl tokio::io::AsyncRead + Unpin, into: Arc<Mute
     }
 }
 
-/// Kills a process group (the model's program and everything it started), if there is one.
-fn kill_group(group: Option<i32>) {
-    if let Some(g) = group.filter(|&g| g > 0) {
-        // SAFETY: kill(2) with a negative pid signals the process group; it has no memory effects.
-        unsafe {
-            libc::kill(-g, libc::SIGKILL);
-        }
-    }
-}
-
 impl Llm for CliLlm {
     fn describe(&self) -> String {
         format!("{} (model {}, effort {})", self.program, self.model, self.effort)
@@ -140,16 +133,18 @@ impl CliLlm {
     /// this way): the same process handling, limits and Ctrl-C as [`Llm::ask`].
     pub fn ask_text(&self, system: &str, prompt: &str, deadline: Option<Instant>) -> Result<String, LlmError> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| LlmError::Io(self.program.clone(), e))?;
-        let group = Cell::new(None);
+        let tree = RefCell::new(Tree::default());
         let result = rt.block_on(async {
             // The cycle's deadline when there is one, else this call's own.
             let deadline = tokio::time::Instant::from_std(deadline.unwrap_or_else(|| Instant::now() + self.timeout));
-            let mut call = std::pin::pin!(self.call(system, prompt, &group));
-            // Wait in short slices so that Ctrl-C is noticed.
+            let mut call = std::pin::pin!(self.call(system, prompt, &tree));
+            // Wait in short slices so that Ctrl-C is noticed, and what the program starts is seen
+            // (a process that leaves its group is found through its parent while it runs).
             loop {
                 if let Ok(r) = tokio::time::timeout(Duration::from_millis(100), &mut call).await {
                     return r;
                 }
+                tree.borrow().scan();
                 if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
                     return Err(LlmError::Interrupted(self.program.clone()));
                 }
@@ -158,8 +153,8 @@ impl CliLlm {
                 }
             }
         });
-        // On a timeout or Ctrl-C the whole group goes, not only the program.
-        kill_group(group.take());
+        // On a timeout or Ctrl-C everything it started goes, not only the program.
+        tree.take().kill();
         result
     }
 }

@@ -3,6 +3,7 @@
 //! A model only ever returns text; the controller parses it, and never executes it.
 
 pub mod cli;
+pub mod tree;
 
 use crate::situation::Situation;
 

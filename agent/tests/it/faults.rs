@@ -222,6 +222,18 @@ fn a_timeout_stops_the_process_group_and_a_cycle_has_one_deadline() {
     assert!(gone(left[0]), "the model's child survived the timeout");
 }
 
+/// A grandchild that leaves the model's process group and session (`setsid sleep 1000 &`) is
+/// stopped with the program on a timeout: it is found through its parent while the program runs.
+#[test]
+fn a_timeout_stops_a_grandchild_in_a_session_of_its_own() {
+    let r = run("hang_setsid", 1);
+    assert!(r.faults().contains("plan: no reply from"), "{}", r.faults());
+    let left = grandchildren(&r.log);
+    assert_eq!(left.len(), 1, "{}", r.log);
+    let session = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|st| st.rsplit(')').next()?.split_whitespace().nth(3).map(String::from));
+    assert!(gone(left[0]), "the model's grandchild in session {:?} survived the timeout", session(left[0]));
+}
+
 /// An explore engine that refuses every request.
 struct Refusing;
 
