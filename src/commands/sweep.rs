@@ -146,10 +146,20 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     // A second run of this shard into this directory would delete the first's files being written
     // as leftovers of an interrupted sweep. Other shards (a Slurm array's tasks) share it freely.
     let lock = out.join(format!(".lock-shard-{}-of-{}", shard.index, shard.count));
-    let _lock = birkhoff_library::lock::try_acquire(&lock)?.map_err(|holder| {
-        let by = holder.map_or(String::new(), |pid| format!(" (pid {pid})"));
-        anyhow::anyhow!("--out {}: another sweep{by} is running shard {}/{} there (it holds {}); wait for it to finish or choose another --out", out.display(), shard.index, shard.count, lock.display())
-    })?;
+    let _lock = match birkhoff_library::lock::try_acquire(&lock) {
+        Ok(Ok(guard)) => Some(guard),
+        Ok(Err(holder)) => {
+            let by = holder.map_or(String::new(), |pid| format!(" (pid {pid})"));
+            anyhow::bail!("--out {}: another sweep{by} is running shard {}/{} there (it holds {}); wait for it to finish or choose another --out", out.display(), shard.index, shard.count, lock.display())
+        }
+        // Some cluster file systems have no locks (Lustre mounted without `flock`): the sweep
+        // runs as it did before there were locks, and says so.
+        Err(birkhoff_library::Error::Io { source, .. }) if matches!(source.raw_os_error(), Some(libc::ENOSYS | libc::ENOLCK | libc::EOPNOTSUPP)) => {
+            eprintln!("warning: --out {}: the file system has no locks ({source}); make sure no other run of shard {}/{} writes there", out.display(), shard.index, shard.count);
+            None
+        }
+        Err(e) => return Err(e.into()),
+    };
     let plan = sweep::Plan::new(&all, shard.count);
     // Every shard writes the same plan; once one has, the others leave it alone.
     if sweep::Plan::read(&out).ok().flatten().as_ref() != Some(&plan) {
