@@ -166,7 +166,7 @@ impl Toolbox {
     }
 
     fn budget(&self) -> Budget {
-        Budget { time: Some(self.per_size), nodes: None, models: Some(self.models_per_size), cancel: self.cancel.clone() }
+        Budget { time: Some(self.per_size), nodes: None, models: Some(self.models_per_size), cancel: self.cancel.clone(), progress: None }
     }
 
     /// `check_models`: gathers what the agent's score reads, as [`birkhoff_scorer::Policy::agent`]

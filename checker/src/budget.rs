@@ -16,6 +16,9 @@ pub struct Budget {
     pub models: Option<u64>,
     /// Set to true (by a Ctrl-C handler, say) to stop every search soon.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where a counting search adds each isomorphism class as it finds it, for progress lines
+    /// (never for the count itself: classes found by parallel workers are merged afterwards).
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// The memory limit in bytes: `--max-memory`, or the default once computed; 0 before either.
@@ -58,10 +61,11 @@ fn available_memory() -> Option<u64> {
 
 /// `bytes` for a message: `512 MiB`, `6.3 GiB`.
 pub fn memory_text(bytes: u128) -> String {
-    if bytes < 1 << 30 {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
+    let gib = bytes as f64 / f64::from(1u32 << 30);
+    match bytes {
+        b if b < 1 << 30 => format!("{} MiB", b >> 20),
+        b if b < 1 << 40 => format!("{gib:.1} GiB"),
+        _ => format!("{:.1e} GiB", gib),
     }
 }
 

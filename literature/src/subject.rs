@@ -78,7 +78,7 @@ pub fn quick_spectrum(t: &Theory, max_size: u32, per_size: Duration) -> (Vec<u64
     if t.sig.sorts.len() != 1 {
         return (iso, labeled);
     }
-    let budget = Budget { time: Some(per_size), nodes: None, models: Some(1_000_000), cancel: None };
+    let budget = Budget { time: Some(per_size), nodes: None, models: Some(1_000_000), cancel: None, progress: None };
     for n in 1..=max_size {
         let Ok(e) = router::count(Engine::Native, t, &[n], &budget) else { break };
         if e.iso.status != Status::Exact || e.labeled.status != Status::Exact {

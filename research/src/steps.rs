@@ -269,7 +269,7 @@ fn computation(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, 
     // before any spectrum was stored would otherwise climb one trivial size per step.
     let target = (before + 1).max(MIN_TARGET);
     progress(&format!("computation: the spectrum of {} to size {target} ({} s per size)", meta.discovery, opts.per_size.as_secs_f64()));
-    let budget = Budget { time: Some(opts.per_size), nodes: None, models: Some(10_000_000), cancel: opts.cancel.clone() };
+    let budget = Budget { time: Some(opts.per_size), nodes: None, models: Some(10_000_000), cancel: opts.cancel.clone(), progress: None };
     let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget).map_err(|e| Error::Step(format!("computation: {e}")))?;
     let rows: Vec<SpectrumRowRec> = rows.iter().map(SpectrumRowRec::from).collect();
     let (rec, _) = lib.put(Body::Spectrum(SpectrumRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), rows: rows.clone() }))?;

@@ -204,7 +204,7 @@ fn explore_streaming(bases: &[Theory], depth: usize, json: bool) -> (Graph, birk
 /// policy says ([`Policy::explore`]: the spectrum to `--max-size`, each size within the per-size
 /// budget), the same way `score` and the agent gather.
 fn check_all(g: &Graph, nodes: &[NodeIndex], a: &Args) -> anyhow::Result<Vec<Gathered>> {
-    let budget = Budget { time: Some(a.timeout), nodes: None, models: Some(a.max_models), cancel: Some(crate::interrupt::flag()) };
+    let budget = Budget { time: Some(a.timeout), nodes: None, models: Some(a.max_models), cancel: Some(crate::interrupt::flag()), progress: None };
     let policy = Policy::explore(a.max_size);
     let bar = progress(nodes.len() as u64, "checking models");
     let out = nodes

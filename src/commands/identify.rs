@@ -44,7 +44,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = a.goals.load(&a.theory)?;
     let cancel = Some(crate::interrupt::flag());
     let opts = Options { timeout: a.timeout, max_size: 4, cancel: cancel.clone(), ..Options::default() };
-    let budget = Budget { time: Some(a.spectrum_timeout), nodes: None, models: Some(100_000), cancel: cancel.clone() };
+    let budget = Budget { time: Some(a.spectrum_timeout), nodes: None, models: Some(100_000), cancel: cancel.clone(), progress: None };
     let spectrum = enumerate_up_to(&t, a.max_size, &budget, FinderOptions::counts_only())?;
     // The theory's own small models, to refute comparisons quickly.
     let side = Side::new(&t, 3, &side_budget(cancel.clone()))?;

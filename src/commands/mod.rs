@@ -62,7 +62,7 @@ impl BudgetArgs {
         if let Some(bytes) = self.max_memory {
             birkhoff_checker::budget::set_memory_limit(bytes);
         }
-        Budget { time: self.timeout, nodes: self.max_nodes, models: Some(self.max_models), cancel: Some(crate::interrupt::flag()) }
+        Budget { time: self.timeout, nodes: self.max_nodes, models: Some(self.max_models), cancel: Some(crate::interrupt::flag()), progress: None }
     }
 }
 

@@ -8,14 +8,17 @@ use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use anyhow::Context;
-use birkhoff_checker::budget::Status;
+use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::spectrum::{planned_tuples, sizes_label};
+use birkhoff_checker::spectrum::{classes_at_least, planned_tuples, sizes_label};
 use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
 use birkhoff_engine::{seeds, Theory};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use indicatif::ProgressBar;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 // Arguments of `birkhoff sweep`.
 #[derive(clap::Args)]
@@ -177,27 +180,33 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         eprintln!("{} of {} job(s) already done in {}", jobs.len() - pending.len(), jobs.len(), out.display());
     }
     let budget = a.budget.budget();
-    let bar = progress(pending.len() as u64, "sweep");
     let failures = Mutex::new(Vec::new());
-    pending.par_iter().try_for_each(|job| -> anyhow::Result<()> {
-        if crate::interrupt::requested() {
-            return Ok(());
-        }
-        match job.run(a.engine.engine, &budget) {
-            // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
-            Ok(_) if crate::interrupt::requested() => {}
-            Ok(r) => {
-                let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), piece: job.piece, row: r };
-                let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
-                let path = out.join(job.file_name());
-                sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    // A count that cannot finish within --max-models is refused before it starts, with what it
+    // would need (magmas of order 5 ran for minutes to stop at the cap as a lower bound).
+    let pending: Vec<&Job> = pending
+        .into_iter()
+        .filter(|job| match job.piece.is_none().then(|| classes_at_least(&job.theory, &job.sizes)).flatten() {
+            Some(classes) if classes > u128::from(a.budget.max_models) => {
+                failures.lock().expect("no panics while holding the lock").push(format!(
+                    "{}: refused: it has at least {} isomorphism classes (its symbols that no axiom mentions give that many), more than --max-models {} lets a count keep (about {} of memory at 100 bytes a class)",
+                    job.label(),
+                    scientific(classes),
+                    a.budget.max_models,
+                    birkhoff_checker::budget::memory_text(classes.saturating_mul(100)),
+                ));
+                false
             }
-            Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => return Err(e.into()),
-            Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{}: {e}", job.label())),
-        }
-        bar.set_message(job.label());
-        bar.inc(1);
-        Ok(())
+            _ => true,
+        })
+        .collect();
+    let bar = progress(pending.len() as u64, "sweep");
+    let running = Running::default();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        scope.spawn(|| running.show(&bar, &done));
+        let result = pending.par_iter().try_for_each(|job| sweep_job(job, &a, &budget, &out, &running, &failures, &bar));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
     })?;
     bar.finish_and_clear();
     let results: Vec<JobResult> = jobs.iter().filter_map(stored).collect();
@@ -217,6 +226,71 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Negative
     })
+}
+
+/// Runs one job and stores its result, or records why it has none.
+fn sweep_job(job: &Job, a: &RunArgs, budget: &Budget, out: &Path, running: &Running, failures: &Mutex<Vec<String>>, bar: &ProgressBar) -> anyhow::Result<()> {
+    if crate::interrupt::requested() {
+        return Ok(());
+    }
+    let classes = running.start(job.label());
+    let answer = job.run(a.engine.engine, &Budget { progress: Some(classes.clone()), ..budget.clone() });
+    running.stop(&classes);
+    match answer {
+        // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
+        Ok(_) if crate::interrupt::requested() => {}
+        Ok(r) => {
+            let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), piece: job.piece, row: r };
+            let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
+            let path = out.join(job.file_name());
+            sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => return Err(e.into()),
+        Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{}: {e}", job.label())),
+    }
+    bar.inc(1);
+    Ok(())
+}
+
+/// The jobs being counted now, each with the classes found so far, for the progress line: it
+/// names what is running (a finished job's name, shown as if it were running, misled).
+#[derive(Default)]
+struct Running {
+    jobs: Mutex<Vec<(String, Arc<AtomicU64>)>>,
+}
+
+impl Running {
+    fn start(&self, label: String) -> Arc<AtomicU64> {
+        let classes = Arc::new(AtomicU64::new(0));
+        self.jobs.lock().expect("no panics while holding the lock").push((label, classes.clone()));
+        classes
+    }
+
+    fn stop(&self, classes: &Arc<AtomicU64>) {
+        self.jobs.lock().expect("no panics while holding the lock").retain(|(_, c)| !Arc::ptr_eq(c, classes));
+    }
+
+    /// `Magma at size 5 (about 1234 classes so far), +1 more running`: about, since parallel
+    /// workers can meet one class twice before their finds are merged.
+    fn line(&self) -> String {
+        let jobs = self.jobs.lock().expect("no panics while holding the lock");
+        let Some((label, classes)) = jobs.first() else { return String::new() };
+        let more = if jobs.len() > 1 { format!(", +{} more running", jobs.len() - 1) } else { String::new() };
+        format!("{label} (about {} classes so far){more}", classes.load(Ordering::Relaxed))
+    }
+
+    /// Keeps the bar's message on what is running until `done`.
+    fn show(&self, bar: &ProgressBar, done: &AtomicBool) {
+        while !done.load(Ordering::Relaxed) {
+            bar.set_message(self.line());
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// `2.5e15` for large numbers, the number itself below a million.
+fn scientific(n: u128) -> String {
+    if n < 1_000_000 { n.to_string() } else { format!("{:.1e}", n as f64) }
 }
 
 /// Prints results as a table or JSON.

@@ -80,7 +80,7 @@ impl<'a> Side<'a> {
 /// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
 /// second and 2000 classes per size.
 pub fn side_budget(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Budget {
-    Budget { time: Some(std::time::Duration::from_millis(100)), nodes: None, models: Some(2000), cancel }
+    Budget { time: Some(std::time::Duration::from_millis(100)), nodes: None, models: Some(2000), cancel, progress: None }
 }
 
 /// How one axiom of one theory was derived from the other.

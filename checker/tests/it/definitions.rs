@@ -19,7 +19,7 @@ fn theory(name: &str, body: &str) -> Theory {
 }
 
 fn side(t: &Theory) -> Side<'_> {
-    Side::new(t, 3, &Budget { time: Some(Duration::from_secs(5)), nodes: None, models: None, cancel: None }).unwrap()
+    Side::new(t, 3, &Budget { time: Some(Duration::from_secs(5)), nodes: None, models: None, cancel: None, progress: None }).unwrap()
 }
 
 fn opts() -> Options {

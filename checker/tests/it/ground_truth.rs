@@ -310,3 +310,22 @@ fn existential_quasigroups_count_as_quasigroups() {
         }
     }
 }
+
+/// The lower bound a sweep refuses hopeless counts by is one: never above a known count, for
+/// every row of the table and for the seeds whose symbols are free (magmas, counted in A001329),
+/// where it is within the automorphisms' factor of the truth.
+#[test]
+fn classes_at_least_is_a_lower_bound() {
+    use birkhoff_checker::spectrum::classes_at_least;
+    for r in ground_truth() {
+        let Some(iso) = r.iso else { continue };
+        if let Some(bound) = classes_at_least(&row_theory(&r), &[r.n]) {
+            assert!(bound <= iso, "{} n={}: at least {bound}, but there are {iso}", r.theory, r.n);
+        }
+    }
+    let magma = birkhoff_engine::seeds::load("magma").unwrap();
+    for (n, iso) in [(2, 10), (3, 3330), (4, 178_981_952u128), (5, 2_483_527_537_094_825)] {
+        let bound = classes_at_least(&magma, &[n]).expect("a magma's operation is free");
+        assert!(bound <= iso && bound * 2 >= iso / 60, "n={n}: at least {bound}, and there are {iso}");
+    }
+}
