@@ -19,9 +19,11 @@ fn parse_engine(s: &str) -> Result<Engine, String> {
 }
 
 impl EngineArgs {
-    /// What to say when the answer was cross-checked: `--engine both` ran every engine built in
-    /// and they agreed (a disagreement is an error, never an answer).
+    /// What to say of an answer under `--engine both`: every engine built in ran and none
+    /// contradicted it (a contradiction is an error, never an answer). It does not say they
+    /// agreed: an engine cut short by the budget confirms nothing (`spectrum` says, per size,
+    /// which counts were compared).
     pub fn cross_check(&self) -> Option<&'static str> {
-        (self.engine == Engine::Both).then_some("every engine built in (native, SAT and, with the z3 feature, Z3) ran and agreed")
+        (self.engine == Engine::Both).then_some("every engine built in (native, SAT and, with the z3 feature, Z3) ran within one time limit and none contradicted this answer; an engine cut short confirms nothing")
     }
 }
