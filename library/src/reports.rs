@@ -55,8 +55,8 @@ impl Library {
     /// Report `n` as JSON.
     pub fn report(&self, n: u64) -> Result<Value> {
         let (json, _) = paths(self, n);
-        let text = std::fs::read_to_string(&json).map_err(io_err(&json))?;
-        serde_json::from_str(&text).map_err(|e| crate::Error::BadRecord { path: json.display().to_string(), message: e.to_string() })
+        let text = atomic::read(&json, crate::store::MAX_RECORD_BYTES)?.ok_or_else(|| io_err(&json)(std::io::ErrorKind::NotFound.into()))?;
+        serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord { path: json.display().to_string(), message: e.to_string() })
     }
 
     /// The Markdown file of report `n` (which may be missing if a run was killed right after
@@ -86,11 +86,8 @@ impl Library {
     /// at any point is finished by running this again. Call it under the lock.
     pub(crate) fn finish_commit(&mut self) -> Result<()> {
         let journal = self.root().join(DIR).join(JOURNAL);
-        let text = match std::fs::read(&journal) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(io_err(&journal)(e)),
-        };
+        // Its records are copied into the library: never from a file a link points to.
+        let Some(text) = atomic::read(&journal, crate::store::MAX_RECORD_BYTES)? else { return Ok(()) };
         let commit: Commit = serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord { path: journal.display().to_string(), message: e.to_string() })?;
         for rec in commit.records {
             let old = self.on_disk(&rec.id)?;

@@ -136,6 +136,22 @@ fn a_record_linked_outside_the_library_is_refused_not_read() {
 }
 
 #[test]
+fn a_commit_journal_linked_outside_the_library_is_not_carried_out() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Library::open(dir.path()).unwrap());
+    // A journal outside, with a report to publish, and a link to it where a killed cycle leaves one.
+    let outside = tempfile::tempdir().unwrap();
+    let journal = outside.path().join("commit.json");
+    std::fs::write(&journal, r#"{"number": 1, "records": [], "report": {"planted": true}, "markdown": "planted"}"#).unwrap();
+    let link = dir.path().join("reports/commit.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&journal, &link).unwrap();
+    let e = Library::open(dir.path()).err().expect("the link is refused").to_string();
+    assert!(e.starts_with(&format!("{}: a symbolic link", link.display())), "{e}");
+    assert!(!dir.path().join("reports/cycle-0001.json").exists());
+}
+
+#[test]
 fn refuted_conjecture_needs_a_real_countermodel() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open(dir.path()).unwrap();
