@@ -459,6 +459,22 @@ pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &
 
 #[cfg(test)]
 mod tests {
+    use super::{shared_time, Budget};
+    use std::time::Duration;
+
+    /// Searches run in turn under one budget share its time: each gets what is left when it
+    /// starts, never the whole limit again.
+    #[test]
+    fn searches_in_turn_share_one_time_limit() {
+        let budget = Budget { time: Some(Duration::from_secs(2)), ..Budget::default() };
+        let left = shared_time(&budget);
+        let first = left().time.unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let second = left().time.unwrap();
+        assert!(first <= Duration::from_secs(2) && second + Duration::from_millis(20) <= first, "{first:?} then {second:?}");
+        assert_eq!(shared_time(&Budget::default())().time, None);
+    }
+
     /// The native side of a race yields to the SAT thread, and to it alone: the thread that calls
     /// `yield_to_other_threads` gets [`super::NATIVE_NICE`], its caller's priority is unchanged.
     #[cfg(target_os = "linux")]
