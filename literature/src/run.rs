@@ -112,9 +112,28 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
     let mut oeis_found: Vec<OeisMatch> = Vec::new();
     let mut oeis_misses: Vec<Vec<u64>> = Vec::new();
     let mut reports = Vec::new();
+    // Spectra are answered from the offline sequences first (catalogue/oeis.tsv and those the
+    // OEIS named in earlier runs): a group they answer is not asked of the OEIS.
+    let offline = Store::new(library_root).offline_sequences();
+    let mut answered_offline: Vec<usize> = Vec::new();
+    for (gi, g) in groups.iter().enumerate() {
+        let Some((which, terms)) = &g.oeis_terms else { continue };
+        let hits = offline_matches(&offline, which, terms);
+        if !hits.is_empty() {
+            rows[gi].results.insert(Source::Oeis.key().to_string(), format!("{} (offline file, not asked)", hits.len()));
+            progress(&format!("OEIS: {} answered from the offline sequences (catalogue/oeis.tsv), not asked online", g.summary));
+            oeis_found.extend(hits);
+            answered_offline.push(gi);
+        }
+    }
     for source in Source::ALL {
         let mut rep = SourceReport { source, queries: 0, results: 0, from_cache: 0, errors: Vec::new(), down: false };
-        let wanted: Vec<(usize, &String)> = groups.iter().enumerate().flat_map(|(gi, g)| g.requests.iter().filter(|(s, _)| *s == source).map(move |(_, p)| (gi, p))).collect();
+        let wanted: Vec<(usize, &String)> = groups
+            .iter()
+            .enumerate()
+            .filter(|(gi, _)| !answered_offline.contains(gi))
+            .flat_map(|(gi, g)| g.requests.iter().filter(|(s, _)| *s == source).map(move |(_, p)| (gi, p)))
+            .collect();
         if wanted.is_empty() {
             continue;
         }
@@ -284,6 +303,31 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         oeis_misses: subj.oeis_misses,
         searched,
     })
+}
+
+/// The offline sequences that `terms` (counts of sizes 1, 2, ..., `which` is "iso" or
+/// "labeled") match term for term at their own indices: the count of size n is the term a(n),
+/// as the sequence's offset places it, and every term given is in the file. Iso counts are
+/// compared with sequences of unlabeled structures, labeled counts with labeled ones.
+fn offline_matches(sequences: &[birkhoff_checker::oeis::Sequence], which: &str, terms: &[u64]) -> Vec<OeisMatch> {
+    use birkhoff_checker::oeis::Counts;
+    let counts = if which == "labeled" { Counts::Labeled } else { Counts::Unlabeled };
+    sequences
+        .iter()
+        .filter(|s| s.counts == counts && s.offset <= 1)
+        .filter(|s| terms.iter().enumerate().all(|(i, &t)| s.term(i as i64 + 1) == Some(u128::from(t))))
+        .map(|s| OeisMatch {
+            sequence: oeis::Sequence {
+                a_number: s.id.clone(),
+                name: s.name.clone(),
+                terms: s.terms.iter().map_while(|&t| u64::try_from(t).ok()).collect(),
+                offset: s.offset,
+            },
+            spectrum: which.to_string(),
+            terms: terms.to_vec(),
+            position: usize::try_from(1 - s.offset).unwrap_or(0),
+        })
+        .collect()
 }
 
 enum Parsed {

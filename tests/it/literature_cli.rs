@@ -42,9 +42,10 @@ fn literature_query_spectrum_and_offline_rerun() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["outcome"]["oeis"][0]["sequence"]["a_number"], "A057771");
     assert_eq!(v["complete"], true);
-    let o = birkhoff(&server.base, lib, &["literature", "--spectrum", "1,3,7,19", "--json"]);
+    // Not in the offline file (1,3,7,19 would be: A001372, mappings), so the OEIS is asked.
+    let o = birkhoff(&server.base, lib, &["literature", "--spectrum", "1,3,7,20", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["outcome"]["oeis_misses"][0], serde_json::json!([1, 3, 7, 19]));
+    assert_eq!(v["outcome"]["oeis_misses"][0], serde_json::json!([1, 3, 7, 20]));
 
     // The network off: the same answer from the library's cache; numbers unchanged.
     drop(server);
@@ -58,6 +59,23 @@ fn literature_query_spectrum_and_offline_rerun() {
     let o = birkhoff(&dead, lib, &["literature", "--query", "medial quandles", "--offline"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("offline and not in the cache"), "{}", text(&o.stderr));
+}
+
+/// Issue 55: offline, a spectrum in the shipped catalogue/oeis.tsv is answered from the file
+/// (the loops' A057771), not reported incomplete for want of a cached OEIS answer; a spectrum
+/// the file does not hold still says that nothing was searched.
+#[test]
+fn offline_spectrum_is_answered_from_the_shipped_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().to_str().unwrap();
+    let o = crate::birkhoff_command().args(["literature", "--spectrum", "1,1,1,2,6,109", "--library", lib]).output().unwrap();
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(out.contains("occurs in A057771"), "{out}\n{err}");
+    assert!(err.contains("offline sequences"), "{err}");
+    let o = crate::birkhoff_command().args(["literature", "--spectrum", "1,1,1,2,6,110", "--library", lib]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    assert!(!text(&o.stdout).contains("A057771"), "{}", text(&o.stdout));
 }
 
 #[test]
