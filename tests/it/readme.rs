@@ -204,6 +204,17 @@ fn the_readme_shows_two_setup_commands_first() {
     assert!(ci.lines().any(|l| l.trim() == lines[1]), ".ci/run runs the README's test command");
 }
 
+/// Issue 55: `cargo install` without `--locked` ignores Cargo.lock (newer dependencies, a rebuild
+/// of minutes), so every `cargo install` of this repository the README shows passes `--locked`.
+#[test]
+fn the_readme_installs_with_the_lock_file() {
+    let installs: Vec<&str> = README.match_indices("cargo install ").map(|(i, _)| README[i..].split('`').next().unwrap()).filter(|c| c.contains("--path")).collect();
+    assert!(!installs.is_empty(), "the README says how to install birkhoff");
+    for c in installs {
+        assert!(c.split_whitespace().any(|w| w == "--locked"), "`{c}` ignores Cargo.lock: add --locked");
+    }
+}
+
 /// "From agent to a PDF": exactly three commands, run as written in a fresh folder with the
 /// caller's `PATH` (so pdflatex is found when installed): each exits 0, and the paper of the
 /// discovery the second lists first is where the README says, compiled when pdflatex is there.
