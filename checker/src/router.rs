@@ -15,10 +15,16 @@
 //!   theories with few solutions fast, CaDiCaL's clause learning finds Steiner and Mendelsohn
 //!   quasigroups and orthogonal Latin squares the native finder does not (docs/BENCHMARKS.md,
 //!   issue 24).
-//! * Counting (`spectrum`, `models`): the native finder, and the SAT back end when the native
-//!   finder cannot take the problem at these sizes (more than a million table cells, 50 million
-//!   ground instances, or more memory than [`crate::budget::memory_limit`]). The SAT back
-//!   end's only limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]).
+//! * Counting (`spectrum`, `models`, `sweep`, `identify`, the agent): decided by evidence, not
+//!   by the theory's shape (issue 54; `count_race`). The native finder counts alone for
+//!   [`COUNT_HEAD_START`], which settles most small sizes; then the SAT back end counts the same
+//!   size beside it, and the first exact count wins (the other is stopped). A size the native
+//!   finder cannot take (more than a million table cells, 50 million ground instances, or more
+//!   memory than [`crate::budget::memory_limit`]) starts SAT at once. The SAT back end's only
+//!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
+//!   [`enumerate_by`] say which engine answered and why ([`Choice`]); `spectrum --json` shows
+//!   it per row. On the issue's theory SAT counts size 5 in a quarter of a second where the
+//!   native finder alone takes minutes (docs/BENCHMARKS.md, counting under `auto`).
 //!
 //! # `both`
 //!
@@ -126,14 +132,16 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
         Engine::Z3 => crate::z3::enumerate(t, sizes, budget),
         #[cfg(not(feature = "z3"))]
         Engine::Z3 => Err(no_z3()),
-        Engine::Auto => {
-            let native = enumerate(Engine::Native, t, sizes, budget);
-            if too_large_for_native(&native) {
-                return enumerate(Engine::Sat, t, sizes, budget);
-            }
-            native
-        }
+        Engine::Auto => Ok(count_race(t, sizes, budget, Options::default())?.0),
         Engine::Both => Ok(enumerate_each(t, sizes, budget)?.answers.swap_remove(0).1),
+    }
+}
+
+/// [`enumerate`], and which engine answered and why ([`Choice`]).
+pub fn enumerate_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(Enumeration, Choice), FinderError> {
+    match engine {
+        Engine::Auto => count_race(t, sizes, budget, Options::default()),
+        _ => enumerate(engine, t, sizes, budget).map(|e| (e, Choice::given(engine))),
     }
 }
 
@@ -179,15 +187,164 @@ pub fn shared_time(budget: &Budget) -> impl Fn() -> Budget + '_ {
 pub fn count(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     match engine {
         Engine::Native => finder::enumerate(t, sizes, budget, Options::counts_only()),
-        Engine::Auto => {
-            let native = count(Engine::Native, t, sizes, budget);
-            if too_large_for_native(&native) {
-                return enumerate(Engine::Sat, t, sizes, budget);
-            }
-            native
-        }
+        Engine::Auto => Ok(count_race(t, sizes, budget, Options::counts_only())?.0),
         Engine::Sat | Engine::Z3 | Engine::Both => enumerate(engine, t, sizes, budget),
     }
+}
+
+/// [`count`], and which engine answered and why ([`Choice`]).
+pub fn count_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(Enumeration, Choice), FinderError> {
+    match engine {
+        Engine::Auto => count_race(t, sizes, budget, Options::counts_only()),
+        _ => count(engine, t, sizes, budget).map(|e| (e, Choice::given(engine))),
+    }
+}
+
+/// Which engine answered a count, and why: under `auto`, what the race between the native
+/// finder and SAT showed (module doc, `auto`); otherwise the engine given.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Choice {
+    /// The engine whose answer is reported (`Both` under `--engine both`).
+    pub engine: Engine,
+    /// Why that engine's answer, in words.
+    pub reason: String,
+}
+
+impl Choice {
+    fn given(engine: Engine) -> Choice {
+        Choice { engine, reason: format!("--engine {}", name(engine)) }
+    }
+}
+
+/// How long the native finder counts alone before the SAT back end joins a counting race
+/// under `auto`: most counts of small sizes are over by then (and no SAT encoding is built for
+/// them), and what SAT counts first comes at most this much later.
+pub const COUNT_HEAD_START: Duration = Duration::from_millis(10);
+
+/// Whether a count settles a race: an exact count, or an error other than a size the engine
+/// cannot take (an unsound model above all ends it).
+fn count_decides(r: &Result<Enumeration, FinderError>) -> bool {
+    match r {
+        Ok(e) => e.iso.status == Status::Exact,
+        Err(FinderError::Problem(_) | FinderError::Encoding(_)) => false,
+        Err(_) => true,
+    }
+}
+
+/// Counting under `auto` (issue 54): the native finder counts on the calling thread (so that a
+/// sweep's pool runs it as before); after [`COUNT_HEAD_START`], or at once when the native
+/// finder gives up or refuses the size, the SAT back end counts the same size on a thread of its
+/// own, at the same priority (on 2 cores the native finder's two threads and SAT's one share
+/// them, so the faster engine is slowed by about a third, never stopped). The first exact count
+/// wins and the other engine is told to stop; a count is exact only if that engine's search
+/// finished, and every model either engine reports has passed the evaluator. When both finish,
+/// their counts must be equal (else [`FinderError::Disagreement`]). When neither finishes, the
+/// larger lower bound is reported (the native finder's on a tie). The user's Ctrl-C reaches
+/// both. Only the native finder adds to `budget.progress`.
+fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(Enumeration, Choice), FinderError> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let start = Instant::now();
+    let native_stop = Arc::new(AtomicBool::new(false));
+    let sat_stop = Arc::new(AtomicBool::new(false));
+    // Raised when the native finder has answered without deciding: SAT need not wait longer.
+    let sat_go = Arc::new(AtomicBool::new(false));
+    // Raised when the race is over: the watcher of the user's cancel flag ends.
+    let over = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let sat = {
+        let (t, sizes) = (t.clone(), sizes.to_vec());
+        let budget = Budget { cancel: Some(sat_stop.clone()), progress: None, ..budget.clone() };
+        let (stop, go, native_stop) = (sat_stop.clone(), sat_go.clone(), native_stop.clone());
+        std::thread::spawn(move || {
+            let starts_at = start + COUNT_HEAD_START;
+            while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && Instant::now() < starts_at {
+                std::thread::park_timeout(starts_at.saturating_duration_since(Instant::now()));
+            }
+            // Stopped before it started: it sends nothing, and dropping `tx` says so.
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            // The deadline counts from the start of the race, not from SAT's.
+            let budget = Budget { time: budget.time.map(|limit| limit.saturating_sub(start.elapsed())), ..budget };
+            let r = crate::sat::enumerate(&t, &sizes, &budget);
+            if count_decides(&r) {
+                native_stop.store(true, Ordering::Relaxed);
+            }
+            let _ = tx.send(r);
+        })
+    };
+    let watcher = budget.cancel.clone().map(|user| {
+        let (over, native_stop, sat_stop) = (over.clone(), native_stop.clone(), sat_stop.clone());
+        std::thread::spawn(move || {
+            while !over.load(Ordering::Relaxed) {
+                if user.load(Ordering::Relaxed) {
+                    native_stop.store(true, Ordering::Relaxed);
+                    sat_stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    });
+    let native_budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
+    let native = finder::enumerate(t, sizes, &native_budget, opts);
+    // An exact count is exact whoever stopped the other engine: its search finished.
+    let native_decided = count_decides(&native);
+    let native_too_large = too_large_for_native(&native);
+    let sat_started = Instant::now() >= start + COUNT_HEAD_START || sat_go.load(Ordering::Relaxed);
+    let sat_answer = if native_decided {
+        sat_stop.store(true, Ordering::Relaxed);
+        sat.thread().unpark();
+        rx.recv_timeout(LOSER_GRACE).ok()
+    } else {
+        sat_go.store(true, Ordering::Relaxed);
+        sat.thread().unpark();
+        // SAT keeps to the deadline and to the cancel flag the watcher raises.
+        rx.recv().ok()
+    };
+    over.store(true, Ordering::Relaxed);
+    if let Some(w) = watcher {
+        let _ = w.join();
+    }
+    let exact = |r: &Result<Enumeration, FinderError>| matches!(r, Ok(e) if e.iso.status == Status::Exact);
+    let choice = |engine: Engine, reason: String| Choice { engine, reason };
+    let head = COUNT_HEAD_START.as_millis();
+    // The time reported is the race's, from its start.
+    let elapsed = start.elapsed();
+    let answer = match (native, sat_answer) {
+        // Both finished: their counts must agree (each model passed the evaluator in both).
+        (Ok(n), Some(Ok(s))) if n.iso.status == Status::Exact && s.iso.status == Status::Exact => {
+            if n.iso != s.iso || n.labeled != s.labeled {
+                return Err(FinderError::Disagreement { native: summary(&n), engine: "sat", other: summary(&s) });
+            }
+            Ok((n, choice(Engine::Native, "native and sat both finished; their counts agree".into())))
+        }
+        (n, _) if native_decided => {
+            let why = if sat_started { "native finished first; sat was stopped".to_string() } else { format!("native finished within its {head} ms head start; sat never started") };
+            n.map(|n| (n, choice(Engine::Native, why)))
+        }
+        (n, Some(s)) if count_decides(&s) => {
+            let why = match &n {
+                Err(e) if native_too_large => format!("native cannot take this size ({e}); sat finished"),
+                _ if exact(&s) => "sat finished first; native was stopped".to_string(),
+                _ => "sat failed".to_string(),
+            };
+            s.map(|s| (s, choice(Engine::Sat, why)))
+        }
+        // Neither finished: the larger lower bound, native's on a tie; an error only if neither
+        // answered (native's, unless it refused the size).
+        (Ok(n), Some(Ok(s))) => Ok(if s.iso.value > n.iso.value {
+            (s, choice(Engine::Sat, "neither finished within the limits; sat's lower bound is the larger".into()))
+        } else {
+            (n, choice(Engine::Native, "neither finished within the limits; native's lower bound is at least sat's".into()))
+        }),
+        (Ok(n), _) => Ok((n, choice(Engine::Native, "native did not finish; sat gave no count".into()))),
+        (Err(e), Some(Ok(s))) => Ok((s, choice(Engine::Sat, format!("native gave no count ({e}); sat did not finish")))),
+        (Err(ne), Some(Err(se))) => Err(if native_too_large { se } else { ne }),
+        (Err(e), None) => Err(e),
+    };
+    answer.map(|(e, c)| (Enumeration { elapsed, ..e }, c))
 }
 
 /// An answer to "is there a model of this size?", with the engine that gave it.

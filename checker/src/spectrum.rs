@@ -135,8 +135,14 @@ impl Iterator for SizeTuples {
 
 /// Computes one row of the spectrum with the chosen engine.
 pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
-    let e = router::count(engine, t, sizes, budget)?;
-    Ok(SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&e) })
+    row_by(engine, t, sizes, budget).map(|(r, _)| r)
+}
+
+/// [`row`], and which engine answered and why (under `auto`, the counting race of
+/// [`router::count_by`]).
+pub fn row_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(SpectrumRow, router::Choice), FinderError> {
+    let (e, choice) = router::count_by(engine, t, sizes, budget)?;
+    Ok((SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&e) }, choice))
 }
 
 /// One row of the spectrum under `--engine both`: the native finder's row, with every engine's

@@ -5,7 +5,7 @@ use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use birkhoff_checker::budget::{Count, Status};
 use birkhoff_checker::router::{self, Compared, Engine};
-use birkhoff_checker::spectrum::{planned_tuples, row, row_each, sizes_label, SpectrumRow};
+use birkhoff_checker::spectrum::{planned_tuples, row_by, row_each, sizes_label, SpectrumRow};
 use serde_json::json;
 
 /// Which counts to show.
@@ -63,6 +63,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut rows: Vec<SpectrumRow> = Vec::new();
     // Under `--engine both`, every engine's answer per size.
     let mut each: Vec<Compared> = Vec::new();
+    // Otherwise, which engine answered each size and why (under `auto`, the counting race).
+    let mut chosen: Vec<router::Choice> = Vec::new();
     for sizes in &tuples {
         bar.set_message(format!("size {}", sizes_label(sizes)));
         let flag = format!("--max-size {} (at size {})", a.max_size, sizes_label(sizes));
@@ -71,7 +73,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             rows.push(r);
             each.push(compared);
         } else {
-            rows.push(super::naming_size_flag(row(a.engine.engine, &t, sizes, &left()), &flag)?);
+            let (r, choice) = super::naming_size_flag(row_by(a.engine.engine, &t, sizes, &left()), &flag)?;
+            rows.push(r);
+            chosen.push(choice);
         }
         bar.inc(1);
         if crate::interrupt::requested() {
@@ -83,6 +87,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let cross_check = (a.engine.engine == Engine::Both).then(|| CrossCheck::of(&rows, &each));
     if json {
         let mut out = json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete });
+        for (r, choice) in out["rows"].as_array_mut().expect("rows are a list").iter_mut().zip(&chosen) {
+            r["engine"] = json!(choice.engine);
+            r["engine_reason"] = choice.reason.clone().into();
+        }
         if let Some(c) = &cross_check {
             for (r, compared) in out["rows"].as_array_mut().expect("rows are a list").iter_mut().zip(&each) {
                 r["engines"] = compared.answers.iter().map(|(e, en)| json!({ "engine": e, "iso": en.iso, "labeled": en.labeled, "seconds": en.elapsed.as_secs_f64() })).collect();

@@ -3,6 +3,7 @@
 mod agent_cli;
 mod budget_cli;
 mod cli;
+mod counting_auto;
 mod html;
 mod identify;
 mod interop;
