@@ -13,7 +13,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 done, 1 incomplete (a search cut short, conjectures not tried), 2 error, 130 interrupted.")]
 pub struct Args {
-    /// A seed name or a theory file.
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Deepest term on either side of an equation (a variable or a constant has depth 0).
@@ -32,10 +32,12 @@ pub struct Args {
     /// as not tried.
     #[arg(long, value_name = "K", default_value_t = 100)]
     max_conjectures: usize,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.library.load(&a.theory)?;
     let opts = Options {
         depth: a.depth,
         max_size: a.max_size,

@@ -14,7 +14,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 equal, equivalent or different, 1 unknown, 2 error, 130 interrupted.")]
 pub struct Args {
-    /// The first theory: a seed or catalogue name, or a theory file.
+    /// The first theory: a seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "A")]
     a: String,
     /// The second theory.
@@ -27,10 +27,12 @@ pub struct Args {
     /// settles a renaming at once.
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
     model_size: u32,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let (ta, tb) = (super::load_theory(&a.a)?, super::load_theory(&a.b)?);
+    let (ta, tb) = (a.library.load(&a.a)?, a.library.load(&a.b)?);
     let opts = Options { timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
     let budget = side_budget(opts.cancel.clone());
     let relation = relate(&Side::new(&ta, a.model_size, &budget)?, &Side::new(&tb, a.model_size, &budget)?, &opts)?;

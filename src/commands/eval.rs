@@ -10,7 +10,7 @@ use std::path::PathBuf;
 // Arguments of `birkhoff eval`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed name or a theory file.
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// The structure: JSON (`{"sizes": {"U": 3}, "functions": {"*": [[...]]}, ...}`, as

@@ -18,7 +18,8 @@ pub enum To {
 // Arguments of `birkhoff export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed or catalogue name, or a theory file (any format `import` reads).
+    /// A seed or catalogue name, a theory file (any format `import` reads), or a discovery's
+    /// name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// The language to write.
@@ -28,10 +29,12 @@ pub struct Args {
     /// Without it, the theory's own conjecture (`meta conjecture`, as `import` keeps one), if any.
     #[arg(long, value_name = "FORMULA")]
     goal: Option<String>,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.library.load(&a.theory)?;
     let goal = match (&a.goal, t.meta.get(CONJECTURE_META)) {
         (Some(g), _) => Some(parse_formula(&t.sig, g, "--goal")?),
         (None, Some(g)) => Some(parse_formula(&t.sig, g, "meta conjecture")?),

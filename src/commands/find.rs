@@ -12,7 +12,7 @@ use serde_json::json;
 // Arguments of `birkhoff find`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed name or a theory file.
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// The size: `5`, or `2x3` for a theory with two sorts.

@@ -21,7 +21,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 placed, 1 undecided against some known theory, 2 error, 130 interrupted.")]
 pub struct Args {
-    /// A seed or catalogue name, or a theory file.
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Time the prover may spend on each axiom, in seconds.
@@ -33,9 +33,7 @@ pub struct Args {
     /// Seconds for each size of the spectrum; a size cut short ends it, shown as a lower bound.
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
     spectrum_timeout: Duration,
-    /// The library whose literature runs found OEIS sequences online (read, never created).
-    #[command(flatten)]
-    library: super::library::LibraryArg,
+    /// Its --library is also the one whose literature runs found OEIS sequences online.
     #[command(flatten)]
     goals: super::GoalArgs,
 }
@@ -58,7 +56,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     found.standing = birkhoff_scorer::identify::unless_spectrum_known(found.standing, &spectrum_rows, &birkhoff_scorer::spectrum::known_spectra());
     // The shipped sequences and those the OEIS named in the library's earlier literature runs
     // (docs/LITERATURE.md): a sequence found online once is recognized here without the network.
-    let sequences = birkhoff_literature::Store::new(&a.library.path()).offline_sequences();
+    let sequences = birkhoff_literature::Store::new(&a.goals.library.path()).offline_sequences();
     let oeis = birkhoff_checker::oeis::recognise_in(&spectrum_rows, &sequences);
     if json {
         let mut v = serde_json::to_value(&found)?;

@@ -13,7 +13,7 @@ use serde_json::json;
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("subject").required(true).args(["theory", "query", "spectrum"])))]
 pub struct Args {
-    /// A theory: a seed or catalogue name, a theory file, or a library ID (thy-...).
+    /// A theory: a seed or catalogue name, a theory file, or a discovery's name or ID (thy-...).
     #[arg(long, value_name = "THEORY")]
     theory: Option<String>,
     /// Free text to search for.
@@ -35,15 +35,7 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
     let subject = if let Some(name) = &a.theory {
-        let t = if name.starts_with("thy-") {
-            let rec = lib.get(name).map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?;
-            match rec.body {
-                birkhoff_library::Body::Theory(tr) => birkhoff_engine::Theory::parse(&tr.text, name).map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?,
-                _ => anyhow::bail!("--theory {name}: not a theory record"),
-            }
-        } else {
-            super::load_theory(name).map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?
-        };
+        let t = super::resolve_theory(name, Some(lib.root())).map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?;
         subject::of_theory_in(&lib, &t)
     } else if let Some(q) = &a.query {
         anyhow::ensure!(!q.trim().is_empty(), "--query: give some words to search for");

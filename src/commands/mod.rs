@@ -110,13 +110,62 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     Ok(Sizes(sizes))
 }
 
-/// A theory from a seed name or a file (Birkhoff's format, TPTP or LADR). A file's goal or
-/// conjecture is never one of its axioms: it is kept as `meta conjecture`, for `prove`.
+/// A THEORY argument, read by [`resolve_theory`] with the default library (see
+/// [`TheoryLibrary`]): a theory file, a seed, a catalogue entry, or a discovery.
 pub fn load_theory(name_or_path: &str) -> anyhow::Result<Theory> {
-    Theory::load(name_or_path).map_err(anyhow::Error::new)
+    resolve_theory(name_or_path, None)
 }
 
-// How a command that looks at models reads a file's goal.
+/// What every command's THEORY argument may be, tried in this order: a theory file (Birkhoff's
+/// format, TPTP or LADR), a seed name, a catalogue entry's name, or a discovery of the library
+/// at `library` (else at the default library, `$BIRKHOFF_LIBRARY` or `./birkhoff-library`, when
+/// it exists) named by its name, one of its aliases or its ID (`thy-...`). The library is read,
+/// never created. A file's goal or conjecture is never one of its axioms: it is kept as `meta
+/// conjecture`, for `prove`. When nothing matches, the error names every kind tried.
+pub fn resolve_theory(arg: &str, library: Option<&std::path::Path>) -> anyhow::Result<Theory> {
+    let unknown = match Theory::load(arg) {
+        Err(e @ birkhoff_engine::Error::UnknownSeed(_)) => e,
+        other => return other.map_err(anyhow::Error::new),
+    };
+    let dir = library.map_or_else(birkhoff_library::default_dir, std::path::Path::to_path_buf);
+    if !dir.is_dir() {
+        let given = if library.is_some() { "--library" } else { "the default library" };
+        bail!("{unknown}; no theory file is called `{arg}` either; and {given} {} does not exist to look for a discovery of that name or ID (give --library DIR)", dir.display());
+    }
+    let lib = birkhoff_library::Library::open(&dir).map_err(|e| anyhow::anyhow!("--library {}: {e}", dir.display()))?;
+    match birkhoff_research::workspace::find_discovery(&lib, arg) {
+        Ok((id, rec)) => Theory::parse(&rec.text, &id).map_err(|e| anyhow::anyhow!("`{arg}` ({id} in the library {}): {e}", dir.display())),
+        Err(birkhoff_research::Error::NoDiscovery(_)) => {
+            bail!("{unknown}; no theory file is called `{arg}` either; nor is it the name, alias or ID of a discovery of the library {} (`birkhoff report --top 10` lists them)", dir.display())
+        }
+        Err(e) => Err(anyhow::anyhow!("--library {}: {e}", dir.display())),
+    }
+}
+
+// The library a THEORY argument may name a discovery of (see `resolve_theory`). A plain
+// comment: a doc comment here would become the help of the commands that flatten it.
+#[derive(clap::Args, Clone, Default)]
+pub struct TheoryLibrary {
+    /// The library whose discoveries THEORY may name, by name, alias or ID (read, never
+    /// created). Default: $BIRKHOFF_LIBRARY, else ./birkhoff-library when it exists.
+    #[arg(long = "library", value_name = "DIR")]
+    pub library: Option<std::path::PathBuf>,
+}
+
+impl TheoryLibrary {
+    /// The theory `arg` names (see [`resolve_theory`]).
+    pub fn load(&self, arg: &str) -> anyhow::Result<Theory> {
+        resolve_theory(arg, self.library.as_deref())
+    }
+
+    /// The library's directory, which may not exist.
+    pub fn path(&self) -> std::path::PathBuf {
+        self.library.clone().unwrap_or_else(birkhoff_library::default_dir)
+    }
+}
+
+// How a command that looks at models reads its THEORY: which library a discovery's name is
+// looked up in, and what becomes of a file's goal.
 #[derive(clap::Args, Clone)]
 pub struct GoalArgs {
     /// Read the file's goal (a LADR goal, a TPTP conjecture) as Mace4 does: its denial is added
@@ -124,6 +173,8 @@ pub struct GoalArgs {
     /// NAME_goal_denied in the output. Without it the goal is set aside (stderr says so).
     #[arg(long)]
     pub mace4_goals: bool,
+    #[command(flatten)]
+    pub library: TheoryLibrary,
 }
 
 impl GoalArgs {
@@ -132,7 +183,7 @@ impl GoalArgs {
     /// goal gets a line on stderr saying what became of it, since a user who wrote a goal may
     /// expect either reading.
     pub fn load(&self, name_or_path: &str) -> anyhow::Result<Theory> {
-        let t = load_theory(name_or_path)?;
+        let t = self.library.load(name_or_path)?;
         let Some(goal) = t.meta.get(birkhoff_engine::interop::CONJECTURE_META) else {
             if self.mace4_goals {
                 bail!("--mace4-goals: {name_or_path} states no goal to deny");

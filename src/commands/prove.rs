@@ -24,7 +24,7 @@ const RENDERED_STEPS: usize = 2_000;
 #[derive(clap::Args)]
 #[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error (with --external: the prover is not on PATH or failed), 130 interrupted.")]
 pub struct Args {
-    /// A seed name or a theory file.
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal).
@@ -53,13 +53,15 @@ pub struct Args {
     /// comment of that language, so the output can be read as it is.
     #[arg(long, value_enum, default_value = "table")]
     format: super::models::Format,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // The whole command, output included, keeps to --timeout: what the prover leaves goes to
     // writing the certificate and rendering the proof.
     let deadline = Instant::now() + a.timeout;
-    let t = super::load_theory(&a.theory)?;
+    let t = a.library.load(&a.theory)?;
     let goal_text = match (&a.goal, t.meta.get(birkhoff_engine::interop::CONJECTURE_META)) {
         (Some(g), _) => g.clone(),
         (None, Some(g)) => g.clone(),

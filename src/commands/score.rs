@@ -14,7 +14,7 @@ use serde_json::json;
 // Arguments of `birkhoff score`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed name or a theory file (Birkhoff's format or Mace4 input).
+    /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Compute the spectrum up to this size (of every sort); 0 scores the axioms alone.
@@ -36,10 +36,12 @@ pub struct Args {
     weights: Option<std::path::PathBuf>,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.library.load(&a.theory)?;
     let weights = match &a.weights {
         Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
         None => Weights::default(),
@@ -57,7 +59,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     };
     let mut parents = Vec::new();
     for p in &a.parent {
-        let parent = super::load_theory(p).with_context(|| format!("--parent {p}"))?;
+        let parent = a.library.load(p).with_context(|| format!("--parent {p}"))?;
         if a.max_size > 0 {
             parents.push(birkhoff_scorer::evidence::spectrum(&parent, a.max_size, &budget)?.0);
         }

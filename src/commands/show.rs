@@ -8,13 +8,16 @@ use serde_json::json;
 // Arguments of `birkhoff show`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed name (see `birkhoff seeds`) or a theory file (Birkhoff's format or Mace4 input).
+    /// A seed or catalogue name (see `birkhoff seeds`), a theory file (Birkhoff's format, TPTP or
+    /// LADR), or a discovery's name or ID (see --library).
     #[arg(value_name = "NAME|FILE")]
     theory: String,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let t = super::load_theory(&a.theory)?;
+    let t = a.library.load(&a.theory)?;
     if json {
         let axioms: Vec<_> = t.axioms.iter().map(|ax| json!({ "name": ax.name, "formula": FormulaPrinter::new(&t.sig, ax).formula(&ax.formula) })).collect();
         let sorts: Vec<&str> = t.sig.sorts.iter().map(|s| s.name.as_str()).collect();

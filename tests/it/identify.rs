@@ -206,3 +206,48 @@ fn the_agent_keeps_no_known_class_and_no_class_twice() {
         eprintln!("{goal}: {} discoveries, each checked", kept.len());
     }
 }
+
+/// Issue 55: every command that takes a THEORY accepts a discovery's name, alias or ID from
+/// `--library` (or from the default library when it exists), as the README promises for
+/// `identify NAME`; a name that is nothing known says which kinds were tried.
+#[test]
+fn commands_take_a_discoverys_name_or_id_from_the_library() {
+    use birkhoff_library::{record::TheoryRec, Body, Library};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("birkhoff-library");
+    let t = birkhoff_engine::seeds::load("group").unwrap();
+    let id = {
+        let mut lib = Library::open(&root).unwrap();
+        let rec = TheoryRec { name: "PlantedGroup".into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+        lib.put(Body::Theory(rec)).unwrap().0.id
+    };
+    let lib = root.to_str().unwrap();
+    for name in ["PlantedGroup", id.as_str()] {
+        for args in [
+            vec!["show", name],
+            vec!["spectrum", name, "--max-size", "3"],
+            vec!["equiv", name, "group", "--timeout", "5"],
+            vec!["identify", name, "--max-size", "3"],
+            vec!["find", name, "--size", "2"],
+            vec!["export", name, "--to", "tptp"],
+        ] {
+            let o = birkhoff(&[&args[..], &["--library", lib]].concat());
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        }
+    }
+    let show = birkhoff(&["show", "PlantedGroup", "--library", lib, "--json"]);
+    assert_eq!(json_of(&show)["fingerprint"], t.fingerprint().to_string());
+    // The default library, ./birkhoff-library, when it exists.
+    let o = crate::birkhoff_command().args(["show", &id]).current_dir(dir.path()).env_remove("BIRKHOFF_LIBRARY").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    // Nothing of that name: exit 2, naming every kind tried.
+    let o = birkhoff(&["show", "NoSuchTheory", "--library", lib]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for kind in ["theory file", "seed", "catalogue entry", "discovery", lib] {
+        assert!(err.contains(kind), "{kind}: {err}");
+    }
+    let o = birkhoff(&["show", "NoSuchTheory", "--library", dir.path().join("none").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not exist"), "{}", String::from_utf8_lossy(&o.stderr));
+}
