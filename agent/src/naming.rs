@@ -64,6 +64,52 @@ pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
     if !name.starts_with(|ch: char| ch.is_ascii_alphabetic()) {
         name = format!("T{name}");
     }
-    name.truncate(56);
-    (name, title)
+    (shorten(&name, MAX_NAME), title)
+}
+
+/// The longest name [`name`] gives, leaving room for a suffix that tells two apart.
+const MAX_NAME: usize = 56;
+
+/// `name` cut to at most `max` characters between its CamelCase words, never inside one (issue
+/// 55: `…WithXyxWithoutUnipoten`), and without a dangling `With`, `Without` or `And`. A single
+/// word longer than `max` is cut at `max`: the name must stay short, and nothing else is left.
+fn shorten(name: &str, max: usize) -> String {
+    if name.len() <= max {
+        return name.to_string();
+    }
+    let b = name.as_bytes();
+    // Where each CamelCase word starts: an upper-case letter after a lower-case letter or a
+    // digit, or a digit after a letter.
+    let starts: Vec<usize> = (1..b.len())
+        .filter(|&i| (b[i].is_ascii_uppercase() && (b[i - 1].is_ascii_lowercase() || b[i - 1].is_ascii_digit())) || (b[i].is_ascii_digit() && b[i - 1].is_ascii_alphabetic()))
+        .collect();
+    let mut cut = starts.iter().copied().filter(|&i| i <= max).collect::<Vec<_>>();
+    while let Some(&end) = cut.last() {
+        let start = cut.iter().rev().nth(1).copied().unwrap_or(0);
+        if ["With", "Without", "And"].contains(&&name[start..end]) && start > 0 {
+            cut.pop();
+        } else {
+            return name[..end].to_string();
+        }
+    }
+    let end = (0..=max).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+    name[..end].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn names_are_cut_between_words_only() {
+        let long = "SemigroupWithUnipotentWithXyxWithoutUnipotentWithoutAssoc";
+        assert_eq!(long.len(), 57);
+        let short = shorten(long, 56);
+        assert_eq!(short, "SemigroupWithUnipotentWithXyxWithoutUnipotent");
+        let short = shorten(long, 44);
+        assert_eq!(short, "SemigroupWithUnipotentWithXyx", "no dangling Without");
+        assert_eq!(shorten("LoopWithAssoc", 56), "LoopWithAssoc");
+        assert_eq!(shorten("Abcdefghij", 4), "Abcd", "one long word: cut, nothing else is left");
+        assert_eq!(shorten("Magma2WithX", 8), "Magma2", "a digit run is a word");
+    }
 }

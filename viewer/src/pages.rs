@@ -432,13 +432,25 @@ fn depth(site: &Site, key: &str, seen: &mut Vec<String>, memo: &mut BTreeMap<Str
     }
     seen.push(key.to_string());
     let parents = match site.records.get(key).map(|r| &r.body) {
-        Some(Body::Theory(t)) => t.parents.clone(),
+        Some(Body::Theory(t)) => t.parents.iter().map(|p| theory_key(site, p)).collect(),
         _ => Vec::new(),
     };
     let d = parents.iter().map(|p| depth(site, p, seen, memo) + 1).max().unwrap_or(0);
     seen.pop();
     memo.insert(key.to_string(), d);
     d
+}
+
+/// The graph's key of a theory that a record names as a parent: its record ID, also when the
+/// parent is named by its name or an alias (issue 55: a discovery named so by one record and by
+/// ID by another was drawn as two unlinked boxes); a name no record has stays a name (a seed).
+fn theory_key(site: &Site, id_or_name: &str) -> String {
+    if site.records.contains_key(id_or_name) {
+        return id_or_name.to_string();
+    }
+    let named = |r: &&Record| matches!(&r.body, Body::Theory(t) if t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name));
+    let by_name = |discovery: bool| site.records.values().filter(named).find(|r| matches!(&r.body, Body::Theory(t) if t.discovery == discovery));
+    by_name(true).or_else(|| by_name(false)).map_or_else(|| id_or_name.to_string(), |r| r.id.clone())
 }
 
 fn graph(site: &Site) -> String {
@@ -450,7 +462,7 @@ fn graph(site: &Site) -> String {
             continue;
         }
         if let Some(Body::Theory(t)) = site.records.get(&k).map(|r| &r.body) {
-            todo.extend(t.parents.iter().cloned());
+            todo.extend(t.parents.iter().map(|p| theory_key(site, p)));
         }
         keys.push(k);
     }
@@ -471,7 +483,7 @@ fn graph(site: &Site) -> String {
     let mut edges = Vec::new();
     for (_, _, _, k) in &entries {
         if let Some(Body::Theory(t)) = site.records.get(k).map(|r| &r.body) {
-            for p in &t.parents {
+            for p in t.parents.iter().map(|p| theory_key(site, p)) {
                 if let (Some(&from), Some(&to)) = (position.get(p.as_str()), position.get(k.as_str())) {
                     edges.push((from, to, t.origin.clone()));
                 }
@@ -511,4 +523,25 @@ fn references(site: &Site) -> String {
     let notes: Vec<String> = site.cycles().flat_map(|r| r.discoveries.iter().map(move |d| (r.cycle, d))).map(|(n, d)| format!("<li>{} (cycle <a href=\"{}\">{n}</a>): {}</li>", theory_link(site, &d.id), cycle_file(n), literature(&d.literature))).collect();
     body += &if notes.is_empty() { "<p>No discoveries yet.</p>".to_string() } else { format!("<ul>{}</ul>", notes.join("")) };
     layout("References", &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn theory(id: &str, name: &str, parents: &[&str]) -> (String, Record) {
+        let t = TheoryRec { name: name.into(), text: String::new(), fingerprint: String::new(), origin: "add law".into(), parents: parents.iter().map(|p| p.to_string()).collect(), discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+        (id.to_string(), Record { id: id.to_string(), created: 0, body: Body::Theory(t) })
+    }
+
+    /// Issue 55: a parent named by its name and by its ID is one box, linked to its children.
+    #[test]
+    fn the_graph_draws_one_theory_as_one_box() {
+        let records = [theory("thy-000000000000000a", "SemigroupWithUnipotent", &["semigroup"]), theory("thy-000000000000000b", "SemigroupWithUnipotentWithXyx", &["SemigroupWithUnipotent"]), theory("thy-000000000000000c", "SemigroupWithUnipotentWithoutAssoc", &["thy-000000000000000a"])];
+        let site = Site { reports: Vec::new(), records: records.into_iter().collect(), proofs: BTreeMap::new(), references: Ok(Default::default()) };
+        let html = graph(&site);
+        assert_eq!(html.matches(">SemigroupWithUnipotent</text>").count(), 1, "{html}");
+        assert_eq!(html.matches("<rect ").count(), 4, "semigroup and the three discoveries: {html}");
+        assert_eq!(html.matches("<line class=\"edge\"").count(), 3, "{html}");
+    }
 }

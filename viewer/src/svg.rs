@@ -103,44 +103,46 @@ pub struct Node {
     pub layer: usize,
 }
 
-/// Width of a node's box.
+/// Width of a node's box, at least: boxes widen to their longest label, which is never cut.
 const NODE_W: f64 = 170.0;
+/// Width of a label's character, generously (11px system-ui; capitals are the widest).
+const CHAR_W: f64 = 7.5;
 /// Height of a node's box.
 const NODE_H: f64 = 28.0;
 /// Horizontal space between boxes.
 const GAP_X: f64 = 16.0;
 /// Vertical space between layers.
 const GAP_Y: f64 = 56.0;
-/// Characters of a label that fit in a box.
-const LABEL_CHARS: usize = 22;
 
 /// A layered drawing: each layer a row of boxes, centred, edges `(from, to, label)` as arrows
 /// from a box's bottom to another's top. Nodes are `class="node"` groups, linked when they have
 /// an `href`.
 pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
+    // Every box as wide as the longest label needs (issue 55: labels were cut to 22 characters,
+    // so that most read "SemigroupWithUnipoten…").
+    let node_w = nodes.iter().map(|n| n.label.chars().count() as f64 * CHAR_W + 16.0).fold(NODE_W, f64::max).ceil();
     let layers = nodes.iter().map(|n| n.layer + 1).max().unwrap_or(0);
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers];
     for (i, n) in nodes.iter().enumerate() {
         rows[n.layer].push(i);
     }
     let widest = rows.iter().map(Vec::len).max().unwrap_or(0) as f64;
-    let width = (widest * (NODE_W + GAP_X) + GAP_X).max(NODE_W + 2.0 * GAP_X);
+    let width = (widest * (node_w + GAP_X) + GAP_X).max(node_w + 2.0 * GAP_X);
     let height = layers as f64 * (NODE_H + GAP_Y) + GAP_X;
     let mut at = vec![(0.0, 0.0); nodes.len()];
     for (l, row) in rows.iter().enumerate() {
-        let left = (width - row.len() as f64 * (NODE_W + GAP_X) + GAP_X) / 2.0;
+        let left = (width - row.len() as f64 * (node_w + GAP_X) + GAP_X) / 2.0;
         for (k, &i) in row.iter().enumerate() {
-            at[i] = (left + k as f64 * (NODE_W + GAP_X), GAP_X + l as f64 * (NODE_H + GAP_Y));
+            at[i] = (left + k as f64 * (node_w + GAP_X), GAP_X + l as f64 * (NODE_H + GAP_Y));
         }
     }
     let mut svg = format!("<svg class=\"graph\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" role=\"img\" aria-label=\"derivation graph\" xmlns=\"http://www.w3.org/2000/svg\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>");
     for (from, to, label) in edges {
         let ((x1, y1), (x2, y2)) = (at[*from], at[*to]);
-        let _ = write!(svg, "<line class=\"edge\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{y2:.1}\" marker-end=\"url(#arrow)\"><title>{}</title></line>", x1 + NODE_W / 2.0, y1 + NODE_H, x2 + NODE_W / 2.0, esc(label));
+        let _ = write!(svg, "<line class=\"edge\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{y2:.1}\" marker-end=\"url(#arrow)\"><title>{}</title></line>", x1 + node_w / 2.0, y1 + NODE_H, x2 + node_w / 2.0, esc(label));
     }
     for (n, (x, y)) in nodes.iter().zip(&at) {
-        let short: String = if n.label.chars().count() > LABEL_CHARS { n.label.chars().take(LABEL_CHARS - 1).chain(['…']).collect() } else { n.label.clone() };
-        let body = format!("<title>{}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{NODE_W}\" height=\"{NODE_H}\" rx=\"4\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>", esc(&n.label), x + NODE_W / 2.0, y + NODE_H / 2.0 + 4.0, esc(&short));
+        let body = format!("<title>{}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{node_w}\" height=\"{NODE_H}\" rx=\"4\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>", esc(&n.label), x + node_w / 2.0, y + NODE_H / 2.0 + 4.0, esc(&n.label));
         match &n.href {
             Some(href) => {
                 let _ = write!(svg, "<a class=\"node linked\" href=\"{}\">{body}</a>", esc(href));
@@ -192,5 +194,15 @@ mod tests {
         let svg = layered(&nodes, &[(0, 1, "<b>".into())]);
         assert!(!svg.contains("<script>") && !svg.contains("<b>") && svg.contains("href=\"a&quot;.html\""), "{svg}");
         assert_eq!(svg.matches("class=\"node").count(), 2);
+    }
+
+    #[test]
+    fn graph_labels_are_whole_and_their_boxes_fit_them() {
+        let long = "SemigroupWithUnipotentWithXyxWithoutUnipotent";
+        let nodes = [Node { label: long.into(), href: None, layer: 0 }, Node { label: "Semigroup".into(), href: None, layer: 1 }];
+        let svg = layered(&nodes, &[]);
+        assert!(svg.contains(&format!(">{long}</text>")) && !svg.contains('…'), "{svg}");
+        let width: f64 = svg.split("<rect ").nth(1).unwrap().split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!(width >= long.len() as f64 * CHAR_W, "a box of {width} for {} characters", long.len());
     }
 }
