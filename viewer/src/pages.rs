@@ -442,13 +442,16 @@ fn depth(site: &Site, key: &str, seen: &mut Vec<String>, memo: &mut BTreeMap<Str
 }
 
 /// The graph's key of a theory that a record names as a parent: its record ID, also when the
-/// parent is named by its name or an alias (issue 55: a discovery named so by one record and by
-/// ID by another was drawn as two unlinked boxes); a name no record has stays a name (a seed).
+/// parent is named by its name, an alias or the name its theory text declares (the agent writes
+/// the candidate's name, `Semigroup+unipotent(*)`, as the parent of what came from it; issue 55:
+/// such a parent was drawn as a second, unlinked box beside the discovery it is); a name no
+/// record has stays a name (a seed).
 fn theory_key(site: &Site, id_or_name: &str) -> String {
     if site.records.contains_key(id_or_name) {
         return id_or_name.to_string();
     }
-    let named = |r: &&Record| matches!(&r.body, Body::Theory(t) if t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name));
+    let declared = |text: &str| text.lines().next().and_then(|l| l.trim().strip_prefix("theory ")).map(|n| n.trim().trim_matches('"').to_string());
+    let named = |r: &&Record| matches!(&r.body, Body::Theory(t) if t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name) || declared(&t.text).as_deref() == Some(id_or_name));
     let by_name = |discovery: bool| site.records.values().filter(named).find(|r| matches!(&r.body, Body::Theory(t) if t.discovery == discovery));
     by_name(true).or_else(|| by_name(false)).map_or_else(|| id_or_name.to_string(), |r| r.id.clone())
 }
@@ -530,18 +533,20 @@ mod tests {
     use super::*;
 
     fn theory(id: &str, name: &str, parents: &[&str]) -> (String, Record) {
-        let t = TheoryRec { name: name.into(), text: String::new(), fingerprint: String::new(), origin: "add law".into(), parents: parents.iter().map(|p| p.to_string()).collect(), discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+        let text = format!("theory \"{}\"\nfunc * : 2\n", name.replace("With", "+"));
+        let t = TheoryRec { name: name.into(), text, fingerprint: String::new(), origin: "add law".into(), parents: parents.iter().map(|p| p.to_string()).collect(), discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
         (id.to_string(), Record { id: id.to_string(), created: 0, body: Body::Theory(t) })
     }
 
-    /// Issue 55: a parent named by its name and by its ID is one box, linked to its children.
+    /// Issue 55: a parent named by its name, by its ID or by its theory's declared name (the
+    /// candidate's, as the agent writes parents) is one box, linked to its children.
     #[test]
     fn the_graph_draws_one_theory_as_one_box() {
-        let records = [theory("thy-000000000000000a", "SemigroupWithUnipotent", &["semigroup"]), theory("thy-000000000000000b", "SemigroupWithUnipotentWithXyx", &["SemigroupWithUnipotent"]), theory("thy-000000000000000c", "SemigroupWithUnipotentWithoutAssoc", &["thy-000000000000000a"])];
+        let records = [theory("thy-000000000000000a", "SemigroupWithUnipotent", &["semigroup"]), theory("thy-000000000000000b", "SemigroupWithUnipotentWithXyx", &["SemigroupWithUnipotent"]), theory("thy-000000000000000c", "SemigroupWithUnipotentWithoutAssoc", &["thy-000000000000000a"]), theory("thy-000000000000000d", "SemigroupWithUnipotentWithCommutative", &["Semigroup+Unipotent"])];
         let site = Site { reports: Vec::new(), records: records.into_iter().collect(), proofs: BTreeMap::new(), references: Ok(Default::default()) };
         let html = graph(&site);
         assert_eq!(html.matches(">SemigroupWithUnipotent</text>").count(), 1, "{html}");
-        assert_eq!(html.matches("<rect ").count(), 4, "semigroup and the three discoveries: {html}");
-        assert_eq!(html.matches("<line class=\"edge\"").count(), 3, "{html}");
+        assert_eq!(html.matches("<rect ").count(), 5, "semigroup and the four discoveries: {html}");
+        assert_eq!(html.matches("<line class=\"edge\"").count(), 4, "{html}");
     }
 }
