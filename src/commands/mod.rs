@@ -134,7 +134,12 @@ pub fn resolve_theory(arg: &str, library: Option<&std::path::Path>) -> anyhow::R
     }
     let lib = birkhoff_library::Library::open(&dir).map_err(|e| anyhow::anyhow!("--library {}: {e}", dir.display()))?;
     match birkhoff_research::workspace::find_discovery(&lib, arg) {
-        Ok((id, rec)) => Theory::parse(&rec.text, &id).map_err(|e| anyhow::anyhow!("`{arg}` ({id} in the library {}): {e}", dir.display())),
+        // Named as the library names it: the text keeps the candidate's name (`Semigroup+unipotent(*)`).
+        Ok((id, rec)) => {
+            let mut t = Theory::parse(&rec.text, &id).map_err(|e| anyhow::anyhow!("`{arg}` ({id} in the library {}): {e}", dir.display()))?;
+            t.name = rec.name;
+            Ok(t)
+        }
         Err(birkhoff_research::Error::NoDiscovery(_)) => {
             bail!("{unknown}; no theory file is called `{arg}` either; nor is it the name, alias or ID of a discovery of the library {} (`birkhoff report --top 10` lists them)", dir.display())
         }

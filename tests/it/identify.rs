@@ -237,6 +237,7 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
     }
     let show = birkhoff(&["show", "PlantedGroup", "--library", lib, "--json"]);
     assert_eq!(json_of(&show)["fingerprint"], t.fingerprint().to_string());
+    assert_eq!(json_of(&show)["name"], "PlantedGroup", "named as the library names it, not as its text (group)");
     // The default library, ./birkhoff-library, when it exists.
     let o = crate::birkhoff_command().args(["show", &id]).current_dir(dir.path()).env_remove("BIRKHOFF_LIBRARY").output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
