@@ -24,6 +24,10 @@ pub struct SourceReport {
     pub from_cache: usize,
     /// What went wrong, one line per failed query.
     pub errors: Vec<String>,
+    /// Spectra answered from the offline sequences (catalogue/oeis.tsv and those the OEIS named
+    /// in earlier runs), and so not asked.
+    #[serde(default)]
+    pub offline: usize,
     /// Whether the source used up its deadline for the run, could not be reached or answered 5xx
     /// (its other queries were skipped, and the gate did not ask it either).
     pub down: bool,
@@ -35,6 +39,9 @@ impl SourceReport {
         let mut s = format!("{}: {} quer{}, {} result{}", self.source.label(), self.queries, if self.queries == 1 { "y" } else { "ies" }, self.results, if self.results == 1 { "" } else { "s" });
         if self.from_cache > 0 {
             s.push_str(&format!(" ({} from the cache)", self.from_cache));
+        }
+        if self.offline > 0 {
+            s.push_str(&format!("; {} answered from the offline sequences (catalogue/oeis.tsv), not asked", self.offline));
         }
         if self.down {
             s.push_str("; DOWN, its other queries skipped");
@@ -121,25 +128,29 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         let hits = offline_matches(&offline, which, terms);
         if !hits.is_empty() {
             rows[gi].results.insert(Source::Oeis.key().to_string(), format!("{} (offline file, not asked)", hits.len()));
-            progress(&format!("OEIS: {} answered from the offline sequences (catalogue/oeis.tsv), not asked online", g.summary));
             oeis_found.extend(hits);
             answered_offline.push(gi);
         }
     }
     for source in Source::ALL {
-        let mut rep = SourceReport { source, queries: 0, results: 0, from_cache: 0, errors: Vec::new(), down: false };
+        let offline_here = if source == Source::Oeis { answered_offline.len() } else { 0 };
+        let mut rep = SourceReport { source, queries: 0, results: 0, from_cache: 0, errors: Vec::new(), offline: offline_here, down: false };
         let wanted: Vec<(usize, &String)> = groups
             .iter()
             .enumerate()
             .filter(|(gi, _)| !answered_offline.contains(gi))
             .flat_map(|(gi, g)| g.requests.iter().filter(|(s, _)| *s == source).map(move |(_, p)| (gi, p)))
             .collect();
-        if wanted.is_empty() {
+        if wanted.is_empty() && offline_here == 0 {
             continue;
         }
         if !client.config().source(source).enabled {
             for (gi, _) in &wanted {
                 rows[*gi].results.insert(source.key().to_string(), "switched off".to_string());
+            }
+            if offline_here > 0 {
+                progress(&rep.line());
+                reports.push(rep);
             }
             continue;
         }
@@ -244,7 +255,7 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         verdicts.len()
     ));
 
-    let searched = reports.iter().any(|r| r.results > 0 || r.errors.len() < r.queries);
+    let searched = reports.iter().any(|r| r.results > 0 || r.offline > 0 || r.errors.len() < r.queries);
     let store = Store::new(library_root);
     let key = subject.key.clone();
     let proposed_row = (!subject.proposed.is_empty()).then(|| rows.len() - 1);
@@ -305,6 +316,10 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
     })
 }
 
+/// The fewest terms of 2 or more with which the offline sequences answer a spectrum: a run of
+/// 0s and 1s (1,0,1,0) fits many sequences of the file, so it is asked of the OEIS instead.
+const MIN_OFFLINE_NONTRIVIAL: usize = 3;
+
 /// The offline sequences that `terms` (counts of sizes 1, 2, ..., `which` is "iso" or
 /// "labeled") match term for term at their own indices: the count of size n is the term a(n),
 /// as the sequence's offset places it, and every term given is in the file. Iso counts are
@@ -314,6 +329,7 @@ fn offline_matches(sequences: &[birkhoff_checker::oeis::Sequence], which: &str, 
     let counts = if which == "labeled" { Counts::Labeled } else { Counts::Unlabeled };
     sequences
         .iter()
+        .filter(|_| terms.iter().filter(|&&t| t >= 2).count() >= MIN_OFFLINE_NONTRIVIAL)
         .filter(|s| s.counts == counts && s.offset <= 1)
         .filter(|s| terms.iter().enumerate().all(|(i, &t)| s.term(i as i64 + 1) == Some(u128::from(t))))
         .map(|s| OeisMatch {
