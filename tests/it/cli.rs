@@ -422,8 +422,8 @@ fn a_reader_that_stops_early_does_not_make_it_panic() {
 }
 
 fn files(dir: &Path) -> Vec<String> {
-    // The plan a sweep writes beside its results is not one of them.
-    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|f| f != "sweep-plan.json").collect();
+    // The plan a sweep writes beside its results, and its shards' lock files, are not results.
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|f| f != "sweep-plan.json" && !f.starts_with(".lock-shard-")).collect();
     v.sort();
     v
 }

@@ -166,15 +166,19 @@ fn the_slurm_script_quotes_hostile_paths_and_refuses_control_characters() {
 
 #[test]
 fn a_second_sweep_of_a_shard_into_one_directory_is_refused_and_names_the_holder() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let shard = |k: &str| birkhoff(&["sweep", "semigroup", "--size", "3", "--pieces", "2", "--out", s(&out), "--shard", k]);
     assert!(shard("1/2").status.success());
-    // Shard 1 still running: it holds the lock and is writing a result under a temporary name.
-    let lock = std::fs::File::options().create(true).truncate(false).write(true).open(out.join(".lock-shard-1-of-2")).unwrap();
-    lock.lock().unwrap();
-    (&lock).write_all(b"4242\n").unwrap();
+    // Shard 1 still running: a process of its own holds the lock (a lock held by this test's
+    // own descriptor could outlive its drop in a child that another test thread is forking),
+    // with the pid written as a sweep writes it, and a result is being written under a
+    // temporary name.
+    let lock_file = out.join(".lock-shard-1-of-2");
+    let mut holder = Command::new("flock").args(["--exclusive", "--no-fork"]).arg(&lock_file).args(["sh", "-c", "echo 4242 > \"$0\"; echo locked; exec sleep 1000"]).arg(&lock_file).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut ready = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(holder.stdout.take().unwrap()), &mut ready).unwrap();
+    assert_eq!(ready.trim(), "locked");
     let result = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).find(|n| n.ends_with("__piece-1-of-2.json")).unwrap();
     let live = out.join(format!(".partial-4242-1-{result}"));
     std::fs::write(&live, "being written").unwrap();
@@ -185,7 +189,8 @@ fn a_second_sweep_of_a_shard_into_one_directory_is_refused_and_names_the_holder(
     // The other shard runs beside it; once the first has ended, it runs again and cleans up.
     assert!(shard("2/2").status.success());
     assert!(live.exists(), "the running sweep's file was deleted");
-    drop(lock);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
     let o = shard("1/2");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!live.exists());
