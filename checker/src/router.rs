@@ -18,7 +18,7 @@
 //! * Counting (`spectrum`, `models`, `sweep`, `identify`, the agent): decided by evidence, not
 //!   by the theory's shape (issue 54; `count_race`). The native finder counts alone for
 //!   [`COUNT_HEAD_START`], which settles most small sizes; then the SAT back end counts the same
-//!   size beside it, and the first exact count wins (the other is stopped). A size the native
+//!   size beside it (the native threads yielding to it, as in `find`'s race), and the first exact count wins (the other is stopped). A size the native
 //!   finder cannot take (more than a million table cells, 50 million ground instances, or more
 //!   memory than [`crate::budget::memory_limit`]) starts SAT at once. The SAT back end's only
 //!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
@@ -234,8 +234,9 @@ fn count_decides(r: &Result<Enumeration, FinderError>) -> bool {
 /// Counting under `auto` (issue 54): the native finder counts on the calling thread (so that a
 /// sweep's pool runs it as before); after [`COUNT_HEAD_START`], or at once when the native
 /// finder gives up or refuses the size, the SAT back end counts the same size on a thread of its
-/// own, at the same priority (on 2 cores the native finder's two threads and SAT's one share
-/// them, so the faster engine is slowed by about a third, never stopped). The first exact count
+/// own. As in [`race`], the native finder's threads (a pool of their own) yield to SAT's
+/// ([`NATIVE_NICE`]) when there is more than one core: at equal priority SAT took about 3× its
+/// time alone in the race on a loaded 2-core machine (docs/BENCHMARKS.md). The first exact count
 /// wins and the other engine is told to stop; a count is exact only if that engine's search
 /// finished, and every model either engine reports has passed the evaluator. When both finish,
 /// their counts must be equal (else [`FinderError::Disagreement`]). When neither finishes, the
@@ -288,7 +289,8 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
         })
     });
     let native_budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
-    let native = finder::enumerate(t, sizes, &native_budget, opts);
+    // As in `race`: the native finder's threads yield to SAT's when there are cores to spare.
+    let native = in_yielding_pool(|| finder::enumerate(t, sizes, &native_budget, opts));
     // An exact count is exact whoever stopped the other engine: its search finished.
     let native_decided = count_decides(&native);
     let native_too_large = too_large_for_native(&native);
@@ -459,6 +461,26 @@ fn yield_to_other_threads() {
     }
 }
 
+/// Runs `f` in a pool of as many threads as the global one, each yielding to the SAT thread
+/// ([`yield_to_other_threads`]) when there are cores to spare: on a single one it would leave the
+/// native finder a tenth of it (no nonabelian group of order 23: 15 s against 1.5 s alone), so
+/// the two share it evenly. Built with rayon's default size (RAYON_NUM_THREADS, else the cores),
+/// it leaves the global pool unstarted: a small `find` is over before two more threads would
+/// have started. A worker's start handler counts its own pool.
+fn in_yielding_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| {
+            if rayon::current_num_threads() > 1 {
+                yield_to_other_threads()
+            }
+        })
+        .build();
+    match pool {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
 /// How many nodes a race's first look may search, fewest values first: the theory with witness
 /// functions for its leading existentials (if any) and the theory itself take turns, 512 nodes
 /// each at first.
@@ -511,24 +533,7 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
         let (t, sizes, tx) = (t.clone(), sizes.to_vec(), tx.clone());
         let budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
         std::thread::spawn(move || {
-            let native = || finder::first(&t, &sizes, &budget, Options::default());
-            // A pool of as many threads as the global one, each yielding to the SAT thread when
-            // there are cores to spare: on a single one it would leave the native finder a tenth
-            // of it (no nonabelian group of order 23: 15 s against 1.5 s alone), so the two
-            // share it evenly. Built with rayon's default size (RAYON_NUM_THREADS, else the
-            // cores), it leaves the global pool unstarted: a small `find` is over before two
-            // more threads would have started. A worker's start handler counts its own pool.
-            let pool = rayon::ThreadPoolBuilder::new()
-                .start_handler(|_| {
-                    if rayon::current_num_threads() > 1 {
-                        yield_to_other_threads()
-                    }
-                })
-                .build();
-            let answer = match pool {
-                Ok(pool) => pool.install(native),
-                Err(_) => native(),
-            };
+            let answer = in_yielding_pool(|| finder::first(&t, &sizes, &budget, Options::default()));
             tx.send((Engine::Native, answer))
         });
     }
