@@ -271,10 +271,12 @@ impl Running {
     }
 
     /// `Magma at size 5 (about 1234 classes so far), +1 more running`: about, since parallel
-    /// workers can meet one class twice before their finds are merged.
+    /// workers can meet one class twice before their finds are merged. It names the job started
+    /// last: a worker waiting inside one job's count takes up another job (rayon steals work),
+    /// so the jobs started earlier are mostly waiting under it.
     fn line(&self) -> String {
         let jobs = self.jobs.lock().expect("no panics while holding the lock");
-        let Some((label, classes)) = jobs.first() else { return String::new() };
+        let Some((label, classes)) = jobs.last() else { return String::new() };
         let more = if jobs.len() > 1 { format!(", +{} more running", jobs.len() - 1) } else { String::new() };
         format!("{label} (about {} classes so far){more}", classes.load(Ordering::Relaxed))
     }
