@@ -69,6 +69,15 @@ pub fn memory_text(bytes: u128) -> String {
     }
 }
 
+impl Budget {
+    /// Adds one isomorphism class to [`Budget::progress`], if a progress counter is given.
+    pub fn report_class(&self) {
+        if let Some(progress) = &self.progress {
+            progress.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Whether a count is the whole truth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -431,9 +431,7 @@ fn checked(t: &Theory, form: &Structure, timing: &mut Timing, error: &mut Option
 /// Counts one more class in `counted`; stops the search once the budget's model limit is met.
 fn one_more_class(counted: &AtomicU64, budget: &Budget, meter: &Meter) -> Flow {
     let total = counted.fetch_add(1, Ordering::Relaxed) + 1;
-    if let Some(progress) = &budget.progress {
-        progress.fetch_add(1, Ordering::Relaxed);
-    }
+    budget.report_class();
     if budget.models.is_some_and(|m| total >= m) {
         meter.stop();
         return Flow::Stop;

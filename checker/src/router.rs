@@ -258,12 +258,8 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
         let budget = Budget { cancel: Some(sat_stop.clone()), progress: None, ..budget.clone() };
         let (stop, go, native_stop) = (sat_stop.clone(), sat_go.clone(), native_stop.clone());
         std::thread::spawn(move || {
-            let starts_at = start + COUNT_HEAD_START;
-            while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && Instant::now() < starts_at {
-                std::thread::park_timeout(starts_at.saturating_duration_since(Instant::now()));
-            }
             // Stopped before it started: it sends nothing, and dropping `tx` says so.
-            if stop.load(Ordering::Relaxed) {
+            if !wait_for_turn(start + COUNT_HEAD_START, &stop, &go) {
                 return;
             }
             // The deadline counts from the start of the race, not from SAT's.
@@ -347,6 +343,17 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
         (Err(e), None) => Err(e),
     };
     answer.map(|(e, c)| (Enumeration { elapsed, ..e }, c))
+}
+
+/// How SAT waits for its turn in a race (`find`'s and counting's): parked until `starts_at`,
+/// or until `go` (the native finder answered without deciding) or `stop` is raised, woken by
+/// an unpark; true when it is to run, false when it was stopped first.
+fn wait_for_turn(starts_at: Instant, stop: &std::sync::atomic::AtomicBool, go: &std::sync::atomic::AtomicBool) -> bool {
+    use std::sync::atomic::Ordering;
+    while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && Instant::now() < starts_at {
+        std::thread::park_timeout(starts_at.saturating_duration_since(Instant::now()));
+    }
+    !stop.load(Ordering::Relaxed)
 }
 
 /// An answer to "is there a model of this size?", with the engine that gave it.
@@ -542,13 +549,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     let sat = {
         let (t, sizes, budget, stop, go) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone(), sat_go.clone());
         std::thread::spawn(move || {
-            let starts_at = start + NATIVE_HEAD_START;
-            while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && std::time::Instant::now() < starts_at {
-                std::thread::park_timeout(starts_at.saturating_duration_since(std::time::Instant::now()));
-            }
             // Stopped before it started (the native finder decided, or the user gave up): it
             // sends nothing, and dropping `tx` tells the race at once.
-            if !stop.load(Ordering::Relaxed) {
+            if wait_for_turn(start + NATIVE_HEAD_START, &stop, &go) {
                 // The deadline counts from the start of the race, not from SAT's.
                 let budget = Budget { time: budget.time.map(|limit| limit.saturating_sub(start.elapsed())), ..budget };
                 let _ = tx.send((Engine::Sat, crate::sat::first_until(&t, &sizes, &budget, Some(stop))));

@@ -347,9 +347,7 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
         }
         if new_class {
             classes.insert(k, (c.form, c.automorphisms));
-            if let Some(progress) = &budget.progress {
-                progress.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
+            budget.report_class();
             if budget.models.is_some_and(|lim| classes.len() as u64 >= lim) {
                 meter.stop();
                 break;
