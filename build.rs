@@ -8,7 +8,10 @@
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let var = |key: &str| std::env::var(key).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_ARCH") != "x86_64" || var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+    if var("CARGO_CFG_TARGET_ARCH") != "x86_64"
+        || var("CARGO_CFG_TARGET_OS") != "linux"
+        || var("CARGO_CFG_TARGET_ENV") != "gnu"
+    {
         return;
     }
     println!("cargo:rustc-link-lib=static=gcc_eh");

@@ -12,8 +12,15 @@ fn theory_files(dir: &Path) -> Vec<(String, String)> {
                 .filter(|p| p.extension().is_some_and(|x| x == "bk"))
                 .map(|p| {
                     println!("cargo:rerun-if-changed={}", p.display());
-                    let name = p.file_stem().expect("a .bk file has a stem").to_string_lossy().into_owned();
-                    let path = fs::canonicalize(&p).expect("theory file path").display().to_string();
+                    let name = p
+                        .file_stem()
+                        .expect("a .bk file has a stem")
+                        .to_string_lossy()
+                        .into_owned();
+                    let path = fs::canonicalize(&p)
+                        .expect("theory file path")
+                        .display()
+                        .to_string();
                     (name, path)
                 })
                 .collect()
@@ -27,7 +34,9 @@ fn theory_files(dir: &Path) -> Vec<(String, String)> {
 fn table(doc: &str, name: &str, ty: &str, files: &[(String, String)]) -> String {
     let mut code = format!("/// {doc}\npub static {name}: &[{ty}] = &[\n");
     for (stem, path) in files {
-        code.push_str(&format!("    {ty} {{ name: {stem:?}, source: include_str!({path:?}) }},\n"));
+        code.push_str(&format!(
+            "    {ty} {{ name: {stem:?}, source: include_str!({path:?}) }},\n"
+        ));
     }
     code.push_str("];\n");
     code
@@ -37,7 +46,20 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).to_path_buf();
     let seeds = theory_files(&root.join("seeds"));
-    fs::write(out.join("seeds.rs"), table("Every seed, sorted by name.", "SEEDS", "Seed", &seeds)).expect("write seeds.rs");
+    fs::write(
+        out.join("seeds.rs"),
+        table("Every seed, sorted by name.", "SEEDS", "Seed", &seeds),
+    )
+    .expect("write seeds.rs");
     let catalogue = theory_files(&root.join("catalogue"));
-    fs::write(out.join("catalogue.rs"), table("Every catalogue file, sorted by name.", "FILES", "File", &catalogue)).expect("write catalogue.rs");
+    fs::write(
+        out.join("catalogue.rs"),
+        table(
+            "Every catalogue file, sorted by name.",
+            "FILES",
+            "File",
+            &catalogue,
+        ),
+    )
+    .expect("write catalogue.rs");
 }

@@ -16,7 +16,11 @@ pub fn flag() -> Arc<AtomicBool> {
         // Registered first, so it runs first: it exits with 130 only when the flag was already
         // set by an earlier press. If a handler cannot be installed, Ctrl-C keeps its default
         // behaviour of killing the process, which leaves no half-written file either.
-        let _ = signal_hook::flag::register_conditional_shutdown(signal_hook::consts::SIGINT, 130, flag.clone());
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal_hook::consts::SIGINT,
+            130,
+            flag.clone(),
+        );
         let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, flag.clone());
         flag
     })

@@ -104,7 +104,10 @@ pub enum Outcome {
 /// The process's entry point, called by the C library's start with the arguments (which std
 /// has already read, as it does before any `main`).
 #[cfg_attr(not(test), unsafe(no_mangle))]
-extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
     process::run_to_exit(run)
 }
 
@@ -152,4 +155,3 @@ fn run() -> u8 {
         }
     }
 }
-

@@ -6,19 +6,33 @@ use std::time::Duration;
 
 /// The line printed under every model a command shows (its JSON says `"checked_by_evaluator":
 /// true`): each was re-checked by the evaluator, which shares no code with the search.
-pub const CHECKED_BY_EVALUATOR: &str = "checked by the evaluator: every axiom holds in each model shown";
+pub const CHECKED_BY_EVALUATOR: &str =
+    "checked by the evaluator: every axiom holds in each model shown";
 
 /// Prints a JSON value on stdout, pretty.
 pub fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).expect("JSON values always serialize"));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).expect("JSON values always serialize")
+    );
 }
 
 /// Formats rows as a table with a header, columns padded to their widest cell: numeric columns
 /// (counts such as `12`, `≥7`, `?`, `0.31`) to the right, text to the left. Each cell is put on
 /// one printable line first: names in the cells come from records, which may be hand-edited.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| birkhoff_agent::text::line(c, usize::MAX)).collect()).collect();
-    let numeric = |c: &str| c.chars().all(|ch| ch.is_ascii_digit() || "≥?.x-".contains(ch));
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| birkhoff_agent::text::line(c, usize::MAX))
+                .collect()
+        })
+        .collect();
+    let numeric = |c: &str| {
+        c.chars()
+            .all(|ch| ch.is_ascii_digit() || "≥?.x-".contains(ch))
+    };
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     let mut right = vec![true; header.len()];
     for r in &rows {
@@ -33,7 +47,11 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
             .map(|(i, c)| {
                 // `format!` pads by chars, which is what a terminal shows for these cells.
                 let w = widths[i];
-                if right[i] { format!("{c:>w$}") } else { format!("{c:<w$}") }
+                if right[i] {
+                    format!("{c:>w$}")
+                } else {
+                    format!("{c:<w$}")
+                }
             })
             .collect();
         padded.join("  ").trim_end().to_string()
@@ -70,7 +88,9 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
 /// [`progress`]: drawn on a terminal, a plain line every few seconds otherwise.
 pub fn spinner(what: &str) -> ProgressBar {
     let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("the template is valid"),
+    );
     bar.set_message(what.to_string());
     shown(bar)
 }
@@ -80,7 +100,11 @@ fn shown(bar: ProgressBar) -> ProgressBar {
     if std::io::stderr().is_terminal() {
         bar.enable_steady_tick(Duration::from_millis(120));
     } else {
-        let every = std::env::var(PROGRESS_SECONDS_VAR).ok().and_then(|s| s.parse::<f64>().ok()).filter(|s| s.is_finite() && *s > 0.0).unwrap_or(10.0);
+        let every = std::env::var(PROGRESS_SECONDS_VAR)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(10.0);
         let weak = bar.downgrade();
         std::thread::spawn(move || plain_progress(&weak, Duration::from_secs_f64(every)));
     }

@@ -36,7 +36,8 @@ pub fn run_to_exit(command: impl FnOnce() -> u8 + std::panic::UnwindSafe) -> ! {
 fn open_missing_standard_streams() {
     for fd in 0..3 {
         // SAFETY: F_GETFD only reads the descriptor's flags.
-        let closed = unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+        let closed = unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
         // SAFETY: a constant NUL-terminated path; open returns the lowest free descriptor, `fd`.
         if closed && unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) } != fd {
             // No safe place for output exists, and nothing has been written yet.

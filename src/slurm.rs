@@ -38,8 +38,16 @@ pub struct SlurmArgs {
 const DEFAULT_MAX_TASKS: usize = 1000;
 
 /// Checks a value that goes into an `#SBATCH` line: `allowed` characters only, not empty.
-fn checked<'a>(flag: &str, value: &'a str, allowed: impl Fn(char) -> bool, example: &str) -> anyhow::Result<&'a str> {
-    anyhow::ensure!(!value.is_empty() && value.chars().all(allowed), "{flag} `{value}`: expected something like {example}");
+fn checked<'a>(
+    flag: &str,
+    value: &'a str,
+    allowed: impl Fn(char) -> bool,
+    example: &str,
+) -> anyhow::Result<&'a str> {
+    anyhow::ensure!(
+        !value.is_empty() && value.chars().all(allowed),
+        "{flag} `{value}`: expected something like {example}"
+    );
     Ok(value)
 }
 
@@ -60,7 +68,12 @@ fn sbatch_quote(value: &str) -> String {
 /// would end the comment or `#SBATCH` line it is written into and make the rest a command of the
 /// script. So is a path that is not UTF-8, which would be written as another path.
 fn script_path<'a>(what: &str, path: &'a Path) -> anyhow::Result<&'a str> {
-    let text = path.to_str().ok_or_else(|| anyhow::anyhow!("{what} {}: not UTF-8, which a Slurm script cannot name", path.display()))?;
+    let text = path.to_str().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{what} {}: not UTF-8, which a Slurm script cannot name",
+            path.display()
+        )
+    })?;
     anyhow::ensure!(!text.chars().any(char::is_control), "{what} {text:?}: a control character (such as a newline) in a path written into a Slurm script could end its line and run the rest as a command; rename it");
     Ok(text)
 }
@@ -104,22 +117,57 @@ pub struct Written {
 
 /// Writes the job-array script to `script` and the plan of `jobs` (the whole sweep) in `out`.
 pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::Result<Written> {
-    let mem = checked("--slurm-mem", &a.slurm_mem, |c| c.is_ascii_digit() || "KMGTkmgt".contains(c), "4G or 500M")?;
-    let time = checked("--slurm-time", &a.slurm_time, |c| c.is_ascii_digit() || c == ':' || c == '-', "24:00:00 or 2-00:00:00")?;
+    let mem = checked(
+        "--slurm-mem",
+        &a.slurm_mem,
+        |c| c.is_ascii_digit() || "KMGTkmgt".contains(c),
+        "4G or 500M",
+    )?;
+    let time = checked(
+        "--slurm-time",
+        &a.slurm_time,
+        |c| c.is_ascii_digit() || c == ':' || c == '-',
+        "24:00:00 or 2-00:00:00",
+    )?;
     let name_char = |c: char| c.is_ascii_alphanumeric() || "_.-".contains(c);
-    let job_name = checked("--slurm-job-name", &a.slurm_job_name, name_char, "birkhoff-loops")?;
-    let partition = a.slurm_partition.as_deref().map(|p| checked("--slurm-partition", p, name_char, "compute")).transpose()?;
+    let job_name = checked(
+        "--slurm-job-name",
+        &a.slurm_job_name,
+        name_char,
+        "birkhoff-loops",
+    )?;
+    let partition = a
+        .slurm_partition
+        .as_deref()
+        .map(|p| checked("--slurm-partition", p, name_char, "compute"))
+        .transpose()?;
     anyhow::ensure!(!jobs.is_empty(), "--slurm: the sweep has no jobs");
-    let tasks = a.slurm_tasks.map_or(jobs.len().min(DEFAULT_MAX_TASKS), |n| n as usize).min(jobs.len());
+    let tasks = a
+        .slurm_tasks
+        .map_or(jobs.len().min(DEFAULT_MAX_TASKS), |n| n as usize)
+        .min(jobs.len());
     let exe = std::env::current_exe().context("cannot tell where the birkhoff binary is")?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let out_abs = out.canonicalize().with_context(|| format!("--out: {}", out.display()))?;
+    let out_abs = out
+        .canonicalize()
+        .with_context(|| format!("--out: {}", out.display()))?;
     // Every path written into the script is checked and quoted: none can end its line.
-    let (exe_text, cwd_text) = (script_path("the birkhoff binary", &exe)?, script_path("the working directory", &cwd)?);
-    let (script_text, out_text) = (script_path("--slurm", script)?, script_path("--out", &out_abs)?);
+    let (exe_text, cwd_text) = (
+        script_path("the birkhoff binary", &exe)?,
+        script_path("the working directory", &cwd)?,
+    );
+    let (script_text, out_text) = (
+        script_path("--slurm", script)?,
+        script_path("--out", &out_abs)?,
+    );
     let plan = out_abs.join(sweep::PLAN_FILE);
-    Plan::new(jobs, tasks).write(out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
-    let words: Vec<String> = std::iter::once(exe_text.to_string()).chain(task_words(std::env::args().skip(1))).map(|w| quote(&w)).collect();
+    Plan::new(jobs, tasks)
+        .write(out)
+        .with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+    let words: Vec<String> = std::iter::once(exe_text.to_string())
+        .chain(task_words(std::env::args().skip(1)))
+        .map(|w| quote(&w))
+        .collect();
     // In the log file's name `%` starts one of Slurm's patterns (%A, %a); `%%` is a `%`.
     let log = format!("{}/slurm-%A_%a.log", out_text.replace('%', "%%"));
     let mut text = format!(
@@ -155,9 +203,11 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
         words.join(" "),
         cpus = a.slurm_cpus
     ));
-    sweep::write_atomic(script, text.as_bytes()).with_context(|| format!("--slurm: cannot write {}", script.display()))?;
+    sweep::write_atomic(script, text.as_bytes())
+        .with_context(|| format!("--slurm: cannot write {}", script.display()))?;
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).with_context(|| format!("--slurm: cannot make {} executable", script.display()))?;
+    std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("--slurm: cannot make {} executable", script.display()))?;
     let written = Written {
         script: script.to_path_buf(),
         tasks,
@@ -167,7 +217,13 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
         submit: format!("sbatch {}", script.display()),
         merge: format!("birkhoff sweep merge {}", out.display()),
     };
-    eprintln!("wrote {}: {tasks} array task(s) for {} job(s); submit it with `{}`, then `{}`", script.display(), jobs.len(), written.submit, written.merge);
+    eprintln!(
+        "wrote {}: {tasks} array task(s) for {} job(s); submit it with `{}`, then `{}`",
+        script.display(),
+        jobs.len(),
+        written.submit,
+        written.merge
+    );
     Ok(written)
 }
 
@@ -177,8 +233,27 @@ mod tests {
 
     #[test]
     fn the_task_command_drops_the_slurm_flags_and_the_shard() {
-        let args = ["sweep", "loop", "--size", "8", "--slurm", "x.sh", "--slurm-mem=8G", "--pieces", "256", "--shard", "1/2", "--slurm-tasks", "64", "--out", "o"];
-        assert_eq!(task_words(args.iter().map(|s| s.to_string())), ["sweep", "loop", "--size", "8", "--pieces", "256", "--out", "o"]);
+        let args = [
+            "sweep",
+            "loop",
+            "--size",
+            "8",
+            "--slurm",
+            "x.sh",
+            "--slurm-mem=8G",
+            "--pieces",
+            "256",
+            "--shard",
+            "1/2",
+            "--slurm-tasks",
+            "64",
+            "--out",
+            "o",
+        ];
+        assert_eq!(
+            task_words(args.iter().map(|s| s.to_string())),
+            ["sweep", "loop", "--size", "8", "--pieces", "256", "--out", "o"]
+        );
         assert_eq!(quote("it's"), r"'it'\''s'");
     }
 
@@ -200,13 +275,34 @@ mod tests {
 
     #[test]
     fn hostile_paths_are_refused_or_quoted() {
-        for hostile in ["o\ntouch PWNED\n", "a\rb", "tab\there", "esc\u{1b}[2J", "nul\0"] {
-            let e = script_path("--out", Path::new(hostile)).unwrap_err().to_string();
-            assert!(e.starts_with("--out ") && e.contains("control character"), "{e}");
+        for hostile in [
+            "o\ntouch PWNED\n",
+            "a\rb",
+            "tab\there",
+            "esc\u{1b}[2J",
+            "nul\0",
+        ] {
+            let e = script_path("--out", Path::new(hostile))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("--out ") && e.contains("control character"),
+                "{e}"
+            );
         }
-        for value in ["/tmp/$(touch PWNED)/`touch PWNED`", "/tmp/it's \"quoted\" # not a comment", r"/tmp/back\slash\", "/tmp/sp ace"] {
+        for value in [
+            "/tmp/$(touch PWNED)/`touch PWNED`",
+            "/tmp/it's \"quoted\" # not a comment",
+            r"/tmp/back\slash\",
+            "/tmp/sp ace",
+        ] {
             assert_eq!(script_path("--out", Path::new(value)).unwrap(), value);
-            assert_eq!(sbatch_reads(&sbatch_quote(value)), value, "{}", sbatch_quote(value));
+            assert_eq!(
+                sbatch_reads(&sbatch_quote(value)),
+                value,
+                "{}",
+                sbatch_quote(value)
+            );
         }
     }
 }

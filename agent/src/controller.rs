@@ -8,15 +8,17 @@
 use crate::llm::{Llm, Phase, Request};
 use crate::observe::Observer;
 use crate::offline::Offline;
-use crate::report::{markdown, CandidateSummary, CycleReport, Discovery, Fault, LiteratureNote, RunInfo, ToolCall};
+use crate::report::{
+    markdown, CandidateSummary, CycleReport, Discovery, Fault, LiteratureNote, RunInfo, ToolCall,
+};
 use crate::schema::{self, Vocabulary};
 use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
 use crate::tools::{self, LiteratureAccess, Toolbox};
 use birkhoff_engine::{seeds, Theory};
-use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use birkhoff_library::record::{Body, ConjectureStatus};
 use birkhoff_library::Library;
+use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use rayon::prelude::*;
 use serde_json::json;
 use std::cell::Cell;
@@ -60,12 +62,20 @@ pub struct Agent<'a> {
 fn run_key(c: &Config) -> String {
     let mut bases = c.bases.clone();
     bases.sort();
-    birkhoff_library::id::derive("run", &format!("{}\n{}\n{}", c.goal.trim(), bases.join(","), c.cycles))[4..16].to_string()
+    birkhoff_library::id::derive(
+        "run",
+        &format!("{}\n{}\n{}", c.goal.trim(), bases.join(","), c.cycles),
+    )[4..16]
+        .to_string()
 }
 
 /// Where the run starts: the first cycle index not yet complete for this run.
 fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
-    let last = lib.report_numbers().ok().and_then(|n| n.last().copied()).and_then(|n| lib.report(n).ok());
+    let last = lib
+        .report_numbers()
+        .ok()
+        .and_then(|n| n.last().copied())
+        .and_then(|n| lib.report(n).ok());
     match last.and_then(|r| serde_json::from_value::<RunInfo>(r["run"].clone()).ok()) {
         Some(run) if run.key == key && run.index < of => run.index + 1,
         _ => 1,
@@ -78,16 +88,33 @@ impl Agent<'_> {
     /// references the model proposed for it join the catalogue's as candidates of the same gate:
     /// only those a lookup by identifier confirms are ever cited. A source that failed (timed
     /// out, down, refused) is a fault of the cycle: the note then rests on the other sources.
-    fn literature(&self, lib: &Library, c: &Candidate, proposed: &[schema::ProposedReference], faults: &mut Vec<Fault>) -> LiteratureNote {
+    fn literature(
+        &self,
+        lib: &Library,
+        c: &Candidate,
+        proposed: &[schema::ProposedReference],
+        faults: &mut Vec<Fault>,
+    ) -> LiteratureNote {
         let cfg = match &self.tools.literature {
             LiteratureAccess::On(cfg) => cfg,
             LiteratureAccess::Off(why) => return LiteratureNote::not_searched(why),
         };
         let spectrum = birkhoff_literature::subject::exact_counts(&c.spectrum);
         let mut subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
-        subject.proposed.extend(proposed.iter().map(schema::ProposedReference::paper));
-        let mut progress = |line: &str| self.observer.line(&format!("  literature: {line}"), json!({"event": "literature", "line": line}));
-        let fault = |message: String, handling: &str| Fault { phase: "act".into(), message: format!("literature search for {}: {message}", c.name), handling: handling.into() };
+        subject
+            .proposed
+            .extend(proposed.iter().map(schema::ProposedReference::paper));
+        let mut progress = |line: &str| {
+            self.observer.line(
+                &format!("  literature: {line}"),
+                json!({"event": "literature", "line": line}),
+            )
+        };
+        let fault = |message: String, handling: &str| Fault {
+            phase: "act".into(),
+            message: format!("literature search for {}: {message}", c.name),
+            handling: handling.into(),
+        };
         match birkhoff_literature::search(lib.root(), &subject, cfg.clone(), &mut progress) {
             Ok(out) => {
                 for r in out.sources.iter().filter(|r| !r.errors.is_empty()) {
@@ -96,7 +123,10 @@ impl Agent<'_> {
                 LiteratureNote::of(&out)
             }
             Err(e) => {
-                faults.push(fault(e.to_string(), "not searched: the discovery is kept without a literature note"));
+                faults.push(fault(
+                    e.to_string(),
+                    "not searched: the discovery is kept without a literature note",
+                ));
                 LiteratureNote::not_searched(&e.to_string())
             }
         }
@@ -108,14 +138,25 @@ impl Agent<'_> {
         let key = run_key(cfg);
         let start = resume_index(lib, &key, cfg.cycles);
         if start > 1 {
-            self.observer.line(&format!("Resuming run {key} at cycle {start} of {}", cfg.cycles), json!({"event": "resume", "run": key, "index": start}));
+            self.observer.line(
+                &format!("Resuming run {key} at cycle {start} of {}", cfg.cycles),
+                json!({"event": "resume", "run": key, "index": start}),
+            );
         }
         let mut written = Vec::new();
         for index in start..=cfg.cycles {
             // One unit of writes per cycle: the cycle's records are held until its report
             // commits them with it; a cycle cut short (Ctrl-C, an error) leaves nothing behind.
             lib.begin();
-            let outcome = self.cycle(lib, cfg, RunInfo { key: key.clone(), index, of: cfg.cycles });
+            let outcome = self.cycle(
+                lib,
+                cfg,
+                RunInfo {
+                    key: key.clone(),
+                    index,
+                    of: cfg.cycles,
+                },
+            );
             lib.discard();
             match outcome? {
                 Some(n) => written.push(n),
@@ -126,11 +167,25 @@ impl Agent<'_> {
     }
 
     fn situation(&self, lib: &Library, cfg: &Config, run: &RunInfo) -> Situation {
-        let mut bases: Vec<Base> = seeds::all().iter().filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t))).map(|(name, theory)| Base { name, theory, spectrum: None, score: None, discovery: false, record: None }).collect();
+        let mut bases: Vec<Base> = seeds::all()
+            .iter()
+            .filter_map(|s| seeds::load(s.name).ok().map(|t| (s.name.to_string(), t)))
+            .map(|(name, theory)| Base {
+                name,
+                theory,
+                spectrum: None,
+                score: None,
+                discovery: false,
+                record: None,
+            })
+            .collect();
         let records = lib.load_all().unwrap_or_default();
         // Fingerprints computed once each (bases) or read from the records (stored theories),
         // so that matching records to bases stays linear as the library grows.
-        let mut fingerprints: Vec<String> = bases.iter().map(|b| b.theory.fingerprint().to_string()).collect();
+        let mut fingerprints: Vec<String> = bases
+            .iter()
+            .map(|b| b.theory.fingerprint().to_string())
+            .collect();
         let mut stored: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
         for r in &records {
             if let Body::Theory(t) = &r.body {
@@ -139,7 +194,14 @@ impl Agent<'_> {
                     Some(i) => bases[i].score = bases[i].score.clone().or(t.score.clone()),
                     None if t.discovery && !bases.iter().any(|b| b.name == t.name) => {
                         if let Ok(theory) = Theory::parse(&t.text, &r.id) {
-                            bases.push(Base { name: t.name.clone(), theory, spectrum: None, score: t.score.clone(), discovery: true, record: Some(r.id.clone()) });
+                            bases.push(Base {
+                                name: t.name.clone(),
+                                theory,
+                                spectrum: None,
+                                score: t.score.clone(),
+                                discovery: true,
+                                record: Some(r.id.clone()),
+                            });
                             fingerprints.push(t.fingerprint.clone());
                         }
                     }
@@ -149,7 +211,10 @@ impl Agent<'_> {
         }
         for r in &records {
             if let Body::Spectrum(s) = &r.body {
-                if let Some(i) = stored.get(s.theory_id.as_str()).and_then(|fp| fingerprints.iter().position(|f| f == fp)) {
+                if let Some(i) = stored
+                    .get(s.theory_id.as_str())
+                    .and_then(|fp| fingerprints.iter().position(|f| f == fp))
+                {
                     bases[i].spectrum = Some(s.rows.clone());
                 }
             }
@@ -157,13 +222,25 @@ impl Agent<'_> {
         let open_conjectures = records
             .iter()
             .filter_map(|r| match &r.body {
-                Body::Conjecture(c) if c.status == ConjectureStatus::Open => Some(OpenConjecture { theory: c.theory_name.clone(), statement: c.statement.clone(), evidence: c.evidence.clone() }),
+                Body::Conjecture(c) if c.status == ConjectureStatus::Open => Some(OpenConjecture {
+                    theory: c.theory_name.clone(),
+                    statement: c.statement.clone(),
+                    evidence: c.evidence.clone(),
+                }),
                 _ => None,
             })
             .take(10)
             .collect();
         let numbers = lib.report_numbers().unwrap_or_default();
-        let history = numbers.iter().rev().take(5).rev().filter_map(|n| lib.report(*n).ok()).filter_map(|v| serde_json::from_value::<CycleReport>(v).ok()).map(|r| memory(&r)).collect();
+        let history = numbers
+            .iter()
+            .rev()
+            .take(5)
+            .rev()
+            .filter_map(|n| lib.report(*n).ok())
+            .filter_map(|v| serde_json::from_value::<CycleReport>(v).ok())
+            .map(|r| memory(&r))
+            .collect();
         Situation {
             goal: cfg.goal.clone(),
             preferred: cfg.bases.clone(),
@@ -192,7 +269,15 @@ impl Agent<'_> {
     /// used up, the model is not asked again this cycle. A reply longer than [`MAX_REPLY`] is invalid; a
     /// valid one has its free text cut to the schema's limits, each cut a fault.
     #[allow(clippy::too_many_arguments)]
-    fn decide<T: schema::Bounded>(&self, phase: Phase, s: &Situation, faults: &mut Vec<Fault>, llm_dead: &Cell<bool>, llm_secs: &mut f64, parse: impl Fn(&str) -> Result<T, String>) -> Result<(T, String), String> {
+    fn decide<T: schema::Bounded>(
+        &self,
+        phase: Phase,
+        s: &Situation,
+        faults: &mut Vec<Fault>,
+        llm_dead: &Cell<bool>,
+        llm_secs: &mut f64,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<(T, String), String> {
         let name = match phase {
             Phase::Plan => "plan",
             Phase::Interpret => "interpret",
@@ -205,49 +290,119 @@ impl Agent<'_> {
                 let left = budget.map(|b| b.saturating_sub(Duration::from_secs_f64(*llm_secs)));
                 if left.is_some_and(|l| l.is_zero()) {
                     let secs = budget.map_or(0, |b| b.as_secs());
-                    faults.push(Fault { phase: name.into(), message: format!("the model's time for this cycle ({secs} s, --llm-timeout) is used up"), handling: "the offline strategist decided this step".into() });
+                    faults.push(Fault {
+                        phase: name.into(),
+                        message: format!(
+                            "the model's time for this cycle ({secs} s, --llm-timeout) is used up"
+                        ),
+                        handling: "the offline strategist decided this step".into(),
+                    });
                     break;
                 }
-                self.observer.wait_start(&format!("Asking {} ({name})", self.llm.describe()));
+                self.observer
+                    .wait_start(&format!("Asking {} ({name})", self.llm.describe()));
                 let t0 = Instant::now();
                 let deadline = left.map(|l| t0 + l);
-                let reply = self.llm.ask(&Request { phase, system: &system, prompt: &prompt, situation: s, deadline });
+                let reply = self.llm.ask(&Request {
+                    phase,
+                    system: &system,
+                    prompt: &prompt,
+                    situation: s,
+                    deadline,
+                });
                 *llm_secs += t0.elapsed().as_secs_f64();
                 self.observer.wait_end();
                 match reply {
                     Err(e) => {
                         let permanent = e.is_permanent();
                         llm_dead.set(permanent);
-                        faults.push(Fault { phase: name.into(), message: e.to_string(), handling: format!("the offline strategist decided this step{}", if permanent { "; the model is skipped for the rest of the run" } else { "" }) });
-                        self.observer.line(&format!("! {name}: {e}"), json!({"event": "fault", "phase": name, "message": e.to_string()}));
+                        faults.push(Fault {
+                            phase: name.into(),
+                            message: e.to_string(),
+                            handling: format!(
+                                "the offline strategist decided this step{}",
+                                if permanent {
+                                    "; the model is skipped for the rest of the run"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        });
+                        self.observer.line(
+                            &format!("! {name}: {e}"),
+                            json!({"event": "fault", "phase": name, "message": e.to_string()}),
+                        );
                         break;
                     }
                     Ok(text) => match too_long(&text).and_then(|()| parse(&text)) {
                         Ok(mut v) => {
                             for note in v.bound() {
-                                faults.push(Fault { phase: name.into(), message: note, handling: "the rest of that field was dropped".into() });
+                                faults.push(Fault {
+                                    phase: name.into(),
+                                    message: note,
+                                    handling: "the rest of that field was dropped".into(),
+                                });
                             }
                             self.observer.line(&format!("Model replied ({:.0}s, {} lines)", t0.elapsed().as_secs_f64(), text.lines().count()), json!({"event": "llm_reply", "phase": name, "seconds": t0.elapsed().as_secs_f64(), "lines": text.lines().count()}));
                             return Ok((v, "llm".into()));
                         }
                         Err(err) => {
-                            let handling = if attempt == 1 { "asked the model again, explaining the error" } else { "the offline strategist decided this step" };
-                            faults.push(Fault { phase: name.into(), message: format!("invalid reply (attempt {attempt}): {err}"), handling: handling.into() });
-                            self.observer.line(&format!("! {name}: invalid reply: {err}"), json!({"event": "fault", "phase": name, "message": err}));
+                            let handling = if attempt == 1 {
+                                "asked the model again, explaining the error"
+                            } else {
+                                "the offline strategist decided this step"
+                            };
+                            faults.push(Fault {
+                                phase: name.into(),
+                                message: format!("invalid reply (attempt {attempt}): {err}"),
+                                handling: handling.into(),
+                            });
+                            self.observer.line(
+                                &format!("! {name}: invalid reply: {err}"),
+                                json!({"event": "fault", "phase": name, "message": err}),
+                            );
                             prompt = format!("{}\n\nYour previous reply was rejected: {err}\nReply again, correcting this.\n", crate::prompt::user(phase, s));
                         }
                     },
                 }
             }
         } else if !self.offline {
-            faults.push(Fault { phase: name.into(), message: "the model is unavailable (see the earlier fault)".into(), handling: "the offline strategist decided this step".into() });
+            faults.push(Fault {
+                phase: name.into(),
+                message: "the model is unavailable (see the earlier fault)".into(),
+                handling: "the offline strategist decided this step".into(),
+            });
         }
-        let text = Offline.ask(&Request { phase, system: &system, prompt: &prompt, situation: s, deadline: None }).map_err(|e| e.to_string())?;
-        let v = parse(&text).map_err(|e| format!("internal error: the offline strategist's {name} reply is invalid: {e}"))?;
-        Ok((v, if self.offline { "offline".into() } else { "offline (fallback)".into() }))
+        let text = Offline
+            .ask(&Request {
+                phase,
+                system: &system,
+                prompt: &prompt,
+                situation: s,
+                deadline: None,
+            })
+            .map_err(|e| e.to_string())?;
+        let v = parse(&text).map_err(|e| {
+            format!("internal error: the offline strategist's {name} reply is invalid: {e}")
+        })?;
+        Ok((
+            v,
+            if self.offline {
+                "offline".into()
+            } else {
+                "offline (fallback)".into()
+            },
+        ))
     }
 
-    fn call<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, f: impl FnOnce() -> Result<T, tools::ToolError>, summary: impl Fn(&T) -> String) -> Option<T> {
+    fn call<T>(
+        &self,
+        calls: &mut Vec<ToolCall>,
+        tool: &str,
+        params: serde_json::Value,
+        f: impl FnOnce() -> Result<T, tools::ToolError>,
+        summary: impl Fn(&T) -> String,
+    ) -> Option<T> {
         let t0 = Instant::now();
         let r = f();
         let (ok, text) = match &r {
@@ -255,14 +410,40 @@ impl Agent<'_> {
             Err(e) => (false, e.to_string()),
         };
         // The structure a call is about, so that the live lines can be told apart.
-        let about = params["signature_id"].as_str().map_or(String::new(), |n| format!(" [{n}]{}", if params["role"] == "parent" { " (parent)" } else { "" }));
-        self.observer.line(&format!("  {} {tool}{about}: {text}", if ok { "·" } else { "!" }), json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}));
-        calls.push(ToolCall { tool: tool.into(), params, ok, summary: text, seconds: t0.elapsed().as_secs_f64() });
+        let about = params["signature_id"].as_str().map_or(String::new(), |n| {
+            format!(
+                " [{n}]{}",
+                if params["role"] == "parent" {
+                    " (parent)"
+                } else {
+                    ""
+                }
+            )
+        });
+        self.observer.line(
+            &format!("  {} {tool}{about}: {text}", if ok { "·" } else { "!" }),
+            json!({"event": "tool", "tool": tool, "params": params, "ok": ok, "summary": text}),
+        );
+        calls.push(ToolCall {
+            tool: tool.into(),
+            params,
+            ok,
+            summary: text,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
         r.ok()
     }
 
     /// Records a tool call that already ran (in parallel with others) and took `seconds`.
-    fn record<T>(&self, calls: &mut Vec<ToolCall>, tool: &str, params: serde_json::Value, result: Result<T, tools::ToolError>, seconds: f64, summary: impl Fn(&T) -> String) -> Option<T> {
+    fn record<T>(
+        &self,
+        calls: &mut Vec<ToolCall>,
+        tool: &str,
+        params: serde_json::Value,
+        result: Result<T, tools::ToolError>,
+        seconds: f64,
+        summary: impl Fn(&T) -> String,
+    ) -> Option<T> {
         let v = self.call(calls, tool, params, || result, summary);
         if let Some(last) = calls.last_mut() {
             last.seconds = seconds;
@@ -274,25 +455,53 @@ impl Agent<'_> {
     fn cycle(&self, lib: &mut Library, cfg: &Config, run: RunInfo) -> Result<Option<u64>, String> {
         let t0 = Instant::now();
         let started = birkhoff_library::time::now();
-        let next = lib.report_numbers().map_err(|e| e.to_string())?.last().copied().unwrap_or(0) + 1;
-        self.observer.line(&format!("──────── Cycle {next} ({}/{} of this run) ────────", run.index, run.of), json!({"event": "cycle_start", "cycle": next, "index": run.index, "of": run.of}));
-        self.observer.line(&format!("Goal: {}", cfg.goal), json!({"event": "goal", "goal": cfg.goal}));
+        let next = lib
+            .report_numbers()
+            .map_err(|e| e.to_string())?
+            .last()
+            .copied()
+            .unwrap_or(0)
+            + 1;
+        self.observer.line(
+            &format!(
+                "──────── Cycle {next} ({}/{} of this run) ────────",
+                run.index, run.of
+            ),
+            json!({"event": "cycle_start", "cycle": next, "index": run.index, "of": run.of}),
+        );
+        self.observer.line(
+            &format!("Goal: {}", cfg.goal),
+            json!({"event": "goal", "goal": cfg.goal}),
+        );
         let (mut faults, dead, mut llm_secs) = (Vec::new(), Cell::new(false), 0.0);
         let mut s = self.situation(lib, cfg, &run);
         let base_names = s.base_names();
 
         // PLAN
-        self.observer.line("PLAN", json!({"event": "phase", "phase": "plan"}));
+        self.observer
+            .line("PLAN", json!({"event": "phase", "phase": "plan"}));
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &[], statement: &statement };
-        let (plan, plan_by) = self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_plan(t, &vocab))?;
+        let vocab = Vocabulary {
+            bases: &base_names,
+            moves: &s.moves,
+            candidates: &[],
+            statement: &statement,
+        };
+        let (plan, plan_by) =
+            self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| {
+                schema::parse_plan(t, &vocab)
+            })?;
         if (self.interrupted)() {
             return Ok(None);
         }
-        self.observer.line(&format!("Strategy: {}", plan.strategy), json!({"event": "plan", "by": plan_by, "plan": plan}));
+        self.observer.line(
+            &format!("Strategy: {}", plan.strategy),
+            json!({"event": "plan", "by": plan_by, "plan": plan}),
+        );
 
         // EXECUTE
-        self.observer.line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
+        self.observer
+            .line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
         let mut calls = Vec::new();
         let mut candidates: Vec<Candidate> = Vec::new();
         // Fingerprints of the candidates kept, computed once each: explorations from related
@@ -300,14 +509,35 @@ impl Agent<'_> {
         let mut seen = std::collections::HashSet::new();
         let mut per_exploration: Vec<Vec<Candidate>> = Vec::new();
         for e in &plan.explorations {
-            let bases: Vec<&Base> = e.bases.iter().filter_map(|n| s.bases.iter().find(|b| &b.name == n)).collect();
+            let bases: Vec<&Base> = e
+                .bases
+                .iter()
+                .filter_map(|n| s.bases.iter().find(|b| &b.name == n))
+                .collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
-            let found = self.call(&mut calls, "explore", params, || self.tools.explore(&bases, &e.moves, e.depth), |v: &Vec<Candidate>| if e.moves.is_empty() { format!("no moves: the {} base(s) themselves", v.len()) } else { format!("{} candidate(s)", v.len()) });
+            let found = self.call(
+                &mut calls,
+                "explore",
+                params,
+                || self.tools.explore(&bases, &e.moves, e.depth),
+                |v: &Vec<Candidate>| {
+                    if e.moves.is_empty() {
+                        format!("no moves: the {} base(s) themselves", v.len())
+                    } else {
+                        format!("{} candidate(s)", v.len())
+                    }
+                },
+            );
             let found = found.unwrap_or_else(|| {
                 self.observer.line("  the plan's bases themselves are checked instead", json!({"event": "note", "message": "explore failed: checking the bases themselves"}));
                 self.tools.explore(&bases, &[], 1).unwrap_or_default()
             });
-            per_exploration.push(found.into_iter().filter(|c| seen.insert(c.theory.fingerprint())).collect());
+            per_exploration.push(
+                found
+                    .into_iter()
+                    .filter(|c| seen.insert(c.theory.fingerprint()))
+                    .collect(),
+            );
         }
         s.generated = per_exploration.iter().map(Vec::len).sum();
         for found in &per_exploration {
@@ -322,30 +552,63 @@ impl Agent<'_> {
         candidates.extend(parents);
         let t_check = Instant::now();
         let toolbox = &self.tools;
-        let checked = timed_in_parallel(&mut candidates, |c| toolbox.check_models(c, plan.max_size));
+        let checked =
+            timed_in_parallel(&mut candidates, |c| toolbox.check_models(c, plan.max_size));
         for (i, (c, (r, secs))) in candidates.iter().zip(checked).enumerate() {
-            let mut params = json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
+            let mut params =
+                json!({"signature_id": c.name, "min_size": 1, "max_size": plan.max_size});
             if i >= count {
                 params["role"] = "parent".into();
             }
-            self.record(&mut calls, "check_models", params, r, secs, |_| format!("spectrum {}", crate::prompt::spectrum_line(&c.spectrum).split("  (").next().unwrap_or("")));
+            self.record(&mut calls, "check_models", params, r, secs, |_| {
+                format!(
+                    "spectrum {}",
+                    crate::prompt::spectrum_line(&c.spectrum)
+                        .split("  (")
+                        .next()
+                        .unwrap_or("")
+                )
+            });
         }
         let parents = candidates.split_off(count);
         let check_secs = t_check.elapsed().as_secs_f64();
-        let verdicts: Vec<Option<String>> = (0..candidates.len()).into_par_iter().map(|i| same_as_a_parent(&candidates, i, &parents)).collect();
+        let verdicts: Vec<Option<String>> = (0..candidates.len())
+            .into_par_iter()
+            .map(|i| same_as_a_parent(&candidates, i, &parents))
+            .collect();
         for (c, verdict) in candidates.iter_mut().zip(verdicts) {
             c.same_as_parent = verdict;
         }
         // Parents' spectra, for novelty: from this cycle's checks or from the library.
-        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates.iter().chain(&parents).map(|c| (c.name.clone(), c.spectrum.clone())).chain(s.bases.iter().filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp)))).collect();
+        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates
+            .iter()
+            .chain(&parents)
+            .map(|c| (c.name.clone(), c.spectrum.clone()))
+            .chain(
+                s.bases
+                    .iter()
+                    .filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp))),
+            )
+            .collect();
         let scores = timed_in_parallel(&mut candidates, |c| {
-            let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+            let parents: Vec<_> = c
+                .parents
+                .iter()
+                .filter_map(|p| {
+                    spectra
+                        .iter()
+                        .find(|(n, _)| n == p)
+                        .map(|(_, sp)| sp.clone())
+                })
+                .collect();
             toolbox.score(c, &parents)
         });
         for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
             let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
-            c.score = self.record(&mut calls, "score", params, r, secs, |sc| format!("{:.3}", sc.total));
+            c.score = self.record(&mut calls, "score", params, r, secs, |sc| {
+                format!("{:.3}", sc.total)
+            });
             if unavailable {
                 break; // one honest "not available" is enough
             }
@@ -357,19 +620,54 @@ impl Agent<'_> {
         // max_size was already enumerated, so a conjecture true there needs a larger test.
         let countermodel_size = (plan.max_size + 1).min(8);
         for p in &plan.prove {
-            let Some(b) = s.bases.iter().find(|b| b.name == p.theory) else { continue };
+            let Some(b) = s.bases.iter().find(|b| b.name == p.theory) else {
+                continue;
+            };
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let theory = b.theory.clone();
-            let settled = self.call(&mut calls, "prove", params, || {
-                let id = tools::ensure_theory(lib, &p.theory, &theory, "base")?;
-                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, &plan_by, countermodel_size)
-            }, |st| format!("{:?}: {}", st.status, st.evidence));
+            let settled = self.call(
+                &mut calls,
+                "prove",
+                params,
+                || {
+                    let id = tools::ensure_theory(lib, &p.theory, &theory, "base")?;
+                    self.tools.prove(
+                        lib,
+                        &p.theory,
+                        &theory,
+                        &id,
+                        &p.statement,
+                        &plan_by,
+                        countermodel_size,
+                    )
+                },
+                |st| format!("{:?}: {}", st.status, st.evidence),
+            );
             s.settled.extend(settled);
         }
         for q in &plan.search {
             let params = json!({"query": q.query, "min_score": q.min_score});
-            let hits = self.call(&mut calls, "search_library", params, || tools::search_library(lib, &q.query, q.min_score), |h| format!("{} result(s)", h.len()));
-            let shown = hits.unwrap_or_default().iter().take(10).map(|h| format!("{} {} {}{}", h.id, h.kind, h.name, h.score.map_or(String::new(), |x| format!(" {x:.3}")))).collect();
+            let hits = self.call(
+                &mut calls,
+                "search_library",
+                params,
+                || tools::search_library(lib, &q.query, q.min_score),
+                |h| format!("{} result(s)", h.len()),
+            );
+            let shown = hits
+                .unwrap_or_default()
+                .iter()
+                .take(10)
+                .map(|h| {
+                    format!(
+                        "{} {} {}{}",
+                        h.id,
+                        h.kind,
+                        h.name,
+                        h.score.map_or(String::new(), |x| format!(" {x:.3}"))
+                    )
+                })
+                .collect();
             s.found_in_library.push((q.query.clone(), shown));
         }
         rank(&mut candidates);
@@ -378,14 +676,34 @@ impl Agent<'_> {
         self.observer.line(&format!("Identified {identified} candidate(s) against the seeds, the catalogue and earlier discoveries ({:.2}s)", t_identify.elapsed().as_secs_f64()), json!({"event": "identified", "candidates": identified, "seconds": t_identify.elapsed().as_secs_f64()}));
         // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
         // was gathered (no new search).
-        for c in candidates.iter_mut().filter(|c| matches!(&c.standing, Some(Standing::Known { kind, .. }) if *kind != "candidate") && c.score.is_some()) {
+        for c in candidates.iter_mut().filter(|c| {
+            matches!(&c.standing, Some(Standing::Known { kind, .. }) if *kind != "candidate")
+                && c.score.is_some()
+        }) {
             rescore(toolbox, c, &spectra);
         }
         for c in candidates.iter().filter(|c| c.standing.is_some()) {
-            let what = c.standing.as_ref().map(|st| st.describe()).unwrap_or_default();
-            calls.push(crate::report::ToolCall { tool: "identify".into(), params: json!({"signature_id": c.name}), ok: true, summary: what, seconds: 0.0 });
+            let what = c
+                .standing
+                .as_ref()
+                .map(|st| st.describe())
+                .unwrap_or_default();
+            calls.push(crate::report::ToolCall {
+                tool: "identify".into(),
+                params: json!({"signature_id": c.name}),
+                ok: true,
+                summary: what,
+                seconds: 0.0,
+            });
         }
-        let with_models = candidates.iter().filter(|c| c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))).count();
+        let with_models = candidates
+            .iter()
+            .filter(|c| {
+                c.spectrum
+                    .iter()
+                    .any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))
+            })
+            .count();
         self.observer.line(&format!("Model check: {with_models} of {} with models above size 1 ({check_secs:.2}s)", candidates.len()), json!({"event": "check_done", "with_models": with_models, "checked": candidates.len(), "seconds": check_secs}));
         s.candidates = candidates;
         s.plan = Some(plan.clone());
@@ -394,54 +712,112 @@ impl Agent<'_> {
         let act_calls = calls.len();
 
         // INTERPRET
-        self.observer.line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
+        self.observer
+            .line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
         let cand_names = s.candidate_names();
         let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-        let vocab = Vocabulary { bases: &base_names, moves: &s.moves, candidates: &cand_names, statement: &statement };
-        let (decisions, decisions_by) = self.decide(Phase::Interpret, &s, &mut faults, &dead, &mut llm_secs, |t| schema::parse_decisions(t, &vocab))?;
-        self.observer.line(&format!("Analysis: {}", decisions.analysis), json!({"event": "decisions", "by": decisions_by, "decisions": decisions}));
+        let vocab = Vocabulary {
+            bases: &base_names,
+            moves: &s.moves,
+            candidates: &cand_names,
+            statement: &statement,
+        };
+        let (decisions, decisions_by) = self.decide(
+            Phase::Interpret,
+            &s,
+            &mut faults,
+            &dead,
+            &mut llm_secs,
+            |t| schema::parse_decisions(t, &vocab),
+        )?;
+        self.observer.line(
+            &format!("Analysis: {}", decisions.analysis),
+            json!({"event": "decisions", "by": decisions_by, "decisions": decisions}),
+        );
         if (self.interrupted)() {
             return Ok(None);
         }
 
         // ACT
-        self.observer.line("ACT", json!({"event": "phase", "phase": "act"}));
+        self.observer
+            .line("ACT", json!({"event": "phase", "phase": "act"}));
         let mut discoveries: Vec<Discovery> = Vec::new();
         // The offline sequences with those the OEIS named in earlier runs (literature/oeis.json).
         let sequences = birkhoff_literature::Store::new(lib.root()).offline_sequences();
         for k in &decisions.keep {
-            let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else { continue };
+            let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else {
+                continue;
+            };
             // The candidates kept before this one (itself aside: keeping it again adds an alias).
             let standing = c.standing.clone();
             let params = json!({"signature_id": k.candidate, "name": k.name, "notes": k.notes});
             // A discovery must be new for a stated reason; a theory known to be an earlier
             // discovery (or one kept this cycle) becomes another presentation of it.
             let twin = match &standing {
-                Some(Standing::Known { name, kind: "discovery", relation }) => s.bases.iter().find(|b| &b.name == name).and_then(|b| b.record.clone()).map(|id| (id, relation.describe())),
-                Some(Standing::Known { name, kind: "candidate", relation }) => discoveries.iter().find(|d| &d.candidate.name == name).map(|d| (d.id.clone(), relation.describe())),
+                Some(Standing::Known {
+                    name,
+                    kind: "discovery",
+                    relation,
+                }) => s
+                    .bases
+                    .iter()
+                    .find(|b| &b.name == name)
+                    .and_then(|b| b.record.clone())
+                    .map(|id| (id, relation.describe())),
+                Some(Standing::Known {
+                    name,
+                    kind: "candidate",
+                    relation,
+                }) => discoveries
+                    .iter()
+                    .find(|d| &d.candidate.name == name)
+                    .map(|d| (d.id.clone(), relation.describe())),
                 _ => None,
             };
             // The same theory as stored (not another presentation) is a re-keep: add_to_library
             // keeps its first name and records the new one as an alias.
-            let same_record = |id: &str| tools::theory_record(&k.name, &c.theory, &c.origin, &c.parents, true, "", None).is_ok_and(|r| r.id() == id);
+            let same_record = |id: &str| {
+                tools::theory_record(&k.name, &c.theory, &c.origin, &c.parents, true, "", None)
+                    .is_ok_and(|r| r.id() == id)
+            };
             let twin = twin.filter(|(id, _)| !same_record(id));
             let rekeep = matches!(&standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(|id| same_record(id))));
             if let Some((id, evidence)) = twin {
                 let params = json!({"signature_id": k.candidate, "presentation_of": id});
-                self.call(&mut calls, "add_to_library", params, || tools::add_presentation(lib, &id, c, &evidence), |id| format!("another presentation of {id}, not a new discovery"));
+                self.call(
+                    &mut calls,
+                    "add_to_library",
+                    params,
+                    || tools::add_presentation(lib, &id, c, &evidence),
+                    |id| format!("another presentation of {id}, not a new discovery"),
+                );
                 continue;
             }
             let reason = match &standing {
                 _ if rekeep => Ok("it is already stored as this discovery".to_string()),
                 Some(Standing::New { reason }) => Ok(reason.clone()),
-                Some(Standing::Known { name, kind: "candidate", .. }) => Ok(format!("it is the same class as candidate {name}, which was not kept")),
+                Some(Standing::Known {
+                    name,
+                    kind: "candidate",
+                    ..
+                }) => Ok(format!(
+                    "it is the same class as candidate {name}, which was not kept"
+                )),
                 Some(other) => Err(other.describe()),
-                None => Err("it was not identified (no model above size 1, or its parent's models)".into()),
+                None => Err(
+                    "it was not identified (no model above size 1, or its parent's models)".into(),
+                ),
             };
             let reason = match reason {
                 Ok(r) => r,
                 Err(why) => {
-                    faults.push(Fault { phase: "act".into(), message: format!("`{}` was not kept as {}: {why}", k.candidate, k.name), handling: "not stored as a discovery: a discovery must be new for a stated reason".into() });
+                    faults.push(Fault {
+                        phase: "act".into(),
+                        message: format!("`{}` was not kept as {}: {why}", k.candidate, k.name),
+                        handling:
+                            "not stored as a discovery: a discovery must be new for a stated reason"
+                                .into(),
+                    });
                     continue;
                 }
             };
@@ -456,33 +832,98 @@ impl Agent<'_> {
             });
             let c = known.as_ref().unwrap_or(c);
             let notes = match &c.in_literature {
-                Some(why) => format!("{} New because {reason}, but known in the literature ({why}): novelty 0.", k.notes),
+                Some(why) => format!(
+                    "{} New because {reason}, but known in the literature ({why}): novelty 0.",
+                    k.notes
+                ),
                 None => format!("{} New because {reason}.", k.notes),
             };
-            if let Some(added) = self.call(&mut calls, "add_to_library", params, || tools::add_to_library(lib, c, &k.name, &notes, next), |a| a.summary(&k.name)) {
-                let alias = added.first_name.as_ref().map_or(String::new(), |f| format!(", an alias of {f}"));
+            if let Some(added) = self.call(
+                &mut calls,
+                "add_to_library",
+                params,
+                || tools::add_to_library(lib, c, &k.name, &notes, next),
+                |a| a.summary(&k.name),
+            ) {
+                let alias = added
+                    .first_name
+                    .as_ref()
+                    .map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
                 // What is new: a smallest model that is not its parent's, when there is one.
                 let mut shown = summary(c, &sequences);
-                let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p).map(|b| &b.theory).or_else(|| s.candidates.iter().find(|d| d.name == *p || d.theory.name == *p).map(|d| &d.theory)));
+                let parent = c.parents.iter().find_map(|p| {
+                    s.bases
+                        .iter()
+                        .find(|b| b.name == *p || b.theory.name == *p)
+                        .map(|b| &b.theory)
+                        .or_else(|| {
+                            s.candidates
+                                .iter()
+                                .find(|d| d.name == *p || d.theory.name == *p)
+                                .map(|d| &d.theory)
+                        })
+                });
                 if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
                     shown.cayley = Some(t);
                 }
-                discoveries.push(Discovery { id: added.id, name: k.name.clone(), notes, candidate: shown, alias_of: added.first_name, literature });
+                discoveries.push(Discovery {
+                    id: added.id,
+                    name: k.name.clone(),
+                    notes,
+                    candidate: shown,
+                    alias_of: added.first_name,
+                    literature,
+                });
             }
         }
-        let by = if decisions_by == "llm" { "llm" } else { "offline" };
+        let by = if decisions_by == "llm" {
+            "llm"
+        } else {
+            "offline"
+        };
         for p in &decisions.conjectures {
-            if s.settled.iter().any(|t| t.theory == p.theory && t.statement.split_whitespace().eq(p.statement.split_whitespace())) {
+            if s.settled.iter().any(|t| {
+                t.theory == p.theory
+                    && t.statement
+                        .split_whitespace()
+                        .eq(p.statement.split_whitespace())
+            }) {
                 continue; // already tested this cycle
             }
-            let theory = s.candidates.iter().find(|c| c.name == p.theory).map(|c| (c.theory.clone(), c.origin.clone())).or_else(|| s.bases.iter().find(|b| b.name == p.theory).map(|b| (b.theory.clone(), "base".to_string())));
-            let Some((theory, origin)) = theory else { continue };
+            let theory = s
+                .candidates
+                .iter()
+                .find(|c| c.name == p.theory)
+                .map(|c| (c.theory.clone(), c.origin.clone()))
+                .or_else(|| {
+                    s.bases
+                        .iter()
+                        .find(|b| b.name == p.theory)
+                        .map(|b| (b.theory.clone(), "base".to_string()))
+                });
+            let Some((theory, origin)) = theory else {
+                continue;
+            };
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
-            let settled = self.call(&mut calls, "prove", params, || {
-                let id = tools::ensure_theory(lib, &p.theory, &theory, &origin)?;
-                self.tools.prove(lib, &p.theory, &theory, &id, &p.statement, by, countermodel_size)
-            }, |st| format!("{:?}: {}", st.status, st.evidence));
+            let settled = self.call(
+                &mut calls,
+                "prove",
+                params,
+                || {
+                    let id = tools::ensure_theory(lib, &p.theory, &theory, &origin)?;
+                    self.tools.prove(
+                        lib,
+                        &p.theory,
+                        &theory,
+                        &id,
+                        &p.statement,
+                        by,
+                        countermodel_size,
+                    )
+                },
+                |st| format!("{:?}: {}", st.status, st.evidence),
+            );
             if let Some(st) = settled {
                 self.observer.line(&format!("? Conjecture: [{}] {} — {:?}", st.theory, st.statement, st.status), json!({"event": "conjecture", "theory": st.theory, "statement": st.statement, "status": st.status}));
                 s.settled.push(st);
@@ -496,7 +937,11 @@ impl Agent<'_> {
             cycle: 0,
             run,
             goal: cfg.goal.clone(),
-            llm: if self.offline { self.llm.describe() } else { format!("{} (offline strategist as fallback)", self.llm.describe()) },
+            llm: if self.offline {
+                self.llm.describe()
+            } else {
+                format!("{} (offline strategist as fallback)", self.llm.describe())
+            },
             started,
             seconds: t0.elapsed().as_secs_f64(),
             llm_seconds: llm_secs,
@@ -506,7 +951,12 @@ impl Agent<'_> {
             generated: s.generated,
             checked: s.candidates.len(),
             with_models,
-            top: s.candidates.iter().take(10).map(|c| summary(c, &sequences)).collect(),
+            top: s
+                .candidates
+                .iter()
+                .take(10)
+                .map(|c| summary(c, &sequences))
+                .collect(),
             discoveries,
             conjectures: s.settled.clone(),
             decisions,
@@ -515,8 +965,14 @@ impl Agent<'_> {
         };
         let n = lib
             .add_report(|n| {
-                let r = CycleReport { cycle: n, ..report.clone() };
-                (serde_json::to_value(&r).expect("reports serialize"), markdown(&r))
+                let r = CycleReport {
+                    cycle: n,
+                    ..report.clone()
+                };
+                (
+                    serde_json::to_value(&r).expect("reports serialize"),
+                    markdown(&r),
+                )
             })
             .map_err(|e| e.to_string())?;
         let md = lib.markdown_path(n);
@@ -528,7 +984,9 @@ impl Agent<'_> {
 /// A reply too long to read is invalid, with a message the model can act on.
 fn too_long(text: &str) -> Result<(), String> {
     if text.len() > MAX_REPLY {
-        return Err(format!("the reply has more than {MAX_REPLY} bytes: reply more briefly"));
+        return Err(format!(
+            "the reply has more than {MAX_REPLY} bytes: reply more briefly"
+        ));
     }
     Ok(())
 }
@@ -542,7 +1000,11 @@ fn refusals(calls: &[ToolCall], from: usize, phase: &str, faults: &mut Vec<Fault
             "add_to_library" => "the discovery was not stored",
             _ => "the cycle went on without this result",
         };
-        faults.push(Fault { phase: phase.into(), message: format!("{} ({}): {}", c.tool, c.params, c.summary), handling: handling.into() });
+        faults.push(Fault {
+            phase: phase.into(),
+            message: format!("{} ({}): {}", c.tool, c.params, c.summary),
+            handling: handling.into(),
+        });
     }
 }
 
@@ -551,7 +1013,8 @@ fn refusals(calls: &[ToolCall], from: usize, phase: &str, faults: &mut Vec<Fault
 /// from the explorations in turn, so that `check_top` holds the best of every exploration rather
 /// than only the first exploration's.
 fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) -> Vec<Candidate> {
-    let mut lists: Vec<std::vec::IntoIter<Candidate>> = per_exploration.into_iter().map(Vec::into_iter).collect();
+    let mut lists: Vec<std::vec::IntoIter<Candidate>> =
+        per_exploration.into_iter().map(Vec::into_iter).collect();
     let mut out = Vec::new();
     while out.len() < check_top {
         let before = out.len();
@@ -571,21 +1034,42 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
 /// question and countermodels up to size 4, without Z3 (a Z3 check abandoned at its deadline
 /// leaves libz3's SIGINT handler installed, and a Ctrl-C while the agent waited for the model
 /// then crashed it), with or without swapped arguments (mirror images, parastrophes).
-pub(crate) fn identification_options(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>, swaps: bool) -> birkhoff_checker::prover::Options {
-    birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, cancel, z3: false, swaps, ..Default::default() }
+pub(crate) fn identification_options(
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    swaps: bool,
+) -> birkhoff_checker::prover::Options {
+    birkhoff_checker::prover::Options {
+        timeout: std::time::Duration::from_millis(500),
+        max_size: 4,
+        cancel,
+        z3: false,
+        swaps,
+        ..Default::default()
+    }
 }
 
 /// What identification compares candidates with: the seeds and catalogue entries (but those
 /// the rediscovery benchmark hides) and the discoveries of earlier cycles.
 fn known_theories(bases: &[Base], tools: &Toolbox) -> Vec<Known> {
-    let mut known: Vec<Known> = Known::builtin().into_iter().filter(|k| !tools.hidden.contains(&k.name)).collect();
-    known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known { name: b.name.clone(), kind: "discovery", theory: b.theory.clone() }));
+    let mut known: Vec<Known> = Known::builtin()
+        .into_iter()
+        .filter(|k| !tools.hidden.contains(&k.name))
+        .collect();
+    known.extend(bases.iter().filter(|b| b.discovery).map(|b| Known {
+        name: b.name.clone(),
+        kind: "discovery",
+        theory: b.theory.clone(),
+    }));
     known
 }
 
 /// A checked candidate with its models and exact counts, as identification compares it.
 fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
-    birkhoff_checker::prover::equivalence::Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect()).with_counts(c.complete_counts())
+    birkhoff_checker::prover::equivalence::Side::with_models(
+        &c.theory,
+        c.models.iter().map(|m| m.model.clone()).collect(),
+    )
+    .with_counts(c.complete_counts())
 }
 
 /// At most this many candidates are identified per cycle, best ranked first: identification
@@ -612,7 +1096,10 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
     let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
     let mut count = 0;
     for c in candidates.iter_mut() {
-        let nontrivial = c.spectrum.iter().any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));
+        let nontrivial = c
+            .spectrum
+            .iter()
+            .any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1));
         if !c.checked || !nontrivial || c.same_as_parent.is_some() {
             continue;
         }
@@ -626,12 +1113,19 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
                 // swapped arguments were not compared.
                 _ => Standing::New { reason },
             },
-            other => other.unwrap_or_else(|e| Standing::Unknown { names: vec![], reason: e.to_string() }),
+            other => other.unwrap_or_else(|e| Standing::Unknown {
+                names: vec![],
+                reason: e.to_string(),
+            }),
         };
         let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
         let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
         if let Standing::New { .. } = st {
-            reference.push(Known { name: c.name.clone(), kind: "candidate", theory: c.theory.clone() });
+            reference.push(Known {
+                name: c.name.clone(),
+                kind: "candidate",
+                theory: c.theory.clone(),
+            });
         }
         c.standing = Some(st);
         count += 1;
@@ -644,9 +1138,20 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
 fn parents_to_check(bases: &[Base], candidates: &[Candidate]) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     for p in candidates.iter().flat_map(|c| &c.parents) {
-        let known = candidates.iter().chain(&out).any(|d| d.name == *p || d.theory.name == *p);
-        if let (false, Some(b)) = (known, bases.iter().find(|b| b.name == *p || b.theory.name == *p)) {
-            out.push(Candidate::new(p.clone(), b.theory.clone(), "base".into(), vec![]));
+        let known = candidates
+            .iter()
+            .chain(&out)
+            .any(|d| d.name == *p || d.theory.name == *p);
+        if let (false, Some(b)) = (
+            known,
+            bases.iter().find(|b| b.name == *p || b.theory.name == *p),
+        ) {
+            out.push(Candidate::new(
+                p.clone(),
+                b.theory.clone(),
+                "base".into(),
+                vec![],
+            ));
         }
     }
     out
@@ -656,14 +1161,30 @@ fn parents_to_check(bases: &[Base], candidates: &[Candidate]) -> Vec<Candidate> 
 /// this cycle, or a parent checked with them), if it does not.
 fn same_as_a_parent(candidates: &[Candidate], i: usize, parents: &[Candidate]) -> Option<String> {
     let c = &candidates[i];
-    let others = candidates.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d).chain(parents);
-    let named: Vec<&Candidate> = others.filter(|d| c.parents.iter().any(|p| d.name == *p || d.theory.name == *p)).collect();
-    named.into_iter().find_map(|d| crate::parent::no_new_models(c, d))
+    let others = candidates
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, d)| d)
+        .chain(parents);
+    let named: Vec<&Candidate> = others
+        .filter(|d| {
+            c.parents
+                .iter()
+                .any(|p| d.name == *p || d.theory.name == *p)
+        })
+        .collect();
+    named
+        .into_iter()
+        .find_map(|d| crate::parent::no_new_models(c, d))
 }
 
 /// Runs `f` on every candidate in parallel (rayon), with each call's wall-clock seconds, in the
 /// candidates' order.
-fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Candidate) -> T + Sync) -> Vec<(T, f64)> {
+fn timed_in_parallel<T: Send>(
+    candidates: &mut [Candidate],
+    f: impl Fn(&mut Candidate) -> T + Sync,
+) -> Vec<(T, f64)> {
     candidates
         .par_iter_mut()
         .map(|c| {
@@ -676,22 +1197,67 @@ fn timed_in_parallel<T: Send>(candidates: &mut [Candidate], f: impl Fn(&mut Cand
 
 /// Scores `c` again from what was gathered (no new search), after its standing or its
 /// literature changed; the old score stays if the scorer fails.
-fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<birkhoff_library::record::SpectrumRowRec>)]) {
-    let parents: Vec<_> = c.parents.iter().filter_map(|p| spectra.iter().find(|(n, _)| n == p).map(|(_, sp)| sp.clone())).collect();
+fn rescore(
+    toolbox: &Toolbox,
+    c: &mut Candidate,
+    spectra: &[(String, Vec<birkhoff_library::record::SpectrumRowRec>)],
+) {
+    let parents: Vec<_> = c
+        .parents
+        .iter()
+        .filter_map(|p| {
+            spectra
+                .iter()
+                .find(|(n, _)| n == p)
+                .map(|(_, sp)| sp.clone())
+        })
+        .collect();
     c.score = toolbox.score(c, &parents).ok().or(c.score.take());
 }
 
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
 fn rank(c: &mut [Candidate]) {
-    let key = |c: &Candidate| (c.score.as_ref().map_or(-1.0, |s| s.total), c.spectrum.iter().filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1)).count());
-    c.sort_by(|a, b| key(b).0.total_cmp(&key(a).0).then(key(b).1.cmp(&key(a).1)).then(a.name.cmp(&b.name)));
+    let key = |c: &Candidate| {
+        (
+            c.score.as_ref().map_or(-1.0, |s| s.total),
+            c.spectrum
+                .iter()
+                .filter(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))
+                .count(),
+        )
+    };
+    c.sort_by(|a, b| {
+        key(b)
+            .0
+            .total_cmp(&key(a).0)
+            .then(key(b).1.cmp(&key(a).1))
+            .then(a.name.cmp(&b.name))
+    });
 }
 
 fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> CandidateSummary {
     let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
-    let oeis = birkhoff_checker::oeis::recognise_in(&rows, sequences).iter().map(|m| m.describe()).collect();
-    let patterns = birkhoff_checker::patterns::conjectures(&rows).into_iter().map(|p| p.statement).collect();
-    CandidateSummary { name: c.name.clone(), origin: c.origin.clone(), parents: c.parents.clone(), score: c.score.clone(), spectrum: c.spectrum.clone(), axioms: crate::prompt::axioms(&c.theory), cayley: crate::prompt::small_model(c), same_as_parent: c.same_as_parent.clone(), standing: c.standing.as_ref().map(|st| st.describe()), oeis, patterns }
+    let oeis = birkhoff_checker::oeis::recognise_in(&rows, sequences)
+        .iter()
+        .map(|m| m.describe())
+        .collect();
+    let patterns = birkhoff_checker::patterns::conjectures(&rows)
+        .into_iter()
+        .map(|p| p.statement)
+        .collect();
+    CandidateSummary {
+        name: c.name.clone(),
+        origin: c.origin.clone(),
+        parents: c.parents.clone(),
+        score: c.score.clone(),
+        spectrum: c.spectrum.clone(),
+        axioms: crate::prompt::axioms(&c.theory),
+        cayley: crate::prompt::small_model(c),
+        same_as_parent: c.same_as_parent.clone(),
+        standing: c.standing.as_ref().map(|st| st.describe()),
+        oeis,
+        patterns,
+    }
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.
@@ -699,10 +1265,24 @@ fn memory(r: &CycleReport) -> Memory {
     Memory {
         cycle: r.cycle,
         strategy: r.plan.strategy.clone(),
-        bases: r.plan.explorations.iter().flat_map(|e| e.bases.clone()).collect(),
-        moves: r.plan.explorations.iter().flat_map(|e| e.moves.clone()).collect(),
+        bases: r
+            .plan
+            .explorations
+            .iter()
+            .flat_map(|e| e.bases.clone())
+            .collect(),
+        moves: r
+            .plan
+            .explorations
+            .iter()
+            .flat_map(|e| e.moves.clone())
+            .collect(),
         kept: r.discoveries.iter().map(|d| d.name.clone()).collect(),
-        conjectures: r.conjectures.iter().map(|c| format!("[{}] {}: {:?}", c.theory, c.statement, c.status)).collect(),
+        conjectures: r
+            .conjectures
+            .iter()
+            .map(|c| format!("[{}] {}: {:?}", c.theory, c.statement, c.status))
+            .collect(),
     }
 }
 
@@ -711,10 +1291,13 @@ fn memory(r: &CycleReport) -> Memory {
 fn restore_markdown(lib: &Library) {
     for n in lib.report_numbers().unwrap_or_default() {
         if !lib.markdown_path(n).exists() {
-            if let Some(r) = lib.report(n).ok().and_then(|v| serde_json::from_value::<CycleReport>(v).ok()) {
+            if let Some(r) = lib
+                .report(n)
+                .ok()
+                .and_then(|v| serde_json::from_value::<CycleReport>(v).ok())
+            {
                 let _ = lib.write_markdown(n, &markdown(&r));
             }
         }
     }
 }
-

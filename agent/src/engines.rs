@@ -4,7 +4,9 @@
 use crate::situation::Candidate;
 use crate::tools::Scorer;
 use birkhoff_library::record::{Score, SpectrumRowRec};
-use birkhoff_scorer::{score, spectrum::known_spectra_without, Evidence, KnownSpectrum, SpectrumRow, Weights};
+use birkhoff_scorer::{
+    score, spectrum::known_spectra_without, Evidence, KnownSpectrum, SpectrumRow, Weights,
+};
 
 /// The scorer crate's ten dimensions, with default weights and the ground-truth and catalogue
 /// spectra as the known theories. It reads what `check_models` gathered under
@@ -23,7 +25,10 @@ impl Default for TenDimensions {
 impl TenDimensions {
     /// The scorer with the catalogue entries named in `hidden` left out of the known spectra.
     pub fn hiding(hidden: &[String]) -> Self {
-        TenDimensions { weights: Weights::default(), known: known_spectra_without(hidden) }
+        TenDimensions {
+            weights: Weights::default(),
+            known: known_spectra_without(hidden),
+        }
     }
 }
 
@@ -33,14 +38,35 @@ impl Scorer for TenDimensions {
         // Shown equivalent to a seed, catalogue entry or discovery, or known in the literature:
         // nothing new, whatever the spectrum says.
         let known_as = match &c.standing {
-            Some(birkhoff_scorer::identify::Standing::Known { name, kind, .. }) if *kind != "candidate" => Some(name.as_str()),
+            Some(birkhoff_scorer::identify::Standing::Known { name, kind, .. })
+                if *kind != "candidate" =>
+            {
+                Some(name.as_str())
+            }
             _ => c.in_literature.as_deref(),
         };
-        let parents: Vec<Vec<SpectrumRow>> = parents.iter().map(|p| SpectrumRowRec::rows(p)).collect();
-        let evidence = Evidence { theory: &c.theory, spectrum: c.checked.then_some(&spectrum[..]), classes: c.checked.then_some(&c.models[..]), independence: c.independence.as_deref(), conjectures: None, parents: &parents, known: &self.known, known_as };
+        let parents: Vec<Vec<SpectrumRow>> =
+            parents.iter().map(|p| SpectrumRowRec::rows(p)).collect();
+        let evidence = Evidence {
+            theory: &c.theory,
+            spectrum: c.checked.then_some(&spectrum[..]),
+            classes: c.checked.then_some(&c.models[..]),
+            independence: c.independence.as_deref(),
+            conjectures: None,
+            parents: &parents,
+            known: &self.known,
+            known_as,
+        };
         let s = score(&evidence, &self.weights);
-        let dims = s.dimensions().into_iter().filter_map(|(name, v)| v.map(|v| (name.to_string(), v))).collect();
-        Ok(Score { total: s.total, dims })
+        let dims = s
+            .dimensions()
+            .into_iter()
+            .filter_map(|(name, v)| v.map(|v| (name.to_string(), v)))
+            .collect();
+        Ok(Score {
+            total: s.total,
+            dims,
+        })
     }
 }
 
@@ -50,20 +76,37 @@ impl Scorer for TenDimensions {
 pub struct StructuralMoves;
 
 /// The moves' names, as plans spell them.
-const MOVE_NAMES: [&str; 8] = ["COMPLETE", "DEFORM", "TRANSFER", "ABSTRACT", "DUALIZE", "QUOTIENT", "INTERNALIZE", "SELF_DISTRIB"];
+const MOVE_NAMES: [&str; 8] = [
+    "COMPLETE",
+    "DEFORM",
+    "TRANSFER",
+    "ABSTRACT",
+    "DUALIZE",
+    "QUOTIENT",
+    "INTERNALIZE",
+    "SELF_DISTRIB",
+];
 
 impl crate::tools::Explorer for StructuralMoves {
     fn moves(&self) -> Vec<String> {
         MOVE_NAMES.iter().map(|m| m.to_string()).collect()
     }
 
-    fn explore(&self, bases: &[&birkhoff_engine::Theory], moves: &[String], depth: u32) -> Result<Vec<crate::tools::Generated>, String> {
+    fn explore(
+        &self,
+        bases: &[&birkhoff_engine::Theory],
+        moves: &[String],
+        depth: u32,
+    ) -> Result<Vec<crate::tools::Generated>, String> {
         use birkhoff_engine::derivation;
         use petgraph::visit::EdgeRef;
         if depth > crate::tools::MAX_DEPTH {
             // Depth 3 from even one base yields tens of thousands of theories: more than a cycle
             // can check. Refuse rather than silently exploring less.
-            return Err(format!("depth {depth} is too large for one cycle: use 1 to {}", crate::tools::MAX_DEPTH));
+            return Err(format!(
+                "depth {depth} is too large for one cycle: use 1 to {}",
+                crate::tools::MAX_DEPTH
+            ));
         }
         let bases: Vec<birkhoff_engine::Theory> = bases.iter().map(|t| (*t).clone()).collect();
         let (g, _) = derivation::explore(&bases, depth as usize);
@@ -72,13 +115,34 @@ impl crate::tools::Explorer for StructuralMoves {
             // The first derivation by a requested move: the move that made the node, when it was
             // requested, whose description fits the theory as stored (later ones may reach it up
             // to renaming only).
-            let Some(edge) = g.derivations(node).into_iter().find(|e| moves.iter().any(|m| *m == e.weight().mv.to_string())) else { continue };
+            let Some(edge) = g
+                .derivations(node)
+                .into_iter()
+                .find(|e| moves.iter().any(|m| *m == e.weight().mv.to_string()))
+            else {
+                continue;
+            };
             let theory = g.graph[node].theory.clone();
-            let parents = g.graph.edges_directed(node, petgraph::Direction::Incoming).filter(|e| e.source() != node).map(|e| g.graph[e.source()].theory.name.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
-            out.push(crate::tools::Generated { name: theory.name.clone(), origin: format!("{}: {}", edge.weight().mv, edge.weight().description()), parents, theory });
+            let parents = g
+                .graph
+                .edges_directed(node, petgraph::Direction::Incoming)
+                .filter(|e| e.source() != node)
+                .map(|e| g.graph[e.source()].theory.name.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            out.push(crate::tools::Generated {
+                name: theory.name.clone(),
+                origin: format!("{}: {}", edge.weight().mv, edge.weight().description()),
+                parents,
+                theory,
+            });
         }
         let weights = Weights::default();
-        let mut scored: Vec<(f64, crate::tools::Generated)> = out.into_iter().map(|g| (score(&Evidence::syntactic(&g.theory), &weights).total, g)).collect();
+        let mut scored: Vec<(f64, crate::tools::Generated)> = out
+            .into_iter()
+            .map(|g| (score(&Evidence::syntactic(&g.theory), &weights).total, g))
+            .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
         Ok(scored.into_iter().map(|(_, g)| g).collect())
     }
@@ -96,20 +160,58 @@ impl crate::tools::Prover for Saturation {
         "equality saturation (egg), certificate replayed".into()
     }
 
-    fn prove(&self, t: &birkhoff_engine::Theory, statement: &birkhoff_engine::Axiom, timeout: std::time::Duration) -> Result<crate::tools::ProverVerdict, String> {
+    fn prove(
+        &self,
+        t: &birkhoff_engine::Theory,
+        statement: &birkhoff_engine::Axiom,
+        timeout: std::time::Duration,
+    ) -> Result<crate::tools::ProverVerdict, String> {
         use birkhoff_checker::prover::readable::{render, Layout};
         use birkhoff_checker::prover::{prove_with, Options, Strategy, Verdict};
         let deadline = std::time::Instant::now() + timeout;
-        let opts = Options { timeout, ..Options::default() };
-        let answer = prove_with(t, statement, &opts, &[Strategy::Saturation { time_share: 100 }]).map_err(|e| e.to_string())?;
+        let opts = Options {
+            timeout,
+            ..Options::default()
+        };
+        let answer = prove_with(
+            t,
+            statement,
+            &opts,
+            &[Strategy::Saturation { time_share: 100 }],
+        )
+        .map_err(|e| e.to_string())?;
         Ok(match answer.verdict {
             Verdict::Proved { certificate } => {
                 // The report shows proofs people can read through; longer ones stay in the record.
                 let short = certificate.total_steps() <= REPORTED_STEPS;
-                let proof = short.then(|| render(t, statement, &certificate, &Layout { deadline: Some(deadline), ..Layout::default() }).ok()).flatten().map(|p| p.to_string());
-                crate::tools::ProverVerdict::Proved { certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())?, proof }
+                let proof = short
+                    .then(|| {
+                        render(
+                            t,
+                            statement,
+                            &certificate,
+                            &Layout {
+                                deadline: Some(deadline),
+                                ..Layout::default()
+                            },
+                        )
+                        .ok()
+                    })
+                    .flatten()
+                    .map(|p| p.to_string());
+                crate::tools::ProverVerdict::Proved {
+                    certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())?,
+                    proof,
+                }
             }
-            _ => crate::tools::ProverVerdict::Unknown(answer.attempts.iter().map(|a| a.result.clone()).collect::<Vec<_>>().join("; ")),
+            _ => crate::tools::ProverVerdict::Unknown(
+                answer
+                    .attempts
+                    .iter()
+                    .map(|a| a.result.clone())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
         })
     }
 }
@@ -119,10 +221,16 @@ impl crate::tools::Prover for Saturation {
 pub struct ReplayCertificates;
 
 impl birkhoff_library::backtest::CertificateChecker for ReplayCertificates {
-    fn check(&self, theory: &birkhoff_engine::Theory, statement: &str, certificate: &serde_json::Value) -> Result<(), String> {
+    fn check(
+        &self,
+        theory: &birkhoff_engine::Theory,
+        statement: &str,
+        certificate: &serde_json::Value,
+    ) -> Result<(), String> {
         use birkhoff_checker::prover::certificate::{check, Certificate};
         let goal = birkhoff_library::statement::parse(theory, statement)?;
-        let cert: Certificate = serde_json::from_value(certificate.clone()).map_err(|e| format!("not a certificate: {e}"))?;
+        let cert: Certificate = serde_json::from_value(certificate.clone())
+            .map_err(|e| format!("not a certificate: {e}"))?;
         check(theory, &goal, &cert).map_err(|r| format!("{r:?}"))
     }
 }

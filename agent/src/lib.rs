@@ -7,8 +7,8 @@
 pub mod controller;
 pub mod engines;
 pub mod llm;
-pub mod observe;
 pub mod naming;
+pub mod observe;
 pub mod offline;
 pub mod parent;
 pub mod prompt;

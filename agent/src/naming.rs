@@ -7,26 +7,59 @@ use birkhoff_engine::Theory;
 
 /// Each axiom of `t` with its formula as printed.
 fn printed(t: &Theory) -> Vec<(String, String)> {
-    t.axioms.iter().map(|a| (a.name.clone(), FormulaPrinter::new(&t.sig, a).formula(&a.formula))).collect()
+    t.axioms
+        .iter()
+        .map(|a| {
+            (
+                a.name.clone(),
+                FormulaPrinter::new(&t.sig, a).formula(&a.formula),
+            )
+        })
+        .collect()
 }
 
 /// `left_alternative` → `LeftAlternative`: the letters and digits of a name, each run capitalised.
 fn camel(name: &str) -> String {
-    name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect()
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w[..1].to_ascii_uppercase() + &w[1..])
+        .collect()
 }
 
 /// The seeds and catalogue entries with their axioms as printed, parsed once.
 fn known() -> &'static [(Theory, Vec<(String, String)>)] {
-    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<(String, String)>)>> = std::sync::OnceLock::new();
-    KNOWN.get_or_init(|| birkhoff_engine::catalogue::all().iter().filter_map(|e| e.theory().ok()).map(|t| { let p = printed(&t); (t, p) }).collect())
+    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<(String, String)>)>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| {
+        birkhoff_engine::catalogue::all()
+            .iter()
+            .filter_map(|e| e.theory().ok())
+            .map(|t| {
+                let p = printed(&t);
+                (t, p)
+            })
+            .collect()
+    })
 }
 
 /// The known theory (seed or catalogue entry) with the most axioms, every one of which `t` has
 /// (as printed), over symbols `t` declares: the class `t` is most plainly that class with laws
 /// added. `None` when no known theory with an axiom fits.
 fn nearest_known(t: &Theory, own: &[(String, String)]) -> Option<&'static Theory> {
-    let declares = |k: &Theory| k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some()) && k.sig.rels.iter().all(|r| t.sig.rels.iter().any(|q| q.name == r.name));
-    known().iter().filter(|(k, p)| !p.is_empty() && declares(k) && p.iter().all(|(_, f)| own.iter().any(|(_, g)| g == f))).max_by_key(|(_, p)| p.len()).map(|(k, _)| k)
+    let declares = |k: &Theory| {
+        k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some())
+            && k.sig
+                .rels
+                .iter()
+                .all(|r| t.sig.rels.iter().any(|q| q.name == r.name))
+    };
+    known()
+        .iter()
+        .filter(|(k, p)| {
+            !p.is_empty() && declares(k) && p.iter().all(|(_, f)| own.iter().any(|(_, g)| g == f))
+        })
+        .max_by_key(|(_, p)| p.len())
+        .map(|(k, _)| k)
 }
 
 /// The discovery name and the title of `c`: the parent it came from (a base of the situation;
@@ -38,11 +71,24 @@ pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
     // A base is named as the library names it: an earlier discovery by its discovery name, not
     // by the name of the candidate it was (`Semigroup+unipotent(*)+-assoc`, whose `+` and `-`
     // the name could not keep).
-    let parent = c.parents.iter().find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p)).map(|b| (&b.theory, b.name.as_str())).or_else(|| nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str())));
+    let parent = c
+        .parents
+        .iter()
+        .find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p))
+        .map(|b| (&b.theory, b.name.as_str()))
+        .or_else(|| nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str())));
     let (added, dropped): (Vec<&(String, String)>, Vec<(String, String)>) = match parent {
         Some((p, _)) => {
             let theirs = printed(p);
-            (own.iter().filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f)).collect(), theirs.into_iter().filter(|(_, g)| !own.iter().any(|(_, f)| f == g)).collect())
+            (
+                own.iter()
+                    .filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f))
+                    .collect(),
+                theirs
+                    .into_iter()
+                    .filter(|(_, g)| !own.iter().any(|(_, f)| f == g))
+                    .collect(),
+            )
         }
         None => (Vec::new(), Vec::new()),
     };
@@ -50,12 +96,32 @@ pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
     let mut title = stem.to_string();
     let mut name = camel(stem);
     if !added.is_empty() {
-        title += &format!(" with {}", added.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join(" and "));
-        name += &format!("With{}", added.iter().map(|(n, _)| camel(n)).collect::<String>());
+        title += &format!(
+            " with {}",
+            added
+                .iter()
+                .map(|(_, f)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        );
+        name += &format!(
+            "With{}",
+            added.iter().map(|(n, _)| camel(n)).collect::<String>()
+        );
     }
     if !dropped.is_empty() {
-        title += &format!(" without {}", dropped.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "));
-        name += &format!("Without{}", dropped.iter().map(|(n, _)| camel(n)).collect::<String>());
+        title += &format!(
+            " without {}",
+            dropped
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        name += &format!(
+            "Without{}",
+            dropped.iter().map(|(n, _)| camel(n)).collect::<String>()
+        );
     }
     if added.is_empty() && dropped.is_empty() {
         title += &format!(" ({})", c.origin);
@@ -81,9 +147,17 @@ fn shorten(name: &str, max: usize) -> String {
     // Where each CamelCase word starts: an upper-case letter after a lower-case letter or a
     // digit, or a digit after a letter.
     let starts: Vec<usize> = (1..b.len())
-        .filter(|&i| (b[i].is_ascii_uppercase() && (b[i - 1].is_ascii_lowercase() || b[i - 1].is_ascii_digit())) || (b[i].is_ascii_digit() && b[i - 1].is_ascii_alphabetic()))
+        .filter(|&i| {
+            (b[i].is_ascii_uppercase()
+                && (b[i - 1].is_ascii_lowercase() || b[i - 1].is_ascii_digit()))
+                || (b[i].is_ascii_digit() && b[i - 1].is_ascii_alphabetic())
+        })
         .collect();
-    let mut cut = starts.iter().copied().filter(|&i| i <= max).collect::<Vec<_>>();
+    let mut cut = starts
+        .iter()
+        .copied()
+        .filter(|&i| i <= max)
+        .collect::<Vec<_>>();
     while let Some(&end) = cut.last() {
         let start = cut.iter().rev().nth(1).copied().unwrap_or(0);
         if ["With", "Without", "And"].contains(&&name[start..end]) && start > 0 {
@@ -92,7 +166,10 @@ fn shorten(name: &str, max: usize) -> String {
             return name[..end].to_string();
         }
     }
-    let end = (0..=max).rev().find(|&i| name.is_char_boundary(i)).unwrap_or(0);
+    let end = (0..=max)
+        .rev()
+        .find(|&i| name.is_char_boundary(i))
+        .unwrap_or(0);
     name[..end].to_string()
 }
 
@@ -107,9 +184,16 @@ mod tests {
         let short = shorten(long, 56);
         assert_eq!(short, "SemigroupWithUnipotentWithXyxWithoutUnipotent");
         let short = shorten(long, 44);
-        assert_eq!(short, "SemigroupWithUnipotentWithXyx", "no dangling Without");
+        assert_eq!(
+            short, "SemigroupWithUnipotentWithXyx",
+            "no dangling Without"
+        );
         assert_eq!(shorten("LoopWithAssoc", 56), "LoopWithAssoc");
-        assert_eq!(shorten("Abcdefghij", 4), "Abcd", "one long word: cut, nothing else is left");
+        assert_eq!(
+            shorten("Abcdefghij", 4),
+            "Abcd",
+            "one long word: cut, nothing else is left"
+        );
         assert_eq!(shorten("Magma2WithX", 8), "Magma2", "a digit run is a word");
     }
 }

@@ -18,15 +18,37 @@ fn symbol_map(parent: &Signature, child: &Signature) -> Option<(Vec<usize>, Vec<
     if parent.sorts != child.sorts {
         return None;
     }
-    let funcs = parent.funcs.iter().map(|p| child.funcs.iter().position(|c| c.name == p.name && c.args == p.args && c.result == p.result)).collect::<Option<Vec<_>>>()?;
-    let rels = parent.rels.iter().map(|p| child.rels.iter().position(|c| c.name == p.name && c.args == p.args)).collect::<Option<Vec<_>>>()?;
+    let funcs = parent
+        .funcs
+        .iter()
+        .map(|p| {
+            child
+                .funcs
+                .iter()
+                .position(|c| c.name == p.name && c.args == p.args && c.result == p.result)
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let rels = parent
+        .rels
+        .iter()
+        .map(|p| {
+            child
+                .rels
+                .iter()
+                .position(|c| c.name == p.name && c.args == p.args)
+        })
+        .collect::<Option<Vec<_>>>()?;
     Some((funcs, rels))
 }
 
 /// The reduct of a child's model to the parent's symbols. Sorts and argument profiles agree, so
 /// each table is copied as it is.
 fn reduct(m: &Structure, (funcs, rels): &(Vec<usize>, Vec<usize>)) -> Structure {
-    Structure { sizes: m.sizes.clone(), funcs: funcs.iter().map(|&f| m.funcs[f].clone()).collect(), rels: rels.iter().map(|&r| m.rels[r].clone()).collect() }
+    Structure {
+        sizes: m.sizes.clone(),
+        funcs: funcs.iter().map(|&f| m.funcs[f].clone()).collect(),
+        rels: rels.iter().map(|&r| m.rels[r].clone()).collect(),
+    }
 }
 
 /// Why `c` shows nothing new compared with `parent`, or `None` when it differs or cannot be
@@ -42,7 +64,11 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
     }
     let mut compared = Vec::new();
     for row in c.spectrum.iter().filter(|r| r.iso.status == Status::Exact) {
-        if let Some(p) = parent.spectrum.iter().find(|p| p.sizes == row.sizes && p.iso.status == Status::Exact) {
+        if let Some(p) = parent
+            .spectrum
+            .iter()
+            .find(|p| p.sizes == row.sizes && p.iso.status == Status::Exact)
+        {
             if p.iso.value != row.iso.value {
                 return None;
             }
@@ -52,17 +78,48 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
     if !compared.iter().any(|s| s.iter().any(|&n| n > 1)) {
         return None;
     }
-    let sizes = compared.iter().map(|s| sizes_label(s)).collect::<Vec<_>>().join(", ");
+    let sizes = compared
+        .iter()
+        .map(|s| sizes_label(s))
+        .collect::<Vec<_>>()
+        .join(", ");
     let (p_sig, c_sig) = (&parent.theory.sig, &c.theory.sig);
-    let spectra = format!("its spectrum equals that of its parent {} at sizes {sizes} (exact counts)", parent.name);
+    let spectra = format!(
+        "its spectrum equals that of its parent {} at sizes {sizes} (exact counts)",
+        parent.name
+    );
     if p_sig == c_sig {
-        let all_satisfy = parent.models.iter().all(|m| eval::check(&c.theory, &m.model).is_ok());
-        return all_satisfy.then(|| format!("no new models: {spectra}, and all {} models of {} found satisfy its axioms", parent.models.len(), parent.name));
+        let all_satisfy = parent
+            .models
+            .iter()
+            .all(|m| eval::check(&c.theory, &m.model).is_ok());
+        return all_satisfy.then(|| {
+            format!(
+                "no new models: {spectra}, and all {} models of {} found satisfy its axioms",
+                parent.models.len(),
+                parent.name
+            )
+        });
     }
     let map = symbol_map(p_sig, c_sig)?;
-    let reducts: BTreeSet<Structure> = c.models.iter().filter(|m| compared.contains(&m.model.sizes)).map(|m| canonical_form(p_sig, &reduct(&m.model, &map)).form).collect();
-    let every_parent_model_expands = parent.models.iter().filter(|m| compared.contains(&m.model.sizes)).all(|m| reducts.contains(&canonical_form(p_sig, &m.model).form));
-    let new_symbols: Vec<&str> = c_sig.funcs.iter().map(|f| f.name.as_str()).chain(c_sig.rels.iter().map(|r| r.name.as_str())).filter(|n| p_sig.func(n).is_none() && p_sig.rel(n).is_none()).collect();
+    let reducts: BTreeSet<Structure> = c
+        .models
+        .iter()
+        .filter(|m| compared.contains(&m.model.sizes))
+        .map(|m| canonical_form(p_sig, &reduct(&m.model, &map)).form)
+        .collect();
+    let every_parent_model_expands = parent
+        .models
+        .iter()
+        .filter(|m| compared.contains(&m.model.sizes))
+        .all(|m| reducts.contains(&canonical_form(p_sig, &m.model).form));
+    let new_symbols: Vec<&str> = c_sig
+        .funcs
+        .iter()
+        .map(|f| f.name.as_str())
+        .chain(c_sig.rels.iter().map(|r| r.name.as_str()))
+        .filter(|n| p_sig.func(n).is_none() && p_sig.rel(n).is_none())
+        .collect();
     every_parent_model_expands.then(|| format!("no new models: {spectra}, and each model of {} there extends to the new symbols {} in exactly one way", parent.name, new_symbols.join(", ")))
 }
 
@@ -71,7 +128,21 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
 /// new in `c`, rather than a small model both share. `None` when every model found is also a
 /// parent's (a candidate that only adds laws) or the symbols do not match.
 pub fn new_model(c: &Candidate, parent: &birkhoff_engine::Theory) -> Option<String> {
-    let w = birkhoff_checker::prover::equivalence::new_model_against(&c.theory, c.models.iter().map(|m| m.model.clone()).collect(), parent)?;
-    let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-    Some(format!("not a model of {} (its axiom {} fails at {}):\n{}", parent.name, w.axiom, at.join(", "), birkhoff_engine::tables::cayley(&c.theory.sig, &w.model)))
+    let w = birkhoff_checker::prover::equivalence::new_model_against(
+        &c.theory,
+        c.models.iter().map(|m| m.model.clone()).collect(),
+        parent,
+    )?;
+    let at: Vec<String> = w
+        .assignment
+        .iter()
+        .map(|(x, n)| format!("{x} = {n}"))
+        .collect();
+    Some(format!(
+        "not a model of {} (its axiom {} fails at {}):\n{}",
+        parent.name,
+        w.axiom,
+        at.join(", "),
+        birkhoff_engine::tables::cayley(&c.theory.sig, &w.model)
+    ))
 }

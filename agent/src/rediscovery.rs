@@ -44,7 +44,10 @@ struct Generated {
 impl<'a> Watch<'a> {
     /// Watches a run whose live output goes to `inner`.
     pub fn new(inner: &'a dyn Observer) -> Watch<'a> {
-        Watch { inner, seen: Mutex::new((HashSet::new(), Vec::new())) }
+        Watch {
+            inner,
+            seen: Mutex::new((HashSet::new(), Vec::new())),
+        }
     }
 }
 
@@ -62,11 +65,18 @@ impl Observer for Watch<'_> {
         self.inner.summary(r, number, markdown);
     }
     fn generated(&self, cycle: u64, candidates: &[Candidate]) {
-        let mut seen = self.seen.lock().expect("no thread panics holding the watch");
+        let mut seen = self
+            .seen
+            .lock()
+            .expect("no thread panics holding the watch");
         let (fingerprints, all) = &mut *seen;
         for c in candidates {
             if fingerprints.insert(c.theory.fingerprint().to_string()) {
-                all.push(Generated { cycle, name: c.name.clone(), theory: c.theory.clone() });
+                all.push(Generated {
+                    cycle,
+                    name: c.name.clone(),
+                    theory: c.theory.clone(),
+                });
             }
         }
     }
@@ -116,7 +126,11 @@ pub struct Tally {
 
 /// Which hidden entry `t` is the same class as, if any, and how that was shown. Only entries
 /// whose signature has `t`'s shape are compared; `unknown` and `different` count as not found.
-fn same_class_as(t: &Theory, hidden: &Reference, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Option<(String, String)> {
+fn same_class_as(
+    t: &Theory,
+    hidden: &Reference,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Option<(String, String)> {
     if !hidden.known().iter().any(|k| same_shape(t, &k.theory)) {
         return None;
     }
@@ -132,20 +146,38 @@ fn same_class_as(t: &Theory, hidden: &Reference, cancel: Option<std::sync::Arc<s
 
 /// Compares what `watch` saw generated and the discoveries in `lib` with the `hidden` catalogue
 /// entries. Fails only when an entry's theory does not load (a build without the catalogue).
-pub fn tally(watch: &Watch, lib: &Library, hidden: &[String], cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Result<Tally, String> {
+pub fn tally(
+    watch: &Watch,
+    lib: &Library,
+    hidden: &[String],
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<Tally, String> {
     let entries = birkhoff_engine::catalogue::all();
     let known: Vec<Known> = hidden
         .iter()
         .map(|n| {
-            let e = entries.iter().find(|e| e.name == n).ok_or_else(|| format!("{n} is not a catalogue entry"))?;
+            let e = entries
+                .iter()
+                .find(|e| e.name == n)
+                .ok_or_else(|| format!("{n} is not a catalogue entry"))?;
             let theory = e.theory().map_err(|err| format!("{n}: {err}"))?;
-            Ok(Known { name: n.clone(), kind: "catalogue", theory })
+            Ok(Known {
+                name: n.clone(),
+                kind: "catalogue",
+                theory,
+            })
         })
         .collect::<Result<_, String>>()?;
     let reference = Reference::new(known, cancel.clone());
-    let seen = watch.seen.lock().expect("no thread panics holding the watch");
+    let seen = watch
+        .seen
+        .lock()
+        .expect("no thread panics holding the watch");
     let generated = &seen.1;
-    let reached: Vec<Option<(String, String)>> = generated.par_iter().map(|g| same_class_as(&g.theory, &reference, cancel.clone())).collect();
+    let reached: Vec<Option<(String, String)>> = generated
+        .par_iter()
+        .map(|g| same_class_as(&g.theory, &reference, cancel.clone()))
+        .collect();
 
     // The library's discoveries, best score first.
     let mut discoveries: Vec<(f64, String, Theory)> = lib
@@ -153,22 +185,48 @@ pub fn tally(watch: &Watch, lib: &Library, hidden: &[String], cancel: Option<std
         .map_err(|e| e.to_string())?
         .into_iter()
         .filter_map(|r| match r.body {
-            Body::Theory(t) if t.discovery => Theory::parse(&t.text, &r.id).ok().map(|th| (t.score.map_or(0.0, |s| s.total), t.name, th)),
+            Body::Theory(t) if t.discovery => Theory::parse(&t.text, &r.id)
+                .ok()
+                .map(|th| (t.score.map_or(0.0, |s| s.total), t.name, th)),
             _ => None,
         })
         .collect();
     discoveries.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let kept: Vec<Option<(String, String)>> = discoveries.par_iter().map(|(_, _, t)| same_class_as(t, &reference, cancel.clone())).collect();
+    let kept: Vec<Option<(String, String)>> = discoveries
+        .par_iter()
+        .map(|(_, _, t)| same_class_as(t, &reference, cancel.clone()))
+        .collect();
 
     let outcomes: Vec<EntryOutcome> = hidden
         .iter()
         .map(|h| {
-            let first_generated = generated.iter().zip(&reached).filter_map(|(g, r)| r.as_ref().filter(|(n, _)| n == h).map(|(_, how)| (g, how))).min_by_key(|(g, _)| g.cycle);
-            let first_kept = discoveries.iter().zip(&kept).enumerate().find_map(|(i, ((_, name, _), r))| r.as_ref().filter(|(n, _)| n == h).map(|(_, how)| (i + 1, name, how)));
+            let first_generated = generated
+                .iter()
+                .zip(&reached)
+                .filter_map(|(g, r)| r.as_ref().filter(|(n, _)| n == h).map(|(_, how)| (g, how)))
+                .min_by_key(|(g, _)| g.cycle);
+            let first_kept =
+                discoveries
+                    .iter()
+                    .zip(&kept)
+                    .enumerate()
+                    .find_map(|(i, ((_, name, _), r))| {
+                        r.as_ref()
+                            .filter(|(n, _)| n == h)
+                            .map(|(_, how)| (i + 1, name, how))
+                    });
             EntryOutcome {
                 entry: h.clone(),
-                reached: first_generated.map(|(g, how)| Sighting { name: g.name.clone(), cycle: Some(g.cycle), relation: how.clone() }),
-                kept: first_kept.map(|(_, name, how)| Sighting { name: name.clone(), cycle: None, relation: how.clone() }),
+                reached: first_generated.map(|(g, how)| Sighting {
+                    name: g.name.clone(),
+                    cycle: Some(g.cycle),
+                    relation: how.clone(),
+                }),
+                kept: first_kept.map(|(_, name, how)| Sighting {
+                    name: name.clone(),
+                    cycle: None,
+                    relation: how.clone(),
+                }),
                 rank: first_kept.map(|(rank, _, _)| rank),
             }
         })
@@ -178,7 +236,10 @@ pub fn tally(watch: &Watch, lib: &Library, hidden: &[String], cancel: Option<std
         discoveries: discoveries.len(),
         reached: outcomes.iter().filter(|o| o.reached.is_some()).count(),
         kept: outcomes.iter().filter(|o| o.kept.is_some()).count(),
-        top: outcomes.iter().filter(|o| o.rank.is_some_and(|r| r <= TOP)).count(),
+        top: outcomes
+            .iter()
+            .filter(|o| o.rank.is_some_and(|r| r <= TOP))
+            .count(),
         entries: outcomes,
     })
 }

@@ -105,13 +105,31 @@ pub struct LiteratureNote {
 impl LiteratureNote {
     /// The note when no search was made, with the reason.
     pub fn not_searched(why: &str) -> LiteratureNote {
-        LiteratureNote { status: format!("not searched ({why})"), ..LiteratureNote::default() }
+        LiteratureNote {
+            status: format!("not searched ({why})"),
+            ..LiteratureNote::default()
+        }
     }
 
     /// The note of a literature run: its confirmed references and OEIS matches only.
     pub fn of(out: &birkhoff_literature::Outcome) -> LiteratureNote {
-        let references: Vec<String> = out.confirmed.iter().map(|r| format!("{} {} ({})", r.number, r.paper.title, r.paper.year.map_or("n.d.".into(), |y| y.to_string()))).collect();
-        let oeis: Vec<String> = out.oeis.iter().map(|m| format!("{} {}", m.sequence.a_number, m.sequence.name)).collect();
+        let references: Vec<String> = out
+            .confirmed
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} ({})",
+                    r.number,
+                    r.paper.title,
+                    r.paper.year.map_or("n.d.".into(), |y| y.to_string())
+                )
+            })
+            .collect();
+        let oeis: Vec<String> = out
+            .oeis
+            .iter()
+            .map(|m| format!("{} {}", m.sequence.a_number, m.sequence.name))
+            .collect();
         let status = if !out.searched {
             "not searched (no source answered)".to_string()
         } else if references.is_empty() && oeis.is_empty() {
@@ -119,7 +137,13 @@ impl LiteratureNote {
         } else {
             "known".to_string()
         };
-        LiteratureNote { searched: out.searched, status, references, unconfirmed: out.unconfirmed.len(), oeis }
+        LiteratureNote {
+            searched: out.searched,
+            status,
+            references,
+            unconfirmed: out.unconfirmed.len(),
+            oeis,
+        }
     }
 
     /// Why the literature knows the theory, from confirmed references and OEIS matches only
@@ -137,7 +161,14 @@ impl LiteratureNote {
             s += &format!("; {}", list(&self.references));
         }
         if self.searched {
-            s += &format!("; OEIS: {}", if self.oeis.is_empty() { "no match".to_string() } else { list(&self.oeis) });
+            s += &format!(
+                "; OEIS: {}",
+                if self.oeis.is_empty() {
+                    "no match".to_string()
+                } else {
+                    list(&self.oeis)
+                }
+            );
         }
         if self.unconfirmed > 0 {
             s += &format!(" ({} unconfirmed reference(s) not cited)", self.unconfirmed);
@@ -145,7 +176,6 @@ impl LiteratureNote {
         s
     }
 }
-
 
 /// A fault: something that went wrong and how it was handled.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -160,7 +190,14 @@ pub struct Fault {
 
 /// A conjecture's line in the report, with its countermodel's tables or its proof's steps.
 pub fn settled_md(c: &Settled) -> String {
-    let mut out = format!("- \\[{}\\] {} — **{:?}** ({}; proposed by {})\n", md(&c.theory), md(&c.statement), c.status, md(&c.evidence), md(&c.proposed_by));
+    let mut out = format!(
+        "- \\[{}\\] {} — **{:?}** ({}; proposed by {})\n",
+        md(&c.theory),
+        md(&c.statement),
+        c.status,
+        md(&c.evidence),
+        md(&c.proposed_by)
+    );
     for block in [&c.countermodel, &c.proof].into_iter().flatten() {
         let _ = writeln!(out, "\n```text\n{block}```");
     }
@@ -215,8 +252,18 @@ pub fn bars(rows: &[SpectrumRowRec]) -> String {
     let max = rows.iter().map(|r| r.iso.value).max().unwrap_or(0).max(1);
     let mut out = String::new();
     for r in rows {
-        let width = if r.iso.value == 0 { 0 } else { 1 + (r.iso.value.min(max) * 29 / max) as usize };
-        let _ = writeln!(out, "  {:>5} | {} {}", birkhoff_checker::spectrum::sizes_label(&r.sizes), "█".repeat(width), r.iso);
+        let width = if r.iso.value == 0 {
+            0
+        } else {
+            1 + (r.iso.value.min(max) * 29 / max) as usize
+        };
+        let _ = writeln!(
+            out,
+            "  {:>5} | {} {}",
+            birkhoff_checker::spectrum::sizes_label(&r.sizes),
+            "█".repeat(width),
+            r.iso
+        );
     }
     out
 }
@@ -230,7 +277,16 @@ const TOP_IN_MARKDOWN: usize = 3;
 
 /// A candidate in Markdown; `model` shows its small model as Cayley tables too.
 fn candidate_md(out: &mut String, c: &CandidateSummary, model: bool) {
-    let _ = writeln!(out, "- Origin: {}{}", md(&c.origin), if c.parents.is_empty() { String::new() } else { format!(" (from {})", md(&c.parents.join(", "))) });
+    let _ = writeln!(
+        out,
+        "- Origin: {}{}",
+        md(&c.origin),
+        if c.parents.is_empty() {
+            String::new()
+        } else {
+            format!(" (from {})", md(&c.parents.join(", ")))
+        }
+    );
     let _ = writeln!(out, "- Score: {}", crate::prompt::score_line(&c.score));
     if let Some(why) = &c.same_as_parent {
         let _ = writeln!(out, "- Not a discovery: {}", md(why));
@@ -240,7 +296,11 @@ fn candidate_md(out: &mut String, c: &CandidateSummary, model: bool) {
     }
     let _ = writeln!(out, "\n```text\n{}```", c.axioms);
     if !c.spectrum.is_empty() {
-        let _ = writeln!(out, "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```", bars(&c.spectrum));
+        let _ = writeln!(
+            out,
+            "\nSpectrum (models up to isomorphism; ≥k: search cut short):\n\n```text\n{}```",
+            bars(&c.spectrum)
+        );
     }
     if model {
         for m in &c.oeis {
@@ -261,9 +321,21 @@ pub fn markdown(r: &CycleReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Research Cycle {}\n", r.cycle);
     let _ = writeln!(out, "**Goal:** {}  ", md(&r.goal));
-    let _ = writeln!(out, "**Run:** cycle {} of {} (run {})  ", r.run.index, r.run.of, r.run.key);
-    let _ = writeln!(out, "**Started:** {} UTC  ", birkhoff_library::time::format_utc(r.started));
-    let _ = writeln!(out, "**Duration:** {:.1}s ({:.1}s waiting for the model)  ", r.seconds, r.llm_seconds);
+    let _ = writeln!(
+        out,
+        "**Run:** cycle {} of {} (run {})  ",
+        r.run.index, r.run.of, r.run.key
+    );
+    let _ = writeln!(
+        out,
+        "**Started:** {} UTC  ",
+        birkhoff_library::time::format_utc(r.started)
+    );
+    let _ = writeln!(
+        out,
+        "**Duration:** {:.1}s ({:.1}s waiting for the model)  ",
+        r.seconds, r.llm_seconds
+    );
     let _ = writeln!(out, "**Model:** {}\n", md(&r.llm));
     let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates checked: {}\n- With models above size 1: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
     // Discoveries first: they are what a reader opens the report for; the tool log comes last.
@@ -272,7 +344,14 @@ pub fn markdown(r: &CycleReport) -> String {
         let _ = writeln!(out, "None.\n");
     }
     for d in &r.discoveries {
-        let _ = writeln!(out, "### {} ({})\n\nFrom candidate {}. {}\n", md(&d.name), md(&d.id), md(&d.candidate.name), md(&d.notes));
+        let _ = writeln!(
+            out,
+            "### {} ({})\n\nFrom candidate {}. {}\n",
+            md(&d.name),
+            md(&d.id),
+            md(&d.candidate.name),
+            md(&d.notes)
+        );
         if let Some(first) = &d.alias_of {
             let _ = writeln!(out, "Already in the library as **{}**, which stays its name; {} is recorded as an alias.\n", md(first), md(&d.name));
         }
@@ -287,19 +366,42 @@ pub fn markdown(r: &CycleReport) -> String {
     for c in &r.conjectures {
         out += &settled_md(c);
     }
-    let _ = writeln!(out, "\n## Decisions (by {})\n\n{}\n", r.decisions_by, md_block(&r.decisions.analysis));
+    let _ = writeln!(
+        out,
+        "\n## Decisions (by {})\n\n{}\n",
+        r.decisions_by,
+        md_block(&r.decisions.analysis)
+    );
     for k in &r.decisions.keep {
-        let _ = writeln!(out, "- Keep {} as **{}**: {}", md(&k.candidate), md(&k.name), md(&k.notes));
+        let _ = writeln!(
+            out,
+            "- Keep {} as **{}**: {}",
+            md(&k.candidate),
+            md(&k.name),
+            md(&k.notes)
+        );
     }
     for c in &r.decisions.conjectures {
-        let _ = writeln!(out, "- Conjecture \\[{}\\] {}: {}", md(&c.theory), md(&c.statement), md(&c.rationale));
+        let _ = writeln!(
+            out,
+            "- Conjecture \\[{}\\] {}: {}",
+            md(&c.theory),
+            md(&c.statement),
+            md(&c.rationale)
+        );
     }
     let _ = writeln!(out, "\n## Faults\n");
     if r.faults.is_empty() {
         let _ = writeln!(out, "None.");
     }
     for f in &r.faults {
-        let _ = writeln!(out, "- **{}**: {} — {}", md(&f.phase), md(&f.message), md(&f.handling));
+        let _ = writeln!(
+            out,
+            "- **{}**: {} — {}",
+            md(&f.phase),
+            md(&f.message),
+            md(&f.handling)
+        );
     }
     let _ = writeln!(out, "\n## Top candidates\n");
     if r.top.is_empty() {
@@ -311,23 +413,62 @@ pub fn markdown(r: &CycleReport) -> String {
         candidate_md(&mut out, c, false);
         out.push('\n');
     }
-    let _ = writeln!(out, "## Plan (by {})\n\n{}\n", r.plan_by, md_block(&r.plan.strategy));
+    let _ = writeln!(
+        out,
+        "## Plan (by {})\n\n{}\n",
+        r.plan_by,
+        md_block(&r.plan.strategy)
+    );
     for e in &r.plan.explorations {
-        let _ = writeln!(out, "- Explore {} with {} at depth {}", md(&e.bases.join(", ")), if e.moves.is_empty() { "no moves (the bases themselves)".into() } else { md(&e.moves.join(", ")) }, e.depth);
+        let _ = writeln!(
+            out,
+            "- Explore {} with {} at depth {}",
+            md(&e.bases.join(", ")),
+            if e.moves.is_empty() {
+                "no moves (the bases themselves)".into()
+            } else {
+                md(&e.moves.join(", "))
+            },
+            e.depth
+        );
     }
-    let _ = writeln!(out, "- Check the best {} candidates up to size {}\n", r.plan.check_top, r.plan.max_size);
+    let _ = writeln!(
+        out,
+        "- Check the best {} candidates up to size {}\n",
+        r.plan.check_top, r.plan.max_size
+    );
     // The routine calls (one per candidate) are summed up; the JSON report lists each.
     let _ = writeln!(out, "## What ran\n");
     for tool in ROUTINE {
         let calls: Vec<&ToolCall> = r.tool_calls.iter().filter(|t| t.tool == *tool).collect();
         if !calls.is_empty() {
             let failed = calls.iter().filter(|t| !t.ok).count();
-            let _ = writeln!(out, "- {tool}: {} call(s), {failed} failed, {:.2}s in all", calls.len(), calls.iter().map(|t| t.seconds).sum::<f64>());
+            let _ = writeln!(
+                out,
+                "- {tool}: {} call(s), {failed} failed, {:.2}s in all",
+                calls.len(),
+                calls.iter().map(|t| t.seconds).sum::<f64>()
+            );
         }
     }
-    let _ = writeln!(out, "\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|");
-    for t in r.tool_calls.iter().filter(|t| !t.ok || !ROUTINE.contains(&t.tool.as_str())) {
-        let _ = writeln!(out, "| {} | {} | {} | {} | {:.2} |", md(&t.tool), md(&t.params.to_string()), if t.ok { "yes" } else { "NO" }, md(&t.summary), t.seconds);
+    let _ = writeln!(
+        out,
+        "\n| tool | parameters | ok | result | seconds |\n|---|---|---|---|---|"
+    );
+    for t in r
+        .tool_calls
+        .iter()
+        .filter(|t| !t.ok || !ROUTINE.contains(&t.tool.as_str()))
+    {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {:.2} |",
+            md(&t.tool),
+            md(&t.params.to_string()),
+            if t.ok { "yes" } else { "NO" },
+            md(&t.summary),
+            t.seconds
+        );
     }
     out
 }

@@ -13,7 +13,10 @@ use crate::text::{bound, printable, quote};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
-use birkhoff_research::record::{self, Actor, Confidence, Hypothesis, HypothesisStatus, Kind, Lead, LeadStatus, Phase, Priority, Record, Task, TaskStatus};
+use birkhoff_research::record::{
+    self, Actor, Confidence, Hypothesis, HypothesisStatus, Kind, Lead, LeadStatus, Phase, Priority,
+    Record, Task, TaskStatus,
+};
 use birkhoff_research::steps::{self, Options, Report};
 use birkhoff_research::{Error, Workspace};
 use serde::Deserialize;
@@ -103,18 +106,35 @@ const SYSTEM: &str = "You steer a research workspace about one finite algebraic 
 /// Parses and checks a reply against `theory`; the error is a message for the model's retry.
 /// Text is made printable and cut to the records' limits, each cut a fault.
 pub fn parse(reply: &str, theory: &Theory, faults: &mut Vec<String>) -> Result<Proposal, String> {
-    let body = reply.split_once("<research>").and_then(|(_, r)| r.split_once("</research>")).map(|(b, _)| b).ok_or("no <research>...</research> block in the reply")?;
-    let mut p: Proposal = serde_json::from_str(body.trim()).map_err(|e| format!("the <research> block is not the JSON asked for: {e}"))?;
+    let body = reply
+        .split_once("<research>")
+        .and_then(|(_, r)| r.split_once("</research>"))
+        .map(|(b, _)| b)
+        .ok_or("no <research>...</research> block in the reply")?;
+    let mut p: Proposal = serde_json::from_str(body.trim())
+        .map_err(|e| format!("the <research> block is not the JSON asked for: {e}"))?;
     if p.phase == Phase::Done {
-        return Err("`done` is not a step; choose literature, proof, computation or writing".into());
+        return Err(
+            "`done` is not a step; choose literature, proof, computation or writing".into(),
+        );
     }
-    for (what, n) in [("hypotheses", p.hypotheses.len()), ("tasks", p.tasks.len()), ("leads", p.leads.len())] {
+    for (what, n) in [
+        ("hypotheses", p.hypotheses.len()),
+        ("tasks", p.tasks.len()),
+        ("leads", p.leads.len()),
+    ] {
         if n > MAX_NEW {
             return Err(format!("{n} {what}; at most {MAX_NEW}"));
         }
     }
     for (i, h) in p.hypotheses.iter().enumerate() {
-        birkhoff_library::statement::parse(theory, &h.statement).map_err(|e| format!("hypotheses[{i}].statement `{}`: {}", quote(&h.statement), quote(&e)))?;
+        birkhoff_library::statement::parse(theory, &h.statement).map_err(|e| {
+            format!(
+                "hypotheses[{i}].statement `{}`: {}",
+                quote(&h.statement),
+                quote(&e)
+            )
+        })?;
     }
     // Titles are one line; every text printable and within the record's limit.
     let mut clean = |name: String, field: &mut String, max: usize, one_line: bool| {
@@ -127,17 +147,37 @@ pub fn parse(reply: &str, theory: &Theory, faults: &mut Vec<String>) -> Result<P
     };
     clean("reason".into(), &mut p.reason, record::MAX_ITEM, true);
     for (i, h) in p.hypotheses.iter_mut().enumerate() {
-        clean(format!("hypotheses[{i}].notes"), &mut h.notes, record::MAX_TEXT, false);
+        clean(
+            format!("hypotheses[{i}].notes"),
+            &mut h.notes,
+            record::MAX_TEXT,
+            false,
+        );
     }
     for (i, t) in p.tasks.iter_mut().enumerate() {
-        clean(format!("tasks[{i}].title"), &mut t.title, record::MAX_TITLE, true);
+        clean(
+            format!("tasks[{i}].title"),
+            &mut t.title,
+            record::MAX_TITLE,
+            true,
+        );
         if t.title.is_empty() {
             return Err(format!("tasks[{i}].title is empty"));
         }
     }
     for (i, l) in p.leads.iter_mut().enumerate() {
-        clean(format!("leads[{i}].title"), &mut l.title, record::MAX_TITLE, true);
-        clean(format!("leads[{i}].notes"), &mut l.notes, record::MAX_TEXT, false);
+        clean(
+            format!("leads[{i}].title"),
+            &mut l.title,
+            record::MAX_TITLE,
+            true,
+        );
+        clean(
+            format!("leads[{i}].notes"),
+            &mut l.notes,
+            record::MAX_TEXT,
+            false,
+        );
         if l.title.is_empty() {
             return Err(format!("leads[{i}].title is empty"));
         }
@@ -157,21 +197,37 @@ fn prompt(ws: &Workspace) -> Result<String, Error> {
 }
 
 /// One step of `ws` with `model` choosing, as the module says.
-pub fn step(model: &CliLlm, lib: &mut Library, ws: &Workspace, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+pub fn step(
+    model: &CliLlm,
+    lib: &mut Library,
+    ws: &Workspace,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, Error> {
     let loaded = ws.load()?;
     if !loaded.problems.is_empty() {
         return Err(Error::Invalid(loaded.problems));
     }
     let meta = ws.meta()?;
     let theory = match lib.get(&meta.theory_id)?.body {
-        Body::Theory(t) => Theory::parse(&t.text, &meta.discovery).map_err(|e| Error::Workspace(format!("{}: {e}", meta.theory_id)))?,
-        _ => return Err(Error::Workspace(format!("{} is not a theory record", meta.theory_id))),
+        Body::Theory(t) => Theory::parse(&t.text, &meta.discovery)
+            .map_err(|e| Error::Workspace(format!("{}: {e}", meta.theory_id)))?,
+        _ => {
+            return Err(Error::Workspace(format!(
+                "{} is not a theory record",
+                meta.theory_id
+            )))
+        }
     };
     let mut faults = Vec::new();
     let mut text = prompt(ws)?;
     let mut proposal = None;
     for attempt in 0..2 {
-        progress(&format!("asking {} for the next step{}", model.program, if attempt > 0 { " (retry)" } else { "" }));
+        progress(&format!(
+            "asking {} for the next step{}",
+            model.program,
+            if attempt > 0 { " (retry)" } else { "" }
+        ));
         let reply = match model.ask_text(SYSTEM, &text, None) {
             Ok(r) => r,
             Err(e) => {
@@ -193,25 +249,85 @@ pub fn step(model: &CliLlm, lib: &mut Library, ws: &Workspace, opts: &Options, p
     let Some(p) = proposal else {
         progress("the model gave no usable reply: the deterministic router decides");
         let report = steps::run(lib, ws, None, opts, progress)?;
-        return Ok(Outcome { report, chosen_by: "offline".into(), why: faults.last().cloned().unwrap_or_default(), added: vec![], faults });
+        return Ok(Outcome {
+            report,
+            chosen_by: "offline".into(),
+            why: faults.last().cloned().unwrap_or_default(),
+            added: vec![],
+            faults,
+        });
     };
     let mut added = Vec::new();
     let now = birkhoff_research::now();
     for h in p.hypotheses {
         let r = ws.add(Kind::Hypothesis, |id| {
-            Record::Hypothesis(Hypothesis { schema_version: record::SCHEMA_VERSION, id, statement: h.statement, status: HypothesisStatus::Active, confidence: h.confidence, conjecture: None, evidence: vec![], notes: h.notes, by: Actor::Llm, created: now.clone(), updated: now.clone() })
+            Record::Hypothesis(Hypothesis {
+                schema_version: record::SCHEMA_VERSION,
+                id,
+                statement: h.statement,
+                status: HypothesisStatus::Active,
+                confidence: h.confidence,
+                conjecture: None,
+                evidence: vec![],
+                notes: h.notes,
+                by: Actor::Llm,
+                created: now.clone(),
+                updated: now.clone(),
+            })
         })?;
         added.push(r.id().to_string());
     }
     for t in p.tasks {
-        let r = ws.add(Kind::Task, |id| Record::Task(Task { schema_version: record::SCHEMA_VERSION, id, title: t.title, status: TaskStatus::Todo, priority: t.priority, phase: t.phase, blocked_on: vec![], links: vec![], by: Actor::Llm, created: now.clone(), updated: now.clone() }))?;
+        let r = ws.add(Kind::Task, |id| {
+            Record::Task(Task {
+                schema_version: record::SCHEMA_VERSION,
+                id,
+                title: t.title,
+                status: TaskStatus::Todo,
+                priority: t.priority,
+                phase: t.phase,
+                blocked_on: vec![],
+                links: vec![],
+                by: Actor::Llm,
+                created: now.clone(),
+                updated: now.clone(),
+            })
+        })?;
         added.push(r.id().to_string());
     }
     for l in p.leads {
-        let r = ws.add(Kind::Lead, |id| Record::Lead(Lead { schema_version: record::SCHEMA_VERSION, id, title: l.title, status: LeadStatus::New, priority: l.priority, reference: None, notes: l.notes, by: Actor::Llm, created: now.clone(), updated: now.clone() }))?;
+        let r = ws.add(Kind::Lead, |id| {
+            Record::Lead(Lead {
+                schema_version: record::SCHEMA_VERSION,
+                id,
+                title: l.title,
+                status: LeadStatus::New,
+                priority: l.priority,
+                reference: None,
+                notes: l.notes,
+                by: Actor::Llm,
+                created: now.clone(),
+                updated: now.clone(),
+            })
+        })?;
         added.push(r.id().to_string());
     }
-    progress(&format!("the model chose {} ({}) and added {}", p.phase.name(), p.reason, if added.is_empty() { "no records".to_string() } else { added.join(", ") }));
+    progress(&format!(
+        "the model chose {} ({}) and added {}",
+        p.phase.name(),
+        p.reason,
+        if added.is_empty() {
+            "no records".to_string()
+        } else {
+            added.join(", ")
+        }
+    ));
     let report = steps::run(lib, ws, Some(p.phase), opts, progress)?;
-    Ok(Outcome { report, chosen_by: "llm".into(), why: p.reason, added, faults })
+    Ok(Outcome {
+        report,
+        chosen_by: "llm".into(),
+        why: p.reason,
+        added,
+        faults,
+    })
 }

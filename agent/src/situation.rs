@@ -62,7 +62,20 @@ pub struct Candidate {
 impl Candidate {
     /// A candidate not yet checked.
     pub fn new(name: String, theory: Theory, origin: String, parents: Vec<String>) -> Candidate {
-        Candidate { name, theory, origin, parents, score: None, spectrum: vec![], models: vec![], independence: None, checked: false, same_as_parent: None, standing: None, in_literature: None }
+        Candidate {
+            name,
+            theory,
+            origin,
+            parents,
+            score: None,
+            spectrum: vec![],
+            models: vec![],
+            independence: None,
+            checked: false,
+            same_as_parent: None,
+            standing: None,
+            in_literature: None,
+        }
     }
 
     /// The exact numbers of isomorphism classes at the sizes whose every class is among
@@ -70,14 +83,26 @@ impl Candidate {
     pub fn complete_counts(&self) -> Vec<(Vec<u32>, u128)> {
         self.spectrum
             .iter()
-            .filter(|r| r.iso.status == birkhoff_checker::budget::Status::Exact && self.models.iter().filter(|m| m.model.sizes == r.sizes).count() as u128 == r.iso.value)
+            .filter(|r| {
+                r.iso.status == birkhoff_checker::budget::Status::Exact
+                    && self
+                        .models
+                        .iter()
+                        .filter(|m| m.model.sizes == r.sizes)
+                        .count() as u128
+                        == r.iso.value
+            })
             .map(|r| (r.sizes.clone(), r.iso.value))
             .collect()
     }
 
     /// Sizes (single-sorted: the size; else the product) with at least one model.
     pub fn sizes_with_models(&self) -> Vec<String> {
-        self.spectrum.iter().filter(|r| r.iso.value > 0).map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes)).collect()
+        self.spectrum
+            .iter()
+            .filter(|r| r.iso.value > 0)
+            .map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes))
+            .collect()
     }
 }
 
@@ -200,7 +225,12 @@ impl Situation {
 
     /// Checks that `text` parses as a statement over the named base's or candidate's signature.
     pub fn check_statement(&self, theory: &str, text: &str) -> Result<(), String> {
-        let named = self.bases.iter().map(|b| (&b.name, &b.theory)).chain(self.candidates.iter().map(|c| (&c.name, &c.theory))).find(|(n, _)| *n == theory);
+        let named = self
+            .bases
+            .iter()
+            .map(|b| (&b.name, &b.theory))
+            .chain(self.candidates.iter().map(|c| (&c.name, &c.theory)))
+            .find(|(n, _)| *n == theory);
         match named {
             Some((_, t)) => birkhoff_library::statement::parse(t, text).map(|_| ()),
             None => Err(format!("unknown theory `{theory}`")),

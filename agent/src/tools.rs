@@ -8,7 +8,10 @@ use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{first, FirstModel, Options};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
-use birkhoff_library::record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+use birkhoff_library::record::{
+    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, ProofRec, Record, Score,
+    SpectrumRec, SpectrumRowRec, TheoryRec,
+};
 use birkhoff_library::{statement, Library};
 use serde_json::Value;
 use std::time::Duration;
@@ -41,7 +44,12 @@ pub trait Explorer: Send + Sync {
     /// The move names.
     fn moves(&self) -> Vec<String>;
     /// Candidates from `bases` by `moves` up to `depth`, best first.
-    fn explore(&self, bases: &[&Theory], moves: &[String], depth: u32) -> Result<Vec<Generated>, String>;
+    fn explore(
+        &self,
+        bases: &[&Theory],
+        moves: &[String],
+        depth: u32,
+    ) -> Result<Vec<Generated>, String>;
 }
 
 /// Scores theories.
@@ -69,7 +77,12 @@ pub trait Prover: Send + Sync {
     /// The prover's name, stored with its certificates.
     fn name(&self) -> String;
     /// Tries to prove `statement` from `t`.
-    fn prove(&self, t: &Theory, statement: &birkhoff_engine::Axiom, timeout: Duration) -> Result<ProverVerdict, String>;
+    fn prove(
+        &self,
+        t: &Theory,
+        statement: &birkhoff_engine::Axiom,
+        timeout: Duration,
+    ) -> Result<ProverVerdict, String>;
 }
 
 /// The tools with their engines and limits.
@@ -113,7 +126,17 @@ const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
-        Toolbox { explorer: Some(Box::new(crate::engines::StructuralMoves)), scorer: Some(Box::new(crate::engines::TenDimensions::default())), prover: Some(Box::new(crate::engines::Saturation)), per_size: Duration::from_millis(40), models_per_size: 200, cancel: None, literature: LiteratureAccess::Off("not asked".into()), hidden: Vec::new(), breadth: crate::situation::Breadth::Narrow }
+        Toolbox {
+            explorer: Some(Box::new(crate::engines::StructuralMoves)),
+            scorer: Some(Box::new(crate::engines::TenDimensions::default())),
+            prover: Some(Box::new(crate::engines::Saturation)),
+            per_size: Duration::from_millis(40),
+            models_per_size: 200,
+            cancel: None,
+            literature: LiteratureAccess::Off("not asked".into()),
+            hidden: Vec::new(),
+            breadth: crate::situation::Breadth::Narrow,
+        }
     }
 
     /// Hides the catalogue entries named in `names` from identification and from the scorer's
@@ -125,9 +148,17 @@ impl Toolbox {
         let entries = all();
         for n in names {
             match entries.iter().find(|e| e.name == n) {
-                Some(e) if e.origin == Origin::Seed => return Err(format!("{n} is a seed: runs start from the seeds, so it cannot be hidden")),
+                Some(e) if e.origin == Origin::Seed => {
+                    return Err(format!(
+                        "{n} is a seed: runs start from the seeds, so it cannot be hidden"
+                    ))
+                }
                 Some(_) => {}
-                None => return Err(format!("{n} is not a catalogue entry (see `birkhoff catalogue list`)")),
+                None => {
+                    return Err(format!(
+                        "{n} is not a catalogue entry (see `birkhoff catalogue list`)"
+                    ))
+                }
             }
         }
         self.hidden = names.to_vec();
@@ -137,36 +168,89 @@ impl Toolbox {
 
     /// The six tools and whether each can run.
     pub fn status(&self) -> Vec<ToolStatus> {
-        let t = |name, available: bool, what: &str| ToolStatus { name, available, note: if available { what.to_string() } else { NOT_BUILT.to_string() } };
+        let t = |name, available: bool, what: &str| ToolStatus {
+            name,
+            available,
+            note: if available {
+                what.to_string()
+            } else {
+                NOT_BUILT.to_string()
+            },
+        };
         vec![
-            t("explore", self.explorer.is_some(), "generate candidates from bases by moves"),
-            t("check_models", true, "finite models and spectra, every model re-checked by the evaluator"),
-            t("prove", true, if self.prover.is_some() { "countermodel search, then the prover" } else { "countermodel search only (no prover built in: unrefuted conjectures stay open)" }),
+            t(
+                "explore",
+                self.explorer.is_some(),
+                "generate candidates from bases by moves",
+            ),
+            t(
+                "check_models",
+                true,
+                "finite models and spectra, every model re-checked by the evaluator",
+            ),
+            t(
+                "prove",
+                true,
+                if self.prover.is_some() {
+                    "countermodel search, then the prover"
+                } else {
+                    "countermodel search only (no prover built in: unrefuted conjectures stay open)"
+                },
+            ),
             t("score", self.scorer.is_some(), "the ten score dimensions"),
             t("search_library", true, "full-text search of the library"),
-            t("add_to_library", true, "store a discovery with its spectrum and models"),
+            t(
+                "add_to_library",
+                true,
+                "store a discovery with its spectrum and models",
+            ),
         ]
     }
 
     /// The moves the explore tool knows.
     pub fn moves(&self) -> Vec<String> {
-        self.explorer.as_ref().map(|e| e.moves()).unwrap_or_default()
+        self.explorer
+            .as_ref()
+            .map(|e| e.moves())
+            .unwrap_or_default()
     }
 
     /// `explore`: candidates from `bases` by `moves`. With no moves the bases themselves are the
     /// candidates (origin `base`).
-    pub fn explore(&self, bases: &[&Base], moves: &[String], depth: u32) -> Result<Vec<Candidate>, ToolError> {
+    pub fn explore(
+        &self,
+        bases: &[&Base],
+        moves: &[String],
+        depth: u32,
+    ) -> Result<Vec<Candidate>, ToolError> {
         if moves.is_empty() {
-            return Ok(bases.iter().map(|b| Candidate::new(b.name.clone(), b.theory.clone(), "base".into(), vec![])).collect());
+            return Ok(bases
+                .iter()
+                .map(|b| Candidate::new(b.name.clone(), b.theory.clone(), "base".into(), vec![]))
+                .collect());
         }
-        let explorer = self.explorer.as_ref().ok_or_else(|| ToolError::NotAvailable("explore", NOT_BUILT.into()))?;
+        let explorer = self
+            .explorer
+            .as_ref()
+            .ok_or_else(|| ToolError::NotAvailable("explore", NOT_BUILT.into()))?;
         let theories: Vec<&Theory> = bases.iter().map(|b| &b.theory).collect();
-        let found = explorer.explore(&theories, moves, depth).map_err(|e| ToolError::Failed("explore", e))?;
-        Ok(found.into_iter().map(|g| Candidate::new(g.name, g.theory, g.origin, g.parents)).collect())
+        let found = explorer
+            .explore(&theories, moves, depth)
+            .map_err(|e| ToolError::Failed("explore", e))?;
+        Ok(found
+            .into_iter()
+            .map(|g| Candidate::new(g.name, g.theory, g.origin, g.parents))
+            .collect())
     }
 
     fn budget(&self) -> Budget {
-        Budget { time: Some(self.per_size), nodes: None, models: Some(self.models_per_size), cancel: self.cancel.clone(), progress: None }
+        Budget {
+            time: Some(self.per_size),
+            nodes: None,
+            models: Some(self.models_per_size),
+            cancel: self.cancel.clone(),
+            progress: None,
+        }
     }
 
     /// `check_models`: gathers what the agent's score reads, as [`birkhoff_scorer::Policy::agent`]
@@ -175,9 +259,19 @@ impl Toolbox {
     /// short, and the axioms' independence. Every model passed the evaluator in the finder; it
     /// is checked once more here.
     pub fn check_models(&self, c: &mut Candidate, max_size: u32) -> Result<(), ToolError> {
-        let g = birkhoff_scorer::gather(&c.theory, &birkhoff_scorer::Policy::agent(max_size), &self.budget()).map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
+        let g = birkhoff_scorer::gather(
+            &c.theory,
+            &birkhoff_scorer::Policy::agent(max_size),
+            &self.budget(),
+        )
+        .map_err(|e| ToolError::Failed("check_models", e.to_string()))?;
         for class in &g.classes {
-            eval::check(&c.theory, &class.model).map_err(|v| ToolError::Failed("check_models", format!("the finder reported a non-model: {v}")))?;
+            eval::check(&c.theory, &class.model).map_err(|v| {
+                ToolError::Failed(
+                    "check_models",
+                    format!("the finder reported a non-model: {v}"),
+                )
+            })?;
         }
         c.spectrum = g.spectrum.iter().map(SpectrumRowRec::from).collect();
         c.models = g.classes;
@@ -187,9 +281,18 @@ impl Toolbox {
     }
 
     /// `score`: the candidate's score.
-    pub fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, ToolError> {
-        let scorer = self.scorer.as_ref().ok_or_else(|| ToolError::NotAvailable("score", NOT_BUILT.into()))?;
-        scorer.score(c, parents).map_err(|e| ToolError::Failed("score", e))
+    pub fn score(
+        &self,
+        c: &Candidate,
+        parents: &[Vec<SpectrumRowRec>],
+    ) -> Result<Score, ToolError> {
+        let scorer = self
+            .scorer
+            .as_ref()
+            .ok_or_else(|| ToolError::NotAvailable("score", NOT_BUILT.into()))?;
+        scorer
+            .score(c, parents)
+            .map_err(|e| ToolError::Failed("score", e))
     }
 
     /// `prove`: settles a conjecture about `t` if it can: a countermodel up to `max_size`
@@ -199,74 +302,229 @@ impl Toolbox {
     /// `name` is the theory's name in the plan (a base or candidate name), stored with the
     /// conjecture so that later cycles can retest it.
     #[allow(clippy::too_many_arguments)]
-    pub fn prove(&self, lib: &mut Library, name: &str, t: &Theory, theory_id: &str, text: &str, proposed_by: &str, max_size: u32) -> Result<Settled, ToolError> {
+    pub fn prove(
+        &self,
+        lib: &mut Library,
+        name: &str,
+        t: &Theory,
+        theory_id: &str,
+        text: &str,
+        proposed_by: &str,
+        max_size: u32,
+    ) -> Result<Settled, ToolError> {
         let axiom = statement::parse(t, text).map_err(|e| ToolError::Failed("prove", e))?;
         let negated = statement::negated(t, &axiom);
         let mut searched = 0;
         for n in 1..=max_size {
             let sizes = vec![n; t.sig.sorts.len()];
-            let (outcome, _, _) = first(&negated, &sizes, &self.budget(), Options::default()).map_err(|e| ToolError::Failed("prove", e.to_string()))?;
+            let (outcome, _, _) = first(&negated, &sizes, &self.budget(), Options::default())
+                .map_err(|e| ToolError::Failed("prove", e.to_string()))?;
             match outcome {
                 FirstModel::Found { model } => {
-                    let genuine = eval::check(t, &model).is_ok() && !eval::holds(&t.sig, &model, &axiom);
+                    let genuine =
+                        eval::check(t, &model).is_ok() && !eval::holds(&t.sig, &model, &axiom);
                     if !genuine {
-                        return Err(ToolError::Failed("prove", "a countermodel failed the evaluator's re-check".into()));
+                        return Err(ToolError::Failed(
+                            "prove",
+                            "a countermodel failed the evaluator's re-check".into(),
+                        ));
                     }
-                    let id = store(lib, Body::Model(ModelRec { theory_id: theory_id.into(), theory_name: name.into(), structure: model.to_json(&t.sig) }))?;
+                    let id = store(
+                        lib,
+                        Body::Model(ModelRec {
+                            theory_id: theory_id.into(),
+                            theory_name: name.into(),
+                            structure: model.to_json(&t.sig),
+                        }),
+                    )?;
                     let evidence = format!("countermodel of size {n} ({id})");
-                    store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Refuted, &evidence, Some(id), None)?;
-                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Refuted, evidence, countermodel: Some(tables::cayley(&t.sig, &model)), proof: None });
+                    store_conjecture(
+                        lib,
+                        name,
+                        theory_id,
+                        text,
+                        proposed_by,
+                        ConjectureStatus::Refuted,
+                        &evidence,
+                        Some(id),
+                        None,
+                    )?;
+                    return Ok(Settled {
+                        theory: name.into(),
+                        statement: text.into(),
+                        proposed_by: proposed_by.into(),
+                        status: ConjectureStatus::Refuted,
+                        evidence,
+                        countermodel: Some(tables::cayley(&t.sig, &model)),
+                        proof: None,
+                    });
                 }
                 FirstModel::None => searched = n,
                 FirstModel::Unknown => break,
             }
         }
-        let mut evidence = if searched > 0 { format!("no countermodel up to size {searched}") } else { "countermodel search inconclusive".to_string() };
+        let mut evidence = if searched > 0 {
+            format!("no countermodel up to size {searched}")
+        } else {
+            "countermodel search inconclusive".to_string()
+        };
         if let Some(p) = &self.prover {
-            match p.prove(t, &axiom, self.per_size * 25).map_err(|e| ToolError::Failed("prove", e))? {
+            match p
+                .prove(t, &axiom, self.per_size * 25)
+                .map_err(|e| ToolError::Failed("prove", e))?
+            {
                 ProverVerdict::Proved { certificate, proof } => {
-                    let cid = ConjectureRec { theory_id: theory_id.into(), theory_name: name.into(), statement: text.into(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: proposed_by.into() };
+                    let cid = ConjectureRec {
+                        theory_id: theory_id.into(),
+                        theory_name: name.into(),
+                        statement: text.into(),
+                        status: ConjectureStatus::Open,
+                        evidence: String::new(),
+                        countermodel: None,
+                        proof: None,
+                        proposed_by: proposed_by.into(),
+                    };
                     let cid = Body::Conjecture(cid).id();
-                    let pid = store(lib, Body::Proof(ProofRec { conjecture_id: cid, theory_id: theory_id.into(), statement: text.into(), prover: p.name(), certificate }))?;
+                    let pid = store(
+                        lib,
+                        Body::Proof(ProofRec {
+                            conjecture_id: cid,
+                            theory_id: theory_id.into(),
+                            statement: text.into(),
+                            prover: p.name(),
+                            certificate,
+                        }),
+                    )?;
                     let evidence = format!("proved by {} ({pid})", p.name());
-                    store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Proved, &evidence, None, Some(pid))?;
-                    return Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Proved, evidence, countermodel: None, proof });
+                    store_conjecture(
+                        lib,
+                        name,
+                        theory_id,
+                        text,
+                        proposed_by,
+                        ConjectureStatus::Proved,
+                        &evidence,
+                        None,
+                        Some(pid),
+                    )?;
+                    return Ok(Settled {
+                        theory: name.into(),
+                        statement: text.into(),
+                        proposed_by: proposed_by.into(),
+                        status: ConjectureStatus::Proved,
+                        evidence,
+                        countermodel: None,
+                        proof,
+                    });
                 }
                 ProverVerdict::Unknown(why) => evidence += &format!("; prover: {why}"),
             }
         } else {
             evidence += "; no prover built in";
         }
-        store_conjecture(lib, name, theory_id, text, proposed_by, ConjectureStatus::Open, &evidence, None, None)?;
-        Ok(Settled { theory: name.into(), statement: text.into(), proposed_by: proposed_by.into(), status: ConjectureStatus::Open, evidence, countermodel: None, proof: None })
+        store_conjecture(
+            lib,
+            name,
+            theory_id,
+            text,
+            proposed_by,
+            ConjectureStatus::Open,
+            &evidence,
+            None,
+            None,
+        )?;
+        Ok(Settled {
+            theory: name.into(),
+            statement: text.into(),
+            proposed_by: proposed_by.into(),
+            status: ConjectureStatus::Open,
+            evidence,
+            countermodel: None,
+            proof: None,
+        })
     }
 }
 
 fn store(lib: &mut Library, body: Body) -> Result<String, ToolError> {
-    lib.put(body).map(|(r, _)| r.id).map_err(|e| ToolError::Failed("library", e.to_string()))
+    lib.put(body)
+        .map(|(r, _)| r.id)
+        .map_err(|e| ToolError::Failed("library", e.to_string()))
 }
 
 #[allow(clippy::too_many_arguments)]
-fn store_conjecture(lib: &mut Library, name: &str, theory_id: &str, text: &str, by: &str, status: ConjectureStatus, evidence: &str, countermodel: Option<String>, proof: Option<String>) -> Result<(), ToolError> {
-    let rec = ConjectureRec { theory_id: theory_id.into(), theory_name: name.into(), statement: text.into(), status, evidence: evidence.into(), countermodel, proof, proposed_by: by.into() };
+fn store_conjecture(
+    lib: &mut Library,
+    name: &str,
+    theory_id: &str,
+    text: &str,
+    by: &str,
+    status: ConjectureStatus,
+    evidence: &str,
+    countermodel: Option<String>,
+    proof: Option<String>,
+) -> Result<(), ToolError> {
+    let rec = ConjectureRec {
+        theory_id: theory_id.into(),
+        theory_name: name.into(),
+        statement: text.into(),
+        status,
+        evidence: evidence.into(),
+        countermodel,
+        proof,
+        proposed_by: by.into(),
+    };
     store(lib, Body::Conjecture(rec)).map(|_| ())
 }
 
 /// The theory record of a candidate or base (stored so that records about it can refer to it).
 /// Its text must read back as the same theory: a record that does not would be lost to every
 /// later cycle, so it is an error here rather than a failure for backtest to find.
-pub fn theory_record(name: &str, t: &Theory, origin: &str, parents: &[String], discovery: bool, notes: &str, score: Option<Score>) -> Result<Body, ToolError> {
+pub fn theory_record(
+    name: &str,
+    t: &Theory,
+    origin: &str,
+    parents: &[String],
+    discovery: bool,
+    notes: &str,
+    score: Option<Score>,
+) -> Result<Body, ToolError> {
     let text = t.to_text();
     match Theory::parse(&text, name) {
         Ok(back) if back.fingerprint() == t.fingerprint() => {}
-        Ok(_) => return Err(ToolError::Failed("library", format!("the text of `{name}` reads back as another theory"))),
-        Err(e) => return Err(ToolError::Failed("library", format!("the text of `{name}` does not read back: {e}"))),
+        Ok(_) => {
+            return Err(ToolError::Failed(
+                "library",
+                format!("the text of `{name}` reads back as another theory"),
+            ))
+        }
+        Err(e) => {
+            return Err(ToolError::Failed(
+                "library",
+                format!("the text of `{name}` does not read back: {e}"),
+            ))
+        }
     }
-    Ok(Body::Theory(TheoryRec { name: name.into(), text, fingerprint: t.fingerprint().to_string(), origin: origin.into(), parents: parents.to_vec(), discovery, notes: notes.into(), score, aliases: vec![], presentations: vec![] }))
+    Ok(Body::Theory(TheoryRec {
+        name: name.into(),
+        text,
+        fingerprint: t.fingerprint().to_string(),
+        origin: origin.into(),
+        parents: parents.to_vec(),
+        discovery,
+        notes: notes.into(),
+        score,
+        aliases: vec![],
+        presentations: vec![],
+    }))
 }
 
 /// Stores a theory (keeping an existing discovery's name and notes) and returns its ID.
-pub fn ensure_theory(lib: &mut Library, name: &str, t: &Theory, origin: &str) -> Result<String, ToolError> {
+pub fn ensure_theory(
+    lib: &mut Library,
+    name: &str,
+    t: &Theory,
+    origin: &str,
+) -> Result<String, ToolError> {
     let record = theory_record(name, t, origin, &[], false, "", None)?;
     let id = record.id();
     if lib.get(&id).is_ok() {
@@ -276,8 +534,13 @@ pub fn ensure_theory(lib: &mut Library, name: &str, t: &Theory, origin: &str) ->
 }
 
 /// `search_library`.
-pub fn search_library(lib: &Library, query: &str, min_score: Option<f64>) -> Result<Vec<Hit>, ToolError> {
-    lib.search(query, min_score, 20).map_err(|e| ToolError::Failed("search_library", e.to_string()))
+pub fn search_library(
+    lib: &Library,
+    query: &str,
+    min_score: Option<f64>,
+) -> Result<Vec<Hit>, ToolError> {
+    lib.search(query, min_score, 20)
+        .map_err(|e| ToolError::Failed("search_library", e.to_string()))
 }
 
 /// What `add_to_library` did.
@@ -294,7 +557,10 @@ impl Added {
     /// The tool's reply, as shown live and in the report.
     pub fn summary(&self, name: &str) -> String {
         match &self.first_name {
-            Some(first) => format!("{}: already in the library as `{first}`; `{name}` is kept as an alias", self.id),
+            Some(first) => format!(
+                "{}: already in the library as `{first}`; `{name}` is kept as an alias",
+                self.id
+            ),
             None => self.id.clone(),
         }
     }
@@ -303,12 +569,28 @@ impl Added {
 /// Adds `c` as another presentation of the stored theory `id` (a discovery it was shown
 /// equivalent to), once: the library deduplicates by equivalence, so an equivalent theory never
 /// becomes a discovery of its own.
-pub fn add_presentation(lib: &mut Library, id: &str, c: &Candidate, evidence: &str) -> Result<String, ToolError> {
-    let record = lib.get(id).map_err(|e| ToolError::Failed("library", e.to_string()))?;
-    let Body::Theory(mut t) = record.body else { return Err(ToolError::Failed("library", format!("{id} is not a theory"))) };
+pub fn add_presentation(
+    lib: &mut Library,
+    id: &str,
+    c: &Candidate,
+    evidence: &str,
+) -> Result<String, ToolError> {
+    let record = lib
+        .get(id)
+        .map_err(|e| ToolError::Failed("library", e.to_string()))?;
+    let Body::Theory(mut t) = record.body else {
+        return Err(ToolError::Failed(
+            "library",
+            format!("{id} is not a theory"),
+        ));
+    };
     let text = c.theory.to_text();
     if !t.presentations.iter().any(|p| p.text == text) {
-        t.presentations.push(Presentation { name: c.name.clone(), text, evidence: evidence.into() });
+        t.presentations.push(Presentation {
+            name: c.name.clone(),
+            text,
+            evidence: evidence.into(),
+        });
         store(lib, Body::Theory(t))?;
     }
     Ok(id.to_string())
@@ -318,35 +600,81 @@ pub fn add_presentation(lib: &mut Library, id: &str, c: &Candidate, evidence: &s
 /// of each size. A theory already kept under another name keeps that first name and its notes;
 /// `name` (and `notes`) become an alias given in `cycle`, and the reply says so. A theory stored
 /// before as a base or candidate becomes a discovery, its earlier name an alias.
-pub fn add_to_library(lib: &mut Library, c: &Candidate, name: &str, notes: &str, cycle: u64) -> Result<Added, ToolError> {
-    let Body::Theory(mut rec) = theory_record(name, &c.theory, &c.origin, &c.parents, true, notes, c.score.clone())? else { unreachable!("theory_record makes theories") };
+pub fn add_to_library(
+    lib: &mut Library,
+    c: &Candidate,
+    name: &str,
+    notes: &str,
+    cycle: u64,
+) -> Result<Added, ToolError> {
+    let Body::Theory(mut rec) = theory_record(
+        name,
+        &c.theory,
+        &c.origin,
+        &c.parents,
+        true,
+        notes,
+        c.score.clone(),
+    )?
+    else {
+        unreachable!("theory_record makes theories")
+    };
     let mut first_name = None;
-    if let Ok(Record { body: Body::Theory(old), .. }) = lib.get(&Body::Theory(rec.clone()).id()) {
-        let alias = |n: &str, notes: &str| Alias { name: n.into(), cycle, notes: notes.into() };
+    if let Ok(Record {
+        body: Body::Theory(old),
+        ..
+    }) = lib.get(&Body::Theory(rec.clone()).id())
+    {
+        let alias = |n: &str, notes: &str| Alias {
+            name: n.into(),
+            cycle,
+            notes: notes.into(),
+        };
         if old.discovery {
             if old.name != name {
                 first_name = Some(old.name.clone());
             }
-            let mut kept = TheoryRec { score: old.score.clone().or(rec.score), ..old };
+            let mut kept = TheoryRec {
+                score: old.score.clone().or(rec.score),
+                ..old
+            };
             if first_name.is_some() && !kept.aliases.iter().any(|a| a.name == name) {
                 kept.aliases.push(alias(name, notes));
             }
             rec = kept;
         } else if old.name != name {
-            rec.aliases = old.aliases.into_iter().chain([alias(&old.name, "")]).collect();
+            rec.aliases = old
+                .aliases
+                .into_iter()
+                .chain([alias(&old.name, "")])
+                .collect();
         }
     }
     let id = store(lib, Body::Theory(rec))?;
     let name = first_name.as_deref().unwrap_or(name);
     if !c.spectrum.is_empty() {
-        store(lib, Body::Spectrum(SpectrumRec { theory_id: id.clone(), theory_name: name.into(), rows: c.spectrum.clone() }))?;
+        store(
+            lib,
+            Body::Spectrum(SpectrumRec {
+                theory_id: id.clone(),
+                theory_name: name.into(),
+                rows: c.spectrum.clone(),
+            }),
+        )?;
     }
     let mut per_size: std::collections::BTreeMap<Vec<u32>, usize> = Default::default();
     for m in &c.models {
         let k = per_size.entry(m.model.sizes.clone()).or_default();
         if *k < 3 {
             *k += 1;
-            store(lib, Body::Model(ModelRec { theory_id: id.clone(), theory_name: name.into(), structure: m.model.to_json(&c.theory.sig) }))?;
+            store(
+                lib,
+                Body::Model(ModelRec {
+                    theory_id: id.clone(),
+                    theory_name: name.into(),
+                    structure: m.model.to_json(&c.theory.sig),
+                }),
+            )?;
         }
     }
     Ok(Added { id, first_name })

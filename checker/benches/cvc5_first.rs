@@ -39,9 +39,20 @@ fn smtlib(t: &Theory, n: u32) -> String {
     for s in 0..sig.sorts.len() {
         writeln!(out, "(declare-sort S{s} 0)").unwrap();
     }
-    let sorts = |args: &[SortId]| args.iter().map(|s| format!("S{}", s.0)).collect::<Vec<_>>().join(" ");
+    let sorts = |args: &[SortId]| {
+        args.iter()
+            .map(|s| format!("S{}", s.0))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     for (i, f) in sig.funcs.iter().enumerate() {
-        writeln!(out, "(declare-fun f{i} ({}) S{})", sorts(&f.args), f.result.0).unwrap();
+        writeln!(
+            out,
+            "(declare-fun f{i} ({}) S{})",
+            sorts(&f.args),
+            f.result.0
+        )
+        .unwrap();
     }
     for (i, r) in sig.rels.iter().enumerate() {
         writeln!(out, "(declare-fun r{i} ({}) Bool)", sorts(&r.args)).unwrap();
@@ -55,10 +66,20 @@ fn smtlib(t: &Theory, n: u32) -> String {
             writeln!(out, "(assert (distinct {}))", elems.join(" ")).unwrap();
         }
         let cases: Vec<String> = elems.iter().map(|e| format!("(= x {e})")).collect();
-        writeln!(out, "(assert (forall ((x S{s})) (or {} false)))", cases.join(" ")).unwrap();
+        writeln!(
+            out,
+            "(assert (forall ((x S{s})) (or {} false)))",
+            cases.join(" ")
+        )
+        .unwrap();
     }
     for a in &t.axioms {
-        let sorted = |vs: &[VarId]| vs.iter().map(|v| format!("(v{} S{})", v.0, a.vars[v.0 as usize].sort.0)).collect::<Vec<_>>().join(" ");
+        let sorted = |vs: &[VarId]| {
+            vs.iter()
+                .map(|v| format!("(v{} S{})", v.0, a.vars[v.0 as usize].sort.0))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let body = formula(&a.formula, &sorted);
         let free = a.free_vars();
         if free.is_empty() {
@@ -75,18 +96,28 @@ fn term(t: &Term) -> String {
     match t {
         Term::Var(v) => format!("v{}", v.0),
         Term::App(f, args) if args.is_empty() => format!("f{}", f.0),
-        Term::App(f, args) => format!("(f{} {})", f.0, args.iter().map(term).collect::<Vec<_>>().join(" ")),
+        Term::App(f, args) => format!(
+            "(f{} {})",
+            f.0,
+            args.iter().map(term).collect::<Vec<_>>().join(" ")
+        ),
     }
 }
 
 fn formula(f: &Formula, sorted: &dyn Fn(&[VarId]) -> String) -> String {
-    let two = |op: &str, a: &Formula, b: &Formula| format!("({op} {} {})", formula(a, sorted), formula(b, sorted));
+    let two = |op: &str, a: &Formula, b: &Formula| {
+        format!("({op} {} {})", formula(a, sorted), formula(b, sorted))
+    };
     match f {
         Formula::True => "true".into(),
         Formula::False => "false".into(),
         Formula::Eq(a, b) => format!("(= {} {})", term(a), term(b)),
         Formula::Rel(r, args) if args.is_empty() => format!("r{}", r.0),
-        Formula::Rel(r, args) => format!("(r{} {})", r.0, args.iter().map(term).collect::<Vec<_>>().join(" ")),
+        Formula::Rel(r, args) => format!(
+            "(r{} {})",
+            r.0,
+            args.iter().map(term).collect::<Vec<_>>().join(" ")
+        ),
         Formula::Not(g) => format!("(not {})", formula(g, sorted)),
         Formula::And(a, b) => two("and", a, b),
         Formula::Or(a, b) => two("or", a, b),
@@ -100,7 +131,15 @@ fn formula(f: &Formula, sorted: &dyn Fn(&[VarId]) -> String) -> String {
 fn birkhoff(t: &Theory, n: u32, cap: Duration) -> (String, f64) {
     let start = Instant::now();
     let sizes = vec![n; t.sig.sorts.len()];
-    let answer = match router::first(Engine::Auto, t, &sizes, &Budget { time: Some(cap), ..Budget::default() }) {
+    let answer = match router::first(
+        Engine::Auto,
+        t,
+        &sizes,
+        &Budget {
+            time: Some(cap),
+            ..Budget::default()
+        },
+    ) {
         Ok((FirstModel::Found { .. }, _, _)) => "model".to_string(),
         Ok((FirstModel::None, _, _)) => "none".to_string(),
         Ok((FirstModel::Unknown, _, _)) => "unknown".to_string(),
@@ -112,8 +151,16 @@ fn birkhoff(t: &Theory, n: u32, cap: Duration) -> (String, f64) {
 fn cvc5(file: &str, cap: Duration) -> (String, f64) {
     let start = Instant::now();
     let tlimit = format!("--tlimit={}", cap.as_millis());
-    let answer = match Command::new("cvc5").args(["--finite-model-find", &tlimit, file]).output() {
-        Ok(o) => match String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").trim() {
+    let answer = match Command::new("cvc5")
+        .args(["--finite-model-find", &tlimit, file])
+        .output()
+    {
+        Ok(o) => match String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+        {
             "sat" => "model".to_string(),
             "unsat" => "none".to_string(),
             "" | "unknown" => "timeout".to_string(),
@@ -136,7 +183,10 @@ fn write_only(dir: &str, instances: &[String]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let [flag, dir, instances @ ..] = args.as_slice() {
         if flag == "--write" {
             return write_only(dir, instances);

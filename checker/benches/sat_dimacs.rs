@@ -39,7 +39,10 @@ impl cadical::Callbacks for Deadline {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let [cap, dir, instances @ ..] = args.as_slice() else {
         eprintln!("usage: cargo bench -p birkhoff-checker --bench sat_dimacs -- CAP DIR THEORY:N [THEORY:N ...]");
         std::process::exit(2);
@@ -51,10 +54,26 @@ fn main() {
         let (t, n, stem) = common::instance(inst);
         let sizes = vec![n; t.sig.sorts.len()];
         let mut clauses = Clauses::default();
-        Encoding::new(&t, &implied::cancellations(&t), &sizes, Symmetry::On, u64::MAX, &mut clauses, &|| false).unwrap_or_else(|e| panic!("{inst}: {e:?}"));
-        let vars = clauses.0.iter().flatten().map(|l| l.unsigned_abs()).max().unwrap_or(0);
+        Encoding::new(
+            &t,
+            &implied::cancellations(&t),
+            &sizes,
+            Symmetry::On,
+            u64::MAX,
+            &mut clauses,
+            &|| false,
+        )
+        .unwrap_or_else(|e| panic!("{inst}: {e:?}"));
+        let vars = clauses
+            .0
+            .iter()
+            .flatten()
+            .map(|l| l.unsigned_abs())
+            .max()
+            .unwrap_or(0);
         let file = format!("{dir}/{stem}-{n}.cnf");
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&file).expect("create the DIMACS file"));
+        let mut out =
+            std::io::BufWriter::new(std::fs::File::create(&file).expect("create the DIMACS file"));
         writeln!(out, "p cnf {vars} {}", clauses.0.len()).unwrap();
         for c in &clauses.0 {
             for l in c {
@@ -74,6 +93,10 @@ fn main() {
             Some(false) => "unsat",
             None => "unknown",
         };
-        println!("{file}\t{vars}\t{}\t{answer}\t{:.2}", clauses.0.len(), start.elapsed().as_secs_f64());
+        println!(
+            "{file}\t{vars}\t{}\t{answer}\t{:.2}",
+            clauses.0.len(),
+            start.elapsed().as_secs_f64()
+        );
     }
 }

@@ -25,11 +25,22 @@ struct Plain {
 impl Plain {
     fn new(t: &Theory, n: u32) -> Plain {
         let int = Sort::int();
-        let decl = |name: &str, arity: usize, range: &Sort| FuncDecl::new(name, &vec![&int; arity], range);
+        let decl =
+            |name: &str, arity: usize, range: &Sort| FuncDecl::new(name, &vec![&int; arity], range);
         Plain {
             n: n as i64,
-            funcs: t.sig.funcs.iter().map(|f| decl(&f.name, f.args.len(), &int)).collect(),
-            rels: t.sig.rels.iter().map(|r| decl(&r.name, r.args.len(), &Sort::bool())).collect(),
+            funcs: t
+                .sig
+                .funcs
+                .iter()
+                .map(|f| decl(&f.name, f.args.len(), &int))
+                .collect(),
+            rels: t
+                .sig
+                .rels
+                .iter()
+                .map(|r| decl(&r.name, r.args.len(), &Sort::bool()))
+                .collect(),
         }
     }
 
@@ -44,21 +55,30 @@ impl Plain {
             Term::App(f, args) => {
                 let args: Vec<Int> = args.iter().map(|a| self.term(a, env)).collect();
                 let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
-                self.funcs[f.0 as usize].apply(&refs).as_int().expect("functions return integers")
+                self.funcs[f.0 as usize]
+                    .apply(&refs)
+                    .as_int()
+                    .expect("functions return integers")
             }
         }
     }
 
     /// A quantifier expanded over the integers `0..n`.
     fn expanded(&self, universal: bool, vs: &[VarId], g: &Formula, env: &mut Vec<i64>) -> Bool {
-        let Some((first, rest)) = vs.split_first() else { return self.formula(g, env) };
+        let Some((first, rest)) = vs.split_first() else {
+            return self.formula(g, env);
+        };
         let parts: Vec<Bool> = (0..self.n)
             .map(|x| {
                 env[first.0 as usize] = x;
                 self.expanded(universal, rest, g, env)
             })
             .collect();
-        if universal { Bool::and(&parts) } else { Bool::or(&parts) }
+        if universal {
+            Bool::and(&parts)
+        } else {
+            Bool::or(&parts)
+        }
     }
 
     fn formula(&self, f: &Formula, env: &mut Vec<i64>) -> Bool {
@@ -69,7 +89,10 @@ impl Plain {
             Formula::Rel(r, args) => {
                 let args: Vec<Int> = args.iter().map(|a| self.term(a, env)).collect();
                 let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
-                self.rels[r.0 as usize].apply(&refs).as_bool().expect("relations are Boolean")
+                self.rels[r.0 as usize]
+                    .apply(&refs)
+                    .as_bool()
+                    .expect("relations are Boolean")
             }
             Formula::Not(g) => self.formula(g, env).not(),
             Formula::And(a, b) => Bool::and(&[self.formula(a, env), self.formula(b, env)]),
@@ -102,7 +125,12 @@ impl Plain {
         params.set_u32("timeout", limit.as_millis() as u32);
         solver.set_params(&params);
         for a in &t.axioms {
-            solver.assert(self.expanded(true, &a.free_vars(), &a.formula, &mut vec![0; a.vars.len()]));
+            solver.assert(self.expanded(
+                true,
+                &a.free_vars(),
+                &a.formula,
+                &mut vec![0; a.vars.len()],
+            ));
         }
         let cells = self.cells(t);
         for c in &cells {
@@ -120,7 +148,10 @@ impl Plain {
                 SatResult::Unknown => return None,
             }
             let m = solver.get_model().expect("sat gives a model");
-            let differs: Vec<Bool> = cells.iter().map(|c| c.eq(m.eval(c, true).expect("a value")).not()).collect();
+            let differs: Vec<Bool> = cells
+                .iter()
+                .map(|c| c.eq(m.eval(c, true).expect("a value")).not())
+                .collect();
             solver.assert(Bool::or(&differs));
             count += 1;
         }
@@ -134,21 +165,46 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 }
 
 fn main() {
-    let limit = Duration::from_secs_f64(std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(120.0));
-    let cases = [("group", 6), ("ring", 6), ("group", 8), ("group", 10), ("ring", 8), ("lattice", 6), ("quasigroup", 5)];
+    let limit = Duration::from_secs_f64(
+        std::env::args()
+            .skip(1)
+            .find_map(|a| a.parse().ok())
+            .unwrap_or(120.0),
+    );
+    let cases = [
+        ("group", 6),
+        ("ring", 6),
+        ("group", 8),
+        ("group", 10),
+        ("ring", 8),
+        ("lattice", 6),
+        ("quasigroup", 5),
+    ];
     println!("theory\tn\tplain_int_labeled\tplain_int_s\tbirkhoff_z3_iso\tbirkhoff_z3_s\tnative_iso\tnative_s");
     for (name, n) in cases {
         let t = seeds::load(name).expect("a seed");
         let (plain, plain_s) = timed(|| Plain::new(&t, n).count_labeled(&t, limit));
-        let budget = Budget { time: Some(limit), ..Budget::default() };
+        let budget = Budget {
+            time: Some(limit),
+            ..Budget::default()
+        };
         let (z, z_s) = timed(|| bz3::enumerate(&t, &[n], &budget).expect("Z3 enumerates"));
-        let (native, native_s) = timed(|| finder::enumerate(&t, &[n], &budget, finder::Options::default()).expect("the finder enumerates"));
+        let (native, native_s) = timed(|| {
+            finder::enumerate(&t, &[n], &budget, finder::Options::default())
+                .expect("the finder enumerates")
+        });
         if let Some(p) = plain {
             if z.labeled.status == birkhoff_checker::budget::Status::Exact {
-                assert_eq!(z.labeled.value, p as u128, "{name} {n}: labeled counts disagree");
+                assert_eq!(
+                    z.labeled.value, p as u128,
+                    "{name} {n}: labeled counts disagree"
+                );
             }
         }
         let plain = plain.map_or(format!("> {} s", limit.as_secs()), |p| p.to_string());
-        println!("{name}\t{n}\t{plain}\t{plain_s:.2}\t{}\t{z_s:.2}\t{}\t{native_s:.3}", z.iso, native.iso);
+        println!(
+            "{name}\t{n}\t{plain}\t{plain_s:.2}\t{}\t{z_s:.2}\t{}\t{native_s:.3}",
+            z.iso, native.iso
+        );
     }
 }

@@ -51,14 +51,20 @@ impl BitRows {
     /// One row per width `n`, holding {0, …, n − 1}.
     pub fn full(widths: impl IntoIterator<Item = u32> + Clone) -> BitRows {
         let words = row_words(widths.clone());
-        let bits = widths.into_iter().flat_map(|n| (0..words).map(move |w| range_word(n, w))).collect();
+        let bits = widths
+            .into_iter()
+            .flat_map(|n| (0..words).map(move |w| range_word(n, w)))
+            .collect();
         BitRows { words, bits }
     }
 
     /// One empty row per width `n`, with room for {0, …, n − 1}.
     pub fn empty(widths: impl IntoIterator<Item = u32> + Clone) -> BitRows {
         let words = row_words(widths.clone());
-        BitRows { words, bits: vec![0; words * widths.into_iter().count()] }
+        BitRows {
+            words,
+            bits: vec![0; words * widths.into_iter().count()],
+        }
     }
 
     /// The words of row `r`.
@@ -74,7 +80,9 @@ impl BitRows {
     /// The greatest element of row `r`, if it holds any.
     pub fn greatest(&self, r: usize) -> Option<u32> {
         let row = self.row(r);
-        row.iter().rposition(|&w| w != 0).map(|w| 64 * w as u32 + 63 - row[w].leading_zeros())
+        row.iter()
+            .rposition(|&w| w != 0)
+            .map(|w| 64 * w as u32 + 63 - row[w].leading_zeros())
     }
 
     /// Whether row `r` holds `v`.
@@ -138,7 +146,11 @@ impl BitRows {
     pub fn next_from(&self, r: usize, from: u32) -> Option<u32> {
         if self.words == 1 {
             // Sorts of up to 64 elements, the common case, without the loop.
-            let word = if from < 64 { self.bits[r] & (u64::MAX << from) } else { 0 };
+            let word = if from < 64 {
+                self.bits[r] & (u64::MAX << from)
+            } else {
+                0
+            };
             return (word != 0).then(|| word.trailing_zeros());
         }
         let (first, _) = place(from);
@@ -176,8 +188,11 @@ mod tests {
         let mut sets: Vec<Vec<bool>> = widths.iter().map(|&n| vec![true; n as usize]).collect();
         let check = |rows: &BitRows, sets: &[Vec<bool>]| {
             for (r, set) in sets.iter().enumerate() {
-                let listed: Vec<u32> = std::iter::successors(rows.next_from(r, 0), |&v| rows.next_from(r, v + 1)).collect();
-                let expected: Vec<u32> = (0..set.len() as u32).filter(|&v| set[v as usize]).collect();
+                let listed: Vec<u32> =
+                    std::iter::successors(rows.next_from(r, 0), |&v| rows.next_from(r, v + 1))
+                        .collect();
+                let expected: Vec<u32> =
+                    (0..set.len() as u32).filter(|&v| set[v as usize]).collect();
                 assert_eq!(listed, expected, "row {r}");
                 let size = match expected[..] {
                     [] => RowSize::Empty,
@@ -185,7 +200,11 @@ mod tests {
                     _ => RowSize::Many,
                 };
                 assert_eq!(rows.size(r), size, "row {r}");
-                assert_eq!((rows.count(r), rows.greatest(r)), (expected.len() as u32, expected.last().copied()), "row {r}");
+                assert_eq!(
+                    (rows.count(r), rows.greatest(r)),
+                    (expected.len() as u32, expected.last().copied()),
+                    "row {r}"
+                );
                 for v in 0..set.len() as u32 {
                     assert_eq!(rows.contains(r, v), set[v as usize]);
                 }
@@ -214,10 +233,32 @@ mod tests {
         let mut one_word = BitRows::full([5, 64]);
         one_word.clear(1, 0);
         let mut set = [0b1010u64, 1 << 63];
-        assert_eq!([pop_least(&mut set), pop_least(&mut set), pop_least(&mut set), pop_least(&mut set)], [Some(1), Some(3), Some(127), None]);
-        assert_eq!((one_word.next_from(1, 0), one_word.next_from(1, 63), one_word.next_from(1, 64), one_word.next_from(0, 5)), (Some(1), Some(63), None, None));
+        assert_eq!(
+            [
+                pop_least(&mut set),
+                pop_least(&mut set),
+                pop_least(&mut set),
+                pop_least(&mut set)
+            ],
+            [Some(1), Some(3), Some(127), None]
+        );
+        assert_eq!(
+            (
+                one_word.next_from(1, 0),
+                one_word.next_from(1, 63),
+                one_word.next_from(1, 64),
+                one_word.next_from(0, 5)
+            ),
+            (Some(1), Some(63), None, None)
+        );
         let mut empty = BitRows::empty(widths);
-        check(&empty, &widths.iter().map(|&n| vec![false; n as usize]).collect::<Vec<_>>());
+        check(
+            &empty,
+            &widths
+                .iter()
+                .map(|&n| vec![false; n as usize])
+                .collect::<Vec<_>>(),
+        );
         (0..81).for_each(|v| empty.insert(5, v));
         assert_eq!(empty.row(5), rows.row(5));
     }

@@ -50,9 +50,20 @@ pub fn memory_limit() -> u64 {
 /// by the cgroup's limit less its current use.
 fn available_memory() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = meminfo.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     let mut available = kib * 1024;
-    let cgroup = |name: &str| std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    let cgroup = |name: &str| {
+        std::fs::read_to_string(format!("/sys/fs/cgroup/{name}"))
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
     if let (Some(max), Some(current)) = (cgroup("memory.max"), cgroup("memory.current")) {
         available = available.min(max.saturating_sub(current));
     }
@@ -157,7 +168,13 @@ pub(crate) struct Meter {
 
 impl Meter {
     pub fn new(b: &Budget) -> Meter {
-        Meter { deadline: b.time.map(|t| Instant::now() + t), max_nodes: b.nodes, nodes: AtomicU64::new(0), cancel: b.cancel.clone(), stopped: AtomicBool::new(false) }
+        Meter {
+            deadline: b.time.map(|t| Instant::now() + t),
+            max_nodes: b.nodes,
+            nodes: AtomicU64::new(0),
+            cancel: b.cancel.clone(),
+            stopped: AtomicBool::new(false),
+        }
     }
 
     /// Records `delta` more nodes; false when the budget is spent (from now on, for every worker).
@@ -176,7 +193,9 @@ impl Meter {
     }
 
     fn cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Whether work after a stopped search (merging partial results) must end now: on Ctrl-C,

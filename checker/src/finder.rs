@@ -5,9 +5,9 @@
 use crate::budget::{Budget, Count, Meter, Status};
 use crate::iso;
 use crate::lex::{LexLeader, FIRST_MODEL_STEP_LIMIT, STEP_LIMIT};
-use crate::skolem;
 use crate::problem::{Problem, ProblemError};
 use crate::search::{Flow, Search};
+use crate::skolem;
 use birkhoff_engine::{eval, Structure, Theory};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,16 @@ impl Enumeration {
     /// An enumeration stopped before any search: nothing is known of these sizes.
     fn cut_short(sizes: &[u32], start: Instant) -> Enumeration {
         let unknown = Count::from_search(0, false);
-        Enumeration { sizes: sizes.to_vec(), iso: unknown, labeled: unknown, classes: Vec::new(), models_met: 0, nodes: 0, elapsed: start.elapsed(), timing: Timing::default() }
+        Enumeration {
+            sizes: sizes.to_vec(),
+            iso: unknown,
+            labeled: unknown,
+            classes: Vec::new(),
+            models_met: 0,
+            nodes: 0,
+            elapsed: start.elapsed(),
+            timing: Timing::default(),
+        }
     }
 }
 
@@ -138,14 +147,21 @@ pub enum Branching {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { symmetry_breaking: true, classes: true, branching: Branching::Both }
+        Options {
+            symmetry_breaking: true,
+            classes: true,
+            branching: Branching::Both,
+        }
     }
 }
 
 impl Options {
     /// The default options, without returning the representatives.
     pub fn counts_only() -> Self {
-        Options { classes: false, ..Options::default() }
+        Options {
+            classes: false,
+            ..Options::default()
+        }
     }
 }
 
@@ -164,11 +180,20 @@ fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Option<Search<'p>> {
 /// The decision paths `depth` decisions below the node that `path` leads to, in search order;
 /// `None` (and the meter stopped, so the search counts as cut short) when the time ran out
 /// while splitting, since the split may then be incomplete.
-fn split_below(root: &Search, path: &[(usize, u32)], depth: usize, meter: &Meter) -> Option<Vec<Vec<(usize, u32)>>> {
-    let Some(mut s) = replay(root, path) else { return Some(Vec::new()) };
+fn split_below(
+    root: &Search,
+    path: &[(usize, u32)],
+    depth: usize,
+    meter: &Meter,
+) -> Option<Vec<Vec<(usize, u32)>>> {
+    let Some(mut s) = replay(root, path) else {
+        return Some(Vec::new());
+    };
     let mut out = Vec::new();
     let from = s.first_open();
-    s.split(from, depth, &mut path.to_vec(), &mut out, &|| meter.out_of_time());
+    s.split(from, depth, &mut path.to_vec(), &mut out, &|| {
+        meter.out_of_time()
+    });
     if meter.out_of_time() {
         meter.stop();
         return None;
@@ -246,7 +271,13 @@ const PATHS_PER_PIECE: usize = 8;
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
 /// ran out while splitting (then the meter is stopped, so nothing empty counts as exact).
-fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
+fn run_split<R: Send>(
+    p: &Problem,
+    opts: Options,
+    meter: &Meter,
+    split: Split,
+    task: impl Fn(usize, &mut Search) -> R + Sync,
+) -> Vec<R> {
     match root_search(p, opts, STEP_LIMIT, meter) {
         Some(root) => run_split_below(&root, meter, split, task),
         None => Vec::new(),
@@ -256,8 +287,15 @@ fn run_split<R: Send>(p: &Problem, opts: Options, meter: &Meter, split: Split, t
 /// The search at the root of `p`, every instance evaluated once ([`Search::new`]); `None` when
 /// propagation alone shows there is no model, or when the time ran out while it was built (then
 /// the meter is stopped, so that nothing empty counts as exact).
-fn root_search<'p>(p: &'p Problem, opts: Options, lex_steps: u32, meter: &Meter) -> Option<Search<'p>> {
-    let root = Search::new(p, opts.symmetry_breaking.then_some(lex_steps), &|| meter.out_of_time());
+fn root_search<'p>(
+    p: &'p Problem,
+    opts: Options,
+    lex_steps: u32,
+    meter: &Meter,
+) -> Option<Search<'p>> {
+    let root = Search::new(p, opts.symmetry_breaking.then_some(lex_steps), &|| {
+        meter.out_of_time()
+    });
     if root.is_none() && meter.out_of_time() {
         meter.stop();
     }
@@ -265,15 +303,26 @@ fn root_search<'p>(p: &'p Problem, opts: Options, lex_steps: u32, meter: &Meter)
 }
 
 /// [`run_split`] from a root already built.
-fn run_split_below<R: Send>(root: &Search, meter: &Meter, split: Split, task: impl Fn(usize, &mut Search) -> R + Sync) -> Vec<R> {
+fn run_split_below<R: Send>(
+    root: &Search,
+    meter: &Meter,
+    split: Split,
+    task: impl Fn(usize, &mut Search) -> R + Sync,
+) -> Vec<R> {
     let target = match split {
         Split::Threads => rayon::current_num_threads() * 16,
         Split::Piece(piece) => piece.count * PATHS_PER_PIECE,
     };
-    let Some(mut paths) = split_paths(root, target, meter) else { return Vec::new() };
+    let Some(mut paths) = split_paths(root, target, meter) else {
+        return Vec::new();
+    };
     if let Split::Piece(piece) = split {
         // Every `count`-th path, so that each piece gets some of the heavy leftmost ones.
-        paths = paths.into_iter().skip(piece.index - 1).step_by(piece.count).collect();
+        paths = paths
+            .into_iter()
+            .skip(piece.index - 1)
+            .step_by(piece.count)
+            .collect();
     }
     // A piece not started when the time runs out is skipped: replaying it copies the root's
     // whole state, which on large problems takes longer than the time left. The meter is then
@@ -297,11 +346,20 @@ fn run_split_below<R: Send>(root: &Search, meter: &Meter, split: Split, task: im
 }
 
 fn budget_check<'a>(meter: &'a Meter) -> impl FnMut(u64) -> Flow + 'a {
-    move |nodes| if meter.charge(nodes) { Flow::Continue } else { Flow::Abort }
+    move |nodes| {
+        if meter.charge(nodes) {
+            Flow::Continue
+        } else {
+            Flow::Abort
+        }
+    }
 }
 
 pub(crate) fn verify(t: &Theory, m: &Structure) -> Result<(), FinderError> {
-    eval::check(t, m).map_err(|v| FinderError::Unsound { violation: v.to_string(), model: m.to_json(&t.sig).to_string() })
+    eval::check(t, m).map_err(|v| FinderError::Unsound {
+        violation: v.to_string(),
+        model: m.to_json(&t.sig).to_string(),
+    })
 }
 
 /// Labeled models summed over isomorphism classes, Σ n!/|Aut|, or over the pieces of a split
@@ -317,21 +375,34 @@ pub(crate) struct LabeledSum {
 
 impl Default for LabeledSum {
     fn default() -> LabeledSum {
-        LabeledSum { total: 0, exact: true }
+        LabeledSum {
+            total: 0,
+            exact: true,
+        }
     }
 }
 
 impl LabeledSum {
     /// A labeled count already made (one piece of a split count), exact if it was.
     pub fn of(count: Count) -> LabeledSum {
-        LabeledSum { total: count.value, exact: count.status == Status::Exact }
+        LabeledSum {
+            total: count.value,
+            exact: count.status == Status::Exact,
+        }
     }
 
     /// Adds the labeled copies of a class with this many automorphisms.
     pub fn add(&mut self, sizes: &[u32], automorphisms: u128) {
         let copies = iso::labelled_copies(sizes, automorphisms);
-        let at_least = if automorphisms == u128::MAX { 1 } else { u128::MAX };
-        self.join(LabeledSum { total: copies.unwrap_or(at_least), exact: copies.is_some() });
+        let at_least = if automorphisms == u128::MAX {
+            1
+        } else {
+            u128::MAX
+        };
+        self.join(LabeledSum {
+            total: copies.unwrap_or(at_least),
+            exact: copies.is_some(),
+        });
     }
 
     /// Adds another sum.
@@ -354,8 +425,18 @@ impl LabeledSum {
 /// tables do.
 pub(crate) fn key(s: &Structure) -> Box<[u8]> {
     let width = key_width(&s.sizes);
-    let mut bytes = Vec::with_capacity(width * (s.funcs.iter().map(Vec::len).sum::<usize>() + s.rels.iter().map(Vec::len).sum::<usize>()));
-    for v in s.funcs.iter().flatten().copied().chain(s.rels.iter().flatten().map(|&b| b as u32)) {
+    let mut bytes = Vec::with_capacity(
+        width
+            * (s.funcs.iter().map(Vec::len).sum::<usize>()
+                + s.rels.iter().map(Vec::len).sum::<usize>()),
+    );
+    for v in s
+        .funcs
+        .iter()
+        .flatten()
+        .copied()
+        .chain(s.rels.iter().flatten().map(|&b| b as u32))
+    {
         bytes.extend_from_slice(&v.to_be_bytes()[4 - width..]);
     }
     bytes.into_boxed_slice()
@@ -370,12 +451,16 @@ fn key_width(sizes: &[u32]) -> usize {
 fn from_key(template: &Structure, k: &[u8]) -> Structure {
     let mut s = template.clone();
     let width = key_width(&s.sizes);
-    let mut it = k.chunks(width).map(|bytes| bytes.iter().fold(0u32, |v, &b| v << 8 | b as u32));
+    let mut it = k
+        .chunks(width)
+        .map(|bytes| bytes.iter().fold(0u32, |v, &b| v << 8 | b as u32));
     for t in s.funcs.iter_mut() {
-        t.iter_mut().for_each(|v| *v = it.next().expect("key has every entry"));
+        t.iter_mut()
+            .for_each(|v| *v = it.next().expect("key has every entry"));
     }
     for t in s.rels.iter_mut() {
-        t.iter_mut().for_each(|v| *v = it.next().expect("key has every entry") == 1);
+        t.iter_mut()
+            .for_each(|v| *v = it.next().expect("key has every entry") == 1);
     }
     s
 }
@@ -383,10 +468,20 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
 /// The classes found by other engines (canonical keys with |Aut|), ordered by canonical form and
 /// cut to the model limit. `template` is any structure of the right shape (`None`: no model).
 #[cfg(feature = "z3")]
-pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>, limit: Option<u64>) -> Vec<IsoClass> {
+pub(crate) fn merge_classes(
+    template: Option<&Structure>,
+    parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>,
+    limit: Option<u64>,
+) -> Vec<IsoClass> {
     let merged: std::collections::BTreeMap<Box<[u8]>, u128> = parts.into_iter().flatten().collect();
     let mut classes: Vec<IsoClass> = match template {
-        Some(tpl) => merged.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect(),
+        Some(tpl) => merged
+            .into_iter()
+            .map(|(k, aut)| IsoClass {
+                model: from_key(tpl, &k),
+                automorphisms: aut,
+            })
+            .collect(),
         None => Vec::new(),
     };
     if let Some(m) = limit {
@@ -397,9 +492,20 @@ pub(crate) fn merge_classes(template: Option<&Structure>, parts: impl IntoIterat
 
 /// The enumeration of an engine that meets models one by one (SAT, Z3): `classes` ordered by
 /// canonical form, counts exact when `finished`.
-pub(crate) fn blocked_enumeration(sizes: &[u32], classes: Vec<IsoClass>, finished: bool, met: u64, nodes: u64, elapsed: Duration, canon: Duration, verify: Duration) -> Enumeration {
+pub(crate) fn blocked_enumeration(
+    sizes: &[u32],
+    classes: Vec<IsoClass>,
+    finished: bool,
+    met: u64,
+    nodes: u64,
+    elapsed: Duration,
+    canon: Duration,
+    verify: Duration,
+) -> Enumeration {
     let mut labeled = LabeledSum::default();
-    classes.iter().for_each(|c| labeled.add(sizes, c.automorphisms));
+    classes
+        .iter()
+        .for_each(|c| labeled.add(sizes, c.automorphisms));
     Enumeration {
         sizes: sizes.to_vec(),
         iso: Count::from_search(classes.len() as u128, finished),
@@ -408,13 +514,24 @@ pub(crate) fn blocked_enumeration(sizes: &[u32], classes: Vec<IsoClass>, finishe
         models_met: met,
         nodes,
         elapsed,
-        timing: Timing { search: 0.0, canon: canon.as_secs_f64(), verify: verify.as_secs_f64(), merge: 0.0 },
+        timing: Timing {
+            search: 0.0,
+            canon: canon.as_secs_f64(),
+            verify: verify.as_secs_f64(),
+            merge: 0.0,
+        },
     }
 }
 
 /// Re-checks a new class's representative with the evaluator, timed in `timing.verify`. False
 /// (the error kept in `error` and the search stopped) when the evaluator rejects it.
-fn checked(t: &Theory, form: &Structure, timing: &mut Timing, error: &mut Option<FinderError>, meter: &Meter) -> bool {
+fn checked(
+    t: &Theory,
+    form: &Structure,
+    timing: &mut Timing,
+    error: &mut Option<FinderError>,
+    meter: &Meter,
+) -> bool {
     let t0 = Instant::now();
     let result = verify(t, form);
     timing.verify += t0.elapsed().as_secs_f64();
@@ -451,7 +568,12 @@ struct Part {
 /// The problem at these sizes, compiled under the budget's clock: compiling a large problem can
 /// take longer than the whole time limit, so a deadline met while compiling gives the
 /// enumeration cut short (`Ok(Err(_))`: nothing counted, every size "at least"), not an error.
-fn compile_within(t: &Theory, sizes: &[u32], meter: &Meter, start: Instant) -> Result<Result<Problem, Enumeration>, FinderError> {
+fn compile_within(
+    t: &Theory,
+    sizes: &[u32],
+    meter: &Meter,
+    start: Instant,
+) -> Result<Result<Problem, Enumeration>, FinderError> {
     match Problem::within(t, sizes, &|| meter.out_of_time()) {
         Err(ProblemError::Stopped) => Ok(Err(Enumeration::cut_short(sizes, start))),
         p => Ok(Ok(p?)),
@@ -461,7 +583,12 @@ fn compile_within(t: &Theory, sizes: &[u32], meter: &Meter, start: Instant) -> R
 /// One representative of every isomorphism class of models with these sort sizes. Each new
 /// class is re-checked by the evaluator where it is found, so a search cut short by the budget
 /// still counts only checked classes, and the merge after a stop ends within a short grace.
-pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<Enumeration, FinderError> {
+pub fn enumerate(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    opts: Options,
+) -> Result<Enumeration, FinderError> {
     let (start, meter) = (Instant::now(), Meter::new(budget));
     let p = match compile_within(t, sizes, &meter, start)? {
         Ok(p) => p,
@@ -470,7 +597,13 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
     let new_classes = AtomicU64::new(0);
     let parts = run_split(&p, opts, &meter, Split::Threads, |_, s| {
         let t_start = Instant::now();
-        let mut part = Part { classes: HashMap::new(), met: 0, timing: Timing::default(), template: None, error: None };
+        let mut part = Part {
+            classes: HashMap::new(),
+            met: 0,
+            timing: Timing::default(),
+            template: None,
+            error: None,
+        };
         let mut on_model = |s: &Search| {
             part.met += 1;
             let t0 = Instant::now();
@@ -490,7 +623,8 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
         let from = s.first_open();
         s.run(from, &mut on_model, &mut budget_check(&meter));
         meter.charge(s.unchecked_nodes());
-        part.timing.search = (t_start.elapsed().as_secs_f64() - part.timing.canon - part.timing.verify).max(0.0);
+        part.timing.search =
+            (t_start.elapsed().as_secs_f64() - part.timing.canon - part.timing.verify).max(0.0);
         part
     });
     let finished = !meter.stopped();
@@ -521,7 +655,13 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
             let mut entries: Vec<(Box<[u8]>, u128)> = merged.into_iter().collect();
             entries.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
             entries.truncate(limit);
-            let classes: Vec<IsoClass> = entries.into_iter().map(|(k, aut)| IsoClass { model: from_key(tpl, &k), automorphisms: aut }).collect();
+            let classes: Vec<IsoClass> = entries
+                .into_iter()
+                .map(|(k, aut)| IsoClass {
+                    model: from_key(tpl, &k),
+                    automorphisms: aut,
+                })
+                .collect();
             let counts = tally(&mut classes.iter().map(|c| c.automorphisms));
             (classes, counts)
         }
@@ -550,7 +690,12 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> R
 /// meets only when an unbounded lex-leader check shows it is that least member; every other
 /// member of its class is skipped here and counted where the least one lies, perhaps on another
 /// machine. Each counted model is re-checked by the evaluator.
-pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece) -> Result<Enumeration, FinderError> {
+pub fn enumerate_piece(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    piece: Piece,
+) -> Result<Enumeration, FinderError> {
     let (start, meter) = (Instant::now(), Meter::new(budget));
     let p = match compile_within(t, sizes, &meter, start)? {
         Ok(p) => p,
@@ -558,35 +703,50 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
     };
     let counted = AtomicU64::new(0);
     let lex = LexLeader::new(&p, u32::MAX);
-    let parts = run_split(&p, Options::counts_only(), &meter, Split::Piece(piece), |_, s| {
-        let t_start = Instant::now();
-        let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (lex.clone(), Timing::default(), 0u64, 0u128, LabeledSum::default(), None);
-        let mut on_model = |s: &Search| {
-            met += 1;
-            let t0 = Instant::now();
-            let least = !lex.dominated(s.values());
-            timing.canon += t0.elapsed().as_secs_f64();
-            if !least {
-                return Flow::Continue;
-            }
-            let t1 = Instant::now();
-            let c = iso::canonical_form(&p.sig, &s.structure());
-            timing.canon += t1.elapsed().as_secs_f64();
-            if !checked(t, &c.form, &mut timing, &mut error, &meter) {
-                return Flow::Stop;
-            }
-            classes += 1;
-            labeled.add(sizes, c.automorphisms);
-            one_more_class(&counted, budget, &meter)
-        };
-        let from = s.first_open();
-        s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.unchecked_nodes());
-        timing.search = (t_start.elapsed().as_secs_f64() - timing.canon - timing.verify).max(0.0);
-        error.map_or(Ok((classes, labeled, met, timing)), Err)
-    });
+    let parts = run_split(
+        &p,
+        Options::counts_only(),
+        &meter,
+        Split::Piece(piece),
+        |_, s| {
+            let t_start = Instant::now();
+            let (mut lex, mut timing, mut met, mut classes, mut labeled, mut error) = (
+                lex.clone(),
+                Timing::default(),
+                0u64,
+                0u128,
+                LabeledSum::default(),
+                None,
+            );
+            let mut on_model = |s: &Search| {
+                met += 1;
+                let t0 = Instant::now();
+                let least = !lex.dominated(s.values());
+                timing.canon += t0.elapsed().as_secs_f64();
+                if !least {
+                    return Flow::Continue;
+                }
+                let t1 = Instant::now();
+                let c = iso::canonical_form(&p.sig, &s.structure());
+                timing.canon += t1.elapsed().as_secs_f64();
+                if !checked(t, &c.form, &mut timing, &mut error, &meter) {
+                    return Flow::Stop;
+                }
+                classes += 1;
+                labeled.add(sizes, c.automorphisms);
+                one_more_class(&counted, budget, &meter)
+            };
+            let from = s.first_open();
+            s.run(from, &mut on_model, &mut budget_check(&meter));
+            meter.charge(s.unchecked_nodes());
+            timing.search =
+                (t_start.elapsed().as_secs_f64() - timing.canon - timing.verify).max(0.0);
+            error.map_or(Ok((classes, labeled, met, timing)), Err)
+        },
+    );
     let finished = !meter.stopped();
-    let (mut classes, mut labeled, mut met, mut timing) = (0u128, LabeledSum::default(), 0u64, Timing::default());
+    let (mut classes, mut labeled, mut met, mut timing) =
+        (0u128, LabeledSum::default(), 0u64, Timing::default());
     for part in parts {
         let (i, l, m, t) = part?;
         (classes, met) = (classes + i, met + m);
@@ -610,7 +770,12 @@ pub fn enumerate_piece(t: &Theory, sizes: &[u32], budget: &Budget, piece: Piece)
 /// [`enumerate`] at sizes 1, 2, ... up to `max` (every sort the same size), each within
 /// `budget`. The walk stops after the first size cut short: its count is a lower bound, and
 /// the counts of larger sizes searched after it would be lower bounds of lower bounds.
-pub fn enumerate_up_to(t: &Theory, max: u32, budget: &Budget, opts: Options) -> Result<Vec<Enumeration>, FinderError> {
+pub fn enumerate_up_to(
+    t: &Theory,
+    max: u32,
+    budget: &Budget,
+    opts: Options,
+) -> Result<Vec<Enumeration>, FinderError> {
     let mut out: Vec<Enumeration> = Vec::new();
     for n in 1..=max {
         let e = enumerate(t, &vec![n; t.sig.sorts.len()], budget, opts)?;
@@ -625,7 +790,10 @@ pub fn enumerate_up_to(t: &Theory, max: u32, budget: &Budget, opts: Options) -> 
 
 /// The union of the pieces' classes. `give_up` is asked now and then; when it says so the
 /// union so far is returned (a lower bound, for a search that was cut short anyway).
-fn merge(mut maps: Vec<HashMap<Box<[u8]>, u128>>, give_up: impl Fn() -> bool) -> HashMap<Box<[u8]>, u128> {
+fn merge(
+    mut maps: Vec<HashMap<Box<[u8]>, u128>>,
+    give_up: impl Fn() -> bool,
+) -> HashMap<Box<[u8]>, u128> {
     let Some(largest) = (0..maps.len()).max_by_key(|&i| maps[i].len()) else {
         return HashMap::new();
     };
@@ -652,19 +820,35 @@ fn merge(mut maps: Vec<HashMap<Box<[u8]>, u128>>, give_up: impl Fn() -> bool) ->
 /// other, so the answer (model or none) never depends on the race, though which model is shown
 /// may. Witnesses are dropped from the model before it is checked against `t` itself. On a
 /// single thread the searches take turns instead (`by_turns`).
-pub fn first(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    opts: Options,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     first_on(t, sizes, budget, opts, false)
 }
 
 /// [`first`] on the calling thread alone, starting no thread (not even rayon's global pool):
 /// the searches take turns. For a first look at a question that may be over before threads would
 /// have started.
-pub fn first_on_this_thread(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first_on_this_thread(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    opts: Options,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     first_on(t, sizes, budget, opts, true)
 }
 
 /// [`first`], on this thread alone when `this_thread_only` or when rayon has one thread.
-fn first_on(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options, this_thread_only: bool) -> Result<(FirstModel, u64, Duration), FinderError> {
+fn first_on(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    opts: Options,
+    this_thread_only: bool,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
     let meter = Meter::new(budget);
     let stop = || meter.out_of_time();
@@ -675,12 +859,19 @@ fn first_on(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options, this_thre
     let skolemized = skolem::skolemize(t);
     // Without leading existentials there is nothing to add; witness tables too large to compile
     // (or not compiled in time) leave the plain search alone.
-    let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() { Problem::within(&skolemized, sizes, &stop).ok() } else { None };
+    let witnessed = if skolemized.sig.funcs.len() > t.sig.funcs.len() {
+        Problem::within(&skolemized, sizes, &stop).ok()
+    } else {
+        None
+    };
     // With witnesses, two searches already share the threads; four made the distributive
     // nonmedial quasigroup of order 81 take 290 s instead of 35, and three (the witnessed one
     // also fewest values first) made a nonabelian group of order 39 take 27 s instead of 11.
     let opts = match (&witnessed, opts.branching) {
-        (Some(_), Branching::Both) => Options { branching: Branching::DecisionOrder, ..opts },
+        (Some(_), Branching::Both) => Options {
+            branching: Branching::DecisionOrder,
+            ..opts
+        },
         _ => opts,
     };
     let settled = AtomicBool::new(false);
@@ -690,7 +881,10 @@ fn first_on(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options, this_thre
     } else {
         match &witnessed {
             None => first_in(&plain, t, opts, &meter, &settled),
-            Some(w) => either(rayon::join(|| first_in(w, t, opts, &meter, &settled), || first_in(&plain, t, opts, &meter, &settled))),
+            Some(w) => either(rayon::join(
+                || first_in(w, t, opts, &meter, &settled),
+                || first_in(&plain, t, opts, &meter, &settled),
+            )),
         }
     };
     if let FirstModel::Found { model } = &outcome {
@@ -723,12 +917,21 @@ const EARLIER_MODEL_GRACE: Duration = Duration::from_millis(500);
 /// nodes against 50,000), and Mace4's fewest-values-first, which finds designs where the fixed
 /// order wanders (Steiner quasigroups of order 19: about 5,000 nodes against unknown after a
 /// million; none of order 16: about 9,600).
-fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
+fn first_in(
+    p: &Problem,
+    t: &Theory,
+    opts: Options,
+    meter: &Meter,
+    settled: &AtomicBool,
+) -> FirstModel {
     match first_model_roots(p, opts, meter) {
         Err(outcome) => settle(outcome, settled),
         Ok(roots) => match &roots[..] {
             [root] => first_from(root, t, meter, settled),
-            [fewest_first, root] => either(rayon::join(|| first_from(fewest_first, t, meter, settled), || first_from(root, t, meter, settled))),
+            [fewest_first, root] => either(rayon::join(
+                || first_from(fewest_first, t, meter, settled),
+                || first_from(root, t, meter, settled),
+            )),
             _ => unreachable!("one or two ways of branching"),
         },
     }
@@ -737,9 +940,17 @@ fn first_in(p: &Problem, t: &Theory, opts: Options, meter: &Meter, settled: &Ato
 /// The roots of the first-model searches of `p` that `opts.branching` asks for: fewest values
 /// first before the decision order. `Err` when the root itself decides: `None` (propagation
 /// alone meets a conflict) or `Unknown` (the budget ran out while building it).
-fn first_model_roots<'p>(p: &'p Problem, opts: Options, meter: &Meter) -> Result<Vec<Search<'p>>, FirstModel> {
+fn first_model_roots<'p>(
+    p: &'p Problem,
+    opts: Options,
+    meter: &Meter,
+) -> Result<Vec<Search<'p>>, FirstModel> {
     let Some(root) = root_search(p, opts, FIRST_MODEL_STEP_LIMIT, meter) else {
-        return Err(if meter.stopped() { FirstModel::Unknown } else { FirstModel::None });
+        return Err(if meter.stopped() {
+            FirstModel::Unknown
+        } else {
+            FirstModel::None
+        });
     };
     let fewest_first = || {
         let mut s = root.clone();
@@ -762,7 +973,13 @@ fn first_model_roots<'p>(p: &'p Problem, opts: Options, meter: &Meter) -> Result
 /// search, was unknown after 10 s of the Skolemized one. Starting each turn afresh repeats work,
 /// but the turns double: when one of two searches decides after n nodes, the two have searched
 /// fewer than 7n nodes in all.
-fn by_turns(problems: &[&Problem], t: &Theory, opts: Options, meter: &Meter, settled: &AtomicBool) -> FirstModel {
+fn by_turns(
+    problems: &[&Problem],
+    t: &Theory,
+    opts: Options,
+    meter: &Meter,
+    settled: &AtomicBool,
+) -> FirstModel {
     let mut roots = Vec::new();
     for p in problems {
         match first_model_roots(p, opts, meter) {
@@ -771,7 +988,11 @@ fn by_turns(problems: &[&Problem], t: &Theory, opts: Options, meter: &Meter, set
         }
     }
     // A single search needs no turns.
-    let mut turn = if roots.len() > 1 { PROBE_NODES } else { u64::MAX };
+    let mut turn = if roots.len() > 1 {
+        PROBE_NODES
+    } else {
+        u64::MAX
+    };
     loop {
         for root in &roots {
             let mut s = root.clone();
@@ -815,7 +1036,9 @@ fn first_from(root: &Search, t: &Theory, meter: &Meter, settled: &AtomicBool) ->
     }) {
         (Some(model), _) => return settle(FirstModel::Found { model }, settled),
         (None, Flow::Continue) => return settle(FirstModel::None, settled),
-        (None, _) if meter.stopped() || settled.load(Ordering::Relaxed) => return FirstModel::Unknown,
+        (None, _) if meter.stopped() || settled.load(Ordering::Relaxed) => {
+            return FirstModel::Unknown
+        }
         (None, _) => {}
     }
     let best = AtomicUsize::new(usize::MAX);
@@ -824,7 +1047,12 @@ fn first_from(root: &Search, t: &Theory, meter: &Meter, settled: &AtomicBool) ->
     let found = run_split_below(root, meter, Split::Threads, |i, s| {
         // A piece after one that already has a model cannot change the answer; one before it
         // may look for an earlier model for a while.
-        let (model, flow) = first_below(s, t, meter, settled, &mut |_| best.load(Ordering::Relaxed) < i || found_at.get().is_some_and(|at: &Instant| at.elapsed() > EARLIER_MODEL_GRACE));
+        let (model, flow) = first_below(s, t, meter, settled, &mut |_| {
+            best.load(Ordering::Relaxed) < i
+                || found_at
+                    .get()
+                    .is_some_and(|at: &Instant| at.elapsed() > EARLIER_MODEL_GRACE)
+        });
         if model.is_some() {
             found_at.get_or_init(Instant::now);
             best.fetch_min(i, Ordering::Relaxed);
@@ -854,7 +1082,13 @@ fn settle(outcome: FirstModel, settled: &AtomicBool) -> FirstModel {
 /// it exhausted the subtree, `Stop` at a model, `Abort` when the budget ran out, another search
 /// `settled` the question, or `enough` (given the nodes searched since it was last asked) said
 /// to stop.
-fn first_below(s: &mut Search, t: &Theory, meter: &Meter, settled: &AtomicBool, enough: &mut dyn FnMut(u64) -> bool) -> (Option<Structure>, Flow) {
+fn first_below(
+    s: &mut Search,
+    t: &Theory,
+    meter: &Meter,
+    settled: &AtomicBool,
+    enough: &mut dyn FnMut(u64) -> bool,
+) -> (Option<Structure>, Flow) {
     let mut model = None;
     let mut on_model = |s: &Search| {
         let mut m = s.structure();
@@ -862,7 +1096,13 @@ fn first_below(s: &mut Search, t: &Theory, meter: &Meter, settled: &AtomicBool, 
         model = Some(m);
         Flow::Stop
     };
-    let mut check = |nodes| if !meter.charge(nodes) || settled.load(Ordering::Relaxed) || enough(nodes) { Flow::Abort } else { Flow::Continue };
+    let mut check = |nodes| {
+        if !meter.charge(nodes) || settled.load(Ordering::Relaxed) || enough(nodes) {
+            Flow::Abort
+        } else {
+            Flow::Continue
+        }
+    };
     let from = s.first_open();
     let flow = s.run(from, &mut on_model, &mut check);
     meter.charge(s.unchecked_nodes());
@@ -871,29 +1111,43 @@ fn first_below(s: &mut Search, t: &Theory, meter: &Meter, settled: &AtomicBool, 
 
 /// Counts labeled models by enumerating every one (no symmetry breaking), each checked by the
 /// evaluator. Exponentially slower than [`enumerate`]; it exists as an independent check.
-pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+pub fn count_labeled_directly(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Count, FinderError> {
     let meter = Meter::new(budget);
     let p = match Problem::within(t, sizes, &|| meter.out_of_time()) {
         Err(ProblemError::Stopped) => return Ok(Count::from_search(0, false)),
         p => p?,
     };
-    let counts = run_split(&p, Options { symmetry_breaking: false, classes: false, ..Options::default() }, &meter, Split::Threads, |_, s| {
-        let mut n: u128 = 0;
-        let mut bad = None;
-        let mut on_model = |s: &Search| {
-            let m = s.structure();
-            if let Err(e) = verify(t, &m) {
-                bad = Some(e);
-                return Flow::Stop;
-            }
-            n += 1;
-            Flow::Continue
-        };
-        let from = s.first_open();
-        s.run(from, &mut on_model, &mut budget_check(&meter));
-        meter.charge(s.unchecked_nodes());
-        bad.map_or(Ok(n), Err)
-    });
+    let counts = run_split(
+        &p,
+        Options {
+            symmetry_breaking: false,
+            classes: false,
+            ..Options::default()
+        },
+        &meter,
+        Split::Threads,
+        |_, s| {
+            let mut n: u128 = 0;
+            let mut bad = None;
+            let mut on_model = |s: &Search| {
+                let m = s.structure();
+                if let Err(e) = verify(t, &m) {
+                    bad = Some(e);
+                    return Flow::Stop;
+                }
+                n += 1;
+                Flow::Continue
+            };
+            let from = s.first_open();
+            s.run(from, &mut on_model, &mut budget_check(&meter));
+            meter.charge(s.unchecked_nodes());
+            bad.map_or(Ok(n), Err)
+        },
+    );
     let total = counts.into_iter().sum::<Result<u128, FinderError>>()?;
     Ok(Count::from_search(total, !meter.stopped()))
 }

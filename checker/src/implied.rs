@@ -41,10 +41,17 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
         if let Formula::Exists(bound, g) = body {
             if let ([z], Formula::Eq(l, r)) = (bound.as_slice(), &**g) {
                 for (app, i) in onto_in(theory, a, l, r, *z) {
-                    let Term::App(f, _) = app else { unreachable!("onto_in returns applications") };
+                    let Term::App(f, _) = app else {
+                        unreachable!("onto_in returns applications")
+                    };
                     if !seen.contains(&(*f, i)) {
                         seen.push((*f, i));
-                        out.push(clause(a, app, i, format!("{}_cancellation_{}", a.name, i + 1)));
+                        out.push(clause(
+                            a,
+                            app,
+                            i,
+                            format!("{}_cancellation_{}", a.name, i + 1),
+                        ));
                     }
                 }
             }
@@ -54,12 +61,19 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
         for (side, var) in [(l, r), (r, l)] {
             let Term::Var(v) = var else { continue };
             for (app, i) in injective_in(side, *v) {
-                let Term::App(f, _) = app else { unreachable!("injective_in returns applications") };
+                let Term::App(f, _) = app else {
+                    unreachable!("injective_in returns applications")
+                };
                 if seen.contains(&(*f, i)) {
                     continue;
                 }
                 seen.push((*f, i));
-                out.push(clause(a, app, i, format!("{}_cancellation_{}", a.name, i + 1)));
+                out.push(clause(
+                    a,
+                    app,
+                    i,
+                    format!("{}_cancellation_{}", a.name, i + 1),
+                ));
             }
         }
     }
@@ -69,10 +83,25 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
         }
         seen.push((f, i));
         let sort = theory.sig.funcs[f.0 as usize].result;
-        let vars = ["x", "y"].map(|name| VarDecl { name: name.into(), sort }).to_vec();
-        let pair = Axiom { name: String::new(), formula: Formula::True, vars, origin: None };
+        let vars = ["x", "y"]
+            .map(|name| VarDecl {
+                name: name.into(),
+                sort,
+            })
+            .to_vec();
+        let pair = Axiom {
+            name: String::new(),
+            formula: Formula::True,
+            vars,
+            origin: None,
+        };
         let app = Term::App(f, vec![Term::Var(VarId(0)), Term::Var(VarId(1))]);
-        out.push(clause(&pair, &app, i, format!("{}_cancellation_{}", inverse.name, i + 1)));
+        out.push(clause(
+            &pair,
+            &app,
+            i,
+            format!("{}_cancellation_{}", inverse.name, i + 1),
+        ));
     }
     out
 }
@@ -80,7 +109,11 @@ pub fn cancellations(theory: &Theory) -> Vec<Axiom> {
 /// The binary symbols `f` that cancellation from inverses (see the module doc) makes injective
 /// in argument `i`, as `(f, i, the inverse axiom)`.
 fn cancellations_from_inverses(theory: &Theory) -> Vec<(FuncId, usize, &Axiom)> {
-    let bodies: Vec<(&Axiom, &Formula)> = theory.axioms.iter().map(|a| (&**a, a.formula.without_leading_foralls())).collect();
+    let bodies: Vec<(&Axiom, &Formula)> = theory
+        .axioms
+        .iter()
+        .map(|a| (&**a, a.formula.without_leading_foralls()))
+        .collect();
     let mut out = Vec::new();
     for f in theory.sig.func_ids() {
         if !bodies.iter().any(|(_, b)| associative(b, f)) {
@@ -89,7 +122,10 @@ fn cancellations_from_inverses(theory: &Theory) -> Vec<(FuncId, usize, &Axiom)> 
         for side in [Side::Left, Side::Right] {
             let inverse = bodies.iter().find_map(|&(a, b)| {
                 let e = inverse_of(b, f, side)?;
-                bodies.iter().any(|(_, b)| identity(b, f, side, e)).then_some(a)
+                bodies
+                    .iter()
+                    .any(|(_, b)| identity(b, f, side, e))
+                    .then_some(a)
             });
             if let Some(a) = inverse {
                 out.push((f, if side == Side::Left { 1 } else { 0 }, a));
@@ -108,17 +144,23 @@ enum Side {
 
 /// Whether `body` is `f(f(x, y), z) = f(x, f(y, z))` (either way round) with distinct variables.
 fn associative(body: &Formula, f: FuncId) -> bool {
-    let Formula::Eq(l, r) = body else { return false };
-    [(l, r), (r, l)].into_iter().any(|(a, b)| match (grouped(a, f, Side::Left), grouped(b, f, Side::Right)) {
-        (Some(v), Some(w)) => v == w && v[0] != v[1] && v[1] != v[2] && v[0] != v[2],
-        _ => false,
+    let Formula::Eq(l, r) = body else {
+        return false;
+    };
+    [(l, r), (r, l)].into_iter().any(|(a, b)| {
+        match (grouped(a, f, Side::Left), grouped(b, f, Side::Right)) {
+            (Some(v), Some(w)) => v == w && v[0] != v[1] && v[1] != v[2] && v[0] != v[2],
+            _ => false,
+        }
     })
 }
 
 /// `[x, y, z]` when `t` is `f(f(x, y), z)` (`side` = `Left`) or `f(x, f(y, z))` (`Right`).
 fn grouped(t: &Term, f: FuncId, side: Side) -> Option<[VarId; 3]> {
     let pair = |t: &Term| match t {
-        Term::App(g, args) if *g == f && args.len() == 2 => Some([args[0].clone(), args[1].clone()]),
+        Term::App(g, args) if *g == f && args.len() == 2 => {
+            Some([args[0].clone(), args[1].clone()])
+        }
         _ => None,
     };
     let var = |t: &Term| if let Term::Var(v) = t { Some(*v) } else { None };
@@ -152,7 +194,11 @@ fn inverse_of(body: &Formula, f: FuncId, side: Side) -> Option<&Term> {
         if *g != f || args.len() != 2 || !ground(e) {
             return None;
         }
-        let (t, x) = if side == Side::Left { (&args[0], &args[1]) } else { (&args[1], &args[0]) };
+        let (t, x) = if side == Side::Left {
+            (&args[0], &args[1])
+        } else {
+            (&args[1], &args[0])
+        };
         let Term::Var(x) = x else { return None };
         let inverse = match witness {
             Some(u) => *t == Term::Var(u) && u != *x,
@@ -169,10 +215,18 @@ fn inverse_of(body: &Formula, f: FuncId, side: Side) -> Option<&Term> {
 /// Whether `body` says that the ground term `e` is an identity on `side` of `f`: `f(e, y) = y`
 /// for `Side::Left` (`f(y, e) = y` for `Side::Right`), either way round.
 fn identity(body: &Formula, f: FuncId, side: Side, e: &Term) -> bool {
-    let Formula::Eq(l, r) = body else { return false };
+    let Formula::Eq(l, r) = body else {
+        return false;
+    };
     [(l, r), (r, l)].into_iter().any(|(app, y)| {
-        let (Term::App(g, args), Term::Var(y)) = (app, y) else { return false };
-        let (unit, other) = if side == Side::Left { (args.first(), args.get(1)) } else { (args.get(1), args.first()) };
+        let (Term::App(g, args), Term::Var(y)) = (app, y) else {
+            return false;
+        };
+        let (unit, other) = if side == Side::Left {
+            (args.first(), args.get(1))
+        } else {
+            (args.get(1), args.first())
+        };
         *g == f && args.len() == 2 && unit == Some(e) && other == Some(&Term::Var(*y))
     })
 }
@@ -186,13 +240,24 @@ fn ground(t: &Term) -> bool {
 /// `(f, i)` when `a` is a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z` as
 /// [`cancellations`] writes them (distinct variables, the two applications differing at `i` only).
 pub fn cancels_at(a: &Axiom) -> Option<(u32, usize)> {
-    let Formula::Implies(l, r) = &a.formula else { return None };
-    let (Formula::Eq(Term::App(f, xs), Term::App(g, ys)), Formula::Eq(Term::Var(xi), Term::Var(z))) = (&**l, &**r) else { return None };
-    let vars = |ts: &[Term]| ts.iter().map(|t| if let Term::Var(v) = t { Some(*v) } else { None }).collect::<Option<Vec<_>>>();
+    let Formula::Implies(l, r) = &a.formula else {
+        return None;
+    };
+    let (Formula::Eq(Term::App(f, xs), Term::App(g, ys)), Formula::Eq(Term::Var(xi), Term::Var(z))) =
+        (&**l, &**r)
+    else {
+        return None;
+    };
+    let vars = |ts: &[Term]| {
+        ts.iter()
+            .map(|t| if let Term::Var(v) = t { Some(*v) } else { None })
+            .collect::<Option<Vec<_>>>()
+    };
     let (xs, ys) = (vars(xs)?, vars(ys)?);
     let i = xs.iter().position(|v| v == xi)?;
     let distinct = (0..xs.len()).all(|k| !xs[..k].contains(&xs[k])) && !xs.contains(z);
-    let differ_at_i_only = xs.len() == ys.len() && (0..xs.len()).all(|k| if k == i { ys[k] == *z } else { ys[k] == xs[k] });
+    let differ_at_i_only = xs.len() == ys.len()
+        && (0..xs.len()).all(|k| if k == i { ys[k] == *z } else { ys[k] == xs[k] });
     (f == g && distinct && differ_at_i_only).then_some((f.0, i))
 }
 
@@ -205,7 +270,10 @@ fn injective_in(side: &Term, v: VarId) -> Vec<(&Term, usize)> {
         .filter(|app| *app != side)
         .filter_map(|app| {
             let Term::App(_, args) = app else { return None };
-            let vars: Vec<VarId> = args.iter().map(|t| if let Term::Var(x) = t { Some(*x) } else { None }).collect::<Option<_>>()?;
+            let vars: Vec<VarId> = args
+                .iter()
+                .map(|t| if let Term::Var(x) = t { Some(*x) } else { None })
+                .collect::<Option<_>>()?;
             if (1..vars.len()).any(|k| vars[..k].contains(&vars[k])) {
                 return None;
             }
@@ -220,13 +288,25 @@ fn injective_in(side: &Term, v: VarId) -> Vec<(&Term, usize)> {
 /// For `∃z. l = r`: the side `f(x̄)` (distinct variables, `z` the `i`-th, `z` of `f`'s value
 /// sort) whose other side is a variable `y` bound outside (not `z`, not among `x̄`), as
 /// `(f(x̄), i)`. At most one, in a list for the caller's loop.
-fn onto_in<'t>(theory: &Theory, axiom: &Axiom, l: &'t Term, r: &'t Term, z: VarId) -> Vec<(&'t Term, usize)> {
+fn onto_in<'t>(
+    theory: &Theory,
+    axiom: &Axiom,
+    l: &'t Term,
+    r: &'t Term,
+    z: VarId,
+) -> Vec<(&'t Term, usize)> {
     [(l, r), (r, l)]
         .into_iter()
         .filter_map(|(app, other)| {
-            let (Term::App(f, args), Term::Var(y)) = (app, other) else { return None };
-            let vars: Vec<VarId> = args.iter().map(|t| if let Term::Var(x) = t { Some(*x) } else { None }).collect::<Option<_>>()?;
-            if (1..vars.len()).any(|k| vars[..k].contains(&vars[k])) || *y == z || vars.contains(y) {
+            let (Term::App(f, args), Term::Var(y)) = (app, other) else {
+                return None;
+            };
+            let vars: Vec<VarId> = args
+                .iter()
+                .map(|t| if let Term::Var(x) = t { Some(*x) } else { None })
+                .collect::<Option<_>>()?;
+            if (1..vars.len()).any(|k| vars[..k].contains(&vars[k])) || *y == z || vars.contains(y)
+            {
                 return None;
             }
             let i = vars.iter().position(|x| *x == z)?;
@@ -257,16 +337,34 @@ fn context_vars(t: &Term, hole: &Term, f: &mut impl FnMut(VarId)) {
 
 /// `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z`, over `axiom`'s variables and a fresh `z`.
 fn clause(axiom: &Axiom, app: &Term, i: usize, name: String) -> Axiom {
-    let Term::App(f, args) = app else { unreachable!("an application") };
-    let Term::Var(xi) = args[i] else { unreachable!("arguments are variables") };
+    let Term::App(f, args) = app else {
+        unreachable!("an application")
+    };
+    let Term::Var(xi) = args[i] else {
+        unreachable!("arguments are variables")
+    };
     let mut vars = axiom.vars.clone();
     let z = VarId(vars.len() as u32);
-    let fresh = (0..).map(|k| format!("z{k}")).find(|n| vars.iter().all(|d| &d.name != n)).expect("a free name");
-    vars.push(VarDecl { name: fresh, sort: vars[xi.0 as usize].sort });
+    let fresh = (0..)
+        .map(|k| format!("z{k}"))
+        .find(|n| vars.iter().all(|d| &d.name != n))
+        .expect("a free name");
+    vars.push(VarDecl {
+        name: fresh,
+        sort: vars[xi.0 as usize].sort,
+    });
     let mut other = args.clone();
     other[i] = Term::Var(z);
-    let formula = Formula::Implies(Box::new(Formula::Eq(app.clone(), Term::App(*f, other))), Box::new(Formula::Eq(Term::Var(xi), Term::Var(z))));
-    Axiom { name, formula, vars, origin: None }
+    let formula = Formula::Implies(
+        Box::new(Formula::Eq(app.clone(), Term::App(*f, other))),
+        Box::new(Formula::Eq(Term::Var(xi), Term::Var(z))),
+    );
+    Axiom {
+        name,
+        formula,
+        vars,
+        origin: None,
+    }
 }
 
 #[cfg(test)]
@@ -281,7 +379,15 @@ mod tests {
     #[test]
     fn divisions_give_both_cancellations_of_each_table() {
         let t = seeds::load("loop").unwrap();
-        assert_eq!(names(&t), ["ldiv_after_mul_cancellation_2", "mul_after_ldiv_cancellation_2", "rdiv_after_mul_cancellation_1", "mul_after_rdiv_cancellation_1"]);
+        assert_eq!(
+            names(&t),
+            [
+                "ldiv_after_mul_cancellation_2",
+                "mul_after_ldiv_cancellation_2",
+                "rdiv_after_mul_cancellation_1",
+                "mul_after_rdiv_cancellation_1"
+            ]
+        );
     }
 
     #[test]
@@ -290,7 +396,11 @@ mod tests {
         let t = Theory::parse("theory T\nfunc * : 2\naxiom a: x * (x * y) = y", "t.bk").unwrap();
         assert_eq!(names(&t), ["a_cancellation_2"]);
         // ... but in y * (x * y) = y it mentions y itself, and x * x = x has no such term.
-        let t = Theory::parse("theory T\nfunc * : 2\naxiom a: y * (x * y) = y\naxiom b: x * x = x", "t.bk").unwrap();
+        let t = Theory::parse(
+            "theory T\nfunc * : 2\naxiom a: y * (x * y) = y\naxiom b: x * x = x",
+            "t.bk",
+        )
+        .unwrap();
         assert!(names(&t).is_empty());
     }
 
@@ -304,15 +414,28 @@ mod tests {
         let t = t.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(names(&t), ["onto_b_cancellation_2"]);
         // Not when `y` is an argument: `x * z = x` for some z says nothing about the row's other values.
-        let t = Theory::parse("theory T\nfunc * : 2\naxiom a: exists z (x * z = x)", "t.bk").unwrap();
+        let t = Theory::parse(
+            "theory T\nfunc * : 2\naxiom a: exists z (x * z = x)",
+            "t.bk",
+        )
+        .unwrap();
         assert!(names(&t).is_empty());
     }
 
     #[test]
     fn the_clauses_hold_in_every_model() {
         let t = seeds::load("quasigroup").unwrap();
-        let with: Theory = Theory { axioms: cancellations(&t).into_iter().map(Into::into).collect(), ..t.clone() };
-        let e = crate::finder::enumerate(&t, &[4], &Default::default(), crate::finder::Options::default()).unwrap();
+        let with: Theory = Theory {
+            axioms: cancellations(&t).into_iter().map(Into::into).collect(),
+            ..t.clone()
+        };
+        let e = crate::finder::enumerate(
+            &t,
+            &[4],
+            &Default::default(),
+            crate::finder::Options::default(),
+        )
+        .unwrap();
         for c in &e.classes {
             assert!(eval::check(&with, &c.model).is_ok());
         }

@@ -129,24 +129,44 @@ pub fn isomorphic(sig: &Signature, a: &Structure, b: &Structure) -> bool {
 ///
 /// Panics when `perms` does not give one permutation of the right length per sort.
 pub fn relabel(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure {
-    assert_eq!(perms.len(), s.sizes.len(), "relabel: one permutation per sort is needed");
+    assert_eq!(
+        perms.len(),
+        s.sizes.len(),
+        "relabel: one permutation per sort is needed"
+    );
     for (p, &n) in perms.iter().zip(&s.sizes) {
-        assert_eq!(p.len(), n as usize, "relabel: a permutation has the wrong length");
+        assert_eq!(
+            p.len(),
+            n as usize,
+            "relabel: a permutation has the wrong length"
+        );
     }
-    let mut out = Structure { sizes: s.sizes.clone(), funcs: Vec::with_capacity(s.funcs.len()), rels: Vec::with_capacity(s.rels.len()) };
+    let mut out = Structure {
+        sizes: s.sizes.clone(),
+        funcs: Vec::with_capacity(s.funcs.len()),
+        rels: Vec::with_capacity(s.rels.len()),
+    };
     let mut digits = Vec::new();
     for (fi, d) in sig.funcs.iter().enumerate() {
         let src = &s.funcs[fi];
         let res = &perms[d.result.0 as usize];
         let mut dst = vec![0u32; src.len()];
-        let args: Vec<&[u32]> = d.args.iter().map(|a| perms[a.0 as usize].as_slice()).collect();
+        let args: Vec<&[u32]> = d
+            .args
+            .iter()
+            .map(|a| perms[a.0 as usize].as_slice())
+            .collect();
         for_each_image(&args, &mut digits, |i, j| dst[j] = res[src[i] as usize]);
         out.funcs.push(dst);
     }
     for (ri, d) in sig.rels.iter().enumerate() {
         let src = &s.rels[ri];
         let mut dst = vec![false; src.len()];
-        let args: Vec<&[u32]> = d.args.iter().map(|a| perms[a.0 as usize].as_slice()).collect();
+        let args: Vec<&[u32]> = d
+            .args
+            .iter()
+            .map(|a| perms[a.0 as usize].as_slice())
+            .collect();
         for_each_image(&args, &mut digits, |i, j| dst[j] = src[i]);
         out.rels.push(dst);
     }
@@ -159,16 +179,27 @@ pub fn relabel(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure 
 pub fn orbit(sig: &Signature, s: &Structure, limit: u64) -> Option<Vec<Structure>> {
     let mut tries: u64 = 1;
     for &n in &s.sizes {
-        tries = (2..=n as u64).try_fold(tries, |t, k| t.checked_mul(k)).filter(|&t| t <= limit)?;
+        tries = (2..=n as u64)
+            .try_fold(tries, |t, k| t.checked_mul(k))
+            .filter(|&t| t <= limit)?;
     }
     let per_sort: Vec<Vec<Vec<u32>>> = s.sizes.iter().map(|&n| permutations(n)).collect();
     let mut choice = vec![0usize; per_sort.len()];
     let mut seen = std::collections::BTreeSet::new();
     loop {
-        let perms: Vec<Vec<u32>> = choice.iter().zip(&per_sort).map(|(&c, ps)| ps[c].clone()).collect();
+        let perms: Vec<Vec<u32>> = choice
+            .iter()
+            .zip(&per_sort)
+            .map(|(&c, ps)| ps[c].clone())
+            .collect();
         seen.insert(relabel(sig, s, &perms));
         // The next combination, the last sort's permutation turning fastest.
-        let Some(k) = (0..choice.len()).rev().find(|&k| choice[k] + 1 < per_sort[k].len()) else { break };
+        let Some(k) = (0..choice.len())
+            .rev()
+            .find(|&k| choice[k] + 1 < per_sort[k].len())
+        else {
+            break;
+        };
         choice[k] += 1;
         choice[k + 1..].iter_mut().for_each(|c| *c = 0);
     }
@@ -181,7 +212,10 @@ fn permutations(n: u32) -> Vec<Vec<u32>> {
     let mut out = vec![p.clone()];
     // Standard next-permutation: find the last ascent, swap with the last larger element, reverse.
     while let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) {
-        let j = (i..p.len()).rev().find(|&j| p[j] > p[i - 1]).expect("an ascent has a larger element after it");
+        let j = (i..p.len())
+            .rev()
+            .find(|&j| p[j] > p[i - 1])
+            .expect("an ascent has a larger element after it");
         p.swap(i - 1, j);
         p[i..].reverse();
         out.push(p.clone());
@@ -200,7 +234,12 @@ fn for_each_image(perms: &[&[u32]], digits: &mut Vec<u32>, mut f: impl FnMut(usi
     digits.clear();
     digits.resize(k, 0);
     for i in 0..total {
-        let j = perms.iter().zip(digits.iter()).fold(0usize, |acc, (p, &x)| acc * p.len() + p[x as usize] as usize);
+        let j = perms
+            .iter()
+            .zip(digits.iter())
+            .fold(0usize, |acc, (p, &x)| {
+                acc * p.len() + p[x as usize] as usize
+            });
         f(i, j);
         for pos in (0..k).rev() {
             digits[pos] += 1;
@@ -230,7 +269,10 @@ pub fn automorphisms_label(automorphisms: u128) -> String {
 /// `u128::MAX`, the saturated order of a group too large to count (module doc). Panics when
 /// `automorphisms` is zero or does not divide the product, which a true group order always does.
 pub fn labelled_copies(sizes: &[u32], automorphisms: u128) -> Option<u128> {
-    assert!(automorphisms > 0, "labelled_copies: a group order is at least 1");
+    assert!(
+        automorphisms > 0,
+        "labelled_copies: a group order is at least 1"
+    );
     if automorphisms == u128::MAX {
         return None;
     }
@@ -323,7 +365,12 @@ fn fmix(mut h: u64) -> u64 {
 /// Multiplier for tuple position `p` (0 is the value of a function).
 #[inline(always)]
 fn pos_mult(p: usize) -> u64 {
-    const K: [u64; 4] = [0x9e37_79b9_7f4a_7c15, 0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb, 0xd6e8_feb8_6659_fd93];
+    const K: [u64; 4] = [
+        0x9e37_79b9_7f4a_7c15,
+        0xbf58_476d_1ce4_e5b9,
+        0x94d0_49bb_1331_11eb,
+        0xd6e8_feb8_6659_fd93,
+    ];
     if p < 4 {
         K[p]
     } else {
@@ -385,7 +432,11 @@ impl Canonizer {
 
     /// The canonical form of `s` (see [`canonical_form`]).
     pub fn canonical_form(&mut self, sig: &Signature, s: &Structure) -> Canonical {
-        debug_assert!(s.validate(sig).is_ok(), "canonical_form: invalid structure: {:?}", s.validate(sig));
+        debug_assert!(
+            s.validate(sig).is_ok(),
+            "canonical_form: invalid structure: {:?}",
+            s.validate(sig)
+        );
         self.prepare(sig, s);
         let n = self.plan.n;
         // The root partition: one cell per sort.
@@ -421,7 +472,11 @@ impl Canonizer {
         }
         // The result.
         let plan = &self.plan;
-        let mut form = Structure { sizes: s.sizes.clone(), funcs: Vec::with_capacity(s.funcs.len()), rels: Vec::with_capacity(s.rels.len()) };
+        let mut form = Structure {
+            sizes: s.sizes.clone(),
+            funcs: Vec::with_capacity(s.funcs.len()),
+            rels: Vec::with_capacity(s.rels.len()),
+        };
         for sy in &plan.syms {
             let t = &self.best_cert[sy.cert_start..sy.cert_start + sy.table_len];
             if sy.is_rel {
@@ -430,14 +485,19 @@ impl Canonizer {
                 form.funcs.push(t.to_vec());
             }
         }
-        let mut labelling: Vec<Vec<u32>> = plan.sort_len.iter().map(|&l| vec![0; l as usize]).collect();
+        let mut labelling: Vec<Vec<u32>> =
+            plan.sort_len.iter().map(|&l| vec![0; l as usize]).collect();
         for si in 0..plan.sort_off.len() {
             let off = plan.sort_off[si];
             for p in off..off + plan.sort_len[si] {
                 labelling[si][(self.best_lab[p as usize] - off) as usize] = p - off;
             }
         }
-        Canonical { form, automorphisms: self.aut, labelling }
+        Canonical {
+            form,
+            automorphisms: self.aut,
+            labelling,
+        }
     }
 
     /// Lays out sorts and symbols.
@@ -463,14 +523,24 @@ impl Canonizer {
             let mut stride = 1u32;
             for a in args.iter().rev() {
                 let si = a.0 as usize;
-                plan.args.push(Arg { off: plan.sort_off[si], len: plan.sort_len[si], stride });
+                plan.args.push(Arg {
+                    off: plan.sort_off[si],
+                    len: plan.sort_len[si],
+                    stride,
+                });
                 stride = stride.wrapping_mul(plan.sort_len[si]);
             }
             plan.args[arg_start..].reverse();
-            let table_len: usize = args.iter().map(|a| s.sizes[a.0 as usize] as usize).product();
+            let table_len: usize = args
+                .iter()
+                .map(|a| s.sizes[a.0 as usize] as usize)
+                .product();
             let is_rel = result.is_none();
             let index = if is_rel { ri } else { fi };
-            let salt = fmix((plan.syms.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ if is_rel { 0xa076_1d64_78bd_642f } else { 0 });
+            let salt = fmix(
+                (plan.syms.len() as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d)
+                    ^ if is_rel { 0xa076_1d64_78bd_642f } else { 0 },
+            );
             plan.syms.push(Sym {
                 index,
                 is_rel,
@@ -537,7 +607,9 @@ impl Canonizer {
         let a = self.col[base + w as usize];
         let b = self.cend[base + a as usize];
         let lab = &mut self.lab[base..base + self.plan.n];
-        let p = (a..b).find(|&p| lab[p as usize] == w).expect("element in its cell");
+        let p = (a..b)
+            .find(|&p| lab[p as usize] == w)
+            .expect("element in its cell");
         lab.swap(a as usize, p as usize);
         self.cend[base + a as usize] = a + 1;
         self.cend[base + a as usize + 1] = b;
@@ -554,7 +626,13 @@ impl Canonizer {
         let mut ncells = self.ncells[d];
         while ncells < n {
             self.hash.fill(0);
-            accumulate(&self.plan, s, &self.col[base..base + n], &mut self.hash, &mut self.digits);
+            accumulate(
+                &self.plan,
+                s,
+                &self.col[base..base + n],
+                &mut self.hash,
+                &mut self.digits,
+            );
             let hash = &self.hash;
             let lab = &mut self.lab[base..base + n];
             let col = &mut self.col[base..base + n];
@@ -698,7 +776,10 @@ impl Canonizer {
                 self.apply_generator(d, Some(gi));
             }
         }
-        let (lo, hi) = (self.plan.sort_off[si], self.plan.sort_off[si] + self.plan.sort_len[si]);
+        let (lo, hi) = (
+            self.plan.sort_off[si],
+            self.plan.sort_off[si] + self.plan.sort_len[si],
+        );
         let mut first_child = NONE;
         for w in lo..hi {
             if self.col[base + w as usize] != a || self.find(d, w) != w {
@@ -740,10 +821,16 @@ impl Canonizer {
         let base = d * n;
         if !self.has_first {
             let cert = &mut self.first_cert;
-            emit_cert(&self.plan, s, &self.lab[base..base + n], &self.col[base..base + n], |i, v| {
-                cert[i] = v;
-                true
-            });
+            emit_cert(
+                &self.plan,
+                s,
+                &self.lab[base..base + n],
+                &self.col[base..base + n],
+                |i, v| {
+                    cert[i] = v;
+                    true
+                },
+            );
             self.best_cert.copy_from_slice(&self.first_cert);
             self.first_lab.copy_from_slice(&self.lab[base..base + n]);
             self.best_lab.copy_from_slice(&self.lab[base..base + n]);
@@ -757,24 +844,40 @@ impl Canonizer {
         let mut eq_first = true;
         let mut cmp = Ordering::Equal;
         let (cert, first, best) = (&mut self.cert, &self.first_cert, &self.best_cert);
-        let complete = emit_cert(&self.plan, s, &self.lab[base..base + n], &self.col[base..base + n], |i, v| {
-            cert[i] = v;
-            if eq_first && v != first[i] {
-                eq_first = false;
-            }
-            if cmp == Ordering::Equal {
-                cmp = v.cmp(&best[i]);
-            }
-            // Stop only once the leaf is known to be worse than the best and not automorphic
-            // to the first leaf: the group order relies on every first-leaf match being seen.
-            eq_first || cmp != Ordering::Greater
-        });
+        let complete = emit_cert(
+            &self.plan,
+            s,
+            &self.lab[base..base + n],
+            &self.col[base..base + n],
+            |i, v| {
+                cert[i] = v;
+                if eq_first && v != first[i] {
+                    eq_first = false;
+                }
+                if cmp == Ordering::Equal {
+                    cmp = v.cmp(&best[i]);
+                }
+                // Stop only once the leaf is known to be worse than the best and not automorphic
+                // to the first leaf: the group order relies on every first-leaf match being seen.
+                eq_first || cmp != Ordering::Greater
+            },
+        );
         if !complete {
             return None;
         }
-        let prefix = |other: &[u32], path: &[u32]| other.iter().zip(path).take_while(|(x, y)| x == y).count();
-        let c_first = if eq_first { Some(prefix(&self.first_path, &self.path[..d])) } else { None };
-        let c_best = if cmp == Ordering::Equal { Some(prefix(&self.best_path, &self.path[..d])) } else { None };
+        let prefix = |other: &[u32], path: &[u32]| {
+            other.iter().zip(path).take_while(|(x, y)| x == y).count()
+        };
+        let c_first = if eq_first {
+            Some(prefix(&self.first_path, &self.path[..d]))
+        } else {
+            None
+        };
+        let c_best = if cmp == Ordering::Equal {
+            Some(prefix(&self.best_path, &self.path[..d]))
+        } else {
+            None
+        };
         let use_first = match (c_first, c_best) {
             (Some(x), Some(y)) => x <= y,
             (Some(_), None) => true,
@@ -790,11 +893,18 @@ impl Canonizer {
             }
         };
         // The automorphism mapping the matched leaf's labelling onto this one.
-        let (other, c) = if use_first { (&self.first_lab, c_first.unwrap()) } else { (&self.best_lab, c_best.unwrap()) };
+        let (other, c) = if use_first {
+            (&self.first_lab, c_first.unwrap())
+        } else {
+            (&self.best_lab, c_best.unwrap())
+        };
         for p in 0..n {
             self.gen_scratch[other[p] as usize] = self.lab[base + p];
         }
-        let fixed = self.path[..d].iter().take_while(|&&p| self.gen_scratch[p as usize] == p).count();
+        let fixed = self.path[..d]
+            .iter()
+            .take_while(|&&p| self.gen_scratch[p as usize] == p)
+            .count();
         debug_assert!(fixed >= c);
         for level in 0..d.min(fixed + 1) {
             self.apply_generator(level, None);
@@ -884,7 +994,9 @@ fn accumulate(plan: &Plan, s: &Structure, col: &[u32], hash: &mut [u64], digits:
                             let ey = b.off as usize + y;
                             let ev = r + t[i] as usize;
                             i += 1;
-                            let h = fmix(sy.salt ^ cx ^ ((col[ey] as u64) << 21) ^ ((col[ev] as u64) << 42));
+                            let h = fmix(
+                                sy.salt ^ cx ^ ((col[ey] as u64) << 21) ^ ((col[ev] as u64) << 42),
+                            );
                             add(hash, ex, h, 1);
                             add(hash, ey, h, 2);
                             add(hash, ev, h, 0);
@@ -933,7 +1045,13 @@ fn odometer(args: &[Arg], digits: &mut Vec<u32>, mut f: impl FnMut(usize, &[u32]
 /// Emits the certificate of a discrete partition (`lab`: position -> element, `col`: element ->
 /// position) entry by entry as `emit(index, value)`; stops early, returning false, when `emit`
 /// returns false.
-fn emit_cert(plan: &Plan, s: &Structure, lab: &[u32], col: &[u32], mut emit: impl FnMut(usize, u32) -> bool) -> bool {
+fn emit_cert(
+    plan: &Plan,
+    s: &Structure,
+    lab: &[u32],
+    col: &[u32],
+    mut emit: impl FnMut(usize, u32) -> bool,
+) -> bool {
     // The original (local) element at local label `l` of the sort starting at `off`.
     let elem = |off: u32, l: u32| lab[(off + l) as usize] - off;
     for sy in &plan.syms {
@@ -983,7 +1101,11 @@ fn emit_cert(plan: &Plan, s: &Structure, lab: &[u32], col: &[u32], mut emit: imp
                     &mut big
                 };
                 for j in 0..total {
-                    let i: usize = args.iter().zip(digits.iter()).map(|(a, &l)| elem(a.off, l) as usize * a.stride as usize).sum();
+                    let i: usize = args
+                        .iter()
+                        .zip(digits.iter())
+                        .map(|(a, &l)| elem(a.off, l) as usize * a.stride as usize)
+                        .sum();
                     if !emit(c0 + j, value(i)) {
                         return false;
                     }

@@ -24,8 +24,8 @@
 //! relation), which the canonical forms prune and this check does not. Below the cap the check on
 //! a complete table is exact, so most enumerations meet each class once.
 
-use crate::problem::Problem;
 use crate::bits::BitRows;
+use crate::problem::Problem;
 
 const NONE: u32 = u32::MAX;
 
@@ -101,7 +101,11 @@ impl LexLeader {
             let mut offset = 0u32;
             let mut these: Vec<Arg> = Vec::with_capacity(c.args.len());
             for (a, s) in c.args.iter().zip(&c.arg_sorts).rev() {
-                these.push(Arg { elem: *a, sort: s.0, stride });
+                these.push(Arg {
+                    elem: *a,
+                    sort: s.0,
+                    stride,
+                });
                 offset += a * stride;
                 stride *= p.sizes[s.0 as usize];
             }
@@ -214,7 +218,8 @@ impl LexLeader {
     /// Tries every open image for σ(a) and compares again from position `k`.
     fn branch(&mut self, val: &[u32], k: usize, sort: u32, a: u32) -> bool {
         let frame = self.choices.len();
-        self.choices.extend_from_slice(self.open_image.row(sort as usize));
+        self.choices
+            .extend_from_slice(self.open_image.row(sort as usize));
         let mut found = false;
         while let Some(b) = crate::bits::pop_least(&mut self.choices[frame..]) {
             if self.steps >= self.limit {
@@ -232,4 +237,3 @@ impl LexLeader {
         found
     }
 }
-

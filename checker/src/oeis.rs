@@ -55,7 +55,9 @@ impl Sequence {
     /// The term of index `i`, if the file has it.
     pub fn term(&self, i: i64) -> Option<u128> {
         let k = i.checked_sub(self.offset)?;
-        usize::try_from(k).ok().and_then(|k| self.terms.get(k).copied())
+        usize::try_from(k)
+            .ok()
+            .and_then(|k| self.terms.get(k).copied())
     }
 }
 
@@ -69,21 +71,42 @@ pub fn parse(text: &str) -> Result<Vec<Sequence>, String> {
         }
         let at = |why: String| format!("catalogue/oeis.tsv:{}: {why}", i + 1);
         let f: Vec<&str> = line.split('\t').collect();
-        let [id, name, offset, counts, terms] = f[..] else { return Err(at(format!("expected 5 tab-separated fields, found {}", f.len()))) };
+        let [id, name, offset, counts, terms] = f[..] else {
+            return Err(at(format!(
+                "expected 5 tab-separated fields, found {}",
+                f.len()
+            )));
+        };
         if !(id.len() == 7 && id.starts_with('A') && id[1..].chars().all(|c| c.is_ascii_digit())) {
             return Err(at(format!("`{id}` is not an A-number")));
         }
-        let offset: i64 = offset.trim().parse().map_err(|_| at(format!("offset `{offset}` is not an integer")))?;
+        let offset: i64 = offset
+            .trim()
+            .parse()
+            .map_err(|_| at(format!("offset `{offset}` is not an integer")))?;
         let counts = match counts.trim() {
             "unlabeled" => Counts::Unlabeled,
             "labeled" => Counts::Labeled,
             other => return Err(at(format!("`{other}` should be `unlabeled` or `labeled`"))),
         };
-        let terms = terms.split(',').map(|t| t.trim().parse::<u128>().map_err(|_| at(format!("term `{}` is not a non-negative integer", t.trim())))).collect::<Result<Vec<_>, _>>()?;
+        let terms = terms
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse::<u128>()
+                    .map_err(|_| at(format!("term `{}` is not a non-negative integer", t.trim())))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         if name.trim().is_empty() {
             return Err(at("the name is empty".into()));
         }
-        out.push(Sequence { id: id.to_string(), name: name.trim().to_string(), offset, counts, terms });
+        out.push(Sequence {
+            id: id.to_string(),
+            name: name.trim().to_string(),
+            offset,
+            counts,
+            terms,
+        });
     }
     Ok(out)
 }
@@ -92,7 +115,9 @@ pub fn parse(text: &str) -> Result<Vec<Sequence>, String> {
 pub fn sequences() -> &'static [Sequence] {
     static SEQUENCES: OnceLock<Vec<Sequence>> = OnceLock::new();
     // The file is part of the build and a test parses it, so a parse error is a bug.
-    SEQUENCES.get_or_init(|| parse(DATA).unwrap_or_else(|e| panic!("the embedded OEIS data does not parse: {e}")))
+    SEQUENCES.get_or_init(|| {
+        parse(DATA).unwrap_or_else(|e| panic!("the embedded OEIS data does not parse: {e}"))
+    })
 }
 
 /// The sequence with this A-number.
@@ -133,7 +158,12 @@ impl Match {
             (Some(a), Some(b)) => format!("{a}-{b}"),
             _ => String::new(),
         };
-        format!("{} ({}): {which} count at order n = {at}, on {} orders {range}", self.id, self.name, self.orders.len())
+        format!(
+            "{} ({}): {which} count at order n = {at}, on {} orders {range}",
+            self.id,
+            self.name,
+            self.orders.len()
+        )
     }
 }
 
@@ -185,12 +215,26 @@ pub fn recognise_in(rows: &[SpectrumRow], sequences: &[Sequence]) -> Vec<Match> 
         for shift in SHIFTS {
             if let Some((orders, nontrivial)) = compare(rows, seq, shift) {
                 if nontrivial >= MIN_NONTRIVIAL {
-                    out.push(Match { id: seq.id.clone(), name: seq.name.clone(), counts: seq.counts, shift, orders, nontrivial });
+                    out.push(Match {
+                        id: seq.id.clone(),
+                        name: seq.name.clone(),
+                        counts: seq.counts,
+                        shift,
+                        orders,
+                        nontrivial,
+                    });
                 }
             }
         }
     }
-    out.sort_by_key(|m| (m.shift != 0, m.shift.abs(), std::cmp::Reverse(m.orders.len()), m.id.clone()));
+    out.sort_by_key(|m| {
+        (
+            m.shift != 0,
+            m.shift.abs(),
+            std::cmp::Reverse(m.orders.len()),
+            m.id.clone(),
+        )
+    });
     out
 }
 

@@ -92,7 +92,11 @@ fn ranges(orders: &[u32]) -> String {
         while j + 1 < orders.len() && orders[j + 1] == orders[j] + 1 {
             j += 1;
         }
-        parts.push(if i == j { orders[i].to_string() } else { format!("{}-{}", orders[i], orders[j]) });
+        parts.push(if i == j {
+            orders[i].to_string()
+        } else {
+            format!("{}-{}", orders[i], orders[j])
+        });
         i = j + 1;
     }
     parts.join(", ")
@@ -100,7 +104,11 @@ fn ranges(orders: &[u32]) -> String {
 
 /// The orders of a single-sorted spectrum whose iso count is exact, with the count.
 fn exact(rows: &[SpectrumRow]) -> Vec<(u32, u128)> {
-    let mut v: Vec<(u32, u128)> = rows.iter().filter(|r| r.sizes.len() == 1 && r.iso.status == Status::Exact).map(|r| (r.sizes[0], r.iso.value)).collect();
+    let mut v: Vec<(u32, u128)> = rows
+        .iter()
+        .filter(|r| r.sizes.len() == 1 && r.iso.status == Status::Exact)
+        .map(|r| (r.sizes[0], r.iso.value))
+        .collect();
     v.sort_unstable();
     v.dedup_by_key(|(n, _)| *n);
     v
@@ -110,8 +118,14 @@ fn exact(rows: &[SpectrumRow]) -> Vec<(u32, u128)> {
 /// least two such orders exist, and some exact order ≥ 2 it excludes has no model.
 fn restriction(exact: &[(u32, u128)], allowed: impl Fn(u32) -> bool) -> bool {
     let big: Vec<&(u32, u128)> = exact.iter().filter(|(n, _)| *n >= 2).collect();
-    let with: Vec<u32> = big.iter().filter(|(_, c)| *c > 0).map(|(n, _)| *n).collect();
-    with.len() >= 2 && with.iter().all(|&n| allowed(n)) && big.iter().any(|&&(n, c)| c == 0 && !allowed(n))
+    let with: Vec<u32> = big
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(n, _)| *n)
+        .collect();
+    with.len() >= 2
+        && with.iter().all(|&n| allowed(n))
+        && big.iter().any(|&&(n, c)| c == 0 && !allowed(n))
 }
 
 /// The residues mod m of the orders ≥ 2 with models, when they are a proper subset that is
@@ -119,13 +133,19 @@ fn restriction(exact: &[(u32, u128)], allowed: impl Fn(u32) -> bool) -> bool {
 /// excluded residue among the exact orders without.
 fn residue_set(exact: &[(u32, u128)], m: u32) -> Option<Vec<u32>> {
     let big: Vec<&(u32, u128)> = exact.iter().filter(|(n, _)| *n >= 2).collect();
-    let mut allowed: Vec<u32> = big.iter().filter(|(_, c)| *c > 0).map(|(n, _)| n % m).collect();
+    let mut allowed: Vec<u32> = big
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(n, _)| n % m)
+        .collect();
     allowed.sort_unstable();
     allowed.dedup();
     if allowed.is_empty() || allowed.len() == m as usize {
         return None;
     }
-    let excluded_seen = (0..m).filter(|r| !allowed.contains(r)).all(|r| big.iter().any(|&&(n, c)| c == 0 && n % m == r));
+    let excluded_seen = (0..m)
+        .filter(|r| !allowed.contains(r))
+        .all(|r| big.iter().any(|&&(n, c)| c == 0 && n % m == r));
     excluded_seen.then_some(allowed)
 }
 
@@ -151,18 +171,31 @@ fn residue_set(exact: &[(u32, u128)], m: u32) -> Option<Vec<u32>> {
 pub fn conjectures(rows: &[SpectrumRow]) -> Vec<Conjecture> {
     let exact = exact(rows);
     let checked: Vec<u32> = exact.iter().map(|(n, _)| *n).collect();
-    let with_models: Vec<u32> = exact.iter().filter(|(_, c)| *c > 0).map(|(n, _)| *n).collect();
+    let with_models: Vec<u32> = exact
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(n, _)| *n)
+        .collect();
     let evidence = format!("checked at every exact order: {}", ranges(&checked));
     let mut out = Vec::new();
     let mut push = |pattern: Pattern, what: String| {
-        out.push(Conjecture { pattern, statement: format!("{what} ({evidence})"), checked: checked.clone(), with_models: with_models.clone(), status: "open" });
+        out.push(Conjecture {
+            pattern,
+            statement: format!("{what} ({evidence})"),
+            checked: checked.clone(),
+            with_models: with_models.clone(),
+            status: "open",
+        });
     };
     if checked.is_empty() {
         return out;
     }
 
     if exact.len() >= 3 && exact.iter().all(|(_, c)| *c == 1) {
-        push(Pattern::ExactlyOnePerOrder, "exactly one model up to isomorphism of every order".into());
+        push(
+            Pattern::ExactlyOnePerOrder,
+            "exactly one model up to isomorphism of every order".into(),
+        );
     }
     // No model above k: the largest order with a model, and at least two exact orders above it,
     // every one of them up to the last checked order exact and empty.
@@ -170,28 +203,50 @@ pub fn conjectures(rows: &[SpectrumRow]) -> Vec<Conjecture> {
     let above: Vec<u32> = checked.iter().copied().filter(|&n| n > k).collect();
     let last = *checked.last().expect("not empty");
     if above.len() >= 2 && above.len() as u32 == last - k {
-        let what = if k == 0 { "no finite model at all".to_string() } else { format!("no model of any order above {k}") };
+        let what = if k == 0 {
+            "no finite model at all".to_string()
+        } else {
+            format!("no model of any order above {k}")
+        };
         push(Pattern::NoneAbove { k }, what);
     }
     // Powers of a single prime, then prime powers (skipped when a single prime explains it).
-    let base = with_models.iter().filter(|&&n| n >= 2).map(|&n| prime_base(n)).collect::<Option<Vec<u32>>>();
-    let single_prime = base.as_ref().and_then(|b| b.first().filter(|p| b.iter().all(|q| q == *p)).copied());
+    let base = with_models
+        .iter()
+        .filter(|&&n| n >= 2)
+        .map(|&n| prime_base(n))
+        .collect::<Option<Vec<u32>>>();
+    let single_prime = base
+        .as_ref()
+        .and_then(|b| b.first().filter(|p| b.iter().all(|q| q == *p)).copied());
     let single = single_prime.filter(|&p| restriction(&exact, |n| prime_base(n) == Some(p)));
     let powers_of_two = single == Some(2);
     if let Some(p) = single {
-        push(Pattern::OnlyPowersOf { p }, format!("models only at orders that are powers of {p} (n ≥ 2)"));
+        push(
+            Pattern::OnlyPowersOf { p },
+            format!("models only at orders that are powers of {p} (n ≥ 2)"),
+        );
     }
     if single.is_none() && restriction(&exact, |n| prime_base(n).is_some()) {
-        push(Pattern::OnlyPrimePowers, "models only at prime-power orders (n ≥ 2)".into());
+        push(
+            Pattern::OnlyPrimePowers,
+            "models only at prime-power orders (n ≥ 2)".into(),
+        );
     }
     if !powers_of_two && restriction(&exact, |n| n % 2 == 0) {
-        push(Pattern::OnlyEven, "models only at even orders (n ≥ 2)".into());
+        push(
+            Pattern::OnlyEven,
+            "models only at even orders (n ≥ 2)".into(),
+        );
     }
     if restriction(&exact, |n| n % 2 == 1) {
         push(Pattern::OnlyOdd, "models only at odd orders (n ≥ 2)".into());
     }
     if restriction(&exact, is_square) {
-        push(Pattern::OnlySquares, "models only at square orders (n ≥ 2)".into());
+        push(
+            Pattern::OnlySquares,
+            "models only at square orders (n ≥ 2)".into(),
+        );
     }
     // Residues: report m only when no proper divisor d > 1 of m gives the same set of orders.
     let mut sets: Vec<(u32, Vec<u32>)> = Vec::new();
@@ -201,12 +256,24 @@ pub fn conjectures(rows: &[SpectrumRow]) -> Vec<Conjecture> {
         }
     }
     for (m, res) in &sets {
-        let lifted = sets.iter().any(|(d, r)| d < m && m % d == 0 && (0..*m).all(|x| res.contains(&x) == r.contains(&(x % d))));
+        let lifted = sets.iter().any(|(d, r)| {
+            d < m && m % d == 0 && (0..*m).all(|x| res.contains(&x) == r.contains(&(x % d)))
+        });
         if *m == 2 || lifted {
             continue; // m = 2 is "only even" / "only odd" above.
         }
-        let list = res.iter().map(u32::to_string).collect::<Vec<_>>().join(" or ");
-        push(Pattern::Residues { modulus: *m, residues: res.clone() }, format!("models only at orders n ≡ {list} (mod {m}) (n ≥ 2)"));
+        let list = res
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" or ");
+        push(
+            Pattern::Residues {
+                modulus: *m,
+                residues: res.clone(),
+            },
+            format!("models only at orders n ≡ {list} (mod {m}) (n ≥ 2)"),
+        );
     }
     out
 }

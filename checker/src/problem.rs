@@ -38,7 +38,10 @@ pub enum TermCode {
     /// The value of environment slot `0`.
     Var(u32),
     /// The cell `base + index(args)`, each argument paired with the size of its sort.
-    App { base: u32, args: Box<[(TermCode, u32)]> },
+    App {
+        base: u32,
+        args: Box<[(TermCode, u32)]>,
+    },
 }
 
 /// A formula compiled like [`TermCode`], for literals the search evaluates but cannot propagate.
@@ -63,14 +66,22 @@ pub enum FormulaCode {
     /// `F <-> G`.
     Iff(Box<FormulaCode>, Box<FormulaCode>),
     /// A quantifier over environment slots, each with the size of its sort.
-    Quantifier { exists: bool, vars: Box<[(u32, u32)]>, body: Box<FormulaCode> },
+    Quantifier {
+        exists: bool,
+        vars: Box<[(u32, u32)]>,
+        body: Box<FormulaCode>,
+    },
 }
 
 /// A literal of a clause.
 #[derive(Clone, Debug)]
 pub enum Literal {
     /// `s = t` (or `s != t` when negated).
-    Eq { positive: bool, left: TermCode, right: TermCode },
+    Eq {
+        positive: bool,
+        left: TermCode,
+        right: TermCode,
+    },
     /// A relation atom (or its negation).
     Rel { positive: bool, atom: TermCode },
     /// Anything else (quantifiers, `<->`, conjunctions under a disjunction): evaluated, not propagated.
@@ -175,14 +186,36 @@ impl Problem {
 
     /// [`Problem::new`], giving up with [`ProblemError::Stopped`] soon after `stop` says so (a
     /// time limit or Ctrl-C): compiling tens of millions of instances takes seconds.
-    pub fn within(theory: &Theory, sizes: &[u32], stop: &dyn Fn() -> bool) -> Result<Problem, ProblemError> {
+    pub fn within(
+        theory: &Theory,
+        sizes: &[u32],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Problem, ProblemError> {
         let sig = Signature::clone(&theory.sig);
         check_sizes(&sig, sizes)?;
         let mut cells = Vec::new();
         let mut func_base = Vec::new();
         let mut rel_base = Vec::new();
-        let total: u128 = sig.funcs.iter().map(|f| f.args.iter().map(|s| sizes[s.0 as usize] as u128).product::<u128>()).sum::<u128>()
-            + sig.rels.iter().map(|r| r.args.iter().map(|s| sizes[s.0 as usize] as u128).product::<u128>()).sum::<u128>();
+        let total: u128 = sig
+            .funcs
+            .iter()
+            .map(|f| {
+                f.args
+                    .iter()
+                    .map(|s| sizes[s.0 as usize] as u128)
+                    .product::<u128>()
+            })
+            .sum::<u128>()
+            + sig
+                .rels
+                .iter()
+                .map(|r| {
+                    r.args
+                        .iter()
+                        .map(|s| sizes[s.0 as usize] as u128)
+                        .product::<u128>()
+                })
+                .sum::<u128>();
         if total > 1_000_000 {
             return Err(ProblemError::TooManyCells(total as usize));
         }
@@ -190,14 +223,26 @@ impl Problem {
             let d = sig.func_decl(f);
             func_base.push(cells.len());
             for args in birkhoff_engine::structure::tuples(sizes, &d.args) {
-                cells.push(Cell { symbol: Symbol::Func(f), args, arg_sorts: d.args.clone(), value_sort: Some(d.result), width: sizes[d.result.0 as usize] });
+                cells.push(Cell {
+                    symbol: Symbol::Func(f),
+                    args,
+                    arg_sorts: d.args.clone(),
+                    value_sort: Some(d.result),
+                    width: sizes[d.result.0 as usize],
+                });
             }
         }
         for r in sig.rel_ids() {
             let d = sig.rel_decl(r);
             rel_base.push(cells.len());
             for args in birkhoff_engine::structure::tuples(sizes, &d.args) {
-                cells.push(Cell { symbol: Symbol::Rel(r), args, arg_sorts: d.args.clone(), value_sort: None, width: 2 });
+                cells.push(Cell {
+                    symbol: Symbol::Rel(r),
+                    args,
+                    arg_sorts: d.args.clone(),
+                    value_sort: None,
+                    width: 2,
+                });
             }
         }
         let mut decision_order: Vec<usize> = (0..cells.len()).collect();
@@ -214,7 +259,14 @@ impl Problem {
         for (i, a) in axioms.iter().enumerate() {
             if let Some((f, arg)) = crate::implied::cancels_at(a) {
                 let sorts = &sig.funcs[f as usize].args;
-                let line = Injective { stride: sorts[arg + 1..].iter().map(|s| sizes[s.0 as usize] as usize).product(), length: sizes[sorts[arg].0 as usize], arg };
+                let line = Injective {
+                    stride: sorts[arg + 1..]
+                        .iter()
+                        .map(|s| sizes[s.0 as usize] as usize)
+                        .product(),
+                    length: sizes[sorts[arg].0 as usize],
+                    arg,
+                };
                 if !injective[f as usize].contains(&line) {
                     injective[f as usize].push(line);
                 }
@@ -224,11 +276,22 @@ impl Problem {
             let mut conjuncts = Vec::new();
             split_conjunction(body, &mut conjuncts);
             let var_sorts: Vec<SortId> = a.vars.iter().map(|v| v.sort).collect();
-            let compiler = Compiler { sig: &sig, sizes, func_base: &func_base, rel_base: &rel_base, var_sorts: &var_sorts };
+            let compiler = Compiler {
+                sig: &sig,
+                sizes,
+                func_base: &func_base,
+                rel_base: &rel_base,
+                var_sorts: &var_sorts,
+            };
             for c in conjuncts {
                 let mut literals = Vec::new();
                 if compiler.clause(&c, true, &mut literals) {
-                    constraints.push(Constraint { axiom: i, outer: outer.clone(), env_len: a.vars.len(), literals });
+                    constraints.push(Constraint {
+                        axiom: i,
+                        outer: outer.clone(),
+                        env_len: a.vars.len(),
+                        literals,
+                    });
                 }
             }
         }
@@ -236,7 +299,11 @@ impl Problem {
         let mut count: u128 = 0;
         for c in &constraints {
             let vars = &axioms[c.axiom].vars;
-            count += c.outer.iter().map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128).product::<u128>();
+            count += c
+                .outer
+                .iter()
+                .map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128)
+                .product::<u128>();
             trivially_false |= c.literals.is_empty();
         }
         if count > 50_000_000 {
@@ -247,24 +314,41 @@ impl Problem {
         // each, three copies); per cell, its declaration and domain. Measured: a medial magma of
         // order 64 (16.8 million instances of 4 variables) peaks at 1.7 GB. Domains of sorts above
         // 64 elements take a word per 64 elements (`crate::bits`), in the root and each copy.
-        let env_words: u128 = constraints.iter().map(|c| {
-            let vars = &axioms[c.axiom].vars;
-            c.outer.iter().map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128).product::<u128>() * c.env_len as u128
-        }).sum();
-        let domain_words = sizes.iter().map(|&n| crate::bits::words_for(n)).max().unwrap_or(1) as u128;
+        let env_words: u128 = constraints
+            .iter()
+            .map(|c| {
+                let vars = &axioms[c.axiom].vars;
+                c.outer
+                    .iter()
+                    .map(|v| sizes[vars[v.0 as usize].sort.0 as usize] as u128)
+                    .product::<u128>()
+                    * c.env_len as u128
+            })
+            .sum();
+        let domain_words = sizes
+            .iter()
+            .map(|&n| crate::bits::words_for(n))
+            .max()
+            .unwrap_or(1) as u128;
         let bytes = count * 80 + env_words * 4 + total * (200 + 32 * domain_words);
         let limit = u128::from(crate::budget::memory_limit());
         if bytes > limit {
-            return Err(ProblemError::TooMuchMemory { needed: bytes, limit });
+            return Err(ProblemError::TooMuchMemory {
+                needed: bytes,
+                limit,
+            });
         }
         let mut inst_constraint = Vec::with_capacity(count as usize);
         let mut inst_env_start = Vec::with_capacity(count as usize);
         let mut inst_env = Vec::new();
         for (ci, c) in constraints.iter().enumerate() {
             let vars = &axioms[c.axiom].vars;
-            let outer_sorts: Vec<SortId> = c.outer.iter().map(|v| vars[v.0 as usize].sort).collect();
+            let outer_sorts: Vec<SortId> =
+                c.outer.iter().map(|v| vars[v.0 as usize].sort).collect();
             for values in birkhoff_engine::structure::tuples(sizes, &outer_sorts) {
-                if inst_constraint.len() % STOP_CHECK_INSTANCES == STOP_CHECK_INSTANCES - 1 && stop() {
+                if inst_constraint.len() % STOP_CHECK_INSTANCES == STOP_CHECK_INSTANCES - 1
+                    && stop()
+                {
                     return Err(ProblemError::Stopped);
                 }
                 inst_constraint.push(ci as u32);
@@ -276,7 +360,20 @@ impl Problem {
                 inst_env.extend(env);
             }
         }
-        Ok(Problem { sig, sizes: sizes.to_vec(), cells, func_base, rel_base, constraints, inst_constraint, inst_env_start, inst_env, decision_order, trivially_false, injective })
+        Ok(Problem {
+            sig,
+            sizes: sizes.to_vec(),
+            cells,
+            func_base,
+            rel_base,
+            constraints,
+            inst_constraint,
+            inst_env_start,
+            inst_env,
+            decision_order,
+            trivially_false,
+            injective,
+        })
     }
 
     /// Number of ground instances.
@@ -294,7 +391,10 @@ impl Problem {
 /// size costs (cells, instances, memory) is checked when the problem is built.
 pub fn check_sizes(sig: &Signature, sizes: &[u32]) -> Result<(), ProblemError> {
     if sizes.len() != sig.sorts.len() {
-        return Err(ProblemError::SizeCount { given: sizes.len(), sorts: sig.sorts.len() });
+        return Err(ProblemError::SizeCount {
+            given: sizes.len(),
+            sorts: sig.sorts.len(),
+        });
     }
     if sizes.contains(&0) {
         return Err(ProblemError::Empty);
@@ -343,16 +443,31 @@ impl Compiler<'_> {
     fn term(&self, t: &Term) -> TermCode {
         match t {
             Term::Var(v) => TermCode::Var(v.0),
-            Term::App(f, args) => self.table(self.func_base[f.0 as usize], args, &self.sig.funcs[f.0 as usize].args),
+            Term::App(f, args) => self.table(
+                self.func_base[f.0 as usize],
+                args,
+                &self.sig.funcs[f.0 as usize].args,
+            ),
         }
     }
 
     fn table(&self, base: usize, args: &[Term], sorts: &[SortId]) -> TermCode {
-        TermCode::App { base: base as u32, args: args.iter().zip(sorts).map(|(a, &s)| (self.term(a), self.size(s))).collect() }
+        TermCode::App {
+            base: base as u32,
+            args: args
+                .iter()
+                .zip(sorts)
+                .map(|(a, &s)| (self.term(a), self.size(s)))
+                .collect(),
+        }
     }
 
     fn atom(&self, r: RelId, args: &[Term]) -> TermCode {
-        self.table(self.rel_base[r.0 as usize], args, &self.sig.rels[r.0 as usize].args)
+        self.table(
+            self.rel_base[r.0 as usize],
+            args,
+            &self.sig.rels[r.0 as usize].args,
+        )
     }
 
     fn formula(&self, f: &Formula) -> FormulaCode {
@@ -369,7 +484,10 @@ impl Compiler<'_> {
             Formula::Iff(a, b) => FormulaCode::Iff(boxed(a), boxed(b)),
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => FormulaCode::Quantifier {
                 exists: matches!(f, Formula::Exists(..)),
-                vars: vs.iter().map(|v| (v.0, self.size(self.var_sorts[v.0 as usize]))).collect(),
+                vars: vs
+                    .iter()
+                    .map(|v| (v.0, self.size(self.var_sorts[v.0 as usize])))
+                    .collect(),
                 body: boxed(g),
             },
         }
@@ -385,20 +503,33 @@ impl Compiler<'_> {
             (Formula::Eq(l, r), true) if l == r => false,
             (Formula::Eq(l, r), false) if l == r => true,
             (Formula::Eq(l, r), _) => {
-                out.push(Literal::Eq { positive, left: self.term(l), right: self.term(r) });
+                out.push(Literal::Eq {
+                    positive,
+                    left: self.term(l),
+                    right: self.term(r),
+                });
                 true
             }
             (Formula::Rel(r, args), _) => {
-                out.push(Literal::Rel { positive, atom: self.atom(*r, args) });
+                out.push(Literal::Rel {
+                    positive,
+                    atom: self.atom(*r, args),
+                });
                 true
             }
             (Formula::Not(g), _) => self.clause(g, !positive, out),
             (Formula::Or(a, b), true) => self.clause(a, true, out) && self.clause(b, true, out),
-            (Formula::Implies(a, b), true) => self.clause(a, false, out) && self.clause(b, true, out),
+            (Formula::Implies(a, b), true) => {
+                self.clause(a, false, out) && self.clause(b, true, out)
+            }
             (Formula::And(a, b), false) => self.clause(a, false, out) && self.clause(b, false, out),
             _ => {
                 let code = self.formula(f);
-                out.push(Literal::Complex(if positive { code } else { FormulaCode::Not(Box::new(code)) }));
+                out.push(Literal::Complex(if positive {
+                    code
+                } else {
+                    FormulaCode::Not(Box::new(code))
+                }));
                 true
             }
         }

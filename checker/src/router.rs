@@ -71,7 +71,9 @@ impl std::str::FromStr for Engine {
             "z3" => Ok(Engine::Z3),
             "auto" => Ok(Engine::Auto),
             "both" => Ok(Engine::Both),
-            _ => Err(format!("`{s}` is not an engine: use native, sat, z3, auto or both")),
+            _ => Err(format!(
+                "`{s}` is not an engine: use native, sat, z3, auto or both"
+            )),
         }
     }
 }
@@ -95,7 +97,14 @@ fn decides(answer: &FirstAnswer) -> bool {
 
 /// Whether the native finder refused the problem for its size alone (then `auto` asks SAT).
 fn too_large_for_native<R>(r: &Result<R, FinderError>) -> bool {
-    matches!(r, Err(FinderError::Problem(ProblemError::TooManyCells(_) | ProblemError::TooManyInstances(_) | ProblemError::TooMuchMemory { .. })))
+    matches!(
+        r,
+        Err(FinderError::Problem(
+            ProblemError::TooManyCells(_)
+                | ProblemError::TooManyInstances(_)
+                | ProblemError::TooMuchMemory { .. }
+        ))
+    )
 }
 
 #[cfg(not(feature = "z3"))]
@@ -124,7 +133,12 @@ pub fn name(e: Engine) -> &'static str {
 }
 
 /// Models of one size up to isomorphism, from the chosen engine(s).
-pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+pub fn enumerate(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Enumeration, FinderError> {
     match engine {
         Engine::Native => finder::enumerate(t, sizes, budget, Options::default()),
         Engine::Sat => crate::sat::enumerate(t, sizes, budget),
@@ -138,7 +152,12 @@ pub fn enumerate(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> 
 }
 
 /// [`enumerate`], and which engine answered and why ([`Choice`]).
-pub fn enumerate_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(Enumeration, Choice), FinderError> {
+pub fn enumerate_by(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(Enumeration, Choice), FinderError> {
     match engine {
         Engine::Auto => count_race(t, sizes, budget, Options::default()),
         _ => enumerate(engine, t, sizes, budget).map(|e| (e, Choice::given(engine))),
@@ -178,13 +197,21 @@ pub fn enumerate_each(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Comp
 /// they take no longer than one search may.
 pub fn shared_time(budget: &Budget) -> impl Fn() -> Budget + '_ {
     let deadline = budget.time.map(|limit| Instant::now() + limit);
-    move || Budget { time: deadline.map(|d| d.saturating_duration_since(Instant::now())), ..budget.clone() }
+    move || Budget {
+        time: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+        ..budget.clone()
+    }
 }
 
 /// [`enumerate`] for its counts alone: the native finder then does not build the classes'
 /// representatives (every class is still checked by the evaluator). Comparing the engines
 /// (`Both`) still compares their classes.
-pub fn count(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+pub fn count(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Enumeration, FinderError> {
     match engine {
         Engine::Native => finder::enumerate(t, sizes, budget, Options::counts_only()),
         Engine::Auto => Ok(count_race(t, sizes, budget, Options::counts_only())?.0),
@@ -193,7 +220,12 @@ pub fn count(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resu
 }
 
 /// [`count`], and which engine answered and why ([`Choice`]).
-pub fn count_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(Enumeration, Choice), FinderError> {
+pub fn count_by(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(Enumeration, Choice), FinderError> {
     match engine {
         Engine::Auto => count_race(t, sizes, budget, Options::counts_only()),
         _ => count(engine, t, sizes, budget).map(|e| (e, Choice::given(engine))),
@@ -212,7 +244,10 @@ pub struct Choice {
 
 impl Choice {
     fn given(engine: Engine) -> Choice {
-        Choice { engine, reason: format!("--engine {}", name(engine)) }
+        Choice {
+            engine,
+            reason: format!("--engine {}", name(engine)),
+        }
     }
 }
 
@@ -242,7 +277,12 @@ fn count_decides(r: &Result<Enumeration, FinderError>) -> bool {
 /// their counts must be equal (else [`FinderError::Disagreement`]). When neither finishes, the
 /// larger lower bound is reported (the native finder's on a tie). The user's Ctrl-C reaches
 /// both. Only the native finder adds to `budget.progress`.
-fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Result<(Enumeration, Choice), FinderError> {
+fn count_race(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    opts: Options,
+) -> Result<(Enumeration, Choice), FinderError> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{mpsc, Arc};
     let start = Instant::now();
@@ -255,7 +295,11 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
     let (tx, rx) = mpsc::channel();
     let sat = {
         let (t, sizes) = (t.clone(), sizes.to_vec());
-        let budget = Budget { cancel: Some(sat_stop.clone()), progress: None, ..budget.clone() };
+        let budget = Budget {
+            cancel: Some(sat_stop.clone()),
+            progress: None,
+            ..budget.clone()
+        };
         let (stop, go, native_stop) = (sat_stop.clone(), sat_go.clone(), native_stop.clone());
         std::thread::spawn(move || {
             // Stopped before it started: it sends nothing, and dropping `tx` says so.
@@ -263,7 +307,12 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
                 return;
             }
             // The deadline counts from the start of the race, not from SAT's.
-            let budget = Budget { time: budget.time.map(|limit| limit.saturating_sub(start.elapsed())), ..budget };
+            let budget = Budget {
+                time: budget
+                    .time
+                    .map(|limit| limit.saturating_sub(start.elapsed())),
+                ..budget
+            };
             let r = crate::sat::enumerate(&t, &sizes, &budget);
             if count_decides(&r) {
                 native_stop.store(true, Ordering::Relaxed);
@@ -284,7 +333,10 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
             }
         })
     });
-    let native_budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
+    let native_budget = Budget {
+        cancel: Some(native_stop.clone()),
+        ..budget.clone()
+    };
     // As in `race`: the native finder's threads yield to SAT's when there are cores to spare.
     let native = in_yielding_pool(|| finder::enumerate(t, sizes, &native_budget, opts));
     // An exact count is exact whoever stopped the other engine: its search finished.
@@ -305,7 +357,8 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
     if let Some(w) = watcher {
         let _ = w.join();
     }
-    let exact = |r: &Result<Enumeration, FinderError>| matches!(r, Ok(e) if e.iso.status == Status::Exact);
+    let exact =
+        |r: &Result<Enumeration, FinderError>| matches!(r, Ok(e) if e.iso.status == Status::Exact);
     let choice = |engine: Engine, reason: String| Choice { engine, reason };
     let head = COUNT_HEAD_START.as_millis();
     // The time reported is the race's, from its start.
@@ -314,17 +367,33 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
         // Both finished: their counts must agree (each model passed the evaluator in both).
         (Ok(n), Some(Ok(s))) if n.iso.status == Status::Exact && s.iso.status == Status::Exact => {
             if n.iso != s.iso || n.labeled != s.labeled {
-                return Err(FinderError::Disagreement { native: summary(&n), engine: "sat", other: summary(&s) });
+                return Err(FinderError::Disagreement {
+                    native: summary(&n),
+                    engine: "sat",
+                    other: summary(&s),
+                });
             }
-            Ok((n, choice(Engine::Native, "native and sat both finished; their counts agree".into())))
+            Ok((
+                n,
+                choice(
+                    Engine::Native,
+                    "native and sat both finished; their counts agree".into(),
+                ),
+            ))
         }
         (n, _) if native_decided => {
-            let why = if sat_started { "native finished first; sat was stopped".to_string() } else { format!("native finished within its {head} ms head start; sat never started") };
+            let why = if sat_started {
+                "native finished first; sat was stopped".to_string()
+            } else {
+                format!("native finished within its {head} ms head start; sat never started")
+            };
             n.map(|n| (n, choice(Engine::Native, why)))
         }
         (n, Some(s)) if count_decides(&s) => {
             let why = match &n {
-                Err(e) if native_too_large => format!("native cannot take this size ({e}); sat finished"),
+                Err(e) if native_too_large => {
+                    format!("native cannot take this size ({e}); sat finished")
+                }
                 _ if exact(&s) => "sat finished first; native was stopped".to_string(),
                 _ => "sat failed".to_string(),
             };
@@ -332,13 +401,34 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
         }
         // Neither finished: the larger lower bound, native's on a tie; an error only if neither
         // answered (native's, unless it refused the size).
-        (Ok(n), Some(Ok(s))) => Ok(if s.iso.value > n.iso.value {
-            (s, choice(Engine::Sat, "neither finished within the limits; sat's lower bound is the larger".into()))
-        } else {
-            (n, choice(Engine::Native, "neither finished within the limits; native's lower bound is at least sat's".into()))
-        }),
-        (Ok(n), _) => Ok((n, choice(Engine::Native, "native did not finish; sat gave no count".into()))),
-        (Err(e), Some(Ok(s))) => Ok((s, choice(Engine::Sat, format!("native gave no count ({e}); sat did not finish")))),
+        (Ok(n), Some(Ok(s))) => {
+            Ok(if s.iso.value > n.iso.value {
+                (
+                    s,
+                    choice(
+                        Engine::Sat,
+                        "neither finished within the limits; sat's lower bound is the larger"
+                            .into(),
+                    ),
+                )
+            } else {
+                (n, choice(Engine::Native, "neither finished within the limits; native's lower bound is at least sat's".into()))
+            })
+        }
+        (Ok(n), _) => Ok((
+            n,
+            choice(
+                Engine::Native,
+                "native did not finish; sat gave no count".into(),
+            ),
+        )),
+        (Err(e), Some(Ok(s))) => Ok((
+            s,
+            choice(
+                Engine::Sat,
+                format!("native gave no count ({e}); sat did not finish"),
+            ),
+        )),
         (Err(ne), Some(Err(se))) => Err(if native_too_large { se } else { ne }),
         (Err(e), None) => Err(e),
     };
@@ -348,9 +438,14 @@ fn count_race(t: &Theory, sizes: &[u32], budget: &Budget, opts: Options) -> Resu
 /// How SAT waits for its turn in a race (`find`'s and counting's): parked until `starts_at`,
 /// or until `go` (the native finder answered without deciding) or `stop` is raised, woken by
 /// an unpark; true when it is to run, false when it was stopped first.
-fn wait_for_turn(starts_at: Instant, stop: &std::sync::atomic::AtomicBool, go: &std::sync::atomic::AtomicBool) -> bool {
+fn wait_for_turn(
+    starts_at: Instant,
+    stop: &std::sync::atomic::AtomicBool,
+    go: &std::sync::atomic::AtomicBool,
+) -> bool {
     use std::sync::atomic::Ordering;
-    while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && Instant::now() < starts_at {
+    while !stop.load(Ordering::Relaxed) && !go.load(Ordering::Relaxed) && Instant::now() < starts_at
+    {
         std::thread::park_timeout(starts_at.saturating_duration_since(Instant::now()));
     }
     !stop.load(Ordering::Relaxed)
@@ -371,7 +466,12 @@ pub struct First {
 }
 
 /// The first model of one size, from the chosen engine(s), without saying which answered.
-pub fn first(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     first_by(engine, t, sizes, budget).map(|f| (f.outcome, f.nodes, f.elapsed))
 }
 
@@ -381,8 +481,15 @@ pub fn first(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resu
 /// models are the same tables, and the finer sorts let each engine break far more symmetry
 /// (orthogonal Latin squares of order 6, Euler's problem, went from undecided in a minute to a
 /// proof in about a second). The model found is checked again, as a structure of `t` itself.
-pub fn first_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
-    let Some(refined) = Refinement::of(t) else { return first_at(engine, t, sizes, budget) };
+pub fn first_by(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<First, FinderError> {
+    let Some(refined) = Refinement::of(t) else {
+        return first_at(engine, t, sizes, budget);
+    };
     crate::problem::check_sizes(&t.sig, sizes)?;
     let mut first = first_at(engine, &refined.theory, &refined.sizes(sizes), budget)?;
     if let FirstModel::Found { model } = first.outcome {
@@ -394,8 +501,20 @@ pub fn first_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> R
 }
 
 /// [`first_by`] on `t` as it is.
-fn first_at(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError> {
-    let single = |e: Engine, r: FirstAnswer| r.map(|(outcome, nodes, elapsed)| First { outcome, nodes, elapsed, engine: e });
+fn first_at(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<First, FinderError> {
+    let single = |e: Engine, r: FirstAnswer| {
+        r.map(|(outcome, nodes, elapsed)| First {
+            outcome,
+            nodes,
+            elapsed,
+            engine: e,
+        })
+    };
     match engine {
         Engine::Native => single(engine, finder::first(t, sizes, budget, Options::default())),
         Engine::Sat => single(engine, crate::sat::first(t, sizes, budget)),
@@ -414,11 +533,22 @@ fn first_at(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Resul
             };
             for other in others() {
                 let theirs = first_at(other, t, sizes, &left())?;
-                if matches!((&native.outcome, &theirs.outcome), (FirstModel::Found { .. }, FirstModel::None) | (FirstModel::None, FirstModel::Found { .. })) {
-                    return Err(FinderError::Disagreement { native: word(&native.outcome).into(), engine: name(other), other: word(&theirs.outcome).into() });
+                if matches!(
+                    (&native.outcome, &theirs.outcome),
+                    (FirstModel::Found { .. }, FirstModel::None)
+                        | (FirstModel::None, FirstModel::Found { .. })
+                ) {
+                    return Err(FinderError::Disagreement {
+                        native: word(&native.outcome).into(),
+                        engine: name(other),
+                        other: word(&theirs.outcome).into(),
+                    });
                 }
             }
-            Ok(First { engine: Engine::Both, ..native })
+            Ok(First {
+                engine: Engine::Both,
+                ..native
+            })
         }
     }
 }
@@ -511,11 +641,22 @@ const FIRST_LOOK_TIME: Duration = Duration::from_millis(20);
 /// else `None` for the race to go on.
 fn first_look(t: &Theory, sizes: &[u32], budget: &Budget) -> Option<FirstAnswer> {
     let look = Budget {
-        time: Some(budget.time.map_or(FIRST_LOOK_TIME, |limit| limit.min(FIRST_LOOK_TIME))),
-        nodes: Some(budget.nodes.map_or(FIRST_LOOK_NODES, |limit| limit.min(FIRST_LOOK_NODES))),
+        time: Some(
+            budget
+                .time
+                .map_or(FIRST_LOOK_TIME, |limit| limit.min(FIRST_LOOK_TIME)),
+        ),
+        nodes: Some(
+            budget
+                .nodes
+                .map_or(FIRST_LOOK_NODES, |limit| limit.min(FIRST_LOOK_NODES)),
+        ),
         ..budget.clone()
     };
-    let fewest_values = Options { branching: Branching::FewestValues, ..Options::default() };
+    let fewest_values = Options {
+        branching: Branching::FewestValues,
+        ..Options::default()
+    };
     Some(finder::first_on_this_thread(t, sizes, &look, fewest_values)).filter(decides)
 }
 
@@ -531,30 +672,53 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     use std::sync::{mpsc, Arc};
     let start = std::time::Instant::now();
     if let Some(decided) = first_look(t, sizes, budget) {
-        return decided.map(|(outcome, nodes, _)| First { outcome, nodes, elapsed: start.elapsed(), engine: Engine::Native });
+        return decided.map(|(outcome, nodes, _)| First {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+            engine: Engine::Native,
+        });
     }
     let native_stop = Arc::new(AtomicBool::new(false));
     let sat_stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
     {
         let (t, sizes, tx) = (t.clone(), sizes.to_vec(), tx.clone());
-        let budget = Budget { cancel: Some(native_stop.clone()), ..budget.clone() };
+        let budget = Budget {
+            cancel: Some(native_stop.clone()),
+            ..budget.clone()
+        };
         std::thread::spawn(move || {
-            let answer = in_yielding_pool(|| finder::first(&t, &sizes, &budget, Options::default()));
+            let answer =
+                in_yielding_pool(|| finder::first(&t, &sizes, &budget, Options::default()));
             tx.send((Engine::Native, answer))
         });
     }
     // Raised when the native finder has answered without deciding: SAT need not wait longer.
     let sat_go = Arc::new(AtomicBool::new(false));
     let sat = {
-        let (t, sizes, budget, stop, go) = (t.clone(), sizes.to_vec(), budget.clone(), sat_stop.clone(), sat_go.clone());
+        let (t, sizes, budget, stop, go) = (
+            t.clone(),
+            sizes.to_vec(),
+            budget.clone(),
+            sat_stop.clone(),
+            sat_go.clone(),
+        );
         std::thread::spawn(move || {
             // Stopped before it started (the native finder decided, or the user gave up): it
             // sends nothing, and dropping `tx` tells the race at once.
             if wait_for_turn(start + NATIVE_HEAD_START, &stop, &go) {
                 // The deadline counts from the start of the race, not from SAT's.
-                let budget = Budget { time: budget.time.map(|limit| limit.saturating_sub(start.elapsed())), ..budget };
-                let _ = tx.send((Engine::Sat, crate::sat::first_until(&t, &sizes, &budget, Some(stop))));
+                let budget = Budget {
+                    time: budget
+                        .time
+                        .map(|limit| limit.saturating_sub(start.elapsed())),
+                    ..budget
+                };
+                let _ = tx.send((
+                    Engine::Sat,
+                    crate::sat::first_until(&t, &sizes, &budget, Some(stop)),
+                ));
             }
         })
     };
@@ -563,7 +727,12 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
         sat_stop.store(true, Ordering::Relaxed);
         sat.thread().unpark();
     };
-    let user_cancelled = || budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let user_cancelled = || {
+        budget
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
     let mut answers: Vec<RaceAnswer> = Vec::new();
     while answers.len() < 2 {
         match rx.recv_timeout(Duration::from_millis(10)) {
@@ -574,7 +743,12 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
                     stop_all();
                     let _ = rx.recv_timeout(LOSER_GRACE);
                     let (engine, r) = answers.pop().expect("just pushed");
-                    return r.map(|(outcome, nodes, _)| First { outcome, nodes, elapsed: start.elapsed(), engine });
+                    return r.map(|(outcome, nodes, _)| First {
+                        outcome,
+                        nodes,
+                        elapsed: start.elapsed(),
+                        engine,
+                    });
                 }
                 // The native finder gave up or cannot take the size: SAT's wait is over.
                 sat_go.store(true, Ordering::Relaxed);
@@ -592,7 +766,14 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     let mut error = None;
     for (engine, r) in answers {
         match r {
-            Ok((outcome, nodes, _)) => return Ok(First { outcome, nodes, elapsed: start.elapsed(), engine }),
+            Ok((outcome, nodes, _)) => {
+                return Ok(First {
+                    outcome,
+                    nodes,
+                    elapsed: start.elapsed(),
+                    engine,
+                })
+            }
             Err(e) => {
                 error.get_or_insert(e);
             }
@@ -609,15 +790,35 @@ fn summary(e: &Enumeration) -> String {
 /// native finder's and `engine`'s. `Ok(true)` when both counts are exact (and so were compared
 /// equal), `Ok(false)` when a count cut short is consistent with the other but nothing could be
 /// compared.
-pub fn compare_enumerations(native: &Enumeration, other: &Enumeration, engine: &'static str) -> Result<bool, FinderError> {
-    let disagree = |why: &str| Err(FinderError::Disagreement { native: format!("{} ({why})", summary(native)), engine, other: summary(other) });
+pub fn compare_enumerations(
+    native: &Enumeration,
+    other: &Enumeration,
+    engine: &'static str,
+) -> Result<bool, FinderError> {
+    let disagree = |why: &str| {
+        Err(FinderError::Disagreement {
+            native: format!("{} ({why})", summary(native)),
+            engine,
+            other: summary(other),
+        })
+    };
     let exact = |e: &Enumeration| e.iso.status == Status::Exact;
-    let contains = |big: &Enumeration, small: &Enumeration| small.classes.iter().all(|c| big.classes.contains(c));
+    let contains = |big: &Enumeration, small: &Enumeration| {
+        small.classes.iter().all(|c| big.classes.contains(c))
+    };
     match (exact(native), exact(other)) {
-        (true, true) if native.iso != other.iso || native.labeled != other.labeled => disagree("counts differ"),
-        (true, true) if native.classes != other.classes => disagree("the isomorphism classes differ"),
-        (true, false) if other.iso.value > native.iso.value || !contains(native, other) => disagree("the other engine's partial answer has a class native's exact one lacks"),
-        (false, true) if native.iso.value > other.iso.value || !contains(other, native) => disagree("native's partial answer has a class the other engine's exact one lacks"),
+        (true, true) if native.iso != other.iso || native.labeled != other.labeled => {
+            disagree("counts differ")
+        }
+        (true, true) if native.classes != other.classes => {
+            disagree("the isomorphism classes differ")
+        }
+        (true, false) if other.iso.value > native.iso.value || !contains(native, other) => {
+            disagree("the other engine's partial answer has a class native's exact one lacks")
+        }
+        (false, true) if native.iso.value > other.iso.value || !contains(other, native) => {
+            disagree("native's partial answer has a class the other engine's exact one lacks")
+        }
         (native_exact, other_exact) => Ok(native_exact && other_exact),
     }
 }
@@ -631,12 +832,18 @@ mod tests {
     /// starts, never the whole limit again.
     #[test]
     fn searches_in_turn_share_one_time_limit() {
-        let budget = Budget { time: Some(Duration::from_secs(2)), ..Budget::default() };
+        let budget = Budget {
+            time: Some(Duration::from_secs(2)),
+            ..Budget::default()
+        };
         let left = shared_time(&budget);
         let first = left().time.unwrap();
         std::thread::sleep(Duration::from_millis(20));
         let second = left().time.unwrap();
-        assert!(first <= Duration::from_secs(2) && second + Duration::from_millis(20) <= first, "{first:?} then {second:?}");
+        assert!(
+            first <= Duration::from_secs(2) && second + Duration::from_millis(20) <= first,
+            "{first:?} then {second:?}"
+        );
         assert_eq!(shared_time(&Budget::default())().time, None);
     }
 

@@ -143,7 +143,11 @@ impl<'p> Search<'p> {
     /// With `symmetry` = `Some(steps)` the search breaks symmetry: the least-number heuristic, and
     /// lex-leader checks of at most `steps` steps each ([`crate::lex`]); with `None` it searches
     /// every labeled model.
-    pub fn new(p: &'p Problem, symmetry: Option<u32>, stop: &dyn Fn() -> bool) -> Option<Search<'p>> {
+    pub fn new(
+        p: &'p Problem,
+        symmetry: Option<u32>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Search<'p>> {
         let mut s = Search {
             p,
             val: vec![NONE; p.cells.len()],
@@ -197,7 +201,11 @@ impl<'p> Search<'p> {
         let p = self.p;
         let mut funcs = Vec::with_capacity(p.func_base.len());
         for (i, &base) in p.func_base.iter().enumerate() {
-            let end = p.func_base.get(i + 1).copied().unwrap_or_else(|| p.rel_base.first().copied().unwrap_or(p.cells.len()));
+            let end = p
+                .func_base
+                .get(i + 1)
+                .copied()
+                .unwrap_or_else(|| p.rel_base.first().copied().unwrap_or(p.cells.len()));
             funcs.push(self.val[base..end].to_vec());
         }
         let mut rels = Vec::with_capacity(p.rel_base.len());
@@ -205,7 +213,11 @@ impl<'p> Search<'p> {
             let end = p.rel_base.get(i + 1).copied().unwrap_or(p.cells.len());
             rels.push(self.val[base..end].iter().map(|&v| v == 1).collect());
         }
-        Structure { sizes: p.sizes.clone(), funcs, rels }
+        Structure {
+            sizes: p.sizes.clone(),
+            funcs,
+            rels,
+        }
     }
 
     // ---- evaluation -------------------------------------------------------------------------
@@ -243,7 +255,8 @@ impl<'p> Search<'p> {
             FormulaCode::False => Truth::False,
             FormulaCode::Eq(a, b) => match (self.term(a, env), self.term(b, env)) {
                 (TermValue::Known(x), TermValue::Known(y)) => known(x == y),
-                (TermValue::Known(_), TermValue::Top(c) | TermValue::Deep(c)) | (TermValue::Top(c) | TermValue::Deep(c), _) => Truth::Unknown(c),
+                (TermValue::Known(_), TermValue::Top(c) | TermValue::Deep(c))
+                | (TermValue::Top(c) | TermValue::Deep(c), _) => Truth::Unknown(c),
             },
             FormulaCode::Atom(a) => match self.term(a, env) {
                 TermValue::Known(v) => known(v == 1),
@@ -257,7 +270,9 @@ impl<'p> Search<'p> {
                 (Truth::Unknown(c), _) | (_, Truth::Unknown(c)) => Truth::Unknown(c),
                 (x, y) => known(matches!(x, Truth::True) == matches!(y, Truth::True)),
             },
-            FormulaCode::Quantifier { exists, vars, body } => self.quantifier(vars, body, env, *exists),
+            FormulaCode::Quantifier { exists, vars, body } => {
+                self.quantifier(vars, body, env, *exists)
+            }
         }
     }
 
@@ -275,7 +290,13 @@ impl<'p> Search<'p> {
         }
     }
 
-    fn quantifier(&self, vars: &[(u32, u32)], g: &FormulaCode, env: &mut [u32], exists: bool) -> Truth {
+    fn quantifier(
+        &self,
+        vars: &[(u32, u32)],
+        g: &FormulaCode,
+        env: &mut [u32],
+        exists: bool,
+    ) -> Truth {
         let Some((&(slot, size), rest)) = vars.split_first() else {
             return self.formula(g, env);
         };
@@ -299,32 +320,77 @@ impl<'p> Search<'p> {
             }
         }
         env[slot] = saved;
-        decided.or(unknown.map(Truth::Unknown)).unwrap_or(if exists { Truth::False } else { Truth::True })
+        decided
+            .or(unknown.map(Truth::Unknown))
+            .unwrap_or(if exists { Truth::False } else { Truth::True })
     }
 
     fn literal(&self, lit: &Literal, env: &mut [u32]) -> LitValue {
         match lit {
-            Literal::Eq { positive, left, right } => {
+            Literal::Eq {
+                positive,
+                left,
+                right,
+            } => {
                 let (l, r) = (self.term(left, env), self.term(right, env));
-                let unit = |c: usize, v: u32| Some(if *positive { Unit::Assign(c, v) } else { Unit::Remove(c, v) });
+                let unit = |c: usize, v: u32| {
+                    Some(if *positive {
+                        Unit::Assign(c, v)
+                    } else {
+                        Unit::Remove(c, v)
+                    })
+                };
                 match (l, r) {
-                    (TermValue::Known(x), TermValue::Known(y)) => if (x == y) == *positive { LitValue::True } else { LitValue::False },
-                    (TermValue::Known(x), TermValue::Top(c)) | (TermValue::Top(c), TermValue::Known(x)) => LitValue::Unknown { cells: [c as u32, NONE], unit: unit(c, x) },
-                    (TermValue::Known(_), TermValue::Deep(c)) | (TermValue::Deep(c), TermValue::Known(_)) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
-                    (TermValue::Top(a) | TermValue::Deep(a), TermValue::Top(b) | TermValue::Deep(b)) => {
-                        LitValue::Unknown { cells: [a as u32, if a == b { NONE } else { b as u32 }], unit: None }
+                    (TermValue::Known(x), TermValue::Known(y)) => {
+                        if (x == y) == *positive {
+                            LitValue::True
+                        } else {
+                            LitValue::False
+                        }
                     }
+                    (TermValue::Known(x), TermValue::Top(c))
+                    | (TermValue::Top(c), TermValue::Known(x)) => LitValue::Unknown {
+                        cells: [c as u32, NONE],
+                        unit: unit(c, x),
+                    },
+                    (TermValue::Known(_), TermValue::Deep(c))
+                    | (TermValue::Deep(c), TermValue::Known(_)) => LitValue::Unknown {
+                        cells: [c as u32, NONE],
+                        unit: None,
+                    },
+                    (
+                        TermValue::Top(a) | TermValue::Deep(a),
+                        TermValue::Top(b) | TermValue::Deep(b),
+                    ) => LitValue::Unknown {
+                        cells: [a as u32, if a == b { NONE } else { b as u32 }],
+                        unit: None,
+                    },
                 }
             }
             Literal::Rel { positive, atom } => match self.term(atom, env) {
-                TermValue::Known(v) => if (v == 1) == *positive { LitValue::True } else { LitValue::False },
-                TermValue::Top(cell) => LitValue::Unknown { cells: [cell as u32, NONE], unit: Some(Unit::Assign(cell, *positive as u32)) },
-                TermValue::Deep(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+                TermValue::Known(v) => {
+                    if (v == 1) == *positive {
+                        LitValue::True
+                    } else {
+                        LitValue::False
+                    }
+                }
+                TermValue::Top(cell) => LitValue::Unknown {
+                    cells: [cell as u32, NONE],
+                    unit: Some(Unit::Assign(cell, *positive as u32)),
+                },
+                TermValue::Deep(c) => LitValue::Unknown {
+                    cells: [c as u32, NONE],
+                    unit: None,
+                },
             },
             Literal::Complex(f) => match self.formula(f, env) {
                 Truth::True => LitValue::True,
                 Truth::False => LitValue::False,
-                Truth::Unknown(c) => LitValue::Unknown { cells: [c as u32, NONE], unit: None },
+                Truth::Unknown(c) => LitValue::Unknown {
+                    cells: [c as u32, NONE],
+                    unit: None,
+                },
             },
         }
     }
@@ -419,7 +485,9 @@ impl<'p> Search<'p> {
     }
 
     fn remove(&mut self, cell: usize, v: u32) -> Result<(), ()> {
-        let Some((word, old)) = self.dom.remove(cell, v) else { return Ok(()) };
+        let Some((word, old)) = self.dom.remove(cell, v) else {
+            return Ok(());
+        };
         self.trail.push(Undo::Domain(word, old));
         match self.dom.size(cell) {
             RowSize::Empty => Err(()),
@@ -487,11 +555,16 @@ impl<'p> Search<'p> {
     /// function is injective (see [`crate::problem::Injective`]); a conflict if one holds it.
     fn propagate_lines(&mut self, cell: usize) -> Result<(), ()> {
         let p = self.p;
-        let Symbol::Func(f) = p.cells[cell].symbol else { return Ok(()) };
+        let Symbol::Func(f) = p.cells[cell].symbol else {
+            return Ok(());
+        };
         let v = self.val[cell];
         for line in &p.injective[f.0 as usize] {
             let first = cell - p.cells[cell].args[line.arg] as usize * line.stride;
-            for other in (0..line.length as usize).map(|k| first + k * line.stride).filter(|&c| c != cell) {
+            for other in (0..line.length as usize)
+                .map(|k| first + k * line.stride)
+                .filter(|&c| c != cell)
+            {
                 match self.val[other] {
                     NONE => self.remove(other, v)?,
                     w if w == v => return Err(()),
@@ -550,7 +623,10 @@ impl<'p> Search<'p> {
     // ---- search -----------------------------------------------------------------------------
 
     fn next_cell(&self, from: usize) -> Option<usize> {
-        self.p.decision_order[from..].iter().position(|&c| self.val[c] == NONE).map(|i| from + i)
+        self.p.decision_order[from..]
+            .iter()
+            .position(|&c| self.val[c] == NONE)
+            .map(|i| from + i)
     }
 
     /// Pushes onto [`Search::choices`] the values worth trying for `cell`: all of its domain, or
@@ -585,7 +661,6 @@ impl<'p> Search<'p> {
         }
         frame
     }
-
 
     /// Whether the lex-leader check prunes this node (see [`crate::lex`]).
     fn dominated(&mut self) -> bool {
@@ -634,7 +709,10 @@ impl<'p> Search<'p> {
 
     /// The largest element some decision mentions, in any sort.
     fn band(&self) -> u32 {
-        (0..self.p.sizes.len()).filter_map(|s| self.mentioned.greatest(s)).max().unwrap_or(0)
+        (0..self.p.sizes.len())
+            .filter_map(|s| self.mentioned.greatest(s))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Branches on the open cell with the fewest values left (the earliest in the decision order
@@ -651,7 +729,12 @@ impl<'p> Search<'p> {
     /// Depth-first search below the current node. `on_model` sees each complete assignment;
     /// `check` is called every [`Search::check_every`] nodes, with that number (the nodes to
     /// charge to the budget), and may abort.
-    pub fn run(&mut self, from: usize, on_model: &mut dyn FnMut(&Search) -> Flow, check: &mut dyn FnMut(u64) -> Flow) -> Flow {
+    pub fn run(
+        &mut self,
+        from: usize,
+        on_model: &mut dyn FnMut(&Search) -> Flow,
+        check: &mut dyn FnMut(u64) -> Flow,
+    ) -> Flow {
         self.nodes += 1;
         let every = self.check_every();
         if self.nodes.is_multiple_of(every) && check(every) == Flow::Abort {
@@ -663,7 +746,10 @@ impl<'p> Search<'p> {
         let frame = self.push_candidates(cell);
         while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
-            if self.assign_decision(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
+            if self.assign_decision(cell, v).is_ok()
+                && self.propagate().is_ok()
+                && !self.dominated()
+            {
                 let flow = self.run(next, on_model, check);
                 if flow != Flow::Continue {
                     self.undo_to(mark);
@@ -681,11 +767,22 @@ impl<'p> Search<'p> {
     /// assignments met on the way), in search order. Replaying each with [`Search::decide`] and
     /// searching below it covers exactly the models below this node, unless `stop` (asked at
     /// every node) said to stop: then `out` is incomplete and must not be used.
-    pub fn split(&mut self, from: usize, depth: usize, path: &mut Vec<(usize, u32)>, out: &mut Vec<Vec<(usize, u32)>>, stop: &dyn Fn() -> bool) {
+    pub fn split(
+        &mut self,
+        from: usize,
+        depth: usize,
+        path: &mut Vec<(usize, u32)>,
+        out: &mut Vec<Vec<(usize, u32)>>,
+        stop: &dyn Fn() -> bool,
+    ) {
         if stop() {
             return;
         }
-        let branches = if depth == 0 { None } else { self.branches(from) };
+        let branches = if depth == 0 {
+            None
+        } else {
+            self.branches(from)
+        };
         let Some((next, cell)) = branches else {
             out.push(path.clone());
             return;
@@ -693,7 +790,10 @@ impl<'p> Search<'p> {
         let frame = self.push_candidates(cell);
         while let Some(v) = pop_least(&mut self.choices[frame..]) {
             let mark = self.trail.len();
-            if self.assign_decision(cell, v).is_ok() && self.propagate().is_ok() && !self.dominated() {
+            if self.assign_decision(cell, v).is_ok()
+                && self.propagate().is_ok()
+                && !self.dominated()
+            {
                 path.push((cell, v));
                 self.split(next, depth - 1, path, out, stop);
                 path.pop();

@@ -10,7 +10,7 @@
 //! Counting is different: the new theory has more models (one per choice of witnesses), so
 //! spectra never use this.
 
-use birkhoff_engine::signature::{FuncDecl, Fixity};
+use birkhoff_engine::signature::{Fixity, FuncDecl};
 use birkhoff_engine::syntax::{Formula, Term, VarId};
 use birkhoff_engine::{FuncId, Theory};
 use std::collections::HashMap;
@@ -34,16 +34,26 @@ pub fn skolemize(t: &Theory) -> Theory {
                     body = *g;
                 }
                 Formula::Exists(vs, g) => {
-                    let outer: Vec<VarId> = axiom.free_vars().into_iter().chain(universal.iter().copied()).collect();
+                    let outer: Vec<VarId> = axiom
+                        .free_vars()
+                        .into_iter()
+                        .chain(universal.iter().copied())
+                        .collect();
                     for v in vs {
                         let f = FuncId(out.sig.funcs.len() as u32);
                         std::sync::Arc::make_mut(&mut out.sig).funcs.push(FuncDecl {
                             name: format!("$sk{}", f.0),
-                            args: outer.iter().map(|u| axiom.vars[u.0 as usize].sort).collect(),
+                            args: outer
+                                .iter()
+                                .map(|u| axiom.vars[u.0 as usize].sort)
+                                .collect(),
                             result: axiom.vars[v.0 as usize].sort,
                             fixity: Fixity::Prefix,
                         });
-                        witness.insert(v, Term::App(f, outer.iter().map(|&u| Term::Var(u)).collect()));
+                        witness.insert(
+                            v,
+                            Term::App(f, outer.iter().map(|&u| Term::Var(u)).collect()),
+                        );
                     }
                     body = *g;
                 }
@@ -54,7 +64,11 @@ pub fn skolemize(t: &Theory) -> Theory {
             continue;
         }
         let body = substitute(&body, &witness);
-        std::sync::Arc::make_mut(axiom).formula = if universal.is_empty() { body } else { Formula::Forall(universal, Box::new(body)) };
+        std::sync::Arc::make_mut(axiom).formula = if universal.is_empty() {
+            body
+        } else {
+            Formula::Forall(universal, Box::new(body))
+        };
     }
     out
 }
@@ -72,7 +86,9 @@ fn substitute(f: &Formula, w: &HashMap<VarId, Term>) -> Formula {
         Formula::True => Formula::True,
         Formula::False => Formula::False,
         Formula::Eq(a, b) => Formula::Eq(substitute_term(a, w), substitute_term(b, w)),
-        Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| substitute_term(a, w)).collect()),
+        Formula::Rel(r, args) => {
+            Formula::Rel(*r, args.iter().map(|a| substitute_term(a, w)).collect())
+        }
         Formula::Not(g) => Formula::Not(sub(g)),
         Formula::And(a, b) => Formula::And(sub(a), sub(b)),
         Formula::Or(a, b) => Formula::Or(sub(a), sub(b)),
@@ -90,7 +106,10 @@ fn binders_distinct(f: &Formula, free: Vec<VarId>) -> bool {
         match f {
             Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..) => true,
             Formula::Not(g) => walk(g, seen),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => walk(a, seen) && walk(b, seen),
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => walk(a, seen) && walk(b, seen),
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
                 for v in vs {
                     if seen.contains(v) {

@@ -29,12 +29,26 @@ pub struct SpectrumRow {
 impl SpectrumRow {
     /// A row of counts known without a search here (a published sequence, a stored record).
     pub fn counted(sizes: Vec<u32>, iso: Count, labeled: Count) -> SpectrumRow {
-        SpectrumRow { sizes, iso, labeled, seconds: 0.0, nodes: 0, timing: Timing::default() }
+        SpectrumRow {
+            sizes,
+            iso,
+            labeled,
+            seconds: 0.0,
+            nodes: 0,
+            timing: Timing::default(),
+        }
     }
 
     /// The row of one enumeration.
     pub fn of(e: &crate::finder::Enumeration) -> SpectrumRow {
-        SpectrumRow { sizes: e.sizes.clone(), iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing }
+        SpectrumRow {
+            sizes: e.sizes.clone(),
+            iso: e.iso,
+            labeled: e.labeled,
+            seconds: e.elapsed.as_secs_f64(),
+            nodes: e.nodes,
+            timing: e.timing,
+        }
     }
 }
 
@@ -50,7 +64,9 @@ pub fn size_tuple_count(sorts: usize, lo: u32, hi: u32) -> u128 {
         return 0;
     }
     let per_sort = (hi - lo) as u128 + 1;
-    (0..sorts).try_fold(1u128, |n, _| n.checked_mul(per_sort)).unwrap_or(u128::MAX)
+    (0..sorts)
+        .try_fold(1u128, |n, _| n.checked_mul(per_sort))
+        .unwrap_or(u128::MAX)
 }
 
 /// The most size tuples one spectrum may ask for: each is a search of its own.
@@ -134,22 +150,48 @@ impl Iterator for SizeTuples {
 }
 
 /// Computes one row of the spectrum with the chosen engine.
-pub fn row(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<SpectrumRow, FinderError> {
+pub fn row(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<SpectrumRow, FinderError> {
     row_by(engine, t, sizes, budget).map(|(r, _)| r)
 }
 
 /// [`row`], and which engine answered and why (under `auto`, the counting race of
 /// [`router::count_by`]).
-pub fn row_by(engine: Engine, t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(SpectrumRow, router::Choice), FinderError> {
+pub fn row_by(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(SpectrumRow, router::Choice), FinderError> {
     let (e, choice) = router::count_by(engine, t, sizes, budget)?;
-    Ok((SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&e) }, choice))
+    Ok((
+        SpectrumRow {
+            sizes: sizes.to_vec(),
+            ..SpectrumRow::of(&e)
+        },
+        choice,
+    ))
 }
 
 /// One row of the spectrum under `--engine both`: the native finder's row, with every engine's
 /// answer and whether their exact counts were compared ([`router::enumerate_each`]).
-pub fn row_each(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(SpectrumRow, router::Compared), FinderError> {
+pub fn row_each(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(SpectrumRow, router::Compared), FinderError> {
     let compared = router::enumerate_each(t, sizes, budget)?;
-    Ok((SpectrumRow { sizes: sizes.to_vec(), ..SpectrumRow::of(&compared.answers[0].1) }, compared))
+    Ok((
+        SpectrumRow {
+            sizes: sizes.to_vec(),
+            ..SpectrumRow::of(&compared.answers[0].1)
+        },
+        compared,
+    ))
 }
 
 /// A lower bound on the number of isomorphism classes of models of `t` at `sizes`, known before
@@ -158,33 +200,67 @@ pub fn row_each(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(SpectrumR
 /// holds at most the product of the sizes' factorials of them. `None` when no symbol is free or
 /// no model was found in that time. Magmas of order 5 have at least 5^25 / 5! ≈ 2.5 · 10^15.
 pub fn classes_at_least(t: &Theory, sizes: &[u32]) -> Option<u128> {
-    let mentioned_func = |f: usize| t.axioms.iter().any(|a| a.formula.mentions_func(birkhoff_engine::FuncId(f as u32)));
-    let mentioned_rel = |r: usize| t.axioms.iter().any(|a| a.formula.mentions_rel(birkhoff_engine::RelId(r as u32)));
+    let mentioned_func = |f: usize| {
+        t.axioms
+            .iter()
+            .any(|a| a.formula.mentions_func(birkhoff_engine::FuncId(f as u32)))
+    };
+    let mentioned_rel = |r: usize| {
+        t.axioms
+            .iter()
+            .any(|a| a.formula.mentions_rel(birkhoff_engine::RelId(r as u32)))
+    };
     let size = |s: &birkhoff_engine::SortId| u128::from(sizes[s.0 as usize]);
     // log2 of the labeled models the free symbols give: their tables' choices.
     let mut bits = 0f64;
-    for (_, d) in t.sig.funcs.iter().enumerate().filter(|&(f, _)| !mentioned_func(f)) {
+    for (_, d) in t
+        .sig
+        .funcs
+        .iter()
+        .enumerate()
+        .filter(|&(f, _)| !mentioned_func(f))
+    {
         bits += d.args.iter().map(size).product::<u128>() as f64 * (size(&d.result) as f64).log2();
     }
-    for (_, d) in t.sig.rels.iter().enumerate().filter(|&(r, _)| !mentioned_rel(r)) {
+    for (_, d) in t
+        .sig
+        .rels
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| !mentioned_rel(r))
+    {
         bits += d.args.iter().map(size).product::<u128>() as f64;
     }
     if bits == 0.0 {
         return None;
     }
-    let budget = Budget { time: Some(std::time::Duration::from_millis(100)), ..Budget::default() };
+    let budget = Budget {
+        time: Some(std::time::Duration::from_millis(100)),
+        ..Budget::default()
+    };
     let found = router::first_by(Engine::Auto, t, sizes, &budget).ok()?;
     if !matches!(found.outcome, crate::finder::FirstModel::Found { .. }) {
         return None;
     }
-    let copies_per_class: f64 = sizes.iter().map(|&n| (2..=n).map(f64::from).map(f64::log2).sum::<f64>()).sum();
+    let copies_per_class: f64 = sizes
+        .iter()
+        .map(|&n| (2..=n).map(f64::from).map(f64::log2).sum::<f64>())
+        .sum();
     let classes = (bits - copies_per_class).exp2();
-    Some(if classes >= u128::MAX as f64 { u128::MAX } else { classes.floor().max(1.0) as u128 })
+    Some(if classes >= u128::MAX as f64 {
+        u128::MAX
+    } else {
+        classes.floor().max(1.0) as u128
+    })
 }
 
 /// Formats sizes as `3` (one sort) or `2x3` (several).
 pub fn sizes_label(sizes: &[u32]) -> String {
-    sizes.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
+    sizes
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 #[cfg(test)]
@@ -195,7 +271,10 @@ mod tests {
     fn eager(sorts: usize, lo: u32, hi: u32) -> Vec<Vec<u32>> {
         let mut out: Vec<Vec<u32>> = vec![vec![]];
         for _ in 0..sorts {
-            out = out.into_iter().flat_map(|t| (lo..=hi).map(move |n| [t.clone(), vec![n]].concat())).collect();
+            out = out
+                .into_iter()
+                .flat_map(|t| (lo..=hi).map(move |n| [t.clone(), vec![n]].concat()))
+                .collect();
         }
         out.sort_by_key(|t| (t.iter().sum::<u32>(), t.clone()));
         out
@@ -207,14 +286,25 @@ mod tests {
             for lo in 1..=3 {
                 for hi in 0..=4 {
                     let lazy: Vec<Vec<u32>> = SizeTuples::between(sorts, lo, hi).collect();
-                    let want = if lo <= hi { eager(sorts, lo, hi) } else { vec![] };
+                    let want = if lo <= hi {
+                        eager(sorts, lo, hi)
+                    } else {
+                        vec![]
+                    };
                     assert_eq!(lazy, want, "{sorts} sorts, {lo}..={hi}");
-                    assert_eq!(size_tuple_count(sorts, lo, hi), want.len() as u128, "{sorts} sorts, {lo}..={hi}");
+                    assert_eq!(
+                        size_tuple_count(sorts, lo, hi),
+                        want.len() as u128,
+                        "{sorts} sorts, {lo}..={hi}"
+                    );
                 }
             }
         }
         // Many sorts: the first tuples come at once, and the count is known without making them.
-        assert_eq!(size_tuples(16, 3).nth(1), Some([vec![1; 15], vec![2]].concat()));
+        assert_eq!(
+            size_tuples(16, 3).nth(1),
+            Some([vec![1; 15], vec![2]].concat())
+        );
         assert_eq!(size_tuple_count(16, 1, 3), 43_046_721);
     }
 }

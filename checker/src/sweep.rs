@@ -29,9 +29,26 @@ impl Job {
     /// The result's file name: `NAME__SIZES__FINGERPRINT.json`, or for a piece
     /// `NAME__SIZES__FINGERPRINT__piece-K-of-P.json`.
     pub fn file_name(&self) -> String {
-        let safe: String = self.theory.name.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
-        let piece = self.piece.map_or(String::new(), |p| format!("__piece-{}-of-{}", p.index, p.count));
-        format!("{safe}__{}__{}{piece}.json", sizes_label(&self.sizes), self.fingerprint)
+        let safe: String = self
+            .theory
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let piece = self.piece.map_or(String::new(), |p| {
+            format!("__piece-{}-of-{}", p.index, p.count)
+        });
+        format!(
+            "{safe}__{}__{}{piece}.json",
+            sizes_label(&self.sizes),
+            self.fingerprint
+        )
     }
 
     /// Computes the job: the whole count with `engine`, or the piece's count with the native
@@ -39,14 +56,21 @@ impl Job {
     pub fn run(&self, engine: Engine, budget: &Budget) -> Result<SpectrumRow, FinderError> {
         match self.piece {
             None => crate::spectrum::row(engine, &self.theory, &self.sizes, budget),
-            Some(piece) => finder::enumerate_piece(&self.theory, &self.sizes, budget, piece).map(|e| SpectrumRow::of(&e)),
+            Some(piece) => finder::enumerate_piece(&self.theory, &self.sizes, budget, piece)
+                .map(|e| SpectrumRow::of(&e)),
         }
     }
 
     /// What the job says in messages: `NAME at size N`, with `, piece K of P` for a piece.
     pub fn label(&self) -> String {
-        let piece = self.piece.map_or(String::new(), |p| format!(", piece {} of {}", p.index, p.count));
-        format!("{} at size {}{piece}", self.theory.name, sizes_label(&self.sizes))
+        let piece = self.piece.map_or(String::new(), |p| {
+            format!(", piece {} of {}", p.index, p.count)
+        });
+        format!(
+            "{} at size {}{piece}",
+            self.theory.name,
+            sizes_label(&self.sizes)
+        )
     }
 }
 
@@ -84,8 +108,17 @@ pub struct Shard {
 impl std::str::FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> Result<Shard, String> {
-        let (k, n) = s.split_once('/').ok_or_else(|| format!("`{s}` is not of the form K/N (for example 2/4)"))?;
-        let (index, count): (usize, usize) = (k.trim().parse().map_err(|_| format!("`{k}` is not a number"))?, n.trim().parse().map_err(|_| format!("`{n}` is not a number"))?);
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}` is not of the form K/N (for example 2/4)"))?;
+        let (index, count): (usize, usize) = (
+            k.trim()
+                .parse()
+                .map_err(|_| format!("`{k}` is not a number"))?,
+            n.trim()
+                .parse()
+                .map_err(|_| format!("`{n}` is not a number"))?,
+        );
         if count == 0 || index == 0 || index > count {
             return Err(format!("shard {s}: K must be between 1 and N"));
         }
@@ -102,17 +135,47 @@ impl Shard {
 
 /// Every job for `theories` at `sizes`, in a deterministic order (by theory name, then sizes,
 /// then piece); with `pieces`, every count is split into that many pieces, each a job.
-pub fn plan(theories: &[Theory], sizes: &dyn Fn(&Theory) -> Vec<Vec<u32>>, pieces: Option<usize>) -> Vec<Job> {
+pub fn plan(
+    theories: &[Theory],
+    sizes: &dyn Fn(&Theory) -> Vec<Vec<u32>>,
+    pieces: Option<usize>,
+) -> Vec<Job> {
     let mut jobs: Vec<Job> = theories
         .iter()
         .flat_map(|t| {
             let fp = t.fingerprint().to_string();
-            sizes(t).into_iter().map(move |s| Job { theory: t.clone(), fingerprint: fp.clone(), sizes: s, piece: None })
+            sizes(t).into_iter().map(move |s| Job {
+                theory: t.clone(),
+                fingerprint: fp.clone(),
+                sizes: s,
+                piece: None,
+            })
         })
         .collect();
-    jobs.sort_by(|a, b| (&a.theory.name, &a.fingerprint, a.sizes.iter().sum::<u32>(), &a.sizes).cmp(&(&b.theory.name, &b.fingerprint, b.sizes.iter().sum::<u32>(), &b.sizes)));
+    jobs.sort_by(|a, b| {
+        (
+            &a.theory.name,
+            &a.fingerprint,
+            a.sizes.iter().sum::<u32>(),
+            &a.sizes,
+        )
+            .cmp(&(
+                &b.theory.name,
+                &b.fingerprint,
+                b.sizes.iter().sum::<u32>(),
+                &b.sizes,
+            ))
+    });
     match pieces {
-        Some(count) => jobs.into_iter().flat_map(|j| (1..=count).map(move |index| Job { piece: Some(Piece { index, count }), ..j.clone() })).collect(),
+        Some(count) => jobs
+            .into_iter()
+            .flat_map(|j| {
+                (1..=count).map(move |index| Job {
+                    piece: Some(Piece { index, count }),
+                    ..j.clone()
+                })
+            })
+            .collect(),
         None => jobs,
     }
 }
@@ -134,12 +197,18 @@ pub struct Plan {
 impl Plan {
     /// The plan of `jobs` (the whole list) split into `shards`.
     pub fn new(jobs: &[Job], shards: usize) -> Plan {
-        Plan { shards, jobs: jobs.iter().map(Job::file_name).collect() }
+        Plan {
+            shards,
+            jobs: jobs.iter().map(Job::file_name).collect(),
+        }
     }
 
     /// Writes the plan into `dir`, atomically.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
-        write_atomic(&dir.join(PLAN_FILE), &serde_json::to_vec_pretty(self).expect("plans serialize"))
+        write_atomic(
+            &dir.join(PLAN_FILE),
+            &serde_json::to_vec_pretty(self).expect("plans serialize"),
+        )
     }
 
     /// The plan in `dir`, `None` when there is none (a sweep from before plans were written).
@@ -148,7 +217,9 @@ impl Plan {
         match std::fs::read_to_string(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(format!("{}: {e}", path.display())),
-            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: not a sweep plan: {e}", path.display())),
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: not a sweep plan: {e}", path.display())),
         }
     }
 }
@@ -164,8 +235,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!("{TEMP_PREFIX}{}-{nanos}-{name}", std::process::id()));
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = dir.join(format!(
+        "{TEMP_PREFIX}{}-{nanos}-{name}",
+        std::process::id()
+    ));
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(bytes)?;
     f.sync_all()?;
@@ -180,7 +256,9 @@ pub fn clean_partial(dir: &Path, names: &BTreeSet<String>) -> std::io::Result<us
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let file = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(TEMP_PREFIX) else { continue };
+        let Some(rest) = file.strip_prefix(TEMP_PREFIX) else {
+            continue;
+        };
         // `PID-NANOS-NAME`, or `PID-NAME` from before the writer's nanoseconds were added.
         let mut parts = rest.splitn(3, '-');
         let (_, second, third) = (parts.next(), parts.next(), parts.next());
@@ -220,7 +298,13 @@ pub struct Merged {
 type Key = (String, String, u32, Vec<u32>, Option<Piece>);
 
 fn key_of(r: &JobResult) -> Key {
-    (r.theory.clone(), r.fingerprint.clone(), r.row.sizes.iter().sum(), r.row.sizes.clone(), r.piece)
+    (
+        r.theory.clone(),
+        r.fingerprint.clone(),
+        r.row.sizes.iter().sum(),
+        r.row.sizes.clone(),
+        r.piece,
+    )
 }
 
 /// Every result file in these directories, the pieces of each split count summed, checked
@@ -237,34 +321,63 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, String> {
         match Plan::read(dir)? {
             Some(plan) if !plans.contains(&plan) => plans.push(plan),
             Some(_) => {}
-            None => merged.notes.push(format!("{} has no {PLAN_FILE}: which of its sweep's results are missing cannot be told", dir.display())),
+            None => merged.notes.push(format!(
+                "{} has no {PLAN_FILE}: which of its sweep's results are missing cannot be told",
+                dir.display()
+            )),
         }
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         paths.sort();
         for path in paths {
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if name.starts_with(TEMP_PREFIX) || !name.ends_with(".json") || name == PLAN_FILE {
                 continue;
             }
             let r = read_result(&path)?;
             let key = key_of(&r);
             if let Some((prev, prev_path)) = found.get(&key) {
-                let (exact, bound) = match (prev.row.iso.status == Status::Exact, r.row.iso.status == Status::Exact) {
+                let (exact, bound) = match (
+                    prev.row.iso.status == Status::Exact,
+                    r.row.iso.status == Status::Exact,
+                ) {
                     (true, false) => (prev, r.row.iso),
                     (false, true) => (&r, prev.row.iso),
-                    _ if (prev.row.iso, prev.row.labeled) != (r.row.iso, r.row.labeled) && prev.row.iso.status == Status::Exact => {
-                        return Err(format!("{}: {} disagrees with {} ({} vs {})", path.display(), label(&r), prev_path.display(), r.row.iso, prev.row.iso));
+                    _ if (prev.row.iso, prev.row.labeled) != (r.row.iso, r.row.labeled)
+                        && prev.row.iso.status == Status::Exact =>
+                    {
+                        return Err(format!(
+                            "{}: {} disagrees with {} ({} vs {})",
+                            path.display(),
+                            label(&r),
+                            prev_path.display(),
+                            r.row.iso,
+                            prev.row.iso
+                        ));
                     }
                     // Two lower bounds, or the same exact count twice: keep the larger.
                     _ if r.row.iso.value > prev.row.iso.value => (&r, prev.row.iso),
                     _ => continue,
                 };
                 if exact.row.iso.status == Status::Exact && exact.row.iso.value < bound.value {
-                    return Err(format!("{}: {} is exactly {}, but {} says at least {}", path.display(), label(exact), exact.row.iso, prev_path.display(), bound.value));
+                    return Err(format!(
+                        "{}: {} is exactly {}, but {} says at least {}",
+                        path.display(),
+                        label(exact),
+                        exact.row.iso,
+                        prev_path.display(),
+                        bound.value
+                    ));
                 }
                 if exact.row.iso.status == Status::Exact {
-                    merged.notes.push(format!("{}: the lower bound {bound} is superseded by the exact count {}", label(exact), exact.row.iso));
+                    merged.notes.push(format!(
+                        "{}: the lower bound {bound} is superseded by the exact count {}",
+                        label(exact),
+                        exact.row.iso
+                    ));
                 }
                 if std::ptr::eq(exact, prev) {
                     continue;
@@ -283,38 +396,79 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, String> {
 
 /// What a result is, in messages: `NAME at size N`, with the piece.
 fn label(r: &JobResult) -> String {
-    let piece = r.piece.map_or(String::new(), |p| format!(", piece {} of {}", p.index, p.count));
+    let piece = r.piece.map_or(String::new(), |p| {
+        format!(", piece {} of {}", p.index, p.count)
+    });
     format!("{} at size {}{piece}", r.theory, sizes_label(&r.row.sizes))
 }
 
 /// One line per shard of `plan` that lacks results or holds lower bounds; runs of shards with
 /// no result at all are named together ("shards 2-4 of 4: no results").
-fn plan_gaps(plan: &Plan, files: &BTreeSet<String>, found: &BTreeMap<Key, (JobResult, PathBuf)>) -> Vec<String> {
-    let inexact: BTreeSet<String> = found.values().filter(|(r, _)| r.row.iso.status != Status::Exact).filter_map(|(_, p)| p.file_name().map(|n| n.to_string_lossy().into_owned())).collect();
+fn plan_gaps(
+    plan: &Plan,
+    files: &BTreeSet<String>,
+    found: &BTreeMap<Key, (JobResult, PathBuf)>,
+) -> Vec<String> {
+    let inexact: BTreeSet<String> = found
+        .values()
+        .filter(|(r, _)| r.row.iso.status != Status::Exact)
+        .filter_map(|(_, p)| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
     let n = plan.shards.max(1);
     let mut lines = Vec::new();
     let mut empty_run: Option<(usize, usize)> = None;
     let flush = |run: &mut Option<(usize, usize)>, lines: &mut Vec<String>| {
         if let Some((a, b)) = run.take() {
-            let shards = if a == b { format!("shard {a}") } else { format!("shards {a}-{b}") };
+            let shards = if a == b {
+                format!("shard {a}")
+            } else {
+                format!("shards {a}-{b}")
+            };
             lines.push(format!("{shards} of {n}: no results (never started, or their output directories were not given)"));
         }
     };
     for shard in 1..=n {
-        let mine: Vec<&String> = plan.jobs.iter().enumerate().filter(|(i, _)| i % n == shard - 1).map(|(_, f)| f).collect();
-        let absent: Vec<&String> = mine.iter().copied().filter(|f| !files.contains(*f)).collect();
-        let bounds: Vec<&String> = mine.iter().copied().filter(|f| inexact.contains(*f)).collect();
+        let mine: Vec<&String> = plan
+            .jobs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == shard - 1)
+            .map(|(_, f)| f)
+            .collect();
+        let absent: Vec<&String> = mine
+            .iter()
+            .copied()
+            .filter(|f| !files.contains(*f))
+            .collect();
+        let bounds: Vec<&String> = mine
+            .iter()
+            .copied()
+            .filter(|f| inexact.contains(*f))
+            .collect();
         if !mine.is_empty() && absent.len() == mine.len() {
             empty_run = Some(empty_run.map_or((shard, shard), |(a, _)| (a, shard)));
             continue;
         }
         flush(&mut empty_run, &mut lines);
         let names = |fs: &[&String]| {
-            let shown: Vec<&str> = fs.iter().take(3).map(|f| f.trim_end_matches(".json")).collect();
-            format!("{}{}", shown.join(", "), if fs.len() > 3 { ", ..." } else { "" })
+            let shown: Vec<&str> = fs
+                .iter()
+                .take(3)
+                .map(|f| f.trim_end_matches(".json"))
+                .collect();
+            format!(
+                "{}{}",
+                shown.join(", "),
+                if fs.len() > 3 { ", ..." } else { "" }
+            )
         };
         if !absent.is_empty() {
-            lines.push(format!("shard {shard} of {n}: {} of {} result(s) missing (unfinished: rerun it): {}", absent.len(), mine.len(), names(&absent)));
+            lines.push(format!(
+                "shard {shard} of {n}: {} of {} result(s) missing (unfinished: rerun it): {}",
+                absent.len(),
+                mine.len(),
+                names(&absent)
+            ));
         }
         if !bounds.is_empty() {
             lines.push(format!("shard {shard} of {n}: {} result(s) only lower bounds (cut short by a budget: rerun it with --retry-inexact): {}", bounds.len(), names(&bounds)));
@@ -334,7 +488,13 @@ type PartialSum = (JobResult, usize, bool, LabeledSum);
 fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
     let mut groups: BTreeMap<(String, String, u32, Vec<u32>, usize), PartialSum> = BTreeMap::new();
     for r in results {
-        let key = (r.theory.clone(), r.fingerprint.clone(), r.row.sizes.iter().sum(), r.row.sizes.clone(), r.piece.map_or(0, |p| p.count));
+        let key = (
+            r.theory.clone(),
+            r.fingerprint.clone(),
+            r.row.sizes.iter().sum(),
+            r.row.sizes.clone(),
+            r.piece.map_or(0, |p| p.count),
+        );
         let iso_exact = r.row.iso.status == Status::Exact;
         match groups.get_mut(&key) {
             None => {
@@ -362,8 +522,12 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
             r.row.iso = Count::from_search(r.row.iso.value, whole);
             r.row.labeled = labeled.count(whole);
         }
-        let slot = rows.entry((theory, fp, total, sizes)).or_insert_with(|| r.clone());
-        if slot.row.iso.status != Status::Exact && (r.row.iso.status == Status::Exact || r.row.iso.value > slot.row.iso.value) {
+        let slot = rows
+            .entry((theory, fp, total, sizes))
+            .or_insert_with(|| r.clone());
+        if slot.row.iso.status != Status::Exact
+            && (r.row.iso.status == Status::Exact || r.row.iso.value > slot.row.iso.value)
+        {
             *slot = r;
         }
     }
@@ -372,9 +536,16 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
 
 /// The merged table as TSV with a header line.
 pub fn to_tsv(rows: &[JobResult]) -> String {
-    let mut out = String::from("theory\tfingerprint\tsizes\tiso\tiso_status\tlabeled\tlabeled_status\tseconds\n");
+    let mut out = String::from(
+        "theory\tfingerprint\tsizes\tiso\tiso_status\tlabeled\tlabeled_status\tseconds\n",
+    );
     for r in rows {
-        let st = |s: crate::budget::Status| serde_json::to_value(s).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        let st = |s: crate::budget::Status| {
+            serde_json::to_value(s)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default()
+        };
         out.push_str(&format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\n",
             r.theory,

@@ -26,7 +26,10 @@ pub struct Pool {
 impl Pool {
     /// A pool that lets at most `max` abandoned workers run at once.
     pub const fn new(max: usize) -> Self {
-        Pool { running: AtomicUsize::new(0), max }
+        Pool {
+            running: AtomicUsize::new(0),
+            max,
+        }
     }
 }
 
@@ -61,7 +64,11 @@ struct Finish {
 
 impl Drop for Finish {
     fn drop(&mut self) {
-        if self.state.compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        if self
+            .state
+            .compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
             self.pool.running.fetch_sub(1, Ordering::AcqRel);
         }
     }
@@ -70,7 +77,13 @@ impl Drop for Finish {
 /// Runs `work` on a thread named `name` and waits for it until `deadline` or until `cancel` is
 /// set; returns within about `POLL` of either. `work` gets a stop flag, raised when the caller
 /// stops waiting, and should look at it (and at the deadline) as often as it can.
-pub fn run<T, F>(name: &str, pool: &'static Pool, deadline: Instant, cancel: Option<&Arc<AtomicBool>>, work: F) -> Outcome<T>
+pub fn run<T, F>(
+    name: &str,
+    pool: &'static Pool,
+    deadline: Instant,
+    cancel: Option<&Arc<AtomicBool>>,
+    work: F,
+) -> Outcome<T>
 where
     T: Send + 'static,
     F: FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
@@ -88,11 +101,19 @@ where
     let stop = Arc::new(AtomicBool::new(false));
     let state = Arc::new(AtomicU8::new(RUNNING));
     let (tx, rx) = mpsc::channel();
-    let (worker_stop, finish) = (stop.clone(), Finish { state: state.clone(), pool });
-    let spawned = std::thread::Builder::new().name(name.into()).spawn(move || {
-        let _finish = finish;
-        let _ = tx.send(work(worker_stop));
-    });
+    let (worker_stop, finish) = (
+        stop.clone(),
+        Finish {
+            state: state.clone(),
+            pool,
+        },
+    );
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let _finish = finish;
+            let _ = tx.send(work(worker_stop));
+        });
     if let Err(e) = spawned {
         return Outcome::Failed(format!("cannot start a thread: {e}"));
     }
@@ -100,20 +121,27 @@ where
         let wait = POLL.min(deadline.saturating_duration_since(Instant::now()));
         match rx.recv_timeout(wait) {
             Ok(answer) => return Outcome::Done(answer),
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Outcome::Failed("the worker stopped without an answer".into()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Outcome::Failed("the worker stopped without an answer".into())
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if cancelled() || Instant::now() >= deadline {
             stop.store(true, Ordering::Relaxed);
             // Counted before the state changes, so that the worker's decrement comes after it.
             pool.running.fetch_add(1, Ordering::AcqRel);
-            if state.compare_exchange(RUNNING, GIVEN_UP, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            if state
+                .compare_exchange(RUNNING, GIVEN_UP, Ordering::AcqRel, Ordering::Acquire)
+                .is_err()
+            {
                 pool.running.fetch_sub(1, Ordering::AcqRel);
                 if let Ok(answer) = rx.try_recv() {
                     return Outcome::Done(answer);
                 }
             }
-            return Outcome::GaveUp { interrupted: cancelled() };
+            return Outcome::GaveUp {
+                interrupted: cancelled(),
+            };
         }
     }
 }

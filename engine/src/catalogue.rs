@@ -68,8 +68,16 @@ impl Entry {
 
 /// Every entry, seeds and catalogue files together, sorted by name.
 pub fn all() -> Vec<Entry> {
-    let seeds = crate::seeds::all().iter().map(|s| Entry { name: s.name, source: s.source, origin: Origin::Seed });
-    let files = FILES.iter().map(|f| Entry { name: f.name, source: f.source, origin: Origin::Catalogue });
+    let seeds = crate::seeds::all().iter().map(|s| Entry {
+        name: s.name,
+        source: s.source,
+        origin: Origin::Seed,
+    });
+    let files = FILES.iter().map(|f| Entry {
+        name: f.name,
+        source: f.source,
+        origin: Origin::Catalogue,
+    });
     let mut v: Vec<Entry> = seeds.chain(files).collect();
     v.sort_by_key(|e| e.name);
     v
@@ -78,7 +86,10 @@ pub fn all() -> Vec<Entry> {
 /// The lookup key of a name: lower case without `_` and `-`, so that `MoufangLoop`,
 /// `moufang-loop` and `moufang_loop` are the same.
 fn key(s: &str) -> String {
-    s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+    s.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// The entry called `name` (its file stem, ignoring case and `-`/`_`).
@@ -145,30 +156,58 @@ pub struct Info {
 
 /// A comma-separated list of names; empty items are dropped.
 fn names(list: Option<&String>) -> Vec<String> {
-    list.map(|s| s.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()).unwrap_or_default()
+    list.map(|s| {
+        s.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Reads an entry's header. Fails (naming the file) when `oeis_shift` is not an integer.
 pub fn info(entry: &Entry) -> Result<Info> {
     let t = entry.theory()?;
-    info_of(entry.name, entry.origin, &t).map_err(|why| Error::Catalogue(format!("{}: {why}", entry.path())))
+    info_of(entry.name, entry.origin, &t)
+        .map_err(|why| Error::Catalogue(format!("{}: {why}", entry.path())))
 }
 
 /// [`info`] for an already parsed theory.
 pub fn info_of(name: &str, origin: Origin, t: &Theory) -> std::result::Result<Info, String> {
     let oeis_shift = match t.meta.get("oeis_shift") {
         None => 0,
-        Some(s) => s.trim().parse().map_err(|_| format!("meta oeis_shift `{s}` is not an integer"))?,
+        Some(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| format!("meta oeis_shift `{s}` is not an integer"))?,
     };
-    let mut implies: Vec<Implication> = names(t.meta.get("implies")).into_iter().map(|target| Implication { target, basis: Basis::Prover }).collect();
-    implies.extend(names(t.meta.get("implies_literature")).into_iter().map(|target| Implication { target, basis: Basis::Literature }));
+    let mut implies: Vec<Implication> = names(t.meta.get("implies"))
+        .into_iter()
+        .map(|target| Implication {
+            target,
+            basis: Basis::Prover,
+        })
+        .collect();
+    implies.extend(
+        names(t.meta.get("implies_literature"))
+            .into_iter()
+            .map(|target| Implication {
+                target,
+                basis: Basis::Literature,
+            }),
+    );
     Ok(Info {
         name: name.to_string(),
         theory: t.name.clone(),
         origin,
         doc: t.doc.clone(),
         reference: t.meta.get("reference").cloned().unwrap_or_default(),
-        oeis: t.meta.get("oeis").map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
+        oeis: t
+            .meta
+            .get("oeis")
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty()),
         oeis_shift,
         implies,
     })
@@ -181,7 +220,8 @@ pub fn entries() -> Result<Vec<(Info, Theory)>> {
         .into_iter()
         .map(|e| {
             let t = e.theory()?;
-            let i = info_of(e.name, e.origin, &t).map_err(|why| Error::Catalogue(format!("{}: {why}", e.path())))?;
+            let i = info_of(e.name, e.origin, &t)
+                .map_err(|why| Error::Catalogue(format!("{}: {why}", e.path())))?;
             Ok((i, t))
         })
         .collect()
@@ -194,20 +234,41 @@ pub fn entries() -> Result<Vec<(Info, Theory)>> {
 /// once its divisions are defined), and a catalogue file states it under `implies_literature`.
 pub fn axioms_over(source: &Theory, target: &Theory) -> Result<Vec<crate::syntax::Axiom>> {
     let (s, t) = (&source.sig, &target.sig);
-    let mismatch = |what: String| Error::Catalogue(format!("{} cannot state the axioms of {}: {what}", source.name, target.name));
+    let mismatch = |what: String| {
+        Error::Catalogue(format!(
+            "{} cannot state the axioms of {}: {what}",
+            source.name, target.name
+        ))
+    };
     for f in t.func_ids() {
         let name = &t.func_decl(f).name;
         match s.func(name) {
-            Some(g) if s.func_profile(g) == t.func_profile(f) && s.func_decl(g).fixity == t.func_decl(f).fixity => {}
-            Some(g) => return Err(mismatch(format!("`{}` against `{}` (or another fixity)", t.func_profile(f), s.func_profile(g)))),
+            Some(g)
+                if s.func_profile(g) == t.func_profile(f)
+                    && s.func_decl(g).fixity == t.func_decl(f).fixity => {}
+            Some(g) => {
+                return Err(mismatch(format!(
+                    "`{}` against `{}` (or another fixity)",
+                    t.func_profile(f),
+                    s.func_profile(g)
+                )))
+            }
             None => return Err(mismatch(format!("no symbol `{name}`"))),
         }
     }
     for r in t.rel_ids() {
         let name = &t.rel_decl(r).name;
         match s.rel(name) {
-            Some(q) if s.rel_profile(q) == t.rel_profile(r) && s.rel_decl(q).fixity == t.rel_decl(r).fixity => {}
-            Some(q) => return Err(mismatch(format!("`{}` against `{}` (or another fixity)", t.rel_profile(r), s.rel_profile(q)))),
+            Some(q)
+                if s.rel_profile(q) == t.rel_profile(r)
+                    && s.rel_decl(q).fixity == t.rel_decl(r).fixity => {}
+            Some(q) => {
+                return Err(mismatch(format!(
+                    "`{}` against `{}` (or another fixity)",
+                    t.rel_profile(r),
+                    s.rel_profile(q)
+                )))
+            }
             None => return Err(mismatch(format!("no relation `{name}`"))),
         }
     }
@@ -215,12 +276,22 @@ pub fn axioms_over(source: &Theory, target: &Theory) -> Result<Vec<crate::syntax
     // output parses to the same formula (print.rs), and the symbols have the same profiles.
     let mut text = source.to_text();
     for (i, a) in target.axioms.iter().enumerate() {
-        text.push_str(&format!("axiom goal_{i}_{}: {}\n", source.axioms.len(), crate::print::FormulaPrinter::new(t, a).formula(&a.formula)));
+        text.push_str(&format!(
+            "axiom goal_{i}_{}: {}\n",
+            source.axioms.len(),
+            crate::print::FormulaPrinter::new(t, a).formula(&a.formula)
+        ));
     }
-    let parsed = Theory::parse(&text, &format!("{} with the axioms of {}", source.name, target.name))?;
+    let parsed = Theory::parse(
+        &text,
+        &format!("{} with the axioms of {}", source.name, target.name),
+    )?;
     Ok(parsed.axioms[source.axioms.len()..]
         .iter()
         .zip(&target.axioms)
-        .map(|(a, orig)| crate::syntax::Axiom { name: orig.name.clone(), ..a.as_ref().clone() })
+        .map(|(a, orig)| crate::syntax::Axiom {
+            name: orig.name.clone(),
+            ..a.as_ref().clone()
+        })
         .collect())
 }

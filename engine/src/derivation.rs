@@ -7,20 +7,23 @@
 //! budget). The engine cannot prove anything itself, so [`Graph::mark_equivalent`] records only
 //! what a caller proved; the default explore run marks nothing.
 
-use crate::canon::{canonical_tokens, literal_hash, literally_equal, with_canonical_tokens, AxiomSet, FormIndex, LiteralIndex, PackedForm};
+use crate::canon::{
+    canonical_tokens, literal_hash, literally_equal, with_canonical_tokens, AxiomSet, FormIndex,
+    LiteralIndex, PackedForm,
+};
 use crate::moves::transfer::{CarriedAxioms, Pair};
 use crate::moves::{self, Provenance};
+use crate::signature::Signature;
+use crate::syntax::Axiom;
 use crate::theory::Theory;
 use petgraph::graph::{DiGraph, EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use rayon::prelude::*;
-use serde::Serialize;
-use crate::signature::Signature;
-use crate::syntax::Axiom;
 use rustc_hash::FxHashSet;
-use std::sync::Arc;
+use serde::Serialize;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A node: a theory and the depth at which it was first reached.
 #[derive(Clone, Debug, Serialize)]
@@ -84,7 +87,13 @@ impl Graph {
     /// [`Graph::add`] for a theory literally equal to no node, with its canonical form (`None`:
     /// too symmetric to canonize, so the theory is deduplicated only literally) and literal hash
     /// already computed.
-    fn add_with_form(&mut self, mut theory: Theory, form: Option<PackedForm>, literal: u64, depth: usize) -> (NodeIndex, bool) {
+    fn add_with_form(
+        &mut self,
+        mut theory: Theory,
+        form: Option<PackedForm>,
+        literal: u64,
+        depth: usize,
+    ) -> (NodeIndex, bool) {
         // The index the node gets if it is new.
         let next = NodeIndex::new(self.graph.node_count());
         match form {
@@ -104,7 +113,11 @@ impl Graph {
     /// Replaces each axiom of `theory`, and its signature, by an equal one already in the
     /// graph, or records it. What the theory already shares (with its parent) is left as it is.
     fn intern(&mut self, theory: &mut Theory) {
-        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+        for a in theory
+            .axioms
+            .iter_mut()
+            .filter(|a| Arc::strong_count(a) == 1)
+        {
             shared(&mut self.axioms, a);
         }
         if Arc::strong_count(&theory.sig) == 1 {
@@ -115,7 +128,11 @@ impl Graph {
     /// [`Graph::intern`] without recording: what the parallel part of [`explore_with`]
     /// can do before the merge, which then hashes only what it has not seen before.
     fn reuse_interned(&self, theory: &mut Theory) {
-        for a in theory.axioms.iter_mut().filter(|a| Arc::strong_count(a) == 1) {
+        for a in theory
+            .axioms
+            .iter_mut()
+            .filter(|a| Arc::strong_count(a) == 1)
+        {
             if let Some(known) = self.axioms.get(&**a) {
                 *a = known.clone();
             }
@@ -130,7 +147,11 @@ impl Graph {
     /// The node of a theory equal (up to renaming) to `t`, if any. A theory too symmetric to
     /// canonize is found when it is literally equal to a node, as [`explore`] finds it.
     pub fn find(&self, t: &Theory) -> Option<NodeIndex> {
-        self.literally(t, literal_hash(t, None)).or_else(|| canonical_tokens(t, None).ok().and_then(|f| self.index.get(&f)))
+        self.literally(t, literal_hash(t, None)).or_else(|| {
+            canonical_tokens(t, None)
+                .ok()
+                .and_then(|f| self.index.get(&f))
+        })
     }
 
     /// The derivations of node `i` (its incoming edges, loops aside) in the order they were
@@ -138,19 +159,29 @@ impl Graph {
     /// later derivations may reach it only up to renaming. A binary move's two edges (from the
     /// base, then from the frontier theory) follow each other and share one provenance.
     pub fn derivations(&self, i: NodeIndex) -> Vec<EdgeReference<'_, Arc<Provenance>>> {
-        let mut edges: Vec<_> = self.graph.edges_directed(i, Direction::Incoming).filter(|e| e.source() != i).collect();
+        let mut edges: Vec<_> = self
+            .graph
+            .edges_directed(i, Direction::Incoming)
+            .filter(|e| e.source() != i)
+            .collect();
         edges.sort_by_key(|e| e.id());
         edges
     }
 
     /// How many theories were first reached at `depth` (the new theories of that round).
     pub fn count_at_depth(&self, depth: usize) -> usize {
-        self.graph.node_weights().filter(|n| n.depth == depth).count()
+        self.graph
+            .node_weights()
+            .filter(|n| n.depth == depth)
+            .count()
     }
 
     /// Records a prover-established equivalence between two nodes.
     pub fn mark_equivalent(&mut self, a: NodeIndex, b: NodeIndex, evidence: String) {
-        self.equivalences.push(Equivalence { nodes: (a.index(), b.index()), evidence });
+        self.equivalences.push(Equivalence {
+            nodes: (a.index(), b.index()),
+            evidence,
+        });
     }
 
     /// The graph in Graphviz DOT.
@@ -158,12 +189,22 @@ impl Graph {
         let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
         let mut out = String::from("digraph derivations {\n  rankdir=LR;\n");
         for i in self.graph.node_indices() {
-            out.push_str(&format!("  n{} [label=\"{}\"];\n", i.index(), esc(&self.graph[i].theory.name)));
+            out.push_str(&format!(
+                "  n{} [label=\"{}\"];\n",
+                i.index(),
+                esc(&self.graph[i].theory.name)
+            ));
         }
         for e in self.graph.edge_indices() {
             let (a, b) = self.graph.edge_endpoints(e).expect("edge exists");
             let p = &self.graph[e];
-            out.push_str(&format!("  n{} -> n{} [label=\"{}\", tooltip=\"{}\"];\n", a.index(), b.index(), p.mv, esc(p.description())));
+            out.push_str(&format!(
+                "  n{} -> n{} [label=\"{}\", tooltip=\"{}\"];\n",
+                a.index(),
+                b.index(),
+                p.mv,
+                esc(p.description())
+            ));
         }
         out.push_str("}\n");
         out
@@ -175,10 +216,14 @@ impl Graph {
             let n = &self.graph[i];
             serde_json::json!({"id": i.index(), "name": n.theory.name, "depth": n.depth, "text": n.theory.to_text()})
         }).collect();
-        let edges: Vec<_> = self.graph.edge_indices().map(|e| {
-            let (a, b) = self.graph.edge_endpoints(e).expect("edge exists");
-            serde_json::json!({"from": a.index(), "to": b.index(), "provenance": self.graph[e]})
-        }).collect();
+        let edges: Vec<_> = self
+            .graph
+            .edge_indices()
+            .map(|e| {
+                let (a, b) = self.graph.edge_endpoints(e).expect("edge exists");
+                serde_json::json!({"from": a.index(), "to": b.index(), "provenance": self.graph[e]})
+            })
+            .collect();
         serde_json::json!({"nodes": nodes, "edges": edges, "equivalences": self.equivalences})
     }
 }
@@ -242,7 +287,11 @@ pub fn explore(bases: &[Theory], depth: usize) -> (Graph, Stats) {
 /// graph), looking their results up ([`prepare`], in parallel, against the graph as the previous
 /// chunk left it), and the merge (on the calling thread). The next chunk's moves run on the pool
 /// while a chunk is merged.
-pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Graph, Event) -> ControlFlow<()>) -> (Graph, Stats) {
+pub fn explore_with(
+    bases: &[Theory],
+    depth: usize,
+    mut on_event: impl FnMut(&Graph, Event) -> ControlFlow<()>,
+) -> (Graph, Stats) {
     let mut g = Graph::default();
     let mut stats = Stats::default();
     let base_nodes: Vec<NodeIndex> = bases.iter().map(|b| g.add(b.clone(), 0).0).collect();
@@ -250,28 +299,60 @@ pub fn explore_with(bases: &[Theory], depth: usize, mut on_event: impl FnMut(&Gr
     let base_axioms: Vec<AxiomSet> = bases.iter().map(AxiomSet::of).collect();
     // The bases' axioms carried into frontier theories, shared by the results holding them.
     let carried = CarriedAxioms::default();
-    let bases = Bases { theories: bases, axioms: &base_axioms, nodes: &base_nodes, carried: &carried };
+    let bases = Bases {
+        theories: bases,
+        axioms: &base_axioms,
+        nodes: &base_nodes,
+        carried: &carried,
+    };
     // The moves of `parents` (copies of frontier theories, so that the graph may grow meanwhile).
-    let moves = |parents: Vec<Theory>| -> Vec<Moved> { parents.par_iter().map(|t| moves_of(t, &bases)).collect() };
+    let moves = |parents: Vec<Theory>| -> Vec<Moved> {
+        parents.par_iter().map(|t| moves_of(t, &bases)).collect()
+    };
     let mut frontier = base_nodes.clone();
     frontier.sort();
     frontier.dedup();
     'rounds: for round in 1..=depth {
-        if on_event(&g, Event::Round { round, parents: frontier.len() }).is_break() {
+        if on_event(
+            &g,
+            Event::Round {
+                round,
+                parents: frontier.len(),
+            },
+        )
+        .is_break()
+        {
             stats.stopped = true;
             break;
         }
         let mut next = Vec::new();
-        let parents = |g: &Graph, chunk: Option<&[NodeIndex]>| chunk.unwrap_or_default().iter().map(|&i| g.graph[i].theory.clone()).collect::<Vec<_>>();
+        let parents = |g: &Graph, chunk: Option<&[NodeIndex]>| {
+            chunk
+                .unwrap_or_default()
+                .iter()
+                .map(|&i| g.graph[i].theory.clone())
+                .collect::<Vec<_>>()
+        };
         let mut moved = moves(parents(&g, frontier.chunks(CHUNK).next()));
         let mut chunks = frontier.chunks(CHUNK).peekable();
         while let Some(chunk) = chunks.next() {
-            let results: Vec<Vec<Result>> = std::mem::take(&mut moved).into_par_iter().map(|m| prepare(&g, m)).collect();
+            let results: Vec<Vec<Result>> = std::mem::take(&mut moved)
+                .into_par_iter()
+                .map(|m| prepare(&g, m))
+                .collect();
             let upcoming = parents(&g, chunks.peek().copied());
             let mut upcoming_moved = Vec::new();
             let stopped = rayon::in_place_scope(|s| {
                 s.spawn(|_| upcoming_moved = moves(upcoming));
-                merge(&mut g, chunk, results, round, &mut stats, &mut next, &mut on_event)
+                merge(
+                    &mut g,
+                    chunk,
+                    results,
+                    round,
+                    &mut stats,
+                    &mut next,
+                    &mut on_event,
+                )
             });
             if stopped {
                 stats.stopped = true;
@@ -296,7 +377,15 @@ struct Bases<'a> {
 
 /// Merges a chunk's prepared results into the graph, parent by parent in frontier order,
 /// collecting new nodes into `next`. Returns whether `on_event` asked to stop.
-fn merge(g: &mut Graph, chunk: &[NodeIndex], results: Vec<Vec<Result>>, round: usize, stats: &mut Stats, next: &mut Vec<NodeIndex>, on_event: &mut impl FnMut(&Graph, Event) -> ControlFlow<()>) -> bool {
+fn merge(
+    g: &mut Graph,
+    chunk: &[NodeIndex],
+    results: Vec<Vec<Result>>,
+    round: usize,
+    stats: &mut Stats,
+    next: &mut Vec<NodeIndex>,
+    on_event: &mut impl FnMut(&Graph, Event) -> ControlFlow<()>,
+) -> bool {
     // The node each result of the parent being merged went to.
     let mut went = Vec::new();
     for (&parent, rs) in chunk.iter().zip(results) {
@@ -346,7 +435,11 @@ fn moves_of(t: &Theory, bases: &Bases) -> Moved {
     let mut results = Vec::with_capacity(2 * unary.len());
     let unary = unary.into_iter().map(|d| (d, None));
     let pairs = bases.theories.iter().zip(bases.axioms).zip(bases.nodes);
-    let binary = pairs.flat_map(|((b, b_axioms), bi)| moves::binary_moves_of(&Pair::new(b, b_axioms, t, &axioms).reusing(bases.carried)).into_iter().map(|d| (d, Some(*bi))));
+    let binary = pairs.flat_map(|((b, b_axioms), bi)| {
+        moves::binary_moves_of(&Pair::new(b, b_axioms, t, &axioms).reusing(bases.carried))
+            .into_iter()
+            .map(|d| (d, Some(*bi)))
+    });
     for (d, other) in unary.chain(binary) {
         let literal = literal_hash(&d.theory, Some(&axioms));
         results.push((d, other, literal));
@@ -362,14 +455,19 @@ fn prepare(g: &Graph, m: Moved) -> Vec<Result> {
     let mut out: Vec<Result> = Vec::with_capacity(m.results.len());
     for (d, other, literal) in m.results {
         // Most duplicates are found literally, without a canonical form.
-        let earlier = |same: &dyn Fn(&Theory, &Option<PackedForm>, u64) -> bool| out.iter().position(|r| matches!(&r.found, Found::New(e, f, l) if same(e, f, *l)));
+        let earlier = |same: &dyn Fn(&Theory, &Option<PackedForm>, u64) -> bool| {
+            out.iter()
+                .position(|r| matches!(&r.found, Found::New(e, f, l) if same(e, f, *l)))
+        };
         let found = if let Some(known) = g.literally(&d.theory, literal) {
             Found::Node(known)
         } else if let Some(j) = earlier(&|e, _, l| l == literal && literally_equal(&d.theory, e)) {
             Found::Sibling(j)
         } else {
             // The form is packed only when the graph does not have it (it is likely new).
-            match with_canonical_tokens(&d.theory, Some(t_axioms), |f| g.index.get(f).ok_or_else(|| f.packed())) {
+            match with_canonical_tokens(&d.theory, Some(t_axioms), |f| {
+                g.index.get(f).ok_or_else(|| f.packed())
+            }) {
                 Ok(Ok(known)) => Found::Node(known),
                 form => {
                     let form = form.ok().and_then(std::result::Result::err);
@@ -384,7 +482,11 @@ fn prepare(g: &Graph, m: Moved) -> Vec<Result> {
                 }
             }
         };
-        out.push(Result { found, provenance: Arc::new(d.provenance), other });
+        out.push(Result {
+            found,
+            provenance: Arc::new(d.provenance),
+            other,
+        });
     }
     out
 }

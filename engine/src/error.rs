@@ -31,7 +31,13 @@ const SHOWN_BEFORE: usize = 60;
 
 impl Diagnostic {
     /// A diagnostic for the `width` characters at byte offset `offset` of `src`.
-    pub fn at(file: &str, src: &str, offset: usize, width: usize, message: impl Into<String>) -> Self {
+    pub fn at(
+        file: &str,
+        src: &str,
+        offset: usize,
+        width: usize,
+        message: impl Into<String>,
+    ) -> Self {
         let offset = offset.min(src.len());
         let before = &src[..offset];
         let line = before.matches('\n').count() + 1;
@@ -42,15 +48,29 @@ impl Diagnostic {
         let (line_text, caret) = if length <= SHOWN_CHARS {
             (whole.to_string(), column - 1)
         } else {
-            let from = (column - 1).saturating_sub(SHOWN_BEFORE).min(length - SHOWN_CHARS);
+            let from = (column - 1)
+                .saturating_sub(SHOWN_BEFORE)
+                .min(length - SHOWN_CHARS);
             let cut_before = from > 0;
             let cut_after = from + SHOWN_CHARS < length;
             let kept: String = whole.chars().skip(from).take(SHOWN_CHARS).collect();
-            let text = format!("{}{kept}{}", if cut_before { "…" } else { "" }, if cut_after { "…" } else { "" });
+            let text = format!(
+                "{}{kept}{}",
+                if cut_before { "…" } else { "" },
+                if cut_after { "…" } else { "" }
+            );
             (text, column - 1 - from + usize::from(cut_before))
         };
         let visible = line_text.chars().count().saturating_sub(caret).max(1);
-        Diagnostic { file: file.to_string(), line, column, message: shorten_quotes(&message.into()), line_text, caret, width: width.clamp(1, visible) }
+        Diagnostic {
+            file: file.to_string(),
+            line,
+            column,
+            message: shorten_quotes(&message.into()),
+            line_text,
+            caret,
+            width: width.clamp(1, visible),
+        }
     }
 }
 
@@ -65,7 +85,11 @@ pub struct Lines {
 impl Lines {
     /// Indexes `src`'s lines.
     pub fn new(src: &str) -> Lines {
-        Lines { starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect() }
+        Lines {
+            starts: std::iter::once(0)
+                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        }
     }
 
     /// The 1-based line and column (in characters, as [`Diagnostic::at`] counts them) of byte
@@ -105,10 +129,19 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let num = self.line.to_string();
         let pad = " ".repeat(num.len());
-        writeln!(f, "{}:{}:{}: error: {}", self.file, self.line, self.column, self.message)?;
+        writeln!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.column, self.message
+        )?;
         writeln!(f, "{pad} |")?;
         writeln!(f, "{num} | {}", self.line_text)?;
-        let indent: String = self.line_text.chars().take(self.caret).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let indent: String = self
+            .line_text
+            .chars()
+            .take(self.caret)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
         write!(f, "{pad} | {indent}{}", "^".repeat(self.width))
     }
 }
@@ -172,11 +205,22 @@ mod tests {
     /// [`Lines`] locates every offset as [`Diagnostic::at`] does, which counts from the start.
     #[test]
     fn lines_locate_as_diagnostics_do() {
-        for src in ["", "a", "\n", "ab\ncd\n\né\tf\n", "x\n\n\ny = z\n  axiom a: é = b\nlast"] {
+        for src in [
+            "",
+            "a",
+            "\n",
+            "ab\ncd\n\né\tf\n",
+            "x\n\n\ny = z\n  axiom a: é = b\nlast",
+        ] {
             let lines = Lines::new(src);
-            for offset in (0..=src.len() + 2).filter(|&i| i > src.len() || src.is_char_boundary(i)) {
+            for offset in (0..=src.len() + 2).filter(|&i| i > src.len() || src.is_char_boundary(i))
+            {
                 let d = Diagnostic::at("f", src, offset, 1, "");
-                assert_eq!(lines.locate(src, offset), (d.line, d.column), "{src:?} at {offset}");
+                assert_eq!(
+                    lines.locate(src, offset),
+                    (d.line, d.column),
+                    "{src:?} at {offset}"
+                );
             }
         }
     }

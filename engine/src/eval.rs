@@ -24,7 +24,11 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "axiom `{}` fails", self.axiom)?;
         if !self.assignment.is_empty() {
-            let a: Vec<String> = self.assignment.iter().map(|(v, x)| format!("{v} = {x}")).collect();
+            let a: Vec<String> = self
+                .assignment
+                .iter()
+                .map(|(v, x)| format!("{v} = {x}"))
+                .collect();
             write!(f, " at {}", a.join(", "))?;
         }
         Ok(())
@@ -75,7 +79,14 @@ impl Eval<'_> {
     }
 
     /// `all vs. g` (universal) or `exists vs. g`, by trying every value of each variable.
-    fn quantify(&self, vs: &[crate::syntax::VarId], g: &Formula, env: &mut Vec<u32>, vars: &[crate::syntax::VarDecl], universal: bool) -> bool {
+    fn quantify(
+        &self,
+        vs: &[crate::syntax::VarId],
+        g: &Formula,
+        env: &mut Vec<u32>,
+        vars: &[crate::syntax::VarDecl],
+        universal: bool,
+    ) -> bool {
         let Some((first, rest)) = vs.split_first() else {
             return self.formula(g, env, vars);
         };
@@ -98,10 +109,18 @@ impl Eval<'_> {
     fn counterexample(&self, a: &Axiom) -> Option<Vec<(String, u32)>> {
         let (outer, body) = a.universal_prefix();
         let mut env = vec![0u32; a.vars.len()];
-        let sizes: Vec<u32> = outer.iter().map(|v| self.s.size(a.vars[v.0 as usize].sort)).collect();
+        let sizes: Vec<u32> = outer
+            .iter()
+            .map(|v| self.s.size(a.vars[v.0 as usize].sort))
+            .collect();
         loop {
             if !self.formula(body, &mut env, &a.vars) {
-                return Some(outer.iter().map(|v| (a.vars[v.0 as usize].name.clone(), env[v.0 as usize])).collect());
+                return Some(
+                    outer
+                        .iter()
+                        .map(|v| (a.vars[v.0 as usize].name.clone(), env[v.0 as usize]))
+                        .collect(),
+                );
             }
             // Next assignment, odometer style, last variable fastest.
             let mut k = outer.len();
@@ -132,11 +151,17 @@ pub fn falsify(sig: &Signature, s: &Structure, axiom: &Axiom) -> Option<Vec<(Str
 /// reported as a violation of the pseudo-axiom `<signature>` rather than indexed out of bounds.
 pub fn check(t: &Theory, s: &Structure) -> Result<(), Violation> {
     if let Err(e) = s.validate(&t.sig) {
-        return Err(Violation { axiom: format!("<signature: {e}>"), assignment: vec![] });
+        return Err(Violation {
+            axiom: format!("<signature: {e}>"),
+            assignment: vec![],
+        });
     }
     for a in &t.axioms {
         if let Some(assignment) = falsify(&t.sig, s, a) {
-            return Err(Violation { axiom: a.name.clone(), assignment });
+            return Err(Violation {
+                axiom: a.name.clone(),
+                assignment,
+            });
         }
     }
     Ok(())
@@ -145,9 +170,20 @@ pub fn check(t: &Theory, s: &Structure) -> Result<(), Violation> {
 /// Every violated axiom, each with one witness.
 pub fn violations(t: &Theory, s: &Structure) -> Vec<Violation> {
     if let Err(e) = s.validate(&t.sig) {
-        return vec![Violation { axiom: format!("<signature: {e}>"), assignment: vec![] }];
+        return vec![Violation {
+            axiom: format!("<signature: {e}>"),
+            assignment: vec![],
+        }];
     }
-    t.axioms.iter().filter_map(|a| falsify(&t.sig, s, a).map(|assignment| Violation { axiom: a.name.clone(), assignment })).collect()
+    t.axioms
+        .iter()
+        .filter_map(|a| {
+            falsify(&t.sig, s, a).map(|assignment| Violation {
+                axiom: a.name.clone(),
+                assignment,
+            })
+        })
+        .collect()
 }
 
 /// The value of `t` in `s` with its variables `VarId(i)` set to `env[i]`.

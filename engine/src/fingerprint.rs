@@ -31,7 +31,9 @@ impl Fingerprint {
             h.update(a.as_bytes());
         }
         let digest = h.finalize();
-        Fingerprint(u64::from_be_bytes(digest[..8].try_into().expect("sha256 has 32 bytes")))
+        Fingerprint(u64::from_be_bytes(
+            digest[..8].try_into().expect("sha256 has 32 bytes"),
+        ))
     }
 }
 
@@ -56,11 +58,19 @@ fn canonical_signature(t: &Theory) -> String {
 pub fn canonical_axiom(t: &Theory, a: &Axiom) -> String {
     let text = |f: &Formula| {
         let order = occurrence_order(f);
-        let name = |v: VarId| format!("_{}", order.iter().position(|w| *w == v).unwrap_or(usize::MAX));
+        let name = |v: VarId| {
+            format!(
+                "_{}",
+                order.iter().position(|w| *w == v).unwrap_or(usize::MAX)
+            )
+        };
         let mut p = FormulaPrinter::new(&t.sig, a);
         p.annotate_sorts = true;
         p.rename = Some(&name);
-        let sorts: Vec<String> = order.iter().map(|v| t.sig.sort_decl(a.vars[v.0 as usize].sort).name.clone()).collect();
+        let sorts: Vec<String> = order
+            .iter()
+            .map(|v| t.sig.sort_decl(a.vars[v.0 as usize].sort).name.clone())
+            .collect();
         format!("{} :: {}", p.formula(f), sorts.join(","))
     };
     match &a.formula {

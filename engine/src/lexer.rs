@@ -35,11 +35,16 @@ impl Token {
 }
 
 /// Operators every theory knows, longest first so that greedy matching works.
-pub const BUILTIN_OPS: &[&str] = &["<->", "->", "!=", "=", "&", "|", "~", "-", "¬", "∧", "∨", "→", "↔", "≠", "∀", "∃"];
+pub const BUILTIN_OPS: &[&str] = &[
+    "<->", "->", "!=", "=", "&", "|", "~", "-", "¬", "∧", "∨", "→", "↔", "≠", "∀", "∃",
+];
 
 /// Characters that end an operator run: punctuation with a meaning of its own.
 fn is_punct(c: char) -> bool {
-    matches!(c, '(' | ')' | ',' | ':' | '.' | '"' | '#' | '%' | '[' | ']' | '{' | '}' | ';')
+    matches!(
+        c,
+        '(' | ')' | ',' | ':' | '.' | '"' | '#' | '%' | '[' | ']' | '{' | '}' | ';'
+    )
 }
 
 /// Whether `c` may appear in an operator symbol.
@@ -72,7 +77,12 @@ pub type LexError = (usize, String);
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer { src, pos: 0, hash_comments: true, postfix_prime: false }
+        Lexer {
+            src,
+            pos: 0,
+            hash_comments: true,
+            postfix_prime: false,
+        }
     }
 
     /// Current byte offset.
@@ -110,21 +120,34 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let rest = &self.src[start..];
         let Some(c) = rest.chars().next() else {
-            return Ok(Token { tok: Tok::Eof, start, end: start });
+            return Ok(Token {
+                tok: Tok::Eof,
+                start,
+                end: start,
+            });
         };
         let tok = if c == '\'' && self.postfix_prime {
             Tok::Op("'".into())
         } else if is_ident_start(c) {
-            let len = rest.find(|ch: char| !is_ident_char(ch) || (ch == '\'' && self.postfix_prime)).unwrap_or(rest.len());
+            let len = rest
+                .find(|ch: char| !is_ident_char(ch) || (ch == '\'' && self.postfix_prime))
+                .unwrap_or(rest.len());
             Tok::Ident(rest[..len].to_string())
         } else if c == '$' {
-            let len = 1 + rest[1..].find(|ch: char| !is_ident_char(ch)).unwrap_or(rest.len() - 1);
+            let len = 1 + rest[1..]
+                .find(|ch: char| !is_ident_char(ch))
+                .unwrap_or(rest.len() - 1);
             if len == 1 {
-                return Err((start, "`$` must be followed by a name, as in `$T` or `$F`".into()));
+                return Err((
+                    start,
+                    "`$` must be followed by a name, as in `$T` or `$F`".into(),
+                ));
             }
             Tok::Ident(rest[..len].to_string())
         } else if c.is_ascii_digit() {
-            let len = rest.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len());
+            let len = rest
+                .find(|ch: char| !ch.is_ascii_digit())
+                .unwrap_or(rest.len());
             Tok::Number(rest[..len].to_string())
         } else if c == '"' {
             return self.string(start);
@@ -132,8 +155,16 @@ impl<'a> Lexer<'a> {
             Tok::Op(c.to_string())
         } else if is_op_char(c) {
             // Only a prefix as long as the longest operator can match; a run may be very long.
-            let longest = ops.iter().chain(BUILTIN_OPS.iter()).map(|op| op.len()).max().unwrap_or(0);
-            let run_len = rest.char_indices().find(|&(i, ch)| i >= longest || !is_op_char(ch)).map_or(rest.len(), |(i, _)| i);
+            let longest = ops
+                .iter()
+                .chain(BUILTIN_OPS.iter())
+                .map(|op| op.len())
+                .max()
+                .unwrap_or(0);
+            let run_len = rest
+                .char_indices()
+                .find(|&(i, ch)| i >= longest || !is_op_char(ch))
+                .map_or(rest.len(), |(i, _)| i);
             let run = &rest[..run_len];
             let best = ops
                 .iter()
@@ -149,7 +180,11 @@ impl<'a> Lexer<'a> {
             _ => unreachable!("strings return early"),
         };
         self.pos = start + len;
-        Ok(Token { tok, start, end: self.pos })
+        Ok(Token {
+            tok,
+            start,
+            end: self.pos,
+        })
     }
 
     /// Reads the maximal run of operator characters, or an identifier: a symbol being declared.
@@ -161,7 +196,11 @@ impl<'a> Lexer<'a> {
             Some(c) if is_op_char(c) => {
                 let len = rest.find(|ch: char| !is_op_char(ch)).unwrap_or(rest.len());
                 self.pos += len;
-                Ok(Token { tok: Tok::Op(rest[..len].to_string()), start, end: self.pos })
+                Ok(Token {
+                    tok: Tok::Op(rest[..len].to_string()),
+                    start,
+                    end: self.pos,
+                })
             }
             _ => self.next(&[]),
         }
@@ -169,16 +208,27 @@ impl<'a> Lexer<'a> {
 
     fn string(&mut self, start: usize) -> Result<Token, LexError> {
         let rest = &self.src[start..];
-        let (open, body_start) = if rest.starts_with("\"\"\"") { ("\"\"\"", 3) } else { ("\"", 1) };
+        let (open, body_start) = if rest.starts_with("\"\"\"") {
+            ("\"\"\"", 3)
+        } else {
+            ("\"", 1)
+        };
         let body = &rest[body_start..];
         let Some(end) = body.find(open) else {
             return Err((start, "unterminated string".into()));
         };
         if open == "\"" && body[..end].contains('\n') {
-            return Err((start, "unterminated string (use \"\"\"...\"\"\" for text over several lines)".into()));
+            return Err((
+                start,
+                "unterminated string (use \"\"\"...\"\"\" for text over several lines)".into(),
+            ));
         }
         let text = body[..end].trim().to_string();
         self.pos = start + body_start + end + open.len();
-        Ok(Token { tok: Tok::Str(text), start, end: self.pos })
+        Ok(Token {
+            tok: Tok::Str(text),
+            start,
+            end: self.pos,
+        })
     }
 }

@@ -41,7 +41,12 @@ fn level(f: &Formula) -> u8 {
 impl<'a> FormulaPrinter<'a> {
     /// A printer for the axiom's own variable names.
     pub fn new(sig: &'a Signature, axiom: &'a Axiom) -> Self {
-        FormulaPrinter { sig, vars: &axiom.vars, annotate_sorts: !sig.is_single_sorted(), rename: None }
+        FormulaPrinter {
+            sig,
+            vars: &axiom.vars,
+            annotate_sorts: !sig.is_single_sorted(),
+            rename: None,
+        }
     }
 
     fn var(&self, v: VarId) -> String {
@@ -78,14 +83,22 @@ impl<'a> FormulaPrinter<'a> {
                     // that way: on the left if the operand's own symbol is left associative (the
                     // parser stops its right operand before this symbol), on the right if this
                     // symbol is right associative.
-                    let wrap_l = self.infix(l).is_some_and(|(p, a)| p < prec || (p == prec && a != Assoc::Left));
-                    let wrap_r = self.infix(r).is_some_and(|(p, _)| p < prec || (p == prec && assoc != Assoc::Right));
+                    let wrap_l = self
+                        .infix(l)
+                        .is_some_and(|(p, a)| p < prec || (p == prec && a != Assoc::Left));
+                    let wrap_r = self
+                        .infix(r)
+                        .is_some_and(|(p, _)| p < prec || (p == prec && assoc != Assoc::Right));
                     self.write_wrapped(out, l, wrap_l);
                     let _ = write!(out, " {} ", d.name);
                     self.write_wrapped(out, r, wrap_r);
                 } else if args.len() == 1 && is_symbolic(&d.name) {
-                    let simple = matches!(&args[0], Term::Var(_)) || self.infix(&args[0]).is_none() && !matches!(&args[0], Term::App(g, a) if a.len() == 1 && is_symbolic(&self.sig.func_decl(*g).name));
-                    prefix(out, &d.name, |out| self.write_wrapped(out, &args[0], !simple));
+                    let simple = matches!(&args[0], Term::Var(_))
+                        || self.infix(&args[0]).is_none()
+                            && !matches!(&args[0], Term::App(g, a) if a.len() == 1 && is_symbolic(&self.sig.func_decl(*g).name));
+                    prefix(out, &d.name, |out| {
+                        self.write_wrapped(out, &args[0], !simple)
+                    });
                 } else {
                     out.push_str(&d.name);
                     if !args.is_empty() {
@@ -142,7 +155,9 @@ impl<'a> FormulaPrinter<'a> {
                 self.write_term(out, b);
             }
             Formula::Not(g) if matches!(**g, Formula::Eq(..)) => {
-                let Formula::Eq(a, b) = &**g else { unreachable!() };
+                let Formula::Eq(a, b) = &**g else {
+                    unreachable!()
+                };
                 self.write_term(out, a);
                 out.push_str(" != ");
                 self.write_term(out, b);
@@ -182,12 +197,20 @@ impl<'a> FormulaPrinter<'a> {
                 self.write_sub(out, b, level(b) <= IFF);
             }
             Formula::Forall(vs, body) | Formula::Exists(vs, body) => {
-                out.push_str(if matches!(f, Formula::Forall(..)) { "all" } else { "exists" });
+                out.push_str(if matches!(f, Formula::Forall(..)) {
+                    "all"
+                } else {
+                    "exists"
+                });
                 for v in vs {
                     out.push(' ');
                     out.push_str(&self.var(*v));
                     if self.annotate_sorts {
-                        let _ = write!(out, ":{}", self.sig.sort_decl(self.vars[v.0 as usize].sort).name);
+                        let _ = write!(
+                            out,
+                            ":{}",
+                            self.sig.sort_decl(self.vars[v.0 as usize].sort).name
+                        );
                     }
                 }
                 out.push_str(". ");
@@ -196,8 +219,20 @@ impl<'a> FormulaPrinter<'a> {
         }
     }
 
-    fn binary(&self, out: &mut String, a: &Formula, b: &Formula, lvl: u8, op: &str, right_assoc: bool) {
-        let (wrap_a, wrap_b) = if right_assoc { (level(a) <= lvl, level(b) < lvl) } else { (level(a) < lvl, level(b) <= lvl) };
+    fn binary(
+        &self,
+        out: &mut String,
+        a: &Formula,
+        b: &Formula,
+        lvl: u8,
+        op: &str,
+        right_assoc: bool,
+    ) {
+        let (wrap_a, wrap_b) = if right_assoc {
+            (level(a) <= lvl, level(b) < lvl)
+        } else {
+            (level(a) < lvl, level(b) <= lvl)
+        };
         self.write_sub(out, a, wrap_a);
         let _ = write!(out, " {op} ");
         self.write_sub(out, b, wrap_b);
@@ -246,8 +281,18 @@ fn fixity_suffix(name: &str, fixity: Fixity) -> String {
 pub fn theory_to_text(t: &Theory) -> String {
     let sig = &t.sig;
     let mut out = String::new();
-    let plain_name = !t.name.is_empty() && t.name.chars().all(|c| c.is_alphanumeric() || c == '_') && t.name.starts_with(char::is_alphabetic);
-    let _ = writeln!(out, "theory {}", if plain_name { t.name.clone() } else { quoted(&t.name) });
+    let plain_name = !t.name.is_empty()
+        && t.name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && t.name.starts_with(char::is_alphabetic);
+    let _ = writeln!(
+        out,
+        "theory {}",
+        if plain_name {
+            t.name.clone()
+        } else {
+            quoted(&t.name)
+        }
+    );
     if !t.doc.is_empty() {
         let _ = writeln!(out, "doc {}", quoted(&t.doc));
     }
@@ -259,22 +304,50 @@ pub fn theory_to_text(t: &Theory) -> String {
         let names: Vec<&str> = sig.sorts.iter().map(|s| s.name.as_str()).collect();
         let _ = writeln!(out, "sort {}", names.join(", "));
     }
-    let sorts = |ids: &[crate::signature::SortId]| ids.iter().map(|s| sig.sort_decl(*s).name.as_str()).collect::<Vec<_>>().join(" ");
+    let sorts = |ids: &[crate::signature::SortId]| {
+        ids.iter()
+            .map(|s| sig.sort_decl(*s).name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     for d in &sig.funcs {
-        let fix = if d.args.len() == 2 { fixity_suffix(&d.name, d.fixity) } else { String::new() };
+        let fix = if d.args.len() == 2 {
+            fixity_suffix(&d.name, d.fixity)
+        } else {
+            String::new()
+        };
         let _ = match (d.args.len(), single) {
             (0, true) => writeln!(out, "const {}", d.name),
             (0, false) => writeln!(out, "const {} : {}", d.name, sig.sort_decl(d.result).name),
             (n, true) => writeln!(out, "func {} : {n}{fix}", d.name),
-            (_, false) => writeln!(out, "func {} : {} -> {}{fix}", d.name, sorts(&d.args), sig.sort_decl(d.result).name),
+            (_, false) => writeln!(
+                out,
+                "func {} : {} -> {}{fix}",
+                d.name,
+                sorts(&d.args),
+                sig.sort_decl(d.result).name
+            ),
         };
     }
     for d in &sig.rels {
-        let fix = if d.args.len() == 2 { fixity_suffix(&d.name, d.fixity) } else { String::new() };
-        let _ = if single || d.args.is_empty() { writeln!(out, "rel {} : {}{fix}", d.name, d.args.len()) } else { writeln!(out, "rel {} : {}{fix}", d.name, sorts(&d.args)) };
+        let fix = if d.args.len() == 2 {
+            fixity_suffix(&d.name, d.fixity)
+        } else {
+            String::new()
+        };
+        let _ = if single || d.args.is_empty() {
+            writeln!(out, "rel {} : {}{fix}", d.name, d.args.len())
+        } else {
+            writeln!(out, "rel {} : {}{fix}", d.name, sorts(&d.args))
+        };
     }
     for a in &t.axioms {
-        let _ = writeln!(out, "axiom {}: {}", a.name, FormulaPrinter::new(sig, a).formula(&a.formula));
+        let _ = writeln!(
+            out,
+            "axiom {}: {}",
+            a.name,
+            FormulaPrinter::new(sig, a).formula(&a.formula)
+        );
     }
     out
 }

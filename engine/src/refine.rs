@@ -70,10 +70,29 @@ impl Places {
             declared.extend(sorts);
             first
         };
-        let func = t.sig.funcs.iter().map(|f| next(&mut f.args.iter().chain([&f.result]).copied())).collect();
-        let rel = t.sig.rels.iter().map(|r| next(&mut r.args.iter().copied())).collect();
-        let var = t.axioms.iter().map(|a| next(&mut a.vars.iter().map(|v| v.sort))).collect();
-        Places { func, rel, var, declared }
+        let func = t
+            .sig
+            .funcs
+            .iter()
+            .map(|f| next(&mut f.args.iter().chain([&f.result]).copied()))
+            .collect();
+        let rel = t
+            .sig
+            .rels
+            .iter()
+            .map(|r| next(&mut r.args.iter().copied()))
+            .collect();
+        let var = t
+            .axioms
+            .iter()
+            .map(|a| next(&mut a.vars.iter().map(|v| v.sort)))
+            .collect();
+        Places {
+            func,
+            rel,
+            var,
+            declared,
+        }
     }
 }
 
@@ -84,7 +103,9 @@ impl Refinement {
         let places = Places::of(t);
         let mut classes = UnionFind::<usize>::new(places.declared.len());
         for (a, axiom) in t.axioms.iter().enumerate() {
-            axiom.formula.for_each_atom(&mut |atom| unify_atom(atom, places.var[a], &places, &mut classes));
+            axiom
+                .formula
+                .for_each_atom(&mut |atom| unify_atom(atom, places.var[a], &places, &mut classes));
         }
         // Every declared sort keeps its own index as its first class (even when nothing uses
         // it); further classes of a sort are numbered in order of first appearance.
@@ -111,7 +132,9 @@ impl Refinement {
         for s in &parent[t.sig.sorts.len()..] {
             copies[s.0 as usize] += 1;
             // `#` starts a comment in every input language, so no declared sort has this name.
-            sig.sorts.push(SortDecl { name: format!("{}#{}", t.sig.sort_decl(*s).name, copies[s.0 as usize]) });
+            sig.sorts.push(SortDecl {
+                name: format!("{}#{}", t.sig.sort_decl(*s).name, copies[s.0 as usize]),
+            });
         }
         for (f, d) in sig.funcs.iter_mut().enumerate() {
             for (i, s) in d.args.iter_mut().enumerate() {
@@ -136,7 +159,11 @@ impl Refinement {
                 Arc::new(axiom)
             })
             .collect();
-        let theory = Theory { sig: Arc::new(sig), axioms, ..t.clone() };
+        let theory = Theory {
+            sig: Arc::new(sig),
+            axioms,
+            ..t.clone()
+        };
         Some(Refinement { theory, parent })
     }
 
@@ -149,7 +176,10 @@ impl Refinement {
     /// A model of the refined theory at [`Refinement::sizes`]`(declared)` as a structure of the
     /// original theory: the same tables (module doc).
     pub fn restore(&self, model: Structure, declared: &[u32]) -> Structure {
-        Structure { sizes: declared.to_vec(), ..model }
+        Structure {
+            sizes: declared.to_vec(),
+            ..model
+        }
     }
 }
 
@@ -166,7 +196,13 @@ fn unify_term(t: &Term, vars: usize, places: &Places, classes: &mut UnionFind<us
 }
 
 /// Unifies each argument's sort with its place, the places numbered from `base`.
-fn unify_args(args: &[Term], base: usize, vars: usize, places: &Places, classes: &mut UnionFind<usize>) {
+fn unify_args(
+    args: &[Term],
+    base: usize,
+    vars: usize,
+    places: &Places,
+    classes: &mut UnionFind<usize>,
+) {
     for (i, a) in args.iter().enumerate() {
         let u = unify_term(a, vars, places, classes);
         classes.union(u, base + i);
@@ -177,7 +213,10 @@ fn unify_args(args: &[Term], base: usize, vars: usize, places: &Places, classes:
 fn unify_atom(atom: &Formula, vars: usize, places: &Places, classes: &mut UnionFind<usize>) {
     match atom {
         Formula::Eq(a, b) => {
-            let (a, b) = (unify_term(a, vars, places, classes), unify_term(b, vars, places, classes));
+            let (a, b) = (
+                unify_term(a, vars, places, classes),
+                unify_term(b, vars, places, classes),
+            );
             classes.union(a, b);
         }
         Formula::Rel(r, args) => unify_args(args, places.rel[r.0 as usize], vars, places, classes),

@@ -22,8 +22,16 @@ pub fn all() -> &'static [Seed] {
 /// The seed called `name`, parsed. Matching ignores case and `-`/`_`, and also accepts the
 /// theory's own name (`AbelianGroup` finds `abelian_group`).
 pub fn load(name: &str) -> Result<Theory> {
-    let key = |s: &str| s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect::<String>();
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
     let wanted = key(name);
-    let seed = SEEDS.iter().find(|s| key(s.name) == wanted).ok_or_else(|| Error::UnknownSeed(name.to_string()))?;
+    let seed = SEEDS
+        .iter()
+        .find(|s| key(s.name) == wanted)
+        .ok_or_else(|| Error::UnknownSeed(name.to_string()))?;
     Theory::parse(seed.source, &format!("seeds/{}.bk", seed.name))
 }

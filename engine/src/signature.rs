@@ -95,7 +95,12 @@ pub struct Signature {
 impl Signature {
     /// A signature with the single default sort and no symbols.
     pub fn single_sorted() -> Self {
-        Signature { sorts: vec![SortDecl { name: DEFAULT_SORT.into() }], ..Default::default() }
+        Signature {
+            sorts: vec![SortDecl {
+                name: DEFAULT_SORT.into(),
+            }],
+            ..Default::default()
+        }
     }
 
     /// True when there is exactly one sort.
@@ -105,17 +110,26 @@ impl Signature {
 
     /// The sort called `name`.
     pub fn sort(&self, name: &str) -> Option<SortId> {
-        self.sorts.iter().position(|s| s.name == name).map(|i| SortId(i as u32))
+        self.sorts
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SortId(i as u32))
     }
 
     /// The function symbol called `name`.
     pub fn func(&self, name: &str) -> Option<FuncId> {
-        self.funcs.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+        self.funcs
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
     }
 
     /// The relation symbol called `name`.
     pub fn rel(&self, name: &str) -> Option<RelId> {
-        self.rels.iter().position(|r| r.name == name).map(|i| RelId(i as u32))
+        self.rels
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| RelId(i as u32))
     }
 
     /// The declaration of a sort.
@@ -156,7 +170,10 @@ impl Signature {
             return Err("the signature declares no sort".into());
         }
         if self.sorts.len() > MAX_SORTS {
-            return Err(format!("{} sorts are declared; at most {MAX_SORTS} are allowed", self.sorts.len()));
+            return Err(format!(
+                "{} sorts are declared; at most {MAX_SORTS} are allowed",
+                self.sorts.len()
+            ));
         }
         let mut sorts = std::collections::HashSet::new();
         for s in &self.sorts {
@@ -165,16 +182,29 @@ impl Signature {
             }
         }
         let mut symbols = std::collections::HashSet::new();
-        let profiles = self.funcs.iter().map(|f| (&f.name, &f.args, Some(f.result))).chain(self.rels.iter().map(|r| (&r.name, &r.args, None)));
+        let profiles = self
+            .funcs
+            .iter()
+            .map(|f| (&f.name, &f.args, Some(f.result)))
+            .chain(self.rels.iter().map(|r| (&r.name, &r.args, None)));
         for (name, args, result) in profiles {
             if !symbols.insert(name.as_str()) {
                 return Err(format!("symbol `{name}` is declared twice"));
             }
             if args.len() > MAX_ARITY {
-                return Err(format!("symbol `{name}` takes {} arguments; at most {MAX_ARITY} are allowed", args.len()));
+                return Err(format!(
+                    "symbol `{name}` takes {} arguments; at most {MAX_ARITY} are allowed",
+                    args.len()
+                ));
             }
-            if args.iter().chain(result.iter()).any(|s| s.0 as usize >= self.sorts.len()) {
-                return Err(format!("symbol `{name}` refers to a sort that is not declared"));
+            if args
+                .iter()
+                .chain(result.iter())
+                .any(|s| s.0 as usize >= self.sorts.len())
+            {
+                return Err(format!(
+                    "symbol `{name}` refers to a sort that is not declared"
+                ));
             }
         }
         Ok(())
@@ -188,25 +218,41 @@ impl Signature {
     /// A one-line profile such as `* : U U -> U`.
     pub fn func_profile(&self, id: FuncId) -> String {
         let d = self.func_decl(id);
-        let args: Vec<&str> = d.args.iter().map(|s| self.sort_decl(*s).name.as_str()).collect();
+        let args: Vec<&str> = d
+            .args
+            .iter()
+            .map(|s| self.sort_decl(*s).name.as_str())
+            .collect();
         if args.is_empty() {
             format!("{} : {}", d.name, self.sort_decl(d.result).name)
         } else {
-            format!("{} : {} -> {}", d.name, args.join(" "), self.sort_decl(d.result).name)
+            format!(
+                "{} : {} -> {}",
+                d.name,
+                args.join(" "),
+                self.sort_decl(d.result).name
+            )
         }
     }
 
     /// A one-line profile such as `<= : U U`.
     pub fn rel_profile(&self, id: RelId) -> String {
         let d = self.rel_decl(id);
-        let args: Vec<&str> = d.args.iter().map(|s| self.sort_decl(*s).name.as_str()).collect();
+        let args: Vec<&str> = d
+            .args
+            .iter()
+            .map(|s| self.sort_decl(*s).name.as_str())
+            .collect();
         format!("{} : {}", d.name, args.join(" "))
     }
 }
 
 /// Whether a symbol name is made of operator characters (and so is written infix when binary).
 pub fn is_symbolic(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| !c.is_alphanumeric() && c != '_' && c != '\'')
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| !c.is_alphanumeric() && c != '_' && c != '\'')
 }
 
 /// The default precedence of an infix symbol: a higher number binds tighter.
@@ -223,7 +269,10 @@ pub fn default_precedence(name: &str) -> u8 {
 /// infix and left associative when the name is made of operator characters, prefix otherwise.
 pub fn default_binary_fixity(name: &str) -> Fixity {
     if is_symbolic(name) {
-        Fixity::Infix { prec: default_precedence(name), assoc: Assoc::Left }
+        Fixity::Infix {
+            prec: default_precedence(name),
+            assoc: Assoc::Left,
+        }
     } else {
         Fixity::Prefix
     }

@@ -26,7 +26,9 @@ pub fn table_len(sizes: &[u32], args: &[SortId]) -> usize {
 
 /// Index of the entry for `args` in a row-major table over these argument sorts.
 pub fn table_index(sizes: &[u32], arg_sorts: &[SortId], args: &[u32]) -> usize {
-    arg_sorts.iter().zip(args).fold(0, |acc, (s, a)| acc * sizes[s.0 as usize] as usize + *a as usize)
+    arg_sorts.iter().zip(args).fold(0, |acc, (s, a)| {
+        acc * sizes[s.0 as usize] as usize + *a as usize
+    })
 }
 
 impl Structure {
@@ -34,8 +36,16 @@ impl Structure {
     pub fn zeroed(sig: &Signature, sizes: &[u32]) -> Structure {
         Structure {
             sizes: sizes.to_vec(),
-            funcs: sig.funcs.iter().map(|f| vec![0; table_len(sizes, &f.args)]).collect(),
-            rels: sig.rels.iter().map(|r| vec![false; table_len(sizes, &r.args)]).collect(),
+            funcs: sig
+                .funcs
+                .iter()
+                .map(|f| vec![0; table_len(sizes, &f.args)])
+                .collect(),
+            rels: sig
+                .rels
+                .iter()
+                .map(|r| vec![false; table_len(sizes, &r.args)])
+                .collect(),
         }
     }
 
@@ -47,7 +57,12 @@ impl Structure {
     /// let z3 = Structure::from_fn(&t.sig, &[3], |_, a| (a[0] + a[1]) % 3, |_, _| false);
     /// assert!(eval::check(&t, &z3).is_ok());
     /// ```
-    pub fn from_fn(sig: &Signature, sizes: &[u32], f: impl Fn(&str, &[u32]) -> u32, r: impl Fn(&str, &[u32]) -> bool) -> Structure {
+    pub fn from_fn(
+        sig: &Signature,
+        sizes: &[u32],
+        f: impl Fn(&str, &[u32]) -> u32,
+        r: impl Fn(&str, &[u32]) -> bool,
+    ) -> Structure {
         let mut s = Structure::zeroed(sig, sizes);
         for id in sig.func_ids() {
             let d = sig.func_decl(id);
@@ -83,10 +98,17 @@ impl Structure {
     pub fn validate(&self, sig: &Signature) -> Result<()> {
         let bad = |m: String| Err(Error::Structure(m));
         if self.sizes.len() != sig.sorts.len() {
-            return bad(format!("{} sort sizes given, but the signature has {} sorts", self.sizes.len(), sig.sorts.len()));
+            return bad(format!(
+                "{} sort sizes given, but the signature has {} sorts",
+                self.sizes.len(),
+                sig.sorts.len()
+            ));
         }
         if let Some(i) = self.sizes.iter().position(|&n| n == 0) {
-            return bad(format!("sort {} is empty; first-order structures have non-empty sorts", sig.sorts[i].name));
+            return bad(format!(
+                "sort {} is empty; first-order structures have non-empty sorts",
+                sig.sorts[i].name
+            ));
         }
         if self.funcs.len() != sig.funcs.len() || self.rels.len() != sig.rels.len() {
             return bad("the number of tables does not match the number of symbols".into());
@@ -95,17 +117,29 @@ impl Structure {
             let d = sig.func_decl(id);
             let table = &self.funcs[id.0 as usize];
             if table.len() != table_len(&self.sizes, &d.args) {
-                return bad(format!("the table of {} has {} entries, expected {}", d.name, table.len(), table_len(&self.sizes, &d.args)));
+                return bad(format!(
+                    "the table of {} has {} entries, expected {}",
+                    d.name,
+                    table.len(),
+                    table_len(&self.sizes, &d.args)
+                ));
             }
             let n = self.size(d.result);
             if let Some(v) = table.iter().find(|&&v| v >= n) {
-                return bad(format!("{} takes the value {v}, outside its sort {} of size {n}", d.name, sig.sort_decl(d.result).name));
+                return bad(format!(
+                    "{} takes the value {v}, outside its sort {} of size {n}",
+                    d.name,
+                    sig.sort_decl(d.result).name
+                ));
             }
         }
         for id in sig.rel_ids() {
             let d = sig.rel_decl(id);
             if self.rels[id.0 as usize].len() != table_len(&self.sizes, &d.args) {
-                return bad(format!("the table of relation {} has the wrong number of entries", d.name));
+                return bad(format!(
+                    "the table of relation {} has the wrong number of entries",
+                    d.name
+                ));
             }
         }
         Ok(())
@@ -144,9 +178,14 @@ fn flatten(v: &Value, dims: &[u32], what: &str, out: &mut Vec<Value>) -> Result<
             Ok(())
         }
         [d, rest @ ..] => {
-            let arr = v.as_array().ok_or_else(|| Error::Structure(format!("{what}: expected an array of {d} entries")))?;
+            let arr = v.as_array().ok_or_else(|| {
+                Error::Structure(format!("{what}: expected an array of {d} entries"))
+            })?;
             if arr.len() != *d as usize {
-                return Err(Error::Structure(format!("{what}: expected {d} entries, found {}", arr.len())));
+                return Err(Error::Structure(format!(
+                    "{what}: expected {d} entries, found {}",
+                    arr.len()
+                )));
             }
             arr.iter().try_for_each(|x| flatten(x, rest, what, out))
         }
@@ -156,14 +195,28 @@ fn flatten(v: &Value, dims: &[u32], what: &str, out: &mut Vec<Value>) -> Result<
 impl Structure {
     /// JSON with symbol names: `{"sizes": {"U": 3}, "functions": {"*": [[..],..]}, "relations": {..}}`.
     pub fn to_json(&self, sig: &Signature) -> Value {
-        let sizes: serde_json::Map<String, Value> = sig.sort_ids().map(|s| (sig.sort_decl(s).name.clone(), json!(self.size(s)))).collect();
+        let sizes: serde_json::Map<String, Value> = sig
+            .sort_ids()
+            .map(|s| (sig.sort_decl(s).name.clone(), json!(self.size(s))))
+            .collect();
         let dims = |args: &[SortId]| args.iter().map(|s| self.size(*s)).collect::<Vec<_>>();
-        let funcs: serde_json::Map<String, Value> = sig.func_ids().map(|f| (sig.func_decl(f).name.clone(), nest(&self.funcs[f.0 as usize], &dims(&sig.func_decl(f).args)))).collect();
+        let funcs: serde_json::Map<String, Value> = sig
+            .func_ids()
+            .map(|f| {
+                (
+                    sig.func_decl(f).name.clone(),
+                    nest(&self.funcs[f.0 as usize], &dims(&sig.func_decl(f).args)),
+                )
+            })
+            .collect();
         let rels: serde_json::Map<String, Value> = sig
             .rel_ids()
             .map(|r| {
                 let bits: Vec<u32> = self.rels[r.0 as usize].iter().map(|&b| b as u32).collect();
-                (sig.rel_decl(r).name.clone(), nest(&bits, &dims(&sig.rel_decl(r).args)))
+                (
+                    sig.rel_decl(r).name.clone(),
+                    nest(&bits, &dims(&sig.rel_decl(r).args)),
+                )
             })
             .collect();
         json!({ "sizes": sizes, "functions": funcs, "relations": rels })
@@ -174,29 +227,65 @@ impl Structure {
     /// misspelt table name would otherwise leave the table missing or, worse, unchecked.
     pub fn from_json(sig: &Signature, v: &Value) -> Result<Structure> {
         let err = |m: String| Error::Structure(m);
-        let obj = v.as_object().ok_or_else(|| err("a structure is a JSON object with `sizes` (or `size`) and `functions`/`relations`".into()))?;
-        if let Some(k) = obj.keys().find(|k| !matches!(k.as_str(), "size" | "sizes" | "functions" | "relations")) {
-            return Err(err(format!("unknown field {} (a structure has `sizes` or `size`, `functions` and `relations`)", shown(k))));
+        let obj = v.as_object().ok_or_else(|| {
+            err(
+                "a structure is a JSON object with `sizes` (or `size`) and `functions`/`relations`"
+                    .into(),
+            )
+        })?;
+        if let Some(k) = obj
+            .keys()
+            .find(|k| !matches!(k.as_str(), "size" | "sizes" | "functions" | "relations"))
+        {
+            return Err(err(format!(
+                "unknown field {} (a structure has `sizes` or `size`, `functions` and `relations`)",
+                shown(k)
+            )));
         }
-        let declared: [(&str, &dyn Fn(&str) -> bool); 2] = [("functions", &|n| sig.func(n).is_some()), ("relations", &|n| sig.rel(n).is_some())];
+        let declared: [(&str, &dyn Fn(&str) -> bool); 2] = [
+            ("functions", &|n| sig.func(n).is_some()),
+            ("relations", &|n| sig.rel(n).is_some()),
+        ];
         for (field, known) in declared {
-            if let Some(k) = obj.get(field).and_then(Value::as_object).and_then(|m| m.keys().find(|k| !known(k))) {
-                return Err(err(format!("`{field}` names {}, which the theory does not declare", shown(k))));
+            if let Some(k) = obj
+                .get(field)
+                .and_then(Value::as_object)
+                .and_then(|m| m.keys().find(|k| !known(k)))
+            {
+                return Err(err(format!(
+                    "`{field}` names {}, which the theory does not declare",
+                    shown(k)
+                )));
             }
         }
-        if let Some(k) = obj.get("sizes").and_then(Value::as_object).and_then(|m| m.keys().find(|k| sig.sort(k).is_none())) {
-            return Err(err(format!("`sizes` names {}, which is not a sort of the theory", shown(k))));
+        if let Some(k) = obj
+            .get("sizes")
+            .and_then(Value::as_object)
+            .and_then(|m| m.keys().find(|k| sig.sort(k).is_none()))
+        {
+            return Err(err(format!(
+                "`sizes` names {}, which is not a sort of the theory",
+                shown(k)
+            )));
         }
         let mut sizes: Vec<u64> = Vec::new();
         if let Some(n) = v.get("size").and_then(Value::as_u64) {
             if !sig.is_single_sorted() {
-                return Err(err("this theory has several sorts: give `sizes` per sort".into()));
+                return Err(err(
+                    "this theory has several sorts: give `sizes` per sort".into()
+                ));
             }
             sizes.push(n);
         } else {
-            let map = v.get("sizes").and_then(Value::as_object).ok_or_else(|| err("missing `sizes` (or `size`)".into()))?;
+            let map = v
+                .get("sizes")
+                .and_then(Value::as_object)
+                .ok_or_else(|| err("missing `sizes` (or `size`)".into()))?;
             for s in &sig.sorts {
-                let n = map.get(&s.name).and_then(Value::as_u64).ok_or_else(|| err(format!("missing the size of sort {}", s.name)))?;
+                let n = map
+                    .get(&s.name)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| err(format!("missing the size of sort {}", s.name)))?;
                 sizes.push(n);
             }
         }
@@ -206,31 +295,66 @@ impl Structure {
         let sizes: Vec<u32> = sizes.into_iter().map(|n| n as u32).collect();
         // The tables are built from the entries given (`flatten` checks their number), so a large
         // size with few entries is an error rather than a huge allocation.
-        let mut s = Structure { sizes: sizes.clone(), funcs: Vec::new(), rels: Vec::new() };
+        let mut s = Structure {
+            sizes: sizes.clone(),
+            funcs: Vec::new(),
+            rels: Vec::new(),
+        };
         let empty = serde_json::Map::new();
-        let funcs = v.get("functions").and_then(Value::as_object).unwrap_or(&empty);
+        let funcs = v
+            .get("functions")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         for f in sig.func_ids() {
             let d = sig.func_decl(f);
-            let table = funcs.get(&d.name).ok_or_else(|| err(format!("missing the table of {}", d.name)))?;
+            let table = funcs
+                .get(&d.name)
+                .ok_or_else(|| err(format!("missing the table of {}", d.name)))?;
             let mut flat = Vec::new();
-            flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
+            flatten(
+                table,
+                &d.args
+                    .iter()
+                    .map(|a| sizes[a.0 as usize])
+                    .collect::<Vec<_>>(),
+                &d.name,
+                &mut flat,
+            )?;
             let values = flat.iter().map(|x| {
-                let n = x.as_u64().ok_or_else(|| err(format!("{}: entries must be element numbers", d.name)))?;
+                let n = x
+                    .as_u64()
+                    .ok_or_else(|| err(format!("{}: entries must be element numbers", d.name)))?;
                 u32::try_from(n).map_err(|_| err(format!("{}: value {n} is too large", d.name)))
             });
             s.funcs.push(values.collect::<Result<_>>()?);
         }
-        let rels = v.get("relations").and_then(Value::as_object).unwrap_or(&empty);
+        let rels = v
+            .get("relations")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         for r in sig.rel_ids() {
             let d = sig.rel_decl(r);
-            let table = rels.get(&d.name).ok_or_else(|| err(format!("missing the table of relation {}", d.name)))?;
+            let table = rels
+                .get(&d.name)
+                .ok_or_else(|| err(format!("missing the table of relation {}", d.name)))?;
             let mut flat = Vec::new();
-            flatten(table, &d.args.iter().map(|a| sizes[a.0 as usize]).collect::<Vec<_>>(), &d.name, &mut flat)?;
+            flatten(
+                table,
+                &d.args
+                    .iter()
+                    .map(|a| sizes[a.0 as usize])
+                    .collect::<Vec<_>>(),
+                &d.name,
+                &mut flat,
+            )?;
             let values = flat.iter().map(|x| match x {
                 Value::Bool(b) => Ok(*b),
                 Value::Number(n) if n.as_u64() == Some(0) => Ok(false),
                 Value::Number(n) if n.as_u64() == Some(1) => Ok(true),
-                _ => Err(err(format!("relation {}: entries must be 0/1 or true/false", d.name))),
+                _ => Err(err(format!(
+                    "relation {}: entries must be 0/1 or true/false",
+                    d.name
+                ))),
             });
             s.rels.push(values.collect::<Result<_>>()?);
         }
@@ -295,7 +419,10 @@ pub fn parse_json_strict(text: &str) -> std::result::Result<Value, String> {
             let mut out = serde_json::Map::new();
             while let Some(key) = map.next_key::<String>()? {
                 if out.contains_key(&key) {
-                    return Err(serde::de::Error::custom(format!("{} is given twice", shown(&key))));
+                    return Err(serde::de::Error::custom(format!(
+                        "{} is given twice",
+                        shown(&key)
+                    )));
                 }
                 let v = map.next_value_seed(Strict)?;
                 out.insert(key, v);

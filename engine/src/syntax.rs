@@ -141,7 +141,10 @@ impl Formula {
             Formula::True | Formula::False => {}
             Formula::Eq(..) | Formula::Rel(..) => f(self),
             Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.for_each_atom(f),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
                 a.for_each_atom(f);
                 b.for_each_atom(f)
             }
@@ -173,7 +176,10 @@ impl Formula {
             Formula::True | Formula::False | Formula::Eq(..) => false,
             Formula::Rel(q, _) => *q == r,
             Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => g.mentions_rel(r),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => a.mentions_rel(r) || b.mentions_rel(r),
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => a.mentions_rel(r) || b.mentions_rel(r),
         }
     }
 

@@ -40,14 +40,19 @@ impl Theory {
     /// Birkhoff's own format.
     pub fn parse_any(src: &str, file: &str) -> Result<Theory> {
         match crate::interop::detect(src) {
-            crate::interop::Format::Tptp | crate::interop::Format::Ladr => crate::interop::import(src, file).map(|i| i.theory),
+            crate::interop::Format::Tptp | crate::interop::Format::Ladr => {
+                crate::interop::import(src, file).map(|i| i.theory)
+            }
             crate::interop::Format::Birkhoff => Theory::parse(src, file),
         }
     }
 
     /// Reads a theory file in either format.
     pub fn from_file(path: &std::path::Path) -> Result<Theory> {
-        let src = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+        let src = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
         Theory::parse_any(&src, &path.display().to_string())
     }
 
@@ -66,9 +71,13 @@ impl Theory {
             other => other,
         };
         match found {
-            Err(Error::UnknownSeed(_)) if name_or_path.contains(['/', '.']) => {
-                Err(Error::Io { path: name_or_path.to_string(), source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file (nor a seed or catalogue entry of that name)") })
-            }
+            Err(Error::UnknownSeed(_)) if name_or_path.contains(['/', '.']) => Err(Error::Io {
+                path: name_or_path.to_string(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such file (nor a seed or catalogue entry of that name)",
+                ),
+            }),
             other => other,
         }
     }
@@ -91,5 +100,7 @@ impl Theory {
 
 /// Whether a text looks like Mace4/Prover9 input rather than a Birkhoff theory file.
 pub fn is_mace4_input(src: &str) -> bool {
-    src.lines().map(str::trim).any(|l| l.starts_with("formulas(") || l.starts_with("formulas ("))
+    src.lines()
+        .map(str::trim)
+        .any(|l| l.starts_with("formulas(") || l.starts_with("formulas ("))
 }

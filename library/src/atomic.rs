@@ -16,8 +16,15 @@ pub const TEMP_PREFIX: &str = ".partial-";
 
 fn temp_path(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let unique = format!("{TEMP_PREFIX}{}-{}-{name}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let unique = format!(
+        "{TEMP_PREFIX}{}-{}-{name}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
     path.with_file_name(unique)
 }
 
@@ -38,7 +45,10 @@ fn sync_dir(path: &Path) {
 
 /// The error for a symbolic link found at a path inside the library.
 fn link_refused(path: &Path) -> crate::Error {
-    io_err(path)(std::io::Error::new(std::io::ErrorKind::InvalidInput, "a symbolic link, which Birkhoff does not follow inside the library (remove it)"))
+    io_err(path)(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "a symbolic link, which Birkhoff does not follow inside the library (remove it)",
+    ))
 }
 
 /// Refuses a symbolic link at `path`. A write renames over the link and never through it, but a
@@ -53,7 +63,11 @@ fn refuse_link(path: &Path) -> Result<()> {
 /// Opens the regular file at `path` for reading without following a symbolic link (`O_NOFOLLOW`)
 /// and without waiting on a FIFO (`O_NONBLOCK`); `None` if there is nothing at `path`.
 fn open(path: &Path) -> Result<Option<(std::fs::File, u64)>> {
-    let file = match std::fs::File::options().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path) {
+    let file = match std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(link_refused(path)),
@@ -61,7 +75,10 @@ fn open(path: &Path) -> Result<Option<(std::fs::File, u64)>> {
     };
     let meta = file.metadata().map_err(io_err(path))?;
     if !meta.is_file() {
-        return Err(io_err(path)(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")));
+        return Err(io_err(path)(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
     }
     Ok(Some((file, meta.len())))
 }
@@ -69,14 +86,23 @@ fn open(path: &Path) -> Result<Option<(std::fs::File, u64)>> {
 /// The regular file at `path` if it has at most `max` bytes; `None` if there is none. A larger
 /// file is an error naming it and both sizes, found from its length before any of it is read.
 pub fn read(path: &Path, max: u64) -> Result<Option<Vec<u8>>> {
-    let Some((file, len)) = open(path)? else { return Ok(None) };
-    let too_large = |len: u64| io_err(path)(std::io::Error::new(std::io::ErrorKind::FileTooLarge, format!("{len} bytes, more than the limit of {max}: not read")));
+    let Some((file, len)) = open(path)? else {
+        return Ok(None);
+    };
+    let too_large = |len: u64| {
+        io_err(path)(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("{len} bytes, more than the limit of {max}: not read"),
+        ))
+    };
     if len > max {
         return Err(too_large(len));
     }
     // The file may grow while it is read: one byte more than the limit tells.
     let mut bytes = Vec::with_capacity(len as usize);
-    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(io_err(path))?;
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
     if bytes.len() as u64 > max {
         return Err(too_large(bytes.len() as u64));
     }
@@ -86,15 +112,20 @@ pub fn read(path: &Path, max: u64) -> Result<Option<Vec<u8>>> {
 /// [`read`] as text (not UTF-8 is an error), or an empty string if there is no file.
 pub fn read_text(path: &Path, max: u64) -> Result<String> {
     let bytes = read(path, max)?.unwrap_or_default();
-    String::from_utf8(bytes).map_err(|e| io_err(path)(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+    String::from_utf8(bytes)
+        .map_err(|e| io_err(path)(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
 }
 
 /// The first `max` bytes of the regular file at `path` (all of it if it is no longer); `None` if
 /// there is none. For an index, which needs a file's beginning and never the whole of a big one.
 pub fn read_head(path: &Path, max: u64) -> Result<Option<Vec<u8>>> {
-    let Some((file, len)) = open(path)? else { return Ok(None) };
+    let Some((file, len)) = open(path)? else {
+        return Ok(None);
+    };
     let mut bytes = Vec::with_capacity(len.min(max) as usize);
-    file.take(max).read_to_end(&mut bytes).map_err(io_err(path))?;
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
     Ok(Some(bytes))
 }
 
@@ -124,7 +155,9 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(_) if path.exists() => Ok(false),
-        Err(_) => std::fs::rename(&tmp, path).map(|()| true).map_err(io_err(path)),
+        Err(_) => std::fs::rename(&tmp, path)
+            .map(|()| true)
+            .map_err(io_err(path)),
     };
     let _ = std::fs::remove_file(&tmp);
     if published? {
@@ -139,7 +172,9 @@ pub fn clean_partial(dir: &Path) -> Result<usize> {
     let mut removed = 0;
     for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let e = e.map_err(io_err(dir))?;
-        if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) && std::fs::remove_file(e.path()).is_ok() {
+        if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            && std::fs::remove_file(e.path()).is_ok()
+        {
             removed += 1;
         }
     }
@@ -157,21 +192,39 @@ mod tests {
         std::fs::write(&outside, "outside\n").unwrap();
         let link = dir.path().join("PROOF.md");
         std::os::unix::fs::symlink(&outside, &link).unwrap();
-        for e in [write(&link, b"x").unwrap_err(), write_new(&link, b"x").unwrap_err(), read(&link, 100).unwrap_err(), read_head(&link, 100).unwrap_err()] {
-            assert!(e.to_string().starts_with(&format!("{}: a symbolic link", link.display())), "{e}");
+        for e in [
+            write(&link, b"x").unwrap_err(),
+            write_new(&link, b"x").unwrap_err(),
+            read(&link, 100).unwrap_err(),
+            read_head(&link, 100).unwrap_err(),
+        ] {
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("{}: a symbolic link", link.display())),
+                "{e}"
+            );
         }
         assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside\n");
-        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         // A FIFO is refused at once rather than waited on.
         let fifo = dir.path().join("fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         // SAFETY: mkfifo reads the NUL-terminated path it is given.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        assert!(read(&fifo, 100).unwrap_err().to_string().contains("not a regular file"));
+        assert!(read(&fifo, 100)
+            .unwrap_err()
+            .to_string()
+            .contains("not a regular file"));
         let file = dir.path().join("f");
         write(&file, b"0123456789").unwrap();
         assert_eq!(read(&file, 10).unwrap().unwrap(), b"0123456789");
-        assert!(read(&file, 9).unwrap_err().to_string().ends_with("10 bytes, more than the limit of 9: not read"));
+        assert!(read(&file, 9)
+            .unwrap_err()
+            .to_string()
+            .ends_with("10 bytes, more than the limit of 9: not read"));
         assert_eq!(read_head(&file, 4).unwrap().unwrap(), b"0123");
         assert_eq!(read(&dir.path().join("missing"), 9).unwrap(), None);
     }

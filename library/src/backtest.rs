@@ -14,7 +14,12 @@ use std::collections::BTreeMap;
 /// Checks proof certificates. The prover issue supplies the implementation.
 pub trait CertificateChecker {
     /// Whether `certificate` proves `statement` from `theory`; an error says why not.
-    fn check(&self, theory: &Theory, statement: &str, certificate: &Value) -> std::result::Result<(), String>;
+    fn check(
+        &self,
+        theory: &Theory,
+        statement: &str,
+        certificate: &Value,
+    ) -> std::result::Result<(), String>;
 }
 
 /// One problem found, or one item that could not be checked.
@@ -43,14 +48,30 @@ pub fn run(lib: &Library, certificates: Option<&dyn CertificateChecker>) -> Resu
     let mut records: Vec<(String, Record)> = Vec::new();
     for (kind, _, dir) in KINDS {
         for (path, rec) in lib.scan(dir)? {
-            let file = path.strip_prefix(lib.root()).unwrap_or(&path).display().to_string();
+            let file = path
+                .strip_prefix(lib.root())
+                .unwrap_or(&path)
+                .display()
+                .to_string();
             *report.checked.entry(kind.to_string()).or_default() += 1;
             match rec {
-                Err(e) => report.failures.push(Finding { file, problem: e.to_string() }),
+                Err(e) => report.failures.push(Finding {
+                    file,
+                    problem: e.to_string(),
+                }),
                 Ok(r) => {
-                    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let stem = path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
                     if r.id != stem || r.body.id() != r.id {
-                        report.failures.push(Finding { file: file.clone(), problem: format!("content does not match its ID {} (edited after it was written)", r.id) });
+                        report.failures.push(Finding {
+                            file: file.clone(),
+                            problem: format!(
+                                "content does not match its ID {} (edited after it was written)",
+                                r.id
+                            ),
+                        });
                     }
                     records.push((file, r));
                 }
@@ -60,47 +81,79 @@ pub fn run(lib: &Library, certificates: Option<&dyn CertificateChecker>) -> Resu
     let by_id: BTreeMap<&str, &Record> = records.iter().map(|(_, r)| (r.id.as_str(), r)).collect();
     let theory = |id: &str| -> std::result::Result<Theory, String> {
         match by_id.get(id).map(|r| &r.body) {
-            Some(Body::Theory(t)) => Theory::parse(&t.text, id).map_err(|e| format!("theory {id} does not parse: {e}")),
+            Some(Body::Theory(t)) => {
+                Theory::parse(&t.text, id).map_err(|e| format!("theory {id} does not parse: {e}"))
+            }
             _ => Err(format!("its theory {id} is not in the library")),
         }
     };
     for (file, r) in &records {
         let problem = match &r.body {
-            Body::Theory(t) => Theory::parse(&t.text, &r.id).map_err(|e| format!("does not parse: {e}")).and_then(|th| {
-                let fp = th.fingerprint().to_string();
-                if fp == t.fingerprint { Ok(()) } else { Err(format!("fingerprint {} does not match its text ({fp})", t.fingerprint)) }
-            }),
+            Body::Theory(t) => Theory::parse(&t.text, &r.id)
+                .map_err(|e| format!("does not parse: {e}"))
+                .and_then(|th| {
+                    let fp = th.fingerprint().to_string();
+                    if fp == t.fingerprint {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "fingerprint {} does not match its text ({fp})",
+                            t.fingerprint
+                        ))
+                    }
+                }),
             Body::Model(m) => theory(&m.theory_id).and_then(|t| check_model(&t, m)),
             Body::Spectrum(s) => theory(&s.theory_id).map(|_| ()),
-            Body::Conjecture(c) => theory(&c.theory_id).and_then(|t| check_conjecture(&t, c, &by_id)),
+            Body::Conjecture(c) => {
+                theory(&c.theory_id).and_then(|t| check_conjecture(&t, c, &by_id))
+            }
             Body::Proof(p) => match (theory(&p.theory_id), certificates) {
                 (Err(e), _) => Err(e),
-                (Ok(t), Some(checker)) => checker.check(&t, &p.statement, &p.certificate).map_err(|e| format!("certificate rejected: {e}")),
+                (Ok(t), Some(checker)) => checker
+                    .check(&t, &p.statement, &p.certificate)
+                    .map_err(|e| format!("certificate rejected: {e}")),
                 (Ok(_), None) => {
-                    report.unchecked.push(Finding { file: file.clone(), problem: "no proof checker is available to re-check this certificate".into() });
+                    report.unchecked.push(Finding {
+                        file: file.clone(),
+                        problem: "no proof checker is available to re-check this certificate"
+                            .into(),
+                    });
                     Ok(())
                 }
             },
         };
         if let Err(problem) = problem {
-            report.failures.push(Finding { file: file.clone(), problem });
+            report.failures.push(Finding {
+                file: file.clone(),
+                problem,
+            });
         }
     }
     Ok(report)
 }
 
 fn check_model(t: &Theory, m: &ModelRec) -> std::result::Result<(), String> {
-    let s = Structure::from_json(&t.sig, &m.structure).map_err(|e| format!("not a structure for {}: {e}", t.name))?;
+    let s = Structure::from_json(&t.sig, &m.structure)
+        .map_err(|e| format!("not a structure for {}: {e}", t.name))?;
     eval::check(t, &s).map_err(|v| format!("not a model of {}: {v}", t.name))
 }
 
-fn check_conjecture(t: &Theory, c: &ConjectureRec, by_id: &BTreeMap<&str, &Record>) -> std::result::Result<(), String> {
+fn check_conjecture(
+    t: &Theory,
+    c: &ConjectureRec,
+    by_id: &BTreeMap<&str, &Record>,
+) -> std::result::Result<(), String> {
     let axiom = statement::parse(t, &c.statement)?;
     match c.status {
         ConjectureStatus::Open => Ok(()),
         ConjectureStatus::Refuted => {
-            let id = c.countermodel.as_deref().ok_or("refuted, but names no countermodel")?;
-            let Some(Body::Model(m)) = by_id.get(id).map(|r| &r.body) else { return Err(format!("its countermodel {id} is not in the library")) };
+            let id = c
+                .countermodel
+                .as_deref()
+                .ok_or("refuted, but names no countermodel")?;
+            let Some(Body::Model(m)) = by_id.get(id).map(|r| &r.body) else {
+                return Err(format!("its countermodel {id} is not in the library"));
+            };
             check_model(t, m)?;
             let s = Structure::from_json(&t.sig, &m.structure).map_err(|e| e.to_string())?;
             if eval::holds(&t.sig, &s, &axiom) {

@@ -37,7 +37,9 @@ pub fn scan(root: &Path) -> Result<Vec<Document>> {
     let mut out = Vec::new();
     let research = root.join(RESEARCH_DIR);
     for slug in real_entries(&research, true)? {
-        let Some(name) = slug.file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
+        let Some(name) = slug.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
         let synthesis = slug.join("SYNTHESIS.md");
         if is_file(&synthesis) {
             out.push(read(root, &synthesis, format!("{name}: synthesis"))?);
@@ -45,7 +47,10 @@ pub fn scan(root: &Path) -> Result<Vec<Document>> {
         for kind in real_entries(&slug.join("records"), true)? {
             for file in real_entries(&kind, false)? {
                 if file.extension().is_some_and(|x| x == "yaml") {
-                    let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let stem = file
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
                     out.push(read(root, &file, format!("{name}: {stem}"))?);
                 }
             }
@@ -71,7 +76,10 @@ fn real_entries(dir: &Path, dirs: bool) -> Result<Vec<std::path::PathBuf>> {
     for e in entries {
         let e = e.map_err(io_err(dir))?;
         let Ok(t) = e.file_type() else { continue };
-        let temp = e.file_name().to_string_lossy().starts_with(crate::atomic::TEMP_PREFIX);
+        let temp = e
+            .file_name()
+            .to_string_lossy()
+            .starts_with(crate::atomic::TEMP_PREFIX);
         if !temp && if dirs { t.is_dir() } else { t.is_file() } {
             out.push(e.path());
         }
@@ -84,8 +92,17 @@ fn read(root: &Path, file: &Path, title: String) -> Result<Document> {
     // Only the indexed beginning is read: a 1 GB file here must not cost 1 GB on every open.
     let cut = crate::atomic::read_head(file, MAX_INDEXED_BYTES as u64)?.unwrap_or_default();
     let rel = file.strip_prefix(root).unwrap_or(file);
-    let path = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
-    Ok(Document { path, kind: "research".into(), title, text: String::from_utf8_lossy(&cut).into_owned() })
+    let path = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    Ok(Document {
+        path,
+        kind: "research".into(),
+        title,
+        text: String::from_utf8_lossy(&cut).into_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -106,11 +123,20 @@ mod tests {
         let leads = dir.path().join("research/w/records/leads");
         std::fs::create_dir_all(&leads).unwrap();
         // 1 GiB, sparse: it costs no disk, but reading it whole would cost 1 GiB of memory.
-        std::fs::File::create(leads.join("L-001.yaml")).unwrap().set_len(1 << 30).unwrap();
+        std::fs::File::create(leads.join("L-001.yaml"))
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
         let before = peak_kib();
         let docs = scan(dir.path()).unwrap();
-        assert_eq!(docs.iter().map(|d| d.text.len()).collect::<Vec<_>>(), [MAX_INDEXED_BYTES]);
+        assert_eq!(
+            docs.iter().map(|d| d.text.len()).collect::<Vec<_>>(),
+            [MAX_INDEXED_BYTES]
+        );
         let grown = peak_kib() - before;
-        assert!(grown < 256 << 10, "scanning grew the peak memory by {grown} KiB");
+        assert!(
+            grown < 256 << 10,
+            "scanning grew the peak memory by {grown} KiB"
+        );
     }
 }

@@ -6,7 +6,13 @@
 use sha2::{Digest, Sha256};
 
 /// The record kinds, their ID prefixes and their directories.
-pub const KINDS: [(&str, &str, &str); 5] = [("theory", "thy", "theories"), ("spectrum", "spc", "spectra"), ("model", "mod", "models"), ("conjecture", "cnj", "conjectures"), ("proof", "prf", "proofs")];
+pub const KINDS: [(&str, &str, &str); 5] = [
+    ("theory", "thy", "theories"),
+    ("spectrum", "spc", "spectra"),
+    ("model", "mod", "models"),
+    ("conjecture", "cnj", "conjectures"),
+    ("proof", "prf", "proofs"),
+];
 
 /// The ID of a record of this kind prefix whose identifying content is `material`.
 pub fn derive(prefix: &str, material: &str) -> String {
@@ -18,8 +24,15 @@ pub fn derive(prefix: &str, material: &str) -> String {
 /// The directory of the kind an ID belongs to, if the ID is well formed.
 pub fn dir_of(id: &str) -> Option<&'static str> {
     let (prefix, hex) = id.split_once('-')?;
-    let valid_hex = hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    KINDS.iter().find(|(_, p, _)| *p == prefix).filter(|_| valid_hex).map(|(_, _, d)| *d)
+    let valid_hex = hex.len() == 16
+        && hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    KINDS
+        .iter()
+        .find(|(_, p, _)| *p == prefix)
+        .filter(|_| valid_hex)
+        .map(|(_, _, d)| *d)
 }
 
 #[cfg(test)]
@@ -32,7 +45,14 @@ mod tests {
         assert_eq!(a, derive("thy", "x"));
         assert_ne!(a, derive("thy", "y"));
         assert_eq!(dir_of(&a), Some("theories"));
-        for bad in ["../../etc/passwd", "thy-../../etc/pass", "thy-0123456789ABCDEF", "xyz-0123456789abcdef", "thy-0123", ""] {
+        for bad in [
+            "../../etc/passwd",
+            "thy-../../etc/pass",
+            "thy-0123456789ABCDEF",
+            "xyz-0123456789abcdef",
+            "thy-0123",
+            "",
+        ] {
             assert_eq!(dir_of(bad), None, "{bad}");
         }
     }

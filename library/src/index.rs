@@ -86,24 +86,43 @@ impl Index {
     /// Makes the index hold exactly `records`: adds what is missing, replaces what changed,
     /// removes what is gone.
     pub fn sync(&mut self, records: &[Record]) -> Result<()> {
-        let rows: Vec<(&str, String)> = records.iter().map(|r| (r.id.as_str(), body_of(r))).collect();
+        let rows: Vec<(&str, String)> = records
+            .iter()
+            .map(|r| (r.id.as_str(), body_of(r)))
+            .collect();
         self.sync_table(Table::Records, &rows, |tx, i| write_row(tx, &records[i]))
     }
 
     /// Makes the index hold exactly `docs` among documents: adds what is missing, replaces
     /// what changed, removes what is gone. Records are not touched.
     pub fn sync_documents(&mut self, docs: &[Document]) -> Result<()> {
-        let rows: Vec<(&str, String)> = docs.iter().map(|d| (d.path.as_str(), d.text.clone())).collect();
-        self.sync_table(Table::Documents, &rows, |tx, i| write_document(tx, &docs[i]))
+        let rows: Vec<(&str, String)> = docs
+            .iter()
+            .map(|d| (d.path.as_str(), d.text.clone()))
+            .collect();
+        self.sync_table(Table::Documents, &rows, |tx, i| {
+            write_document(tx, &docs[i])
+        })
     }
 
     /// The one sync of both tables: `rows` are (key, stored body) in the order of the items
     /// `write(tx, i)` writes; rows whose body differs are rewritten, keys no longer there removed
     /// with their words.
-    fn sync_table(&mut self, table: Table, rows: &[(&str, String)], write: impl Fn(&rusqlite::Transaction, usize) -> Result<()>) -> Result<()> {
+    fn sync_table(
+        &mut self,
+        table: Table,
+        rows: &[(&str, String)],
+        write: impl Fn(&rusqlite::Transaction, usize) -> Result<()>,
+    ) -> Result<()> {
         let (select, delete) = match table {
-            Table::Records => ("SELECT id, body FROM records", "DELETE FROM records WHERE id = ?1"),
-            Table::Documents => ("SELECT path, body FROM documents", "DELETE FROM documents WHERE path = ?1"),
+            Table::Records => (
+                "SELECT id, body FROM records",
+                "DELETE FROM records WHERE id = ?1",
+            ),
+            Table::Documents => (
+                "SELECT path, body FROM documents",
+                "DELETE FROM documents WHERE path = ?1",
+            ),
         };
         let tx = self.db.transaction()?;
         let mut stored: HashMap<String, String> = {
@@ -141,13 +160,26 @@ impl Index {
     /// Records and documents matching every word of `query` (all of them for an empty query),
     /// best match first, ties by ID; with `min_score`, only theories scored at least that.
     pub fn search(&self, query: &str, min_score: Option<f64>, limit: usize) -> Result<Vec<Hit>> {
-        let words: Vec<String> = query.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty()).map(|w| format!("\"{w}\"")).collect();
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{w}\""))
+            .collect();
         let limit = limit.min(i64::MAX as usize) as i64;
-        let hit = |row: &rusqlite::Row| Ok(Hit { id: row.get(0)?, kind: row.get(1)?, name: row.get(2)?, score: row.get(3)? });
+        let hit = |row: &rusqlite::Row| {
+            Ok(Hit {
+                id: row.get(0)?,
+                kind: row.get(1)?,
+                name: row.get(2)?,
+                score: row.get(3)?,
+            })
+        };
         let hits = if words.is_empty() {
             let mut st = self.db.prepare("SELECT id, kind, name, score FROM (SELECT id, kind, name, score FROM records UNION ALL SELECT path, kind, title, NULL FROM documents) \
                  WHERE (?1 IS NULL OR score >= ?1) ORDER BY score IS NULL, score DESC, id LIMIT ?2")?;
-            let rows = st.query_map(params![min_score, limit], hit)?.collect::<rusqlite::Result<Vec<_>>>()?;
+            let rows = st
+                .query_map(params![min_score, limit], hit)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
             rows
         } else {
             let mut st = self.db.prepare(
@@ -156,7 +188,9 @@ impl Index {
                  WHERE words MATCH ?1 AND (r.id IS NOT NULL OR d.path IS NOT NULL) AND (?2 IS NULL OR r.score >= ?2) \
                  ORDER BY bm25(words), words.id LIMIT ?3",
             )?;
-            let rows = st.query_map(params![words.join(" "), min_score, limit], hit)?.collect::<rusqlite::Result<Vec<_>>>()?;
+            let rows = st
+                .query_map(params![words.join(" "), min_score, limit], hit)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
             rows
         };
         Ok(hits)
@@ -180,13 +214,22 @@ fn write_row(tx: &rusqlite::Transaction, r: &Record) -> Result<()> {
         params![r.id, r.body.kind(), r.body.name(), r.body.score(), r.created as i64, body_of(r)],
     )?;
     tx.execute("DELETE FROM words WHERE id = ?1", params![r.id])?;
-    tx.execute("INSERT INTO words(id, name, text) VALUES (?1, ?2, ?3)", params![r.id, r.body.name(), r.body.search_text()])?;
+    tx.execute(
+        "INSERT INTO words(id, name, text) VALUES (?1, ?2, ?3)",
+        params![r.id, r.body.name(), r.body.search_text()],
+    )?;
     Ok(())
 }
 
 fn write_document(tx: &rusqlite::Transaction, d: &Document) -> Result<()> {
-    tx.execute("INSERT OR REPLACE INTO documents(path, kind, title, body) VALUES (?1, ?2, ?3, ?4)", params![d.path, d.kind, d.title, d.text])?;
+    tx.execute(
+        "INSERT OR REPLACE INTO documents(path, kind, title, body) VALUES (?1, ?2, ?3, ?4)",
+        params![d.path, d.kind, d.title, d.text],
+    )?;
     tx.execute("DELETE FROM words WHERE id = ?1", params![d.path])?;
-    tx.execute("INSERT INTO words(id, name, text) VALUES (?1, ?2, ?3)", params![d.path, d.title, d.text])?;
+    tx.execute(
+        "INSERT INTO words(id, name, text) VALUES (?1, ?2, ?3)",
+        params![d.path, d.title, d.text],
+    )?;
     Ok(())
 }

@@ -22,7 +22,10 @@ pub mod store;
 pub mod text;
 pub mod time;
 
-pub use record::{Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec, SpectrumRowRec, TheoryRec};
+pub use record::{
+    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec,
+    SpectrumRowRec, TheoryRec,
+};
 pub use store::{default_dir, Library};
 
 /// Everything that can go wrong in the library.
@@ -60,5 +63,8 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Wraps an I/O error with the path it concerns.
 pub(crate) fn io_err(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.display().to_string(), source }
+    move |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }

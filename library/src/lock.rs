@@ -20,7 +20,13 @@ impl Drop for Guard {
 
 /// Opens (or creates) the lock file `path`.
 fn open(path: &Path) -> Result<File> {
-    File::options().create(true).truncate(false).read(true).write(true).open(path).map_err(io_err(path))
+    File::options()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(io_err(path))
 }
 
 /// Blocks until this process holds the library's lock. The operating system releases it if the
@@ -47,6 +53,8 @@ pub fn try_acquire(path: &Path) -> Result<std::result::Result<Guard, Option<u32>
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(io_err(path)(e)),
     }
-    file.set_len(0).and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes())).map_err(io_err(path))?;
+    file.set_len(0)
+        .and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes()))
+        .map_err(io_err(path))?;
     Ok(Ok(Guard { file }))
 }

@@ -116,7 +116,11 @@ pub struct SpectrumRowRec {
 impl From<&SpectrumRow> for SpectrumRowRec {
     /// The stored form of a spectrum row: its counts, without the timings.
     fn from(r: &SpectrumRow) -> SpectrumRowRec {
-        SpectrumRowRec { sizes: r.sizes.clone(), iso: r.iso, labeled: r.labeled }
+        SpectrumRowRec {
+            sizes: r.sizes.clone(),
+            iso: r.iso,
+            labeled: r.labeled,
+        }
     }
 }
 
@@ -221,16 +225,28 @@ impl Body {
     pub fn material(&self) -> String {
         match self {
             Body::Theory(t) => format!("theory\n{}", t.fingerprint),
-            Body::Spectrum(s) => format!("spectrum\n{}\n{}", s.theory_id, serde_json::to_string(&s.rows).expect("rows serialize")),
+            Body::Spectrum(s) => format!(
+                "spectrum\n{}\n{}",
+                s.theory_id,
+                serde_json::to_string(&s.rows).expect("rows serialize")
+            ),
             Body::Model(m) => format!("model\n{}\n{}", m.theory_id, m.structure),
-            Body::Conjecture(c) => format!("conjecture\n{}\n{}", c.theory_id, c.statement.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Body::Conjecture(c) => format!(
+                "conjecture\n{}\n{}",
+                c.theory_id,
+                c.statement.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
             Body::Proof(p) => format!("proof\n{}\n{}", p.conjecture_id, p.certificate),
         }
     }
 
     /// The ID this content gets.
     pub fn id(&self) -> String {
-        let prefix = crate::id::KINDS.iter().find(|(k, _, _)| *k == self.kind()).expect("every kind is listed").1;
+        let prefix = crate::id::KINDS
+            .iter()
+            .find(|(k, _, _)| *k == self.kind())
+            .expect("every kind is listed")
+            .1;
         crate::id::derive(prefix, &self.material())
     }
 
@@ -256,10 +272,33 @@ impl Body {
     /// The words a search matches against.
     pub fn search_text(&self) -> String {
         match self {
-            Body::Theory(t) => format!("{}\n{}\n{}\n{}\n{}{}", t.text, t.origin, t.parents.join(" "), t.notes, if t.discovery { "discovery" } else { "candidate" }, t.aliases.iter().map(|a| format!("\n{} {}", a.name, a.notes)).collect::<String>()),
-            Body::Spectrum(s) => s.rows.iter().map(|r| format!("{:?} {} {}", r.sizes, r.iso, r.labeled)).collect::<Vec<_>>().join("\n"),
+            Body::Theory(t) => format!(
+                "{}\n{}\n{}\n{}\n{}{}",
+                t.text,
+                t.origin,
+                t.parents.join(" "),
+                t.notes,
+                if t.discovery {
+                    "discovery"
+                } else {
+                    "candidate"
+                },
+                t.aliases
+                    .iter()
+                    .map(|a| format!("\n{} {}", a.name, a.notes))
+                    .collect::<String>()
+            ),
+            Body::Spectrum(s) => s
+                .rows
+                .iter()
+                .map(|r| format!("{:?} {} {}", r.sizes, r.iso, r.labeled))
+                .collect::<Vec<_>>()
+                .join("\n"),
             Body::Model(m) => m.structure.to_string(),
-            Body::Conjecture(c) => format!("{} {:?} {} {}", c.statement, c.status, c.evidence, c.proposed_by),
+            Body::Conjecture(c) => format!(
+                "{} {:?} {} {}",
+                c.statement, c.status, c.evidence, c.proposed_by
+            ),
             Body::Proof(p) => format!("{} {}", p.statement, p.prover),
         }
     }
@@ -267,13 +306,26 @@ impl Body {
 
 /// `3` or `2x3`, from a structure's JSON `sizes` map.
 fn sizes_of(structure: &Value) -> String {
-    structure.get("sizes").and_then(Value::as_object).map(|m| m.values().map(|v| v.to_string()).collect::<Vec<_>>().join("x")).unwrap_or_default()
+    structure
+        .get("sizes")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.values()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        })
+        .unwrap_or_default()
 }
 
 impl Record {
     /// A new record for `body`, created now, with its derived ID.
     pub fn new(body: Body) -> Record {
-        Record { id: body.id(), created: crate::time::now(), body }
+        Record {
+            id: body.id(),
+            created: crate::time::now(),
+            body,
+        }
     }
 }
 

@@ -46,7 +46,14 @@ impl Library {
         let mut out: Vec<u64> = std::fs::read_dir(&dir)
             .map_err(io_err(&dir))?
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_prefix("cycle-")?.strip_suffix(".json")?.parse().ok()))
+            .filter_map(|e| {
+                e.file_name().to_str().and_then(|n| {
+                    n.strip_prefix("cycle-")?
+                        .strip_suffix(".json")?
+                        .parse()
+                        .ok()
+                })
+            })
             .collect();
         out.sort_unstable();
         Ok(out)
@@ -55,8 +62,12 @@ impl Library {
     /// Report `n` as JSON.
     pub fn report(&self, n: u64) -> Result<Value> {
         let (json, _) = paths(self, n);
-        let text = atomic::read(&json, crate::store::MAX_RECORD_BYTES)?.ok_or_else(|| io_err(&json)(std::io::ErrorKind::NotFound.into()))?;
-        serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord { path: json.display().to_string(), message: e.to_string() })
+        let text = atomic::read(&json, crate::store::MAX_RECORD_BYTES)?
+            .ok_or_else(|| io_err(&json)(std::io::ErrorKind::NotFound.into()))?;
+        serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord {
+            path: json.display().to_string(),
+            message: e.to_string(),
+        })
     }
 
     /// The Markdown file of report `n` (which may be missing if a run was killed right after
@@ -74,9 +85,17 @@ impl Library {
         self.finish_commit()?;
         let number = self.report_numbers()?.last().copied().unwrap_or(0) + 1;
         let (report, markdown) = render(number);
-        let commit = Commit { number, records: self.staged.take().unwrap_or_default(), report, markdown };
+        let commit = Commit {
+            number,
+            records: self.staged.take().unwrap_or_default(),
+            report,
+            markdown,
+        };
         let journal = self.root().join(DIR).join(JOURNAL);
-        atomic::write(&journal, &serde_json::to_vec(&commit).expect("commits serialize"))?;
+        atomic::write(
+            &journal,
+            &serde_json::to_vec(&commit).expect("commits serialize"),
+        )?;
         self.finish_commit()?;
         Ok(number)
     }
@@ -87,8 +106,14 @@ impl Library {
     pub(crate) fn finish_commit(&mut self) -> Result<()> {
         let journal = self.root().join(DIR).join(JOURNAL);
         // Its records are copied into the library: never from a file a link points to.
-        let Some(text) = atomic::read(&journal, crate::store::MAX_RECORD_BYTES)? else { return Ok(()) };
-        let commit: Commit = serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord { path: journal.display().to_string(), message: e.to_string() })?;
+        let Some(text) = atomic::read(&journal, crate::store::MAX_RECORD_BYTES)? else {
+            return Ok(());
+        };
+        let commit: Commit =
+            serde_json::from_slice(&text).map_err(|e| crate::Error::BadRecord {
+                path: journal.display().to_string(),
+                message: e.to_string(),
+            })?;
         for rec in commit.records {
             let old = self.on_disk(&rec.id)?;
             self.write_record(rec, old)?;

@@ -11,14 +11,25 @@ pub fn parse(t: &Theory, statement: &str) -> Result<Axiom, String> {
         return Err("the statement is empty".into());
     }
     if s.contains(['\n', '\r', '#', '%']) || s.len() > 2000 {
-        return Err("a statement is one formula on one line (no comments), at most 2000 characters".into());
+        return Err(
+            "a statement is one formula on one line (no comments), at most 2000 characters".into(),
+        );
     }
     let src = format!("{}\naxiom birkhoff_statement_: {s}\n", t.to_text());
-    let parsed = Theory::parse(&src, "<statement>").map_err(|e| format!("`{s}` does not parse over {}'s signature: {e}", t.name))?;
+    let parsed = Theory::parse(&src, "<statement>")
+        .map_err(|e| format!("`{s}` does not parse over {}'s signature: {e}", t.name))?;
     if parsed.sig != t.sig || parsed.axioms.len() != t.axioms.len() + 1 {
-        return Err(format!("`{s}` is not a single formula over {}'s signature", t.name));
+        return Err(format!(
+            "`{s}` is not a single formula over {}'s signature",
+            t.name
+        ));
     }
-    Ok(parsed.axioms.into_iter().next_back().map(std::sync::Arc::unwrap_or_clone).expect("one more axiom than the theory"))
+    Ok(parsed
+        .axioms
+        .into_iter()
+        .next_back()
+        .map(std::sync::Arc::unwrap_or_clone)
+        .expect("one more axiom than the theory"))
 }
 
 /// The theory extended by the negation of `statement`: its models are exactly the

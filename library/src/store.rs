@@ -13,7 +13,8 @@ pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 /// The library directory used when `--library` is not given: `$BIRKHOFF_LIBRARY`, or
 /// `./birkhoff-library`.
 pub fn default_dir() -> PathBuf {
-    std::env::var_os("BIRKHOFF_LIBRARY").map_or_else(|| PathBuf::from("birkhoff-library"), PathBuf::from)
+    std::env::var_os("BIRKHOFF_LIBRARY")
+        .map_or_else(|| PathBuf::from("birkhoff-library"), PathBuf::from)
 }
 
 /// An open library: its directory and its index.
@@ -42,12 +43,20 @@ impl Library {
     pub fn open(root: &Path) -> Result<Library> {
         std::fs::create_dir_all(root).map_err(io_err(root))?;
         let _guard = lock::acquire(root)?;
-        for (_, _, dir) in KINDS.iter().copied().chain([("report", "", crate::reports::DIR)]) {
+        for (_, _, dir) in KINDS
+            .iter()
+            .copied()
+            .chain([("report", "", crate::reports::DIR)])
+        {
             let d = root.join(dir);
             std::fs::create_dir_all(&d).map_err(io_err(&d))?;
             atomic::clean_partial(&d)?;
         }
-        let mut lib = Library { root: root.to_path_buf(), index: Index::open(&root.join("index.sqlite"))?, staged: None };
+        let mut lib = Library {
+            root: root.to_path_buf(),
+            index: Index::open(&root.join("index.sqlite"))?,
+            staged: None,
+        };
         // A commit cut short by a kill is finished before anything reads the files.
         lib.finish_commit()?;
         let records = lib.load_all()?;
@@ -84,7 +93,9 @@ impl Library {
     pub(crate) fn on_disk(&self, id: &str) -> Result<Option<Record>> {
         match self.read(&self.path_of(id)?) {
             Ok(old) => Ok(Some(old)),
-            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                Ok(None)
+            }
             Err(e) => Err(e),
         }
     }
@@ -95,7 +106,12 @@ impl Library {
     fn merged(mut rec: Record, old: Option<&Record>) -> (Option<Record>, Put) {
         match old {
             None => (Some(rec), Put::Created),
-            Some(old) if !matches!(rec.body, Body::Theory(_) | Body::Conjecture(_)) || old.body == rec.body => (None, Put::Unchanged),
+            Some(old)
+                if !matches!(rec.body, Body::Theory(_) | Body::Conjecture(_))
+                    || old.body == rec.body =>
+            {
+                (None, Put::Unchanged)
+            }
             Some(old) => {
                 rec.created = old.created;
                 (Some(rec), Put::Updated)
@@ -104,10 +120,16 @@ impl Library {
     }
 
     /// Writes `rec` over `old` (its file's content, if any) as `put` does. Call it under the lock.
-    pub(crate) fn write_record(&mut self, rec: Record, old: Option<Record>) -> Result<(Record, Put)> {
+    pub(crate) fn write_record(
+        &mut self,
+        rec: Record,
+        old: Option<Record>,
+    ) -> Result<(Record, Put)> {
         let path = self.path_of(&rec.id)?;
         let (new, outcome) = Self::merged(rec, old.as_ref());
-        let Some(rec) = new else { return Ok((old.expect("unchanged means present"), outcome)) };
+        let Some(rec) = new else {
+            return Ok((old.expect("unchanged means present"), outcome));
+        };
         if outcome == Put::Created {
             if !atomic::write_new(&path, &to_bytes(&rec))? {
                 // Another process wrote it between our read and our write: theirs stands.
@@ -124,13 +146,18 @@ impl Library {
     /// nothing is written.
     fn stage(&mut self, body: Body) -> Result<(Record, Put)> {
         let rec = Record::new(body);
-        let staged = self.staged.as_ref().and_then(|s| s.iter().position(|r| r.id == rec.id));
+        let staged = self
+            .staged
+            .as_ref()
+            .and_then(|s| s.iter().position(|r| r.id == rec.id));
         let old = match staged {
             Some(i) => self.staged.as_ref().map(|s| s[i].clone()),
             None => self.on_disk(&rec.id)?,
         };
         let (new, outcome) = Self::merged(rec, old.as_ref());
-        let Some(rec) = new else { return Ok((old.expect("unchanged means present"), outcome)) };
+        let Some(rec) = new else {
+            return Ok((old.expect("unchanged means present"), outcome));
+        };
         let list = self.staged.as_mut().expect("staging");
         match staged {
             Some(i) => list[i] = rec.clone(),
@@ -155,19 +182,29 @@ impl Library {
 
     /// The record with this ID.
     pub fn get(&self, id: &str) -> Result<Record> {
-        if let Some(r) = self.staged.as_ref().and_then(|s| s.iter().find(|r| r.id == id)) {
+        if let Some(r) = self
+            .staged
+            .as_ref()
+            .and_then(|s| s.iter().find(|r| r.id == id))
+        {
             return Ok(r.clone());
         }
         let path = self.path_of(id)?;
         self.read(&path).map_err(|e| match e {
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => Error::NotFound(id.to_string()),
+            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                Error::NotFound(id.to_string())
+            }
             e => e,
         })
     }
 
     fn read(&self, path: &Path) -> Result<Record> {
-        let text = atomic::read(path, MAX_RECORD_BYTES)?.ok_or_else(|| io_err(path)(std::io::ErrorKind::NotFound.into()))?;
-        serde_json::from_slice(&text).map_err(|e| Error::BadRecord { path: path.display().to_string(), message: e.to_string() })
+        let text = atomic::read(path, MAX_RECORD_BYTES)?
+            .ok_or_else(|| io_err(path)(std::io::ErrorKind::NotFound.into()))?;
+        serde_json::from_slice(&text).map_err(|e| Error::BadRecord {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
     }
 
     /// Every record file of one kind directory (`theories`, ...), sorted by file name; files
@@ -177,10 +214,18 @@ impl Library {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(&d)
             .map_err(io_err(&d))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(atomic::TEMP_PREFIX)))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "json")
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(atomic::TEMP_PREFIX))
+            })
             .collect();
         paths.sort();
-        Ok(paths.into_iter().map(|p| (p.clone(), self.read(&p))).collect())
+        Ok(paths
+            .into_iter()
+            .map(|p| (p.clone(), self.read(&p)))
+            .collect())
     }
 
     /// Every readable record, sorted by ID. Unreadable files are skipped here (backtest reports
@@ -196,14 +241,26 @@ impl Library {
 
     /// Records of one kind (`theory`, `model`, ...).
     pub fn list(&self, kind: &str) -> Result<Vec<Record>> {
-        let dir = KINDS.iter().find(|(k, _, _)| *k == kind).map(|(_, _, d)| *d).ok_or_else(|| Error::BadId(kind.to_string()))?;
-        Ok(self.scan(dir)?.into_iter().filter_map(|(_, r)| r.ok()).collect())
+        let dir = KINDS
+            .iter()
+            .find(|(k, _, _)| *k == kind)
+            .map(|(_, _, d)| *d)
+            .ok_or_else(|| Error::BadId(kind.to_string()))?;
+        Ok(self
+            .scan(dir)?
+            .into_iter()
+            .filter_map(|(_, r)| r.ok())
+            .collect())
     }
 
     /// The discoveries: theory records kept as discoveries, in no particular order (see
     /// [`crate::record::rank`]).
     pub fn discoveries(&self) -> Result<Vec<Record>> {
-        Ok(self.list("theory")?.into_iter().filter(|r| matches!(&r.body, crate::record::Body::Theory(t) if t.discovery)).collect())
+        Ok(self
+            .list("theory")?
+            .into_iter()
+            .filter(|r| matches!(&r.body, crate::record::Body::Theory(t) if t.discovery))
+            .collect())
     }
 
     /// Full-text search over the index. Words in `query` must all occur (any order); an empty
@@ -222,7 +279,8 @@ impl Library {
     pub fn reindex(&mut self) -> Result<usize> {
         let _guard = lock::acquire(&self.root)?;
         let records = self.load_all()?;
-        self.index.rebuild(&records, &crate::documents::scan(&self.root)?)?;
+        self.index
+            .rebuild(&records, &crate::documents::scan(&self.root)?)?;
         Ok(records.len())
     }
 
@@ -243,16 +301,26 @@ fn to_bytes(rec: &Record) -> Vec<u8> {
 impl Library {
     /// A stored proof as numbered equational steps: its certificate replayed against the stored
     /// theory and laid out for reading within `time` (an error says why it could not be).
-    pub fn readable_proof(&self, p: &crate::record::ProofRec, time: std::time::Duration) -> std::result::Result<birkhoff_checker::prover::readable::ReadableProof, String> {
+    pub fn readable_proof(
+        &self,
+        p: &crate::record::ProofRec,
+        time: std::time::Duration,
+    ) -> std::result::Result<birkhoff_checker::prover::readable::ReadableProof, String> {
         use birkhoff_checker::prover::certificate::Certificate;
         use birkhoff_checker::prover::readable::{render, Layout};
         let theory = match self.get(&p.theory_id).map_err(|e| e.to_string())?.body {
-            Body::Theory(t) => birkhoff_engine::Theory::parse(&t.text, &p.theory_id).map_err(|e| e.to_string())?,
+            Body::Theory(t) => {
+                birkhoff_engine::Theory::parse(&t.text, &p.theory_id).map_err(|e| e.to_string())?
+            }
             _ => return Err(format!("{} is not a theory", p.theory_id)),
         };
         let goal = crate::statement::parse(&theory, &p.statement)?;
-        let cert: Certificate = serde_json::from_value(p.certificate.clone()).map_err(|e| format!("not a certificate: {e}"))?;
-        let layout = Layout { deadline: Some(std::time::Instant::now() + time), ..Layout::default() };
+        let cert: Certificate = serde_json::from_value(p.certificate.clone())
+            .map_err(|e| format!("not a certificate: {e}"))?;
+        let layout = Layout {
+            deadline: Some(std::time::Instant::now() + time),
+            ..Layout::default()
+        };
         render(&theory, &goal, &cert, &layout).map_err(|e| e.to_string())
     }
 }

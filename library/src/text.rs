@@ -28,7 +28,10 @@ pub fn quote(s: &str) -> String {
 /// Cuts `field` to `max` characters if it is longer, returning the note a fault gives.
 pub fn bound(name: &str, field: &mut String, max: usize) -> Option<String> {
     let head = cut(field, max)?;
-    let note = format!("`{name}` was {} characters, more than the limit of {max}: cut to {max}", field.chars().count());
+    let note = format!(
+        "`{name}` was {} characters, more than the limit of {max}: cut to {max}",
+        field.chars().count()
+    );
     *field = head;
     Some(note)
 }
@@ -71,7 +74,10 @@ pub fn printable(s: &str) -> String {
 /// newline and tab a space, and at most `max` characters (`…` where cut), so that a hand-edited
 /// name can neither start a line of its own nor fill the screen.
 pub fn line(s: &str, max: usize) -> String {
-    let flat: String = printable(s).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect();
+    let flat: String = printable(s)
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
     match cut(&flat, max) {
         Some(head) => format!("{head}…"),
         None => flat,
@@ -99,7 +105,17 @@ pub fn md(s: &str) -> String {
 /// lines cannot become headings or sections of the report around it.
 pub fn md_block(s: &str) -> String {
     let s = printable(s);
-    let lines: Vec<String> = s.trim_end().lines().map(|l| if l.trim().is_empty() { ">".to_string() } else { format!("> {}", md(l)) }).collect();
+    let lines: Vec<String> = s
+        .trim_end()
+        .lines()
+        .map(|l| {
+            if l.trim().is_empty() {
+                ">".to_string()
+            } else {
+                format!("> {}", md(l))
+            }
+        })
+        .collect();
     if lines.is_empty() {
         return ">".into();
     }
@@ -113,13 +129,19 @@ mod tests {
     #[test]
     fn control_sequences_are_stripped() {
         assert_eq!(printable("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
-        assert_eq!(printable("x\u{1b}]0;title\u{7}y\u{1b}]8;;http://e\u{1b}\\z"), "xyz");
+        assert_eq!(
+            printable("x\u{1b}]0;title\u{7}y\u{1b}]8;;http://e\u{1b}\\z"),
+            "xyz"
+        );
         assert_eq!(printable("c\u{1b}Md\r\u{8}\u{9b}e\nf\tg"), "cde\nf\tg");
     }
 
     #[test]
     fn a_line_is_one_printable_bounded_line() {
-        assert_eq!(line("Name\n## Faults\tx\u{1b}]0;t\u{7}\r\u{85}\0", 80), "Name ## Faults x");
+        assert_eq!(
+            line("Name\n## Faults\tx\u{1b}]0;t\u{7}\r\u{85}\0", 80),
+            "Name ## Faults x"
+        );
         assert_eq!(line(&"é".repeat(300), 100), format!("{}…", "é".repeat(100)));
         assert_eq!(line("short", 100), "short");
     }
@@ -128,7 +150,11 @@ mod tests {
     fn markdown_cannot_be_forged() {
         let forged = "fine\n\n## Faults\n\nNone.\n| a | b |\n<script>`x`";
         let inline = md(forged);
-        assert!(!inline.contains('\n') && inline.contains("\\#\\# Faults") && inline.contains("\\<script\\>"));
+        assert!(
+            !inline.contains('\n')
+                && inline.contains("\\#\\# Faults")
+                && inline.contains("\\<script\\>")
+        );
         let block = md_block(forged);
         assert!(block.lines().all(|l| l.starts_with('>')), "{block}");
         assert!(block.contains("> \\#\\# Faults"));
@@ -137,10 +163,16 @@ mod tests {
     #[test]
     fn long_text_is_cut_and_quoted_briefly() {
         let mut s = "é".repeat(5000);
-        assert_eq!(bound("notes", &mut s, 100).unwrap(), "`notes` was 5000 characters, more than the limit of 100: cut to 100");
+        assert_eq!(
+            bound("notes", &mut s, 100).unwrap(),
+            "`notes` was 5000 characters, more than the limit of 100: cut to 100"
+        );
         assert_eq!(s.chars().count(), 100);
         assert_eq!(bound("notes", &mut s, 100), None);
         let q = quote(&"x".repeat(10_000_000));
-        assert!(q.len() < 200 && q.ends_with("(10000000 characters in all)"), "{q}");
+        assert!(
+            q.len() < 200 && q.ends_with("(10000000 characters in all)"),
+            "{q}"
+        );
     }
 }

@@ -36,7 +36,9 @@ pub struct Entry {
 impl Cache {
     /// The cache of the library at `library_root` (the directory is created on first write).
     pub fn in_library(library_root: &Path) -> Cache {
-        Cache { dir: library_root.join(crate::store::DIR).join("cache") }
+        Cache {
+            dir: library_root.join(crate::store::DIR).join("cache"),
+        }
     }
 
     /// The key of a request: source, method, path and query relative to the base URL, body.
@@ -46,7 +48,11 @@ impl Cache {
             h.update(part.as_bytes());
             h.update([0u8]);
         }
-        h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+        h.finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -62,7 +68,17 @@ impl Cache {
     /// Stores an answer. A failure to write is not an error of the run (the answer was used);
     /// the next run simply asks the network again.
     #[allow(clippy::too_many_arguments)]
-    pub fn put(&self, key: &str, source: Source, method: &str, url: &str, request_body: Option<&str>, status: u16, body: &str, fetched: u64) {
+    pub fn put(
+        &self,
+        key: &str,
+        source: Source,
+        method: &str,
+        url: &str,
+        request_body: Option<&str>,
+        status: u16,
+        body: &str,
+        fetched: u64,
+    ) {
         if std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
@@ -83,7 +99,9 @@ impl Cache {
     /// How many answers are cached.
     pub fn len(&self) -> usize {
         std::fs::read_dir(&self.dir).map_or(0, |d| {
-            d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                .count()
         })
     }
 

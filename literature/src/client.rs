@@ -23,7 +23,9 @@ pub const MAX_BODY: usize = 16 << 20;
 const MAX_REDIRECTS: usize = 5;
 
 /// The four sources.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// arXiv's Atom API.
@@ -38,7 +40,12 @@ pub enum Source {
 
 impl Source {
     /// All sources, in the order a run queries them.
-    pub const ALL: [Source; 4] = [Source::Arxiv, Source::SemanticScholar, Source::Zbmath, Source::Oeis];
+    pub const ALL: [Source; 4] = [
+        Source::Arxiv,
+        Source::SemanticScholar,
+        Source::Zbmath,
+        Source::Oeis,
+    ];
 
     /// The name shown in progress lines and LITERATURE.md.
     pub fn label(self) -> &'static str {
@@ -175,9 +182,17 @@ impl Config {
                 }
             }
         }
-        c.s2_api_key = std::env::var("SEMANTIC_SCHOLAR_API_KEY").ok().filter(|k| !k.trim().is_empty());
-        c.offline = std::env::var("BIRKHOFF_OFFLINE").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-        let ms = |var: &str| std::env::var(var).ok().and_then(|v| v.trim().parse::<u64>().ok()).map(Duration::from_millis);
+        c.s2_api_key = std::env::var("SEMANTIC_SCHOLAR_API_KEY")
+            .ok()
+            .filter(|k| !k.trim().is_empty());
+        c.offline = std::env::var("BIRKHOFF_OFFLINE")
+            .is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        let ms = |var: &str| {
+            std::env::var(var)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(Duration::from_millis)
+        };
         if let Some(d) = ms("BIRKHOFF_LITERATURE_INTERVAL_MS") {
             c.set_pacing(Some(d), None);
         }
@@ -309,7 +324,15 @@ impl FetchError {
     /// Whether the source is down for the rest of the run after this failure: it used up its
     /// deadline, cannot be reached, or answers 5xx.
     pub fn takes_source_down(&self) -> bool {
-        matches!(self, FetchError::Timeout { .. } | FetchError::Unreachable { .. } | FetchError::Status { status: 500..=599, .. })
+        matches!(
+            self,
+            FetchError::Timeout { .. }
+                | FetchError::Unreachable { .. }
+                | FetchError::Status {
+                    status: 500..=599,
+                    ..
+                }
+        )
     }
 }
 
@@ -330,10 +353,21 @@ impl Client {
     pub fn new(config: Config, cache: Option<Cache>) -> Result<Client, String> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::custom(same_origin_only))
-            .user_agent(concat!("birkhoff/", env!("CARGO_PKG_VERSION"), " (literature agent)"))
+            .user_agent(concat!(
+                "birkhoff/",
+                env!("CARGO_PKG_VERSION"),
+                " (literature agent)"
+            ))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(Client { http, config, cache, last_call: HashMap::new(), spent: HashMap::new(), down: HashMap::new() })
+        Ok(Client {
+            http,
+            config,
+            cache,
+            last_call: HashMap::new(),
+            spent: HashMap::new(),
+            down: HashMap::new(),
+        })
     }
 
     /// Whether `source` is down for the rest of this run (see [`FetchError::takes_source_down`]).
@@ -357,7 +391,12 @@ impl Client {
     }
 
     /// POST a JSON body to `rel` on `source`.
-    pub async fn post_json(&mut self, source: Source, rel: &str, body: String) -> Result<Response, FetchError> {
+    pub async fn post_json(
+        &mut self,
+        source: Source,
+        rel: &str,
+        body: String,
+    ) -> Result<Response, FetchError> {
         self.request(source, "POST", rel, Some(body)).await
     }
 
@@ -365,11 +404,26 @@ impl Client {
     /// malformed answer is never replayed from the cache.
     pub fn remember(&self, r: &Response) {
         if let (Some(cache), false) = (&self.cache, r.from_cache) {
-            cache.put(&r.key, r.source, r.method, &r.url, r.request_body.as_deref(), r.status, &r.body, r.fetched);
+            cache.put(
+                &r.key,
+                r.source,
+                r.method,
+                &r.url,
+                r.request_body.as_deref(),
+                r.status,
+                &r.body,
+                r.fetched,
+            );
         }
     }
 
-    async fn request(&mut self, source: Source, method: &'static str, rel: &str, body: Option<String>) -> Result<Response, FetchError> {
+    async fn request(
+        &mut self,
+        source: Source,
+        method: &'static str,
+        rel: &str,
+        body: Option<String>,
+    ) -> Result<Response, FetchError> {
         let url = self.url(source, rel);
         // The cache is keyed by the request relative to the base URL, so that a rerun against
         // a mirror (or with the network off) finds what an earlier run fetched.
@@ -393,7 +447,10 @@ impl Client {
             return Err(FetchError::NotCached { url });
         }
         if let Some(why) = self.down.get(&source) {
-            return Err(FetchError::Down { url, why: why.clone() });
+            return Err(FetchError::Down {
+                url,
+                why: why.clone(),
+            });
         }
         let result = self.fetch(source, method, &url, body.as_deref()).await;
         if let Err(e) = &result {
@@ -417,38 +474,64 @@ impl Client {
 
     /// Asks the network: the status (200 or 404) and the body, retrying once after HTTP 429.
     /// Every call's sending and reading counts against the source's deadline for the run.
-    async fn fetch(&mut self, source: Source, method: &'static str, url: &str, body: Option<&str>) -> Result<(u16, String), FetchError> {
+    async fn fetch(
+        &mut self,
+        source: Source,
+        method: &'static str,
+        url: &str,
+        body: Option<&str>,
+    ) -> Result<(u16, String), FetchError> {
         let mut rate_limited_once = false;
         loop {
             self.pace(source).await;
-            let mut req = if method == "POST" { self.http.post(url) } else { self.http.get(url) };
+            let mut req = if method == "POST" {
+                self.http.post(url)
+            } else {
+                self.http.get(url)
+            };
             if let Some(b) = body {
-                req = req.header("content-type", "application/json").body(b.to_string());
+                req = req
+                    .header("content-type", "application/json")
+                    .body(b.to_string());
             }
             if source == Source::SemanticScholar {
                 if let Some(k) = &self.config.s2_api_key {
                     req = req.header("x-api-key", k);
                 }
             }
-            let left = self.config.timeout.saturating_sub(self.spent.get(&source).copied().unwrap_or_default());
+            let left = self
+                .config
+                .timeout
+                .saturating_sub(self.spent.get(&source).copied().unwrap_or_default());
             let started = Instant::now();
             let answer = tokio::time::timeout(left, send_and_read(req, url)).await;
             *self.spent.entry(source).or_default() += started.elapsed();
             self.last_call.insert(source, Instant::now());
             let (status, retry_wait, text) = match answer {
-                Err(_) => return Err(FetchError::Timeout { url: url.to_string(), secs: self.config.timeout.as_secs_f64() }),
+                Err(_) => {
+                    return Err(FetchError::Timeout {
+                        url: url.to_string(),
+                        secs: self.config.timeout.as_secs_f64(),
+                    })
+                }
                 Ok(answer) => answer?,
             };
             if status == 429 {
                 if rate_limited_once {
-                    return Err(FetchError::RateLimited { url: url.to_string() });
+                    return Err(FetchError::RateLimited {
+                        url: url.to_string(),
+                    });
                 }
                 rate_limited_once = true;
-                tokio::time::sleep(retry_wait.unwrap_or(self.config.source(source).retry_wait)).await;
+                tokio::time::sleep(retry_wait.unwrap_or(self.config.source(source).retry_wait))
+                    .await;
                 continue;
             }
             if status != 200 && status != 404 {
-                return Err(FetchError::Status { url: url.to_string(), status });
+                return Err(FetchError::Status {
+                    url: url.to_string(),
+                    status,
+                });
             }
             return Ok((status, text));
         }
@@ -468,13 +551,22 @@ impl Client {
 
 /// Sends a request and reads its answer: the status, the server's `Retry-After`, and the body of
 /// a 200 or 404 (up to [`MAX_BODY`] bytes; a longer one is an error, not read further).
-async fn send_and_read(req: reqwest::RequestBuilder, url: &str) -> Result<(u16, Option<Duration>, String), FetchError> {
+async fn send_and_read(
+    req: reqwest::RequestBuilder,
+    url: &str,
+) -> Result<(u16, Option<Duration>, String), FetchError> {
     let failed = |e: reqwest::Error| {
         let message = error_chain(&e);
         if e.is_redirect() {
-            FetchError::Redirect { url: url.to_string(), message }
+            FetchError::Redirect {
+                url: url.to_string(),
+                message,
+            }
         } else {
-            FetchError::Unreachable { url: url.to_string(), message }
+            FetchError::Unreachable {
+                url: url.to_string(),
+                message,
+            }
         }
     };
     let mut resp = req.send().await.map_err(failed)?;
@@ -485,7 +577,10 @@ async fn send_and_read(req: reqwest::RequestBuilder, url: &str) -> Result<(u16, 
     let mut body = Vec::new();
     while let Some(chunk) = resp.chunk().await.map_err(failed)? {
         if body.len() + chunk.len() > MAX_BODY {
-            return Err(FetchError::TooLarge { url: url.to_string(), limit: MAX_BODY });
+            return Err(FetchError::TooLarge {
+                url: url.to_string(),
+                limit: MAX_BODY,
+            });
         }
         body.extend_from_slice(&chunk);
     }
@@ -496,11 +591,19 @@ async fn send_and_read(req: reqwest::RequestBuilder, url: &str) -> Result<(u16, 
 /// asked, at most [`MAX_REDIRECTS`] times. A source's answer must come from the source: a
 /// redirect elsewhere could make the client ask any host (a local service, another port).
 fn same_origin_only(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::Action {
-    let origin = |u: &reqwest::Url| (u.scheme().to_string(), u.host_str().map(str::to_ascii_lowercase), u.port_or_known_default());
+    let origin = |u: &reqwest::Url| {
+        (
+            u.scheme().to_string(),
+            u.host_str().map(str::to_ascii_lowercase),
+            u.port_or_known_default(),
+        )
+    };
     let first = attempt.previous().first().map(origin);
     let to = attempt.url().to_string();
     if attempt.previous().len() > MAX_REDIRECTS {
-        attempt.error(format!("more than {MAX_REDIRECTS} redirects (the last to {to})"))
+        attempt.error(format!(
+            "more than {MAX_REDIRECTS} redirects (the last to {to})"
+        ))
     } else if first.is_some_and(|f| f == origin(attempt.url())) {
         attempt.follow()
     } else {
@@ -511,7 +614,14 @@ fn same_origin_only(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::A
 /// A server's `Retry-After` in seconds, if it gives one and it is reasonable (at most a minute:
 /// a longer wait is better recorded as a skip than spent idle).
 fn retry_after(resp: &reqwest::Response) -> Option<Duration> {
-    let secs: u64 = resp.headers().get("retry-after")?.to_str().ok()?.trim().parse().ok()?;
+    let secs: u64 = resp
+        .headers()
+        .get("retry-after")?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
     (secs <= 60).then(|| Duration::from_secs(secs))
 }
 

@@ -57,9 +57,15 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
                 None => {
                     let mut f = found;
                     f.absorb(&candidates[i]);
-                    Verdict::Confirmed { found: f, verified, endpoint }
+                    Verdict::Confirmed {
+                        found: f,
+                        verified,
+                        endpoint,
+                    }
                 }
-                Some(why) => Verdict::Unconfirmed { reason: format!("metadata differs at {endpoint}: {why}") },
+                Some(why) => Verdict::Unconfirmed {
+                    reason: format!("metadata differs at {endpoint}: {why}"),
+                },
             });
         }
         Answer::NotFound(reason) => decided[i] = Some(Verdict::Unconfirmed { reason }),
@@ -67,9 +73,14 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
     };
 
     // arXiv: one id_list call for every candidate with an arXiv identifier.
-    let with_arxiv: Vec<usize> = (0..candidates.len()).filter(|&i| candidates[i].ids.arxiv.is_some()).collect();
+    let with_arxiv: Vec<usize> = (0..candidates.len())
+        .filter(|&i| candidates[i].ids.arxiv.is_some())
+        .collect();
     if !with_arxiv.is_empty() && client.config().source(Source::Arxiv).enabled {
-        let ids: Vec<String> = with_arxiv.iter().filter_map(|&i| candidates[i].ids.arxiv.clone()).collect();
+        let ids: Vec<String> = with_arxiv
+            .iter()
+            .filter_map(|&i| candidates[i].ids.arxiv.clone())
+            .collect();
         let path = arxiv::id_list_path(&ids);
         match fetch_parse(client, Source::Arxiv, &path, arxiv::parse).await {
             Ok((resp, papers)) => {
@@ -77,23 +88,37 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
                     let id = candidates[i].ids.arxiv.as_deref().unwrap_or_default();
                     let answer = match papers.iter().find(|p| p.ids.arxiv.as_deref() == Some(id)) {
                         Some(p) => Answer::Found(p.clone(), resp.fetched, resp.url.clone()),
-                        None => Answer::NotFound(format!("arXiv API returned no entry for id {id} ({})", resp.url)),
+                        None => Answer::NotFound(format!(
+                            "arXiv API returned no entry for id {id} ({})",
+                            resp.url
+                        )),
                     };
                     record(i, answer, &mut decided);
                 }
             }
-            Err(why) => with_arxiv.iter().for_each(|&i| record(i, Answer::Failed(why.clone()), &mut decided)),
+            Err(why) => with_arxiv
+                .iter()
+                .for_each(|&i| record(i, Answer::Failed(why.clone()), &mut decided)),
         }
     }
 
     // zbMATH Open: one lookup per document id.
     if client.config().source(Source::Zbmath).enabled {
         for i in 0..candidates.len() {
-            let Some(id) = candidates[i].ids.zbmath.clone() else { continue };
+            let Some(id) = candidates[i].ids.zbmath.clone() else {
+                continue;
+            };
             if decided[i].is_some() {
                 continue;
             }
-            let answer = lookup(client, Source::Zbmath, &zbmath::lookup_path(&id), zbmath::parse_document, &format!("zbMATH Open has no document {id}")).await;
+            let answer = lookup(
+                client,
+                Source::Zbmath,
+                &zbmath::lookup_path(&id),
+                zbmath::parse_document,
+                &format!("zbMATH Open has no document {id}"),
+            )
+            .await;
             record(i, answer, &mut decided);
         }
     }
@@ -103,7 +128,11 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
         .filter(|&i| decided[i].is_none())
         .filter_map(|i| {
             let ids = &candidates[i].ids;
-            let id = ids.s2.clone().or_else(|| ids.doi.as_ref().map(|d| format!("DOI:{d}"))).or_else(|| ids.arxiv.as_ref().map(|a| format!("ARXIV:{a}")));
+            let id = ids
+                .s2
+                .clone()
+                .or_else(|| ids.doi.as_ref().map(|d| format!("DOI:{d}")))
+                .or_else(|| ids.arxiv.as_ref().map(|a| format!("ARXIV:{a}")));
             id.map(|id| (i, id))
         })
         .collect();
@@ -111,7 +140,14 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
         if s2_ids.len() >= client.config().s2_batch_from {
             let ids: Vec<String> = s2_ids.iter().map(|(_, id)| id.clone()).collect();
             let path = s2::batch_path();
-            let parsed = match fetch(client, Source::SemanticScholar, &path, Some(s2::batch_body(&ids))).await {
+            let parsed = match fetch(
+                client,
+                Source::SemanticScholar,
+                &path,
+                Some(s2::batch_body(&ids)),
+            )
+            .await
+            {
                 Ok(resp) => match s2::parse_batch(&resp.body, ids.len()) {
                     Ok(found) => {
                         client.remember(&resp);
@@ -125,17 +161,31 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
                 Ok((resp, found)) => {
                     for ((i, id), f) in s2_ids.iter().zip(found) {
                         let answer = match f {
-                            Some(p) => Answer::Found(p, resp.fetched, format!("{} (ids: {id})", resp.url)),
-                            None => Answer::NotFound(format!("Semantic Scholar has no paper {id} ({})", resp.url)),
+                            Some(p) => {
+                                Answer::Found(p, resp.fetched, format!("{} (ids: {id})", resp.url))
+                            }
+                            None => Answer::NotFound(format!(
+                                "Semantic Scholar has no paper {id} ({})",
+                                resp.url
+                            )),
                         };
                         record(*i, answer, &mut decided);
                     }
                 }
-                Err(why) => s2_ids.iter().for_each(|(i, _)| record(*i, Answer::Failed(why.clone()), &mut decided)),
+                Err(why) => s2_ids
+                    .iter()
+                    .for_each(|(i, _)| record(*i, Answer::Failed(why.clone()), &mut decided)),
             }
         } else {
             for (i, id) in &s2_ids {
-                let answer = lookup(client, Source::SemanticScholar, &s2::lookup_path(id), s2::parse_paper, &format!("Semantic Scholar has no paper {id}")).await;
+                let answer = lookup(
+                    client,
+                    Source::SemanticScholar,
+                    &s2::lookup_path(id),
+                    s2::parse_paper,
+                    &format!("Semantic Scholar has no paper {id}"),
+                )
+                .await;
                 record(*i, answer, &mut decided);
             }
         }
@@ -161,7 +211,13 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
 }
 
 /// One lookup by identifier: 404 is "not found" (`missing` says what), a parsed record is found.
-async fn lookup(client: &mut Client, source: Source, path: &str, parse: fn(&str) -> Result<Paper, ParseError>, missing: &str) -> Answer {
+async fn lookup(
+    client: &mut Client,
+    source: Source,
+    path: &str,
+    parse: fn(&str) -> Result<Paper, ParseError>,
+    missing: &str,
+) -> Answer {
     match fetch(client, source, path, None).await {
         Ok(resp) if resp.status == 404 => {
             client.remember(&resp);
@@ -179,7 +235,12 @@ async fn lookup(client: &mut Client, source: Source, path: &str, parse: fn(&str)
 }
 
 /// A request whose failure is told as text naming the source.
-async fn fetch(client: &mut Client, source: Source, path: &str, body: Option<String>) -> Result<Response, String> {
+async fn fetch(
+    client: &mut Client,
+    source: Source,
+    path: &str,
+    body: Option<String>,
+) -> Result<Response, String> {
     let r = match body {
         Some(b) => client.post_json(source, path, b).await,
         None => client.get(source, path).await,
@@ -203,6 +264,9 @@ pub(crate) async fn fetch_parse<T>(
             client.remember(&resp);
             Ok((resp, v))
         }
-        Err(e) => Err(failure(source, &format!("malformed response from {}: {e}", resp.url))),
+        Err(e) => Err(failure(
+            source,
+            &format!("malformed response from {}: {e}", resp.url),
+        )),
     }
 }

@@ -97,7 +97,11 @@ impl Paper {
     pub fn new(title: &str, authors: Vec<String>, year: Option<i32>, origin: Origin) -> Paper {
         Paper {
             title: collapse_ws(title),
-            authors: authors.iter().map(|a| collapse_ws(a)).filter(|a| !a.is_empty()).collect(),
+            authors: authors
+                .iter()
+                .map(|a| collapse_ws(a))
+                .filter(|a| !a.is_empty())
+                .collect(),
             year,
             abstract_text: None,
             ids: Ids::default(),
@@ -117,7 +121,10 @@ impl Paper {
     /// name, year within one.
     pub fn mismatch(&self, found: &Paper) -> Option<String> {
         if normalize_title(&self.title) != normalize_title(&found.title) {
-            return Some(format!("title differs: expected \"{}\", the source has \"{}\"", self.title, found.title));
+            return Some(format!(
+                "title differs: expected \"{}\", the source has \"{}\"",
+                self.title, found.title
+            ));
         }
         let mine: Vec<String> = self.authors.iter().map(|a| last_name(a)).collect();
         let theirs: Vec<String> = found.authors.iter().map(|a| last_name(a)).collect();
@@ -129,7 +136,9 @@ impl Paper {
             ));
         }
         match (self.year, found.year) {
-            (Some(a), Some(b)) if (a - b).abs() > 1 => Some(format!("year differs: expected {a}, the source has {b}")),
+            (Some(a), Some(b)) if (a - b).abs() > 1 => {
+                Some(format!("year differs: expected {a}, the source has {b}"))
+            }
             _ => None,
         }
     }
@@ -229,7 +238,10 @@ pub fn last_name(author: &str) -> String {
 /// Lower-cases a DOI and strips the resolver prefix the sources sometimes keep.
 pub fn normalize_doi(doi: &str) -> String {
     let d = doi.trim();
-    let d = d.strip_prefix("https://doi.org/").or_else(|| d.strip_prefix("http://dx.doi.org/")).unwrap_or(d);
+    let d = d
+        .strip_prefix("https://doi.org/")
+        .or_else(|| d.strip_prefix("http://dx.doi.org/"))
+        .unwrap_or(d);
     d.strip_prefix("doi:").unwrap_or(d).to_lowercase()
 }
 
@@ -249,19 +261,32 @@ pub fn strip_arxiv_version(id: &str) -> String {
 /// 2007: four digits, a dot, four or five digits) or `math/0601001` (before: an archive, an
 /// optional subject class, a slash, seven digits). Only such an identifier is sent to `id_list`.
 pub fn is_arxiv_id(id: &str) -> bool {
-    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+    };
     if let Some((archive, number)) = id.split_once('/') {
-        let archive = archive.split_once('.').map_or(archive, |(a, class)| if class.len() == 2 && class.bytes().all(|b| b.is_ascii_uppercase()) { a } else { "" });
-        return !archive.is_empty() && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') && digits(number, 7..=7);
+        let archive = archive.split_once('.').map_or(archive, |(a, class)| {
+            if class.len() == 2 && class.bytes().all(|b| b.is_ascii_uppercase()) {
+                a
+            } else {
+                ""
+            }
+        });
+        return !archive.is_empty()
+            && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+            && digits(number, 7..=7);
     }
-    id.split_once('.').is_some_and(|(yymm, number)| digits(yymm, 4..=4) && digits(number, 4..=5))
+    id.split_once('.')
+        .is_some_and(|(yymm, number)| digits(yymm, 4..=4) && digits(number, 4..=5))
 }
 
 /// Whether `doi` (normalized by [`normalize_doi`]) has the form of a DOI: `10.`, a registrant
 /// code of digits and dots, a slash and a suffix of printable ASCII without spaces, at most 200
 /// characters in all.
 pub fn is_doi(doi: &str) -> bool {
-    let Some((prefix, suffix)) = doi.split_once('/') else { return false };
+    let Some((prefix, suffix)) = doi.split_once('/') else {
+        return false;
+    };
     let registrant = prefix.strip_prefix("10.").unwrap_or("");
     doi.len() <= 200
         && !registrant.is_empty()
@@ -290,5 +315,8 @@ pub fn dedup(papers: Vec<Paper>) -> Vec<Paper> {
 
 fn shares_id(a: &Paper, b: &Paper) -> bool {
     let eq = |x: &Option<String>, y: &Option<String>| x.is_some() && x == y;
-    eq(&a.ids.arxiv, &b.ids.arxiv) || eq(&a.ids.doi, &b.ids.doi) || eq(&a.ids.zbmath, &b.ids.zbmath) || eq(&a.ids.s2, &b.ids.s2)
+    eq(&a.ids.arxiv, &b.ids.arxiv)
+        || eq(&a.ids.doi, &b.ids.doi)
+        || eq(&a.ids.zbmath, &b.ids.zbmath)
+        || eq(&a.ids.s2, &b.ids.s2)
 }

@@ -52,13 +52,34 @@ pub struct Group {
 
 fn clean(s: &str) -> String {
     // Query text carries no LaTeX or syntax characters of the sources' query languages.
-    s.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '\'' { c } else { ' ' }).collect::<String>().split_whitespace().collect::<Vec<_>>().join(" ")
+    s.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '\'' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The query groups of a subject, 3 to 5 per paper source when the subject has a name.
 pub fn groups(subject: &Subject, max_results: usize) -> Vec<Group> {
-    let cats = arxiv::categories(if subject.domain.is_empty() { "algebra" } else { &subject.domain });
-    let cat_clause = format!("({})", cats.iter().map(|c| format!("cat:{c}")).collect::<Vec<_>>().join(" OR "));
+    let cats = arxiv::categories(if subject.domain.is_empty() {
+        "algebra"
+    } else {
+        &subject.domain
+    });
+    let cat_clause = format!(
+        "({})",
+        cats.iter()
+            .map(|c| format!("cat:{c}"))
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    );
     let paper_group = |summary: String, arxiv_q: String, text: &str| Group {
         summary,
         requests: vec![
@@ -76,36 +97,110 @@ pub fn groups(subject: &Subject, max_results: usize) -> Vec<Group> {
             out.push(g);
         }
     };
-    if let Some(q) = subject.free_text.as_deref().map(clean).filter(|q| !q.is_empty()) {
-        push(paper_group(format!("query: {q}"), format!("all:{} AND {cat_clause}", arxiv::phrase(&q)), &q), &mut out);
+    if let Some(q) = subject
+        .free_text
+        .as_deref()
+        .map(clean)
+        .filter(|q| !q.is_empty())
+    {
+        push(
+            paper_group(
+                format!("query: {q}"),
+                format!("all:{} AND {cat_clause}", arxiv::phrase(&q)),
+                &q,
+            ),
+            &mut out,
+        );
         let words: Vec<&str> = q.split_whitespace().collect();
         if words.len() > 1 {
-            let any = words.iter().map(|w| format!("abs:{w}")).collect::<Vec<_>>().join(" AND ");
-            push(paper_group(format!("words: {q}"), format!("{any} AND {cat_clause}"), &q), &mut out);
+            let any = words
+                .iter()
+                .map(|w| format!("abs:{w}"))
+                .collect::<Vec<_>>()
+                .join(" AND ");
+            push(
+                paper_group(format!("words: {q}"), format!("{any} AND {cat_clause}"), &q),
+                &mut out,
+            );
         }
     }
-    for name in subject.names.iter().map(|n| clean(n)).filter(|n| !n.is_empty()).take(2) {
-        push(paper_group(format!("name: {name}"), format!("ti:{} AND {cat_clause}", arxiv::phrase(&name)), &name), &mut out);
+    for name in subject
+        .names
+        .iter()
+        .map(|n| clean(n))
+        .filter(|n| !n.is_empty())
+        .take(2)
+    {
+        push(
+            paper_group(
+                format!("name: {name}"),
+                format!("ti:{} AND {cat_clause}", arxiv::phrase(&name)),
+                &name,
+            ),
+            &mut out,
+        );
     }
     let words = clean(&subject.axioms_in_words.join(" "));
     if !words.is_empty() {
         let noun = subject.names.first().map(|n| clean(n)).unwrap_or_default();
-        let text = if noun.is_empty() { words.clone() } else { format!("{words} {noun}") };
-        let terms = words.split_whitespace().map(|w| format!("abs:{w}")).collect::<Vec<_>>().join(" AND ");
-        push(paper_group(format!("axioms: {words}"), format!("{terms} AND {cat_clause}"), &text), &mut out);
-    }
-    let related = clean(&subject.related.join(" "));
-    if !related.is_empty() {
-        let any = subject.related.iter().map(|r| format!("ti:{}", arxiv::phrase(&clean(r)))).collect::<Vec<_>>().join(" OR ");
-        push(paper_group(format!("related: {}", subject.related.join(", ")), format!("({any}) AND {cat_clause}"), &related), &mut out);
-    }
-    if let Some(name) = subject.names.first().map(|n| clean(n)).filter(|n| !n.is_empty()) {
+        let text = if noun.is_empty() {
+            words.clone()
+        } else {
+            format!("{words} {noun}")
+        };
+        let terms = words
+            .split_whitespace()
+            .map(|w| format!("abs:{w}"))
+            .collect::<Vec<_>>()
+            .join(" AND ");
         push(
-            paper_group(format!("finite: {name}"), format!("ti:{} AND abs:finite AND {cat_clause}", arxiv::phrase(&name)), &format!("finite {name}s enumeration")),
+            paper_group(
+                format!("axioms: {words}"),
+                format!("{terms} AND {cat_clause}"),
+                &text,
+            ),
             &mut out,
         );
     }
-    for (which, spectrum) in [("iso", &subject.iso_spectrum), ("labeled", &subject.labeled_spectrum)] {
+    let related = clean(&subject.related.join(" "));
+    if !related.is_empty() {
+        let any = subject
+            .related
+            .iter()
+            .map(|r| format!("ti:{}", arxiv::phrase(&clean(r))))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        push(
+            paper_group(
+                format!("related: {}", subject.related.join(", ")),
+                format!("({any}) AND {cat_clause}"),
+                &related,
+            ),
+            &mut out,
+        );
+    }
+    if let Some(name) = subject
+        .names
+        .first()
+        .map(|n| clean(n))
+        .filter(|n| !n.is_empty())
+    {
+        push(
+            paper_group(
+                format!("finite: {name}"),
+                format!(
+                    "ti:{} AND abs:finite AND {cat_clause}",
+                    arxiv::phrase(&name)
+                ),
+                &format!("finite {name}s enumeration"),
+            ),
+            &mut out,
+        );
+    }
+    for (which, spectrum) in [
+        ("iso", &subject.iso_spectrum),
+        ("labeled", &subject.labeled_spectrum),
+    ] {
         if spectrum.len() >= MIN_OEIS_TERMS {
             let terms = spectrum.clone();
             let q: Vec<String> = terms.iter().map(u64::to_string).collect();
@@ -135,5 +230,12 @@ pub fn key_for_text(prefix: &str, text: &str) -> String {
         .collect::<Vec<_>>()
         .join("-");
     let slug: String = slug.chars().take(60).collect();
-    format!("{prefix}-{}", if slug.is_empty() { "empty".to_string() } else { slug })
+    format!(
+        "{prefix}-{}",
+        if slug.is_empty() {
+            "empty".to_string()
+        } else {
+            slug
+        }
+    )
 }

@@ -45,7 +45,10 @@ pub fn reachable(cfg: &Config, wait: Duration) -> Result<Source, String> {
             Err(_) => break,
         }
     }
-    Err(format!("no literature source reachable: {}", summary(&tried, failures, wait)))
+    Err(format!(
+        "no literature source reachable: {}",
+        summary(&tried, failures, wait)
+    ))
 }
 
 /// The failures grouped by reason, sources in their usual order ("arXiv, OEIS: <reason>"),
@@ -59,10 +62,21 @@ fn summary(tried: &[Source], mut failures: Vec<(Source, String)>, wait: Duration
             None => reasons.push((why.clone(), vec![s.label()])),
         }
     }
-    let silent: Vec<&str> = tried.iter().filter(|s| !failures.iter().any(|(f, _)| f == *s)).map(|s| s.label()).collect();
-    let mut parts: Vec<String> = reasons.into_iter().map(|(why, names)| format!("{}: {why}", names.join(", "))).collect();
+    let silent: Vec<&str> = tried
+        .iter()
+        .filter(|s| !failures.iter().any(|(f, _)| f == *s))
+        .map(|s| s.label())
+        .collect();
+    let mut parts: Vec<String> = reasons
+        .into_iter()
+        .map(|(why, names)| format!("{}: {why}", names.join(", ")))
+        .collect();
     if !silent.is_empty() {
-        parts.push(format!("{}: no answer within {:.0} s", silent.join(", "), wait.as_secs_f64()));
+        parts.push(format!(
+            "{}: no answer within {:.0} s",
+            silent.join(", "),
+            wait.as_secs_f64()
+        ));
     }
     parts.join("; ")
 }
@@ -71,8 +85,12 @@ fn summary(tried: &[Source], mut failures: Vec<(Source, String)>, wait: Duration
 fn connect(base_url: &str, wait: Duration) -> Result<(), String> {
     let url = reqwest::Url::parse(base_url).map_err(|e| format!("bad base URL: {e}"))?;
     let host = url.host_str().ok_or("base URL without a host")?;
-    let port = url.port_or_known_default().ok_or("base URL without a port")?;
-    let addrs = (host, port).to_socket_addrs().map_err(|e| quote(&e.to_string()))?;
+    let port = url
+        .port_or_known_default()
+        .ok_or("base URL without a port")?;
+    let addrs = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| quote(&e.to_string()))?;
     let mut last = "no address".to_string();
     for addr in addrs {
         match TcpStream::connect_timeout(&addr, wait) {

@@ -36,18 +36,32 @@ pub struct SourceReport {
 impl SourceReport {
     /// The progress line: "arXiv: 4 queries, 23 results (2 from the cache)" or what failed.
     pub fn line(&self) -> String {
-        let mut s = format!("{}: {} quer{}, {} result{}", self.source.label(), self.queries, if self.queries == 1 { "y" } else { "ies" }, self.results, if self.results == 1 { "" } else { "s" });
+        let mut s = format!(
+            "{}: {} quer{}, {} result{}",
+            self.source.label(),
+            self.queries,
+            if self.queries == 1 { "y" } else { "ies" },
+            self.results,
+            if self.results == 1 { "" } else { "s" }
+        );
         if self.from_cache > 0 {
             s.push_str(&format!(" ({} from the cache)", self.from_cache));
         }
         if self.offline > 0 {
-            s.push_str(&format!("; {} answered from the offline sequences (catalogue/oeis.tsv), not asked", self.offline));
+            s.push_str(&format!(
+                "; {} answered from the offline sequences (catalogue/oeis.tsv), not asked",
+                self.offline
+            ));
         }
         if self.down {
             s.push_str("; DOWN, its other queries skipped");
         }
         if !self.errors.is_empty() {
-            s.push_str(&format!("; {} failed: {}", self.errors.len(), self.errors.join("; ")));
+            s.push_str(&format!(
+                "; {} failed: {}",
+                self.errors.len(),
+                self.errors.join("; ")
+            ));
         }
         s
     }
@@ -100,19 +114,38 @@ pub const MAX_CANDIDATES: usize = 20;
 
 /// Searches the literature for `subject`, verifies what it finds, numbers the references in the
 /// library at `library_root` and writes LITERATURE.md. `progress` gets one line per source.
-pub fn search(library_root: &Path, subject: &Subject, config: Config, progress: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| Error::Setup(format!("cannot start the async runtime: {e}")))?;
+pub fn search(
+    library_root: &Path,
+    subject: &Subject,
+    config: Config,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, Error> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Setup(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(search_async(library_root, subject, config, progress))
 }
 
 /// [`search`] inside a running tokio runtime.
-pub async fn search_async(library_root: &Path, subject: &Subject, config: Config, progress: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+pub async fn search_async(
+    library_root: &Path,
+    subject: &Subject,
+    config: Config,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, Error> {
     let max = config.max_results;
-    let mut client = Client::new(config, Some(Cache::in_library(library_root))).map_err(Error::Setup)?;
+    let mut client =
+        Client::new(config, Some(Cache::in_library(library_root))).map_err(Error::Setup)?;
     let groups = query::groups(subject, max);
     let mut rows: Vec<HistoryRow> = groups
         .iter()
-        .map(|g| HistoryRow { date: birkhoff_library::time::now(), summary: g.summary.clone(), results: BTreeMap::new(), new_confirmed: 0 })
+        .map(|g| HistoryRow {
+            date: birkhoff_library::time::now(),
+            summary: g.summary.clone(),
+            results: BTreeMap::new(),
+            new_confirmed: 0,
+        })
         .collect();
     // (group index, rank in its answer, paper): the candidates in discovery order.
     let mut found: Vec<(usize, usize, Paper)> = Vec::new();
@@ -124,29 +157,53 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
     let offline = Store::new(library_root).offline_sequences();
     let mut answered_offline: Vec<usize> = Vec::new();
     for (gi, g) in groups.iter().enumerate() {
-        let Some((which, terms)) = &g.oeis_terms else { continue };
+        let Some((which, terms)) = &g.oeis_terms else {
+            continue;
+        };
         let hits = offline_matches(&offline, which, terms);
         if !hits.is_empty() {
-            rows[gi].results.insert(Source::Oeis.key().to_string(), format!("{} (offline file, not asked)", hits.len()));
+            rows[gi].results.insert(
+                Source::Oeis.key().to_string(),
+                format!("{} (offline file, not asked)", hits.len()),
+            );
             oeis_found.extend(hits);
             answered_offline.push(gi);
         }
     }
     for source in Source::ALL {
-        let offline_here = if source == Source::Oeis { answered_offline.len() } else { 0 };
-        let mut rep = SourceReport { source, queries: 0, results: 0, from_cache: 0, errors: Vec::new(), offline: offline_here, down: false };
+        let offline_here = if source == Source::Oeis {
+            answered_offline.len()
+        } else {
+            0
+        };
+        let mut rep = SourceReport {
+            source,
+            queries: 0,
+            results: 0,
+            from_cache: 0,
+            errors: Vec::new(),
+            offline: offline_here,
+            down: false,
+        };
         let wanted: Vec<(usize, &String)> = groups
             .iter()
             .enumerate()
             .filter(|(gi, _)| !answered_offline.contains(gi))
-            .flat_map(|(gi, g)| g.requests.iter().filter(|(s, _)| *s == source).map(move |(_, p)| (gi, p)))
+            .flat_map(|(gi, g)| {
+                g.requests
+                    .iter()
+                    .filter(|(s, _)| *s == source)
+                    .map(move |(_, p)| (gi, p))
+            })
             .collect();
         if wanted.is_empty() && offline_here == 0 {
             continue;
         }
         if !client.config().source(source).enabled {
             for (gi, _) in &wanted {
-                rows[*gi].results.insert(source.key().to_string(), "switched off".to_string());
+                rows[*gi]
+                    .results
+                    .insert(source.key().to_string(), "switched off".to_string());
             }
             if offline_here > 0 {
                 progress(&rep.line());
@@ -156,7 +213,9 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         }
         for (gi, path) in wanted {
             if rep.down {
-                rows[gi].results.insert(source.key().to_string(), "skipped: source down".to_string());
+                rows[gi]
+                    .results
+                    .insert(source.key().to_string(), "skipped: source down".to_string());
                 continue;
             }
             rep.queries += 1;
@@ -173,14 +232,17 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
                     } else {
                         match source {
                             Source::Arxiv => arxiv::parse(&resp.body).map(Parsed::Papers),
-                            Source::SemanticScholar => s2::parse_search(&resp.body).map(Parsed::Papers),
+                            Source::SemanticScholar => {
+                                s2::parse_search(&resp.body).map(Parsed::Papers)
+                            }
                             Source::Zbmath => zbmath::parse_search(&resp.body).map(Parsed::Papers),
                             Source::Oeis => oeis::parse(&resp.body).map(Parsed::Sequences),
                         }
                     };
                     match parsed {
                         Err(e) => {
-                            rep.errors.push(format!("malformed response from {}: {e}", resp.url));
+                            rep.errors
+                                .push(format!("malformed response from {}: {e}", resp.url));
                             "malformed response".to_string()
                         }
                         Ok(p) => {
@@ -191,7 +253,12 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
                             let n = match p {
                                 Parsed::Papers(papers) => {
                                     let n = papers.len();
-                                    found.extend(papers.into_iter().enumerate().map(|(rank, p)| (gi, rank, p)));
+                                    found.extend(
+                                        papers
+                                            .into_iter()
+                                            .enumerate()
+                                            .map(|(rank, p)| (gi, rank, p)),
+                                    );
                                     n
                                 }
                                 Parsed::Sequences(seqs) => {
@@ -199,7 +266,14 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
                                     if let Some((which, terms)) = &groups[gi].oeis_terms {
                                         let hits: Vec<OeisMatch> = seqs
                                             .into_iter()
-                                            .filter_map(|s| s.position_of(terms).map(|position| OeisMatch { sequence: s, spectrum: which.clone(), terms: terms.clone(), position }))
+                                            .filter_map(|s| {
+                                                s.position_of(terms).map(|position| OeisMatch {
+                                                    sequence: s,
+                                                    spectrum: which.clone(),
+                                                    terms: terms.clone(),
+                                                    position,
+                                                })
+                                            })
                                             .collect();
                                         if hits.is_empty() {
                                             oeis_misses.push(terms.clone());
@@ -230,19 +304,32 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
     found.sort_by_key(|(gi, rank, _)| (*rank, *gi));
     let mut origin_group: Vec<(Paper, String, Option<usize>)> = Vec::new();
     for p in dedup(found.iter().map(|(_, _, p)| p.clone()).collect()) {
-        let gi = found.iter().find(|(_, _, q)| q.same_as(&p) || q.ids == p.ids).map(|(gi, _, _)| *gi);
+        let gi = found
+            .iter()
+            .find(|(_, _, q)| q.same_as(&p) || q.ids == p.ids)
+            .map(|(gi, _, _)| *gi);
         let by = gi.map_or_else(String::new, |g| groups[g].summary.clone());
         origin_group.push((p, by, gi));
     }
     origin_group.truncate(MAX_CANDIDATES);
     for p in &subject.proposed {
-        let by = format!("proposed ({})", p.origins.iter().map(|o| o.label()).collect::<Vec<_>>().join(", "));
+        let by = format!(
+            "proposed ({})",
+            p.origins
+                .iter()
+                .map(|o| o.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         origin_group.push((p.clone(), by, None));
     }
     if !subject.proposed.is_empty() {
         rows.push(HistoryRow {
             date: birkhoff_library::time::now(),
-            summary: format!("{} proposed reference(s), looked up by identifier", subject.proposed.len()),
+            summary: format!(
+                "{} proposed reference(s), looked up by identifier",
+                subject.proposed.len()
+            ),
             results: BTreeMap::new(),
             new_confirmed: 0,
         });
@@ -251,11 +338,16 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
     let verdicts = gate::verify(&mut client, &candidates).await;
     progress(&format!(
         "verified: {} of {} candidates confirmed by a lookup by identifier",
-        verdicts.iter().filter(|v| matches!(v, Verdict::Confirmed { .. })).count(),
+        verdicts
+            .iter()
+            .filter(|v| matches!(v, Verdict::Confirmed { .. }))
+            .count(),
         verdicts.len()
     ));
 
-    let searched = reports.iter().any(|r| r.results > 0 || r.offline > 0 || r.errors.len() < r.queries);
+    let searched = reports
+        .iter()
+        .any(|r| r.results > 0 || r.offline > 0 || r.errors.len() < r.queries);
     let store = Store::new(library_root);
     let key = subject.key.clone();
     let proposed_row = (!subject.proposed.is_empty()).then(|| rows.len() - 1);
@@ -264,7 +356,11 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
             let mut numbers = Vec::new();
             for ((paper, by, gi), verdict) in origin_group.into_iter().zip(verdicts) {
                 let (paper, status) = match verdict {
-                    Verdict::Confirmed { found, verified, endpoint } => (found, Status::Confirmed { verified, endpoint }),
+                    Verdict::Confirmed {
+                        found,
+                        verified,
+                        endpoint,
+                    } => (found, Status::Confirmed { verified, endpoint }),
                     Verdict::Unconfirmed { reason } => (paper, Status::Unconfirmed { reason }),
                 };
                 let confirmed = matches!(status, Status::Confirmed { .. });
@@ -280,7 +376,11 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
             subj.title.clone_from(&subject.title);
             subj.history.extend(rows);
             for m in &oeis_found {
-                if !subj.oeis.iter().any(|o| o.sequence.a_number == m.sequence.a_number && o.spectrum == m.spectrum) {
+                if !subj
+                    .oeis
+                    .iter()
+                    .any(|o| o.sequence.a_number == m.sequence.a_number && o.spectrum == m.spectrum)
+                {
                     subj.oeis.push(m.clone());
                 }
             }
@@ -307,8 +407,16 @@ pub async fn search_async(library_root: &Path, subject: &Subject, config: Config
         subject: key.clone(),
         literature_md,
         sources: reports,
-        confirmed: refs.iter().filter(|r| r.is_confirmed()).map(|r| (*r).clone()).collect(),
-        unconfirmed: refs.iter().filter(|r| !r.is_confirmed()).map(|r| (*r).clone()).collect(),
+        confirmed: refs
+            .iter()
+            .filter(|r| r.is_confirmed())
+            .map(|r| (*r).clone())
+            .collect(),
+        unconfirmed: refs
+            .iter()
+            .filter(|r| !r.is_confirmed())
+            .map(|r| (*r).clone())
+            .collect(),
         this_run,
         oeis: subj.oeis,
         oeis_misses: subj.oeis_misses,
@@ -324,19 +432,36 @@ const MIN_OFFLINE_NONTRIVIAL: usize = 3;
 /// "labeled") match term for term at their own indices: the count of size n is the term a(n),
 /// as the sequence's offset places it, and every term given is in the file. Iso counts are
 /// compared with sequences of unlabeled structures, labeled counts with labeled ones.
-fn offline_matches(sequences: &[birkhoff_checker::oeis::Sequence], which: &str, terms: &[u64]) -> Vec<OeisMatch> {
+fn offline_matches(
+    sequences: &[birkhoff_checker::oeis::Sequence],
+    which: &str,
+    terms: &[u64],
+) -> Vec<OeisMatch> {
     use birkhoff_checker::oeis::Counts;
-    let counts = if which == "labeled" { Counts::Labeled } else { Counts::Unlabeled };
+    let counts = if which == "labeled" {
+        Counts::Labeled
+    } else {
+        Counts::Unlabeled
+    };
     sequences
         .iter()
         .filter(|_| terms.iter().filter(|&&t| t >= 2).count() >= MIN_OFFLINE_NONTRIVIAL)
         .filter(|s| s.counts == counts && s.offset <= 1)
-        .filter(|s| terms.iter().enumerate().all(|(i, &t)| s.term(i as i64 + 1) == Some(u128::from(t))))
+        .filter(|s| {
+            terms
+                .iter()
+                .enumerate()
+                .all(|(i, &t)| s.term(i as i64 + 1) == Some(u128::from(t)))
+        })
         .map(|s| OeisMatch {
             sequence: oeis::Sequence {
                 a_number: s.id.clone(),
                 name: s.name.clone(),
-                terms: s.terms.iter().map_while(|&t| u64::try_from(t).ok()).collect(),
+                terms: s
+                    .terms
+                    .iter()
+                    .map_while(|&t| u64::try_from(t).ok())
+                    .collect(),
                 offset: s.offset,
             },
             spectrum: which.to_string(),

@@ -104,8 +104,18 @@ impl FoundSequence {
     pub fn offline(&self) -> birkhoff_checker::oeis::Sequence {
         use birkhoff_checker::oeis::Counts;
         let s = &self.sequence;
-        let counts = if self.spectrum == "labeled" { Counts::Labeled } else { Counts::Unlabeled };
-        birkhoff_checker::oeis::Sequence { id: s.a_number.clone(), name: s.name.clone(), offset: s.offset, counts, terms: s.terms.iter().map(|&t| u128::from(t)).collect() }
+        let counts = if self.spectrum == "labeled" {
+            Counts::Labeled
+        } else {
+            Counts::Unlabeled
+        };
+        birkhoff_checker::oeis::Sequence {
+            id: s.a_number.clone(),
+            name: s.name.clone(),
+            offset: s.offset,
+            counts,
+            terms: s.terms.iter().map(|&t| u128::from(t)).collect(),
+        }
     }
 }
 
@@ -151,12 +161,20 @@ impl State {
 
     /// A subject's references.
     pub fn of_subject(&self, key: &str) -> Vec<&Reference> {
-        self.subjects.get(key).map_or_else(Vec::new, |s| s.references.iter().filter_map(|n| self.references.get(n)).collect())
+        self.subjects.get(key).map_or_else(Vec::new, |s| {
+            s.references
+                .iter()
+                .filter_map(|n| self.references.get(n))
+                .collect()
+        })
     }
 
     /// A subject's confirmed references: the only ones a report or a paper may cite.
     pub fn citable(&self, key: &str) -> Vec<&Reference> {
-        self.of_subject(key).into_iter().filter(|r| r.is_confirmed()).collect()
+        self.of_subject(key)
+            .into_iter()
+            .filter(|r| r.is_confirmed())
+            .collect()
     }
 
     /// Numbers a paper: an existing reference to the same paper keeps its number (a confirmed
@@ -166,11 +184,19 @@ impl State {
     pub fn number(&mut self, paper: Paper, status: Status, found_by: &str) -> String {
         let confirmed = matches!(status, Status::Confirmed { .. });
         let same = |r: &Reference| r.paper.same_as(&paper) || shares_identifier(&r.paper, &paper);
-        if let Some(r) = self.references.values().find(|r| r.is_confirmed() && same(r)) {
+        if let Some(r) = self
+            .references
+            .values()
+            .find(|r| r.is_confirmed() && same(r))
+        {
             return r.number.clone();
         }
         if !confirmed {
-            if let Some(r) = self.references.values_mut().find(|r| !r.is_confirmed() && same(r)) {
+            if let Some(r) = self
+                .references
+                .values_mut()
+                .find(|r| !r.is_confirmed() && same(r))
+            {
                 r.status = status;
                 return r.number.clone();
             }
@@ -182,7 +208,15 @@ impl State {
             self.last_uref += 1;
             format!("UREF-{:03}", self.last_uref)
         };
-        self.references.insert(number.clone(), Reference { number: number.clone(), paper, status, found_by: found_by.to_string() });
+        self.references.insert(
+            number.clone(),
+            Reference {
+                number: number.clone(),
+                paper,
+                status,
+                found_by: found_by.to_string(),
+            },
+        );
         number
     }
 
@@ -190,14 +224,19 @@ impl State {
     /// dropped from the subject (the reference itself stays numbered). Returns whether it is
     /// new to the subject.
     pub fn attach(&mut self, key: &str, number: &str) -> bool {
-        let Some(new) = self.references.get(number).cloned() else { return false };
+        let Some(new) = self.references.get(number).cloned() else {
+            return false;
+        };
         let refs = &self.references;
         let subject = self.subjects.entry(key.to_string()).or_default();
         if subject.references.iter().any(|n| n == number) {
             return false;
         }
         if new.is_confirmed() {
-            subject.references.retain(|n| refs.get(n).is_none_or(|r| r.is_confirmed() || !r.paper.same_as(&new.paper)));
+            subject.references.retain(|n| {
+                refs.get(n)
+                    .is_none_or(|r| r.is_confirmed() || !r.paper.same_as(&new.paper))
+            });
         }
         subject.references.push(number.to_string());
         true
@@ -217,7 +256,9 @@ pub struct Store {
 impl Store {
     /// The store of the library at `library_root`.
     pub fn new(library_root: &Path) -> Store {
-        Store { root: library_root.to_path_buf() }
+        Store {
+            root: library_root.to_path_buf(),
+        }
     }
 
     fn dir(&self) -> PathBuf {
@@ -237,7 +278,8 @@ impl Store {
     pub fn load(&self) -> Result<State, String> {
         let path = self.state_path();
         match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("{}: not a valid literature state: {e}", path.display())),
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| format!("{}: not a valid literature state: {e}", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(State::default()),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
@@ -246,7 +288,8 @@ impl Store {
     /// Reads the state, lets `change` modify it, and writes it back, all under the library's
     /// lock, so that two runs never give the same number twice.
     pub fn update<T>(&self, change: impl FnOnce(&mut State) -> T) -> Result<(State, T), String> {
-        std::fs::create_dir_all(self.dir()).map_err(|e| format!("{}: {e}", self.dir().display()))?;
+        std::fs::create_dir_all(self.dir())
+            .map_err(|e| format!("{}: {e}", self.dir().display()))?;
         let _guard = lock::acquire(&self.root).map_err(|e| e.to_string())?;
         let mut state = self.load()?;
         let out = change(&mut state);
@@ -258,7 +301,10 @@ impl Store {
     /// Writes a subject's LITERATURE.md.
     pub fn write_literature_md(&self, key: &str, text: &str) -> Result<PathBuf, String> {
         let path = self.literature_md(key);
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| self.dir());
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.dir());
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         atomic::write(&path, text.as_bytes()).map_err(|e| e.to_string())?;
         Ok(path)
@@ -266,7 +312,10 @@ impl Store {
 
     /// The OEIS sequences found online so far (the extension of the offline sequence file).
     pub fn oeis_sequences(&self) -> Vec<FoundSequence> {
-        std::fs::read(self.dir().join("oeis.json")).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+        std::fs::read(self.dir().join("oeis.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
     }
 
     /// The offline recognizer's sequences: the embedded data file and, after it, those found
@@ -274,7 +323,11 @@ impl Store {
     /// is recognized on every later run, network or not.
     pub fn offline_sequences(&self) -> Vec<birkhoff_checker::oeis::Sequence> {
         let embedded = birkhoff_checker::oeis::sequences();
-        let found = self.oeis_sequences().into_iter().filter(|f| !embedded.iter().any(|e| e.id == f.sequence.a_number)).map(|f| f.offline());
+        let found = self
+            .oeis_sequences()
+            .into_iter()
+            .filter(|f| !embedded.iter().any(|e| e.id == f.sequence.a_number))
+            .map(|f| f.offline());
         embedded.iter().cloned().chain(found).collect()
     }
 
@@ -283,12 +336,19 @@ impl Store {
         if found.is_empty() {
             return Ok(());
         }
-        std::fs::create_dir_all(self.dir()).map_err(|e| format!("{}: {e}", self.dir().display()))?;
+        std::fs::create_dir_all(self.dir())
+            .map_err(|e| format!("{}: {e}", self.dir().display()))?;
         let _guard = lock::acquire(&self.root).map_err(|e| e.to_string())?;
         let mut all = self.oeis_sequences();
         for m in found {
-            if !all.iter().any(|t| t.sequence.a_number == m.sequence.a_number) {
-                all.push(FoundSequence { sequence: m.sequence.clone(), spectrum: m.spectrum.clone() });
+            if !all
+                .iter()
+                .any(|t| t.sequence.a_number == m.sequence.a_number)
+            {
+                all.push(FoundSequence {
+                    sequence: m.sequence.clone(),
+                    spectrum: m.spectrum.clone(),
+                });
             }
         }
         all.sort_by(|a, b| a.sequence.a_number.cmp(&b.sequence.a_number));

@@ -18,7 +18,10 @@ pub fn theory_id(t: &Theory) -> String {
 /// Whether a name was made by the explorer or the agent ("LoopVariant2_1", "Group+op(*)") and
 /// says nothing a paper would.
 pub fn is_generated_name(name: &str) -> bool {
-    name.contains("Variant") || name.contains('+') || name.contains('(') || name.ends_with(|c: char| c.is_ascii_digit())
+    name.contains("Variant")
+        || name.contains('+')
+        || name.contains('(')
+        || name.ends_with(|c: char| c.is_ascii_digit())
 }
 
 /// A theory's name in words: `MoufangLoop` → "Moufang loop", `comm_monoid` → "commutative
@@ -31,7 +34,8 @@ pub fn name_in_words(name: &str) -> String {
             if !cur.is_empty() {
                 words.push(std::mem::take(&mut cur));
             }
-        } else if c.is_uppercase() && !cur.is_empty() && !cur.ends_with(|p: char| p.is_uppercase()) {
+        } else if c.is_uppercase() && !cur.is_empty() && !cur.ends_with(|p: char| p.is_uppercase())
+        {
             words.push(std::mem::take(&mut cur));
             cur.push(c);
         } else {
@@ -61,8 +65,16 @@ pub fn name_in_words(name: &str) -> String {
 /// The laws a theory's axioms are instances of, in words ("associativity", "identity", ...).
 pub fn axioms_in_words(t: &Theory) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for law in birkhoff_scorer::laws::recognize_all(t).into_iter().flatten() {
-        let w = law.trim_start_matches("left_").trim_start_matches("right_").trim_end_matches("_1").trim_end_matches("_2").replace('_', " ");
+    for law in birkhoff_scorer::laws::recognize_all(t)
+        .into_iter()
+        .flatten()
+    {
+        let w = law
+            .trim_start_matches("left_")
+            .trim_start_matches("right_")
+            .trim_end_matches("_1")
+            .trim_end_matches("_2")
+            .replace('_', " ");
         if !out.contains(&w) {
             out.push(w);
         }
@@ -78,13 +90,23 @@ pub fn quick_spectrum(t: &Theory, max_size: u32, per_size: Duration) -> (Vec<u64
     if t.sig.sorts.len() != 1 {
         return (iso, labeled);
     }
-    let budget = Budget { time: Some(per_size), nodes: None, models: Some(1_000_000), cancel: None, progress: None };
+    let budget = Budget {
+        time: Some(per_size),
+        nodes: None,
+        models: Some(1_000_000),
+        cancel: None,
+        progress: None,
+    };
     for n in 1..=max_size {
-        let Ok(e) = router::count(Engine::Native, t, &[n], &budget) else { break };
+        let Ok(e) = router::count(Engine::Native, t, &[n], &budget) else {
+            break;
+        };
         if e.iso.status != Status::Exact || e.labeled.status != Status::Exact {
             break;
         }
-        let (Ok(i), Ok(l)) = (u64::try_from(e.iso.value), u64::try_from(e.labeled.value)) else { break };
+        let (Ok(i), Ok(l)) = (u64::try_from(e.iso.value), u64::try_from(e.labeled.value)) else {
+            break;
+        };
         iso.push(i);
         labeled.push(l);
     }
@@ -95,14 +117,20 @@ pub fn quick_spectrum(t: &Theory, max_size: u32, per_size: Duration) -> (Vec<u64
 /// as candidates for the gate. They carry no identifier, so they stay unconfirmed unless the
 /// subject's searches find the same paper with one.
 pub fn written_references(t: &Theory, origin: Origin) -> Vec<Paper> {
-    let Some(text) = t.meta.get("reference") else { return Vec::new() };
+    let Some(text) = t.meta.get("reference") else {
+        return Vec::new();
+    };
     text.split(';')
         .filter_map(|r| {
             let parts: Vec<&str> = r.split(',').map(str::trim).collect();
             if parts.len() < 2 {
                 return None;
             }
-            let authors: Vec<String> = parts[0].split(" and ").map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect();
+            let authors: Vec<String> = parts[0]
+                .split(" and ")
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
             let year = r
                 .split(|c: char| !c.is_ascii_digit())
                 .filter(|w| w.len() == 4)
@@ -118,7 +146,9 @@ pub fn catalogue_entry(t: &Theory) -> Option<birkhoff_engine::catalogue::Info> {
     let fp = t.fingerprint();
     birkhoff_engine::catalogue::all().into_iter().find_map(|e| {
         let et = e.theory().ok()?;
-        (et.fingerprint() == fp).then(|| birkhoff_engine::catalogue::info_of(e.name, e.origin, &et).ok()).flatten()
+        (et.fingerprint() == fp)
+            .then(|| birkhoff_engine::catalogue::info_of(e.name, e.origin, &et).ok())
+            .flatten()
     })
 }
 
@@ -127,7 +157,9 @@ pub fn related_entries(entry: &str) -> Vec<String> {
     let mut out = Vec::new();
     for e in birkhoff_engine::catalogue::all() {
         let Ok(t) = e.theory() else { continue };
-        let Ok(info) = birkhoff_engine::catalogue::info_of(e.name, e.origin, &t) else { continue };
+        let Ok(info) = birkhoff_engine::catalogue::info_of(e.name, e.origin, &t) else {
+            continue;
+        };
         if info.name == entry {
             out.extend(info.implies.iter().map(|i| i.target.clone()));
         } else if info.implies.iter().any(|i| i.target == entry) {
@@ -149,20 +181,38 @@ pub fn of_theory(t: &Theory, spectrum: Option<(Vec<u64>, Vec<u64>)>) -> Subject 
         Some(e) => name_in_words(&e.name),
         None => name_in_words(&t.name),
     };
-    let names = if (entry.is_none() && is_generated_name(&t.name)) || name.is_empty() { Vec::new() } else { vec![name.clone()] };
+    let names = if (entry.is_none() && is_generated_name(&t.name)) || name.is_empty() {
+        Vec::new()
+    } else {
+        vec![name.clone()]
+    };
     let mut related: Vec<String> = match &entry {
-        Some(e) => related_entries(&e.name).iter().map(|r| name_in_words(r)).take(3).collect(),
+        Some(e) => related_entries(&e.name)
+            .iter()
+            .map(|r| name_in_words(r))
+            .take(3)
+            .collect(),
         None => Vec::new(),
     };
     if related.is_empty() {
-        related.extend(birkhoff_scorer::syntax::nearest_seed_by_laws(t).map(|(seed, _)| name_in_words(seed)));
+        related.extend(
+            birkhoff_scorer::syntax::nearest_seed_by_laws(t).map(|(seed, _)| name_in_words(seed)),
+        );
     }
     related.retain(|s| !names.iter().any(|n| n.eq_ignore_ascii_case(s)));
     let (iso, labeled) = spectrum.unwrap_or_else(|| quick_spectrum(t, 6, Duration::from_secs(2)));
-    let domain = if t.sig.funcs.is_empty() { "logic" } else { "algebra" };
+    let domain = if t.sig.funcs.is_empty() {
+        "logic"
+    } else {
+        "algebra"
+    };
     Subject {
         key: theory_id(t),
-        title: if names.is_empty() { t.name.clone() } else { format!("{} ({})", name, t.name) },
+        title: if names.is_empty() {
+            t.name.clone()
+        } else {
+            format!("{} ({})", name, t.name)
+        },
         names,
         axioms_in_words: axioms_in_words(t),
         related,
@@ -176,18 +226,32 @@ pub fn of_theory(t: &Theory, spectrum: Option<(Vec<u64>, Vec<u64>)>) -> Subject 
 
 /// The subject of a phrase.
 pub fn of_query(text: &str) -> Subject {
-    Subject { key: key_for_text("query", text), title: text.to_string(), free_text: Some(text.to_string()), domain: "algebra".into(), ..Subject::default() }
+    Subject {
+        key: key_for_text("query", text),
+        title: text.to_string(),
+        free_text: Some(text.to_string()),
+        domain: "algebra".into(),
+        ..Subject::default()
+    }
 }
 
 /// The subject of a spectrum (OEIS only).
 pub fn of_spectrum(terms: &[u64]) -> Subject {
     let text: Vec<String> = terms.iter().map(u64::to_string).collect();
-    Subject { key: key_for_text("spectrum", &text.join("-")), title: format!("the spectrum {}", text.join(", ")), iso_spectrum: terms.to_vec(), ..Subject::default() }
+    Subject {
+        key: key_for_text("spectrum", &text.join("-")),
+        title: format!("the spectrum {}", text.join(", ")),
+        iso_spectrum: terms.to_vec(),
+        ..Subject::default()
+    }
 }
 
 /// The longest exact spectrum stored for a theory: iso and labeled counts from size 1 on, up to
 /// the first size missing or not exact.
-pub fn stored_spectrum(lib: &birkhoff_library::Library, theory_id: &str) -> Option<(Vec<u64>, Vec<u64>)> {
+pub fn stored_spectrum(
+    lib: &birkhoff_library::Library,
+    theory_id: &str,
+) -> Option<(Vec<u64>, Vec<u64>)> {
     let records = lib.list("spectrum").ok()?;
     records
         .into_iter()
@@ -205,11 +269,18 @@ pub fn stored_spectrum(lib: &birkhoff_library::Library, theory_id: &str) -> Opti
 pub fn exact_counts(rows: &[birkhoff_library::SpectrumRowRec]) -> (Vec<u64>, Vec<u64>) {
     let (mut iso, mut labeled) = (Vec::new(), Vec::new());
     for n in 1u32.. {
-        let Some(row) = rows.iter().find(|r| r.sizes == [n]) else { break };
+        let Some(row) = rows.iter().find(|r| r.sizes == [n]) else {
+            break;
+        };
         if row.iso.status != Status::Exact || row.labeled.status != Status::Exact {
             break;
         }
-        let (Ok(i), Ok(l)) = (u64::try_from(row.iso.value), u64::try_from(row.labeled.value)) else { break };
+        let (Ok(i), Ok(l)) = (
+            u64::try_from(row.iso.value),
+            u64::try_from(row.labeled.value),
+        ) else {
+            break;
+        };
         iso.push(i);
         labeled.push(l);
     }

@@ -10,7 +10,11 @@ use std::fmt::Write;
 
 /// `YYYY-MM-DDTHH:MM:SSZ` (ISO 8601, UTC).
 pub fn iso(secs: u64) -> String {
-    format!("{}:{:02}Z", birkhoff_library::time::format_utc(secs).replace(' ', "T"), secs % 60)
+    format!(
+        "{}:{:02}Z",
+        birkhoff_library::time::format_utc(secs).replace(' ', "T"),
+        secs % 60
+    )
 }
 
 fn yaml_str(s: &str) -> String {
@@ -37,13 +41,25 @@ pub fn render(state: &State, key: &str) -> String {
     let confirmed: Vec<&Reference> = refs.iter().copied().filter(|r| r.is_confirmed()).collect();
     let unconfirmed: Vec<&Reference> = refs.iter().copied().filter(|r| !r.is_confirmed()).collect();
     let mut s = String::new();
-    let sources: Vec<String> = subject.sources_queried.iter().map(|k| yaml_str(k)).collect();
+    let sources: Vec<String> = subject
+        .sources_queried
+        .iter()
+        .map(|k| yaml_str(k))
+        .collect();
     let _ = writeln!(s, "---");
     let _ = writeln!(s, "problem: {}", yaml_str(key));
     let _ = writeln!(s, "total_papers: {}", refs.len());
     let _ = writeln!(s, "confirmed_count: {}", confirmed.len());
     let _ = writeln!(s, "unconfirmed_count: {}", unconfirmed.len());
-    let _ = writeln!(s, "last_search: {}", yaml_str(&if subject.last_search == 0 { String::new() } else { iso(subject.last_search) }));
+    let _ = writeln!(
+        s,
+        "last_search: {}",
+        yaml_str(&if subject.last_search == 0 {
+            String::new()
+        } else {
+            iso(subject.last_search)
+        })
+    );
     let _ = writeln!(s, "sources_queried: [{}]", sources.join(", "));
     let _ = writeln!(s, "---\n");
     let _ = writeln!(s, "# Literature: {}\n", md(&subject.title));
@@ -82,10 +98,26 @@ pub fn render(state: &State, key: &str) -> String {
         if let Some(z) = &p.ids.zbmath {
             let _ = writeln!(s, "- **zbMATH:** {}", md(z));
         }
-        let _ = writeln!(s, "- **Abstract:** {}", md(p.abstract_text.as_deref().unwrap_or("(none given by the source)")));
-        let _ = writeln!(s, "- **Relevance:** [S] found by the search \"{}\".", md(&r.found_by));
-        let _ = writeln!(s, "- **Key Results:** [~] not extracted automatically; see the abstract.");
-        let _ = writeln!(s, "- **Confidence:** [V] for the metadata above, [S] for the relevance");
+        let _ = writeln!(
+            s,
+            "- **Abstract:** {}",
+            md(p.abstract_text
+                .as_deref()
+                .unwrap_or("(none given by the source)"))
+        );
+        let _ = writeln!(
+            s,
+            "- **Relevance:** [S] found by the search \"{}\".",
+            md(&r.found_by)
+        );
+        let _ = writeln!(
+            s,
+            "- **Key Results:** [~] not extracted automatically; see the abstract."
+        );
+        let _ = writeln!(
+            s,
+            "- **Confidence:** [V] for the metadata above, [S] for the relevance"
+        );
         if let Status::Confirmed { verified, endpoint } = &r.status {
             let _ = writeln!(s, "- **Verified:** {} via {}", iso(*verified), md(endpoint));
         }
@@ -94,12 +126,25 @@ pub fn render(state: &State, key: &str) -> String {
 
     let _ = writeln!(s, "## Synthesis\n");
     let _ = writeln!(s, "### Applicable Theorems\n");
-    let with_abstract: Vec<&&Reference> = confirmed.iter().filter(|r| r.paper.abstract_text.is_some()).collect();
+    let with_abstract: Vec<&&Reference> = confirmed
+        .iter()
+        .filter(|r| r.paper.abstract_text.is_some())
+        .collect();
     if with_abstract.is_empty() {
-        let _ = writeln!(s, "- [~] No confirmed reference with an abstract to cite a statement from.");
+        let _ = writeln!(
+            s,
+            "- [~] No confirmed reference with an abstract to cite a statement from."
+        );
     }
     for r in with_abstract {
-        let _ = writeln!(s, "- [V] {} states in its abstract: \"{}\"", r.number, md(&first_sentence(r.paper.abstract_text.as_deref().unwrap_or_default())));
+        let _ = writeln!(
+            s,
+            "- [V] {} states in its abstract: \"{}\"",
+            r.number,
+            md(&first_sentence(
+                r.paper.abstract_text.as_deref().unwrap_or_default()
+            ))
+        );
     }
     let _ = writeln!(s, "\n### Technique Connections\n");
     if confirmed.is_empty() {
@@ -126,13 +171,21 @@ pub fn render(state: &State, key: &str) -> String {
     let failed: Vec<String> = subject
         .history
         .iter()
-        .flat_map(|row| row.results.iter().filter(|(_, v)| !v.starts_with(|c: char| c.is_ascii_digit()) && v.as_str() != "-").map(move |(k, v)| format!("{k} on \"{}\": {v}", row.summary)))
+        .flat_map(|row| {
+            row.results
+                .iter()
+                .filter(|(_, v)| !v.starts_with(|c: char| c.is_ascii_digit()) && v.as_str() != "-")
+                .map(move |(k, v)| format!("{k} on \"{}\": {v}", row.summary))
+        })
         .collect();
     for f in &failed {
         let _ = writeln!(s, "- [~] Not searched fully: {}", md(f));
     }
     if confirmed.is_empty() {
-        let _ = writeln!(s, "- [~] No confirmed reference: the subject may be unstudied, or the queries missed it.");
+        let _ = writeln!(
+            s,
+            "- [~] No confirmed reference: the subject may be unstudied, or the queries missed it."
+        );
     }
     let _ = writeln!(s, "\n### Suggested Reading Order\n");
     let mut order = confirmed.clone();
@@ -141,11 +194,21 @@ pub fn render(state: &State, key: &str) -> String {
         let _ = writeln!(s, "Nothing to read yet.");
     }
     for (i, r) in order.iter().enumerate() {
-        let _ = writeln!(s, "{}. {} ({}) {}", i + 1, r.number, r.paper.year.map_or("n.d.".to_string(), |y| y.to_string()), md(&r.paper.title));
+        let _ = writeln!(
+            s,
+            "{}. {} ({}) {}",
+            i + 1,
+            r.number,
+            r.paper.year.map_or("n.d.".to_string(), |y| y.to_string()),
+            md(&r.paper.title)
+        );
     }
 
     let _ = writeln!(s, "\n## Unconfirmed References\n");
-    let _ = writeln!(s, "> Not verified by a lookup by identifier. Never cite these as established references.\n");
+    let _ = writeln!(
+        s,
+        "> Not verified by a lookup by identifier. Never cite these as established references.\n"
+    );
     if unconfirmed.is_empty() {
         let _ = writeln!(s, "None.");
     }
@@ -155,7 +218,10 @@ pub fn render(state: &State, key: &str) -> String {
             let _ = writeln!(s, "- **Reason:** {}", md(reason));
         }
         let _ = writeln!(s, "- **Relevance:** [~] found by \"{}\"", md(&r.found_by));
-        let _ = writeln!(s, "- **Status:** Unconfirmed -- do not cite as established reference\n");
+        let _ = writeln!(
+            s,
+            "- **Status:** Unconfirmed -- do not cite as established reference\n"
+        );
     }
     s
 }
@@ -165,8 +231,20 @@ fn head(s: &mut String, r: &Reference) {
     let p = &r.paper;
     let _ = writeln!(s, "### {}: {}", r.number, md(&p.title));
     let _ = writeln!(s, "- **Authors:** {}", md(&p.authors.join(", ")));
-    let _ = writeln!(s, "- **Year:** {}", p.year.map_or("unknown".to_string(), |y| y.to_string()));
-    let _ = writeln!(s, "- **Source:** {}", p.origins.iter().map(|o| o.label()).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        s,
+        "- **Year:** {}",
+        p.year.map_or("unknown".to_string(), |y| y.to_string())
+    );
+    let _ = writeln!(
+        s,
+        "- **Source:** {}",
+        p.origins
+            .iter()
+            .map(|o| o.label())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 }
 
 fn join(v: &[u64]) -> String {

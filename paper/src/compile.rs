@@ -44,7 +44,12 @@ pub enum Compiled {
 
 /// Whether `pdflatex` is on `PATH`.
 pub fn pdflatex_installed() -> bool {
-    Command::new("pdflatex").arg("-version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+    Command::new("pdflatex")
+        .arg("-version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// The errors in pdflatex's log or terminal output: each `! message` with the `l.NN` line that
@@ -54,8 +59,15 @@ pub fn errors_in(log: &str) -> Vec<LatexError> {
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         if let Some(msg) = l.strip_prefix("! ") {
-            let line = lines[i + 1..].iter().take(40).find_map(|x| x.strip_prefix("l.").and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()).and_then(|n| n.parse().ok()));
-            out.push(LatexError { line, message: msg.trim().to_string() });
+            let line = lines[i + 1..].iter().take(40).find_map(|x| {
+                x.strip_prefix("l.")
+                    .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+                    .and_then(|n| n.parse().ok())
+            });
+            out.push(LatexError {
+                line,
+                message: msg.trim().to_string(),
+            });
         }
     }
     out
@@ -73,18 +85,38 @@ pub fn pdflatex(dir: &Path, tex: &str) -> Compiled {
     if !pdflatex_installed() {
         return Compiled::NoPdflatex;
     }
-    let fail = |message: String| Compiled::Failed(vec![LatexError { line: None, message }]);
-    let stem = Path::new(tex).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| tex.to_string());
-    let work = match tempfile::Builder::new().prefix("birkhoff-paper-").permissions(std::fs::Permissions::from_mode(0o700)).tempdir() {
+    let fail = |message: String| {
+        Compiled::Failed(vec![LatexError {
+            line: None,
+            message,
+        }])
+    };
+    let stem = Path::new(tex)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| tex.to_string());
+    let work = match tempfile::Builder::new()
+        .prefix("birkhoff-paper-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
+    {
         Ok(w) => w,
-        Err(e) => return fail(format!("cannot make a private directory to compile in: {e}")),
+        Err(e) => {
+            return fail(format!(
+                "cannot make a private directory to compile in: {e}"
+            ))
+        }
     };
     // The .tex was just written by the caller, so its size needs no limit; a link is refused.
     let source = dir.join(tex);
     match birkhoff_library::atomic::read(&source, u64::MAX) {
         Ok(Some(text)) => {
             if let Err(e) = std::fs::write(work.path().join(format!("{stem}.tex")), text) {
-                return fail(format!("cannot copy {} to {}: {e}", source.display(), work.path().display()));
+                return fail(format!(
+                    "cannot copy {} to {}: {e}",
+                    source.display(),
+                    work.path().display()
+                ));
             }
         }
         Ok(None) => return fail(format!("{}: no such file", source.display())),
@@ -95,10 +127,18 @@ pub fn pdflatex(dir: &Path, tex: &str) -> Compiled {
             return Compiled::Failed(errors);
         }
     }
-    let (built, pdf) = (work.path().join(format!("{stem}.pdf")), dir.join(format!("{stem}.pdf")));
+    let (built, pdf) = (
+        work.path().join(format!("{stem}.pdf")),
+        dir.join(format!("{stem}.pdf")),
+    );
     let bytes = match std::fs::read(&built) {
         Ok(b) => b,
-        Err(e) => return fail(format!("pdflatex reported success but {} cannot be read: {e}", built.display())),
+        Err(e) => {
+            return fail(format!(
+                "pdflatex reported success but {} cannot be read: {e}",
+                built.display()
+            ))
+        }
     };
     match birkhoff_library::atomic::write(&pdf, &bytes) {
         Ok(()) => Compiled::Pdf(pdf),
@@ -109,8 +149,24 @@ pub fn pdflatex(dir: &Path, tex: &str) -> Compiled {
 /// One pdflatex pass on `dir/job.tex` (its PDF, log and aux files are `job.*`), killed at
 /// [`PASS_TIME`].
 fn pass(dir: &Path, job: &str) -> Result<(), Vec<LatexError>> {
-    let fail = |message: String| Err(vec![LatexError { line: None, message }]);
-    let mut child = match Command::new("pdflatex").args(["-interaction=nonstopmode", "-halt-on-error", &format!("{job}.tex")]).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).spawn() {
+    let fail = |message: String| {
+        Err(vec![LatexError {
+            line: None,
+            message,
+        }])
+    };
+    let mut child = match Command::new("pdflatex")
+        .args([
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            &format!("{job}.tex"),
+        ])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    {
         Ok(c) => c,
         Err(e) => return fail(format!("pdflatex did not start: {e}")),
     };
@@ -121,7 +177,10 @@ fn pass(dir: &Path, job: &str) -> Result<(), Vec<LatexError>> {
             Ok(None) if Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return fail(format!("pdflatex did not finish within {} s and was stopped", PASS_TIME.as_secs()));
+                return fail(format!(
+                    "pdflatex did not finish within {} s and was stopped",
+                    PASS_TIME.as_secs()
+                ));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
             Err(e) => return fail(format!("waiting for pdflatex failed: {e}")),
@@ -131,10 +190,14 @@ fn pass(dir: &Path, job: &str) -> Result<(), Vec<LatexError>> {
         return Ok(());
     }
     // The log holds the whole message; the terminal output is discarded (it wraps lines).
-    let log = std::fs::read(dir.join(format!("{job}.log"))).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let log = std::fs::read(dir.join(format!("{job}.log")))
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
     let errors = errors_in(&log);
     if errors.is_empty() {
-        return fail(format!("pdflatex failed ({status}) without an error message in its log"));
+        return fail(format!(
+            "pdflatex failed ({status}) without an error message in its log"
+        ));
     }
     Err(errors)
 }

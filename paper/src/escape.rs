@@ -62,7 +62,20 @@ fn fallback(out: &mut String, c: char) {
 /// and pdflatex stops at an undefined one, so those take the fallback. `×` and `÷` are
 /// symbols, handled by [`math_symbol`] first.
 fn is_t1_letter(c: char) -> bool {
-    matches!(c, '\u{C0}'..='\u{17E}') && !matches!(c, '\u{D7}' | '\u{F7}' | '\u{126}' | '\u{127}' | '\u{138}' | '\u{13F}' | '\u{140}' | '\u{149}' | '\u{166}' | '\u{167}')
+    matches!(c, '\u{C0}'..='\u{17E}')
+        && !matches!(
+            c,
+            '\u{D7}'
+                | '\u{F7}'
+                | '\u{126}'
+                | '\u{127}'
+                | '\u{138}'
+                | '\u{13F}'
+                | '\u{140}'
+                | '\u{149}'
+                | '\u{166}'
+                | '\u{167}'
+        )
 }
 
 /// The math-mode command for a symbol Birkhoff (or a user) may write: operators, connectives,
@@ -182,10 +195,17 @@ pub fn math_name(name: &str, upright: bool) -> String {
         return format!("\\{}{{{name}}}", if upright { "mathrm" } else { "mathit" });
     }
     // A prime at the end (`z'`) is a prime in mathematics too.
-    if let Some(stem) = name.strip_suffix('\'').filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())) {
+    if let Some(stem) = name
+        .strip_suffix('\'')
+        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric()))
+    {
         return format!("{}'", math_name(stem, upright));
     }
-    format!("\\textnormal{{{}{}}}", if upright { "" } else { "\\itshape " }, text(name))
+    format!(
+        "\\textnormal{{{}{}}}",
+        if upright { "" } else { "\\itshape " },
+        text(name)
+    )
 }
 
 /// An operator symbol in math mode (`*`, `\`, `<=`, `∘`, or any run of operator characters a
@@ -246,7 +266,10 @@ mod tests {
 
     #[test]
     fn specials_are_escaped() {
-        assert_eq!(text(r"a_b & 50% #1 $x$ \ {y} ^ ~"), r"a\_b \& 50\% \#1 \$x\$ \textbackslash{} \{y\} \textasciicircum{} \textasciitilde{}");
+        assert_eq!(
+            text(r"a_b & 50% #1 $x$ \ {y} ^ ~"),
+            r"a\_b \& 50\% \#1 \$x\$ \textbackslash{} \{y\} \textasciicircum{} \textasciitilde{}"
+        );
     }
 
     #[test]

@@ -123,17 +123,41 @@ pub struct Paper {
 fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
     if birkhoff_library::id::dir_of(discovery).is_some() {
         return match lib.get(discovery) {
-            Ok(Record { id, body: Body::Theory(t), .. }) => Ok((id, t)),
-            Ok(r) => Err(Error::NotATheory { id: discovery.to_string(), kind: r.body.kind().to_string() }),
-            Err(birkhoff_library::Error::NotFound(_)) => Err(Error::NotFound(discovery.to_string())),
+            Ok(Record {
+                id,
+                body: Body::Theory(t),
+                ..
+            }) => Ok((id, t)),
+            Ok(r) => Err(Error::NotATheory {
+                id: discovery.to_string(),
+                kind: r.body.kind().to_string(),
+            }),
+            Err(birkhoff_library::Error::NotFound(_)) => {
+                Err(Error::NotFound(discovery.to_string()))
+            }
             Err(e) => Err(e.into()),
         };
     }
-    let mut theories: Vec<(String, TheoryRec)> = lib.list("theory")?.into_iter().filter_map(|r| if let Body::Theory(t) = r.body { Some((r.id, t)) } else { None }).collect();
+    let mut theories: Vec<(String, TheoryRec)> = lib
+        .list("theory")?
+        .into_iter()
+        .filter_map(|r| {
+            if let Body::Theory(t) = r.body {
+                Some((r.id, t))
+            } else {
+                None
+            }
+        })
+        .collect();
     theories.sort_by_key(|(_, t)| !t.discovery);
     let named = |(_, t): &&(String, TheoryRec)| t.name == discovery;
     let aliased = |(_, t): &&(String, TheoryRec)| t.aliases.iter().any(|a| a.name == discovery);
-    theories.iter().find(named).or_else(|| theories.iter().find(aliased)).cloned().ok_or_else(|| Error::NotFound(discovery.to_string()))
+    theories
+        .iter()
+        .find(named)
+        .or_else(|| theories.iter().find(aliased))
+        .cloned()
+        .ok_or_else(|| Error::NotFound(discovery.to_string()))
 }
 
 /// The best-scored discovery's record ID: the highest total score, unscored discoveries last,
@@ -152,41 +176,82 @@ pub fn best_discovery(lib: &Library) -> Result<Option<String>> {
 /// A theory the library or the engine knows by `name`: a stored theory's record (by name,
 /// alias, the name in its text, or ID), else a seed or catalogue entry. Returns its name,
 /// origin, parents and text-parsed theory.
-fn resolve(theories: &[(String, TheoryRec, Option<Theory>)], name: &str) -> Option<(Ancestor, Vec<String>, Theory)> {
-    let stored = theories.iter().find(|(id, t, parsed)| id == name || t.name == name || t.aliases.iter().any(|a| a.name == name) || parsed.as_ref().is_some_and(|p| p.name == name));
+fn resolve(
+    theories: &[(String, TheoryRec, Option<Theory>)],
+    name: &str,
+) -> Option<(Ancestor, Vec<String>, Theory)> {
+    let stored = theories.iter().find(|(id, t, parsed)| {
+        id == name
+            || t.name == name
+            || t.aliases.iter().any(|a| a.name == name)
+            || parsed.as_ref().is_some_and(|p| p.name == name)
+    });
     if let Some((_, t, Some(theory))) = stored {
-        return Some((Ancestor { name: t.name.clone(), origin: t.origin.clone() }, t.parents.clone(), theory.clone()));
+        return Some((
+            Ancestor {
+                name: t.name.clone(),
+                origin: t.origin.clone(),
+            },
+            t.parents.clone(),
+            theory.clone(),
+        ));
     }
     // Seeds and catalogue entries by name only: a name from a record never becomes a path.
     if let Ok(t) = birkhoff_engine::seeds::load(name) {
-        return Some((Ancestor { name: name.to_string(), origin: "seed".into() }, Vec::new(), t));
+        return Some((
+            Ancestor {
+                name: name.to_string(),
+                origin: "seed".into(),
+            },
+            Vec::new(),
+            t,
+        ));
     }
     let entry = birkhoff_engine::catalogue::entry(name)?;
     let t = entry.theory().ok()?;
-    Some((Ancestor { name: name.to_string(), origin: "catalogue entry".into() }, Vec::new(), t))
+    Some((
+        Ancestor {
+            name: name.to_string(),
+            origin: "catalogue entry".into(),
+        },
+        Vec::new(),
+        t,
+    ))
 }
 
 impl Paper {
     /// Reads everything about `discovery` (a record ID, a name or an alias) from `lib`.
     pub fn gather(lib: &Library, discovery: &str) -> Result<Paper> {
         let (id, record) = find(lib, discovery)?;
-        let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory { id: id.clone(), message: e.to_string() })?;
+        let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory {
+            id: id.clone(),
+            message: e.to_string(),
+        })?;
         let records = lib.load_all()?;
         let theories: Vec<(String, TheoryRec, Option<Theory>)> = records
             .iter()
             .filter_map(|r| match &r.body {
-                Body::Theory(t) => Some((r.id.clone(), t.clone(), Theory::parse(&t.text, &t.name).ok())),
+                Body::Theory(t) => Some((
+                    r.id.clone(),
+                    t.clone(),
+                    Theory::parse(&t.text, &t.name).ok(),
+                )),
                 _ => None,
             })
             .collect();
         let mut omissions = Vec::new();
 
         // Where it came from: parents followed back to a seed or a catalogue entry.
-        let mut derivation = vec![Ancestor { name: record.name.clone(), origin: record.origin.clone() }];
+        let mut derivation = vec![Ancestor {
+            name: record.name.clone(),
+            origin: record.origin.clone(),
+        }];
         let mut parent_theory = None;
         let mut next = record.parents.first().cloned();
         while let Some(name) = next.take() {
-            if derivation.len() > MAX_DERIVATION || derivation.iter().skip(1).any(|a| a.name == name) {
+            if derivation.len() > MAX_DERIVATION
+                || derivation.iter().skip(1).any(|a| a.name == name)
+            {
                 break;
             }
             match resolve(&theories, &name) {
@@ -198,7 +263,10 @@ impl Paper {
                 None => {
                     // Only the direct parent's models are compared with the discovery's.
                     let direct = derivation.len() == 1;
-                    derivation.push(Ancestor { name: name.clone(), origin: "not in the library".into() });
+                    derivation.push(Ancestor {
+                        name: name.clone(),
+                        origin: "not in the library".into(),
+                    });
                     if direct {
                         omissions.push(format!("the parent {name} is not in the library, so its models could not be compared"));
                     }
@@ -229,7 +297,10 @@ impl Paper {
         }
         let rows = SpectrumRowRec::rows(&spectrum);
         // With the sequences the OEIS named in earlier literature runs.
-        let oeis = oeis::recognise_in(&rows, &birkhoff_literature::Store::new(lib.root()).offline_sequences());
+        let oeis = oeis::recognise_in(
+            &rows,
+            &birkhoff_literature::Store::new(lib.root()).offline_sequences(),
+        );
         let patterns = patterns::conjectures(&rows);
 
         let mut stored_models: Vec<Structure> = mine
@@ -239,21 +310,41 @@ impl Paper {
                 _ => None,
             })
             .collect();
-        stored_models.sort_by(|a, b| (a.sizes.iter().sum::<u32>(), &a.sizes).cmp(&(b.sizes.iter().sum::<u32>(), &b.sizes)));
-        let models = new_models(&theory, stored_models, parent_theory.as_ref(), &derivation, &mut omissions);
+        stored_models.sort_by(|a, b| {
+            (a.sizes.iter().sum::<u32>(), &a.sizes).cmp(&(b.sizes.iter().sum::<u32>(), &b.sizes))
+        });
+        let models = new_models(
+            &theory,
+            stored_models,
+            parent_theory.as_ref(),
+            &derivation,
+            &mut omissions,
+        );
 
         let (mut theorems, mut refuted, mut open) = (Vec::new(), Vec::new(), Vec::new());
         for r in &mine {
-            let Body::Conjecture(c) = &r.body else { continue };
+            let Body::Conjecture(c) = &r.body else {
+                continue;
+            };
             match c.status {
                 ConjectureStatus::Proved => {
                     let proof = match c.proof.as_deref().map(|p| lib.get(p)) {
-                        Some(Ok(Record { body: Body::Proof(p), .. })) => lib.readable_proof(&p, PROOF_TIME),
+                        Some(Ok(Record {
+                            body: Body::Proof(p),
+                            ..
+                        })) => lib.readable_proof(&p, PROOF_TIME),
                         Some(Ok(_)) => Err("its proof record is not a proof".to_string()),
                         Some(Err(e)) => Err(format!("its proof record could not be read: {e}")),
-                        None => Err("no certificate was stored (the prover gave evidence, not a proof)".to_string()),
+                        None => Err(
+                            "no certificate was stored (the prover gave evidence, not a proof)"
+                                .to_string(),
+                        ),
                     };
-                    let mut t = Theorem { statement: c.statement.clone(), evidence: c.evidence.clone(), proof };
+                    let mut t = Theorem {
+                        statement: c.statement.clone(),
+                        evidence: c.evidence.clone(),
+                        proof,
+                    };
                     // Only a proof that re-checks from its own text is typeset.
                     if let Err(why) = t.recheck(&theory) {
                         if t.proof.is_ok() {
@@ -264,39 +355,91 @@ impl Paper {
                 }
                 ConjectureStatus::Refuted => {
                     let countermodel = c.countermodel.as_deref().and_then(|m| match lib.get(m) {
-                        Ok(Record { body: Body::Model(m), .. }) => Structure::from_json(&theory.sig, &m.structure).ok(),
+                        Ok(Record {
+                            body: Body::Model(m),
+                            ..
+                        }) => Structure::from_json(&theory.sig, &m.structure).ok(),
                         _ => None,
                     });
-                    refuted.push(Refuted { statement: c.statement.clone(), evidence: c.evidence.clone(), countermodel });
+                    refuted.push(Refuted {
+                        statement: c.statement.clone(),
+                        evidence: c.evidence.clone(),
+                        countermodel,
+                    });
                 }
-                ConjectureStatus::Open => open.push(Open { statement: c.statement.clone(), evidence: c.evidence.clone() }),
+                ConjectureStatus::Open => open.push(Open {
+                    statement: c.statement.clone(),
+                    evidence: c.evidence.clone(),
+                }),
             }
         }
 
         let references = match birkhoff_literature::store::Store::new(lib.root()).load() {
             Ok(state) => state.citable(&id).into_iter().cloned().collect(),
             Err(e) => {
-                omissions.push(format!("the literature agent's references could not be read: {e}"));
+                omissions.push(format!(
+                    "the literature agent's references could not be read: {e}"
+                ));
                 Vec::new()
             }
         };
         let related = related_entries(&derivation);
-        Ok(Paper { id, record, theory, derivation, spectrum, oeis, patterns, models, theorems, refuted, open, related, references, omissions })
+        Ok(Paper {
+            id,
+            record,
+            theory,
+            derivation,
+            spectrum,
+            oeis,
+            patterns,
+            models,
+            theorems,
+            refuted,
+            open,
+            related,
+            references,
+            omissions,
+        })
     }
 }
 
 /// The smallest stored models that are not models of the parent, each captioned with the
 /// parent's axiom it violates; when there are none, the smallest models, captioned so.
-fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theory>, derivation: &[Ancestor], omissions: &mut Vec<String>) -> Vec<ShownModel> {
+fn new_models(
+    theory: &Theory,
+    mut models: Vec<Structure>,
+    parent: Option<&Theory>,
+    derivation: &[Ancestor],
+    omissions: &mut Vec<String>,
+) -> Vec<ShownModel> {
     let mut shown = Vec::new();
     if let Some(parent) = parent {
-        let parent_name = derivation.get(1).map_or(parent.name.as_str(), |a| a.name.as_str());
+        let parent_name = derivation
+            .get(1)
+            .map_or(parent.name.as_str(), |a| a.name.as_str());
         // Each call finds the first model given that violates the parent: take it, look on.
         while shown.len() < NEW_MODELS {
-            let Some(w) = birkhoff_checker::prover::equivalence::new_model_against(theory, models.clone(), parent) else { break };
+            let Some(w) = birkhoff_checker::prover::equivalence::new_model_against(
+                theory,
+                models.clone(),
+                parent,
+            ) else {
+                break;
+            };
             models.retain(|m| *m != w.model);
-            let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-            shown.push(ShownModel { caption: format!("New: not a model of {parent_name}, whose axiom {} fails at {}.", w.axiom, at.join(", ")), structure: w.model });
+            let at: Vec<String> = w
+                .assignment
+                .iter()
+                .map(|(x, n)| format!("{x} = {n}"))
+                .collect();
+            shown.push(ShownModel {
+                caption: format!(
+                    "New: not a model of {parent_name}, whose axiom {} fails at {}.",
+                    w.axiom,
+                    at.join(", ")
+                ),
+                structure: w.model,
+            });
         }
     }
     if shown.is_empty() && !models.is_empty() {
@@ -306,9 +449,24 @@ fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theor
         };
         omissions.push(why.to_string());
         // A one-element model is a model of every equational theory: it shows nothing.
-        let nontrivial: Vec<Structure> = models.iter().filter(|m| m.sizes.iter().any(|&n| n > 1)).cloned().collect();
-        let pool = if nontrivial.is_empty() { models } else { nontrivial };
-        shown = pool.into_iter().take(NEW_MODELS).map(|structure| ShownModel { structure, caption: "one of the smallest models stored.".into() }).collect();
+        let nontrivial: Vec<Structure> = models
+            .iter()
+            .filter(|m| m.sizes.iter().any(|&n| n > 1))
+            .cloned()
+            .collect();
+        let pool = if nontrivial.is_empty() {
+            models
+        } else {
+            nontrivial
+        };
+        shown = pool
+            .into_iter()
+            .take(NEW_MODELS)
+            .map(|structure| ShownModel {
+                structure,
+                caption: "one of the smallest models stored.".into(),
+            })
+            .collect();
     }
     shown
 }
@@ -318,8 +476,15 @@ fn new_models(theory: &Theory, mut models: Vec<Structure>, parent: Option<&Theor
 fn related_entries(derivation: &[Ancestor]) -> Vec<birkhoff_engine::catalogue::Info> {
     use birkhoff_engine::catalogue::{entry, info};
     let info_of = |name: &str| entry(name).and_then(|e| info(&e).ok());
-    let mut out: Vec<birkhoff_engine::catalogue::Info> = derivation.iter().skip(1).filter_map(|a| info_of(&a.name)).collect();
-    let implied: Vec<String> = out.iter().flat_map(|i| i.implies.iter().map(|m| m.target.clone())).collect();
+    let mut out: Vec<birkhoff_engine::catalogue::Info> = derivation
+        .iter()
+        .skip(1)
+        .filter_map(|a| info_of(&a.name))
+        .collect();
+    let implied: Vec<String> = out
+        .iter()
+        .flat_map(|i| i.implies.iter().map(|m| m.target.clone()))
+        .collect();
     out.extend(implied.iter().filter_map(|n| info_of(n)));
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|i| seen.insert(i.name.clone()));

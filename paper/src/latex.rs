@@ -87,23 +87,105 @@ impl Paper {
             title: format!("The theory {name}"),
             abstract_: self.abstract_text(),
             definition: self.definition(&sym),
-            axioms: self.theory.axioms.iter().map(|a| format!("\\textsf{{{}}}: {}", text(&a.name), m(&sym.math(&birkhoff_engine::print::FormulaPrinter::new(&self.theory.sig, a).formula(&a.formula))))).collect(),
+            axioms: self
+                .theory
+                .axioms
+                .iter()
+                .map(|a| {
+                    format!(
+                        "\\textsf{{{}}}: {}",
+                        text(&a.name),
+                        m(&sym.math(
+                            &birkhoff_engine::print::FormulaPrinter::new(&self.theory.sig, a)
+                                .formula(&a.formula)
+                        ))
+                    )
+                })
+                .collect(),
             identity: self.identity(),
             derivation: self.derivation_text(),
             spectrum_intro: self.spectrum_intro(),
             spectrum_table: self.spectrum_table(),
             spectrum_plot: self.spectrum_plot(),
             oeis: self.oeis_text(),
-            models_intro: if self.models.is_empty() { "No model of this theory is stored in the library.".into() } else { "The smallest models found that are new compared with the theory this one came from (or, when it has none, its smallest models), as Cayley tables over the elements $0, \\dots, n-1$.".into() },
-            models: self.models.iter().enumerate().map(|(i, sm)| self.model_part(i, sm)).collect(),
-            theorems_intro: if self.theorems.is_empty() { "No conjecture about this theory has been proved yet.".into() } else { "Each proof is a chain of equations; every step is one rewrite by the axiom or lemma named, at the position given (argument numbers from the root; ``the root'' is the whole term). Each proof typeset here was re-checked from this text.".into() },
-            theorems: self.theorems.iter().map(|t| TheoremPart { statement: m(&sym.math(&t.statement)), proof: proof_text(&sym, t) }).collect(),
-            refuted_intro: if self.refuted.is_empty() { "No conjecture about this theory has been refuted.".into() } else { "These laws do not follow from the axioms: each fails in the countermodel shown, which the evaluator checked.".into() },
-            refuted: self.refuted.iter().map(|r| RefutedPart { statement: format!("The law {} does not hold in every model. ({})", m(&sym.math(&r.statement)), text(&r.evidence)), countermodel: r.countermodel.as_ref().map_or_else(|| "The countermodel's record could not be read.".to_string(), |s| format!("\\noindent {}", cayley(&self.theory.sig, s))) }).collect(),
-            open_intro: if self.open.is_empty() && self.patterns.is_empty() { "None.".into() } else { "Neither proved nor refuted; the spectrum patterns are suggested by the exact counts only.".into() },
-            open: self.open.iter().map(|c| format!("{} \\quad ({})", m(&sym.math(&c.statement)), text(&c.evidence))).chain(self.patterns.iter().map(|p| format!("{} (from the spectrum)", text(&p.statement)))).collect(),
+            models_intro: if self.models.is_empty() {
+                "No model of this theory is stored in the library.".into()
+            } else {
+                "The smallest models found that are new compared with the theory this one came from (or, when it has none, its smallest models), as Cayley tables over the elements $0, \\dots, n-1$.".into()
+            },
+            models: self
+                .models
+                .iter()
+                .enumerate()
+                .map(|(i, sm)| self.model_part(i, sm))
+                .collect(),
+            theorems_intro: if self.theorems.is_empty() {
+                "No conjecture about this theory has been proved yet.".into()
+            } else {
+                "Each proof is a chain of equations; every step is one rewrite by the axiom or lemma named, at the position given (argument numbers from the root; ``the root'' is the whole term). Each proof typeset here was re-checked from this text.".into()
+            },
+            theorems: self
+                .theorems
+                .iter()
+                .map(|t| TheoremPart {
+                    statement: m(&sym.math(&t.statement)),
+                    proof: proof_text(&sym, t),
+                })
+                .collect(),
+            refuted_intro: if self.refuted.is_empty() {
+                "No conjecture about this theory has been refuted.".into()
+            } else {
+                "These laws do not follow from the axioms: each fails in the countermodel shown, which the evaluator checked.".into()
+            },
+            refuted: self
+                .refuted
+                .iter()
+                .map(|r| RefutedPart {
+                    statement: format!(
+                        "The law {} does not hold in every model. ({})",
+                        m(&sym.math(&r.statement)),
+                        text(&r.evidence)
+                    ),
+                    countermodel: r.countermodel.as_ref().map_or_else(
+                        || "The countermodel's record could not be read.".to_string(),
+                        |s| format!("\\noindent {}", cayley(&self.theory.sig, s)),
+                    ),
+                })
+                .collect(),
+            open_intro: if self.open.is_empty() && self.patterns.is_empty() {
+                "None.".into()
+            } else {
+                "Neither proved nor refuted; the spectrum patterns are suggested by the exact counts only.".into()
+            },
+            open: self
+                .open
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} \\quad ({})",
+                        m(&sym.math(&c.statement)),
+                        text(&c.evidence)
+                    )
+                })
+                .chain(
+                    self.patterns
+                        .iter()
+                        .map(|p| format!("{} (from the spectrum)", text(&p.statement))),
+                )
+                .collect(),
             related: self.related(),
-            omissions: if self.omissions.is_empty() { String::new() } else { format!("\\paragraph{{Not included.}} {}", self.omissions.iter().map(|o| text(o)).collect::<Vec<_>>().join("; ")) + "." },
+            omissions: if self.omissions.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "\\paragraph{{Not included.}} {}",
+                    self.omissions
+                        .iter()
+                        .map(|o| text(o))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ) + "."
+            },
             bibliography: self.thebibliography(),
         };
         let mut env = minijinja::Environment::new();
@@ -111,7 +193,10 @@ impl Paper {
         env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
         env.set_keep_trailing_newline(true);
-        let rendered = env.add_template("paper.tex", TEMPLATE).and_then(|()| env.get_template("paper.tex")).and_then(|t| t.render(&ctx));
+        let rendered = env
+            .add_template("paper.tex", TEMPLATE)
+            .and_then(|()| env.get_template("paper.tex"))
+            .and_then(|t| t.render(&ctx));
         // The template is part of the program and its context always has every field: a failure
         // here is a bug, reported in the document rather than as a half-written file.
         rendered.unwrap_or_else(|e| format!("\\documentclass{{article}}\\begin{{document}}The paper template failed: {}\\end{{document}}\n", text(&e.to_string())))
@@ -119,7 +204,12 @@ impl Paper {
 
     fn abstract_text(&self) -> String {
         let name = text(&self.record.name);
-        let sizes: Vec<String> = self.spectrum.iter().filter(|r| r.iso.value > 0).map(|r| sizes_label(&r.sizes)).collect();
+        let sizes: Vec<String> = self
+            .spectrum
+            .iter()
+            .filter(|r| r.iso.value > 0)
+            .map(|r| sizes_label(&r.sizes))
+            .collect();
         let mut s = format!("We describe {name}, a theory found by Birkhoff's research agent");
         if let Some(parent) = self.derivation.get(1) {
             let _ = write!(s, ", derived from {}", text(&parent.name));
@@ -136,8 +226,21 @@ impl Paper {
         if !self.models.is_empty() {
             parts.push("its smallest models as Cayley tables".to_string());
         }
-        let counted = [(self.theorems.len(), "theorem", "with equational proofs"), (self.refuted.len(), "refuted law", "with countermodels"), (self.open.len() + self.patterns.len(), "open conjecture", "")];
-        parts.extend(counted.iter().filter(|(n, _, _)| *n > 0).map(|(n, what, how)| format!("{n} {what}{} {how}", if *n == 1 { "" } else { "s" }).trim_end().to_string()));
+        let counted = [
+            (self.theorems.len(), "theorem", "with equational proofs"),
+            (self.refuted.len(), "refuted law", "with countermodels"),
+            (self.open.len() + self.patterns.len(), "open conjecture", ""),
+        ];
+        parts.extend(
+            counted
+                .iter()
+                .filter(|(n, _, _)| *n > 0)
+                .map(|(n, what, how)| {
+                    format!("{n} {what}{} {how}", if *n == 1 { "" } else { "s" })
+                        .trim_end()
+                        .to_string()
+                }),
+        );
         match parts.as_slice() {
             [] => {}
             [one] => {
@@ -152,36 +255,104 @@ impl Paper {
 
     fn definition(&self, sym: &Symbols) -> String {
         let sig = &self.theory.sig;
-        let symbols: Vec<String> = sig.funcs.iter().map(|f| format!("{} of arity {}", m(&symbol_math(sym, &f.name)), f.args.len())).chain(sig.rels.iter().map(|r| format!("a relation {} of arity {}", m(&symbol_math(sym, &r.name)), r.args.len()))).collect();
-        let sorts = if sig.is_single_sorted() { String::new() } else { format!(" with sorts {}", sig.sorts.iter().map(|s| m(&crate::escape::math_name(&s.name, true))).collect::<Vec<_>>().join(", ")) };
-        let doc = if self.theory.doc.is_empty() { String::new() } else { format!(" ({})", text(&self.theory.doc)) };
+        let symbols: Vec<String> = sig
+            .funcs
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} of arity {}",
+                    m(&symbol_math(sym, &f.name)),
+                    f.args.len()
+                )
+            })
+            .chain(sig.rels.iter().map(|r| {
+                format!(
+                    "a relation {} of arity {}",
+                    m(&symbol_math(sym, &r.name)),
+                    r.args.len()
+                )
+            }))
+            .collect();
+        let sorts = if sig.is_single_sorted() {
+            String::new()
+        } else {
+            format!(
+                " with sorts {}",
+                sig.sorts
+                    .iter()
+                    .map(|s| m(&crate::escape::math_name(&s.name, true)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let doc = if self.theory.doc.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", text(&self.theory.doc))
+        };
         format!("A \\emph{{{}}}{doc} is a structure{sorts} with {} satisfying the following axioms (free variables are universally quantified):", text(&self.record.name), if symbols.is_empty() { "no symbols".into() } else { symbols.join(", ") })
     }
 
     fn identity(&self) -> String {
         let mut s = String::new();
         if !self.record.notes.is_empty() {
-            let _ = writeln!(s, "\\paragraph{{Why it was kept.}} {}", text(&self.record.notes));
+            let _ = writeln!(
+                s,
+                "\\paragraph{{Why it was kept.}} {}",
+                text(&self.record.notes)
+            );
         }
         if !self.record.aliases.is_empty() {
-            let names: Vec<String> = self.record.aliases.iter().map(|a| format!("{} (cycle {})", text(&a.name), a.cycle)).collect();
+            let names: Vec<String> = self
+                .record
+                .aliases
+                .iter()
+                .map(|a| format!("{} (cycle {})", text(&a.name), a.cycle))
+                .collect();
             let _ = writeln!(s, "\\paragraph{{Also known as.}} {}.", names.join(", "));
         }
         if !self.related.is_empty() {
             // The entries' own doc strings and OEIS numbers; their written references are not
             // cited here (only confirmed REF records are).
-            let items: Vec<String> = self.related.iter().map(|i| format!("\\item \\textsf{{{}}}: {}{}", text(&i.name), text(&i.doc), i.oeis.as_ref().map(|a| format!(" (spectrum: OEIS {})", text(a))).unwrap_or_default())).collect();
+            let items: Vec<String> = self
+                .related
+                .iter()
+                .map(|i| {
+                    format!(
+                        "\\item \\textsf{{{}}}: {}{}",
+                        text(&i.name),
+                        text(&i.doc),
+                        i.oeis
+                            .as_ref()
+                            .map(|a| format!(" (spectrum: OEIS {})", text(a)))
+                            .unwrap_or_default()
+                    )
+                })
+                .collect();
             let _ = writeln!(s, "\\paragraph{{Related catalogue entries.}} The known classes it was derived from, and those they imply:\n\\begin{{itemize}}\n{}\n\\end{{itemize}}", items.join("\n"));
         }
         if !self.record.presentations.is_empty() {
-            let items: Vec<String> = self.record.presentations.iter().map(|p| format!("{}: {}", text(&p.name), text(&p.evidence))).collect();
-            let _ = writeln!(s, "\\paragraph{{Other presentations.}} {}.", items.join("; "));
+            let items: Vec<String> = self
+                .record
+                .presentations
+                .iter()
+                .map(|p| format!("{}: {}", text(&p.name), text(&p.evidence)))
+                .collect();
+            let _ = writeln!(
+                s,
+                "\\paragraph{{Other presentations.}} {}.",
+                items.join("; ")
+            );
         }
         s
     }
 
     fn derivation_text(&self) -> String {
-        let steps: Vec<String> = self.derivation.iter().map(|a| format!("\\item {} --- {}", text(&a.name), text(&a.origin))).collect();
+        let steps: Vec<String> = self
+            .derivation
+            .iter()
+            .map(|a| format!("\\item {} --- {}", text(&a.name), text(&a.origin)))
+            .collect();
         format!("From the discovery back to where it started:\n\\begin{{enumerate}}\n{}\n\\end{{enumerate}}", steps.join("\n"))
     }
 
@@ -199,7 +370,14 @@ impl Paper {
         let mut s = String::from("\\begin{center}\\begin{tabular}{rrrl}\\toprule\n$n$ & iso & labeled & status \\\\\\midrule\n");
         for r in &self.spectrum {
             let exact = r.iso.status == Status::Exact && r.labeled.status == Status::Exact;
-            let _ = writeln!(s, "{} & {} & {} & {} \\\\", sizes_label(&r.sizes), count_cell(&r.iso), count_cell(&r.labeled), if exact { "exact" } else { "at least" });
+            let _ = writeln!(
+                s,
+                "{} & {} & {} & {} \\\\",
+                sizes_label(&r.sizes),
+                count_cell(&r.iso),
+                count_cell(&r.labeled),
+                if exact { "exact" } else { "at least" }
+            );
         }
         s.push_str("\\bottomrule\\end{tabular}\\end{center}");
         s
@@ -213,21 +391,46 @@ impl Paper {
                 .iter()
                 .filter(|r| r.sizes.len() == 1)
                 .map(|r| (r.sizes[0], if labeled { r.labeled } else { r.iso }))
-                .filter(|(_, c)| c.value > 0 && c.status != Status::Unknown && (c.status == Status::Exact) == exact)
+                .filter(|(_, c)| {
+                    c.value > 0
+                        && c.status != Status::Unknown
+                        && (c.status == Status::Exact) == exact
+                })
                 .map(|(n, c)| (n, c.value))
                 .collect()
         };
-        let series = [("iso", false, true, "blue, mark=*"), ("labeled", true, true, "red, mark=square*"), ("iso, lower bound", false, false, "blue, mark=o"), ("labeled, lower bound", true, false, "red, mark=square")];
-        let all: Vec<(u32, u128)> = series.iter().flat_map(|(_, l, e, _)| points(*l, *e)).collect();
-        let (Some(nmin), Some(nmax), Some(cmax)) = (all.iter().map(|p| p.0).min(), all.iter().map(|p| p.0).max(), all.iter().map(|p| p.1).max()) else { return String::new() };
+        let series = [
+            ("iso", false, true, "blue, mark=*"),
+            ("labeled", true, true, "red, mark=square*"),
+            ("iso, lower bound", false, false, "blue, mark=o"),
+            ("labeled, lower bound", true, false, "red, mark=square"),
+        ];
+        let all: Vec<(u32, u128)> = series
+            .iter()
+            .flat_map(|(_, l, e, _)| points(*l, *e))
+            .collect();
+        let (Some(nmin), Some(nmax), Some(cmax)) = (
+            all.iter().map(|p| p.0).min(),
+            all.iter().map(|p| p.0).max(),
+            all.iter().map(|p| p.1).max(),
+        ) else {
+            return String::new();
+        };
         let mut s = format!("\\begin{{center}}\\begin{{tikzpicture}}\\begin{{axis}}[ymode=log, width=0.8\\textwidth, height=6.5cm, xlabel={{order $n$}}, ylabel={{models}}, xmin={}, xmax={}, ymin=0.5, ymax={:e}, xtick distance=1, legend pos=north west, legend cell align=left]\n", nmin as f64 - 0.5, nmax as f64 + 0.5, (cmax as f64) * 4.0);
         for (label, labeled, exact, style) in series {
             let p = points(labeled, exact);
             if p.is_empty() {
                 continue;
             }
-            let coords: Vec<String> = p.iter().map(|(n, c)| format!("({n},{:e})", *c as f64)).collect();
-            let _ = writeln!(s, "\\addplot[only marks, {style}] coordinates {{{}}};\n\\addlegendentry{{{label}}}", coords.join(" "));
+            let coords: Vec<String> = p
+                .iter()
+                .map(|(n, c)| format!("({n},{:e})", *c as f64))
+                .collect();
+            let _ = writeln!(
+                s,
+                "\\addplot[only marks, {style}] coordinates {{{}}};\n\\addlegendentry{{{label}}}",
+                coords.join(" ")
+            );
         }
         s.push_str("\\end{axis}\\end{tikzpicture}\\end{center}");
         s
@@ -240,20 +443,35 @@ impl Paper {
         if self.oeis.is_empty() {
             return "The spectrum matches no sequence of the OEIS data Birkhoff ships.".into();
         }
-        let items: Vec<String> = self.oeis.iter().map(|o| format!("\\item {}", text(&o.describe()))).collect();
-        format!("The spectrum matches these OEIS sequences:\n\\begin{{itemize}}\n{}\n\\end{{itemize}}", items.join("\n"))
+        let items: Vec<String> = self
+            .oeis
+            .iter()
+            .map(|o| format!("\\item {}", text(&o.describe())))
+            .collect();
+        format!(
+            "The spectrum matches these OEIS sequences:\n\\begin{{itemize}}\n{}\n\\end{{itemize}}",
+            items.join("\n")
+        )
     }
 
     fn model_part(&self, i: usize, sm: &ShownModel) -> ModelPart {
         let size = sizes_label(&sm.structure.sizes);
-        ModelPart { heading: format!("Model {} (size {size}).", i + 1), caption: text(&sm.caption), tables: cayley(&self.theory.sig, &sm.structure) }
+        ModelPart {
+            heading: format!("Model {} (size {size}).", i + 1),
+            caption: text(&sm.caption),
+            tables: cayley(&self.theory.sig, &sm.structure),
+        }
     }
 
     fn related(&self) -> String {
         if self.references.is_empty() {
             return "No reference about this theory has been confirmed by a lookup by identifier, so none is cited. (Unconfirmed candidates are never cited.)".into();
         }
-        let keys: Vec<String> = self.references.iter().map(|r| crate::bibtex::key(&r.number)).collect();
+        let keys: Vec<String> = self
+            .references
+            .iter()
+            .map(|r| crate::bibtex::key(&r.number))
+            .collect();
         format!("The literature agent confirmed these references for this theory by a lookup by identifier: \\cite{{{}}}. Unconfirmed candidates are never cited.", keys.join(","))
     }
 
@@ -264,7 +482,17 @@ impl Paper {
         let mut s = String::from("\\begin{thebibliography}{99}\n");
         for r in &self.references {
             let p = &r.paper;
-            let _ = writeln!(s, "\\bibitem{{{}}} {}. \\emph{{{}}}. {}.{}", crate::bibtex::key(&r.number), text(&p.authors.join(", ")), text(&p.title), p.year.map_or("n.d.".to_string(), |y| y.to_string()), crate::bibtex::identifiers(&p.ids).map(|i| format!(" {}.", text(&i))).unwrap_or_default());
+            let _ = writeln!(
+                s,
+                "\\bibitem{{{}}} {}. \\emph{{{}}}. {}.{}",
+                crate::bibtex::key(&r.number),
+                text(&p.authors.join(", ")),
+                text(&p.title),
+                p.year.map_or("n.d.".to_string(), |y| y.to_string()),
+                crate::bibtex::identifiers(&p.ids)
+                    .map(|i| format!(" {}.", text(&i)))
+                    .unwrap_or_default()
+            );
         }
         s.push_str("\\end{thebibliography}");
         s
@@ -279,7 +507,11 @@ fn symbol_math(sym: &Symbols, name: &str) -> String {
 /// A theorem's proof as numbered steps, or why it is not shown.
 fn proof_text(sym: &Symbols, t: &crate::gather::Theorem) -> String {
     match &t.proof {
-        Err(why) => format!("\\noindent\\emph{{Proof not shown:}} {}. ({})", text(why), text(&t.evidence)),
+        Err(why) => format!(
+            "\\noindent\\emph{{Proof not shown:}} {}. ({})",
+            text(why),
+            text(&t.evidence)
+        ),
         Ok(p) => readable(sym, p, &t.evidence),
     }
 }
@@ -291,14 +523,23 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
         let _ = writeln!(s, "Let {} be arbitrary elements.", m(&vars.join(", ")));
     }
     for l in &p.lemmas {
-        let _ = writeln!(s, "\\par\\smallskip\\noindent\\textbf{{Lemma {}.}} {}.", l.number, m(&format!("{} = {}", sym.math(&l.lhs), sym.math(&l.rhs))));
+        let _ = writeln!(
+            s,
+            "\\par\\smallskip\\noindent\\textbf{{Lemma {}.}} {}.",
+            l.number,
+            m(&format!("{} = {}", sym.math(&l.lhs), sym.math(&l.rhs)))
+        );
         chain(&mut s, sym, &l.proof);
     }
     if !p.lemmas.is_empty() {
         let _ = writeln!(s, "\\par\\smallskip\\noindent\\textbf{{The theorem.}}");
     }
     chain(&mut s, sym, &p.proof);
-    let _ = writeln!(s, "\\par\\noindent{{\\small ({})}}\n\\end{{proof}}", text(evidence));
+    let _ = writeln!(
+        s,
+        "\\par\\noindent{{\\small ({})}}\n\\end{{proof}}",
+        text(evidence)
+    );
     s
 }
 
@@ -311,12 +552,29 @@ fn chain(s: &mut String, sym: &Symbols, c: &Chain) {
     for step in &c.steps {
         let by = match &step.by {
             Reason::Axiom { name, part: 0 } => format!("axiom \\textsf{{{}}}", text(name)),
-            Reason::Axiom { name, part } => format!("axiom \\textsf{{{}}} (equation {})", text(name), part + 1),
+            Reason::Axiom { name, part } => {
+                format!("axiom \\textsf{{{}}} (equation {})", text(name), part + 1)
+            }
             Reason::Lemma { number } => format!("Lemma {number}"),
         };
-        let at = if step.position.is_empty() { "at the root".to_string() } else { format!("at {}", step.position.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")) };
+        let at = if step.position.is_empty() {
+            "at the root".to_string()
+        } else {
+            format!(
+                "at {}",
+                step.position
+                    .iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(".")
+            )
+        };
         let dir = if step.reversed { ", right to left" } else { "" };
-        let _ = writeln!(s, "\\item {} \\hfill {{\\small by {by}{dir}, {at}}}", m(&format!("= {}", sym.math(&step.term))));
+        let _ = writeln!(
+            s,
+            "\\item {} \\hfill {{\\small by {by}{dir}, {at}}}",
+            m(&format!("= {}", sym.math(&step.term)))
+        );
     }
     s.push_str("\\end{enumerate}\n");
 }

@@ -93,7 +93,9 @@ pub fn slug(name: &str, id: &str) -> String {
     }
     let s = s.trim_end_matches('-').chars().take(80).collect::<String>();
     if s.is_empty() {
-        id.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect()
+        id.chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect()
     } else {
         s
     }
@@ -101,7 +103,9 @@ pub fn slug(name: &str, id: &str) -> String {
 
 /// The default output directory of a discovery's paper: `<library>/papers/<slug>/`.
 pub fn default_dir(library_root: &Path, paper: &Paper) -> PathBuf {
-    library_root.join(PAPERS_DIR).join(slug(&paper.record.name, &paper.id))
+    library_root
+        .join(PAPERS_DIR)
+        .join(slug(&paper.record.name, &paper.id))
 }
 
 impl Paper {
@@ -109,7 +113,10 @@ impl Paper {
     /// then compiles OUTPUT.pdf if asked and pdflatex is installed. A LaTeX error is not an
     /// `Err`: it is in [`Outcome::compiled`] with its line, and the .tex stays for inspection.
     pub fn write(&self, dir: &Path, compile: Compile) -> Result<Outcome> {
-        let io = |source| birkhoff_library::Error::Io { path: dir.display().to_string(), source };
+        let io = |source| birkhoff_library::Error::Io {
+            path: dir.display().to_string(),
+            source,
+        };
         std::fs::create_dir_all(dir).map_err(io)?;
         birkhoff_library::atomic::clean_partial(dir)?;
         let (tex, bib) = (dir.join(TEX_FILE), dir.join(BIB_FILE));
@@ -129,9 +136,15 @@ mod tests {
 
     #[test]
     fn a_slug_is_one_safe_path_component() {
-        assert_eq!(slug("QuasigroupWithCommutative", "thy-1"), "quasigroupwithcommutative");
+        assert_eq!(
+            slug("QuasigroupWithCommutative", "thy-1"),
+            "quasigroupwithcommutative"
+        );
         assert_eq!(slug("Lοοp_ü∘ & x", "thy-1"), "l-p-x");
-        assert_eq!(slug("../..", "thy-0123456789abcdef"), "thy-0123456789abcdef");
+        assert_eq!(
+            slug("../..", "thy-0123456789abcdef"),
+            "thy-0123456789abcdef"
+        );
         assert_eq!(slug("/", "../x"), "x");
     }
 }

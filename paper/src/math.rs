@@ -22,7 +22,11 @@ impl Symbols {
     /// The symbols of `sig`.
     pub fn of(sig: &Signature) -> Symbols {
         use birkhoff_engine::signature::Fixity;
-        let decls = sig.funcs.iter().map(|f| (&f.name, f.fixity)).chain(sig.rels.iter().map(|r| (&r.name, r.fixity)));
+        let decls = sig
+            .funcs
+            .iter()
+            .map(|f| (&f.name, f.fixity))
+            .chain(sig.rels.iter().map(|r| (&r.name, r.fixity)));
         let (mut names, mut infix_names, mut ops) = (Vec::new(), Vec::new(), Vec::new());
         for (name, fixity) in decls {
             if name.chars().all(birkhoff_engine::lexer::is_op_char) {
@@ -34,7 +38,11 @@ impl Symbols {
                 }
             }
         }
-        Symbols { names, infix_names, ops }
+        Symbols {
+            names,
+            infix_names,
+            ops,
+        }
     }
 
     /// Formula or term `src` as math-mode LaTeX (without the surrounding `$`). Text the lexer
@@ -64,7 +72,10 @@ impl Symbols {
                     }
                     "true" | "$T" => "\\top".to_string(),
                     "false" | "$F" => "\\bot".to_string(),
-                    _ if self.infix_names.contains(&name) => known_operator(&name).map_or_else(|| format!("\\mathbin{{{}}}", math_name(&name, true)), str::to_string),
+                    _ if self.infix_names.contains(&name) => known_operator(&name).map_or_else(
+                        || format!("\\mathbin{{{}}}", math_name(&name, true)),
+                        str::to_string,
+                    ),
                     _ => math_name(&name, self.names.contains(&name)),
                 },
                 Tok::Number(n) => n,
@@ -96,9 +107,19 @@ mod tests {
 
     #[test]
     fn quasigroup_axioms_read_as_mathematics() {
-        let t = birkhoff_engine::Theory::parse("theory Q\nfunc * : 2\nfunc \\ : 2\nfunc inv : 1\naxiom a: x \\ (x * y) = inv(y)\n", "q").unwrap();
+        let t = birkhoff_engine::Theory::parse(
+            "theory Q\nfunc * : 2\nfunc \\ : 2\nfunc inv : 1\naxiom a: x \\ (x * y) = inv(y)\n",
+            "q",
+        )
+        .unwrap();
         let s = Symbols::of(&t.sig);
-        assert_eq!(s.math("x \\ (x * y) = inv(y)"), "x \\mathbin{\\backslash} ( x \\cdot y ) = \\mathrm{inv} ( y )");
-        assert_eq!(s.math("all x y. x * y != y"), "\\forall x y .\\; x \\cdot y \\neq y");
+        assert_eq!(
+            s.math("x \\ (x * y) = inv(y)"),
+            "x \\mathbin{\\backslash} ( x \\cdot y ) = \\mathrm{inv} ( y )"
+        );
+        assert_eq!(
+            s.math("all x y. x * y != y"),
+            "\\forall x y .\\; x \\cdot y \\neq y"
+        );
     }
 }

@@ -24,7 +24,16 @@ fn symbol(name: &str) -> String {
 pub fn cayley(sig: &Signature, s: &Structure) -> String {
     let mut out = String::new();
     if !sig.is_single_sorted() {
-        let sizes: Vec<String> = sig.sort_ids().map(|id| format!("|{}| = {}", math_name(&sig.sort_decl(id).name, true), s.size(id))).collect();
+        let sizes: Vec<String> = sig
+            .sort_ids()
+            .map(|id| {
+                format!(
+                    "|{}| = {}",
+                    math_name(&sig.sort_decl(id).name, true),
+                    s.size(id)
+                )
+            })
+            .collect();
         let _ = writeln!(out, "Sizes: ${}$.\\par", sizes.join(",\\ "));
     }
     let mut constants = Vec::new();
@@ -33,7 +42,11 @@ pub fn cayley(sig: &Signature, s: &Structure) -> String {
         let dims: Vec<u32> = d.args.iter().map(|a| s.size(*a)).collect();
         let cells: Vec<String> = s.funcs[f.0 as usize].iter().map(u32::to_string).collect();
         if dims.is_empty() {
-            constants.push(format!("{} = {}", symbol(&d.name), cells.first().map_or("?", String::as_str)));
+            constants.push(format!(
+                "{} = {}",
+                symbol(&d.name),
+                cells.first().map_or("?", String::as_str)
+            ));
         } else {
             table(&mut out, &d.name, &s.sizes, (&dims, &d.args), &cells);
         }
@@ -41,7 +54,10 @@ pub fn cayley(sig: &Signature, s: &Structure) -> String {
     for r in sig.rel_ids() {
         let d = sig.rel_decl(r);
         let dims: Vec<u32> = d.args.iter().map(|a| s.size(*a)).collect();
-        let cells: Vec<String> = s.rels[r.0 as usize].iter().map(|&b| if b { "1" } else { "0" }.to_string()).collect();
+        let cells: Vec<String> = s.rels[r.0 as usize]
+            .iter()
+            .map(|&b| if b { "1" } else { "0" }.to_string())
+            .collect();
         table(&mut out, &d.name, &s.sizes, (&dims, &d.args), &cells);
     }
     if !constants.is_empty() {
@@ -50,28 +66,62 @@ pub fn cayley(sig: &Signature, s: &Structure) -> String {
     out
 }
 
-fn table(out: &mut String, name: &str, all_sizes: &[u32], (dims, args): (&[u32], &[birkhoff_engine::SortId]), cells: &[String]) {
+fn table(
+    out: &mut String,
+    name: &str,
+    all_sizes: &[u32],
+    (dims, args): (&[u32], &[birkhoff_engine::SortId]),
+    cells: &[String],
+) {
     let sym = symbol(name);
     match dims {
         [n] if *n <= MAX_COLUMNS => {
             let head: Vec<String> = (0..*n).map(|i| i.to_string()).collect();
-            let _ = writeln!(out, "\\quad\\begin{{tabular}}[t]{{c|{}}}\\toprule", "c".repeat(*n as usize));
+            let _ = writeln!(
+                out,
+                "\\quad\\begin{{tabular}}[t]{{c|{}}}\\toprule",
+                "c".repeat(*n as usize)
+            );
             let _ = writeln!(out, "$x$ & {} \\\\\\midrule", head.join(" & "));
-            let _ = writeln!(out, "${sym}(x)$ & {} \\\\\\bottomrule\n\\end{{tabular}}", cells.join(" & "));
+            let _ = writeln!(
+                out,
+                "${sym}(x)$ & {} \\\\\\bottomrule\n\\end{{tabular}}",
+                cells.join(" & ")
+            );
         }
         [rows, cols] if *cols <= MAX_COLUMNS => {
             let head: Vec<String> = (0..*cols).map(|i| i.to_string()).collect();
-            let _ = writeln!(out, "\\quad\\begin{{tabular}}[t]{{c|{}}}\\toprule", "c".repeat(*cols as usize));
+            let _ = writeln!(
+                out,
+                "\\quad\\begin{{tabular}}[t]{{c|{}}}\\toprule",
+                "c".repeat(*cols as usize)
+            );
             let _ = writeln!(out, "${sym}$ & {} \\\\\\midrule", head.join(" & "));
             for r in 0..*rows as usize {
-                let _ = writeln!(out, "{r} & {} \\\\", cells[r * *cols as usize..(r + 1) * *cols as usize].join(" & "));
+                let _ = writeln!(
+                    out,
+                    "{r} & {} \\\\",
+                    cells[r * *cols as usize..(r + 1) * *cols as usize].join(" & ")
+                );
             }
             let _ = writeln!(out, "\\bottomrule\n\\end{{tabular}}");
         }
         _ => {
             // Higher arities (and very wide tables) as a list of argument tuples and values.
-            let entries: Vec<String> = tuples(all_sizes, args).zip(cells).map(|(t, v)| format!("{sym}({}) = {v}", t.iter().map(u32::to_string).collect::<Vec<_>>().join(","))).collect();
-            let _ = writeln!(out, "\\par\\noindent ${}$\\par", entries.join(",\\allowbreak\\ "));
+            let entries: Vec<String> = tuples(all_sizes, args)
+                .zip(cells)
+                .map(|(t, v)| {
+                    format!(
+                        "{sym}({}) = {v}",
+                        t.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "\\par\\noindent ${}$\\par",
+                entries.join(",\\allowbreak\\ ")
+            );
         }
     }
 }

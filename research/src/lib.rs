@@ -59,7 +59,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Wraps an I/O error with the path it concerns.
 pub(crate) fn io_err(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.display().to_string(), source }
+    move |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`: the one clock records are stamped with.

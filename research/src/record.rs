@@ -69,7 +69,9 @@ impl Kind {
     /// The kind an ID such as `H-007` belongs to, if it is well formed.
     pub fn of_id(id: &str) -> Option<Kind> {
         let (p, n) = id.split_once('-')?;
-        let kind = Kind::ALL.into_iter().find(|k| p.len() == 1 && p.starts_with(k.prefix()))?;
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| p.len() == 1 && p.starts_with(k.prefix()))?;
         (n.len() >= 3 && n.len() <= 6 && n.bytes().all(|b| b.is_ascii_digit())).then_some(kind)
     }
 
@@ -417,8 +419,20 @@ impl Problem {
     /// top-level key.
     pub fn at(file: &str, text: &str, field: &str, message: impl Into<String>) -> Problem {
         let key = field.split(['[', '.']).next().unwrap_or(field);
-        let line = text.lines().position(|l| l.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':'))).map(|i| i as u64 + 1);
-        Problem { file: file.into(), field: field.into(), line, column: line.map(|_| 1), message: message.into() }
+        let line = text
+            .lines()
+            .position(|l| {
+                l.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+            })
+            .map(|i| i as u64 + 1);
+        Problem {
+            file: file.into(),
+            field: field.into(),
+            line,
+            column: line.map(|_| 1),
+            message: message.into(),
+        }
     }
 
     /// A parse error as a problem: serde's messages name a missing or unknown field; otherwise
@@ -428,17 +442,36 @@ impl Problem {
         let first = full.lines().next().unwrap_or("not valid YAML").trim();
         // serde-saphyr says "error: line L column C: what"; the place is given apart.
         let message = first.strip_prefix("error: ").unwrap_or(first);
-        let message = message.strip_prefix("line ").and_then(|m| m.split_once(": ")).map_or(message, |(_, m)| m).to_string();
+        let message = message
+            .strip_prefix("line ")
+            .and_then(|m| m.split_once(": "))
+            .map_or(message, |(_, m)| m)
+            .to_string();
         let loc = e.location();
-        let (mut line, mut column) = (loc.map(|l| l.line()).filter(|&l| l > 0), loc.map(|l| l.column()).filter(|&c| c > 0));
+        let (mut line, mut column) = (
+            loc.map(|l| l.line()).filter(|&l| l > 0),
+            loc.map(|l| l.column()).filter(|&c| c > 0),
+        );
         let missing = full.contains("missing field `");
         if missing {
             // The parser points at the end of the mapping, which is not where the field is.
             (line, column) = (None, None);
         }
-        let named = ["missing field `", "unknown field `"].iter().find_map(|p| full.split_once(p).and_then(|(_, rest)| rest.split_once('`')).map(|(f, _)| f.to_string()));
-        let field = named.or_else(|| line.and_then(|l| key_above(text, l))).unwrap_or_else(|| "-".into());
-        Problem { file: file.into(), field, line, column, message }
+        let named = ["missing field `", "unknown field `"].iter().find_map(|p| {
+            full.split_once(p)
+                .and_then(|(_, rest)| rest.split_once('`'))
+                .map(|(f, _)| f.to_string())
+        });
+        let field = named
+            .or_else(|| line.and_then(|l| key_above(text, l)))
+            .unwrap_or_else(|| "-".into());
+        Problem {
+            file: file.into(),
+            field,
+            line,
+            column,
+            message,
+        }
     }
 }
 
@@ -447,8 +480,13 @@ fn key_above(text: &str, line: u64) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let last = usize::try_from(line).ok()?.min(lines.len());
     lines[..last].iter().rev().find_map(|l| {
-        let starts = l.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-        l.split_once(':').filter(|_| starts).map(|(k, _)| k.trim().to_string())
+        let starts = l
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        l.split_once(':')
+            .filter(|_| starts)
+            .map(|(k, _)| k.trim().to_string())
     })
 }
 
@@ -456,11 +494,31 @@ fn key_above(text: &str, line: u64) -> Option<String> {
 /// years counted).
 pub fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() != 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' || b[19] != b'Z' {
+    if b.len() != 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'Z'
+    {
         return false;
     }
-    let num = |r: std::ops::Range<usize>| s.get(r).filter(|d| d.bytes().all(|c| c.is_ascii_digit())).and_then(|d| d.parse::<u32>().ok());
-    let (Some(y), Some(m), Some(d), Some(h), Some(mi), Some(se)) = (num(0..4), num(5..7), num(8..10), num(11..13), num(14..16), num(17..19)) else { return false };
+    let num = |r: std::ops::Range<usize>| {
+        s.get(r)
+            .filter(|d| d.bytes().all(|c| c.is_ascii_digit()))
+            .and_then(|d| d.parse::<u32>().ok())
+    };
+    let (Some(y), Some(m), Some(d), Some(h), Some(mi), Some(se)) = (
+        num(0..4),
+        num(5..7),
+        num(8..10),
+        num(11..13),
+        num(14..16),
+        num(17..19),
+    ) else {
+        return false;
+    };
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     let days = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
@@ -474,7 +532,13 @@ pub fn is_timestamp(s: &str) -> bool {
 
 /// Checks one parsed record against the schema. `ids` holds every record ID of the workspace
 /// (for references); `stem` is the file's name without `.yaml`.
-pub fn validate(rec: &Record, file: &str, text: &str, stem: &str, ids: &BTreeSet<String>) -> Vec<Problem> {
+pub fn validate(
+    rec: &Record,
+    file: &str,
+    text: &str,
+    stem: &str,
+    ids: &BTreeSet<String>,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut p = |field: &str, message: String| out.push(Problem::at(file, text, field, message));
     let kind = rec.kind();
@@ -485,18 +549,35 @@ pub fn validate(rec: &Record, file: &str, text: &str, stem: &str, ids: &BTreeSet
         Record::Task(r) => (r.schema_version, &r.created, Some(&r.updated)),
     };
     if version != SCHEMA_VERSION {
-        p("schema_version", format!("is {version}; this Birkhoff reads version {SCHEMA_VERSION}"));
+        p(
+            "schema_version",
+            format!("is {version}; this Birkhoff reads version {SCHEMA_VERSION}"),
+        );
     }
     let id = rec.id();
     if Kind::of_id(id) != Some(kind) {
-        p("id", format!("`{}` is not a {} ID (like `{}`)", quote(id), kind.dir(), kind.id(1)));
+        p(
+            "id",
+            format!(
+                "`{}` is not a {} ID (like `{}`)",
+                quote(id),
+                kind.dir(),
+                kind.id(1)
+            ),
+        );
     } else if id != stem {
-        p("id", format!("`{id}` differs from the file name `{stem}.yaml`"));
+        p(
+            "id",
+            format!("`{id}` differs from the file name `{stem}.yaml`"),
+        );
     }
     for (field, value) in [("created", Some(created)), ("updated", updated)] {
         if let Some(v) = value {
             if !is_timestamp(v) {
-                p(field, format!("`{}` is not a UTC time like 2026-01-31T09:30:00Z", quote(v)));
+                p(
+                    field,
+                    format!("`{}` is not a UTC time like 2026-01-31T09:30:00Z", quote(v)),
+                );
             }
         }
     }
@@ -510,9 +591,15 @@ pub fn validate(rec: &Record, file: &str, text: &str, stem: &str, ids: &BTreeSet
             p(field, "is empty".into());
         }
         if value.chars().count() > max {
-            p(field, format!("has {} characters; at most {max}", value.chars().count()));
+            p(
+                field,
+                format!("has {} characters; at most {max}", value.chars().count()),
+            );
         }
-        if value.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        if value
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        {
             p(field, "holds a control character".into());
         }
     };
@@ -548,21 +635,37 @@ pub fn validate(rec: &Record, file: &str, text: &str, stem: &str, ids: &BTreeSet
     };
     for (field, list) in lists {
         if list.len() > MAX_ITEMS {
-            p(field, format!("has {} items; at most {MAX_ITEMS}", list.len()));
+            p(
+                field,
+                format!("has {} items; at most {MAX_ITEMS}", list.len()),
+            );
         }
     }
     // References: each must name a record of the right kind that exists.
     let refs: Vec<(&str, &Vec<String>, Option<Kind>)> = match rec {
         Record::Attempt(r) => vec![("hypotheses", &r.hypotheses, Some(Kind::Hypothesis))],
-        Record::Task(r) => vec![("blocked_on", &r.blocked_on, Some(Kind::Task)), ("links", &r.links, None)],
+        Record::Task(r) => vec![
+            ("blocked_on", &r.blocked_on, Some(Kind::Task)),
+            ("links", &r.links, None),
+        ],
         _ => vec![],
     };
     for (field, list, want) in refs {
         for (i, target) in list.iter().enumerate() {
             let field = format!("{field}[{i}]");
             match Kind::of_id(target) {
-                Some(k) if want.is_some_and(|w| w != k) => p(&field, format!("`{target}` is a {}, not a {}", k.dir(), want.map_or("", |w| w.dir()))),
-                Some(_) if !ids.contains(target) => p(&field, format!("`{target}` refers to no record of this workspace")),
+                Some(k) if want.is_some_and(|w| w != k) => p(
+                    &field,
+                    format!(
+                        "`{target}` is a {}, not a {}",
+                        k.dir(),
+                        want.map_or("", |w| w.dir())
+                    ),
+                ),
+                Some(_) if !ids.contains(target) => p(
+                    &field,
+                    format!("`{target}` refers to no record of this workspace"),
+                ),
                 Some(_) => {}
                 None => p(&field, format!("`{}` is not a record ID", quote(target))),
             }
@@ -576,7 +679,10 @@ pub fn validate(rec: &Record, file: &str, text: &str, stem: &str, ids: &BTreeSet
     if let Record::Hypothesis(h) = rec {
         if let Some(c) = &h.conjecture {
             if birkhoff_library::id::dir_of(c) != Some("conjectures") {
-                p("conjecture", format!("`{}` is not a conjecture record ID (cnj-...)", quote(c)));
+                p(
+                    "conjecture",
+                    format!("`{}` is not a conjecture record ID (cnj-...)", quote(c)),
+                );
             }
         }
     }

@@ -53,15 +53,36 @@ pub struct Route {
 /// The next step for a workspace in state `f`.
 pub fn route(f: &Facts) -> Route {
     let (phase, reason) = if f.literature_attempts == 0 {
-        (Phase::Literature, "the literature has not been searched yet".to_string())
+        (
+            Phase::Literature,
+            "the literature has not been searched yet".to_string(),
+        )
     } else if f.hypotheses_to_try > 0 {
-        (Phase::Proof, format!("{} of {} active hypotheses have had fewer than {MAX_ROUNDS} proof rounds", f.hypotheses_to_try, f.active_hypotheses))
+        (
+            Phase::Proof,
+            format!(
+                "{} of {} active hypotheses have had fewer than {MAX_ROUNDS} proof rounds",
+                f.hypotheses_to_try, f.active_hypotheses
+            ),
+        )
     } else if f.exact_to < TARGET_SIZE && f.failed_computations < MAX_ROUNDS {
-        (Phase::Computation, format!("the spectrum is exact only to size {} (the target is {TARGET_SIZE})", f.exact_to))
+        (
+            Phase::Computation,
+            format!(
+                "the spectrum is exact only to size {} (the target is {TARGET_SIZE})",
+                f.exact_to
+            ),
+        )
     } else if !f.output_written {
-        (Phase::Writing, "the evidence is gathered and OUTPUT.tex is not written".to_string())
+        (
+            Phase::Writing,
+            "the evidence is gathered and OUTPUT.tex is not written".to_string(),
+        )
     } else {
-        (Phase::Done, "OUTPUT.tex is written and no step is left within the caps".to_string())
+        (
+            Phase::Done,
+            "OUTPUT.tex is written and no step is left within the caps".to_string(),
+        )
     };
     Route { phase, reason }
 }
@@ -69,16 +90,39 @@ pub fn route(f: &Facts) -> Route {
 /// STATE.md: the verdict in front matter (for tools) and in words, the facts it read, the
 /// history of attempts, and the rules. Made from its arguments only, so it is the same for the
 /// same records and library.
-pub fn render(name: &str, f: &Facts, r: &Route, history: &[(String, Phase, String, String)]) -> String {
-    let mut s = format!("---\nschema_version: 1\nphase: {}\nreason: {}\n---\n\n", r.phase.name(), serde_json::to_string(&r.reason).unwrap_or_default());
-    s.push_str(&format!("# State: {}\n\nNext step: **{}**, because {}.\n\n", md(name), r.phase.name(), r.reason));
+pub fn render(
+    name: &str,
+    f: &Facts,
+    r: &Route,
+    history: &[(String, Phase, String, String)],
+) -> String {
+    let mut s = format!(
+        "---\nschema_version: 1\nphase: {}\nreason: {}\n---\n\n",
+        r.phase.name(),
+        serde_json::to_string(&r.reason).unwrap_or_default()
+    );
+    s.push_str(&format!(
+        "# State: {}\n\nNext step: **{}**, because {}.\n\n",
+        md(name),
+        r.phase.name(),
+        r.reason
+    ));
     s.push_str("## What the route read\n\n| fact | value |\n|---|---|\n");
     let rows = [
-        ("literature steps attempted", f.literature_attempts.to_string()),
+        (
+            "literature steps attempted",
+            f.literature_attempts.to_string(),
+        ),
         ("active hypotheses", f.active_hypotheses.to_string()),
-        (&*format!("active hypotheses tried fewer than {MAX_ROUNDS} times"), f.hypotheses_to_try.to_string()),
+        (
+            &*format!("active hypotheses tried fewer than {MAX_ROUNDS} times"),
+            f.hypotheses_to_try.to_string(),
+        ),
         ("spectrum exact through size", f.exact_to.to_string()),
-        ("computation steps that did not extend it", f.failed_computations.to_string()),
+        (
+            "computation steps that did not extend it",
+            f.failed_computations.to_string(),
+        ),
         ("OUTPUT.tex written", yes(f.output_written).into()),
     ];
     for (k, v) in rows {
@@ -90,7 +134,11 @@ pub fn render(name: &str, f: &Facts, r: &Route, history: &[(String, Phase, Strin
     } else {
         s.push_str("| attempt | phase | outcome | summary |\n|---|---|---|---|\n");
         for (id, phase, outcome, summary) in history {
-            s.push_str(&format!("| {id} | {} | {outcome} | {} |\n", phase.name(), md(summary)));
+            s.push_str(&format!(
+                "| {id} | {} | {outcome} | {} |\n",
+                phase.name(),
+                md(summary)
+            ));
         }
     }
     s.push_str(&format!(
@@ -113,18 +161,36 @@ mod tests {
 
     /// A workspace with everything done except what each test leaves open.
     fn finished() -> Facts {
-        Facts { literature_attempts: 1, active_hypotheses: 0, hypotheses_to_try: 0, exact_to: TARGET_SIZE, failed_computations: 0, output_written: true }
+        Facts {
+            literature_attempts: 1,
+            active_hypotheses: 0,
+            hypotheses_to_try: 0,
+            exact_to: TARGET_SIZE,
+            failed_computations: 0,
+            output_written: true,
+        }
     }
 
     #[test]
     fn a_new_workspace_starts_with_the_literature() {
-        let f = Facts { literature_attempts: 0, active_hypotheses: 2, hypotheses_to_try: 2, exact_to: 3, ..Facts::default() };
+        let f = Facts {
+            literature_attempts: 0,
+            active_hypotheses: 2,
+            hypotheses_to_try: 2,
+            exact_to: 3,
+            ..Facts::default()
+        };
         assert_eq!(route(&f).phase, Phase::Literature);
     }
 
     #[test]
     fn after_the_literature_open_hypotheses_go_to_the_prover() {
-        let f = Facts { active_hypotheses: 2, hypotheses_to_try: 1, exact_to: 3, ..finished() };
+        let f = Facts {
+            active_hypotheses: 2,
+            hypotheses_to_try: 1,
+            exact_to: 3,
+            ..finished()
+        };
         let r = route(&f);
         assert_eq!(r.phase, Phase::Proof);
         assert!(r.reason.contains("1 of 2"), "{}", r.reason);
@@ -132,7 +198,12 @@ mod tests {
 
     #[test]
     fn hypotheses_tried_three_times_leave_the_route_to_computation() {
-        let f = Facts { active_hypotheses: 2, hypotheses_to_try: 0, exact_to: 3, ..finished() };
+        let f = Facts {
+            active_hypotheses: 2,
+            hypotheses_to_try: 0,
+            exact_to: 3,
+            ..finished()
+        };
         let r = route(&f);
         assert_eq!(r.phase, Phase::Computation);
         assert!(r.reason.contains("size 3"), "{}", r.reason);
@@ -140,31 +211,90 @@ mod tests {
 
     #[test]
     fn computation_stops_at_the_target_or_after_three_failures() {
-        assert_eq!(route(&Facts { exact_to: TARGET_SIZE - 1, ..finished() }).phase, Phase::Computation);
-        assert_eq!(route(&Facts { exact_to: TARGET_SIZE - 1, failed_computations: MAX_ROUNDS - 1, ..finished() }).phase, Phase::Computation);
-        assert_eq!(route(&Facts { exact_to: TARGET_SIZE - 1, failed_computations: MAX_ROUNDS, ..finished() }).phase, Phase::Done);
-        assert_eq!(route(&Facts { exact_to: TARGET_SIZE, ..finished() }).phase, Phase::Done);
+        assert_eq!(
+            route(&Facts {
+                exact_to: TARGET_SIZE - 1,
+                ..finished()
+            })
+            .phase,
+            Phase::Computation
+        );
+        assert_eq!(
+            route(&Facts {
+                exact_to: TARGET_SIZE - 1,
+                failed_computations: MAX_ROUNDS - 1,
+                ..finished()
+            })
+            .phase,
+            Phase::Computation
+        );
+        assert_eq!(
+            route(&Facts {
+                exact_to: TARGET_SIZE - 1,
+                failed_computations: MAX_ROUNDS,
+                ..finished()
+            })
+            .phase,
+            Phase::Done
+        );
+        assert_eq!(
+            route(&Facts {
+                exact_to: TARGET_SIZE,
+                ..finished()
+            })
+            .phase,
+            Phase::Done
+        );
     }
 
     #[test]
     fn then_writing() {
-        assert_eq!(route(&Facts { output_written: false, ..finished() }).phase, Phase::Writing);
+        assert_eq!(
+            route(&Facts {
+                output_written: false,
+                ..finished()
+            })
+            .phase,
+            Phase::Writing
+        );
     }
 
     #[test]
     fn a_finished_workspace_is_done_until_a_new_hypothesis_sends_it_back() {
         assert_eq!(route(&finished()).phase, Phase::Done);
-        assert_eq!(route(&Facts { active_hypotheses: 1, hypotheses_to_try: 1, ..finished() }).phase, Phase::Proof);
+        assert_eq!(
+            route(&Facts {
+                active_hypotheses: 1,
+                hypotheses_to_try: 1,
+                ..finished()
+            })
+            .phase,
+            Phase::Proof
+        );
     }
 
     #[test]
     fn state_md_is_a_function_of_its_inputs() {
-        let f = Facts { exact_to: 4, ..finished() };
+        let f = Facts {
+            exact_to: 4,
+            ..finished()
+        };
         let r = route(&f);
-        let h = vec![("A-001".to_string(), Phase::Literature, "failed".to_string(), "no network | *all* sources down".to_string())];
+        let h = vec![(
+            "A-001".to_string(),
+            Phase::Literature,
+            "failed".to_string(),
+            "no network | *all* sources down".to_string(),
+        )];
         let a = render("Loop <b>", &f, &r, &h);
         assert_eq!(a, render("Loop <b>", &f, &r, &h));
-        assert!(a.starts_with("---\nschema_version: 1\nphase: computation\n"), "{a}");
-        assert!(a.contains("Loop \\<b\\>") && a.contains("no network \\| \\*all\\* sources down"), "{a}");
+        assert!(
+            a.starts_with("---\nschema_version: 1\nphase: computation\n"),
+            "{a}"
+        );
+        assert!(
+            a.contains("Loop \\<b\\>") && a.contains("no network \\| \\*all\\* sources down"),
+            "{a}"
+        );
     }
 }

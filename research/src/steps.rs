@@ -18,7 +18,10 @@
 //!
 //! Each step adds an attempt record saying what it did and how it went.
 
-use crate::record::{self, Actor, Attempt, HypothesisStatus, Kind, Lead, LeadStatus, Outcome, Phase, Priority, Record};
+use crate::record::{
+    self, Actor, Attempt, HypothesisStatus, Kind, Lead, LeadStatus, Outcome, Phase, Priority,
+    Record,
+};
 use crate::state::{self, Facts, Route, MAX_ROUNDS};
 use crate::text::md;
 use crate::workspace::{Loaded, Meta, Workspace, OUTPUT};
@@ -26,7 +29,9 @@ use crate::{Error, Result};
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::spectrum::size_tuples;
 use birkhoff_engine::Theory;
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, SpectrumRec, SpectrumRowRec};
+use birkhoff_library::record::{
+    Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, SpectrumRec, SpectrumRowRec,
+};
 use birkhoff_library::Library;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -52,7 +57,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { per_size: Duration::from_secs(20), prove_base: Duration::from_secs(5), literature: birkhoff_literature::Config::from_env(), cancel: None }
+        Options {
+            per_size: Duration::from_secs(20),
+            prove_base: Duration::from_secs(5),
+            literature: birkhoff_literature::Config::from_env(),
+            cancel: None,
+        }
     }
 }
 
@@ -81,7 +91,10 @@ pub fn stored_rows(lib: &Library, theory_id: &str) -> Result<Vec<SpectrumRowRec>
             continue;
         }
         for row in s.rows {
-            let better = |old: &SpectrumRowRec| (row.iso.status == Status::Exact, row.iso.value) > (old.iso.status == Status::Exact, old.iso.value);
+            let better = |old: &SpectrumRowRec| {
+                (row.iso.status == Status::Exact, row.iso.value)
+                    > (old.iso.status == Status::Exact, old.iso.value)
+            };
             if best.get(&row.sizes).is_none_or(better) {
                 best.insert(row.sizes.clone(), row);
             }
@@ -92,7 +105,11 @@ pub fn stored_rows(lib: &Library, theory_id: &str) -> Result<Vec<SpectrumRowRec>
 
 /// The largest n such that every size tuple up to n (each sort at most n) has an exact count.
 pub fn exact_to(rows: &[SpectrumRowRec], sorts: usize) -> u32 {
-    let exact: std::collections::BTreeSet<&[u32]> = rows.iter().filter(|r| r.iso.status == Status::Exact).map(|r| r.sizes.as_slice()).collect();
+    let exact: std::collections::BTreeSet<&[u32]> = rows
+        .iter()
+        .filter(|r| r.iso.status == Status::Exact)
+        .map(|r| r.sizes.as_slice())
+        .collect();
     let mut n = 0;
     while n < 64 && size_tuples(sorts, n + 1).all(|t| exact.contains(t.as_slice())) {
         n += 1;
@@ -103,8 +120,16 @@ pub fn exact_to(rows: &[SpectrumRowRec], sorts: usize) -> u32 {
 /// The discovery's theory, parsed from its library record.
 fn theory(lib: &Library, meta: &Meta) -> Result<Theory> {
     match lib.get(&meta.theory_id)?.body {
-        Body::Theory(t) => Theory::parse(&t.text, &meta.discovery).map_err(|e| Error::Workspace(format!("{}: the stored text does not parse: {e}", meta.theory_id))),
-        _ => Err(Error::Workspace(format!("{} is not a theory record", meta.theory_id))),
+        Body::Theory(t) => Theory::parse(&t.text, &meta.discovery).map_err(|e| {
+            Error::Workspace(format!(
+                "{}: the stored text does not parse: {e}",
+                meta.theory_id
+            ))
+        }),
+        _ => Err(Error::Workspace(format!(
+            "{} is not a theory record",
+            meta.theory_id
+        ))),
     }
 }
 
@@ -127,10 +152,15 @@ pub const SEEDED_CONJECTURES: usize = 10;
 /// settle as open conjectures, which the workspace then mirrors as hypotheses. What it proved or
 /// refuted in that quarter second is routine and not kept. Returns how many were stored.
 pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
-    use birkhoff_checker::prover::conjecture::{conjecture as guess, Options as GuessOptions, Status as GuessStatus};
+    use birkhoff_checker::prover::conjecture::{
+        conjecture as guess, Options as GuessOptions, Status as GuessStatus,
+    };
     let t = theory(lib, meta)?;
     let budget = Budget::default();
-    let opts = GuessOptions { max_size: 4, ..birkhoff_scorer::evidence::conjecture_options(&budget) };
+    let opts = GuessOptions {
+        max_size: 4,
+        ..birkhoff_scorer::evidence::conjecture_options(&budget)
+    };
     let report = match guess(&t, &opts, &mut |_| {}) {
         Ok(r) => r,
         // A theory whose terms the engine cannot evaluate has no conjectures to give.
@@ -140,10 +170,28 @@ pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
     let mut stored = 0;
     // The engine lists the smallest equations first; the first SEEDED_CONJECTURES it left
     // unsettled are enough to start on (each costs prover time in every proof round).
-    let unsettled = report.conjectures.iter().filter(|c| matches!(c.status, GuessStatus::Open { .. } | GuessStatus::NotTried | GuessStatus::ProvedByZ3 { .. }));
+    let unsettled = report.conjectures.iter().filter(|c| {
+        matches!(
+            c.status,
+            GuessStatus::Open { .. } | GuessStatus::NotTried | GuessStatus::ProvedByZ3 { .. }
+        )
+    });
     for c in unsettled.take(SEEDED_CONJECTURES) {
-        let evidence = format!("true in every model up to size {}; the prover: {}", opts.max_size, c.status.evidence());
-        let rec = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: c.equation.clone(), status: ConjectureStatus::Open, evidence, countermodel: None, proof: None, proposed_by: "conjecture engine".into() };
+        let evidence = format!(
+            "true in every model up to size {}; the prover: {}",
+            opts.max_size,
+            c.status.evidence()
+        );
+        let rec = ConjectureRec {
+            theory_id: meta.theory_id.clone(),
+            theory_name: meta.discovery.clone(),
+            statement: c.equation.clone(),
+            status: ConjectureStatus::Open,
+            evidence,
+            countermodel: None,
+            proof: None,
+            proposed_by: "conjecture engine".into(),
+        };
         // A conjecture the library holds already keeps its record (and its status).
         if lib.get(&Body::Conjecture(rec.clone()).id()).is_err() {
             lib.put(Body::Conjecture(rec))?;
@@ -158,17 +206,39 @@ pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
     let meta = ws.meta()?;
     let sorts = theory(lib, &meta)?.sig.sorts.len();
     let rounds = rounds(loaded);
-    let active: Vec<_> = loaded.hypotheses().filter(|h| h.status == HypothesisStatus::Active).collect();
+    let active: Vec<_> = loaded
+        .hypotheses()
+        .filter(|h| h.status == HypothesisStatus::Active)
+        .collect();
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Ok(Facts {
-        literature_attempts: count(loaded.attempts().filter(|a| a.phase == Phase::Literature).count()),
+        literature_attempts: count(
+            loaded
+                .attempts()
+                .filter(|a| a.phase == Phase::Literature)
+                .count(),
+        ),
         active_hypotheses: count(active.len()),
-        hypotheses_to_try: count(active.iter().filter(|h| rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS).count()),
+        hypotheses_to_try: count(
+            active
+                .iter()
+                .filter(|h| rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS)
+                .count(),
+        ),
         exact_to: exact_to(&stored_rows(lib, &meta.theory_id)?, sorts),
-        failed_computations: count(loaded.attempts().filter(|a| a.phase == Phase::Computation && a.outcome == Outcome::Failed).count()),
+        failed_computations: count(
+            loaded
+                .attempts()
+                .filter(|a| a.phase == Phase::Computation && a.outcome == Outcome::Failed)
+                .count(),
+        ),
         // OUTPUT.tex is current when it exists and no step has gathered evidence since it was
         // written: `open` writes it before any attempt, the writing step after the others.
-        output_written: ws.dir.join(OUTPUT).is_file() && loaded.attempts().last().is_none_or(|a| a.phase == Phase::Writing),
+        output_written: ws.dir.join(OUTPUT).is_file()
+            && loaded
+                .attempts()
+                .last()
+                .is_none_or(|a| a.phase == Phase::Writing),
     })
 }
 
@@ -179,8 +249,14 @@ pub fn refresh(lib: &mut Library, ws: &Workspace) -> Result<Route> {
     let meta = ws.meta()?;
     let f = facts(lib, ws, &loaded)?;
     let r = state::route(&f);
-    let history: Vec<(String, Phase, String, String)> = loaded.attempts().map(|a| (a.id.clone(), a.phase, word(a.outcome), a.summary.clone())).collect();
-    ws.write("STATE.md", &state::render(&meta.discovery, &f, &r, &history))?;
+    let history: Vec<(String, Phase, String, String)> = loaded
+        .attempts()
+        .map(|a| (a.id.clone(), a.phase, word(a.outcome), a.summary.clone()))
+        .collect();
+    ws.write(
+        "STATE.md",
+        &state::render(&meta.discovery, &f, &r, &history),
+    )?;
     let result = if loaded.problems.is_empty() {
         ws.write("SYNTHESIS.md", &crate::synth::render(&meta, &loaded))?;
         Ok(r)
@@ -192,7 +268,13 @@ pub fn refresh(lib: &mut Library, ws: &Workspace) -> Result<Route> {
 }
 
 /// Runs one step: `phase`, or the routed one. The workspace's records must be valid.
-pub fn run(lib: &mut Library, ws: &Workspace, phase: Option<Phase>, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report> {
+pub fn run(
+    lib: &mut Library,
+    ws: &Workspace,
+    phase: Option<Phase>,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report> {
     let loaded = ws.load()?;
     if !loaded.problems.is_empty() {
         return Err(Error::Invalid(loaded.problems));
@@ -206,33 +288,75 @@ pub fn run(lib: &mut Library, ws: &Workspace, phase: Option<Phase>, opts: &Optio
         Phase::Computation => Some(computation(lib, ws, &meta, &loaded, opts, progress)?),
         Phase::Proof => Some(proof(lib, ws, &meta, &loaded, opts, progress)?),
         Phase::Literature => Some(literature(lib, ws, &meta, &loaded, opts, progress)?),
-        Phase::Writing => Some(writing(lib, ws, &meta, birkhoff_paper::Compile::IfInstalled, progress)?),
+        Phase::Writing => Some(writing(
+            lib,
+            ws,
+            &meta,
+            birkhoff_paper::Compile::IfInstalled,
+            progress,
+        )?),
         Phase::Done => None,
     };
     let (attempt, outcome, summary) = match done {
         Some(a) => (Some(a.id.clone()), a.outcome, a.summary),
-        None => (None, Outcome::Success, "nothing to do: the route is done".into()),
+        None => (
+            None,
+            Outcome::Success,
+            "nothing to do: the route is done".into(),
+        ),
     };
     let next = refresh(lib, ws)?;
-    Ok(Report { phase, attempt, outcome, summary, next })
+    Ok(Report {
+        phase,
+        attempt,
+        outcome,
+        summary,
+        next,
+    })
 }
 
 fn word<T: Serialize>(v: T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Adds the attempt record of a step.
-fn attempt(ws: &Workspace, phase: Phase, outcome: Outcome, summary: String, budget: String, hypotheses: Vec<String>, artifacts: Vec<String>) -> Result<Attempt> {
+fn attempt(
+    ws: &Workspace,
+    phase: Phase,
+    outcome: Outcome,
+    summary: String,
+    budget: String,
+    hypotheses: Vec<String>,
+    artifacts: Vec<String>,
+) -> Result<Attempt> {
     let created = crate::now();
     // Within the schema's bounds, so that a step never writes a record validate would refuse.
     let summary = crate::text::cut(&summary, record::MAX_TEXT).unwrap_or(summary);
     let budget = crate::text::cut(&budget, record::MAX_ITEM).unwrap_or(budget);
     let artifacts: Vec<String> = artifacts.into_iter().take(record::MAX_ITEMS).collect();
     let hypotheses: Vec<String> = hypotheses.into_iter().take(record::MAX_ITEMS).collect();
-    let rec = ws.add(Kind::Attempt, |id| Record::Attempt(Attempt { schema_version: record::SCHEMA_VERSION, id, phase, outcome, summary, budget, hypotheses, artifacts, by: Actor::Offline, created }))?;
+    let rec = ws.add(Kind::Attempt, |id| {
+        Record::Attempt(Attempt {
+            schema_version: record::SCHEMA_VERSION,
+            id,
+            phase,
+            outcome,
+            summary,
+            budget,
+            hypotheses,
+            artifacts,
+            by: Actor::Offline,
+            created,
+        })
+    })?;
     match rec {
         Record::Attempt(a) => Ok(a),
-        _ => Err(Error::Workspace("internal: an attempt record expected".into())),
+        _ => Err(Error::Workspace(
+            "internal: an attempt record expected".into(),
+        )),
     }
 }
 
@@ -240,50 +364,146 @@ fn attempt(ws: &Workspace, phase: Phase, outcome: Outcome, summary: String, budg
 /// discovery as the library now holds it, its proofs, countermodels, spectrum and confirmed
 /// references. Used by `open` (no compile) and by the writing step (compiled when pdflatex is
 /// installed).
-pub fn write_paper(lib: &Library, ws: &Workspace, meta: &Meta, compile: birkhoff_paper::Compile) -> Result<birkhoff_paper::Outcome> {
-    let paper = birkhoff_paper::Paper::gather(lib, &meta.theory_id).map_err(|e| Error::Step(format!("writing: {e}")))?;
+pub fn write_paper(
+    lib: &Library,
+    ws: &Workspace,
+    meta: &Meta,
+    compile: birkhoff_paper::Compile,
+) -> Result<birkhoff_paper::Outcome> {
+    let paper = birkhoff_paper::Paper::gather(lib, &meta.theory_id)
+        .map_err(|e| Error::Step(format!("writing: {e}")))?;
     let _guard = birkhoff_library::lock::acquire(&ws.library_root)?;
-    paper.write(&ws.dir, compile).map_err(|e| Error::Step(format!("writing: {e}")))
+    paper
+        .write(&ws.dir, compile)
+        .map_err(|e| Error::Step(format!("writing: {e}")))
 }
 
-fn writing(lib: &mut Library, ws: &Workspace, meta: &Meta, compile: birkhoff_paper::Compile, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+fn writing(
+    lib: &mut Library,
+    ws: &Workspace,
+    meta: &Meta,
+    compile: birkhoff_paper::Compile,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Attempt> {
     use birkhoff_paper::Compiled;
     progress(&format!("writing: OUTPUT.tex for {}", meta.discovery));
     let out = write_paper(lib, ws, meta, compile)?;
     let (outcome, how) = match &out.compiled {
         Compiled::Pdf(_) => (Outcome::Success, "compiled to OUTPUT.pdf".to_string()),
         Compiled::NotAsked => (Outcome::Success, "not compiled".to_string()),
-        Compiled::NoPdflatex => (Outcome::Success, "not compiled: pdflatex is not installed".to_string()),
-        Compiled::Failed(errors) => (Outcome::Partial, format!("pdflatex failed: {}", errors.iter().take(3).map(|e| format!("{e:?}")).collect::<Vec<_>>().join("; "))),
+        Compiled::NoPdflatex => (
+            Outcome::Success,
+            "not compiled: pdflatex is not installed".to_string(),
+        ),
+        Compiled::Failed(errors) => (
+            Outcome::Partial,
+            format!(
+                "pdflatex failed: {}",
+                errors
+                    .iter()
+                    .take(3)
+                    .map(|e| format!("{e:?}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        ),
     };
     let summary = format!("OUTPUT.tex and references.bib written from the library; {how}");
     progress(&format!("writing: {summary}"));
-    attempt(ws, Phase::Writing, outcome, summary, "the paper crate's gather and write".into(), vec![], vec![OUTPUT.to_string(), birkhoff_paper::BIB_FILE.to_string()])
+    attempt(
+        ws,
+        Phase::Writing,
+        outcome,
+        summary,
+        "the paper crate's gather and write".into(),
+        vec![],
+        vec![OUTPUT.to_string(), birkhoff_paper::BIB_FILE.to_string()],
+    )
 }
 
-fn computation(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+fn computation(
+    lib: &mut Library,
+    ws: &Workspace,
+    meta: &Meta,
+    loaded: &Loaded,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Attempt> {
     let t = theory(lib, meta)?;
     let sorts = t.sig.sorts.len();
     let before = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
     // One size further than the spectrum is exact, and at least MIN_TARGET: a workspace opened
     // before any spectrum was stored would otherwise climb one trivial size per step.
     let target = (before + 1).max(MIN_TARGET);
-    progress(&format!("computation: the spectrum of {} to size {target} ({} s per size)", meta.discovery, opts.per_size.as_secs_f64()));
-    let budget = Budget { time: Some(opts.per_size), nodes: None, models: Some(10_000_000), cancel: opts.cancel.clone(), progress: None };
-    let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget).map_err(|e| Error::Step(format!("computation: {e}")))?;
+    progress(&format!(
+        "computation: the spectrum of {} to size {target} ({} s per size)",
+        meta.discovery,
+        opts.per_size.as_secs_f64()
+    ));
+    let budget = Budget {
+        time: Some(opts.per_size),
+        nodes: None,
+        models: Some(10_000_000),
+        cancel: opts.cancel.clone(),
+        progress: None,
+    };
+    let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget)
+        .map_err(|e| Error::Step(format!("computation: {e}")))?;
     let rows: Vec<SpectrumRowRec> = rows.iter().map(SpectrumRowRec::from).collect();
-    let (rec, _) = lib.put(Body::Spectrum(SpectrumRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), rows: rows.clone() }))?;
+    let (rec, _) = lib.put(Body::Spectrum(SpectrumRec {
+        theory_id: meta.theory_id.clone(),
+        theory_name: meta.discovery.clone(),
+        rows: rows.clone(),
+    }))?;
     let after = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
-    let outcome = if after >= target { Outcome::Success } else { Outcome::Failed };
-    let summary = if after > before { format!("spectrum exact through size {after} (was {before}), stored as {}", rec.id) } else { format!("size {target} could not be counted exactly within the budget; exact through size {before} as before") };
-    let round = loaded.attempts().filter(|a| a.phase == Phase::Computation).count() + 1;
-    let budget_words = format!("spectrum to size {target}, {} s per size", opts.per_size.as_secs_f64());
-    let a = attempt(ws, Phase::Computation, outcome, summary.clone(), budget_words.clone(), vec![], vec![rec.id.clone()])?;
-    let mut s = format!("## Computation {round} ({}): the spectrum to size {target}\n\n", a.id);
+    let outcome = if after >= target {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    };
+    let summary = if after > before {
+        format!(
+            "spectrum exact through size {after} (was {before}), stored as {}",
+            rec.id
+        )
+    } else {
+        format!("size {target} could not be counted exactly within the budget; exact through size {before} as before")
+    };
+    let round = loaded
+        .attempts()
+        .filter(|a| a.phase == Phase::Computation)
+        .count()
+        + 1;
+    let budget_words = format!(
+        "spectrum to size {target}, {} s per size",
+        opts.per_size.as_secs_f64()
+    );
+    let a = attempt(
+        ws,
+        Phase::Computation,
+        outcome,
+        summary.clone(),
+        budget_words.clone(),
+        vec![],
+        vec![rec.id.clone()],
+    )?;
+    let mut s = format!(
+        "## Computation {round} ({}): the spectrum to size {target}\n\n",
+        a.id
+    );
     s.push_str(&format!("Budget: {budget_words}. Counted by the scorer's evaluation path (`evidence::spectrum`), every model re-checked by the evaluator; stored as `{}`.\n\n", rec.id));
     s.push_str("| sizes | models up to isomorphism | labeled models |\n|---|---|---|\n");
     for r in &rows {
-        s.push_str(&format!("| {} | {} | {} |\n", r.sizes.iter().map(u32::to_string).collect::<Vec<_>>().join("x"), r.iso, r.labeled));
+        s.push_str(&format!(
+            "| {} | {} | {} |\n",
+            r.sizes
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("x"),
+            r.iso,
+            r.labeled
+        ));
     }
     s.push_str(&format!("\nResult: {summary}.\n"));
     let all = SpectrumRowRec::rows(&stored_rows(lib, &meta.theory_id)?);
@@ -303,54 +523,136 @@ struct Tried {
     section: String,
 }
 
-fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+fn proof(
+    lib: &mut Library,
+    ws: &Workspace,
+    meta: &Meta,
+    loaded: &Loaded,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Attempt> {
     use birkhoff_checker::prover::{prove, Options as ProverOptions, Verdict};
     let t = theory(lib, meta)?;
     let rounds = rounds(loaded);
-    let todo: Vec<_> = loaded.hypotheses().filter(|h| h.status == HypothesisStatus::Active && rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS).cloned().collect();
+    let todo: Vec<_> = loaded
+        .hypotheses()
+        .filter(|h| {
+            h.status == HypothesisStatus::Active
+                && rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS
+        })
+        .cloned()
+        .collect();
     let mut tried: Vec<Tried> = Vec::new();
     let mut budgets = Vec::new();
     for mut h in todo {
         // After Ctrl-C the hypotheses not reached are not tried (nor counted as tried).
-        if opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+        if opts
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
             break;
         }
         let round = rounds.get(h.id.as_str()).copied().unwrap_or(0);
         let timeout = opts.prove_base * 2u32.pow(round);
         budgets.push(format!("{} {} s", h.id, timeout.as_secs_f64()));
-        progress(&format!("proof: {} `{}` (round {}, {} s)", h.id, crate::text::quote(&h.statement), round + 1, timeout.as_secs_f64()));
+        progress(&format!(
+            "proof: {} `{}` (round {}, {} s)",
+            h.id,
+            crate::text::quote(&h.statement),
+            round + 1,
+            timeout.as_secs_f64()
+        ));
         let note = |s: &str| format!("round {}: {s}", round + 1);
         let goal = match birkhoff_library::statement::parse(&t, &h.statement) {
             Ok(g) => g,
             Err(e) => {
-                h.evidence.push(crate::text::cut(&note(&e), record::MAX_ITEM).unwrap_or_else(|| note(&e)));
-                tried.push(Tried { id: h.id.clone(), decided: false, artifact: None, section: String::new() });
+                h.evidence.push(
+                    crate::text::cut(&note(&e), record::MAX_ITEM).unwrap_or_else(|| note(&e)),
+                );
+                tried.push(Tried {
+                    id: h.id.clone(),
+                    decided: false,
+                    artifact: None,
+                    section: String::new(),
+                });
                 h.updated = crate::now();
                 ws.update(&Record::Hypothesis(h))?;
                 continue;
             }
         };
-        let answer = prove(&t, &goal, &ProverOptions { timeout, cancel: opts.cancel.clone(), ..ProverOptions::default() }).map_err(|e| Error::Step(format!("proof of {}: {e}", h.id)))?;
+        let answer = prove(
+            &t,
+            &goal,
+            &ProverOptions {
+                timeout,
+                cancel: opts.cancel.clone(),
+                ..ProverOptions::default()
+            },
+        )
+        .map_err(|e| Error::Step(format!("proof of {}: {e}", h.id)))?;
         // Ctrl-C stops the prover inside a hypothesis; an answer cut short that way is no
         // round of it (the next run tries it again with the same budget).
-        if matches!(answer.verdict, Verdict::Unknown) && opts.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+        if matches!(answer.verdict, Verdict::Unknown)
+            && opts
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
             budgets.pop();
             break;
         }
-        let conjecture = ConjectureRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), statement: h.statement.clone(), status: ConjectureStatus::Open, evidence: String::new(), countermodel: None, proof: None, proposed_by: "research".into() };
-        let cid = h.conjecture.clone().unwrap_or_else(|| Body::Conjecture(conjecture.clone()).id());
+        let conjecture = ConjectureRec {
+            theory_id: meta.theory_id.clone(),
+            theory_name: meta.discovery.clone(),
+            statement: h.statement.clone(),
+            status: ConjectureStatus::Open,
+            evidence: String::new(),
+            countermodel: None,
+            proof: None,
+            proposed_by: "research".into(),
+        };
+        let cid = h
+            .conjecture
+            .clone()
+            .unwrap_or_else(|| Body::Conjecture(conjecture.clone()).id());
         let proposed_by = match lib.get(&cid) {
-            Ok(birkhoff_library::Record { body: Body::Conjecture(c), .. }) => c.proposed_by,
+            Ok(birkhoff_library::Record {
+                body: Body::Conjecture(c),
+                ..
+            }) => c.proposed_by,
             _ => "research".into(),
         };
-        let settle = |lib: &mut Library, status, evidence: &str, countermodel, proof| lib.put(Body::Conjecture(ConjectureRec { status, evidence: evidence.into(), countermodel, proof, proposed_by: proposed_by.clone(), ..conjecture.clone() }));
+        let settle = |lib: &mut Library, status, evidence: &str, countermodel, proof| {
+            lib.put(Body::Conjecture(ConjectureRec {
+                status,
+                evidence: evidence.into(),
+                countermodel,
+                proof,
+                proposed_by: proposed_by.clone(),
+                ..conjecture.clone()
+            }))
+        };
         let (evidence, decided, artifact, section) = match answer.verdict {
             Verdict::Proved { certificate } => {
-                let cert = serde_json::to_value(&certificate).map_err(|e| Error::Step(format!("certificate: {e}")))?;
-                let prf = ProofRec { conjecture_id: cid.clone(), theory_id: meta.theory_id.clone(), statement: h.statement.clone(), prover: "birkhoff prove (equality saturation, certificate replayed)".into(), certificate: cert };
+                let cert = serde_json::to_value(&certificate)
+                    .map_err(|e| Error::Step(format!("certificate: {e}")))?;
+                let prf = ProofRec {
+                    conjecture_id: cid.clone(),
+                    theory_id: meta.theory_id.clone(),
+                    statement: h.statement.clone(),
+                    prover: "birkhoff prove (equality saturation, certificate replayed)".into(),
+                    certificate: cert,
+                };
                 let (prec, _) = lib.put(Body::Proof(prf.clone()))?;
                 let evidence = format!("proved, certificate replayed ({})", prec.id);
-                settle(lib, ConjectureStatus::Proved, &evidence, None, Some(prec.id.clone()))?;
+                settle(
+                    lib,
+                    ConjectureStatus::Proved,
+                    &evidence,
+                    None,
+                    Some(prec.id.clone()),
+                )?;
                 h.status = HypothesisStatus::Proven;
                 let steps = match lib.readable_proof(&prf, timeout) {
                     Ok(p) => format!("```\n{p}```\n"),
@@ -360,21 +662,55 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
                 (evidence, true, Some(prec.id), section)
             }
             Verdict::Disproved { model, .. } => {
-                let (mrec, _) = lib.put(Body::Model(ModelRec { theory_id: meta.theory_id.clone(), theory_name: meta.discovery.clone(), structure: model.to_json(&t.sig) }))?;
-                let evidence = format!("refuted by a countermodel of size {:?} ({})", model.sizes, mrec.id);
-                settle(lib, ConjectureStatus::Refuted, &evidence, Some(mrec.id.clone()), None)?;
+                let (mrec, _) = lib.put(Body::Model(ModelRec {
+                    theory_id: meta.theory_id.clone(),
+                    theory_name: meta.discovery.clone(),
+                    structure: model.to_json(&t.sig),
+                }))?;
+                let evidence = format!(
+                    "refuted by a countermodel of size {:?} ({})",
+                    model.sizes, mrec.id
+                );
+                settle(
+                    lib,
+                    ConjectureStatus::Refuted,
+                    &evidence,
+                    Some(mrec.id.clone()),
+                    None,
+                )?;
                 h.status = HypothesisStatus::Refuted;
                 let table = birkhoff_engine::tables::cayley(&t.sig, &model);
                 let section = format!("## {}: {} is false\n\nA countermodel, checked by the evaluator (`{}`):\n\n```\n{}\n```\n", h.id, md(&h.statement), mrec.id, table.trim_end());
                 (evidence, true, Some(mrec.id), section)
             }
-            Verdict::ProvedByZ3 { .. } => ("Z3 reports it follows (unsat), without a certificate; it stays active".to_string(), false, None, String::new()),
-            Verdict::Unknown => (format!("undecided in {} s ({})", timeout.as_secs_f64(), answer.unknown_because.unwrap_or_default()), false, None, String::new()),
+            Verdict::ProvedByZ3 { .. } => (
+                "Z3 reports it follows (unsat), without a certificate; it stays active".to_string(),
+                false,
+                None,
+                String::new(),
+            ),
+            Verdict::Unknown => (
+                format!(
+                    "undecided in {} s ({})",
+                    timeout.as_secs_f64(),
+                    answer.unknown_because.unwrap_or_default()
+                ),
+                false,
+                None,
+                String::new(),
+            ),
         };
         h.conjecture = Some(cid);
-        h.evidence.push(crate::text::cut(&note(&evidence), record::MAX_ITEM).unwrap_or_else(|| note(&evidence)));
+        h.evidence.push(
+            crate::text::cut(&note(&evidence), record::MAX_ITEM).unwrap_or_else(|| note(&evidence)),
+        );
         h.updated = crate::now();
-        tried.push(Tried { id: h.id.clone(), decided, artifact, section });
+        tried.push(Tried {
+            id: h.id.clone(),
+            decided,
+            artifact,
+            section,
+        });
         ws.update(&Record::Hypothesis(h))?;
     }
     let decided = tried.iter().filter(|t| t.decided).count();
@@ -383,7 +719,11 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
         d if d == tried.len() => Outcome::Success,
         _ => Outcome::Partial,
     };
-    let summary = if tried.is_empty() { "no active hypothesis left to try".to_string() } else { format!("{decided} of {} hypotheses settled", tried.len()) };
+    let summary = if tried.is_empty() {
+        "no active hypothesis left to try".to_string()
+    } else {
+        format!("{decided} of {} hypotheses settled", tried.len())
+    };
     // One countermodel often refutes several hypotheses: each artifact is listed once.
     let mut artifacts: Vec<String> = Vec::new();
     for a in tried.iter().filter_map(|t| t.artifact.clone()) {
@@ -391,7 +731,15 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
             artifacts.push(a);
         }
     }
-    let a = attempt(ws, Phase::Proof, outcome, summary.clone(), budgets.join(", "), tried.iter().map(|t| t.id.clone()).collect(), artifacts)?;
+    let a = attempt(
+        ws,
+        Phase::Proof,
+        outcome,
+        summary.clone(),
+        budgets.join(", "),
+        tried.iter().map(|t| t.id.clone()).collect(),
+        artifacts,
+    )?;
     for t in tried.iter().filter(|t| !t.section.is_empty()) {
         ws.append("PROOF.md", &format!("{}\n(attempt {})\n", t.section, a.id))?;
     }
@@ -399,31 +747,85 @@ fn proof(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: 
     Ok(a)
 }
 
-fn literature(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Attempt> {
+fn literature(
+    lib: &mut Library,
+    ws: &Workspace,
+    meta: &Meta,
+    loaded: &Loaded,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Attempt> {
     let t = theory(lib, meta)?;
     let subject = birkhoff_literature::subject::of_theory_in(lib, &t);
-    progress(&format!("literature: searching for {} ({})", subject.title, subject.key));
-    let out = match birkhoff_literature::search(lib.root(), &subject, opts.literature.clone(), &mut |l: &str| progress(&format!("  {l}"))) {
+    progress(&format!(
+        "literature: searching for {} ({})",
+        subject.title, subject.key
+    ));
+    let out = match birkhoff_literature::search(
+        lib.root(),
+        &subject,
+        opts.literature.clone(),
+        &mut |l: &str| progress(&format!("  {l}")),
+    ) {
         Ok(o) => o,
         Err(e) => {
             let summary = format!("the literature search could not run: {e}");
             progress(&summary);
-            return attempt(ws, Phase::Literature, Outcome::Failed, summary, String::new(), vec![], vec![]);
+            return attempt(
+                ws,
+                Phase::Literature,
+                Outcome::Failed,
+                summary,
+                String::new(),
+                vec![],
+                vec![],
+            );
         }
     };
-    let reached = out.sources.iter().any(|s| !s.down && s.errors.len() < s.queries.max(1));
-    if let Ok(text) = birkhoff_library::atomic::read_text(&out.literature_md, crate::workspace::MAX_FILE_BYTES) {
+    let reached = out
+        .sources
+        .iter()
+        .any(|s| !s.down && s.errors.len() < s.queries.max(1));
+    if let Ok(text) =
+        birkhoff_library::atomic::read_text(&out.literature_md, crate::workspace::MAX_FILE_BYTES)
+    {
         ws.write("LITERATURE.md", &text)?;
     }
     // Each confirmed reference not yet a lead becomes one.
-    let known: std::collections::BTreeSet<String> = loaded.records.iter().filter_map(|r| if let Record::Lead(l) = r { l.reference.clone() } else { None }).collect();
+    let known: std::collections::BTreeSet<String> = loaded
+        .records
+        .iter()
+        .filter_map(|r| {
+            if let Record::Lead(l) = r {
+                l.reference.clone()
+            } else {
+                None
+            }
+        })
+        .collect();
     let mut artifacts = Vec::new();
     for r in out.confirmed.iter().filter(|r| !known.contains(&r.number)) {
         let now = crate::now();
-        let title = crate::text::cut(&r.paper.title, record::MAX_TITLE).unwrap_or_else(|| r.paper.title.clone());
-        let notes = format!("{} ({}), confirmed by the literature agent's gate.", r.paper.authors.join(", "), r.paper.year.map_or("no year".into(), |y| y.to_string()));
+        let title = crate::text::cut(&r.paper.title, record::MAX_TITLE)
+            .unwrap_or_else(|| r.paper.title.clone());
+        let notes = format!(
+            "{} ({}), confirmed by the literature agent's gate.",
+            r.paper.authors.join(", "),
+            r.paper.year.map_or("no year".into(), |y| y.to_string())
+        );
         let lead = ws.add(Kind::Lead, |id| {
-            Record::Lead(Lead { schema_version: record::SCHEMA_VERSION, id, title, status: LeadStatus::New, priority: Priority::Medium, reference: Some(r.number.clone()), notes: crate::text::cut(&notes, record::MAX_TEXT).unwrap_or(notes), by: Actor::Offline, created: now.clone(), updated: now })
+            Record::Lead(Lead {
+                schema_version: record::SCHEMA_VERSION,
+                id,
+                title,
+                status: LeadStatus::New,
+                priority: Priority::Medium,
+                reference: Some(r.number.clone()),
+                notes: crate::text::cut(&notes, record::MAX_TEXT).unwrap_or(notes),
+                by: Actor::Offline,
+                created: now.clone(),
+                updated: now,
+            })
         })?;
         artifacts.push(lead.id().to_string());
     }
@@ -431,12 +833,50 @@ fn literature(lib: &mut Library, ws: &Workspace, meta: &Meta, loaded: &Loaded, o
         (Outcome::Failed, "no literature source could be reached (no network?); run `birkhoff research step SLUG --phase literature` when it is there".to_string())
     } else {
         let complete = out.sources.iter().all(|s| s.errors.is_empty());
-        let oeis = if out.oeis.is_empty() { String::new() } else { format!(", the spectrum in the OEIS as {}", out.oeis.iter().map(|m| m.sequence.a_number.clone()).collect::<Vec<_>>().join(", ")) };
-        (if complete { Outcome::Success } else { Outcome::Partial }, format!("{} confirmed and {} unconfirmed references{oeis}; {} new leads", out.confirmed.len(), out.unconfirmed.len(), artifacts.len()))
+        let oeis = if out.oeis.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", the spectrum in the OEIS as {}",
+                out.oeis
+                    .iter()
+                    .map(|m| m.sequence.a_number.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        (
+            if complete {
+                Outcome::Success
+            } else {
+                Outcome::Partial
+            },
+            format!(
+                "{} confirmed and {} unconfirmed references{oeis}; {} new leads",
+                out.confirmed.len(),
+                out.unconfirmed.len(),
+                artifacts.len()
+            ),
+        )
     };
     progress(&format!("literature: {summary}"));
     let c = &opts.literature;
-    let sources = birkhoff_literature::Source::ALL.iter().filter(|s| c.source(**s).enabled).count();
-    let budget = format!("{sources} sources, {} s per request{}", c.timeout.as_secs_f64(), if c.offline { ", cache only" } else { "" });
-    attempt(ws, Phase::Literature, outcome, summary, budget, vec![], artifacts)
+    let sources = birkhoff_literature::Source::ALL
+        .iter()
+        .filter(|s| c.source(**s).enabled)
+        .count();
+    let budget = format!(
+        "{sources} sources, {} s per request{}",
+        c.timeout.as_secs_f64(),
+        if c.offline { ", cache only" } else { "" }
+    );
+    attempt(
+        ws,
+        Phase::Literature,
+        outcome,
+        summary,
+        budget,
+        vec![],
+        artifacts,
+    )
 }

@@ -13,7 +13,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The files a workspace holds besides its records, in the order `status` lists them.
-pub const FILES: [&str; 7] = ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md", OUTPUT];
+pub const FILES: [&str; 7] = [
+    "PROBLEM.md",
+    "LITERATURE.md",
+    "PROOF.md",
+    "COMPUTATION.md",
+    "STATE.md",
+    "SYNTHESIS.md",
+    OUTPUT,
+];
 
 /// The paper's file (the paper crate's), written by `open` and by the writing step.
 pub const OUTPUT: &str = birkhoff_paper::TEX_FILE;
@@ -67,12 +75,24 @@ impl Loaded {
 
     /// The hypotheses, by ID.
     pub fn hypotheses(&self) -> impl Iterator<Item = &Hypothesis> {
-        self.records.iter().filter_map(|r| if let Record::Hypothesis(h) = r { Some(h) } else { None })
+        self.records.iter().filter_map(|r| {
+            if let Record::Hypothesis(h) = r {
+                Some(h)
+            } else {
+                None
+            }
+        })
     }
 
     /// The attempts, by ID (which is the order they were made).
     pub fn attempts(&self) -> impl Iterator<Item = &record::Attempt> {
-        self.records.iter().filter_map(|r| if let Record::Attempt(a) = r { Some(a) } else { None })
+        self.records.iter().filter_map(|r| {
+            if let Record::Attempt(a) = r {
+                Some(a)
+            } else {
+                None
+            }
+        })
     }
 }
 
@@ -105,7 +125,9 @@ pub fn find_discovery(lib: &Library, name: &str) -> Result<(String, TheoryRec)> 
                 Body::Theory(t) => Ok((r.id, t)),
                 _ => Err(Error::NoDiscovery(crate::text::quote(name))),
             },
-            Err(birkhoff_library::Error::NotFound(_)) => Err(Error::NoDiscovery(crate::text::quote(name))),
+            Err(birkhoff_library::Error::NotFound(_)) => {
+                Err(Error::NoDiscovery(crate::text::quote(name)))
+            }
             Err(e) => Err(e.into()),
         };
     }
@@ -113,13 +135,20 @@ pub fn find_discovery(lib: &Library, name: &str) -> Result<(String, TheoryRec)> 
         .list("theory")?
         .into_iter()
         .filter_map(|r| match r.body {
-            Body::Theory(t) if t.discovery && (t.name == name || t.aliases.iter().any(|a| a.name == name)) => Some((r.id, t)),
+            Body::Theory(t)
+                if t.discovery && (t.name == name || t.aliases.iter().any(|a| a.name == name)) =>
+            {
+                Some((r.id, t))
+            }
             _ => None,
         })
         .collect();
     // A name given first beats an alias; the list is sorted by file name, so the pick is stable.
     found.sort_by_key(|(_, t)| t.name != name);
-    found.into_iter().next().ok_or_else(|| Error::NoDiscovery(crate::text::quote(name)))
+    found
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::NoDiscovery(crate::text::quote(name)))
 }
 
 impl Workspace {
@@ -129,7 +158,11 @@ impl Workspace {
         if !is_slug(slug) || !dir.join("PROBLEM.md").is_file() {
             return Err(Error::NoWorkspace(crate::text::quote(slug)));
         }
-        Ok(Workspace { library_root: library_root.to_path_buf(), slug: slug.to_string(), dir })
+        Ok(Workspace {
+            library_root: library_root.to_path_buf(),
+            slug: slug.to_string(),
+            dir,
+        })
     }
 
     /// Every workspace of the library, by name.
@@ -140,9 +173,15 @@ impl Workspace {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(io_err(&root)(e)),
         };
-        let mut names: Vec<String> = entries.filter_map(|e| e.ok()).filter_map(|e| e.file_name().to_str().map(str::to_string)).collect();
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .collect();
         names.sort();
-        Ok(names.iter().filter_map(|n| Workspace::open(library_root, n).ok()).collect())
+        Ok(names
+            .iter()
+            .filter_map(|n| Workspace::open(library_root, n).ok())
+            .collect())
     }
 
     /// Makes (or completes) the workspace of the discovery `name`: its directory and files,
@@ -154,19 +193,33 @@ impl Workspace {
         let (theory_id, theory) = find_discovery(lib, name)?;
         let slug = slug_of(&theory.name).unwrap_or_else(|| theory_id.clone());
         let dir = lib.root().join(RESEARCH_DIR).join(&slug);
-        let ws = Workspace { library_root: lib.root().to_path_buf(), slug, dir };
+        let ws = Workspace {
+            library_root: lib.root().to_path_buf(),
+            slug,
+            dir,
+        };
         let fresh = !ws.dir.join("PROBLEM.md").exists();
         if !fresh {
             let meta = ws.meta()?;
             if meta.theory_id != theory_id {
-                return Err(Error::Workspace(format!("{} belongs to {} ({}), not to {theory_id}", ws.dir.display(), meta.discovery, meta.theory_id)));
+                return Err(Error::Workspace(format!(
+                    "{} belongs to {} ({}), not to {theory_id}",
+                    ws.dir.display(),
+                    meta.discovery,
+                    meta.theory_id
+                )));
             }
         }
         for sub in Kind::ALL {
             let d = ws.dir.join("records").join(sub.dir());
             std::fs::create_dir_all(&d).map_err(io_err(&d))?;
         }
-        let meta = Meta { schema_version: record::SCHEMA_VERSION, discovery: theory.name.clone(), theory_id: theory_id.clone(), created: crate::now() };
+        let meta = Meta {
+            schema_version: record::SCHEMA_VERSION,
+            discovery: theory.name.clone(),
+            theory_id: theory_id.clone(),
+            created: crate::now(),
+        };
         ws.write_missing("PROBLEM.md", &problem_md(lib, &meta, &theory)?)?;
         ws.write_missing("LITERATURE.md", "# Literature\n\nNot searched yet: the literature step (`birkhoff research step`) runs Birkhoff's literature agent when the network is there and puts its LITERATURE.md here.\n")?;
         ws.write_missing("PROOF.md", "# Proofs\n\nEach proof step tries the active hypotheses with the prover and adds the proofs it finds here, as numbered equational steps checked from their text.\n")?;
@@ -187,9 +240,23 @@ impl Workspace {
     pub fn meta(&self) -> Result<Meta> {
         let path = self.dir.join("PROBLEM.md");
         let text = atomic::read_text(&path, MAX_FILE_BYTES)?;
-        let front = text.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")).map(|(f, _)| f);
-        let front = front.ok_or_else(|| Error::Workspace(format!("{}: no front matter (a block between --- lines at the top)", path.display())))?;
-        serde_saphyr::from_str::<Meta>(front).map_err(|e| Error::Workspace(format!("{}: front matter: {}", path.display(), e.to_string().lines().next().unwrap_or(""))))
+        let front = text
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.split_once("\n---\n"))
+            .map(|(f, _)| f);
+        let front = front.ok_or_else(|| {
+            Error::Workspace(format!(
+                "{}: no front matter (a block between --- lines at the top)",
+                path.display()
+            ))
+        })?;
+        serde_saphyr::from_str::<Meta>(front).map_err(|e| {
+            Error::Workspace(format!(
+                "{}: front matter: {}",
+                path.display(),
+                e.to_string().lines().next().unwrap_or("")
+            ))
+        })
     }
 
     /// Reads every record and validates it; never fails on a bad record (that is a problem in
@@ -201,16 +268,39 @@ impl Workspace {
         for kind in Kind::ALL {
             let d = records.join(kind.dir());
             for path in yaml_files(&d)? {
-                let file = format!("records/{}/{}", kind.dir(), path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let text = match atomic::read(&path, record::MAX_RECORD_BYTES).map(|b| String::from_utf8(b.unwrap_or_default())) {
+                let file = format!(
+                    "records/{}/{}",
+                    kind.dir(),
+                    path.file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                );
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let text = match atomic::read(&path, record::MAX_RECORD_BYTES)
+                    .map(|b| String::from_utf8(b.unwrap_or_default()))
+                {
                     Ok(Ok(t)) => t,
                     Ok(Err(e)) => {
-                        problems.push(Problem { file, field: "-".into(), line: None, column: None, message: format!("cannot be read: {e}") });
+                        problems.push(Problem {
+                            file,
+                            field: "-".into(),
+                            line: None,
+                            column: None,
+                            message: format!("cannot be read: {e}"),
+                        });
                         continue;
                     }
                     Err(e) => {
-                        problems.push(Problem { file, field: "-".into(), line: None, column: None, message: format!("cannot be read: {e}") });
+                        problems.push(Problem {
+                            file,
+                            field: "-".into(),
+                            line: None,
+                            column: None,
+                            message: format!("cannot be read: {e}"),
+                        });
                         continue;
                     }
                 };
@@ -220,17 +310,29 @@ impl Workspace {
                 }
             }
         }
-        let ids: BTreeSet<String> = parsed.iter().map(|(_, _, _, r)| r.id().to_string()).collect();
+        let ids: BTreeSet<String> = parsed
+            .iter()
+            .map(|(_, _, _, r)| r.id().to_string())
+            .collect();
         let mut seen = BTreeSet::new();
         for (file, stem, text, r) in &parsed {
             problems.extend(record::validate(r, file, text, stem, &ids));
             if !seen.insert(r.id().to_string()) {
-                problems.push(Problem::at(file, text, "id", format!("`{}` is used by another file too", r.id())));
+                problems.push(Problem::at(
+                    file,
+                    text,
+                    "id",
+                    format!("`{}` is used by another file too", r.id()),
+                ));
             }
         }
         problems.sort();
         let mut records: Vec<Record> = parsed.into_iter().map(|(_, _, _, r)| r).collect();
-        records.sort_by(|a, b| a.kind().cmp(&b.kind()).then_with(|| id_order(a.id()).cmp(&id_order(b.id()))));
+        records.sort_by(|a, b| {
+            a.kind()
+                .cmp(&b.kind())
+                .then_with(|| id_order(a.id()).cmp(&id_order(b.id())))
+        });
         Ok(Loaded { records, problems })
     }
 
@@ -242,16 +344,35 @@ impl Workspace {
         let d = self.dir.join("records").join(kind.dir());
         std::fs::create_dir_all(&d).map_err(io_err(&d))?;
         let last_path = d.join(".last");
-        let last: u32 = atomic::read_text(&last_path, 64).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
-        let highest = yaml_files(&d)?.iter().filter_map(|p| p.file_stem()?.to_str().and_then(|s| s.split_once('-')).and_then(|(_, n)| n.parse::<u32>().ok())).max().unwrap_or(0);
+        let last: u32 = atomic::read_text(&last_path, 64)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        let highest = yaml_files(&d)?
+            .iter()
+            .filter_map(|p| {
+                p.file_stem()?
+                    .to_str()
+                    .and_then(|s| s.split_once('-'))
+                    .and_then(|(_, n)| n.parse::<u32>().ok())
+            })
+            .max()
+            .unwrap_or(0);
         let n = last.max(highest) + 1;
         let rec = make(kind.id(n));
         if rec.kind() != kind || rec.id() != kind.id(n) {
-            return Err(Error::Workspace(format!("internal: a new {} record must have ID {}", kind.dir(), kind.id(n))));
+            return Err(Error::Workspace(format!(
+                "internal: a new {} record must have ID {}",
+                kind.dir(),
+                kind.id(n)
+            )));
         }
         atomic::write(&last_path, format!("{n}\n").as_bytes())?;
         if !atomic::write_new(&self.record_path(&rec), rec.to_yaml().as_bytes())? {
-            return Err(Error::Workspace(format!("{} exists already", self.record_path(&rec).display())));
+            return Err(Error::Workspace(format!(
+                "{} exists already",
+                self.record_path(&rec).display()
+            )));
         }
         Ok(rec)
     }
@@ -264,7 +385,10 @@ impl Workspace {
     }
 
     fn record_path(&self, rec: &Record) -> PathBuf {
-        self.dir.join("records").join(rec.kind().dir()).join(format!("{}.yaml", rec.id()))
+        self.dir
+            .join("records")
+            .join(rec.kind().dir())
+            .join(format!("{}.yaml", rec.id()))
     }
 
     /// Writes `name` (one of [`FILES`] or [`OUTPUT`]) atomically, under the lock.
@@ -303,9 +427,14 @@ impl Workspace {
     /// A hypothesis for each of the library's conjectures about `theory_id` not mirrored yet.
     fn import_conjectures(&self, lib: &Library, theory_id: &str) -> Result<()> {
         let loaded = self.load()?;
-        let mirrored: BTreeSet<String> = loaded.hypotheses().filter_map(|h| h.conjecture.clone()).collect();
+        let mirrored: BTreeSet<String> = loaded
+            .hypotheses()
+            .filter_map(|h| h.conjecture.clone())
+            .collect();
         for r in lib.list("conjecture")? {
-            let Body::Conjecture(c) = &r.body else { continue };
+            let Body::Conjecture(c) = &r.body else {
+                continue;
+            };
             if c.theory_id != theory_id || mirrored.contains(&r.id) {
                 continue;
             }
@@ -315,7 +444,12 @@ impl Workspace {
                 ConjectureStatus::Proved => (HypothesisStatus::Proven, Confidence::High),
             };
             let now = crate::now();
-            let evidence = if c.evidence.trim().is_empty() { vec![] } else { vec![crate::text::cut(&c.evidence, record::MAX_ITEM).unwrap_or_else(|| c.evidence.clone())] };
+            let evidence = if c.evidence.trim().is_empty() {
+                vec![]
+            } else {
+                vec![crate::text::cut(&c.evidence, record::MAX_ITEM)
+                    .unwrap_or_else(|| c.evidence.clone())]
+            };
             self.add(Kind::Hypothesis, |id| {
                 Record::Hypothesis(Hypothesis {
                     schema_version: record::SCHEMA_VERSION,
@@ -325,7 +459,10 @@ impl Workspace {
                     confidence,
                     conjecture: Some(r.id.clone()),
                     evidence,
-                    notes: format!("From the library's conjecture {} (proposed by {}).", r.id, c.proposed_by),
+                    notes: format!(
+                        "From the library's conjecture {} (proposed by {}).",
+                        r.id, c.proposed_by
+                    ),
                     by: Actor::Offline,
                     created: now.clone(),
                     updated: now.clone(),
@@ -338,7 +475,12 @@ impl Workspace {
 
 /// `H-007` before `H-010` before `H-1000`: by number, then by text for malformed IDs.
 fn id_order(id: &str) -> (u64, String) {
-    (id.split_once('-').and_then(|(_, n)| n.parse().ok()).unwrap_or(u64::MAX), id.to_string())
+    (
+        id.split_once('-')
+            .and_then(|(_, n)| n.parse().ok())
+            .unwrap_or(u64::MAX),
+        id.to_string(),
+    )
 }
 
 /// The `.yaml` files of a directory, sorted; a missing directory has none.
@@ -352,7 +494,12 @@ fn yaml_files(dir: &Path) -> Result<Vec<PathBuf>> {
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml") && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(atomic::TEMP_PREFIX)))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "yaml")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(atomic::TEMP_PREFIX))
+        })
         .collect();
     out.sort();
     Ok(out)
@@ -360,8 +507,17 @@ fn yaml_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// PROBLEM.md: the front matter, the theory, what the library knows of it, the goals.
 fn problem_md(lib: &Library, meta: &Meta, t: &TheoryRec) -> Result<String> {
-    let front = serde_saphyr::to_string(meta).map_err(|e| Error::Workspace(format!("PROBLEM.md front matter: {e}")))?;
-    let mut s = format!("---\n{}---\n\n# Problem: {}\n\n", if front.ends_with('\n') { front } else { front + "\n" }, md(&t.name));
+    let front = serde_saphyr::to_string(meta)
+        .map_err(|e| Error::Workspace(format!("PROBLEM.md front matter: {e}")))?;
+    let mut s = format!(
+        "---\n{}---\n\n# Problem: {}\n\n",
+        if front.ends_with('\n') {
+            front
+        } else {
+            front + "\n"
+        },
+        md(&t.name)
+    );
     s.push_str(&format!("What is known about {}, what can be proved about it, and how many models does it have? The library's record is `{}`.\n\n", md(&t.name), meta.theory_id));
     s.push_str("## The theory\n\n```\n");
     s.push_str(t.text.trim_end());
@@ -378,10 +534,19 @@ fn problem_md(lib: &Library, meta: &Meta, t: &TheoryRec) -> Result<String> {
     }
     let spectrum = crate::steps::stored_rows(lib, &meta.theory_id)?;
     if !spectrum.is_empty() {
-        let cells: Vec<String> = spectrum.iter().map(|r| format!("{:?}: {}", r.sizes, r.iso)).collect();
-        s.push_str(&format!("- Models up to isomorphism: {}\n", cells.join(", ")));
+        let cells: Vec<String> = spectrum
+            .iter()
+            .map(|r| format!("{:?}: {}", r.sizes, r.iso))
+            .collect();
+        s.push_str(&format!(
+            "- Models up to isomorphism: {}\n",
+            cells.join(", ")
+        ));
     }
     s.push_str("\n## Goals\n\n- Search the literature: is it known? (literature)\n- Settle the active hypotheses (proof)\n");
-    s.push_str(&format!("- Count the models to size {} (computation)\n- Write it up as OUTPUT.tex (writing)\n", crate::state::TARGET_SIZE));
+    s.push_str(&format!(
+        "- Count the models to size {} (computation)\n- Write it up as OUTPUT.tex (writing)\n",
+        crate::state::TARGET_SIZE
+    ));
     Ok(s)
 }

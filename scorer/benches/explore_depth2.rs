@@ -12,13 +12,18 @@ use rayon::prelude::*;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let bases: Vec<_> = seeds::all().iter().map(|s| seeds::load(s.name).expect("seeds parse")).collect();
+    let bases: Vec<_> = seeds::all()
+        .iter()
+        .map(|s| seeds::load(s.name).expect("seeds parse"))
+        .collect();
     let start = std::time::Instant::now();
     let (g, stats) = derivation::explore(&bases, 2);
     let explored = start.elapsed();
     let weights = Weights::default();
     let theories: Vec<_> = g.graph.node_weights().map(|n| &n.theory).collect();
-    let scored: Vec<f64> = score_syntactic_all(&theories, &weights).map(|s| s.total).collect();
+    let scored: Vec<f64> = score_syntactic_all(&theories, &weights)
+        .map(|s| s.total)
+        .collect();
     let total = start.elapsed();
     let best = scored.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // Sums in node order: two builds that explore and score alike print the same figure.

@@ -7,8 +7,10 @@
 use crate::independence::{self, AxiomIndependence};
 use crate::spectrum::KnownSpectrum;
 use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::prover::conjecture::{conjecture_with_models, ModelCheck, Options as ConjectureOptions, Report};
 use birkhoff_checker::finder::{enumerate, FinderError, IsoClass, Options};
+use birkhoff_checker::prover::conjecture::{
+    conjecture_with_models, ModelCheck, Options as ConjectureOptions, Report,
+};
 use birkhoff_checker::spectrum::{size_tuples, SpectrumRow};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
@@ -31,7 +33,11 @@ impl ConjectureSummary {
     pub fn of(report: &Report) -> ConjectureSummary {
         let n = report.counts;
         let count = |k: usize| u32::try_from(k).unwrap_or(u32::MAX);
-        ConjectureSummary { proved: count(n.proved + n.proved_by_z3), open: count(n.open), refuted: count(n.refuted) }
+        ConjectureSummary {
+            proved: count(n.proved + n.proved_by_z3),
+            open: count(n.open),
+            refuted: count(n.refuted),
+        }
     }
 
     /// Conjecture yield: `1 − exp(−(proved + open/2)/3)`. Each non-trivial theorem is a reason to
@@ -68,7 +74,16 @@ pub struct Evidence<'a> {
 impl<'a> Evidence<'a> {
     /// Evidence from the axioms alone: the syntactic dimensions only.
     pub fn syntactic(theory: &'a Theory) -> Evidence<'a> {
-        Evidence { theory, spectrum: None, classes: None, independence: None, conjectures: None, parents: &[], known: &[], known_as: None }
+        Evidence {
+            theory,
+            spectrum: None,
+            classes: None,
+            independence: None,
+            conjectures: None,
+            parents: &[],
+            known: &[],
+            known_as: None,
+        }
     }
 }
 
@@ -87,8 +102,22 @@ pub struct Gathered {
 
 impl Gathered {
     /// Borrows this as evidence for `theory`.
-    pub fn evidence<'a>(&'a self, theory: &'a Theory, parents: &'a [Vec<SpectrumRow>], known: &'a [KnownSpectrum]) -> Evidence<'a> {
-        Evidence { theory, spectrum: Some(&self.spectrum), classes: Some(&self.classes), independence: self.independence.as_deref(), conjectures: self.conjectures, parents, known, known_as: None }
+    pub fn evidence<'a>(
+        &'a self,
+        theory: &'a Theory,
+        parents: &'a [Vec<SpectrumRow>],
+        known: &'a [KnownSpectrum],
+    ) -> Evidence<'a> {
+        Evidence {
+            theory,
+            spectrum: Some(&self.spectrum),
+            classes: Some(&self.classes),
+            independence: self.independence.as_deref(),
+            conjectures: self.conjectures,
+            parents,
+            known,
+            known_as: None,
+        }
     }
 }
 
@@ -98,7 +127,15 @@ const CONJECTURE_SIZE: u32 = 4;
 /// The conjecture engine's settings for scoring: terms of depth 2, a quarter second per
 /// conjecture and at most ten conjectures, so that it adds at most a few seconds to a score.
 pub fn conjecture_options(budget: &Budget) -> ConjectureOptions {
-    ConjectureOptions { depth: 2, per_conjecture: Duration::from_millis(250), beyond: 1, max_conjectures: 10, max_terms: 20_000, cancel: budget.cancel.clone(), ..ConjectureOptions::default() }
+    ConjectureOptions {
+        depth: 2,
+        per_conjecture: Duration::from_millis(250),
+        beyond: 1,
+        max_conjectures: 10,
+        max_terms: 20_000,
+        cancel: budget.cancel.clone(),
+        ..ConjectureOptions::default()
+    }
 }
 
 /// What to gather for a score. The three commands that score use these named policies; the
@@ -118,17 +155,32 @@ pub struct Policy {
 impl Policy {
     /// `birkhoff score`: everything, the conjecture engine included.
     pub fn score(max_size: u32, independence_size: u32) -> Policy {
-        Policy { name: "score", max_size, independence_size, conjectures: true }
+        Policy {
+            name: "score",
+            max_size,
+            independence_size,
+            conjectures: true,
+        }
     }
 
     /// `birkhoff explore`, which checks every theory it reaches: the spectrum only.
     pub fn explore(max_size: u32) -> Policy {
-        Policy { name: "explore", max_size, independence_size: 0, conjectures: false }
+        Policy {
+            name: "explore",
+            max_size,
+            independence_size: 0,
+            conjectures: false,
+        }
     }
 
     /// The agent's `check_models` and `score` tools: the spectrum and independence up to size 3.
     pub fn agent(max_size: u32) -> Policy {
-        Policy { name: "agent", max_size, independence_size: 3, conjectures: false }
+        Policy {
+            name: "agent",
+            max_size,
+            independence_size: 3,
+            conjectures: false,
+        }
     }
 }
 
@@ -137,11 +189,18 @@ impl Policy {
 /// tuple at least as large in every sort as one whose count was cut short is not searched (its
 /// count would be a lower bound found after a search that already ran out), so for one sort the
 /// walk stops after the first size cut short.
-pub fn spectrum(t: &Theory, max_size: u32, budget: &Budget) -> Result<(Vec<SpectrumRow>, Vec<IsoClass>), FinderError> {
+pub fn spectrum(
+    t: &Theory,
+    max_size: u32,
+    budget: &Budget,
+) -> Result<(Vec<SpectrumRow>, Vec<IsoClass>), FinderError> {
     let (mut rows, mut classes) = (Vec::new(), Vec::new());
     let mut cut: Vec<Vec<u32>> = Vec::new();
     for sizes in size_tuples(t.sig.sorts.len(), max_size) {
-        if cut.iter().any(|c| c.iter().zip(&sizes).all(|(a, b)| b >= a)) {
+        if cut
+            .iter()
+            .any(|c| c.iter().zip(&sizes).all(|(a, b)| b >= a))
+        {
             continue;
         }
         let e = enumerate(t, &sizes, budget, Options::default())?;
@@ -150,7 +209,11 @@ pub fn spectrum(t: &Theory, max_size: u32, budget: &Budget) -> Result<(Vec<Spect
         }
         rows.push(SpectrumRow::of(&e));
         classes.extend(e.classes);
-        if budget.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+        if budget
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
             break;
         }
     }
@@ -162,19 +225,50 @@ pub fn spectrum(t: &Theory, max_size: u32, budget: &Budget) -> Result<(Vec<Spect
 /// sizes up to `CONJECTURE_SIZE` with [`conjecture_options`].
 pub fn gather(t: &Theory, policy: &Policy, budget: &Budget) -> Result<Gathered, FinderError> {
     let (spectrum, classes) = spectrum(t, policy.max_size, budget)?;
-    let independence = if policy.independence_size > 0 { Some(independence::check(t, policy.independence_size, budget)?) } else { None };
-    let conjectures = if policy.conjectures { conjectures(t, &spectrum, &classes, policy.max_size, budget)? } else { None };
-    Ok(Gathered { spectrum, classes, independence, conjectures })
+    let independence = if policy.independence_size > 0 {
+        Some(independence::check(t, policy.independence_size, budget)?)
+    } else {
+        None
+    };
+    let conjectures = if policy.conjectures {
+        conjectures(t, &spectrum, &classes, policy.max_size, budget)?
+    } else {
+        None
+    };
+    Ok(Gathered {
+        spectrum,
+        classes,
+        independence,
+        conjectures,
+    })
 }
 
 /// The conjecture engine's counts on the representatives of the sizes up to `CONJECTURE_SIZE`;
 /// `None` when it was interrupted or cannot evaluate its terms (not measured).
-fn conjectures(t: &Theory, rows: &[SpectrumRow], classes: &[IsoClass], max_size: u32, budget: &Budget) -> Result<Option<ConjectureSummary>, FinderError> {
+fn conjectures(
+    t: &Theory,
+    rows: &[SpectrumRow],
+    classes: &[IsoClass],
+    max_size: u32,
+    budget: &Budget,
+) -> Result<Option<ConjectureSummary>, FinderError> {
     let small = |sizes: &[u32]| sizes.iter().all(|&n| n <= CONJECTURE_SIZE);
     let rows: Vec<&SpectrumRow> = rows.iter().filter(|r| small(&r.sizes)).collect();
-    let check = ModelCheck { sizes: rows.iter().map(|r| r.sizes.clone()).collect(), classes: 0, complete: rows.iter().all(|r| r.iso.status == Status::Exact), note: None };
-    let models = classes.iter().filter(|c| small(&c.model.sizes)).map(|c| c.model.clone()).collect();
-    let opts = ConjectureOptions { max_size: max_size.min(CONJECTURE_SIZE), ..conjecture_options(budget) };
+    let check = ModelCheck {
+        sizes: rows.iter().map(|r| r.sizes.clone()).collect(),
+        classes: 0,
+        complete: rows.iter().all(|r| r.iso.status == Status::Exact),
+        note: None,
+    };
+    let models = classes
+        .iter()
+        .filter(|c| small(&c.model.sizes))
+        .map(|c| c.model.clone())
+        .collect();
+    let opts = ConjectureOptions {
+        max_size: max_size.min(CONJECTURE_SIZE),
+        ..conjecture_options(budget)
+    };
     match conjecture_with_models(t, models, check, &opts, &mut |_| {}) {
         Ok(r) if !r.interrupted => Ok(Some(ConjectureSummary::of(&r))),
         Ok(_) | Err(FinderError::Encoding(_)) => Ok(None),

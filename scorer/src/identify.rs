@@ -6,7 +6,10 @@
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::prover::definitions::through_definitions;
-use birkhoff_checker::prover::equivalence::{countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation, Side, Witness};
+use birkhoff_checker::prover::equivalence::{
+    countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation,
+    Side, Witness,
+};
 use birkhoff_checker::prover::Options;
 use birkhoff_engine::{Structure, Theory};
 use rayon::prelude::*;
@@ -34,8 +37,16 @@ impl Known {
         entries
             .into_iter()
             .filter_map(|e| {
-                let kind = if e.origin == Origin::Seed { "seed" } else { "catalogue" };
-                e.theory().ok().map(|theory| Known { name: e.name.to_string(), kind, theory })
+                let kind = if e.origin == Origin::Seed {
+                    "seed"
+                } else {
+                    "catalogue"
+                };
+                e.theory().ok().map(|theory| Known {
+                    name: e.name.to_string(),
+                    kind,
+                    theory,
+                })
             })
             .collect()
     }
@@ -54,9 +65,16 @@ pub struct Reference {
 
 impl Reference {
     /// A reference over `known`; model searches run within [`side_budget`] per size.
-    pub fn new(known: Vec<Known>, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Reference {
+    pub fn new(
+        known: Vec<Known>,
+        cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Reference {
         let models = known.iter().map(|_| OnceLock::new()).collect();
-        Reference { known, models, budget: side_budget(cancel) }
+        Reference {
+            known,
+            models,
+            budget: side_budget(cancel),
+        }
     }
 
     /// The known theories.
@@ -112,9 +130,15 @@ impl Standing {
     /// "known as X (...)", "new because ..." or "unknown: ...".
     pub fn describe(&self) -> String {
         match self {
-            Standing::Known { name, kind, relation } => format!("known as {name} ({kind}): {}", relation.describe()),
+            Standing::Known {
+                name,
+                kind,
+                relation,
+            } => format!("known as {name} ({kind}): {}", relation.describe()),
             Standing::New { reason } => format!("new because {reason}"),
-            Standing::Unknown { names, reason } => format!("unknown whether it is {} ({reason})", names.join(" or ")),
+            Standing::Unknown { names, reason } => {
+                format!("unknown whether it is {} ({reason})", names.join(" or "))
+            }
         }
     }
 }
@@ -122,14 +146,25 @@ impl Standing {
 /// Compares `t` with every known theory of the same shape ([`relate`]), in parallel; the first
 /// known theory (in the reference's order) of the same class settles it.
 pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Standing, FinderError> {
-    let candidates: Vec<usize> = (0..reference.known.len()).filter(|&i| same_shape(t.theory, &reference.known[i].theory)).collect();
-    let relations: Vec<Relation> = candidates.par_iter().map(|&i| relate(t, &reference.side(i)?, opts)).collect::<Result<_, _>>()?;
+    let candidates: Vec<usize> = (0..reference.known.len())
+        .filter(|&i| same_shape(t.theory, &reference.known[i].theory))
+        .collect();
+    let relations: Vec<Relation> = candidates
+        .par_iter()
+        .map(|&i| relate(t, &reference.side(i)?, opts))
+        .collect::<Result<_, _>>()?;
     let mut unknown = Vec::new();
     let mut reason = None;
     for (&i, r) in candidates.iter().zip(relations) {
         let k = &reference.known[i];
         match r {
-            r if r.same_class() => return Ok(Standing::Known { name: k.name.clone(), kind: k.kind, relation: r }),
+            r if r.same_class() => {
+                return Ok(Standing::Known {
+                    name: k.name.clone(),
+                    kind: k.kind,
+                    relation: r,
+                })
+            }
             Relation::Unknown { reason: why } => {
                 unknown.push(k.name.clone());
                 reason.get_or_insert(why);
@@ -139,7 +174,11 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     }
     if let Some((i, relation)) = defined_as(t, reference, opts)? {
         let k = &reference.known[i];
-        return Ok(Standing::Known { name: k.name.clone(), kind: k.kind, relation });
+        return Ok(Standing::Known {
+            name: k.name.clone(),
+            kind: k.kind,
+            relation,
+        });
     }
     if reason.is_none() {
         if let Some((c, d)) = twin_constants(t) {
@@ -150,10 +189,22 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         }
     }
     Ok(match reason {
-        Some(reason) => Standing::Unknown { names: unknown, reason },
-        None if candidates.is_empty() => Standing::New { reason: format!("no known theory ({} compared) has its signature", reference.known.len()) },
+        Some(reason) => Standing::Unknown {
+            names: unknown,
+            reason,
+        },
+        None if candidates.is_empty() => Standing::New {
+            reason: format!(
+                "no known theory ({} compared) has its signature",
+                reference.known.len()
+            ),
+        },
         None => {
-            let swaps = if opts.swaps { " (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)" } else { " (mirror images and parastrophes not compared)" };
+            let swaps = if opts.swaps {
+                " (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)"
+            } else {
+                " (mirror images and parastrophes not compared)"
+            };
             Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols{swaps}; and none with symbols added or removed was shown the same class through definitions", candidates.len()) }
         }
     })
@@ -165,7 +216,11 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
 /// under definitions that are not a renaming of symbols (a loop written with its right division
 /// as the operation is a quasigroup in which `/` has an identity), which no comparison by
 /// renaming sees; an equal spectrum is the sign of it, so such a theory is not called new.
-pub fn unless_spectrum_known(standing: Standing, rows: &[birkhoff_checker::spectrum::SpectrumRow], known: &[crate::KnownSpectrum]) -> Standing {
+pub fn unless_spectrum_known(
+    standing: Standing,
+    rows: &[birkhoff_checker::spectrum::SpectrumRow],
+    known: &[crate::KnownSpectrum],
+) -> Standing {
     match (&standing, crate::spectrum::agreeing(rows, known, 3)) {
         (Standing::New { .. }, Some(k)) => Standing::Unknown { names: vec![k.name.clone()], reason: format!("its spectrum agrees with {}'s at every order compared, and neither a renaming nor definitions of extra operations as terms showed them the same class", k.name) },
         _ => standing,
@@ -177,8 +232,14 @@ pub fn unless_spectrum_known(standing: Standing, rows: &[birkhoff_checker::spect
 /// proved equal to terms in the other's symbols). Tried only where both sides' exact small
 /// counts agree at two sizes or more, as they must for such a pair; that keeps the proofs to the
 /// few plausible pairs.
-fn defined_as(t: &Side, reference: &Reference, opts: &Options) -> Result<Option<(usize, Relation)>, FinderError> {
-    let candidates: Vec<usize> = (0..reference.known.len()).filter(|&i| !same_shape(t.theory, &reference.known[i].theory)).collect();
+fn defined_as(
+    t: &Side,
+    reference: &Reference,
+    opts: &Options,
+) -> Result<Option<(usize, Relation)>, FinderError> {
+    let candidates: Vec<usize> = (0..reference.known.len())
+        .filter(|&i| !same_shape(t.theory, &reference.known[i].theory))
+        .collect();
     let found: Vec<Option<(usize, Relation)>> = candidates
         .par_iter()
         .map(|&i| {
@@ -196,14 +257,21 @@ fn defined_as(t: &Side, reference: &Reference, opts: &Options) -> Result<Option<
 /// is a model with more than one element (in a one-element model every two constants agree).
 fn twin_constants(t: &Side) -> Option<(String, String)> {
     let sig = &t.theory.sig;
-    let constants: Vec<_> = sig.func_ids().filter(|&f| sig.func_decl(f).args.is_empty()).collect();
+    let constants: Vec<_> = sig
+        .func_ids()
+        .filter(|&f| sig.func_decl(f).args.is_empty())
+        .collect();
     if !t.models.iter().any(|m| m.sizes.iter().any(|&n| n > 1)) {
         return None;
     }
     for (i, &c) in constants.iter().enumerate() {
         for &d in &constants[i + 1..] {
             let (dc, dd) = (sig.func_decl(c), sig.func_decl(d));
-            if dc.result == dd.result && t.models.iter().all(|m| m.funcs[c.0 as usize] == m.funcs[d.0 as usize]) {
+            if dc.result == dd.result
+                && t.models
+                    .iter()
+                    .all(|m| m.funcs[c.0 as usize] == m.funcs[d.0 as usize])
+            {
                 return Some((dd.name.clone(), dc.name.clone()));
             }
         }
@@ -242,17 +310,38 @@ pub struct Identification {
 /// Places `t` among the known theories: its [`standing`], then (unless it is known) every known
 /// theory it provably implies and every one provably implying it, keeping the closest: an entry
 /// above is dropped when another entry above provably lies between them, and likewise below.
-pub fn identify(t: &Side, reference: &Reference, opts: &Options) -> Result<Identification, FinderError> {
+pub fn identify(
+    t: &Side,
+    reference: &Reference,
+    opts: &Options,
+) -> Result<Identification, FinderError> {
     let standing = standing(t, reference, opts)?;
-    let mut out = Identification { theory: t.theory.name.clone(), standing, above: Vec::new(), below: Vec::new() };
+    let mut out = Identification {
+        theory: t.theory.name.clone(),
+        standing,
+        above: Vec::new(),
+        below: Vec::new(),
+    };
     if let Standing::Known { .. } = out.standing {
         return Ok(out);
     }
     let n = reference.known.len();
     let proved = |imp: &Implication| matches!(imp, Implication::Proved { .. });
     // Above: t ⇒ K. Below: K ⇒ t.
-    let above: Vec<(usize, Implication)> = (0..n).into_par_iter().map(|i| Ok((i, implies(t, &reference.known[i].theory, opts)?))).collect::<Result<Vec<_>, FinderError>>()?.into_iter().filter(|(_, imp)| proved(imp)).collect();
-    let below: Vec<(usize, Implication)> = (0..n).into_par_iter().map(|i| Ok((i, implies(&reference.side(i)?, t.theory, opts)?))).collect::<Result<Vec<_>, FinderError>>()?.into_iter().filter(|(_, imp)| proved(imp)).collect();
+    let above: Vec<(usize, Implication)> = (0..n)
+        .into_par_iter()
+        .map(|i| Ok((i, implies(t, &reference.known[i].theory, opts)?)))
+        .collect::<Result<Vec<_>, FinderError>>()?
+        .into_iter()
+        .filter(|(_, imp)| proved(imp))
+        .collect();
+    let below: Vec<(usize, Implication)> = (0..n)
+        .into_par_iter()
+        .map(|i| Ok((i, implies(&reference.side(i)?, t.theory, opts)?)))
+        .collect::<Result<Vec<_>, FinderError>>()?
+        .into_iter()
+        .filter(|(_, imp)| proved(imp))
+        .collect();
     out.above = closest(t, reference, opts, &above, true)?;
     out.below = closest(t, reference, opts, &below, false)?;
     Ok(out)
@@ -262,15 +351,33 @@ pub fn identify(t: &Side, reference: &Reference, opts: &Options) -> Result<Ident
 /// other entry of `found` provably lies between t and, with a strictness witness where the small
 /// models give one. K2 lies between t and K1 above when K2 ⇒ K1 but not K1 ⇒ K2; below, when
 /// K1 ⇒ K2 but not K2 ⇒ K1.
-fn closest(t: &Side, reference: &Reference, opts: &Options, found: &[(usize, Implication)], above: bool) -> Result<Vec<Neighbour>, FinderError> {
+fn closest(
+    t: &Side,
+    reference: &Reference,
+    opts: &Options,
+    found: &[(usize, Implication)],
+    above: bool,
+) -> Result<Vec<Neighbour>, FinderError> {
     let proved = |imp: &Implication| matches!(imp, Implication::Proved { .. });
     let strictly = |stronger: usize, weaker: usize| -> Result<bool, FinderError> {
-        Ok(proved(&implies(&reference.side(stronger)?, &reference.known[weaker].theory, opts)?) && !proved(&implies(&reference.side(weaker)?, &reference.known[stronger].theory, opts)?))
+        Ok(proved(&implies(
+            &reference.side(stronger)?,
+            &reference.known[weaker].theory,
+            opts,
+        )?) && !proved(&implies(
+            &reference.side(weaker)?,
+            &reference.known[stronger].theory,
+            opts,
+        )?))
     };
     let mut out = Vec::new();
     'entries: for (i, imp) in found {
         for (j, _) in found.iter().filter(|(j, _)| j != i) {
-            if if above { strictly(*j, *i)? } else { strictly(*i, *j)? } {
+            if if above {
+                strictly(*j, *i)?
+            } else {
+                strictly(*i, *j)?
+            } {
                 continue 'entries;
             }
         }
@@ -286,7 +393,12 @@ fn closest(t: &Side, reference: &Reference, opts: &Options, found: &[(usize, Imp
             }
             _ => None,
         };
-        out.push(Neighbour { name: k.name.clone(), kind: k.kind, implication: imp.clone(), strict });
+        out.push(Neighbour {
+            name: k.name.clone(),
+            kind: k.kind,
+            implication: imp.clone(),
+            strict,
+        });
     }
     Ok(out)
 }

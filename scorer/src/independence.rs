@@ -29,25 +29,40 @@ pub enum AxiomIndependence {
 
 /// Looks for a countermodel to each axiom up to `max_size` elements per sort, with `budget` for
 /// each size.
-pub fn check(t: &Theory, max_size: u32, budget: &Budget) -> Result<Vec<AxiomIndependence>, FinderError> {
+pub fn check(
+    t: &Theory,
+    max_size: u32,
+    budget: &Budget,
+) -> Result<Vec<AxiomIndependence>, FinderError> {
     let mut out = Vec::new();
     for (i, axiom) in t.axioms.iter().enumerate() {
         let mut others = t.clone();
         let mut negated = Axiom::clone(&others.axioms.remove(i));
         let free = negated.free_vars();
-        let closed = if free.is_empty() { negated.formula.clone() } else { Formula::Forall(free, Box::new(negated.formula.clone())) };
+        let closed = if free.is_empty() {
+            negated.formula.clone()
+        } else {
+            Formula::Forall(free, Box::new(negated.formula.clone()))
+        };
         negated.formula = Formula::not(closed);
         others.axioms.push(negated.into());
         let mut found = None;
         for sizes in size_tuples(t.sig.sorts.len(), max_size) {
-            if let (FirstModel::Found { .. }, _, _) = first(&others, &sizes, budget, Options::default())? {
+            if let (FirstModel::Found { .. }, _, _) =
+                first(&others, &sizes, budget, Options::default())?
+            {
                 found = Some(sizes);
                 break;
             }
         }
         out.push(match found {
-            Some(sizes) => AxiomIndependence::Independent { axiom: axiom.name.clone(), sizes },
-            None => AxiomIndependence::NotShown { axiom: axiom.name.clone() },
+            Some(sizes) => AxiomIndependence::Independent {
+                axiom: axiom.name.clone(),
+                sizes,
+            },
+            None => AxiomIndependence::NotShown {
+                axiom: axiom.name.clone(),
+            },
         });
     }
     Ok(out)
@@ -59,5 +74,9 @@ pub fn score(results: &[AxiomIndependence]) -> f64 {
     if results.is_empty() {
         return 1.0;
     }
-    results.iter().filter(|r| matches!(r, AxiomIndependence::Independent { .. })).count() as f64 / results.len() as f64
+    results
+        .iter()
+        .filter(|r| matches!(r, AxiomIndependence::Independent { .. }))
+        .count() as f64
+        / results.len() as f64
 }

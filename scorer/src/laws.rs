@@ -70,11 +70,15 @@ axiom invertibility: x = o | x * i(x) = e
 fn catalogue() -> &'static [(std::sync::Arc<Axiom>, usize)] {
     static LAWS: OnceLock<Vec<(std::sync::Arc<Axiom>, usize)>> = OnceLock::new();
     LAWS.get_or_init(|| {
-        let laws = Theory::parse(CATALOGUE, "laws catalogue").expect("the law catalogue parses").axioms;
-        laws.into_iter().map(|a| {
-            let n = size(&a.formula);
-            (a, n)
-        }).collect()
+        let laws = Theory::parse(CATALOGUE, "laws catalogue")
+            .expect("the law catalogue parses")
+            .axioms;
+        laws.into_iter()
+            .map(|a| {
+                let n = size(&a.formula);
+                (a, n)
+            })
+            .collect()
     })
 }
 
@@ -86,7 +90,9 @@ fn size(f: &Formula) -> usize {
         Formula::Eq(a, b) => 1 + a.size() + b.size(),
         Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
         Formula::Not(g) => 1 + size(g),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + size(a) + size(b),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            1 + size(a) + size(b)
+        }
         Formula::Forall(_, g) => size(g),
         Formula::Exists(vs, g) => 1 + vs.len() + size(g),
     }
@@ -111,7 +117,10 @@ impl LawId {
 /// The catalogued law `axiom` is an instance of (up to renaming), if any.
 pub fn recognize_id(axiom: &Axiom) -> Option<LawId> {
     let n = size(&axiom.formula);
-    catalogue().iter().position(|(law, m)| *m == n && Matcher::default().formula(&law.formula, &axiom.formula)).map(|i| LawId(i as u16))
+    catalogue()
+        .iter()
+        .position(|(law, m)| *m == n && Matcher::default().formula(&law.formula, &axiom.formula))
+        .map(|i| LawId(i as u16))
 }
 
 /// The name of the catalogued law `axiom` is an instance of (up to renaming), if any.
@@ -173,9 +182,15 @@ impl Matcher {
         match (p, f) {
             (True, True) | (False, False) => true,
             (Eq(a, b), Eq(c, d)) => self.pair(a, b, c, d) || self.pair(a, b, d, c),
-            (Rel(r, xs), Rel(s, ys)) => xs.len() == ys.len() && bind(&mut self.rels, *r, *s) && xs.iter().zip(ys).all(|(x, y)| self.term(x, y)),
+            (Rel(r, xs), Rel(s, ys)) => {
+                xs.len() == ys.len()
+                    && bind(&mut self.rels, *r, *s)
+                    && xs.iter().zip(ys).all(|(x, y)| self.term(x, y))
+            }
             (Not(a), Not(b)) => self.formula(a, b),
-            (And(a, b), And(c, d)) | (Or(a, b), Or(c, d)) | (Iff(a, b), Iff(c, d)) => self.both(a, b, c, d) || self.both(a, b, d, c),
+            (And(a, b), And(c, d)) | (Or(a, b), Or(c, d)) | (Iff(a, b), Iff(c, d)) => {
+                self.both(a, b, c, d) || self.both(a, b, d, c)
+            }
             (Implies(a, b), Implies(c, d)) => self.both(a, b, c, d),
             // A law is stated without quantifiers; a universally closed axiom matches its body.
             (p, Forall(_, body)) => self.formula(p, body),
@@ -204,7 +219,11 @@ impl Matcher {
     fn term(&mut self, p: &Term, t: &Term) -> bool {
         match (p, t) {
             (Term::Var(x), Term::Var(y)) => bind(&mut self.vars, *x, *y),
-            (Term::App(f, xs), Term::App(g, ys)) => xs.len() == ys.len() && bind(&mut self.funcs, *f, *g) && xs.iter().zip(ys).all(|(x, y)| self.term(x, y)),
+            (Term::App(f, xs), Term::App(g, ys)) => {
+                xs.len() == ys.len()
+                    && bind(&mut self.funcs, *f, *g)
+                    && xs.iter().zip(ys).all(|(x, y)| self.term(x, y))
+            }
             _ => false,
         }
     }
@@ -221,7 +240,10 @@ mod tests {
     #[test]
     fn recognises_laws_up_to_renaming_and_orientation() {
         let got = laws_of("theory T\nfunc · : 2\nconst one\naxiom a: a · (b · c) = (a · b) · c\naxiom b: w = one · w\naxiom c: x · y = x\n");
-        assert_eq!(got, vec![Some("associativity"), Some("left_identity"), None]);
+        assert_eq!(
+            got,
+            vec![Some("associativity"), Some("left_identity"), None]
+        );
     }
 
     #[test]
@@ -233,7 +255,9 @@ mod tests {
 
     #[test]
     fn relations_and_quantified_axioms() {
-        let got = laws_of("theory T\nrel <= : 2\naxiom r: all x. x <= x\naxiom t: x <= y & y <= z -> x <= z\n");
+        let got = laws_of(
+            "theory T\nrel <= : 2\naxiom r: all x. x <= x\naxiom t: x <= y & y <= z -> x <= z\n",
+        );
         assert_eq!(got, vec![Some("reflexivity"), Some("transitivity")]);
     }
 }

@@ -21,8 +21,8 @@ pub mod models;
 pub mod spectrum;
 pub mod syntax;
 
-pub use evidence::{gather, ConjectureSummary, Evidence, Gathered, Policy};
 pub use birkhoff_checker::spectrum::SpectrumRow;
+pub use evidence::{gather, ConjectureSummary, Evidence, Gathered, Policy};
 pub use spectrum::KnownSpectrum;
 
 use birkhoff_engine::{Axiom, Theory};
@@ -33,7 +33,18 @@ use std::sync::Arc;
 use syntax::AxiomFacts;
 
 /// The ten dimensions, in the order they are reported.
-pub const DIMENSIONS: [&str; 10] = ["non_triviality", "richness", "novelty", "economy", "independence", "naturality", "connections", "structure", "conjecture_yield", "selectivity"];
+pub const DIMENSIONS: [&str; 10] = [
+    "non_triviality",
+    "richness",
+    "novelty",
+    "economy",
+    "independence",
+    "naturality",
+    "connections",
+    "structure",
+    "conjecture_yield",
+    "selectivity",
+];
 
 /// A candidate's scores: each dimension in `[0, 1]` or `None` if it was not measured, and the
 /// weighted total over the measured ones.
@@ -66,7 +77,18 @@ pub struct Scores {
 impl Scores {
     /// The dimensions as `(name, value)` pairs, in [`DIMENSIONS`] order.
     pub fn dimensions(&self) -> [(&'static str, Option<f64>); 10] {
-        let v = [self.non_triviality, self.richness, self.novelty, self.economy, self.independence, self.naturality, self.connections, self.structure, self.conjecture_yield, self.selectivity];
+        let v = [
+            self.non_triviality,
+            self.richness,
+            self.novelty,
+            self.economy,
+            self.independence,
+            self.naturality,
+            self.connections,
+            self.structure,
+            self.conjecture_yield,
+            self.selectivity,
+        ];
         std::array::from_fn(|i| (DIMENSIONS[i], v[i]))
     }
 
@@ -75,7 +97,10 @@ impl Scores {
         if name == "total" {
             return Some(self.total);
         }
-        self.dimensions().into_iter().find(|(n, _)| *n == name).and_then(|(_, v)| v)
+        self.dimensions()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v)
     }
 }
 
@@ -128,15 +153,33 @@ impl Weights {
     /// Reads weights from JSON; missing dimensions keep their defaults, unknown names and
     /// negative weights are errors.
     pub fn from_json(text: &str) -> Result<Weights, String> {
-        let w: Weights = serde_json::from_str(text).map_err(|e| format!("bad weights: {e} (dimensions: {})", DIMENSIONS.join(", ")))?;
-        if let Some((name, _)) = w.as_array().into_iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
-            return Err(format!("bad weights: `{name}` must be a non-negative number"));
+        let w: Weights = serde_json::from_str(text)
+            .map_err(|e| format!("bad weights: {e} (dimensions: {})", DIMENSIONS.join(", ")))?;
+        if let Some((name, _)) = w
+            .as_array()
+            .into_iter()
+            .find(|(_, v)| !(v.is_finite() && *v >= 0.0))
+        {
+            return Err(format!(
+                "bad weights: `{name}` must be a non-negative number"
+            ));
         }
         Ok(w)
     }
 
     fn as_array(&self) -> [(&'static str, f64); 10] {
-        let v = [self.non_triviality, self.richness, self.novelty, self.economy, self.independence, self.naturality, self.connections, self.structure, self.conjecture_yield, self.selectivity];
+        let v = [
+            self.non_triviality,
+            self.richness,
+            self.novelty,
+            self.economy,
+            self.independence,
+            self.naturality,
+            self.connections,
+            self.structure,
+            self.conjecture_yield,
+            self.selectivity,
+        ];
         std::array::from_fn(|i| (DIMENSIONS[i], v[i]))
     }
 }
@@ -150,20 +193,29 @@ pub fn score(e: &Evidence, w: &Weights) -> Scores {
 /// they are consumed, in order (`collect` keeps it). The theories of an exploration share most
 /// of their axioms (the same `Arc`s), and a shared axiom's facts are worked out once per run of
 /// theories rather than once per theory that has it.
-pub fn score_syntactic_all<'a>(theories: &'a [&'a Theory], w: &'a Weights) -> impl ParallelIterator<Item = Scores> + 'a {
+pub fn score_syntactic_all<'a>(
+    theories: &'a [&'a Theory],
+    w: &'a Weights,
+) -> impl ParallelIterator<Item = Scores> + 'a {
     // Theories next to each other (an exploration's, made from one parent) share the most, so a
     // memo per run of them keeps nearly all the sharing in little memory.
     const RUN: usize = 2048;
-    theories
-        .par_chunks(RUN)
-        .flat_map_iter(move |run| {
-            // Keys are addresses of axioms the borrowed theories keep alive for this whole call.
-            let mut memo: FxHashMap<*const Axiom, AxiomFacts> = FxHashMap::default();
-            run.iter().map(move |t| {
-                let facts: Vec<AxiomFacts> = t.axioms.iter().map(|a| *memo.entry(Arc::as_ptr(a)).or_insert_with(|| AxiomFacts::of(a))).collect();
-                score_with_facts(&Evidence::syntactic(t), w, &facts)
-            })
+    theories.par_chunks(RUN).flat_map_iter(move |run| {
+        // Keys are addresses of axioms the borrowed theories keep alive for this whole call.
+        let mut memo: FxHashMap<*const Axiom, AxiomFacts> = FxHashMap::default();
+        run.iter().map(move |t| {
+            let facts: Vec<AxiomFacts> = t
+                .axioms
+                .iter()
+                .map(|a| {
+                    *memo
+                        .entry(Arc::as_ptr(a))
+                        .or_insert_with(|| AxiomFacts::of(a))
+                })
+                .collect();
+            score_with_facts(&Evidence::syntactic(t), w, &facts)
         })
+    })
 }
 
 /// [`score`], with the facts of the theory's axioms (in order) already read.
@@ -172,19 +224,28 @@ fn score_with_facts(e: &Evidence, w: &Weights, facts: &[AxiomFacts]) -> Scores {
     let connections = {
         let by_laws = syntax::nearest_seed_of(facts).map_or(0.0, |(_, overlap)| overlap);
         match points {
-            Some(p) => 0.5 * by_laws + 0.5 * f64::from(u8::from(spectrum::spectrum_match(p, e.known).is_some())),
+            Some(p) => {
+                0.5 * by_laws
+                    + 0.5 * f64::from(u8::from(spectrum::spectrum_match(p, e.known).is_some()))
+            }
             None => by_laws,
         }
     };
     let mut s = Scores {
         non_triviality: points.map(spectrum::non_triviality),
         richness: points.map(spectrum::richness),
-        novelty: if e.known_as.is_some() { Some(0.0) } else { points.and_then(|p| spectrum::novelty(p, e.parents, e.known)) },
+        novelty: if e.known_as.is_some() {
+            Some(0.0)
+        } else {
+            points.and_then(|p| spectrum::novelty(p, e.parents, e.known))
+        },
         economy: Some(syntax::economy_of(facts)),
         independence: e.independence.map(independence::score),
         naturality: Some(syntax::naturality_of(facts)),
         connections: Some(connections),
-        structure: e.classes.map(|c| models::structural_richness(&e.theory.sig, c)),
+        structure: e
+            .classes
+            .map(|c| models::structural_richness(&e.theory.sig, c)),
         conjecture_yield: e.conjectures.map(ConjectureSummary::yield_score),
         selectivity: points.map(spectrum::selectivity),
         total: 0.0,

@@ -6,7 +6,10 @@ use birkhoff_engine::{Signature, Structure};
 
 /// Whether some binary operation with both arguments in one sort fails to commute in `m`.
 fn non_commutative(sig: &Signature, m: &Structure) -> Option<bool> {
-    let binary: Vec<_> = sig.func_ids().filter(|&f| matches!(sig.func_decl(f).args.as_slice(), [a, b] if a == b)).collect();
+    let binary: Vec<_> = sig
+        .func_ids()
+        .filter(|&f| matches!(sig.func_decl(f).args.as_slice(), [a, b] if a == b))
+        .collect();
     if binary.is_empty() {
         return None;
     }
@@ -22,13 +25,19 @@ fn non_commutative(sig: &Signature, m: &Structure) -> Option<bool> {
 /// Non-commutative witnesses and symmetric models are where the theory's structure shows; a
 /// theory whose models are all commutative and rigid is structurally thin.
 pub fn structural_richness(sig: &Signature, classes: &[IsoClass]) -> f64 {
-    let nontrivial: Vec<&IsoClass> = classes.iter().filter(|c| c.model.sizes.iter().any(|&n| n >= 2)).collect();
+    let nontrivial: Vec<&IsoClass> = classes
+        .iter()
+        .filter(|c| c.model.sizes.iter().any(|&n| n >= 2))
+        .collect();
     if nontrivial.is_empty() {
         return 0.0;
     }
     let n = nontrivial.len() as f64;
     let symmetric = nontrivial.iter().filter(|c| c.automorphisms > 1).count() as f64 / n;
-    let witnesses: Vec<bool> = nontrivial.iter().filter_map(|c| non_commutative(sig, &c.model)).collect();
+    let witnesses: Vec<bool> = nontrivial
+        .iter()
+        .filter_map(|c| non_commutative(sig, &c.model))
+        .collect();
     if witnesses.is_empty() {
         symmetric
     } else {

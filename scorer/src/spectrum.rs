@@ -9,7 +9,17 @@ use serde::{Deserialize, Serialize};
 /// An exact row of a one-sorted spectrum whose labeled count is not known here (a lower bound
 /// of 0): a published count up to isomorphism.
 pub fn exact(n: u32, iso: u128) -> SpectrumRow {
-    SpectrumRow::counted(vec![n], Count { value: iso, status: Status::Exact }, Count { value: 0, status: Status::AtLeast })
+    SpectrumRow::counted(
+        vec![n],
+        Count {
+            value: iso,
+            status: Status::Exact,
+        },
+        Count {
+            value: 0,
+            status: Status::AtLeast,
+        },
+    )
 }
 
 /// More than one element somewhere: a model here would not be trivial.
@@ -35,18 +45,31 @@ pub struct KnownSpectrum {
 pub fn ground_truth_spectra() -> Vec<KnownSpectrum> {
     const TABLE: &str = include_str!("../../tests/data/ground_truth.tsv");
     let mut out: Vec<KnownSpectrum> = Vec::new();
-    for line in TABLE.lines().filter(|l| !l.starts_with('#') && !l.starts_with("theory\t")) {
+    for line in TABLE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("theory\t"))
+    {
         let cols: Vec<&str> = line.split('\t').collect();
-        let (Some(name), Some(n), Some(iso)) = (cols.first(), cols.get(1).and_then(|c| c.parse().ok()), cols.get(2).and_then(|c| c.parse().ok())) else {
+        let (Some(name), Some(n), Some(iso)) = (
+            cols.first(),
+            cols.get(1).and_then(|c| c.parse().ok()),
+            cols.get(2).and_then(|c| c.parse().ok()),
+        ) else {
             continue;
         };
         let mut point = exact(n, iso);
         if let Some(labeled) = cols.get(4).and_then(|c| c.parse().ok()) {
-            point.labeled = Count { value: labeled, status: Status::Exact };
+            point.labeled = Count {
+                value: labeled,
+                status: Status::Exact,
+            };
         }
         match out.iter_mut().find(|k| k.name == *name) {
             Some(k) => k.points.push(point),
-            None => out.push(KnownSpectrum { name: name.to_string(), points: vec![point] }),
+            None => out.push(KnownSpectrum {
+                name: name.to_string(),
+                points: vec![point],
+            }),
         }
     }
     out
@@ -56,7 +79,9 @@ pub fn ground_truth_spectra() -> Vec<KnownSpectrum> {
 /// isomorphism classes: the sequence's terms (from the shipped data file) at orders 1 to 12,
 /// under the entry's name. With [`ground_truth_spectra`], what novelty compares against.
 pub fn catalogue_spectra() -> Vec<KnownSpectrum> {
-    let Ok(entries) = birkhoff_engine::catalogue::entries() else { return Vec::new() };
+    let Ok(entries) = birkhoff_engine::catalogue::entries() else {
+        return Vec::new();
+    };
     entries
         .into_iter()
         .filter_map(|(info, _)| {
@@ -64,8 +89,16 @@ pub fn catalogue_spectra() -> Vec<KnownSpectrum> {
             if seq.counts != birkhoff_checker::oeis::Counts::Unlabeled {
                 return None;
             }
-            let points: Vec<SpectrumRow> = (1..=12u32).filter_map(|n| seq.term(i64::from(n) + info.oeis_shift).map(|iso| exact(n, iso))).collect();
-            (!points.is_empty()).then_some(KnownSpectrum { name: info.name, points })
+            let points: Vec<SpectrumRow> = (1..=12u32)
+                .filter_map(|n| {
+                    seq.term(i64::from(n) + info.oeis_shift)
+                        .map(|iso| exact(n, iso))
+                })
+                .collect();
+            (!points.is_empty()).then_some(KnownSpectrum {
+                name: info.name,
+                points,
+            })
         })
         .collect()
 }
@@ -80,7 +113,11 @@ pub fn known_spectra() -> Vec<KnownSpectrum> {
 /// counts structures, and a spectrum it holds is known whatever the catalogue says.
 pub fn known_spectra_without(hidden: &[String]) -> Vec<KnownSpectrum> {
     let mut known = ground_truth_spectra();
-    known.extend(catalogue_spectra().into_iter().filter(|k| !hidden.contains(&k.name)));
+    known.extend(
+        catalogue_spectra()
+            .into_iter()
+            .filter(|k| !hidden.contains(&k.name)),
+    );
     known
 }
 
@@ -88,7 +125,11 @@ pub fn known_spectra_without(hidden: &[String]) -> Vec<KnownSpectrum> {
 /// exist at one size, 1 if at two sizes or more. A theory whose only models are trivial says
 /// nothing about structure; one with models at several sizes describes a family.
 pub fn non_triviality(points: &[SpectrumRow]) -> f64 {
-    match points.iter().filter(|p| nontrivial(p) && p.iso.value > 0).count() {
+    match points
+        .iter()
+        .filter(|p| nontrivial(p) && p.iso.value > 0)
+        .count()
+    {
         0 => 0.0,
         1 => 0.5,
         _ => 1.0,
@@ -100,7 +141,11 @@ pub fn non_triviality(points: &[SpectrumRow]) -> f64 {
 /// nearly 1, a theory with only a one-element model 0. The logarithm keeps a single explosive
 /// size from drowning the others.
 pub fn richness(points: &[SpectrumRow]) -> f64 {
-    let r: f64 = points.iter().filter(|p| nontrivial(p)).map(|p| (1.0 + p.iso.value as f64).ln()).sum();
+    let r: f64 = points
+        .iter()
+        .filter(|p| nontrivial(p))
+        .map(|p| (1.0 + p.iso.value as f64).ln())
+        .sum();
     1.0 - (-r / 5.0).exp()
 }
 
@@ -110,7 +155,9 @@ pub fn richness(points: &[SpectrumRow]) -> f64 {
 pub fn distance(a: &[SpectrumRow], b: &[SpectrumRow]) -> Option<f64> {
     let mut diffs = Vec::new();
     for p in a.iter().filter(|p| nontrivial(p)) {
-        let Some(q) = b.iter().find(|q| q.sizes == p.sizes) else { continue };
+        let Some(q) = b.iter().find(|q| q.sizes == p.sizes) else {
+            continue;
+        };
         let certain = match (exact_value(p), exact_value(q)) {
             (Some(x), Some(y)) => Some((x, y)),
             (None, Some(y)) if p.iso.value > y => Some((p.iso.value, y)),
@@ -127,23 +174,47 @@ pub fn distance(a: &[SpectrumRow], b: &[SpectrumRow]) -> Option<f64> {
 /// Novelty: the distance to the nearest spectrum among the parents and the known theories.
 /// 0 means the spectrum equals one already known wherever both were measured; `None` if
 /// nothing could be compared (no shared exact sizes).
-pub fn novelty(points: &[SpectrumRow], parents: &[Vec<SpectrumRow>], known: &[KnownSpectrum]) -> Option<f64> {
-    parents.iter().map(Vec::as_slice).chain(known.iter().map(|k| k.points.as_slice())).filter_map(|other| distance(points, other)).min_by(f64::total_cmp)
+pub fn novelty(
+    points: &[SpectrumRow],
+    parents: &[Vec<SpectrumRow>],
+    known: &[KnownSpectrum],
+) -> Option<f64> {
+    parents
+        .iter()
+        .map(Vec::as_slice)
+        .chain(known.iter().map(|k| k.points.as_slice()))
+        .filter_map(|other| distance(points, other))
+        .min_by(f64::total_cmp)
 }
 
 /// The known theory whose spectrum agrees exactly with `points` on at least two nontrivial
 /// sizes, all of them with models, and disagrees nowhere: a hint that the theories are related.
-pub fn spectrum_match<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum]) -> Option<&'k KnownSpectrum> {
+pub fn spectrum_match<'k>(
+    points: &[SpectrumRow],
+    known: &'k [KnownSpectrum],
+) -> Option<&'k KnownSpectrum> {
     agreeing(points, known, 2)
 }
 
 /// The first known theory whose spectrum agrees exactly with `points` on at least `sizes`
 /// nontrivial sizes with models and disagrees at no size where both are exact.
-pub fn agreeing<'k>(points: &[SpectrumRow], known: &'k [KnownSpectrum], sizes: usize) -> Option<&'k KnownSpectrum> {
+pub fn agreeing<'k>(
+    points: &[SpectrumRow],
+    known: &'k [KnownSpectrum],
+    sizes: usize,
+) -> Option<&'k KnownSpectrum> {
     known.iter().find(|k| {
         let mut agree = 0;
         for p in points.iter().filter(|p| nontrivial(p)) {
-            let (Some(x), Some(y)) = (exact_value(p), k.points.iter().find(|q| q.sizes == p.sizes).and_then(exact_value)) else { continue };
+            let (Some(x), Some(y)) = (
+                exact_value(p),
+                k.points
+                    .iter()
+                    .find(|q| q.sizes == p.sizes)
+                    .and_then(exact_value),
+            ) else {
+                continue;
+            };
             if x != y {
                 return false;
             }
@@ -179,14 +250,27 @@ mod tests {
     use super::*;
 
     fn spectrum(counts: &[u128]) -> Vec<SpectrumRow> {
-        counts.iter().enumerate().map(|(i, &c)| exact(i as u32 + 1, c)).collect()
+        counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| exact(i as u32 + 1, c))
+            .collect()
     }
 
     #[test]
     fn the_ground_truth_table_is_read() {
         let known = ground_truth_spectra();
         let groups = known.iter().find(|k| k.name == "group").unwrap();
-        assert_eq!(groups.points.iter().find(|p| p.sizes == [8]).unwrap().iso.value, 5);
+        assert_eq!(
+            groups
+                .points
+                .iter()
+                .find(|p| p.sizes == [8])
+                .unwrap()
+                .iso
+                .value,
+            5
+        );
     }
 
     #[test]
@@ -201,7 +285,19 @@ mod tests {
 
     #[test]
     fn lower_bounds_are_compared_only_where_the_difference_is_certain() {
-        let bound = |v| vec![SpectrumRow::counted(vec![2], Count { value: v, status: Status::AtLeast }, Count { value: v, status: Status::AtLeast })];
+        let bound = |v| {
+            vec![SpectrumRow::counted(
+                vec![2],
+                Count {
+                    value: v,
+                    status: Status::AtLeast,
+                },
+                Count {
+                    value: v,
+                    status: Status::AtLeast,
+                },
+            )]
+        };
         let exact = vec![exact(2, 3)];
         assert_eq!(distance(&bound(2), &exact), None);
         assert!(distance(&bound(5), &exact).unwrap() > 0.0);
@@ -209,7 +305,10 @@ mod tests {
 
     #[test]
     fn selectivity_needs_both_gaps_and_models() {
-        assert_eq!(selectivity(&spectrum(&[1, 1, 1, 1, 1, 0])), 4.0 * 4.0 / 25.0);
+        assert_eq!(
+            selectivity(&spectrum(&[1, 1, 1, 1, 1, 0])),
+            4.0 * 4.0 / 25.0
+        );
         assert_eq!(selectivity(&spectrum(&[1, 1, 2, 1])), 0.0);
         assert_eq!(selectivity(&spectrum(&[1, 0, 0])), 0.0);
     }

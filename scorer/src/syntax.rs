@@ -15,7 +15,9 @@ fn formula_size(f: &Formula) -> usize {
         Formula::Rel(_, args) => 1 + args.iter().map(Term::size).sum::<usize>(),
         Formula::Not(g) => 1 + formula_size(g),
         Formula::Forall(vs, g) | Formula::Exists(vs, g) => vs.len() + formula_size(g),
-        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => 1 + formula_size(a) + formula_size(b),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            1 + formula_size(a) + formula_size(b)
+        }
     }
 }
 
@@ -36,7 +38,11 @@ pub struct AxiomFacts {
 impl AxiomFacts {
     /// The facts of `a`.
     pub fn of(a: &Axiom) -> AxiomFacts {
-        AxiomFacts { law: laws::recognize_id(a), size: formula_size(&a.formula) as u32, plainness: plainness(a) }
+        AxiomFacts {
+            law: laws::recognize_id(a),
+            size: formula_size(&a.formula) as u32,
+            plainness: plainness(a),
+        }
     }
 
     /// The facts of every axiom of `t`, in order.
@@ -60,7 +66,8 @@ pub fn economy_of(facts: &[AxiomFacts]) -> f64 {
 
 fn plainness(a: &Axiom) -> f32 {
     let mut depth = 0;
-    a.formula.for_each_atom_term(&mut |t| depth = depth.max(t.depth()));
+    a.formula
+        .for_each_atom_term(&mut |t| depth = depth.max(t.depth()));
     let excess = a.vars.len().saturating_sub(3) + depth.saturating_sub(3);
     0.5f32.powi(excess as i32)
 }
@@ -104,8 +111,14 @@ struct SeedLaws {
 fn seed_laws() -> &'static SeedLaws {
     static LAWS: OnceLock<SeedLaws> = OnceLock::new();
     LAWS.get_or_init(|| {
-        let mut out = SeedLaws { seeds: Vec::new(), by_law: vec![Vec::new(); laws::catalogue_len()] };
-        for t in birkhoff_engine::seeds::all().iter().filter_map(|s| birkhoff_engine::seeds::load(s.name).ok()) {
+        let mut out = SeedLaws {
+            seeds: Vec::new(),
+            by_law: vec![Vec::new(); laws::catalogue_len()],
+        };
+        for t in birkhoff_engine::seeds::all()
+            .iter()
+            .filter_map(|s| birkhoff_engine::seeds::load(s.name).ok())
+        {
             let seed = out.seeds.len();
             let mut total = 0;
             for law in recognize(&t).into_iter().flatten() {
@@ -135,7 +148,10 @@ pub fn nearest_seed_of(facts: &[AxiomFacts]) -> Option<(&'static str, f64)> {
     }
     // The intersection (of multisets) with each seed, summed over the seeds sharing a law;
     // the union is the two totals less the intersection.
-    let mut mine: Vec<usize> = facts.iter().filter_map(|f| f.law.map(|l| usize::from(l.0))).collect();
+    let mut mine: Vec<usize> = facts
+        .iter()
+        .filter_map(|f| f.law.map(|l| usize::from(l.0)))
+        .collect();
     mine.sort_unstable();
     let total = mine.len() as u32;
     let known = seed_laws();

@@ -139,13 +139,22 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     });
     let program = match kind {
         LlmKind::Claude => Some("claude".to_string()),
-        LlmKind::Command => a.model.llm_command.as_deref().and_then(|c| c.split_whitespace().next()).map(String::from),
+        LlmKind::Command => a
+            .model
+            .llm_command
+            .as_deref()
+            .and_then(|c| c.split_whitespace().next())
+            .map(String::from),
         LlmKind::Offline => None,
     };
     // A model that cannot run is said once, here, and never quietly replaced.
     let kind = match program {
         Some(p) if !installed(&p) => {
-            let flag = if kind == LlmKind::Claude { "--llm claude" } else { "--llm-command" };
+            let flag = if kind == LlmKind::Claude {
+                "--llm claude"
+            } else {
+                "--llm-command"
+            };
             anyhow::ensure!(a.fallback == Some(Fallback::Offline), "{flag}: `{p}` is not installed (not found{}); install it (docs/AGENT.md), or add --fallback offline to let the offline strategist run", if p.contains('/') { "" } else { " on PATH" });
             eprintln!("`{p}` is not installed; --fallback offline: the offline strategist plans and interprets");
             LlmKind::Offline
@@ -155,18 +164,35 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let timeout = Duration::from_secs(a.llm_timeout);
     let llm: Box<dyn Llm> = match kind {
         LlmKind::Offline => Box::new(Offline),
-        LlmKind::Claude => Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..CliLlm::claude(&a.model.model, &a.model.effort, timeout) }),
+        LlmKind::Claude => Box::new(CliLlm {
+            cancel: Some(crate::interrupt::flag()),
+            ..CliLlm::claude(&a.model.model, &a.model.effort, timeout)
+        }),
         LlmKind::Command => {
-            let cmd = a.model.llm_command.as_deref().ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
-            let llm = CliLlm::command(cmd, &a.model.model, &a.model.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
-            Box::new(CliLlm { cancel: Some(crate::interrupt::flag()), ..llm })
+            let cmd = a
+                .model
+                .llm_command
+                .as_deref()
+                .ok_or_else(|| anyhow::anyhow!("--llm command needs --llm-command CMD"))?;
+            let llm = CliLlm::command(cmd, &a.model.model, &a.model.effort, timeout)
+                .map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?;
+            Box::new(CliLlm {
+                cancel: Some(crate::interrupt::flag()),
+                ..llm
+            })
         }
     };
     anyhow::ensure!(!a.goal.trim().is_empty(), "--goal: the goal is empty");
     let mut lib = a.library.open()?;
     for b in &a.bases {
-        let known = birkhoff_engine::seeds::load(b).is_ok() || lib.list("theory").is_ok_and(|ts| ts.iter().any(|r| r.body.name() == *b));
-        anyhow::ensure!(known, "--base {b}: no seed or discovery of that name (see `birkhoff seeds`)");
+        let known = birkhoff_engine::seeds::load(b).is_ok()
+            || lib
+                .list("theory")
+                .is_ok_and(|ts| ts.iter().any(|r| r.body.name() == *b));
+        anyhow::ensure!(
+            known,
+            "--base {b}: no seed or discovery of that name (see `birkhoff seeds`)"
+        );
     }
     let bases: Vec<String> = a.bases.iter().map(|b| seed_name(b)).collect();
     let mut tools = Toolbox::builtin();
@@ -177,21 +203,45 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     };
     tools.cancel = Some(crate::interrupt::flag());
     tools.literature = literature_access(a.literature);
-    tools.hide(&a.hide).map_err(|e| anyhow::anyhow!("--hide: {e}"))?;
+    tools
+        .hide(&a.hide)
+        .map_err(|e| anyhow::anyhow!("--hide: {e}"))?;
     let live = Live::new(json);
     let watch = Watch::new(&live);
     let observer: &dyn Observer = if a.hide.is_empty() { &live } else { &watch };
-    observer.line(&format!("Model: {}", llm.describe()), serde_json::json!({"event": "model", "model": llm.describe()}));
+    observer.line(
+        &format!("Model: {}", llm.describe()),
+        serde_json::json!({"event": "model", "model": llm.describe()}),
+    );
     let (searched, why) = match &tools.literature {
         LiteratureAccess::On(_) => (true, "each new discovery is looked up".to_string()),
         LiteratureAccess::Off(why) => (false, format!("not searched ({why})")),
     };
-    observer.line(&format!("Literature: {why}"), serde_json::json!({"event": "literature_access", "searched": searched, "why": why}));
+    observer.line(
+        &format!("Literature: {why}"),
+        serde_json::json!({"event": "literature_access", "searched": searched, "why": why}),
+    );
     let interrupted = crate::interrupt::requested;
-    let agent = Agent { llm: llm.as_ref(), offline: kind == LlmKind::Offline, tools, observer, interrupted: &interrupted };
-    let ending = agent.run(&mut lib, &Config { goal: a.goal.clone(), cycles: a.cycles, bases }).map_err(anyhow::Error::msg)?;
+    let agent = Agent {
+        llm: llm.as_ref(),
+        offline: kind == LlmKind::Offline,
+        tools,
+        observer,
+        interrupted: &interrupted,
+    };
+    let ending = agent
+        .run(
+            &mut lib,
+            &Config {
+                goal: a.goal.clone(),
+                cycles: a.cycles,
+                bases,
+            },
+        )
+        .map_err(anyhow::Error::msg)?;
     if !a.hide.is_empty() && matches!(ending, Ending::Complete(_)) {
-        let t = tally(&watch, &lib, &a.hide, Some(crate::interrupt::flag())).map_err(anyhow::Error::msg)?;
+        let t = tally(&watch, &lib, &a.hide, Some(crate::interrupt::flag()))
+            .map_err(anyhow::Error::msg)?;
         print_tally(&t, json);
     }
     Ok(match ending {
@@ -217,21 +267,42 @@ fn literature_access(when: LiteratureWhen) -> LiteratureAccess {
 /// The rediscovery figures: one row per hidden entry, then the totals.
 fn print_tally(t: &Tally, json: bool) {
     if json {
-        println!("{}", serde_json::json!({"event": "rediscovery", "tally": t}));
+        println!(
+            "{}",
+            serde_json::json!({"event": "rediscovery", "tally": t})
+        );
         return;
     }
     let rows: Vec<Vec<String>> = t
         .entries
         .iter()
         .map(|e| {
-            let reached = e.reached.as_ref().map_or("-".to_string(), |s| format!("cycle {}: {}", s.cycle.unwrap_or(0), s.name));
+            let reached = e.reached.as_ref().map_or("-".to_string(), |s| {
+                format!("cycle {}: {}", s.cycle.unwrap_or(0), s.name)
+            });
             let kept = e.kept.as_ref().map_or("-".to_string(), |s| s.name.clone());
-            vec![e.entry.clone(), reached, kept, e.rank.map_or("-".to_string(), |r| r.to_string())]
+            vec![
+                e.entry.clone(),
+                reached,
+                kept,
+                e.rank.map_or("-".to_string(), |r| r.to_string()),
+            ]
         })
         .collect();
-    println!("\nRediscovery of {} hidden catalogue entries ({} theories generated, {} discoveries):", t.entries.len(), t.generated, t.discoveries);
+    println!(
+        "\nRediscovery of {} hidden catalogue entries ({} theories generated, {} discoveries):",
+        t.entries.len(),
+        t.generated,
+        t.discoveries
+    );
     print!("{}", table(&["entry", "reached", "kept as", "rank"], &rows));
-    println!("reached {}/{n}, kept {}/{n}, in the top {TOP} {}/{n}", t.reached, t.kept, t.top, n = t.entries.len());
+    println!(
+        "reached {}/{n}, kept {}/{n}, in the top {TOP} {}/{n}",
+        t.reached,
+        t.kept,
+        t.top,
+        n = t.entries.len()
+    );
 }
 
 /// Whether `program` can be run: an executable file at that path when it names one, else in a
@@ -239,7 +310,8 @@ fn print_tally(t: &Tally, json: bool) {
 pub(crate) fn installed(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
     if program.contains('/') {
-        return std::fs::metadata(program).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        return std::fs::metadata(program)
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     }
     on_path(program)
 }
@@ -247,15 +319,28 @@ pub(crate) fn installed(program: &str) -> bool {
 /// Whether an executable file called `program` is in a directory of PATH.
 fn on_path(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| std::fs::metadata(d.join(program)).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)))
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|d| {
+            std::fs::metadata(d.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
 }
 
 /// A seed's canonical file name (`AbelianGroup` → `abelian_group`); other names unchanged.
 fn seed_name(name: &str) -> String {
-    let key = |s: &str| s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect::<String>();
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
     birkhoff_engine::seeds::all()
         .iter()
-        .find(|s| key(s.name) == key(name) || birkhoff_engine::seeds::load(s.name).is_ok_and(|t| key(&t.name) == key(name)))
+        .find(|s| {
+            key(s.name) == key(name)
+                || birkhoff_engine::seeds::load(s.name).is_ok_and(|t| key(&t.name) == key(name))
+        })
         .map_or_else(|| name.to_string(), |s| s.name.to_string())
 }
 
@@ -269,12 +354,20 @@ struct Live {
 
 impl Live {
     fn new(json: bool) -> Live {
-        Live { json, start: Instant::now(), spinner: RefCell::new(None) }
+        Live {
+            json,
+            start: Instant::now(),
+            spinner: RefCell::new(None),
+        }
     }
 
     fn stamp(&self) -> String {
         let s = self.start.elapsed().as_secs();
-        if s < 60 { format!("[{s:>5}s]") } else { format!("[{:>2}m{:02}s]", s / 60, s % 60) }
+        if s < 60 {
+            format!("[{s:>5}s]")
+        } else {
+            format!("[{:>2}m{:02}s]", s / 60, s % 60)
+        }
     }
 }
 
@@ -297,7 +390,10 @@ impl Observer for Live {
 
     fn wait_start(&self, what: &str) {
         let what = &birkhoff_agent::text::printable(what);
-        self.line(&format!("{what}..."), serde_json::json!({"event": "llm_call", "what": what}));
+        self.line(
+            &format!("{what}..."),
+            serde_json::json!({"event": "llm_call", "what": what}),
+        );
         *self.spinner.borrow_mut() = Some(crate::output::spinner(what));
     }
 
@@ -309,18 +405,34 @@ impl Observer for Live {
 
     fn summary(&self, r: &CycleReport, number: u64, markdown: &Path) {
         if self.json {
-            println!("{}", serde_json::json!({"event": "cycle_complete", "cycle": number, "report": markdown.display().to_string(), "seconds": r.seconds, "generated": r.generated, "with_models": r.with_models, "discoveries": r.discoveries.len(), "conjectures": r.conjectures.len(), "faults": r.faults.len()}));
+            println!(
+                "{}",
+                serde_json::json!({"event": "cycle_complete", "cycle": number, "report": markdown.display().to_string(), "seconds": r.seconds, "generated": r.generated, "with_models": r.with_models, "discoveries": r.discoveries.len(), "conjectures": r.conjectures.len(), "faults": r.faults.len()})
+            );
             return;
         }
         let rows = vec![
-            vec!["duration".to_string(), format!("{:.1}s ({:.1}s model)", r.seconds, r.llm_seconds)],
-            vec!["candidates".into(), format!("{} generated, {} checked", r.generated, r.checked)],
+            vec![
+                "duration".to_string(),
+                format!("{:.1}s ({:.1}s model)", r.seconds, r.llm_seconds),
+            ],
+            vec![
+                "candidates".into(),
+                format!("{} generated, {} checked", r.generated, r.checked),
+            ],
             vec!["with models".into(), r.with_models.to_string()],
             vec!["discoveries".into(), r.discoveries.len().to_string()],
             vec!["conjectures".into(), r.conjectures.len().to_string()],
             vec!["faults".into(), r.faults.len().to_string()],
             vec!["report".into(), markdown.display().to_string()],
         ];
-        println!("\nCycle {number} complete\n{}", table(&["", ""], &rows).lines().skip(1).map(|l| format!("  {l}\n")).collect::<String>());
+        println!(
+            "\nCycle {number} complete\n{}",
+            table(&["", ""], &rows)
+                .lines()
+                .skip(1)
+                .map(|l| format!("  {l}\n"))
+                .collect::<String>()
+        );
     }
 }

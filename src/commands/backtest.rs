@@ -18,7 +18,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if json {
         print_json(&serde_json::to_value(&report)?);
     } else {
-        let rows: Vec<Vec<String>> = report.checked.iter().map(|(k, n)| vec![k.clone(), n.to_string()]).collect();
+        let rows: Vec<Vec<String>> = report
+            .checked
+            .iter()
+            .map(|(k, n)| vec![k.clone(), n.to_string()])
+            .collect();
         print!("{}", table(&["kind", "checked"], &rows));
         for f in &report.failures {
             println!("FAIL {}: {}", f.file, f.problem);
@@ -26,7 +30,17 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         for f in &report.unchecked {
             println!("UNCHECKED {}: {}", f.file, f.problem);
         }
-        println!("{} failure(s), {} unchecked", report.failures.len(), report.unchecked.len());
+        println!(
+            "{} failure(s), {} unchecked",
+            report.failures.len(),
+            report.unchecked.len()
+        );
     }
-    Ok(if report.failures.is_empty() && report.unchecked.is_empty() { Outcome::Done } else { Outcome::Negative })
+    Ok(
+        if report.failures.is_empty() && report.unchecked.is_empty() {
+            Outcome::Done
+        } else {
+            Outcome::Negative
+        },
+    )
 }

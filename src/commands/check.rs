@@ -23,7 +23,14 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         let report = match Theory::from_file(path) {
             Ok(t) => {
                 if !json {
-                    println!("{}: ok: theory {} ({} sort(s), {} symbol(s), {} axiom(s))", path.display(), t.name, t.sig.sorts.len(), t.sig.funcs.len() + t.sig.rels.len(), t.axioms.len());
+                    println!(
+                        "{}: ok: theory {} ({} sort(s), {} symbol(s), {} axiom(s))",
+                        path.display(),
+                        t.name,
+                        t.sig.sorts.len(),
+                        t.sig.funcs.len() + t.sig.rels.len(),
+                        t.axioms.len()
+                    );
                 }
                 json!({ "file": path, "ok": true, "theory": t.name, "fingerprint": t.fingerprint().to_string(), "errors": [] })
             }

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 // Arguments of `birkhoff conjecture`.
 #[derive(clap::Args)]
-#[command(after_help = "Exit codes: 0 done, 1 incomplete (a search cut short, conjectures not tried), 2 error, 130 interrupted.")]
+#[command(
+    after_help = "Exit codes: 0 done, 1 incomplete (a search cut short, conjectures not tried), 2 error, 130 interrupted."
+)]
 pub struct Args {
     /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
@@ -66,7 +68,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
     if json {
         let mut v = serde_json::to_value(&report)?;
-        for (c, out) in report.conjectures.iter().zip(v["conjectures"].as_array_mut().into_iter().flatten()) {
+        for (c, out) in report
+            .conjectures
+            .iter()
+            .zip(v["conjectures"].as_array_mut().into_iter().flatten())
+        {
             out["evidence"] = c.status.evidence().into();
             if let Status::Refuted { model, .. } = &c.status {
                 out["model"] = model.to_json(&t.sig);
@@ -77,7 +83,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     } else {
         print_text(&report);
     }
-    let incomplete = !report.models.complete || !report.terms_complete || report.counts.not_tried > 0;
+    let incomplete =
+        !report.models.complete || !report.terms_complete || report.counts.not_tried > 0;
     Ok(match () {
         _ if report.interrupted => Outcome::Interrupted,
         _ if incomplete => Outcome::Negative,
@@ -86,8 +93,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
 }
 
 fn print_text(r: &Report) {
-    let models = if r.models.complete { "every model" } else { "every model found" };
-    println!("{}: equations of depth ≤ {} true in {models} up to size {} ({} classes)", r.theory, r.depth, r.max_size, r.models.classes);
+    let models = if r.models.complete {
+        "every model"
+    } else {
+        "every model found"
+    };
+    println!(
+        "{}: equations of depth ≤ {} true in {models} up to size {} ({} classes)",
+        r.theory, r.depth, r.max_size, r.models.classes
+    );
     if let Some(note) = &r.models.note {
         println!("  note: {note}");
     }
@@ -96,9 +110,24 @@ fn print_text(r: &Report) {
         "  {} terms in {} classes{terms}; {} candidate equations, {} trivial (one rewrite from an axiom or a theorem), {} implied by an open conjecture",
         r.terms, r.classes, r.candidates, r.trivial, r.implied_by_open
     );
-    let rows: Vec<Vec<String>> = r.conjectures.iter().enumerate().map(|(i, c)| vec![(i + 1).to_string(), c.status.name().into(), c.equation.clone(), c.status.evidence()]).collect();
+    let rows: Vec<Vec<String>> = r
+        .conjectures
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            vec![
+                (i + 1).to_string(),
+                c.status.name().into(),
+                c.equation.clone(),
+                c.status.evidence(),
+            ]
+        })
+        .collect();
     if !rows.is_empty() {
-        print!("{}", table(&["#", "status", "conjecture", "evidence"], &rows));
+        print!(
+            "{}",
+            table(&["#", "status", "conjecture", "evidence"], &rows)
+        );
     }
     let n = r.counts;
     if n.refuted > 0 {

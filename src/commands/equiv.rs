@@ -12,7 +12,9 @@ use std::time::Duration;
 
 // Arguments of `birkhoff equiv`.
 #[derive(clap::Args)]
-#[command(after_help = "Exit codes: 0 equal, equivalent or different, 1 unknown, 2 error, 130 interrupted.")]
+#[command(
+    after_help = "Exit codes: 0 equal, equivalent or different, 1 unknown, 2 error, 130 interrupted."
+)]
 pub struct Args {
     /// The first theory: a seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "A")]
@@ -33,9 +35,17 @@ pub struct Args {
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let (ta, tb) = (a.library.load(&a.a)?, a.library.load(&a.b)?);
-    let opts = Options { timeout: a.timeout, cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    let opts = Options {
+        timeout: a.timeout,
+        cancel: Some(crate::interrupt::flag()),
+        ..Options::default()
+    };
     let budget = side_budget(opts.cancel.clone());
-    let relation = relate(&Side::new(&ta, a.model_size, &budget)?, &Side::new(&tb, a.model_size, &budget)?, &opts)?;
+    let relation = relate(
+        &Side::new(&ta, a.model_size, &budget)?,
+        &Side::new(&tb, a.model_size, &budget)?,
+        &opts,
+    )?;
     if json {
         let mut v = serde_json::to_value(&relation)?;
         v["a"] = ta.name.clone().into();
@@ -50,9 +60,24 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         println!("{} and {}: {}", ta.name, tb.name, relation.describe());
         match &relation {
             Relation::Equivalent { map, proofs } => {
-                println!("  renaming ({}'s symbols as {}'s): {}", tb.name, ta.name, map_text(map));
+                println!(
+                    "  renaming ({}'s symbols as {}'s): {}",
+                    tb.name,
+                    ta.name,
+                    map_text(map)
+                );
                 for p in proofs {
-                    println!("  {} proves {}: {}{}", p.by, p.axiom, p.evidence, if p.steps > 0 { format!(" ({} steps)", p.steps) } else { String::new() });
+                    println!(
+                        "  {} proves {}: {}{}",
+                        p.by,
+                        p.axiom,
+                        p.evidence,
+                        if p.steps > 0 {
+                            format!(" ({} steps)", p.steps)
+                        } else {
+                            String::new()
+                        }
+                    );
                 }
             }
             Relation::Different { witness, .. } => print_witness(witness, &ta, &tb),
@@ -68,7 +93,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
 
 /// The theory (of `a`, `b`) that the witness is a model of: the one the evaluator accepts it for.
 pub fn owner<'t>(w: &Witness, a: &'t Theory, b: &'t Theory) -> &'t Theory {
-    if eval::check(a, &w.model).is_ok() { a } else { b }
+    if eval::check(a, &w.model).is_ok() {
+        a
+    } else {
+        b
+    }
 }
 
 /// The witness's model as JSON over its theory's signature.
@@ -78,13 +107,28 @@ pub fn witness_json(w: &Witness, a: &Theory, b: &Theory) -> serde_json::Value {
 
 /// `+ ↦ *, z ↦ e`.
 pub fn map_text(map: &birkhoff_engine::moves::transfer::SymbolMap) -> String {
-    map.iter().map(|(k, v)| format!("{k} ↦ {v}")).collect::<Vec<_>>().join(", ")
+    map.iter()
+        .map(|(k, v)| format!("{k} ↦ {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The countermodel as Cayley tables with where the axiom fails.
 pub fn print_witness(w: &Witness, a: &Theory, b: &Theory) {
-    let at: Vec<String> = w.assignment.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-    println!("  a model of {} (reading {}'s symbols as {}) where {}'s axiom {} fails at {}:", w.model_of, w.not_model_of, map_text(&w.map), w.not_model_of, w.axiom, at.join(", "));
+    let at: Vec<String> = w
+        .assignment
+        .iter()
+        .map(|(x, n)| format!("{x} = {n}"))
+        .collect();
+    println!(
+        "  a model of {} (reading {}'s symbols as {}) where {}'s axiom {} fails at {}:",
+        w.model_of,
+        w.not_model_of,
+        map_text(&w.map),
+        w.not_model_of,
+        w.axiom,
+        at.join(", ")
+    );
     for line in tables::cayley(&owner(w, a, b).sig, &w.model).lines() {
         println!("    {line}");
     }

@@ -27,20 +27,32 @@ pub fn read_structures(t: &Theory, path: &std::path::Path) -> anyhow::Result<Vec
     let text = super::read_file(path)?;
     let trimmed = text.trim_start();
     let structures = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let v = birkhoff_engine::structure::parse_json_strict(&text).map_err(|e| anyhow::anyhow!("{}: not valid JSON: {e}", path.display()))?;
+        let v = birkhoff_engine::structure::parse_json_strict(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not valid JSON: {e}", path.display()))?;
         // `birkhoff models --json` writes `{"models": [{"model": .., "automorphisms": ..}, ..]}`.
         let items = match v {
             serde_json::Value::Array(items) => items,
-            serde_json::Value::Object(ref o) if o.get("models").is_some_and(|m| m.is_array()) => o["models"].as_array().cloned().unwrap_or_default(),
+            serde_json::Value::Object(ref o) if o.get("models").is_some_and(|m| m.is_array()) => {
+                o["models"].as_array().cloned().unwrap_or_default()
+            }
             one => vec![one],
         };
-        let structures = items.iter().map(|item| Structure::from_json(&t.sig, item.get("model").unwrap_or(item))).collect::<Result<Vec<_>, _>>();
-        structures.with_context(|| format!("{}: not a structure for theory {}", path.display(), t.name))?
+        let structures = items
+            .iter()
+            .map(|item| Structure::from_json(&t.sig, item.get("model").unwrap_or(item)))
+            .collect::<Result<Vec<_>, _>>();
+        structures
+            .with_context(|| format!("{}: not a structure for theory {}", path.display(), t.name))?
     } else {
         // The reader's errors name the file, line and column themselves.
-        tables::from_mace4(&t.sig, &text, &path.display().to_string()).with_context(|| format!("not a structure for theory {}", t.name))?
+        tables::from_mace4(&t.sig, &text, &path.display().to_string())
+            .with_context(|| format!("not a structure for theory {}", t.name))?
     };
-    anyhow::ensure!(!structures.is_empty(), "{}: no structure found (expected JSON or Mace4 `interpretation(...)`)", path.display());
+    anyhow::ensure!(
+        !structures.is_empty(),
+        "{}: no structure found (expected JSON or Mace4 `interpretation(...)`)",
+        path.display()
+    );
     Ok(structures)
 }
 
@@ -52,7 +64,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     for (i, s) in structures.iter().enumerate() {
         let violations = eval::violations(&t, s);
         all_models &= violations.is_empty();
-        let label = if structures.len() > 1 { format!("structure {}: ", i + 1) } else { String::new() };
+        let label = if structures.len() > 1 {
+            format!("structure {}: ", i + 1)
+        } else {
+            String::new()
+        };
         if !json {
             if violations.is_empty() {
                 println!("{label}a model of {}", t.name);
@@ -69,5 +85,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if json {
         print_json(&json!({ "theory": t.name, "structures": reports }));
     }
-    Ok(if all_models { Outcome::Done } else { Outcome::Negative })
+    Ok(if all_models {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
 }

@@ -51,7 +51,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             To::Tptp => "tptp-tff",
             To::Ladr => "ladr",
         };
-        print_json(&json!({ "theory": t.name, "language": lang, "has_goal": goal.is_some(), "text": text }));
+        print_json(
+            &json!({ "theory": t.name, "language": lang, "has_goal": goal.is_some(), "text": text }),
+        );
     } else {
         print!("{text}");
     }

@@ -1,9 +1,9 @@
 //! `birkhoff find`: the first model of a size, or a proof by exhaustion that there is none.
 
+use super::models::Format;
 use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
-use super::models::Format;
 use birkhoff_checker::finder::FirstModel;
 use birkhoff_checker::router;
 use birkhoff_checker::spectrum::sizes_label;
@@ -36,7 +36,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     a.format.check(&t)?;
     let label = sizes_label(&sizes);
     let found = router::first_by(a.engine.engine, &t, &sizes, &a.budget.budget());
-    let router::First { outcome, nodes, elapsed, engine } = super::naming_size_flag(found, &format!("--size {label}"))?;
+    let router::First {
+        outcome,
+        nodes,
+        elapsed,
+        engine,
+    } = super::naming_size_flag(found, &format!("--size {label}"))?;
     let engine = serde_json::to_value(engine)?;
     if json || a.format == Format::Json {
         let model = match &outcome {
@@ -59,15 +64,26 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             FirstModel::Found { model } => {
                 let engine = engine.as_str().unwrap_or("?");
                 match a.format {
-                    Format::Mace4 | Format::Gap => print!("{}{}", a.format.comment(&format!("found by the {engine} engine; {CHECKED_BY_EVALUATOR}")), a.format.model(&t.sig, model, 1)?),
+                    Format::Mace4 | Format::Gap => print!(
+                        "{}{}",
+                        a.format.comment(&format!(
+                            "found by the {engine} engine; {CHECKED_BY_EVALUATOR}"
+                        )),
+                        a.format.model(&t.sig, model, 1)?
+                    ),
                     _ => {
                         print!("{}", Format::Table.model(&t.sig, model, 1)?);
                         println!("(found by the {engine} engine; {CHECKED_BY_EVALUATOR})");
                     }
                 }
             }
-            FirstModel::None => println!("none of size {label} (proved by the {} engine)", engine.as_str().unwrap_or("?")),
-            FirstModel::Unknown => println!("unknown: the budget ran out before a model or a proof of none of size {label}"),
+            FirstModel::None => println!(
+                "none of size {label} (proved by the {} engine)",
+                engine.as_str().unwrap_or("?")
+            ),
+            FirstModel::Unknown => println!(
+                "unknown: the budget ran out before a model or a proof of none of size {label}"
+            ),
         }
         if let Some(note) = a.engine.cross_check() {
             println!("{note}");

@@ -10,16 +10,18 @@ use crate::output::print_json;
 use crate::Outcome;
 use birkhoff_checker::budget::Budget;
 use birkhoff_checker::finder::{enumerate_up_to, Options as FinderOptions};
-use birkhoff_checker::spectrum::SpectrumRow;
 use birkhoff_checker::prover::equivalence::{side_budget, Implication, Side};
 use birkhoff_checker::prover::Options;
+use birkhoff_checker::spectrum::SpectrumRow;
 use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
 use serde_json::json;
 use std::time::Duration;
 
 // Arguments of `birkhoff identify`.
 #[derive(clap::Args)]
-#[command(after_help = "Exit codes: 0 placed, 1 undecided against some known theory, 2 error, 130 interrupted.")]
+#[command(
+    after_help = "Exit codes: 0 placed, 1 undecided against some known theory, 2 error, 130 interrupted."
+)]
 pub struct Args {
     /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
@@ -41,8 +43,19 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = a.goals.load(&a.theory)?;
     let cancel = Some(crate::interrupt::flag());
-    let opts = Options { timeout: a.timeout, max_size: 4, cancel: cancel.clone(), ..Options::default() };
-    let budget = Budget { time: Some(a.spectrum_timeout), nodes: None, models: Some(100_000), cancel: cancel.clone(), progress: None };
+    let opts = Options {
+        timeout: a.timeout,
+        max_size: 4,
+        cancel: cancel.clone(),
+        ..Options::default()
+    };
+    let budget = Budget {
+        time: Some(a.spectrum_timeout),
+        nodes: None,
+        models: Some(100_000),
+        cancel: cancel.clone(),
+        progress: None,
+    };
     let spectrum = enumerate_up_to(&t, a.max_size, &budget, FinderOptions::counts_only())?;
     // The theory's own small models, to refute comparisons quickly.
     let side = Side::new(&t, 3, &side_budget(cancel.clone()))?;
@@ -51,9 +64,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
-    let rows: Vec<_> = spectrum.iter().map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled})).collect();
+    let rows: Vec<_> = spectrum
+        .iter()
+        .map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled}))
+        .collect();
     let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(SpectrumRow::of).collect();
-    found.standing = birkhoff_scorer::identify::unless_spectrum_known(found.standing, &spectrum_rows, &birkhoff_scorer::spectrum::known_spectra());
+    found.standing = birkhoff_scorer::identify::unless_spectrum_known(
+        found.standing,
+        &spectrum_rows,
+        &birkhoff_scorer::spectrum::known_spectra(),
+    );
     // The shipped sequences and those the OEIS named in the library's earlier literature runs
     // (docs/LITERATURE.md): a sequence found online once is recognized here without the network.
     let sequences = birkhoff_literature::Store::new(&a.goals.library.path()).offline_sequences();
@@ -66,12 +86,24 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         print_json(&v);
     } else {
         println!("{}: {}", t.name, found.standing.describe());
-        let points: Vec<String> = spectrum.iter().map(|e| format!("{}:{}", birkhoff_checker::spectrum::sizes_label(&e.sizes), e.iso)).collect();
+        let points: Vec<String> = spectrum
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{}",
+                    birkhoff_checker::spectrum::sizes_label(&e.sizes),
+                    e.iso
+                )
+            })
+            .collect();
         println!("  spectrum (iso classes by size) {}", points.join(" "));
         for m in &oeis {
             println!("  spectrum matches {}", m.describe());
         }
-        for (title, list) in [("above (it implies them)", &found.above), ("below (they imply it)", &found.below)] {
+        for (title, list) in [
+            ("above (it implies them)", &found.above),
+            ("below (they imply it)", &found.below),
+        ] {
             if !list.is_empty() {
                 println!("  closest {title}:");
                 for n in list {
@@ -88,11 +120,18 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
 
 fn print_neighbour(n: &Neighbour) {
     let how = match &n.implication {
-        Implication::Proved { map, proofs } => format!("proved ({}; symbols {})", birkhoff_checker::prover::equivalence::proof_counts(proofs), map_text(map)),
+        Implication::Proved { map, proofs } => format!(
+            "proved ({}; symbols {})",
+            birkhoff_checker::prover::equivalence::proof_counts(proofs),
+            map_text(map)
+        ),
         _ => "not proved".into(),
     };
     let strict = match &n.strict {
-        Some(w) => format!("strict: a model of {} of size {:?} violates {}'s axiom {}", w.model_of, w.model.sizes, w.not_model_of, w.axiom),
+        Some(w) => format!(
+            "strict: a model of {} of size {:?} violates {}'s axiom {}",
+            w.model_of, w.model.sizes, w.not_model_of, w.axiom
+        ),
         None => "strictness not shown".into(),
     };
     println!("    {} ({}): {how}; {strict}", n.name, n.kind);

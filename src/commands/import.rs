@@ -10,7 +10,9 @@ use std::path::PathBuf;
 
 // Arguments of `birkhoff import`.
 #[derive(clap::Args)]
-#[command(after_help = "The format is told by the content: TPTP (fof, tff, cnf), LADR (formulas(...) lists) or Birkhoff's own.\nA TPTP conjecture or LADR goal is kept as `meta conjecture`, which `birkhoff prove FILE` proves when no goal is given.")]
+#[command(
+    after_help = "The format is told by the content: TPTP (fof, tff, cnf), LADR (formulas(...) lists) or Birkhoff's own.\nA TPTP conjecture or LADR goal is kept as `meta conjecture`, which `birkhoff prove FILE` proves when no goal is given."
+)]
 pub struct Args {
     /// The file to read.
     #[arg(value_name = "FILE")]

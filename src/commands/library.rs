@@ -21,7 +21,9 @@ pub struct LibraryArg {
 impl LibraryArg {
     /// The library's directory, which may not exist yet.
     pub fn path(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(birkhoff_library::default_dir)
+        self.dir
+            .clone()
+            .unwrap_or_else(birkhoff_library::default_dir)
     }
 
     /// Opens the library, naming the flag if it cannot be opened.
@@ -71,7 +73,11 @@ enum Command {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut lib = a.library.open()?;
     match a.command {
-        Command::Search { query, min_score, limit } => {
+        Command::Search {
+            query,
+            min_score,
+            limit,
+        } => {
             if let Some(x) = min_score {
                 anyhow::ensure!(x.is_finite(), "--min-score: `{x}` is not a number");
             }
@@ -79,18 +85,37 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             if json {
                 print_json(&serde_json::to_value(&hits)?);
             } else {
-                let rows: Vec<Vec<String>> = hits.iter().map(|h| vec![h.id.clone(), h.kind.clone(), h.score.map_or("-".into(), |s| format!("{s:.3}")), h.name.clone()]).collect();
+                let rows: Vec<Vec<String>> = hits
+                    .iter()
+                    .map(|h| {
+                        vec![
+                            h.id.clone(),
+                            h.kind.clone(),
+                            h.score.map_or("-".into(), |s| format!("{s:.3}")),
+                            h.name.clone(),
+                        ]
+                    })
+                    .collect();
                 print!("{}", table(&["id", "kind", "score", "name"], &rows));
                 eprintln!("{} result(s)", hits.len());
             }
-            Ok(if hits.is_empty() { Outcome::Negative } else { Outcome::Done })
+            Ok(if hits.is_empty() {
+                Outcome::Negative
+            } else {
+                Outcome::Done
+            })
         }
         Command::Show { id } => {
             // A research document found by search is shown by its path, if it is one the index
             // holds (so no path can lead out of the library).
-            if let Some(doc) = birkhoff_library::documents::scan(lib.root())?.into_iter().find(|d| d.path == id) {
+            if let Some(doc) = birkhoff_library::documents::scan(lib.root())?
+                .into_iter()
+                .find(|d| d.path == id)
+            {
                 if json {
-                    print_json(&json!({ "id": doc.path, "kind": doc.kind, "name": doc.title, "text": doc.text }));
+                    print_json(
+                        &json!({ "id": doc.path, "kind": doc.kind, "name": doc.title, "text": doc.text }),
+                    );
                 } else {
                     print!("{}", birkhoff_agent::text::printable(&doc.text));
                 }
@@ -99,7 +124,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             let rec = lib.get(&id).map_err(|e| anyhow::anyhow!("ID {id}: {e}"))?;
             // A theory's references, as the literature agent numbered them (docs/LITERATURE.md).
             let refs = match &rec.body {
-                Body::Theory(_) => birkhoff_literature::Store::new(lib.root()).load().map_err(|e| anyhow::anyhow!("{e}"))?.of_subject(&rec.id).into_iter().cloned().collect(),
+                Body::Theory(_) => birkhoff_literature::Store::new(lib.root())
+                    .load()
+                    .map_err(|e| anyhow::anyhow!("{e}"))?
+                    .of_subject(&rec.id)
+                    .into_iter()
+                    .cloned()
+                    .collect(),
                 _ => Vec::new(),
             };
             if json {
@@ -110,7 +141,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 print_json(&v);
             } else {
                 // Names, notes and statements are hand-edited or a language model's (docs/AGENT.md).
-                print!("{}", birkhoff_agent::text::printable(&render(&lib, &rec.body)));
+                print!(
+                    "{}",
+                    birkhoff_agent::text::printable(&render(&lib, &rec.body))
+                );
                 if matches!(rec.body, Body::Theory(_)) {
                     print!("{}", references(&refs));
                 }
@@ -121,11 +155,17 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             let counts = lib.stats()?;
             let reports = lib.report_numbers()?.len();
             if json {
-                let m: serde_json::Map<String, serde_json::Value> = counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
-                print_json(&json!({ "library": lib.root().display().to_string(), "records": m, "reports": reports }));
+                let m: serde_json::Map<String, serde_json::Value> =
+                    counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect();
+                print_json(
+                    &json!({ "library": lib.root().display().to_string(), "records": m, "reports": reports }),
+                );
             } else {
                 println!("library {}", lib.root().display());
-                let mut rows: Vec<Vec<String>> = counts.iter().map(|(k, n)| vec![k.clone(), n.to_string()]).collect();
+                let mut rows: Vec<Vec<String>> = counts
+                    .iter()
+                    .map(|(k, n)| vec![k.clone(), n.to_string()])
+                    .collect();
                 rows.push(vec!["report".into(), reports.to_string()]);
                 print!("{}", table(&["kind", "count"], &rows));
             }
@@ -150,11 +190,20 @@ fn references(refs: &[birkhoff_literature::Reference]) -> String {
     }
     let mut out = String::from("references:\n");
     for r in refs.iter().filter(|r| r.is_confirmed()) {
-        out += &format!("  {} {} ({}), {}\n", r.number, r.paper.title, r.paper.year.map_or("n.d.".into(), |y| y.to_string()), r.paper.authors.join(", "));
+        out += &format!(
+            "  {} {} ({}), {}\n",
+            r.number,
+            r.paper.title,
+            r.paper.year.map_or("n.d.".into(), |y| y.to_string()),
+            r.paper.authors.join(", ")
+        );
     }
     for r in refs.iter().filter(|r| !r.is_confirmed()) {
         if let birkhoff_literature::Status::Unconfirmed { reason } = &r.status {
-            out += &format!("  {} {} -- unconfirmed, not to be cited: {reason}\n", r.number, r.paper.title);
+            out += &format!(
+                "  {} {} -- unconfirmed, not to be cited: {reason}\n",
+                r.number, r.paper.title
+            );
         }
     }
     // Titles, authors and reasons come from the sources or from a language model's proposal.
@@ -165,9 +214,22 @@ fn references(refs: &[birkhoff_literature::Reference]) -> String {
 fn render(lib: &Library, body: &Body) -> String {
     match body {
         Body::Theory(t) => {
-            let mut out = format!("{}{}\norigin: {}\n", if t.discovery { "discovery: " } else { "" }, t.name, t.origin);
+            let mut out = format!(
+                "{}{}\norigin: {}\n",
+                if t.discovery { "discovery: " } else { "" },
+                t.name,
+                t.origin
+            );
             if let Some(s) = &t.score {
-                out += &format!("score: {:.3} ({})\n", s.total, s.dims.iter().map(|(k, v)| format!("{k} {v:.2}")).collect::<Vec<_>>().join(", "));
+                out += &format!(
+                    "score: {:.3} ({})\n",
+                    s.total,
+                    s.dims
+                        .iter()
+                        .map(|(k, v)| format!("{k} {v:.2}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
             }
             if !t.notes.is_empty() {
                 out += &format!("notes: {}\n", t.notes);
@@ -177,26 +239,65 @@ fn render(lib: &Library, body: &Body) -> String {
             for r in lib.list("spectrum").unwrap_or_default() {
                 if let Body::Spectrum(sp) = &r.body {
                     if sp.theory_id == id {
-                        out += &format!("\nspectrum ({}), models up to isomorphism:\n{}", r.id, bars(&sp.rows));
+                        out += &format!(
+                            "\nspectrum ({}), models up to isomorphism:\n{}",
+                            r.id,
+                            bars(&sp.rows)
+                        );
                     }
                 }
             }
-            let models = lib.list("model").unwrap_or_default().into_iter().filter(|r| matches!(&r.body, Body::Model(m) if m.theory_id == id)).count();
-            out + &format!("\n{models} stored model(s); `birkhoff library search {}` lists them\n", t.name)
+            let models = lib
+                .list("model")
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|r| matches!(&r.body, Body::Model(m) if m.theory_id == id))
+                .count();
+            out + &format!(
+                "\n{models} stored model(s); `birkhoff library search {}` lists them\n",
+                t.name
+            )
         }
-        Body::Spectrum(sp) => format!("spectrum of {} ({}), models up to isomorphism:\n{}", sp.theory_name, sp.theory_id, bars(&sp.rows)),
+        Body::Spectrum(sp) => format!(
+            "spectrum of {} ({}), models up to isomorphism:\n{}",
+            sp.theory_name,
+            sp.theory_id,
+            bars(&sp.rows)
+        ),
         Body::Model(m) => {
             let theory = lib.get(&m.theory_id).ok().and_then(|r| match r.body {
                 Body::Theory(t) => Theory::parse(&t.text, &m.theory_id).ok(),
                 _ => None,
             });
-            let tables = theory.and_then(|t| Structure::from_json(&t.sig, &m.structure).ok().map(|s| tables::cayley(&t.sig, &s)));
-            format!("model of {} ({})\n{}", m.theory_name, m.theory_id, tables.unwrap_or_else(|| format!("{:#}\n", m.structure)))
+            let tables = theory.and_then(|t| {
+                Structure::from_json(&t.sig, &m.structure)
+                    .ok()
+                    .map(|s| tables::cayley(&t.sig, &s))
+            });
+            format!(
+                "model of {} ({})\n{}",
+                m.theory_name,
+                m.theory_id,
+                tables.unwrap_or_else(|| format!("{:#}\n", m.structure))
+            )
         }
         Body::Proof(p) => match lib.readable_proof(p, std::time::Duration::from_secs(5)) {
-            Ok(text) => format!("proof of {} ({}) by {}\n{text}", p.statement, p.theory_id, p.prover),
-            Err(why) => format!("proof of {} ({}) by {} (not rendered: {why})\n{}\n", p.statement, p.theory_id, p.prover, serde_json::to_string(&p.certificate).unwrap_or_default()),
+            Ok(text) => format!(
+                "proof of {} ({}) by {}\n{text}",
+                p.statement, p.theory_id, p.prover
+            ),
+            Err(why) => format!(
+                "proof of {} ({}) by {} (not rendered: {why})\n{}\n",
+                p.statement,
+                p.theory_id,
+                p.prover,
+                serde_json::to_string(&p.certificate).unwrap_or_default()
+            ),
         },
-        other => format!("{}\n{}\n", other.name(), serde_json::to_string_pretty(other).unwrap_or_default()),
+        other => format!(
+            "{}\n{}\n",
+            other.name(),
+            serde_json::to_string_pretty(other).unwrap_or_default()
+        ),
     }
 }

@@ -35,10 +35,14 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
     let subject = if let Some(name) = &a.theory {
-        let t = super::resolve_theory(name, Some(lib.root())).map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?;
+        let t = super::resolve_theory(name, Some(lib.root()))
+            .map_err(|e| anyhow::anyhow!("--theory {name}: {e}"))?;
         subject::of_theory_in(&lib, &t)
     } else if let Some(q) = &a.query {
-        anyhow::ensure!(!q.trim().is_empty(), "--query: give some words to search for");
+        anyhow::ensure!(
+            !q.trim().is_empty(),
+            "--query: give some words to search for"
+        );
         subject::of_query(q)
     } else {
         let terms = a.spectrum.clone().unwrap_or_default();
@@ -53,9 +57,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     config.offline |= a.offline;
     config.refresh = a.refresh;
     if !json {
-        eprintln!("literature for {} ({})", line(&subject.title, usize::MAX), subject.key);
+        eprintln!(
+            "literature for {} ({})",
+            line(&subject.title, usize::MAX),
+            subject.key
+        );
     }
-    let out = birkhoff_literature::search(lib.root(), &subject, config, &mut |l: &str| eprintln!("  {}", line(l, usize::MAX)))?;
+    let out = birkhoff_literature::search(lib.root(), &subject, config, &mut |l: &str| {
+        eprintln!("  {}", line(l, usize::MAX))
+    })?;
     let complete = out.sources.iter().all(|s| s.errors.is_empty());
     if json {
         print_json(&json!({ "outcome": out, "complete": complete }));
@@ -63,7 +73,14 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         let rows: Vec<Vec<String>> = out
             .confirmed
             .iter()
-            .map(|r| vec![r.number.clone(), r.paper.year.map_or("-".into(), |y| y.to_string()), r.paper.authors.join(", "), r.paper.title.clone()])
+            .map(|r| {
+                vec![
+                    r.number.clone(),
+                    r.paper.year.map_or("-".into(), |y| y.to_string()),
+                    r.paper.authors.join(", "),
+                    r.paper.title.clone(),
+                ]
+            })
             .collect();
         println!("confirmed references ({}):", rows.len());
         print!("{}", table(&["ref", "year", "authors", "title"], &rows));
@@ -75,19 +92,37 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     Status::Confirmed { .. } => "",
                 };
                 // Titles and reasons come from the sources or from a language model's proposal.
-                println!("  {}", line(&format!("{}: {} -- {why}", r.number, r.paper.title), usize::MAX));
+                println!(
+                    "  {}",
+                    line(
+                        &format!("{}: {} -- {why}", r.number, r.paper.title),
+                        usize::MAX
+                    )
+                );
             }
         }
         for m in &out.oeis {
-            println!("OEIS: the {} spectrum {:?} occurs in {} ({})", m.spectrum, m.terms, m.sequence.a_number, line(&m.sequence.name, usize::MAX));
+            println!(
+                "OEIS: the {} spectrum {:?} occurs in {} ({})",
+                m.spectrum,
+                m.terms,
+                m.sequence.a_number,
+                line(&m.sequence.name, usize::MAX)
+            );
         }
         for miss in &out.oeis_misses {
             println!("OEIS: {miss:?} is not in the OEIS");
         }
         println!("written {}", out.literature_md.display());
         if !complete {
-            println!("incomplete: some queries failed (see the lines above and the search history)");
+            println!(
+                "incomplete: some queries failed (see the lines above and the search history)"
+            );
         }
     }
-    Ok(if complete { Outcome::Done } else { Outcome::Negative })
+    Ok(if complete {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
 }

@@ -62,7 +62,13 @@ impl BudgetArgs {
         if let Some(bytes) = self.max_memory {
             birkhoff_checker::budget::set_memory_limit(bytes);
         }
-        Budget { time: self.timeout, nodes: self.max_nodes, models: Some(self.max_models), cancel: Some(crate::interrupt::flag()), progress: None }
+        Budget {
+            time: self.timeout,
+            nodes: self.max_nodes,
+            models: Some(self.max_models),
+            cancel: Some(crate::interrupt::flag()),
+            progress: None,
+        }
     }
 }
 
@@ -77,7 +83,9 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         Some((i, 'T' | 't')) => (&t[..i], 40),
         _ => (t, 0),
     };
-    let v: f64 = digits.trim().parse().map_err(|_| format!("`{s}` is not an amount of memory: write `8G`, `512M` or a number of bytes"))?;
+    let v: f64 = digits.trim().parse().map_err(|_| {
+        format!("`{s}` is not an amount of memory: write `8G`, `512M` or a number of bytes")
+    })?;
     let bytes = v * f64::from(1u32 << 10).powi(shift / 10);
     if !(bytes.is_finite() && bytes >= 1.0 && bytes < 1e19) {
         return Err(format!("`{s}`: the memory limit must be at least one byte"));
@@ -87,9 +95,13 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 
 /// A positive number of seconds, for the time-limit flags.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !(v.is_finite() && v > 0.0) {
-        return Err(format!("`{s}`: the time limit must be a positive number of seconds"));
+        return Err(format!(
+            "`{s}`: the time limit must be a positive number of seconds"
+        ));
     }
     Ok(Duration::from_secs_f64(v))
 }
@@ -102,7 +114,11 @@ pub struct Sizes(pub Vec<u32>);
 pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     let sizes: Vec<u32> = s
         .split(['x', ','])
-        .map(|p| p.trim().parse::<u32>().map_err(|_| format!("`{s}` is not a size: write `5`, or `2x3` for several sorts")))
+        .map(|p| {
+            p.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("`{s}` is not a size: write `5`, or `2x3` for several sorts"))
+        })
         .collect::<Result<_, _>>()?;
     if sizes.contains(&0) {
         return Err(format!("`{s}`: every size must be at least 1"));
@@ -129,14 +145,21 @@ pub fn resolve_theory(arg: &str, library: Option<&std::path::Path>) -> anyhow::R
     };
     let dir = library.map_or_else(birkhoff_library::default_dir, std::path::Path::to_path_buf);
     if !dir.is_dir() {
-        let given = if library.is_some() { "--library" } else { "the default library" };
+        let given = if library.is_some() {
+            "--library"
+        } else {
+            "the default library"
+        };
         bail!("{unknown}; no theory file is called `{arg}` either; and {given} {} does not exist to look for a discovery of that name or ID (give --library DIR)", dir.display());
     }
-    let lib = birkhoff_library::Library::open(&dir).map_err(|e| anyhow::anyhow!("--library {}: {e}", dir.display()))?;
+    let lib = birkhoff_library::Library::open(&dir)
+        .map_err(|e| anyhow::anyhow!("--library {}: {e}", dir.display()))?;
     match birkhoff_research::workspace::find_discovery(&lib, arg) {
         // Named as the library names it: the text keeps the candidate's name (`Semigroup+unipotent(*)`).
         Ok((id, rec)) => {
-            let mut t = Theory::parse(&rec.text, &id).map_err(|e| anyhow::anyhow!("`{arg}` ({id} in the library {}): {e}", dir.display()))?;
+            let mut t = Theory::parse(&rec.text, &id).map_err(|e| {
+                anyhow::anyhow!("`{arg}` ({id} in the library {}): {e}", dir.display())
+            })?;
             t.name = rec.name;
             Ok(t)
         }
@@ -165,7 +188,9 @@ impl TheoryLibrary {
 
     /// The library's directory, which may not exist.
     pub fn path(&self) -> std::path::PathBuf {
-        self.library.clone().unwrap_or_else(birkhoff_library::default_dir)
+        self.library
+            .clone()
+            .unwrap_or_else(birkhoff_library::default_dir)
     }
 }
 
@@ -200,7 +225,8 @@ impl GoalArgs {
             eprintln!("note: the goal of {name_or_path} ({goal}) is set aside: these are the models of its assumptions (`prove` proves the goal; --mace4-goals reads it as Mace4 does)");
             return Ok(t);
         }
-        let denied = birkhoff_engine::interop::deny_conjecture(&t)?.expect("the theory states a goal");
+        let denied =
+            birkhoff_engine::interop::deny_conjecture(&t)?.expect("the theory states a goal");
         eprintln!("note: --mace4-goals: the goal of {name_or_path} ({goal}) is denied and added to the assumptions, so these are countermodels to it (theory {})", denied.name);
         Ok(denied)
     }
@@ -213,7 +239,12 @@ pub fn check_sizes(t: &Theory, sizes: &[u32], flag: &str) -> anyhow::Result<()> 
     let sorts = t.sig.sorts.len();
     if sizes.len() != sorts {
         let names: Vec<&str> = t.sig.sorts.iter().map(|s| s.name.as_str()).collect();
-        bail!("{flag}: theory {} has {sorts} sort(s) ({}), so give {sorts} size(s) such as `{}`", t.name, names.join(", "), vec!["3"; sorts].join("x"));
+        bail!(
+            "{flag}: theory {} has {sorts} sort(s) ({}), so give {sorts} size(s) such as `{}`",
+            t.name,
+            names.join(", "),
+            vec!["3"; sorts].join("x")
+        );
     }
     if sizes.contains(&0) {
         bail!("{flag}: every sort has at least 1 element");

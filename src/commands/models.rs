@@ -4,8 +4,8 @@ use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
 use birkhoff_checker::budget::Status;
-use birkhoff_checker::{iso, router};
 use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_checker::{iso, router};
 use birkhoff_engine::tables;
 use serde_json::json;
 
@@ -26,7 +26,12 @@ pub enum Format {
 impl Format {
     /// Refuses a format the theory cannot be written in, naming the flag.
     pub fn check(self, t: &birkhoff_engine::Theory) -> anyhow::Result<()> {
-        anyhow::ensure!(self != Format::Mace4 || t.sig.is_single_sorted(), "--format mace4: Mace4's format has one sort, and theory {} has {}", t.name, t.sig.sorts.len());
+        anyhow::ensure!(
+            self != Format::Mace4 || t.sig.is_single_sorted(),
+            "--format mace4: Mace4's format has one sort, and theory {} has {}",
+            t.name,
+            t.sig.sorts.len()
+        );
         Ok(())
     }
 
@@ -43,7 +48,12 @@ impl Format {
 
     /// One model in the format: Cayley tables, JSON, or the `number`-th model of a Mace4 or GAP
     /// file. `models`, `find` and `prove` (its countermodels) all print through this.
-    pub fn model(self, sig: &birkhoff_engine::Signature, model: &birkhoff_engine::Structure, number: usize) -> anyhow::Result<String> {
+    pub fn model(
+        self,
+        sig: &birkhoff_engine::Signature,
+        model: &birkhoff_engine::Structure,
+        number: usize,
+    ) -> anyhow::Result<String> {
         Ok(match self {
             Format::Table => tables::cayley(sig, model),
             Format::Json => format!("{:#}\n", model.to_json(sig)),
@@ -84,7 +94,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     format.check(&t)?;
     let mut budget = a.budget.budget();
     budget.models = a.limit.or(budget.models);
-    let e = super::naming_size_flag(router::enumerate(a.engine.engine, &t, &sizes, &budget), &format!("--size {}", sizes_label(&sizes)))?;
+    let e = super::naming_size_flag(
+        router::enumerate(a.engine.engine, &t, &sizes, &budget),
+        &format!("--size {}", sizes_label(&sizes)),
+    )?;
     let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
     let complete = e.iso.status == Status::Exact;
     let shown = e.classes.len();
@@ -105,11 +118,18 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
         Format::Table => {
             for (i, c) in e.classes.iter().enumerate() {
-                println!("model {} (|Aut| = {})", i + 1, iso::automorphisms_label(c.automorphisms));
+                println!(
+                    "model {} (|Aut| = {})",
+                    i + 1,
+                    iso::automorphisms_label(c.automorphisms)
+                );
                 println!("{}", format.model(&t.sig, &c.model, i + 1)?);
             }
             if complete {
-                println!("{shown} model(s) of size {} up to isomorphism", sizes_label(&sizes));
+                println!(
+                    "{shown} model(s) of size {} up to isomorphism",
+                    sizes_label(&sizes)
+                );
             }
             if shown > 0 {
                 println!("{CHECKED_BY_EVALUATOR}");
@@ -121,8 +141,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
     // A list cut short is an incomplete answer in every format: said on stderr, exit code 1.
     if !complete {
-        let why = if limited { format!("--limit {} reached", a.limit.unwrap_or_default()) } else { "the budget ran out".to_string() };
-        eprintln!("incomplete: {shown} model(s) of size {} shown, {why}; there may be more", sizes_label(&sizes));
+        let why = if limited {
+            format!("--limit {} reached", a.limit.unwrap_or_default())
+        } else {
+            "the budget ran out".to_string()
+        };
+        eprintln!(
+            "incomplete: {shown} model(s) of size {} shown, {why}; there may be more",
+            sizes_label(&sizes)
+        );
     }
     Ok(match () {
         _ if crate::interrupt::requested() => Outcome::Interrupted,

@@ -16,7 +16,11 @@ use std::path::PathBuf;
 pub struct Args {
     /// The discovery: its name, an alias, or its record ID (as `library search` and
     /// `report --top` list them).
-    #[arg(value_name = "DISCOVERY", required_unless_present = "best", conflicts_with = "best")]
+    #[arg(
+        value_name = "DISCOVERY",
+        required_unless_present = "best",
+        conflicts_with = "best"
+    )]
     discovery: Option<String>,
     /// The best-scored discovery instead: the first that `report --top` lists.
     #[arg(long)]
@@ -36,11 +40,28 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let lib = a.library.open()?;
     let discovery = match a.discovery {
         Some(d) => d,
-        None => birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| anyhow::anyhow!("--best: the library {} has no discovery yet (run `birkhoff agent` first)", lib.root().display()))?,
+        None => birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| {
+            anyhow::anyhow!(
+                "--best: the library {} has no discovery yet (run `birkhoff agent` first)",
+                lib.root().display()
+            )
+        })?,
     };
     let paper = Paper::gather(&lib, &discovery)?;
-    let dir = a.out.clone().unwrap_or_else(|| birkhoff_paper::default_dir(lib.root(), &paper));
-    let outcome = paper.write(&dir, if a.no_compile { Compile::No } else { Compile::IfInstalled }).map_err(|e| anyhow::anyhow!("--out {}: {e}", dir.display()))?;
+    let dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| birkhoff_paper::default_dir(lib.root(), &paper));
+    let outcome = paper
+        .write(
+            &dir,
+            if a.no_compile {
+                Compile::No
+            } else {
+                Compile::IfInstalled
+            },
+        )
+        .map_err(|e| anyhow::anyhow!("--out {}: {e}", dir.display()))?;
     let (status, pdf, errors) = match &outcome.compiled {
         Compiled::NotAsked => ("not compiled (--no-compile)", None, Vec::new()),
         Compiled::NoPdflatex => ("not compiled: pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended texlive-pictures)", None, Vec::new()),
@@ -70,5 +91,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             eprintln!("{}:{e}", outcome.tex.display());
         }
     }
-    Ok(if errors.is_empty() { Outcome::Done } else { Outcome::Negative })
+    Ok(if errors.is_empty() {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
 }

@@ -4,11 +4,11 @@
 //! (with what was tried). Exit codes: 0 proved or disproved (a decided answer), 1 unknown,
 //! 2 error, 130 interrupted.
 
+use super::models::Format;
 use crate::output::print_json;
 use crate::Outcome;
-use super::models::Format;
-use birkhoff_checker::prover::readable::{render, Layout};
 use birkhoff_checker::prover::external as ext;
+use birkhoff_checker::prover::readable::{render, Layout};
 use birkhoff_checker::prover::{prove, Options, Verdict};
 use birkhoff_checker::sweep::write_atomic;
 use birkhoff_engine::parse::parse_formula;
@@ -22,7 +22,9 @@ const RENDERED_STEPS: usize = 2_000;
 
 // Arguments of `birkhoff prove`.
 #[derive(clap::Args)]
-#[command(after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error (with --external: the prover is not on PATH or failed), 130 interrupted.")]
+#[command(
+    after_help = "Exit codes: 0 proved or disproved, 1 unknown, 2 error (with --external: the prover is not on PATH or failed), 130 interrupted."
+)]
 pub struct Args {
     /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
@@ -62,10 +64,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // writing the certificate and rendering the proof.
     let deadline = Instant::now() + a.timeout;
     let t = a.library.load(&a.theory)?;
-    let goal_text = match (&a.goal, t.meta.get(birkhoff_engine::interop::CONJECTURE_META)) {
+    let goal_text = match (
+        &a.goal,
+        t.meta.get(birkhoff_engine::interop::CONJECTURE_META),
+    ) {
         (Some(g), _) => g.clone(),
         (None, Some(g)) => g.clone(),
-        (None, None) => anyhow::bail!("theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"", t.name),
+        (None, None) => anyhow::bail!(
+            "theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"",
+            t.name
+        ),
     };
     let goal = parse_formula(&t.sig, &goal_text, "GOAL")?;
     a.format.check(&t)?;
@@ -77,18 +85,34 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // a certificate to write (tens of megabytes for a long one) and a proof to render, and the
     // whole command keeps to --timeout.
     let reserve = (a.timeout / 10).min(Duration::from_secs(1));
-    let prover_time = deadline.saturating_duration_since(Instant::now()).saturating_sub(reserve);
-    let opts = Options { max_size: a.max_size, timeout: prover_time, cancel: Some(crate::interrupt::flag()), ..Options::default() };
+    let prover_time = deadline
+        .saturating_duration_since(Instant::now())
+        .saturating_sub(reserve);
+    let opts = Options {
+        max_size: a.max_size,
+        timeout: prover_time,
+        cancel: Some(crate::interrupt::flag()),
+        ..Options::default()
+    };
     let answer = prove(&t, &goal, &opts)?;
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
         // Compact JSON: pretty-printing nests every term's indentation (173 MB against 13 MB for
         // a 17 377-step certificate).
-        write_atomic(path, &serde_json::to_vec(certificate)?).map_err(|e| anyhow::anyhow!("--certificate {}: {e}", path.display()))?;
+        write_atomic(path, &serde_json::to_vec(certificate)?)
+            .map_err(|e| anyhow::anyhow!("--certificate {}: {e}", path.display()))?;
     }
     let readable = match &answer.verdict {
         Verdict::Proved { certificate } if certificate.total_steps() <= RENDERED_STEPS => {
             // Rendering ends early too, leaving time to print what it made.
-            Some(render(&t, &goal, certificate, &Layout { deadline: Some(deadline - reserve / 2), ..Layout::default() }))
+            Some(render(
+                &t,
+                &goal,
+                certificate,
+                &Layout {
+                    deadline: Some(deadline - reserve / 2),
+                    ..Layout::default()
+                },
+            ))
         }
         _ => None,
     };
@@ -108,7 +132,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 match &readable {
                     Some(Ok(p)) => v["proof"] = serde_json::to_value(p)?,
                     Some(Err(e)) => v["proof_not_shown"] = e.to_string().into(),
-                    None => v["proof_not_shown"] = format!("more than {RENDERED_STEPS} steps").into(),
+                    None => {
+                        v["proof_not_shown"] = format!("more than {RENDERED_STEPS} steps").into()
+                    }
                 }
                 if let Some(path) = &a.certificate {
                     v["certificate"] = path.display().to_string().into();
@@ -128,7 +154,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         match &answer.verdict {
             Verdict::Disproved { model, witness } => {
                 let w: Vec<String> = witness.iter().map(|(x, n)| format!("{x} = {n}")).collect();
-                let _ = writeln!(text, "disproved: a model of {} of size {:?} where the goal fails at {}", t.name, model.sizes, w.join(", "));
+                let _ = writeln!(
+                    text,
+                    "disproved: a model of {} of size {:?} where the goal fails at {}",
+                    t.name,
+                    model.sizes,
+                    w.join(", ")
+                );
                 model_text = a.format.model(&t.sig, model, 1)?;
                 if a.format == Format::Table {
                     text += &std::mem::take(&mut model_text);
@@ -143,15 +175,39 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 let _ = writeln!(text, "proved: a certificate of {} rewrite steps{lemmas}, replayed by the certificate checker", certificate.total_steps());
                 match &readable {
                     Some(Ok(p)) => text += &p.to_string(),
-                    Some(Err(e)) => { let _ = writeln!(text, "  (proof not shown: {e}; --certificate FILE writes it)"); }
-                    None => { let _ = writeln!(text, "  (more than {RENDERED_STEPS} steps, not shown: --certificate FILE writes them)"); }
+                    Some(Err(e)) => {
+                        let _ = writeln!(
+                            text,
+                            "  (proof not shown: {e}; --certificate FILE writes it)"
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(text, "  (more than {RENDERED_STEPS} steps, not shown: --certificate FILE writes them)");
+                    }
                 }
             }
-            Verdict::ProvedByZ3 { detail } => { let _ = writeln!(text, "proved (Z3): {detail}\n  evidence: {}", answer.verdict.evidence()); }
+            Verdict::ProvedByZ3 { detail } => {
+                let _ = writeln!(
+                    text,
+                    "proved (Z3): {detail}\n  evidence: {}",
+                    answer.verdict.evidence()
+                );
+            }
             Verdict::Unknown => {
-                let _ = writeln!(text, "unknown{}", answer.unknown_because.as_deref().map_or(String::new(), |w| format!(": {w}")));
+                let _ = writeln!(
+                    text,
+                    "unknown{}",
+                    answer
+                        .unknown_because
+                        .as_deref()
+                        .map_or(String::new(), |w| format!(": {w}"))
+                );
                 for at in &answer.attempts {
-                    let _ = writeln!(text, "  tried {:?}: {} ({:.2}s)", at.strategy, at.result, at.seconds);
+                    let _ = writeln!(
+                        text,
+                        "  tried {:?}: {} ({:.2}s)",
+                        at.strategy, at.result, at.seconds
+                    );
                 }
             }
         }
@@ -167,20 +223,42 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
 /// `--external NAME`: the other prover's answer as evidence. Exit codes as for Birkhoff's own
 /// answers: 0 proved or disproved, 1 unknown (a timeout included), 2 the prover is missing or
 /// failed to run, 130 interrupted.
-fn external(t: &birkhoff_engine::Theory, goal: &birkhoff_engine::Axiom, name: &str, goal_text: &str, timeout: Duration, json: bool) -> anyhow::Result<Outcome> {
-    let prover = ext::Prover::named(name).ok_or_else(|| anyhow::anyhow!("--external {name}: {}", ext::ExternalError::Unknown(name.to_string())))?;
-    let evidence = ext::ask(prover, t, goal, timeout, Some(&crate::interrupt::flag())).map_err(|e| anyhow::anyhow!("--external {name}: {e}"))?;
+fn external(
+    t: &birkhoff_engine::Theory,
+    goal: &birkhoff_engine::Axiom,
+    name: &str,
+    goal_text: &str,
+    timeout: Duration,
+    json: bool,
+) -> anyhow::Result<Outcome> {
+    let prover = ext::Prover::named(name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--external {name}: {}",
+            ext::ExternalError::Unknown(name.to_string())
+        )
+    })?;
+    let evidence = ext::ask(prover, t, goal, timeout, Some(&crate::interrupt::flag()))
+        .map_err(|e| anyhow::anyhow!("--external {name}: {e}"))?;
     let (verdict, word) = match evidence.claim {
         ext::Claim::Proved => ("proved_by_external", "proved"),
         ext::Claim::Disproved => ("disproved_by_external", "disproved"),
         ext::Claim::Unknown => ("unknown", "unknown"),
-        ext::Claim::ContradictoryAxioms => ("contradictory_axioms_by_external", "unknown: the axioms are contradictory, so the goal follows vacuously"),
+        ext::Claim::ContradictoryAxioms => (
+            "contradictory_axioms_by_external",
+            "unknown: the axioms are contradictory, so the goal follows vacuously",
+        ),
     };
-    let note = "external evidence: the prover's answer is reported, not checked; it is not a certificate";
+    let note =
+        "external evidence: the prover's answer is reported, not checked; it is not a certificate";
     if json {
-        print_json(&serde_json::json!({ "verdict": verdict, "external": evidence, "evidence": note, "theory": t.name, "goal": goal_text }));
+        print_json(
+            &serde_json::json!({ "verdict": verdict, "external": evidence, "evidence": note, "theory": t.name, "goal": goal_text }),
+        );
     } else {
-        println!("{word} (external: {} says SZS status {} in {:.2}s)", evidence.version, evidence.status, evidence.seconds);
+        println!(
+            "{word} (external: {} says SZS status {} in {:.2}s)",
+            evidence.version, evidence.status, evidence.seconds
+        );
         println!("  {note}");
     }
     Ok(match evidence.claim {

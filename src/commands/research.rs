@@ -86,13 +86,23 @@ enum Command {
 }
 
 fn parse_phase(s: &str) -> Result<Phase, String> {
-    [Phase::Literature, Phase::Proof, Phase::Computation, Phase::Writing].into_iter().find(|p| p.name() == s).ok_or_else(|| format!("`{s}` is not a phase (literature, proof, computation, writing)"))
+    [
+        Phase::Literature,
+        Phase::Proof,
+        Phase::Computation,
+        Phase::Writing,
+    ]
+    .into_iter()
+    .find(|p| p.name() == s)
+    .ok_or_else(|| format!("`{s}` is not a phase (literature, proof, computation, writing)"))
 }
 
 /// The workspaces named by an optional SLUG argument.
 fn chosen(lib: &Library, slug: Option<&str>) -> anyhow::Result<Vec<Workspace>> {
     match slug {
-        Some(s) => Ok(vec![Workspace::open(lib.root(), s).map_err(|e| anyhow::anyhow!("SLUG {s}: {e}"))?]),
+        Some(s) => Ok(vec![
+            Workspace::open(lib.root(), s).map_err(|e| anyhow::anyhow!("SLUG {s}: {e}"))?
+        ]),
         None => Ok(Workspace::all(lib.root())?),
     }
 }
@@ -111,15 +121,30 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 Some(d) => d,
                 None => {
                     debug_assert!(best, "clap requires DISCOVERY or --best");
-                    birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| anyhow::anyhow!("--best: the library has no discovery yet (run `birkhoff agent` first)"))?
+                    birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "--best: the library has no discovery yet (run `birkhoff agent` first)"
+                        )
+                    })?
                 }
             };
-            let (ws, fresh) = Workspace::create(&mut lib, &discovery).map_err(|e| anyhow::anyhow!("DISCOVERY {}: {e}", birkhoff_research::text::quote(&discovery)))?;
+            let (ws, fresh) = Workspace::create(&mut lib, &discovery).map_err(|e| {
+                anyhow::anyhow!(
+                    "DISCOVERY {}: {e}",
+                    birkhoff_research::text::quote(&discovery)
+                )
+            })?;
             let route = steps::refresh(&mut lib, &ws)?;
             if json {
-                print_json(&json!({ "slug": ws.slug, "dir": ws.dir, "created": fresh, "next": route }));
+                print_json(
+                    &json!({ "slug": ws.slug, "dir": ws.dir, "created": fresh, "next": route }),
+                );
             } else {
-                println!("{} {}", if fresh { "opened" } else { "already open:" }, ws.dir.display());
+                println!(
+                    "{} {}",
+                    if fresh { "opened" } else { "already open:" },
+                    ws.dir.display()
+                );
                 println!("next step: {} ({})", route.phase.name(), route.reason);
             }
             Ok(Outcome::Done)
@@ -130,8 +155,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 let loaded = ws.load()?;
                 let meta = ws.meta()?;
                 let route = birkhoff_research::route(&steps::facts(&lib, &ws, &loaded)?);
-                let counts: serde_json::Map<String, serde_json::Value> = Kind::ALL.iter().map(|k| (k.dir().to_string(), json!(loaded.of(*k).count()))).collect();
-                let files: Vec<&str> = birkhoff_research::workspace::FILES.iter().copied().filter(|f| ws.dir.join(f).is_file()).collect();
+                let counts: serde_json::Map<String, serde_json::Value> = Kind::ALL
+                    .iter()
+                    .map(|k| (k.dir().to_string(), json!(loaded.of(*k).count())))
+                    .collect();
+                let files: Vec<&str> = birkhoff_research::workspace::FILES
+                    .iter()
+                    .copied()
+                    .filter(|f| ws.dir.join(f).is_file())
+                    .collect();
                 out.push(json!({ "slug": ws.slug, "discovery": meta.discovery, "theory_id": meta.theory_id, "next": route, "records": counts, "problems": loaded.problems.len(), "files": files }));
             }
             if json {
@@ -143,12 +175,38 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     .iter()
                     .map(|w| {
                         let n = |k: &str| w["records"][k].to_string();
-                        vec![w["slug"].as_str().unwrap_or("").into(), w["next"]["phase"].as_str().unwrap_or("").into(), n("hypotheses"), n("tasks"), n("leads"), n("attempts"), w["problems"].to_string()]
+                        vec![
+                            w["slug"].as_str().unwrap_or("").into(),
+                            w["next"]["phase"].as_str().unwrap_or("").into(),
+                            n("hypotheses"),
+                            n("tasks"),
+                            n("leads"),
+                            n("attempts"),
+                            w["problems"].to_string(),
+                        ]
                     })
                     .collect();
-                print!("{}", table(&["workspace", "next", "hypotheses", "tasks", "leads", "attempts", "problems"], &rows));
+                print!(
+                    "{}",
+                    table(
+                        &[
+                            "workspace",
+                            "next",
+                            "hypotheses",
+                            "tasks",
+                            "leads",
+                            "attempts",
+                            "problems"
+                        ],
+                        &rows
+                    )
+                );
                 for w in &out {
-                    println!("{}: {}", w["slug"].as_str().unwrap_or(""), w["next"]["reason"].as_str().unwrap_or(""));
+                    println!(
+                        "{}: {}",
+                        w["slug"].as_str().unwrap_or(""),
+                        w["next"]["reason"].as_str().unwrap_or("")
+                    );
                 }
             }
             Ok(Outcome::Done)
@@ -160,14 +218,27 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             let bad: usize = all.iter().map(|(_, p)| p.len()).sum();
             if json {
-                print_json(&json!({ "valid": bad == 0, "workspaces": all.iter().map(|(s, p)| json!({ "slug": s, "problems": p })).collect::<Vec<_>>() }));
+                print_json(
+                    &json!({ "valid": bad == 0, "workspaces": all.iter().map(|(s, p)| json!({ "slug": s, "problems": p })).collect::<Vec<_>>() }),
+                );
             } else {
                 for (s, p) in &all {
-                    println!("{s}: {}", if p.is_empty() { "valid".to_string() } else { format!("{} problem(s)", p.len()) });
+                    println!(
+                        "{s}: {}",
+                        if p.is_empty() {
+                            "valid".to_string()
+                        } else {
+                            format!("{} problem(s)", p.len())
+                        }
+                    );
                     print_problems(p);
                 }
             }
-            Ok(if bad == 0 { Outcome::Done } else { Outcome::Negative })
+            Ok(if bad == 0 {
+                Outcome::Done
+            } else {
+                Outcome::Negative
+            })
         }
         Command::Synthesize { slug } => {
             let mut failed = false;
@@ -177,17 +248,35 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     Ok(_) => {}
                     Err(Error::Invalid(p)) => {
                         failed = true;
-                        eprintln!("{}: SYNTHESIS.md left as it was: {} record problem(s)", ws.slug, p.len());
+                        eprintln!(
+                            "{}: SYNTHESIS.md left as it was: {} record problem(s)",
+                            ws.slug,
+                            p.len()
+                        );
                         print_problems(&p);
                     }
                     Err(e) => return Err(e.into()),
                 }
             }
-            Ok(if failed { Outcome::Negative } else { Outcome::Done })
+            Ok(if failed {
+                Outcome::Negative
+            } else {
+                Outcome::Done
+            })
         }
-        Command::Step { slug, phase, llm, model: flags, llm_timeout, per_size, prove_timeout, offline } => {
+        Command::Step {
+            slug,
+            phase,
+            llm,
+            model: flags,
+            llm_timeout,
+            per_size,
+            prove_timeout,
+            offline,
+        } => {
             let ws = match slug {
-                Some(slug) => Workspace::open(lib.root(), &slug).map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?,
+                Some(slug) => Workspace::open(lib.root(), &slug)
+                    .map_err(|e| anyhow::anyhow!("SLUG {slug}: {e}"))?,
                 None => {
                     let mut all = Workspace::all(lib.root())?;
                     anyhow::ensure!(all.len() == 1, "SLUG: the library has {} research workspaces; name one (`birkhoff research status` lists them)", all.len());
@@ -196,25 +285,48 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             };
             let mut literature = birkhoff_literature::Config::from_env();
             literature.offline |= offline;
-            let opts = Options { per_size, prove_base: prove_timeout, literature, cancel: Some(crate::interrupt::flag()) };
-            let mut progress = |line: &str| eprintln!("{}", birkhoff_research::text::printable(line));
+            let opts = Options {
+                per_size,
+                prove_base: prove_timeout,
+                literature,
+                cancel: Some(crate::interrupt::flag()),
+            };
+            let mut progress =
+                |line: &str| eprintln!("{}", birkhoff_research::text::printable(line));
             let chosen = if llm == "claude" {
-                anyhow::ensure!(phase.is_none(), "--phase: with --llm claude the model chooses the phase; leave one of them out");
+                anyhow::ensure!(
+                    phase.is_none(),
+                    "--phase: with --llm claude the model chooses the phase; leave one of them out"
+                );
                 let timeout = std::time::Duration::from_secs(llm_timeout);
                 let model = match &flags.llm_command {
-                    Some(cmd) => CliLlm::command(cmd, &flags.model, &flags.effort, timeout).map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?,
+                    Some(cmd) => CliLlm::command(cmd, &flags.model, &flags.effort, timeout)
+                        .map_err(|e| anyhow::anyhow!("--llm-command: {e}"))?,
                     None => CliLlm::claude(&flags.model, &flags.effort, timeout),
                 };
-                let flag = if flags.llm_command.is_some() { "--llm-command" } else { "--llm claude" };
+                let flag = if flags.llm_command.is_some() {
+                    "--llm-command"
+                } else {
+                    "--llm claude"
+                };
                 anyhow::ensure!(super::agent::installed(&model.program), "{flag}: `{}` is not installed; install it (docs/AGENT.md) or use --llm offline", model.program);
-                let model = CliLlm { cancel: Some(crate::interrupt::flag()), ..model };
-                birkhoff_agent::research::step(&model, &mut lib, &ws, &opts, &mut progress).map(|o| {
-                    for f in &o.faults {
-                        eprintln!("fault: {}", birkhoff_research::text::printable(f));
-                    }
-                    eprintln!("chosen by {}: {}", o.chosen_by, birkhoff_research::text::printable(&o.why));
-                    o.report
-                })
+                let model = CliLlm {
+                    cancel: Some(crate::interrupt::flag()),
+                    ..model
+                };
+                birkhoff_agent::research::step(&model, &mut lib, &ws, &opts, &mut progress).map(
+                    |o| {
+                        for f in &o.faults {
+                            eprintln!("fault: {}", birkhoff_research::text::printable(f));
+                        }
+                        eprintln!(
+                            "chosen by {}: {}",
+                            o.chosen_by,
+                            birkhoff_research::text::printable(&o.why)
+                        );
+                        o.report
+                    },
+                )
             } else {
                 steps::run(&mut lib, &ws, phase, &opts, &mut progress)
             };
@@ -230,13 +342,30 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             if json {
                 print_json(&serde_json::to_value(&report)?);
             } else {
-                println!("{} step{}: {}", report.phase.name(), report.attempt.as_ref().map(|a| format!(" ({a})")).unwrap_or_default(), birkhoff_research::text::printable(&report.summary));
-                println!("next step: {} ({})", report.next.phase.name(), report.next.reason);
+                println!(
+                    "{} step{}: {}",
+                    report.phase.name(),
+                    report
+                        .attempt
+                        .as_ref()
+                        .map(|a| format!(" ({a})"))
+                        .unwrap_or_default(),
+                    birkhoff_research::text::printable(&report.summary)
+                );
+                println!(
+                    "next step: {} ({})",
+                    report.next.phase.name(),
+                    report.next.reason
+                );
             }
             if crate::interrupt::requested() {
                 return Ok(Outcome::Interrupted);
             }
-            Ok(if report.outcome == StepOutcome::Failed { Outcome::Negative } else { Outcome::Done })
+            Ok(if report.outcome == StepOutcome::Failed {
+                Outcome::Negative
+            } else {
+                Outcome::Done
+            })
         }
     }
 }

@@ -4,11 +4,11 @@
 use super::BudgetArgs;
 use crate::output::{print_json, table};
 use crate::Outcome;
+use anyhow::Context;
 use birkhoff_checker::budget::Status;
 use birkhoff_checker::spectrum::sizes_label;
 use birkhoff_scorer::spectrum::known_spectra;
 use birkhoff_scorer::{gather, score, Evidence, Policy, Weights};
-use anyhow::Context;
 use serde_json::json;
 
 // Arguments of `birkhoff score`.
@@ -43,14 +43,24 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = a.library.load(&a.theory)?;
     let weights = match &a.weights {
-        Some(path) => Weights::from_json(&super::read_file(path)?).map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
+        Some(path) => Weights::from_json(&super::read_file(path)?)
+            .map_err(|e| anyhow::anyhow!("--weights {}: {e}", path.display()))?,
         None => Weights::default(),
     };
     let known = known_spectra();
-    let policy = Policy { conjectures: !a.no_conjectures, ..Policy::score(a.max_size, a.independence_size) };
+    let policy = Policy {
+        conjectures: !a.no_conjectures,
+        ..Policy::score(a.max_size, a.independence_size)
+    };
     let budget = a.budget.budget();
     let gathered = if a.max_size > 0 {
-        let spinner = crate::output::progress(1, &format!("{}: spectrum to {}, independence and conjectures", t.name, a.max_size));
+        let spinner = crate::output::progress(
+            1,
+            &format!(
+                "{}: spectrum to {}, independence and conjectures",
+                t.name, a.max_size
+            ),
+        );
         let g = gather(&t, &policy, &budget)?;
         spinner.finish_and_clear();
         Some(g)
@@ -72,17 +82,38 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         None => Evidence::syntactic(&t),
     };
     let scores = score(&evidence, &weights);
-    let exact = gathered.as_ref().is_none_or(|g| g.spectrum.iter().all(|p| p.iso.status == Status::Exact));
+    let exact = gathered
+        .as_ref()
+        .is_none_or(|g| g.spectrum.iter().all(|p| p.iso.status == Status::Exact));
     if json {
-        print_json(&json!({ "theory": t.name, "policy": policy, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }));
+        print_json(
+            &json!({ "theory": t.name, "policy": policy, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }),
+        );
     } else {
         if let Some(g) = &gathered {
-            let spectrum: Vec<String> = g.spectrum.iter().map(|p| format!("{}:{}", sizes_label(&p.sizes), p.iso)).collect();
+            let spectrum: Vec<String> = g
+                .spectrum
+                .iter()
+                .map(|p| format!("{}:{}", sizes_label(&p.sizes), p.iso))
+                .collect();
             println!("{}  spectrum (iso) {}", t.name, spectrum.join(" "));
         }
-        let rows: Vec<Vec<String>> = scores.dimensions().iter().map(|(name, v)| vec![name.to_string(), v.map_or("not measured".into(), |v| format!("{v:.3}"))]).collect();
+        let rows: Vec<Vec<String>> = scores
+            .dimensions()
+            .iter()
+            .map(|(name, v)| {
+                vec![
+                    name.to_string(),
+                    v.map_or("not measured".into(), |v| format!("{v:.3}")),
+                ]
+            })
+            .collect();
         print!("{}", table(&["dimension", "score"], &rows));
         println!("total {:.3}", scores.total);
     }
-    Ok(if exact { Outcome::Done } else { Outcome::Negative })
+    Ok(if exact {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
 }

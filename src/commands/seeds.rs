@@ -11,7 +11,11 @@ pub struct Args {}
 
 /// The symbols of a theory, one profile each, such as `* : U U -> U`.
 pub fn signature_summary(t: &Theory) -> Vec<String> {
-    t.sig.func_ids().map(|f| t.sig.func_profile(f)).chain(t.sig.rel_ids().map(|r| t.sig.rel_profile(r))).collect()
+    t.sig
+        .func_ids()
+        .map(|f| t.sig.func_profile(f))
+        .chain(t.sig.rel_ids().map(|r| t.sig.rel_profile(r)))
+        .collect()
 }
 
 pub fn run(_: Args, json: bool) -> anyhow::Result<Outcome> {
@@ -23,12 +27,21 @@ pub fn run(_: Args, json: bool) -> anyhow::Result<Outcome> {
         let sorts: Vec<&str> = t.sig.sorts.iter().map(|s| s.name.as_str()).collect();
         let oeis = t.meta.get("oeis").cloned().unwrap_or_default();
         out.push(json!({ "seed": seed.name, "theory": t.name, "sorts": sorts, "symbols": sig, "axioms": t.axioms.len(), "oeis": oeis }));
-        rows.push(vec![seed.name.to_string(), sorts.join(","), sig.join("; "), t.axioms.len().to_string(), oeis]);
+        rows.push(vec![
+            seed.name.to_string(),
+            sorts.join(","),
+            sig.join("; "),
+            t.axioms.len().to_string(),
+            oeis,
+        ]);
     }
     if json {
         print_json(&serde_json::Value::Array(out));
     } else {
-        print!("{}", table(&["seed", "sorts", "symbols", "axioms", "oeis"], &rows));
+        print!(
+            "{}",
+            table(&["seed", "sorts", "symbols", "axioms", "oeis"], &rows)
+        );
     }
     Ok(Outcome::Done)
 }

@@ -23,10 +23,24 @@ pub struct Args {
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let flag = if a.site.is_some() { "--dir" } else { "--library" };
-    let dir = a.site.unwrap_or_else(|| a.library.dir.unwrap_or_else(birkhoff_library::default_dir).join(birkhoff_viewer::SITE_DIR));
-    ensure!(dir.join("index.html").is_file(), "{flag} {}: no site there (write one with `birkhoff report html`)", dir.display());
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, a.port)).map_err(|e| anyhow::anyhow!("--port {}: cannot listen on 127.0.0.1: {e}", a.port))?;
+    let flag = if a.site.is_some() {
+        "--dir"
+    } else {
+        "--library"
+    };
+    let dir = a.site.unwrap_or_else(|| {
+        a.library
+            .dir
+            .unwrap_or_else(birkhoff_library::default_dir)
+            .join(birkhoff_viewer::SITE_DIR)
+    });
+    ensure!(
+        dir.join("index.html").is_file(),
+        "{flag} {}: no site there (write one with `birkhoff report html`)",
+        dir.display()
+    );
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, a.port))
+        .map_err(|e| anyhow::anyhow!("--port {}: cannot listen on 127.0.0.1: {e}", a.port))?;
     let url = format!("http://{}/", listener.local_addr()?);
     if json {
         print_json(&json!({"url": url, "dir": dir.display().to_string()}));
@@ -35,6 +49,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     }
     std::io::stdout().flush()?;
     let stop = crate::interrupt::flag();
-    birkhoff_viewer::serve::serve(&dir, listener, &stop).map_err(|e| anyhow::anyhow!("serving {}: {e}", dir.display()))?;
+    birkhoff_viewer::serve::serve(&dir, listener, &stop)
+        .map_err(|e| anyhow::anyhow!("serving {}: {e}", dir.display()))?;
     Ok(Outcome::Interrupted)
 }

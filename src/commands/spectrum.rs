@@ -54,11 +54,18 @@ pub fn status_word(s: Status) -> &'static str {
 /// Counts every size. `--timeout` is one budget for the whole command: each size, and under
 /// `--engine both` each engine, gets what the searches before it left.
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(a.min_size <= a.max_size, "--min-size {} is larger than --max-size {}", a.min_size, a.max_size);
+    anyhow::ensure!(
+        a.min_size <= a.max_size,
+        "--min-size {} is larger than --max-size {}",
+        a.min_size,
+        a.max_size
+    );
     let t = a.goals.load(&a.theory)?;
     let budget = a.budget.budget();
     let left = router::shared_time(&budget);
-    let tuples: Vec<Vec<u32>> = planned_tuples(t.sig.sorts.len(), a.min_size, a.max_size).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?.collect();
+    let tuples: Vec<Vec<u32>> = planned_tuples(t.sig.sorts.len(), a.min_size, a.max_size)
+        .map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?
+        .collect();
     let bar = progress(tuples.len() as u64, &t.name);
     let mut rows: Vec<SpectrumRow> = Vec::new();
     // Under `--engine both`, every engine's answer per size.
@@ -73,7 +80,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             rows.push(r);
             each.push(compared);
         } else {
-            let (r, choice) = super::naming_size_flag(row_by(a.engine.engine, &t, sizes, &left()), &flag)?;
+            let (r, choice) =
+                super::naming_size_flag(row_by(a.engine.engine, &t, sizes, &left()), &flag)?;
             rows.push(r);
             chosen.push(choice);
         }
@@ -87,12 +95,22 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let cross_check = (a.engine.engine == Engine::Both).then(|| CrossCheck::of(&rows, &each));
     if json {
         let mut out = json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete });
-        for (r, choice) in out["rows"].as_array_mut().expect("rows are a list").iter_mut().zip(&chosen) {
+        for (r, choice) in out["rows"]
+            .as_array_mut()
+            .expect("rows are a list")
+            .iter_mut()
+            .zip(&chosen)
+        {
             r["engine"] = json!(choice.engine);
             r["engine_reason"] = choice.reason.clone().into();
         }
         if let Some(c) = &cross_check {
-            for (r, compared) in out["rows"].as_array_mut().expect("rows are a list").iter_mut().zip(&each) {
+            for (r, compared) in out["rows"]
+                .as_array_mut()
+                .expect("rows are a list")
+                .iter_mut()
+                .zip(&each)
+            {
                 r["engines"] = compared.answers.iter().map(|(e, en)| json!({ "engine": e, "iso": en.iso, "labeled": en.labeled, "seconds": en.elapsed.as_secs_f64() })).collect();
                 r["agreed"] = compared.agreed.into();
             }
@@ -115,7 +133,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         if cross_check.is_some() {
             header.push("cross-check");
         }
-        let line = |sizes: &[u32], engine: Option<(Engine, bool)>, iso: Count, labeled: Count, seconds: f64| {
+        let line = |sizes: &[u32],
+                    engine: Option<(Engine, bool)>,
+                    iso: Count,
+                    labeled: Count,
+                    seconds: f64| {
             let mut c = vec![sizes_label(sizes)];
             c.extend(engine.map(|(e, _)| router::name(e).to_string()));
             if a.mode != Mode::Labeled {
@@ -126,13 +148,30 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
             c.push(status_word(iso.status).to_string());
             c.push(format!("{seconds:.2}"));
-            c.extend(engine.map(|(_, agreed)| if agreed { "agreed" } else { "not compared" }.to_string()));
+            c.extend(
+                engine
+                    .map(|(_, agreed)| if agreed { "agreed" } else { "not compared" }.to_string()),
+            );
             c
         };
         let cells: Vec<Vec<String>> = if cross_check.is_some() {
-            each.iter().flat_map(|c| c.answers.iter().map(|(e, en)| line(&en.sizes, Some((*e, c.agreed)), en.iso, en.labeled, en.elapsed.as_secs_f64()))).collect()
+            each.iter()
+                .flat_map(|c| {
+                    c.answers.iter().map(|(e, en)| {
+                        line(
+                            &en.sizes,
+                            Some((*e, c.agreed)),
+                            en.iso,
+                            en.labeled,
+                            en.elapsed.as_secs_f64(),
+                        )
+                    })
+                })
+                .collect()
         } else {
-            rows.iter().map(|r| line(&r.sizes, None, r.iso, r.labeled, r.seconds)).collect()
+            rows.iter()
+                .map(|r| line(&r.sizes, None, r.iso, r.labeled, r.seconds))
+                .collect()
         };
         println!("{}: {}", t.name, t.doc.lines().next().unwrap_or(""));
         print!("{}", table(&header, &cells));
@@ -162,10 +201,20 @@ struct CrossCheck {
 
 impl CrossCheck {
     fn of(rows: &[SpectrumRow], each: &[Compared]) -> CrossCheck {
-        let engines = each.first().map(|c| c.answers.iter().map(|(e, _)| router::name(*e)).collect()).unwrap_or_default();
-        let (agreed, not_compared): (Vec<_>, Vec<_>) = rows.iter().zip(each).partition(|(_, c)| c.agreed);
-        let labels = |v: Vec<(&SpectrumRow, &Compared)>| v.into_iter().map(|(r, _)| sizes_label(&r.sizes)).collect();
-        CrossCheck { engines, agreed: labels(agreed), not_compared: labels(not_compared) }
+        let engines = each
+            .first()
+            .map(|c| c.answers.iter().map(|(e, _)| router::name(*e)).collect())
+            .unwrap_or_default();
+        let (agreed, not_compared): (Vec<_>, Vec<_>) =
+            rows.iter().zip(each).partition(|(_, c)| c.agreed);
+        let labels = |v: Vec<(&SpectrumRow, &Compared)>| {
+            v.into_iter().map(|(r, _)| sizes_label(&r.sizes)).collect()
+        };
+        CrossCheck {
+            engines,
+            agreed: labels(agreed),
+            not_compared: labels(not_compared),
+        }
     }
 
     /// "native, sat and z3 ran; their exact counts agreed at n = 1, 2, 3; nothing was compared at
@@ -178,7 +227,10 @@ impl CrossCheck {
         };
         let mut s = format!("--engine both: {ran} ran");
         if !self.agreed.is_empty() {
-            s += &format!("; their exact counts agreed at n = {}", self.agreed.join(", "));
+            s += &format!(
+                "; their exact counts agreed at n = {}",
+                self.agreed.join(", ")
+            );
         }
         if !self.not_compared.is_empty() {
             s += &format!("; nothing was compared at n = {} (a count cut short is only a lower bound, checked not to contradict the others)", self.not_compared.join(", "));

@@ -13,9 +13,9 @@ use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::spectrum::{classes_at_least, planned_tuples, sizes_label};
 use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
 use birkhoff_engine::{seeds, Theory};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use indicatif::ProgressBar;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -111,7 +111,10 @@ fn collect_theories(args: &RunArgs) -> anyhow::Result<Vec<Theory>> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "bk" || x == "in"))
                 .collect();
-            anyhow::ensure!(!files.is_empty(), "{arg}: no theory files (*.bk, *.in) in this directory");
+            anyhow::ensure!(
+                !files.is_empty(),
+                "{arg}: no theory files (*.bk, *.in) in this directory"
+            );
             files.sort();
             for f in files {
                 out.push(Theory::from_file(&f)?);
@@ -127,17 +130,32 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     let out = a.out.clone().expect("clap requires --out");
     let (min, max) = match a.size {
         Some(n) => (n, n),
-        None => (a.min_size, a.max_size.expect("clap requires --max-size without --size")),
+        None => (
+            a.min_size,
+            a.max_size.expect("clap requires --max-size without --size"),
+        ),
     };
-    anyhow::ensure!(min <= max, "--min-size {min} is larger than --max-size {max}");
-    anyhow::ensure!(a.pieces.is_none() || sweep::splits(a.engine.engine), "--pieces: only the native engine splits a count (use --engine native or auto)");
+    anyhow::ensure!(
+        min <= max,
+        "--min-size {min} is larger than --max-size {max}"
+    );
+    anyhow::ensure!(
+        a.pieces.is_none() || sweep::splits(a.engine.engine),
+        "--pieces: only the native engine splits a count (use --engine native or auto)"
+    );
     let theories = collect_theories(&a)?;
     for t in &theories {
-        planned_tuples(t.sig.sorts.len(), min, max).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
+        planned_tuples(t.sig.sorts.len(), min, max)
+            .map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
     }
-    let sizes = move |t: &Theory| planned_tuples(t.sig.sorts.len(), min, max).expect("checked above").collect();
+    let sizes = move |t: &Theory| {
+        planned_tuples(t.sig.sorts.len(), min, max)
+            .expect("checked above")
+            .collect()
+    };
     let all = sweep::plan(&theories, &sizes, a.pieces.map(|p| p as usize));
-    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("--out: cannot create {}", out.display()))?;
     if let Some(script) = &a.slurm.slurm {
         let written = crate::slurm::write(script, &a.slurm, &out, &all)?;
         if json {
@@ -157,7 +175,12 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         }
         // Some cluster file systems have no locks (Lustre mounted without `flock`): the sweep
         // runs as it did before there were locks, and says so.
-        Err(birkhoff_library::Error::Io { source, .. }) if matches!(source.raw_os_error(), Some(libc::ENOSYS | libc::ENOLCK | libc::EOPNOTSUPP)) => {
+        Err(birkhoff_library::Error::Io { source, .. })
+            if matches!(
+                source.raw_os_error(),
+                Some(libc::ENOSYS | libc::ENOLCK | libc::EOPNOTSUPP)
+            ) =>
+        {
             eprintln!("warning: --out {}: the file system has no locks ({source}); make sure no other run of shard {}/{} writes there", out.display(), shard.index, shard.count);
             None
         }
@@ -166,18 +189,33 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     let plan = sweep::Plan::new(&all, shard.count);
     // Every shard writes the same plan; once one has, the others leave it alone.
     if sweep::Plan::read(&out).ok().flatten().as_ref() != Some(&plan) {
-        plan.write(&out).with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
+        plan.write(&out)
+            .with_context(|| format!("--out: cannot write the plan in {}", out.display()))?;
     }
-    let jobs: Vec<Job> = all.into_iter().enumerate().filter(|(i, _)| shard.owns(*i)).map(|(_, j)| j).collect();
+    let jobs: Vec<Job> = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.owns(*i))
+        .map(|(_, j)| j)
+        .collect();
     let names = jobs.iter().map(Job::file_name).collect();
-    let removed = sweep::clean_partial(&out, &names).with_context(|| format!("--out: cannot read {}", out.display()))?;
+    let removed = sweep::clean_partial(&out, &names)
+        .with_context(|| format!("--out: cannot read {}", out.display()))?;
     if removed > 0 {
         eprintln!("removed {removed} partial file(s) left by an interrupted sweep");
     }
     let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
-    let pending: Vec<&Job> = jobs.iter().filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact)).collect();
+    let pending: Vec<&Job> = jobs
+        .iter()
+        .filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact))
+        .collect();
     if jobs.len() > pending.len() {
-        eprintln!("{} of {} job(s) already done in {}", jobs.len() - pending.len(), jobs.len(), out.display());
+        eprintln!(
+            "{} of {} job(s) already done in {}",
+            jobs.len() - pending.len(),
+            jobs.len(),
+            out.display()
+        );
     }
     let budget = a.budget.budget();
     let failures = Mutex::new(Vec::new());
@@ -204,18 +242,25 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| -> anyhow::Result<()> {
         scope.spawn(|| running.show(&bar, &done));
-        let result = pending.par_iter().try_for_each(|job| sweep_job(job, &a, &budget, &out, &running, &failures, &bar));
+        let result = pending
+            .par_iter()
+            .try_for_each(|job| sweep_job(job, &a, &budget, &out, &running, &failures, &bar));
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         result
     })?;
     bar.finish_and_clear();
     let results: Vec<JobResult> = jobs.iter().filter_map(stored).collect();
     report(&results, json);
-    let failures = failures.into_inner().expect("no panics while holding the lock");
+    let failures = failures
+        .into_inner()
+        .expect("no panics while holding the lock");
     for f in &failures {
         eprintln!("error: {f}");
     }
-    let bounds = results.iter().filter(|r| r.row.iso.status != Status::Exact).count();
+    let bounds = results
+        .iter()
+        .filter(|r| r.row.iso.status != Status::Exact)
+        .count();
     if bounds > 0 {
         eprintln!("{bounds} count(s) only lower bounds (cut short by a budget); rerun with --retry-inexact and a larger budget");
     }
@@ -229,24 +274,49 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
 }
 
 /// Runs one job and stores its result, or records why it has none.
-fn sweep_job(job: &Job, a: &RunArgs, budget: &Budget, out: &Path, running: &Running, failures: &Mutex<Vec<String>>, bar: &ProgressBar) -> anyhow::Result<()> {
+fn sweep_job(
+    job: &Job,
+    a: &RunArgs,
+    budget: &Budget,
+    out: &Path,
+    running: &Running,
+    failures: &Mutex<Vec<String>>,
+    bar: &ProgressBar,
+) -> anyhow::Result<()> {
     if crate::interrupt::requested() {
         return Ok(());
     }
     let classes = running.start(job.label());
-    let answer = job.run(a.engine.engine, &Budget { progress: Some(classes.clone()), ..budget.clone() });
+    let answer = job.run(
+        a.engine.engine,
+        &Budget {
+            progress: Some(classes.clone()),
+            ..budget.clone()
+        },
+    );
     running.stop(&classes);
     match answer {
         // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
         Ok(_) if crate::interrupt::requested() => {}
         Ok(r) => {
-            let result = JobResult { theory: job.theory.name.clone(), fingerprint: job.fingerprint.clone(), piece: job.piece, row: r };
+            let result = JobResult {
+                theory: job.theory.name.clone(),
+                fingerprint: job.fingerprint.clone(),
+                piece: job.piece,
+                row: r,
+            };
             let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
             let path = out.join(job.file_name());
-            sweep::write_atomic(&path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            sweep::write_atomic(&path, &bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
-        Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => return Err(e.into()),
-        Err(e) => failures.lock().expect("no panics while holding the lock").push(format!("{}: {e}", job.label())),
+        Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => {
+            return Err(e.into())
+        }
+        Err(e) => failures
+            .lock()
+            .expect("no panics while holding the lock")
+            .push(format!("{}: {e}", job.label())),
     }
     bar.inc(1);
     Ok(())
@@ -262,12 +332,18 @@ struct Running {
 impl Running {
     fn start(&self, label: String) -> Arc<AtomicU64> {
         let classes = Arc::new(AtomicU64::new(0));
-        self.jobs.lock().expect("no panics while holding the lock").push((label, classes.clone()));
+        self.jobs
+            .lock()
+            .expect("no panics while holding the lock")
+            .push((label, classes.clone()));
         classes
     }
 
     fn stop(&self, classes: &Arc<AtomicU64>) {
-        self.jobs.lock().expect("no panics while holding the lock").retain(|(_, c)| !Arc::ptr_eq(c, classes));
+        self.jobs
+            .lock()
+            .expect("no panics while holding the lock")
+            .retain(|(_, c)| !Arc::ptr_eq(c, classes));
     }
 
     /// `Magma at size 5 (about 1234 classes so far), +1 more running`: about, since parallel
@@ -276,9 +352,18 @@ impl Running {
     /// so the jobs started earlier are mostly waiting under it.
     fn line(&self) -> String {
         let jobs = self.jobs.lock().expect("no panics while holding the lock");
-        let Some((label, classes)) = jobs.last() else { return String::new() };
-        let more = if jobs.len() > 1 { format!(", +{} more running", jobs.len() - 1) } else { String::new() };
-        format!("{label} (about {} classes so far){more}", classes.load(Ordering::Relaxed))
+        let Some((label, classes)) = jobs.last() else {
+            return String::new();
+        };
+        let more = if jobs.len() > 1 {
+            format!(", +{} more running", jobs.len() - 1)
+        } else {
+            String::new()
+        };
+        format!(
+            "{label} (about {} classes so far){more}",
+            classes.load(Ordering::Relaxed)
+        )
     }
 
     /// Keeps the bar's message on what is running until `done`.
@@ -292,7 +377,11 @@ impl Running {
 
 /// `2.5e15` for large numbers, the number itself below a million.
 fn scientific(n: u128) -> String {
-    if n < 1_000_000 { n.to_string() } else { format!("{:.1e}", n as f64) }
+    if n < 1_000_000 {
+        n.to_string()
+    } else {
+        format!("{:.1e}", n as f64)
+    }
 }
 
 /// Prints results as a table or JSON.
@@ -303,9 +392,26 @@ fn report(results: &[JobResult], json: bool) {
     }
     let rows: Vec<Vec<String>> = results
         .iter()
-        .map(|r| vec![r.piece.map_or(r.theory.clone(), |p| format!("{} (piece {}/{})", r.theory, p.index, p.count)), sizes_label(&r.row.sizes), r.row.iso.to_string(), r.row.labeled.to_string(), super::spectrum::status_word(r.row.iso.status).into(), format!("{:.2}", r.row.seconds)])
+        .map(|r| {
+            vec![
+                r.piece.map_or(r.theory.clone(), |p| {
+                    format!("{} (piece {}/{})", r.theory, p.index, p.count)
+                }),
+                sizes_label(&r.row.sizes),
+                r.row.iso.to_string(),
+                r.row.labeled.to_string(),
+                super::spectrum::status_word(r.row.iso.status).into(),
+                format!("{:.2}", r.row.seconds),
+            ]
+        })
         .collect();
-    print!("{}", table(&["theory", "n", "iso", "labeled", "status", "seconds"], &rows));
+    print!(
+        "{}",
+        table(
+            &["theory", "n", "iso", "labeled", "status", "seconds"],
+            &rows
+        )
+    );
 }
 
 fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
@@ -315,9 +421,19 @@ fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
         Some(prefix) => {
             let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
             let (tsv, js) = (with_ext("tsv"), with_ext("json"));
-            sweep::write_atomic(&tsv, sweep::to_tsv(rows).as_bytes()).with_context(|| format!("--out: cannot write {}", tsv.display()))?;
-            sweep::write_atomic(&js, &serde_json::to_vec_pretty(rows).expect("results serialize")).with_context(|| format!("--out: cannot write {}", js.display()))?;
-            eprintln!("merged {} result(s) into {} and {}", rows.len(), tsv.display(), js.display());
+            sweep::write_atomic(&tsv, sweep::to_tsv(rows).as_bytes())
+                .with_context(|| format!("--out: cannot write {}", tsv.display()))?;
+            sweep::write_atomic(
+                &js,
+                &serde_json::to_vec_pretty(rows).expect("results serialize"),
+            )
+            .with_context(|| format!("--out: cannot write {}", js.display()))?;
+            eprintln!(
+                "merged {} result(s) into {} and {}",
+                rows.len(),
+                tsv.display(),
+                js.display()
+            );
         }
         None if json => report(rows, true),
         None => print!("{}", sweep::to_tsv(rows)),
@@ -328,9 +444,16 @@ fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
     for gap in &merged.missing {
         eprintln!("missing: {gap}");
     }
-    let bounds = rows.iter().filter(|r| r.row.iso.status != Status::Exact).count();
+    let bounds = rows
+        .iter()
+        .filter(|r| r.row.iso.status != Status::Exact)
+        .count();
     if bounds > 0 {
         eprintln!("{bounds} count(s) in the table only lower bounds");
     }
-    Ok(if merged.missing.is_empty() && bounds == 0 { Outcome::Done } else { Outcome::Negative })
+    Ok(if merged.missing.is_empty() && bounds == 0 {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
 }

@@ -12,7 +12,20 @@ fn auto_counts_exactly_what_sat_finishes_and_the_native_finder_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("T.in");
     std::fs::write(&path, "formulas(assumptions).\n  ((y * x) * y = z) <-> ((y * y) * (x * x) = (z * x) * z).\nend_of_list.\n").unwrap();
-    let o = birkhoff_command().args(["--json", "spectrum", path.to_str().unwrap(), "--min-size", "5", "--max-size", "5", "--timeout", "10"]).output().unwrap();
+    let o = birkhoff_command()
+        .args([
+            "--json",
+            "spectrum",
+            path.to_str().unwrap(),
+            "--min-size",
+            "5",
+            "--max-size",
+            "5",
+            "--timeout",
+            "10",
+        ])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -23,13 +36,37 @@ fn auto_counts_exactly_what_sat_finishes_and_the_native_finder_does_not() {
     assert_eq!(row["labeled"]["status"], "exact", "{v}");
     assert_eq!(v["complete"], true);
     assert_eq!(row["engine"], "sat", "{v}");
-    assert!(row["engine_reason"].as_str().is_some_and(|r| !r.is_empty()), "{v}");
+    assert!(
+        row["engine_reason"].as_str().is_some_and(|r| !r.is_empty()),
+        "{v}"
+    );
     // A small count is the native finder's, before SAT starts; an explicit engine is named.
-    let o = birkhoff_command().args(["--json", "spectrum", "group", "--max-size", "3"]).output().unwrap();
+    let o = birkhoff_command()
+        .args(["--json", "spectrum", "group", "--max-size", "3"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows"][2]["iso"]["value"], 1, "{v}");
-    assert!(v["rows"].as_array().unwrap().iter().all(|r| r["iso"]["status"] == "exact" && r["engine"].is_string()), "{v}");
-    let o = birkhoff_command().args(["--json", "spectrum", "group", "--max-size", "2", "--engine", "sat"]).output().unwrap();
+    assert!(
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["iso"]["status"] == "exact" && r["engine"].is_string()),
+        "{v}"
+    );
+    let o = birkhoff_command()
+        .args([
+            "--json",
+            "spectrum",
+            "group",
+            "--max-size",
+            "2",
+            "--engine",
+            "sat",
+        ])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows"][1]["engine"], "sat", "{v}");
     assert_eq!(v["rows"][1]["engine_reason"], "--engine sat", "{v}");

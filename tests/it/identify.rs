@@ -5,11 +5,15 @@ use serde_json::Value;
 use std::process::{Command, Output};
 
 fn birkhoff(args: &[&str]) -> Output {
-    crate::birkhoff_command().args(args).output().expect("the binary runs")
+    crate::birkhoff_command()
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 fn json_of(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -27,7 +31,11 @@ const EXP2_RENAMED: &str = "theory C\nfunc o : 2\nconst u\naxiom a: o(o(x,y),z) 
 #[test]
 fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b, c) = (write(dir.path(), "a.bk", EXP2_COMM), write(dir.path(), "b.bk", EXP2_BOTH), write(dir.path(), "c.bk", EXP2_RENAMED));
+    let (a, b, c) = (
+        write(dir.path(), "a.bk", EXP2_COMM),
+        write(dir.path(), "b.bk", EXP2_BOTH),
+        write(dir.path(), "c.bk", EXP2_RENAMED),
+    );
 
     let o = birkhoff(&["equiv", &a, &b, "--json"]);
     assert_eq!(o.status.code(), Some(0));
@@ -37,7 +45,12 @@ fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     // Each axiom of each theory is accounted for, and the one neither has is proved.
     let proofs = v["proofs"].as_array().unwrap();
     assert_eq!(proofs.len(), 8, "{v}");
-    assert!(proofs.iter().any(|p| p["axiom"] == "r" && p["evidence"] == "certificate"), "{v}");
+    assert!(
+        proofs
+            .iter()
+            .any(|p| p["axiom"] == "r" && p["evidence"] == "certificate"),
+        "{v}"
+    );
 
     let v = json_of(&birkhoff(&["equiv", &b, &c, "--json"]));
     assert_eq!(v["relation"], "equal", "{v}");
@@ -52,19 +65,45 @@ fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     assert_eq!(v["same_class"], false, "{v}");
     let w = &v["witness"];
     let model = write(dir.path(), "m.json", &w["model"].to_string());
-    let (of, not_of) = if w["model_of"] == "Group" { ("group", "abelian_group") } else { ("abelian_group", "group") };
-    assert_eq!(birkhoff(&["eval", of, &model]).status.code(), Some(0), "a model of {of}");
-    assert_eq!(birkhoff(&["eval", not_of, &model]).status.code(), Some(1), "not a model of {not_of}");
+    let (of, not_of) = if w["model_of"] == "Group" {
+        ("group", "abelian_group")
+    } else {
+        ("abelian_group", "group")
+    };
+    assert_eq!(
+        birkhoff(&["eval", of, &model]).status.code(),
+        Some(0),
+        "a model of {of}"
+    );
+    assert_eq!(
+        birkhoff(&["eval", not_of, &model]).status.code(),
+        Some(1),
+        "not a model of {not_of}"
+    );
 
     let o = birkhoff(&["equiv", "group", "semigroup"]);
-    assert_eq!(o.status.code(), Some(1), "different signatures: unknown, exit 1");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "different signatures: unknown, exit 1"
+    );
     assert!(String::from_utf8_lossy(&o.stdout).contains("unknown"));
-    assert_eq!(birkhoff(&["equiv", "group", "no_such_theory"]).status.code(), Some(2));
+    assert_eq!(
+        birkhoff(&["equiv", "group", "no_such_theory"])
+            .status
+            .code(),
+        Some(2)
+    );
 
     // Commutative racks have no left division, yet they are the catalogue's commutative
     // distributive quasigroups with x \ y defined as y / x (models of odd order only).
     let rack = write(dir.path(), "rack.bk", "theory CommutativeRack\nfunc * : 2\nfunc / : 2\naxiom rsd: x * y * z = x * z * (y * z)\naxiom a: x * y / y = x\naxiom b: x / y * y = x\naxiom c: x * y = y * x\n");
-    let o = birkhoff(&["equiv", &rack, "commutative_distributive_quasigroup", "--json"]);
+    let o = birkhoff(&[
+        "equiv",
+        &rack,
+        "commutative_distributive_quasigroup",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let v = json_of(&o);
     assert_eq!(v["relation"], "defined", "{v}");
@@ -73,7 +112,11 @@ fn equiv_tells_equal_equivalent_different_and_unknown_apart() {
     // Boolean groups; with x / y = x * y the Boolean groups are this theory with definitions.
     let divided = write(dir.path(), "divided.bk", "theory Divided\nfunc * : 2\nfunc / : 2\naxiom a: x * y * z = x * (y * z)\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom s: x / y / z = x / (y / z)\naxiom k: x * y = y * x\n");
     let v = json_of(&birkhoff(&["equiv", &divided, "boolean_group", "--json"]));
-    assert_eq!((v["relation"].as_str(), v["rich"].as_str()), (Some("defined"), Some("BooleanGroup with `x / y = x * y`")), "{v}");
+    assert_eq!(
+        (v["relation"].as_str(), v["rich"].as_str()),
+        (Some("defined"), Some("BooleanGroup with `x / y = x * y`")),
+        "{v}"
+    );
 }
 
 #[test]
@@ -81,17 +124,41 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     let dir = tempfile::tempdir().unwrap();
     // Loops with the constant renamed, the axioms in another order and one redundant law.
     let loop_again = write(dir.path(), "l.bk", "theory L\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst one\naxiom i: one * x = x\naxiom j: x * one = x\naxiom k: one * one = one\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\n");
-    let v = json_of(&birkhoff(&["identify", &loop_again, "--json", "--max-size", "4"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &loop_again,
+        "--json",
+        "--max-size",
+        "4",
+    ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "loop", "{v}");
-    assert_eq!(v["standing"]["relation"]["relation"], "equivalent", "the redundant law needs a proof: {v}");
+    assert_eq!(
+        v["standing"]["relation"]["relation"], "equivalent",
+        "the redundant law needs a proof: {v}"
+    );
 
     // Loops in which every element is its own inverse, written afresh: the catalogue's entry.
     let sq = write(dir.path(), "sq.bk", "theory SquareOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom s: x * x = e\n");
-    let v = json_of(&birkhoff(&["identify", &sq, "--json", "--max-size", "4", "--timeout", "0.3"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &sq,
+        "--json",
+        "--max-size",
+        "4",
+        "--timeout",
+        "0.3",
+    ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "exponent_two_loop", "{v}");
-    let iso = |v: &serde_json::Value| -> Vec<u64> { v["spectrum"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect() };
+    let iso = |v: &serde_json::Value| -> Vec<u64> {
+        v["spectrum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["iso"]["value"].as_u64().unwrap())
+            .collect()
+    };
     assert_eq!(iso(&v), [1, 1, 0, 1]);
 
     // Left symmetric quasigroups (x * (x * y) = y, so x \ y = x * y) are the commutative
@@ -99,7 +166,15 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     // arguments; the spectrum is theirs (1, 1, 3, 7, 11).
     let lsq = write(dir.path(), "lsq.bk", "theory LeftSymmetric\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom s: x * (x * y) = y\n");
     // Each swap gets an eighth of --timeout per axiom: 0.3 s left it 37 ms, too little on a busy CI machine.
-    let v = json_of(&birkhoff(&["identify", &lsq, "--json", "--max-size", "5", "--timeout", "4"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &lsq,
+        "--json",
+        "--max-size",
+        "5",
+        "--timeout",
+        "4",
+    ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "commutative_quasigroup", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "transposed", "{v}");
@@ -108,38 +183,84 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
     // Loops of left exponent 3 (x * (x * x) = e), in no catalogue entry: below loops, strictly
     // (the loop of order 2 breaks the law), and loops lie between them and quasigroups.
     let cube = write(dir.path(), "cube.bk", "theory LeftCube\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom s: x * (x * x) = e\n");
-    let v = json_of(&birkhoff(&["identify", &cube, "--json", "--max-size", "4", "--timeout", "0.3"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &cube,
+        "--json",
+        "--max-size",
+        "4",
+        "--timeout",
+        "0.3",
+    ]));
     assert_eq!(v["standing"]["standing"], "new", "{v}");
     let above = v["above"].as_array().unwrap();
-    let l = above.iter().find(|n| n["name"] == "loop").unwrap_or_else(|| panic!("loops are above: {v}"));
+    let l = above
+        .iter()
+        .find(|n| n["name"] == "loop")
+        .unwrap_or_else(|| panic!("loops are above: {v}"));
     assert_eq!(l["implication"]["implication"], "proved");
     assert_eq!(l["strict"]["not_model_of"], "LeftCube", "{v}");
-    assert!(!above.iter().any(|n| n["name"] == "quasigroup"), "loops lie between: not the closest: {v}");
+    assert!(
+        !above.iter().any(|n| n["name"] == "quasigroup"),
+        "loops lie between: not the closest: {v}"
+    );
     assert_eq!(iso(&v), [1, 0, 1, 0]);
 
     // Loops with a second constant `one` that is an identity for `/` (so one = e and
     // x * x = e): loops of exponent 2 with an extra name, which a definition shows.
     let named = write(dir.path(), "one.bk", "theory WithOne\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\nconst one\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom l2: one / x = x\naxiom r2: x / one = x\n");
-    let v = json_of(&birkhoff(&["identify", &named, "--json", "--max-size", "4", "--timeout", "1"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &named,
+        "--json",
+        "--max-size",
+        "4",
+        "--timeout",
+        "1",
+    ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "exponent_two_loop", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "defined", "{v}");
-    assert_eq!(v["standing"]["relation"]["definitions"][0]["equation"], "one = e", "{v}");
+    assert_eq!(
+        v["standing"]["relation"]["definitions"][0]["equation"], "one = e",
+        "{v}"
+    );
 
     // Commutative quasigroups with both divisions commutative and x \ (x / y) = y: totally
     // symmetric quasigroups (x * (x * y) = y) written with divisions that both equal `*`. An
     // agent run kept this as new; no renaming shows it, definitions of `\` and `/` do.
     let tsq = write(dir.path(), "tsq.bk", "theory CommutativeDivisions\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom e: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom g: x / (x \\ y) = y\naxiom h: x * y = y * x\n");
-    let v = json_of(&birkhoff(&["identify", &tsq, "--json", "--max-size", "6", "--timeout", "1"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &tsq,
+        "--json",
+        "--max-size",
+        "6",
+        "--timeout",
+        "1",
+    ]));
     assert_eq!(v["standing"]["name"], "totally_symmetric_quasigroup", "{v}");
-    let equations: Vec<&str> = v["standing"]["relation"]["definitions"].as_array().unwrap().iter().map(|d| d["equation"].as_str().unwrap()).collect();
+    let equations: Vec<&str> = v["standing"]["relation"]["definitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["equation"].as_str().unwrap())
+        .collect();
     assert_eq!(equations, ["x \\ y = x * y", "x / y = x * y"], "{v}");
     assert_eq!(iso(&v), [1, 1, 2, 2, 1, 3]);
 
     // A quasigroup in which `/` has a two-sided identity is a loop under `/` (with * and \ as
     // its divisions, arguments swapped): no renaming of symbols alone shows it, a swap does.
     let disguised = write(dir.path(), "rdiv.bk", "theory RightDivisionLoop\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: (x * y) / y = x\naxiom d: (x / y) * y = x\naxiom l: e / x = x\naxiom r: x / e = x\n");
-    let v = json_of(&birkhoff(&["identify", &disguised, "--json", "--max-size", "5", "--timeout", "4"]));
+    let v = json_of(&birkhoff(&[
+        "identify",
+        &disguised,
+        "--json",
+        "--max-size",
+        "5",
+        "--timeout",
+        "4",
+    ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "loop", "{v}");
     assert_eq!(v["standing"]["relation"]["relation"], "transposed", "{v}");
@@ -163,13 +284,37 @@ fn identify_recognizes_sequences_the_literature_found_online() {
     let before = identify();
     assert_eq!(before["oeis"], serde_json::json!([]), "{}", before["oeis"]);
     let server = Server::start();
-    server.route("GET", "/oeis/search", &["q=1,3,5,12,36,366"], vec![Reply::json(&fixture("oeis_hit_semigroups_xyx.json"))]);
-    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff")).args(["literature", "--spectrum", "1,3,5,12,36,366", "--library", lib]).envs(environment(&server.base)).env_remove("BIRKHOFF_OFFLINE").output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    server.route(
+        "GET",
+        "/oeis/search",
+        &["q=1,3,5,12,36,366"],
+        vec![Reply::json(&fixture("oeis_hit_semigroups_xyx.json"))],
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_birkhoff"))
+        .args([
+            "literature",
+            "--spectrum",
+            "1,3,5,12,36,366",
+            "--library",
+            lib,
+        ])
+        .envs(environment(&server.base))
+        .env_remove("BIRKHOFF_OFFLINE")
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     drop(server);
     let after = identify();
     assert_eq!(after["oeis"][0]["id"], "A999991", "{}", after["oeis"]);
-    assert_eq!(after["oeis"][0]["shift"], 0, "a(n) counts the order n: the sequence's offset is read");
+    assert_eq!(
+        after["oeis"][0]["shift"], 0,
+        "a(n) counts the order n: the sequence's offset is read"
+    );
 }
 
 /// The run issue 19 was filed on (three offline cycles of "quasigroups and loops with few
@@ -180,27 +325,62 @@ fn identify_recognizes_sequences_the_literature_found_online() {
 /// commands a user would check it with.
 #[test]
 fn the_agent_keeps_no_known_class_and_no_class_twice() {
-    for goal in ["quasigroups and loops with few models", "semigroups with few models"] {
+    for goal in [
+        "quasigroups and loops with few models",
+        "semigroups with few models",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let lib = dir.path().join("lib");
-        let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "3", "--goal", goal, "--library", lib.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{goal}: {}", String::from_utf8_lossy(&o.stderr));
+        let o = birkhoff(&[
+            "agent",
+            "--llm",
+            "offline",
+            "--cycles",
+            "3",
+            "--goal",
+            goal,
+            "--library",
+            lib.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{goal}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let mut kept = Vec::new();
         for entry in std::fs::read_dir(lib.join("theories")).unwrap() {
-            let record: Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+            let record: Value =
+                serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap())
+                    .unwrap();
             if record["discovery"] == true {
                 let name = record["name"].as_str().unwrap().to_string();
-                kept.push((name.clone(), write(dir.path(), &format!("{name}.bk"), record["text"].as_str().unwrap())));
+                kept.push((
+                    name.clone(),
+                    write(
+                        dir.path(),
+                        &format!("{name}.bk"),
+                        record["text"].as_str().unwrap(),
+                    ),
+                ));
             }
         }
         for (name, file) in &kept {
             let v = json_of(&birkhoff(&["identify", file, "--json"]));
-            assert_ne!(v["standing"]["standing"], "known", "{goal}: discovery {name} is {}", v["summary"]);
+            assert_ne!(
+                v["standing"]["standing"], "known",
+                "{goal}: discovery {name} is {}",
+                v["summary"]
+            );
         }
         for (i, (a, fa)) in kept.iter().enumerate() {
             for (b, fb) in &kept[i + 1..] {
                 let v = json_of(&birkhoff(&["equiv", fa, fb, "--json"]));
-                assert_eq!(v["same_class"], false, "{goal}: discoveries {a} and {b} are one class: {}", v["summary"]);
+                assert_eq!(
+                    v["same_class"], false,
+                    "{goal}: discoveries {a} and {b} are one class: {}",
+                    v["summary"]
+                );
             }
         }
         eprintln!("{goal}: {} discoveries, each checked", kept.len());
@@ -218,7 +398,18 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
     let t = birkhoff_engine::seeds::load("group").unwrap();
     let id = {
         let mut lib = Library::open(&root).unwrap();
-        let rec = TheoryRec { name: "PlantedGroup".into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+        let rec = TheoryRec {
+            name: "PlantedGroup".into(),
+            text: t.to_text(),
+            fingerprint: t.fingerprint().to_string(),
+            origin: "test".into(),
+            parents: vec![],
+            discovery: true,
+            notes: String::new(),
+            score: None,
+            aliases: vec![],
+            presentations: vec![],
+        };
         lib.put(Body::Theory(rec)).unwrap().0.id
     };
     let lib = root.to_str().unwrap();
@@ -232,15 +423,35 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
             vec!["export", name, "--to", "tptp"],
         ] {
             let o = birkhoff(&[&args[..], &["--library", lib]].concat());
-            assert_eq!(o.status.code(), Some(0), "{args:?}: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{args:?}: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
         }
     }
     let show = birkhoff(&["show", "PlantedGroup", "--library", lib, "--json"]);
     assert_eq!(json_of(&show)["fingerprint"], t.fingerprint().to_string());
-    assert_eq!(json_of(&show)["name"], "PlantedGroup", "named as the library names it, not as its text (group)");
+    assert_eq!(
+        json_of(&show)["name"],
+        "PlantedGroup",
+        "named as the library names it, not as its text (group)"
+    );
     // The default library, ./birkhoff-library, when it exists.
-    let o = crate::birkhoff_command().args(["show", &id]).current_dir(dir.path()).env_remove("BIRKHOFF_LIBRARY").output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = crate::birkhoff_command()
+        .args(["show", &id])
+        .current_dir(dir.path())
+        .env_remove("BIRKHOFF_LIBRARY")
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // Nothing of that name: exit 2, naming every kind tried.
     let o = birkhoff(&["show", "NoSuchTheory", "--library", lib]);
     assert_eq!(o.status.code(), Some(2));
@@ -248,7 +459,16 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
     for kind in ["theory file", "seed", "catalogue entry", "discovery", lib] {
         assert!(err.contains(kind), "{kind}: {err}");
     }
-    let o = birkhoff(&["show", "NoSuchTheory", "--library", dir.path().join("none").to_str().unwrap()]);
+    let o = birkhoff(&[
+        "show",
+        "NoSuchTheory",
+        "--library",
+        dir.path().join("none").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("does not exist"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("does not exist"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -32,14 +32,25 @@ struct Expected {
 
 fn expected() -> Expected {
     let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
-    let mut e = Expected { counts: vec![], conjectures: vec![] };
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    let mut e = Expected {
+        counts: vec![],
+        conjectures: vec![],
+    };
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         if cols[1] == "conjecture" {
             e.conjectures.push((cols[0].into(), cols[2].into()));
         } else {
             let sizes = cols[1].split('x').map(|s| s.parse().unwrap()).collect();
-            e.counts.push((cols[0].into(), sizes, cols[2].parse().unwrap(), cols[3].parse().ok()));
+            e.counts.push((
+                cols[0].into(),
+                sizes,
+                cols[2].parse().unwrap(),
+                cols[3].parse().ok(),
+            ));
         }
     }
     e
@@ -103,27 +114,47 @@ fn tptp_fixtures_have_the_known_numbers_of_models() {
     let e = expected();
     let files: std::collections::BTreeSet<&str> = e.counts.iter().map(|c| c.0.as_str()).collect();
     assert!(files.len() >= 12, "at least 12 fixtures: {files:?}");
-    let on_disk = std::fs::read_dir(fixtures()).unwrap().filter_map(|d| d.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".p")).count();
-    assert_eq!(on_disk, files.len(), "every fixture has its counts in expected.tsv");
+    let on_disk = std::fs::read_dir(fixtures())
+        .unwrap()
+        .filter_map(|d| d.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".p"))
+        .count();
+    assert_eq!(
+        on_disk,
+        files.len(),
+        "every fixture has its counts in expected.tsv"
+    );
     let mut brute_checked = 0;
     for (file, sizes, iso, labeled) in &e.counts {
         let t = import(file).theory;
         let budget = Budget::default();
         let found = router::enumerate(Engine::Native, &t, sizes, &budget).unwrap();
         assert_eq!(found.iso.status, Status::Exact, "{file} at {sizes:?}");
-        assert_eq!(found.iso.value, *iso, "{file}: models up to isomorphism at {sizes:?}");
+        assert_eq!(
+            found.iso.value, *iso,
+            "{file}: models up to isomorphism at {sizes:?}"
+        );
         if let Some(l) = labeled {
-            assert_eq!(found.labeled.value, *l, "{file}: labeled models at {sizes:?}");
+            assert_eq!(
+                found.labeled.value, *l,
+                "{file}: labeled models at {sizes:?}"
+            );
         }
         // The SAT engine counts labeled models directly, without symmetry breaking.
         let direct = sat::count_labeled_directly(&t, sizes, &budget).unwrap();
-        assert_eq!(direct.value, found.labeled.value, "{file}: SAT's labeled count at {sizes:?}");
+        assert_eq!(
+            direct.value, found.labeled.value,
+            "{file}: SAT's labeled count at {sizes:?}"
+        );
         if let Some(b) = brute_force_labeled(&t, sizes) {
             assert_eq!(b, found.labeled.value, "{file}: brute force at {sizes:?}");
             brute_checked += 1;
         }
     }
-    assert!(brute_checked >= 5, "brute force reached only {brute_checked} rows");
+    assert!(
+        brute_checked >= 5,
+        "brute force reached only {brute_checked} rows"
+    );
 }
 
 #[test]
@@ -141,15 +172,26 @@ fn tptp_fixtures_survive_export_and_import() {
                 continue;
             }
             let text = interop::export(&first.theory, goal, to).unwrap();
-            let back = interop::import(&text, &name).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-            assert!(birkhoff_engine::canon::equal_up_to_renaming(&first.theory, &back.theory).unwrap(), "{name} changed through {to:?}:\n{text}");
-            assert_eq!(back.conjectures.len(), goal.iter().count(), "{name}: the conjecture through {to:?}");
+            let back =
+                interop::import(&text, &name).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+            assert!(
+                birkhoff_engine::canon::equal_up_to_renaming(&first.theory, &back.theory).unwrap(),
+                "{name} changed through {to:?}:\n{text}"
+            );
+            assert_eq!(
+                back.conjectures.len(),
+                goal.iter().count(),
+                "{name}: the conjecture through {to:?}"
+            );
         }
     }
 }
 
 fn birkhoff(args: &[&str]) -> Output {
-    crate::birkhoff_command().args(args).output().expect("the binary runs")
+    crate::birkhoff_command()
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 #[test]
@@ -159,32 +201,73 @@ fn import_prints_a_theory_that_every_command_reads() {
     let o = birkhoff(&["import", fixture.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let bk = String::from_utf8(o.stdout).unwrap();
-    assert!(bk.contains("meta conjecture \"inv(mult(X, Y)) = mult(inv(Y), inv(X))\""), "{bk}");
+    assert!(
+        bk.contains("meta conjecture \"inv(mult(X, Y)) = mult(inv(Y), inv(X))\""),
+        "{bk}"
+    );
     let path = dir.path().join("group.bk");
     std::fs::write(&path, &bk).unwrap();
-    assert!(birkhoff(&["check", path.to_str().unwrap()]).status.success());
+    assert!(birkhoff(&["check", path.to_str().unwrap()])
+        .status
+        .success());
     // The TPTP file itself is a theory file for every command, and its conjecture is the goal
     // `prove` takes when none is given.
-    let o = birkhoff(&["spectrum", fixture.to_str().unwrap(), "--max-size", "4", "--json"]);
+    let o = birkhoff(&[
+        "spectrum",
+        fixture.to_str().unwrap(),
+        "--max-size",
+        "4",
+        "--json",
+    ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows"][3]["iso"]["value"], 2, "{v}");
     let o = birkhoff(&["prove", fixture.to_str().unwrap(), "--timeout", "20"]);
-    assert!(String::from_utf8_lossy(&o.stdout).starts_with("proved"), "{}", String::from_utf8_lossy(&o.stdout));
-    let v: serde_json::Value = serde_json::from_slice(&birkhoff(&["import", fixture.to_str().unwrap(), "--json"]).stdout).unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).starts_with("proved"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&birkhoff(&["import", fixture.to_str().unwrap(), "--json"]).stdout)
+            .unwrap();
     assert_eq!(v["format"], "tptp");
     assert_eq!(v["conjectures"][0]["name"], "inverse_of_product");
 }
 
 #[test]
 fn export_writes_fof_tff_and_ladr_and_refuses_what_ladr_cannot_say() {
-    let fof = String::from_utf8(birkhoff(&["export", "group", "--to", "tptp", "--goal", "inv(inv(x)) = x"]).stdout).unwrap();
-    assert!(fof.contains("fof(assoc, axiom, ![X, Y, Z]: mult(mult(X, Y), Z) = mult(X, mult(Y, Z)))."), "{fof}");
-    assert!(fof.contains("fof(goal, conjecture, ![X]: inv(inv(X)) = X)."), "{fof}");
-    let tff = String::from_utf8(birkhoff(&["export", "vector_space", "--to", "tptp"]).stdout).unwrap();
-    assert!(tff.contains("tff(smul_type, type, smul: (k * v) > v)."), "{tff}");
+    let fof = String::from_utf8(
+        birkhoff(&[
+            "export",
+            "group",
+            "--to",
+            "tptp",
+            "--goal",
+            "inv(inv(x)) = x",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        fof.contains("fof(assoc, axiom, ![X, Y, Z]: mult(mult(X, Y), Z) = mult(X, mult(Y, Z)))."),
+        "{fof}"
+    );
+    assert!(
+        fof.contains("fof(goal, conjecture, ![X]: inv(inv(X)) = X)."),
+        "{fof}"
+    );
+    let tff =
+        String::from_utf8(birkhoff(&["export", "vector_space", "--to", "tptp"]).stdout).unwrap();
+    assert!(
+        tff.contains("tff(smul_type, type, smul: (k * v) > v)."),
+        "{tff}"
+    );
     let ladr = String::from_utf8(birkhoff(&["export", "loop", "--to", "ladr"]).stdout).unwrap();
-    assert!(ladr.contains("formulas(assumptions).\nx \\ (x * y) = y # label(ldiv_after_mul)."), "{ladr}");
+    assert!(
+        ladr.contains("formulas(assumptions).\nx \\ (x * y) = y # label(ldiv_after_mul)."),
+        "{ladr}"
+    );
     let o = birkhoff(&["export", "vector_space", "--to", "ladr"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("LADR has one sort"));
@@ -195,7 +278,12 @@ fn gap_tables_are_one_based_with_the_identity_first() {
     let o = birkhoff(&["models", "group", "--size", "3", "--format", "gap"]);
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.contains("M1 := rec(\n  size := 3,\n  mult := [ [ 1, 2, 3 ], [ 2, 3, 1 ], [ 3, 1, 2 ] ],"), "{text}");
+    assert!(
+        text.contains(
+            "M1 := rec(\n  size := 3,\n  mult := [ [ 1, 2, 3 ], [ 2, 3, 1 ], [ 3, 1, 2 ] ],"
+        ),
+        "{text}"
+    );
     let o = birkhoff(&["find", "quasigroup", "--size", "3", "--format", "gap"]);
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("M1 := rec("));
 }
@@ -204,17 +292,45 @@ fn gap_tables_are_one_based_with_the_identity_first() {
 /// answer as GAP comments, so GAP can `Read` the whole output.
 #[test]
 fn prove_prints_its_countermodel_for_gap() {
-    let o = birkhoff(&["prove", "semigroup", "x * y = y * x", "--format", "gap", "--timeout", "20"]);
+    let o = birkhoff(&[
+        "prove",
+        "semigroup",
+        "x * y = y * x",
+        "--format",
+        "gap",
+        "--timeout",
+        "20",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let (comments, record) = text.split_once("M1 := rec(").expect("a GAP record");
     assert!(comments.lines().all(|l| l.starts_with("# ")), "{text}");
-    assert!(comments.contains("# disproved: a model of Semigroup of size [2]") && comments.contains("# checked by the evaluator"), "{text}");
-    assert!(record.contains("size := 2,") && record.contains("mult := [ [ "), "{text}");
+    assert!(
+        comments.contains("# disproved: a model of Semigroup of size [2]")
+            && comments.contains("# checked by the evaluator"),
+        "{text}"
+    );
+    assert!(
+        record.contains("size := 2,") && record.contains("mult := [ [ "),
+        "{text}"
+    );
     // A proof has no model: every line is a comment.
-    let o = birkhoff(&["prove", "group", "inv(inv(x)) = x", "--format", "gap", "--timeout", "20"]);
+    let o = birkhoff(&[
+        "prove",
+        "group",
+        "inv(inv(x)) = x",
+        "--format",
+        "gap",
+        "--timeout",
+        "20",
+    ]);
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(o.status.success() && text.starts_with("# proved") && text.lines().all(|l| l.starts_with("# ")), "{text}");
+    assert!(
+        o.status.success()
+            && text.starts_with("# proved")
+            && text.lines().all(|l| l.starts_with("# ")),
+        "{text}"
+    );
 }
 
 /// Bad TPTP input: each an error naming the file, line and column, never a panic.
@@ -222,14 +338,38 @@ fn prove_prints_its_countermodel_for_gap() {
 fn tptp_errors_are_located() {
     let dir = tempfile::tempdir().unwrap();
     let cases: &[(&str, &str, &str)] = &[
-        ("include('Axioms/GRP004-0.ax').\n", "1:1", "`include` directives are not read"),
-        ("fof(a, axiom, f(X) = X).\nfof(b, axiom, f(X, Y) = X).\n", "2:15", "takes 1 arguments here, not 2"),
-        ("fof(a, axiom, ![X]: p(X) & q(X) | r(X)).\n", "1:33", "add brackets"),
+        (
+            "include('Axioms/GRP004-0.ax').\n",
+            "1:1",
+            "`include` directives are not read",
+        ),
+        (
+            "fof(a, axiom, f(X) = X).\nfof(b, axiom, f(X, Y) = X).\n",
+            "2:15",
+            "takes 1 arguments here, not 2",
+        ),
+        (
+            "fof(a, axiom, ![X]: p(X) & q(X) | r(X)).\n",
+            "1:33",
+            "add brackets",
+        ),
         ("fof(a, axiom, X = 1).\n", "1:19", "TPTP arithmetic"),
-        ("fof(a, axiom, p(X)).\nfof(b, axiom, f(p(X)) = X).\n", "2:17", "is a predicate"),
-        ("tff(a, type, f: (t * t) > t).\n", "1:18", "type `t` is not declared"),
+        (
+            "fof(a, axiom, p(X)).\nfof(b, axiom, f(p(X)) = X).\n",
+            "2:17",
+            "is a predicate",
+        ),
+        (
+            "tff(a, type, f: (t * t) > t).\n",
+            "1:18",
+            "type `t` is not declared",
+        ),
         ("thf(a, axiom, p).\n", "1:1", "`thf` formulas are not read"),
-        ("fof(a, question, p).\n", "1:8", "role `question` is not read"),
+        (
+            "fof(a, question, p).\n",
+            "1:8",
+            "role `question` is not read",
+        ),
         ("fof(a, axiom, p(X)\n", "2:1", "expected `)`"),
         ("fof(a, axiom, 'unclosed).\n", "1:15", "not closed"),
     ];
@@ -239,7 +379,10 @@ fn tptp_errors_are_located() {
         let o = birkhoff(&["import", path.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{text}: {err}");
-        assert!(err.contains(&format!("bad{i}.p:{at}: error:")), "{text}: expected the error at {at}: {err}");
+        assert!(
+            err.contains(&format!("bad{i}.p:{at}: error:")),
+            "{text}: expected the error at {at}: {err}"
+        );
         assert!(err.contains(message), "{text}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
@@ -251,7 +394,9 @@ fn tptp_errors_are_located() {
 /// (with a note) where E is not installed.
 #[test]
 fn e_agrees_on_the_fixtures_as_written_and_as_imported() {
-    use birkhoff_checker::prover::external::{ask, claim_of, find_on_path, szs_status, Claim, Prover};
+    use birkhoff_checker::prover::external::{
+        ask, claim_of, find_on_path, szs_status, Claim, Prover,
+    };
     let Some(eprover) = find_on_path("eprover") else {
         eprintln!("eprover is not installed: skipped");
         return;
@@ -259,18 +404,41 @@ fn e_agrees_on_the_fixtures_as_written_and_as_imported() {
     let mut decided = 0;
     for (file, verdict) in expected().conjectures {
         let path = fixtures().join(&file);
-        let out = Command::new(&eprover).args(["--auto", "--tstp-format", "-s", "--cpu-limit=5"]).arg(&path).output().unwrap();
+        let out = Command::new(&eprover)
+            .args(["--auto", "--tstp-format", "-s", "--cpu-limit=5"])
+            .arg(&path)
+            .output()
+            .unwrap();
         let raw = claim_of(&szs_status(&String::from_utf8_lossy(&out.stdout)).unwrap_or_default());
         let imported = import(&file);
         let goal = &imported.conjectures[0];
-        let ours = ask(Prover::E, &imported.theory, goal, std::time::Duration::from_secs(5), None).unwrap().claim;
+        let ours = ask(
+            Prover::E,
+            &imported.theory,
+            goal,
+            std::time::Duration::from_secs(5),
+            None,
+        )
+        .unwrap()
+        .claim;
         if raw != Claim::Unknown && ours != Claim::Unknown {
-            assert_eq!(raw, ours, "{file}: E on the file and on Birkhoff's export disagree");
+            assert_eq!(
+                raw, ours,
+                "{file}: E on the file and on Birkhoff's export disagree"
+            );
             decided += 1;
         }
         if verdict != "theorem" {
-            assert_ne!(raw, Claim::Proved, "{file}: E proves a non-theorem as written");
-            assert_ne!(ours, Claim::Proved, "{file}: E proves a non-theorem from Birkhoff's export");
+            assert_ne!(
+                raw,
+                Claim::Proved,
+                "{file}: E proves a non-theorem as written"
+            );
+            assert_ne!(
+                ours,
+                Claim::Proved,
+                "{file}: E proves a non-theorem from Birkhoff's export"
+            );
         }
         if verdict == "theorem" {
             assert_ne!(ours, Claim::Disproved, "{file}");

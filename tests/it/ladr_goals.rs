@@ -24,26 +24,54 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ladr");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "in")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .collect();
     files.sort();
-    assert!(files.len() >= 10, "the LADR corpus is missing: {}", dir.display());
+    assert!(
+        files.len() >= 10,
+        "the LADR corpus is missing: {}",
+        dir.display()
+    );
     files
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap();
             let expect = |key: &str| -> Option<String> {
-                text.lines().find_map(|l| l.strip_prefix("% expect ")?.strip_prefix(key).map(|rest| rest.trim().split_whitespace().next().unwrap_or("").to_string()))
+                text.lines().find_map(|l| {
+                    l.strip_prefix("% expect ")?.strip_prefix(key).map(|rest| {
+                        rest.trim()
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or("")
+                            .to_string()
+                    })
+                })
             };
             let counts = |key: &str| -> Vec<u64> {
-                let list = expect(key).unwrap_or_else(|| panic!("{}: no `% expect {key}` line", path.display()));
+                let list = expect(key)
+                    .unwrap_or_else(|| panic!("{}: no `% expect {key}` line", path.display()));
                 list.split(',').map(|n| n.parse().unwrap()).collect()
             };
-            let countermodel = match (text.lines().any(|l| l.trim() == "% expect theorem"), expect("countermodel ")) {
+            let countermodel = match (
+                text.lines().any(|l| l.trim() == "% expect theorem"),
+                expect("countermodel "),
+            ) {
                 (true, None) => None,
                 (false, Some(n)) => Some(n.parse().unwrap()),
-                _ => panic!("{}: say `% expect theorem` or `% expect countermodel N`", path.display()),
+                _ => panic!(
+                    "{}: say `% expect theorem` or `% expect countermodel N`",
+                    path.display()
+                ),
             };
-            Case { countermodel, spectrum: counts("spectrum "), denied: counts("denied "), path }
+            Case {
+                countermodel,
+                spectrum: counts("spectrum "),
+                denied: counts("denied "),
+                path,
+            }
         })
         .collect()
 }
@@ -53,14 +81,30 @@ fn birkhoff(args: &[&str]) -> Output {
 }
 
 fn json_of(o: &Output, what: &str) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{what}: not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
 }
 
 fn iso_counts(args: &[&str]) -> (Vec<u64>, Value, String) {
     let o = birkhoff(args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v = json_of(&o, &format!("{args:?}"));
-    let iso = v["rows"].as_array().unwrap().iter().map(|r| r["iso"]["value"].as_u64().unwrap()).collect();
+    let iso = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["iso"]["value"].as_u64().unwrap())
+        .collect();
     (iso, v, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
@@ -72,16 +116,52 @@ fn spectrum_counts_the_assumptions_and_mace4_goals_the_countermodels() {
     for c in cases() {
         let file = c.path.to_str().unwrap();
         let max = c.spectrum.len().to_string();
-        let (iso, v, err) = iso_counts(&["spectrum", file, "--max-size", &max, "--mode", "iso", "--json"]);
+        let (iso, v, err) = iso_counts(&[
+            "spectrum",
+            file,
+            "--max-size",
+            &max,
+            "--mode",
+            "iso",
+            "--json",
+        ]);
         assert_eq!(iso, c.spectrum, "{file}: the models of the assumptions");
-        assert!(err.contains("is set aside"), "{file}: stderr does not say the goal was set aside: {err}");
-        assert!(!v["theory"].as_str().unwrap_or_default().ends_with("_goal_denied"), "{file}: {v}");
+        assert!(
+            err.contains("is set aside"),
+            "{file}: stderr does not say the goal was set aside: {err}"
+        );
+        assert!(
+            !v["theory"]
+                .as_str()
+                .unwrap_or_default()
+                .ends_with("_goal_denied"),
+            "{file}: {v}"
+        );
         let max = c.denied.len().to_string();
-        let (iso, v, err) = iso_counts(&["spectrum", file, "--max-size", &max, "--mode", "iso", "--json", "--mace4-goals"]);
-        assert_eq!(iso, c.denied, "{file}: the countermodels to the goal (Mace4's reading)");
+        let (iso, v, err) = iso_counts(&[
+            "spectrum",
+            file,
+            "--max-size",
+            &max,
+            "--mode",
+            "iso",
+            "--json",
+            "--mace4-goals",
+        ]);
+        assert_eq!(
+            iso, c.denied,
+            "{file}: the countermodels to the goal (Mace4's reading)"
+        );
         assert!(err.contains("--mace4-goals"), "{file}: {err}");
-        assert!(v["theory"].as_str().unwrap().ends_with("_goal_denied"), "{file}: the output does not name the reading: {v}");
-        assert_eq!(c.countermodel, c.denied.iter().position(|&n| n > 0).map(|i| i as u32 + 1), "{file}: the `% expect` lines disagree");
+        assert!(
+            v["theory"].as_str().unwrap().ends_with("_goal_denied"),
+            "{file}: the output does not name the reading: {v}"
+        );
+        assert_eq!(
+            c.countermodel,
+            c.denied.iter().position(|&n| n > 0).map(|i| i as u32 + 1),
+            "{file}: the `% expect` lines disagree"
+        );
     }
 }
 
@@ -98,12 +178,27 @@ fn prove_proves_the_files_goal_from_its_assumptions() {
         let verdict = v["verdict"].as_str().unwrap();
         match c.countermodel {
             None => {
-                assert!(matches!(verdict, "proved" | "proved_by_z3" | "unknown"), "{file}: a theorem answered {verdict}: {v}");
+                assert!(
+                    matches!(verdict, "proved" | "proved_by_z3" | "unknown"),
+                    "{file}: a theorem answered {verdict}: {v}"
+                );
                 proved += usize::from(verdict != "unknown");
             }
             Some(n) => {
-                assert_eq!(verdict, "disproved", "{file}: a goal with a countermodel of size {n}: {v}");
-                assert_eq!(v["model"]["sizes"].as_object().unwrap().values().next().and_then(Value::as_u64), Some(u64::from(n)), "{file}: {v}");
+                assert_eq!(
+                    verdict, "disproved",
+                    "{file}: a goal with a countermodel of size {n}: {v}"
+                );
+                assert_eq!(
+                    v["model"]["sizes"]
+                        .as_object()
+                        .unwrap()
+                        .values()
+                        .next()
+                        .and_then(Value::as_u64),
+                    Some(u64::from(n)),
+                    "{file}: {v}"
+                );
             }
         }
         // `x = y` fails in every model with two elements, and each file's assumptions have one.
@@ -111,7 +206,10 @@ fn prove_proves_the_files_goal_from_its_assumptions() {
         if two > 0 {
             let o = birkhoff(&["prove", file, "x = y", "--json", "--timeout", "10"]);
             let v = json_of(&o, file);
-            assert_eq!(v["verdict"], "disproved", "{file}: x = y from its assumptions: {v}");
+            assert_eq!(
+                v["verdict"], "disproved",
+                "{file}: x = y from its assumptions: {v}"
+            );
         }
     }
     assert!(proved >= 4, "only {proved} of the theorems were proved");
@@ -130,10 +228,21 @@ fn find_looks_for_a_countermodel_only_when_asked() {
         let Some(n) = c.countermodel else { continue };
         let size = n.to_string();
         let o = birkhoff(&["find", file, "--size", &size, "--mace4-goals", "--json"]);
-        assert_eq!(o.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let v = json_of(&o, file);
-        assert_eq!(v["outcome"], "found", "{file}: no countermodel of size {n}: {v}");
-        let path = std::env::temp_dir().join(format!("birkhoff-ladr-goal-{}-{n}.json", std::process::id()));
+        assert_eq!(
+            v["outcome"], "found",
+            "{file}: no countermodel of size {n}: {v}"
+        );
+        let path = std::env::temp_dir().join(format!(
+            "birkhoff-ladr-goal-{}-{n}.json",
+            std::process::id()
+        ));
         std::fs::write(&path, serde_json::to_string(&v["model"]).unwrap()).unwrap();
         // The countermodel is a model of the assumptions and of the goal's denial, by `eval`.
         for extra in [None, Some("--mace4-goals")] {
@@ -145,8 +254,14 @@ fn find_looks_for_a_countermodel_only_when_asked() {
         std::fs::remove_file(&path).ok();
         if n > 1 {
             let smaller = (n - 1).to_string();
-            let v = json_of(&birkhoff(&["find", file, "--size", &smaller, "--mace4-goals", "--json"]), file);
-            assert_eq!(v["outcome"], "none", "{file}: a countermodel smaller than {n}: {v}");
+            let v = json_of(
+                &birkhoff(&["find", file, "--size", &smaller, "--mace4-goals", "--json"]),
+                file,
+            );
+            assert_eq!(
+                v["outcome"], "none",
+                "{file}: a countermodel smaller than {n}: {v}"
+            );
         }
     }
 }
@@ -160,22 +275,42 @@ fn export_keeps_the_goal_as_a_conjecture() {
     for c in cases() {
         let file = c.path.to_str().unwrap();
         let o = birkhoff(&["export", file, "--to", "tptp"]);
-        assert_eq!(o.status.code(), Some(0), "{file}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let tptp = String::from_utf8(o.stdout).unwrap();
         assert_eq!(tptp.matches(", conjecture,").count(), 1, "{file}: {tptp}");
-        assert!(!tptp.contains("goal_denied") && !tptp.contains("not_"), "{file}: {tptp}");
+        assert!(
+            !tptp.contains("goal_denied") && !tptp.contains("not_"),
+            "{file}: {tptp}"
+        );
         let o = birkhoff(&["export", file, "--to", "ladr"]);
         let ladr = String::from_utf8(o.stdout).unwrap();
         assert!(ladr.contains("formulas(goals)."), "{file}: {ladr}");
         let Some(e) = &eprover else { continue };
         let p = dir.path().join("problem.p");
         std::fs::write(&p, &tptp).unwrap();
-        let out = Command::new(e).args(["--auto", "--tstp-format", "-s", "--cpu-limit=3"]).arg(&p).output().unwrap();
-        let status = birkhoff_checker::prover::external::szs_status(&String::from_utf8_lossy(&out.stdout)).unwrap_or_default();
-        assert_ne!(status, "ContradictoryAxioms", "{file}: the export's axioms are contradictory");
+        let out = Command::new(e)
+            .args(["--auto", "--tstp-format", "-s", "--cpu-limit=3"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        let status =
+            birkhoff_checker::prover::external::szs_status(&String::from_utf8_lossy(&out.stdout))
+                .unwrap_or_default();
+        assert_ne!(
+            status, "ContradictoryAxioms",
+            "{file}: the export's axioms are contradictory"
+        );
         match c.countermodel {
             None => assert_ne!(status, "CounterSatisfiable", "{file}"),
-            Some(_) => assert_ne!(status, "Theorem", "{file}: E proves a goal that has a countermodel"),
+            Some(_) => assert_ne!(
+                status, "Theorem",
+                "{file}: E proves a goal that has a countermodel"
+            ),
         }
     }
 }
@@ -185,24 +320,53 @@ fn export_keeps_the_goal_as_a_conjecture() {
 /// the export as it answers the original.
 #[test]
 fn prover9_agrees_on_the_files_and_on_their_export() {
-    let Some(prover9) = std::env::var_os("BIRKHOFF_PROVER9").map(PathBuf::from).filter(|p| p.is_file()) else {
-        assert!(std::env::var("BIRKHOFF_REQUIRE_PROVER9").is_err(), "BIRKHOFF_REQUIRE_PROVER9 is set but BIRKHOFF_PROVER9 names no Prover9 binary");
+    let Some(prover9) = std::env::var_os("BIRKHOFF_PROVER9")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+    else {
+        assert!(
+            std::env::var("BIRKHOFF_REQUIRE_PROVER9").is_err(),
+            "BIRKHOFF_REQUIRE_PROVER9 is set but BIRKHOFF_PROVER9 names no Prover9 binary"
+        );
         eprintln!("Prover9 is not installed (BIRKHOFF_PROVER9): skipped");
         return;
     };
     let proves = |path: &Path| -> bool {
-        let out = Command::new(&prover9).args(["-t", "4", "-f"]).arg(path).output().unwrap();
+        let out = Command::new(&prover9)
+            .args(["-t", "4", "-f"])
+            .arg(path)
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(!text.contains("Fatal error"), "Prover9 cannot read {}:\n{text}", path.display());
+        assert!(
+            !text.contains("Fatal error"),
+            "Prover9 cannot read {}:\n{text}",
+            path.display()
+        );
         text.contains("THEOREM PROVED")
     };
     let dir = tempfile::tempdir().unwrap();
     for c in cases() {
         let as_written = proves(&c.path);
-        assert_eq!(as_written, c.countermodel.is_none(), "{}: Prover9 {} it", c.path.display(), if as_written { "proves" } else { "does not prove" });
+        assert_eq!(
+            as_written,
+            c.countermodel.is_none(),
+            "{}: Prover9 {} it",
+            c.path.display(),
+            if as_written {
+                "proves"
+            } else {
+                "does not prove"
+            }
+        );
         let o = birkhoff(&["export", c.path.to_str().unwrap(), "--to", "ladr"]);
         let exported = dir.path().join("exported.in");
         std::fs::write(&exported, &o.stdout).unwrap();
-        assert_eq!(proves(&exported), as_written, "{}: Prover9 answers Birkhoff's export differently", c.path.display());
+        assert_eq!(
+            proves(&exported),
+            as_written,
+            "{}: Prover9 answers Birkhoff's export differently",
+            c.path.display()
+        );
     }
 }

@@ -8,11 +8,11 @@ mod html;
 mod identify;
 mod interop;
 mod ladr_goals;
-mod readme;
-mod research;
 mod literature_cli;
 mod paper;
 mod progress;
+mod readme;
+mod research;
 mod slurm;
 mod sweep;
 

@@ -13,11 +13,18 @@ use std::process::{Command, Output};
 
 /// The binary with the caller's `PATH`, so that it finds pdflatex.
 fn birkhoff(args: &[&str]) -> Output {
-    crate::birkhoff_command().args(args).output().expect("the binary runs")
+    crate::birkhoff_command()
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// Whether pdflatex and pdftotext are installed (a failure when required and missing).
@@ -25,7 +32,10 @@ fn pdflatex() -> bool {
     let have = |p: &str| Command::new(p).arg("-v").output().is_ok();
     let found = have("pdflatex") && have("pdftotext");
     if !found {
-        assert!(std::env::var("BIRKHOFF_REQUIRE_PDFLATEX").as_deref() != Ok("1"), "BIRKHOFF_REQUIRE_PDFLATEX=1 but pdflatex or pdftotext is missing");
+        assert!(
+            std::env::var("BIRKHOFF_REQUIRE_PDFLATEX").as_deref() != Ok("1"),
+            "BIRKHOFF_REQUIRE_PDFLATEX=1 but pdflatex or pdftotext is missing"
+        );
         eprintln!("SKIPPED (compiling): needs pdflatex and pdftotext; set BIRKHOFF_REQUIRE_PDFLATEX=1 to make this a failure");
     }
     found
@@ -43,56 +53,127 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     // That library's semigroup run proves conjectures about candidates it does not keep; an
     // offline run on rings proves some about the discoveries it keeps.
     let rings = dir.path().join("rings").to_str().unwrap().to_string();
-    let o = birkhoff(&["agent", "--llm", "offline", "--cycles", "3", "--goal", "rings with few models", "--library", &rings]);
+    let o = birkhoff(&[
+        "agent",
+        "--llm",
+        "offline",
+        "--cycles",
+        "3",
+        "--goal",
+        "rings with few models",
+        "--library",
+        &rings,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let l = Library::open(Path::new(&rings)).unwrap();
     // The discovery with a proved conjecture (the offline run proves one).
-    let proved: Vec<String> = l.list("conjecture").unwrap().into_iter().filter_map(|r| match r.body { Body::Conjecture(c) if c.status == ConjectureStatus::Proved => Some(c.theory_id), _ => None }).collect();
-    let discovery = l.list("theory").unwrap().into_iter().find(|r| matches!(&r.body, Body::Theory(t) if t.discovery) && proved.contains(&r.id)).expect("the offline run proved a conjecture about a discovery");
+    let proved: Vec<String> = l
+        .list("conjecture")
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.body {
+            Body::Conjecture(c) if c.status == ConjectureStatus::Proved => Some(c.theory_id),
+            _ => None,
+        })
+        .collect();
+    let discovery = l
+        .list("theory")
+        .unwrap()
+        .into_iter()
+        .find(|r| matches!(&r.body, Body::Theory(t) if t.discovery) && proved.contains(&r.id))
+        .expect("the offline run proved a conjecture about a discovery");
     let paper = birkhoff_paper::Paper::gather(&l, &discovery.id).unwrap();
     assert!(!paper.theorems.is_empty() && !paper.spectrum.is_empty());
     // Every proof the paper typesets re-checks from its text.
     for t in &paper.theorems {
-        t.proof.as_ref().unwrap_or_else(|e| panic!("{}: no proof typeset: {e}", t.statement));
-        t.recheck(&paper.theory).unwrap_or_else(|e| panic!("{}: {e}", t.statement));
+        t.proof
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{}: no proof typeset: {e}", t.statement));
+        t.recheck(&paper.theory)
+            .unwrap_or_else(|e| panic!("{}: {e}", t.statement));
     }
     drop(l);
 
     let out = dir.path().join("paper");
-    let o = birkhoff(&["paper", &paper.record.name, "--library", &rings, "--out", out.to_str().unwrap()]);
+    let o = birkhoff(&[
+        "paper",
+        &paper.record.name,
+        "--library",
+        &rings,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(out.join("OUTPUT.tex").is_file() && out.join("references.bib").is_file());
     if !pdflatex() {
-        assert!(text(&o).contains("pdflatex is not installed"), "{}", text(&o));
+        assert!(
+            text(&o).contains("pdflatex is not installed"),
+            "{}",
+            text(&o)
+        );
         return;
     }
     let pdf = out.join("OUTPUT.pdf");
     assert!(pdf.is_file(), "{}", text(&o));
-    let pdftotext = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+    let pdftotext = Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap();
     let words = String::from_utf8_lossy(&pdftotext.stdout).into_owned();
     let flat: String = words.split_whitespace().collect();
     for a in &paper.theory.axioms {
-        let formula = birkhoff_engine::print::FormulaPrinter::new(&paper.theory.sig, a).formula(&a.formula);
-        assert!(flat.contains(&as_typeset(&formula)), "axiom {} `{formula}` is not in the PDF:\n{words}", a.name);
+        let formula =
+            birkhoff_engine::print::FormulaPrinter::new(&paper.theory.sig, a).formula(&a.formula);
+        assert!(
+            flat.contains(&as_typeset(&formula)),
+            "axiom {} `{formula}` is not in the PDF:\n{words}",
+            a.name
+        );
     }
     for row in &paper.spectrum {
         for n in [row.iso.value, row.labeled.value] {
-            assert!(words.split_whitespace().any(|w| w == n.to_string()), "the count {n} is not in the PDF:\n{words}");
+            assert!(
+                words.split_whitespace().any(|w| w == n.to_string()),
+                "the count {n} is not in the PDF:\n{words}"
+            );
         }
     }
     for t in &paper.theorems {
-        assert!(flat.contains(&as_typeset(&t.statement)), "theorem `{}` is not in the PDF:\n{words}", t.statement);
+        assert!(
+            flat.contains(&as_typeset(&t.statement)),
+            "theorem `{}` is not in the PDF:\n{words}",
+            t.statement
+        );
     }
 
     // The discovery named with script (and its conjecture named with markup) compiles too.
-    let o = birkhoff(&["paper", crate::html::SCRIPT_NAME, "--library", &lib, "--out", dir.path().join("script").to_str().unwrap(), "--json"]);
+    let o = birkhoff(&[
+        "paper",
+        crate::html::SCRIPT_NAME,
+        "--library",
+        &lib,
+        "--out",
+        dir.path().join("script").to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["compiled"], "compiled", "{report}");
     // An unknown discovery is an error that says what to do, not a panic.
-    let o = birkhoff(&["paper", "NoSuchDiscovery", "--library", &lib, "--no-compile"]);
+    let o = birkhoff(&[
+        "paper",
+        "NoSuchDiscovery",
+        "--library",
+        &lib,
+        "--no-compile",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("no discovery called `NoSuchDiscovery`"), "{}", text(&o));
+    assert!(
+        text(&o).contains("no discovery called `NoSuchDiscovery`"),
+        "{}",
+        text(&o)
+    );
     // Neither a discovery nor --best, and --best in a library without discoveries: errors too.
     let o = birkhoff(&["paper", "--library", &lib]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
@@ -100,7 +181,11 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     let empty = dir.path().join("empty");
     let o = birkhoff(&["paper", "--best", "--library", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("--best: the library") && text(&o).contains("has no discovery"), "{}", text(&o));
+    assert!(
+        text(&o).contains("--best: the library") && text(&o).contains("has no discovery"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// A stand-in for pdflatex on `PATH`, which writes its log, aux and PDF files where it runs, as
@@ -128,7 +213,18 @@ fn the_paper_compiles_in_a_private_directory_and_only_its_pdf_comes_back() {
     let root = dir.path().join("lib");
     let mut lib = Library::open(&root).unwrap();
     let t = birkhoff_engine::seeds::load("group").unwrap();
-    let rec = birkhoff_library::record::TheoryRec { name: "Planted".into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: "test".into(), parents: vec![], discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
+    let rec = birkhoff_library::record::TheoryRec {
+        name: "Planted".into(),
+        text: t.to_text(),
+        fingerprint: t.fingerprint().to_string(),
+        origin: "test".into(),
+        parents: vec![],
+        discovery: true,
+        notes: String::new(),
+        score: None,
+        aliases: vec![],
+        presentations: vec![],
+    };
     lib.put(Body::Theory(rec)).unwrap();
     drop(lib);
     // Links planted in the paper's folder, to a file outside the library, under every name
@@ -137,20 +233,46 @@ fn the_paper_compiles_in_a_private_directory_and_only_its_pdf_comes_back() {
     std::fs::write(&victim, "not pdflatex's\n").unwrap();
     let folder = root.join("papers/planted");
     std::fs::create_dir_all(&folder).unwrap();
-    let planted = ["OUTPUT.partial.log", "OUTPUT.partial.aux", "OUTPUT.partial.pdf", "OUTPUT.log", "OUTPUT.aux"];
+    let planted = [
+        "OUTPUT.partial.log",
+        "OUTPUT.partial.aux",
+        "OUTPUT.partial.pdf",
+        "OUTPUT.log",
+        "OUTPUT.aux",
+    ];
     for name in planted {
         std::os::unix::fs::symlink(&victim, folder.join(name)).unwrap();
     }
     let bin = dir.path().join("bin");
     fake_pdflatex(&bin);
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let o = crate::birkhoff_command().args(["paper", "Planted", "--library", root.to_str().unwrap()]).env("PATH", path).output().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = crate::birkhoff_command()
+        .args(["paper", "Planted", "--library", root.to_str().unwrap()])
+        .env("PATH", path)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "not pdflatex's\n", "pdflatex wrote through a planted link");
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "not pdflatex's\n",
+        "pdflatex wrote through a planted link"
+    );
     let pdf = std::fs::read_to_string(folder.join("OUTPUT.pdf")).unwrap();
-    assert!(pdf.starts_with("%PDF fake, built in mode 700 at ") && !pdf.contains(folder.to_str().unwrap()), "{pdf}");
+    assert!(
+        pdf.starts_with("%PDF fake, built in mode 700 at ")
+            && !pdf.contains(folder.to_str().unwrap()),
+        "{pdf}"
+    );
     // Only the results are left: no log or aux file beside the links planted.
-    let mut names: Vec<String> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|n| !planted.contains(&n.as_str())).collect();
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !planted.contains(&n.as_str()))
+        .collect();
     names.sort();
     assert_eq!(names, ["OUTPUT.pdf", "OUTPUT.tex", "references.bib"]);
 }

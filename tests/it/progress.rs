@@ -8,16 +8,41 @@ fn a_long_sweep_prints_plain_progress_lines_into_a_pipe() {
     let dir = tempfile::tempdir().unwrap();
     // Quasigroups of order 8 are far out of reach: the sweep runs until its 3-second budget ends.
     let o = crate::birkhoff_command()
-        .args(["sweep", "quasigroup", "--size", "8", "--timeout", "3", "--out", dir.path().join("out").to_str().unwrap()])
+        .args([
+            "sweep",
+            "quasigroup",
+            "--size",
+            "8",
+            "--timeout",
+            "3",
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+        ])
         .env("BIRKHOFF_PROGRESS_SECONDS", "1")
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1), "a count cut short: {}", stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a count cut short: {}",
+        stderr(&o)
+    );
     let err = stderr(&o);
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("sweep: 0/1")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("sweep: 0/1"))
+        .collect();
     assert!(!lines.is_empty(), "no progress line in:\n{err}");
-    assert!(lines.iter().all(|l| l.ends_with("seconds)") || l.ends_with("second)")), "{lines:?}");
-    assert!(!err.contains('\u{1b}'), "no terminal control sequences in a pipe: {err}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.ends_with("seconds)") || l.ends_with("second)")),
+        "{lines:?}"
+    );
+    assert!(
+        !err.contains('\u{1b}'),
+        "no terminal control sequences in a pipe: {err}"
+    );
 }
 
 /// The progress line names the job being counted now, with the classes found so far (it named
@@ -28,19 +53,56 @@ fn a_sweeps_progress_names_what_is_running_and_hopeless_counts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let o = crate::birkhoff_command()
-        .args(["sweep", "comm_magma", "magma", "--max-size", "5", "--timeout", "3", "--out", out.to_str().unwrap()])
+        .args([
+            "sweep",
+            "comm_magma",
+            "magma",
+            "--max-size",
+            "5",
+            "--timeout",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .env("BIRKHOFF_PROGRESS_SECONDS", "0.5")
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    let running: Vec<&str> = err.lines().filter(|l| l.starts_with("sweep: ") && l.contains("CommMagma at size 5 (about ")).collect();
-    assert!(!running.is_empty(), "no progress line names the count of size 5:\n{err}");
-    assert!(running.iter().any(|l| !l.contains("(about 0 classes so far)")), "{running:?}");
+    let running: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("sweep: ") && l.contains("CommMagma at size 5 (about "))
+        .collect();
+    assert!(
+        !running.is_empty(),
+        "no progress line names the count of size 5:\n{err}"
+    );
+    assert!(
+        running
+            .iter()
+            .any(|l| !l.contains("(about 0 classes so far)")),
+        "{running:?}"
+    );
     for n in [4, 5] {
-        assert!(err.contains(&format!("Magma at size {n}: refused: it has at least ")) && err.contains("more than --max-models 10000000"), "{err}");
+        assert!(
+            err.contains(&format!("Magma at size {n}: refused: it has at least "))
+                && err.contains("more than --max-models 10000000"),
+            "{err}"
+        );
     }
-    let stored: Vec<String> = std::fs::read_dir(&out).unwrap().filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".json") && n.contains("agma")).collect();
-    assert!(stored.iter().any(|n| n.starts_with("Magma__3__")), "{stored:?}");
-    assert!(!stored.iter().any(|n| n.starts_with("Magma__4__") || n.starts_with("Magma__5__")), "{stored:?}");
+    let stored: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json") && n.contains("agma"))
+        .collect();
+    assert!(
+        stored.iter().any(|n| n.starts_with("Magma__3__")),
+        "{stored:?}"
+    );
+    assert!(
+        !stored
+            .iter()
+            .any(|n| n.starts_with("Magma__4__") || n.starts_with("Magma__5__")),
+        "{stored:?}"
+    );
 }

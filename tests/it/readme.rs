@@ -44,8 +44,14 @@ fn words(line: &str) -> Vec<String> {
 
 /// The shell's expansion of `prefix*` in `dir`, sorted; the word itself when nothing matches.
 fn expand(dir: &Path, word: &str) -> Vec<String> {
-    let Some(prefix) = word.strip_suffix('*') else { return vec![word.to_string()] };
-    let mut found: Vec<String> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.starts_with(prefix)).collect();
+    let Some(prefix) = word.strip_suffix('*') else {
+        return vec![word.to_string()];
+    };
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(prefix))
+        .collect();
     found.sort();
     if found.is_empty() {
         vec![word.to_string()]
@@ -56,8 +62,21 @@ fn expand(dir: &Path, word: &str) -> Vec<String> {
 
 /// The commands of a fenced `sh` block after `heading`, without the leading `birkhoff`.
 fn commands_after(heading: &str) -> Vec<Vec<String>> {
-    let block = README.split(heading).nth(1).expect("the README has the heading").split("```sh\n").nth(1).expect("a sh block follows").split("```").next().unwrap();
-    block.lines().filter_map(|l| l.trim_start().strip_prefix("birkhoff ")).map(words).collect()
+    let block = README
+        .split(heading)
+        .nth(1)
+        .expect("the README has the heading")
+        .split("```sh\n")
+        .nth(1)
+        .expect("a sh block follows")
+        .split("```")
+        .next()
+        .unwrap();
+    block
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("birkhoff "))
+        .map(words)
+        .collect()
 }
 
 fn run(dir: &Path, args: &[String]) -> Output {
@@ -98,12 +117,30 @@ fn every_command_the_readme_shows_works_as_shown() {
     let dir = tempfile::tempdir().unwrap();
     copy_examples(dir.path());
     // The quick start: `cargo run --release -- agent ...` is this binary with the same words.
-    let quick = README.split("```sh\n").nth(1).unwrap().lines().next().unwrap();
-    let quick_args = words(quick.strip_prefix("cargo run --release -- ").expect("the quick start runs the binary through cargo"));
+    let quick = README
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let quick_args = words(
+        quick
+            .strip_prefix("cargo run --release -- ")
+            .expect("the quick start runs the binary through cargo"),
+    );
     let o = run(dir.path(), &quick_args);
-    assert_eq!(o.status.code(), Some(0), "{quick}: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{quick}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let commands = commands_after("## Using it");
-    assert!(commands.len() >= 20, "the README's command list was not found: {commands:?}");
+    assert!(
+        commands.len() >= 20,
+        "the README's command list was not found: {commands:?}"
+    );
     for args in &commands {
         if args[0] == "serve" {
             serves_until_ctrl_c(dir.path(), args);
@@ -111,7 +148,10 @@ fn every_command_the_readme_shows_works_as_shown() {
         }
         let line = args.join(" ");
         let o = run(dir.path(), args);
-        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
         if args.iter().any(|a| a == "--llm") {
             // Without `claude` installed, the README says to install it: the run says so and
             // fails, rather than quietly running offline.
@@ -119,13 +159,24 @@ fn every_command_the_readme_shows_works_as_shown() {
             assert!(err.contains("claude"), "{line}: {err}");
             continue;
         }
-        assert!(matches!(o.status.code(), Some(0 | 1)), "{line}: exit {:?}\n{out}\n{err}", o.status.code());
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{line}: exit {:?}\n{out}\n{err}",
+            o.status.code()
+        );
         assert!(!err.contains("panicked"), "{line}: {err}");
         if line == "library search semigroup" {
             // The quick start's goal names semigroups: a discovery found there (stored with a
             // score) is what this search finds.
-            let hits: Vec<serde_json::Value> = serde_json::from_slice(&run(dir.path(), &[args.clone(), vec!["--json".into()]].concat()).stdout).unwrap();
-            assert!(hits.iter().any(|h| h["kind"] == "theory" && h["score"].is_number()), "{out}");
+            let hits: Vec<serde_json::Value> = serde_json::from_slice(
+                &run(dir.path(), &[args.clone(), vec!["--json".into()]].concat()).stdout,
+            )
+            .unwrap();
+            assert!(
+                hits.iter()
+                    .any(|h| h["kind"] == "theory" && h["score"].is_number()),
+                "{out}"
+            );
         }
     }
 }
@@ -135,18 +186,39 @@ fn every_command_the_readme_shows_works_as_shown() {
 /// before it, and must stop on Ctrl-C with exit code 130.
 fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
     use std::io::{BufRead, Read, Write};
-    let mut child = crate::birkhoff_command().args(args).args(["--port", "0"]).current_dir(dir).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = crate::birkhoff_command()
+        .args(args)
+        .args(["--port", "0"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split_whitespace().find_map(|w| w.strip_prefix("http://")).unwrap_or_else(|| panic!("serve printed no address: {line:?}")).trim_end_matches('/').to_string();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("serve printed no address: {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
     let mut s = std::net::TcpStream::connect(&addr).unwrap();
     write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut page = String::new();
     s.read_to_string(&mut page).unwrap();
-    assert!(page.starts_with("HTTP/1.1 200") && page.contains("Research cycles"), "{page}");
+    assert!(
+        page.starts_with("HTTP/1.1 200") && page.contains("Research cycles"),
+        "{page}"
+    );
     // SAFETY: kill(2) with the pid of our own child and a valid signal number.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    assert_eq!(child.wait().unwrap().code(), Some(130), "serve did not stop on Ctrl-C as promised");
+    assert_eq!(
+        child.wait().unwrap().code(),
+        Some(130),
+        "serve did not stop on Ctrl-C as promised"
+    );
 }
 
 /// The cluster example: the `birkhoff` lines run here (the script is written, and merge names
@@ -161,11 +233,18 @@ fn the_readme_cluster_commands_work_as_shown() {
         let line = args.join(" ");
         let o = run(dir.path(), args);
         let err = String::from_utf8_lossy(&o.stderr);
-        let want = if args.contains(&"merge".to_string()) { 1 } else { 0 };
+        let want = if args.contains(&"merge".to_string()) {
+            1
+        } else {
+            0
+        };
         assert_eq!(o.status.code(), Some(want), "{line}: {err}");
     }
     let script = std::fs::read_to_string(dir.path().join("loops-8.sh")).unwrap();
-    assert!(script.contains("#SBATCH --array=1-256") && script.contains("/256\""), "{script}");
+    assert!(
+        script.contains("#SBATCH --array=1-256") && script.contains("/256\""),
+        "{script}"
+    );
     let err = String::from_utf8_lossy(&run(dir.path(), &commands[1]).stderr).into_owned();
     assert!(err.contains("shards 1-256 of 256: no results"), "{err}");
 }
@@ -176,7 +255,10 @@ fn the_readme_cluster_commands_work_as_shown() {
 fn the_readme_external_prover_examples_work_or_name_the_missing_prover() {
     let dir = tempfile::tempdir().unwrap();
     let commands = commands_after("## Other provers and formats");
-    assert!(commands.iter().any(|c| c.iter().any(|w| w == "--external")), "{commands:?}");
+    assert!(
+        commands.iter().any(|c| c.iter().any(|w| w == "--external")),
+        "{commands:?}"
+    );
     let path = std::env::var_os("PATH").unwrap_or_default();
     for args in &commands {
         let line = args.join(" ");
@@ -185,7 +267,12 @@ fn the_readme_external_prover_examples_work_or_name_the_missing_prover() {
         let o = run_with_path(dir.path(), args, &path);
         let err = String::from_utf8_lossy(&o.stderr);
         if installed {
-            assert_eq!(o.status.code(), Some(0), "{line}: {}{err}", String::from_utf8_lossy(&o.stdout));
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{line}: {}{err}",
+                String::from_utf8_lossy(&o.stdout)
+            );
         } else {
             assert_eq!(o.status.code(), Some(2), "{line}: {err}");
             assert!(err.contains("not on PATH"), "{line}: {err}");
@@ -195,23 +282,50 @@ fn the_readme_external_prover_examples_work_or_name_the_missing_prover() {
 
 #[test]
 fn the_readme_shows_two_setup_commands_first() {
-    let first = README.split("```sh\n").nth(1).unwrap().split("```").next().unwrap();
+    let first = README
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let lines: Vec<&str> = first.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 2, "{first}");
-    assert!(lines[0].starts_with("cargo run --release -- agent"), "{}", lines[0]);
-    assert_eq!(lines[1], "cargo test --workspace", "the test command .ci/run runs");
-    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
-    assert!(ci.lines().any(|l| l.trim() == lines[1]), ".ci/run runs the README's test command");
+    assert!(
+        lines[0].starts_with("cargo run --release -- agent"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        lines[1], "cargo test --workspace",
+        "the test command .ci/run runs"
+    );
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
+    assert!(
+        ci.lines().any(|l| l.trim() == lines[1]),
+        ".ci/run runs the README's test command"
+    );
 }
 
 /// Issue 55: `cargo install` without `--locked` ignores Cargo.lock (newer dependencies, a rebuild
 /// of minutes), so every `cargo install` of this repository the README shows passes `--locked`.
 #[test]
 fn the_readme_installs_with_the_lock_file() {
-    let installs: Vec<&str> = README.match_indices("cargo install ").map(|(i, _)| README[i..].split('`').next().unwrap()).filter(|c| c.contains("--path")).collect();
-    assert!(!installs.is_empty(), "the README says how to install birkhoff");
+    let installs: Vec<&str> = README
+        .match_indices("cargo install ")
+        .map(|(i, _)| README[i..].split('`').next().unwrap())
+        .filter(|c| c.contains("--path"))
+        .collect();
+    assert!(
+        !installs.is_empty(),
+        "the README says how to install birkhoff"
+    );
     for c in installs {
-        assert!(c.split_whitespace().any(|w| w == "--locked"), "`{c}` ignores Cargo.lock: add --locked");
+        assert!(
+            c.split_whitespace().any(|w| w == "--locked"),
+            "`{c}` ignores Cargo.lock: add --locked"
+        );
     }
 }
 
@@ -223,20 +337,51 @@ fn the_readme_goes_from_agent_to_a_pdf_in_three_commands() {
     let dir = tempfile::tempdir().unwrap();
     let commands = commands_after("## From agent to a PDF");
     assert_eq!(commands.len(), 3, "{commands:?}");
-    assert_eq!((commands[0][0].as_str(), commands[2][0].as_str()), ("agent", "paper"));
+    assert_eq!(
+        (commands[0][0].as_str(), commands[2][0].as_str()),
+        ("agent", "paper")
+    );
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut outputs = Vec::new();
     for args in &commands {
         let o = run_with_path(dir.path(), args, &path);
-        assert_eq!(o.status.code(), Some(0), "{}: {}{}", args.join(" "), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
         outputs.push(String::from_utf8_lossy(&o.stdout).into_owned());
     }
     // `--best` wrote the paper of the discovery `report --top` listed first.
     let listed = &outputs[1];
-    let first = listed.lines().find(|l| l.contains(" thy-")).unwrap_or_else(|| panic!("report --top listed no discovery: {listed}"));
-    let (name, id) = (first.split_whitespace().next().unwrap(), first.split_whitespace().find(|w| w.starts_with("thy-")).unwrap());
-    let paper = dir.path().join("birkhoff-library").join("papers").join(birkhoff_paper::slug(name, id));
-    assert!(paper.join("OUTPUT.tex").is_file() && paper.join("references.bib").is_file(), "no paper in {}: report listed\n{listed}paper wrote\n{}", paper.display(), outputs[2]);
+    let first = listed
+        .lines()
+        .find(|l| l.contains(" thy-"))
+        .unwrap_or_else(|| panic!("report --top listed no discovery: {listed}"));
+    let (name, id) = (
+        first.split_whitespace().next().unwrap(),
+        first
+            .split_whitespace()
+            .find(|w| w.starts_with("thy-"))
+            .unwrap(),
+    );
+    let paper = dir
+        .path()
+        .join("birkhoff-library")
+        .join("papers")
+        .join(birkhoff_paper::slug(name, id));
+    assert!(
+        paper.join("OUTPUT.tex").is_file() && paper.join("references.bib").is_file(),
+        "no paper in {}: report listed\n{listed}paper wrote\n{}",
+        paper.display(),
+        outputs[2]
+    );
     let pdflatex = std::env::split_paths(&path).any(|d| d.join("pdflatex").is_file());
-    assert!(!pdflatex || paper.join("OUTPUT.pdf").is_file(), "pdflatex is installed but no PDF was written");
+    assert!(
+        !pdflatex || paper.join("OUTPUT.pdf").is_file(),
+        "pdflatex is installed but no PDF was written"
+    );
 }

@@ -12,12 +12,20 @@ use std::path::Path;
 /// The first discovery (by name) the agent kept: not the one the test stored by hand.
 fn agent_discovery(lib: &str) -> String {
     let l = Library::open(Path::new(lib)).unwrap();
-    let mut names: Vec<String> = l.list("theory").unwrap().into_iter().filter_map(|r| match r.body {
-        Body::Theory(t) if t.discovery && t.name != SCRIPT_NAME => Some(t.name),
-        _ => None,
-    }).collect();
+    let mut names: Vec<String> = l
+        .list("theory")
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.body {
+            Body::Theory(t) if t.discovery && t.name != SCRIPT_NAME => Some(t.name),
+            _ => None,
+        })
+        .collect();
     names.sort();
-    names.into_iter().next().expect("the offline run keeps a discovery")
+    names
+        .into_iter()
+        .next()
+        .expect("the offline run keeps a discovery")
 }
 
 fn json(o: &std::process::Output) -> serde_json::Value {
@@ -26,7 +34,12 @@ fn json(o: &std::process::Output) -> serde_json::Value {
 
 fn search_ids(lib: &str, word: &str) -> Vec<String> {
     let o = birkhoff(&["library", "search", word, "--library", lib, "--json"]);
-    json(&o).as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
+    json(&o)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -39,7 +52,15 @@ fn research_workspace_from_an_offline_run() {
     let opened = json(&o);
     let slug = opened["slug"].as_str().unwrap().to_string();
     let ws = Path::new(&lib).join("research").join(&slug);
-    for f in ["PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "STATE.md", "SYNTHESIS.md", "OUTPUT.tex"] {
+    for f in [
+        "PROBLEM.md",
+        "LITERATURE.md",
+        "PROOF.md",
+        "COMPUTATION.md",
+        "STATE.md",
+        "SYNTHESIS.md",
+        "OUTPUT.tex",
+    ] {
         assert!(ws.join(f).is_file(), "{f}");
     }
     assert_eq!(opened["next"]["phase"], "literature");
@@ -53,8 +74,14 @@ fn research_workspace_from_an_offline_run() {
     let script_ws = Path::new(&lib).join("research").join(&script_slug);
     for f in ["PROBLEM.md", "STATE.md", "SYNTHESIS.md"] {
         let t = std::fs::read_to_string(script_ws.join(f)).unwrap();
-        let body = t.strip_prefix("---\n").and_then(|r| r.split_once("\n---\n")).map_or(t.as_str(), |(_, b)| b);
-        assert!(!body.contains("<script>") && body.contains("\\<script\\>"), "{f}: {t}");
+        let body = t
+            .strip_prefix("---\n")
+            .and_then(|r| r.split_once("\n---\n"))
+            .map_or(t.as_str(), |(_, b)| b);
+        assert!(
+            !body.contains("<script>") && body.contains("\\<script\\>"),
+            "{f}: {t}"
+        );
     }
 
     // status and validate as data.
@@ -75,23 +102,53 @@ fn research_workspace_from_an_offline_run() {
     let first = std::fs::read(ws.join("SYNTHESIS.md")).unwrap();
     let o = birkhoff(&["research", "synthesize", "--library", &lib]);
     assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(std::fs::read(ws.join("SYNTHESIS.md")).unwrap(), first, "two runs differ");
-    assert!(String::from_utf8_lossy(&first).contains("**T-001** [high, todo] Check the tables by hand"));
+    assert_eq!(
+        std::fs::read(ws.join("SYNTHESIS.md")).unwrap(),
+        first,
+        "two runs differ"
+    );
+    assert!(
+        String::from_utf8_lossy(&first).contains("**T-001** [high, todo] Check the tables by hand")
+    );
 
     // library search finds a word only in SYNTHESIS.md and one only in a record.
-    assert_eq!(search_ids(&lib, "marmoset"), [format!("research/{slug}/records/leads/L-001.yaml")]);
+    assert_eq!(
+        search_ids(&lib, "marmoset"),
+        [format!("research/{slug}/records/leads/L-001.yaml")]
+    );
     assert!(search_ids(&lib, "Rendered").contains(&format!("research/{slug}/SYNTHESIS.md")));
     // library show prints a document search found; a path it did not index is no record.
-    let o = birkhoff(&["library", "show", &format!("research/{slug}/records/leads/L-001.yaml"), "--library", &lib]);
-    assert!(o.status.success() && text(&o).contains("notes: the marmoset construction"), "{}", text(&o));
-    let o = birkhoff(&["library", "show", &format!("research/{slug}/../../index.sqlite"), "--library", &lib]);
+    let o = birkhoff(&[
+        "library",
+        "show",
+        &format!("research/{slug}/records/leads/L-001.yaml"),
+        "--library",
+        &lib,
+    ]);
+    assert!(
+        o.status.success() && text(&o).contains("notes: the marmoset construction"),
+        "{}",
+        text(&o)
+    );
+    let o = birkhoff(&[
+        "library",
+        "show",
+        &format!("research/{slug}/../../index.sqlite"),
+        "--library",
+        &lib,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 
     // A record that breaks the schema: exit 1, its file and field named; synthesize and step refuse.
     std::fs::write(ws.join("records/tasks/T-002.yaml"), "schema_version: 1\nid: T-002\ntitle: Wait\nstatus: waiting\npriority: high\nblocked_on: [T-404]\nby: human\ncreated: 2026-01-02T03:04:05Z\nupdated: 2026-01-02T03:04:05Z\n").unwrap();
     let o = birkhoff(&["research", "validate", &slug, "--library", &lib]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("records/tasks/T-002.yaml:4:9: field `status`: unknown variant `waiting`"), "{}", text(&o));
+    assert!(
+        text(&o)
+            .contains("records/tasks/T-002.yaml:4:9: field `status`: unknown variant `waiting`"),
+        "{}",
+        text(&o)
+    );
     let o = birkhoff(&["research", "synthesize", &slug, "--library", &lib]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert_eq!(std::fs::read(ws.join("SYNTHESIS.md")).unwrap(), first);
@@ -105,14 +162,23 @@ fn research_workspace_from_an_offline_run() {
 
     // The routed step with the network off: the literature search fails and is recorded, and
     // the route moves on.
-    let o = crate::birkhoff_command().args(["research", "step", &slug, "--library", &lib, "--json"]).env("PATH", "/nonexistent").output().unwrap();
+    let o = crate::birkhoff_command()
+        .args(["research", "step", &slug, "--library", &lib, "--json"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let step = json(&o);
-    assert_eq!((step["phase"].as_str(), step["attempt"].as_str()), (Some("literature"), Some("A-001")));
+    assert_eq!(
+        (step["phase"].as_str(), step["attempt"].as_str()),
+        (Some("literature"), Some("A-001"))
+    );
     assert_ne!(step["next"]["phase"], "literature");
     let state = std::fs::read_to_string(ws.join("STATE.md")).unwrap();
     assert!(state.contains("| A-001 | literature | failed |"), "{state}");
-    assert!(std::fs::read_to_string(ws.join("SYNTHESIS.md")).unwrap().contains("**A-001** literature, failed"));
+    assert!(std::fs::read_to_string(ws.join("SYNTHESIS.md"))
+        .unwrap()
+        .contains("**A-001** literature, failed"));
 
     // --llm claude through a program speaking the CLI protocol: its proposal adds a hypothesis
     // by the model and runs the phase it chose; a program that is not there is an error.
@@ -120,26 +186,78 @@ fn research_workspace_from_an_offline_run() {
     std::fs::create_dir(&bin).unwrap();
     let model = bin.join("model");
     let reply = r#"<research>{"phase": "proof", "reason": "the commutative law", "hypotheses": [{"statement": "x * y = y * x", "confidence": "high"}]}</research>"#;
-    std::fs::write(&model, format!("#!/bin/sh
+    std::fs::write(
+        &model,
+        format!(
+            "#!/bin/sh
 cat > /dev/null
 echo '{reply}'
-")).unwrap();
+"
+        ),
+    )
+    .unwrap();
     std::fs::set_permissions(&model, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", model.to_str().unwrap(), "--prove-timeout", "1", "--library", &lib, "--json"]);
+    let o = birkhoff(&[
+        "research",
+        "step",
+        &slug,
+        "--llm",
+        "claude",
+        "--llm-command",
+        model.to_str().unwrap(),
+        "--prove-timeout",
+        "1",
+        "--library",
+        &lib,
+        "--json",
+    ]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
-    assert!(text(&o).contains("chosen by llm: the commutative law"), "{}", text(&o));
+    assert!(
+        text(&o).contains("chosen by llm: the commutative law"),
+        "{}",
+        text(&o)
+    );
     assert_eq!(json(&o)["phase"], "proof");
-    let h = std::fs::read_dir(ws.join("records/hypotheses")).unwrap().filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).find(|t| t.contains("statement: x * y = y * x"));
+    let h = std::fs::read_dir(ws.join("records/hypotheses"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .find(|t| t.contains("statement: x * y = y * x"));
     assert!(h.is_some_and(|t| t.contains("by: llm")));
-    let o = birkhoff(&["research", "step", &slug, "--llm", "claude", "--llm-command", "/nonexistent/model", "--library", &lib]);
+    let o = birkhoff(&[
+        "research",
+        "step",
+        &slug,
+        "--llm",
+        "claude",
+        "--llm-command",
+        "/nonexistent/model",
+        "--library",
+        &lib,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("--llm-command: `/nonexistent/model` is not installed"), "{}", text(&o));
+    assert!(
+        text(&o).contains("--llm-command: `/nonexistent/model` is not installed"),
+        "{}",
+        text(&o)
+    );
 
     // Usage errors name what is wrong.
-    let o = birkhoff(&["research", "step", &slug, "--phase", "dreaming", "--library", &lib]);
+    let o = birkhoff(&[
+        "research",
+        "step",
+        &slug,
+        "--phase",
+        "dreaming",
+        "--library",
+        &lib,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--phase"), "{}", text(&o));
     let o = birkhoff(&["research", "status", "no-such-workspace", "--library", &lib]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("no research workspace `no-such-workspace`"), "{}", text(&o));
+    assert!(
+        text(&o).contains("no research workspace `no-such-workspace`"),
+        "{}",
+        text(&o)
+    );
 }

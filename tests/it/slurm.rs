@@ -19,12 +19,22 @@ struct Cluster {
 
 impl Cluster {
     fn script(&self, action: &str) -> std::process::Output {
-        Command::new("bash").arg(SCRIPT).arg(action).env("BIRKHOFF_SLURM_DIR", &self.dir).env("BIRKHOFF_SLURM_PORT", self.port.to_string()).output().unwrap()
+        Command::new("bash")
+            .arg(SCRIPT)
+            .arg(action)
+            .env("BIRKHOFF_SLURM_DIR", &self.dir)
+            .env("BIRKHOFF_SLURM_PORT", self.port.to_string())
+            .output()
+            .unwrap()
     }
 
     /// A Slurm client command against this cluster.
     fn run(&self, program: &str, args: &[&str]) -> String {
-        let o = Command::new(program).args(args).env("SLURM_CONF", self.dir.join("slurm.conf")).output().unwrap();
+        let o = Command::new(program)
+            .args(args)
+            .env("SLURM_CONF", self.dir.join("slurm.conf"))
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{program} {args:?}: {}", stderr(&o));
         stdout(&o)
     }
@@ -49,8 +59,17 @@ impl Cluster {
     /// Waits until task `task` of `job` is in `state`.
     fn wait_until(&self, job: &str, task: u32, state: &str) {
         let start = Instant::now();
-        while !self.states(job).iter().any(|(t, s)| *t == task && s == state) {
-            assert!(start.elapsed() < Duration::from_secs(300), "task {task} of job {job} never {state}: {:?}; logs in {}", self.states(job), self.dir.display());
+        while !self
+            .states(job)
+            .iter()
+            .any(|(t, s)| *t == task && s == state)
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(300),
+                "task {task} of job {job} never {state}: {:?}; logs in {}",
+                self.states(job),
+                self.dir.display()
+            );
             std::thread::sleep(Duration::from_millis(200));
         }
     }
@@ -60,10 +79,21 @@ impl Cluster {
         let start = Instant::now();
         loop {
             let states = self.states(job);
-            if states.len() == tasks && states.iter().all(|(_, s)| !matches!(s.as_str(), "PENDING" | "RUNNING" | "CONFIGURING" | "COMPLETING" | "REQUEUED")) {
+            if states.len() == tasks
+                && states.iter().all(|(_, s)| {
+                    !matches!(
+                        s.as_str(),
+                        "PENDING" | "RUNNING" | "CONFIGURING" | "COMPLETING" | "REQUEUED"
+                    )
+                })
+            {
                 return states;
             }
-            assert!(start.elapsed() < Duration::from_secs(300), "job {job} still not done: {states:?}; logs in {}", self.dir.display());
+            assert!(
+                start.elapsed() < Duration::from_secs(300),
+                "job {job} still not done: {states:?}; logs in {}",
+                self.dir.display()
+            );
             std::thread::sleep(Duration::from_millis(500));
         }
     }
@@ -77,13 +107,26 @@ impl Drop for Cluster {
 
 /// Whether the test can run here; panics instead of skipping under `BIRKHOFF_REQUIRE_SLURM=1`.
 fn slurm_available() -> bool {
-    let installed = Command::new("sh").args(["-c", "command -v slurmctld && command -v munged"]).output().is_ok_and(|o| o.status.success());
-    let root = Command::new("id").arg("-u").output().is_ok_and(|o| stdout(&o).trim() == "0");
+    let installed = Command::new("sh")
+        .args(["-c", "command -v slurmctld && command -v munged"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| stdout(&o).trim() == "0");
     if installed && root {
         return true;
     }
-    let why = if installed { "it needs root (slurmd starts jobs as their users)" } else { "slurmctld or munged is not installed (apt-get install slurm-wlm munge)" };
-    assert!(std::env::var("BIRKHOFF_REQUIRE_SLURM").as_deref() != Ok("1"), "BIRKHOFF_REQUIRE_SLURM=1, but {why}");
+    let why = if installed {
+        "it needs root (slurmd starts jobs as their users)"
+    } else {
+        "slurmctld or munged is not installed (apt-get install slurm-wlm munge)"
+    };
+    assert!(
+        std::env::var("BIRKHOFF_REQUIRE_SLURM").as_deref() != Ok("1"),
+        "BIRKHOFF_REQUIRE_SLURM=1, but {why}"
+    );
     eprintln!("skipped: the local Slurm test, because {why}");
     false
 }
@@ -94,23 +137,71 @@ fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_t
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let cluster = Cluster { dir: tmp.path().join("slurm"), port: 20000 + (std::process::id() % 20000) as u16 };
+    let cluster = Cluster {
+        dir: tmp.path().join("slurm"),
+        port: 20000 + (std::process::id() % 20000) as u16,
+    };
     let o = cluster.script("start");
-    assert!(o.status.success(), "slurm-local.sh start: {}{}", stdout(&o), stderr(&o));
-    let (out, script, local) = (tmp.path().join("out"), tmp.path().join("run.sh"), tmp.path().join("local"));
+    assert!(
+        o.status.success(),
+        "slurm-local.sh start: {}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let (out, script, local) = (
+        tmp.path().join("out"),
+        tmp.path().join("run.sh"),
+        tmp.path().join("local"),
+    );
     let p = |p: &Path| p.to_str().unwrap().to_string();
-    let o = birkhoff(&["sweep", "loop", "--size", "7", "--pieces", "8", "--out", &p(&out), "--slurm", &p(&script), "--slurm-tasks", "4", "--slurm-cpus", "1", "--slurm-mem", "500M", "--slurm-time", "10"]);
+    let o = birkhoff(&[
+        "sweep",
+        "loop",
+        "--size",
+        "7",
+        "--pieces",
+        "8",
+        "--out",
+        &p(&out),
+        "--slurm",
+        &p(&script),
+        "--slurm-tasks",
+        "4",
+        "--slurm-cpus",
+        "1",
+        "--slurm-mem",
+        "500M",
+        "--slurm-time",
+        "10",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // Task 2 runs pieces 2 and 6, in that order on its one thread; block piece 6's result file
     // with a directory, so that the task fails after storing piece 2.
-    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("sweep-plan.json")).unwrap()).unwrap();
+    let plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("sweep-plan.json")).unwrap())
+            .unwrap();
     let blocked = out.join(plan["jobs"][5].as_str().unwrap());
-    assert!(blocked.to_str().unwrap().contains("piece-6-of-8"), "{}", blocked.display());
+    assert!(
+        blocked.to_str().unwrap().contains("piece-6-of-8"),
+        "{}",
+        blocked.display()
+    );
     std::fs::create_dir_all(blocked.join("in-the-way")).unwrap();
 
-    let job = cluster.run("sbatch", &["--parsable", &p(&script)]).trim().split(';').next().unwrap().to_string();
+    let job = cluster
+        .run("sbatch", &["--parsable", &p(&script)])
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
     let states = cluster.wait(&job, 4);
-    let state = |t: u32| states.iter().find(|(k, _)| *k == t).map(|(_, s)| s.as_str());
+    let state = |t: u32| {
+        states
+            .iter()
+            .find(|(k, _)| *k == t)
+            .map(|(_, s)| s.as_str())
+    };
     assert_eq!(state(2), Some("FAILED"), "{states:?}");
     for t in [1, 3, 4] {
         assert_eq!(state(t), Some("COMPLETED"), "{states:?}");
@@ -119,7 +210,11 @@ fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_t
     let missing_one = || {
         let o = birkhoff(&["sweep", "merge", &p(&out)]);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        assert!(stderr(&o).contains("shard 2 of 4: 1 of 2 result(s) missing"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("shard 2 of 4: 1 of 2 result(s) missing"),
+            "{}",
+            stderr(&o)
+        );
     };
     missing_one();
 
@@ -133,7 +228,10 @@ fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_t
     cluster.wait_until(&job, 2, "RUNNING");
     cluster.run("scancel", &["--signal=KILL", &task]);
     let states = cluster.wait(&job, 4);
-    assert!(states.iter().any(|(t, s)| *t == 2 && s != "COMPLETED"), "the killed task completed: {states:?}");
+    assert!(
+        states.iter().any(|(t, s)| *t == 2 && s != "COMPLETED"),
+        "the killed task completed: {states:?}"
+    );
     std::fs::remove_file(&blocked).unwrap();
     missing_one();
 
@@ -141,14 +239,33 @@ fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_t
     cluster.run("scontrol", &["requeue", &task]);
     let states = cluster.wait(&job, 4);
     assert!(states.iter().all(|(_, s)| s == "COMPLETED"), "{states:?}");
-    let log = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).find(|f| f.to_str().unwrap().ends_with("_2.log")).expect("task 2's log");
+    let log = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|f| f.to_str().unwrap().ends_with("_2.log"))
+        .expect("task 2's log");
     let log = std::fs::read_to_string(log).unwrap();
     assert!(log.contains("1 of 2 job(s) already done"), "{log}");
 
     let o = birkhoff(&["sweep", "merge", &p(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(birkhoff(&["sweep", "loop", "--size", "7", "--out", &p(&local)]).status.success());
-    let counts = |tsv: &str| tsv.lines().map(|l| l.rsplit_once('\t').unwrap().0.to_string()).collect::<Vec<_>>();
-    assert_eq!(counts(&stdout(&o)), counts(&stdout(&birkhoff(&["sweep", "merge", &p(&local)]))));
-    assert!(stdout(&o).contains("\t7\t23746\texact\t118594560\texact\t"), "{}", stdout(&o));
+    assert!(
+        birkhoff(&["sweep", "loop", "--size", "7", "--out", &p(&local)])
+            .status
+            .success()
+    );
+    let counts = |tsv: &str| {
+        tsv.lines()
+            .map(|l| l.rsplit_once('\t').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        counts(&stdout(&o)),
+        counts(&stdout(&birkhoff(&["sweep", "merge", &p(&local)])))
+    );
+    assert!(
+        stdout(&o).contains("\t7\t23746\texact\t118594560\texact\t"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -29,8 +29,14 @@ mod tests {
 
     #[test]
     fn markup_and_quotes_become_text() {
-        assert_eq!(esc("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
-        assert_eq!(esc("\"><img src=x onerror='a'>"), "&quot;&gt;&lt;img src=x onerror=&#39;a&#39;&gt;");
+        assert_eq!(
+            esc("<script>alert(1)</script>"),
+            "&lt;script&gt;alert(1)&lt;/script&gt;"
+        );
+        assert_eq!(
+            esc("\"><img src=x onerror='a'>"),
+            "&quot;&gt;&lt;img src=x onerror=&#39;a&#39;&gt;"
+        );
         assert_eq!(esc("a & b\u{7}\n"), "a &amp; b\n");
     }
 }

@@ -14,12 +14,31 @@ pub const COLOURS: u64 = 12;
 fn symbol(name: &str, table: &Value, relation: bool) -> String {
     let value_cell = |v: &Value| {
         let n = v.as_u64().unwrap_or(0);
-        let text = if relation { if n == 1 { "✓".to_string() } else { "·".to_string() } } else { n.to_string() };
+        let text = if relation {
+            if n == 1 {
+                "✓".to_string()
+            } else {
+                "·".to_string()
+            }
+        } else {
+            n.to_string()
+        };
         format!("<td class=\"cell c{}\">{}</td>", n % COLOURS, esc(&text))
     };
     match table {
-        Value::Number(n) => format!("<p class=\"constant\"><code>{} = {}</code></p>", esc(name), esc(&n.to_string())),
-        Value::Array(rows) if rows.iter().all(Value::is_array) && rows.iter().flat_map(|r| r.as_array().into_iter().flatten()).all(Value::is_array) && !rows.is_empty() => {
+        Value::Number(n) => format!(
+            "<p class=\"constant\"><code>{} = {}</code></p>",
+            esc(name),
+            esc(&n.to_string())
+        ),
+        Value::Array(rows)
+            if rows.iter().all(Value::is_array)
+                && rows
+                    .iter()
+                    .flat_map(|r| r.as_array().into_iter().flatten())
+                    .all(Value::is_array)
+                && !rows.is_empty() =>
+        {
             format!("<p class=\"note\"><code>{}</code>: a table of arity 3 or more, in the record's JSON.</p>", esc(name))
         }
         Value::Array(rows) if rows.iter().all(Value::is_array) => {
@@ -44,23 +63,45 @@ fn symbol(name: &str, table: &Value, relation: bool) -> String {
             for j in 0..row.len() {
                 let _ = write!(out, "<th scope=\"col\">{j}</th>");
             }
-            let _ = write!(out, "</tr></thead><tbody><tr><th scope=\"row\"><code>{}(x)</code></th>", esc(name));
+            let _ = write!(
+                out,
+                "</tr></thead><tbody><tr><th scope=\"row\"><code>{}(x)</code></th>",
+                esc(name)
+            );
             for v in row {
                 out += &value_cell(v);
             }
             out.push_str("</tr></tbody></table></div>");
             out
         }
-        other => format!("<p class=\"note\"><code>{}</code>: {}</p>", esc(name), esc(&other.to_string())),
+        other => format!(
+            "<p class=\"note\"><code>{}</code>: {}</p>",
+            esc(name),
+            esc(&other.to_string())
+        ),
     }
 }
 
 /// Every table of a structure, functions first, then relations; the sizes as a heading line.
 pub fn structure(s: &Value) -> String {
-    let sizes: Vec<String> = s.get("sizes").and_then(Value::as_object).into_iter().flatten().map(|(sort, n)| format!("{} = {}", esc(sort), esc(&n.to_string()))).collect();
-    let mut out = format!("<div class=\"model\"><p class=\"sizes\">Sizes: {}</p>", sizes.join(", "));
+    let sizes: Vec<String> = s
+        .get("sizes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(sort, n)| format!("{} = {}", esc(sort), esc(&n.to_string())))
+        .collect();
+    let mut out = format!(
+        "<div class=\"model\"><p class=\"sizes\">Sizes: {}</p>",
+        sizes.join(", ")
+    );
     for (field, relation) in [("functions", false), ("relations", true)] {
-        for (name, table) in s.get(field).and_then(Value::as_object).into_iter().flatten() {
+        for (name, table) in s
+            .get(field)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             out += &symbol(name, table, relation);
         }
     }
@@ -75,9 +116,14 @@ mod tests {
 
     #[test]
     fn a_binary_table_has_n_by_n_cells_and_names_are_escaped() {
-        let html = structure(&json!({"sizes": {"S": 3}, "functions": {"<b>": [[0, 1, 2], [1, 2, 0], [2, 0, 1]], "e": 0, "inv": [0, 2, 1]}, "relations": {}}));
+        let html = structure(
+            &json!({"sizes": {"S": 3}, "functions": {"<b>": [[0, 1, 2], [1, 2, 0], [2, 0, 1]], "e": 0, "inv": [0, 2, 1]}, "relations": {}}),
+        );
         assert_eq!(html.matches("<td class=\"cell").count(), 9 + 3);
-        assert!(html.contains("&lt;b&gt;") && !html.contains("<b>"), "{html}");
+        assert!(
+            html.contains("&lt;b&gt;") && !html.contains("<b>"),
+            "{html}"
+        );
         assert!(html.contains("data-rows=\"3\" data-cols=\"3\""), "{html}");
     }
 }

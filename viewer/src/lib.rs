@@ -29,7 +29,10 @@ use std::time::Duration;
 pub const SITE_DIR: &str = "site";
 
 /// The files every site has besides its pages: the stylesheet and the sorting/filtering script.
-pub const ASSETS: [(&str, &str); 2] = [("style.css", include_str!("../assets/style.css")), ("site.js", include_str!("../assets/site.js"))];
+pub const ASSETS: [(&str, &str); 2] = [
+    ("style.css", include_str!("../assets/style.css")),
+    ("site.js", include_str!("../assets/site.js")),
+];
 
 /// How long one stored proof may take to lay out for reading; a longer one is shown as a
 /// reference to its record.
@@ -54,10 +57,18 @@ impl Site {
     pub fn load(lib: &Library) -> Result<Site> {
         let mut reports = Vec::new();
         for n in lib.report_numbers()? {
-            let report = lib.report(n).map_err(|e| e.to_string()).and_then(|v| serde_json::from_value::<CycleReport>(v).map_err(|e| format!("report {n} is not a cycle report: {e}")));
+            let report = lib.report(n).map_err(|e| e.to_string()).and_then(|v| {
+                serde_json::from_value::<CycleReport>(v)
+                    .map_err(|e| format!("report {n} is not a cycle report: {e}"))
+            });
             reports.push((n, report));
         }
-        let records: BTreeMap<String, Record> = lib.load_all()?.into_iter().filter(|r| birkhoff_library::id::dir_of(&r.id).is_some()).map(|r| (r.id.clone(), r)).collect();
+        let records: BTreeMap<String, Record> = lib
+            .load_all()?
+            .into_iter()
+            .filter(|r| birkhoff_library::id::dir_of(&r.id).is_some())
+            .map(|r| (r.id.clone(), r))
+            .collect();
         let proofs = records
             .values()
             .filter_map(|r| match &r.body {
@@ -66,7 +77,12 @@ impl Site {
             })
             .collect();
         let references = birkhoff_literature::store::Store::new(lib.root()).load();
-        Ok(Site { reports, records, proofs, references })
+        Ok(Site {
+            reports,
+            records,
+            proofs,
+            references,
+        })
     }
 
     /// The discoveries: theory records added as discoveries, by ID.
@@ -94,29 +110,47 @@ pub const MANIFEST: &str = "site-files.json";
 /// Returns the files written, pages first.
 pub fn write(lib: &Library, out: &Path) -> Result<Vec<PathBuf>> {
     let site = Site::load(lib)?;
-    let io = |path: &Path, source| birkhoff_library::Error::Io { path: path.display().to_string(), source };
+    let io = |path: &Path, source| birkhoff_library::Error::Io {
+        path: path.display().to_string(),
+        source,
+    };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     atomic::clean_partial(out)?;
     let mut written = Vec::new();
     let mut files: Vec<String> = Vec::new();
     let pages = pages::all(&site);
-    for (file, text) in pages.iter().map(|p| (p.file.as_str(), p.html.as_str())).chain(ASSETS) {
+    for (file, text) in pages
+        .iter()
+        .map(|p| (p.file.as_str(), p.html.as_str()))
+        .chain(ASSETS)
+    {
         let path = out.join(file);
         atomic::write(&path, text.as_bytes())?;
         written.push(path);
         files.push(file.to_string());
     }
     let manifest = out.join(MANIFEST);
-    let before: Vec<String> = std::fs::read(&manifest).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    let before: Vec<String> = std::fs::read(&manifest)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
     // Only plain file names from the manifest: a manifest edited by hand cannot reach outside `out`.
-    for stale in before.iter().filter(|f| !files.contains(f) && is_plain_file_name(f)) {
+    for stale in before
+        .iter()
+        .filter(|f| !files.contains(f) && is_plain_file_name(f))
+    {
         match std::fs::remove_file(out.join(stale)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&out.join(stale), e)),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(io(&out.join(stale), e))
+            }
             _ => {}
         }
     }
     files.sort();
-    atomic::write(&manifest, &serde_json::to_vec_pretty(&files).expect("a list of names serializes"))?;
+    atomic::write(
+        &manifest,
+        &serde_json::to_vec_pretty(&files).expect("a list of names serializes"),
+    )?;
     Ok(written)
 }
 

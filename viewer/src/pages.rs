@@ -7,7 +7,9 @@ use crate::{heatmap, svg, Site};
 use birkhoff_agent::report::{CandidateSummary, CycleReport, LiteratureNote};
 use birkhoff_agent::situation::Settled;
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec};
+use birkhoff_library::record::{
+    Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
+};
 use birkhoff_library::time::format_utc;
 use birkhoff_literature::store::Status;
 use std::collections::BTreeMap;
@@ -29,12 +31,21 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 const MODELS_SHOWN: usize = 4;
 
 /// The site's navigation.
-const NAV: [(&str, &str); 5] = [("index.html", "Cycles"), ("discoveries.html", "Discoveries"), ("conjectures.html", "Conjectures"), ("graph.html", "Derivations"), ("references.html", "References")];
+const NAV: [(&str, &str); 5] = [
+    ("index.html", "Cycles"),
+    ("discoveries.html", "Discoveries"),
+    ("conjectures.html", "Conjectures"),
+    ("graph.html", "Derivations"),
+    ("references.html", "References"),
+];
 
 /// A whole page: head (charset, viewport, the policy, stylesheet, script), navigation, the
 /// title as heading, the body.
 pub fn layout(title: &str, body: &str) -> String {
-    let nav: String = NAV.iter().map(|(href, label)| format!("<a href=\"{href}\">{label}</a>")).collect();
+    let nav: String = NAV
+        .iter()
+        .map(|(href, label)| format!("<a href=\"{href}\">{label}</a>"))
+        .collect();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"><meta name=\"referrer\" content=\"no-referrer\"><title>{t} · Birkhoff</title><link rel=\"stylesheet\" href=\"style.css\"><script src=\"site.js\" defer></script></head>\n<body><header><nav>{nav}</nav></header><main><h1>{t}</h1>\n{body}\n</main><footer><p class=\"muted\">Written by <code>birkhoff report html</code> from the library's files.</p></footer></body></html>\n",
         t = esc(title)
@@ -44,14 +55,35 @@ pub fn layout(title: &str, body: &str) -> String {
 /// Every page of the site.
 pub fn all(site: &Site) -> Vec<Page> {
     let mut pages = vec![
-        Page { file: "index.html".into(), html: index(site) },
-        Page { file: "discoveries.html".into(), html: discoveries(site) },
-        Page { file: "conjectures.html".into(), html: conjectures(site) },
-        Page { file: "graph.html".into(), html: graph(site) },
-        Page { file: "references.html".into(), html: references(site) },
+        Page {
+            file: "index.html".into(),
+            html: index(site),
+        },
+        Page {
+            file: "discoveries.html".into(),
+            html: discoveries(site),
+        },
+        Page {
+            file: "conjectures.html".into(),
+            html: conjectures(site),
+        },
+        Page {
+            file: "graph.html".into(),
+            html: graph(site),
+        },
+        Page {
+            file: "references.html".into(),
+            html: references(site),
+        },
     ];
-    pages.extend(site.cycles().map(|r| Page { file: cycle_file(r.cycle), html: cycle(site, r) }));
-    pages.extend(site.discoveries().map(|(rec, t)| Page { file: format!("{}.html", rec.id), html: discovery(site, rec, t) }));
+    pages.extend(site.cycles().map(|r| Page {
+        file: cycle_file(r.cycle),
+        html: cycle(site, r),
+    }));
+    pages.extend(site.discoveries().map(|(rec, t)| Page {
+        file: format!("{}.html", rec.id),
+        html: discovery(site, rec, t),
+    }));
     pages
 }
 
@@ -67,9 +99,14 @@ fn theory_link(site: &Site, id_or_name: &str) -> String {
         _ => None,
     });
     match found {
-        Some((r, t)) if t.discovery => format!("<a href=\"{}.html\">{}</a>", esc(&r.id), esc(&t.name)),
+        Some((r, t)) if t.discovery => {
+            format!("<a href=\"{}.html\">{}</a>", esc(&r.id), esc(&t.name))
+        }
         Some((_, t)) => esc(&t.name),
-        None => match site.discoveries().find(|(_, t)| t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name)) {
+        None => match site
+            .discoveries()
+            .find(|(_, t)| t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name))
+        {
             Some((r, t)) => format!("<a href=\"{}.html\">{}</a>", esc(&r.id), esc(&t.name)),
             None => esc(id_or_name),
         },
@@ -79,7 +116,16 @@ fn theory_link(site: &Site, id_or_name: &str) -> String {
 /// A score as its total with each dimension in a tooltip.
 fn score_text(s: &Option<Score>) -> String {
     match s {
-        Some(s) => format!("<span title=\"{}\">{:.3}</span>", esc(&s.dims.iter().map(|(k, v)| format!("{k} {v:.2}")).collect::<Vec<_>>().join(", ")), s.total),
+        Some(s) => format!(
+            "<span title=\"{}\">{:.3}</span>",
+            esc(&s
+                .dims
+                .iter()
+                .map(|(k, v)| format!("{k} {v:.2}"))
+                .collect::<Vec<_>>()
+                .join(", ")),
+            s.total
+        ),
         None => "<span class=\"muted\">not scored</span>".into(),
     }
 }
@@ -87,16 +133,37 @@ fn score_text(s: &Option<Score>) -> String {
 /// A sortable table: header cells (a `num` class right-aligns a column) and rows of cells
 /// already in HTML; `filterable` lets the page's search box hide rows.
 fn table(class: &str, header: &[&str], rows: &[Vec<String>]) -> String {
-    let numeric = |h: &str| matches!(h, "cycle" | "seconds" | "discoveries" | "conjectures" | "faults" | "score" | "checked" | "candidates");
+    let numeric = |h: &str| {
+        matches!(
+            h,
+            "cycle"
+                | "seconds"
+                | "discoveries"
+                | "conjectures"
+                | "faults"
+                | "score"
+                | "checked"
+                | "candidates"
+        )
+    };
     let mut out = format!("<div class=\"scroll\"><table class=\"{class}\"><thead><tr>");
     for h in header {
-        let _ = write!(out, "<th scope=\"col\"{}>{}</th>", if numeric(h) { " class=\"num\"" } else { "" }, esc(h));
+        let _ = write!(
+            out,
+            "<th scope=\"col\"{}>{}</th>",
+            if numeric(h) { " class=\"num\"" } else { "" },
+            esc(h)
+        );
     }
     out.push_str("</tr></thead><tbody>");
     for row in rows {
         out.push_str("<tr>");
         for (h, cell) in header.iter().zip(row) {
-            let _ = write!(out, "<td{}>{cell}</td>", if numeric(h) { " class=\"num\"" } else { "" });
+            let _ = write!(
+                out,
+                "<td{}>{cell}</td>",
+                if numeric(h) { " class=\"num\"" } else { "" }
+            );
         }
         out.push_str("</tr>");
     }
@@ -131,10 +198,32 @@ fn index(site: &Site) -> String {
                 r.conjectures.len().to_string(),
                 r.faults.len().to_string(),
             ],
-            Err(why) => vec![n.to_string(), String::new(), String::new(), format!("<span class=\"unverified\">unreadable: {}</span>", esc(why)), String::new(), String::new(), String::new(), String::new()],
+            Err(why) => vec![
+                n.to_string(),
+                String::new(),
+                String::new(),
+                format!("<span class=\"unverified\">unreadable: {}</span>", esc(why)),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
         })
         .collect();
-    body += &table("sortable filterable cycles", &["cycle", "started (UTC)", "seconds", "goal", "model", "discoveries", "conjectures", "faults"], &rows);
+    body += &table(
+        "sortable filterable cycles",
+        &[
+            "cycle",
+            "started (UTC)",
+            "seconds",
+            "goal",
+            "model",
+            "discoveries",
+            "conjectures",
+            "faults",
+        ],
+        &rows,
+    );
     if site.reports.is_empty() {
         body += "<p>No cycle reports yet: <code>birkhoff agent</code> writes them.</p>";
     }
@@ -155,7 +244,11 @@ fn discoveries(site: &Site) -> String {
             ]
         })
         .collect();
-    body += &table("sortable filterable discoveries", &["discovery", "id", "score", "origin", "added (UTC)"], &rows);
+    body += &table(
+        "sortable filterable discoveries",
+        &["discovery", "id", "score", "origin", "added (UTC)"],
+        &rows,
+    );
     layout("Discoveries", &body)
 }
 
@@ -166,8 +259,23 @@ fn prose(s: &str) -> String {
 
 /// A candidate's facts: origin, score, standing, axioms, spectrum plot, OEIS and patterns.
 fn candidate(site: &Site, c: &CandidateSummary) -> String {
-    let parents = if c.parents.is_empty() { String::new() } else { format!(" (from {})", c.parents.iter().map(|p| theory_link(site, p)).collect::<Vec<_>>().join(", ")) };
-    let mut out = format!("<ul><li>Origin: {}{parents}</li><li>Score: {}</li>", esc(&c.origin), score_text(&c.score));
+    let parents = if c.parents.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (from {})",
+            c.parents
+                .iter()
+                .map(|p| theory_link(site, p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut out = format!(
+        "<ul><li>Origin: {}{parents}</li><li>Score: {}</li>",
+        esc(&c.origin),
+        score_text(&c.score)
+    );
     if let Some(why) = &c.same_as_parent {
         let _ = write!(out, "<li>Not a discovery: {}</li>", esc(why));
     }
@@ -175,7 +283,11 @@ fn candidate(site: &Site, c: &CandidateSummary) -> String {
         let _ = write!(out, "<li>What it is: {}</li>", esc(what));
     }
     for p in &c.patterns {
-        let _ = write!(out, "<li>Open conjecture from the spectrum: {}</li>", esc(p));
+        let _ = write!(
+            out,
+            "<li>Open conjecture from the spectrum: {}</li>",
+            esc(p)
+        );
     }
     out.push_str("</ul>");
     let _ = write!(out, "<pre class=\"axioms\">{}</pre>", esc(&c.axioms));
@@ -189,13 +301,33 @@ fn candidate(site: &Site, c: &CandidateSummary) -> String {
 fn literature(note: &LiteratureNote) -> String {
     let mut out = format!("<p><strong>Literature:</strong> {}", esc(&note.status));
     if !note.references.is_empty() {
-        let _ = write!(out, "; <span class=\"verified\">confirmed:</span> {}", note.references.iter().map(|r| esc(r)).collect::<Vec<_>>().join("; "));
+        let _ = write!(
+            out,
+            "; <span class=\"verified\">confirmed:</span> {}",
+            note.references
+                .iter()
+                .map(|r| esc(r))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
     }
     if !note.oeis.is_empty() {
-        let _ = write!(out, "; OEIS: {}", note.oeis.iter().map(|r| esc(r)).collect::<Vec<_>>().join("; "));
+        let _ = write!(
+            out,
+            "; OEIS: {}",
+            note.oeis
+                .iter()
+                .map(|r| esc(r))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
     }
     if note.unconfirmed > 0 {
-        let _ = write!(out, " <span class=\"unverified\">({} unconfirmed reference(s), not cited)</span>", note.unconfirmed);
+        let _ = write!(
+            out,
+            " <span class=\"unverified\">({} unconfirmed reference(s), not cited)</span>",
+            note.unconfirmed
+        );
     }
     out.push_str("</p>");
     out
@@ -203,7 +335,11 @@ fn literature(note: &LiteratureNote) -> String {
 
 /// The conjecture record a reported conjecture was stored as, found by theory name and
 /// statement.
-fn conjecture_record<'a>(site: &'a Site, theory: &str, statement: &str) -> Option<(&'a Record, &'a ConjectureRec)> {
+fn conjecture_record<'a>(
+    site: &'a Site,
+    theory: &str,
+    statement: &str,
+) -> Option<(&'a Record, &'a ConjectureRec)> {
     site.records.values().find_map(|r| match &r.body {
         Body::Conjecture(c) if c.theory_name == theory && c.statement == statement => Some((r, c)),
         _ => None,
@@ -219,10 +355,21 @@ fn status_html(s: ConjectureStatus) -> String {
 /// A conjecture as reported in a cycle: status and evidence, and a link to its full entry (proof
 /// steps, countermodel tables) when it was stored; otherwise the report's own text of them.
 fn settled(site: &Site, c: &Settled) -> String {
-    let mut out = format!("<li class=\"conjecture\">[{}] <code>{}</code>: {} ({}; proposed by {})", theory_link(site, &c.theory), esc(&c.statement), status_html(c.status), esc(&c.evidence), esc(&c.proposed_by));
+    let mut out = format!(
+        "<li class=\"conjecture\">[{}] <code>{}</code>: {} ({}; proposed by {})",
+        theory_link(site, &c.theory),
+        esc(&c.statement),
+        status_html(c.status),
+        esc(&c.evidence),
+        esc(&c.proposed_by)
+    );
     match conjecture_record(site, &c.theory, &c.statement) {
         Some((r, _)) => {
-            let _ = write!(out, " <a href=\"conjectures.html#{}\">proof or countermodel</a>", esc(&r.id));
+            let _ = write!(
+                out,
+                " <a href=\"conjectures.html#{}\">proof or countermodel</a>",
+                esc(&r.id)
+            );
         }
         None => {
             for block in [&c.countermodel, &c.proof].into_iter().flatten() {
@@ -252,8 +399,18 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
         body += "<p>None.</p>";
     }
     for d in &r.discoveries {
-        let _ = write!(body, "<section class=\"discovery\"><h3>{} <code>{}</code></h3>", theory_link(site, &d.id), esc(&d.id));
-        let _ = write!(body, "<p>From candidate {}.</p>{}", esc(&d.candidate.name), prose(&d.notes));
+        let _ = write!(
+            body,
+            "<section class=\"discovery\"><h3>{} <code>{}</code></h3>",
+            theory_link(site, &d.id),
+            esc(&d.id)
+        );
+        let _ = write!(
+            body,
+            "<p>From candidate {}.</p>{}",
+            esc(&d.candidate.name),
+            prose(&d.notes)
+        );
         if let Some(first) = &d.alias_of {
             let _ = write!(body, "<p>Already in the library as <strong>{}</strong>, which stays its name; {} is recorded as an alias.</p>", esc(first), esc(&d.name));
         }
@@ -265,38 +422,119 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
     if r.conjectures.is_empty() {
         body += "<p>None.</p>";
     } else {
-        let _ = write!(body, "<ul>{}</ul>", r.conjectures.iter().map(|c| settled(site, c)).collect::<String>());
+        let _ = write!(
+            body,
+            "<ul>{}</ul>",
+            r.conjectures
+                .iter()
+                .map(|c| settled(site, c))
+                .collect::<String>()
+        );
     }
-    let _ = write!(body, "<h2>Decisions (by {})</h2>{}<ul>", esc(&r.decisions_by), prose(&r.decisions.analysis));
+    let _ = write!(
+        body,
+        "<h2>Decisions (by {})</h2>{}<ul>",
+        esc(&r.decisions_by),
+        prose(&r.decisions.analysis)
+    );
     for k in &r.decisions.keep {
-        let _ = write!(body, "<li>Keep {} as <strong>{}</strong>: {}</li>", esc(&k.candidate), esc(&k.name), esc(&k.notes));
+        let _ = write!(
+            body,
+            "<li>Keep {} as <strong>{}</strong>: {}</li>",
+            esc(&k.candidate),
+            esc(&k.name),
+            esc(&k.notes)
+        );
     }
     for c in &r.decisions.conjectures {
-        let _ = write!(body, "<li>Conjecture [{}] <code>{}</code>: {}</li>", esc(&c.theory), esc(&c.statement), esc(&c.rationale));
+        let _ = write!(
+            body,
+            "<li>Conjecture [{}] <code>{}</code>: {}</li>",
+            esc(&c.theory),
+            esc(&c.statement),
+            esc(&c.rationale)
+        );
     }
     body += "</ul><h2>Faults</h2>";
     if r.faults.is_empty() {
         body += "<p>None.</p>";
     } else {
-        let rows: Vec<Vec<String>> = r.faults.iter().map(|f| vec![esc(&f.phase), esc(&f.message), esc(&f.handling)]).collect();
-        body += &table("sortable faults", &["phase", "what went wrong", "what was done"], &rows);
+        let rows: Vec<Vec<String>> = r
+            .faults
+            .iter()
+            .map(|f| vec![esc(&f.phase), esc(&f.message), esc(&f.handling)])
+            .collect();
+        body += &table(
+            "sortable faults",
+            &["phase", "what went wrong", "what was done"],
+            &rows,
+        );
     }
     body += "<h2>Top candidates</h2>";
     if r.top.is_empty() {
         body += "<p>None.</p>";
     }
     for c in &r.top {
-        let _ = write!(body, "<details class=\"candidate\"><summary>{} · score {}</summary>{}</details>", esc(&c.name), score_text(&c.score), candidate(site, c));
+        let _ = write!(
+            body,
+            "<details class=\"candidate\"><summary>{} · score {}</summary>{}</details>",
+            esc(&c.name),
+            score_text(&c.score),
+            candidate(site, c)
+        );
     }
-    let _ = write!(body, "<h2>Plan (by {})</h2>{}<ul>", esc(&r.plan_by), prose(&r.plan.strategy));
+    let _ = write!(
+        body,
+        "<h2>Plan (by {})</h2>{}<ul>",
+        esc(&r.plan_by),
+        prose(&r.plan.strategy)
+    );
     for e in &r.plan.explorations {
-        let moves = if e.moves.is_empty() { "no moves (the bases themselves)".to_string() } else { e.moves.join(", ") };
-        let _ = write!(body, "<li>Explore {} with {} at depth {}</li>", e.bases.iter().map(|b| theory_link(site, b)).collect::<Vec<_>>().join(", "), esc(&moves), e.depth);
+        let moves = if e.moves.is_empty() {
+            "no moves (the bases themselves)".to_string()
+        } else {
+            e.moves.join(", ")
+        };
+        let _ = write!(
+            body,
+            "<li>Explore {} with {} at depth {}</li>",
+            e.bases
+                .iter()
+                .map(|b| theory_link(site, b))
+                .collect::<Vec<_>>()
+                .join(", "),
+            esc(&moves),
+            e.depth
+        );
     }
-    let _ = write!(body, "<li>Check the best {} candidates up to size {}</li></ul>", r.plan.check_top, r.plan.max_size);
+    let _ = write!(
+        body,
+        "<li>Check the best {} candidates up to size {}</li></ul>",
+        r.plan.check_top, r.plan.max_size
+    );
     body += "<h2>What ran</h2>";
-    let rows: Vec<Vec<String>> = r.tool_calls.iter().map(|t| vec![esc(&t.tool), format!("<code>{}</code>", esc(&t.params.to_string())), if t.ok { "yes".into() } else { "<strong>NO</strong>".into() }, esc(&t.summary), format!("{:.2}", t.seconds)]).collect();
-    body += &table("sortable tools", &["tool", "parameters", "ok", "result", "seconds"], &rows);
+    let rows: Vec<Vec<String>> = r
+        .tool_calls
+        .iter()
+        .map(|t| {
+            vec![
+                esc(&t.tool),
+                format!("<code>{}</code>", esc(&t.params.to_string())),
+                if t.ok {
+                    "yes".into()
+                } else {
+                    "<strong>NO</strong>".into()
+                },
+                esc(&t.summary),
+                format!("{:.2}", t.seconds),
+            ]
+        })
+        .collect();
+    body += &table(
+        "sortable tools",
+        &["tool", "parameters", "ok", "result", "seconds"],
+        &rows,
+    );
     layout(&format!("Research cycle {}", r.cycle), &body)
 }
 
@@ -311,14 +549,31 @@ fn models_of<'a>(site: &'a Site, theory_id: &str) -> Vec<(&'a Record, &'a ModelR
             _ => None,
         })
         .collect();
-    let elements = |m: &ModelRec| m.structure.get("sizes").and_then(|s| s.as_object()).map_or(0, |s| s.values().filter_map(|n| n.as_u64()).sum::<u64>());
+    let elements = |m: &ModelRec| {
+        m.structure
+            .get("sizes")
+            .and_then(|s| s.as_object())
+            .map_or(0, |s| s.values().filter_map(|n| n.as_u64()).sum::<u64>())
+    };
     models.sort_by_key(|(r, m)| (elements(m) <= 1, elements(m), r.id.clone()));
     models
 }
 
 fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
-    let parents = if t.parents.is_empty() { "none".to_string() } else { t.parents.iter().map(|p| theory_link(site, p)).collect::<Vec<_>>().join(", ") };
-    let cycles: Vec<String> = site.cycles().filter(|r| r.discoveries.iter().any(|d| d.id == rec.id)).map(|r| format!("<a href=\"{}\">{}</a>", cycle_file(r.cycle), r.cycle)).collect();
+    let parents = if t.parents.is_empty() {
+        "none".to_string()
+    } else {
+        t.parents
+            .iter()
+            .map(|p| theory_link(site, p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let cycles: Vec<String> = site
+        .cycles()
+        .filter(|r| r.discoveries.iter().any(|d| d.id == rec.id))
+        .map(|r| format!("<a href=\"{}\">{}</a>", cycle_file(r.cycle), r.cycle))
+        .collect();
     let mut body = format!(
         "<dl class=\"facts\"><dt>ID</dt><dd><code>{}</code></dd><dt>Added</dt><dd>{} UTC</dd><dt>Origin</dt><dd>{}</dd><dt>Parents</dt><dd>{parents}</dd><dt>Score</dt><dd>{}</dd><dt>Cycles</dt><dd>{}</dd></dl>{}",
         esc(&rec.id),
@@ -329,36 +584,95 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
         prose(&t.notes)
     );
     for a in &t.aliases {
-        let _ = write!(body, "<p>Also named <strong>{}</strong> in cycle <a href=\"{}\">{}</a>: {}</p>", esc(&a.name), cycle_file(a.cycle), a.cycle, esc(&a.notes));
+        let _ = write!(
+            body,
+            "<p>Also named <strong>{}</strong> in cycle <a href=\"{}\">{}</a>: {}</p>",
+            esc(&a.name),
+            cycle_file(a.cycle),
+            a.cycle,
+            esc(&a.notes)
+        );
     }
-    let _ = write!(body, "<h2>Axioms</h2><pre class=\"axioms\">{}</pre>", esc(&t.text));
+    let _ = write!(
+        body,
+        "<h2>Axioms</h2><pre class=\"axioms\">{}</pre>",
+        esc(&t.text)
+    );
     for p in &t.presentations {
-        let _ = write!(body, "<details><summary>Another presentation: {}</summary><p>{}</p><pre>{}</pre></details>", esc(&p.name), esc(&p.evidence), esc(&p.text));
+        let _ = write!(
+            body,
+            "<details><summary>Another presentation: {}</summary><p>{}</p><pre>{}</pre></details>",
+            esc(&p.name),
+            esc(&p.evidence),
+            esc(&p.text)
+        );
     }
     let spectrum = site.records.values().find_map(|r| match &r.body {
         Body::Spectrum(s) if s.theory_id == rec.id => Some(s.rows.clone()),
         _ => None,
     });
-    let reported = site.cycles().flat_map(|r| r.discoveries.iter()).filter(|d| d.id == rec.id).last();
-    if let Some(rows) = spectrum.or_else(|| reported.map(|d| d.candidate.spectrum.clone())).filter(|rows| !rows.is_empty()) {
+    let reported = site
+        .cycles()
+        .flat_map(|r| r.discoveries.iter())
+        .filter(|d| d.id == rec.id)
+        .last();
+    if let Some(rows) = spectrum
+        .or_else(|| reported.map(|d| d.candidate.spectrum.clone()))
+        .filter(|rows| !rows.is_empty())
+    {
         let _ = write!(body, "<h2>Spectrum</h2>{}", svg::spectrum(&rows));
     }
     if let Some(d) = reported {
         body += "<h2>Standing</h2>";
-        body += &d.candidate.standing.as_deref().map(prose).unwrap_or_default();
+        body += &d
+            .candidate
+            .standing
+            .as_deref()
+            .map(prose)
+            .unwrap_or_default();
         body += &literature(&d.literature);
     }
     let models = models_of(site, &rec.id);
-    let _ = write!(body, "<h2>Models</h2><p>{} stored model(s){}.</p>", models.len(), if models.len() > MODELS_SHOWN { format!(", {MODELS_SHOWN} shown, smallest first (one-element models last)") } else { String::new() });
+    let _ = write!(
+        body,
+        "<h2>Models</h2><p>{} stored model(s){}.</p>",
+        models.len(),
+        if models.len() > MODELS_SHOWN {
+            format!(", {MODELS_SHOWN} shown, smallest first (one-element models last)")
+        } else {
+            String::new()
+        }
+    );
     for (r, m) in models.iter().take(MODELS_SHOWN) {
-        let _ = write!(body, "<h3><code>{}</code></h3>{}", esc(&r.id), heatmap::structure(&m.structure));
+        let _ = write!(
+            body,
+            "<h3><code>{}</code></h3>{}",
+            esc(&r.id),
+            heatmap::structure(&m.structure)
+        );
     }
-    let about: Vec<(&Record, &ConjectureRec)> = site.records.values().filter_map(|r| match &r.body {
-        Body::Conjecture(c) if c.theory_id == rec.id => Some((r, c)),
-        _ => None,
-    }).collect();
+    let about: Vec<(&Record, &ConjectureRec)> = site
+        .records
+        .values()
+        .filter_map(|r| match &r.body {
+            Body::Conjecture(c) if c.theory_id == rec.id => Some((r, c)),
+            _ => None,
+        })
+        .collect();
     if !about.is_empty() {
-        let _ = write!(body, "<h2>Conjectures</h2><ul>{}</ul>", about.iter().map(|(r, c)| format!("<li><a href=\"conjectures.html#{}\"><code>{}</code></a>: {}</li>", esc(&r.id), esc(&c.statement), status_html(c.status))).collect::<String>());
+        let _ = write!(
+            body,
+            "<h2>Conjectures</h2><ul>{}</ul>",
+            about
+                .iter()
+                .map(|(r, c)| format!(
+                    "<li><a href=\"conjectures.html#{}\"><code>{}</code></a>: {}</li>",
+                    esc(&r.id),
+                    esc(&c.statement),
+                    status_html(c.status)
+                ))
+                .collect::<String>()
+        );
     }
     layout(&t.name, &body)
 }
@@ -367,8 +681,26 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
 fn chain(c: &Chain) -> String {
     let mut out = format!("<p><code>{}</code></p><ol class=\"proof\">", esc(&c.start));
     for s in &c.steps {
-        let at = if s.position.is_empty() { "at the root".to_string() } else { format!("at {}", s.position.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")) };
-        let _ = write!(out, "<li>= {}<br><span class=\"muted\">by {}{}, {at}, rewriting {}</span></li>", esc(&s.term), esc(&s.by.to_string()), if s.reversed { " (right to left)" } else { "" }, esc(&s.rewrites));
+        let at = if s.position.is_empty() {
+            "at the root".to_string()
+        } else {
+            format!(
+                "at {}",
+                s.position
+                    .iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(".")
+            )
+        };
+        let _ = write!(
+            out,
+            "<li>= {}<br><span class=\"muted\">by {}{}, {at}, rewriting {}</span></li>",
+            esc(&s.term),
+            esc(&s.by.to_string()),
+            if s.reversed { " (right to left)" } else { "" },
+            esc(&s.rewrites)
+        );
     }
     out.push_str("</ol>");
     out
@@ -378,9 +710,22 @@ fn chain(c: &Chain) -> String {
 fn proof(p: &ReadableProof) -> String {
     let mut out = String::from("<div class=\"proof\">");
     for l in &p.lemmas {
-        let _ = write!(out, "<p><strong>Lemma {}.</strong> <code>{} = {}</code></p>{}", l.number, esc(&l.lhs), esc(&l.rhs), chain(&l.proof));
+        let _ = write!(
+            out,
+            "<p><strong>Lemma {}.</strong> <code>{} = {}</code></p>{}",
+            l.number,
+            esc(&l.lhs),
+            esc(&l.rhs),
+            chain(&l.proof)
+        );
     }
-    let _ = write!(out, "<p><strong>Theorem.</strong> <code>{} = {}</code></p>{}</div>", esc(&p.lhs), esc(&p.rhs), chain(&p.proof));
+    let _ = write!(
+        out,
+        "<p><strong>Theorem.</strong> <code>{} = {}</code></p>{}</div>",
+        esc(&p.lhs),
+        esc(&p.rhs),
+        chain(&p.proof)
+    );
     out
 }
 
@@ -388,7 +733,10 @@ fn conjectures(site: &Site) -> String {
     let mut by_theory: BTreeMap<&str, Vec<(&Record, &ConjectureRec)>> = BTreeMap::new();
     for r in site.records.values() {
         if let Body::Conjecture(c) = &r.body {
-            by_theory.entry(c.theory_id.as_str()).or_default().push((r, c));
+            by_theory
+                .entry(c.theory_id.as_str())
+                .or_default()
+                .push((r, c));
         }
     }
     let mut body = String::from("<p>Every stored conjecture with its status: proofs as numbered rewriting steps (replayed from their certificates), refutations with their countermodels' tables.</p>");
@@ -399,19 +747,36 @@ fn conjectures(site: &Site) -> String {
         let _ = write!(body, "<h2>{}</h2>", theory_link(site, theory_id));
         for (r, c) in list {
             let _ = write!(body, "<section class=\"conjecture\" id=\"{}\"><h3><code>{}</code></h3><p>{}: {} (proposed by {})</p>", esc(&r.id), esc(&c.statement), status_html(c.status), esc(&c.evidence), esc(&c.proposed_by));
-            if let Some(m) = c.countermodel.as_deref().and_then(|id| site.records.get(id)) {
+            if let Some(m) = c
+                .countermodel
+                .as_deref()
+                .and_then(|id| site.records.get(id))
+            {
                 if let Body::Model(m) = &m.body {
-                    let _ = write!(body, "<p>Countermodel:</p>{}", heatmap::structure(&m.structure));
+                    let _ = write!(
+                        body,
+                        "<p>Countermodel:</p>{}",
+                        heatmap::structure(&m.structure)
+                    );
                 }
             }
             if let Some(id) = &c.proof {
                 match site.proofs.get(id) {
                     Some(Ok(p)) => body += &proof(p),
                     Some(Err(why)) => {
-                        let _ = write!(body, "<p class=\"note\">Proof <code>{}</code> not laid out: {}</p>", esc(id), esc(why));
+                        let _ = write!(
+                            body,
+                            "<p class=\"note\">Proof <code>{}</code> not laid out: {}</p>",
+                            esc(id),
+                            esc(why)
+                        );
                     }
                     None => {
-                        let _ = write!(body, "<p class=\"note\">Proof <code>{}</code> is not in the library.</p>", esc(id));
+                        let _ = write!(
+                            body,
+                            "<p class=\"note\">Proof <code>{}</code> is not in the library.</p>",
+                            esc(id)
+                        );
                     }
                 }
             }
@@ -423,7 +788,12 @@ fn conjectures(site: &Site) -> String {
 
 /// The depth of a theory in the derivation graph: 0 without known parents, else one more than
 /// its deepest parent (a loop in the records counts as no parent).
-fn depth(site: &Site, key: &str, seen: &mut Vec<String>, memo: &mut BTreeMap<String, usize>) -> usize {
+fn depth(
+    site: &Site,
+    key: &str,
+    seen: &mut Vec<String>,
+    memo: &mut BTreeMap<String, usize>,
+) -> usize {
     if let Some(d) = memo.get(key) {
         return *d;
     }
@@ -435,7 +805,11 @@ fn depth(site: &Site, key: &str, seen: &mut Vec<String>, memo: &mut BTreeMap<Str
         Some(Body::Theory(t)) => t.parents.iter().map(|p| theory_key(site, p)).collect(),
         _ => Vec::new(),
     };
-    let d = parents.iter().map(|p| depth(site, p, seen, memo) + 1).max().unwrap_or(0);
+    let d = parents
+        .iter()
+        .map(|p| depth(site, p, seen, memo) + 1)
+        .max()
+        .unwrap_or(0);
     seen.pop();
     memo.insert(key.to_string(), d);
     d
@@ -450,10 +824,22 @@ fn theory_key(site: &Site, id_or_name: &str) -> String {
     if site.records.contains_key(id_or_name) {
         return id_or_name.to_string();
     }
-    let declared = |text: &str| text.lines().next().and_then(|l| l.trim().strip_prefix("theory ")).map(|n| n.trim().trim_matches('"').to_string());
+    let declared = |text: &str| {
+        text.lines()
+            .next()
+            .and_then(|l| l.trim().strip_prefix("theory "))
+            .map(|n| n.trim().trim_matches('"').to_string())
+    };
     let named = |r: &&Record| matches!(&r.body, Body::Theory(t) if t.name == id_or_name || t.aliases.iter().any(|a| a.name == id_or_name) || declared(&t.text).as_deref() == Some(id_or_name));
-    let by_name = |discovery: bool| site.records.values().filter(named).find(|r| matches!(&r.body, Body::Theory(t) if t.discovery == discovery));
-    by_name(true).or_else(|| by_name(false)).map_or_else(|| id_or_name.to_string(), |r| r.id.clone())
+    let by_name = |discovery: bool| {
+        site.records
+            .values()
+            .filter(named)
+            .find(|r| matches!(&r.body, Body::Theory(t) if t.discovery == discovery))
+    };
+    by_name(true)
+        .or_else(|| by_name(false))
+        .map_or_else(|| id_or_name.to_string(), |r| r.id.clone())
 }
 
 fn graph(site: &Site) -> String {
@@ -476,24 +862,42 @@ fn graph(site: &Site) -> String {
         .map(|k| {
             let layer = depth(site, &k, &mut Vec::new(), &mut memo);
             match site.records.get(&k).map(|r| &r.body) {
-                Some(Body::Theory(t)) => (layer, t.name.clone(), t.discovery.then(|| format!("{k}.html")), k),
+                Some(Body::Theory(t)) => (
+                    layer,
+                    t.name.clone(),
+                    t.discovery.then(|| format!("{k}.html")),
+                    k,
+                ),
                 _ => (layer, k.clone(), None, k),
             }
         })
         .collect();
     entries.sort();
-    let position: BTreeMap<&str, usize> = entries.iter().enumerate().map(|(i, e)| (e.3.as_str(), i)).collect();
+    let position: BTreeMap<&str, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.3.as_str(), i))
+        .collect();
     let mut edges = Vec::new();
     for (_, _, _, k) in &entries {
         if let Some(Body::Theory(t)) = site.records.get(k).map(|r| &r.body) {
             for p in t.parents.iter().map(|p| theory_key(site, p)) {
-                if let (Some(&from), Some(&to)) = (position.get(p.as_str()), position.get(k.as_str())) {
+                if let (Some(&from), Some(&to)) =
+                    (position.get(p.as_str()), position.get(k.as_str()))
+                {
                     edges.push((from, to, t.origin.clone()));
                 }
             }
         }
     }
-    let nodes: Vec<svg::Node> = entries.iter().map(|(layer, label, href, _)| svg::Node { label: label.clone(), href: href.clone(), layer: *layer }).collect();
+    let nodes: Vec<svg::Node> = entries
+        .iter()
+        .map(|(layer, label, href, _)| svg::Node {
+            label: label.clone(),
+            href: href.clone(),
+            layer: *layer,
+        })
+        .collect();
     let body = if nodes.is_empty() {
         "<p>No discoveries yet.</p>".to_string()
     } else {
@@ -506,25 +910,95 @@ fn references(site: &Site) -> String {
     let mut body = String::from("<p>References found by the literature agent (<code>birkhoff literature</code>, <code>agent --literature</code>). Only confirmed ones, verified by a lookup by identifier, are ever cited; unconfirmed ones are listed apart with the reason.</p>");
     match &site.references {
         Err(why) => {
-            let _ = write!(body, "<p class=\"unverified\">The references could not be read: {}</p>", esc(why));
+            let _ = write!(
+                body,
+                "<p class=\"unverified\">The references could not be read: {}</p>",
+                esc(why)
+            );
         }
         Ok(state) => {
             let row = |r: &birkhoff_literature::store::Reference, last: String| {
-                let ids = serde_json::to_value(&r.paper.ids).ok().and_then(|v| v.as_object().cloned()).unwrap_or_default();
-                let ids: Vec<String> = ids.iter().filter_map(|(k, v)| v.as_str().map(|v| format!("{k}: {v}"))).collect();
-                vec![esc(&r.number), esc(&r.paper.title), esc(&r.paper.authors.join(", ")), r.paper.year.map_or("n.d.".into(), |y| y.to_string()), esc(&ids.join("; ")), last]
+                let ids = serde_json::to_value(&r.paper.ids)
+                    .ok()
+                    .and_then(|v| v.as_object().cloned())
+                    .unwrap_or_default();
+                let ids: Vec<String> = ids
+                    .iter()
+                    .filter_map(|(k, v)| v.as_str().map(|v| format!("{k}: {v}")))
+                    .collect();
+                vec![
+                    esc(&r.number),
+                    esc(&r.paper.title),
+                    esc(&r.paper.authors.join(", ")),
+                    r.paper.year.map_or("n.d.".into(), |y| y.to_string()),
+                    esc(&ids.join("; ")),
+                    last,
+                ]
             };
-            let (confirmed, unconfirmed): (Vec<_>, Vec<_>) = state.references.values().partition(|r| r.is_confirmed());
+            let (confirmed, unconfirmed): (Vec<_>, Vec<_>) =
+                state.references.values().partition(|r| r.is_confirmed());
             let confirmed: Vec<Vec<String>> = confirmed.iter().map(|r| row(r, match &r.status { Status::Confirmed { verified, endpoint } => format!("<span class=\"verified\">verified</span> {} UTC by <code>{}</code>", esc(&format_utc(*verified)), esc(endpoint)), Status::Unconfirmed { .. } => String::new() })).collect();
-            let unconfirmed: Vec<Vec<String>> = unconfirmed.iter().map(|r| row(r, match &r.status { Status::Unconfirmed { reason } => format!("<span class=\"unverified\">unconfirmed</span>: {}", esc(reason)), Status::Confirmed { .. } => String::new() })).collect();
-            let header = ["number", "title", "authors", "year", "identifiers", "status"];
-            let _ = write!(body, "<h2>Confirmed</h2>{}", if confirmed.is_empty() { "<p>None.</p>".to_string() } else { table("sortable references confirmed", &header, &confirmed) });
-            let _ = write!(body, "<h2>Unconfirmed (never cited)</h2>{}", if unconfirmed.is_empty() { "<p>None.</p>".to_string() } else { table("sortable references unconfirmed", &header, &unconfirmed) });
+            let unconfirmed: Vec<Vec<String>> = unconfirmed
+                .iter()
+                .map(|r| {
+                    row(
+                        r,
+                        match &r.status {
+                            Status::Unconfirmed { reason } => format!(
+                                "<span class=\"unverified\">unconfirmed</span>: {}",
+                                esc(reason)
+                            ),
+                            Status::Confirmed { .. } => String::new(),
+                        },
+                    )
+                })
+                .collect();
+            let header = [
+                "number",
+                "title",
+                "authors",
+                "year",
+                "identifiers",
+                "status",
+            ];
+            let _ = write!(
+                body,
+                "<h2>Confirmed</h2>{}",
+                if confirmed.is_empty() {
+                    "<p>None.</p>".to_string()
+                } else {
+                    table("sortable references confirmed", &header, &confirmed)
+                }
+            );
+            let _ = write!(
+                body,
+                "<h2>Unconfirmed (never cited)</h2>{}",
+                if unconfirmed.is_empty() {
+                    "<p>None.</p>".to_string()
+                } else {
+                    table("sortable references unconfirmed", &header, &unconfirmed)
+                }
+            );
         }
     }
     body += "<h2>By discovery</h2>";
-    let notes: Vec<String> = site.cycles().flat_map(|r| r.discoveries.iter().map(move |d| (r.cycle, d))).map(|(n, d)| format!("<li>{} (cycle <a href=\"{}\">{n}</a>): {}</li>", theory_link(site, &d.id), cycle_file(n), literature(&d.literature))).collect();
-    body += &if notes.is_empty() { "<p>No discoveries yet.</p>".to_string() } else { format!("<ul>{}</ul>", notes.join("")) };
+    let notes: Vec<String> = site
+        .cycles()
+        .flat_map(|r| r.discoveries.iter().map(move |d| (r.cycle, d)))
+        .map(|(n, d)| {
+            format!(
+                "<li>{} (cycle <a href=\"{}\">{n}</a>): {}</li>",
+                theory_link(site, &d.id),
+                cycle_file(n),
+                literature(&d.literature)
+            )
+        })
+        .collect();
+    body += &if notes.is_empty() {
+        "<p>No discoveries yet.</p>".to_string()
+    } else {
+        format!("<ul>{}</ul>", notes.join(""))
+    };
     layout("References", &body)
 }
 
@@ -534,19 +1008,71 @@ mod tests {
 
     fn theory(id: &str, name: &str, parents: &[&str]) -> (String, Record) {
         let text = format!("theory \"{}\"\nfunc * : 2\n", name.replace("With", "+"));
-        let t = TheoryRec { name: name.into(), text, fingerprint: String::new(), origin: "add law".into(), parents: parents.iter().map(|p| p.to_string()).collect(), discovery: true, notes: String::new(), score: None, aliases: vec![], presentations: vec![] };
-        (id.to_string(), Record { id: id.to_string(), created: 0, body: Body::Theory(t) })
+        let t = TheoryRec {
+            name: name.into(),
+            text,
+            fingerprint: String::new(),
+            origin: "add law".into(),
+            parents: parents.iter().map(|p| p.to_string()).collect(),
+            discovery: true,
+            notes: String::new(),
+            score: None,
+            aliases: vec![],
+            presentations: vec![],
+        };
+        (
+            id.to_string(),
+            Record {
+                id: id.to_string(),
+                created: 0,
+                body: Body::Theory(t),
+            },
+        )
     }
 
     /// Issue 55: a parent named by its name, by its ID or by its theory's declared name (the
     /// candidate's, as the agent writes parents) is one box, linked to its children.
     #[test]
     fn the_graph_draws_one_theory_as_one_box() {
-        let records = [theory("thy-000000000000000a", "SemigroupWithUnipotent", &["semigroup"]), theory("thy-000000000000000b", "SemigroupWithUnipotentWithXyx", &["SemigroupWithUnipotent"]), theory("thy-000000000000000c", "SemigroupWithUnipotentWithoutAssoc", &["thy-000000000000000a"]), theory("thy-000000000000000d", "SemigroupWithUnipotentWithCommutative", &["Semigroup+Unipotent"])];
-        let site = Site { reports: Vec::new(), records: records.into_iter().collect(), proofs: BTreeMap::new(), references: Ok(Default::default()) };
+        let records = [
+            theory(
+                "thy-000000000000000a",
+                "SemigroupWithUnipotent",
+                &["semigroup"],
+            ),
+            theory(
+                "thy-000000000000000b",
+                "SemigroupWithUnipotentWithXyx",
+                &["SemigroupWithUnipotent"],
+            ),
+            theory(
+                "thy-000000000000000c",
+                "SemigroupWithUnipotentWithoutAssoc",
+                &["thy-000000000000000a"],
+            ),
+            theory(
+                "thy-000000000000000d",
+                "SemigroupWithUnipotentWithCommutative",
+                &["Semigroup+Unipotent"],
+            ),
+        ];
+        let site = Site {
+            reports: Vec::new(),
+            records: records.into_iter().collect(),
+            proofs: BTreeMap::new(),
+            references: Ok(Default::default()),
+        };
         let html = graph(&site);
-        assert_eq!(html.matches(">SemigroupWithUnipotent</text>").count(), 1, "{html}");
-        assert_eq!(html.matches("<rect ").count(), 5, "semigroup and the four discoveries: {html}");
+        assert_eq!(
+            html.matches(">SemigroupWithUnipotent</text>").count(),
+            1,
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("<rect ").count(),
+            5,
+            "semigroup and the four discoveries: {html}"
+        );
         assert_eq!(html.matches("<line class=\"edge\"").count(), 4, "{html}");
     }
 }

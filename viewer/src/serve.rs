@@ -97,9 +97,17 @@ pub fn serve(root: &Path, listener: TcpListener, stop: &AtomicBool) -> std::io::
                     let _ = answer(&root, stream);
                 });
             }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
             // A connection reset before it was accepted, or similar: the next one may be fine.
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::Interrupted) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::Interrupted
+                ) => {}
             Err(e) => return Err(e),
         }
     }
@@ -119,7 +127,13 @@ fn answer(root: &Path, stream: TcpStream) -> std::io::Result<()> {
         (&mut reader).take(room).read_until(b'\n', &mut line)?;
         if !line.ends_with(b"\n") {
             // The connection closed, or the head is longer than we read.
-            return respond(stream, 400, "text/plain; charset=utf-8", b"bad request\n", false);
+            return respond(
+                stream,
+                400,
+                "text/plain; charset=utf-8",
+                b"bad request\n",
+                false,
+            );
         }
         head.extend_from_slice(&line);
         if line == b"\r\n" || line == b"\n" {
@@ -131,21 +145,57 @@ fn answer(root: &Path, stream: TcpStream) -> std::io::Result<()> {
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let head_only = method == "HEAD";
     if method != "GET" && !head_only {
-        return respond(stream, 405, "text/plain; charset=utf-8", b"only GET and HEAD\n", false);
+        return respond(
+            stream,
+            405,
+            "text/plain; charset=utf-8",
+            b"only GET and HEAD\n",
+            false,
+        );
     }
     match resolve(root, target) {
         Ok(file) => match std::fs::read(&file) {
             Ok(bytes) => respond(stream, 200, content_type(&file), &bytes, head_only),
-            Err(_) => respond(stream, 404, "text/plain; charset=utf-8", b"not found\n", head_only),
+            Err(_) => respond(
+                stream,
+                404,
+                "text/plain; charset=utf-8",
+                b"not found\n",
+                head_only,
+            ),
         },
-        Err(Refused::Outside) => respond(stream, 403, "text/plain; charset=utf-8", b"forbidden: outside the site\n", head_only),
-        Err(Refused::Missing) => respond(stream, 404, "text/plain; charset=utf-8", b"not found\n", head_only),
-        Err(Refused::Malformed) => respond(stream, 400, "text/plain; charset=utf-8", b"bad request\n", head_only),
+        Err(Refused::Outside) => respond(
+            stream,
+            403,
+            "text/plain; charset=utf-8",
+            b"forbidden: outside the site\n",
+            head_only,
+        ),
+        Err(Refused::Missing) => respond(
+            stream,
+            404,
+            "text/plain; charset=utf-8",
+            b"not found\n",
+            head_only,
+        ),
+        Err(Refused::Malformed) => respond(
+            stream,
+            400,
+            "text/plain; charset=utf-8",
+            b"bad request\n",
+            head_only,
+        ),
     }
 }
 
 /// Writes a whole response and closes the connection.
-fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &[u8], head_only: bool) -> std::io::Result<()> {
+fn respond(
+    mut stream: TcpStream,
+    status: u16,
+    content_type: &str,
+    body: &[u8],
+    head_only: bool,
+) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
@@ -172,8 +222,17 @@ mod tests {
         std::fs::write(root.join("index.html"), "x").unwrap();
         std::fs::write(root.join("a b.html"), "x").unwrap();
         assert_eq!(resolve(&root, "/"), Ok(root.join("index.html")));
-        assert_eq!(resolve(&root, "/a%20b.html?x=1#y"), Ok(root.join("a b.html")));
-        for bad in ["/../etc/passwd", "/%2e%2e/x", "/..%2f..%2fetc%2fpasswd", "/x/../../y", "/a\\..\\b"] {
+        assert_eq!(
+            resolve(&root, "/a%20b.html?x=1#y"),
+            Ok(root.join("a b.html"))
+        );
+        for bad in [
+            "/../etc/passwd",
+            "/%2e%2e/x",
+            "/..%2f..%2fetc%2fpasswd",
+            "/x/../../y",
+            "/a\\..\\b",
+        ] {
             assert_eq!(resolve(&root, bad), Err(Refused::Outside), "{bad}");
         }
         assert_eq!(resolve(&root, "/nothing.html"), Err(Refused::Missing));

@@ -55,7 +55,12 @@ fn power_label(k: u32) -> String {
 /// with `data-size`.
 pub fn spectrum(rows: &[SpectrumRowRec]) -> String {
     let matches = oeis::recognise(&SpectrumRowRec::rows(rows));
-    let max = rows.iter().flat_map(|r| [r.iso.value, r.labeled.value]).max().unwrap_or(1).max(10);
+    let max = rows
+        .iter()
+        .flat_map(|r| [r.iso.value, r.labeled.value])
+        .max()
+        .unwrap_or(1)
+        .max(10);
     let max_log = (max as f64).log10().ceil();
     let step = (PLOT_W - PLOT_LEFT - 8.0) / rows.len().max(1) as f64;
     let mut svg = format!("<svg class=\"spectrum\" viewBox=\"0 0 {PLOT_W} 250\" role=\"img\" aria-label=\"spectrum: models per size, log scale\" xmlns=\"http://www.w3.org/2000/svg\">");
@@ -69,13 +74,55 @@ pub fn spectrum(rows: &[SpectrumRowRec]) -> String {
     for (i, r) in rows.iter().enumerate() {
         let x = PLOT_LEFT + step * (i as f64 + 0.5);
         let size = sizes_label(&r.sizes);
-        let _ = write!(svg, "<text class=\"size\" x=\"{x:.1}\" y=\"240\">{}</text>", esc(&size));
-        for (series, count, noun) in [("iso", &r.iso, "up to isomorphism"), ("labeled", &r.labeled, "labeled")] {
-            let kind = if series == "iso" { Counts::Unlabeled } else { Counts::Labeled };
-            let matched: Vec<&str> = matches.iter().filter(|m| m.counts == kind && r.sizes.len() == 1 && m.orders.contains(&r.sizes[0])).map(|m| m.id.as_str()).collect();
-            let class = format!("point {series} {}{}", count_class(count), if matched.is_empty() { "" } else { " oeis" });
-            let title = format!("size {size}: {count} {noun}{}{}", if count.status == Status::AtLeast { " (at least: search cut short)" } else { "" }, if matched.is_empty() { String::new() } else { format!(" — matches {}", matched.join(", ")) });
-            let attrs = format!("class=\"{class}\" data-size=\"{}\" data-count=\"{}\"{}", esc(&size), esc(&count.to_string()), if matched.is_empty() { String::new() } else { format!(" data-oeis=\"{}\"", esc(&matched.join(" "))) });
+        let _ = write!(
+            svg,
+            "<text class=\"size\" x=\"{x:.1}\" y=\"240\">{}</text>",
+            esc(&size)
+        );
+        for (series, count, noun) in [
+            ("iso", &r.iso, "up to isomorphism"),
+            ("labeled", &r.labeled, "labeled"),
+        ] {
+            let kind = if series == "iso" {
+                Counts::Unlabeled
+            } else {
+                Counts::Labeled
+            };
+            let matched: Vec<&str> = matches
+                .iter()
+                .filter(|m| {
+                    m.counts == kind && r.sizes.len() == 1 && m.orders.contains(&r.sizes[0])
+                })
+                .map(|m| m.id.as_str())
+                .collect();
+            let class = format!(
+                "point {series} {}{}",
+                count_class(count),
+                if matched.is_empty() { "" } else { " oeis" }
+            );
+            let title = format!(
+                "size {size}: {count} {noun}{}{}",
+                if count.status == Status::AtLeast {
+                    " (at least: search cut short)"
+                } else {
+                    ""
+                },
+                if matched.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — matches {}", matched.join(", "))
+                }
+            );
+            let attrs = format!(
+                "class=\"{class}\" data-size=\"{}\" data-count=\"{}\"{}",
+                esc(&size),
+                esc(&count.to_string()),
+                if matched.is_empty() {
+                    String::new()
+                } else {
+                    format!(" data-oeis=\"{}\"", esc(&matched.join(" ")))
+                }
+            );
             let y = count_y(count, max_log);
             if series == "iso" {
                 let _ = write!(svg, "<circle {attrs} cx=\"{:.1}\" cy=\"{y:.1}\" r=\"4.5\"><title>{}</title></circle>", x - 5.0, esc(&title));
@@ -87,7 +134,12 @@ pub fn spectrum(rows: &[SpectrumRowRec]) -> String {
     svg.push_str("</svg>");
     let mut caption = String::from("<figcaption>● up to isomorphism, ■ labeled, log scale; hollow: at least (search cut short); on the bottom line: none (0) or unknown (?)");
     for m in &matches {
-        let _ = write!(caption, "<br>Ringed: <a class=\"oeis\" href=\"https://oeis.org/{id}\">{id}</a> {}", esc(&m.describe()), id = esc(&m.id));
+        let _ = write!(
+            caption,
+            "<br>Ringed: <a class=\"oeis\" href=\"https://oeis.org/{id}\">{id}</a> {}",
+            esc(&m.describe()),
+            id = esc(&m.id)
+        );
     }
     caption.push_str("</figcaption>");
     format!("<figure class=\"plot\">{svg}{caption}</figure>")
@@ -120,7 +172,11 @@ const GAP_Y: f64 = 56.0;
 pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
     // Every box as wide as the longest label needs (issue 55: labels were cut to 22 characters,
     // so that most read "SemigroupWithUnipoten…").
-    let node_w = nodes.iter().map(|n| n.label.chars().count() as f64 * CHAR_W + 16.0).fold(NODE_W, f64::max).ceil();
+    let node_w = nodes
+        .iter()
+        .map(|n| n.label.chars().count() as f64 * CHAR_W + 16.0)
+        .fold(NODE_W, f64::max)
+        .ceil();
     let layers = nodes.iter().map(|n| n.layer + 1).max().unwrap_or(0);
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers];
     for (i, n) in nodes.iter().enumerate() {
@@ -133,7 +189,10 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
     for (l, row) in rows.iter().enumerate() {
         let left = (width - row.len() as f64 * (node_w + GAP_X) + GAP_X) / 2.0;
         for (k, &i) in row.iter().enumerate() {
-            at[i] = (left + k as f64 * (node_w + GAP_X), GAP_X + l as f64 * (NODE_H + GAP_Y));
+            at[i] = (
+                left + k as f64 * (node_w + GAP_X),
+                GAP_X + l as f64 * (NODE_H + GAP_Y),
+            );
         }
     }
     let mut svg = format!("<svg class=\"graph\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" role=\"img\" aria-label=\"derivation graph\" xmlns=\"http://www.w3.org/2000/svg\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>");
@@ -145,7 +204,11 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
         let body = format!("<title>{}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{node_w}\" height=\"{NODE_H}\" rx=\"4\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>", esc(&n.label), x + node_w / 2.0, y + NODE_H / 2.0 + 4.0, esc(&n.label));
         match &n.href {
             Some(href) => {
-                let _ = write!(svg, "<a class=\"node linked\" href=\"{}\">{body}</a>", esc(href));
+                let _ = write!(
+                    svg,
+                    "<a class=\"node linked\" href=\"{}\">{body}</a>",
+                    esc(href)
+                );
             }
             None => {
                 let _ = write!(svg, "<g class=\"node\">{body}</g>");
@@ -161,19 +224,35 @@ mod tests {
     use super::*;
 
     fn row(n: u32, iso: Count, labeled: Count) -> SpectrumRowRec {
-        SpectrumRowRec { sizes: vec![n], iso, labeled }
+        SpectrumRowRec {
+            sizes: vec![n],
+            iso,
+            labeled,
+        }
     }
 
     fn exact(value: u128) -> Count {
-        Count { value, status: Status::Exact }
+        Count {
+            value,
+            status: Status::Exact,
+        }
     }
 
     #[test]
     fn one_point_per_size_and_series_with_bounds_zeros_and_oeis_matches_marked() {
         // Magmas: every binary operation, labeled n^(n²) (A002489); the size-6 iso count cut short.
         let iso = [1, 10, 3330, 178_981_952, 2_483_527_537_094_825];
-        let mut rows: Vec<SpectrumRowRec> = (1..=5u32).map(|n| row(n, exact(iso[n as usize - 1]), exact((n as u128).pow(n * n)))).collect();
-        rows.push(row(6, Count { value: 1000, status: Status::AtLeast }, exact(6u128.pow(36))));
+        let mut rows: Vec<SpectrumRowRec> = (1..=5u32)
+            .map(|n| row(n, exact(iso[n as usize - 1]), exact((n as u128).pow(n * n))))
+            .collect();
+        rows.push(row(
+            6,
+            Count {
+                value: 1000,
+                status: Status::AtLeast,
+            },
+            exact(6u128.pow(36)),
+        ));
         let svg = spectrum(&rows);
         assert_eq!(svg.matches("<circle class=\"point iso").count(), 6);
         assert_eq!(svg.matches("<rect class=\"point labeled").count(), 6);
@@ -181,28 +260,94 @@ mod tests {
         assert_eq!(svg.matches("data-oeis=\"A002489\"").count(), 6, "{svg}");
         assert!(svg.contains("href=\"https://oeis.org/A002489\""), "{svg}");
         // Log scale: 10^28 at the top, 1 at the bottom of the scale, a point per decade between.
-        assert!(svg.contains(">1e28</text>") || svg.contains(">1e27</text>"), "{svg}");
-        let small = spectrum(&[row(1, exact(0), exact(0)), row(2, exact(1), exact(2)), row(3, Count { value: 0, status: Status::Unknown }, Count { value: 0, status: Status::Unknown })]);
-        assert_eq!(small.matches(&format!("cy=\"{PLOT_ZERO:.1}\"")).count(), 2, "zero and unknown on the baseline: {small}");
+        assert!(
+            svg.contains(">1e28</text>") || svg.contains(">1e27</text>"),
+            "{svg}"
+        );
+        let small = spectrum(&[
+            row(1, exact(0), exact(0)),
+            row(2, exact(1), exact(2)),
+            row(
+                3,
+                Count {
+                    value: 0,
+                    status: Status::Unknown,
+                },
+                Count {
+                    value: 0,
+                    status: Status::Unknown,
+                },
+            ),
+        ]);
+        assert_eq!(
+            small.matches(&format!("cy=\"{PLOT_ZERO:.1}\"")).count(),
+            2,
+            "zero and unknown on the baseline: {small}"
+        );
         assert_eq!(small.matches("class=\"point iso exact zero\"").count(), 1);
         assert_eq!(small.matches("class=\"point labeled unknown\"").count(), 1);
     }
 
     #[test]
     fn graph_labels_and_links_are_escaped() {
-        let nodes = [Node { label: "<script>x</script>".into(), href: Some("a\".html".into()), layer: 0 }, Node { label: "child".into(), href: None, layer: 1 }];
+        let nodes = [
+            Node {
+                label: "<script>x</script>".into(),
+                href: Some("a\".html".into()),
+                layer: 0,
+            },
+            Node {
+                label: "child".into(),
+                href: None,
+                layer: 1,
+            },
+        ];
         let svg = layered(&nodes, &[(0, 1, "<b>".into())]);
-        assert!(!svg.contains("<script>") && !svg.contains("<b>") && svg.contains("href=\"a&quot;.html\""), "{svg}");
+        assert!(
+            !svg.contains("<script>")
+                && !svg.contains("<b>")
+                && svg.contains("href=\"a&quot;.html\""),
+            "{svg}"
+        );
         assert_eq!(svg.matches("class=\"node").count(), 2);
     }
 
     #[test]
     fn graph_labels_are_whole_and_their_boxes_fit_them() {
         let long = "SemigroupWithUnipotentWithXyxWithoutUnipotent";
-        let nodes = [Node { label: long.into(), href: None, layer: 0 }, Node { label: "Semigroup".into(), href: None, layer: 1 }];
+        let nodes = [
+            Node {
+                label: long.into(),
+                href: None,
+                layer: 0,
+            },
+            Node {
+                label: "Semigroup".into(),
+                href: None,
+                layer: 1,
+            },
+        ];
         let svg = layered(&nodes, &[]);
-        assert!(svg.contains(&format!(">{long}</text>")) && !svg.contains('…'), "{svg}");
-        let width: f64 = svg.split("<rect ").nth(1).unwrap().split("width=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
-        assert!(width >= long.len() as f64 * CHAR_W, "a box of {width} for {} characters", long.len());
+        assert!(
+            svg.contains(&format!(">{long}</text>")) && !svg.contains('…'),
+            "{svg}"
+        );
+        let width: f64 = svg
+            .split("<rect ")
+            .nth(1)
+            .unwrap()
+            .split("width=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            width >= long.len() as f64 * CHAR_W,
+            "a box of {width} for {} characters",
+            long.len()
+        );
     }
 }

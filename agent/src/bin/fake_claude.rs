@@ -20,16 +20,30 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // A first argument `--fake-mode=MODE` (from `--llm-command "fake-claude --fake-mode=MODE"`)
     // overrides the environment, so that tests running in parallel can differ.
-    let from_arg = args.first().and_then(|a| a.strip_prefix("--fake-mode=")).map(String::from);
+    let from_arg = args
+        .first()
+        .and_then(|a| a.strip_prefix("--fake-mode="))
+        .map(String::from);
     if from_arg.is_some() {
         args.remove(0);
     }
     if let Ok(log) = std::env::var("FAKE_CLAUDE_LOG") {
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
-            let _ = writeln!(f, "{}\tCLAUDECODE={}", serde_json::to_string(&args).unwrap_or_default(), std::env::var_os("CLAUDECODE").is_some());
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = writeln!(
+                f,
+                "{}\tCLAUDECODE={}",
+                serde_json::to_string(&args).unwrap_or_default(),
+                std::env::var_os("CLAUDECODE").is_some()
+            );
         }
     }
-    let mode = from_arg.or_else(|| std::env::var("FAKE_CLAUDE_MODE").ok()).unwrap_or_else(|| "good".into());
+    let mode = from_arg
+        .or_else(|| std::env::var("FAKE_CLAUDE_MODE").ok())
+        .unwrap_or_else(|| "good".into());
     if prompt.starts_with("PHASE: RESEARCH") {
         // `research step --llm claude`: a proposal (with a terminal escape in a title, which must
         // not reach the files), a formula that does not parse, or garbage.
@@ -44,16 +58,41 @@ fn main() {
     }
     let plan_phase = prompt.starts_with("PHASE: PLAN");
     let retry = prompt.contains("Your previous reply was rejected");
-    let line_after = |key: &str| prompt.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).unwrap_or("").to_string();
+    let line_after = |key: &str| {
+        prompt
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(str::trim)
+            .unwrap_or("")
+            .to_string()
+    };
     // The first two moves offered (COMPLETE and DEFORM): DEFORM of groups makes candidates shown new.
-    let first_move = line_after("Moves available:").split(", ").filter(|m| !m.is_empty() && !m.starts_with("none")).take(2).map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ");
-    let good_plan = format!(r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["group"], "moves": [{first_move}], "depth": 1}}], "check_top": 20, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#);
+    let first_move = line_after("Moves available:")
+        .split(", ")
+        .filter(|m| !m.is_empty() && !m.starts_with("none"))
+        .take(2)
+        .map(|m| format!("\"{m}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let good_plan = format!(
+        r#"I will look at groups. <plan>{{"strategy": "Scripted: groups with one move", "explorations": [{{"bases": ["group"], "moves": [{first_move}], "depth": 1}}], "check_top": 20, "max_size": 4, "prove": [{{"theory": "group", "statement": "x * x = e", "rationale": "scripted"}}]}}</plan>"#
+    );
     // The first candidate shown new (ACT keeps nothing else), else the first.
-    let names: Vec<&str> = prompt.lines().filter_map(|l| l.strip_prefix("### Candidate ").and_then(|r| r.split_once(": ")).map(|(_, n)| n.trim())).collect();
+    let names: Vec<&str> = prompt
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("### Candidate ")
+                .and_then(|r| r.split_once(": "))
+                .map(|(_, n)| n.trim())
+        })
+        .collect();
     let mut current = "";
     let mut new = None;
     for l in prompt.lines() {
-        if let Some((_, n)) = l.strip_prefix("### Candidate ").and_then(|r| r.split_once(": ")) {
+        if let Some((_, n)) = l
+            .strip_prefix("### Candidate ")
+            .and_then(|r| r.split_once(": "))
+        {
             current = n.trim();
         } else if l.trim_start().starts_with("what it is: new because") && new.is_none() {
             new = Some(current);
@@ -61,13 +100,26 @@ fn main() {
     }
     let candidate = new.or(names.first().copied()).unwrap_or("").to_string();
     let references = std::env::var("FAKE_CLAUDE_REFERENCES").unwrap_or_else(|_| "[]".into());
-    let good_decisions = format!(r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script", "references": {references}}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#);
-    let good = if plan_phase { good_plan } else { good_decisions };
+    let good_decisions = format!(
+        r#"Analysis. <decisions>{{"analysis": "Scripted analysis", "keep": [{{"candidate": "{candidate}", "name": "ScriptedFind", "notes": "kept by the script", "references": {references}}}], "conjectures": [{{"theory": "{candidate}", "statement": "x * y = y * x", "rationale": "scripted"}}]}}</decisions>"#
+    );
+    let good = if plan_phase {
+        good_plan
+    } else {
+        good_decisions
+    };
     // A child of this program that outlives it, holding its output open; its pid goes to the log.
     let grandchild = || {
-        let child = std::process::Command::new("sleep").arg("30").spawn().expect("sleep runs");
+        let child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep runs");
         if let Ok(log) = std::env::var("FAKE_CLAUDE_LOG") {
-            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)
+            {
                 let _ = writeln!(f, "grandchild {}", child.id());
             }
         }
@@ -83,15 +135,33 @@ fn main() {
             std::thread::sleep(std::time::Duration::from_secs(3600));
             String::new()
         }
-        "forge" if plan_phase => good.replace("Scripted: groups with one move", &format!("\\u001b[2J{}", "S".repeat(100_000))),
+        "forge" if plan_phase => good.replace(
+            "Scripted: groups with one move",
+            &format!("\\u001b[2J{}", "S".repeat(100_000)),
+        ),
         "forge" if !retry => good.replace("ScriptedFind", &"N".repeat(10_000_000)),
-        "forge" => good.replace("Scripted analysis", "fine\\n\\n## Faults\\n\\nNone.\\n\\n# Research Cycle 99\\n"),
+        "forge" => good.replace(
+            "Scripted analysis",
+            "fine\\n\\n## Faults\\n\\nNone.\\n\\n# Research Cycle 99\\n",
+        ),
         "fix" if retry => good,
-        "fix" | "malformed" => if plan_phase { "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into() } else { "<decisions>{\"analysis\": 1,}</decisions>".into() },
+        "fix" | "malformed" => {
+            if plan_phase {
+                "<plan>{\"strategy\": \"oops\", \"explorations\": [</plan>".into()
+            } else {
+                "<decisions>{\"analysis\": 1,}</decisions>".into()
+            }
+        }
         "unknown" if plan_phase => good.replace("\"group\"", "\"Hypergroupoid\""),
-        "unknown" => good.replace(&format!("\"candidate\": \"{candidate}\""), "\"candidate\": \"NoSuchCandidate\""),
+        "unknown" => good.replace(
+            &format!("\"candidate\": \"{candidate}\""),
+            "\"candidate\": \"NoSuchCandidate\"",
+        ),
         "traversal" if plan_phase => good.replace("\"group\"", "\"../../etc/passwd\""),
-        "traversal" => good.replace("ScriptedFind", "../../etc/passwd").replace(&format!("\"theory\": \"{candidate}\""), "\"theory\": \"../../../tmp/x\""),
+        "traversal" => good.replace("ScriptedFind", "../../etc/passwd").replace(
+            &format!("\"theory\": \"{candidate}\""),
+            "\"theory\": \"../../../tmp/x\"",
+        ),
         "badformula" => good.replace("x * y = y * x", "x +++ y"),
         "garbage" => "\u{1}\u{2}}}}{{<<plan>>>> 💥 lorem ipsum </decisions>".into(),
         "hang" => {
@@ -101,7 +171,13 @@ fn main() {
         "hang_setsid" => {
             // Out of this program's process group and session; the shell logs its own pid, which
             // `exec` gives to sleep, whether or not setsid(1) had to fork.
-            let _ = std::process::Command::new("setsid").args(["sh", "-c", "echo \"grandchild $$\" >> \"$FAKE_CLAUDE_LOG\"; exec sleep 1000"]).spawn();
+            let _ = std::process::Command::new("setsid")
+                .args([
+                    "sh",
+                    "-c",
+                    "echo \"grandchild $$\" >> \"$FAKE_CLAUDE_LOG\"; exec sleep 1000",
+                ])
+                .spawn();
             std::thread::sleep(std::time::Duration::from_secs(3600));
             String::new()
         }

@@ -33,23 +33,64 @@ pub struct CliLlm {
 impl CliLlm {
     /// The Claude Code CLI.
     pub fn claude(model: &str, effort: &str, timeout: Duration) -> CliLlm {
-        CliLlm { program: "claude".into(), prefix_args: vec![], model: model.into(), effort: effort.into(), timeout, cancel: None }
+        CliLlm {
+            program: "claude".into(),
+            prefix_args: vec![],
+            model: model.into(),
+            effort: effort.into(),
+            timeout,
+            cancel: None,
+        }
     }
 
     /// A program given as `PROGRAM [ARGS...]` (split at whitespace; no shell is involved).
-    pub fn command(command_line: &str, model: &str, effort: &str, timeout: Duration) -> Result<CliLlm, String> {
+    pub fn command(
+        command_line: &str,
+        model: &str,
+        effort: &str,
+        timeout: Duration,
+    ) -> Result<CliLlm, String> {
         let mut words = command_line.split_whitespace().map(String::from);
         let program = words.next().ok_or("the command is empty")?;
-        Ok(CliLlm { program, prefix_args: words.collect(), model: model.into(), effort: effort.into(), timeout, cancel: None })
+        Ok(CliLlm {
+            program,
+            prefix_args: words.collect(),
+            model: model.into(),
+            effort: effort.into(),
+            timeout,
+            cancel: None,
+        })
     }
 
     /// The arguments of one call.
     pub fn args(&self, system: &str) -> Vec<String> {
-        let protocol = ["--print", "--model", &self.model, "--effort", &self.effort, "--output-format", "text", "--tools", "", "--no-session-persistence", "--system-prompt", system];
-        self.prefix_args.iter().cloned().chain(protocol.iter().map(|s| s.to_string())).collect()
+        let protocol = [
+            "--print",
+            "--model",
+            &self.model,
+            "--effort",
+            &self.effort,
+            "--output-format",
+            "text",
+            "--tools",
+            "",
+            "--no-session-persistence",
+            "--system-prompt",
+            system,
+        ];
+        self.prefix_args
+            .iter()
+            .cloned()
+            .chain(protocol.iter().map(|s| s.to_string()))
+            .collect()
     }
 
-    async fn call(&self, system: &str, prompt: &str, tree: &RefCell<Tree>) -> Result<String, LlmError> {
+    async fn call(
+        &self,
+        system: &str,
+        prompt: &str,
+        tree: &RefCell<Tree>,
+    ) -> Result<String, LlmError> {
         let mut child = tokio::process::Command::new(&self.program)
             .args(self.args(system))
             .env_remove("CLAUDECODE")
@@ -60,7 +101,10 @@ impl CliLlm {
             // Its own process group, so that whatever it starts can be found and stopped with it.
             .process_group(0)
             .spawn()
-            .map_err(|source| LlmError::Spawn { program: self.program.clone(), source })?;
+            .map_err(|source| LlmError::Spawn {
+                program: self.program.clone(),
+                source,
+            })?;
         if let Some(pid) = child.id().and_then(|p| i32::try_from(p).ok()) {
             *tree.borrow_mut() = Tree::of(pid);
         }
@@ -72,8 +116,22 @@ impl CliLlm {
             let _ = stdin.write_all(&prompt).await;
             drop(stdin);
         });
-        let (out, err) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
-        let readers = [tokio::spawn(read_capped(child.stdout.take().expect("stdout is piped"), out.clone(), MAX_REPLY + 1)), tokio::spawn(read_capped(child.stderr.take().expect("stderr is piped"), err.clone(), 64 * 1024))];
+        let (out, err) = (
+            Arc::new(Mutex::new(Vec::new())),
+            Arc::new(Mutex::new(Vec::new())),
+        );
+        let readers = [
+            tokio::spawn(read_capped(
+                child.stdout.take().expect("stdout is piped"),
+                out.clone(),
+                MAX_REPLY + 1,
+            )),
+            tokio::spawn(read_capped(
+                child.stderr.take().expect("stderr is piped"),
+                err.clone(),
+                64 * 1024,
+            )),
+        ];
         let status = child.wait().await;
         writer.abort();
         // The reply is complete when the program exits. Anything it left running (which may hold
@@ -81,20 +139,37 @@ impl CliLlm {
         // lingering grandchild cannot turn a reply into no reply.
         tree.take().kill();
         for r in readers {
-            if tokio::time::timeout(Duration::from_secs(2), &mut Box::pin(r)).await.is_err() {
+            if tokio::time::timeout(Duration::from_secs(2), &mut Box::pin(r))
+                .await
+                .is_err()
+            {
                 break;
             }
         }
         let status = status.map_err(|e| LlmError::Io(self.program.clone(), e))?;
-        let text = |b: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&b.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        let text = |b: &Arc<Mutex<Vec<u8>>>| {
+            String::from_utf8_lossy(&b.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+        };
         let (stdout, stderr) = (text(&out), crate::text::printable(&text(&err)));
         let not_logged_in = |s: &str| s.to_ascii_lowercase().contains("not logged in");
         if not_logged_in(&stderr) || (not_logged_in(&stdout) && !stdout.contains("</")) {
             return Err(LlmError::NotLoggedIn(self.program.clone()));
         }
         if !status.success() {
-            let tail: String = stderr.trim().chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
-            return Err(LlmError::Exit { program: self.program.clone(), status: status.to_string(), stderr: tail });
+            let tail: String = stderr
+                .trim()
+                .chars()
+                .rev()
+                .take(400)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            return Err(LlmError::Exit {
+                program: self.program.clone(),
+                status: status.to_string(),
+                stderr: tail,
+            });
         }
         Ok(stdout)
     }
@@ -102,7 +177,11 @@ impl CliLlm {
 
 /// Reads `from` to its end, keeping the first `cap` bytes in `into` and dropping the rest (still
 /// reading it, so that the writer never blocks on a full pipe).
-async fn read_capped(mut from: impl tokio::io::AsyncRead + Unpin, into: Arc<Mutex<Vec<u8>>>, cap: usize) {
+async fn read_capped(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    into: Arc<Mutex<Vec<u8>>>,
+    cap: usize,
+) {
     let mut buf = [0u8; 8192];
     while let Ok(n) = from.read(&mut buf).await {
         if n == 0 {
@@ -116,7 +195,10 @@ async fn read_capped(mut from: impl tokio::io::AsyncRead + Unpin, into: Arc<Mute
 
 impl Llm for CliLlm {
     fn describe(&self) -> String {
-        format!("{} (model {}, effort {})", self.program, self.model, self.effort)
+        format!(
+            "{} (model {}, effort {})",
+            self.program, self.model, self.effort
+        )
     }
 
     fn ask(&self, req: &Request) -> Result<String, LlmError> {
@@ -131,12 +213,22 @@ impl Llm for CliLlm {
 impl CliLlm {
     /// One call with a system prompt and a prompt, outside a cycle (the research step asks
     /// this way): the same process handling, limits and Ctrl-C as [`Llm::ask`].
-    pub fn ask_text(&self, system: &str, prompt: &str, deadline: Option<Instant>) -> Result<String, LlmError> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| LlmError::Io(self.program.clone(), e))?;
+    pub fn ask_text(
+        &self,
+        system: &str,
+        prompt: &str,
+        deadline: Option<Instant>,
+    ) -> Result<String, LlmError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| LlmError::Io(self.program.clone(), e))?;
         let tree = RefCell::new(Tree::default());
         let result = rt.block_on(async {
             // The cycle's deadline when there is one, else this call's own.
-            let deadline = tokio::time::Instant::from_std(deadline.unwrap_or_else(|| Instant::now() + self.timeout));
+            let deadline = tokio::time::Instant::from_std(
+                deadline.unwrap_or_else(|| Instant::now() + self.timeout),
+            );
             let mut call = std::pin::pin!(self.call(system, prompt, &tree));
             // Wait in short slices so that Ctrl-C is noticed, and what the program starts is seen
             // (a process that leaves its group is found through its parent while it runs).
@@ -145,11 +237,18 @@ impl CliLlm {
                     return r;
                 }
                 tree.borrow().scan();
-                if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+                if self
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::SeqCst))
+                {
                     return Err(LlmError::Interrupted(self.program.clone()));
                 }
                 if tokio::time::Instant::now() >= deadline {
-                    return Err(LlmError::Timeout(self.program.clone(), self.timeout.as_secs()));
+                    return Err(LlmError::Timeout(
+                        self.program.clone(),
+                        self.timeout.as_secs(),
+                    ));
                 }
             }
         });

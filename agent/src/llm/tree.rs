@@ -39,7 +39,10 @@ struct Stat {
 impl Tree {
     /// The tree of the program `leader`, which was started as its own process group's leader.
     pub fn of(leader: i32) -> Tree {
-        let tree = Tree { leader: Some(leader), seen: RefCell::default() };
+        let tree = Tree {
+            leader: Some(leader),
+            seen: RefCell::default(),
+        };
         tree.scan();
         tree
     }
@@ -64,7 +67,9 @@ impl Tree {
         loop {
             let before = seen.len();
             for (&pid, st) in now {
-                let parent_seen = now.get(&st.ppid).is_some_and(|p| seen.get(&st.ppid) == Some(&p.start));
+                let parent_seen = now
+                    .get(&st.ppid)
+                    .is_some_and(|p| seen.get(&st.ppid) == Some(&p.start));
                 if parent_seen && !seen.contains_key(&pid) {
                     seen.insert(pid, st.start);
                 }
@@ -87,7 +92,11 @@ impl Tree {
             let now = processes();
             self.scan_in(&now);
             let seen = self.seen.borrow();
-            let alive: Vec<(i32, &Stat)> = now.iter().filter(|&(pid, st)| *pid != me && !st.zombie && seen.get(pid) == Some(&st.start)).map(|(&pid, st)| (pid, st)).collect();
+            let alive: Vec<(i32, &Stat)> = now
+                .iter()
+                .filter(|&(pid, st)| *pid != me && !st.zombie && seen.get(pid) == Some(&st.start))
+                .map(|(&pid, st)| (pid, st))
+                .collect();
             if alive.is_empty() {
                 return;
             }
@@ -113,10 +122,17 @@ fn signal(pid: i32) {
 /// Every process now running, from `/proc` (empty where there is no `/proc`: the process group
 /// is then all that is killed).
 fn processes() -> HashMap<i32, Stat> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return HashMap::new() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return HashMap::new();
+    };
     dir.flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| Some((pid, stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)?)))
+        .filter_map(|pid| {
+            Some((
+                pid,
+                stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)?,
+            ))
+        })
         .collect()
 }
 
@@ -126,7 +142,13 @@ fn stat(line: &str) -> Option<Stat> {
     let rest: Vec<&str> = line[line.rfind(')')? + 1..].split_whitespace().collect();
     // Fields 3 (state), 4, 5, 6 and 22 of proc(5), numbered from 1 with pid and comm first.
     let field = |n: usize| rest.get(n - 3).copied();
-    Some(Stat { zombie: field(3)? == "Z", ppid: field(4)?.parse().ok()?, group: field(5)?.parse().ok()?, session: field(6)?.parse().ok()?, start: field(22)?.parse().ok()? })
+    Some(Stat {
+        zombie: field(3)? == "Z",
+        ppid: field(4)?.parse().ok()?,
+        group: field(5)?.parse().ok()?,
+        session: field(6)?.parse().ok()?,
+        start: field(22)?.parse().ok()?,
+    })
 }
 
 #[cfg(test)]
@@ -137,7 +159,10 @@ mod tests {
     fn a_stat_line_is_read_past_a_command_name_with_spaces_and_parentheses() {
         let line = "4242 (a (b) c) S 1 4240 4239 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
         let st = stat(line).unwrap();
-        assert_eq!((st.ppid, st.group, st.session, st.start, st.zombie), (1, 4240, 4239, 987654, false));
+        assert_eq!(
+            (st.ppid, st.group, st.session, st.start, st.zombie),
+            (1, 4240, 4239, 987654, false)
+        );
         assert!(stat("4242 (x) Z 1").is_none(), "too short");
     }
 }

@@ -19,7 +19,11 @@ use birkhoff_library::record::Body;
 struct Presentations;
 
 pub(crate) fn with(seed: &str, extra: &str) -> Theory {
-    Theory::parse(&format!("{}\n{extra}", seeds::load(seed).unwrap().to_text()), "candidate.bk").unwrap()
+    Theory::parse(
+        &format!("{}\n{extra}", seeds::load(seed).unwrap().to_text()),
+        "candidate.bk",
+    )
+    .unwrap()
 }
 
 impl Explorer for Presentations {
@@ -29,10 +33,22 @@ impl Explorer for Presentations {
 
     fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
         let renamed = Theory::parse("theory Q\nfunc o : 2\nfunc l : 2\nfunc r : 2\naxiom a: l(x, o(x, y)) = y\naxiom b: o(x, l(x, y)) = y\naxiom c: r(o(x, y), y) = x\naxiom d: o(r(x, y), y) = x\n", "q.bk").unwrap();
-        let g = |name: &str, theory: Theory, parent: &str| Generated { name: name.into(), theory, origin: "COMPLETE".into(), parents: vec![parent.into()] };
+        let g = |name: &str, theory: Theory, parent: &str| Generated {
+            name: name.into(),
+            theory,
+            origin: "COMPLETE".into(),
+            parents: vec![parent.into()],
+        };
         Ok(vec![
             g("SqA", with("loop", "axiom cube: x * (x * x) = e"), "loop"),
-            g("SqB", with("loop", "axiom cube: x * (x * x) = e\naxiom ldiv_e: x \\ e = x * x"), "loop"),
+            g(
+                "SqB",
+                with(
+                    "loop",
+                    "axiom cube: x * (x * x) = e\naxiom ldiv_e: x \\ e = x * x",
+                ),
+                "loop",
+            ),
             g("QuasigroupAgain", renamed, "quasigroup"),
         ])
     }
@@ -54,48 +70,132 @@ impl Llm for KeepsSqB {
 }
 
 fn tools() -> Toolbox {
-    Toolbox { explorer: Some(Box::new(Presentations)), per_size: std::time::Duration::from_secs(5), ..Toolbox::builtin() }
+    Toolbox {
+        explorer: Some(Box::new(Presentations)),
+        per_size: std::time::Duration::from_secs(5),
+        ..Toolbox::builtin()
+    }
 }
 
 fn discoveries(lib: &birkhoff_library::Library) -> Vec<birkhoff_library::record::TheoryRec> {
-    lib.list("theory").unwrap().into_iter().filter_map(|r| match r.body {
-        Body::Theory(t) if t.discovery => Some(t),
-        _ => None,
-    }).collect()
+    lib.list("theory")
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.body {
+            Body::Theory(t) if t.discovery => Some(t),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
 fn presentations_of_known_classes_are_never_kept_as_discoveries() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
-    let offline = Agent { llm: &Offline, offline: true, tools: tools(), observer: &Silent, interrupted: &|| false };
-    offline.run(&mut lib, &Config { goal: "quasigroups".into(), cycles: 2, bases: vec![] }).unwrap();
+    let offline = Agent {
+        llm: &Offline,
+        offline: true,
+        tools: tools(),
+        observer: &Silent,
+        interrupted: &|| false,
+    };
+    offline
+        .run(
+            &mut lib,
+            &Config {
+                goal: "quasigroups".into(),
+                cycles: 2,
+                bases: vec![],
+            },
+        )
+        .unwrap();
 
     let first: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
-    let kept: Vec<&str> = first.discoveries.iter().map(|d| d.candidate.name.as_str()).collect();
+    let kept: Vec<&str> = first
+        .discoveries
+        .iter()
+        .map(|d| d.candidate.name.as_str())
+        .collect();
     assert_eq!(kept, ["SqA"], "{}", first.decisions.analysis);
     let name = first.discoveries[0].name.clone();
-    assert!(name.starts_with("LoopWithCube"), "named by what it is: {name}");
-    assert!(first.discoveries[0].notes.contains("New because"), "{}", first.discoveries[0].notes);
+    assert!(
+        name.starts_with("LoopWithCube"),
+        "named by what it is: {name}"
+    );
+    assert!(
+        first.discoveries[0].notes.contains("New because"),
+        "{}",
+        first.discoveries[0].notes
+    );
     let a = &first.decisions.analysis;
-    assert!(a.contains("SqB (known as SqA (candidate): equivalent"), "{a}");
-    assert!(a.contains("QuasigroupAgain (known as quasigroup (seed): equal up to renaming"), "{a}");
+    assert!(
+        a.contains("SqB (known as SqA (candidate): equivalent"),
+        "{a}"
+    );
+    assert!(
+        a.contains("QuasigroupAgain (known as quasigroup (seed): equal up to renaming"),
+        "{a}"
+    );
 
     // The next cycle meets both presentations again: each is the discovery, nothing is kept.
     let second: CycleReport = serde_json::from_value(lib.report(2).unwrap()).unwrap();
-    assert!(second.discoveries.is_empty(), "{}", second.decisions.analysis);
-    assert!(second.decisions.analysis.contains(&format!("SqB (known as {name} (discovery): equivalent")), "{}", second.decisions.analysis);
+    assert!(
+        second.discoveries.is_empty(),
+        "{}",
+        second.decisions.analysis
+    );
+    assert!(
+        second
+            .decisions
+            .analysis
+            .contains(&format!("SqB (known as {name} (discovery): equivalent")),
+        "{}",
+        second.decisions.analysis
+    );
     assert_eq!(discoveries(&lib).len(), 1);
 
     // A model that keeps SqB anyway adds a presentation to the record, not a discovery.
-    let scripted = Agent { llm: &KeepsSqB, offline: false, tools: tools(), observer: &Silent, interrupted: &|| false };
-    scripted.run(&mut lib, &Config { goal: "quasigroups again".into(), cycles: 1, bases: vec![] }).unwrap();
+    let scripted = Agent {
+        llm: &KeepsSqB,
+        offline: false,
+        tools: tools(),
+        observer: &Silent,
+        interrupted: &|| false,
+    };
+    scripted
+        .run(
+            &mut lib,
+            &Config {
+                goal: "quasigroups again".into(),
+                cycles: 1,
+                bases: vec![],
+            },
+        )
+        .unwrap();
     let third: CycleReport = serde_json::from_value(lib.report(3).unwrap()).unwrap();
     assert!(third.discoveries.is_empty());
-    assert!(third.tool_calls.iter().any(|t| t.tool == "add_to_library" && t.summary.contains("another presentation")), "{:?}", third.tool_calls.iter().map(|t| &t.summary).collect::<Vec<_>>());
+    assert!(
+        third
+            .tool_calls
+            .iter()
+            .any(|t| t.tool == "add_to_library" && t.summary.contains("another presentation")),
+        "{:?}",
+        third
+            .tool_calls
+            .iter()
+            .map(|t| &t.summary)
+            .collect::<Vec<_>>()
+    );
     let stored = discoveries(&lib);
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0].presentations.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["SqB"]);
+    assert_eq!(
+        stored[0]
+            .presentations
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>(),
+        ["SqB"]
+    );
 }
 
 /// Two known classes in disguise: commutative quasigroups read through their right division
@@ -110,8 +210,19 @@ impl Explorer for Disguises {
     }
 
     fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
-        let g = |name: &str, extra: &str| Generated { name: name.into(), theory: with("quasigroup", extra), origin: "COMPLETE".into(), parents: vec!["quasigroup".into()] };
-        Ok(vec![g("RightDivisionCommutative", "axiom c: x / y = y / x"), g("DivisionsCommute", "axiom c: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom h: x * y = y * x")])
+        let g = |name: &str, extra: &str| Generated {
+            name: name.into(),
+            theory: with("quasigroup", extra),
+            origin: "COMPLETE".into(),
+            parents: vec!["quasigroup".into()],
+        };
+        Ok(vec![
+            g("RightDivisionCommutative", "axiom c: x / y = y / x"),
+            g(
+                "DivisionsCommute",
+                "axiom c: x / y = y / x\naxiom f: x \\ (x / y) = y\naxiom h: x * y = y * x",
+            ),
+        ])
     }
 }
 
@@ -119,11 +230,34 @@ impl Explorer for Disguises {
 fn parastrophes_and_definitional_extensions_of_known_classes_are_not_kept() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
-    let tools = Toolbox { explorer: Some(Box::new(Disguises)), per_size: std::time::Duration::from_secs(5), ..Toolbox::builtin() };
-    let agent = Agent { llm: &Offline, offline: true, tools, observer: &Silent, interrupted: &|| false };
-    agent.run(&mut lib, &Config { goal: "quasigroups".into(), cycles: 1, bases: vec![] }).unwrap();
+    let tools = Toolbox {
+        explorer: Some(Box::new(Disguises)),
+        per_size: std::time::Duration::from_secs(5),
+        ..Toolbox::builtin()
+    };
+    let agent = Agent {
+        llm: &Offline,
+        offline: true,
+        tools,
+        observer: &Silent,
+        interrupted: &|| false,
+    };
+    agent
+        .run(
+            &mut lib,
+            &Config {
+                goal: "quasigroups".into(),
+                cycles: 1,
+                bases: vec![],
+            },
+        )
+        .unwrap();
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
-    assert!(report.discoveries.is_empty(), "{}", report.decisions.analysis);
+    assert!(
+        report.discoveries.is_empty(),
+        "{}",
+        report.decisions.analysis
+    );
     assert!(discoveries(&lib).is_empty());
     // Both are known at identification, before the strategist decides: the definitional
     // extension through definitions, the parastrophe through swapped arguments. Nothing the

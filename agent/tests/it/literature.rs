@@ -14,43 +14,102 @@ use birkhoff_agent::situation::Candidate;
 use birkhoff_agent::tools::{Explorer, Generated, LiteratureAccess, Scorer, Toolbox};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::Library;
-use birkhoff_literature::testing::fixtures::{config, fixture, invented_arxiv, recalled_arxiv, serve_all, serve_empty_searches};
+use birkhoff_literature::testing::fixtures::{
+    config, fixture, invented_arxiv, recalled_arxiv, serve_all, serve_empty_searches,
+};
 use birkhoff_literature::testing::server::{Reply, Server};
 use birkhoff_literature::{Origin, Outcome, Paper, Reference, Status, Store};
 use std::time::Duration;
 
 fn reference(number: &str, title: &str, status: Status) -> Reference {
-    Reference { number: number.into(), paper: Paper::new(title, vec!["Ann Author".into()], Some(2001), Origin::Llm), status, found_by: "proposed".into() }
+    Reference {
+        number: number.into(),
+        paper: Paper::new(title, vec!["Ann Author".into()], Some(2001), Origin::Llm),
+        status,
+        found_by: "proposed".into(),
+    }
 }
 
 /// A search that confirmed one reference and not another, with no OEIS match.
 fn outcome(confirmed: bool) -> Outcome {
-    let confirmed = if confirmed { vec![reference("REF-001", "Cube loops", Status::Confirmed { verified: 1, endpoint: "http://127.0.0.1/arxiv".into() })] } else { vec![] };
-    let unconfirmed = vec![reference("UREF-001", "The Invented Theory of Cube Loops", Status::Unconfirmed { reason: "no entry for id 2399.99999".into() })];
-    Outcome { subject: "s".into(), literature_md: "LITERATURE.md".into(), sources: vec![], confirmed, unconfirmed, this_run: vec![], oeis: vec![], oeis_misses: vec![], searched: true }
+    let confirmed = if confirmed {
+        vec![reference(
+            "REF-001",
+            "Cube loops",
+            Status::Confirmed {
+                verified: 1,
+                endpoint: "http://127.0.0.1/arxiv".into(),
+            },
+        )]
+    } else {
+        vec![]
+    };
+    let unconfirmed = vec![reference(
+        "UREF-001",
+        "The Invented Theory of Cube Loops",
+        Status::Unconfirmed {
+            reason: "no entry for id 2399.99999".into(),
+        },
+    )];
+    Outcome {
+        subject: "s".into(),
+        literature_md: "LITERATURE.md".into(),
+        sources: vec![],
+        confirmed,
+        unconfirmed,
+        this_run: vec![],
+        oeis: vec![],
+        oeis_misses: vec![],
+        searched: true,
+    }
 }
 
 #[test]
 fn only_confirmed_references_make_a_theory_known_or_reach_the_report() {
     let note = LiteratureNote::of(&outcome(true));
-    assert_eq!(note.known_because().as_deref(), Some("REF-001 Cube loops (2001)"));
+    assert_eq!(
+        note.known_because().as_deref(),
+        Some("REF-001 Cube loops (2001)")
+    );
     let only_invented = LiteratureNote::of(&outcome(false));
-    assert_eq!(only_invented.known_because(), None, "an unconfirmed reference never counts");
+    assert_eq!(
+        only_invented.known_because(),
+        None,
+        "an unconfirmed reference never counts"
+    );
     for n in [&note, &only_invented] {
-        assert!(!n.line().contains("Invented") && !n.line().contains("UREF"), "{}", n.line());
+        assert!(
+            !n.line().contains("Invented") && !n.line().contains("UREF"),
+            "{}",
+            n.line()
+        );
     }
-    assert!(only_invented.line().contains("not found in the literature"), "{}", only_invented.line());
+    assert!(
+        only_invented.line().contains("not found in the literature"),
+        "{}",
+        only_invented.line()
+    );
     // A source's title is text, not Markdown: it cannot open a tag or a list in the report.
     let mut marked = outcome(true);
     marked.confirmed[0].paper.title = "Loops <b>of</b> *order* 3".into();
     let line = LiteratureNote::of(&marked).line();
-    assert!(line.contains("Loops \\<b\\>of\\</b\\> \\*order\\* 3"), "{line}");
+    assert!(
+        line.contains("Loops \\<b\\>of\\</b\\> \\*order\\* 3"),
+        "{line}"
+    );
 }
 
 #[test]
 fn a_theory_known_in_the_literature_has_novelty_0() {
     // Loops of left exponent 3: not in the catalogue, so its spectrum is new.
-    let t = Theory::parse(&format!("{}\naxiom cube: x * (x * x) = e", seeds::load("loop").unwrap().to_text()), "cube.bk").unwrap();
+    let t = Theory::parse(
+        &format!(
+            "{}\naxiom cube: x * (x * x) = e",
+            seeds::load("loop").unwrap().to_text()
+        ),
+        "cube.bk",
+    )
+    .unwrap();
     let mut c = Candidate::new("CubeLoop".into(), t, "COMPLETE".into(), vec![]);
     Toolbox::builtin().check_models(&mut c, 5).unwrap();
     let novelty = |c: &Candidate| TenDimensions::default().score(c, &[]).unwrap().dims["novelty"];
@@ -71,7 +130,15 @@ impl Explorer for CubeLoops {
     }
 
     fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
-        Ok(vec![Generated { name: "CubeLoop".into(), theory: crate::identify::with("loop", "axiom cube: x * (x * x) = e\naxiom comm: x * y = y * x"), origin: "COMPLETE".into(), parents: vec!["loop".into()] }])
+        Ok(vec![Generated {
+            name: "CubeLoop".into(),
+            theory: crate::identify::with(
+                "loop",
+                "axiom cube: x * (x * x) = e\naxiom comm: x * y = y * x",
+            ),
+            origin: "COMPLETE".into(),
+            parents: vec!["loop".into()],
+        }])
     }
 }
 
@@ -92,12 +159,39 @@ fn proposed(p: &Paper) -> serde_json::Value {
 fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library, CycleReport) {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open(&dir.path().join("lib")).unwrap();
-    let references = serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
-    let cli = CliLlm::command(&format!("{FAKE} --fake-mode=good"), "test-model", "low", Duration::from_secs(60)).unwrap();
+    let references =
+        serde_json::to_string(&[proposed(&recalled_arxiv()), proposed(&invented_arxiv())]).unwrap();
+    let cli = CliLlm::command(
+        &format!("{FAKE} --fake-mode=good"),
+        "test-model",
+        "low",
+        Duration::from_secs(60),
+    )
+    .unwrap();
     let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
-    let tools = Toolbox { explorer: Some(Box::new(CubeLoops)), per_size: Duration::from_secs(5), literature: LiteratureAccess::On(literature), ..Toolbox::builtin() };
-    let agent = Agent { llm: &llm, offline: false, tools, observer: &Silent, interrupted: &|| false };
-    agent.run(&mut lib, &Config { goal: "loops".into(), cycles: 1, bases: vec![] }).unwrap();
+    let tools = Toolbox {
+        explorer: Some(Box::new(CubeLoops)),
+        per_size: Duration::from_secs(5),
+        literature: LiteratureAccess::On(literature),
+        ..Toolbox::builtin()
+    };
+    let agent = Agent {
+        llm: &llm,
+        offline: false,
+        tools,
+        observer: &Silent,
+        interrupted: &|| false,
+    };
+    agent
+        .run(
+            &mut lib,
+            &Config {
+                goal: "loops".into(),
+                cycles: 1,
+                bases: vec![],
+            },
+        )
+        .unwrap();
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     (dir, lib, report)
 }
@@ -106,41 +200,92 @@ fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library
 fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
     let server = Server::start();
     serve_empty_searches(&server);
-    server.route("GET", "/oeis/search", &["q=1,0,1,0"], vec![Reply::json(&fixture("oeis_hit_period2.json"))]);
+    server.route(
+        "GET",
+        "/oeis/search",
+        &["q=1,0,1,0"],
+        vec![Reply::json(&fixture("oeis_hit_period2.json"))],
+    );
     serve_all(&server);
     let (dir, lib, report) = cycle(config(&server.base));
 
     let faults: Vec<&str> = report.faults.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(report.decisions_by, "llm", "{faults:?}");
-    let [d] = report.discoveries.as_slice() else { panic!("one discovery expected: {faults:?}\n{}", report.decisions.analysis) };
+    let [d] = report.discoveries.as_slice() else {
+        panic!(
+            "one discovery expected: {faults:?}\n{}",
+            report.decisions.analysis
+        )
+    };
     assert_eq!(d.candidate.name, "CubeLoop");
     // Known, by the model's real reference as the source records it, and by the OEIS.
     let note = &d.literature;
     assert_eq!(note.status, "known");
-    assert_eq!(note.references, ["REF-001 Moufang Loops of Small Order (2021)"]);
+    assert_eq!(
+        note.references,
+        ["REF-001 Moufang Loops of Small Order (2021)"]
+    );
     assert_eq!(note.oeis.len(), 1, "{:?}", note.oeis);
     assert!(note.oeis[0].starts_with("A000035 "), "{:?}", note.oeis);
-    assert!(note.unconfirmed >= 1, "the invented reference is counted, not cited");
-    assert!(server.count("id_list=") >= 1 && server.requests().iter().any(|r| r.contains("id_list=") && r.contains("2399.99999")), "the invented one was looked up: {:?}", server.requests());
+    assert!(
+        note.unconfirmed >= 1,
+        "the invented reference is counted, not cited"
+    );
+    assert!(
+        server.count("id_list=") >= 1
+            && server
+                .requests()
+                .iter()
+                .any(|r| r.contains("id_list=") && r.contains("2399.99999")),
+        "the invented one was looked up: {:?}",
+        server.requests()
+    );
     // Novelty uses it.
     assert_eq!(d.candidate.score.as_ref().unwrap().dims["novelty"], 0.0);
-    assert!(d.notes.contains("known in the literature (REF-001 Moufang Loops of Small Order (2021); A000035"), "{}", d.notes);
+    assert!(
+        d.notes.contains(
+            "known in the literature (REF-001 Moufang Loops of Small Order (2021); A000035"
+        ),
+        "{}",
+        d.notes
+    );
     // The invented reference is a UREF with the reason, in the literature store only.
     let state = Store::new(lib.root()).load().unwrap();
-    let invented = state.references.values().find(|r| r.paper.title == invented_arxiv().title).expect("numbered");
+    let invented = state
+        .references
+        .values()
+        .find(|r| r.paper.title == invented_arxiv().title)
+        .expect("numbered");
     assert!(invented.number.starts_with("UREF-"), "{}", invented.number);
-    assert!(matches!(&invented.status, Status::Unconfirmed { reason } if reason.contains("no entry for id 2399.99999")), "{:?}", invented.status);
+    assert!(
+        matches!(&invented.status, Status::Unconfirmed { reason } if reason.contains("no entry for id 2399.99999")),
+        "{:?}",
+        invented.status
+    );
     assert_eq!(invented.paper.origins, [Origin::Llm]);
 
     let paper = birkhoff_paper::Paper::gather(&lib, &d.id).unwrap();
-    let written = paper.write(&dir.path().join("paper"), birkhoff_paper::Compile::No).unwrap();
+    let written = paper
+        .write(&dir.path().join("paper"), birkhoff_paper::Compile::No)
+        .unwrap();
     let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
     let bib = read(&written.bib);
-    assert!(bib.contains("Moufang Loops of Small Order"), "the paper cites the confirmed reference:\n{bib}");
-    let outputs = [("report JSON", lib.report(1).unwrap().to_string()), ("report Markdown", read(&lib.markdown_path(1))), ("paper", read(&written.tex)), ("bibliography", bib)];
+    assert!(
+        bib.contains("Moufang Loops of Small Order"),
+        "the paper cites the confirmed reference:\n{bib}"
+    );
+    let outputs = [
+        ("report JSON", lib.report(1).unwrap().to_string()),
+        ("report Markdown", read(&lib.markdown_path(1))),
+        ("paper", read(&written.tex)),
+        ("bibliography", bib),
+    ];
     for (what, text) in outputs {
         for trace in ["Grand Theory", "Ginary", "2399.99999", &invented.number] {
-            assert!(!text.contains(trace), "the invented reference reached the {what} ({trace})");
+            assert!(
+                !text.contains(trace),
+                "the invented reference reached the {what} ({trace})"
+            );
         }
     }
 }
@@ -155,13 +300,36 @@ fn a_source_that_never_answers_is_a_fault_of_the_cycle() {
     serve_all(&server);
     let hanging = birkhoff_literature::testing::server::Silent::start();
     let mut cfg = config(&server.base);
-    cfg.set_base_url(birkhoff_literature::Source::Zbmath, &format!("{}/zbmath", hanging.base));
+    cfg.set_base_url(
+        birkhoff_literature::Source::Zbmath,
+        &format!("{}/zbmath", hanging.base),
+    );
     cfg.timeout = Duration::from_millis(500);
     let (_dir, _lib, report) = cycle(cfg);
-    assert_eq!(hanging.accepted(), 1, "asked once, then down for the rest of the search");
-    let faults: Vec<String> = report.faults.iter().map(|f| format!("{}: {} => {}", f.phase, f.message, f.handling)).collect();
-    let timed_out = faults.iter().filter(|f| f.contains("literature search for CubeLoop: zbMATH Open: 1 query, 0 results; DOWN") && f.contains("timed out")).count();
+    assert_eq!(
+        hanging.accepted(),
+        1,
+        "asked once, then down for the rest of the search"
+    );
+    let faults: Vec<String> = report
+        .faults
+        .iter()
+        .map(|f| format!("{}: {} => {}", f.phase, f.message, f.handling))
+        .collect();
+    let timed_out = faults
+        .iter()
+        .filter(|f| {
+            f.contains("literature search for CubeLoop: zbMATH Open: 1 query, 0 results; DOWN")
+                && f.contains("timed out")
+        })
+        .count();
     assert_eq!(timed_out, 1, "{faults:#?}");
-    let [d] = report.discoveries.as_slice() else { panic!("one discovery expected: {faults:?}") };
-    assert_eq!(d.literature.references, ["REF-001 Moufang Loops of Small Order (2021)"], "{faults:#?}");
+    let [d] = report.discoveries.as_slice() else {
+        panic!("one discovery expected: {faults:?}")
+    };
+    assert_eq!(
+        d.literature.references,
+        ["REF-001 Moufang Loops of Small Order (2021)"],
+        "{faults:#?}"
+    );
 }

@@ -26,8 +26,21 @@ impl Llm for WithEnv {
     }
     fn ask(&self, req: &Request) -> Result<String, LlmError> {
         let program = "/usr/bin/env".to_string();
-        let prefix = [self.1.iter().map(|(k, v)| format!("{k}={v}")).collect(), vec![self.0.program.clone()], self.0.prefix_args.clone()].concat();
-        CliLlm { program, prefix_args: prefix, model: self.0.model.clone(), effort: self.0.effort.clone(), timeout: self.0.timeout, cancel: None }.ask(req)
+        let prefix = [
+            self.1.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            vec![self.0.program.clone()],
+            self.0.prefix_args.clone(),
+        ]
+        .concat();
+        CliLlm {
+            program,
+            prefix_args: prefix,
+            model: self.0.model.clone(),
+            effort: self.0.effort.clone(),
+            timeout: self.0.timeout,
+            cancel: None,
+        }
+        .ask(req)
     }
     fn budget(&self) -> Option<Duration> {
         self.0.budget()

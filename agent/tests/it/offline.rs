@@ -15,21 +15,59 @@ use birkhoff_agent::tools::Toolbox;
 use birkhoff_engine::seeds;
 
 fn situation(goal: &str) -> Situation {
-    let bases = seeds::all().iter().map(|s| Base { name: s.name.to_string(), theory: seeds::load(s.name).unwrap(), spectrum: None, score: None, discovery: false, record: None }).collect();
-    Situation { goal: goal.into(), preferred: vec![], run_index: 1, run_of: 3, breadth: Breadth::Narrow, bases, moves: vec![], tools: Toolbox::builtin().status(), history: vec![], open_conjectures: vec![], plan: None, generated: 0, candidates: vec![], settled: vec![], found_in_library: vec![] }
+    let bases = seeds::all()
+        .iter()
+        .map(|s| Base {
+            name: s.name.to_string(),
+            theory: seeds::load(s.name).unwrap(),
+            spectrum: None,
+            score: None,
+            discovery: false,
+            record: None,
+        })
+        .collect();
+    Situation {
+        goal: goal.into(),
+        preferred: vec![],
+        run_index: 1,
+        run_of: 3,
+        breadth: Breadth::Narrow,
+        bases,
+        moves: vec![],
+        tools: Toolbox::builtin().status(),
+        history: vec![],
+        open_conjectures: vec![],
+        plan: None,
+        generated: 0,
+        candidates: vec![],
+        settled: vec![],
+        found_in_library: vec![],
+    }
 }
 
 /// `c` identified against the seeds, as the controller does before INTERPRET.
 fn identified(mut c: Candidate) -> Candidate {
     use birkhoff_scorer::identify::{standing, Known, Reference};
-    let side = birkhoff_checker::prover::equivalence::Side::with_models(&c.theory, c.models.iter().map(|m| m.model.clone()).collect());
-    let opts = birkhoff_checker::prover::Options { timeout: std::time::Duration::from_millis(500), max_size: 4, ..Default::default() };
+    let side = birkhoff_checker::prover::equivalence::Side::with_models(
+        &c.theory,
+        c.models.iter().map(|m| m.model.clone()).collect(),
+    );
+    let opts = birkhoff_checker::prover::Options {
+        timeout: std::time::Duration::from_millis(500),
+        max_size: 4,
+        ..Default::default()
+    };
     c.standing = Some(standing(&side, &Reference::new(Known::builtin(), None), &opts).unwrap());
     c
 }
 
 fn checked(name: &str, seed: &str, origin: &str) -> Candidate {
-    let mut c = Candidate::new(name.into(), seeds::load(seed).unwrap(), origin.into(), vec![seed.into()]);
+    let mut c = Candidate::new(
+        name.into(),
+        seeds::load(seed).unwrap(),
+        origin.into(),
+        vec![seed.into()],
+    );
     Toolbox::builtin().check_models(&mut c, 5).unwrap();
     c
 }
@@ -39,10 +77,18 @@ fn plans_follow_the_goal_flags_and_history() {
     let s = situation("structures near lattices");
     let p = plan(&s);
     assert_eq!(p.explorations[0].bases, ["lattice"]);
-    assert!(p.strategy.contains("the goal names: lattice"), "{}", p.strategy);
+    assert!(
+        p.strategy.contains("the goal names: lattice"),
+        "{}",
+        p.strategy
+    );
     // Already explored: the next cycle moves on to a related structure.
     let mut s2 = situation("structures near lattices");
-    s2.history.push(Memory { cycle: 1, bases: vec!["lattice".into()], ..Default::default() });
+    s2.history.push(Memory {
+        cycle: 1,
+        bases: vec!["lattice".into()],
+        ..Default::default()
+    });
     let p2 = plan(&s2);
     assert_ne!(p2.explorations[0].bases, ["lattice"]);
     // --base wins over the goal.
@@ -52,20 +98,44 @@ fn plans_follow_the_goal_flags_and_history() {
     // With a discovery, an even cycle exploits it at a larger size.
     let mut s4 = situation("find novel variants");
     s4.run_index = 2;
-    s4.bases.push(Base { name: "Found".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
+    s4.bases.push(Base {
+        name: "Found".into(),
+        theory: seeds::load("band").unwrap(),
+        spectrum: None,
+        score: None,
+        discovery: true,
+        record: None,
+    });
     let p4 = plan(&s4);
     assert_eq!(p4.explorations[0].bases, ["Found"]);
     assert_eq!(p4.max_size, 6);
     assert!(p4.strategy.contains("exploit"));
     // Open conjectures about bases are retested.
     let mut s5 = situation("groups");
-    s5.open_conjectures.push(OpenConjecture { theory: "moufang_loop".into(), statement: "x * y = y * x".into(), evidence: "no countermodel up to size 5".into() });
+    s5.open_conjectures.push(OpenConjecture {
+        theory: "moufang_loop".into(),
+        statement: "x * y = y * x".into(),
+        evidence: "no countermodel up to size 5".into(),
+    });
     assert_eq!(plan(&s5).prove.len(), 1);
     // One whose statement does not parse over its theory (stored from a model's reply, say) is
     // not: it would make the plan itself invalid.
-    s5.open_conjectures.insert(0, OpenConjecture { theory: "moufang_loop".into(), statement: "\"><img src=x>".into(), evidence: "proposed".into() });
+    s5.open_conjectures.insert(
+        0,
+        OpenConjecture {
+            theory: "moufang_loop".into(),
+            statement: "\"><img src=x>".into(),
+            evidence: "proposed".into(),
+        },
+    );
     let p5 = plan(&s5);
-    assert_eq!(p5.prove.iter().map(|c| c.statement.as_str()).collect::<Vec<_>>(), ["x * y = y * x"]);
+    assert_eq!(
+        p5.prove
+            .iter()
+            .map(|c| c.statement.as_str())
+            .collect::<Vec<_>>(),
+        ["x * y = y * x"]
+    );
 }
 
 #[test]
@@ -76,7 +146,11 @@ fn the_default_breadth_keeps_a_cycle_narrow_and_wide_widens_it() {
     let mut s = situation("Explore broadly");
     s.moves = Toolbox::builtin().moves();
     let narrow = plan(&s);
-    assert!(narrow.explorations.len() <= 2 && narrow.explorations.iter().all(|e| e.moves.len() <= 2), "{:?}", narrow.explorations);
+    assert!(
+        narrow.explorations.len() <= 2 && narrow.explorations.iter().all(|e| e.moves.len() <= 2),
+        "{:?}",
+        narrow.explorations
+    );
     assert_eq!(narrow.check_top, 20);
     s.breadth = Breadth::Wide;
     let wide = plan(&s);
@@ -95,16 +169,39 @@ fn a_broad_run_visits_every_seed_and_completes_each_base() {
     for i in 1..=20 {
         s.run_index = i;
         let p = plan(&s);
-        assert!(p.explorations.len() >= 4, "cycle {i} explores {} base(s)", p.explorations.len());
-        assert!(p.explorations.iter().all(|e| e.moves.iter().any(|m| m == "COMPLETE")), "cycle {i}: {:?}", p.explorations);
-        let bases: Vec<String> = p.explorations.iter().flat_map(|e| e.bases.clone()).collect();
+        assert!(
+            p.explorations.len() >= 4,
+            "cycle {i} explores {} base(s)",
+            p.explorations.len()
+        );
+        assert!(
+            p.explorations
+                .iter()
+                .all(|e| e.moves.iter().any(|m| m == "COMPLETE")),
+            "cycle {i}: {:?}",
+            p.explorations
+        );
+        let bases: Vec<String> = p
+            .explorations
+            .iter()
+            .flat_map(|e| e.bases.clone())
+            .collect();
         visited.extend(bases.iter().cloned());
-        s.history.push(Memory { cycle: i as u64, bases, moves: p.explorations[0].moves.clone(), ..Default::default() });
+        s.history.push(Memory {
+            cycle: i as u64,
+            bases,
+            moves: p.explorations[0].moves.clone(),
+            ..Default::default()
+        });
         if s.history.len() > 5 {
             s.history.remove(0);
         }
     }
-    let missed: Vec<&str> = seeds::all().iter().map(|x| x.name).filter(|n| !visited.contains(*n)).collect();
+    let missed: Vec<&str> = seeds::all()
+        .iter()
+        .map(|x| x.name)
+        .filter(|n| !visited.contains(*n))
+        .collect();
     assert!(missed.is_empty(), "never explored: {missed:?}");
 }
 
@@ -112,36 +209,78 @@ fn a_broad_run_visits_every_seed_and_completes_each_base() {
 fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     let mut s = situation("loops");
     let mut idem = checked("Idem_z", "magma", "ADD(idempotent)");
-    idem.theory = birkhoff_engine::Theory::parse("theory LeftInvolutoryMagma\nfunc * : 2\naxiom left_involutory: x * (x * y) = y", "t.bk").unwrap();
+    idem.theory = birkhoff_engine::Theory::parse(
+        "theory LeftInvolutoryMagma\nfunc * : 2\naxiom left_involutory: x * (x * y) = y",
+        "t.bk",
+    )
+    .unwrap();
     Toolbox::builtin().check_models(&mut idem, 3).unwrap();
-    s.candidates = vec![checked("moufang_loop", "moufang_loop", "base"), checked("Band_x", "band", "DROP(comm)"), checked("Group_y", "group", "TEST"), identified(idem)];
+    s.candidates = vec![
+        checked("moufang_loop", "moufang_loop", "base"),
+        checked("Band_x", "band", "DROP(comm)"),
+        checked("Group_y", "group", "TEST"),
+        identified(idem),
+    ];
     let d = decide(&s);
     // The one new theory with models above size 1 is kept, under a valid new name.
     assert_eq!(d.keep.len(), 1, "{:?}", d.keep);
     assert_eq!(d.keep[0].candidate, "Idem_z");
     assert!(birkhoff_agent::schema::valid_name(&d.keep[0].name));
     // Base structures (and theories equal to a base) are never kept as discoveries.
-    assert!(d.keep.iter().all(|k| k.candidate != "moufang_loop" && k.candidate != "Group_y" && k.candidate != "Band_x"), "{:?}", d.keep);
+    assert!(
+        d.keep.iter().all(|k| k.candidate != "moufang_loop"
+            && k.candidate != "Group_y"
+            && k.candidate != "Band_x"),
+        "{:?}",
+        d.keep
+    );
     // Moufang loops up to size 5 are all commutative and associative (the first non-commutative
     // one has 6 elements): both are conjectured, commutativity of groups is not an axiom either.
-    let statements: Vec<String> = d.conjectures.iter().map(|c| format!("[{}] {}", c.theory, c.statement)).collect();
-    assert!(statements.iter().any(|c| c.starts_with("[moufang_loop]") && c.contains("(y * x)")), "{statements:?}");
+    let statements: Vec<String> = d
+        .conjectures
+        .iter()
+        .map(|c| format!("[{}] {}", c.theory, c.statement))
+        .collect();
+    assert!(
+        statements
+            .iter()
+            .any(|c| c.starts_with("[moufang_loop]") && c.contains("(y * x)")),
+        "{statements:?}"
+    );
     assert!(d.analysis.contains("no scores are available"));
 }
 
 #[test]
 fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() {
     // Eleven laws with models of two or three elements, none a seed's.
-    let laws = ["x * (x * y) = y", "(y * x) * x = y", "x * (y * x) = y", "(x * y) * x = x", "x * (y * x) = x", "x * (x * y) = x * y", "(x * y) * y = x * y", "x * (y * y) = x", "(x * x) * y = y", "x * (y * z) = x * z", "(x * y) * z = y * z"];
+    let laws = [
+        "x * (x * y) = y",
+        "(y * x) * x = y",
+        "x * (y * x) = y",
+        "(x * y) * x = x",
+        "x * (y * x) = x",
+        "x * (x * y) = x * y",
+        "(x * y) * y = x * y",
+        "x * (y * y) = x",
+        "(x * x) * y = y",
+        "x * (y * z) = x * z",
+        "(x * y) * z = y * z",
+    ];
     let candidates: Vec<_> = laws
         .iter()
         .enumerate()
         .map(|(i, law)| {
             let mut c = checked(&format!("New_{i}"), "magma", "COMPLETE");
-            c.theory = birkhoff_engine::Theory::parse(&format!("theory T{i}\nfunc * : 2\naxiom law: {law}"), "t.bk").unwrap();
+            c.theory = birkhoff_engine::Theory::parse(
+                &format!("theory T{i}\nfunc * : 2\naxiom law: {law}"),
+                "t.bk",
+            )
+            .unwrap();
             Toolbox::builtin().check_models(&mut c, 3).unwrap();
             // What identification would say of a class no known theory was shown to be.
-            c.standing = Some(birkhoff_scorer::identify::Standing::New { reason: "no known theory has its signature".into() });
+            c.standing = Some(birkhoff_scorer::identify::Standing::New {
+                reason: "no known theory has its signature".into(),
+            });
             c
         })
         .collect();
@@ -154,9 +293,26 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
     // And the reply says so within what the decisions' schema allows.
     let (b, c) = (s.base_names(), s.candidate_names());
     let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-    let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
-    let text = Offline.ask(&Request { phase: Phase::Interpret, system: "", prompt: "", situation: &s, deadline: None }).unwrap();
-    assert_eq!(parse_decisions(&text, &v).map(|d| d.keep.len()), Ok(birkhoff_agent::schema::MAX_KEEPS), "{text}");
+    let v = Vocabulary {
+        bases: &b,
+        moves: &s.moves,
+        candidates: &c,
+        statement: &statement,
+    };
+    let text = Offline
+        .ask(&Request {
+            phase: Phase::Interpret,
+            system: "",
+            prompt: "",
+            situation: &s,
+            deadline: None,
+        })
+        .unwrap();
+    assert_eq!(
+        parse_decisions(&text, &v).map(|d| d.keep.len()),
+        Ok(birkhoff_agent::schema::MAX_KEEPS),
+        "{text}"
+    );
 }
 
 #[test]
@@ -164,12 +320,29 @@ fn offline_replies_pass_validation() {
     let mut s = situation("explore broadly");
     s.candidates = vec![checked("moufang_loop", "moufang_loop", "base")];
     // An open conjecture in the library whose statement does not parse stays out of the plan.
-    s.open_conjectures.push(OpenConjecture { theory: "moufang_loop".into(), statement: "\"><img src=x>".into(), evidence: "proposed".into() });
+    s.open_conjectures.push(OpenConjecture {
+        theory: "moufang_loop".into(),
+        statement: "\"><img src=x>".into(),
+        evidence: "proposed".into(),
+    });
     let (b, c) = (s.base_names(), s.candidate_names());
     let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-    let v = Vocabulary { bases: &b, moves: &s.moves, candidates: &c, statement: &statement };
+    let v = Vocabulary {
+        bases: &b,
+        moves: &s.moves,
+        candidates: &c,
+        statement: &statement,
+    };
     for phase in [Phase::Plan, Phase::Interpret] {
-        let text = Offline.ask(&Request { phase, system: "", prompt: "", situation: &s, deadline: None }).unwrap();
+        let text = Offline
+            .ask(&Request {
+                phase,
+                system: "",
+                prompt: "",
+                situation: &s,
+                deadline: None,
+            })
+            .unwrap();
         match phase {
             Phase::Plan => assert!(parse_plan(&text, &v).is_ok(), "{text}"),
             Phase::Interpret => assert!(parse_decisions(&text, &v).is_ok(), "{text}"),
@@ -180,7 +353,10 @@ fn offline_replies_pass_validation() {
 /// The tools with time enough for every count up to size 6 to finish, so that comparisons do
 /// not depend on the machine's load.
 fn patient() -> Toolbox {
-    Toolbox { per_size: std::time::Duration::from_secs(20), ..Toolbox::builtin() }
+    Toolbox {
+        per_size: std::time::Duration::from_secs(20),
+        ..Toolbox::builtin()
+    }
 }
 
 /// `base` with more symbols and axioms, checked up to `max_size`, named as the explore tool
@@ -194,7 +370,12 @@ fn extended(name: &str, base: &str, parent: &str, extra: &str, max_size: u32) ->
 }
 
 fn checked_to(name: &str, seed: &str, max_size: u32) -> Candidate {
-    let mut c = Candidate::new(name.into(), seeds::load(seed).unwrap(), "base".into(), vec![]);
+    let mut c = Candidate::new(
+        name.into(),
+        seeds::load(seed).unwrap(),
+        "base".into(),
+        vec![],
+    );
     patient().check_models(&mut c, max_size).unwrap();
     c
 }
@@ -203,20 +384,47 @@ fn checked_to(name: &str, seed: &str, max_size: u32) -> Candidate {
 fn a_candidate_is_compared_with_its_parents_models() {
     let group = checked_to("Group", "group", 6);
     // Every group satisfies the left alternative law: nothing new.
-    let alternative = extended("Group+left_alternative(*)", "group", "Group", "axiom left_alternative: (x * x) * y = x * (x * y)", 6);
+    let alternative = extended(
+        "Group+left_alternative(*)",
+        "group",
+        "Group",
+        "axiom left_alternative: (x * x) * y = x * (x * y)",
+        6,
+    );
     let why = no_new_models(&alternative, &group).expect("every group is left alternative");
-    assert!(why.contains("sizes 1, 2, 3, 4, 5, 6 (exact counts)") && why.contains("models of Group found satisfy its axioms"), "{why}");
+    assert!(
+        why.contains("sizes 1, 2, 3, 4, 5, 6 (exact counts)")
+            && why.contains("models of Group found satisfy its axioms"),
+        "{why}"
+    );
     // Commutativity: every group up to size 5 is abelian, so to size 5 nothing tells them apart;
     // the non-abelian group of order 6 does.
-    let commutative = |n| extended("Group+commutative(*)", "group", "Group", "axiom comm: x * y = y * x", n);
+    let commutative = |n| {
+        extended(
+            "Group+commutative(*)",
+            "group",
+            "Group",
+            "axiom comm: x * y = y * x",
+            n,
+        )
+    };
     assert!(no_new_models(&commutative(5), &checked_to("Group", "group", 5)).is_some());
     assert_eq!(no_new_models(&commutative(6), &group), None);
     // New symbols: every loop has exactly one left division, so a second one adds nothing; a new
     // constant without axioms can be any element, which gives new models.
     let lp = checked_to("Loop", "loop", 4);
-    let ldiv = extended("Loop+left_division(*)", "loop", "Loop", "func ldiv : 2\naxiom a: x * ldiv(x, y) = y\naxiom b: ldiv(x, x * y) = y", 4);
+    let ldiv = extended(
+        "Loop+left_division(*)",
+        "loop",
+        "Loop",
+        "func ldiv : 2\naxiom a: x * ldiv(x, y) = y\naxiom b: ldiv(x, x * y) = y",
+        4,
+    );
     let why = no_new_models(&ldiv, &lp).expect("a loop's left division is unique");
-    assert!(why.contains("extends to the new symbols ldiv in exactly one way"), "{why}");
+    assert!(
+        why.contains("extends to the new symbols ldiv in exactly one way"),
+        "{why}"
+    );
     let pointed = extended("Loop+c", "loop", "Loop", "const c", 4);
     assert_eq!(no_new_models(&pointed, &lp), None);
     // Unchecked candidates are never judged.
@@ -228,9 +436,21 @@ fn a_candidate_is_compared_with_its_parents_models() {
 #[test]
 fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why() {
     let group = checked_to("Group", "group", 6);
-    let mut alternative = extended("Group+left_alternative(*)", "group", "Group", "axiom left_alternative: (x * x) * y = x * (x * y)", 6);
+    let mut alternative = extended(
+        "Group+left_alternative(*)",
+        "group",
+        "Group",
+        "axiom left_alternative: (x * x) * y = x * (x * y)",
+        6,
+    );
     alternative.same_as_parent = no_new_models(&alternative, &group);
-    let mut exponent3 = extended("Group+exponent5(*)", "group", "Group", "axiom quint: (((x * x) * x) * x) * x = e", 6);
+    let mut exponent3 = extended(
+        "Group+exponent5(*)",
+        "group",
+        "Group",
+        "axiom quint: (((x * x) * x) * x) * x = e",
+        6,
+    );
     exponent3.same_as_parent = no_new_models(&exponent3, &group);
     let mut s = situation("study groups");
     s.candidates = vec![alternative, identified(exponent3)];
@@ -241,34 +461,84 @@ fn the_strategist_does_not_keep_a_candidate_with_its_parents_models_and_says_why
 }
 
 /// Plans one exploration of groups by COMPLETE; the offline strategist interprets.
-const COMPLETE_GROUPS: ScriptedPlan = ScriptedPlan(r#"{"strategy": "groups completed", "explorations": [{"bases": ["group"], "moves": ["COMPLETE"], "depth": 1}], "check_top": 50, "max_size": 6}"#);
+const COMPLETE_GROUPS: ScriptedPlan = ScriptedPlan(
+    r#"{"strategy": "groups completed", "explorations": [{"bases": ["group"], "moves": ["COMPLETE"], "depth": 1}], "check_top": 50, "max_size": 6}"#,
+);
 
 #[test]
 fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
-    let agent = Agent { llm: &COMPLETE_GROUPS, offline: false, tools: patient(), observer: &Silent, interrupted: &|| false };
-    agent.run(&mut lib, &Config { goal: "study groups".into(), cycles: 1, bases: vec![] }).unwrap();
+    let agent = Agent {
+        llm: &COMPLETE_GROUPS,
+        offline: false,
+        tools: patient(),
+        observer: &Silent,
+        interrupted: &|| false,
+    };
+    agent
+        .run(
+            &mut lib,
+            &Config {
+                goal: "study groups".into(),
+                cycles: 1,
+                bases: vec![],
+            },
+        )
+        .unwrap();
     let report: CycleReport = serde_json::from_value(lib.report(1).unwrap()).unwrap();
     // The parent was checked alongside the candidates.
-    assert!(report.tool_calls.iter().any(|t| t.tool == "check_models" && t.params["signature_id"] == "Group" && t.params["role"] == "parent"));
+    assert!(report.tool_calls.iter().any(|t| t.tool == "check_models"
+        && t.params["signature_id"] == "Group"
+        && t.params["role"] == "parent"));
     // A group has exactly one left division: COMPLETE's Group+left_division(*) adds nothing.
     let why = "Group+left_division(*) (no new models: its spectrum equals that of its parent Group at sizes 1, 2, 3, 4, 5, 6 (exact counts), and each model of Group there extends to the new symbols \\ in exactly one way)";
-    assert!(report.decisions.analysis.contains(why), "{}", report.decisions.analysis);
-    assert!(report.discoveries.iter().all(|d| d.candidate.same_as_parent.is_none()), "{:?}", report.discoveries);
+    assert!(
+        report.decisions.analysis.contains(why),
+        "{}",
+        report.decisions.analysis
+    );
+    assert!(
+        report
+            .discoveries
+            .iter()
+            .all(|d| d.candidate.same_as_parent.is_none()),
+        "{:?}",
+        report.discoveries
+    );
     let markdown = std::fs::read_to_string(lib.markdown_path(1)).unwrap();
     // As written in the report: escaped Markdown.
-    assert!(markdown.contains(&birkhoff_agent::text::md(&format!("rejected as not new: {why}"))));
+    assert!(markdown.contains(&birkhoff_agent::text::md(&format!(
+        "rejected as not new: {why}"
+    ))));
 }
 
 #[test]
 fn discovery_names_are_never_reused() {
     // An earlier run kept something else as GroupWithQuint: the new discovery gets a new name.
     let mut s = situation("study groups");
-    s.bases.push(Base { name: "GroupWithQuint".into(), theory: seeds::load("band").unwrap(), spectrum: None, score: None, discovery: true, record: None });
-    s.candidates = vec![identified(extended("Group+exponent5(*)", "group", "group", "axiom quint: (((x * x) * x) * x) * x = e", 5))];
+    s.bases.push(Base {
+        name: "GroupWithQuint".into(),
+        theory: seeds::load("band").unwrap(),
+        spectrum: None,
+        score: None,
+        discovery: true,
+        record: None,
+    });
+    s.candidates = vec![identified(extended(
+        "Group+exponent5(*)",
+        "group",
+        "group",
+        "axiom quint: (((x * x) * x) * x) * x = e",
+        5,
+    ))];
     let d = decide(&s);
-    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["GroupWithQuint_2"], "{}", d.analysis);
+    assert_eq!(
+        d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+        ["GroupWithQuint_2"],
+        "{}",
+        d.analysis
+    );
 }
 
 #[test]
@@ -277,15 +547,33 @@ fn a_discovery_built_on_an_earlier_one_is_named_after_its_discovery_name() {
     // cannot hold: `Semigroup+unipotent(*)+-assoc` read as a name would be "SemigroupUnipotentAssoc",
     // a semigroup it no longer is.
     let parse = |text: &str| birkhoff_engine::Theory::parse(text, "t.bk").unwrap();
-    let earlier = "theory \"Semigroup+unipotent(*)+-assoc\"\nfunc * : 2\naxiom unipotent: x * x = y * y\n";
+    let earlier =
+        "theory \"Semigroup+unipotent(*)+-assoc\"\nfunc * : 2\naxiom unipotent: x * x = y * y\n";
     let mut s = situation("semigroups");
-    s.bases.push(Base { name: "SemigroupUnipotentWithoutAssoc".into(), theory: parse(earlier), spectrum: None, score: None, discovery: true, record: None });
+    s.bases.push(Base {
+        name: "SemigroupUnipotentWithoutAssoc".into(),
+        theory: parse(earlier),
+        spectrum: None,
+        score: None,
+        discovery: true,
+        record: None,
+    });
     let theory = parse(&format!("{earlier}axiom commutative: x * y = y * x\n"));
-    let mut c = Candidate::new("Semigroup+unipotent(*)+-assoc+commutative(*)".into(), theory, "QUOTIENT".into(), vec!["SemigroupUnipotentWithoutAssoc".into()]);
+    let mut c = Candidate::new(
+        "Semigroup+unipotent(*)+-assoc+commutative(*)".into(),
+        theory,
+        "QUOTIENT".into(),
+        vec!["SemigroupUnipotentWithoutAssoc".into()],
+    );
     patient().check_models(&mut c, 4).unwrap();
     s.candidates = vec![identified(c)];
     let d = decide(&s);
-    assert_eq!(d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["SemigroupUnipotentWithoutAssocWithCommutative"], "{}", d.analysis);
+    assert_eq!(
+        d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+        ["SemigroupUnipotentWithoutAssocWithCommutative"],
+        "{}",
+        d.analysis
+    );
 }
 
 #[test]
@@ -293,9 +581,25 @@ fn a_proved_conjecture_carries_its_readable_proof_into_the_report() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
     let g = seeds::load("group").unwrap();
-    let settled = Toolbox::builtin().prove(&mut lib, "group", &g, "thy-0000000000000000", "inv(inv(x)) = x", "test", 2).unwrap();
-    let proof = settled.proof.clone().unwrap_or_else(|| panic!("no proof: {}", settled.evidence));
-    assert!(proof.contains("Theorem. inv(inv(x)) = x") && proof.contains("by left_inverse"), "{proof}");
+    let settled = Toolbox::builtin()
+        .prove(
+            &mut lib,
+            "group",
+            &g,
+            "thy-0000000000000000",
+            "inv(inv(x)) = x",
+            "test",
+            2,
+        )
+        .unwrap();
+    let proof = settled
+        .proof
+        .clone()
+        .unwrap_or_else(|| panic!("no proof: {}", settled.evidence));
+    assert!(
+        proof.contains("Theorem. inv(inv(x)) = x") && proof.contains("by left_inverse"),
+        "{proof}"
+    );
     let md = birkhoff_agent::report::settled_md(&settled);
     assert!(md.contains(&proof), "{md}");
 }

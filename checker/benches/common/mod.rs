@@ -9,6 +9,8 @@ pub fn instance(arg: &str) -> (Theory, u32, String) {
     let (name, n) = arg.rsplit_once(':').expect("an instance is THEORY:N");
     let n: u32 = n.parse().expect("N is a size");
     let t = Theory::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let stem = std::path::Path::new(name).file_stem().map_or(name.into(), |s| s.to_string_lossy().into_owned());
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .map_or(name.into(), |s| s.to_string_lossy().into_owned());
     (t, n, stem)
 }

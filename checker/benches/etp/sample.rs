@@ -35,19 +35,39 @@ pub fn read(path: &std::path::Path) -> Result<Vec<Implication>, String> {
             let at = |what: String| format!("{}:{}: {what}", path.display(), k + 1);
             let fields: Vec<&str> = line.split('\t').collect();
             let [i, j, truth, hypothesis, goal] = fields[..] else {
-                return Err(at(format!("expected 5 tab-separated fields, found {}", fields.len())));
+                return Err(at(format!(
+                    "expected 5 tab-separated fields, found {}",
+                    fields.len()
+                )));
             };
-            let number = |s: &str| s.parse::<u32>().map_err(|e| at(format!("equation number {s:?}: {e}")));
+            let number = |s: &str| {
+                s.parse::<u32>()
+                    .map_err(|e| at(format!("equation number {s:?}: {e}")))
+            };
             let holds = match truth {
                 "true" => true,
                 "false" => false,
-                other => return Err(at(format!("truth value must be true or false, found {other:?}"))),
+                other => {
+                    return Err(at(format!(
+                        "truth value must be true or false, found {other:?}"
+                    )))
+                }
             };
-            let law = |text: &str, name: &str| parse_formula(&magma.sig, &birkhoff_syntax(text), name).map_err(|e| at(e.to_string()));
+            let law = |text: &str, name: &str| {
+                parse_formula(&magma.sig, &birkhoff_syntax(text), name)
+                    .map_err(|e| at(e.to_string()))
+            };
             let mut theory = magma.clone();
             theory.name = format!("Magma with E{i}");
-            theory.axioms.push(law(hypothesis, &format!("E{i}"))?.into());
-            Ok(Implication { numbers: (number(i)?, number(j)?), holds, theory, goal: law(goal, &format!("E{j}"))? })
+            theory
+                .axioms
+                .push(law(hypothesis, &format!("E{i}"))?.into());
+            Ok(Implication {
+                numbers: (number(i)?, number(j)?),
+                holds,
+                theory,
+                goal: law(goal, &format!("E{j}"))?,
+            })
         })
         .collect()
 }

@@ -49,7 +49,14 @@ fn pure_equations(axiom: &Axiom) -> Option<Vec<Equation<'_>>> {
         }
     }
     let mut out = Vec::new();
-    conjuncts(&axiom.formula, &mut out).then(|| out.into_iter().map(|sides| Equation { sides, vars: axiom.vars.len() }).collect())
+    conjuncts(&axiom.formula, &mut out).then(|| {
+        out.into_iter()
+            .map(|sides| Equation {
+                sides,
+                vars: axiom.vars.len(),
+            })
+            .collect()
+    })
 }
 
 /// An affine reading of the signature: for each function symbol its coefficients, one per
@@ -101,9 +108,15 @@ impl Reading {
     fn structure(&self, sig: &Signature) -> Structure {
         let n = self.modulus as u32;
         let mut s = Structure::zeroed(sig, &[n]);
-        for (table, (decl, c)) in s.funcs.iter_mut().zip(sig.funcs.iter().zip(&self.coefficients)) {
+        for (table, (decl, c)) in s
+            .funcs
+            .iter_mut()
+            .zip(sig.funcs.iter().zip(&self.coefficients))
+        {
             for (cell, args) in table.iter_mut().zip(tuples(&[n], &decl.args)) {
-                let value = args.iter().zip(c).fold(c[args.len()], |acc, (&x, a)| (acc + a * u64::from(x)) % self.modulus);
+                let value = args.iter().zip(c).fold(c[args.len()], |acc, (&x, a)| {
+                    (acc + a * u64::from(x)) % self.modulus
+                });
                 *cell = value as u32;
             }
         }
@@ -113,33 +126,65 @@ impl Reading {
 
 /// Looks for an affine countermodel modulo 2 to `max_modulus`, smallest first, within `time`.
 /// `Err` only for an internal error (a model that fails the evaluator's check).
-pub fn search(theory: &Theory, goal: &Axiom, max_modulus: u32, time: Duration, cancel: Option<&Arc<AtomicBool>>) -> Result<Search, FinderError> {
+pub fn search(
+    theory: &Theory,
+    goal: &Axiom,
+    max_modulus: u32,
+    time: Duration,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Search, FinderError> {
     let start = Instant::now();
     let sig = &theory.sig;
     if sig.sorts.len() != 1 || !sig.rels.is_empty() {
-        return Ok(Search::CannotSearch("affine readings need one sort and no relation symbols".into()));
+        return Ok(Search::CannotSearch(
+            "affine readings need one sort and no relation symbols".into(),
+        ));
     }
-    let Some(axioms) = theory.axioms.iter().map(|a| pure_equations(a)).collect::<Option<Vec<_>>>() else {
-        return Ok(Search::CannotSearch("affine readings need axioms that are all equations".into()));
+    let Some(axioms) = theory
+        .axioms
+        .iter()
+        .map(|a| pure_equations(a))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(Search::CannotSearch(
+            "affine readings need axioms that are all equations".into(),
+        ));
     };
     let axioms: Vec<Equation> = axioms.into_iter().flatten().collect();
     let goal_equation = match certificate::goal_equation(goal) {
-        Ok((_, l, r)) => Equation { sides: (l, r), vars: goal.vars.len() },
+        Ok((_, l, r)) => Equation {
+            sides: (l, r),
+            vars: goal.vars.len(),
+        },
         Err(why) => return Ok(Search::CannotSearch(why)),
     };
     let unknowns: u32 = sig.funcs.iter().map(|f| f.args.len() as u32 + 1).sum();
     for modulus in 2..=u64::from(max_modulus) {
-        if modulus.checked_pow(unknowns).is_none_or(|n| n > CANDIDATES_PER_MODULUS) {
-            return Ok(Search::CannotSearch(format!("more than {CANDIDATES_PER_MODULUS} affine readings modulo {modulus}")));
+        if modulus
+            .checked_pow(unknowns)
+            .is_none_or(|n| n > CANDIDATES_PER_MODULUS)
+        {
+            return Ok(Search::CannotSearch(format!(
+                "more than {CANDIDATES_PER_MODULUS} affine readings modulo {modulus}"
+            )));
         }
-        let mut reading = Reading { modulus, coefficients: sig.funcs.iter().map(|f| vec![0; f.args.len() + 1]).collect() };
+        let mut reading = Reading {
+            modulus,
+            coefficients: sig
+                .funcs
+                .iter()
+                .map(|f| vec![0; f.args.len() + 1])
+                .collect(),
+        };
         let mut tried = 0u64;
         loop {
             if axioms.iter().all(|e| reading.holds(e)) && !reading.holds(&goal_equation) {
                 return confirm(theory, goal, reading.structure(sig)).map(Search::Found);
             }
             tried += 1;
-            if tried.is_multiple_of(1024) && (start.elapsed() >= time || cancel.is_some_and(|c| c.load(Ordering::Relaxed))) {
+            if tried.is_multiple_of(1024)
+                && (start.elapsed() >= time || cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
+            {
                 return Ok(Search::OutOfTime(format!("time ran out modulo {modulus}")));
             }
             if !reading.advance() {

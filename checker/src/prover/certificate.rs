@@ -137,7 +137,16 @@ fn reject<T>(msg: impl Into<String>) -> Result<T, Rejected> {
 /// which is sound: a conjunction implies each conjunct.
 pub fn equations(axiom: &Axiom) -> Vec<(&Term, &Term)> {
     let conjuncts = axiom.formula.without_leading_foralls().conjuncts();
-    conjuncts.into_iter().filter_map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect()
+    conjuncts
+        .into_iter()
+        .filter_map(|f| {
+            if let Formula::Eq(l, r) = f {
+                Some((l, r))
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// The goal's universal variables (free ones, then leading `all`) and its equation, or why the
@@ -151,34 +160,64 @@ pub fn goal_equation(goal: &Axiom) -> Result<(Vec<VarId>, &Term, &Term), String>
 }
 
 /// The theory's signature extended by the goal constants.
-pub fn extended_signature(sig: &Signature, constants: &[GoalConstant]) -> Result<Signature, Rejected> {
+pub fn extended_signature(
+    sig: &Signature,
+    constants: &[GoalConstant],
+) -> Result<Signature, Rejected> {
     let mut ext = sig.clone();
     for c in constants {
         let Some(sort) = sig.sort(&c.sort) else {
-            return reject(format!("goal constant `{}` has unknown sort `{}`", c.name, c.sort));
+            return reject(format!(
+                "goal constant `{}` has unknown sort `{}`",
+                c.name, c.sort
+            ));
         };
-        ext.funcs.push(FuncDecl { name: c.name.clone(), args: vec![], result: sort, fixity: Fixity::Prefix });
+        ext.funcs.push(FuncDecl {
+            name: c.name.clone(),
+            args: vec![],
+            result: sort,
+            fixity: Fixity::Prefix,
+        });
     }
     Ok(ext)
 }
 
 /// The goal's sides with the goal constants in place of its variables, and the constants.
-pub fn goal_sides(sig: &Signature, goal: &Axiom) -> Result<(Vec<GoalConstant>, Term, Term), String> {
+pub fn goal_sides(
+    sig: &Signature,
+    goal: &Axiom,
+) -> Result<(Vec<GoalConstant>, Term, Term), String> {
     let (vars, l, r) = goal_equation(goal)?;
     let n = sig.funcs.len() as u32;
     let constants = vars.iter().map(|v| {
         let d = &goal.vars[v.0 as usize];
-        GoalConstant { name: d.name.clone(), sort: sig.sort_decl(d.sort).name.clone() }
+        GoalConstant {
+            name: d.name.clone(),
+            sort: sig.sort_decl(d.sort).name.clone(),
+        }
     });
-    let value = |v: VarId| vars.iter().position(|&w| w == v).map(|i| Term::App(FuncId(n + i as u32), vec![]));
-    Ok((constants.collect(), substitute(l, &value).ok_or("goal variable missing")?, substitute(r, &value).ok_or("goal variable missing")?))
+    let value = |v: VarId| {
+        vars.iter()
+            .position(|&w| w == v)
+            .map(|i| Term::App(FuncId(n + i as u32), vec![]))
+    };
+    Ok((
+        constants.collect(),
+        substitute(l, &value).ok_or("goal variable missing")?,
+        substitute(r, &value).ok_or("goal variable missing")?,
+    ))
 }
 
 /// `t` with every variable replaced by its value; `None` if a variable has none.
 pub fn substitute(t: &Term, value: &impl Fn(VarId) -> Option<Term>) -> Option<Term> {
     match t {
         Term::Var(v) => value(*v),
-        Term::App(f, args) => Some(Term::App(*f, args.iter().map(|a| substitute(a, value)).collect::<Option<_>>()?)),
+        Term::App(f, args) => Some(Term::App(
+            *f,
+            args.iter()
+                .map(|a| substitute(a, value))
+                .collect::<Option<_>>()?,
+        )),
     }
 }
 
@@ -217,7 +256,12 @@ pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
                 return reject(format!("unknown function symbol #{}", f.0));
             };
             if d.args.len() != args.len() {
-                return reject(format!("`{}` takes {} argument(s), given {}", d.name, d.args.len(), args.len()));
+                return reject(format!(
+                    "`{}` takes {} argument(s), given {}",
+                    d.name,
+                    d.args.len(),
+                    args.len()
+                ));
             }
             for (a, &s) in args.iter().zip(&d.args) {
                 if sort_of(sig, a)? != s {
@@ -230,12 +274,26 @@ pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
 }
 
 /// The equation `(from, to)` a step rewrites with, in its direction, as ground terms.
-fn step_equation(theory: &Theory, ext: &Signature, lemmas: &[Lemma], step: &Step, at: &impl Fn(String) -> Rejected) -> Result<(Term, Term), Rejected> {
+fn step_equation(
+    theory: &Theory,
+    ext: &Signature,
+    lemmas: &[Lemma],
+    step: &Step,
+    at: &impl Fn(String) -> Rejected,
+) -> Result<(Term, Term), Rejected> {
     let (l, r) = match &step.by {
-        Justification::Axiom { axiom: name, part, substitution } => {
-            let axiom = theory.axiom(name).ok_or_else(|| at(format!("no axiom `{name}`")))?;
+        Justification::Axiom {
+            axiom: name,
+            part,
+            substitution,
+        } => {
+            let axiom = theory
+                .axiom(name)
+                .ok_or_else(|| at(format!("no axiom `{name}`")))?;
             let eqs = equations(axiom);
-            let &(l, r) = eqs.get(*part).ok_or_else(|| at(format!("axiom `{name}` has no equation #{part}")))?;
+            let &(l, r) = eqs
+                .get(*part)
+                .ok_or_else(|| at(format!("axiom `{name}` has no equation #{part}")))?;
             let mut values: Vec<Option<Term>> = vec![None; axiom.vars.len()];
             for b in substitution {
                 let Some(i) = axiom.vars.iter().position(|d| d.name == b.var) else {
@@ -250,11 +308,17 @@ fn step_equation(theory: &Theory, ext: &Signature, lemmas: &[Lemma], step: &Step
                 }
             }
             let value = |v: VarId| values[v.0 as usize].clone();
-            let missing = || at("the substitution leaves a variable of the equation without a value".into());
-            (substitute(l, &value).ok_or_else(missing)?, substitute(r, &value).ok_or_else(missing)?)
+            let missing =
+                || at("the substitution leaves a variable of the equation without a value".into());
+            (
+                substitute(l, &value).ok_or_else(missing)?,
+                substitute(r, &value).ok_or_else(missing)?,
+            )
         }
         Justification::Lemma { lemma } => {
-            let l = lemmas.get(*lemma).ok_or_else(|| at(format!("lemma {lemma} is not (yet) proved here")))?;
+            let l = lemmas
+                .get(*lemma)
+                .ok_or_else(|| at(format!("lemma {lemma} is not (yet) proved here")))?;
             (l.lhs.clone(), l.rhs.clone())
         }
     };
@@ -266,7 +330,15 @@ fn step_equation(theory: &Theory, ext: &Signature, lemmas: &[Lemma], step: &Step
 
 /// Replays a chain from `from` to `to`; `lemmas` are the lemmas it may use, `what` names it in
 /// messages.
-fn replay_chain(theory: &Theory, ext: &Signature, lemmas: &[Lemma], from: &Term, to: &Term, steps: &[Step], what: &str) -> Result<(), Rejected> {
+fn replay_chain(
+    theory: &Theory,
+    ext: &Signature,
+    lemmas: &[Lemma],
+    from: &Term,
+    to: &Term,
+    steps: &[Step],
+    what: &str,
+) -> Result<(), Rejected> {
     if sort_of(ext, from)? != sort_of(ext, to)? {
         return reject(format!("{what}: the two sides have different sorts"));
     }
@@ -275,9 +347,12 @@ fn replay_chain(theory: &Theory, ext: &Signature, lemmas: &[Lemma], from: &Term,
         let at = |msg: String| Rejected(format!("{what}, step {}: {msg}", k + 1));
         let (old, new) = step_equation(theory, ext, lemmas, step, &at)?;
         if subterm(&current, &step.position) != Some(&old) {
-            return Err(at("the equation's side does not occur at the stated position".into()));
+            return Err(at(
+                "the equation's side does not occur at the stated position".into(),
+            ));
         }
-        let next = replace(&current, &step.position, new).ok_or_else(|| at("bad position".into()))?;
+        let next =
+            replace(&current, &step.position, new).ok_or_else(|| at("bad position".into()))?;
         if next != step.result {
             return Err(at("the stated result differs from the replayed one".into()));
         }
@@ -299,7 +374,12 @@ pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Re
 
 /// [`check`], giving up with `Ok(false)` when `deadline` has passed before a lemma is replayed:
 /// a certificate of a thousand steps over large terms takes a good part of a second.
-pub fn check_before(theory: &Theory, goal: &Axiom, cert: &Certificate, deadline: Option<std::time::Instant>) -> Result<bool, Rejected> {
+pub fn check_before(
+    theory: &Theory,
+    goal: &Axiom,
+    cert: &Certificate,
+    deadline: Option<std::time::Instant>,
+) -> Result<bool, Rejected> {
     let (constants, lhs, rhs) = goal_sides(&theory.sig, goal).map_err(Rejected)?;
     if cert.constants != constants {
         return reject("the goal constants do not match the goal's variables");
@@ -313,10 +393,27 @@ pub fn check_before(theory: &Theory, goal: &Axiom, cert: &Certificate, deadline:
         if past() {
             return Ok(false);
         }
-        replay_chain(theory, &ext, &cert.lemmas[..i], &lemma.lhs, &lemma.rhs, &lemma.steps, &format!("lemma {i}"))?;
+        replay_chain(
+            theory,
+            &ext,
+            &cert.lemmas[..i],
+            &lemma.lhs,
+            &lemma.rhs,
+            &lemma.steps,
+            &format!("lemma {i}"),
+        )?;
     }
     if past() {
         return Ok(false);
     }
-    replay_chain(theory, &ext, &cert.lemmas, &lhs, &rhs, &cert.steps, "the goal").map(|()| true)
+    replay_chain(
+        theory,
+        &ext,
+        &cert.lemmas,
+        &lhs,
+        &rhs,
+        &cert.steps,
+        "the goal",
+    )
+    .map(|()| true)
 }

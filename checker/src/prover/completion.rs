@@ -33,8 +33,8 @@
 //! sort keep sorts: a side that is a bare variable stands only for terms of its sort, and the
 //! constant a free variable gets is one of its sort (each equation records its variables' sorts).
 
-use super::discrimination::DiscriminationTree;
 use super::certificate::{self, Binding, Certificate, Direction, Justification, Lemma, Step};
+use super::discrimination::DiscriminationTree;
 use super::rewrite::matches;
 use super::saturation::print;
 use super::Undecided;
@@ -42,9 +42,9 @@ use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
-use std::cmp::{Ordering as Cmp, Reverse};
-use std::cell::{Cell, RefCell};
 use rustc_hash::FxHashSet;
+use std::cell::{Cell, RefCell};
+use std::cmp::{Ordering as Cmp, Reverse};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -89,7 +89,11 @@ struct Use {
 #[derive(Debug)]
 enum Origin {
     /// Equation `part` of axiom `axiom`; `names[i]` is the axiom's name of variable `i`.
-    Axiom { axiom: usize, part: usize, names: Vec<String> },
+    Axiom {
+        axiom: usize,
+        part: usize,
+        names: Vec<String>,
+    },
     /// A chain from the left side to the right side. Its variables below `vars` are the
     /// equation's; those above occur only inside the chain.
     Derived(Vec<Use>),
@@ -177,16 +181,29 @@ fn heavier(s: &Term, t: &Term) -> bool {
         Cmp::Equal => match (ss.len(), f.0).cmp(&(ts.len(), g.0)) {
             Cmp::Greater => true,
             Cmp::Less => false,
-            Cmp::Equal => ss.iter().zip(ts).find(|(a, b)| a != b).is_some_and(|(a, b)| greater(a, b)),
+            Cmp::Equal => ss
+                .iter()
+                .zip(ts)
+                .find(|(a, b)| a != b)
+                .is_some_and(|(a, b)| greater(a, b)),
         },
     }
 }
 
 /// `t` with variable `v` replaced by `sub[v]` (variables beyond `sub` by `rest(v)`).
-fn instantiate<S: std::borrow::Borrow<Term>>(t: &Term, sub: &[S], rest: &impl Fn(VarId) -> Term) -> Term {
+fn instantiate<S: std::borrow::Borrow<Term>>(
+    t: &Term,
+    sub: &[S],
+    rest: &impl Fn(VarId) -> Term,
+) -> Term {
     match t {
-        Term::Var(v) => sub.get(v.0 as usize).map(|b| b.borrow().clone()).unwrap_or_else(|| rest(*v)),
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| instantiate(a, sub, rest)).collect()),
+        Term::Var(v) => sub
+            .get(v.0 as usize)
+            .map(|b| b.borrow().clone())
+            .unwrap_or_else(|| rest(*v)),
+        Term::App(f, args) => {
+            Term::App(*f, args.iter().map(|a| instantiate(a, sub, rest)).collect())
+        }
     }
 }
 
@@ -213,7 +230,9 @@ fn unify<'t>(a: &'t Term, b: &'t Term, sub: &mut [Option<&'t Term>]) -> bool {
             sub[x.0 as usize] = Some(t);
             true
         }
-        (Term::App(f, xs), Term::App(g, ys)) => f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| unify(x, y, sub)),
+        (Term::App(f, xs), Term::App(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| unify(x, y, sub))
+        }
     }
 }
 
@@ -279,7 +298,14 @@ fn flip(d: Direction) -> Direction {
 
 /// A chain read backwards.
 fn reversed(chain: &[Use]) -> Vec<Use> {
-    chain.iter().rev().map(|u| Use { dir: flip(u.dir), ..u.clone() }).collect()
+    chain
+        .iter()
+        .rev()
+        .map(|u| Use {
+            dir: flip(u.dir),
+            ..u.clone()
+        })
+        .collect()
 }
 
 /// A 64-bit hash of `t`, standing for it in the set of irreducible terms.
@@ -348,13 +374,20 @@ impl Completion {
 
     /// The directions equation `id` may rewrite in.
     fn directions(&self, id: usize) -> &'static [Direction] {
-        if self.eqs[id].oriented { &[Direction::LeftToRight] } else { &[Direction::LeftToRight, Direction::RightToLeft] }
+        if self.eqs[id].oriented {
+            &[Direction::LeftToRight]
+        } else {
+            &[Direction::LeftToRight, Direction::RightToLeft]
+        }
     }
 
     fn wait(&mut self, id: usize) {
         self.state[id] = State::Waiting;
         let e = &self.eqs[id];
-        self.enqueue(self.weight(&e.lhs, &e.rhs, e.oriented), Waiting::Equation(id));
+        self.enqueue(
+            self.weight(&e.lhs, &e.rhs, e.oriented),
+            Waiting::Equation(id),
+        );
     }
 
     /// The weight that orders the waiting equations, lightest first, for `lhs = rhs` (`lhs > rhs`
@@ -367,11 +400,21 @@ impl Completion {
         fn side(t: &Term, goal: &[bool]) -> usize {
             match t {
                 Term::Var(_) => 10,
-                Term::App(f, args) => (if goal.get(f.0 as usize).copied().unwrap_or(false) { 1 } else { 10 }) + args.iter().map(|a| side(a, goal)).sum::<usize>(),
+                Term::App(f, args) => {
+                    (if goal.get(f.0 as usize).copied().unwrap_or(false) {
+                        1
+                    } else {
+                        10
+                    }) + args.iter().map(|a| side(a, goal)).sum::<usize>()
+                }
             }
         }
         let (l, r) = (side(lhs, &self.goal_symbols), side(rhs, &self.goal_symbols));
-        if oriented { 3 * l + 2 * r } else { 3 * (l + r) }
+        if oriented {
+            3 * l + 2 * r
+        } else {
+            3 * (l + r)
+        }
     }
 
     fn enqueue(&mut self, weight: usize, item: Waiting) {
@@ -384,7 +427,16 @@ impl Completion {
     fn pick(&mut self) -> Option<Picked> {
         self.picks += 1;
         loop {
-            let item = if self.picks % OLDEST_EVERY == 0 { self.oldest.pop_front().or_else(|| self.lightest.pop().map(|Reverse((_, i))| i)) } else { self.lightest.pop().map(|Reverse((_, i))| i).or_else(|| self.oldest.pop_front()) }?;
+            let item = if self.picks % OLDEST_EVERY == 0 {
+                self.oldest
+                    .pop_front()
+                    .or_else(|| self.lightest.pop().map(|Reverse((_, i))| i))
+            } else {
+                self.lightest
+                    .pop()
+                    .map(|Reverse((_, i))| i)
+                    .or_else(|| self.oldest.pop_front())
+            }?;
             match item {
                 Waiting::Equation(id) if self.state[id] == State::Waiting => {
                     self.state[id] = State::Retired;
@@ -409,16 +461,35 @@ impl Completion {
                 return None;
             }
             self.rewrite_at_root(r.eq, r.dir, t, |sub, new| {
-                let sub = if record { sub.iter().map(|&b| b.clone()).collect() } else { Vec::new() };
-                (Use { eq: r.eq, dir: r.dir, pos: vec![], sub }, new)
+                let sub = if record {
+                    sub.iter().map(|&b| b.clone()).collect()
+                } else {
+                    Vec::new()
+                };
+                (
+                    Use {
+                        eq: r.eq,
+                        dir: r.dir,
+                        pos: vec![],
+                        sub,
+                    },
+                    new,
+                )
             })
         })
     }
 
     /// `t`'s normal form, with the chain to it put on `chain` when there is one.
     /// `t` is of sort `sort`.
-    fn normalize(&self, t: &Term, sort: SortId, chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> Term {
-        self.normalize_at(t.clone(), sort, &mut Vec::new(), chain, stop).0
+    fn normalize(
+        &self,
+        t: &Term,
+        sort: SortId,
+        chain: Option<&mut Vec<Use>>,
+        stop: &dyn Fn() -> bool,
+    ) -> Term {
+        self.normalize_at(t.clone(), sort, &mut Vec::new(), chain, stop)
+            .0
     }
 
     /// Whether rule `r` may rewrite a term of sort `sort` at its root as far as sorts tell: a
@@ -441,7 +512,11 @@ impl Completion {
         let instance = |rule: &Rule| {
             let (from, to) = self.sides(rule.eq, rule.dir);
             let e = &self.eqs[rule.eq];
-            (!e.oriented && self.sort_fits(rule, sort) && same_root(to, r) && with_bindings(e.vars, |sub| matches(from, l, sub) && matches(to, r, sub))).then_some(())
+            (!e.oriented
+                && self.sort_fits(rule, sort)
+                && same_root(to, r)
+                && with_bindings(e.vars, |sub| matches(from, l, sub) && matches(to, r, sub)))
+            .then_some(())
         };
         self.index.find(l, instance).is_some()
     }
@@ -450,7 +525,14 @@ impl Completion {
     /// arguments to normal form, then its root, then again the arguments of what the root step
     /// made. Steps go on `chain` with their whole position. Whether the result is a normal form
     /// (not when `stop` cut it short), which is then remembered in `irreducible`.
-    fn normalize_at(&self, mut t: Term, sort: SortId, pos: &mut Vec<usize>, mut chain: Option<&mut Vec<Use>>, stop: &dyn Fn() -> bool) -> (Term, bool) {
+    fn normalize_at(
+        &self,
+        mut t: Term,
+        sort: SortId,
+        pos: &mut Vec<usize>,
+        mut chain: Option<&mut Vec<Use>>,
+        stop: &dyn Fn() -> bool,
+    ) -> (Term, bool) {
         if self.irreducible.borrow().contains(&term_hash(&t)) {
             return (t, true);
         }
@@ -459,7 +541,13 @@ impl Completion {
                 let f = *f;
                 for (i, a) in args.iter_mut().enumerate() {
                     pos.push(i);
-                    let (normal, complete) = self.normalize_at(std::mem::replace(a, Term::Var(VarId(0))), self.arg_sort(f, i), pos, chain.as_deref_mut(), stop);
+                    let (normal, complete) = self.normalize_at(
+                        std::mem::replace(a, Term::Var(VarId(0))),
+                        self.arg_sort(f, i),
+                        pos,
+                        chain.as_deref_mut(),
+                        stop,
+                    );
                     pos.pop();
                     *a = normal;
                     if !complete {
@@ -467,7 +555,9 @@ impl Completion {
                     }
                 }
             }
-            let Some((mut u, new)) = self.step_at_root(&t, sort, chain.is_some()) else { break };
+            let Some((mut u, new)) = self.step_at_root(&t, sort, chain.is_some()) else {
+                break;
+            };
             if let Some(chain) = chain.as_deref_mut() {
                 u.pos = pos.clone();
                 chain.push(u);
@@ -518,8 +608,18 @@ impl Completion {
         collect(&rhs, &mut names);
         let vars = names.len() as u32;
         // Chain-only variables keep distinct numbers above the equation's own.
-        let rename = |t: &Term| instantiate(t, &[] as &[Term], &|v: VarId| Term::Var(VarId(names.get(&v).copied().unwrap_or(vars + v.0))));
-        let chain: Vec<Use> = chain.into_iter().map(|u| Use { sub: u.sub.iter().map(rename).collect(), ..u }).collect();
+        let rename = |t: &Term| {
+            instantiate(t, &[] as &[Term], &|v: VarId| {
+                Term::Var(VarId(names.get(&v).copied().unwrap_or(vars + v.0)))
+            })
+        };
+        let chain: Vec<Use> = chain
+            .into_iter()
+            .map(|u| Use {
+                sub: u.sub.iter().map(rename).collect(),
+                ..u
+            })
+            .collect();
         let (mut lhs, mut rhs, mut chain) = (rename(&lhs), rename(&rhs), chain);
         if greater(&rhs, &lhs) {
             std::mem::swap(&mut lhs, &mut rhs);
@@ -534,7 +634,15 @@ impl Completion {
                 self.sorts_of_vars(t, self.eqs[u.eq].var_sorts[k], &mut var_sorts);
             }
         }
-        self.eqs.push(Equation { lhs, rhs, vars, sort, var_sorts, oriented, origin: Origin::Derived(chain) });
+        self.eqs.push(Equation {
+            lhs,
+            rhs,
+            vars,
+            sort,
+            var_sorts,
+            oriented,
+            origin: Origin::Derived(chain),
+        });
         self.state.push(State::Retired);
         self.eqs.len() - 1
     }
@@ -550,13 +658,23 @@ impl Completion {
                 }
                 sorts[i] = sort;
             }
-            Term::App(f, args) => args.iter().enumerate().for_each(|(i, a)| self.sorts_of_vars(a, self.arg_sort(*f, i), sorts)),
+            Term::App(f, args) => args
+                .iter()
+                .enumerate()
+                .for_each(|(i, a)| self.sorts_of_vars(a, self.arg_sort(*f, i), sorts)),
         }
     }
 
     /// `lhs = rhs` (proved by `chain`) with both sides rewritten to normal form and the chain
     /// extended to match; `None` when the sides meet or an active equation has it as an instance.
-    fn join(&self, lhs: &Term, rhs: &Term, sort: SortId, chain: Vec<Use>, stop: &dyn Fn() -> bool) -> Option<(Term, Term, Vec<Use>)> {
+    fn join(
+        &self,
+        lhs: &Term,
+        rhs: &Term,
+        sort: SortId,
+        chain: Vec<Use>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(Term, Term, Vec<Use>)> {
         let (mut left, mut right) = (Vec::new(), Vec::new());
         let l = self.normalize(lhs, sort, Some(&mut left), stop);
         let r = self.normalize(rhs, sort, Some(&mut right), stop);
@@ -573,7 +691,12 @@ impl Completion {
     /// equation, or `None` (see [`Completion::join`]).
     fn simplify(&mut self, id: usize, stop: &dyn Fn() -> bool) -> Option<usize> {
         let e = &self.eqs[id];
-        let identity = Use { eq: id, dir: Direction::LeftToRight, pos: vec![], sub: (0..e.vars).map(|v| Term::Var(VarId(v))).collect() };
+        let identity = Use {
+            eq: id,
+            dir: Direction::LeftToRight,
+            pos: vec![],
+            sub: (0..e.vars).map(|v| Term::Var(VarId(v))).collect(),
+        };
         let sort = e.sort;
         let (l, r, chain) = self.join(&e.lhs, &e.rhs, sort, vec![identity], stop)?;
         if chain.len() == 1 {
@@ -594,17 +717,32 @@ impl Completion {
                     if pos.is_empty() && outer == inner && outer_dir == inner_dir {
                         continue;
                     }
-                    let o = Overlap { outer, outer_dir, inner, inner_dir, pos };
-                    let Some((lhs, rhs, _)) = self.overlap(&o, &shifted, false) else { continue };
+                    let o = Overlap {
+                        outer,
+                        outer_dir,
+                        inner,
+                        inner_dir,
+                        pos,
+                    };
+                    let Some((lhs, rhs, _)) = self.overlap(&o, &shifted, false) else {
+                        continue;
+                    };
                     // Critical pairs wait in normal form, so that their weight is what will be used.
                     let sort = self.eqs[outer].sort;
-                    let (l, r) = (self.normalize(&lhs, sort, None, stop), self.normalize(&rhs, sort, None, stop));
+                    let (l, r) = (
+                        self.normalize(&lhs, sort, None, stop),
+                        self.normalize(&rhs, sort, None, stop),
+                    );
                     if l == r || self.subsumed(&l, &r, sort) {
                         continue;
                     }
                     self.pending.push(Some(o));
                     self.waiting_overlaps += 1;
-                    let weight = if greater(&r, &l) { self.weight(&r, &l, true) } else { self.weight(&l, &r, greater(&l, &r)) };
+                    let weight = if greater(&r, &l) {
+                        self.weight(&r, &l, true)
+                    } else {
+                        self.weight(&l, &r, greater(&l, &r))
+                    };
                     self.enqueue(weight, Waiting::Overlap(self.pending.len() - 1));
                 }
             }
@@ -614,7 +752,8 @@ impl Completion {
     /// The sides of `inner` in direction `dir` with its variables renumbered above `outer`'s.
     fn shifted(&self, outer: usize, inner: usize, dir: Direction) -> (Term, Term) {
         let v1 = self.eqs[outer].vars;
-        let shift = |t: &Term| instantiate(t, &[] as &[Term], &|v: VarId| Term::Var(VarId(v.0 + v1)));
+        let shift =
+            |t: &Term| instantiate(t, &[] as &[Term], &|v: VarId| Term::Var(VarId(v.0 + v1)));
         let (from, to) = self.sides(inner, dir);
         (shift(from), shift(to))
     }
@@ -622,7 +761,12 @@ impl Completion {
     /// The critical pair `o` (`shifted` is its inner equation as [`Completion::shifted`] gives
     /// it): its sides and, when `record`, the chain between them; `None` when the sides do not
     /// unify there, or the overlap is redundant or trivial.
-    fn overlap(&self, o: &Overlap, shifted: &(Term, Term), record: bool) -> Option<(Term, Term, Vec<Use>)> {
+    fn overlap(
+        &self,
+        o: &Overlap,
+        shifted: &(Term, Term),
+        record: bool,
+    ) -> Option<(Term, Term, Vec<Use>)> {
         let (v1, v2) = (self.eqs[o.outer].vars, self.eqs[o.inner].vars);
         let (from1, to1) = self.sides(o.outer, o.outer_dir);
         let (from2, to2) = shifted;
@@ -649,8 +793,22 @@ impl Completion {
             return None;
         }
         let chain = if record {
-            let values = |range: std::ops::Range<u32>| range.map(|v| apply(&Term::Var(VarId(v)))).collect();
-            vec![Use { eq: o.inner, dir: flip(o.inner_dir), pos: o.pos.clone(), sub: values(v1..v1 + v2) }, Use { eq: o.outer, dir: o.outer_dir, pos: vec![], sub: values(0..v1) }]
+            let values =
+                |range: std::ops::Range<u32>| range.map(|v| apply(&Term::Var(VarId(v)))).collect();
+            vec![
+                Use {
+                    eq: o.inner,
+                    dir: flip(o.inner_dir),
+                    pos: o.pos.clone(),
+                    sub: values(v1..v1 + v2),
+                },
+                Use {
+                    eq: o.outer,
+                    dir: o.outer_dir,
+                    pos: vec![],
+                    sub: values(0..v1),
+                },
+            ]
         } else {
             Vec::new()
         };
@@ -671,11 +829,21 @@ impl Completion {
     /// active equations (itself included) are queued for [`Completion::generate`].
     fn activate(&mut self, id: usize) {
         self.state[id] = State::Active;
-        let simplified: Vec<usize> = self.active.iter().copied().filter(|&a| {
-            let e = &self.eqs[a];
-            self.step_by(id, &e.lhs, e.sort) || self.step_by(id, &e.rhs, e.sort)
-        }).collect();
-        let mut active: Vec<usize> = self.active.iter().copied().filter(|a| !simplified.contains(a)).collect();
+        let simplified: Vec<usize> = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&a| {
+                let e = &self.eqs[a];
+                self.step_by(id, &e.lhs, e.sort) || self.step_by(id, &e.rhs, e.sort)
+            })
+            .collect();
+        let mut active: Vec<usize> = self
+            .active
+            .iter()
+            .copied()
+            .filter(|a| !simplified.contains(a))
+            .collect();
         active.push(id);
         self.set_active(active);
         for a in simplified {
@@ -704,14 +872,24 @@ impl Completion {
 
     /// Whether equation `id` rewrites some subterm of `t`.
     fn step_by(&self, id: usize, t: &Term, sort: SortId) -> bool {
-        let rewrites = self.directions(id).iter().any(|&dir| self.sort_fits(&Rule { eq: id, dir }, sort) && self.rewrite_at_root(id, dir, t, |_, _| ()).is_some());
-        rewrites || matches!(t, Term::App(f, args) if args.iter().enumerate().any(|(i, a)| self.step_by(id, a, self.arg_sort(*f, i))))
+        let rewrites = self.directions(id).iter().any(|&dir| {
+            self.sort_fits(&Rule { eq: id, dir }, sort)
+                && self.rewrite_at_root(id, dir, t, |_, _| ()).is_some()
+        });
+        rewrites
+            || matches!(t, Term::App(f, args) if args.iter().enumerate().any(|(i, a)| self.step_by(id, a, self.arg_sort(*f, i))))
     }
 
     /// Equation `id` used in direction `dir` at the root of `t`, when it matches there and the
     /// step decreases in the ordering (always, for an oriented equation): `then` of the values of
     /// its variables and the result.
-    fn rewrite_at_root<R>(&self, id: usize, dir: Direction, t: &Term, then: impl FnOnce(&[&Term], Term) -> R) -> Option<R> {
+    fn rewrite_at_root<R>(
+        &self,
+        id: usize,
+        dir: Direction,
+        t: &Term,
+        then: impl FnOnce(&[&Term], Term) -> R,
+    ) -> Option<R> {
         let (from, to) = self.sides(id, dir);
         if !same_root(from, t) {
             return None;
@@ -770,7 +948,23 @@ impl Search {
         let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
         let sort = certificate::sort_of(&sig, &lhs).map_err(|e| e.0)?;
         let fillers = fillers(&sig);
-        let mut c = Completion { eqs: Vec::new(), state: Vec::new(), active: Vec::new(), index: DiscriminationTree::default(), irreducible: RefCell::new(FxHashSet::default()), pending: Vec::new(), waiting_overlaps: 0, lightest: BinaryHeap::new(), oldest: VecDeque::new(), picks: 0, pairs: VecDeque::new(), goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]), least: least_terms(&sig), sig, unusable: Cell::new(false) };
+        let mut c = Completion {
+            eqs: Vec::new(),
+            state: Vec::new(),
+            active: Vec::new(),
+            index: DiscriminationTree::default(),
+            irreducible: RefCell::new(FxHashSet::default()),
+            pending: Vec::new(),
+            waiting_overlaps: 0,
+            lightest: BinaryHeap::new(),
+            oldest: VecDeque::new(),
+            picks: 0,
+            pairs: VecDeque::new(),
+            goal_symbols: goal_symbols(theory.sig.funcs.len(), [&lhs, &rhs]),
+            least: least_terms(&sig),
+            sig,
+            unusable: Cell::new(false),
+        };
         for (axiom, ax) in theory.axioms.iter().enumerate() {
             for (part, (l, r)) in certificate::equations(ax).into_iter().enumerate() {
                 let mut sub = vec![None; ax.vars.len()];
@@ -788,44 +982,109 @@ impl Search {
                     Term::Var(v) => ax.vars[v.0 as usize].sort,
                     Term::App(f, _) => theory.sig.funcs[f.0 as usize].result,
                 };
-                let rename = |t: &Term| certificate::substitute(t, &|v: VarId| sub[v.0 as usize].clone()).expect("every variable renamed");
+                let rename = |t: &Term| {
+                    certificate::substitute(t, &|v: VarId| sub[v.0 as usize].clone())
+                        .expect("every variable renamed")
+                };
                 let (l, r) = (rename(l), rename(r));
                 let oriented = greater(&l, &r);
-                c.eqs.push(Equation { lhs: l, rhs: r, vars: names.len() as u32, sort: side_sort, var_sorts, oriented, origin: Origin::Axiom { axiom, part, names } });
+                c.eqs.push(Equation {
+                    lhs: l,
+                    rhs: r,
+                    vars: names.len() as u32,
+                    sort: side_sort,
+                    var_sorts,
+                    oriented,
+                    origin: Origin::Axiom { axiom, part, names },
+                });
                 c.state.push(State::Retired);
                 c.wait(c.eqs.len() - 1);
             }
         }
         if c.eqs.is_empty() && lhs != rhs {
-            return Err(Undecided::for_good("not applicable: the theory has no equations"));
+            return Err(Undecided::for_good(
+                "not applicable: the theory has no equations",
+            ));
         }
         let (left, right) = ((lhs.clone(), Vec::new()), (rhs.clone(), Vec::new()));
-        Ok(Search { c, constants, lhs, rhs, sort, fillers, left, right })
+        Ok(Search {
+            c,
+            constants,
+            lhs,
+            rhs,
+            sort,
+            fillers,
+            left,
+            right,
+        })
     }
 
     /// Goes on until the goal's sides meet or `limits` stop it. `theory` and `goal` must be those
     /// the search was made for.
-    pub fn run(&mut self, theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certificate, Undecided> {
-        let stop = || Instant::now() >= limits.deadline || limits.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+    pub fn run(
+        &mut self,
+        theory: &Theory,
+        goal: &Axiom,
+        limits: &Limits,
+    ) -> Result<Certificate, Undecided> {
+        let stop = || {
+            Instant::now() >= limits.deadline
+                || limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+        };
         let c = &mut self.c;
         let (left, right) = (&mut self.left, &mut self.right);
         loop {
             if left.0 == right.0 {
                 let mut chain = left.1.clone();
                 chain.extend(reversed(&right.1));
-                let mut x = Expander { theory, sig: &c.sig, eqs: &c.eqs, fillers: &self.fillers, lemma_of: HashMap::new(), lemmas: Vec::new(), steps: 0, limits };
-                let (steps, _) = x.chain(&self.lhs, &chain, &[], &[]).map_err(|why| if stop() { Undecided::out_of_time(why) } else { Undecided::out_of_room(why) })?;
+                let mut x = Expander {
+                    theory,
+                    sig: &c.sig,
+                    eqs: &c.eqs,
+                    fillers: &self.fillers,
+                    lemma_of: HashMap::new(),
+                    lemmas: Vec::new(),
+                    steps: 0,
+                    limits,
+                };
+                let (steps, _) = x.chain(&self.lhs, &chain, &[], &[]).map_err(|why| {
+                    if stop() {
+                        Undecided::out_of_time(why)
+                    } else {
+                        Undecided::out_of_room(why)
+                    }
+                })?;
                 let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
-                return Ok(Certificate { theory: theory.name.clone(), goal: goal_text, constants: self.constants.clone(), lhs: self.lhs.clone(), rhs: self.rhs.clone(), lemmas: x.lemmas, steps });
+                return Ok(Certificate {
+                    theory: theory.name.clone(),
+                    goal: goal_text,
+                    constants: self.constants.clone(),
+                    lhs: self.lhs.clone(),
+                    rhs: self.rhs.clone(),
+                    lemmas: x.lemmas,
+                    steps,
+                });
             }
             if stop() || !c.generate(&stop) {
-                return Err(Undecided::out_of_time(format!("completion stopped at its time limit with {} active equation(s) of {}", c.active.len(), c.eqs.len())));
+                return Err(Undecided::out_of_time(format!(
+                    "completion stopped at its time limit with {} active equation(s) of {}",
+                    c.active.len(),
+                    c.eqs.len()
+                )));
             }
             if c.eqs.len() > limits.equations {
-                return Err(Undecided::out_of_room(format!("completion reached its limit of {} equations", limits.equations)));
+                return Err(Undecided::out_of_room(format!(
+                    "completion reached its limit of {} equations",
+                    limits.equations
+                )));
             }
             if c.waiting_overlaps > WAITING_OVERLAPS {
-                return Err(Undecided::out_of_room(format!("completion reached its limit of {WAITING_OVERLAPS} waiting critical pairs")));
+                return Err(Undecided::out_of_room(format!(
+                    "completion reached its limit of {WAITING_OVERLAPS} waiting critical pairs"
+                )));
             }
             let formed = match c.pick() {
                 None if c.unusable.get() => return Err(Undecided::for_good(format!("completion finished ({} equations) without joining the sides, but some could not rewrite (a sort without constants), so the goal may still follow", c.active.len()))),
@@ -864,7 +1123,11 @@ fn fillers(sig: &Signature) -> Vec<Option<Term>> {
     }
     loop {
         let found = sig.funcs.iter().enumerate().find_map(|(i, f)| {
-            let args: Option<Vec<Term>> = f.args.iter().map(|s| fillers[s.0 as usize].clone()).collect();
+            let args: Option<Vec<Term>> = f
+                .args
+                .iter()
+                .map(|s| fillers[s.0 as usize].clone())
+                .collect();
             fillers[f.result.0 as usize].is_none().then_some(())?;
             Some((f.result, Term::App(FuncId(i as u32), args?)))
         });
@@ -908,43 +1171,91 @@ impl Expander<'_> {
     /// its sort. (Left a variable when the sort has no ground term: the replay then rejects the
     /// proof.)
     fn filler(&self, v: VarId, sorts: &[SortId]) -> Term {
-        sorts.get(v.0 as usize).and_then(|s| self.fillers.get(s.0 as usize).cloned().flatten()).unwrap_or(Term::Var(v))
+        sorts
+            .get(v.0 as usize)
+            .and_then(|s| self.fillers.get(s.0 as usize).cloned().flatten())
+            .unwrap_or(Term::Var(v))
     }
 
     /// The certificate steps of `chain` from `start` with the chain's variables `vals` (the rest
     /// get the filler of their sort in `sorts`), and the term they end at.
-    fn chain(&mut self, start: &Term, chain: &[Use], vals: &[Term], sorts: &[SortId]) -> Result<(Vec<Step>, Term), String> {
+    fn chain(
+        &mut self,
+        start: &Term,
+        chain: &[Use],
+        vals: &[Term],
+        sorts: &[SortId],
+    ) -> Result<(Vec<Step>, Term), String> {
         let mut current = start.clone();
         let mut out = Vec::with_capacity(chain.len());
         for u in chain {
             self.steps += 1;
             if self.steps > self.limits.proof_steps {
-                return Err(format!("completion joined the sides, but its proof has more than {} steps", self.limits.proof_steps));
+                return Err(format!(
+                    "completion joined the sides, but its proof has more than {} steps",
+                    self.limits.proof_steps
+                ));
             }
             if Instant::now() >= self.limits.deadline {
-                return Err("completion joined the sides, but time ran out while writing its proof".into());
+                return Err(
+                    "completion joined the sides, but time ran out while writing its proof".into(),
+                );
             }
-            let sub: Vec<Term> = u.sub.iter().map(|t| instantiate(t, vals, &|v| self.filler(v, sorts))).collect();
+            let sub: Vec<Term> = u
+                .sub
+                .iter()
+                .map(|t| instantiate(t, vals, &|v| self.filler(v, sorts)))
+                .collect();
             let e = &self.eqs[u.eq];
-            let (l, r) = (instantiate(&e.lhs, &sub, &|v| self.filler(v, &e.var_sorts)), instantiate(&e.rhs, &sub, &|v| self.filler(v, &e.var_sorts)));
+            let (l, r) = (
+                instantiate(&e.lhs, &sub, &|v| self.filler(v, &e.var_sorts)),
+                instantiate(&e.rhs, &sub, &|v| self.filler(v, &e.var_sorts)),
+            );
             let by = match &e.origin {
                 Origin::Axiom { axiom, part, names } => Justification::Axiom {
                     axiom: self.theory.axioms[*axiom].name.clone(),
                     part: *part,
-                    substitution: names.iter().zip(&sub).map(|(var, term)| Binding { var: var.clone(), term: term.clone() }).collect(),
+                    substitution: names
+                        .iter()
+                        .zip(&sub)
+                        .map(|(var, term)| Binding {
+                            var: var.clone(),
+                            term: term.clone(),
+                        })
+                        .collect(),
                 },
-                Origin::Derived(proof) => Justification::Lemma { lemma: self.lemma(proof, &sub, &e.var_sorts, l.clone(), r.clone())? },
+                Origin::Derived(proof) => Justification::Lemma {
+                    lemma: self.lemma(proof, &sub, &e.var_sorts, l.clone(), r.clone())?,
+                },
             };
-            let to = if u.dir == Direction::LeftToRight { r } else { l };
-            current = certificate::replace(&current, &u.pos, to).ok_or("internal: a derivation's position does not exist")?;
-            out.push(Step { by, direction: u.dir, position: u.pos.clone(), result: current.clone(), text: print(self.sig, &current) });
+            let to = if u.dir == Direction::LeftToRight {
+                r
+            } else {
+                l
+            };
+            current = certificate::replace(&current, &u.pos, to)
+                .ok_or("internal: a derivation's position does not exist")?;
+            out.push(Step {
+                by,
+                direction: u.dir,
+                position: u.pos.clone(),
+                result: current.clone(),
+                text: print(self.sig, &current),
+            });
         }
         Ok((out, current))
     }
 
     /// The index of the lemma `lhs = rhs`, proved by `proof` (over variables of sorts `sorts`)
     /// at `vals` the first time.
-    fn lemma(&mut self, proof: &[Use], vals: &[Term], sorts: &[SortId], lhs: Term, rhs: Term) -> Result<usize, String> {
+    fn lemma(
+        &mut self,
+        proof: &[Use],
+        vals: &[Term],
+        sorts: &[SortId],
+        lhs: Term,
+        rhs: Term,
+    ) -> Result<usize, String> {
         if let Some(&i) = self.lemma_of.get(&(lhs.clone(), rhs.clone())) {
             return Ok(i);
         }
@@ -953,7 +1264,12 @@ impl Expander<'_> {
             return Err("internal: a derivation does not end at its equation's right side".into());
         }
         let text = format!("{} = {}", print(self.sig, &lhs), print(self.sig, &rhs));
-        self.lemmas.push(Lemma { lhs: lhs.clone(), rhs: rhs.clone(), text, steps });
+        self.lemmas.push(Lemma {
+            lhs: lhs.clone(),
+            rhs: rhs.clone(),
+            text,
+            steps,
+        });
         self.lemma_of.insert((lhs, rhs), self.lemmas.len() - 1);
         Ok(self.lemmas.len() - 1)
     }

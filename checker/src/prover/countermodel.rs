@@ -51,7 +51,9 @@ fn replace_in(f: &Formula, consts: &[(VarId, FuncId)]) -> Formula {
     match f {
         Formula::True | Formula::False => f.clone(),
         Formula::Eq(l, r) => Formula::Eq(replace_vars(l, consts), replace_vars(r, consts)),
-        Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| replace_vars(a, consts)).collect()),
+        Formula::Rel(r, args) => {
+            Formula::Rel(*r, args.iter().map(|a| replace_vars(a, consts)).collect())
+        }
         Formula::Not(g) => Formula::Not(b(g)),
         Formula::And(x, y) => Formula::And(b(x), b(y)),
         Formula::Or(x, y) => Formula::Or(b(x), b(y)),
@@ -70,46 +72,91 @@ pub fn negated_goal_theory(theory: &Theory, goal: &Axiom) -> Theory {
     for v in outer {
         let d = &goal.vars[v.0 as usize];
         consts.push((v, FuncId(ext.sig.funcs.len() as u32)));
-        std::sync::Arc::make_mut(&mut ext.sig).funcs.push(FuncDecl { name: format!("goal.{}", d.name), args: vec![], result: d.sort, fixity: Fixity::Prefix });
+        std::sync::Arc::make_mut(&mut ext.sig).funcs.push(FuncDecl {
+            name: format!("goal.{}", d.name),
+            args: vec![],
+            result: d.sort,
+            fixity: Fixity::Prefix,
+        });
     }
-    let name = (0..).map(|i| format!("negated_goal{i}")).find(|n| theory.axiom(n).is_none()).expect("some name is free");
-    ext.axioms.push(Axiom { name, formula: Formula::not(replace_in(body, &consts)), vars: goal.vars.clone(), origin: None }.into());
+    let name = (0..)
+        .map(|i| format!("negated_goal{i}"))
+        .find(|n| theory.axiom(n).is_none())
+        .expect("some name is free");
+    ext.axioms.push(
+        Axiom {
+            name,
+            formula: Formula::not(replace_in(body, &consts)),
+            vars: goal.vars.clone(),
+            origin: None,
+        }
+        .into(),
+    );
     ext
 }
 
 /// Looks for a countermodel with every sort between `lo` and `hi` elements, within `time`.
 /// `Err` only for an internal error (a model that fails the evaluator's check).
-pub fn search(theory: &Theory, goal: &Axiom, lo: u32, hi: u32, time: Duration, budget: &Budget) -> Result<Search, FinderError> {
+pub fn search(
+    theory: &Theory,
+    goal: &Axiom,
+    lo: u32,
+    hi: u32,
+    time: Duration,
+    budget: &Budget,
+) -> Result<Search, FinderError> {
     let start = Instant::now();
     let ext = negated_goal_theory(theory, goal);
     for sizes in SizeTuples::between(theory.sig.sorts.len(), lo, hi) {
         let Some(left) = time.checked_sub(start.elapsed()).filter(|d| !d.is_zero()) else {
-            return Ok(Search::OutOfTime(format!("time ran out before sizes {sizes:?}")));
+            return Ok(Search::OutOfTime(format!(
+                "time ran out before sizes {sizes:?}"
+            )));
         };
-        let b = Budget { time: Some(left), ..budget.clone() };
+        let b = Budget {
+            time: Some(left),
+            ..budget.clone()
+        };
         let outcome = match finder::first(&ext, &sizes, &b, Options::default()) {
             Ok((outcome, _, _)) => outcome,
-            Err(FinderError::Problem(e)) => return Ok(Search::CannotSearch(format!("the finder cannot search sizes {sizes:?}: {e}"))),
+            Err(FinderError::Problem(e)) => {
+                return Ok(Search::CannotSearch(format!(
+                    "the finder cannot search sizes {sizes:?}: {e}"
+                )))
+            }
             Err(e) => return Err(e),
         };
         match outcome {
             FirstModel::Found { model } => return confirm(theory, goal, model).map(Search::Found),
             FirstModel::None => {}
-            FirstModel::Unknown => return Ok(Search::OutOfTime(format!("time ran out at sizes {sizes:?}"))),
+            FirstModel::Unknown => {
+                return Ok(Search::OutOfTime(format!(
+                    "time ran out at sizes {sizes:?}"
+                )))
+            }
         }
     }
     Ok(Search::NoneUpTo)
 }
 
 /// Cuts the model of the extended theory back to the theory's signature and checks it.
-pub(super) fn confirm(theory: &Theory, goal: &Axiom, mut model: Structure) -> Result<Countermodel, FinderError> {
+pub(super) fn confirm(
+    theory: &Theory,
+    goal: &Axiom,
+    mut model: Structure,
+) -> Result<Countermodel, FinderError> {
     model.funcs.truncate(theory.sig.funcs.len());
-    let unsound = |what: String| FinderError::Unsound { violation: what, model: model.to_json(&theory.sig).to_string() };
+    let unsound = |what: String| FinderError::Unsound {
+        violation: what,
+        model: model.to_json(&theory.sig).to_string(),
+    };
     if let Err(v) = eval::check(theory, &model) {
         return Err(unsound(format!("{v} (in a countermodel)")));
     }
     match eval::falsify(&theory.sig, &model, goal) {
         Some(witness) => Ok(Countermodel { model, witness }),
-        None => Err(unsound("nothing: the goal holds in the claimed countermodel".into())),
+        None => Err(unsound(
+            "nothing: the goal holds in the claimed countermodel".into(),
+        )),
     }
 }

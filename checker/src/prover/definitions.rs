@@ -20,7 +20,9 @@
 //! richer. Reduct and expansion are inverse bijections that keep isomorphism, so the two
 //! theories have the same models up to the definitions, and the same spectrum.
 
-use super::equivalence::{implies, prove_goals, same_names, AxiomProof, Implication, Outcome, Relation, Side};
+use super::equivalence::{
+    implies, prove_goals, same_names, AxiomProof, Implication, Outcome, Relation, Side,
+};
 use super::Options;
 use crate::finder::FinderError;
 use birkhoff_engine::moves::transfer::carried;
@@ -63,11 +65,18 @@ pub struct Definition {
 /// filter before [`by_definitions`].
 pub fn may_extend(rich: &Theory, lean: &Theory) -> bool {
     let arities = |t: &Theory, rels: bool| {
-        let mut v: Vec<usize> = if rels { t.sig.rels.iter().map(|d| d.args.len()).collect() } else { t.sig.funcs.iter().map(|d| d.args.len()).collect() };
+        let mut v: Vec<usize> = if rels {
+            t.sig.rels.iter().map(|d| d.args.len()).collect()
+        } else {
+            t.sig.funcs.iter().map(|d| d.args.len()).collect()
+        };
         v.sort_unstable();
         v
     };
-    if !rich.sig.is_single_sorted() || !lean.sig.is_single_sorted() || arities(rich, true) != arities(lean, true) {
+    if !rich.sig.is_single_sorted()
+        || !lean.sig.is_single_sorted()
+        || arities(rich, true) != arities(lean, true)
+    {
         return false;
     }
     let (mut r, l) = (arities(rich, false), arities(lean, false));
@@ -88,8 +97,15 @@ pub fn may_extend(rich: &Theory, lean: &Theory) -> bool {
 /// [`by_definitions`] when one's operations are a part of the other's (the richer one first),
 /// otherwise by [`by_common_extension`] in either direction. `Ok(None)` when nothing was shown.
 /// `relate` (so `equiv`) and the scorer's identification both ask this.
-pub fn through_definitions(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relation>, FinderError> {
-    match (may_extend(a.theory, b.theory), may_extend(b.theory, a.theory)) {
+pub fn through_definitions(
+    a: &Side,
+    b: &Side,
+    opts: &Options,
+) -> Result<Option<Relation>, FinderError> {
+    match (
+        may_extend(a.theory, b.theory),
+        may_extend(b.theory, a.theory),
+    ) {
         (true, _) => by_definitions(a, b.theory, opts),
         (_, true) => by_definitions(b, a.theory, opts),
         _ => match by_common_extension(a, b, opts)? {
@@ -102,43 +118,117 @@ pub fn through_definitions(a: &Side, b: &Side, opts: &Options) -> Result<Option<
 /// The name of the `i`-th of `arity` variables: x, y, z, u, v, w as people write them, or x1,
 /// x2, … when there are more than six.
 fn var_name(i: usize, arity: usize) -> String {
-    ["x", "y", "z", "u", "v", "w"].get(i).filter(|_| arity <= 6).map_or_else(|| format!("x{}", i + 1), |n| n.to_string())
+    ["x", "y", "z", "u", "v", "w"]
+        .get(i)
+        .filter(|_| arity <= 6)
+        .map_or_else(|| format!("x{}", i + 1), |n| n.to_string())
 }
 
 /// Shows `rich` to be `lean` extended by definitions (the module's three steps), each step
 /// within `opts` per proof. `Ok(None)` when some step was not shown: the implication, a
 /// definition (no small term fits the small models of `rich`, or none was proved) or an axiom of
 /// `rich`. The relation is [`Relation::Defined`].
-pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Option<Relation>, FinderError> {
+pub fn by_definitions(
+    rich: &Side,
+    lean: &Theory,
+    opts: &Options,
+) -> Result<Option<Relation>, FinderError> {
     if !may_extend(rich.theory, lean) {
         return Ok(None);
     }
-    let Implication::Proved { map, proofs: mut evidence } = implies(rich, lean, opts)? else { return Ok(None) };
+    let Implication::Proved {
+        map,
+        proofs: mut evidence,
+    } = implies(rich, lean, opts)?
+    else {
+        return Ok(None);
+    };
     let sig = &rich.theory.sig;
-    let shared: Vec<FuncId> = sig.func_ids().filter(|&f| map.values().any(|v| *v == sig.func_decl(f).name)).collect();
+    let shared: Vec<FuncId> = sig
+        .func_ids()
+        .filter(|&f| map.values().any(|v| *v == sig.func_decl(f).name))
+        .collect();
     let extra: Vec<FuncId> = sig.func_ids().filter(|f| !shared.contains(f)).collect();
     let mut definitions = Vec::new();
     let mut defining = Vec::new();
     for f in extra {
-        let Some((axiom, proof)) = define(rich, f, &shared, opts)? else { return Ok(None) };
-        definitions.push(Definition { symbol: sig.func_decl(f).name.clone(), equation: FormulaPrinter::new(sig, &axiom).formula(&axiom.formula) });
+        let Some((axiom, proof)) = define(rich, f, &shared, opts)? else {
+            return Ok(None);
+        };
+        definitions.push(Definition {
+            symbol: sig.func_decl(f).name.clone(),
+            equation: FormulaPrinter::new(sig, &axiom).formula(&axiom.formula),
+        });
         evidence.push(proof);
         defining.push(Arc::new(axiom));
     }
     // The leaner theory over the richer signature, then with the definitions.
-    let Some(lean_axioms) = carried(lean, rich.theory, &map) else { return Ok(None) };
-    let carried_lean = Theory { name: lean.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: lean_axioms.into_iter().map(Arc::new).collect() };
+    let Some(lean_axioms) = carried(lean, rich.theory, &map) else {
+        return Ok(None);
+    };
+    let carried_lean = Theory {
+        name: lean.name.clone(),
+        doc: String::new(),
+        meta: Default::default(),
+        sig: sig.clone(),
+        axioms: lean_axioms.into_iter().map(Arc::new).collect(),
+    };
     // A constant defined by a term in x exists in every model of the leaner theory only if the
     // leaner theory proves that the term's value does not depend on x.
-    let constant: Vec<(String, Axiom)> = defining.iter().map(|d| &**d).filter_map(well_defined).collect();
-    let constant_goals: Vec<(&str, Axiom)> = constant.iter().map(|(name, a)| (name.as_str(), a.clone())).collect();
-    let Outcome::Proved(proofs) = prove_goals(&carried_lean, &carried_lean, &constant_goals, &same_names(rich.theory), opts)? else { return Ok(None) };
+    let constant: Vec<(String, Axiom)> = defining
+        .iter()
+        .map(|d| &**d)
+        .filter_map(well_defined)
+        .collect();
+    let constant_goals: Vec<(&str, Axiom)> = constant
+        .iter()
+        .map(|(name, a)| (name.as_str(), a.clone()))
+        .collect();
+    let Outcome::Proved(proofs) = prove_goals(
+        &carried_lean,
+        &carried_lean,
+        &constant_goals,
+        &same_names(rich.theory),
+        opts,
+    )?
+    else {
+        return Ok(None);
+    };
     evidence.extend(proofs);
-    let extended = Theory { name: format!("{} with definitions", lean.name), axioms: carried_lean.axioms.iter().cloned().chain(defining).collect(), ..carried_lean };
-    let goals: Vec<(&str, Axiom)> = rich.theory.axioms.iter().map(|a| (a.name.as_str(), (**a).clone())).collect();
-    let Outcome::Proved(proofs) = prove_goals(&extended, rich.theory, &goals, &same_names(rich.theory), opts)? else { return Ok(None) };
+    let extended = Theory {
+        name: format!("{} with definitions", lean.name),
+        axioms: carried_lean
+            .axioms
+            .iter()
+            .cloned()
+            .chain(defining)
+            .collect(),
+        ..carried_lean
+    };
+    let goals: Vec<(&str, Axiom)> = rich
+        .theory
+        .axioms
+        .iter()
+        .map(|a| (a.name.as_str(), (**a).clone()))
+        .collect();
+    let Outcome::Proved(proofs) = prove_goals(
+        &extended,
+        rich.theory,
+        &goals,
+        &same_names(rich.theory),
+        opts,
+    )?
+    else {
+        return Ok(None);
+    };
     evidence.extend(proofs);
-    Ok(Some(Relation::Defined { rich: rich.theory.name.clone(), lean: lean.name.clone(), map, definitions, proofs: evidence }))
+    Ok(Some(Relation::Defined {
+        rich: rich.theory.name.clone(),
+        lean: lean.name.clone(),
+        map,
+        definitions,
+        proofs: evidence,
+    }))
 }
 
 /// `a` and `b` as one class when neither one's operations are a part of the other's, through a
@@ -149,37 +239,104 @@ pub fn by_definitions(rich: &Side, lean: &Theory, opts: &Options) -> Result<Opti
 /// of `a`; [`by_definitions`] then shows that extension to be `a` extended by definitions. A
 /// commutative semigroup with a right division and (x / y) / z = x / (y / z) is so a Boolean
 /// group. The relation's `rich` names `b` with its definition of `f`.
-pub fn by_common_extension(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relation>, FinderError> {
+pub fn by_common_extension(
+    a: &Side,
+    b: &Side,
+    opts: &Options,
+) -> Result<Option<Relation>, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
     if !ta.sig.is_single_sorted() || !tb.sig.is_single_sorted() {
         return Ok(None);
     }
-    let in_b = |name: &str, arity: usize| tb.sig.funcs.iter().any(|d| d.name == name && d.args.len() == arity);
-    let extra: Vec<&FuncDecl> = ta.sig.funcs.iter().filter(|d| !in_b(&d.name, d.args.len())).collect();
-    let rels_in_b = ta.sig.rels.iter().all(|r| tb.sig.rels.iter().any(|q| q.name == r.name && q.args.len() == r.args.len()));
+    let in_b = |name: &str, arity: usize| {
+        tb.sig
+            .funcs
+            .iter()
+            .any(|d| d.name == name && d.args.len() == arity)
+    };
+    let extra: Vec<&FuncDecl> = ta
+        .sig
+        .funcs
+        .iter()
+        .filter(|d| !in_b(&d.name, d.args.len()))
+        .collect();
+    let rels_in_b = ta.sig.rels.iter().all(|r| {
+        tb.sig
+            .rels
+            .iter()
+            .any(|q| q.name == r.name && q.args.len() == r.args.len())
+    });
     let [f] = extra[..] else { return Ok(None) };
     if f.args.is_empty() || !rels_in_b || ta.sig.funcs.len() < 2 {
         return Ok(None);
     }
-    let sort = tb.sig.sort_ids().next().expect("a single-sorted signature has its sort");
+    let sort = tb
+        .sig
+        .sort_ids()
+        .next()
+        .expect("a single-sorted signature has its sort");
     let mut sig = (*tb.sig).clone();
-    sig.funcs.push(FuncDecl { name: f.name.clone(), args: vec![sort; f.args.len()], result: sort, fixity: f.fixity.clone() });
+    sig.funcs.push(FuncDecl {
+        name: f.name.clone(),
+        args: vec![sort; f.args.len()],
+        result: sort,
+        fixity: f.fixity.clone(),
+    });
     let sig = Arc::new(sig);
     let defined = FuncId(tb.sig.funcs.len() as u32);
-    let vars: Vec<VarDecl> = (0..f.args.len()).map(|i| VarDecl { name: var_name(i, f.args.len()), sort }).collect();
-    let lhs = Term::App(defined, (0..vars.len() as u32).map(|i| Term::Var(VarId(i))).collect());
+    let vars: Vec<VarDecl> = (0..f.args.len())
+        .map(|i| VarDecl {
+            name: var_name(i, f.args.len()),
+            sort,
+        })
+        .collect();
+    let lhs = Term::App(
+        defined,
+        (0..vars.len() as u32)
+            .map(|i| Term::Var(VarId(i)))
+            .collect(),
+    );
     // `a`'s axioms over the extended signature (they do not depend on the term tried).
-    let over_sig = Theory { name: tb.name.clone(), doc: String::new(), meta: Default::default(), sig: sig.clone(), axioms: tb.axioms.clone() };
-    let Some(goals) = carried(ta, &over_sig, &same_names(ta)) else { return Ok(None) };
+    let over_sig = Theory {
+        name: tb.name.clone(),
+        doc: String::new(),
+        meta: Default::default(),
+        sig: sig.clone(),
+        axioms: tb.axioms.clone(),
+    };
+    let Some(goals) = carried(ta, &over_sig, &same_names(ta)) else {
+        return Ok(None);
+    };
     let mut tried = 0;
     for s in terms(&tb.sig, &tb.sig.func_ids().collect::<Vec<_>>(), vars.len()) {
-        let models: Vec<Structure> = b.models.iter().map(|m| with_defined_table(&tb.sig, m, &s, f.args.len())).collect();
-        if !models.iter().all(|m| goals.iter().all(|g| eval::holds(&sig, m, g))) {
+        let models: Vec<Structure> = b
+            .models
+            .iter()
+            .map(|m| with_defined_table(&tb.sig, m, &s, f.args.len()))
+            .collect();
+        if !models
+            .iter()
+            .all(|m| goals.iter().all(|g| eval::holds(&sig, m, g)))
+        {
             continue;
         }
-        let definition = Axiom { name: format!("definition_of_{}", f.name), formula: Formula::Eq(lhs.clone(), s), vars: vars.clone(), origin: None };
+        let definition = Axiom {
+            name: format!("definition_of_{}", f.name),
+            formula: Formula::Eq(lhs.clone(), s),
+            vars: vars.clone(),
+            origin: None,
+        };
         let equation = FormulaPrinter::new(&sig, &definition).formula(&definition.formula);
-        let extended = Theory { name: format!("{} with `{equation}`", tb.name), axioms: tb.axioms.iter().cloned().chain([Arc::new(definition)]).collect(), ..over_sig.clone() };
+        let extended = Theory {
+            name: format!("{} with `{equation}`", tb.name),
+            axioms: tb
+                .axioms
+                .iter()
+                .cloned()
+                .chain([Arc::new(definition)])
+                .collect(),
+            ..over_sig.clone()
+        };
         let side = Side::with_models(&extended, models).with_counts(b.counts.clone());
         if let Some(relation) = by_definitions(&side, ta, opts)? {
             return Ok(Some(relation));
@@ -200,7 +357,9 @@ fn with_defined_table(sig: &Signature, m: &Structure, s: &Term, arity: usize) ->
     loop {
         table.push(eval::term_value(sig, m, s, &env));
         // The next argument tuple, the last argument fastest (the tables' order).
-        let Some(i) = (0..arity).rev().find(|&i| env[i] + 1 < n) else { break };
+        let Some(i) = (0..arity).rev().find(|&i| env[i] + 1 < n) else {
+            break;
+        };
         env[i] += 1;
         env[i + 1..].iter_mut().for_each(|v| *v = 0);
     }
@@ -216,23 +375,57 @@ fn with_defined_table(sig: &Signature, m: &Structure, s: &Term, arity: usize) ->
 /// so the terms after it that fail there too are passed over without a proof attempt. (A class
 /// with no models of some small sizes, such as commutative distributive quasigroups, which have
 /// only odd orders, has few small models, and many wrong terms hold in all of them.)
-fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<Option<(Axiom, AxiomProof)>, FinderError> {
+fn define(
+    rich: &Side,
+    f: FuncId,
+    shared: &[FuncId],
+    opts: &Options,
+) -> Result<Option<(Axiom, AxiomProof)>, FinderError> {
     let sig = &rich.theory.sig;
     let decl = sig.func_decl(f);
     // A constant is defined by a term in one variable (the identity of a Boolean group is x * x).
-    let vars: Vec<VarDecl> = (0..decl.args.len().max(1)).map(|i| VarDecl { name: var_name(i, decl.args.len()), sort: decl.args.get(i).copied().unwrap_or(decl.result) }).collect();
-    let lhs = Term::App(f, (0..decl.args.len() as u32).map(|i| Term::Var(VarId(i))).collect());
+    let vars: Vec<VarDecl> = (0..decl.args.len().max(1))
+        .map(|i| VarDecl {
+            name: var_name(i, decl.args.len()),
+            sort: decl.args.get(i).copied().unwrap_or(decl.result),
+        })
+        .collect();
+    let lhs = Term::App(
+        f,
+        (0..decl.args.len() as u32)
+            .map(|i| Term::Var(VarId(i)))
+            .collect(),
+    );
     let name = format!("definition_of_{}", decl.name);
     // Countermodels are looked for one size beyond the small models at least.
-    let opts = Options { max_size: opts.max_size.max(MIN_COUNTERMODEL_SIZE), ..opts.clone() };
+    let opts = Options {
+        max_size: opts.max_size.max(MIN_COUNTERMODEL_SIZE),
+        ..opts.clone()
+    };
     let mut countermodels = Vec::new();
     let (mut unsettled, mut refuted) = (0, 0);
     for s in terms(sig, shared, vars.len()) {
-        let axiom = Axiom { name: name.clone(), formula: Formula::Eq(lhs.clone(), s), vars: vars.clone(), origin: None };
-        if !rich.models.iter().chain(&countermodels).all(|m| eval::holds(sig, m, &axiom)) {
+        let axiom = Axiom {
+            name: name.clone(),
+            formula: Formula::Eq(lhs.clone(), s),
+            vars: vars.clone(),
+            origin: None,
+        };
+        if !rich
+            .models
+            .iter()
+            .chain(&countermodels)
+            .all(|m| eval::holds(sig, m, &axiom))
+        {
             continue;
         }
-        match prove_goals(rich.theory, rich.theory, &[(name.as_str(), axiom.clone())], &same_names(rich.theory), &opts)? {
+        match prove_goals(
+            rich.theory,
+            rich.theory,
+            &[(name.as_str(), axiom.clone())],
+            &same_names(rich.theory),
+            &opts,
+        )? {
             Outcome::Proved(mut proof) => return Ok(Some((axiom, proof.remove(0)))),
             Outcome::Refuted(witness) => {
                 countermodels.push(witness.model);
@@ -251,7 +444,9 @@ fn define(rich: &Side, f: FuncId, shared: &[FuncId], opts: &Options) -> Result<O
 /// theory must prove for every one of its models to have the constant. `None` for a definition of
 /// an operation with arguments, which every model has.
 fn well_defined(definition: &Axiom) -> Option<(String, Axiom)> {
-    let Formula::Eq(Term::App(_, args), s) = &definition.formula else { return None };
+    let Formula::Eq(Term::App(_, args), s) = &definition.formula else {
+        return None;
+    };
     if !args.is_empty() || definition.vars.len() != 1 {
         return None;
     }
@@ -264,9 +459,27 @@ fn well_defined(definition: &Axiom) -> Option<(String, Axiom)> {
     }
     let other = shifted(s);
     let x = &definition.vars[0];
-    let vars = vec![x.clone(), VarDecl { name: if x.name == "y" { "z".into() } else { "y".into() }, sort: x.sort }];
+    let vars = vec![
+        x.clone(),
+        VarDecl {
+            name: if x.name == "y" {
+                "z".into()
+            } else {
+                "y".into()
+            },
+            sort: x.sort,
+        },
+    ];
     let name = format!("{}_is_constant", definition.name);
-    Some((name.clone(), Axiom { name, formula: Formula::Eq(s.clone(), other), vars, origin: None }))
+    Some((
+        name.clone(),
+        Axiom {
+            name,
+            formula: Formula::Eq(s.clone(), other),
+            vars,
+            origin: None,
+        },
+    ))
 }
 
 /// Every term over the operations `ops` and the variables `x1 … x{vars}` with at most
@@ -275,7 +488,14 @@ fn well_defined(definition: &Axiom) -> Option<(String, Axiom)> {
 fn terms(sig: &Signature, ops: &[FuncId], vars: usize) -> Vec<Term> {
     let arity = |f: FuncId| sig.func_decl(f).args.len();
     // by_size[n]: the terms with exactly n operations of positive arity.
-    let mut by_size: Vec<Vec<Term>> = vec![(0..vars as u32).map(|i| Term::Var(VarId(i))).chain(ops.iter().filter(|&&f| arity(f) == 0).map(|&f| Term::App(f, vec![]))).collect()];
+    let mut by_size: Vec<Vec<Term>> = vec![(0..vars as u32)
+        .map(|i| Term::Var(VarId(i)))
+        .chain(
+            ops.iter()
+                .filter(|&&f| arity(f) == 0)
+                .map(|&f| Term::App(f, vec![])),
+        )
+        .collect()];
     let mut total = by_size[0].len();
     for n in 1..=MAX_TERM_OPERATIONS {
         let mut level = Vec::new();
@@ -283,7 +503,14 @@ fn terms(sig: &Signature, ops: &[FuncId], vars: usize) -> Vec<Term> {
             for split in compositions(n - 1, arity(f)) {
                 let mut partial: Vec<Vec<Term>> = vec![Vec::new()];
                 for &part in &split {
-                    partial = partial.into_iter().flat_map(|args| by_size[part].iter().map(move |t| [args.clone(), vec![t.clone()]].concat())).collect();
+                    partial = partial
+                        .into_iter()
+                        .flat_map(|args| {
+                            by_size[part]
+                                .iter()
+                                .map(move |t| [args.clone(), vec![t.clone()]].concat())
+                        })
+                        .collect();
                     if partial.len() > MAX_TERMS {
                         partial.truncate(MAX_TERMS);
                     }
@@ -307,7 +534,13 @@ fn compositions(n: usize, parts: usize) -> Vec<Vec<usize>> {
     if parts == 0 {
         return if n == 0 { vec![vec![]] } else { vec![] };
     }
-    (0..=n).flat_map(|first| compositions(n - first, parts - 1).into_iter().map(move |rest| [vec![first], rest].concat())).collect()
+    (0..=n)
+        .flat_map(|first| {
+            compositions(n - first, parts - 1)
+                .into_iter()
+                .map(move |rest| [vec![first], rest].concat())
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -32,7 +32,10 @@ struct Node<V> {
 
 impl<V> Default for Node<V> {
     fn default() -> Self {
-        Node { children: Vec::new(), values: Vec::new() }
+        Node {
+            children: Vec::new(),
+            values: Vec::new(),
+        }
     }
 }
 
@@ -43,7 +46,9 @@ pub struct DiscriminationTree<V> {
 
 impl<V> Default for DiscriminationTree<V> {
     fn default() -> Self {
-        DiscriminationTree { nodes: vec![Node::default()] }
+        DiscriminationTree {
+            nodes: vec![Node::default()],
+        }
     }
 }
 
@@ -82,7 +87,12 @@ impl<V> DiscriminationTree<V> {
 
     /// [`DiscriminationTree::find`] from `node` with `todo` the subterms still to read, the next
     /// last; `todo` is as it was when this returns.
-    fn walk<'t, R>(&self, node: usize, todo: &mut Vec<&'t Term>, try_value: &mut impl FnMut(&V) -> Option<R>) -> Option<R> {
+    fn walk<'t, R>(
+        &self,
+        node: usize,
+        todo: &mut Vec<&'t Term>,
+        try_value: &mut impl FnMut(&V) -> Option<R>,
+    ) -> Option<R> {
         let Some(t) = todo.pop() else {
             return self.nodes[node].values.iter().find_map(try_value);
         };

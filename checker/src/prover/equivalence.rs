@@ -17,8 +17,8 @@ use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
-use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
 use birkhoff_engine::moves::dualize::map_axiom;
+use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
 use birkhoff_engine::signature::FuncId;
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
@@ -41,10 +41,20 @@ impl<'a> Side<'a> {
     /// `theory` with every isomorphism class of size 1 to `max_size` that `budget` allows per
     /// size (a size cut short keeps the classes found; larger sizes are skipped), and the exact
     /// count of every size enumerated to the end.
-    pub fn new(theory: &'a Theory, max_size: u32, budget: &Budget) -> Result<Side<'a>, FinderError> {
-        let mut side = Side { theory, models: Vec::new(), counts: Vec::new() };
+    pub fn new(
+        theory: &'a Theory,
+        max_size: u32,
+        budget: &Budget,
+    ) -> Result<Side<'a>, FinderError> {
+        let mut side = Side {
+            theory,
+            models: Vec::new(),
+            counts: Vec::new(),
+        };
         for e in enumerate_up_to(theory, max_size, budget, FinderOptions::default())? {
-            if e.iso.status == crate::budget::Status::Exact && e.classes.len() as u128 == e.iso.value {
+            if e.iso.status == crate::budget::Status::Exact
+                && e.classes.len() as u128 == e.iso.value
+            {
                 side.counts.push((e.sizes.clone(), e.iso.value));
             }
             side.models.extend(e.classes.into_iter().map(|c| c.model));
@@ -55,7 +65,11 @@ impl<'a> Side<'a> {
     /// `theory` with models already at hand (the caller vouches that they are models) and no
     /// counts.
     pub fn with_models(theory: &'a Theory, models: Vec<Structure>) -> Side<'a> {
-        Side { theory, models, counts: Vec::new() }
+        Side {
+            theory,
+            models,
+            counts: Vec::new(),
+        }
     }
 
     /// The same side with exact class counts at some sizes (the caller vouches for them).
@@ -65,14 +79,25 @@ impl<'a> Side<'a> {
 
     /// A size at which both sides have exact counts that differ, if there is one.
     fn counts_differ(&self, other: &Side) -> Option<(Vec<u32>, u128, u128)> {
-        self.counts.iter().find_map(|(n, k)| other.counts.iter().find(|(m, _)| m == n).filter(|(_, j)| j != k).map(|(_, j)| (n.clone(), *k, *j)))
+        self.counts.iter().find_map(|(n, k)| {
+            other
+                .counts
+                .iter()
+                .find(|(m, _)| m == n)
+                .filter(|(_, j)| j != k)
+                .map(|(_, j)| (n.clone(), *k, *j))
+        })
     }
 
     /// Whether both sides have exact counts at `at_least` common sizes and the same count at
     /// every common size. Theories that are the same class through definitions agree this way,
     /// so agreement is the cheap test before trying to show it.
     pub fn counts_agree(&self, other: &Side, at_least: usize) -> bool {
-        let common = self.counts.iter().filter(|(n, _)| other.counts.iter().any(|(m, _)| m == n)).count();
+        let common = self
+            .counts
+            .iter()
+            .filter(|(n, _)| other.counts.iter().any(|(m, _)| m == n))
+            .count();
         common >= at_least && self.counts_differ(other).is_none()
     }
 }
@@ -80,7 +105,13 @@ impl<'a> Side<'a> {
 /// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
 /// second and 2000 classes per size.
 pub fn side_budget(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Budget {
-    Budget { time: Some(std::time::Duration::from_millis(100)), nodes: None, models: Some(2000), cancel, progress: None }
+    Budget {
+        time: Some(std::time::Duration::from_millis(100)),
+        nodes: None,
+        models: Some(2000),
+        cancel,
+        progress: None,
+    }
 }
 
 /// How one axiom of one theory was derived from the other.
@@ -231,7 +262,11 @@ impl Relation {
 }
 
 fn sizes(m: &Structure) -> String {
-    m.sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×")
+    m.sizes
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("×")
 }
 
 /// "3 replayed certificates, 1 by Z3 (weaker evidence), 2 shared".
@@ -247,7 +282,13 @@ pub fn proof_counts(proofs: &[AxiomProof]) -> String {
 
 /// The identity map on `t`'s symbol names.
 pub(super) fn same_names(t: &Theory) -> SymbolMap {
-    t.sig.funcs.iter().map(|d| &d.name).chain(t.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect()
+    t.sig
+        .funcs
+        .iter()
+        .map(|d| &d.name)
+        .chain(t.sig.rels.iter().map(|d| &d.name))
+        .map(|n| (n.clone(), n.clone()))
+        .collect()
 }
 
 /// Every map of `weaker`'s symbols into `stronger`'s that fits (same arities), the map by equal
@@ -256,8 +297,16 @@ pub(super) fn same_names(t: &Theory) -> SymbolMap {
 fn renamings(weaker: &Theory, stronger: &Theory) -> Vec<SymbolMap> {
     let by_names = same_names(weaker);
     let fits = |m: &SymbolMap| carried(weaker, stronger, m).is_some();
-    let mut out: Vec<SymbolMap> = if fits(&by_names) { vec![by_names.clone()] } else { Vec::new() };
-    out.extend(maps(weaker, stronger, MAX_MAPS).into_iter().filter(|m| *m != by_names));
+    let mut out: Vec<SymbolMap> = if fits(&by_names) {
+        vec![by_names.clone()]
+    } else {
+        Vec::new()
+    };
+    out.extend(
+        maps(weaker, stronger, MAX_MAPS)
+            .into_iter()
+            .filter(|m| *m != by_names),
+    );
     out.truncate(MAX_MAPS);
     out
 }
@@ -270,19 +319,42 @@ pub(super) enum Outcome {
 }
 
 /// The weaker theory's axioms carried along `map`, each with its name.
-fn goals<'t>(weaker: &'t Theory, stronger: &Theory, map: &SymbolMap) -> Option<Vec<(&'t str, Axiom)>> {
+fn goals<'t>(
+    weaker: &'t Theory,
+    stronger: &Theory,
+    map: &SymbolMap,
+) -> Option<Vec<(&'t str, Axiom)>> {
     let carried = carried(weaker, stronger, map)?;
-    Some(weaker.axioms.iter().map(|a| a.name.as_str()).zip(carried).collect())
+    Some(
+        weaker
+            .axioms
+            .iter()
+            .map(|a| a.name.as_str())
+            .zip(carried)
+            .collect(),
+    )
 }
 
 /// A small model of `stronger` violating one of `goals`, checked by the evaluator.
-fn small_countermodel(stronger: &Side, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap) -> Option<Box<Witness>> {
+fn small_countermodel(
+    stronger: &Side,
+    weaker: &Theory,
+    goals: &[(&str, Axiom)],
+    map: &SymbolMap,
+) -> Option<Box<Witness>> {
     let t = stronger.theory;
     for m in &stronger.models {
         for (name, g) in goals {
             if let Some(assignment) = eval::falsify(&t.sig, m, g) {
                 if eval::check(t, m).is_ok() {
-                    return Some(Box::new(Witness { model_of: t.name.clone(), not_model_of: weaker.name.clone(), axiom: (*name).to_string(), model: m.clone(), assignment, map: map.clone() }));
+                    return Some(Box::new(Witness {
+                        model_of: t.name.clone(),
+                        not_model_of: weaker.name.clone(),
+                        axiom: (*name).to_string(),
+                        model: m.clone(),
+                        assignment,
+                        map: map.clone(),
+                    }));
                 }
             }
         }
@@ -292,21 +364,46 @@ fn small_countermodel(stronger: &Side, weaker: &Theory, goals: &[(&str, Axiom)],
 
 /// Proves each of `goals` from `stronger` (an axiom it already has needs no proof); stops at the
 /// first disproved or unknown goal.
-pub(super) fn prove_goals(stronger: &Theory, weaker: &Theory, goals: &[(&str, Axiom)], map: &SymbolMap, opts: &Options) -> Result<Outcome, FinderError> {
+pub(super) fn prove_goals(
+    stronger: &Theory,
+    weaker: &Theory,
+    goals: &[(&str, Axiom)],
+    map: &SymbolMap,
+    opts: &Options,
+) -> Result<Outcome, FinderError> {
     let mut proofs = Vec::new();
     for (name, g) in goals {
-        let proof = |evidence, steps| AxiomProof { by: stronger.name.clone(), axiom: (*name).to_string(), evidence, steps };
+        let proof = |evidence, steps| AxiomProof {
+            by: stronger.name.clone(),
+            axiom: (*name).to_string(),
+            evidence,
+            steps,
+        };
         if has_axiom(stronger, g) {
             proofs.push(proof("shared", 0));
             continue;
         }
         match prove(stronger, g, opts)?.verdict {
-            Verdict::Proved { certificate } => proofs.push(proof("certificate", certificate.steps.len())),
+            Verdict::Proved { certificate } => {
+                proofs.push(proof("certificate", certificate.steps.len()))
+            }
             Verdict::ProvedByZ3 { .. } => proofs.push(proof("z3", 0)),
             Verdict::Disproved { model, witness } => {
-                return Ok(Outcome::Refuted(Box::new(Witness { model_of: stronger.name.clone(), not_model_of: weaker.name.clone(), axiom: (*name).to_string(), model, assignment: witness, map: map.clone() })));
+                return Ok(Outcome::Refuted(Box::new(Witness {
+                    model_of: stronger.name.clone(),
+                    not_model_of: weaker.name.clone(),
+                    axiom: (*name).to_string(),
+                    model,
+                    assignment: witness,
+                    map: map.clone(),
+                })));
             }
-            Verdict::Unknown => return Ok(Outcome::Unknown(format!("{}'s axiom {name} was neither proved nor refuted from {}", weaker.name, stronger.name))),
+            Verdict::Unknown => {
+                return Ok(Outcome::Unknown(format!(
+                    "{}'s axiom {name} was neither proved nor refuted from {}",
+                    weaker.name, stronger.name
+                )))
+            }
         }
     }
     Ok(Outcome::Proved(proofs))
@@ -316,7 +413,11 @@ pub(super) fn prove_goals(stronger: &Theory, weaker: &Theory, goals: &[(&str, Ax
 /// `weaker`'s symbols into `stronger`'s (injective, same arities: `stronger` may have more
 /// symbols, so a group implies a monoid). Each axiom gets [`prove`] within `opts` unless a model
 /// of `stronger.models` already refutes it under that map.
-pub fn implies(stronger: &Side, weaker: &Theory, opts: &Options) -> Result<Implication, FinderError> {
+pub fn implies(
+    stronger: &Side,
+    weaker: &Theory,
+    opts: &Options,
+) -> Result<Implication, FinderError> {
     let maps = renamings(weaker, stronger.theory);
     if maps.is_empty() {
         return Ok(Implication::NoMap);
@@ -325,7 +426,9 @@ pub fn implies(stronger: &Side, weaker: &Theory, opts: &Options) -> Result<Impli
     let mut refuted = 0;
     let mut open = Vec::new();
     for map in &maps {
-        let Some(goals) = goals(weaker, stronger.theory, map) else { continue };
+        let Some(goals) = goals(weaker, stronger.theory, map) else {
+            continue;
+        };
         match small_countermodel(stronger, weaker, &goals, map) {
             Some(w) => {
                 refuted += 1;
@@ -337,7 +440,12 @@ pub fn implies(stronger: &Side, weaker: &Theory, opts: &Options) -> Result<Impli
     let mut reason = None;
     for (map, goals) in open {
         match prove_goals(stronger.theory, weaker, &goals, map, opts)? {
-            Outcome::Proved(proofs) => return Ok(Implication::Proved { map: map.clone(), proofs }),
+            Outcome::Proved(proofs) => {
+                return Ok(Implication::Proved {
+                    map: map.clone(),
+                    proofs,
+                })
+            }
             Outcome::Refuted(w) => {
                 refuted += 1;
                 first_refutation.get_or_insert(w);
@@ -348,7 +456,10 @@ pub fn implies(stronger: &Side, weaker: &Theory, opts: &Options) -> Result<Impli
         }
     }
     Ok(match (reason, first_refutation) {
-        (None, Some(witness)) => Implication::Refuted { renamings: refuted, witness },
+        (None, Some(witness)) => Implication::Refuted {
+            renamings: refuted,
+            witness,
+        },
         (Some(why), _) => Implication::Unknown { reason: why },
         (None, None) => Implication::NoMap,
     })
@@ -372,7 +483,11 @@ pub fn same_shape(a: &Theory, b: &Theory) -> bool {
 /// (`weaker`'s symbols → `stronger`'s), checked by the evaluator; `None` if the map does not fit
 /// or no model given violates one. This shows that `stronger` is strictly stronger than
 /// `weaker` under a renaming already known to carry one into the other.
-pub fn countermodel_under(stronger: &Side, weaker: &Theory, map: &SymbolMap) -> Option<Box<Witness>> {
+pub fn countermodel_under(
+    stronger: &Side,
+    weaker: &Theory,
+    map: &SymbolMap,
+) -> Option<Box<Witness>> {
     small_countermodel(stronger, weaker, &goals(weaker, stronger.theory, map)?, map)
 }
 
@@ -381,8 +496,19 @@ pub fn countermodel_under(stronger: &Side, weaker: &Theory, map: &SymbolMap) -> 
 /// `theory` compared with the theory it came from. `None` when every model given is also a
 /// model of `parent` or a symbol of `parent` is missing. The agent's cycle reports and the
 /// paper writer both show a discovery's new models through this one function.
-pub fn new_model_against(theory: &Theory, models: Vec<Structure>, parent: &Theory) -> Option<Box<Witness>> {
-    let names = parent.sig.funcs.iter().map(|d| &d.name).chain(parent.sig.rels.iter().map(|d| &d.name)).map(|n| (n.clone(), n.clone())).collect();
+pub fn new_model_against(
+    theory: &Theory,
+    models: Vec<Structure>,
+    parent: &Theory,
+) -> Option<Box<Witness>> {
+    let names = parent
+        .sig
+        .funcs
+        .iter()
+        .map(|d| &d.name)
+        .chain(parent.sig.rels.iter().map(|d| &d.name))
+        .map(|n| (n.clone(), n.clone()))
+        .collect();
     countermodel_under(&Side::with_models(theory, models), parent, &names)
 }
 
@@ -406,18 +532,46 @@ pub const MAX_SWAPPED: usize = 4;
 pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let plain = relate_by_renaming(a, b, opts)?;
     let ops = swappable(b.theory);
-    if !opts.swaps || plain.same_class() || !same_shape(a.theory, b.theory) || ops.is_empty() || ops.len() > MAX_SWAPPED || a.counts_differ(b).is_some() {
+    if !opts.swaps
+        || plain.same_class()
+        || !same_shape(a.theory, b.theory)
+        || ops.is_empty()
+        || ops.len() > MAX_SWAPPED
+        || a.counts_differ(b).is_some()
+    {
         return Ok(plain);
     }
-    let quick = Options { timeout: opts.timeout / 8, ..opts.clone() };
+    let quick = Options {
+        timeout: opts.timeout / 8,
+        ..opts.clone()
+    };
     for mask in 1u32..(1 << ops.len()) {
-        let swap: Vec<FuncId> = ops.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| *f).collect();
+        let swap: Vec<FuncId> = ops
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, f)| *f)
+            .collect();
         let theory = swapped(b.theory, &swap);
-        let side = Side { theory: &theory, models: b.models.iter().map(|m| swapped_model(b.theory, m, &swap)).collect(), counts: b.counts.clone() };
+        let side = Side {
+            theory: &theory,
+            models: b
+                .models
+                .iter()
+                .map(|m| swapped_model(b.theory, m, &swap))
+                .collect(),
+            counts: b.counts.clone(),
+        };
         let r = relate_by_renaming(a, &side, &quick)?;
         if r.same_class() {
-            let swapped = swap.iter().map(|f| b.theory.sig.func_decl(*f).name.clone()).collect();
-            return Ok(Relation::Transposed { swapped, then: Box::new(r) });
+            let swapped = swap
+                .iter()
+                .map(|f| b.theory.sig.func_decl(*f).name.clone())
+                .collect();
+            return Ok(Relation::Transposed {
+                swapped,
+                then: Box::new(r),
+            });
         }
     }
     Ok(plain)
@@ -425,7 +579,10 @@ pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderErro
 
 /// The binary operations of `t` whose two arguments have the same sort.
 fn swappable(t: &Theory) -> Vec<FuncId> {
-    t.sig.func_ids().filter(|&f| matches!(t.sig.func_decl(f).args[..], [x, y] if x == y)).collect()
+    t.sig
+        .func_ids()
+        .filter(|&f| matches!(t.sig.func_decl(f).args[..], [x, y] if x == y))
+        .collect()
 }
 
 /// `t` with the arguments of the operations `ops` swapped in every axiom: `x f y` becomes
@@ -438,7 +595,11 @@ fn swapped(t: &Theory, ops: &[FuncId]) -> Theory {
         Term::App(g, args)
     };
     let mut out = t.clone();
-    out.axioms = t.axioms.iter().map(|a| map_axiom(a, &ft, &|r, args| Formula::Rel(r, args))).collect();
+    out.axioms = t
+        .axioms
+        .iter()
+        .map(|a| map_axiom(a, &ft, &|r, args| Formula::Rel(r, args)))
+        .collect();
     out
 }
 
@@ -465,21 +626,37 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
         return Ok(Relation::Equal);
     }
     if !same_shape(ta, tb) {
-        let differ = format!("the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {})", ta.name, ta.sig.funcs.len() + ta.sig.rels.len(), ta.sig.sorts.len(), tb.name, tb.sig.funcs.len() + tb.sig.rels.len(), tb.sig.sorts.len());
-        let not_shown = || Relation::Unknown { reason: format!("{differ}, and no definitions were shown to make one the other") };
+        let differ = format!(
+            "the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {})",
+            ta.name,
+            ta.sig.funcs.len() + ta.sig.rels.len(),
+            ta.sig.sorts.len(),
+            tb.name,
+            tb.sig.funcs.len() + tb.sig.rels.len(),
+            tb.sig.sorts.len()
+        );
+        let not_shown = || Relation::Unknown {
+            reason: format!("{differ}, and no definitions were shown to make one the other"),
+        };
         return Ok(through_definitions(a, b, opts)?.unwrap_or_else(not_shown));
     }
     let maps = renamings(tb, ta);
     if maps.is_empty() {
-        return Ok(Relation::Unknown { reason: "no renaming of one signature onto the other keeps the arities".into() });
+        return Ok(Relation::Unknown {
+            reason: "no renaming of one signature onto the other keeps the arities".into(),
+        });
     }
     let mut refuted = 0;
     let mut first_refutation = None;
     let mut open = Vec::new();
     for map in &maps {
         let back = inverse(map);
-        let (Some(b_in_a), Some(a_in_b)) = (goals(tb, ta, map), goals(ta, tb, &back)) else { continue };
-        match small_countermodel(a, tb, &b_in_a, map).or_else(|| small_countermodel(b, ta, &a_in_b, &back)) {
+        let (Some(b_in_a), Some(a_in_b)) = (goals(tb, ta, map), goals(ta, tb, &back)) else {
+            continue;
+        };
+        match small_countermodel(a, tb, &b_in_a, map)
+            .or_else(|| small_countermodel(b, ta, &a_in_b, &back))
+        {
             Some(w) => {
                 refuted += 1;
                 first_refutation.get_or_insert(w);
@@ -491,7 +668,10 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
     for (map, back, b_in_a, a_in_b) in &open {
         let mut proofs = Vec::new();
         let mut settled = true;
-        for outcome in [prove_goals(ta, tb, b_in_a, map, opts)?, prove_goals(tb, ta, a_in_b, back, opts)?] {
+        for outcome in [
+            prove_goals(ta, tb, b_in_a, map, opts)?,
+            prove_goals(tb, ta, a_in_b, back, opts)?,
+        ] {
             match outcome {
                 Outcome::Proved(p) => proofs.extend(p),
                 Outcome::Refuted(w) => {
@@ -508,13 +688,21 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
             }
         }
         if settled {
-            return Ok(Relation::Equivalent { map: (*map).clone(), proofs });
+            return Ok(Relation::Equivalent {
+                map: (*map).clone(),
+                proofs,
+            });
         }
     }
     Ok(match (reason, first_refutation) {
-        (None, Some(witness)) => Relation::Different { renamings: refuted, witness },
+        (None, Some(witness)) => Relation::Different {
+            renamings: refuted,
+            witness,
+        },
         (Some(why), _) => Relation::Unknown { reason: why },
-        (None, None) => Relation::Unknown { reason: "no renaming of one signature onto the other fits".into() },
+        (None, None) => Relation::Unknown {
+            reason: "no renaming of one signature onto the other fits".into(),
+        },
     })
 }
 
@@ -535,7 +723,10 @@ mod tests {
     }
 
     fn opts() -> Options {
-        Options { timeout: Duration::from_secs(5), ..Options::default() }
+        Options {
+            timeout: Duration::from_secs(5),
+            ..Options::default()
+        }
     }
 
     #[test]
@@ -543,14 +734,33 @@ mod tests {
         let left = th("theory L\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x\naxiom l: e*x = x");
         let right = th("theory R\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x\naxiom r: x*e = x");
         let r = relate_theories(&left, &right, &opts()).unwrap();
-        assert!(matches!(&r, Relation::Equivalent { proofs, .. } if proofs.iter().filter(|p| p.evidence == "certificate").count() == 2), "commutativity turns one identity law into the other: {r:?}");
-        let semigroup = th("theory S\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x");
+        assert!(
+            matches!(&r, Relation::Equivalent { proofs, .. } if proofs.iter().filter(|p| p.evidence == "certificate").count() == 2),
+            "commutativity turns one identity law into the other: {r:?}"
+        );
+        let semigroup =
+            th("theory S\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x");
         let r = relate_theories(&left, &semigroup, &opts()).unwrap();
-        let Relation::Different { witness, .. } = &r else { panic!("the identity law does not follow: {r:?}") };
-        assert_eq!((witness.model_of.as_str(), witness.not_model_of.as_str(), witness.axiom.as_str()), ("S", "L", "l"));
+        let Relation::Different { witness, .. } = &r else {
+            panic!("the identity law does not follow: {r:?}")
+        };
+        assert_eq!(
+            (
+                witness.model_of.as_str(),
+                witness.not_model_of.as_str(),
+                witness.axiom.as_str()
+            ),
+            ("S", "L", "l")
+        );
         assert!(eval::check(&semigroup, &witness.model).is_ok());
         let other = th("theory O\nfunc + : 2\naxiom a: (x+y)+z = x+(y+z)");
-        assert!(matches!(relate_theories(&left, &other, &opts()).unwrap(), Relation::Unknown { .. }), "different signatures");
+        assert!(
+            matches!(
+                relate_theories(&left, &other, &opts()).unwrap(),
+                Relation::Unknown { .. }
+            ),
+            "different signatures"
+        );
     }
 
     #[test]
@@ -558,9 +768,14 @@ mod tests {
         let a = th("theory A\nfunc * : 2\nconst e\naxiom l: e*x = x\naxiom r: x*e = x\naxiom i: x*x = e\naxiom a: (x*y)*z = x*(y*z)");
         let b = th("theory B\nfunc + : 2\nconst z\naxiom l: z+x = x\naxiom i: x+x = z\naxiom a: (x+y)+w = x+(y+w)\naxiom c: x+y = y+x");
         let r = relate_theories(&a, &b, &opts()).unwrap();
-        let Relation::Equivalent { map, .. } = &r else { panic!("groups of exponent 2 are abelian: {r:?}") };
+        let Relation::Equivalent { map, .. } = &r else {
+            panic!("groups of exponent 2 are abelian: {r:?}")
+        };
         assert_eq!(map.get("+").map(String::as_str), Some("*"));
-        assert!(matches!(relate_theories(&a, &a, &opts()).unwrap(), Relation::Equal));
+        assert!(matches!(
+            relate_theories(&a, &a, &opts()).unwrap(),
+            Relation::Equal
+        ));
     }
 
     #[test]
@@ -570,12 +785,23 @@ mod tests {
         let budget = side_budget(None);
         let g = Side::new(&group, 3, &budget).unwrap();
         let m = Side::new(&monoid, 3, &budget).unwrap();
-        assert!(matches!(implies(&g, &monoid, &opts()).unwrap(), Implication::Proved { .. }));
-        assert!(matches!(implies(&m, &group, &opts()).unwrap(), Implication::NoMap), "a monoid has no inverse to read");
+        assert!(matches!(
+            implies(&g, &monoid, &opts()).unwrap(),
+            Implication::Proved { .. }
+        ));
+        assert!(
+            matches!(implies(&m, &group, &opts()).unwrap(), Implication::NoMap),
+            "a monoid has no inverse to read"
+        );
     }
 
     fn catalogue(name: &str) -> Theory {
-        birkhoff_engine::catalogue::all().into_iter().find(|e| e.name == name).unwrap().theory().unwrap()
+        birkhoff_engine::catalogue::all()
+            .into_iter()
+            .find(|e| e.name == name)
+            .unwrap()
+            .theory()
+            .unwrap()
     }
 
     #[test]
@@ -583,12 +809,16 @@ mod tests {
         // Left and right Bol loops are mirror images: every operation read backwards.
         let (left, right) = (catalogue("left_bol_loop"), catalogue("right_bol_loop"));
         let r = relate_theories(&left, &right, &opts()).unwrap();
-        let Relation::Transposed { swapped, then } = &r else { panic!("mirror images: {r:?}") };
+        let Relation::Transposed { swapped, then } = &r else {
+            panic!("mirror images: {r:?}")
+        };
         assert_eq!(swapped.len(), 3, "{r:?}");
         assert!(then.same_class() && r.same_class());
         // Quasigroups whose right division is commutative are commutative quasigroups with `/`
         // as the operation: a parastrophe, one operation swapped and the others renamed.
-        let qg = birkhoff_engine::seeds::load("quasigroup").unwrap().to_text();
+        let qg = birkhoff_engine::seeds::load("quasigroup")
+            .unwrap()
+            .to_text();
         let rdiv = th(&format!("{qg}\naxiom comm_rdiv: x / y = y / x"));
         let r = relate_theories(&rdiv, &catalogue("commutative_quasigroup"), &opts()).unwrap();
         assert!(matches!(&r, Relation::Transposed { .. }), "{r:?}");

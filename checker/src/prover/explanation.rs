@@ -59,10 +59,26 @@ struct Reader<'a> {
 
 /// The steps of the explanation `trees` (a proof from its first term to its last), and the
 /// lemmas they use. `Err` says why not: a limit, or an explanation this reader cannot follow.
-pub fn read(theory: &Theory, sig: &Signature, trees: &[Tree], limits: &Limits) -> Result<(Vec<Step>, Vec<Lemma>), String> {
-    let mut r = Reader { theory, sig, limits, uses: HashMap::new(), ends: HashMap::new(), lemma_of: HashMap::new(), lemmas: Vec::new(), steps: 0 };
+pub fn read(
+    theory: &Theory,
+    sig: &Signature,
+    trees: &[Tree],
+    limits: &Limits,
+) -> Result<(Vec<Step>, Vec<Lemma>), String> {
+    let mut r = Reader {
+        theory,
+        sig,
+        limits,
+        uses: HashMap::new(),
+        ends: HashMap::new(),
+        lemma_of: HashMap::new(),
+        lemmas: Vec::new(),
+        steps: 0,
+    };
     trees.iter().for_each(|t| r.count_uses(t));
-    let Some(start) = trees.first() else { return Err("internal: empty explanation".into()) };
+    let Some(start) = trees.first() else {
+        return Err("internal: empty explanation".into());
+    };
     let mut whole = r.first_term(start)?;
     let mut steps = Vec::new();
     r.chain(trees, &mut whole, &mut Vec::new(), &mut steps)?;
@@ -74,12 +90,21 @@ impl Reader<'_> {
         let n = self.uses.entry(key(t)).or_insert(0);
         *n += 1;
         if *n == 1 {
-            t.child_proofs.iter().flatten().for_each(|c| self.count_uses(c));
+            t.child_proofs
+                .iter()
+                .flatten()
+                .for_each(|c| self.count_uses(c));
         }
     }
 
     fn symbol(t: &Tree) -> Result<FuncId, String> {
-        t.node.op.as_str().strip_prefix('f').and_then(|s| s.parse().ok()).map(FuncId).ok_or_else(|| "internal: unreadable explanation term".into())
+        t.node
+            .op
+            .as_str()
+            .strip_prefix('f')
+            .and_then(|s| s.parse().ok())
+            .map(FuncId)
+            .ok_or_else(|| "internal: unreadable explanation term".into())
     }
 
     /// The term a node's proof starts from.
@@ -111,22 +136,46 @@ impl Reader<'_> {
     }
 
     /// Records one step: `whole` becomes `whole` with `new` at `at`.
-    fn push(&mut self, by: Justification, direction: Direction, at: &[usize], new: Term, whole: &mut Term, out: &mut Vec<Step>) -> Result<(), String> {
+    fn push(
+        &mut self,
+        by: Justification,
+        direction: Direction,
+        at: &[usize],
+        new: Term,
+        whole: &mut Term,
+        out: &mut Vec<Step>,
+    ) -> Result<(), String> {
         self.steps += 1;
         if self.steps > self.limits.max_steps {
-            return Err(format!("egg joined the sides, but its proof has more than {} steps", self.limits.max_steps));
+            return Err(format!(
+                "egg joined the sides, but its proof has more than {} steps",
+                self.limits.max_steps
+            ));
         }
         if Instant::now() > self.limits.deadline {
             return Err("egg joined the sides, but time ran out while reading its proof".into());
         }
-        *whole = certificate::replace(whole, at, new).ok_or("internal: explanation position does not exist")?;
-        out.push(Step { by, direction, position: at.to_vec(), result: whole.clone(), text: print(self.sig, whole) });
+        *whole = certificate::replace(whole, at, new)
+            .ok_or("internal: explanation position does not exist")?;
+        out.push(Step {
+            by,
+            direction,
+            position: at.to_vec(),
+            result: whole.clone(),
+            text: print(self.sig, whole),
+        });
         Ok(())
     }
 
     /// The steps of a proof sequence applied at `at` inside `whole`, whose subterm there is the
     /// sequence's first term.
-    fn chain(&mut self, seq: &[Tree], whole: &mut Term, at: &mut Vec<usize>, out: &mut Vec<Step>) -> Result<(), String> {
+    fn chain(
+        &mut self,
+        seq: &[Tree],
+        whole: &mut Term,
+        at: &mut Vec<usize>,
+        out: &mut Vec<Step>,
+    ) -> Result<(), String> {
         for (k, t) in seq.iter().enumerate() {
             let rule = t.forward_rule.or(t.backward_rule);
             match (k, rule) {
@@ -142,8 +191,11 @@ impl Reader<'_> {
                 (_, Some(rule)) => {
                     let old = self.last_term(&seq[k - 1])?;
                     let new = self.first_term(t)?;
-                    let rule = RuleId::parse(rule.as_str()).ok_or("internal: unknown rule in explanation")?;
-                    let (by, direction) = self.axiom_step(rule, &old, &new).ok_or("internal: explanation step does not match its rule")?;
+                    let rule = RuleId::parse(rule.as_str())
+                        .ok_or("internal: unknown rule in explanation")?;
+                    let (by, direction) = self
+                        .axiom_step(rule, &old, &new)
+                        .ok_or("internal: explanation step does not match its rule")?;
                     self.push(by, direction, at, new, whole, out)?;
                 }
             }
@@ -154,14 +206,27 @@ impl Reader<'_> {
 
     /// The steps from a node's first term to its last, argument by argument; a node used more
     /// than once becomes a lemma, used here in one step.
-    fn congruence(&mut self, t: &Tree, whole: &mut Term, at: &mut Vec<usize>, out: &mut Vec<Step>) -> Result<(), String> {
+    fn congruence(
+        &mut self,
+        t: &Tree,
+        whole: &mut Term,
+        at: &mut Vec<usize>,
+        out: &mut Vec<Step>,
+    ) -> Result<(), String> {
         let last = self.last_term(t)?;
         if self.first_term(t)? == last {
             return Ok(());
         }
         if self.uses[&key(t)] > 1 {
             let lemma = self.lemma(t)?;
-            return self.push(Justification::Lemma { lemma }, Direction::LeftToRight, at, last, whole, out);
+            return self.push(
+                Justification::Lemma { lemma },
+                Direction::LeftToRight,
+                at,
+                last,
+                whole,
+                out,
+            );
         }
         for (i, proof) in t.child_proofs.iter().enumerate() {
             at.push(i);
@@ -183,21 +248,51 @@ impl Reader<'_> {
             self.chain(proof, &mut whole, &mut vec![i], &mut steps)?;
         }
         let text = format!("{} = {}", print(self.sig, &lhs), print(self.sig, &rhs));
-        self.lemmas.push(Lemma { lhs, rhs, text, steps });
+        self.lemmas.push(Lemma {
+            lhs,
+            rhs,
+            text,
+            steps,
+        });
         self.lemma_of.insert(key(t), self.lemmas.len() - 1);
         Ok(self.lemmas.len() - 1)
     }
 
     /// The axiom step of `rule` taking `old` to `new` (at the root of both), in whichever
     /// direction matches, with its substitution recovered by matching.
-    fn axiom_step(&self, rule: RuleId, old: &Term, new: &Term) -> Option<(Justification, Direction)> {
+    fn axiom_step(
+        &self,
+        rule: RuleId,
+        old: &Term,
+        new: &Term,
+    ) -> Option<(Justification, Direction)> {
         let axiom = &self.theory.axioms[rule.axiom];
         let &(l, r) = certificate::equations(axiom).get(rule.part)?;
-        for (direction, from, to) in [(Direction::LeftToRight, l, r), (Direction::RightToLeft, r, l)] {
+        for (direction, from, to) in [
+            (Direction::LeftToRight, l, r),
+            (Direction::RightToLeft, r, l),
+        ] {
             let mut sub = vec![None; axiom.vars.len()];
             if matches(from, old, &mut sub) && matches(to, new, &mut sub) {
-                let substitution = axiom.vars.iter().zip(sub).filter_map(|(d, t)| t.map(|term| Binding { var: d.name.clone(), term: term.clone() })).collect();
-                return Some((Justification::Axiom { axiom: axiom.name.clone(), part: rule.part, substitution }, direction));
+                let substitution = axiom
+                    .vars
+                    .iter()
+                    .zip(sub)
+                    .filter_map(|(d, t)| {
+                        t.map(|term| Binding {
+                            var: d.name.clone(),
+                            term: term.clone(),
+                        })
+                    })
+                    .collect();
+                return Some((
+                    Justification::Axiom {
+                        axiom: axiom.name.clone(),
+                        part: rule.part,
+                        substitution,
+                    },
+                    direction,
+                ));
             }
         }
         None

@@ -75,11 +75,28 @@ impl Prover {
     fn arguments(self, file: &Path, seconds: u64) -> Vec<String> {
         let file = file.display().to_string();
         match self {
-            Prover::E => vec!["--auto".into(), "--tstp-format".into(), "-s".into(), format!("--cpu-limit={seconds}"), file],
+            Prover::E => vec![
+                "--auto".into(),
+                "--tstp-format".into(),
+                "-s".into(),
+                format!("--cpu-limit={seconds}"),
+                file,
+            ],
             // Enumerative instantiation after e-matching: without it cvc5 gives up at once on
             // equational theorems as small as inv(inv(x)) = x in groups.
-            Prover::Cvc5 => vec!["--lang=tptp".into(), "--full-saturate-quant".into(), format!("--tlimit={}", seconds * 1000), file],
-            Prover::Vampire => vec!["--mode".into(), "casc".into(), "-t".into(), seconds.to_string(), file],
+            Prover::Cvc5 => vec![
+                "--lang=tptp".into(),
+                "--full-saturate-quant".into(),
+                format!("--tlimit={}", seconds * 1000),
+                file,
+            ],
+            Prover::Vampire => vec![
+                "--mode".into(),
+                "casc".into(),
+                "-t".into(),
+                seconds.to_string(),
+                file,
+            ],
             Prover::Prover9 => vec!["-t".into(), seconds.to_string(), "-f".into(), file],
         }
     }
@@ -145,14 +162,17 @@ pub enum ExternalError {
 /// The program's path, searching `PATH` as a shell does.
 pub fn find_on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(p: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        p.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     }
     #[cfg(not(unix))]
     {
@@ -162,7 +182,11 @@ fn is_executable(p: &Path) -> bool {
 
 /// The SZS status a prover printed: the word after `SZS status` on the first line that has one.
 pub fn szs_status(output: &str) -> Option<String> {
-    output.lines().find_map(|l| l.split_once("SZS status ").and_then(|(_, rest)| rest.split_whitespace().next()).map(str::to_string))
+    output.lines().find_map(|l| {
+        l.split_once("SZS status ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .map(str::to_string)
+    })
 }
 
 /// What an SZS status claims about `axioms ⊨ goal`.
@@ -177,16 +201,40 @@ pub fn claim_of(status: &str) -> Claim {
 
 /// Asks `prover` whether `theory` implies `goal`, within `timeout` (wall clock, including start
 /// up). The problem is Birkhoff's own export of exactly this theory and goal.
-pub fn ask(prover: Prover, theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Option<&Arc<AtomicBool>>) -> Result<Evidence, ExternalError> {
+pub fn ask(
+    prover: Prover,
+    theory: &Theory,
+    goal: &Axiom,
+    timeout: Duration,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Evidence, ExternalError> {
     let program = prover.program();
-    let path = find_on_path(program).ok_or(ExternalError::NotFound { program, hint: prover.install_hint() })?;
-    let target = if prover == Prover::Prover9 { Target::Ladr } else { Target::Tptp };
-    let problem = interop::export(theory, Some(goal), target).map_err(|e| ExternalError::Problem(format!("{program}: {e}")))?;
+    let path = find_on_path(program).ok_or(ExternalError::NotFound {
+        program,
+        hint: prover.install_hint(),
+    })?;
+    let target = if prover == Prover::Prover9 {
+        Target::Ladr
+    } else {
+        Target::Tptp
+    };
+    let problem = interop::export(theory, Some(goal), target)
+        .map_err(|e| ExternalError::Problem(format!("{program}: {e}")))?;
     let version = version(&path, prover);
-    let file = ProblemFile::write(&problem, if target == Target::Tptp { "p" } else { "in" }).map_err(|e| ExternalError::Run { program, detail: format!("cannot write the problem file: {e}") })?;
+    let file = ProblemFile::write(&problem, if target == Target::Tptp { "p" } else { "in" })
+        .map_err(|e| ExternalError::Run {
+            program,
+            detail: format!("cannot write the problem file: {e}"),
+        })?;
     let seconds = timeout.as_secs_f64().ceil().max(1.0) as u64;
     let start = Instant::now();
-    let run = run_until(&path, &prover.arguments(&file.0, seconds), start + timeout, cancel).map_err(|detail| ExternalError::Run { program, detail })?;
+    let run = run_until(
+        &path,
+        &prover.arguments(&file.0, seconds),
+        start + timeout,
+        cancel,
+    )
+    .map_err(|detail| ExternalError::Run { program, detail })?;
     let elapsed = start.elapsed().as_secs_f64();
     let status = match run {
         Run::Finished(out) => match prover {
@@ -197,22 +245,40 @@ pub fn ask(prover: Prover, theory: &Theory, goal: &Axiom, timeout: Duration, can
         Run::Stopped { interrupted: true } => "Interrupted".to_string(),
         Run::Stopped { interrupted: false } => "Timeout".to_string(),
     };
-    Ok(Evidence { prover, version, claim: claim_of(&status), status, seconds: elapsed })
+    Ok(Evidence {
+        prover,
+        version,
+        claim: claim_of(&status),
+        status,
+        seconds: elapsed,
+    })
 }
 
 /// The first line the program prints for `--version` (Prover9: for `--help`).
 fn version(path: &Path, prover: Prover) -> String {
-    let flag = if prover == Prover::Prover9 { "--help" } else { "--version" };
+    let flag = if prover == Prover::Prover9 {
+        "--help"
+    } else {
+        "--version"
+    };
     let out = Command::new(path).arg(flag).stdin(Stdio::null()).output();
     out.ok()
-        .and_then(|o| version_line(&(String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr))))
+        .and_then(|o| {
+            version_line(
+                &(String::from_utf8_lossy(&o.stdout).into_owned()
+                    + &String::from_utf8_lossy(&o.stderr)),
+            )
+        })
         .unwrap_or_else(|| format!("{} (version unknown)", prover.program()))
 }
 
 /// The first line of a version or help text that says something: Prover9 opens its help with a
 /// rule of `=` signs around its name, and the version is on the next line.
 fn version_line(text: &str) -> Option<String> {
-    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('=')).map(str::to_string)
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('='))
+        .map(str::to_string)
 }
 
 /// A problem in a temporary file, removed when dropped.
@@ -222,7 +288,8 @@ impl ProblemFile {
     fn write(text: &str, extension: &str) -> std::io::Result<ProblemFile> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("birkhoff-{}-{n}.{extension}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("birkhoff-{}-{n}.{extension}", std::process::id()));
         std::fs::write(&path, text)?;
         Ok(ProblemFile(path))
     }
@@ -243,8 +310,19 @@ enum Run {
 
 /// Runs the program, killing it at the deadline or when `cancel` is raised. Output is read on
 /// threads of its own (capped at 16 MiB each) so that a full pipe never blocks the prover.
-fn run_until(path: &Path, args: &[String], deadline: Instant, cancel: Option<&Arc<AtomicBool>>) -> Result<Run, String> {
-    let mut child = Command::new(path).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot start it: {e}"))?;
+fn run_until(
+    path: &Path,
+    args: &[String],
+    deadline: Instant,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Run, String> {
+    let mut child = Command::new(path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start it: {e}"))?;
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut text = Vec::new();
@@ -254,8 +332,18 @@ fn run_until(path: &Path, args: &[String], deadline: Instant, cancel: Option<&Ar
             String::from_utf8_lossy(&text).into_owned()
         })
     };
-    let out = reader(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let err = reader(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let out = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let stopped = loop {
         if child.try_wait().map_err(|e| e.to_string())?.is_some() {
             break None;
@@ -281,13 +369,26 @@ mod tests {
 
     #[test]
     fn szs_lines_are_read_and_only_theorem_like_ones_prove() {
-        assert_eq!(szs_status("# Proof found!\n# SZS status Theorem\n").as_deref(), Some("Theorem"));
-        assert_eq!(szs_status("% SZS status GaveUp for c\n").as_deref(), Some("GaveUp"));
+        assert_eq!(
+            szs_status("# Proof found!\n# SZS status Theorem\n").as_deref(),
+            Some("Theorem")
+        );
+        assert_eq!(
+            szs_status("% SZS status GaveUp for c\n").as_deref(),
+            Some("GaveUp")
+        );
         assert_eq!(szs_status("nothing here"), None);
         assert_eq!(claim_of("Theorem"), Claim::Proved);
         assert_eq!(claim_of("CounterSatisfiable"), Claim::Disproved);
         assert_eq!(claim_of("ContradictoryAxioms"), Claim::ContradictoryAxioms);
-        for s in ["GaveUp", "Timeout", "ResourceOut", "Satisfiable", "Unknown", "InputError"] {
+        for s in [
+            "GaveUp",
+            "Timeout",
+            "ResourceOut",
+            "Satisfiable",
+            "Unknown",
+            "InputError",
+        ] {
             assert_eq!(claim_of(s), Claim::Unknown, "{s}");
         }
         assert_eq!(Prover::named("E"), Some(Prover::E));
@@ -297,7 +398,13 @@ mod tests {
     #[test]
     fn prover9s_version_is_read_past_its_banner() {
         let help = "============================== Prover9 ===============================\nProver9 (64) version 2009-11A, November 2009.\n";
-        assert_eq!(version_line(help).as_deref(), Some("Prover9 (64) version 2009-11A, November 2009."));
-        assert_eq!(version_line("\nE 2.6 Floral Guranse\n").as_deref(), Some("E 2.6 Floral Guranse"));
+        assert_eq!(
+            version_line(help).as_deref(),
+            Some("Prover9 (64) version 2009-11A, November 2009.")
+        );
+        assert_eq!(
+            version_line("\nE 2.6 Floral Guranse\n").as_deref(),
+            Some("E 2.6 Floral Guranse")
+        );
     }
 }

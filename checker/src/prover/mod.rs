@@ -113,7 +113,14 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_size: 6, timeout: Duration::from_secs(10), max_enodes: 200_000, cancel: None, z3: true, swaps: true }
+        Options {
+            max_size: 6,
+            timeout: Duration::from_secs(10),
+            max_enodes: 200_000,
+            cancel: None,
+            z3: true,
+            swaps: true,
+        }
     }
 }
 
@@ -140,12 +147,23 @@ impl Options {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
         let mut plan = vec![
-            Strategy::Countermodel { min_size: 1, max_size: tiny, time_share: 10 },
-            Strategy::Affine { max_modulus: AFFINE_MODULI, time_share: 10 },
+            Strategy::Countermodel {
+                min_size: 1,
+                max_size: tiny,
+                time_share: 10,
+            },
+            Strategy::Affine {
+                max_modulus: AFFINE_MODULI,
+                time_share: 10,
+            },
             Strategy::Saturation { time_share: 25 },
         ];
         if self.max_size > tiny {
-            plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: self.max_size, time_share: 10 });
+            plan.push(Strategy::Countermodel {
+                min_size: tiny + 1,
+                max_size: self.max_size,
+                time_share: 10,
+            });
         }
         plan.push(Strategy::Completion { time_share: 30 });
         #[cfg(feature = "z3")]
@@ -153,12 +171,20 @@ impl Options {
             plan.push(Strategy::Z3 { time_share: 50 });
         }
         if small > tiny {
-            plan.push(Strategy::Countermodel { min_size: tiny + 1, max_size: small, time_share: 40 });
+            plan.push(Strategy::Countermodel {
+                min_size: tiny + 1,
+                max_size: small,
+                time_share: 40,
+            });
         }
         plan.push(Strategy::Completion { time_share: 60 });
         plan.push(Strategy::Saturation { time_share: 80 });
         if self.max_size > small {
-            plan.push(Strategy::Countermodel { min_size: small + 1, max_size: self.max_size, time_share: 100 });
+            plan.push(Strategy::Countermodel {
+                min_size: small + 1,
+                max_size: self.max_size,
+                time_share: 100,
+            });
         }
         plan
     }
@@ -249,9 +275,15 @@ fn share(left: Duration, percent: u8) -> Duration {
 }
 
 /// A countermodel search's result as a verdict, or a note; `none` says what was ruled out.
-fn disproof(found: countermodel::Search, none: impl FnOnce() -> String) -> Result<Verdict, Undecided> {
+fn disproof(
+    found: countermodel::Search,
+    none: impl FnOnce() -> String,
+) -> Result<Verdict, Undecided> {
     match found {
-        countermodel::Search::Found(c) => Ok(Verdict::Disproved { model: c.model, witness: c.witness }),
+        countermodel::Search::Found(c) => Ok(Verdict::Disproved {
+            model: c.model,
+            witness: c.witness,
+        }),
         countermodel::Search::NoneUpTo => Err(Undecided::for_good(none())),
         countermodel::Search::OutOfTime(why) => Err(Undecided::out_of_time(why)),
         countermodel::Search::CannotSearch(why) => Err(Undecided::for_good(why)),
@@ -282,15 +314,24 @@ pub enum Stop {
 impl Undecided {
     /// Stopped by the clock.
     pub fn out_of_time(note: impl Into<String>) -> Self {
-        Undecided { note: note.into(), stop: Stop::Time }
+        Undecided {
+            note: note.into(),
+            stop: Stop::Time,
+        }
     }
     /// Stopped by a size limit.
     pub fn out_of_room(note: impl Into<String>) -> Self {
-        Undecided { note: note.into(), stop: Stop::Room }
+        Undecided {
+            note: note.into(),
+            stop: Stop::Room,
+        }
     }
     /// Finished, or cannot take the problem.
     pub fn for_good(note: impl Into<String>) -> Self {
-        Undecided { note: note.into(), stop: Stop::ForGood }
+        Undecided {
+            note: note.into(),
+            stop: Stop::ForGood,
+        }
     }
 }
 
@@ -304,16 +345,50 @@ impl From<String> for Undecided {
 
 /// Runs one strategy; `Ok(Err(_))` means it did not decide. `completion` is the attempt's
 /// completion so far, which a completion strategy goes on with (and starts when there is none).
-fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opts: &Options, completion: &mut Option<completion::Search>) -> Result<Result<Verdict, Undecided>, FinderError> {
+fn run_strategy(
+    theory: &Theory,
+    goal: &Axiom,
+    s: &Strategy,
+    left: Duration,
+    opts: &Options,
+    completion: &mut Option<completion::Search>,
+) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
-        Strategy::Countermodel { min_size, max_size, time_share } => {
-            let budget = Budget { cancel: opts.cancel.clone(), ..Budget::default() };
-            let found = countermodel::search(theory, goal, min_size, max_size, share(left, time_share), &budget)?;
-            Ok(disproof(found, || format!("no countermodel with sorts of {min_size} to {max_size} elements")))
+        Strategy::Countermodel {
+            min_size,
+            max_size,
+            time_share,
+        } => {
+            let budget = Budget {
+                cancel: opts.cancel.clone(),
+                ..Budget::default()
+            };
+            let found = countermodel::search(
+                theory,
+                goal,
+                min_size,
+                max_size,
+                share(left, time_share),
+                &budget,
+            )?;
+            Ok(disproof(found, || {
+                format!("no countermodel with sorts of {min_size} to {max_size} elements")
+            }))
         }
-        Strategy::Affine { max_modulus, time_share } => {
-            let found = affine::search(theory, goal, max_modulus, share(left, time_share), opts.cancel.as_ref())?;
-            Ok(disproof(found, || format!("no affine countermodel modulo 2 to {max_modulus}")))
+        Strategy::Affine {
+            max_modulus,
+            time_share,
+        } => {
+            let found = affine::search(
+                theory,
+                goal,
+                max_modulus,
+                share(left, time_share),
+                opts.cancel.as_ref(),
+            )?;
+            Ok(disproof(found, || {
+                format!("no affine countermodel modulo 2 to {max_modulus}")
+            }))
         }
         Strategy::Saturation { time_share } => {
             let time = share(left, time_share);
@@ -321,7 +396,14 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
             let (theory, goal, nodes) = (theory.clone(), goal.clone(), opts.max_enodes);
             let saturate = move |stop| {
                 // The search gets three quarters of the time, reading and replaying the proof the rest.
-                let limits = saturation::Limits { time: time * 3 / 4, deadline, proof_steps: PROOF_STEPS, nodes, iterations: 10_000, cancel: Some(stop) };
+                let limits = saturation::Limits {
+                    time: time * 3 / 4,
+                    deadline,
+                    proof_steps: PROOF_STEPS,
+                    nodes,
+                    iterations: 10_000,
+                    cancel: Some(stop),
+                };
                 saturation::prove(&theory, &goal, &limits).and_then(|cert| match certificate::check(&theory, &goal, &cert) {
                     Ok(()) => Ok(Verdict::Proved { certificate: cert }),
                     Err(e) => Err(Undecided::for_good(format!("egg joined the sides but its chain failed replay ({e}); not counted as a proof"))),
@@ -338,7 +420,12 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
         Strategy::Completion { time_share } => {
             let time = share(left, time_share);
             // The search stops at four fifths of the time, leaving the rest to write and replay the proof.
-            let limits = completion::Limits { deadline: Instant::now() + time * 4 / 5, equations: COMPLETION_EQUATIONS, proof_steps: PROOF_STEPS, cancel: opts.cancel.clone() };
+            let limits = completion::Limits {
+                deadline: Instant::now() + time * 4 / 5,
+                equations: COMPLETION_EQUATIONS,
+                proof_steps: PROOF_STEPS,
+                cancel: opts.cancel.clone(),
+            };
             let search = match completion {
                 Some(search) => search,
                 None => match completion::Search::new(theory, goal) {
@@ -352,14 +439,27 @@ fn run_strategy(theory: &Theory, goal: &Axiom, s: &Strategy, left: Duration, opt
             }))
         }
         #[cfg(feature = "z3")]
-        Strategy::Z3 { time_share } => {
-            Ok(match crate::z3::prove_unsat(theory, goal, share(left, time_share), opts.cancel.clone()) {
-                Ok(crate::z3::Verdict::Proved) => Ok(Verdict::ProvedByZ3 { detail: "the axioms and the negated goal are unsatisfiable over uninterpreted sorts".into() }),
-                Ok(crate::z3::Verdict::Unknown { reason, at_limit: true }) => Err(Undecided::out_of_time(reason)),
-                Ok(crate::z3::Verdict::Unknown { reason, at_limit: false }) => Err(Undecided::for_good(reason)),
-                Err(e) => Err(Undecided::for_good(format!("Z3 cannot take this problem: {e}"))),
-            })
-        }
+        Strategy::Z3 { time_share } => Ok(
+            match crate::z3::prove_unsat(theory, goal, share(left, time_share), opts.cancel.clone())
+            {
+                Ok(crate::z3::Verdict::Proved) => Ok(Verdict::ProvedByZ3 {
+                    detail:
+                        "the axioms and the negated goal are unsatisfiable over uninterpreted sorts"
+                            .into(),
+                }),
+                Ok(crate::z3::Verdict::Unknown {
+                    reason,
+                    at_limit: true,
+                }) => Err(Undecided::out_of_time(reason)),
+                Ok(crate::z3::Verdict::Unknown {
+                    reason,
+                    at_limit: false,
+                }) => Err(Undecided::for_good(reason)),
+                Err(e) => Err(Undecided::for_good(format!(
+                    "Z3 cannot take this problem: {e}"
+                ))),
+            },
+        ),
     }
 }
 
@@ -378,10 +478,19 @@ pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, Fi
 /// deadline comes, or every strategy has finished for good (saturated, no countermodel in its
 /// range, Z3 found a possibly infinite model). [`Answer::unknown_because`] says which. Each
 /// strategy says what stopped it ([`Stop`]).
-pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strategy]) -> Result<Answer, FinderError> {
+pub fn prove_with(
+    theory: &Theory,
+    goal: &Axiom,
+    opts: &Options,
+    plan: &[Strategy],
+) -> Result<Answer, FinderError> {
     let start = Instant::now();
     let mut attempts = Vec::new();
-    let cancelled = || opts.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let cancelled = || {
+        opts.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
     // The strategies of the plan that may yet decide with more time or room, and the e-node
     // limit the next saturation gets.
     let mut open: Vec<Strategy> = Vec::new();
@@ -393,27 +502,58 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
         for (k, s) in queue.iter().enumerate() {
             let left = opts.timeout.saturating_sub(start.elapsed());
             if cancelled() || left.is_zero() {
-                attempts.push(Attempt { strategy: s.clone(), result: if cancelled() { "interrupted".into() } else { "no time left".into() }, seconds: 0.0 });
+                attempts.push(Attempt {
+                    strategy: s.clone(),
+                    result: if cancelled() {
+                        "interrupted".into()
+                    } else {
+                        "no time left".into()
+                    },
+                    seconds: 0.0,
+                });
                 continue;
             }
             let t0 = Instant::now();
-            let run_opts = Options { max_enodes: nodes, ..opts.clone() };
+            let run_opts = Options {
+                max_enodes: nodes,
+                ..opts.clone()
+            };
             let outcome = run_strategy(theory, goal, s, left, &run_opts, &mut completion)?;
             let seconds = t0.elapsed().as_secs_f64();
             match outcome {
-                Ok(Verdict::Unknown) => attempts.push(Attempt { strategy: s.clone(), result: "undecided".into(), seconds }),
+                Ok(Verdict::Unknown) => attempts.push(Attempt {
+                    strategy: s.clone(),
+                    result: "undecided".into(),
+                    seconds,
+                }),
                 Ok(verdict) => {
                     let result = match &verdict {
-                        Verdict::Disproved { model, .. } => format!("countermodel of size {:?}", model.sizes),
-                        Verdict::Proved { certificate } => format!("proof of {} step(s), replayed", certificate.steps.len()),
+                        Verdict::Disproved { model, .. } => {
+                            format!("countermodel of size {:?}", model.sizes)
+                        }
+                        Verdict::Proved { certificate } => {
+                            format!("proof of {} step(s), replayed", certificate.steps.len())
+                        }
                         Verdict::ProvedByZ3 { detail } => detail.clone(),
                         Verdict::Unknown => unreachable!("matched above"),
                     };
-                    attempts.push(Attempt { strategy: s.clone(), result, seconds });
-                    return Ok(Answer { verdict, attempts, unknown_because: None });
+                    attempts.push(Attempt {
+                        strategy: s.clone(),
+                        result,
+                        seconds,
+                    });
+                    return Ok(Answer {
+                        verdict,
+                        attempts,
+                        unknown_because: None,
+                    });
                 }
                 Err(Undecided { note, stop }) => {
-                    let result = if round > 0 && matches!(s, Strategy::Saturation { .. }) { format!("{note} (retry {round}, e-node limit {nodes})") } else { note };
+                    let result = if round > 0 && matches!(s, Strategy::Saturation { .. }) {
+                        format!("{note} (retry {round}, e-node limit {nodes})")
+                    } else {
+                        note
+                    };
                     // Saturation that filled the largest e-graph a retry may build cannot grow.
                     let may_decide = match stop {
                         Stop::Time => true,
@@ -426,7 +566,11 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
                     if may_decide && !covered && !open.contains(s) {
                         open.push(s.clone());
                     }
-                    attempts.push(Attempt { strategy: s.clone(), result, seconds });
+                    attempts.push(Attempt {
+                        strategy: s.clone(),
+                        result,
+                        seconds,
+                    });
                 }
             }
         }
@@ -435,7 +579,13 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
             return Ok(unknown(attempts, "interrupted"));
         }
         if left < MIN_RETRY {
-            return Ok(unknown(attempts, &format!("the time limit ({:.1} s) was reached", opts.timeout.as_secs_f64())));
+            return Ok(unknown(
+                attempts,
+                &format!(
+                    "the time limit ({:.1} s) was reached",
+                    opts.timeout.as_secs_f64()
+                ),
+            ));
         }
         if open.is_empty() {
             return Ok(unknown(attempts, "every strategy finished for good with time left (saturated, or no countermodel in its range)"));
@@ -445,7 +595,11 @@ pub fn prove_with(theory: &Theory, goal: &Axiom, opts: &Options, plan: &[Strateg
         round += 1;
         nodes = (nodes.saturating_mul(4)).min(MAX_RETRY_ENODES);
         let n = open.len();
-        queue = std::mem::take(&mut open).into_iter().enumerate().map(|(i, s)| with_share(s, (100 / (n - i)) as u8)).collect();
+        queue = std::mem::take(&mut open)
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| with_share(s, (100 / (n - i)) as u8))
+            .collect();
     }
 }
 
@@ -457,25 +611,48 @@ const MIN_RETRY: Duration = Duration::from_millis(50);
 
 /// An "unknown" answer after `attempts`, because of `why`.
 fn unknown(attempts: Vec<Attempt>, why: &str) -> Answer {
-    Answer { verdict: Verdict::Unknown, attempts, unknown_because: Some(why.to_string()) }
+    Answer {
+        verdict: Verdict::Unknown,
+        attempts,
+        unknown_because: Some(why.to_string()),
+    }
 }
 
 /// Whether `s` is a countermodel search each of whose sizes one of the `later` countermodel
 /// searches also tries.
 fn covered_later(s: &Strategy, later: &[Strategy]) -> bool {
-    let Strategy::Countermodel { min_size, max_size, .. } = *s else { return false };
+    let Strategy::Countermodel {
+        min_size, max_size, ..
+    } = *s
+    else {
+        return false;
+    };
     (min_size..=max_size).all(|n| later.iter().any(|l| matches!(*l, Strategy::Countermodel { min_size: lo, max_size: hi, .. } if lo <= n && n <= hi)))
 }
 
 /// `s` with a new share of the time left.
 fn with_share(s: Strategy, percent: u8) -> Strategy {
     match s {
-        Strategy::Countermodel { min_size, max_size, .. } => Strategy::Countermodel { min_size, max_size, time_share: percent },
-        Strategy::Affine { max_modulus, .. } => Strategy::Affine { max_modulus, time_share: percent },
-        Strategy::Saturation { .. } => Strategy::Saturation { time_share: percent },
-        Strategy::Completion { .. } => Strategy::Completion { time_share: percent },
+        Strategy::Countermodel {
+            min_size, max_size, ..
+        } => Strategy::Countermodel {
+            min_size,
+            max_size,
+            time_share: percent,
+        },
+        Strategy::Affine { max_modulus, .. } => Strategy::Affine {
+            max_modulus,
+            time_share: percent,
+        },
+        Strategy::Saturation { .. } => Strategy::Saturation {
+            time_share: percent,
+        },
+        Strategy::Completion { .. } => Strategy::Completion {
+            time_share: percent,
+        },
         #[cfg(feature = "z3")]
-        Strategy::Z3 { .. } => Strategy::Z3 { time_share: percent },
+        Strategy::Z3 { .. } => Strategy::Z3 {
+            time_share: percent,
+        },
     }
 }
-

@@ -22,7 +22,10 @@
 //! direction, at the named position. It does not use the certificate, so a rendering bug cannot
 //! hide behind a correct certificate.
 
-use super::certificate::{self, extended_signature, replace, sort_of, subterm, Certificate, Direction, GoalConstant, Justification, Rejected};
+use super::certificate::{
+    self, extended_signature, replace, sort_of, subterm, Certificate, Direction, GoalConstant,
+    Justification, Rejected,
+};
 use super::rewrite::matches;
 use super::saturation::print;
 use birkhoff_engine::parse::parse_formula;
@@ -48,7 +51,11 @@ pub struct Layout {
 
 impl Default for Layout {
     fn default() -> Self {
-        Layout { max_chain: 12, min_run: 3, deadline: None }
+        Layout {
+            max_chain: 12,
+            min_run: 3,
+            deadline: None,
+        }
     }
 }
 
@@ -139,7 +146,12 @@ pub struct ReadableProof {
 impl ReadableProof {
     /// Steps in all, lemmas included.
     pub fn total_steps(&self) -> usize {
-        self.proof.steps.len() + self.lemmas.iter().map(|l| l.proof.steps.len()).sum::<usize>()
+        self.proof.steps.len()
+            + self
+                .lemmas
+                .iter()
+                .map(|l| l.proof.steps.len())
+                .sum::<usize>()
     }
 }
 
@@ -157,7 +169,10 @@ struct WorkStep {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum WorkReason {
-    Axiom { name: String, part: usize },
+    Axiom {
+        name: String,
+        part: usize,
+    },
     /// Index into [`Work::chains`].
     Lemma(usize),
 }
@@ -213,10 +228,19 @@ impl Work {
     /// `order` lists chains so that a lemma comes before every chain using it (certificate order).
     fn inline(&mut self, order: &[usize]) -> Result<(), RenderError> {
         let uses = self.uses();
-        let inlinable: Vec<bool> = self.chains.iter().zip(&uses).map(|(c, &n)| n == 1 || c.steps.len() == 1).collect();
+        let inlinable: Vec<bool> = self
+            .chains
+            .iter()
+            .zip(&uses)
+            .map(|(c, &n)| n == 1 || c.steps.len() == 1)
+            .collect();
         for &c in order {
             self.check_time()?;
-            if !self.chains[c].steps.iter().any(|s| matches!(s.by, WorkReason::Lemma(j) if inlinable[j])) {
+            if !self.chains[c]
+                .steps
+                .iter()
+                .any(|s| matches!(s.by, WorkReason::Lemma(j) if inlinable[j]))
+            {
                 continue;
             }
             let old = std::mem::take(&mut self.chains[c].steps);
@@ -237,15 +261,24 @@ impl Work {
                         for (k, t) in inner.iter().enumerate() {
                             let target = match s.dir {
                                 Direction::LeftToRight => t.result.clone(),
-                                Direction::RightToLeft => lemma.before(lemma.steps.len() - 1 - k).clone(),
+                                Direction::RightToLeft => {
+                                    lemma.before(lemma.steps.len() - 1 - k).clone()
+                                }
                             };
                             let dir = match s.dir {
                                 Direction::LeftToRight => t.dir,
                                 Direction::RightToLeft => flip(t.dir),
                             };
                             let pos: Vec<usize> = s.pos.iter().chain(&t.pos).copied().collect();
-                            current = replace(&current, &s.pos, target).ok_or_else(|| Rejected("a lemma step at a missing position".into()))?;
-                            steps.push(WorkStep { by: t.by.clone(), dir, pos, result: current.clone() });
+                            current = replace(&current, &s.pos, target).ok_or_else(|| {
+                                Rejected("a lemma step at a missing position".into())
+                            })?;
+                            steps.push(WorkStep {
+                                by: t.by.clone(),
+                                dir,
+                                pos,
+                                result: current.clone(),
+                            });
                         }
                     }
                     _ => {
@@ -289,7 +322,11 @@ impl Work {
         if let Some(&i) = self.known.get(&(lhs.clone(), rhs.clone())) {
             return i;
         }
-        self.chains.push(WorkChain { lhs: lhs.clone(), rhs: rhs.clone(), steps });
+        self.chains.push(WorkChain {
+            lhs: lhs.clone(),
+            rhs: rhs.clone(),
+            steps,
+        });
         let i = self.chains.len() - 1;
         self.known.insert((lhs, rhs), i);
         i
@@ -335,15 +372,31 @@ impl Work {
                 continue;
             }
             let before = if i == 0 { &lhs } else { &steps[i - 1].result };
-            let at = |t: &Term| subterm(t, prefix).cloned().ok_or_else(|| RenderError::Rejected(Rejected("a step at a missing position".into())));
+            let at = |t: &Term| {
+                subterm(t, prefix).cloned().ok_or_else(|| {
+                    RenderError::Rejected(Rejected("a step at a missing position".into()))
+                })
+            };
             let inner: Vec<WorkStep> = steps[i..j]
                 .iter()
-                .map(|s| Ok(WorkStep { by: s.by.clone(), dir: s.dir, pos: s.pos[prefix.len()..].to_vec(), result: at(&s.result)? }))
+                .map(|s| {
+                    Ok(WorkStep {
+                        by: s.by.clone(),
+                        dir: s.dir,
+                        pos: s.pos[prefix.len()..].to_vec(),
+                        result: at(&s.result)?,
+                    })
+                })
                 .collect::<Result<_, RenderError>>()?;
             let (l, r) = (at(before)?, at(&steps[j - 1].result)?);
             let lemma = self.lemma(l, r, inner);
             todo.push(lemma);
-            out.push(WorkStep { by: WorkReason::Lemma(lemma), dir: Direction::LeftToRight, pos: prefix.to_vec(), result: steps[j - 1].result.clone() });
+            out.push(WorkStep {
+                by: WorkReason::Lemma(lemma),
+                dir: Direction::LeftToRight,
+                pos: prefix.to_vec(),
+                result: steps[j - 1].result.clone(),
+            });
             i = j;
         }
         self.chains[c].steps = out;
@@ -365,7 +418,12 @@ impl Work {
             } else {
                 let lemma = self.lemma(from, to.clone(), part.to_vec());
                 todo.push(lemma);
-                WorkStep { by: WorkReason::Lemma(lemma), dir: Direction::LeftToRight, pos: vec![], result: to.clone() }
+                WorkStep {
+                    by: WorkReason::Lemma(lemma),
+                    dir: Direction::LeftToRight,
+                    pos: vec![],
+                    result: to.clone(),
+                }
             };
             out.push(step);
             from = to;
@@ -412,7 +470,12 @@ fn common_prefix(a: &[usize], b: &[usize]) -> usize {
 
 /// Renders a certificate for reading (see the module doc). The certificate is checked first
 /// ([`certificate::check`]), so only a valid proof is ever shown as one.
-pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout) -> Result<ReadableProof, RenderError> {
+pub fn render(
+    theory: &Theory,
+    goal: &Axiom,
+    cert: &Certificate,
+    layout: &Layout,
+) -> Result<ReadableProof, RenderError> {
     // The renderer trusts the certificate's positions and lemmas: it is replayed first.
     if !certificate::check_before(theory, goal, cert, layout.deadline)? {
         return Err(RenderError::Deadline);
@@ -420,18 +483,41 @@ pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout
     let ext = extended_signature(&theory.sig, &cert.constants)?;
     let step = |s: &certificate::Step| WorkStep {
         by: match &s.by {
-            Justification::Axiom { axiom, part, .. } => WorkReason::Axiom { name: axiom.clone(), part: *part },
+            Justification::Axiom { axiom, part, .. } => WorkReason::Axiom {
+                name: axiom.clone(),
+                part: *part,
+            },
             Justification::Lemma { lemma } => WorkReason::Lemma(*lemma),
         },
         dir: s.direction,
         pos: s.position.clone(),
         result: s.result.clone(),
     };
-    let mut chains: Vec<WorkChain> = cert.lemmas.iter().map(|l| WorkChain { lhs: l.lhs.clone(), rhs: l.rhs.clone(), steps: l.steps.iter().map(step).collect() }).collect();
+    let mut chains: Vec<WorkChain> = cert
+        .lemmas
+        .iter()
+        .map(|l| WorkChain {
+            lhs: l.lhs.clone(),
+            rhs: l.rhs.clone(),
+            steps: l.steps.iter().map(step).collect(),
+        })
+        .collect();
     let main = chains.len();
-    chains.push(WorkChain { lhs: cert.lhs.clone(), rhs: cert.rhs.clone(), steps: cert.steps.iter().map(step).collect() });
-    let known = chains[..main].iter().enumerate().map(|(i, c)| ((c.lhs.clone(), c.rhs.clone()), i)).collect();
-    let mut work = Work { chains, known, layout: *layout };
+    chains.push(WorkChain {
+        lhs: cert.lhs.clone(),
+        rhs: cert.rhs.clone(),
+        steps: cert.steps.iter().map(step).collect(),
+    });
+    let known = chains[..main]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.lhs.clone(), c.rhs.clone()), i))
+        .collect();
+    let mut work = Work {
+        chains,
+        known,
+        layout: *layout,
+    };
     let order: Vec<usize> = (0..=main).collect();
     work.inline(&order)?;
     for c in 0..=main {
@@ -450,7 +536,8 @@ pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout
         work.fold(c, &mut todo)?;
     }
     let order = work.reading_order(main);
-    let number: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &c)| (c, k + 1)).collect();
+    let number: HashMap<usize, usize> =
+        order.iter().enumerate().map(|(k, &c)| (c, k + 1)).collect();
     let text = |t: &Term| print(&ext, t);
     let chain = |c: &WorkChain| -> Result<Chain, RenderError> {
         work.check_time()?;
@@ -461,7 +548,10 @@ pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout
             .map(|(k, s)| ReadableStep {
                 term: text(&s.result),
                 by: match &s.by {
-                    WorkReason::Axiom { name, part } => Reason::Axiom { name: name.clone(), part: *part },
+                    WorkReason::Axiom { name, part } => Reason::Axiom {
+                        name: name.clone(),
+                        part: *part,
+                    },
                     WorkReason::Lemma(j) => Reason::Lemma { number: number[j] },
                 },
                 reversed: s.dir == Direction::RightToLeft,
@@ -469,17 +559,32 @@ pub fn render(theory: &Theory, goal: &Axiom, cert: &Certificate, layout: &Layout
                 rewrites: subterm(c.before(k), &s.pos).map(text).unwrap_or_default(),
             })
             .collect();
-        Ok(Chain { start: text(&c.lhs), steps })
+        Ok(Chain {
+            start: text(&c.lhs),
+            steps,
+        })
     };
     let lemmas = order
         .iter()
         .map(|&c| {
             let w = &work.chains[c];
-            Ok(ReadableLemma { number: number[&c], lhs: text(&w.lhs), rhs: text(&w.rhs), proof: chain(w)? })
+            Ok(ReadableLemma {
+                number: number[&c],
+                lhs: text(&w.lhs),
+                rhs: text(&w.rhs),
+                proof: chain(w)?,
+            })
         })
         .collect::<Result<_, RenderError>>()?;
     let m = &work.chains[main];
-    Ok(ReadableProof { theory: cert.theory.clone(), variables: cert.constants.clone(), lhs: text(&m.lhs), rhs: text(&m.rhs), lemmas, proof: chain(m)? })
+    Ok(ReadableProof {
+        theory: cert.theory.clone(),
+        variables: cert.constants.clone(),
+        lhs: text(&m.lhs),
+        rhs: text(&m.rhs),
+        lemmas,
+        proof: chain(m)?,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -502,10 +607,20 @@ impl fmt::Display for Chain {
             let dir = if s.reversed { " (right to left)" } else { "" };
             let at = match s.position.as_slice() {
                 [] => "at the root".to_string(),
-                p => format!("at {}", p.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")),
+                p => format!(
+                    "at {}",
+                    p.iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                ),
             };
             writeln!(f, "  {:>3}. = {}", k + 1, s.term)?;
-            writeln!(f, "          by {}{dir}, {at}, rewriting {}", s.by, s.rewrites)?;
+            writeln!(
+                f,
+                "          by {}{dir}, {at}, rewriting {}",
+                s.by, s.rewrites
+            )?;
         }
         Ok(())
     }
@@ -534,27 +649,45 @@ impl fmt::Display for ReadableProof {
 /// equation or earlier lemma, in the named direction, at the named position, with a well-sorted
 /// instance. The theorem's variables are arbitrary elements: they match only themselves.
 pub fn recheck(theory: &Theory, goal: &Axiom, proof: &ReadableProof) -> Result<(), Rejected> {
-    let (constants, goal_lhs, goal_rhs) = certificate::goal_sides(&theory.sig, goal).map_err(Rejected)?;
+    let (constants, goal_lhs, goal_rhs) =
+        certificate::goal_sides(&theory.sig, goal).map_err(Rejected)?;
     if proof.variables != constants {
         return Err(Rejected("the proof's variables are not the goal's".into()));
     }
     let ext = extended_signature(&theory.sig, &proof.variables)?;
-    let reader = TermReader { theory, ext: &ext, variables: &proof.variables };
+    let reader = TermReader {
+        theory,
+        ext: &ext,
+        variables: &proof.variables,
+    };
     let mut lemmas: Vec<(Term, Term)> = Vec::with_capacity(proof.lemmas.len());
     for (i, l) in proof.lemmas.iter().enumerate() {
         let what = format!("Lemma {}", l.number);
         if l.number != i + 1 {
-            return Err(Rejected(format!("{what}: lemmas must be numbered 1, 2, ... in order")));
+            return Err(Rejected(format!(
+                "{what}: lemmas must be numbered 1, 2, ... in order"
+            )));
         }
         let (lhs, rhs) = (reader.read(&l.lhs, &what)?, reader.read(&l.rhs, &what)?);
         recheck_chain(theory, &reader, &lemmas, &lhs, &rhs, &l.proof, &what)?;
         lemmas.push((lhs, rhs));
     }
-    let (lhs, rhs) = (reader.read(&proof.lhs, "the theorem")?, reader.read(&proof.rhs, "the theorem")?);
+    let (lhs, rhs) = (
+        reader.read(&proof.lhs, "the theorem")?,
+        reader.read(&proof.rhs, "the theorem")?,
+    );
     if lhs != goal_lhs || rhs != goal_rhs {
         return Err(Rejected("the theorem stated is not the goal".into()));
     }
-    recheck_chain(theory, &reader, &lemmas, &lhs, &rhs, &proof.proof, "the theorem")
+    recheck_chain(
+        theory,
+        &reader,
+        &lemmas,
+        &lhs,
+        &rhs,
+        &proof.proof,
+        "the theorem",
+    )
 }
 
 /// Parses rendered terms back into ground terms of the extended signature.
@@ -568,36 +701,68 @@ impl TermReader<'_> {
     fn read(&self, text: &str, what: &str) -> Result<Term, Rejected> {
         // Quantified with their sorts, the theorem's variables parse as variables of known sort;
         // they then become the extended signature's constants.
-        let binders: Vec<String> = self.variables.iter().map(|v| format!("{}:{}", v.name, v.sort)).collect();
-        let src = if binders.is_empty() { format!("{text} = {text}") } else { format!("all {}. ({text} = {text})", binders.join(" ")) };
-        let axiom = parse_formula(&self.theory.sig, &src, what).map_err(|e| Rejected(format!("{what}: `{text}` does not parse: {e}")))?;
+        let binders: Vec<String> = self
+            .variables
+            .iter()
+            .map(|v| format!("{}:{}", v.name, v.sort))
+            .collect();
+        let src = if binders.is_empty() {
+            format!("{text} = {text}")
+        } else {
+            format!("all {}. ({text} = {text})", binders.join(" "))
+        };
+        let axiom = parse_formula(&self.theory.sig, &src, what)
+            .map_err(|e| Rejected(format!("{what}: `{text}` does not parse: {e}")))?;
         let Formula::Eq(t, _) = axiom.formula.without_leading_foralls() else {
             return Err(Rejected(format!("{what}: `{text}` is not a term")));
         };
         let n = self.theory.sig.funcs.len() as u32;
         let value = |v: birkhoff_engine::syntax::VarId| {
             let name = &axiom.vars[v.0 as usize].name;
-            self.variables.iter().position(|c| &c.name == name).map(|i| Term::App(FuncId(n + i as u32), vec![]))
+            self.variables
+                .iter()
+                .position(|c| &c.name == name)
+                .map(|i| Term::App(FuncId(n + i as u32), vec![]))
         };
-        let t = certificate::substitute(t, &value).ok_or_else(|| Rejected(format!("{what}: `{text}` has a variable that is not the theorem's")))?;
+        let t = certificate::substitute(t, &value).ok_or_else(|| {
+            Rejected(format!(
+                "{what}: `{text}` has a variable that is not the theorem's"
+            ))
+        })?;
         sort_of(self.ext, &t)?;
         Ok(t)
     }
 }
 
-fn recheck_chain(theory: &Theory, reader: &TermReader, lemmas: &[(Term, Term)], lhs: &Term, rhs: &Term, chain: &Chain, what: &str) -> Result<(), Rejected> {
+fn recheck_chain(
+    theory: &Theory,
+    reader: &TermReader,
+    lemmas: &[(Term, Term)],
+    lhs: &Term,
+    rhs: &Term,
+    chain: &Chain,
+    what: &str,
+) -> Result<(), Rejected> {
     let start = reader.read(&chain.start, what)?;
     if start != *lhs {
-        return Err(Rejected(format!("{what}: the chain does not start at the left side")));
+        return Err(Rejected(format!(
+            "{what}: the chain does not start at the left side"
+        )));
     }
     if sort_of(reader.ext, lhs)? != sort_of(reader.ext, rhs)? {
-        return Err(Rejected(format!("{what}: the two sides have different sorts")));
+        return Err(Rejected(format!(
+            "{what}: the two sides have different sorts"
+        )));
     }
     let mut current = start;
     for (k, s) in chain.steps.iter().enumerate() {
         let at = |msg: &str| Rejected(format!("{what}, step {}: {msg}", k + 1));
         let next = reader.read(&s.term, what)?;
-        let pos: Vec<usize> = s.position.iter().map(|&i| i.checked_sub(1).ok_or_else(|| at("positions count from 1"))).collect::<Result<_, _>>()?;
+        let pos: Vec<usize> = s
+            .position
+            .iter()
+            .map(|&i| i.checked_sub(1).ok_or_else(|| at("positions count from 1")))
+            .collect::<Result<_, _>>()?;
         let (Some(old), Some(new)) = (subterm(&current, &pos), subterm(&next, &pos)) else {
             return Err(at("the position does not exist"));
         };
@@ -606,26 +771,45 @@ fn recheck_chain(theory: &Theory, reader: &TermReader, lemmas: &[(Term, Term)], 
         }
         let one_rewrite = match &s.by {
             Reason::Axiom { name, part } => {
-                let axiom = theory.axiom(name).ok_or_else(|| at(&format!("no axiom `{name}`")))?;
+                let axiom = theory
+                    .axiom(name)
+                    .ok_or_else(|| at(&format!("no axiom `{name}`")))?;
                 let eqs = certificate::equations(axiom);
-                let &(l, r) = eqs.get(*part).ok_or_else(|| at(&format!("axiom `{name}` has no equation {}", part + 1)))?;
+                let &(l, r) = eqs
+                    .get(*part)
+                    .ok_or_else(|| at(&format!("axiom `{name}` has no equation {}", part + 1)))?;
                 let (from, to) = if s.reversed { (r, l) } else { (l, r) };
                 let mut sub = vec![None; axiom.vars.len()];
-                matches(from, old, &mut sub) && matches(to, new, &mut sub) && sub.iter().enumerate().all(|(i, b)| b.as_ref().is_none_or(|b| sort_of(reader.ext, b).is_ok_and(|s| s == axiom.vars[i].sort)))
+                matches(from, old, &mut sub)
+                    && matches(to, new, &mut sub)
+                    && sub.iter().enumerate().all(|(i, b)| {
+                        b.as_ref().is_none_or(|b| {
+                            sort_of(reader.ext, b).is_ok_and(|s| s == axiom.vars[i].sort)
+                        })
+                    })
             }
             Reason::Lemma { number } => {
-                let (l, r) = number.checked_sub(1).and_then(|i| lemmas.get(i)).ok_or_else(|| at(&format!("Lemma {number} is not proved before this step")))?;
+                let (l, r) = number
+                    .checked_sub(1)
+                    .and_then(|i| lemmas.get(i))
+                    .ok_or_else(|| at(&format!("Lemma {number} is not proved before this step")))?;
                 let (from, to) = if s.reversed { (r, l) } else { (l, r) };
                 old == from && new == to
             }
         };
         if !one_rewrite {
-            return Err(at(&format!("this is not one rewrite by {}{}", s.by, if s.reversed { " (right to left)" } else { "" })));
+            return Err(at(&format!(
+                "this is not one rewrite by {}{}",
+                s.by,
+                if s.reversed { " (right to left)" } else { "" }
+            )));
         }
         current = next;
     }
     if current != *rhs {
-        return Err(Rejected(format!("{what}: the chain does not end at the right side")));
+        return Err(Rejected(format!(
+            "{what}: the chain does not end at the right side"
+        )));
     }
     Ok(())
 }

@@ -17,7 +17,9 @@ pub fn matches<'t>(pattern: &Term, t: &'t Term, sub: &mut [Option<&'t Term>]) ->
                 true
             }
         },
-        (Term::App(f, ps), Term::App(g, ts)) => f == g && ps.len() == ts.len() && ps.iter().zip(ts).all(|(p, t)| matches(p, t, sub)),
+        (Term::App(f, ps), Term::App(g, ts)) => {
+            f == g && ps.len() == ts.len() && ps.iter().zip(ts).all(|(p, t)| matches(p, t, sub))
+        }
         _ => false,
     }
 }
@@ -43,7 +45,13 @@ fn sort_of(sig: &Signature, vars: &[VarDecl], t: &Term) -> SortId {
 /// Whether `s` becomes `t` by rewriting one subterm with an instance of one of `equations`, in
 /// either direction. The variables of `s` and `t` (declared in `vars`) are rigid, as in a proof
 /// of `∀ vars. s = t`; every binding must respect sorts (which matters for a bare variable side).
-pub fn one_step(sig: &Signature, vars: &[VarDecl], s: &Term, t: &Term, equations: &[Equation]) -> bool {
+pub fn one_step(
+    sig: &Signature,
+    vars: &[VarDecl],
+    s: &Term,
+    t: &Term,
+    equations: &[Equation],
+) -> bool {
     // A single rewrite changes one subterm, so it happens at an ancestor of (or at) the deepest
     // position below which all the differences lie.
     let mut path = Vec::new();
@@ -62,10 +70,17 @@ pub fn one_step(sig: &Signature, vars: &[VarDecl], s: &Term, t: &Term, equations
     path.push((a, b));
     path.iter().any(|&(x, y)| {
         equations.iter().any(|e| {
-            [(e.lhs, e.rhs), (e.rhs, e.lhs)].into_iter().any(|(from, to)| {
-                let mut sub = vec![None; e.vars.len()];
-                matches(from, x, &mut sub) && matches(to, y, &mut sub) && sub.iter().enumerate().all(|(i, b)| b.as_ref().is_none_or(|b| sort_of(sig, vars, b) == e.vars[i].sort))
-            })
+            [(e.lhs, e.rhs), (e.rhs, e.lhs)]
+                .into_iter()
+                .any(|(from, to)| {
+                    let mut sub = vec![None; e.vars.len()];
+                    matches(from, x, &mut sub)
+                        && matches(to, y, &mut sub)
+                        && sub.iter().enumerate().all(|(i, b)| {
+                            b.as_ref()
+                                .is_none_or(|b| sort_of(sig, vars, b) == e.vars[i].sort)
+                        })
+                })
         })
     })
 }

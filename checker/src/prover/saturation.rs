@@ -15,7 +15,10 @@ use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{Signature, SortId};
 use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
-use egg::{Analysis, ConditionalApplier, DidMerge, EGraph, ENodeOrVar, Id, Language, Pattern, PatternAst, RecExpr, Rewrite, Runner, SearchMatches, Searcher, StopReason, Subst, SymbolLang, Var};
+use egg::{
+    Analysis, ConditionalApplier, DidMerge, EGraph, ENodeOrVar, Id, Language, Pattern, PatternAst,
+    RecExpr, Rewrite, Runner, SearchMatches, Searcher, StopReason, Subst, SymbolLang, Var,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,10 +48,15 @@ impl Analysis<SymbolLang> for Sorts {
     type Data = u32;
 
     fn make(egraph: &mut EGraph<SymbolLang, Self>, enode: &SymbolLang) -> u32 {
-        let f: Option<usize> = enode.op.as_str().strip_prefix('f').and_then(|s| s.parse().ok());
+        let f: Option<usize> = enode
+            .op
+            .as_str()
+            .strip_prefix('f')
+            .and_then(|s| s.parse().ok());
         // Every node comes from `pattern_text` of a well-sorted term, so the lookup succeeds;
         // an impossible sort (u32::MAX) would only make sort-guarded rules skip the class.
-        f.and_then(|f| egraph.analysis.0.get(f).copied()).unwrap_or(u32::MAX)
+        f.and_then(|f| egraph.analysis.0.get(f).copied())
+            .unwrap_or(u32::MAX)
     }
 
     fn merge(&mut self, _: &mut u32, _: u32) -> DidMerge {
@@ -67,7 +75,10 @@ struct Stop {
 
 impl Stop {
     fn now(&self) -> bool {
-        self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) || Instant::now() >= self.at
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || Instant::now() >= self.at
     }
 }
 
@@ -82,13 +93,29 @@ struct Interruptible {
 }
 
 impl Searcher<SymbolLang, Sorts> for Interruptible {
-    fn search_eclass_with_limit(&self, egraph: &EGraph<SymbolLang, Sorts>, eclass: Id, limit: usize) -> Option<SearchMatches<'_, SymbolLang>> {
-        Searcher::<SymbolLang, Sorts>::search_eclass_with_limit(&self.pattern, egraph, eclass, limit)
+    fn search_eclass_with_limit(
+        &self,
+        egraph: &EGraph<SymbolLang, Sorts>,
+        eclass: Id,
+        limit: usize,
+    ) -> Option<SearchMatches<'_, SymbolLang>> {
+        Searcher::<SymbolLang, Sorts>::search_eclass_with_limit(
+            &self.pattern,
+            egraph,
+            eclass,
+            limit,
+        )
     }
 
-    fn search_with_limit(&self, egraph: &EGraph<SymbolLang, Sorts>, mut limit: usize) -> Vec<SearchMatches<'_, SymbolLang>> {
+    fn search_with_limit(
+        &self,
+        egraph: &EGraph<SymbolLang, Sorts>,
+        mut limit: usize,
+    ) -> Vec<SearchMatches<'_, SymbolLang>> {
         let classes: Vec<Id> = match self.pattern.ast.as_ref().last() {
-            Some(ENodeOrVar::ENode(e)) => egraph.classes_for_op(&e.discriminant()).map_or_else(Vec::new, |ids| ids.collect()),
+            Some(ENodeOrVar::ENode(e)) => egraph
+                .classes_for_op(&e.discriminant())
+                .map_or_else(Vec::new, |ids| ids.collect()),
             _ => egraph.classes().map(|c| c.id).collect(),
         };
         let mut out = Vec::new();
@@ -126,7 +153,11 @@ pub(super) struct RuleId {
 
 impl RuleId {
     fn name(&self) -> String {
-        let d = if self.direction == Direction::LeftToRight { "lr" } else { "rl" };
+        let d = if self.direction == Direction::LeftToRight {
+            "lr"
+        } else {
+            "rl"
+        };
         format!("{}.{}.{d}", self.axiom, self.part)
     }
 
@@ -140,7 +171,11 @@ impl RuleId {
             "rl" => Direction::RightToLeft,
             _ => return None,
         };
-        Some(RuleId { axiom, part, direction })
+        Some(RuleId {
+            axiom,
+            part,
+            direction,
+        })
     }
 }
 
@@ -169,8 +204,20 @@ fn fillings(axiom: &Axiom, extra: &[VarId], ground: &[(Term, SortId)]) -> Vec<Ve
     let mut out = vec![vec![]];
     for &v in extra {
         let sort = axiom.vars[v.0 as usize].sort;
-        let values: Vec<&Term> = ground.iter().filter(|(_, s)| *s == sort).map(|(t, _)| t).collect();
-        out = out.into_iter().flat_map(|f: Vec<(VarId, Term)>| values.iter().map(move |&t| [f.clone(), vec![(v, t.clone())]].concat())).take(MAX_INSTANCES).collect();
+        let values: Vec<&Term> = ground
+            .iter()
+            .filter(|(_, s)| *s == sort)
+            .map(|(t, _)| t)
+            .collect();
+        out = out
+            .into_iter()
+            .flat_map(|f: Vec<(VarId, Term)>| {
+                values
+                    .iter()
+                    .map(move |&t| [f.clone(), vec![(v, t.clone())]].concat())
+            })
+            .take(MAX_INSTANCES)
+            .collect();
     }
     out
 }
@@ -184,25 +231,58 @@ fn rules(theory: &Theory, ground: &[(Term, SortId)], stop: &Stop) -> (Vec<Rule>,
     for (ai, axiom) in theory.axioms.iter().enumerate() {
         for (part, (l, r)) in certificate::equations(axiom).into_iter().enumerate() {
             let mut any = false;
-            for (direction, from, to) in [(Direction::LeftToRight, l, r), (Direction::RightToLeft, r, l)] {
+            for (direction, from, to) in [
+                (Direction::LeftToRight, l, r),
+                (Direction::RightToLeft, r, l),
+            ] {
                 let from_vars = vars_of(from);
-                let mut extra: Vec<VarId> = vars_of(to).into_iter().filter(|v| !from_vars.contains(v)).collect();
+                let mut extra: Vec<VarId> = vars_of(to)
+                    .into_iter()
+                    .filter(|v| !from_vars.contains(v))
+                    .collect();
                 extra.sort();
                 extra.dedup();
                 if from == to {
                     continue;
                 }
-                let Ok(pattern) = pattern_text(from).parse::<Pattern<SymbolLang>>() else { continue };
+                let Ok(pattern) = pattern_text(from).parse::<Pattern<SymbolLang>>() else {
+                    continue;
+                };
                 for (k, filling) in fillings(axiom, &extra, ground).into_iter().enumerate() {
-                    let value = |v: VarId| Some(filling.iter().find(|(w, _)| *w == v).map_or(Term::Var(v), |(_, t)| t.clone()));
-                    let Some(to) = certificate::substitute(to, &value) else { continue };
-                    let Ok(applier) = pattern_text(&to).parse::<Pattern<SymbolLang>>() else { continue };
-                    let name = format!("{}.{k}", RuleId { axiom: ai, part, direction }.name());
-                    let searcher = Interruptible { pattern: pattern.clone(), stop: stop.clone() };
+                    let value = |v: VarId| {
+                        Some(
+                            filling
+                                .iter()
+                                .find(|(w, _)| *w == v)
+                                .map_or(Term::Var(v), |(_, t)| t.clone()),
+                        )
+                    };
+                    let Some(to) = certificate::substitute(to, &value) else {
+                        continue;
+                    };
+                    let Ok(applier) = pattern_text(&to).parse::<Pattern<SymbolLang>>() else {
+                        continue;
+                    };
+                    let name = format!(
+                        "{}.{k}",
+                        RuleId {
+                            axiom: ai,
+                            part,
+                            direction
+                        }
+                        .name()
+                    );
+                    let searcher = Interruptible {
+                        pattern: pattern.clone(),
+                        stop: stop.clone(),
+                    };
                     let rule = match from {
                         Term::Var(v) => {
                             let sort = axiom.vars[v.0 as usize].sort.0;
-                            let condition = move |g: &mut EGraph<SymbolLang, Sorts>, id: Id, _: &Subst| g[id].data == sort;
+                            let condition =
+                                move |g: &mut EGraph<SymbolLang, Sorts>, id: Id, _: &Subst| {
+                                    g[id].data == sort
+                                };
                             Rewrite::new(name, searcher, ConditionalApplier { condition, applier })
                         }
                         _ => Rewrite::new(name, searcher, applier),
@@ -238,12 +318,20 @@ fn ground_terms(sig: &Signature, sides: [&Term; 2]) -> Vec<(Term, SortId)> {
             terms.push(c);
         }
     }
-    terms.into_iter().filter_map(|t| certificate::sort_of(sig, &t).ok().map(|s| (t, s))).collect()
+    terms
+        .into_iter()
+        .filter_map(|t| certificate::sort_of(sig, &t).ok().map(|s| (t, s)))
+        .collect()
 }
 
 /// A ground term of the extended signature as text.
 pub fn print(sig: &Signature, t: &Term) -> String {
-    let empty = Axiom { name: String::new(), formula: birkhoff_engine::Formula::True, vars: vec![], origin: None };
+    let empty = Axiom {
+        name: String::new(),
+        formula: birkhoff_engine::Formula::True,
+        vars: vec![],
+        origin: None,
+    };
     FormulaPrinter::new(sig, &empty).term(t)
 }
 
@@ -253,16 +341,33 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
     let (constants, lhs, rhs) = certificate::goal_sides(&theory.sig, goal)?;
     let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
     let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
-    let cert = |steps| Certificate { theory: theory.name.clone(), goal: goal_text.clone(), constants: constants.clone(), lhs: lhs.clone(), rhs: rhs.clone(), lemmas: vec![], steps };
+    let cert = |steps| Certificate {
+        theory: theory.name.clone(),
+        goal: goal_text.clone(),
+        constants: constants.clone(),
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        lemmas: vec![],
+        steps,
+    };
     if lhs == rhs {
         return Ok(cert(vec![]));
     }
-    let stop = Stop { flag: limits.cancel.clone(), at: Instant::now() + limits.time };
+    let stop = Stop {
+        flag: limits.cancel.clone(),
+        at: Instant::now() + limits.time,
+    };
     let (rules, unused) = rules(theory, &ground_terms(&sig, [&lhs, &rhs]), &stop);
     if rules.is_empty() {
-        return Err(Undecided::for_good("no axiom is an equation usable as a rewrite rule"));
+        return Err(Undecided::for_good(
+            "no axiom is an equation usable as a rewrite rule",
+        ));
     }
-    let parse = |t: &Term| pattern_text(t).parse::<RecExpr<SymbolLang>>().map_err(|e| format!("internal: {e}"));
+    let parse = |t: &Term| {
+        pattern_text(t)
+            .parse::<RecExpr<SymbolLang>>()
+            .map_err(|e| format!("internal: {e}"))
+    };
     let (l_expr, r_expr) = (parse(&lhs)?, parse(&rhs)?);
     let cancel = limits.cancel.clone();
     let sorts = Sorts(sig.funcs.iter().map(|f| f.result.0).collect());
@@ -286,7 +391,11 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
             }
         })
         .run(&rules);
-    let roots: Vec<Id> = runner.roots.iter().map(|&id| runner.egraph.find(id)).collect();
+    let roots: Vec<Id> = runner
+        .roots
+        .iter()
+        .map(|&id| runner.egraph.find(id))
+        .collect();
     if roots[0] != roots[1] {
         return Err(match &runner.stop_reason {
             Some(StopReason::Saturated) if unused == 0 => Undecided::for_good("saturated without joining the sides: the rules cannot prove it"),
@@ -299,9 +408,21 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
         });
     }
     let explanation = runner.explain_equivalence(&l_expr, &r_expr);
-    let limits = explanation::Limits { max_steps: limits.proof_steps, deadline: limits.deadline };
+    let limits = explanation::Limits {
+        max_steps: limits.proof_steps,
+        deadline: limits.deadline,
+    };
     // Reading a long proof can meet the deadline: with more time it would finish.
     let (steps, lemmas) = explanation::read(theory, &sig, &explanation.explanation_trees, &limits)
-        .map_err(|why| if Instant::now() >= limits.deadline { Undecided::out_of_time(why) } else { Undecided::for_good(why) })?;
-    Ok(Certificate { lemmas, ..cert(steps) })
+        .map_err(|why| {
+            if Instant::now() >= limits.deadline {
+                Undecided::out_of_time(why)
+            } else {
+                Undecided::for_good(why)
+            }
+        })?;
+    Ok(Certificate {
+        lemmas,
+        ..cert(steps)
+    })
 }

@@ -33,10 +33,21 @@ pub fn candidates(sizes: &[u32]) -> Vec<Vec<Vec<u32>>> {
                 .iter()
                 .map(|&n| {
                     let cycle = n.saturating_sub(k);
-                    (0..n).map(|a| if cycle >= 2 && a < cycle { (a + 1) % cycle } else { a }).collect()
+                    (0..n)
+                        .map(|a| {
+                            if cycle >= 2 && a < cycle {
+                                (a + 1) % cycle
+                            } else {
+                                a
+                            }
+                        })
+                        .collect()
                 })
                 .collect::<Vec<Vec<u32>>>()
         })
-        .filter(|perm| perm.iter().any(|p| p.iter().enumerate().any(|(a, &b)| a as u32 != b)))
+        .filter(|perm| {
+            perm.iter()
+                .any(|p| p.iter().enumerate().any(|(a, &b)| a as u32 != b))
+        })
         .collect()
 }

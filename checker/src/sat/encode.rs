@@ -180,7 +180,15 @@ enum GateKey {
 impl Encoding {
     /// Encodes `t` (and the redundant `extra` axioms, which every model satisfies) at `sizes`
     /// into `sink`. `stop` is asked now and then; `limit` caps the literals emitted.
-    pub fn new(t: &Theory, extra: &[Axiom], sizes: &[u32], symmetry: Symmetry, limit: u64, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<Encoding, EncodeError> {
+    pub fn new(
+        t: &Theory,
+        extra: &[Axiom],
+        sizes: &[u32],
+        symmetry: Symmetry,
+        limit: u64,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Encoding, EncodeError> {
         let sig = Signature::clone(&t.sig);
         let mut e = Encoding {
             sig,
@@ -205,7 +213,10 @@ impl Encoding {
         for f in 0..e.sig.funcs.len() {
             e.func_base.push(e.cell_vec.len());
             let d = &e.sig.funcs[f];
-            let (len, width) = (birkhoff_engine::structure::table_len(sizes, &d.args), sizes[d.result.0 as usize]);
+            let (len, width) = (
+                birkhoff_engine::structure::table_len(sizes, &d.args),
+                sizes[d.result.0 as usize],
+            );
             for _ in 0..len {
                 let v = e.one_hot(width, sink)?;
                 e.cell_vec.push(v);
@@ -225,7 +236,13 @@ impl Encoding {
         if symmetry != Symmetry::Off {
             e.least_number(sink, stop)?;
         }
-        let cancels_at: Vec<Option<(u32, usize)>> = t.axioms.iter().map(|a| &**a).chain(extra).map(crate::implied::cancels_at).collect();
+        let cancels_at: Vec<Option<(u32, usize)>> = t
+            .axioms
+            .iter()
+            .map(|a| &**a)
+            .chain(extra)
+            .map(crate::implied::cancels_at)
+            .collect();
         let cancels: Vec<(u32, usize)> = cancels_at.iter().flatten().copied().collect();
         for (i, a) in t.axioms.iter().map(|a| &**a).chain(extra).enumerate() {
             if i % 4 == 0 && stop() {
@@ -263,13 +280,27 @@ impl Encoding {
     /// have the same size, every tuple of values is taken at some point of the domain. A point
     /// whose terms are not all cells or known gets a variable implying its values. Skipped,
     /// which is still sound, when the pairs of points and values exceed [`ONTO_LIMIT`].
-    fn onto(&mut self, map: &super::onto::Injection, a: &Axiom, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
+    fn onto(
+        &mut self,
+        map: &super::onto::Injection,
+        a: &Axiom,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), EncodeError> {
         let sort_of = |t: &Term| match t {
             Term::Var(v) => a.vars[v.0 as usize].sort,
             Term::App(f, _) => self.sig.funcs[f.0 as usize].result,
         };
-        let (point_sorts, value_sorts): (Vec<SortId>, Vec<SortId>) = (map.vars.iter().map(|v| a.vars[v.0 as usize].sort).collect(), map.terms.iter().map(sort_of).collect());
-        let count = |sorts: &[SortId]| sorts.iter().map(|&s| self.width(s) as u128).product::<u128>();
+        let (point_sorts, value_sorts): (Vec<SortId>, Vec<SortId>) = (
+            map.vars.iter().map(|v| a.vars[v.0 as usize].sort).collect(),
+            map.terms.iter().map(sort_of).collect(),
+        );
+        let count = |sorts: &[SortId]| {
+            sorts
+                .iter()
+                .map(|&s| self.width(s) as u128)
+                .product::<u128>()
+        };
         let points = count(&point_sorts);
         if points != count(&value_sorts) || points * points > ONTO_LIMIT {
             return Ok(());
@@ -281,7 +312,12 @@ impl Encoding {
             for (v, x) in map.vars.iter().zip(point) {
                 env[v.0 as usize] = x;
             }
-            values_at.push(map.terms.iter().map(|t| self.term(t, &env, sink)).collect::<Result<Vec<Val>, _>>()?);
+            values_at.push(
+                map.terms
+                    .iter()
+                    .map(|t| self.term(t, &env, sink))
+                    .collect::<Result<Vec<Val>, _>>()?,
+            );
         }
         for (k, wanted) in tuples(&sizes, &value_sorts).enumerate() {
             if k % 64 == 63 && stop() {
@@ -289,7 +325,12 @@ impl Encoding {
             }
             let mut somewhere = Vec::new();
             for values in &values_at {
-                let lits: Vec<Lit> = values.iter().zip(&wanted).map(|(&v, &b)| self.is(v, b)).filter(|&l| l != TRUE).collect();
+                let lits: Vec<Lit> = values
+                    .iter()
+                    .zip(&wanted)
+                    .map(|(&v, &b)| self.is(v, b))
+                    .filter(|&l| l != TRUE)
+                    .collect();
                 match lits[..] {
                     _ if lits.contains(&FALSE) => {}
                     [] => somewhere.push(TRUE),
@@ -326,7 +367,10 @@ impl Encoding {
         self.clauses += 1;
         self.literals += kept.len() as u64;
         if self.literals > self.limit {
-            return Err(EncodeError::TooLarge { literals: self.literals, limit: self.limit });
+            return Err(EncodeError::TooLarge {
+                literals: self.literals,
+                limit: self.limit,
+            });
         }
         if self.clauses.is_multiple_of(CLAUSES_PER_POLL) && sink.stopped() {
             return Err(EncodeError::Stopped);
@@ -337,7 +381,11 @@ impl Encoding {
 
     /// A new one-hot vector of `width` variables (exactly one true), as a `vectors` index.
     fn one_hot(&mut self, width: u32, sink: &mut dyn Sink) -> Result<u32, EncodeError> {
-        let lits: Box<[Lit]> = if width == 1 { Box::new([TRUE]) } else { (0..width).map(|_| self.fresh()).collect() };
+        let lits: Box<[Lit]> = if width == 1 {
+            Box::new([TRUE])
+        } else {
+            (0..width).map(|_| self.fresh()).collect()
+        };
         if width > 1 {
             self.emit(sink, &lits)?;
             self.at_most_one(&lits, sink)?;
@@ -403,7 +451,9 @@ impl Encoding {
 
     /// The index of `args` in a table whose arguments have these sorts (row-major).
     fn index(&self, sorts: &[SortId], args: &[u32]) -> usize {
-        sorts.iter().zip(args).fold(0usize, |i, (s, &a)| i * self.width(*s) as usize + a as usize)
+        sorts.iter().zip(args).fold(0usize, |i, (s, &a)| {
+            i * self.width(*s) as usize + a as usize
+        })
     }
 
     /// The literal "this value is `a`".
@@ -421,20 +471,25 @@ impl Encoding {
         let mut out = vec![(Vec::new(), Vec::new())];
         for (v, s) in args.iter().zip(sorts) {
             out = match *v {
-                Val::Elem(a) => out.into_iter().map(|(mut vals, lits)| {
-                    vals.push(a);
-                    (vals, lits)
-                }).collect(),
+                Val::Elem(a) => out
+                    .into_iter()
+                    .map(|(mut vals, lits)| {
+                        vals.push(a);
+                        (vals, lits)
+                    })
+                    .collect(),
                 Val::Vec(_) => out
                     .into_iter()
                     .flat_map(|(vals, lits)| {
-                        (0..self.width(*s)).map(move |a| {
-                            let mut vals = vals.clone();
-                            let mut lits = lits.clone();
-                            vals.push(a);
-                            lits.push(-self.is(*v, a));
-                            (vals, lits)
-                        }).collect::<Vec<_>>()
+                        (0..self.width(*s))
+                            .map(move |a| {
+                                let mut vals = vals.clone();
+                                let mut lits = lits.clone();
+                                vals.push(a);
+                                lits.push(-self.is(*v, a));
+                                (vals, lits)
+                            })
+                            .collect::<Vec<_>>()
                     })
                     .collect(),
             };
@@ -446,7 +501,10 @@ impl Encoding {
         match t {
             Term::Var(v) => Ok(Val::Elem(env[v.0 as usize])),
             Term::App(f, args) => {
-                let vals = args.iter().map(|a| self.term(a, env, sink)).collect::<Result<Box<[Val]>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.term(a, env, sink))
+                    .collect::<Result<Box<[Val]>, _>>()?;
                 self.app(f.0, vals, sink)
             }
         }
@@ -455,7 +513,11 @@ impl Encoding {
     /// The value of `f(vals)`: its cell when every argument is known, else a node (module doc).
     fn app(&mut self, f: u32, vals: Box<[Val]>, sink: &mut dyn Sink) -> Result<Val, EncodeError> {
         let d = self.sig.funcs[f as usize].clone();
-        if let Some(known) = vals.iter().map(|v| if let Val::Elem(a) = v { Some(*a) } else { None }).collect::<Option<Vec<u32>>>() {
+        if let Some(known) = vals
+            .iter()
+            .map(|v| if let Val::Elem(a) = v { Some(*a) } else { None })
+            .collect::<Option<Vec<u32>>>()
+        {
             let cell = self.func_base[f as usize] + self.index(&d.args, &known);
             return Ok(Val::Vec(self.cell_vec[cell]));
         }
@@ -465,7 +527,8 @@ impl Encoding {
         let width = self.width(d.result);
         let node = self.one_hot(width, sink)?;
         for (args, mut lits) in self.choices(&vals, &d.args) {
-            let cell = Val::Vec(self.cell_vec[self.func_base[f as usize] + self.index(&d.args, &args)]);
+            let cell =
+                Val::Vec(self.cell_vec[self.func_base[f as usize] + self.index(&d.args, &args)]);
             for a in 0..width {
                 let (c, n) = (self.is(cell, a), self.is(Val::Vec(node), a));
                 lits.extend([-c, n]);
@@ -506,7 +569,10 @@ impl Encoding {
                     let d = self.sig.funcs[*f as usize].clone();
                     let base = self.func_base[*f as usize];
                     for (args, lits) in self.choices(vals, &d.args) {
-                        let c = self.is(Val::Vec(self.cell_vec[base + self.index(&d.args, &args)]), *b);
+                        let c = self.is(
+                            Val::Vec(self.cell_vec[base + self.index(&d.args, &args)]),
+                            *b,
+                        );
                         self.implications(g, c, lits, need, sink)?;
                     }
                 }
@@ -525,7 +591,14 @@ impl Encoding {
 
     /// Under the argument values that `lits` (negated) describe, the gate `g` stands for the table
     /// literal `c`: `g → c` when `need` has `POS`, `c → g` when it has `NEG`.
-    fn implications(&mut self, g: Lit, c: Lit, mut lits: Vec<Lit>, need: u8, sink: &mut dyn Sink) -> Result<(), EncodeError> {
+    fn implications(
+        &mut self,
+        g: Lit,
+        c: Lit,
+        mut lits: Vec<Lit>,
+        need: u8,
+        sink: &mut dyn Sink,
+    ) -> Result<(), EncodeError> {
         if need & POS != 0 {
             lits.extend([-g, c]);
             self.emit(sink, &lits)?;
@@ -539,11 +612,21 @@ impl Encoding {
     }
 
     /// A literal for `left = right` valid in polarity `pol` (module doc).
-    fn equation(&mut self, left: &Term, right: &Term, env: &[u32], pol: u8, sink: &mut dyn Sink) -> Result<Lit, EncodeError> {
+    fn equation(
+        &mut self,
+        left: &Term,
+        right: &Term,
+        env: &[u32],
+        pol: u8,
+        sink: &mut dyn Sink,
+    ) -> Result<Lit, EncodeError> {
         // A compound side equal to a known element is a flattened gate, without a node for it.
         for (side, other) in [(left, right), (right, left)] {
             if let (Term::App(f, args), Term::Var(v)) = (side, other) {
-                let vals = args.iter().map(|a| self.term(a, env, sink)).collect::<Result<Box<[Val]>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.term(a, env, sink))
+                    .collect::<Result<Box<[Val]>, _>>()?;
                 let b = env[v.0 as usize];
                 if vals.iter().all(|v| matches!(v, Val::Elem(_))) {
                     let cell = self.app(f.0, vals, sink)?;
@@ -561,9 +644,23 @@ impl Encoding {
         }
     }
 
-    fn atom(&mut self, r: u32, args: &[Term], env: &[u32], pol: u8, sink: &mut dyn Sink) -> Result<Lit, EncodeError> {
-        let vals = args.iter().map(|a| self.term(a, env, sink)).collect::<Result<Box<[Val]>, _>>()?;
-        match vals.iter().map(|v| if let Val::Elem(a) = v { Some(*a) } else { None }).collect::<Option<Vec<u32>>>() {
+    fn atom(
+        &mut self,
+        r: u32,
+        args: &[Term],
+        env: &[u32],
+        pol: u8,
+        sink: &mut dyn Sink,
+    ) -> Result<Lit, EncodeError> {
+        let vals = args
+            .iter()
+            .map(|a| self.term(a, env, sink))
+            .collect::<Result<Box<[Val]>, _>>()?;
+        match vals
+            .iter()
+            .map(|v| if let Val::Elem(a) = v { Some(*a) } else { None })
+            .collect::<Option<Vec<u32>>>()
+        {
             Some(known) => {
                 let sorts = self.sig.rels[r as usize].args.clone();
                 Ok(self.rel_lits[self.rel_base[r as usize] + self.index(&sorts, &known)])
@@ -573,12 +670,25 @@ impl Encoding {
     }
 
     /// The conjuncts (`conj`) or disjuncts of `f`, with quantifiers of the same kind expanded.
-    fn parts(&mut self, f: &Formula, conj: bool, negated: bool, sorts: &[SortId], env: &mut Vec<u32>, pol: u8, out: &mut Vec<Lit>, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
+    fn parts(
+        &mut self,
+        f: &Formula,
+        conj: bool,
+        negated: bool,
+        sorts: &[SortId],
+        env: &mut Vec<u32>,
+        pol: u8,
+        out: &mut Vec<Lit>,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), EncodeError> {
         // Under negation a conjunction reads as a disjunction and vice versa.
         let and_like = |is_and: bool| is_and != negated;
         match f {
             Formula::Not(g) => self.parts(g, conj, !negated, sorts, env, pol, out, sink, stop),
-            Formula::And(a, b) | Formula::Or(a, b) if and_like(matches!(f, Formula::And(..))) == conj => {
+            Formula::And(a, b) | Formula::Or(a, b)
+                if and_like(matches!(f, Formula::And(..))) == conj =>
+            {
                 self.parts(a, conj, negated, sorts, env, pol, out, sink, stop)?;
                 self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
             }
@@ -587,7 +697,9 @@ impl Encoding {
                 self.parts(a, conj, !negated, sorts, env, pol, out, sink, stop)?;
                 self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
             }
-            Formula::Forall(vs, g) | Formula::Exists(vs, g) if and_like(matches!(f, Formula::Forall(..))) == conj => {
+            Formula::Forall(vs, g) | Formula::Exists(vs, g)
+                if and_like(matches!(f, Formula::Forall(..))) == conj =>
+            {
                 let vsorts: Vec<SortId> = vs.iter().map(|v| sorts[v.0 as usize]).collect();
                 let saved: Vec<u32> = vs.iter().map(|v| env[v.0 as usize]).collect();
                 for (k, values) in tuples(&self.sizes.clone(), &vsorts).enumerate() {
@@ -605,7 +717,14 @@ impl Encoding {
                 Ok(())
             }
             _ => {
-                let l = self.formula(f, sorts, env, if negated { flip(pol) } else { pol }, sink, stop)?;
+                let l = self.formula(
+                    f,
+                    sorts,
+                    env,
+                    if negated { flip(pol) } else { pol },
+                    sink,
+                    stop,
+                )?;
                 out.push(if negated { -l } else { l });
                 Ok(())
             }
@@ -614,7 +733,15 @@ impl Encoding {
 
     /// A literal for `f` at `env`, valid in polarity `pol`: with `POS` it implies `f`, with `NEG`
     /// `f` implies it.
-    fn formula(&mut self, f: &Formula, sorts: &[SortId], env: &mut Vec<u32>, pol: u8, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<Lit, EncodeError> {
+    fn formula(
+        &mut self,
+        f: &Formula,
+        sorts: &[SortId],
+        env: &mut Vec<u32>,
+        pol: u8,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Lit, EncodeError> {
         match f {
             Formula::True => Ok(TRUE),
             Formula::False => Ok(FALSE),
@@ -622,7 +749,10 @@ impl Encoding {
             Formula::Rel(r, args) => self.atom(r.0, args, env, pol, sink),
             Formula::Not(g) => Ok(-self.formula(g, sorts, env, flip(pol), sink, stop)?),
             Formula::Iff(a, b) => {
-                let (x, y) = (self.formula(a, sorts, env, BOTH, sink, stop)?, self.formula(b, sorts, env, BOTH, sink, stop)?);
+                let (x, y) = (
+                    self.formula(a, sorts, env, BOTH, sink, stop)?,
+                    self.formula(b, sorts, env, BOTH, sink, stop)?,
+                );
                 let g = self.fresh();
                 if pol & POS != 0 {
                     self.emit(sink, &[-g, -x, y])?;
@@ -645,7 +775,13 @@ impl Encoding {
     }
 
     /// A Tseitin gate for the conjunction (`conj`) or disjunction of `lits`.
-    fn gate_of(&mut self, conj: bool, lits: &[Lit], pol: u8, sink: &mut dyn Sink) -> Result<Lit, EncodeError> {
+    fn gate_of(
+        &mut self,
+        conj: bool,
+        lits: &[Lit],
+        pol: u8,
+        sink: &mut dyn Sink,
+    ) -> Result<Lit, EncodeError> {
         let (absorbing, neutral) = if conj { (FALSE, TRUE) } else { (TRUE, FALSE) };
         if lits.contains(&absorbing) {
             return Ok(absorbing);
@@ -657,7 +793,11 @@ impl Encoding {
             _ => {}
         }
         // A disjunction is the negated conjunction of the negations.
-        let (kept, pol) = if conj { (kept, pol) } else { (kept.iter().map(|l| -l).collect(), flip(pol)) };
+        let (kept, pol) = if conj {
+            (kept, pol)
+        } else {
+            (kept.iter().map(|l| -l).collect(), flip(pol))
+        };
         let g = self.fresh();
         if pol & POS != 0 {
             for &l in &kept {
@@ -673,7 +813,14 @@ impl Encoding {
     }
 
     /// Asserts `f` at `env`: conjunctions become separate clauses, a disjunction one clause.
-    fn assert(&mut self, f: &Formula, sorts: &[SortId], env: &mut Vec<u32>, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
+    fn assert(
+        &mut self,
+        f: &Formula,
+        sorts: &[SortId],
+        env: &mut Vec<u32>,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), EncodeError> {
         let mut conjuncts = Vec::new();
         self.top_conjuncts(f, false, &mut conjuncts);
         for (g, negated) in conjuncts {
@@ -743,12 +890,18 @@ impl Encoding {
         for (f, p) in lines {
             let d = &self.sig.funcs[f];
             for x in 0..self.sizes[d.args[p].0 as usize] {
-                let args: Vec<(SortId, u32)> = d.args.iter().enumerate().map(|(i, &s)| (s, if i == p { x } else { 0 })).collect();
+                let args: Vec<(SortId, u32)> = d
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| (s, if i == p { x } else { 0 }))
+                    .collect();
                 let values: Vec<u32> = args.iter().map(|a| a.1).collect();
                 first.push((true, f, self.index(&d.args, &values), args));
             }
         }
-        let in_lines: std::collections::HashSet<(usize, usize)> = first.iter().map(|l| (l.1, l.2)).collect();
+        let in_lines: std::collections::HashSet<(usize, usize)> =
+            first.iter().map(|l| (l.1, l.2)).collect();
         cells.retain(|c| !(c.0 && in_lines.contains(&(c.1, c.2))));
         let constants = cells.iter().take_while(|c| c.3.is_empty()).count();
         cells.splice(constants..constants, first);
@@ -765,14 +918,33 @@ impl Encoding {
         if sorts < 2 {
             return Vec::new();
         }
-        let self_broken: Vec<bool> = (0..sorts).map(|s| self.sig.funcs.iter().any(|d| d.result.0 as usize == s && d.args.iter().any(|a| a.0 as usize == s))).collect();
+        let self_broken: Vec<bool> = (0..sorts)
+            .map(|s| {
+                self.sig
+                    .funcs
+                    .iter()
+                    .any(|d| d.result.0 as usize == s && d.args.iter().any(|a| a.0 as usize == s))
+            })
+            .collect();
         let mut touched = vec![false; sorts];
         let mut lines = Vec::new();
         loop {
             let candidates = || {
-                self.sig.funcs.iter().enumerate().flat_map(|(f, d)| d.args.iter().enumerate().map(move |(p, q)| (f, p, d.result.0 as usize, q.0 as usize))).filter(|&(_, _, s, q)| s != q && !touched[s])
+                self.sig
+                    .funcs
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(f, d)| {
+                        d.args
+                            .iter()
+                            .enumerate()
+                            .map(move |(p, q)| (f, p, d.result.0 as usize, q.0 as usize))
+                    })
+                    .filter(|&(_, _, s, q)| s != q && !touched[s])
             };
-            let pick = candidates().find(|&(.., q)| touched[q]).or_else(|| candidates().find(|&(.., q)| !self_broken[q]));
+            let pick = candidates()
+                .find(|&(.., q)| touched[q])
+                .or_else(|| candidates().find(|&(.., q)| !self_broken[q]));
             let Some((f, p, s, q)) = pick else { break };
             touched[s] = true;
             touched[q] = true;
@@ -785,13 +957,24 @@ impl Encoding {
     /// table order, functions before relations; each as (function?, symbol, index, args).
     fn concentric(&self, stop: &dyn Fn() -> bool) -> Result<Vec<TableEntry>, EncodeError> {
         let mut cells = Vec::new();
-        let symbols = self.sig.funcs.iter().map(|d| (true, &d.args)).enumerate().chain(self.sig.rels.iter().map(|d| (false, &d.args)).enumerate());
+        let symbols = self
+            .sig
+            .funcs
+            .iter()
+            .map(|d| (true, &d.args))
+            .enumerate()
+            .chain(self.sig.rels.iter().map(|d| (false, &d.args)).enumerate());
         for (symbol, (is_func, args)) in symbols {
             for (i, values) in tuples(&self.sizes, args).enumerate() {
                 if cells.len() % 4096 == 4095 && stop() {
                     return Err(EncodeError::Stopped);
                 }
-                cells.push((is_func, symbol, i, args.iter().copied().zip(values).collect::<Vec<_>>()));
+                cells.push((
+                    is_func,
+                    symbol,
+                    i,
+                    args.iter().copied().zip(values).collect::<Vec<_>>(),
+                ));
             }
         }
         cells.sort_by_key(|c| c.3.iter().map(|a| a.1 + 1).max().unwrap_or(0));
@@ -801,11 +984,19 @@ impl Encoding {
     /// The least-number constraints (module doc) on the cells in [`Encoding::symmetry_order`], while they can
     /// still prune: `mentioned[s][j]` is a literal for "some element ≥ j of sort `s` has been
     /// mentioned (as an argument or a value) before this cell".
-    fn least_number(&mut self, sink: &mut dyn Sink, stop: &dyn Fn() -> bool) -> Result<(), EncodeError> {
+    fn least_number(
+        &mut self,
+        sink: &mut dyn Sink,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), EncodeError> {
         // Past this many constraint literals, the rest of the cells go without (still sound).
         const BUDGET: u64 = 2_000_000;
         let start = self.literals;
-        let mut mentioned: Vec<Vec<Lit>> = self.sizes.iter().map(|&n| vec![FALSE; n as usize + 1]).collect();
+        let mut mentioned: Vec<Vec<Lit>> = self
+            .sizes
+            .iter()
+            .map(|&n| vec![FALSE; n as usize + 1])
+            .collect();
         for (is_func, sym, index, args) in self.symmetry_order(stop)? {
             if self.literals - start > BUDGET {
                 break;
@@ -825,7 +1016,10 @@ impl Encoding {
             // value a ≥ 1 needs some mentioned element ≥ a - 1.
             for a in 1..n {
                 if m[a - 1] != TRUE {
-                    self.emit(sink, &[-self.symmetry_switch, -self.is(cell, a as u32), m[a - 1]])?;
+                    self.emit(
+                        sink,
+                        &[-self.symmetry_switch, -self.is(cell, a as u32), m[a - 1]],
+                    )?;
                 }
             }
             if m[n - 1] == TRUE {
@@ -860,15 +1054,28 @@ impl Encoding {
         // As in `emit`: TRUE and FALSE are not the solver's to know (variable 1 is never fixed).
         let mut out = |lits: &[Lit]| {
             if !lits.contains(&TRUE) {
-                out(&lits.iter().copied().filter(|&l| l != FALSE).collect::<Vec<Lit>>());
+                out(&lits
+                    .iter()
+                    .copied()
+                    .filter(|&l| l != FALSE)
+                    .collect::<Vec<Lit>>());
             }
         };
-        let image = |sorts: &[SortId], args: &[u32]| -> Vec<u32> { sorts.iter().zip(args).map(|(s, &a)| perm[s.0 as usize][a as usize]).collect() };
+        let image = |sorts: &[SortId], args: &[u32]| -> Vec<u32> {
+            sorts
+                .iter()
+                .zip(args)
+                .map(|(s, &a)| perm[s.0 as usize][a as usize])
+                .collect()
+        };
         for (f, d) in self.sig.funcs.iter().enumerate() {
             let base = self.func_base[f];
             let result = &perm[d.result.0 as usize];
             for (i, args) in tuples(&self.sizes, &d.args).enumerate() {
-                let (from, to) = (Val::Vec(self.cell_vec[base + i]), Val::Vec(self.cell_vec[base + self.index(&d.args, &image(&d.args, &args))]));
+                let (from, to) = (
+                    Val::Vec(self.cell_vec[base + i]),
+                    Val::Vec(self.cell_vec[base + self.index(&d.args, &image(&d.args, &args))]),
+                );
                 for a in 0..self.width(d.result) {
                     if from != to || result[a as usize] != a {
                         out(&[-guard, -self.is(from, a), self.is(to, result[a as usize])]);
@@ -935,11 +1142,17 @@ pub fn estimate(t: &Theory, extra: &[Axiom], sizes: &[u32]) -> u128 {
         total = total.saturating_add(cells.saturating_mul(size(d.result)).saturating_mul(3));
     }
     for a in t.axioms.iter().map(|a| &**a).chain(extra) {
-        let cost = Cost { sig: &t.sig, size: &size, var_sort: &|v: u32| a.vars[v as usize].sort };
+        let cost = Cost {
+            sig: &t.sig,
+            size: &size,
+            var_sort: &|v: u32| a.vars[v as usize].sort,
+        };
         let instances: u128 = a.vars.iter().map(|v| size(v.sort)).product();
         let (mut atoms, mut nodes) = (0u128, 0u128);
         cost.formula(&a.formula, &mut atoms, &mut nodes);
-        total = total.saturating_add(instances.saturating_mul(atoms.max(1))).saturating_add(nodes);
+        total = total
+            .saturating_add(instances.saturating_mul(atoms.max(1)))
+            .saturating_add(nodes);
     }
     total
 }
@@ -962,11 +1175,17 @@ pub fn memory_estimate(t: &Theory, extra: &[Axiom], sizes: &[u32]) -> u128 {
     let mut bytes = BASE;
     for d in &t.sig.funcs {
         let cells: u128 = d.args.iter().map(|&s| size(s)).product();
-        bytes = bytes.saturating_add(cells.saturating_mul(size(d.result)).saturating_mul(PER_FUNCTION_VARIABLE));
+        bytes = bytes.saturating_add(
+            cells
+                .saturating_mul(size(d.result))
+                .saturating_mul(PER_FUNCTION_VARIABLE),
+        );
     }
     for d in &t.sig.rels {
         let cells: u128 = d.args.iter().map(|&s| size(s)).product();
-        bytes = bytes.saturating_add(cells.saturating_mul(PER_RELATION_CELL + PER_ARGUMENT * d.args.len() as u128));
+        bytes = bytes.saturating_add(
+            cells.saturating_mul(PER_RELATION_CELL + PER_ARGUMENT * d.args.len() as u128),
+        );
     }
     bytes.saturating_add(estimate(t, extra, sizes).saturating_mul(PER_LITERAL))
 }
@@ -988,7 +1207,9 @@ impl Cost<'_> {
                 (Term::App(_, args), Term::Var(_)) | (Term::Var(_), Term::App(_, args)) => {
                     args.iter().for_each(|x| self.term(x, nodes));
                     let widths = self.compound_widths(args);
-                    *atoms = atoms.saturating_add(widths.iter().product::<u128>() * (widths.len() as u128 + 2));
+                    *atoms = atoms.saturating_add(
+                        widths.iter().product::<u128>() * (widths.len() as u128 + 2),
+                    );
                 }
                 _ => {
                     *atoms += 1;
@@ -1000,8 +1221,13 @@ impl Cost<'_> {
                 *atoms += 1;
                 args.iter().for_each(|a| self.term(a, nodes));
             }
-            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => self.formula(g, atoms, nodes),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => {
+                self.formula(g, atoms, nodes)
+            }
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
                 self.formula(a, atoms, nodes);
                 self.formula(b, atoms, nodes)
             }
@@ -1021,8 +1247,14 @@ impl Cost<'_> {
         collect_vars(t, &mut vars);
         vars.sort_unstable();
         vars.dedup();
-        let assignments: u128 = vars.iter().map(|&v| (self.size)((self.var_sort)(v))).product();
-        let per_node = widths.iter().product::<u128>() * (self.size)(self.sig.funcs[f.0 as usize].result) * 2 * (widths.len() as u128 + 2);
+        let assignments: u128 = vars
+            .iter()
+            .map(|&v| (self.size)((self.var_sort)(v)))
+            .product();
+        let per_node = widths.iter().product::<u128>()
+            * (self.size)(self.sig.funcs[f.0 as usize].result)
+            * 2
+            * (widths.len() as u128 + 2);
         *nodes = nodes.saturating_add(assignments.saturating_mul(per_node));
     }
 }
@@ -1030,7 +1262,15 @@ impl Cost<'_> {
 impl Cost<'_> {
     /// The sizes of the result sorts of the compound terms among `args`.
     fn compound_widths(&self, args: &[Term]) -> Vec<u128> {
-        args.iter().filter_map(|a| if let Term::App(g, _) = a { Some((self.size)(self.sig.funcs[g.0 as usize].result)) } else { None }).collect()
+        args.iter()
+            .filter_map(|a| {
+                if let Term::App(g, _) = a {
+                    Some((self.size)(self.sig.funcs[g.0 as usize].result))
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 }
 

@@ -20,7 +20,9 @@ pub mod encode;
 pub mod onto;
 
 use crate::budget::{Budget, Count, Meter};
-use crate::finder::{blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass};
+use crate::finder::{
+    blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass,
+};
 use crate::iso;
 use birkhoff_engine::{Structure, Theory};
 use encode::{EncodeError, Encoding, Lit, Sink, Symmetry};
@@ -45,12 +47,16 @@ pub struct Stop {
 impl Stop {
     /// The stop condition of `budget` (deadline from now, its cancel flag), plus `extra`.
     pub fn new(budget: &Budget, extra: Option<Arc<AtomicBool>>) -> Stop {
-        Stop { deadline: budget.time.map(|t| Instant::now() + t), flags: budget.cancel.iter().cloned().chain(extra).collect() }
+        Stop {
+            deadline: budget.time.map(|t| Instant::now() + t),
+            flags: budget.cancel.iter().cloned().chain(extra).collect(),
+        }
     }
 
     /// Whether to stop now.
     pub fn now(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
     }
 }
 
@@ -78,13 +84,17 @@ impl Solver {
 impl std::ops::Deref for Solver {
     type Target = cadical::Solver<Stop>;
     fn deref(&self) -> &Self::Target {
-        self.0.as_ref().expect("a solver is taken only when dropped")
+        self.0
+            .as_ref()
+            .expect("a solver is taken only when dropped")
     }
 }
 
 impl std::ops::DerefMut for Solver {
     fn deref_mut(&mut self) -> &mut Self::Target {
-        self.0.as_mut().expect("a solver is taken only when dropped")
+        self.0
+            .as_mut()
+            .expect("a solver is taken only when dropped")
     }
 }
 
@@ -92,7 +102,9 @@ impl Drop for Solver {
     fn drop(&mut self) {
         if let Some(large) = self.0.take().filter(|s| s.num_clauses() > FREE_APART) {
             // When no thread can be started, the closure, and the solver with it, is dropped here.
-            let _ = std::thread::Builder::new().name("sat-free".into()).spawn(move || drop(large));
+            let _ = std::thread::Builder::new()
+                .name("sat-free".into())
+                .spawn(move || drop(large));
         }
     }
 }
@@ -132,9 +144,15 @@ fn build(t: &Theory, sizes: &[u32], symmetry: Symmetry, stop: &Stop) -> Result<B
     if estimate > LITERAL_LIMIT as u128 {
         return Err(too_large(t, sizes, &format!("about {estimate}")));
     }
-    let (bytes, limit) = (encode::memory_estimate(t, &implied, sizes), crate::budget::memory_limit());
+    let (bytes, limit) = (
+        encode::memory_estimate(t, &implied, sizes),
+        crate::budget::memory_limit(),
+    );
     if bytes > u128::from(limit) {
-        let (bytes, limit) = (crate::budget::memory_text(bytes), crate::budget::memory_text(limit.into()));
+        let (bytes, limit) = (
+            crate::budget::memory_text(bytes),
+            crate::budget::memory_text(limit.into()),
+        );
         return Err(FinderError::Encoding(format!(
             "the SAT encoding of {} at size {} would need about {bytes} of memory, more than the {limit} allowed (--max-memory; by default nine tenths of the memory available)",
             t.name,
@@ -142,14 +160,32 @@ fn build(t: &Theory, sizes: &[u32], symmetry: Symmetry, stop: &Stop) -> Result<B
         )));
     }
     // A formula too large for the automorphism tries is built as it would be without them.
-    let symmetry = if symmetry == Symmetry::Switched && estimate > TRY_LITERALS as u128 { Symmetry::On } else { symmetry };
-    let enc = match Encoding::new(t, &implied, sizes, symmetry, LITERAL_LIMIT, &mut SolverSink(&mut solver, stop), &|| stop.now()) {
+    let symmetry = if symmetry == Symmetry::Switched && estimate > TRY_LITERALS as u128 {
+        Symmetry::On
+    } else {
+        symmetry
+    };
+    let enc = match Encoding::new(
+        t,
+        &implied,
+        sizes,
+        symmetry,
+        LITERAL_LIMIT,
+        &mut SolverSink(&mut solver, stop),
+        &|| stop.now(),
+    ) {
         Ok(enc) => enc,
         Err(EncodeError::Stopped) => return Ok(Built::Stopped),
-        Err(EncodeError::TooLarge { literals, .. }) => return Err(too_large(t, sizes, &format!("more than {literals}"))),
+        Err(EncodeError::TooLarge { literals, .. }) => {
+            return Err(too_large(t, sizes, &format!("more than {literals}")))
+        }
     };
     solver.set_callbacks(Some(stop.clone()));
-    Ok(Built::Ready(Box::new(Sat { solver, enc, exhausted: false })))
+    Ok(Built::Ready(Box::new(Sat {
+        solver,
+        enc,
+        exhausted: false,
+    })))
 }
 
 fn too_large(t: &Theory, sizes: &[u32], needed: &str) -> FinderError {
@@ -164,7 +200,11 @@ fn too_large(t: &Theory, sizes: &[u32], needed: &str) -> FinderError {
 fn check_sizes(t: &Theory, sizes: &[u32]) -> Result<(), FinderError> {
     use crate::problem::ProblemError;
     if sizes.len() != t.sig.sorts.len() {
-        return Err(ProblemError::SizeCount { given: sizes.len(), sorts: t.sig.sorts.len() }.into());
+        return Err(ProblemError::SizeCount {
+            given: sizes.len(),
+            sorts: t.sig.sorts.len(),
+        }
+        .into());
     }
     if sizes.contains(&0) {
         return Err(ProblemError::Empty.into());
@@ -202,27 +242,39 @@ impl Sat {
         let switch = self.enc.symmetry_switch;
         // Guards are numbered past every variable of the encoding, used in a clause or not.
         let mut tries: Vec<Lit> = Vec::new();
-        let candidates = if switch == encode::TRUE { Vec::new() } else { automorphism::candidates(sizes) };
+        let candidates = if switch == encode::TRUE {
+            Vec::new()
+        } else {
+            automorphism::candidates(sizes)
+        };
         for perm in candidates {
             let guard = self.enc.variables() + 1 + tries.len() as Lit;
             self.solver.reserve(guard);
-            self.enc.invariance(&perm, guard, &mut |c| self.solver.add_clause(c.iter().copied()));
+            self.enc.invariance(&perm, guard, &mut |c| {
+                self.solver.add_clause(c.iter().copied())
+            });
             tries.push(guard);
         }
-        let unrestricted: Vec<Lit> = std::iter::once(switch).chain(tries.iter().map(|&g| -g)).collect();
+        let unrestricted: Vec<Lit> = std::iter::once(switch)
+            .chain(tries.iter().map(|&g| -g))
+            .collect();
         let mut open = tries.clone();
         for limit in CONFLICTS_PER_TRY {
             if open.is_empty() {
                 break;
             }
-            self.solver.set_limit("conflicts", limit).expect("CaDiCaL has a conflict limit");
+            self.solver
+                .set_limit("conflicts", limit)
+                .expect("CaDiCaL has a conflict limit");
             match self.solver.solve_with(unrestricted.iter().copied()) {
                 None if !stop.now() => {}
                 answer => return answer,
             }
             let mut still_open = Vec::new();
             for &guard in &open {
-                self.solver.set_limit("conflicts", limit).expect("CaDiCaL has a conflict limit");
+                self.solver
+                    .set_limit("conflicts", limit)
+                    .expect("CaDiCaL has a conflict limit");
                 match self.solver.solve_with([guard]) {
                     Some(true) => return Some(true),
                     Some(false) => {}
@@ -240,7 +292,8 @@ impl Sat {
     }
 
     fn model(&self) -> Structure {
-        self.enc.structure(&|l| self.solver.value(l).unwrap_or(false))
+        self.enc
+            .structure(&|l| self.solver.value(l).unwrap_or(false))
     }
 
     /// Excludes exactly this table assignment. Entries forced by the encoding (a sort of one
@@ -248,7 +301,13 @@ impl Sat {
     /// (adding the empty clause through the crate left the next call answering "satisfiable":
     /// an enumeration of size 1 never ended).
     fn block(&mut self, s: &Structure) {
-        let mut lits: Vec<Lit> = self.enc.literals_of(s).into_iter().map(|l| -l).filter(|&l| l != encode::FALSE).collect();
+        let mut lits: Vec<Lit> = self
+            .enc
+            .literals_of(s)
+            .into_iter()
+            .map(|l| -l)
+            .filter(|&l| l != encode::FALSE)
+            .collect();
         lits.sort_unstable();
         lits.dedup();
         if lits.is_empty() {
@@ -260,12 +319,21 @@ impl Sat {
 }
 
 /// The first model CaDiCaL finds, or its proof that there is none of these sizes.
-pub fn first(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     first_until(t, sizes, budget, None)
 }
 
 /// [`first`], also giving up as soon as `settled` is raised (another engine answered).
-pub fn first_until(t: &Theory, sizes: &[u32], budget: &Budget, settled: Option<Arc<AtomicBool>>) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first_until(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    settled: Option<Arc<AtomicBool>>,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
     let stop = Stop::new(budget, settled);
     let mut sat = match build(t, sizes, Symmetry::Switched, &stop)? {
@@ -341,7 +409,10 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
         let new_class = !classes.contains_key(&k);
         // A new class's whole orbit is blocked when it is small, so the solver meets each class
         // about once; no class is lost, since every blocked model is isomorphic to one counted.
-        match new_class.then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT)).flatten() {
+        match new_class
+            .then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT))
+            .flatten()
+        {
             Some(copies) => copies.iter().for_each(|c| sat.block(c)),
             None => sat.block(&m),
         }
@@ -355,35 +426,69 @@ pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumerati
         }
     }
     let finished = !meter.stopped();
-    let classes: Vec<IsoClass> = classes.into_values().map(|(model, automorphisms)| IsoClass { model, automorphisms }).collect();
-    Ok(blocked_enumeration(sizes, classes, finished, met, meter.nodes(), start.elapsed(), canon_time, verify_time))
+    let classes: Vec<IsoClass> = classes
+        .into_values()
+        .map(|(model, automorphisms)| IsoClass {
+            model,
+            automorphisms,
+        })
+        .collect();
+    Ok(blocked_enumeration(
+        sizes,
+        classes,
+        finished,
+        met,
+        meter.nodes(),
+        start.elapsed(),
+        canon_time,
+        verify_time,
+    ))
 }
 
 /// Counts labeled models by enumerating every one with the solver, without symmetry breaking,
 /// each checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
-pub fn count_labeled_directly(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+pub fn count_labeled_directly(
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Count, FinderError> {
     count_directly(t, sizes, None, budget)
 }
 
 /// Counts, like [`count_labeled_directly`], the labeled models that `perm` (per sort, each
 /// element's image) is an automorphism of: the clauses of the automorphism tries
 /// ([`Encoding::invariance`]) against an independent count, for tests.
-pub fn count_invariant_directly(t: &Theory, sizes: &[u32], perm: &[Vec<u32>], budget: &Budget) -> Result<Count, FinderError> {
-    let is_permutation = |p: &Vec<u32>, n: u32| p.len() == n as usize && (0..n).all(|a| p.contains(&a));
+pub fn count_invariant_directly(
+    t: &Theory,
+    sizes: &[u32],
+    perm: &[Vec<u32>],
+    budget: &Budget,
+) -> Result<Count, FinderError> {
+    let is_permutation =
+        |p: &Vec<u32>, n: u32| p.len() == n as usize && (0..n).all(|a| p.contains(&a));
     if perm.len() != sizes.len() || !perm.iter().zip(sizes).all(|(p, &n)| is_permutation(p, n)) {
-        return Err(FinderError::Encoding(format!("{perm:?} is not a permutation of each sort of sizes {sizes:?}")));
+        return Err(FinderError::Encoding(format!(
+            "{perm:?} is not a permutation of each sort of sizes {sizes:?}"
+        )));
     }
     count_directly(t, sizes, Some(perm), budget)
 }
 
-fn count_directly(t: &Theory, sizes: &[u32], under: Option<&[Vec<u32>]>, budget: &Budget) -> Result<Count, FinderError> {
+fn count_directly(
+    t: &Theory,
+    sizes: &[u32],
+    under: Option<&[Vec<u32>]>,
+    budget: &Budget,
+) -> Result<Count, FinderError> {
     let stop = Stop::new(budget, None);
     let mut sat = match build(t, sizes, Symmetry::Off, &stop)? {
         Built::Ready(sat) => sat,
         Built::Stopped => return Ok(Count::from_search(0, false)),
     };
     if let Some(perm) = under {
-        sat.enc.invariance(perm, encode::TRUE, &mut |c| sat.solver.add_clause(c.iter().copied()));
+        sat.enc.invariance(perm, encode::TRUE, &mut |c| {
+            sat.solver.add_clause(c.iter().copied())
+        });
     }
     let mut n: u128 = 0;
     loop {

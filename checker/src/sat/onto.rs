@@ -30,9 +30,31 @@ pub struct Injection {
 /// The injection axiom `a` states, given the `(symbol, argument)` pairs in which a function is
 /// known to cancel; `None` when `a` has another shape or leaves a variable undetermined.
 pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
-    let Formula::Implies(ante, concl) = a.formula.without_leading_foralls() else { return None };
-    let equations = ante.conjuncts().into_iter().map(|f| if let Formula::Eq(l, r) = f { Some((l, r)) } else { None }).collect::<Option<Vec<_>>>()?;
-    let goals = concl.conjuncts().into_iter().map(|f| if let Formula::Eq(Term::Var(u), Term::Var(v)) = f { Some((*u, *v)) } else { None }).collect::<Option<Vec<_>>>()?;
+    let Formula::Implies(ante, concl) = a.formula.without_leading_foralls() else {
+        return None;
+    };
+    let equations = ante
+        .conjuncts()
+        .into_iter()
+        .map(|f| {
+            if let Formula::Eq(l, r) = f {
+                Some((l, r))
+            } else {
+                None
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let goals = concl
+        .conjuncts()
+        .into_iter()
+        .map(|f| {
+            if let Formula::Eq(Term::Var(u), Term::Var(v)) = f {
+                Some((*u, *v))
+            } else {
+                None
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
     let (first, rest) = equations.split_first()?;
     // The side of the first equation that holds x̄ fixes the renaming; try both.
     for (l0, r0) in [(first.0, first.1), (first.1, first.0)] {
@@ -52,7 +74,12 @@ pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
             }
             false
         });
-        if !oriented || renaming.forward.keys().any(|x| renaming.backward.contains_key(x)) {
+        if !oriented
+            || renaming
+                .forward
+                .keys()
+                .any(|x| renaming.backward.contains_key(x))
+        {
             continue;
         }
         let mut known: Vec<VarId> = Vec::new();
@@ -70,10 +97,20 @@ pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
             let before = known.len();
             for t in &terms {
                 let Term::App(f, args) = t else { continue };
-                let Some(args) = args.iter().map(|t| if let Term::Var(v) = t { Some(*v) } else { None }).collect::<Option<Vec<_>>>() else { continue };
-                let unknown: Vec<usize> = (0..args.len()).filter(|&i| !known.contains(&args[i])).collect();
+                let Some(args) = args
+                    .iter()
+                    .map(|t| if let Term::Var(v) = t { Some(*v) } else { None })
+                    .collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                let unknown: Vec<usize> = (0..args.len())
+                    .filter(|&i| !known.contains(&args[i]))
+                    .collect();
                 if let [i] = unknown[..] {
-                    if args.iter().filter(|&&v| v == args[i]).count() == 1 && cancels.contains(&(f.0, i)) {
+                    if args.iter().filter(|&&v| v == args[i]).count() == 1
+                        && cancels.contains(&(f.0, i))
+                    {
                         known.push(args[i]);
                     }
                 }
@@ -82,7 +119,10 @@ pub fn injection(a: &Axiom, cancels: &[(u32, usize)]) -> Option<Injection> {
                 break;
             }
         }
-        return vars.iter().all(|v| known.contains(v)).then_some(Injection { terms, vars });
+        return vars
+            .iter()
+            .all(|v| known.contains(v))
+            .then_some(Injection { terms, vars });
     }
     None
 }
@@ -117,7 +157,9 @@ impl Renaming {
                     }
                 }
             }
-            (Term::App(f, xs), Term::App(g, ys)) => f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.extend(x, y)),
+            (Term::App(f, xs), Term::App(g, ys)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.extend(x, y))
+            }
             _ => false,
         }
     }

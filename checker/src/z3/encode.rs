@@ -45,9 +45,16 @@ pub fn width(n: u32) -> u32 {
 /// How a symbol is represented.
 enum Symbols {
     /// Per symbol, one constant per table entry (row-major, as in a `Structure`).
-    Tables { funcs: Vec<Vec<BV>>, rels: Vec<Vec<Bool>> },
+    Tables {
+        funcs: Vec<Vec<BV>>,
+        rels: Vec<Vec<Bool>>,
+    },
     /// Per symbol, a Z3 function declaration.
-    Decls { sorts: Vec<Sort>, funcs: Vec<FuncDecl>, rels: Vec<FuncDecl> },
+    Decls {
+        sorts: Vec<Sort>,
+        funcs: Vec<FuncDecl>,
+        rels: Vec<FuncDecl>,
+    },
 }
 
 /// A term's translation: a known element (finite domains, argument-free of unknowns) or a Z3 term.
@@ -92,24 +99,62 @@ impl Encoder {
         let tag = unique_suffix();
         let symbols = match &domains {
             Domains::Finite(sizes) => {
-                let entries = |kind: &'static str, i: usize, args: &[SortId]| (0..birkhoff_engine::structure::table_len(sizes, args)).map(move |k| format!("{kind}{i}_{k}!{tag}"));
+                let entries = |kind: &'static str, i: usize, args: &[SortId]| {
+                    (0..birkhoff_engine::structure::table_len(sizes, args))
+                        .map(move |k| format!("{kind}{i}_{k}!{tag}"))
+                };
                 Symbols::Tables {
-                    funcs: sig.funcs.iter().enumerate().map(|(i, f)| entries("f", i, &f.args).map(|n| BV::new_const(n, width(sizes[f.result.0 as usize]))).collect()).collect(),
-                    rels: sig.rels.iter().enumerate().map(|(i, r)| entries("r", i, &r.args).map(Bool::new_const).collect()).collect(),
+                    funcs: sig
+                        .funcs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| {
+                            entries("f", i, &f.args)
+                                .map(|n| BV::new_const(n, width(sizes[f.result.0 as usize])))
+                                .collect()
+                        })
+                        .collect(),
+                    rels: sig
+                        .rels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| entries("r", i, &r.args).map(Bool::new_const).collect())
+                        .collect(),
                 }
             }
             Domains::Uninterpreted => {
-                let sorts: Vec<Sort> = sig.sorts.iter().map(|s| Sort::uninterpreted(Symbol::String(format!("{}!{tag}", s.name)))).collect();
+                let sorts: Vec<Sort> = sig
+                    .sorts
+                    .iter()
+                    .map(|s| Sort::uninterpreted(Symbol::String(format!("{}!{tag}", s.name))))
+                    .collect();
                 let decl = |kind: &str, i: usize, args: &[SortId], range: &Sort| {
                     let dom: Vec<&Sort> = args.iter().map(|s| &sorts[s.0 as usize]).collect();
                     FuncDecl::new(format!("{kind}{i}!{tag}"), &dom, range)
                 };
-                let funcs = sig.funcs.iter().enumerate().map(|(i, f)| decl("f", i, &f.args, &sorts[f.result.0 as usize])).collect();
-                let rels = sig.rels.iter().enumerate().map(|(i, r)| decl("r", i, &r.args, &Sort::bool())).collect();
+                let funcs = sig
+                    .funcs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| decl("f", i, &f.args, &sorts[f.result.0 as usize]))
+                    .collect();
+                let rels = sig
+                    .rels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| decl("r", i, &r.args, &Sort::bool()))
+                    .collect();
                 Symbols::Decls { sorts, funcs, rels }
             }
         };
-        Encoder { symbols, sig: sig.clone(), domains, tag, nodes: 0, stop: None }
+        Encoder {
+            symbols,
+            sig: sig.clone(),
+            domains,
+            tag,
+            nodes: 0,
+            stop: None,
+        }
     }
 
     /// The table entries of each function symbol (finite domains only).
@@ -152,8 +197,18 @@ impl Encoder {
     fn lookup<T: Ast + Clone>(&self, entries: &[T], arg_sorts: &[SortId], args: &[Val]) -> T {
         let sizes = self.sizes();
         let Some(i) = args.iter().position(|a| matches!(a, Val::Z(_))) else {
-            let known: Vec<u32> = args.iter().map(|a| if let Val::Elem(e) = a { *e } else { unreachable!() }).collect();
-            return entries[birkhoff_engine::structure::table_index(sizes, arg_sorts, &known)].clone();
+            let known: Vec<u32> = args
+                .iter()
+                .map(|a| {
+                    if let Val::Elem(e) = a {
+                        *e
+                    } else {
+                        unreachable!()
+                    }
+                })
+                .collect();
+            return entries[birkhoff_engine::structure::table_index(sizes, arg_sorts, &known)]
+                .clone();
         };
         let Val::Z(z) = &args[i] else { unreachable!() };
         let z = z.as_bv().expect("finite elements are bit-vectors");
@@ -163,7 +218,9 @@ impl Encoder {
         let mut acc = self.lookup(entries, arg_sorts, &with);
         for e in (0..n - 1).rev() {
             with[i] = Val::Elem(e);
-            acc = z.eq(self.numeral(arg_sorts[i], e)).ite(&self.lookup(entries, arg_sorts, &with), &acc);
+            acc = z
+                .eq(self.numeral(arg_sorts[i], e))
+                .ite(&self.lookup(entries, arg_sorts, &with), &acc);
         }
         acc
     }
@@ -178,9 +235,18 @@ impl Encoder {
     /// The axiom as a Z3 formula, its free variables universally quantified.
     pub fn axiom(&mut self, a: &Axiom) -> Result<Bool, EncodeError> {
         let free = a.free_vars();
-        let closed = if free.is_empty() { a.formula.clone() } else { Formula::Forall(free, Box::new(a.formula.clone())) };
+        let closed = if free.is_empty() {
+            a.formula.clone()
+        } else {
+            Formula::Forall(free, Box::new(a.formula.clone()))
+        };
         let mut env: Vec<Option<Val>> = vec![None; a.vars.len()];
-        self.formula(a, &closed, &mut env).map_err(|reason| EncodeError { axiom: a.name.clone(), stopped: reason == STOPPED, reason })
+        self.formula(a, &closed, &mut env)
+            .map_err(|reason| EncodeError {
+                axiom: a.name.clone(),
+                stopped: reason == STOPPED,
+                reason,
+            })
     }
 
     fn charge(&mut self) -> Result<(), String> {
@@ -197,28 +263,44 @@ impl Encoder {
     fn term(&mut self, t: &Term, env: &[Option<Val>]) -> Result<Val, String> {
         self.charge()?;
         match t {
-            Term::Var(v) => Ok(env[v.0 as usize].clone().expect("every variable is bound before use: axioms are closed")),
+            Term::Var(v) => Ok(env[v.0 as usize]
+                .clone()
+                .expect("every variable is bound before use: axioms are closed")),
             Term::App(f, args) => {
-                let args: Vec<Val> = args.iter().map(|a| self.term(a, env)).collect::<Result<_, _>>()?;
+                let args: Vec<Val> = args
+                    .iter()
+                    .map(|a| self.term(a, env))
+                    .collect::<Result<_, _>>()?;
                 let d = self.sig.func_decl(*f);
                 Ok(match &self.symbols {
                     Symbols::Tables { funcs, .. } => {
                         let bv = self.lookup(&funcs[f.0 as usize], &d.args, &args);
                         Val::Z(Dynamic::from_ast(&bv))
                     }
-                    Symbols::Decls { funcs, .. } => Val::Z(self.apply(&funcs[f.0 as usize], &d.args, &args)),
+                    Symbols::Decls { funcs, .. } => {
+                        Val::Z(self.apply(&funcs[f.0 as usize], &d.args, &args))
+                    }
                 })
             }
         }
     }
 
     fn apply(&self, decl: &FuncDecl, sorts: &[SortId], args: &[Val]) -> Dynamic {
-        let args: Vec<Dynamic> = args.iter().zip(sorts).map(|(a, s)| self.to_z3(a, *s)).collect();
+        let args: Vec<Dynamic> = args
+            .iter()
+            .zip(sorts)
+            .map(|(a, s)| self.to_z3(a, *s))
+            .collect();
         let refs: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
         decl.apply(&refs)
     }
 
-    fn formula(&mut self, a: &Axiom, f: &Formula, env: &mut Vec<Option<Val>>) -> Result<Bool, String> {
+    fn formula(
+        &mut self,
+        a: &Axiom,
+        f: &Formula,
+        env: &mut Vec<Option<Val>>,
+    ) -> Result<Bool, String> {
         self.charge()?;
         Ok(match f {
             Formula::True => Bool::from_bool(true),
@@ -234,11 +316,19 @@ impl Encoder {
                 }
             }
             Formula::Rel(r, args) => {
-                let args: Vec<Val> = args.iter().map(|t| self.term(t, env)).collect::<Result<_, _>>()?;
+                let args: Vec<Val> = args
+                    .iter()
+                    .map(|t| self.term(t, env))
+                    .collect::<Result<_, _>>()?;
                 let d = self.sig.rel_decl(*r);
                 match &self.symbols {
-                    Symbols::Tables { rels, .. } => self.lookup(&rels[r.0 as usize], &d.args, &args),
-                    Symbols::Decls { rels, .. } => self.apply(&rels[r.0 as usize], &d.args, &args).as_bool().expect("relations have range Bool"),
+                    Symbols::Tables { rels, .. } => {
+                        self.lookup(&rels[r.0 as usize], &d.args, &args)
+                    }
+                    Symbols::Decls { rels, .. } => self
+                        .apply(&rels[r.0 as usize], &d.args, &args)
+                        .as_bool()
+                        .expect("relations have range Bool"),
                 }
             }
             Formula::Not(g) => self.formula(a, g, env)?.not(),
@@ -251,13 +341,21 @@ impl Encoder {
         })
     }
 
-    fn quantifier(&mut self, a: &Axiom, all: bool, vs: &[VarId], body: &Formula, env: &mut Vec<Option<Val>>) -> Result<Bool, String> {
+    fn quantifier(
+        &mut self,
+        a: &Axiom,
+        all: bool,
+        vs: &[VarId],
+        body: &Formula,
+        env: &mut Vec<Option<Val>>,
+    ) -> Result<Bool, String> {
         let saved: Vec<Option<Val>> = vs.iter().map(|v| env[v.0 as usize].clone()).collect();
         let result = match &self.domains {
             Domains::Finite(sizes) => {
                 let sorts: Vec<SortId> = vs.iter().map(|v| a.vars[v.0 as usize].sort).collect();
                 let mut parts = Vec::new();
-                for values in birkhoff_engine::structure::tuples(sizes, &sorts).collect::<Vec<_>>() {
+                for values in birkhoff_engine::structure::tuples(sizes, &sorts).collect::<Vec<_>>()
+                {
                     for (v, x) in vs.iter().zip(values) {
                         env[v.0 as usize] = Some(Val::Elem(x));
                     }
@@ -270,12 +368,17 @@ impl Encoder {
                 }
             }
             Domains::Uninterpreted => {
-                let Symbols::Decls { sorts, .. } = &self.symbols else { unreachable!("uninterpreted domains use declarations") };
+                let Symbols::Decls { sorts, .. } = &self.symbols else {
+                    unreachable!("uninterpreted domains use declarations")
+                };
                 let consts: Vec<Dynamic> = vs
                     .iter()
                     .map(|v| {
                         let d = &a.vars[v.0 as usize];
-                        Dynamic::new_const(format!("{}!{}!{}", d.name, v.0, self.tag), &sorts[d.sort.0 as usize])
+                        Dynamic::new_const(
+                            format!("{}!{}!{}", d.name, v.0, self.tag),
+                            &sorts[d.sort.0 as usize],
+                        )
                     })
                     .collect();
                 for (v, c) in vs.iter().zip(&consts) {
@@ -299,7 +402,9 @@ impl Encoder {
 
 /// The sort of the sides of the equation `f` (a variable's declared sort, or a result sort).
 fn term_sort(sig: &Signature, vars: &[birkhoff_engine::syntax::VarDecl], f: &Formula) -> SortId {
-    let Formula::Eq(l, _) = f else { unreachable!("called on equations") };
+    let Formula::Eq(l, _) = f else {
+        unreachable!("called on equations")
+    };
     match l {
         Term::Var(v) => vars[v.0 as usize].sort,
         Term::App(g, _) => sig.func_decl(*g).result,

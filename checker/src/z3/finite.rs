@@ -49,7 +49,12 @@ pub struct FiniteProblem {
 impl FiniteProblem {
     /// Encodes `t` at `sizes`. With `symmetry_breaking`, adds the constraints of the module doc.
     /// The encoding gives up (an error with `stopped` set) as soon as `stop` says so.
-    pub fn new(t: &Theory, sizes: &[u32], symmetry_breaking: bool, stop: impl Fn() -> bool + 'static) -> Result<FiniteProblem, EncodeError> {
+    pub fn new(
+        t: &Theory,
+        sizes: &[u32],
+        symmetry_breaking: bool,
+        stop: impl Fn() -> bool + 'static,
+    ) -> Result<FiniteProblem, EncodeError> {
         let mut enc = Encoder::new(&t.sig, Domains::Finite(sizes.to_vec()));
         enc.stop_when(stop);
         let solver = Solver::new_for_logic("QF_FD").expect("Z3 knows the logic QF_FD");
@@ -59,16 +64,32 @@ impl FiniteProblem {
         let mut cells = Vec::new();
         for (symbol, d) in t.sig.funcs.iter().enumerate() {
             for (index, args) in tuples(sizes, &d.args).enumerate() {
-                cells.push(Cell { value_sort: Some(d.result), symbol, index, args: d.args.iter().copied().zip(args).collect() });
+                cells.push(Cell {
+                    value_sort: Some(d.result),
+                    symbol,
+                    index,
+                    args: d.args.iter().copied().zip(args).collect(),
+                });
             }
         }
         for (symbol, d) in t.sig.rels.iter().enumerate() {
             for (index, args) in tuples(sizes, &d.args).enumerate() {
-                cells.push(Cell { value_sort: None, symbol, index, args: d.args.iter().copied().zip(args).collect() });
+                cells.push(Cell {
+                    value_sort: None,
+                    symbol,
+                    index,
+                    args: d.args.iter().copied().zip(args).collect(),
+                });
             }
         }
         cells.sort_by_key(|c| c.args.iter().map(|a| a.1 + 1).max().unwrap_or(0));
-        let p = FiniteProblem { solver, sizes: sizes.to_vec(), template: Structure::zeroed(&t.sig, sizes), cells, enc };
+        let p = FiniteProblem {
+            solver,
+            sizes: sizes.to_vec(),
+            template: Structure::zeroed(&t.sig, sizes),
+            cells,
+            enc,
+        };
         p.assert_domains();
         if symmetry_breaking {
             p.assert_least_number();
@@ -90,7 +111,8 @@ impl FiniteProblem {
             if let Some(s) = c.value_sort {
                 let n = self.sizes[s.0 as usize];
                 if n < 1 << width(n) {
-                    self.solver.assert(self.bv(c).bvult(BV::from_u64(n as u64, width(n))));
+                    self.solver
+                        .assert(self.bv(c).bvult(BV::from_u64(n as u64, width(n))));
                 }
             }
         }
@@ -140,8 +162,19 @@ impl FiniteProblem {
         let mut s = self.template.clone();
         for c in &self.cells {
             match c.value_sort {
-                Some(_) => s.funcs[c.symbol][c.index] = m.eval(&self.bv(c), true).and_then(|b| b.as_u64()).expect("a model gives every entry a numeral") as u32,
-                None => s.rels[c.symbol][c.index] = m.eval(&self.boolean(c), true).and_then(|b| b.as_bool()).expect("a model gives every entry a truth value"),
+                Some(_) => {
+                    s.funcs[c.symbol][c.index] = m
+                        .eval(&self.bv(c), true)
+                        .and_then(|b| b.as_u64())
+                        .expect("a model gives every entry a numeral")
+                        as u32
+                }
+                None => {
+                    s.rels[c.symbol][c.index] = m
+                        .eval(&self.boolean(c), true)
+                        .and_then(|b| b.as_bool())
+                        .expect("a model gives every entry a truth value")
+                }
             }
         }
         s
@@ -153,7 +186,13 @@ impl FiniteProblem {
             .cells
             .iter()
             .map(|c| match c.value_sort {
-                Some(rs) => self.bv(c).eq(BV::from_u64(s.funcs[c.symbol][c.index] as u64, width(self.sizes[rs.0 as usize]))).not(),
+                Some(rs) => self
+                    .bv(c)
+                    .eq(BV::from_u64(
+                        s.funcs[c.symbol][c.index] as u64,
+                        width(self.sizes[rs.0 as usize]),
+                    ))
+                    .not(),
                 None if s.rels[c.symbol][c.index] => self.boolean(c).not(),
                 None => self.boolean(c),
             })

@@ -95,13 +95,17 @@ mod imp {
             let mut errors = Vec::new();
             for library in LIBRARIES {
                 // SAFETY: dlopen reads a NUL-terminated name; libz3's initializers run here, once.
-                let handle = unsafe { libc::dlopen(library.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+                let handle =
+                    unsafe { libc::dlopen(library.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
                 if handle.is_null() {
                     errors.push(last_dl_error());
                     continue;
                 }
                 let mut missing = Vec::new();
-                for (slot, name) in SLOTS.iter().zip(NAMES.as_bytes().split_inclusive(|&b| b == 0)) {
+                for (slot, name) in SLOTS
+                    .iter()
+                    .zip(NAMES.as_bytes().split_inclusive(|&b| b == 0))
+                {
                     let name = CStr::from_bytes_with_nul(name).expect("each name ends in its NUL");
                     // SAFETY: the handle is open and the name NUL-terminated.
                     let address = match unsafe { libc::dlsym(handle, name.as_ptr()) } as usize {
@@ -115,7 +119,10 @@ mod imp {
                 }
                 return Ok(missing);
             }
-            Err(format!("cannot load libz3 (Debian: apt install libz3-4): {}", errors.join("; ")))
+            Err(format!(
+                "cannot load libz3 (Debian: apt install libz3-4): {}",
+                errors.join("; ")
+            ))
         })
     }
 
@@ -127,7 +134,9 @@ mod imp {
         if message.is_null() {
             "unknown dlopen error".into()
         } else {
-            unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned()
+            unsafe { CStr::from_ptr(message) }
+                .to_string_lossy()
+                .into_owned()
         }
     }
 
@@ -217,7 +226,12 @@ mod tests {
     fn a_first_call_reaches_libz3() {
         assert_eq!(super::available(), Ok(()));
         let version = z3::full_version();
-        let major_minor: Vec<u32> = version.trim_start_matches("Z3 ").split('.').take(2).map(|n| n.parse().expect("a number")).collect();
+        let major_minor: Vec<u32> = version
+            .trim_start_matches("Z3 ")
+            .split('.')
+            .take(2)
+            .map(|n| n.parse().expect("a number"))
+            .collect();
         assert!(major_minor >= vec![4, 8], "{version}");
     }
 }

@@ -26,7 +26,9 @@ pub mod solve;
 pub use prove::{prove_unsat, Verdict};
 
 use crate::budget::{Budget, Count, Meter};
-use crate::finder::{blocked_enumeration, key, merge_classes, verify, Enumeration, FinderError, FirstModel};
+use crate::finder::{
+    blocked_enumeration, key, merge_classes, verify, Enumeration, FinderError, FirstModel,
+};
 use crate::iso;
 use finite::FiniteProblem;
 use solve::stop_condition;
@@ -43,7 +45,11 @@ impl From<encode::EncodeError> for FinderError {
 /// `Err` when libz3 cannot be loaded ([`load`]): the engine then answers nothing, as when it is
 /// not built in.
 fn loaded() -> Result<(), FinderError> {
-    load::available().map_err(|why| FinderError::Encoding(format!("the Z3 engine is unavailable: {why}; use --engine native or sat")))
+    load::available().map_err(|why| {
+        FinderError::Encoding(format!(
+            "the Z3 engine is unavailable: {why}; use --engine native or sat"
+        ))
+    })
 }
 
 fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
@@ -51,7 +57,11 @@ fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
 }
 
 /// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.
-pub fn first(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<(FirstModel, u64, Duration), FinderError> {
+pub fn first(
+    t: &birkhoff_engine::Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<(FirstModel, u64, Duration), FinderError> {
     loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
@@ -79,7 +89,11 @@ const ORBIT_LIMIT: u64 = 720;
 
 /// One representative of every isomorphism class, by enumeration with blocking clauses. The
 /// `nodes` of the result count Z3 checks (one per model met, plus the last).
-pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
+pub fn enumerate(
+    t: &birkhoff_engine::Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Enumeration, FinderError> {
     loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
@@ -122,7 +136,10 @@ pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) ->
         // A new class's whole orbit is blocked when it is small, so Z3 meets each class about
         // once (semigroups n = 4: 2,331 models met for 188 classes with single blocking); no
         // class is lost, since every blocked model is isomorphic to one already counted.
-        match new_class.then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT)).flatten() {
+        match new_class
+            .then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT))
+            .flatten()
+        {
             Some(copies) => copies.iter().for_each(|c| p.block(c)),
             None => p.block(&m),
         }
@@ -133,12 +150,25 @@ pub fn enumerate(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) ->
     }
     let finished = !meter.stopped();
     let classes = merge_classes(template.as_ref(), [classes], budget.models);
-    Ok(blocked_enumeration(sizes, classes, finished, met, meter.nodes(), start.elapsed(), canon_time, verify_time))
+    Ok(blocked_enumeration(
+        sizes,
+        classes,
+        finished,
+        met,
+        meter.nodes(),
+        start.elapsed(),
+        canon_time,
+        verify_time,
+    ))
 }
 
 /// Counts labeled models by enumerating every one with Z3, without symmetry breaking, each
 /// checked by the evaluator: an independent check of [`enumerate`]'s Σ n!/|Aut|, for tests.
-pub fn count_labeled_directly(t: &birkhoff_engine::Theory, sizes: &[u32], budget: &Budget) -> Result<Count, FinderError> {
+pub fn count_labeled_directly(
+    t: &birkhoff_engine::Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<Count, FinderError> {
     loaded()?;
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;

@@ -16,9 +16,9 @@
 
 use super::encode::{Domains, EncodeError, Encoder};
 use crate::budget::Budget;
+use crate::worker;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
-use crate::worker;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once};
@@ -52,21 +52,45 @@ static ABANDONED: worker::Pool = worker::Pool::new(2);
 /// soon after the deadline whatever Z3 does. `goal` is a formula with its own
 /// variable table, its free variables read universally, over the theory's signature. Errors only
 /// when the goal or an axiom cannot be encoded.
-pub fn prove_unsat(theory: &Theory, goal: &Axiom, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Verdict, EncodeError> {
+pub fn prove_unsat(
+    theory: &Theory,
+    goal: &Axiom,
+    timeout: Duration,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Result<Verdict, EncodeError> {
     if let Err(why) = super::load::available() {
-        return Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}"), at_limit: false });
+        return Ok(Verdict::Unknown {
+            reason: format!("Z3 did not run: {why}"),
+            at_limit: false,
+        });
     }
     let deadline = Instant::now() + timeout;
     static MEMORY: Once = Once::new();
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
     let (theory, goal) = (theory.clone(), goal.clone());
-    let unknown = |reason: &str| Ok(Verdict::Unknown { reason: reason.into(), at_limit: true });
-    match worker::run("z3-prove", &ABANDONED, deadline, cancel.as_ref(), move |stop| check(&theory, &goal, deadline, stop)) {
+    let unknown = |reason: &str| {
+        Ok(Verdict::Unknown {
+            reason: reason.into(),
+            at_limit: true,
+        })
+    };
+    match worker::run(
+        "z3-prove",
+        &ABANDONED,
+        deadline,
+        cancel.as_ref(),
+        move |stop| check(&theory, &goal, deadline, stop),
+    ) {
         worker::Outcome::Done(answer) => answer,
         worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
-        worker::Outcome::GaveUp { interrupted: false } => unknown("Z3 gave up: timeout (Z3 is being stopped in the background)"),
+        worker::Outcome::GaveUp { interrupted: false } => {
+            unknown("Z3 gave up: timeout (Z3 is being stopped in the background)")
+        }
         worker::Outcome::Busy => unknown("Z3 was still stopping earlier checks"),
-        worker::Outcome::Failed(why) => Ok(Verdict::Unknown { reason: format!("Z3 did not run: {why}"), at_limit: false }),
+        worker::Outcome::Failed(why) => Ok(Verdict::Unknown {
+            reason: format!("Z3 did not run: {why}"),
+            at_limit: false,
+        }),
     }
 }
 
@@ -83,11 +107,23 @@ const LAST_SHORT_ATTEMPT: Duration = Duration::from_millis(800);
 /// depends on incidental choices (even on symbol names): an implication between magma laws took
 /// 0.1 s in one run and more than 2 s in the next, so restarts decide more within a deadline
 /// than one long run.
-fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>) -> Result<Verdict, EncodeError> {
+fn check(
+    theory: &Theory,
+    goal: &Axiom,
+    deadline: Instant,
+    stop: Arc<AtomicBool>,
+) -> Result<Verdict, EncodeError> {
     let mut enc = Encoder::new(&theory.sig, Domains::Uninterpreted);
-    let mut assertions = theory.axioms.iter().map(|a| enc.axiom(a)).collect::<Result<Vec<_>, _>>()?;
+    let mut assertions = theory
+        .axioms
+        .iter()
+        .map(|a| enc.axiom(a))
+        .collect::<Result<Vec<_>, _>>()?;
     assertions.push(enc.axiom(goal)?.not());
-    let budget = Budget { cancel: Some(stop.clone()), ..Budget::default() };
+    let budget = Budget {
+        cancel: Some(stop.clone()),
+        ..Budget::default()
+    };
     let (mut attempt, mut seed) = (FIRST_ATTEMPT, 0);
     loop {
         let solver = Solver::new();
@@ -96,14 +132,30 @@ fn check(theory: &Theory, goal: &Axiom, deadline: Instant, stop: Arc<AtomicBool>
         solver.set_params(&params);
         assertions.iter().for_each(|a| solver.assert(a));
         let now = Instant::now();
-        let until = if attempt > LAST_SHORT_ATTEMPT || now + 2 * attempt >= deadline { deadline } else { now + attempt };
+        let until = if attempt > LAST_SHORT_ATTEMPT || now + 2 * attempt >= deadline {
+            deadline
+        } else {
+            now + attempt
+        };
         match super::solve::check(&solver, &budget, Some(until)) {
             SatResult::Unsat => return Ok(Verdict::Proved),
-            SatResult::Sat => return Ok(Verdict::Unknown { reason: "sat: Z3 found a model of the axioms violating the goal (it may be infinite)".into(), at_limit: false }),
-            SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => (attempt, seed) = (attempt * 2, seed + 1),
+            SatResult::Sat => return Ok(Verdict::Unknown {
+                reason:
+                    "sat: Z3 found a model of the axioms violating the goal (it may be infinite)"
+                        .into(),
+                at_limit: false,
+            }),
+            SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => {
+                (attempt, seed) = (attempt * 2, seed + 1)
+            }
             SatResult::Unknown => {
-                let reason = solver.get_reason_unknown().unwrap_or_else(|| "no reason given".into());
-                return Ok(Verdict::Unknown { reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1), at_limit: true });
+                let reason = solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "no reason given".into());
+                return Ok(Verdict::Unknown {
+                    reason: format!("Z3 gave up after {} attempt(s): {reason}", seed + 1),
+                    at_limit: true,
+                });
             }
         }
     }

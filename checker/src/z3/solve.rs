@@ -18,9 +18,15 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// Whether work under `budget` must stop: `deadline` has passed or the cancel flag (Ctrl-C) is
 /// set. It owns what it reads, so a watcher thread or an encoder can keep it.
-pub fn stop_condition(budget: &Budget, deadline: Option<Instant>) -> impl Fn() -> bool + Send + 'static {
+pub fn stop_condition(
+    budget: &Budget,
+    deadline: Option<Instant>,
+) -> impl Fn() -> bool + Send + 'static {
     let cancel = budget.cancel.clone();
-    move || deadline.is_some_and(|d| Instant::now() >= d) || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    move || {
+        deadline.is_some_and(|d| Instant::now() >= d)
+            || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
 }
 
 /// Runs `solver.check()` until `deadline` or the budget's cancel flag. Returns `Unknown` without

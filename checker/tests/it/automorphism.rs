@@ -17,7 +17,16 @@ use crate::common::{bench_theory, permutations, permute};
 /// relabeling of every class the native finder enumerates, without repeats, kept when renaming
 /// by `perm` leaves it as it is. `None` when the native enumeration is cut short by `budget`.
 fn invariant_by_relabeling(t: &Theory, n: u32, perm: &[Vec<u32>], budget: &Budget) -> Option<u128> {
-    let e = finder::enumerate(t, &[n], budget, Options { classes: true, ..Options::default() }).unwrap();
+    let e = finder::enumerate(
+        t,
+        &[n],
+        budget,
+        Options {
+            classes: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     if e.iso.status != Status::Exact {
         return None;
     }
@@ -27,24 +36,59 @@ fn invariant_by_relabeling(t: &Theory, n: u32, perm: &[Vec<u32>], budget: &Budge
             labeled.insert(permute(&t.sig, &class.model, &[p]));
         }
     }
-    assert_eq!(labeled.len() as u128, e.labeled.value, "relabeling {} at {n} does not give the labeled count", t.name);
-    Some(labeled.iter().filter(|m| permute(&t.sig, m, perm) == **m).count() as u128)
+    assert_eq!(
+        labeled.len() as u128,
+        e.labeled.value,
+        "relabeling {} at {n} does not give the labeled count",
+        t.name
+    );
+    Some(
+        labeled
+            .iter()
+            .filter(|m| permute(&t.sig, m, perm) == **m)
+            .count() as u128,
+    )
 }
 
 /// Every candidate permutation at sizes 4 and 5, on seeds with few models there and on
 /// self-orthogonal Latin squares: the SAT count under the invariance clauses equals the oracle.
 #[test]
 fn invariance_admits_exactly_the_models_the_permutation_preserves() {
-    let budget = Budget { nodes: Some(2_000_000), ..Budget::default() };
-    let mut theories: Vec<Theory> = ["group", "abelian_group", "loop", "quasigroup", "lattice", "distributive_lattice", "boolean_algebra", "band", "comm_monoid", "latin_quandle", "linear_order"].iter().map(|s| seeds::load(s).unwrap()).collect();
+    let budget = Budget {
+        nodes: Some(2_000_000),
+        ..Budget::default()
+    };
+    let mut theories: Vec<Theory> = [
+        "group",
+        "abelian_group",
+        "loop",
+        "quasigroup",
+        "lattice",
+        "distributive_lattice",
+        "boolean_algebra",
+        "band",
+        "comm_monoid",
+        "latin_quandle",
+        "linear_order",
+    ]
+    .iter()
+    .map(|s| seeds::load(s).unwrap())
+    .collect();
     theories.push(bench_theory("sols.bk"));
     let mut compared = 0;
     for t in &theories {
         for n in [4, 5] {
             for perm in automorphism::candidates(&[n]) {
-                let Some(want) = invariant_by_relabeling(t, n, &perm, &budget) else { continue };
+                let Some(want) = invariant_by_relabeling(t, n, &perm, &budget) else {
+                    continue;
+                };
                 let got = sat::count_invariant_directly(t, &[n], &perm, &budget).unwrap();
-                assert_eq!(got.status, Status::Exact, "{} at {n} under {perm:?}", t.name);
+                assert_eq!(
+                    got.status,
+                    Status::Exact,
+                    "{} at {n} under {perm:?}",
+                    t.name
+                );
                 assert_eq!(got.value, want, "{} at {n} under {perm:?}", t.name);
                 compared += 1;
             }
@@ -60,7 +104,13 @@ fn invariance_admits_exactly_the_models_the_permutation_preserves() {
 fn failed_tries_leave_the_search_whole() {
     let t = Theory::parse("theory FourNames\nconst a\nconst b\nconst c\nconst d\naxiom distinct: a != b & a != c & a != d & b != c & b != d & c != d\n", "four.bk").unwrap();
     for p in automorphism::candidates(&[4]) {
-        assert_eq!(sat::count_invariant_directly(&t, &[4], &p, &Budget::default()).unwrap().value, 0, "{p:?}");
+        assert_eq!(
+            sat::count_invariant_directly(&t, &[4], &p, &Budget::default())
+                .unwrap()
+                .value,
+            0,
+            "{p:?}"
+        );
     }
     let model = sat_model(&t, 4);
     assert!(eval::check(&t, &model).is_ok());
@@ -70,7 +120,10 @@ fn failed_tries_leave_the_search_whole() {
 /// tries each instance here takes about a second; without them SOLS 10 took about 50 s and
 /// SOLS 12 was not found in 300 s).
 fn sat_model(t: &Theory, n: u32) -> Structure {
-    let budget = Budget { time: Some(Duration::from_secs(600)), ..Budget::default() };
+    let budget = Budget {
+        time: Some(Duration::from_secs(600)),
+        ..Budget::default()
+    };
     match sat::first(t, &[n], &budget).unwrap().0 {
         FirstModel::Found { model } => model,
         other => panic!("{other:?}"),
@@ -86,8 +139,14 @@ fn the_tries_find_self_orthogonal_latin_squares() {
     for n in [10, 12] {
         let model = sat_model(&t, n);
         assert!(eval::check(&t, &model).is_ok());
-        let preserved = automorphism::candidates(&[n]).into_iter().filter(|p| permute(&t.sig, &model, p) == model).count();
-        assert!(preserved >= 1, "the SOLS of order {n} found has none of the candidate automorphisms");
+        let preserved = automorphism::candidates(&[n])
+            .into_iter()
+            .filter(|p| permute(&t.sig, &model, p) == model)
+            .count();
+        assert!(
+            preserved >= 1,
+            "the SOLS of order {n} found has none of the candidate automorphisms"
+        );
     }
 }
 
@@ -100,7 +159,12 @@ fn a_refuted_try_is_not_an_answer() {
     let text = std::fs::read_to_string(path).unwrap() + "\nconst c\n";
     let t = Theory::parse(&text, "sols_named.bk").unwrap();
     let full_cycle = &automorphism::candidates(&[10])[0];
-    assert_eq!(sat::count_invariant_directly(&t, &[10], full_cycle, &Budget::default()).unwrap().value, 0);
+    assert_eq!(
+        sat::count_invariant_directly(&t, &[10], full_cycle, &Budget::default())
+            .unwrap()
+            .value,
+        0
+    );
     let model = sat_model(&t, 10);
     assert!(eval::check(&t, &model).is_ok());
 }
@@ -113,7 +177,11 @@ fn candidates_are_cycles_with_few_fixed_points() {
     let c = automorphism::candidates(&[6, 2]);
     assert_eq!(c.len(), 4);
     for (k, perm) in c.iter().enumerate() {
-        let fixed = perm[0].iter().enumerate().filter(|&(a, &b)| a as u32 == b).count();
+        let fixed = perm[0]
+            .iter()
+            .enumerate()
+            .filter(|&(a, &b)| a as u32 == b)
+            .count();
         assert_eq!(fixed, k);
         let mut x = 0u32;
         let mut order = 0;

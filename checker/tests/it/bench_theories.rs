@@ -10,28 +10,72 @@ use birkhoff_engine::{eval, Theory};
 /// Asserts that `file` has a model of size n exactly for the sizes in `exists`, with each way of
 /// branching alone and with both side by side, and fewest values first on one thread (as a
 /// race's first look searches, without its budget).
-fn spectrum_support(file: &str, sizes: impl IntoIterator<Item = u32> + Clone, exists: impl Fn(u32) -> bool) {
-    for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
+fn spectrum_support(
+    file: &str,
+    sizes: impl IntoIterator<Item = u32> + Clone,
+    exists: impl Fn(u32) -> bool,
+) {
+    for branching in [
+        Branching::DecisionOrder,
+        Branching::FewestValues,
+        Branching::Both,
+    ] {
         spectrum_support_by(branching, file, sizes.clone(), &exists);
     }
-    let look = Options { branching: Branching::FewestValues, ..Options::default() };
-    check_support(file, "this thread", sizes, &exists, |t, n| first_on_this_thread(t, &[n], &Budget::default(), look).unwrap().0);
+    let look = Options {
+        branching: Branching::FewestValues,
+        ..Options::default()
+    };
+    check_support(file, "this thread", sizes, &exists, |t, n| {
+        first_on_this_thread(t, &[n], &Budget::default(), look)
+            .unwrap()
+            .0
+    });
 }
 
-fn spectrum_support_by(branching: Branching, file: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool) {
+fn spectrum_support_by(
+    branching: Branching,
+    file: &str,
+    sizes: impl IntoIterator<Item = u32>,
+    exists: impl Fn(u32) -> bool,
+) {
     let how = format!("{branching:?}");
-    check_support(file, &how, sizes, exists, |t, n| first(t, &[n], &Budget::default(), Options { branching, ..Options::default() }).unwrap().0);
+    check_support(file, &how, sizes, exists, |t, n| {
+        first(
+            t,
+            &[n],
+            &Budget::default(),
+            Options {
+                branching,
+                ..Options::default()
+            },
+        )
+        .unwrap()
+        .0
+    });
 }
 
-fn check_support(file: &str, how: &str, sizes: impl IntoIterator<Item = u32>, exists: impl Fn(u32) -> bool, find: impl Fn(&Theory, u32) -> FirstModel) {
+fn check_support(
+    file: &str,
+    how: &str,
+    sizes: impl IntoIterator<Item = u32>,
+    exists: impl Fn(u32) -> bool,
+    find: impl Fn(&Theory, u32) -> FirstModel,
+) {
     let t = crate::common::bench_theory(file);
     for n in sizes {
         match find(&t, n) {
             FirstModel::Found { model } => {
-                assert!(exists(n), "{file} ({how}): a model of size {n}, but none should exist");
+                assert!(
+                    exists(n),
+                    "{file} ({how}): a model of size {n}, but none should exist"
+                );
                 assert!(eval::check(&t, &model).is_ok());
             }
-            FirstModel::None => assert!(!exists(n), "{file} ({how}): none of size {n}, but one should exist"),
+            FirstModel::None => assert!(
+                !exists(n),
+                "{file} ({how}): none of size {n}, but one should exist"
+            ),
             FirstModel::Unknown => panic!("{file} n={n}: an unlimited search gave up"),
         }
     }
@@ -56,8 +100,18 @@ fn steiner_quasigroups_at_one_or_three_mod_six() {
 /// 16 in 20 s.
 #[test]
 fn fewest_values_first_decides_steiner_and_mendelsohn_quasigroups() {
-    spectrum_support_by(Branching::FewestValues, "steiner_quasigroup.bk", 8..=16, |n| n % 6 == 1 || n % 6 == 3);
-    spectrum_support_by(Branching::FewestValues, "mendelsohn_quasigroup.bk", 8..=10, |n| n % 3 == 0 || n % 3 == 1);
+    spectrum_support_by(
+        Branching::FewestValues,
+        "steiner_quasigroup.bk",
+        8..=16,
+        |n| n % 6 == 1 || n % 6 == 3,
+    );
+    spectrum_support_by(
+        Branching::FewestValues,
+        "mendelsohn_quasigroup.bk",
+        8..=10,
+        |n| n % 3 == 0 || n % 3 == 1,
+    );
 }
 
 /// On one thread the searches take turns; run one after the other, the first may never end.
@@ -68,11 +122,21 @@ fn fewest_values_first_decides_steiner_and_mendelsohn_quasigroups() {
 /// decided here within a node budget that the slower search alone exhausts.
 #[test]
 fn searches_take_turns_on_one_thread() {
-    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let budget = Budget { nodes: Some(40_000), ..Budget::default() };
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let budget = Budget {
+        nodes: Some(40_000),
+        ..Budget::default()
+    };
     let moufang = crate::common::bench_theory("nonassociative_moufang_loop.bk");
-    let (outcome, _, _) = one_thread.install(|| first(&moufang, &[16], &budget, Options::default())).unwrap();
-    let FirstModel::Found { model } = outcome else { panic!("a nonassociative Moufang loop of order 16 exists: {outcome:?}") };
+    let (outcome, _, _) = one_thread
+        .install(|| first(&moufang, &[16], &budget, Options::default()))
+        .unwrap();
+    let FirstModel::Found { model } = outcome else {
+        panic!("a nonassociative Moufang loop of order 16 exists: {outcome:?}")
+    };
     assert!(eval::check(&moufang, &model).is_ok());
     let groups = Theory::parse(
         "theory NonabelianGroupWitnessed\nfunc * : 2\nfunc inv : 1\nconst e\nconst a\nconst b\n\
@@ -81,13 +145,21 @@ fn searches_take_turns_on_one_thread() {
         "witnessed.bk",
     )
     .unwrap();
-    let (outcome, _, _) = one_thread.install(|| first(&groups, &[23], &budget, Options::default())).unwrap();
-    assert_eq!(outcome, FirstModel::None, "every group of prime order is cyclic");
+    let (outcome, _, _) = one_thread
+        .install(|| first(&groups, &[23], &budget, Options::default()))
+        .unwrap();
+    assert_eq!(
+        outcome,
+        FirstModel::None,
+        "every group of prime order is cyclic"
+    );
 }
 
 #[test]
 fn mendelsohn_quasigroups_at_zero_or_one_mod_three_except_six() {
-    spectrum_support("mendelsohn_quasigroup.bk", 1..=7, |n| (n % 3 == 0 || n % 3 == 1) && n != 6);
+    spectrum_support("mendelsohn_quasigroup.bk", 1..=7, |n| {
+        (n % 3 == 0 || n % 3 == 1) && n != 6
+    });
 }
 
 #[test]
@@ -116,8 +188,19 @@ fn no_small_distributive_nonmedial_quasigroups() {
 #[test]
 fn a_distributive_nonmedial_quasigroup_of_order_81() {
     let t = crate::common::bench_theory("distributive_nonmedial_quasigroup.bk");
-    let (outcome, _, _) = first(&t, &[81], &Budget { time: Some(std::time::Duration::from_secs(600)), ..Budget::default() }, Options::default()).unwrap();
-    let FirstModel::Found { model } = outcome else { panic!("order 81: {outcome:?}") };
+    let (outcome, _, _) = first(
+        &t,
+        &[81],
+        &Budget {
+            time: Some(std::time::Duration::from_secs(600)),
+            ..Budget::default()
+        },
+        Options::default(),
+    )
+    .unwrap();
+    let FirstModel::Found { model } = outcome else {
+        panic!("order 81: {outcome:?}")
+    };
     assert!(eval::check(&t, &model).is_ok());
     let op = t.sig.funcs.iter().position(|f| f.name == "*").unwrap();
     let m = |x: usize, y: usize| model.funcs[op][x * 81 + y] as usize;
@@ -126,7 +209,10 @@ fn a_distributive_nonmedial_quasigroup_of_order_81() {
         let mut column: Vec<usize> = (0..81).map(|y| m(y, x)).collect();
         row.sort_unstable();
         column.sort_unstable();
-        assert!(row == (0..81).collect::<Vec<_>>() && column == row, "a Latin square");
+        assert!(
+            row == (0..81).collect::<Vec<_>>() && column == row,
+            "a Latin square"
+        );
         for y in 0..81 {
             for z in 0..81 {
                 assert_eq!(m(x, m(y, z)), m(m(x, y), m(x, z)));
@@ -134,8 +220,12 @@ fn a_distributive_nonmedial_quasigroup_of_order_81() {
             }
         }
     }
-    let mut quadruples = (0..81usize.pow(4)).map(|i| (i / 81usize.pow(3), i / 6561 % 81, i / 81 % 81, i % 81));
-    assert!(quadruples.any(|(x, y, z, w)| m(m(x, y), m(z, w)) != m(m(x, z), m(y, w))), "not medial");
+    let mut quadruples =
+        (0..81usize.pow(4)).map(|i| (i / 81usize.pow(3), i / 6561 % 81, i / 81 % 81, i % 81));
+    assert!(
+        quadruples.any(|(x, y, z, w)| m(m(x, y), m(z, w)) != m(m(x, z), m(y, w))),
+        "not medial"
+    );
 }
 
 /// The prover comparison's loop and quasigroup problems (benches/provers/loops/) state the truth
@@ -145,26 +235,55 @@ fn a_distributive_nonmedial_quasigroup_of_order_81() {
 fn prover_problems_are_labelled_as_small_models_say() {
     use birkhoff_checker::prover::countermodel::{search, Search};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/provers/loops");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "bk")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bk"))
+        .collect();
     files.sort();
     assert!(files.len() >= 30, "{} problems", files.len());
     for path in files {
         let t = Theory::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let goal = birkhoff_engine::parse::parse_formula(&t.sig, &t.meta["conjecture"], "conjecture").unwrap();
+        let goal =
+            birkhoff_engine::parse::parse_formula(&t.sig, &t.meta["conjecture"], "conjecture")
+                .unwrap();
         let holds = match t.meta["expected"].as_str() {
             "true" => true,
             "false" => false,
-            other => panic!("{}: expected must be true or false, not {other}", path.display()),
+            other => panic!(
+                "{}: expected must be true or false, not {other}",
+                path.display()
+            ),
         };
         // No time limit to speak of: the searches take milliseconds, and a limit reached would
         // fail the test rather than pass it.
-        let found = search(&t, &goal, 1, if holds { 4 } else { 6 }, std::time::Duration::from_secs(3600), &Budget::default()).unwrap();
+        let found = search(
+            &t,
+            &goal,
+            1,
+            if holds { 4 } else { 6 },
+            std::time::Duration::from_secs(3600),
+            &Budget::default(),
+        )
+        .unwrap();
         match (holds, found) {
-            (false, Search::Found(c)) => assert!(eval::check(&t, &c.model).is_ok() && eval::falsify(&t.sig, &c.model, &goal).is_some()),
+            (false, Search::Found(c)) => assert!(
+                eval::check(&t, &c.model).is_ok()
+                    && eval::falsify(&t.sig, &c.model, &goal).is_some()
+            ),
             (true, Search::NoneUpTo) => {}
-            (_, Search::Found(c)) => panic!("{}: a countermodel to a theorem: {:?}", path.display(), c.model),
-            (_, Search::NoneUpTo) => panic!("{}: no countermodel up to size 6 to a non-theorem", path.display()),
-            (_, Search::OutOfTime(why) | Search::CannotSearch(why)) => panic!("{}: {why}", path.display()),
+            (_, Search::Found(c)) => panic!(
+                "{}: a countermodel to a theorem: {:?}",
+                path.display(),
+                c.model
+            ),
+            (_, Search::NoneUpTo) => panic!(
+                "{}: no countermodel up to size 6 to a non-theorem",
+                path.display()
+            ),
+            (_, Search::OutOfTime(why) | Search::CannotSearch(why)) => {
+                panic!("{}: {why}", path.display())
+            }
         }
     }
 }

@@ -2,18 +2,26 @@
 //! cancellation gives `at least k` (k at most the truth) or `unknown`, and `exact` only when
 //! it is the true count. The truth comes from the ground-truth table.
 
-
+use crate::common::ground_truth;
 use birkhoff_checker::budget::{Budget, Count, Status};
-use birkhoff_checker::finder::{count_labeled_directly, enumerate, enumerate_up_to, first, FirstModel, Options};
+use birkhoff_checker::finder::{
+    count_labeled_directly, enumerate, enumerate_up_to, first, FirstModel, Options,
+};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::Theory;
-use crate::common::ground_truth;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// (theory, n): rows with both counts known, large enough that small budgets cut them short.
-const CASES: &[(&str, u32)] = &[("semigroup", 4), ("group", 6), ("poset", 5), ("quasigroup", 4), ("lattice", 6), ("band", 5)];
+const CASES: &[(&str, u32)] = &[
+    ("semigroup", 4),
+    ("group", 6),
+    ("poset", 5),
+    ("quasigroup", 4),
+    ("lattice", 6),
+    ("band", 5),
+];
 
 struct Case {
     theory: Theory,
@@ -27,8 +35,17 @@ fn cases() -> Vec<Case> {
     CASES
         .iter()
         .map(|&(name, n)| {
-            let r = rows.iter().find(|r| r.theory == name && r.n == n).unwrap_or_else(|| panic!("no row {name} {n}"));
-            Case { theory: theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms).unwrap(), n, iso: r.iso.unwrap(), labeled: r.labeled }
+            let r = rows
+                .iter()
+                .find(|r| r.theory == name && r.n == n)
+                .unwrap_or_else(|| panic!("no row {name} {n}"));
+            Case {
+                theory: theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms)
+                    .unwrap(),
+                n,
+                iso: r.iso.unwrap(),
+                labeled: r.labeled,
+            }
         })
         .collect()
 }
@@ -38,7 +55,11 @@ fn cases() -> Vec<Case> {
 fn honest(what: &str, got: Count, truth: u128) {
     match got.status {
         Status::Exact => assert_eq!(got.value, truth, "{what}: a wrong exact count"),
-        Status::AtLeast => assert!(got.value >= 1 && got.value <= truth, "{what}: at least {} but the truth is {truth}", got.value),
+        Status::AtLeast => assert!(
+            got.value >= 1 && got.value <= truth,
+            "{what}: at least {} but the truth is {truth}",
+            got.value
+        ),
         Status::Unknown => assert_eq!(got.value, 0, "{what}: unknown with a value"),
     }
 }
@@ -50,7 +71,10 @@ fn check(c: &Case, budget: &Budget, label: &str) -> (Count, Count) {
     if let Some(l) = c.labeled {
         honest(&format!("{what} labeled"), e.labeled, l);
     }
-    assert_eq!(e.iso.status, e.labeled.status, "{what}: iso and labeled counts from one search share a status");
+    assert_eq!(
+        e.iso.status, e.labeled.status,
+        "{what}: iso and labeled counts from one search share a status"
+    );
     (e.iso, e.labeled)
 }
 
@@ -58,10 +82,18 @@ fn check(c: &Case, budget: &Budget, label: &str) -> (Count, Count) {
 fn tiny_time_limits_never_give_a_wrong_exact_count() {
     for c in cases() {
         for micros in [0, 1, 50, 1000, 20_000] {
-            let budget = Budget { time: Some(Duration::from_micros(micros)), ..Budget::default() };
+            let budget = Budget {
+                time: Some(Duration::from_micros(micros)),
+                ..Budget::default()
+            };
             let (iso, _) = check(&c, &budget, &format!("time {micros}µs"));
             if micros == 0 {
-                assert_ne!(iso.status, Status::Exact, "{}: a zero time limit cannot finish a search", c.theory.name);
+                assert_ne!(
+                    iso.status,
+                    Status::Exact,
+                    "{}: a zero time limit cannot finish a search",
+                    c.theory.name
+                );
             }
         }
     }
@@ -72,12 +104,25 @@ fn node_limits_never_give_a_wrong_exact_count() {
     for c in cases() {
         let mut statuses = Vec::new();
         for nodes in [0, 1, 16, 100, 1000, 10_000, u64::MAX / 2] {
-            let budget = Budget { nodes: Some(nodes), ..Budget::default() };
+            let budget = Budget {
+                nodes: Some(nodes),
+                ..Budget::default()
+            };
             let (iso, _) = check(&c, &budget, &format!("nodes {nodes}"));
             statuses.push(iso.status);
         }
-        assert_ne!(statuses[0], Status::Exact, "{}: no node budget finishes a search that needs nodes", c.theory.name);
-        assert_eq!(*statuses.last().unwrap(), Status::Exact, "{}: an ample node budget must finish", c.theory.name);
+        assert_ne!(
+            statuses[0],
+            Status::Exact,
+            "{}: no node budget finishes a search that needs nodes",
+            c.theory.name
+        );
+        assert_eq!(
+            *statuses.last().unwrap(),
+            Status::Exact,
+            "{}: an ample node budget must finish",
+            c.theory.name
+        );
     }
 }
 
@@ -88,21 +133,60 @@ fn model_limits_give_at_least_the_limit() {
             if k == 0 {
                 continue;
             }
-            let budget = Budget { models: Some(k as u64), ..Budget::default() };
+            let budget = Budget {
+                models: Some(k as u64),
+                ..Budget::default()
+            };
             // The limit counts new classes per piece of the split search, so isomorphic models
             // found in two pieces may stop it a little before k distinct classes.
             let (iso, labeled) = check(&c, &budget, &format!("models {k}"));
-            assert!(iso.status == Status::AtLeast && iso.value >= 1 && iso.value <= k, "{} limit {k}: {iso:?}", c.theory.name);
+            assert!(
+                iso.status == Status::AtLeast && iso.value >= 1 && iso.value <= k,
+                "{} limit {k}: {iso:?}",
+                c.theory.name
+            );
             assert_eq!(labeled.status, Status::AtLeast);
         }
         // With the classes kept, the limit caps the list too.
-        let e = enumerate(&c.theory, &[c.n], &Budget { models: Some(1), ..Budget::default() }, Options::default()).unwrap();
+        let e = enumerate(
+            &c.theory,
+            &[c.n],
+            &Budget {
+                models: Some(1),
+                ..Budget::default()
+            },
+            Options::default(),
+        )
+        .unwrap();
         assert_eq!(e.classes.len(), 1);
-        assert_eq!(Some(e.labeled.value), birkhoff_checker::iso::labelled_copies(&[c.n], e.classes[0].automorphisms));
+        assert_eq!(
+            Some(e.labeled.value),
+            birkhoff_checker::iso::labelled_copies(&[c.n], e.classes[0].automorphisms)
+        );
         // A limit above every model the search meets never binds: the count is exact.
-        let met = enumerate(&c.theory, &[c.n], &Budget::default(), Options::counts_only()).unwrap().models_met;
-        let (iso, _) = check(&c, &Budget { models: Some(met + 1), ..Budget::default() }, "models above the models met");
-        assert_eq!(iso, Count { value: c.iso, status: Status::Exact });
+        let met = enumerate(
+            &c.theory,
+            &[c.n],
+            &Budget::default(),
+            Options::counts_only(),
+        )
+        .unwrap()
+        .models_met;
+        let (iso, _) = check(
+            &c,
+            &Budget {
+                models: Some(met + 1),
+                ..Budget::default()
+            },
+            "models above the models met",
+        );
+        assert_eq!(
+            iso,
+            Count {
+                value: c.iso,
+                status: Status::Exact
+            }
+        );
     }
 }
 
@@ -111,8 +195,20 @@ fn cancellation_never_gives_a_wrong_exact_count() {
     for c in cases() {
         // Cancelled before the start.
         let flag = Arc::new(AtomicBool::new(true));
-        let (iso, _) = check(&c, &Budget { cancel: Some(flag), ..Budget::default() }, "cancelled at once");
-        assert_ne!(iso.status, Status::Exact, "{}: a cancelled search finished", c.theory.name);
+        let (iso, _) = check(
+            &c,
+            &Budget {
+                cancel: Some(flag),
+                ..Budget::default()
+            },
+            "cancelled at once",
+        );
+        assert_ne!(
+            iso.status,
+            Status::Exact,
+            "{}: a cancelled search finished",
+            c.theory.name
+        );
         // Cancelled from another thread while it runs (it may finish first: then it is exact).
         let flag = Arc::new(AtomicBool::new(false));
         let setter = {
@@ -122,7 +218,14 @@ fn cancellation_never_gives_a_wrong_exact_count() {
                 flag.store(true, Ordering::Relaxed);
             })
         };
-        check(&c, &Budget { cancel: Some(flag), ..Budget::default() }, "cancelled after 5 ms");
+        check(
+            &c,
+            &Budget {
+                cancel: Some(flag),
+                ..Budget::default()
+            },
+            "cancelled after 5 ms",
+        );
         setter.join().unwrap();
     }
 }
@@ -131,15 +234,32 @@ fn cancellation_never_gives_a_wrong_exact_count() {
 fn first_model_with_tiny_budgets_never_claims_none_wrongly() {
     for c in cases() {
         for budget in [
-            Budget { time: Some(Duration::ZERO), ..Budget::default() },
-            Budget { nodes: Some(0), ..Budget::default() },
-            Budget { nodes: Some(3), ..Budget::default() },
-            Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() },
+            Budget {
+                time: Some(Duration::ZERO),
+                ..Budget::default()
+            },
+            Budget {
+                nodes: Some(0),
+                ..Budget::default()
+            },
+            Budget {
+                nodes: Some(3),
+                ..Budget::default()
+            },
+            Budget {
+                cancel: Some(Arc::new(AtomicBool::new(true))),
+                ..Budget::default()
+            },
         ] {
             let (outcome, _, _) = first(&c.theory, &[c.n], &budget, Options::default()).unwrap();
             match outcome {
-                FirstModel::Found { model } => assert!(birkhoff_engine::eval::check(&c.theory, &model).is_ok()),
-                FirstModel::None => panic!("{} n={}: 'none' under a cut budget, but models exist", c.theory.name, c.n),
+                FirstModel::Found { model } => {
+                    assert!(birkhoff_engine::eval::check(&c.theory, &model).is_ok())
+                }
+                FirstModel::None => panic!(
+                    "{} n={}: 'none' under a cut budget, but models exist",
+                    c.theory.name, c.n
+                ),
                 FirstModel::Unknown => {}
             }
         }
@@ -148,14 +268,35 @@ fn first_model_with_tiny_budgets_never_claims_none_wrongly() {
 
 #[test]
 fn direct_labeled_counts_with_budgets_are_honest() {
-    for c in cases().into_iter().filter(|c| c.labeled.is_some() && c.n <= 4) {
+    for c in cases()
+        .into_iter()
+        .filter(|c| c.labeled.is_some() && c.n <= 4)
+    {
         let truth = c.labeled.unwrap();
         for nodes in [0, 10, 1000] {
-            let got = count_labeled_directly(&c.theory, &[c.n], &Budget { nodes: Some(nodes), ..Budget::default() }).unwrap();
-            honest(&format!("{} direct labeled, nodes {nodes}", c.theory.name), got, truth);
+            let got = count_labeled_directly(
+                &c.theory,
+                &[c.n],
+                &Budget {
+                    nodes: Some(nodes),
+                    ..Budget::default()
+                },
+            )
+            .unwrap();
+            honest(
+                &format!("{} direct labeled, nodes {nodes}", c.theory.name),
+                got,
+                truth,
+            );
         }
         let got = count_labeled_directly(&c.theory, &[c.n], &Budget::default()).unwrap();
-        assert_eq!(got, Count { value: truth, status: Status::Exact });
+        assert_eq!(
+            got,
+            Count {
+                value: truth,
+                status: Status::Exact
+            }
+        );
     }
 }
 
@@ -165,15 +306,46 @@ fn direct_labeled_counts_with_budgets_are_honest() {
 fn a_walk_over_sizes_stops_after_the_first_count_cut_short() {
     let rows = ground_truth();
     let semigroup = rows.iter().find(|r| r.theory == "semigroup").unwrap();
-    let t = theory_from_ladr_row(&semigroup.theory, &semigroup.functions, &semigroup.relations, &semigroup.axioms).unwrap();
-    let truth = |n: u32| rows.iter().find(|r| r.theory == "semigroup" && r.n == n).and_then(|r| r.iso).unwrap();
+    let t = theory_from_ladr_row(
+        &semigroup.theory,
+        &semigroup.functions,
+        &semigroup.relations,
+        &semigroup.axioms,
+    )
+    .unwrap();
+    let truth = |n: u32| {
+        rows.iter()
+            .find(|r| r.theory == "semigroup" && r.n == n)
+            .and_then(|r| r.iso)
+            .unwrap()
+    };
     let all = enumerate_up_to(&t, 4, &Budget::default(), Options::default()).unwrap();
-    assert_eq!(all.iter().map(|e| (e.sizes.clone(), e.iso)).collect::<Vec<_>>(), (1..=4).map(|n| (vec![n], Count::from_search(truth(n), true))).collect::<Vec<_>>());
+    assert_eq!(
+        all.iter()
+            .map(|e| (e.sizes.clone(), e.iso))
+            .collect::<Vec<_>>(),
+        (1..=4)
+            .map(|n| (vec![n], Count::from_search(truth(n), true)))
+            .collect::<Vec<_>>()
+    );
     // 5 semigroups of order 2 but at most 3 models per size: order 2 is a lower bound, the end.
-    let cut = enumerate_up_to(&t, 4, &Budget { models: Some(3), ..Budget::default() }, Options::default()).unwrap();
+    let cut = enumerate_up_to(
+        &t,
+        4,
+        &Budget {
+            models: Some(3),
+            ..Budget::default()
+        },
+        Options::default(),
+    )
+    .unwrap();
     assert_eq!(cut.len(), 2);
     assert_eq!(cut[0].iso, Count::from_search(1, true));
-    honest("semigroups of order 2 with 3 models at most", cut[1].iso, truth(2));
+    honest(
+        "semigroups of order 2 with 3 models at most",
+        cut[1].iso,
+        truth(2),
+    );
     assert_ne!(cut[1].iso.status, Status::Exact);
 }
 
@@ -193,15 +365,29 @@ fn the_budget_holds_while_the_problem_is_built() {
         asked.set(asked.get() + 1);
         true
     };
-    assert!(matches!(Problem::within(&t, &[64], &stop), Err(ProblemError::Stopped)));
+    assert!(matches!(
+        Problem::within(&t, &[64], &stop),
+        Err(ProblemError::Stopped)
+    ));
     assert_eq!(asked.get(), 1, "it stops at the first look");
     // A search whose time is already up answers honestly, without building the whole problem.
-    let cancelled = Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() };
+    let cancelled = Budget {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..Budget::default()
+    };
     let e = enumerate(&t, &[64], &cancelled, Options::default()).unwrap();
-    assert_eq!((e.iso.status, e.labeled.status, e.nodes), (Status::Unknown, Status::Unknown, 0));
+    assert_eq!(
+        (e.iso.status, e.labeled.status, e.nodes),
+        (Status::Unknown, Status::Unknown, 0)
+    );
     let (f, nodes, _) = first(&t, &[64], &cancelled, Options::default()).unwrap();
     assert_eq!((f, nodes), (FirstModel::Unknown, 0));
-    assert_eq!(count_labeled_directly(&t, &[64], &cancelled).unwrap().status, Status::Unknown);
+    assert_eq!(
+        count_labeled_directly(&t, &[64], &cancelled)
+            .unwrap()
+            .status,
+        Status::Unknown
+    );
 }
 
 #[test]
@@ -211,9 +397,15 @@ fn a_problem_too_large_for_memory_is_refused_before_it_is_built() {
     // search's copies, past a limit of 2 GiB (the default, nine tenths of the memory available,
     // depends on the machine).
     birkhoff_checker::budget::set_memory_limit(2 << 30);
-    let t = Theory::parse("theory W\nfunc * : 2\naxiom a: ((x * y) * (z * u)) * (v * w) = x\n", "w.bk").unwrap();
+    let t = Theory::parse(
+        "theory W\nfunc * : 2\naxiom a: ((x * y) * (z * u)) * (v * w) = x\n",
+        "w.bk",
+    )
+    .unwrap();
     match Problem::new(&t, &[19]) {
-        Err(e @ ProblemError::TooMuchMemory { .. }) => assert!(e.to_string().contains("iB of memory"), "{e}"),
+        Err(e @ ProblemError::TooMuchMemory { .. }) => {
+            assert!(e.to_string().contains("iB of memory"), "{e}")
+        }
         other => panic!("expected a refusal, got {:?}", other.map(|p| p.instances())),
     }
 }
@@ -227,13 +419,21 @@ fn a_sat_encoding_too_large_for_memory_is_refused_before_it_is_built() {
     birkhoff_checker::budget::set_memory_limit(2 << 30);
     let relation = |arity: usize| {
         let args = vec!["x"; arity].join(", ");
-        Theory::parse(&format!("theory R\nrel R : {arity}\naxiom a: R({args})\n"), "r.bk").unwrap()
+        Theory::parse(
+            &format!("theory R\nrel R : {arity}\naxiom a: R({args})\n"),
+            "r.bk",
+        )
+        .unwrap()
     };
     match birkhoff_checker::sat::first(&relation(16), &[3], &Budget::default()) {
-        Err(FinderError::Encoding(e)) => assert!(e.contains("of memory, more than the 2.0 GiB allowed"), "{e}"),
+        Err(FinderError::Encoding(e)) => assert!(
+            e.contains("of memory, more than the 2.0 GiB allowed"),
+            "{e}"
+        ),
         other => panic!("expected a refusal, got {other:?}"),
     }
-    let (found, _, _) = birkhoff_checker::sat::first(&relation(8), &[3], &Budget::default()).unwrap();
+    let (found, _, _) =
+        birkhoff_checker::sat::first(&relation(8), &[3], &Budget::default()).unwrap();
     assert!(matches!(found, FirstModel::Found { .. }));
 }
 
@@ -247,7 +447,11 @@ fn a_sat_encoding_stops_while_it_is_built() {
         fn clause(&mut self, _: &[birkhoff_checker::sat::encode::Lit]) {}
     }
     let args = vec!["x"; 13].join(", ");
-    let t = Theory::parse(&format!("theory R\nrel R : 13\naxiom a: R({args})\n"), "r.bk").unwrap();
+    let t = Theory::parse(
+        &format!("theory R\nrel R : 13\naxiom a: R({args})\n"),
+        "r.bk",
+    )
+    .unwrap();
     let asked = std::cell::Cell::new(0);
     let stop = || {
         asked.set(asked.get() + 1);

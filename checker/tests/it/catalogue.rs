@@ -32,10 +32,22 @@ pub fn quick_spectrum(t: &Theory) -> Vec<SpectrumRow> {
 pub fn quick_spectrum_to(t: &Theory, max: u32) -> Vec<SpectrumRow> {
     let mut rows = Vec::new();
     for n in 1..=max {
-        let budget = Budget { nodes: Some(NODES), models: Some(MODELS), ..Budget::default() };
-        let e = enumerate(t, &[n], &budget, Options::counts_only()).unwrap_or_else(|e| panic!("{} n={n}: {e}", t.name));
+        let budget = Budget {
+            nodes: Some(NODES),
+            models: Some(MODELS),
+            ..Budget::default()
+        };
+        let e = enumerate(t, &[n], &budget, Options::counts_only())
+            .unwrap_or_else(|e| panic!("{} n={n}: {e}", t.name));
         let exact = e.iso.status == Status::Exact;
-        rows.push(SpectrumRow { sizes: vec![n], iso: e.iso, labeled: e.labeled, seconds: e.elapsed.as_secs_f64(), nodes: e.nodes, timing: e.timing });
+        rows.push(SpectrumRow {
+            sizes: vec![n],
+            iso: e.iso,
+            labeled: e.labeled,
+            seconds: e.elapsed.as_secs_f64(),
+            nodes: e.nodes,
+            timing: e.timing,
+        });
         // The next order has many times more models than this one: stop while it is cheap.
         if !exact || e.iso.value > GROWN {
             break;
@@ -57,14 +69,28 @@ fn every_oeis_number_matches_the_computed_spectrum() {
         };
         let rows = quick_spectrum(&theory);
         match oeis::compare(&rows, seq, info.oeis_shift) {
-            None => failures.push(format!("{}: the spectrum {:?} disagrees with {id} at shift {}", info.name, rows.iter().map(|r| r.iso.to_string()).collect::<Vec<_>>(), info.oeis_shift)),
-            Some((orders, _)) if orders.len() < 3 => failures.push(format!("{}: only orders {orders:?} compared with {id}; too few to check", info.name)),
+            None => failures.push(format!(
+                "{}: the spectrum {:?} disagrees with {id} at shift {}",
+                info.name,
+                rows.iter().map(|r| r.iso.to_string()).collect::<Vec<_>>(),
+                info.oeis_shift
+            )),
+            Some((orders, _)) if orders.len() < 3 => failures.push(format!(
+                "{}: only orders {orders:?} compared with {id}; too few to check",
+                info.name
+            )),
             Some(_) => checked += 1,
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(checked >= 30, "only {checked} entries were compared with their sequence");
-    eprintln!("{checked} entries compared with their OEIS sequence in {:.2} s", start.elapsed().as_secs_f64());
+    assert!(
+        checked >= 30,
+        "only {checked} entries were compared with their sequence"
+    );
+    eprintln!(
+        "{checked} entries compared with their OEIS sequence in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
@@ -89,7 +115,11 @@ fn text(t: &Theory, a: &birkhoff_engine::Axiom) -> String {
 #[test]
 fn every_stated_implication_is_proved() {
     let start = Instant::now();
-    let opts = prover::Options { timeout: Duration::from_secs(8), max_size: 4, ..prover::Options::default() };
+    let opts = prover::Options {
+        timeout: Duration::from_secs(8),
+        max_size: 4,
+        ..prover::Options::default()
+    };
     let mut failures = Vec::new();
     let (mut implications, mut proofs) = (0, 0);
     for (info, source) in catalogue::entries().unwrap() {
@@ -99,7 +129,10 @@ fn every_stated_implication_is_proved() {
             let goals = match catalogue::axioms_over(&source, &target) {
                 Ok(g) => g,
                 Err(e) => {
-                    failures.push(format!("{} -> {}: {e} (state it under implies_literature)", info.name, imp.target));
+                    failures.push(format!(
+                        "{} -> {}: {e} (state it under implies_literature)",
+                        info.name, imp.target
+                    ));
                     continue;
                 }
             };
@@ -112,13 +145,25 @@ fn every_stated_implication_is_proved() {
                 let answer = prover::prove(&source, &goal, &opts).unwrap();
                 match answer.verdict {
                     Verdict::Proved { .. } | Verdict::ProvedByZ3 { .. } => {}
-                    Verdict::Disproved { model, .. } => failures.push(format!("{} -> {}: axiom {} is FALSE in a model of size {:?}", info.name, imp.target, goal.name, model.sizes)),
-                    Verdict::Unknown => failures.push(format!("{} -> {}: axiom {} not proved in {:?}", info.name, imp.target, goal.name, opts.timeout)),
+                    Verdict::Disproved { model, .. } => failures.push(format!(
+                        "{} -> {}: axiom {} is FALSE in a model of size {:?}",
+                        info.name, imp.target, goal.name, model.sizes
+                    )),
+                    Verdict::Unknown => failures.push(format!(
+                        "{} -> {}: axiom {} not proved in {:?}",
+                        info.name, imp.target, goal.name, opts.timeout
+                    )),
                 }
             }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(implications >= 30, "only {implications} implications stated for the prover");
-    eprintln!("{implications} implications ({proofs} axioms needing a proof) in {:.2} s", start.elapsed().as_secs_f64());
+    assert!(
+        implications >= 30,
+        "only {implications} implications stated for the prover"
+    );
+    eprintln!(
+        "{implications} implications ({proofs} axioms needing a proof) in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
 }

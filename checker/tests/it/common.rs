@@ -29,7 +29,13 @@ pub fn perm_tuples(sizes: &[u32]) -> Vec<Vec<Vec<u32>>> {
     let mut out: Vec<Vec<Vec<u32>>> = vec![vec![]];
     for &n in sizes {
         let ps = permutations(n);
-        out = out.into_iter().flat_map(|t| ps.iter().map(move |p| [t.clone(), vec![p.clone()]].concat())).collect();
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                ps.iter()
+                    .map(move |p| [t.clone(), vec![p.clone()]].concat())
+            })
+            .collect();
     }
     out
 }
@@ -42,15 +48,24 @@ pub fn permute(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure 
     for (fi, f) in sig.funcs.iter().enumerate() {
         let res = &perms[f.result.0 as usize];
         for args in tuples(sizes, &f.args) {
-            let image: Vec<u32> = args.iter().zip(&f.args).map(|(&a, srt)| perms[srt.0 as usize][a as usize]).collect();
+            let image: Vec<u32> = args
+                .iter()
+                .zip(&f.args)
+                .map(|(&a, srt)| perms[srt.0 as usize][a as usize])
+                .collect();
             let v = s.funcs[fi][table_index(sizes, &f.args, &args)];
             out.funcs[fi][table_index(sizes, &f.args, &image)] = res[v as usize];
         }
     }
     for (ri, r) in sig.rels.iter().enumerate() {
         for args in tuples(sizes, &r.args) {
-            let image: Vec<u32> = args.iter().zip(&r.args).map(|(&a, srt)| perms[srt.0 as usize][a as usize]).collect();
-            out.rels[ri][table_index(sizes, &r.args, &image)] = s.rels[ri][table_index(sizes, &r.args, &args)];
+            let image: Vec<u32> = args
+                .iter()
+                .zip(&r.args)
+                .map(|(&a, srt)| perms[srt.0 as usize][a as usize])
+                .collect();
+            out.rels[ri][table_index(sizes, &r.args, &image)] =
+                s.rels[ri][table_index(sizes, &r.args, &args)];
         }
     }
     out
@@ -60,7 +75,10 @@ pub fn permute(sig: &Signature, s: &Structure, perms: &[Vec<u32>]) -> Structure 
 pub fn all_structures(sig: &Signature, sizes: &[u32]) -> Vec<Structure> {
     let mut widths = Vec::new();
     for f in &sig.funcs {
-        widths.extend(std::iter::repeat_n(sizes[f.result.0 as usize], table_len(sizes, &f.args)));
+        widths.extend(std::iter::repeat_n(
+            sizes[f.result.0 as usize],
+            table_len(sizes, &f.args),
+        ));
     }
     for r in &sig.rels {
         widths.extend(std::iter::repeat_n(2, table_len(sizes, &r.args)));
@@ -103,11 +121,20 @@ pub fn brute_automorphisms(sig: &Signature, s: &Structure, perms: &[Vec<Vec<u32>
 
 /// The least image of `s` over all permutation tuples: a canonical form by brute force.
 pub fn brute_canonical(sig: &Signature, s: &Structure, perms: &[Vec<Vec<u32>>]) -> Structure {
-    perms.iter().map(|p| permute(sig, s, p)).min().expect("at least the identity")
+    perms
+        .iter()
+        .map(|p| permute(sig, s, p))
+        .min()
+        .expect("at least the identity")
 }
 
 /// Whether `a` and `b` are isomorphic, by trying every permutation tuple.
-pub fn brute_isomorphic(sig: &Signature, a: &Structure, b: &Structure, perms: &[Vec<Vec<u32>>]) -> bool {
+pub fn brute_isomorphic(
+    sig: &Signature,
+    a: &Structure,
+    b: &Structure,
+    perms: &[Vec<Vec<u32>>],
+) -> bool {
     a.sizes == b.sizes && perms.iter().any(|p| permute(sig, a, p) == *b)
 }
 
@@ -131,7 +158,10 @@ pub struct Row {
 
 /// Every row of the ground-truth table, in file order.
 pub fn ground_truth() -> Vec<Row> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/ground_truth.tsv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/ground_truth.tsv"
+    );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut rows = Vec::new();
     let mut header: Option<Vec<String>> = None;
@@ -145,13 +175,27 @@ pub fn ground_truth() -> Vec<Row> {
             continue;
         };
         let col = |name: &str| -> &str {
-            let i = h.iter().position(|c| c == name).unwrap_or_else(|| panic!("ground truth has no column `{name}`"));
+            let i = h
+                .iter()
+                .position(|c| c == name)
+                .unwrap_or_else(|| panic!("ground truth has no column `{name}`"));
             cols.get(i).copied().unwrap_or("").trim()
         };
-        let num = |s: &str| if s.is_empty() { None } else { Some(s.parse::<u128>().unwrap_or_else(|e| panic!("bad number `{s}` in `{line}`: {e}"))) };
+        let num = |s: &str| {
+            if s.is_empty() {
+                None
+            } else {
+                Some(
+                    s.parse::<u128>()
+                        .unwrap_or_else(|e| panic!("bad number `{s}` in `{line}`: {e}")),
+                )
+            }
+        };
         rows.push(Row {
             theory: col("theory").to_string(),
-            n: col("n").parse().unwrap_or_else(|e| panic!("bad size in `{line}`: {e}")),
+            n: col("n")
+                .parse()
+                .unwrap_or_else(|e| panic!("bad size in `{line}`: {e}")),
             iso: num(col("iso")),
             labeled: num(col("labeled")),
             oeis_iso: col("oeis_iso").to_string(),
@@ -176,10 +220,12 @@ struct Symbols {
 
 /// Symbol sets small enough for brute force at n = 3.
 fn symbols() -> impl Strategy<Value = Symbols> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(f, g, c, p)| Symbols { f, g, c, p }).prop_filter("small enough to try every table", |s| {
-        let cells = 9 * s.f as i32 + 3 * s.g as i32 + s.c as i32;
-        3f64.powi(cells) * 2f64.powi(9 * s.p as i32) <= 200_000.0
-    })
+    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>())
+        .prop_map(|(f, g, c, p)| Symbols { f, g, c, p })
+        .prop_filter("small enough to try every table", |s| {
+            let cells = 9 * s.f as i32 + 3 * s.g as i32 + s.c as i32;
+            3f64.powi(cells) * 2f64.powi(9 * s.p as i32) <= 200_000.0
+        })
 }
 
 /// A random formula over the declared symbols.
@@ -194,16 +240,28 @@ fn formula(sy: Symbols) -> impl Strategy<Value = String> {
             options.push(inner.clone().prop_map(|a| format!("g({a})")).boxed());
         }
         if sy.f {
-            options.push((inner.clone(), inner).prop_map(|(a, b)| format!("f({a}, {b})")).boxed());
+            options.push(
+                (inner.clone(), inner)
+                    .prop_map(|(a, b)| format!("f({a}, {b})"))
+                    .boxed(),
+            );
         }
         prop::strategy::Union::new(options)
     });
     let mut atoms: Vec<BoxedStrategy<String>> = vec![
-        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} = {b}")).boxed(),
-        (term.clone(), term.clone()).prop_map(|(a, b)| format!("{a} != {b}")).boxed(),
+        (term.clone(), term.clone())
+            .prop_map(|(a, b)| format!("{a} = {b}"))
+            .boxed(),
+        (term.clone(), term.clone())
+            .prop_map(|(a, b)| format!("{a} != {b}"))
+            .boxed(),
     ];
     if sy.p {
-        atoms.push((term.clone(), term).prop_map(|(a, b)| format!("P({a}, {b})")).boxed());
+        atoms.push(
+            (term.clone(), term)
+                .prop_map(|(a, b)| format!("P({a}, {b})"))
+                .boxed(),
+        );
     }
     prop::strategy::Union::new(atoms).prop_recursive(2, 6, 2, |inner| {
         prop_oneof![
@@ -218,22 +276,31 @@ fn formula(sy: Symbols) -> impl Strategy<Value = String> {
 
 /// A random small theory: some of `f`, `g`, `c`, `P` and one or two random axioms.
 pub fn random_theory() -> impl Strategy<Value = String> {
-    symbols().prop_flat_map(|sy| (Just(sy), prop::collection::vec(formula(sy), 1..3))).prop_map(|(sy, axioms)| {
-        let mut text = String::from("theory Random\n");
-        for (on, decl) in [(sy.f, "func f : 2\n"), (sy.g, "func g : 1\n"), (sy.c, "const c\n"), (sy.p, "rel P : 2\n")] {
-            if on {
-                text.push_str(decl);
+    symbols()
+        .prop_flat_map(|sy| (Just(sy), prop::collection::vec(formula(sy), 1..3)))
+        .prop_map(|(sy, axioms)| {
+            let mut text = String::from("theory Random\n");
+            for (on, decl) in [
+                (sy.f, "func f : 2\n"),
+                (sy.g, "func g : 1\n"),
+                (sy.c, "const c\n"),
+                (sy.p, "rel P : 2\n"),
+            ] {
+                if on {
+                    text.push_str(decl);
+                }
             }
-        }
-        for (i, a) in axioms.iter().enumerate() {
-            text.push_str(&format!("axiom a{i}: {a}\n"));
-        }
-        text
-    })
+            for (i, a) in axioms.iter().enumerate() {
+                text.push_str(&format!("axiom a{i}: {a}\n"));
+            }
+            text
+        })
 }
 
 /// The theory of `file` in benches/theories/.
 pub fn bench_theory(file: &str) -> birkhoff_engine::Theory {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories").join(file);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benches/theories")
+        .join(file);
     birkhoff_engine::Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }

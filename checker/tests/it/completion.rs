@@ -15,7 +15,10 @@ fn loop_problem(src: &str) -> Theory {
 /// Completion's answer with `seconds` for the whole attempt.
 fn complete(t: &Theory, goal: &str, seconds: u64) -> (Axiom, Verdict) {
     let g = parse_formula(&t.sig, goal, "goal").unwrap();
-    let opts = Options { timeout: Duration::from_secs(seconds), ..Options::default() };
+    let opts = Options {
+        timeout: Duration::from_secs(seconds),
+        ..Options::default()
+    };
     let a = prove_with(t, &g, &opts, &[Strategy::Completion { time_share: 100 }]).unwrap();
     eprintln!("{goal}: {:?}", a.attempts);
     (g, a.verdict)
@@ -34,7 +37,9 @@ fn proof(t: &Theory, goal: &str) -> (Axiom, Certificate) {
 
 #[test]
 fn groups_of_exponent_two_are_commutative() {
-    let t = loop_problem(include_str!("../../../benches/provers/loops/group_exponent_two_commutative.bk"));
+    let t = loop_problem(include_str!(
+        "../../../benches/provers/loops/group_exponent_two_commutative.bk"
+    ));
     proof(&t, "x * y = y * x");
 }
 
@@ -48,29 +53,47 @@ fn group_inverse_laws() {
 fn left_moufang_loops_are_left_bol() {
     // Before completion only Z3 proved this one (docs/BENCHMARKS.md, issue 21): saturation fills
     // its e-graph.
-    let t = loop_problem(include_str!("../../../benches/provers/loops/lm_implies_left_bol.bk"));
+    let t = loop_problem(include_str!(
+        "../../../benches/provers/loops/lm_implies_left_bol.bk"
+    ));
     proof(&t, "x * (y * (x * z)) = (x * (y * x)) * z");
 }
 
 #[test]
 fn a_corrupted_step_is_rejected() {
-    let t = loop_problem(include_str!("../../../benches/provers/loops/group_exponent_two_commutative.bk"));
+    let t = loop_problem(include_str!(
+        "../../../benches/provers/loops/group_exponent_two_commutative.bk"
+    ));
     let (g, cert) = proof(&t, "x * y = y * x");
     // Move the first step (of a lemma, or of the goal's chain) one position deeper, then give
     // the goal's last step a wrong result: the checker must reject both.
     let mut c = cert.clone();
-    let step = c.lemmas.iter_mut().flat_map(|l| l.steps.iter_mut()).chain(c.steps.iter_mut()).next().expect("a step");
+    let step = c
+        .lemmas
+        .iter_mut()
+        .flat_map(|l| l.steps.iter_mut())
+        .chain(c.steps.iter_mut())
+        .next()
+        .expect("a step");
     step.position.push(0);
-    assert!(certificate::check(&t, &g, &c).is_err(), "a step at a wrong position");
+    assert!(
+        certificate::check(&t, &g, &c).is_err(),
+        "a step at a wrong position"
+    );
     let mut c = cert.clone();
     let last = c.steps.len() - 1;
     c.steps[last].result = c.lhs.clone();
-    assert!(certificate::check(&t, &g, &c).is_err(), "a wrong stated result");
+    assert!(
+        certificate::check(&t, &g, &c).is_err(),
+        "a wrong stated result"
+    );
 }
 
 #[test]
 fn a_non_theorem_is_never_proved() {
-    let t = loop_problem(include_str!("../../../benches/provers/loops/lm_implies_right_bol.bk"));
+    let t = loop_problem(include_str!(
+        "../../../benches/provers/loops/lm_implies_right_bol.bk"
+    ));
     let (_, v) = complete(&t, "x * y = y * x", 3);
     assert!(!matches!(v, Verdict::Proved { .. }), "{v:?}");
     let g = seeds::load("group").unwrap();
@@ -82,8 +105,19 @@ fn a_non_theorem_is_never_proved() {
 /// 21): each takes completion under a second here since it weighs equations by the goal's symbols.
 #[test]
 fn the_moufang_loop_theorems() {
-    for file in ["lm_implies_right_bol", "lm_implies_rm", "lm_implies_middle_moufang", "lm_implies_rif", "extra_implies_moufang", "extra_implies_square_nuclear", "moufang_square_nuclear_implies_extra"] {
-        let path = format!("{}/../benches/provers/loops/{file}.bk", env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "lm_implies_right_bol",
+        "lm_implies_rm",
+        "lm_implies_middle_moufang",
+        "lm_implies_rif",
+        "extra_implies_moufang",
+        "extra_implies_square_nuclear",
+        "moufang_square_nuclear_implies_extra",
+    ] {
+        let path = format!(
+            "{}/../benches/provers/loops/{file}.bk",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let t = Theory::from_file(std::path::Path::new(&path)).unwrap();
         let goal = t.meta.get("conjecture").unwrap().clone();
         proof(&t, &goal);
@@ -102,10 +136,19 @@ fn a_search_stopped_and_resumed_still_proves() {
     let mut runs = 0;
     let cert = loop {
         runs += 1;
-        let limits = Limits { deadline: std::time::Instant::now() + Duration::from_micros(100), equations: 400_000, proof_steps: 100_000, cancel: None };
+        let limits = Limits {
+            deadline: std::time::Instant::now() + Duration::from_micros(100),
+            equations: 400_000,
+            proof_steps: 100_000,
+            cancel: None,
+        };
         match search.run(&t, &g, &limits) {
             Ok(cert) => break cert,
-            Err(u) => assert!(std::time::Instant::now() < give_up, "no proof after {runs} runs: {}", u.note),
+            Err(u) => assert!(
+                std::time::Instant::now() < give_up,
+                "no proof after {runs} runs: {}",
+                u.note
+            ),
         }
     };
     assert!(runs > 1, "the search never stopped");
@@ -121,9 +164,15 @@ mod discrimination {
 
     /// Terms over a constant (0), a unary (1) and a binary (2) symbol and three variables.
     fn term() -> impl Strategy<Value = Term> {
-        let leaf = prop_oneof![(0u32..3).prop_map(|v| Term::Var(VarId(v))), Just(Term::App(FuncId(0), vec![]))];
+        let leaf = prop_oneof![
+            (0u32..3).prop_map(|v| Term::Var(VarId(v))),
+            Just(Term::App(FuncId(0), vec![]))
+        ];
         leaf.prop_recursive(4, 24, 2, |inner| {
-            prop_oneof![inner.clone().prop_map(|a| Term::App(FuncId(1), vec![a])), (inner.clone(), inner).prop_map(|(a, b)| Term::App(FuncId(2), vec![a, b]))]
+            prop_oneof![
+                inner.clone().prop_map(|a| Term::App(FuncId(1), vec![a])),
+                (inner.clone(), inner).prop_map(|(a, b)| Term::App(FuncId(2), vec![a, b]))
+            ]
         })
     }
 
@@ -160,7 +209,11 @@ mod discrimination {
 fn vector_space_laws_across_two_sorts() {
     let v = seeds::load("vector_space").unwrap();
     assert!(v.sig.sorts.len() > 1);
-    for goal in ["smul(k0, v) = v0", "smul(a, v0) = v0", "smul(neg(a), v) = vneg(smul(a, v))"] {
+    for goal in [
+        "smul(k0, v) = v0",
+        "smul(a, v0) = v0",
+        "smul(neg(a), v) = vneg(smul(a, v))",
+    ] {
         proof(&v, goal);
     }
 }
@@ -172,10 +225,21 @@ fn vector_space_laws_across_two_sorts() {
 fn a_rule_of_one_sort_does_not_rewrite_another() {
     let t = loop_problem("theory TwoSorts\nsort S, T\nconst c : S\nconst d : T\nfunc f : S -> T\naxiom collapse: x = c\n");
     let g = parse_formula(&t.sig, "y = d", "goal").unwrap();
-    let opts = Options { timeout: Duration::from_secs(2), ..Options::default() };
+    let opts = Options {
+        timeout: Duration::from_secs(2),
+        ..Options::default()
+    };
     let a = prove_with(&t, &g, &opts, &[Strategy::Completion { time_share: 100 }]).unwrap();
-    assert!(!matches!(a.verdict, Verdict::Proved { .. }), "{:?}", a.verdict);
-    assert!(a.attempts.iter().all(|at| !at.result.contains("replay")), "{:?}", a.attempts);
+    assert!(
+        !matches!(a.verdict, Verdict::Proved { .. }),
+        "{:?}",
+        a.verdict
+    );
+    assert!(
+        a.attempts.iter().all(|at| !at.result.contains("replay")),
+        "{:?}",
+        a.attempts
+    );
     proof(&t, "f(x) = f(c)");
 }
 

@@ -37,7 +37,10 @@ fn run(t: &Theory, opts: &Options) -> Report {
 }
 
 fn status<'a>(r: &'a Report, equation: &str) -> Option<&'a Status> {
-    r.conjectures.iter().find(|c| c.equation == equation).map(|c| &c.status)
+    r.conjectures
+        .iter()
+        .find(|c| c.equation == equation)
+        .map(|c| &c.status)
 }
 
 fn proved(s: Option<&Status>) -> bool {
@@ -47,9 +50,22 @@ fn proved(s: Option<&Status>) -> bool {
 #[test]
 fn groups_of_exponent_two_are_commutative() {
     let t = with_axioms("group", &["x * x = e"]);
-    let r = run(&t, &Options { per_conjecture: Duration::from_secs(10), ..Options::default() });
+    let r = run(
+        &t,
+        &Options {
+            per_conjecture: Duration::from_secs(10),
+            ..Options::default()
+        },
+    );
     assert!(r.models.complete && r.terms_complete && !r.interrupted);
-    assert!(proved(status(&r, "x * y = y * x")), "{:#?}", r.conjectures.iter().map(|c| (&c.equation, c.status.name())).collect::<Vec<_>>());
+    assert!(
+        proved(status(&r, "x * y = y * x")),
+        "{:#?}",
+        r.conjectures
+            .iter()
+            .map(|c| (&c.equation, c.status.name()))
+            .collect::<Vec<_>>()
+    );
     assert!(proved(status(&r, "inv(x) = x")));
     // Every elementary abelian 2-group satisfies the same equations, so nothing is refuted.
     assert_eq!(r.counts.refuted, 0);
@@ -61,9 +77,20 @@ fn groups_of_exponent_two_are_commutative() {
 #[test]
 fn boolean_rings_have_characteristic_two_and_commute() {
     let t = with_axioms("ring_unital", &["x * x = x"]);
-    let r = run(&t, &Options { depth: 1, per_conjecture: Duration::from_secs(30), ..Options::default() });
+    let r = run(
+        &t,
+        &Options {
+            depth: 1,
+            per_conjecture: Duration::from_secs(30),
+            ..Options::default()
+        },
+    );
     for law in ["x + x = r0", "neg(x) = x", "x * y = y * x"] {
-        assert!(proved(status(&r, law)), "{law}: {:?}", status(&r, law).map(Status::name));
+        assert!(
+            proved(status(&r, law)),
+            "{law}: {:?}",
+            status(&r, law).map(Status::name)
+        );
     }
 }
 
@@ -72,7 +99,14 @@ fn small_groups_suggest_commutativity_but_it_is_never_proved() {
     // Every group of order at most 4 is abelian, so x * y = y * x holds in every model checked;
     // the prover must refute it (S_3, order 6) or leave it open.
     let t = seeds::load("group").unwrap();
-    let r = run(&t, &Options { depth: 1, per_conjecture: Duration::from_secs(10), ..Options::default() });
+    let r = run(
+        &t,
+        &Options {
+            depth: 1,
+            per_conjecture: Duration::from_secs(10),
+            ..Options::default()
+        },
+    );
     match status(&r, "x * y = y * x") {
         Some(Status::Refuted { model, .. }) => assert_eq!(model.sizes, vec![6]),
         Some(Status::Open { .. }) => {}
@@ -84,17 +118,40 @@ fn small_groups_suggest_commutativity_but_it_is_never_proved() {
 fn a_cancelled_run_is_partial_and_says_so() {
     let t = with_axioms("group", &["x * x = e"]);
     let cancel = Arc::new(AtomicBool::new(true));
-    let r = conjecture(&t, &Options { cancel: Some(cancel), ..Options::default() }, &mut |_| {}).unwrap();
+    let r = conjecture(
+        &t,
+        &Options {
+            cancel: Some(cancel),
+            ..Options::default()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(r.interrupted);
     assert!(!r.models.complete || !r.terms_complete || r.counts.not_tried == r.conjectures.len());
-    assert_eq!(r.counts.proved + r.counts.proved_by_z3 + r.counts.refuted + r.counts.open, 0);
+    assert_eq!(
+        r.counts.proved + r.counts.proved_by_z3 + r.counts.refuted + r.counts.open,
+        0
+    );
 }
 
 #[test]
 fn the_limit_on_conjectures_leaves_the_rest_not_tried() {
     let t = with_axioms("group", &["x * x = e"]);
-    let r = run(&t, &Options { max_conjectures: 2, ..Options::default() });
-    assert_eq!(r.conjectures.iter().filter(|c| !matches!(c.status, Status::NotTried)).count(), 2);
+    let r = run(
+        &t,
+        &Options {
+            max_conjectures: 2,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        r.conjectures
+            .iter()
+            .filter(|c| !matches!(c.status, Status::NotTried))
+            .count(),
+        2
+    );
     assert_eq!(r.counts.not_tried, r.conjectures.len() - 2);
 }
 
@@ -103,7 +160,25 @@ fn one_countermodel_refutes_many_conjectures_without_the_prover() {
     // Groups of order at most 4 are abelian, so many equations of depth 2 hold in them and fail in
     // S_3: the first refutation's countermodel must settle the others (it took 1.5 s each).
     let t = seeds::load("group").unwrap();
-    let r = run(&t, &Options { per_conjecture: Duration::from_secs(10), ..Options::default() });
-    assert!(r.counts.refuted >= 5, "{:#?}", r.conjectures.iter().map(|c| (&c.equation, c.status.name())).collect::<Vec<_>>());
-    assert!(r.refuted_by_earlier >= r.counts.refuted - 2, "{} of {} refutations reused a countermodel", r.refuted_by_earlier, r.counts.refuted);
+    let r = run(
+        &t,
+        &Options {
+            per_conjecture: Duration::from_secs(10),
+            ..Options::default()
+        },
+    );
+    assert!(
+        r.counts.refuted >= 5,
+        "{:#?}",
+        r.conjectures
+            .iter()
+            .map(|c| (&c.equation, c.status.name()))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        r.refuted_by_earlier >= r.counts.refuted - 2,
+        "{} of {} refutations reused a countermodel",
+        r.refuted_by_earlier,
+        r.counts.refuted
+    );
 }

@@ -2,7 +2,6 @@
 //! as canonical forms) on every seed at small sizes and on 200 random small theories.
 #![cfg(feature = "z3")]
 
-
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::router::{self, Engine};
 use birkhoff_checker::spectrum::size_tuples;
@@ -22,10 +21,17 @@ fn cap(name: &str) -> u32 {
 }
 
 fn both(t: &Theory, sizes: &[u32]) {
-    let e = router::enumerate(Engine::Both, t, sizes, &Budget::default()).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
+    let e = router::enumerate(Engine::Both, t, sizes, &Budget::default())
+        .unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
     assert_eq!(e.iso.status, Status::Exact);
-    let f = router::first(Engine::Both, t, sizes, &Budget::default()).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
-    assert_eq!(matches!(f.0, birkhoff_checker::finder::FirstModel::Found { .. }), e.iso.value > 0, "{} at {sizes:?}", t.name);
+    let f = router::first(Engine::Both, t, sizes, &Budget::default())
+        .unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
+    assert_eq!(
+        matches!(f.0, birkhoff_checker::finder::FirstModel::Found { .. }),
+        e.iso.value > 0,
+        "{} at {sizes:?}",
+        t.name
+    );
 }
 
 #[test]

@@ -12,7 +12,10 @@ use std::time::Duration;
 #[test]
 fn no_verdict_contradicts_etp() {
     let implications = sample::read(&sample::default_path()).unwrap();
-    let opts = Options { timeout: Duration::from_secs(2), ..Options::default() };
+    let opts = Options {
+        timeout: Duration::from_secs(2),
+        ..Options::default()
+    };
     let mut decided = 0;
     for imp in implications.iter().take(20) {
         let (i, j) = imp.numbers;
@@ -22,7 +25,9 @@ fn no_verdict_contradicts_etp() {
                 assert!(imp.holds, "E{i} => E{j} is false per ETP, yet proved");
                 certificate::check(&imp.theory, &imp.goal, certificate).unwrap();
             }
-            Verdict::ProvedByZ3 { .. } => assert!(imp.holds, "E{i} => E{j} is false per ETP, yet proved by Z3"),
+            Verdict::ProvedByZ3 { .. } => {
+                assert!(imp.holds, "E{i} => E{j} is false per ETP, yet proved by Z3")
+            }
             Verdict::Disproved { model, .. } => {
                 assert!(!imp.holds, "E{i} => E{j} holds per ETP, yet disproved");
                 assert!(eval::check(&imp.theory, model).is_ok());

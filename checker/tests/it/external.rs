@@ -42,11 +42,22 @@ fn installed_provers_prove_theorems_and_never_non_theorems() {
             let e = ask(prover, &t, &g, limit, None).unwrap();
             assert!(!e.version.is_empty());
             if !theorem {
-                assert_ne!(e.claim, Claim::Proved, "{prover:?} claims {seed} ⊨ {goal}: {e:?}");
+                assert_ne!(
+                    e.claim,
+                    Claim::Proved,
+                    "{prover:?} claims {seed} ⊨ {goal}: {e:?}"
+                );
                 let own = prove(&t, &g, &Options::default()).unwrap();
-                assert!(matches!(own.verdict, Verdict::Disproved { .. }), "{seed} ⊨ {goal} has a countermodel");
+                assert!(
+                    matches!(own.verdict, Verdict::Disproved { .. }),
+                    "{seed} ⊨ {goal} has a countermodel"
+                );
             } else {
-                assert_ne!(e.claim, Claim::Disproved, "{prover:?} refutes the theorem {seed} ⊨ {goal}: {e:?}");
+                assert_ne!(
+                    e.claim,
+                    Claim::Disproved,
+                    "{prover:?} refutes the theorem {seed} ⊨ {goal}: {e:?}"
+                );
                 if e.claim == Claim::Proved {
                     proved += 1;
                 }

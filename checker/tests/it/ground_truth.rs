@@ -5,12 +5,11 @@
 //! Also: Σ n!/|Aut| against direct labeled enumeration for n ≤ 4, and the two-sorted seeds at
 //! small sizes, with counts derived by hand in the comments.
 
-
+use crate::common::{ground_truth, Row};
 use birkhoff_checker::budget::{Budget, Count, Status};
 use birkhoff_checker::finder::{count_labeled_directly, enumerate, Enumeration, Options};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::{seeds, Theory};
-use crate::common::{ground_truth, Row};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -49,15 +48,20 @@ const QUICK_MAX: &[(&str, u32)] = &[
 ];
 
 fn quick_max(theory: &str) -> Option<u32> {
-    QUICK_MAX.iter().find(|(t, _)| *t == theory).map(|&(_, n)| n)
+    QUICK_MAX
+        .iter()
+        .find(|(t, _)| *t == theory)
+        .map(|&(_, n)| n)
 }
 
 fn row_theory(r: &Row) -> Theory {
-    theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms).unwrap_or_else(|e| panic!("{} n={}: the row does not parse: {e}", r.theory, r.n))
+    theory_from_ladr_row(&r.theory, &r.functions, &r.relations, &r.axioms)
+        .unwrap_or_else(|e| panic!("{} n={}: the row does not parse: {e}", r.theory, r.n))
 }
 
 fn run(t: &Theory, sizes: &[u32], budget: &Budget) -> Enumeration {
-    enumerate(t, sizes, budget, Options::counts_only()).unwrap_or_else(|e| panic!("{} {sizes:?}: {e}", t.name))
+    enumerate(t, sizes, budget, Options::counts_only())
+        .unwrap_or_else(|e| panic!("{} {sizes:?}: {e}", t.name))
 }
 
 /// Asserts that `got` agrees with the row: equal if exact; never exact and wrong; never a lower
@@ -65,8 +69,15 @@ fn run(t: &Theory, sizes: &[u32], budget: &Budget) -> Enumeration {
 fn agrees(what: &str, got: Count, want: Option<u128>) -> bool {
     let Some(want) = want else { return true };
     match got.status {
-        Status::Exact => assert_eq!(got.value, want, "{what}: exact count differs from the ground truth"),
-        Status::AtLeast | Status::Unknown => assert!(got.value <= want, "{what}: lower bound {} above the truth {want}", got.value),
+        Status::Exact => assert_eq!(
+            got.value, want,
+            "{what}: exact count differs from the ground truth"
+        ),
+        Status::AtLeast | Status::Unknown => assert!(
+            got.value <= want,
+            "{what}: lower bound {} above the truth {want}",
+            got.value
+        ),
     }
     got.status == Status::Exact
 }
@@ -81,23 +92,37 @@ fn check_row(r: &Row, t: &Theory, budget: &Budget) -> (bool, Duration) {
 }
 
 fn exact(n: u128) -> Count {
-    Count { value: n, status: Status::Exact }
+    Count {
+        value: n,
+        status: Status::Exact,
+    }
 }
 
 #[test]
 fn every_theory_has_a_limit() {
     for r in ground_truth() {
-        assert!(quick_max(&r.theory).is_some(), "no QUICK_MAX entry for ground-truth theory {}", r.theory);
+        assert!(
+            quick_max(&r.theory).is_some(),
+            "no QUICK_MAX entry for ground-truth theory {}",
+            r.theory
+        );
     }
 }
 
 #[test]
 fn ground_truth_rows_from_their_axioms() {
-    let rows: Vec<Row> = ground_truth().into_iter().filter(|r| quick_max(&r.theory).is_some_and(|m| r.n <= m)).collect();
+    let rows: Vec<Row> = ground_truth()
+        .into_iter()
+        .filter(|r| quick_max(&r.theory).is_some_and(|m| r.n <= m))
+        .collect();
     assert!(rows.len() > 150, "only {} quick rows", rows.len());
     for r in &rows {
         let (exact, time) = check_row(r, &row_theory(r), &Budget::default());
-        assert!(exact, "{} n={}: an unlimited search must be exact", r.theory, r.n);
+        assert!(
+            exact,
+            "{} n={}: an unlimited search must be exact",
+            r.theory, r.n
+        );
         eprintln!("{}\t{}\t{:.3}s", r.theory, r.n, time.as_secs_f64());
     }
 }
@@ -108,12 +133,25 @@ fn seeds_give_the_ground_truth_spectra() {
     let mut seen = 0;
     for seed in seeds::all() {
         let t = seeds::load(seed.name).unwrap();
-        let Some(name) = t.meta.get("ground_truth") else { continue };
-        let mine: Vec<&Row> = rows.iter().filter(|r| &r.theory == name && quick_max(name).is_some_and(|m| r.n <= m)).collect();
-        assert!(!mine.is_empty(), "seed {} names ground-truth rows `{name}` that do not exist", seed.name);
+        let Some(name) = t.meta.get("ground_truth") else {
+            continue;
+        };
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| &r.theory == name && quick_max(name).is_some_and(|m| r.n <= m))
+            .collect();
+        assert!(
+            !mine.is_empty(),
+            "seed {} names ground-truth rows `{name}` that do not exist",
+            seed.name
+        );
         for r in mine {
             let (exact, time) = check_row(r, &t, &Budget::default());
-            assert!(exact, "seed {} n={}: an unlimited search must be exact", seed.name, r.n);
+            assert!(
+                exact,
+                "seed {} n={}: an unlimited search must be exact",
+                seed.name, r.n
+            );
             eprintln!("{}\t{}\t{:.3}s", seed.name, r.n, time.as_secs_f64());
             seen += 1;
         }
@@ -127,18 +165,42 @@ fn seeds_give_the_ground_truth_spectra() {
 #[test]
 #[ignore = "minutes to hours; run by benches/run.sh"]
 fn larger_ground_truth_rows() {
-    let secs: u64 = std::env::var("BK_GT_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(600);
+    let secs: u64 = std::env::var("BK_GT_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
     let only = std::env::var("BK_GT_ONLY").ok();
-    let seed_theories: Vec<Theory> = seeds::all().iter().map(|s| seeds::load(s.name).unwrap()).collect();
+    let seed_theories: Vec<Theory> = seeds::all()
+        .iter()
+        .map(|s| seeds::load(s.name).unwrap())
+        .collect();
     for r in ground_truth() {
-        if quick_max(&r.theory).is_some_and(|m| r.n <= m) || only.as_ref().is_some_and(|o| o != &r.theory) {
+        if quick_max(&r.theory).is_some_and(|m| r.n <= m)
+            || only.as_ref().is_some_and(|o| o != &r.theory)
+        {
             continue;
         }
-        let budget = Budget { time: Some(Duration::from_secs(secs)), ..Budget::default() };
-        let named = seed_theories.iter().filter(|t| t.meta.get("ground_truth") == Some(&r.theory));
+        let budget = Budget {
+            time: Some(Duration::from_secs(secs)),
+            ..Budget::default()
+        };
+        let named = seed_theories
+            .iter()
+            .filter(|t| t.meta.get("ground_truth") == Some(&r.theory));
         for t in std::iter::once(&row_theory(&r)).chain(named) {
             let (exact, time) = check_row(&r, t, &budget);
-            println!("{}\t{}\t{}\t{}\t{:.2}s", r.theory, r.n, t.name, if exact { "exact, agrees" } else { "budget ran out" }, time.as_secs_f64());
+            println!(
+                "{}\t{}\t{}\t{}\t{:.2}s",
+                r.theory,
+                r.n,
+                t.name,
+                if exact {
+                    "exact, agrees"
+                } else {
+                    "budget ran out"
+                },
+                time.as_secs_f64()
+            );
         }
     }
 }
@@ -167,18 +229,34 @@ fn labeled_counts_equal_direct_enumeration() {
     let rows = ground_truth();
     for (name, max) in picks {
         for n in 1..=max {
-            let r = rows.iter().find(|r| r.theory == name && r.n == n).unwrap_or_else(|| panic!("no row {name} {n}"));
+            let r = rows
+                .iter()
+                .find(|r| r.theory == name && r.n == n)
+                .unwrap_or_else(|| panic!("no row {name} {n}"));
             let t = row_theory(r);
             let e = run(&t, &[n], &Budget::default());
             let direct = count_labeled_directly(&t, &[n], &Budget::default()).unwrap();
-            assert_eq!(e.labeled, direct, "{name} n={n}: Σ n!/|Aut| vs direct enumeration");
+            assert_eq!(
+                e.labeled, direct,
+                "{name} n={n}: Σ n!/|Aut| vs direct enumeration"
+            );
         }
     }
-    for (seed, sizes) in [("category", vec![1, 3]), ("category", vec![2, 3]), ("category", vec![2, 4]), ("vector_space", vec![2, 2]), ("vector_space", vec![3, 3]), ("lie_algebra", vec![2, 2])] {
+    for (seed, sizes) in [
+        ("category", vec![1, 3]),
+        ("category", vec![2, 3]),
+        ("category", vec![2, 4]),
+        ("vector_space", vec![2, 2]),
+        ("vector_space", vec![3, 3]),
+        ("lie_algebra", vec![2, 2]),
+    ] {
         let t = seeds::load(seed).unwrap();
         let e = run(&t, &sizes, &Budget::default());
         let direct = count_labeled_directly(&t, &sizes, &Budget::default()).unwrap();
-        assert_eq!(e.labeled, direct, "{seed} {sizes:?}: Σ |K|!|V|!/|Aut| vs direct enumeration");
+        assert_eq!(
+            e.labeled, direct,
+            "{seed} {sizes:?}: Σ |K|!|V|!/|Aut| vs direct enumeration"
+        );
     }
 }
 
@@ -229,7 +307,10 @@ fn inner_product_space_counts() {
     assert_eq!(counts("inner_product_space", &[2, 1]), (exact(1), exact(2)));
     assert_eq!(counts("inner_product_space", &[2, 2]), (exact(1), exact(4)));
     assert_eq!(counts("inner_product_space", &[2, 4]), (exact(0), exact(0)));
-    assert_eq!(counts("inner_product_space", &[3, 3]), (exact(2), exact(36)));
+    assert_eq!(
+        counts("inner_product_space", &[3, 3]),
+        (exact(2), exact(36))
+    );
 }
 
 /// Small categories, sized (objects, arrows). id is injective, so |A| ≥ |O|. With one object a
@@ -242,7 +323,10 @@ fn inner_product_space_counts() {
 fn category_counts() {
     let rows = ground_truth();
     for n in 1..=4u32 {
-        let r = rows.iter().find(|r| r.theory == "monoid" && r.n == n).unwrap();
+        let r = rows
+            .iter()
+            .find(|r| r.theory == "monoid" && r.n == n)
+            .unwrap();
         let (iso, labeled) = counts("category", &[1, n]);
         assert_eq!(iso, exact(r.iso.unwrap()), "category (1, {n}) vs monoids");
         if let Some(l) = r.labeled {
@@ -252,7 +336,11 @@ fn category_counts() {
     assert_eq!(counts("category", &[2, 1]), (exact(0), exact(0)));
     for n in 1..=3u32 {
         let f: u128 = (1..=n as u128).product();
-        assert_eq!(counts("category", &[n, n]), (exact(1), exact(f)), "discrete category on {n} objects");
+        assert_eq!(
+            counts("category", &[n, n]),
+            (exact(1), exact(f)),
+            "discrete category on {n} objects"
+        );
     }
     assert_eq!(counts("category", &[2, 3]), (exact(3), exact(36)));
 }
@@ -265,11 +353,22 @@ fn category_counts() {
 /// elsewhere.
 #[test]
 fn each_class_is_met_once() {
-    for (name, sizes) in [("semigroup", vec![5]), ("loop", vec![6]), ("quasigroup", vec![4]), ("lattice", vec![8]), ("rack", vec![5]), ("poset", vec![5]), ("category", vec![2, 4])] {
+    for (name, sizes) in [
+        ("semigroup", vec![5]),
+        ("loop", vec![6]),
+        ("quasigroup", vec![4]),
+        ("lattice", vec![8]),
+        ("rack", vec![5]),
+        ("poset", vec![5]),
+        ("category", vec![2, 4]),
+    ] {
         let t = seeds::load(name).unwrap();
         let e = run(&t, &sizes, &Budget::default());
         assert_eq!(e.iso.status, Status::Exact);
-        assert_eq!(e.models_met, e.iso.value as u64, "{name} {sizes:?}: models met vs classes");
+        assert_eq!(
+            e.models_met, e.iso.value as u64,
+            "{name} {sizes:?}: models met vs classes"
+        );
     }
 }
 
@@ -281,8 +380,12 @@ fn results_do_not_depend_on_the_thread_count() {
     for (name, n) in [("semigroup", 5), ("loop", 6), ("lattice", 8)] {
         let t = seeds::load(name).unwrap();
         let with = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let e = pool.install(|| enumerate(&t, &[n], &Budget::default(), Options::default()).unwrap());
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let e = pool
+                .install(|| enumerate(&t, &[n], &Budget::default(), Options::default()).unwrap());
             (e.iso, e.labeled, e.classes)
         };
         assert_eq!(with(1), with(4), "{name} n={n}");
@@ -297,16 +400,47 @@ fn results_do_not_depend_on_the_thread_count() {
 #[test]
 fn existential_quasigroups_count_as_quasigroups() {
     let t = Theory::parse("theory ExistentialQuasigroup\nfunc * : 2\naxiom left: exists z (x * z = y)\naxiom right: exists z (z * x = y)\n", "exq.bk").unwrap();
-    let rows: Vec<Row> = ground_truth().into_iter().filter(|r| r.theory == "quasigroup" && r.n <= 5).collect();
-    assert_eq!(rows.len(), 5, "the ground truth has quasigroups of orders 1 to 5");
-    let budget = Budget { time: Some(Duration::from_secs(60)), ..Budget::default() };
+    let rows: Vec<Row> = ground_truth()
+        .into_iter()
+        .filter(|r| r.theory == "quasigroup" && r.n <= 5)
+        .collect();
+    assert_eq!(
+        rows.len(),
+        5,
+        "the ground truth has quasigroups of orders 1 to 5"
+    );
+    let budget = Budget {
+        time: Some(Duration::from_secs(60)),
+        ..Budget::default()
+    };
     for r in &rows {
         let native = enumerate(&t, &[r.n], &budget, Options::default()).unwrap();
-        assert_eq!(native.iso, Count { value: r.iso.unwrap(), status: Status::Exact }, "native, n = {}", r.n);
-        assert_eq!(native.labeled, Count { value: r.labeled.unwrap(), status: Status::Exact }, "native, n = {}", r.n);
+        assert_eq!(
+            native.iso,
+            Count {
+                value: r.iso.unwrap(),
+                status: Status::Exact
+            },
+            "native, n = {}",
+            r.n
+        );
+        assert_eq!(
+            native.labeled,
+            Count {
+                value: r.labeled.unwrap(),
+                status: Status::Exact
+            },
+            "native, n = {}",
+            r.n
+        );
         if r.n <= 4 {
             let sat = birkhoff_checker::sat::enumerate(&t, &[r.n], &budget).unwrap();
-            assert_eq!((sat.iso.value, sat.labeled.value), (r.iso.unwrap(), r.labeled.unwrap()), "SAT, n = {}", r.n);
+            assert_eq!(
+                (sat.iso.value, sat.labeled.value),
+                (r.iso.unwrap(), r.labeled.unwrap()),
+                "SAT, n = {}",
+                r.n
+            );
         }
     }
 }
@@ -320,12 +454,25 @@ fn classes_at_least_is_a_lower_bound() {
     for r in ground_truth() {
         let Some(iso) = r.iso else { continue };
         if let Some(bound) = classes_at_least(&row_theory(&r), &[r.n]) {
-            assert!(bound <= iso, "{} n={}: at least {bound}, but there are {iso}", r.theory, r.n);
+            assert!(
+                bound <= iso,
+                "{} n={}: at least {bound}, but there are {iso}",
+                r.theory,
+                r.n
+            );
         }
     }
     let magma = birkhoff_engine::seeds::load("magma").unwrap();
-    for (n, iso) in [(2, 10), (3, 3330), (4, 178_981_952u128), (5, 2_483_527_537_094_825)] {
+    for (n, iso) in [
+        (2, 10),
+        (3, 3330),
+        (4, 178_981_952u128),
+        (5, 2_483_527_537_094_825),
+    ] {
         let bound = classes_at_least(&magma, &[n]).expect("a magma's operation is free");
-        assert!(bound <= iso && bound * 2 >= iso / 60, "n={n}: at least {bound}, and there are {iso}");
+        assert!(
+            bound <= iso && bound * 2 >= iso / 60,
+            "n={n}: at least {bound}, and there are {iso}"
+        );
     }
 }

@@ -10,15 +10,29 @@ use birkhoff_engine::{eval, seeds, Structure, Theory};
 /// Every brute-force model of `t` at size `n` satisfies the implied clauses, and the finder's
 /// labeled count (searched with them) equals brute force's.
 fn clauses_hold(t: &Theory, n: u32) {
-    let clauses = Theory { axioms: cancellations(t).into_iter().map(Into::into).collect(), ..t.clone() };
-    let models: Vec<Structure> = crate::common::all_structures(&t.sig, &[n]).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
+    let clauses = Theory {
+        axioms: cancellations(t).into_iter().map(Into::into).collect(),
+        ..t.clone()
+    };
+    let models: Vec<Structure> = crate::common::all_structures(&t.sig, &[n])
+        .into_iter()
+        .filter(|s| eval::check(t, s).is_ok())
+        .collect();
     for m in &models {
         if let Err(e) = eval::check(&clauses, m) {
-            panic!("{} at size {n}: an implied clause fails in a model: {e:?}\n{m:?}", t.name);
+            panic!(
+                "{} at size {n}: an implied clause fails in a model: {e:?}\n{m:?}",
+                t.name
+            );
         }
     }
     let found = count_labeled_directly(t, &[n], &Budget::default()).unwrap();
-    assert_eq!(found.value, models.len() as u128, "{} at size {n}: labeled models", t.name);
+    assert_eq!(
+        found.value,
+        models.len() as u128,
+        "{} at size {n}: labeled models",
+        t.name
+    );
 }
 
 fn theory(text: &str) -> Theory {
@@ -35,12 +49,21 @@ fn names(t: &Theory) -> Vec<String> {
 #[test]
 fn inverses_and_identities_give_cancellation() {
     let group = seeds::load("group").unwrap();
-    assert_eq!(names(&group), ["left_inverse_cancellation_2", "right_inverse_cancellation_1"]);
+    assert_eq!(
+        names(&group),
+        [
+            "left_inverse_cancellation_2",
+            "right_inverse_cancellation_1"
+        ]
+    );
     clauses_hold(&group, 2);
     let existential = theory(
         "theory G\nfunc * : 2\nconst e\naxiom a: x * (y * z) = (x * y) * z\naxiom l: x = e * x\naxiom r: x * e = x\naxiom li: exists u (u * x = e)\naxiom ri: exists u (e = x * u)\n",
     );
-    assert_eq!(names(&existential), ["li_cancellation_2", "ri_cancellation_1"]);
+    assert_eq!(
+        names(&existential),
+        ["li_cancellation_2", "ri_cancellation_1"]
+    );
     for n in 1..=3 {
         clauses_hold(&existential, n);
     }
@@ -54,7 +77,11 @@ fn no_cancellation_without_all_three() {
     let other_side = theory("theory T\nfunc * : 2\nfunc inv : 1\nconst e\naxiom a: (x * y) * z = x * (y * z)\naxiom l: e * x = x\naxiom ri: x * inv(x) = e\n");
     assert!(names(&other_side).is_empty(), "{:?}", names(&other_side));
     let not_associative = theory("theory T\nfunc * : 2\nfunc inv : 1\nconst e\naxiom l: e * x = x\naxiom li: inv(x) * x = e\n");
-    assert!(names(&not_associative).is_empty(), "{:?}", names(&not_associative));
+    assert!(
+        names(&not_associative).is_empty(),
+        "{:?}",
+        names(&not_associative)
+    );
     let wrong_unit = theory("theory T\nfunc * : 2\nfunc inv : 1\nconst e\nconst c\naxiom a: (x * y) * z = x * (y * z)\naxiom l: c * x = x\naxiom li: inv(x) * x = e\n");
     assert!(names(&wrong_unit).is_empty(), "{:?}", names(&wrong_unit));
     for t in [&other_side, &not_associative] {
@@ -81,11 +108,29 @@ fn stated_cancellation_laws_count_as_brute_force_does() {
     for (text, all_sizes) in cases {
         let t = theory(text);
         for sizes in all_sizes {
-            let models: Vec<Structure> = crate::common::all_structures(&t.sig, &sizes).into_iter().filter(|s| eval::check(&t, s).is_ok()).collect();
-            let direct = count_labeled_directly(&t, &sizes, &Budget::default()).unwrap_or_else(|e| panic!("{text} at {sizes:?}: {e}"));
-            assert_eq!(direct.value, models.len() as u128, "{text} at {sizes:?}: labeled models, searched directly");
-            let e = birkhoff_checker::finder::enumerate(&t, &sizes, &Budget::default(), Default::default()).unwrap_or_else(|e| panic!("{text} at {sizes:?}: {e}"));
-            assert_eq!(e.labeled.value, models.len() as u128, "{text} at {sizes:?}: labeled models, from the classes");
+            let models: Vec<Structure> = crate::common::all_structures(&t.sig, &sizes)
+                .into_iter()
+                .filter(|s| eval::check(&t, s).is_ok())
+                .collect();
+            let direct = count_labeled_directly(&t, &sizes, &Budget::default())
+                .unwrap_or_else(|e| panic!("{text} at {sizes:?}: {e}"));
+            assert_eq!(
+                direct.value,
+                models.len() as u128,
+                "{text} at {sizes:?}: labeled models, searched directly"
+            );
+            let e = birkhoff_checker::finder::enumerate(
+                &t,
+                &sizes,
+                &Budget::default(),
+                Default::default(),
+            )
+            .unwrap_or_else(|e| panic!("{text} at {sizes:?}: {e}"));
+            assert_eq!(
+                e.labeled.value,
+                models.len() as u128,
+                "{text} at {sizes:?}: labeled models, from the classes"
+            );
         }
     }
 }

@@ -3,14 +3,13 @@
 //! towards symmetry (few distinct values, tables made invariant under a random permutation),
 //! since asymmetric structures exercise little of the search tree.
 
-
+use crate::common::*;
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{enumerate, Options};
 use birkhoff_checker::iso::{self, canonical_form, isomorphic, labelled_copies, relabel};
 use birkhoff_engine::signature::{Fixity, FuncDecl, RelDecl, Signature, SortId};
 use birkhoff_engine::structure::{table_index, table_len, tuples};
 use birkhoff_engine::{Structure, Theory};
-use crate::common::*;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,9 +32,22 @@ const SIGNATURES: &[&str] = &[
 /// A signature with a nullary relation (which the theory language need not express).
 fn nullary_signature() -> Signature {
     let mut sig = Signature::single_sorted();
-    sig.funcs.push(FuncDecl { name: "g".into(), args: vec![SortId(0)], result: SortId(0), fixity: Fixity::Prefix });
-    sig.rels.push(RelDecl { name: "p".into(), args: vec![], fixity: Fixity::Prefix });
-    sig.rels.push(RelDecl { name: "P".into(), args: vec![SortId(0)], fixity: Fixity::Prefix });
+    sig.funcs.push(FuncDecl {
+        name: "g".into(),
+        args: vec![SortId(0)],
+        result: SortId(0),
+        fixity: Fixity::Prefix,
+    });
+    sig.rels.push(RelDecl {
+        name: "p".into(),
+        args: vec![],
+        fixity: Fixity::Prefix,
+    });
+    sig.rels.push(RelDecl {
+        name: "P".into(),
+        args: vec![SortId(0)],
+        fixity: Fixity::Prefix,
+    });
     sig
 }
 
@@ -76,7 +88,13 @@ impl Rng {
 /// A random structure. Function values come from a random subset of `alphabet` elements of the
 /// result sort; relations have a random density among 0, 1/8, 1/2, 7/8 and 1. With `symmetric`,
 /// the tables are then made invariant under a random permutation tuple (when that is possible).
-fn random_structure(sig: &Signature, sizes: &[u32], rng: &mut Rng, alphabet: u32, symmetric: bool) -> Structure {
+fn random_structure(
+    sig: &Signature,
+    sizes: &[u32],
+    rng: &mut Rng,
+    alphabet: u32,
+    symmetric: bool,
+) -> Structure {
     let mut s = Structure::zeroed(sig, sizes);
     for (fi, f) in sig.funcs.iter().enumerate() {
         let m = sizes[f.result.0 as usize];
@@ -110,10 +128,20 @@ fn power(g: &[u32], x: u32, times: usize) -> u32 {
 /// A structure close to `s` that has the automorphism `g`: each orbit of argument tuples under
 /// `<g>` takes its values from its first tuple. `None` when some orbit of length `k` has no
 /// admissible function value (an element fixed by `g^k`).
-fn make_invariant(sig: &Signature, s: &Structure, g: &[Vec<u32>], rng: &mut Rng) -> Option<Structure> {
+fn make_invariant(
+    sig: &Signature,
+    s: &Structure,
+    g: &[Vec<u32>],
+    rng: &mut Rng,
+) -> Option<Structure> {
     let sizes = &s.sizes;
     let mut out = s.clone();
-    let image = |args: &[u32], srts: &[SortId]| -> Vec<u32> { args.iter().zip(srts).map(|(&a, st)| g[st.0 as usize][a as usize]).collect() };
+    let image = |args: &[u32], srts: &[SortId]| -> Vec<u32> {
+        args.iter()
+            .zip(srts)
+            .map(|(&a, st)| g[st.0 as usize][a as usize])
+            .collect()
+    };
     for (fi, f) in sig.funcs.iter().enumerate() {
         let gr = &g[f.result.0 as usize];
         let mut done = vec![false; table_len(sizes, &f.args)];
@@ -133,7 +161,9 @@ fn make_invariant(sig: &Signature, s: &Structure, g: &[Vec<u32>], rng: &mut Rng)
             let k = orbit.len();
             let mut v = s.funcs[fi][i0];
             if power(gr, v, k) != v {
-                let ok: Vec<u32> = (0..gr.len() as u32).filter(|&x| power(gr, x, k) == x).collect();
+                let ok: Vec<u32> = (0..gr.len() as u32)
+                    .filter(|&x| power(gr, x, k) == x)
+                    .collect();
                 if ok.is_empty() {
                     return None;
                 }
@@ -195,7 +225,8 @@ fn mutate(sig: &Signature, s: &Structure, rng: &mut Rng) -> Structure {
 
 fn is_permutation(p: &[u32]) -> bool {
     let mut seen = vec![false; p.len()];
-    p.iter().all(|&x| (x as usize) < p.len() && !std::mem::replace(&mut seen[x as usize], true))
+    p.iter()
+        .all(|&x| (x as usize) < p.len() && !std::mem::replace(&mut seen[x as usize], true))
 }
 
 /// Checks what holds for any structure: the labelling is a permutation tuple that maps `s` onto
@@ -207,10 +238,21 @@ fn check_canonical_basics(sig: &Signature, s: &Structure) -> iso::Canonical {
         assert_eq!(p.len(), n as usize);
         assert!(is_permutation(p), "labelling {p:?} is not a permutation");
     }
-    assert_eq!(relabel(sig, s, &c.labelling), c.form, "relabelling by the labelling must give the form");
-    assert_eq!(permute(sig, s, &c.labelling), c.form, "iso::relabel disagrees with the definition of relabelling");
+    assert_eq!(
+        relabel(sig, s, &c.labelling),
+        c.form,
+        "relabelling by the labelling must give the form"
+    );
+    assert_eq!(
+        permute(sig, s, &c.labelling),
+        c.form,
+        "iso::relabel disagrees with the definition of relabelling"
+    );
     let again = canonical_form(sig, &c.form);
-    assert_eq!(again.form, c.form, "the canonical form of a canonical form is itself");
+    assert_eq!(
+        again.form, c.form,
+        "the canonical form of a canonical form is itself"
+    );
     assert_eq!(again.automorphisms, c.automorphisms);
     assert!(c.automorphisms >= 1);
     c
@@ -218,7 +260,11 @@ fn check_canonical_basics(sig: &Signature, s: &Structure) -> iso::Canonical {
 
 fn sizes_strategy(max_single: u32, max_each: u32) -> impl Strategy<Value = (usize, Vec<u32>)> {
     (0..SIGNATURES.len()).prop_flat_map(move |i| {
-        let sorts = if SIGNATURES[i].contains("sort ") { 2 } else { 1 };
+        let sorts = if SIGNATURES[i].contains("sort ") {
+            2
+        } else {
+            1
+        };
         let max = if sorts == 1 { max_single } else { max_each };
         (Just(i), prop::collection::vec(1..=max, sorts))
     })
@@ -300,27 +346,45 @@ fn exhaustive(sig: &Signature, sizes: &[u32]) -> usize {
     let mut brute_to_form: BTreeMap<Structure, (Structure, u128)> = BTreeMap::new();
     for s in &all {
         let c = canonical_form(sig, s);
-        assert_eq!(relabel(sig, s, &c.labelling), c.form, "labelling vs. form of {s:?}");
+        assert_eq!(
+            relabel(sig, s, &c.labelling),
+            c.form,
+            "labelling vs. form of {s:?}"
+        );
         let images: Vec<Structure> = perms.iter().map(|p| permute(sig, s, p)).collect();
         let aut = images.iter().filter(|m| *m == s).count() as u128;
         assert_eq!(c.automorphisms, aut, "|Aut| of {s:?} at sizes {sizes:?}");
         let brute = images.into_iter().min().expect("identity");
         match form_to_brute.get(&c.form) {
-            Some(b) => assert_eq!(*b, brute, "non-isomorphic structures share the form {:?}", c.form),
+            Some(b) => assert_eq!(
+                *b, brute,
+                "non-isomorphic structures share the form {:?}",
+                c.form
+            ),
             None => {
                 form_to_brute.insert(c.form.clone(), brute.clone());
             }
         }
         match brute_to_form.get(&brute) {
-            Some((f, _)) => assert_eq!(*f, c.form, "isomorphic structures got different forms (class of {brute:?})"),
+            Some((f, _)) => assert_eq!(
+                *f, c.form,
+                "isomorphic structures got different forms (class of {brute:?})"
+            ),
             None => {
                 brute_to_form.insert(brute, (c.form, aut));
             }
         }
     }
     assert_eq!(form_to_brute.len(), brute_to_form.len());
-    let labeled: u128 = brute_to_form.values().map(|(_, aut)| labelled_copies(sizes, *aut).expect("small sizes")).sum();
-    assert_eq!(labeled, all.len() as u128, "Σ Π n_i!/|Aut| over the classes at sizes {sizes:?}");
+    let labeled: u128 = brute_to_form
+        .values()
+        .map(|(_, aut)| labelled_copies(sizes, *aut).expect("small sizes"))
+        .sum();
+    assert_eq!(
+        labeled,
+        all.len() as u128,
+        "Σ Π n_i!/|Aut| over the classes at sizes {sizes:?}"
+    );
     brute_to_form.len()
 }
 
@@ -330,7 +394,11 @@ fn every_unary_function_up_to_5_points() {
     let sig = theory("theory F\nfunc g : 1").sig;
     let expected = [1, 3, 7, 19, 47];
     for n in 1..=5u32 {
-        assert_eq!(exhaustive(&sig, &[n]), expected[n as usize - 1], "functional digraphs on {n} points");
+        assert_eq!(
+            exhaustive(&sig, &[n]),
+            expected[n as usize - 1],
+            "functional digraphs on {n} points"
+        );
     }
 }
 
@@ -340,7 +408,11 @@ fn every_binary_relation_up_to_4_points() {
     let sig = theory("theory R\nrel R : 2").sig;
     let expected = [2, 10, 104, 3044];
     for n in 1..=4u32 {
-        assert_eq!(exhaustive(&sig, &[n]), expected[n as usize - 1], "binary relations on {n} points");
+        assert_eq!(
+            exhaustive(&sig, &[n]),
+            expected[n as usize - 1],
+            "binary relations on {n} points"
+        );
     }
 }
 
@@ -350,7 +422,11 @@ fn every_magma_up_to_3_points() {
     let sig = theory("theory M\nfunc * : 2").sig;
     let expected = [1, 10, 3330];
     for n in 1..=3u32 {
-        assert_eq!(exhaustive(&sig, &[n]), expected[n as usize - 1], "magmas on {n} points");
+        assert_eq!(
+            exhaustive(&sig, &[n]),
+            expected[n as usize - 1],
+            "magmas on {n} points"
+        );
     }
 }
 
@@ -387,7 +463,8 @@ fn every_small_two_sorted_structure() {
     assert_eq!(exhaustive(&sig, &[3, 3]), 36);
     assert_eq!(exhaustive(&sig, &[3, 4]), 87);
     // Constants of each sort, a binary function across sorts, a relation on one sort.
-    let sig = theory("theory Mix\nsort A, B\nconst a : A\nconst b : B\nfunc m : A B -> A\nrel Q : B").sig;
+    let sig =
+        theory("theory Mix\nsort A, B\nconst a : A\nconst b : B\nfunc m : A B -> A\nrel Q : B").sig;
     for sizes in [[1, 2], [2, 1], [2, 2], [3, 1], [2, 3]] {
         exhaustive(&sig, &sizes);
     }
@@ -399,7 +476,12 @@ fn every_small_two_sorted_structure() {
 
 fn graph(n: u32, adjacent: impl Fn(u32, u32) -> bool) -> (Signature, Structure) {
     let sig = theory("theory Graph\nrel E : 2").sig;
-    let s = Structure::from_fn(&sig, &[n], |_, _| 0, |_, a| a[0] != a[1] && adjacent(a[0], a[1]));
+    let s = Structure::from_fn(
+        &sig,
+        &[n],
+        |_, _| 0,
+        |_, a| a[0] != a[1] && adjacent(a[0], a[1]),
+    );
     (Signature::clone(&sig), s)
 }
 
@@ -421,7 +503,9 @@ fn known(sig: &Signature, s: &Structure, aut: u128, what: &str) -> Structure {
 #[test]
 fn regular_graphs_with_known_automorphism_groups() {
     // Petersen graph: 2-subsets of {0..4}, adjacent when disjoint. |Aut| = 5! = 120.
-    let pairs: Vec<(u32, u32)> = (0..5).flat_map(|a| (a + 1..5).map(move |b| (a, b))).collect();
+    let pairs: Vec<(u32, u32)> = (0..5)
+        .flat_map(|a| (a + 1..5).map(move |b| (a, b)))
+        .collect();
     let (sig, s) = graph(10, |x, y| {
         let (p, q) = (pairs[x as usize], pairs[y as usize]);
         p.0 != q.0 && p.0 != q.1 && p.1 != q.0 && p.1 != q.1
@@ -456,7 +540,10 @@ fn strongly_regular_graphs_with_equal_parameters_are_told_apart() {
     let (_, s) = graph(16, shrikhande);
     let fr = known(&sig, &r, 1152, "the 4x4 rook's graph");
     let fs = known(&sig, &s, 192, "the Shrikhande graph");
-    assert_ne!(fr, fs, "the rook's graph and the Shrikhande graph are not isomorphic");
+    assert_ne!(
+        fr, fs,
+        "the rook's graph and the Shrikhande graph are not isomorphic"
+    );
     assert!(!isomorphic(&sig, &r, &s));
     // Two triangles and a hexagon: both 2-regular on 6 vertices.
     let (sig, t) = graph(6, |x, y| x / 3 == y / 3);
@@ -466,18 +553,34 @@ fn strongly_regular_graphs_with_equal_parameters_are_told_apart() {
     assert_ne!(ft, fh);
 }
 
-fn group(n: u32, mul: impl Fn(u32, u32) -> u32, inv: impl Fn(u32) -> u32) -> (Signature, Structure) {
+fn group(
+    n: u32,
+    mul: impl Fn(u32, u32) -> u32,
+    inv: impl Fn(u32) -> u32,
+) -> (Signature, Structure) {
     let sig = theory("theory Group\nfunc * : 2\nfunc inv : 1\nconst e").sig;
-    let s = Structure::from_fn(&sig, &[n], |f, a| match f {
-        "*" => mul(a[0], a[1]),
-        "inv" => inv(a[0]),
-        _ => 0,
-    }, |_, _| false);
+    let s = Structure::from_fn(
+        &sig,
+        &[n],
+        |f, a| match f {
+            "*" => mul(a[0], a[1]),
+            "inv" => inv(a[0]),
+            _ => 0,
+        },
+        |_, _| false,
+    );
     (Signature::clone(&sig), s)
 }
 
 fn euler_phi(n: u32) -> u128 {
-    (1..=n).filter(|k| (1..=*k).filter(|d| k.is_multiple_of(*d) && n.is_multiple_of(*d)).max() == Some(1)).count() as u128
+    (1..=n)
+        .filter(|k| {
+            (1..=*k)
+                .filter(|d| k.is_multiple_of(*d) && n.is_multiple_of(*d))
+                .max()
+                == Some(1)
+        })
+        .count() as u128
 }
 
 #[test]
@@ -494,11 +597,23 @@ fn groups_with_known_automorphism_groups() {
     // S3 as permutations of {0,1,2}, numbered by their position in a list.
     let perms = permutations(3);
     let idx = |p: &Vec<u32>| perms.iter().position(|q| q == p).expect("a permutation") as u32;
-    let compose = |a: u32, b: u32| idx(&(0..3).map(|i| perms[a as usize][perms[b as usize][i] as usize]).collect());
+    let compose = |a: u32, b: u32| {
+        idx(&(0..3)
+            .map(|i| perms[a as usize][perms[b as usize][i] as usize])
+            .collect())
+    };
     let id = idx(&vec![0, 1, 2]);
     let inverse = |a: u32| (0..6).find(|&b| compose(a, b) == id).expect("inverse");
     // Renumber so that the identity is element 0 (the constant e is 0 in `group`).
-    let to = |x: u32| if x == id { 0 } else if x == 0 { id } else { x };
+    let to = |x: u32| {
+        if x == id {
+            0
+        } else if x == 0 {
+            id
+        } else {
+            x
+        }
+    };
     let (sig, s) = group(6, |x, y| to(compose(to(x), to(y))), |x| to(inverse(to(x))));
     known(&sig, &s, 6, "S3");
     // Quaternion group Q8: elements ±1, ±i, ±j, ±k as (sign, unit) with unit 0..3 = 1, i, j, k.
@@ -552,14 +667,27 @@ fn large_automorphism_groups_are_counted_and_saturate() {
     // A constant map A -> B: Aut = |A|! (|B|-1)!.
     let sig = theory("theory Map\nsort A, B\nfunc f : A -> B").sig;
     let s = Structure::zeroed(&sig, &[6, 5]);
-    known(&sig, &s, factorial(6) * factorial(4), "a constant map from 6 to 5 points");
+    known(
+        &sig,
+        &s,
+        factorial(6) * factorial(4),
+        "a constant map from 6 to 5 points",
+    );
 }
 
 #[test]
 fn isomorphic_needs_equal_sizes() {
     let sig = theory("theory R\nrel R : 2").sig;
-    assert!(!isomorphic(&sig, &Structure::zeroed(&sig, &[2]), &Structure::zeroed(&sig, &[3])));
-    assert!(isomorphic(&sig, &Structure::zeroed(&sig, &[3]), &Structure::zeroed(&sig, &[3])));
+    assert!(!isomorphic(
+        &sig,
+        &Structure::zeroed(&sig, &[2]),
+        &Structure::zeroed(&sig, &[3])
+    ));
+    assert!(isomorphic(
+        &sig,
+        &Structure::zeroed(&sig, &[3]),
+        &Structure::zeroed(&sig, &[3])
+    ));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -572,15 +700,39 @@ fn magmas_through_the_finder() {
     let perms = perm_tuples(&[3]);
     for (n, iso_count, labeled) in [(1u32, 1u128, 1u128), (2, 10, 16), (3, 3330, 19683)] {
         for symmetry_breaking in [true, false] {
-            let e = enumerate(&t, &[n], &Budget::default(), Options { symmetry_breaking, ..Options::default() }).unwrap();
-            assert_eq!((e.iso.value, e.iso.status), (iso_count, Status::Exact), "magmas of size {n} up to isomorphism");
-            assert_eq!((e.labeled.value, e.labeled.status), (labeled, Status::Exact), "labeled magmas of size {n}");
+            let e = enumerate(
+                &t,
+                &[n],
+                &Budget::default(),
+                Options {
+                    symmetry_breaking,
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                (e.iso.value, e.iso.status),
+                (iso_count, Status::Exact),
+                "magmas of size {n} up to isomorphism"
+            );
+            assert_eq!(
+                (e.labeled.value, e.labeled.status),
+                (labeled, Status::Exact),
+                "labeled magmas of size {n}"
+            );
             if n == 3 {
                 // The representatives are pairwise non-isomorphic and carry the right |Aut|.
-                let brute: BTreeSet<Structure> = e.classes.iter().map(|c| brute_canonical(&t.sig, &c.model, &perms)).collect();
+                let brute: BTreeSet<Structure> = e
+                    .classes
+                    .iter()
+                    .map(|c| brute_canonical(&t.sig, &c.model, &perms))
+                    .collect();
                 assert_eq!(brute.len(), e.classes.len());
                 for c in &e.classes {
-                    assert_eq!(c.automorphisms, brute_automorphisms(&t.sig, &c.model, &perms));
+                    assert_eq!(
+                        c.automorphisms,
+                        brute_automorphisms(&t.sig, &c.model, &perms)
+                    );
                 }
             }
         }
@@ -589,18 +741,38 @@ fn magmas_through_the_finder() {
 
 #[test]
 fn labelled_copies_is_the_product_of_factorials_over_aut() {
-    for sizes in [vec![1], vec![3], vec![5], vec![2, 3], vec![4, 1], vec![3, 3, 2]] {
+    for sizes in [
+        vec![1],
+        vec![3],
+        vec![5],
+        vec![2, 3],
+        vec![4, 1],
+        vec![3, 3, 2],
+    ] {
         let total: u128 = sizes.iter().map(|&n| factorial(n)).product();
         for aut in (1..=total).filter(|d| total.is_multiple_of(*d)) {
-            assert_eq!(labelled_copies(&sizes, aut), Some(total / aut), "sizes {sizes:?}, |Aut| = {aut}");
+            assert_eq!(
+                labelled_copies(&sizes, aut),
+                Some(total / aut),
+                "sizes {sizes:?}, |Aut| = {aut}"
+            );
         }
     }
     // Products of factorials beyond u128 with a quotient that fits.
     assert_eq!(labelled_copies(&[34], factorial(34)), Some(1));
-    assert_eq!(labelled_copies(&[30, 30], factorial(30)), Some(factorial(30)));
+    assert_eq!(
+        labelled_copies(&[30, 30], factorial(30)),
+        Some(factorial(30))
+    );
     let falling: u128 = (21..=40).product();
-    assert_eq!(labelled_copies(&[40], factorial(20) * factorial(10)), Some(falling / factorial(10)));
-    assert_eq!(labelled_copies(&[20, 20], factorial(20)), Some(factorial(20)));
+    assert_eq!(
+        labelled_copies(&[40], factorial(20) * factorial(10)),
+        Some(falling / factorial(10))
+    );
+    assert_eq!(
+        labelled_copies(&[20, 20], factorial(20)),
+        Some(factorial(20))
+    );
     // A quotient beyond u128, or a group order that saturated, cannot be told.
     assert_eq!(labelled_copies(&[40], 1), None);
     assert_eq!(labelled_copies(&[100], u128::MAX), None);

@@ -57,7 +57,9 @@ fn write(t: &Tree) -> String {
     match t {
         Tree::Var(v) => ["x", "y", "z"][*v as usize].to_string(),
         Tree::App(Sym::Const, _) => "c".into(),
-        Tree::App(Sym::Infix, a) => format!("{} * {}", wrapped(&a[0], false), wrapped(&a[1], false)),
+        Tree::App(Sym::Infix, a) => {
+            format!("{} * {}", wrapped(&a[0], false), wrapped(&a[1], false))
+        }
         Tree::App(Sym::Prefix2, a) => format!("f({},{})", write(&a[0]), write(&a[1])),
         Tree::App(Sym::Prefix1, a) => format!("g({})", write(&a[0])),
         Tree::App(Sym::Minus, a) => format!("-{}", wrapped(&a[0], false)),
@@ -66,11 +68,21 @@ fn write(t: &Tree) -> String {
 }
 
 fn tree(depth: u32) -> BoxedStrategy<Tree> {
-    let leaf = prop_oneof![3 => (0u8..3).prop_map(Tree::Var), 1 => Just(Tree::App(Sym::Const, vec![]))];
+    let leaf =
+        prop_oneof![3 => (0u8..3).prop_map(Tree::Var), 1 => Just(Tree::App(Sym::Const, vec![]))];
     leaf.prop_recursive(depth, 12, 2, |inner| {
         prop_oneof![
-            (prop_oneof![Just(Sym::Infix), Just(Sym::Prefix2)], inner.clone(), inner.clone()).prop_map(|(s, a, b)| Tree::App(s, vec![a, b])),
-            (prop_oneof![Just(Sym::Prefix1), Just(Sym::Minus), Just(Sym::Prime)], inner).prop_map(|(s, a)| Tree::App(s, vec![a])),
+            (
+                prop_oneof![Just(Sym::Infix), Just(Sym::Prefix2)],
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(s, a, b)| Tree::App(s, vec![a, b])),
+            (
+                prop_oneof![Just(Sym::Prefix1), Just(Sym::Minus), Just(Sym::Prime)],
+                inner
+            )
+                .prop_map(|(s, a)| Tree::App(s, vec![a])),
         ]
     })
     .boxed()
@@ -125,11 +137,21 @@ fn brute_force(axioms: &[Literal], n: usize) -> u128 {
         offset.push(total);
         total += n.pow(s.arity() as u32);
     }
-    let mut it = Interp { n, used: &used, offset, cells: vec![0; total] };
-    let envs: Vec<[u8; 3]> = (0..n * n * n).map(|i| [(i % n) as u8, (i / n % n) as u8, (i / n / n) as u8]).collect();
+    let mut it = Interp {
+        n,
+        used: &used,
+        offset,
+        cells: vec![0; total],
+    };
+    let envs: Vec<[u8; 3]> = (0..n * n * n)
+        .map(|i| [(i % n) as u8, (i / n % n) as u8, (i / n / n) as u8])
+        .collect();
     let mut models = 0;
     loop {
-        let holds = axioms.iter().all(|(l, r, eq)| envs.iter().all(|env| (it.eval(l, env) == it.eval(r, env)) == *eq));
+        let holds = axioms.iter().all(|(l, r, eq)| {
+            envs.iter()
+                .all(|env| (it.eval(l, env) == it.eval(r, env)) == *eq)
+        });
         models += holds as u128;
         // Next table, as a number in base n.
         let mut k = 0;
@@ -163,14 +185,21 @@ fn literal() -> impl Strategy<Value = Literal> {
 fn mace4_text(axioms: &[Literal]) -> String {
     let mut text = String::from("formulas(assumptions).\n");
     for (l, r, eq) in axioms {
-        text += &format!("  {} {} {}.\n", write(l), if *eq { "=" } else { "!=" }, write(r));
+        text += &format!(
+            "  {} {} {}.\n",
+            write(l),
+            if *eq { "=" } else { "!=" },
+            write(r)
+        );
     }
     text + "end_of_list.\n"
 }
 
 fn check(axioms: &[Literal]) -> Result<(), TestCaseError> {
     let text = mace4_text(axioms);
-    let theory = parse_ladr_problem(&text, "random.in").map(|(t, _)| t).map_err(|e| TestCaseError::fail(format!("not read:\n{text}\n{e}")))?;
+    let theory = parse_ladr_problem(&text, "random.in")
+        .map(|(t, _)| t)
+        .map_err(|e| TestCaseError::fail(format!("not read:\n{text}\n{e}")))?;
     for n in 2..=3 {
         // Size 3 only where every table can be tried quickly (3^9 interpretations at most).
         if n == 3 && cells(axioms, n) > 9 {
@@ -179,7 +208,14 @@ fn check(axioms: &[Literal]) -> Result<(), TestCaseError> {
         let want = brute_force(axioms, n);
         let got = enumerate(&theory, &[n as u32], &Budget::default(), Options::default()).unwrap();
         prop_assert_eq!(got.labeled.status, Status::Exact);
-        prop_assert_eq!(got.labeled.value, want, "labeled models at n={} of\n{}read as\n{}", n, text, theory.to_text());
+        prop_assert_eq!(
+            got.labeled.value,
+            want,
+            "labeled models at n={} of\n{}read as\n{}",
+            n,
+            text,
+            theory.to_text()
+        );
     }
     Ok(())
 }

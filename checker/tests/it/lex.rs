@@ -2,7 +2,6 @@
 //! reading cells in the decision order, π(M) and M agree up to some cell where π(M) is smaller,
 //! with everything compared already assigned. Here every π is tried; the check searches π.
 
-
 use birkhoff_checker::lex::LexLeader;
 use birkhoff_checker::problem::Problem;
 use birkhoff_engine::Theory;
@@ -21,12 +20,26 @@ fn brute_dominated(p: &Problem, val: &[u32]) -> bool {
         for &cell in &p.decision_order {
             let c = &p.cells[cell];
             let x = val[cell];
-            let image = p.cells.iter().position(|d| d.symbol == c.symbol && d.args.iter().zip(&c.args).all(|(u, w)| *u == sigma[*w as usize])).unwrap();
+            let image = p
+                .cells
+                .iter()
+                .position(|d| {
+                    d.symbol == c.symbol
+                        && d.args
+                            .iter()
+                            .zip(&c.args)
+                            .all(|(u, w)| *u == sigma[*w as usize])
+                })
+                .unwrap();
             let v = val[image];
             if x == NONE || v == NONE {
                 return false;
             }
-            let y = if c.value_sort.is_some() { pi[v as usize] } else { v };
+            let y = if c.value_sort.is_some() {
+                pi[v as usize]
+            } else {
+                v
+            };
             if y != x {
                 return y < x;
             }

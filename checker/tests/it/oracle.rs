@@ -2,9 +2,10 @@
 //! elements tried, isomorphism decided by trying every permutation. The oracle shares no code
 //! with the search or the canonical forms; only the evaluator is common, and it is the judge.
 
-
 use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{count_labeled_directly, enumerate, first, first_on_this_thread, Branching, FirstModel, Options};
+use birkhoff_checker::finder::{
+    count_labeled_directly, enumerate, first, first_on_this_thread, Branching, FirstModel, Options,
+};
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::{eval, Structure, Theory};
 use proptest::prelude::*;
@@ -13,8 +14,14 @@ use std::collections::BTreeSet;
 /// (iso classes, labeled models) by brute force.
 fn oracle(t: &Theory, n: u32) -> (usize, u128) {
     let perms = crate::common::perm_tuples(&[n]);
-    let models: Vec<Structure> = crate::common::all_structures(&t.sig, &[n]).into_iter().filter(|s| eval::check(t, s).is_ok()).collect();
-    let classes: BTreeSet<Structure> = models.iter().map(|m| crate::common::brute_canonical(&t.sig, m, &perms)).collect();
+    let models: Vec<Structure> = crate::common::all_structures(&t.sig, &[n])
+        .into_iter()
+        .filter(|s| eval::check(t, s).is_ok())
+        .collect();
+    let classes: BTreeSet<Structure> = models
+        .iter()
+        .map(|m| crate::common::brute_canonical(&t.sig, m, &perms))
+        .collect();
     (classes.len(), models.len() as u128)
 }
 
@@ -22,18 +29,47 @@ fn check_against_oracle(t: &Theory, n: u32) {
     let (iso, labeled) = oracle(t, n);
     let e = enumerate(t, &[n], &Budget::default(), Options::default()).unwrap();
     let text = t.to_text();
-    assert_eq!((e.iso.value as usize, e.iso.status), (iso, Status::Exact), "iso classes at n={n} of\n{text}");
-    assert_eq!((e.labeled.value, e.labeled.status), (labeled, Status::Exact), "labeled (sum n!/|Aut|) at n={n} of\n{text}");
+    assert_eq!(
+        (e.iso.value as usize, e.iso.status),
+        (iso, Status::Exact),
+        "iso classes at n={n} of\n{text}"
+    );
+    assert_eq!(
+        (e.labeled.value, e.labeled.status),
+        (labeled, Status::Exact),
+        "labeled (sum n!/|Aut|) at n={n} of\n{text}"
+    );
     let direct = count_labeled_directly(t, &[n], &Budget::default()).unwrap();
-    assert_eq!(direct.value, labeled, "labeled by direct enumeration at n={n} of\n{text}");
+    assert_eq!(
+        direct.value, labeled,
+        "labeled by direct enumeration at n={n} of\n{text}"
+    );
     // Each way of branching is complete on its own, and so is the two side by side, on threads
     // or taking turns on this one.
-    for branching in [Branching::DecisionOrder, Branching::FewestValues, Branching::Both] {
-        let opts = Options { branching, ..Options::default() };
-        for (how, answer) in [("threads", first(t, &[n], &Budget::default(), opts)), ("this thread", first_on_this_thread(t, &[n], &Budget::default(), opts))] {
+    for branching in [
+        Branching::DecisionOrder,
+        Branching::FewestValues,
+        Branching::Both,
+    ] {
+        let opts = Options {
+            branching,
+            ..Options::default()
+        };
+        for (how, answer) in [
+            ("threads", first(t, &[n], &Budget::default(), opts)),
+            (
+                "this thread",
+                first_on_this_thread(t, &[n], &Budget::default(), opts),
+            ),
+        ] {
             match answer.unwrap().0 {
-                FirstModel::Found { model } => assert!(labeled > 0 && eval::check(t, &model).is_ok()),
-                FirstModel::None => assert_eq!(labeled, 0, "first ({branching:?}, {how}) says none at n={n} of\n{text}"),
+                FirstModel::Found { model } => {
+                    assert!(labeled > 0 && eval::check(t, &model).is_ok())
+                }
+                FirstModel::None => assert_eq!(
+                    labeled, 0,
+                    "first ({branching:?}, {how}) says none at n={n} of\n{text}"
+                ),
                 FirstModel::Unknown => panic!("no budget was set"),
             }
         }
@@ -81,14 +117,24 @@ fn functions_between_two_sorts_count_partitions() {
         if parts == 0 {
             return 0;
         }
-        (1..=max.min(m)).map(|k| partitions(m - k, parts - 1, k)).sum()
+        (1..=max.min(m))
+            .map(|k| partitions(m - k, parts - 1, k))
+            .sum()
     }
     let t = Theory::parse("theory Map\nsort A, B\nfunc f : A -> B", "map.bk").unwrap();
     for m in 1..=5 {
         for n in 1..=4 {
             let e = enumerate(&t, &[m, n], &Budget::default(), Options::default()).unwrap();
-            assert_eq!(e.iso.value, partitions(m, n, m), "maps from {m} to {n} elements up to isomorphism");
-            assert_eq!(e.labeled.value, (n as u128).pow(m), "labeled maps from {m} to {n} elements");
+            assert_eq!(
+                e.iso.value,
+                partitions(m, n, m),
+                "maps from {m} to {n} elements up to isomorphism"
+            );
+            assert_eq!(
+                e.labeled.value,
+                (n as u128).pow(m),
+                "labeled maps from {m} to {n} elements"
+            );
             assert_eq!(e.iso.status, Status::Exact);
         }
     }

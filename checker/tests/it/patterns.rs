@@ -13,8 +13,20 @@ fn rows(counts: &[Option<u128>]) -> Vec<SpectrumRow> {
         .enumerate()
         .map(|(i, c)| SpectrumRow {
             sizes: vec![i as u32 + 1],
-            iso: c.map_or(Count { value: 0, status: Status::Unknown }, |v| Count { value: v, status: Status::Exact }),
-            labeled: Count { value: 0, status: Status::Unknown },
+            iso: c.map_or(
+                Count {
+                    value: 0,
+                    status: Status::Unknown,
+                },
+                |v| Count {
+                    value: v,
+                    status: Status::Exact,
+                },
+            ),
+            labeled: Count {
+                value: 0,
+                status: Status::Unknown,
+            },
             seconds: 0.0,
             nodes: 0,
             timing: Default::default(),
@@ -34,10 +46,15 @@ fn patterns(rows: &[SpectrumRow]) -> Vec<Pattern> {
 fn the_issue_example_has_models_only_at_even_orders() {
     // Loops with x / y = y / x, orders 1..=9 (issue 19).
     let found = conjectures(&exact(&[1, 1, 0, 1, 0, 1, 0, 7, 0]));
-    let even = found.iter().find(|c| c.pattern == Pattern::OnlyEven).expect("only even orders");
+    let even = found
+        .iter()
+        .find(|c| c.pattern == Pattern::OnlyEven)
+        .expect("only even orders");
     assert_eq!(even.status, "open");
     assert!(even.statement.contains("1-9"), "{}", even.statement);
-    assert!(!found.iter().any(|c| c.pattern == Pattern::OnlyOdd || c.pattern == Pattern::ExactlyOnePerOrder));
+    assert!(!found
+        .iter()
+        .any(|c| c.pattern == Pattern::OnlyOdd || c.pattern == Pattern::ExactlyOnePerOrder));
     // One model of odd order 9 and the pattern is gone.
     assert!(!patterns(&exact(&[1, 1, 0, 1, 0, 1, 0, 7, 1])).contains(&Pattern::OnlyEven));
 }
@@ -45,8 +62,21 @@ fn the_issue_example_has_models_only_at_even_orders() {
 #[test]
 fn counts_cut_short_are_not_evidence() {
     // Order 9 was not counted exactly: the statement rests on 1-8 and says so.
-    let found = conjectures(&rows(&[Some(1), Some(1), Some(0), Some(1), Some(0), Some(1), Some(0), Some(7), None]));
-    let even = found.iter().find(|c| c.pattern == Pattern::OnlyEven).unwrap();
+    let found = conjectures(&rows(&[
+        Some(1),
+        Some(1),
+        Some(0),
+        Some(1),
+        Some(0),
+        Some(1),
+        Some(0),
+        Some(7),
+        None,
+    ]));
+    let even = found
+        .iter()
+        .find(|c| c.pattern == Pattern::OnlyEven)
+        .unwrap();
     assert_eq!(even.checked, (1..=8).collect::<Vec<u32>>());
     assert!(even.statement.contains("1-8"), "{}", even.statement);
     // No exact zero at an excluded order: nothing is claimed.
@@ -56,12 +86,26 @@ fn counts_cut_short_are_not_evidence() {
 #[test]
 fn steiner_quasigroups_live_at_orders_one_and_three_mod_six() {
     let rows = quick_spectrum_to(&catalogue::load("steiner_quasigroup").unwrap(), 10);
-    assert!(rows.len() >= 9 && rows.iter().all(|r| r.iso.status == Status::Exact), "{rows:?}");
+    assert!(
+        rows.len() >= 9 && rows.iter().all(|r| r.iso.status == Status::Exact),
+        "{rows:?}"
+    );
     let found = patterns(&rows);
-    assert!(found.contains(&Pattern::Residues { modulus: 6, residues: vec![1, 3] }), "{found:?}");
+    assert!(
+        found.contains(&Pattern::Residues {
+            modulus: 6,
+            residues: vec![1, 3]
+        }),
+        "{found:?}"
+    );
     assert!(found.contains(&Pattern::OnlyOdd), "{found:?}");
     // 12 = 2 * 6 gives the same orders as 6: not repeated.
-    assert!(!found.iter().any(|p| matches!(p, Pattern::Residues { modulus: 12, .. })), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|p| matches!(p, Pattern::Residues { modulus: 12, .. })),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -70,14 +114,22 @@ fn boolean_groups_have_one_model_of_each_power_of_two() {
     let found = patterns(&rows);
     assert!(found.contains(&Pattern::OnlyPowersOf { p: 2 }), "{found:?}");
     // Implied by powers of 2, so not stated again.
-    assert!(!found.contains(&Pattern::OnlyEven) && !found.contains(&Pattern::OnlyPrimePowers), "{found:?}");
+    assert!(
+        !found.contains(&Pattern::OnlyEven) && !found.contains(&Pattern::OnlyPrimePowers),
+        "{found:?}"
+    );
 }
 
 #[test]
 fn fields_have_prime_power_orders() {
     let found = patterns(&exact(&[0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 0]));
     assert!(found.contains(&Pattern::OnlyPrimePowers), "{found:?}");
-    assert!(!found.iter().any(|p| matches!(p, Pattern::OnlyPowersOf { .. })), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|p| matches!(p, Pattern::OnlyPowersOf { .. })),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -92,7 +144,13 @@ fn one_model_per_order_squares_and_none_above() {
     let small = patterns(&exact(&[1, 3, 0, 0, 0]));
     assert!(small.contains(&Pattern::NoneAbove { k: 2 }), "{small:?}");
     // One empty order above the last model is too little to say anything.
-    assert!(!patterns(&exact(&[1, 3, 2, 0])).iter().any(|p| matches!(p, Pattern::NoneAbove { .. })));
+    assert!(!patterns(&exact(&[1, 3, 2, 0]))
+        .iter()
+        .any(|p| matches!(p, Pattern::NoneAbove { .. })));
     // A gap in the exact orders above k breaks the claim.
-    assert!(!patterns(&rows(&[Some(1), Some(3), Some(0), None, Some(0)])).iter().any(|p| matches!(p, Pattern::NoneAbove { .. })));
+    assert!(
+        !patterns(&rows(&[Some(1), Some(3), Some(0), None, Some(0)]))
+            .iter()
+            .any(|p| matches!(p, Pattern::NoneAbove { .. }))
+    );
 }

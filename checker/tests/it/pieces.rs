@@ -9,8 +9,14 @@ use birkhoff_engine::{seeds, Theory};
 /// The pieces' counts summed, iso and labeled, each piece checked exact.
 fn summed(t: &Theory, n: u32, count: usize) -> (u128, u128) {
     (1..=count).fold((0, 0), |(iso, labeled), index| {
-        let e = enumerate_piece(t, &[n], &Budget::default(), Piece { index, count }).expect("the piece is searched");
-        assert_eq!((e.iso.status, e.labeled.status), (Status::Exact, Status::Exact), "{} of order {n}, piece {index}/{count}", t.name);
+        let e = enumerate_piece(t, &[n], &Budget::default(), Piece { index, count })
+            .expect("the piece is searched");
+        assert_eq!(
+            (e.iso.status, e.labeled.status),
+            (Status::Exact, Status::Exact),
+            "{} of order {n}, piece {index}/{count}",
+            t.name
+        );
         (iso + e.iso.value, labeled + e.labeled.value)
     })
 }
@@ -18,10 +24,22 @@ fn summed(t: &Theory, n: u32, count: usize) -> (u128, u128) {
 /// For each count of pieces, the sum equals the one-machine count, which is `known` (iso).
 fn pieces_sum_to_whole(theory: &str, n: u32, known: u128, counts: &[usize]) {
     let t = seeds::load(theory).expect("a seed");
-    let whole = enumerate(&t, &[n], &Budget::default(), Options::counts_only()).expect("the enumeration runs");
-    assert_eq!(whole.iso, Count { value: known, status: Status::Exact }, "{theory} of order {n}, one machine");
+    let whole = enumerate(&t, &[n], &Budget::default(), Options::counts_only())
+        .expect("the enumeration runs");
+    assert_eq!(
+        whole.iso,
+        Count {
+            value: known,
+            status: Status::Exact
+        },
+        "{theory} of order {n}, one machine"
+    );
     for &count in counts {
-        assert_eq!(summed(&t, n, count), (whole.iso.value, whole.labeled.value), "{theory} of order {n} in {count} pieces (iso, labeled)");
+        assert_eq!(
+            summed(&t, n, count),
+            (whole.iso.value, whole.labeled.value),
+            "{theory} of order {n} in {count} pieces (iso, labeled)"
+        );
     }
 }
 
@@ -31,7 +49,11 @@ fn pieces_sum_to_whole(theory: &str, n: u32, known: u128, counts: &[usize]) {
 fn pieces_sum_to_known(theory: &str, n: u32, known: (u128, u128), counts: &[usize]) {
     let t = seeds::load(theory).expect("a seed");
     for &count in counts {
-        assert_eq!(summed(&t, n, count), known, "{theory} of order {n} in {count} pieces (iso, labeled)");
+        assert_eq!(
+            summed(&t, n, count),
+            known,
+            "{theory} of order {n} in {count} pieces (iso, labeled)"
+        );
     }
 }
 
@@ -67,17 +89,30 @@ fn a_piece_does_not_depend_on_the_thread_count() {
     for index in [1, 2, 5] {
         let piece = Piece { index, count: 7 };
         let here = enumerate_piece(&t, &[6], &budget, piece).expect("the piece is searched");
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-        let alone = pool.install(|| enumerate_piece(&t, &[6], &budget, piece)).expect("the piece is searched");
-        assert_eq!((here.iso, here.labeled, here.nodes), (alone.iso, alone.labeled, alone.nodes), "piece {index}/7");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let alone = pool
+            .install(|| enumerate_piece(&t, &[6], &budget, piece))
+            .expect("the piece is searched");
+        assert_eq!(
+            (here.iso, here.labeled, here.nodes),
+            (alone.iso, alone.labeled, alone.nodes),
+            "piece {index}/7"
+        );
     }
 }
 
 #[test]
 fn a_piece_cut_short_is_never_exact() {
     let t = seeds::load("semigroup").expect("a seed");
-    let budget = Budget { nodes: Some(50), ..Budget::default() };
-    let e = enumerate_piece(&t, &[6], &budget, Piece { index: 1, count: 4 }).expect("the piece is searched");
+    let budget = Budget {
+        nodes: Some(50),
+        ..Budget::default()
+    };
+    let e = enumerate_piece(&t, &[6], &budget, Piece { index: 1, count: 4 })
+        .expect("the piece is searched");
     assert_ne!(e.iso.status, Status::Exact);
     assert_ne!(e.labeled.status, Status::Exact);
 }

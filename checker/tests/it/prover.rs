@@ -8,7 +8,12 @@ use birkhoff_engine::{eval, seeds, Theory};
 use std::time::Duration;
 
 fn opts() -> Options {
-    Options { max_size: 5, timeout: Duration::from_secs(6), max_enodes: 50_000, ..Options::default() }
+    Options {
+        max_size: 5,
+        timeout: Duration::from_secs(6),
+        max_enodes: 50_000,
+        ..Options::default()
+    }
 }
 
 fn answer(t: &Theory, goal: &str) -> Verdict {
@@ -28,7 +33,10 @@ fn answer(t: &Theory, goal: &str) -> Verdict {
 
 fn assert_proved(t: &Theory, goal: &str) {
     let v = answer(t, goal);
-    assert!(matches!(v, Verdict::Proved { .. }), "{goal}: expected a proof, got {v:?}");
+    assert!(
+        matches!(v, Verdict::Proved { .. }),
+        "{goal}: expected a proof, got {v:?}"
+    );
 }
 
 fn assert_disproved(t: &Theory, goal: &str) -> birkhoff_engine::Structure {
@@ -55,14 +63,29 @@ fn boolean_algebra_satisfies_de_morgan() {
     // that the test does not fail on a loaded machine; it costs time only when Z3 is slow.
     let b = seeds::load("boolean_algebra").unwrap();
     let goal = parse_formula(&b.sig, "c(x ^ y) = c(x) v c(y)", "goal").unwrap();
-    let v = prove(&b, &goal, &Options { timeout: Duration::from_secs(400), ..opts() }).unwrap().verdict;
+    let v = prove(
+        &b,
+        &goal,
+        &Options {
+            timeout: Duration::from_secs(400),
+            ..opts()
+        },
+    )
+    .unwrap()
+    .verdict;
     if let Verdict::Proved { certificate } = &v {
         certificate::check(&b, &goal, certificate).unwrap();
     }
     if cfg!(feature = "z3") {
-        assert!(matches!(v, Verdict::Proved { .. } | Verdict::ProvedByZ3 { .. }), "got {v:?}");
+        assert!(
+            matches!(v, Verdict::Proved { .. } | Verdict::ProvedByZ3 { .. }),
+            "got {v:?}"
+        );
     } else {
-        assert!(matches!(v, Verdict::Proved { .. } | Verdict::Unknown), "got {v:?}");
+        assert!(
+            matches!(v, Verdict::Proved { .. } | Verdict::Unknown),
+            "got {v:?}"
+        );
     }
 }
 
@@ -80,23 +103,49 @@ fn boolean_ring_is_commutative() {
     // proves each shared sub-proof once as a lemma.
     let r = boolean_ring();
     let goal = parse_formula(&r.sig, "x * y = y * x", "goal").unwrap();
-    let o = Options { timeout: Duration::from_secs(60), ..opts() };
-    let Verdict::Proved { certificate: cert } = prove(&r, &goal, &o).unwrap().verdict else { panic!("expected a proof") };
+    let o = Options {
+        timeout: Duration::from_secs(60),
+        ..opts()
+    };
+    let Verdict::Proved { certificate: cert } = prove(&r, &goal, &o).unwrap().verdict else {
+        panic!("expected a proof")
+    };
     assert!(certificate::check(&r, &goal, &cert).is_ok());
     assert!(!cert.lemmas.is_empty(), "this proof reuses sub-proofs");
 
     // Lemmas are checked like the goal: a wrong side, a forward reference, a missing lemma.
     let mut c = cert.clone();
     c.lemmas[0].rhs = c.lemmas[0].lhs.clone();
-    assert!(certificate::check(&r, &goal, &c).is_err(), "a lemma whose chain ends elsewhere");
-    let user = cert.lemmas.iter().position(|l| l.steps.iter().any(|s| matches!(s.by, certificate::Justification::Lemma { .. }))).expect("some lemma uses another");
+    assert!(
+        certificate::check(&r, &goal, &c).is_err(),
+        "a lemma whose chain ends elsewhere"
+    );
+    let user = cert
+        .lemmas
+        .iter()
+        .position(|l| {
+            l.steps
+                .iter()
+                .any(|s| matches!(s.by, certificate::Justification::Lemma { .. }))
+        })
+        .expect("some lemma uses another");
     let mut c = cert.clone();
-    let step = c.lemmas[user].steps.iter_mut().find(|s| matches!(s.by, certificate::Justification::Lemma { .. })).unwrap();
+    let step = c.lemmas[user]
+        .steps
+        .iter_mut()
+        .find(|s| matches!(s.by, certificate::Justification::Lemma { .. }))
+        .unwrap();
     step.by = certificate::Justification::Lemma { lemma: user };
-    assert!(certificate::check(&r, &goal, &c).is_err(), "a lemma used in its own proof");
+    assert!(
+        certificate::check(&r, &goal, &c).is_err(),
+        "a lemma used in its own proof"
+    );
     let mut c = cert.clone();
     c.lemmas.pop();
-    assert!(certificate::check(&r, &goal, &c).is_err(), "a lemma dropped");
+    assert!(
+        certificate::check(&r, &goal, &c).is_err(),
+        "a lemma dropped"
+    );
 }
 
 #[test]
@@ -122,19 +171,31 @@ fn a_law_whose_smallest_countermodel_has_five_elements() {
     // 30 s: the early look gets a tenth of it, and with the other test suites on two cores 10 s
     // (1 s for that look) left the answer unknown in a clean-clone CI run.
     let g = seeds::load("group").unwrap();
-    let o = Options { max_size: 6, timeout: Duration::from_secs(30), ..Options::default() };
+    let o = Options {
+        max_size: 6,
+        timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
     let plan = o.plan();
     let first = |p: &dyn Fn(&Strategy) -> bool| plan.iter().position(|s| p(s));
     let size_six = first(&|s| matches!(s, Strategy::Countermodel { min_size, max_size, .. } if *min_size <= 6 && 6 <= *max_size)).unwrap();
     let saturation = first(&|s| matches!(s, Strategy::Saturation { .. })).unwrap();
-    assert!(size_six < plan.len() - 1 && saturation < size_six, "{plan:?}");
+    assert!(
+        size_six < plan.len() - 1 && saturation < size_six,
+        "{plan:?}"
+    );
     #[cfg(feature = "z3")]
-    assert!(size_six < first(&|s| matches!(s, Strategy::Z3 { .. })).unwrap(), "{plan:?}");
+    assert!(
+        size_six < first(&|s| matches!(s, Strategy::Z3 { .. })).unwrap(),
+        "{plan:?}"
+    );
     let goal = parse_formula(&g.sig, "x * y = y * x", "goal").unwrap();
     match prove(&g, &goal, &o).unwrap().verdict {
         Verdict::Disproved { model, .. } => {
             assert_eq!(model.sizes, vec![6]);
-            assert!(eval::check(&g, &model).is_ok() && eval::falsify(&g.sig, &model, &goal).is_some());
+            assert!(
+                eval::check(&g, &model).is_ok() && eval::falsify(&g.sig, &model, &goal).is_some()
+            );
         }
         v => panic!("expected S_3, got {v:?}"),
     }
@@ -145,56 +206,97 @@ fn an_affine_magma_refutes_what_small_countermodels_miss() {
     // ETP's E704 does not imply E1879; x * y = 2x + y (mod 5) shows it. The finder does not
     // finish size 4 of this problem within seconds.
     let mut t = seeds::load("magma").unwrap();
-    t.axioms.push(parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704").unwrap().into());
+    t.axioms.push(
+        parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704")
+            .unwrap()
+            .into(),
+    );
     let goal = parse_formula(&t.sig, "x = (x * (y * z)) * (w * x)", "E1879").unwrap();
-    let plan = [Strategy::Affine { max_modulus: 10, time_share: 100 }];
+    let plan = [Strategy::Affine {
+        max_modulus: 10,
+        time_share: 100,
+    }];
     match prove_with(&t, &goal, &opts(), &plan).unwrap().verdict {
         Verdict::Disproved { model, .. } => {
             assert_eq!(model.sizes, vec![5]);
-            assert!(eval::check(&t, &model).is_ok() && eval::falsify(&t.sig, &model, &goal).is_some());
+            assert!(
+                eval::check(&t, &model).is_ok() && eval::falsify(&t.sig, &model, &goal).is_some()
+            );
         }
         v => panic!("expected an affine countermodel, got {v:?}"),
     }
     // A theorem has no affine countermodel, and the strategy says so instead of deciding.
     let theorem = parse_formula(&t.sig, "x = y * (y * ((x * x) * y))", "E704 itself").unwrap();
-    assert!(matches!(prove_with(&t, &theorem, &opts(), &plan).unwrap().verdict, Verdict::Unknown));
+    assert!(matches!(
+        prove_with(&t, &theorem, &opts(), &plan).unwrap().verdict,
+        Verdict::Unknown
+    ));
 }
 
 #[test]
 fn tampered_certificates_are_rejected() {
     let g = seeds::load("group").unwrap();
     let goal = parse_formula(&g.sig, "inv(inv(x)) = x", "goal").unwrap();
-    let Verdict::Proved { certificate: cert } = prove(&g, &goal, &opts()).unwrap().verdict else { panic!("no proof") };
+    let Verdict::Proved { certificate: cert } = prove(&g, &goal, &opts()).unwrap().verdict else {
+        panic!("no proof")
+    };
     assert!(certificate::check(&g, &goal, &cert).is_ok());
     assert!(!cert.steps.is_empty());
 
     let mut c = cert.clone();
     c.steps.pop();
-    assert!(certificate::check(&g, &goal, &c).is_err(), "a chain cut short");
+    assert!(
+        certificate::check(&g, &goal, &c).is_err(),
+        "a chain cut short"
+    );
 
     let mut c = cert.clone();
     c.steps[0].direction = match c.steps[0].direction {
         Direction::LeftToRight => Direction::RightToLeft,
         Direction::RightToLeft => Direction::LeftToRight,
     };
-    assert!(certificate::check(&g, &goal, &c).is_err(), "a step turned round");
+    assert!(
+        certificate::check(&g, &goal, &c).is_err(),
+        "a step turned round"
+    );
 
-    let certificate::Justification::Axiom { axiom: first_axiom, .. } = cert.steps[0].by.clone() else { panic!("a short proof needs no lemma") };
+    let certificate::Justification::Axiom {
+        axiom: first_axiom, ..
+    } = cert.steps[0].by.clone()
+    else {
+        panic!("a short proof needs no lemma")
+    };
     let mut c = cert.clone();
-    c.steps[0].by = certificate::Justification::Axiom { axiom: "assoc".into(), part: 0, substitution: vec![] };
-    assert!(certificate::check(&g, &goal, &c).is_err() || first_axiom == "assoc", "a wrong axiom");
+    c.steps[0].by = certificate::Justification::Axiom {
+        axiom: "assoc".into(),
+        part: 0,
+        substitution: vec![],
+    };
+    assert!(
+        certificate::check(&g, &goal, &c).is_err() || first_axiom == "assoc",
+        "a wrong axiom"
+    );
 
     let mut c = cert.clone();
     c.steps[0].by = certificate::Justification::Lemma { lemma: 0 };
-    assert!(certificate::check(&g, &goal, &c).is_err(), "a lemma that does not exist");
+    assert!(
+        certificate::check(&g, &goal, &c).is_err(),
+        "a lemma that does not exist"
+    );
 
     let mut c = cert.clone();
     c.steps[0].position.push(7);
-    assert!(certificate::check(&g, &goal, &c).is_err(), "a position that does not exist");
+    assert!(
+        certificate::check(&g, &goal, &c).is_err(),
+        "a position that does not exist"
+    );
 
     let mut c = cert.clone();
     c.rhs = Term::App(g.sig.func("e").unwrap(), vec![]);
-    assert!(certificate::check(&g, &goal, &c).is_err(), "a different goal");
+    assert!(
+        certificate::check(&g, &goal, &c).is_err(),
+        "a different goal"
+    );
 
     // A certificate for one goal is not one for another.
     let other = parse_formula(&g.sig, "inv(inv(x)) = e", "goal").unwrap();
@@ -225,7 +327,10 @@ fn non_equational_goals_are_proved_by_z3_or_disproved() {
     }
     // An existential goal Z3 cannot decide within the budget: "unknown", never a disproof.
     let v = answer(&g, "all x. exists y. y * x = e & x * y = e");
-    assert!(matches!(v, Verdict::ProvedByZ3 { .. } | Verdict::Unknown), "got {v:?}");
+    assert!(
+        matches!(v, Verdict::ProvedByZ3 { .. } | Verdict::Unknown),
+        "got {v:?}"
+    );
     assert_disproved(&g, "exists x. x != e");
     // A false first-order goal is never proved by Z3: a semigroup need not have an identity.
     let s = seeds::load("semigroup").unwrap();
@@ -242,16 +347,46 @@ fn many_sorted_goals_are_handled() {
 #[test]
 fn saturation_stopped_at_its_e_node_limit_is_retried_larger_until_the_deadline() {
     // Left Moufang loops are right Bol: a proof egg does not find within 2 000 e-nodes.
-    let t = Theory::parse(&format!("{}\naxiom left_moufang: x * (y * (x * z)) = ((x * y) * x) * z", seeds::load("loop").unwrap().to_text()), "t.bk").unwrap();
+    let t = Theory::parse(
+        &format!(
+            "{}\naxiom left_moufang: x * (y * (x * z)) = ((x * y) * x) * z",
+            seeds::load("loop").unwrap().to_text()
+        ),
+        "t.bk",
+    )
+    .unwrap();
     let g = parse_formula(&t.sig, "((x * y) * z) * y = x * ((y * z) * y)", "goal").unwrap();
-    let opts = Options { timeout: Duration::from_secs(3), max_enodes: 2_000, ..Options::default() };
+    let opts = Options {
+        timeout: Duration::from_secs(3),
+        max_enodes: 2_000,
+        ..Options::default()
+    };
     let a = prove_with(&t, &g, &opts, &[Strategy::Saturation { time_share: 10 }]).unwrap();
-    let runs = a.attempts.iter().filter(|at| matches!(at.strategy, Strategy::Saturation { .. })).count();
-    assert!(runs > 1, "the first saturation stopped at 2 000 e-nodes; it must run again larger: {:?}", a.attempts);
-    assert!(a.attempts.iter().any(|at| at.result.contains("retry 1, e-node limit 8000")), "{:?}", a.attempts);
+    let runs = a
+        .attempts
+        .iter()
+        .filter(|at| matches!(at.strategy, Strategy::Saturation { .. }))
+        .count();
+    assert!(
+        runs > 1,
+        "the first saturation stopped at 2 000 e-nodes; it must run again larger: {:?}",
+        a.attempts
+    );
+    assert!(
+        a.attempts
+            .iter()
+            .any(|at| at.result.contains("retry 1, e-node limit 8000")),
+        "{:?}",
+        a.attempts
+    );
     match &a.verdict {
         Verdict::Proved { certificate } => certificate::check(&t, &g, certificate).unwrap(),
-        Verdict::Unknown => assert!(a.unknown_because.as_deref().is_some_and(|w| w.contains("time limit") || w.contains("finished for good")), "{a:?}"),
+        Verdict::Unknown => assert!(
+            a.unknown_because
+                .as_deref()
+                .is_some_and(|w| w.contains("time limit") || w.contains("finished for good")),
+            "{a:?}"
+        ),
         other => panic!("a theorem: {other:?}"),
     }
 }
@@ -262,9 +397,30 @@ fn unknown_says_when_every_strategy_finished_for_good() {
     // one element. Nothing is left to try long before the deadline.
     let t = Theory::parse("theory C\nfunc * : 2\naxiom c: x * y = y * x\n", "c.bk").unwrap();
     let g = parse_formula(&t.sig, "(x * y) * z = x * (y * z)", "goal").unwrap();
-    let opts = Options { timeout: Duration::from_secs(60), ..Options::default() };
-    let a = prove_with(&t, &g, &opts, &[Strategy::Saturation { time_share: 50 }, Strategy::Countermodel { min_size: 1, max_size: 1, time_share: 100 }]).unwrap();
+    let opts = Options {
+        timeout: Duration::from_secs(60),
+        ..Options::default()
+    };
+    let a = prove_with(
+        &t,
+        &g,
+        &opts,
+        &[
+            Strategy::Saturation { time_share: 50 },
+            Strategy::Countermodel {
+                min_size: 1,
+                max_size: 1,
+                time_share: 100,
+            },
+        ],
+    )
+    .unwrap();
     assert!(matches!(a.verdict, Verdict::Unknown));
     assert_eq!(a.attempts.len(), 2, "nothing is retried: {:?}", a.attempts);
-    assert!(a.unknown_because.as_deref().is_some_and(|w| w.starts_with("every strategy finished for good")), "{a:?}");
+    assert!(
+        a.unknown_because
+            .as_deref()
+            .is_some_and(|w| w.starts_with("every strategy finished for good")),
+        "{a:?}"
+    );
 }

@@ -15,7 +15,10 @@ use std::time::Duration;
 
 /// The labeled models of `t` at one size per sort, by trying every table (the evaluator judges).
 fn brute_labeled(t: &Theory, sizes: &[u32]) -> u128 {
-    crate::common::all_structures(&t.sig, sizes).into_iter().filter(|s| eval::check(t, s).is_ok()).count() as u128
+    crate::common::all_structures(&t.sig, sizes)
+        .into_iter()
+        .filter(|s| eval::check(t, s).is_ok())
+        .count() as u128
 }
 
 /// The refinement of `t` is well-sorted, and enumerating it (native finder and SAT, each with
@@ -23,15 +26,28 @@ fn brute_labeled(t: &Theory, sizes: &[u32]) -> u128 {
 /// a count of `t` itself without symmetry breaking. Skipped where a count is cut short by
 /// `budget`.
 fn refined_counts_agree(t: &Theory, r: &Refinement, n: u32, direct: u128, budget: &Budget) {
-    moves::sort_check(&r.theory).unwrap_or_else(|e| panic!("refined {} is ill-sorted: {e}\n{}", t.name, t.to_text()));
+    moves::sort_check(&r.theory)
+        .unwrap_or_else(|e| panic!("refined {} is ill-sorted: {e}\n{}", t.name, t.to_text()));
     let sizes = r.sizes(&vec![n; t.sig.sorts.len()]);
     let native = finder::enumerate(&r.theory, &sizes, budget, Options::default()).unwrap();
     if native.labeled.status == Status::Exact {
-        assert_eq!(native.labeled.value, direct, "native, refined {} at {n}\n{}", t.name, t.to_text());
+        assert_eq!(
+            native.labeled.value,
+            direct,
+            "native, refined {} at {n}\n{}",
+            t.name,
+            t.to_text()
+        );
     }
     let sat = sat::enumerate(&r.theory, &sizes, budget).unwrap();
     if sat.labeled.status == Status::Exact {
-        assert_eq!(sat.labeled.value, direct, "sat, refined {} at {n}\n{}", t.name, t.to_text());
+        assert_eq!(
+            sat.labeled.value,
+            direct,
+            "sat, refined {} at {n}\n{}",
+            t.name,
+            t.to_text()
+        );
     }
 }
 
@@ -39,14 +55,26 @@ fn refined_counts_agree(t: &Theory, r: &Refinement, n: u32, direct: u128, budget
 /// the native finder does on `t` as written; a model found passes the evaluator against `t`.
 fn first_agrees(t: &Theory, n: u32, budget: &Budget) {
     let sizes = vec![n; t.sig.sorts.len()];
-    let plain = finder::first(t, &sizes, budget, Options::default()).unwrap().0;
+    let plain = finder::first(t, &sizes, budget, Options::default())
+        .unwrap()
+        .0;
     for engine in [Engine::Native, Engine::Sat, Engine::Auto] {
         let refined = router::first_by(engine, t, &sizes, budget).unwrap().outcome;
         match (&plain, &refined) {
             (FirstModel::Unknown, _) | (_, FirstModel::Unknown) => {}
-            (FirstModel::Found { .. }, FirstModel::Found { model }) => assert!(eval::check(t, model).is_ok(), "{engine:?} on {} at {n}", t.name),
+            (FirstModel::Found { .. }, FirstModel::Found { model }) => assert!(
+                eval::check(t, model).is_ok(),
+                "{engine:?} on {} at {n}",
+                t.name
+            ),
             (FirstModel::None, FirstModel::None) => {}
-            _ => panic!("{engine:?} on {} at {n}: {} as written, {} refined\n{}", t.name, word(&plain), word(&refined), t.to_text()),
+            _ => panic!(
+                "{engine:?} on {} at {n}: {} as written, {} refined\n{}",
+                t.name,
+                word(&plain),
+                word(&refined),
+                t.to_text()
+            ),
         }
     }
 }
@@ -90,21 +118,33 @@ proptest! {
 /// labeled model at size 3 (each counted without symmetry breaking, by the native finder).
 #[test]
 fn seeds_and_bench_theories_refine_without_losing_models() {
-    let mut theories: Vec<Theory> = seeds::all().iter().map(|s| seeds::load(s.name).unwrap()).collect();
+    let mut theories: Vec<Theory> = seeds::all()
+        .iter()
+        .map(|s| seeds::load(s.name).unwrap())
+        .collect();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/theories");
     for file in std::fs::read_dir(dir).unwrap() {
-        theories.push(crate::common::bench_theory(&file.unwrap().file_name().to_string_lossy()));
+        theories.push(crate::common::bench_theory(
+            &file.unwrap().file_name().to_string_lossy(),
+        ));
     }
     let mut refined = 0;
     for t in &theories {
         let Some(r) = Refinement::of(t) else { continue };
         refined += 1;
-        let budget = Budget { time: Some(Duration::from_secs(20)), ..Budget::default() };
-        let direct = finder::count_labeled_directly(t, &vec![3; t.sig.sorts.len()], &budget).unwrap();
+        let budget = Budget {
+            time: Some(Duration::from_secs(20)),
+            ..Budget::default()
+        };
+        let direct =
+            finder::count_labeled_directly(t, &vec![3; t.sig.sorts.len()], &budget).unwrap();
         assert_eq!(direct.status, Status::Exact, "{}", t.name);
         refined_counts_agree(t, &r, 3, direct.value, &budget);
     }
-    assert!(refined >= 1, "no theory refines: the test would check nothing");
+    assert!(
+        refined >= 1,
+        "no theory refines: the test would check nothing"
+    );
 }
 
 /// Orthogonal Latin squares split into rows, columns and the symbols of each square, and every
@@ -121,7 +161,11 @@ fn orthogonal_latin_squares_refine_into_four_sorts_and_keep_their_spectrum() {
             match f.outcome {
                 FirstModel::Found { model } => {
                     assert!(n != 2 && n != 6, "{engine:?}: a pair of order {n}");
-                    assert_eq!(model.sizes, vec![n], "the model is a structure of the theory as written");
+                    assert_eq!(
+                        model.sizes,
+                        vec![n],
+                        "the model is a structure of the theory as written"
+                    );
                     assert!(eval::check(&t, &model).is_ok());
                 }
                 FirstModel::None => assert!(n == 2 || n == 6, "{engine:?}: no pair of order {n}"),

@@ -5,8 +5,8 @@
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{self, FirstModel, Options};
 use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::{iso, sat};
 use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_checker::{iso, sat};
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 use proptest::prelude::*;
 use std::time::Duration;
@@ -23,14 +23,24 @@ fn agrees(t: &Theory, sizes: &[u32]) {
 /// a search that runs out of it makes the comparison at these sizes inconclusive (nothing is
 /// asserted) rather than slow, so a hard random theory cannot hold up the suite.
 fn agrees_with(t: &Theory, sizes: &[u32], native: &finder::Enumeration, budget: &Budget) {
-    let s = sat::enumerate(t, sizes, budget).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
+    let s = sat::enumerate(t, sizes, budget)
+        .unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
     if s.iso.status != Status::Exact {
-        assert!(budget.time.is_some(), "{} at {sizes:?}: no budget was set, yet the count is not exact", t.name);
+        assert!(
+            budget.time.is_some(),
+            "{} at {sizes:?}: no budget was set, yet the count is not exact",
+            t.name
+        );
         return;
     }
-    router::compare_enumerations(native, &s, "sat").unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
+    router::compare_enumerations(native, &s, "sat")
+        .unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}\n{}", t.name, t.to_text()));
     for c in &s.classes {
-        assert!(eval::check(t, &c.model).is_ok(), "{} at {sizes:?}: a class fails the evaluator", t.name);
+        assert!(
+            eval::check(t, &c.model).is_ok(),
+            "{} at {sizes:?}: a class fails the evaluator",
+            t.name
+        );
     }
     first_agrees(t, sizes, native.iso.value > 0, budget);
 }
@@ -38,13 +48,24 @@ fn agrees_with(t: &Theory, sizes: &[u32], native: &finder::Enumeration, budget: 
 /// SAT's first-model answer is `exists` (a model that passes the evaluator) or none; `Unknown`
 /// only when `budget` has a time limit and it ran out.
 fn first_agrees(t: &Theory, sizes: &[u32], exists: bool, budget: &Budget) {
-    let (f, _, _) = sat::first(t, sizes, budget).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
+    let (f, _, _) =
+        sat::first(t, sizes, budget).unwrap_or_else(|e| panic!("{} at {sizes:?}: {e}", t.name));
     match f {
         FirstModel::Found { model } => {
-            assert!(exists, "{} at {sizes:?}: SAT found a model where there is none\n{}", t.name, t.to_text());
+            assert!(
+                exists,
+                "{} at {sizes:?}: SAT found a model where there is none\n{}",
+                t.name,
+                t.to_text()
+            );
             assert!(eval::check(t, &model).is_ok());
         }
-        FirstModel::None => assert!(!exists, "{} at {sizes:?}: SAT says none where there is a model\n{}", t.name, t.to_text()),
+        FirstModel::None => assert!(
+            !exists,
+            "{} at {sizes:?}: SAT says none where there is a model\n{}",
+            t.name,
+            t.to_text()
+        ),
         FirstModel::Unknown => assert!(budget.time.is_some(), "no budget was set"),
     }
 }
@@ -75,13 +96,21 @@ fn every_seed_has_a_model_at_five_exactly_when_native_finds_one() {
         let t = seeds::load(s.name).unwrap();
         let sizes = vec![5; t.sig.sorts.len()];
         let (f, _, _) = finder::first(&t, &sizes, &Budget::default(), Options::default()).unwrap();
-        first_agrees(&t, &sizes, matches!(f, FirstModel::Found { .. }), &Budget::default());
+        first_agrees(
+            &t,
+            &sizes,
+            matches!(f, FirstModel::Found { .. }),
+            &Budget::default(),
+        );
     }
 }
 
 /// (labeled models) by brute force: every table tried, judged by the evaluator.
 fn brute_labeled(t: &Theory, n: u32) -> u128 {
-    crate::common::all_structures(&t.sig, &[n]).into_iter().filter(|s: &Structure| eval::check(t, s).is_ok()).count() as u128
+    crate::common::all_structures(&t.sig, &[n])
+        .into_iter()
+        .filter(|s: &Structure| eval::check(t, s).is_ok())
+        .count() as u128
 }
 
 proptest! {
@@ -155,8 +184,14 @@ fn the_race_reports_its_winner_and_the_answer_is_checked() {
     let t = seeds::load("group").unwrap();
     for n in [1, 4, 6] {
         let f = router::first_by(Engine::Auto, &t, &[n], &Budget::default()).unwrap();
-        assert!(matches!(f.engine, Engine::Native | Engine::Sat), "{:?}", f.engine);
-        let FirstModel::Found { model } = f.outcome else { panic!("groups of order {n} exist") };
+        assert!(
+            matches!(f.engine, Engine::Native | Engine::Sat),
+            "{:?}",
+            f.engine
+        );
+        let FirstModel::Found { model } = f.outcome else {
+            panic!("groups of order {n} exist")
+        };
         assert!(eval::check(&t, &model).is_ok());
     }
     // No model: a Boolean algebra has 2^k elements.
@@ -172,21 +207,40 @@ fn the_race_reports_its_winner_and_the_answer_is_checked() {
 #[test]
 fn sat_answers_a_race_the_native_finder_gives_up() {
     let t = crate::common::bench_theory("steiner_quasigroup.bk");
-    let budget = Budget { nodes: Some(1), ..Budget::default() };
-    assert_eq!(finder::first(&t, &[13], &budget, Options::default()).unwrap().0, FirstModel::Unknown);
+    let budget = Budget {
+        nodes: Some(1),
+        ..Budget::default()
+    };
+    assert_eq!(
+        finder::first(&t, &[13], &budget, Options::default())
+            .unwrap()
+            .0,
+        FirstModel::Unknown
+    );
     let f = router::first_by(Engine::Auto, &t, &[13], &budget).unwrap();
     assert_eq!(f.engine, Engine::Sat);
-    let FirstModel::Found { model } = f.outcome else { panic!("a Steiner quasigroup of order 13 exists: {:?}", f.outcome) };
+    let FirstModel::Found { model } = f.outcome else {
+        panic!("a Steiner quasigroup of order 13 exists: {:?}", f.outcome)
+    };
     assert!(eval::check(&t, &model).is_ok());
 }
 
 #[test]
 fn sizes_above_64_are_attempted_not_refused() {
     // Both engines take 100 elements: the limits are what a problem costs.
-    let t = Theory::parse("theory Inv\nfunc f : 1\naxiom inv: f(f(x)) = x\naxiom free: f(x) != x", "inv.bk").unwrap();
+    let t = Theory::parse(
+        "theory Inv\nfunc f : 1\naxiom inv: f(f(x)) = x\naxiom free: f(x) != x",
+        "inv.bk",
+    )
+    .unwrap();
     for engine in [Engine::Auto, Engine::Native, Engine::Sat] {
         let f = router::first_by(engine, &t, &[100], &Budget::default()).unwrap();
-        let FirstModel::Found { model } = f.outcome else { panic!("{engine:?}: a fixed-point-free involution on 100 elements exists: {:?}", f.outcome) };
+        let FirstModel::Found { model } = f.outcome else {
+            panic!(
+                "{engine:?}: a fixed-point-free involution on 100 elements exists: {:?}",
+                f.outcome
+            )
+        };
         assert!(eval::check(&t, &model).is_ok());
     }
     // One class. Its 2^50·50! automorphisms pass a u128, so its labeled copies (99!! of them)
@@ -203,11 +257,17 @@ fn labeled_counts_past_a_u128_are_lower_bounds() {
     let t = seeds::load("group").unwrap();
     let e = finder::enumerate(&t, &[35], &Budget::default(), Options::default()).unwrap();
     assert_eq!((e.iso.value, e.iso.status), (1, Status::Exact));
-    assert_eq!((e.labeled.value, e.labeled.status), (u128::MAX, Status::AtLeast));
+    assert_eq!(
+        (e.labeled.value, e.labeled.status),
+        (u128::MAX, Status::AtLeast)
+    );
     // Order 34 still fits: 34!/16 + 34!/272 (the cyclic and the dihedral group).
     let e = finder::enumerate(&t, &[34], &Budget::default(), Options::default()).unwrap();
     let f34: u128 = (1..=34).product();
-    assert_eq!((e.labeled.value, e.labeled.status), (f34 / 16 + f34 / 272, Status::Exact));
+    assert_eq!(
+        (e.labeled.value, e.labeled.status),
+        (f34 / 16 + f34 / 272, Status::Exact)
+    );
 }
 
 /// The native finder's domains past 64 elements (several words, `bits.rs`): a fixed-point-free
@@ -219,14 +279,29 @@ fn native_counts_and_finds_past_64_elements() {
     let t = Theory::parse("theory Pairing\nfunc a : 0\nfunc b : 0\nfunc f : 1\naxiom inv: f(f(x)) = x\naxiom free: f(x) != x", "pair.bk").unwrap();
     for n in [6, 63, 64, 65, 66, 100, 127, 128, 129, 130] {
         let e = finder::enumerate(&t, &[n], &Budget::default(), Options::default()).unwrap();
-        assert_eq!((e.iso.value, e.iso.status), (if n % 2 == 0 { 3 } else { 0 }, Status::Exact), "size {n}");
+        assert_eq!(
+            (e.iso.value, e.iso.status),
+            (if n % 2 == 0 { 3 } else { 0 }, Status::Exact),
+            "size {n}"
+        );
         assert!(e.classes.iter().all(|c| eval::check(&t, &c.model).is_ok()));
-        let met: std::collections::BTreeSet<_> = e.classes.iter().map(|c| iso::canonical_form(&t.sig, &c.model).form).collect();
-        assert_eq!(met.len(), e.classes.len(), "size {n}: the classes are pairwise nonisomorphic");
+        let met: std::collections::BTreeSet<_> = e
+            .classes
+            .iter()
+            .map(|c| iso::canonical_form(&t.sig, &c.model).form)
+            .collect();
+        assert_eq!(
+            met.len(),
+            e.classes.len(),
+            "size {n}: the classes are pairwise nonisomorphic"
+        );
     }
     let g = seeds::load("group").unwrap();
-    let (outcome, _, _) = finder::first(&g, &[128], &Budget::default(), Options::default()).unwrap();
-    let FirstModel::Found { model } = outcome else { panic!("groups of order 128 exist") };
+    let (outcome, _, _) =
+        finder::first(&g, &[128], &Budget::default(), Options::default()).unwrap();
+    let FirstModel::Found { model } = outcome else {
+        panic!("groups of order 128 exist")
+    };
     assert!(eval::check(&g, &model).is_ok());
 }
 
@@ -261,21 +336,44 @@ impl sat::encode::Sink for StoppingSink {
 fn the_encoding_stops_when_its_sink_says_so_in_every_phase() {
     use sat::encode::{EncodeError, Encoding, Symmetry, CLAUSES_PER_POLL};
     let q = seeds::load("quasigroup").unwrap();
-    let mut sink = StoppingSink { clauses: 0, stop_after: 1 };
+    let mut sink = StoppingSink {
+        clauses: 0,
+        stop_after: 1,
+    };
     let built = Encoding::new(&q, &[], &[40], Symmetry::On, u64::MAX, &mut sink, &|| false);
-    assert!(matches!(built, Err(EncodeError::Stopped)), "the encoding did not stop");
-    assert!(sink.clauses <= CLAUSES_PER_POLL, "{} clauses were emitted after the sink said stop", sink.clauses);
+    assert!(
+        matches!(built, Err(EncodeError::Stopped)),
+        "the encoding did not stop"
+    );
+    assert!(
+        sink.clauses <= CLAUSES_PER_POLL,
+        "{} clauses were emitted after the sink said stop",
+        sink.clauses
+    );
 }
 
 /// The one-to-one maps [`sat::onto`] reads from `t`'s axioms, with the cancellations `t` implies.
 fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
-    let cancels: Vec<(u32, usize)> = birkhoff_checker::implied::cancellations(t).iter().filter_map(birkhoff_checker::implied::cancels_at).collect();
+    let cancels: Vec<(u32, usize)> = birkhoff_checker::implied::cancellations(t)
+        .iter()
+        .filter_map(birkhoff_checker::implied::cancels_at)
+        .collect();
     t.axioms
         .iter()
         .filter_map(|a| {
             let m = sat::onto::injection(a, &cancels)?;
             let printer = birkhoff_engine::print::FormulaPrinter::new(&t.sig, a);
-            Some((m.terms.iter().map(|term| printer.term(term)).collect::<Vec<_>>().join(", "), m.vars.iter().map(|v| a.vars[v.0 as usize].name.clone()).collect()))
+            Some((
+                m.terms
+                    .iter()
+                    .map(|term| printer.term(term))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                m.vars
+                    .iter()
+                    .map(|v| a.vars[v.0 as usize].name.clone())
+                    .collect(),
+            ))
         })
         .collect()
 }
@@ -286,15 +384,56 @@ fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
 /// equations that are not renamings of each other, are not read as injections at all.
 #[test]
 fn injections_are_read_only_where_the_axioms_make_them_one_to_one() {
-    assert_eq!(injections(&crate::common::bench_theory("orthogonal_latin_squares.bk")), [("x * y, x + y".to_string(), vec!["x".to_string(), "y".to_string()])]);
-    assert_eq!(injections(&crate::common::bench_theory("sols.bk")), [("x * y, y * x".to_string(), vec!["x".to_string(), "y".to_string()])]);
-    let read = |axioms: &str| injections(&Theory::parse(&format!("theory T\nfunc * : 2\nfunc \\ : 2\n{axioms}"), "T").unwrap());
+    assert_eq!(
+        injections(&crate::common::bench_theory("orthogonal_latin_squares.bk")),
+        [(
+            "x * y, x + y".to_string(),
+            vec!["x".to_string(), "y".to_string()]
+        )]
+    );
+    assert_eq!(
+        injections(&crate::common::bench_theory("sols.bk")),
+        [(
+            "x * y, y * x".to_string(),
+            vec!["x".to_string(), "y".to_string()]
+        )]
+    );
+    let read = |axioms: &str| {
+        injections(
+            &Theory::parse(&format!("theory T\nfunc * : 2\nfunc \\ : 2\n{axioms}"), "T").unwrap(),
+        )
+    };
     let cancels = "axiom l: x \\ (x * y) = y\n";
-    assert_eq!(read(&format!("{cancels}axiom o: x * y = z * w & y * x = w * z -> y = w")).len(), 1, "y = w, then x through y * x");
-    assert!(read("axiom o: x * y = z * w & y * x = w * z -> x = z").is_empty(), "without cancellation y is not determined");
-    assert!(read(&format!("{cancels}axiom o: x * y = z * w & y * x = w * z -> x = w")).is_empty(), "x = w is not x = its renaming");
-    assert!(read(&format!("{cancels}axiom o: x * y = z * w & y * y = w * z -> x = z")).is_empty(), "the second equation renames y to w and z");
-    assert!(read(&format!("{cancels}axiom o: x * y = z * w -> x = z & y = w")).len() == 1, "a full conclusion needs no cancellation");
+    assert_eq!(
+        read(&format!(
+            "{cancels}axiom o: x * y = z * w & y * x = w * z -> y = w"
+        ))
+        .len(),
+        1,
+        "y = w, then x through y * x"
+    );
+    assert!(
+        read("axiom o: x * y = z * w & y * x = w * z -> x = z").is_empty(),
+        "without cancellation y is not determined"
+    );
+    assert!(
+        read(&format!(
+            "{cancels}axiom o: x * y = z * w & y * x = w * z -> x = w"
+        ))
+        .is_empty(),
+        "x = w is not x = its renaming"
+    );
+    assert!(
+        read(&format!(
+            "{cancels}axiom o: x * y = z * w & y * y = w * z -> x = z"
+        ))
+        .is_empty(),
+        "the second equation renames y to w and z"
+    );
+    assert!(
+        read(&format!("{cancels}axiom o: x * y = z * w -> x = z & y = w")).len() == 1,
+        "a full conclusion needs no cancellation"
+    );
 }
 
 /// The onto clauses change no count: with them, the SAT engine's classes and labeled counts of
@@ -304,17 +443,28 @@ fn injections_are_read_only_where_the_axioms_make_them_one_to_one() {
 #[test]
 fn onto_clauses_keep_every_model() {
     for n in 1..=4 {
-        agrees(&crate::common::bench_theory("orthogonal_latin_squares.bk"), &[n]);
+        agrees(
+            &crate::common::bench_theory("orthogonal_latin_squares.bk"),
+            &[n],
+        );
     }
     for n in 1..=5 {
         agrees(&crate::common::bench_theory("sols.bk"), &[n]);
     }
-    let magma = Theory::parse("theory T\nfunc * : 2\naxiom o: x * y = z * w & y * x = w * z -> x = z\n", "T").unwrap();
+    let magma = Theory::parse(
+        "theory T\nfunc * : 2\naxiom o: x * y = z * w & y * x = w * z -> x = z\n",
+        "T",
+    )
+    .unwrap();
     for n in 1..=3 {
         agrees(&magma, &[n]);
     }
     // One-to-one into a larger set: not onto, so no onto clause.
-    let into = Theory::parse("theory T\nsort A, B\nfunc f : A -> B\naxiom o: f(x) = f(y) -> x = y\n", "T").unwrap();
+    let into = Theory::parse(
+        "theory T\nsort A, B\nfunc f : A -> B\naxiom o: f(x) = f(y) -> x = y\n",
+        "T",
+    )
+    .unwrap();
     for sizes in [[2, 3], [3, 3], [3, 2]] {
         agrees(&into, &sizes);
     }

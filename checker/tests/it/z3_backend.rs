@@ -2,7 +2,6 @@
 //! evaluator; budgets and Ctrl-C; `prove_unsat` on theorems and non-theorems.
 #![cfg(feature = "z3")]
 
-
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::FirstModel;
 use birkhoff_checker::z3 as zb;
@@ -14,7 +13,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 fn seed(name: &str) -> Option<Theory> {
-    seeds::all().iter().any(|s| s.name == name).then(|| seeds::load(name).unwrap())
+    seeds::all()
+        .iter()
+        .any(|s| s.name == name)
+        .then(|| seeds::load(name).unwrap())
 }
 
 /// Z3's iso and labeled counts equal the ground truth for every seed row it can do quickly.
@@ -38,7 +40,11 @@ fn ground_truth_counts() {
             assert_eq!(e.iso.value, iso, "{} n={} iso", row.theory, row.n);
         }
         if let Some(labeled) = row.labeled {
-            assert_eq!(e.labeled.value, labeled, "{} n={} labeled", row.theory, row.n);
+            assert_eq!(
+                e.labeled.value, labeled,
+                "{} n={} labeled",
+                row.theory, row.n
+            );
         }
         for c in &e.classes {
             assert!(eval::check(&t, &c.model).is_ok());
@@ -52,7 +58,14 @@ fn ground_truth_counts() {
 /// symmetry breaking.
 #[test]
 fn labeled_sum_equals_direct_count() {
-    for (name, n) in [("semigroup", 3), ("monoid", 4), ("poset", 4), ("quandle", 4), ("group", 5), ("band", 3)] {
+    for (name, n) in [
+        ("semigroup", 3),
+        ("monoid", 4),
+        ("poset", 4),
+        ("quandle", 4),
+        ("group", 5),
+        ("band", 3),
+    ] {
         let t = seed(name).unwrap();
         let e = zb::enumerate(&t, &[n], &Budget::default()).unwrap();
         let direct = zb::count_labeled_directly(&t, &[n], &Budget::default()).unwrap();
@@ -65,23 +78,46 @@ fn labeled_sum_equals_direct_count() {
 fn first_model_and_none() {
     let g = seed("group").unwrap();
     let (m, _, _) = zb::first(&g, &[6], &Budget::default()).unwrap();
-    let FirstModel::Found { model } = m else { panic!("a group of order 6 exists") };
+    let FirstModel::Found { model } = m else {
+        panic!("a group of order 6 exists")
+    };
     assert!(eval::check(&g, &model).is_ok());
     // Fields have prime-power orders: none of size 6.
     let f = seed("field").unwrap();
-    assert_eq!(zb::first(&f, &[6], &Budget::default()).unwrap().0, FirstModel::None);
+    assert_eq!(
+        zb::first(&f, &[6], &Budget::default()).unwrap().0,
+        FirstModel::None
+    );
     // An existential axiom: every element has a square root, and squaring is not the identity.
     let t = Theory::parse("theory Sqrt\nfunc * : 2\naxiom root: all x. exists y. y * y = x\naxiom not_id: exists x. x * x != x", "t.bk").unwrap();
-    let FirstModel::Found { model } = zb::first(&t, &[3], &Budget::default()).unwrap().0 else { panic!("a model of size 3 exists") };
+    let FirstModel::Found { model } = zb::first(&t, &[3], &Budget::default()).unwrap().0 else {
+        panic!("a model of size 3 exists")
+    };
     assert!(eval::check(&t, &model).is_ok());
 }
 
 #[test]
 fn budgets_never_give_exact_counts() {
     let t = seed("semigroup").unwrap();
-    let e = zb::enumerate(&t, &[5], &Budget { models: Some(10), ..Budget::default() }).unwrap();
+    let e = zb::enumerate(
+        &t,
+        &[5],
+        &Budget {
+            models: Some(10),
+            ..Budget::default()
+        },
+    )
+    .unwrap();
     assert_eq!((e.iso.value, e.iso.status), (10, Status::AtLeast));
-    let e = zb::enumerate(&t, &[6], &Budget { time: Some(Duration::from_millis(200)), ..Budget::default() }).unwrap();
+    let e = zb::enumerate(
+        &t,
+        &[6],
+        &Budget {
+            time: Some(Duration::from_millis(200)),
+            ..Budget::default()
+        },
+    )
+    .unwrap();
     assert_ne!(e.iso.status, Status::Exact);
     // Ctrl-C: the cancel flag, set from another thread, interrupts a running Z3 check.
     let cancel = Arc::new(AtomicBool::new(false));
@@ -90,7 +126,15 @@ fn budgets_never_give_exact_counts() {
         std::thread::sleep(Duration::from_millis(300));
         flag.store(true, std::sync::atomic::Ordering::SeqCst);
     });
-    let e = zb::enumerate(&t, &[7], &Budget { cancel: Some(cancel), ..Budget::default() }).unwrap();
+    let e = zb::enumerate(
+        &t,
+        &[7],
+        &Budget {
+            cancel: Some(cancel),
+            ..Budget::default()
+        },
+    )
+    .unwrap();
     assert_ne!(e.iso.status, Status::Exact);
     assert_ne!(e.labeled.status, Status::Exact);
 }
@@ -100,16 +144,23 @@ fn a_budget_that_ends_while_encoding_gives_unknown_not_an_error() {
     // Groups of order 40: expanding associativity (64,000 instances, each argument a lookup over
     // 40 entries) takes far longer than a millisecond, so the encoding itself is stopped.
     let t = seed("group").unwrap();
-    let tiny = Budget { time: Some(Duration::from_millis(1)), ..Budget::default() };
+    let tiny = Budget {
+        time: Some(Duration::from_millis(1)),
+        ..Budget::default()
+    };
     assert_eq!(zb::first(&t, &[40], &tiny).unwrap().0, FirstModel::Unknown);
     let e = zb::enumerate(&t, &[40], &tiny).unwrap();
     assert_eq!((e.iso.value, e.iso.status), (0, Status::Unknown));
-    assert_ne!(zb::count_labeled_directly(&t, &[40], &tiny).unwrap().status, Status::Exact);
+    assert_ne!(
+        zb::count_labeled_directly(&t, &[40], &tiny).unwrap().status,
+        Status::Exact
+    );
 }
 
 /// `goal` parsed over the signature of `t`.
 fn goal(t: &Theory, text: &str) -> Axiom {
-    let mut with = Theory::parse(&format!("{}\naxiom goal: {text}\n", t.to_text()), "goal.bk").unwrap();
+    let mut with =
+        Theory::parse(&format!("{}\naxiom goal: {text}\n", t.to_text()), "goal.bk").unwrap();
     std::sync::Arc::unwrap_or_clone(with.axioms.pop().unwrap())
 }
 
@@ -120,13 +171,27 @@ fn verdict(t: &Theory, g: &str) -> Verdict {
 #[test]
 fn prove_unsat_theorems_and_non_theorems() {
     let g = seed("group").unwrap();
-    let star = g.sig.funcs.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
-    assert!(star.contains(&"inv".to_string()), "the group seed has inv: {star:?}");
+    let star = g
+        .sig
+        .funcs
+        .iter()
+        .map(|f| f.name.clone())
+        .collect::<Vec<_>>();
+    assert!(
+        star.contains(&"inv".to_string()),
+        "the group seed has inv: {star:?}"
+    );
     assert_eq!(verdict(&g, "inv(x * y) = inv(y) * inv(x)"), Verdict::Proved);
     assert_eq!(verdict(&g, "x * y = e -> y = inv(x)"), Verdict::Proved);
     assert_eq!(verdict(&g, "inv(inv(x)) = x"), Verdict::Proved);
-    assert!(matches!(verdict(&g, "x * y = y * x"), Verdict::Unknown { .. }));
+    assert!(matches!(
+        verdict(&g, "x * y = y * x"),
+        Verdict::Unknown { .. }
+    ));
     let s = seed("semigroup").unwrap();
-    assert!(matches!(verdict(&s, "x * y = y * x"), Verdict::Unknown { .. }));
+    assert!(matches!(
+        verdict(&s, "x * y = y * x"),
+        Verdict::Unknown { .. }
+    ));
     assert!(matches!(verdict(&s, "x * x = x"), Verdict::Unknown { .. }));
 }

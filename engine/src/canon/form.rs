@@ -2,10 +2,13 @@
 //! by colour refinement, and the least encoding over the renamings that remain (see the module
 //! docs of [`crate::canon`]).
 
-use super::{hash_tokens, pack, push_keyed, relabel_least, AxiomSet, CanonError, CanonicalForm, IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG};
+use super::{
+    hash_tokens, pack, push_keyed, relabel_least, AxiomSet, CanonError, CanonicalForm,
+    IdentityRenaming, Renaming, Tokens, EQ, FUNC, MARKED, MAX_RENAMINGS, REL, SEP, SORT, TAG,
+};
 use crate::signature::Signature;
-use std::hash::Hasher;
 use crate::theory::Theory;
+use std::hash::Hasher;
 
 /// Buffers for computing canonical forms, one set per thread: an exploration computes forms by
 /// the hundred thousand, and allocating these anew for each was a third of the time.
@@ -62,7 +65,13 @@ struct Keyed {
 
 impl<'a> Readings<'a> {
     /// The readings of `t`'s distinct axioms; those not in `known` are encoded into `own`.
-    fn of(t: &Theory, known: Option<&'a AxiomSet>, own: &'a mut Vec<u32>, vars: &mut Vec<u32>, keyed: &'a mut Vec<Keyed>) -> Readings<'a> {
+    fn of(
+        t: &Theory,
+        known: Option<&'a AxiomSet>,
+        own: &'a mut Vec<u32>,
+        vars: &mut Vec<u32>,
+        keyed: &'a mut Vec<Keyed>,
+    ) -> Readings<'a> {
         let id = IdentityRenaming::of(t);
         own.clear();
         keyed.clear();
@@ -71,12 +80,24 @@ impl<'a> Readings<'a> {
             if let Some(k) = known {
                 if let Some(i) = k.position_of(a, &mut cursor) {
                     let (start, end, key) = k.axioms[i];
-                    keyed.push(Keyed { buf: 0, start, end, key, hash: k.least_hashes[i] });
+                    keyed.push(Keyed {
+                        buf: 0,
+                        start,
+                        end,
+                        key,
+                        hash: k.least_hashes[i],
+                    });
                     continue;
                 }
             }
             let (start, end, key) = push_keyed(a, &id.get(), own, vars);
-            keyed.push(Keyed { buf: 1, start, end, key, hash: hash_tokens(&own[end..key]) });
+            keyed.push(Keyed {
+                buf: 1,
+                start,
+                end,
+                key,
+                hash: hash_tokens(&own[end..key]),
+            });
         }
         let bufs = [known.map_or(&[][..], |k| &k.buf[..]), &own[..]];
         // The least reading of each axiom is the key that finds duplicates: equal ones are made
@@ -84,7 +105,10 @@ impl<'a> Readings<'a> {
         let least = |k: &Keyed| &bufs[k.buf][k.end..k.key];
         keyed.sort_unstable_by(|x, y| x.hash.cmp(&y.hash).then_with(|| least(x).cmp(least(y))));
         keyed.dedup_by(|x, y| x.hash == y.hash && least(x) == least(y));
-        Readings { bufs, axioms: keyed }
+        Readings {
+            bufs,
+            axioms: keyed,
+        }
     }
 
     /// Distinct axiom `k`'s readings under the identity.
@@ -131,14 +155,40 @@ impl Class {
 /// Groups symbols by class key: classes in key order (function symbols first), members in
 /// index order. Keys are written into `keys`, members class by class into `order`, classes into
 /// `out`.
-fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invariants), keys: &mut Vec<u32>, symbols: &mut Vec<(bool, usize, (usize, usize))>, order: &mut Vec<usize>, out: &mut Vec<Class>) {
+fn classes(
+    sig: &Signature,
+    sorts: &[u32],
+    (finv, rinv): (&Invariants, &Invariants),
+    keys: &mut Vec<u32>,
+    symbols: &mut Vec<(bool, usize, (usize, usize))>,
+    order: &mut Vec<usize>,
+    out: &mut Vec<Class>,
+) {
     keys.clear();
     symbols.clear();
-    let funcs = sig.funcs.iter().map(|d| (&d.args, Some(d.result))).zip(finv).map(|(p, i)| (false, p, i)).enumerate();
-    let rels = sig.rels.iter().map(|d| (&d.args, None)).zip(rinv).map(|(p, i)| (true, p, i)).enumerate();
+    let funcs = sig
+        .funcs
+        .iter()
+        .map(|d| (&d.args, Some(d.result)))
+        .zip(finv)
+        .map(|(p, i)| (false, p, i))
+        .enumerate();
+    let rels = sig
+        .rels
+        .iter()
+        .map(|d| (&d.args, None))
+        .zip(rinv)
+        .map(|(p, i)| (true, p, i))
+        .enumerate();
     for (index, (rel, (args, result), inv)) in funcs.chain(rels) {
         let start = keys.len();
-        keys.extend([u32::from(rel), result.map_or(0, |s| sorts[s.0 as usize]), inv.0, inv.1, args.len() as u32]);
+        keys.extend([
+            u32::from(rel),
+            result.map_or(0, |s| sorts[s.0 as usize]),
+            inv.0,
+            inv.1,
+            args.len() as u32,
+        ]);
         keys.extend(args.iter().map(|s| sorts[s.0 as usize]));
         symbols.push((rel, index, (start, keys.len())));
     }
@@ -151,18 +201,33 @@ fn classes(sig: &Signature, sorts: &[u32], (finv, rinv): (&Invariants, &Invarian
         order.push(i);
         match out.last_mut() {
             Some(c) if key(c.key) == key(k) => c.members.1 += 1,
-            _ => out.push(Class { key: k, rel, members: (order.len() - 1, order.len()) }),
+            _ => out.push(Class {
+                key: k,
+                rel,
+                members: (order.len() - 1, order.len()),
+            }),
         }
     }
 }
 
 /// Each symbol's position under `classes`: the index of its class among those of its kind.
-fn class_indices(classes: &[Class], order: &[usize], nfuncs: usize, nrels: usize) -> (Vec<u32>, Vec<u32>) {
+fn class_indices(
+    classes: &[Class],
+    order: &[usize],
+    nfuncs: usize,
+    nrels: usize,
+) -> (Vec<u32>, Vec<u32>) {
     let (mut funcs, mut rels) = (vec![0u32; nfuncs], vec![0u32; nrels]);
     let (mut nf, mut nr) = (0, 0);
     for c in classes {
-        let (target, next) = if c.rel { (&mut rels, &mut nr) } else { (&mut funcs, &mut nf) };
-        order[c.members.0..c.members.1].iter().for_each(|&s| target[s] = *next);
+        let (target, next) = if c.rel {
+            (&mut rels, &mut nr)
+        } else {
+            (&mut funcs, &mut nf)
+        };
+        order[c.members.0..c.members.1]
+            .iter()
+            .for_each(|&s| target[s] = *next);
         *next += 1;
     }
     (funcs, rels)
@@ -174,7 +239,14 @@ fn class_indices(classes: &[Class], order: &[usize], nfuncs: usize, nrels: usize
 /// names, and split classes keep their place and are ordered by signature, so isomorphic
 /// theories get corresponding classes; only the symbols still interchangeable after this need
 /// to be permuted. Members are rearranged within their class's span of `order`.
-fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings: &Readings, nf: usize, nr: usize) {
+fn refine(
+    classes: &mut Vec<Class>,
+    order: &mut [usize],
+    sorts: &[u32],
+    readings: &Readings,
+    nf: usize,
+    nr: usize,
+) {
     if classes.iter().all(|c| c.len() == 1) {
         return;
     }
@@ -196,9 +268,17 @@ fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings
             let mut signed: Vec<(Vec<u32>, usize)> = order[c.members.0..c.members.1]
                 .iter()
                 .map(|&s| {
-                    let (marked, axioms) = if c.rel { (&mut rels[s], &occurs.rels[s]) } else { (&mut funcs[s], &occurs.funcs[s]) };
+                    let (marked, axioms) = if c.rel {
+                        (&mut rels[s], &occurs.rels[s])
+                    } else {
+                        (&mut funcs[s], &occurs.funcs[s])
+                    };
                     let class = std::mem::replace(marked, MARKED);
-                    let renaming = Renaming { sorts, funcs: &funcs, rels: &rels };
+                    let renaming = Renaming {
+                        sorts,
+                        funcs: &funcs,
+                        rels: &rels,
+                    };
                     encodings.clear();
                     spans.clear();
                     for &a in axioms {
@@ -206,11 +286,21 @@ fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings
                         readings.encode(a, &renaming, &mut encodings);
                         spans.push((start, encodings.len()));
                     }
-                    spans.sort_by(|x: &(usize, usize), y| encodings[x.0..x.1].cmp(&encodings[y.0..y.1]));
+                    spans.sort_by(|x: &(usize, usize), y| {
+                        encodings[x.0..x.1].cmp(&encodings[y.0..y.1])
+                    });
                     // The sorted encodings, each followed by SEP (no encoding contains it), so
                     // that equal signatures are equal lists.
-                    let signature = spans.iter().flat_map(|sp| encodings[sp.0..sp.1].iter().chain([&SEP])).copied().collect();
-                    if c.rel { rels[s] = class } else { funcs[s] = class }
+                    let signature = spans
+                        .iter()
+                        .flat_map(|sp| encodings[sp.0..sp.1].iter().chain([&SEP]))
+                        .copied()
+                        .collect();
+                    if c.rel {
+                        rels[s] = class
+                    } else {
+                        funcs[s] = class
+                    }
                     (signature, s)
                 })
                 .collect();
@@ -220,7 +310,10 @@ fn refine(classes: &mut Vec<Class>, order: &mut [usize], sorts: &[u32], readings
             for (j, (signature, s)) in signed.iter().enumerate() {
                 order[c.members.0 + j] = *s;
                 if j + 1 == signed.len() || signed[j + 1].0 != *signature {
-                    next.push(Class { members: (start, c.members.0 + j + 1), ..c });
+                    next.push(Class {
+                        members: (start, c.members.0 + j + 1),
+                        ..c
+                    });
                     start = c.members.0 + j + 1;
                 }
             }
@@ -256,7 +349,13 @@ type Invariants = Vec<(u32, u32)>;
 
 /// Symbol occurrence invariants that do not depend on names, for the function symbols (into
 /// `finv`) and for the relation symbols (into `rinv`); `last` is scratch space.
-fn invariants(sig: &Signature, readings: &Readings, finv: &mut Invariants, rinv: &mut Invariants, last: &mut Vec<usize>) {
+fn invariants(
+    sig: &Signature,
+    readings: &Readings,
+    finv: &mut Invariants,
+    rinv: &mut Invariants,
+    last: &mut Vec<usize>,
+) {
     let nf = sig.funcs.len();
     finv.clear();
     finv.resize(nf, (0, 0));
@@ -268,7 +367,11 @@ fn invariants(sig: &Signature, readings: &Readings, finv: &mut Invariants, rinv:
     last.resize(nf + sig.rels.len(), usize::MAX);
     for k in 0..readings.axioms.len() {
         for_each_symbol(readings, k, |rel, s| {
-            let (i, l) = if rel { (&mut rinv[s], &mut last[nf + s]) } else { (&mut finv[s], &mut last[s]) };
+            let (i, l) = if rel {
+                (&mut rinv[s], &mut last[nf + s])
+            } else {
+                (&mut finv[s], &mut last[s])
+            };
             i.1 += 1;
             if *l != k {
                 *l = k;
@@ -299,13 +402,17 @@ fn occurrences(readings: &Readings, nf: usize, nr: usize) -> Occurrences {
 /// number instead of comparing encodings token by token. (No two are equal: distinct axioms stay
 /// distinct under a renaming.)
 fn in_form_order(buf: &[u32], spans: &mut [(u64, usize, usize)]) {
-    spans.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| buf[x.1..x.2].cmp(&buf[y.1..y.2])));
+    spans.sort_unstable_by(|x, y| {
+        x.0.cmp(&y.0)
+            .then_with(|| buf[x.1..x.2].cmp(&buf[y.1..y.2]))
+    });
 }
 
 /// All permutations of `0..n`, listed once per `n` and kept: a form asks for them for its sorts
 /// and for every class of symbols, and `n` is at most 8 (9! exceeds [`MAX_RENAMINGS`]).
 fn permutations(n: usize) -> &'static [Vec<usize>] {
-    static LISTS: [std::sync::OnceLock<Vec<Vec<usize>>>; 9] = [const { std::sync::OnceLock::new() }; 9];
+    static LISTS: [std::sync::OnceLock<Vec<Vec<usize>>>; 9] =
+        [const { std::sync::OnceLock::new() }; 9];
     LISTS[n].get_or_init(|| match n {
         0 => vec![vec![]],
         _ => permutations(n - 1)
@@ -341,12 +448,19 @@ pub fn canonical_tokens(t: &Theory, known: Option<&AxiomSet>) -> Result<Tokens, 
 /// [`canonical_tokens`] handed to `f` rather than returned: the form is built in a per-thread
 /// buffer, and a caller that only looks it up (most forms an exploration computes are of
 /// duplicates) allocates nothing for it.
-pub fn with_canonical_tokens<R>(t: &Theory, known: Option<&AxiomSet>, f: impl FnOnce(&Tokens) -> R) -> Result<R, CanonError> {
+pub fn with_canonical_tokens<R>(
+    t: &Theory,
+    known: Option<&AxiomSet>,
+    f: impl FnOnce(&Tokens) -> R,
+) -> Result<R, CanonError> {
     let tokens = CANONIZER.with(|c| {
         let c = &mut *c.borrow_mut();
         canonize(t, known, c).map(|()| (std::mem::take(&mut c.best), c.best_hash))
     })?;
-    let mut tokens = Tokens { tokens: tokens.0, hash: tokens.1 };
+    let mut tokens = Tokens {
+        tokens: tokens.0,
+        hash: tokens.1,
+    };
     let r = f(&tokens);
     CANONIZER.with(|c| c.borrow_mut().best = std::mem::take(&mut tokens.tokens));
     Ok(r)
@@ -357,10 +471,32 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
     let sig = &t.sig;
     // Checked before the sort permutations are listed: 12 sorts would be 479,001,600 of them.
     if factorial(sig.sorts.len()) > MAX_RENAMINGS as u128 {
-        return Err(CanonError::TooSymmetric(t.name.clone(), factorial(sig.sorts.len())));
+        return Err(CanonError::TooSymmetric(
+            t.name.clone(),
+            factorial(sig.sorts.len()),
+        ));
     }
     {
-        let Canonizer { own, vars, keyed, finv, rinv, last, keys, symbols, order, head, buf, spans, best, best_hash, funcs, rels, sorts, cls } = c;
+        let Canonizer {
+            own,
+            vars,
+            keyed,
+            finv,
+            rinv,
+            last,
+            keys,
+            symbols,
+            order,
+            head,
+            buf,
+            spans,
+            best,
+            best_hash,
+            funcs,
+            rels,
+            sorts,
+            cls,
+        } = c;
         // Distinct axioms (duplicates up to variable names dropped), a name-free notion. Their
         // order does not matter: everything below sorts what it reads from them.
         let readings = Readings::of(t, known, own, vars, keyed);
@@ -374,8 +510,16 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
             sorts.clear();
             sorts.extend(sp.iter().map(|&i| i as u32));
             classes(sig, sorts, (finv, rinv), keys, symbols, order, cls);
-            refine(cls, order, sorts, &readings, sig.funcs.len(), sig.rels.len());
-            let total: u128 = factorial(sig.sorts.len()) * cls.iter().map(|c| factorial(c.len())).product::<u128>();
+            refine(
+                cls,
+                order,
+                sorts,
+                &readings,
+                sig.funcs.len(),
+                sig.rels.len(),
+            );
+            let total: u128 = factorial(sig.sorts.len())
+                * cls.iter().map(|c| factorial(c.len())).product::<u128>();
             if total > MAX_RENAMINGS as u128 {
                 return Err(CanonError::TooSymmetric(t.name.clone(), total));
             }
@@ -388,13 +532,21 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
             }
             // Every combination of permutations within the classes of more than one symbol
             // (after refinement there are usually none, and this loop runs once).
-            let perms: Vec<&[Vec<usize>]> = cls.iter().filter(|c| c.len() > 1).map(|c| permutations(c.len())).collect();
+            let perms: Vec<&[Vec<usize>]> = cls
+                .iter()
+                .filter(|c| c.len() > 1)
+                .map(|c| permutations(c.len()))
+                .collect();
             let mut choice = vec![0usize; perms.len()];
             loop {
                 let (mut nf, mut nr) = (0u32, 0u32);
                 let mut movable = 0;
                 for c in cls.iter() {
-                    let (target, next) = if c.rel { (&mut *rels, &mut nr) } else { (&mut *funcs, &mut nf) };
+                    let (target, next) = if c.rel {
+                        (&mut *rels, &mut nr)
+                    } else {
+                        (&mut *funcs, &mut nf)
+                    };
                     let members = &order[c.members.0..c.members.1];
                     if let [sym] = members {
                         target[*sym] = *next;
@@ -416,7 +568,15 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
                     spans.push((hash_tokens(&buf[start..]), start, buf.len()));
                 }
                 in_form_order(buf, spans);
-                let tokens = || head.iter().chain(spans.iter().flat_map(|s| std::iter::once(&SEP).chain(&buf[s.1..s.2]))).copied();
+                let tokens = || {
+                    head.iter()
+                        .chain(
+                            spans
+                                .iter()
+                                .flat_map(|s| std::iter::once(&SEP).chain(&buf[s.1..s.2])),
+                        )
+                        .copied()
+                };
                 if best.is_empty() || tokens().cmp(best.iter().copied()).is_lt() {
                     best.clear();
                     best.extend_from_slice(head);
@@ -451,4 +611,3 @@ fn canonize(t: &Theory, known: Option<&AxiomSet>, c: &mut Canonizer) -> Result<(
         Ok(())
     }
 }
-

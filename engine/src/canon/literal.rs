@@ -20,11 +20,19 @@ pub fn literal_hash(t: &Theory, known: Option<&AxiomSet>) -> u64 {
         let hashes = &mut *hashes.borrow_mut();
         hashes.clear();
         let mut cursor = 0;
-        hashes.extend(t.axioms.iter().map(|a| known.and_then(|k| k.position_of(a, &mut cursor).map(|i| k.hashes[i])).unwrap_or_else(|| axiom_hash(a))));
+        hashes.extend(t.axioms.iter().map(|a| {
+            known
+                .and_then(|k| k.position_of(a, &mut cursor).map(|i| k.hashes[i]))
+                .unwrap_or_else(|| axiom_hash(a))
+        }));
         hashes.sort_unstable();
         hashes.dedup();
         let mut h = rustc_hash::FxHasher::default();
-        h.write_u64(known.filter(|k| Arc::ptr_eq(&k.sig, &t.sig)).map_or_else(|| signature_hash(t), |k| k.sig_hash));
+        h.write_u64(
+            known
+                .filter(|k| Arc::ptr_eq(&k.sig, &t.sig))
+                .map_or_else(|| signature_hash(t), |k| k.sig_hash),
+        );
         hashes.hash(&mut h);
         h.finish()
     })
@@ -45,7 +53,9 @@ pub(super) fn axiom_hash(a: &Axiom) -> u64 {
 
 /// The same formula over variables of the same sorts (their names and the axiom's aside).
 fn same_axiom(a: &Axiom, b: &Axiom) -> bool {
-    a.formula == b.formula && a.vars.len() == b.vars.len() && a.vars.iter().zip(&b.vars).all(|(v, w)| v.sort == w.sort)
+    a.formula == b.formula
+        && a.vars.len() == b.vars.len()
+        && a.vars.iter().zip(&b.vars).all(|(v, w)| v.sort == w.sort)
 }
 
 /// The hash of `t`'s signature.
@@ -67,9 +77,16 @@ pub fn literally_equal(a: &Theory, b: &Theory) -> bool {
     // position in the other is in both, and only the others are looked for.
     let same = |x: &Arc<Axiom>, y: &Arc<Axiom>| Arc::ptr_eq(x, y) || same_axiom(x, y);
     // Bit `i`: the axioms at position `i` are the same (positions past 128 are looked for).
-    let aligned = (0..xs.len().min(ys.len()).min(128)).filter(|&i| same(&xs[i], &ys[i])).fold(0u128, |m, i| m | 1 << i);
-    let in_other = |i: usize, x: &Arc<Axiom>, others: &[Arc<Axiom>]| (i < 128 && aligned >> i & 1 == 1) || others.iter().any(|y| Arc::ptr_eq(x, y)) || others.iter().any(|y| same_axiom(x, y));
-    xs.iter().enumerate().all(|(i, x)| in_other(i, x, ys)) && ys.iter().enumerate().all(|(i, y)| in_other(i, y, xs))
+    let aligned = (0..xs.len().min(ys.len()).min(128))
+        .filter(|&i| same(&xs[i], &ys[i]))
+        .fold(0u128, |m, i| m | 1 << i);
+    let in_other = |i: usize, x: &Arc<Axiom>, others: &[Arc<Axiom>]| {
+        (i < 128 && aligned >> i & 1 == 1)
+            || others.iter().any(|y| Arc::ptr_eq(x, y))
+            || others.iter().any(|y| same_axiom(x, y))
+    };
+    xs.iter().enumerate().all(|(i, x)| in_other(i, x, ys))
+        && ys.iter().enumerate().all(|(i, y)| in_other(i, y, xs))
 }
 
 /// Theories by [`literal_hash`], mapped to values: which known theory a new one literally
@@ -81,7 +98,9 @@ pub struct LiteralIndex<V> {
 
 impl<V> Default for LiteralIndex<V> {
     fn default() -> Self {
-        LiteralIndex { table: hashbrown::HashTable::new() }
+        LiteralIndex {
+            table: hashbrown::HashTable::new(),
+        }
     }
 }
 
@@ -89,7 +108,11 @@ impl<V: Copy> LiteralIndex<V> {
     /// The value of a theory literally equal to `t`, whose [`literal_hash`] is `hash`;
     /// `theory_of` gives the theory a value stands for.
     pub fn get<'t>(&self, t: &Theory, hash: u64, theory_of: impl Fn(V) -> &'t Theory) -> Option<V> {
-        self.table.find(hash, |&(h, v)| h == hash && literally_equal(t, theory_of(v))).map(|e| e.1)
+        self.table
+            .find(hash, |&(h, v)| {
+                h == hash && literally_equal(t, theory_of(v))
+            })
+            .map(|e| e.1)
     }
 
     /// Records that the theory `v` stands for has literal hash `hash`.

@@ -49,7 +49,11 @@ fn pack(tokens: &[u32]) -> Box<[u8]> {
 #[inline]
 fn packed(t: u32, mut write: impl FnMut(u8)) {
     let tag = t >> 24;
-    let mut v: u64 = if tag < 31 { u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag) } else { u64::from(t) << 5 | 31 };
+    let mut v: u64 = if tag < 31 {
+        u64::from(t & 0x00FF_FFFF) << 5 | u64::from(tag)
+    } else {
+        u64::from(t) << 5 | 31
+    };
     while v >= 0x80 {
         write((v & 0x7F) as u8 | 0x80);
         v >>= 7;
@@ -86,7 +90,10 @@ impl Tokens {
     /// The form packed, to be stored in a [`FormIndex`]. Packing is left to whoever holds a
     /// form likely to be new, which can be a worker thread rather than the one that stores it.
     pub fn packed(&self) -> PackedForm {
-        PackedForm { hash: self.hash, bytes: pack(&self.tokens) }
+        PackedForm {
+            hash: self.hash,
+            bytes: pack(&self.tokens),
+        }
     }
 }
 
@@ -114,19 +121,29 @@ pub struct FormIndex<V> {
 
 impl<V> Default for FormIndex<V> {
     fn default() -> Self {
-        FormIndex { table: hashbrown::HashTable::new() }
+        FormIndex {
+            table: hashbrown::HashTable::new(),
+        }
     }
 }
 
 impl<V: Copy> FormIndex<V> {
     /// The value of the form `t`, if it is here.
     pub fn get(&self, t: &Tokens) -> Option<V> {
-        self.table.find(t.hash, |(h, bytes, _)| *h == t.hash && packs_to(&t.tokens, bytes)).map(|e| e.2)
+        self.table
+            .find(t.hash, |(h, bytes, _)| {
+                *h == t.hash && packs_to(&t.tokens, bytes)
+            })
+            .map(|e| e.2)
     }
 
     /// The value of the form `f`: the one here, or `v`, which is stored with it.
     pub fn get_or_insert(&mut self, f: PackedForm, v: V) -> V {
-        match self.table.entry(f.hash, |(h, bytes, _)| *h == f.hash && *bytes == f.bytes, |e| e.0) {
+        match self.table.entry(
+            f.hash,
+            |(h, bytes, _)| *h == f.hash && *bytes == f.bytes,
+            |e| e.0,
+        ) {
             hashbrown::hash_table::Entry::Occupied(known) => known.get().2,
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 slot.insert((f.hash, f.bytes, v));
@@ -231,7 +248,10 @@ impl Enc<'_> {
                 self.out.push(NOT);
                 self.formula(g)
             }
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
                 self.out.push(match f {
                     Formula::And(..) => AND,
                     Formula::Or(..) => OR,
@@ -242,7 +262,13 @@ impl Enc<'_> {
                 self.formula(b)
             }
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
-                self.out.push(if matches!(f, Formula::Forall(..)) { ALL } else { EX } | vs.len() as u32);
+                self.out.push(
+                    if matches!(f, Formula::Forall(..)) {
+                        ALL
+                    } else {
+                        EX
+                    } | vs.len() as u32,
+                );
                 vs.iter().for_each(|v| self.var(*v));
                 self.formula(g)
             }
@@ -272,7 +298,13 @@ fn encode_readings(a: &Axiom, r: &Renaming, out: &mut Vec<u32>, vars: &mut Vec<u
     let enc = |out: &mut Vec<u32>, vars: &mut Vec<u32>, f: &mut dyn FnMut(&mut Enc)| {
         vars.clear();
         vars.resize(a.vars.len(), UNSEEN);
-        f(&mut Enc { r, axiom: a, vars, seen: 0, out });
+        f(&mut Enc {
+            r,
+            axiom: a,
+            vars,
+            seen: 0,
+            out,
+        });
     };
     match &a.formula {
         Formula::Eq(l, rt) => {
@@ -332,7 +364,11 @@ fn relabel_least(tokens: &[u32], r: &Renaming, out: &mut Vec<u32>) {
     let reading = if tokens.first() == Some(&EQ) {
         let (first, second) = tokens.split_at(tokens.len() / 2);
         // The readings are equally long: the first token that differs decides.
-        let differ = first.iter().zip(second).map(|(&a, &b)| (relabelled(a, r), relabelled(b, r))).find(|(a, b)| a != b);
+        let differ = first
+            .iter()
+            .zip(second)
+            .map(|(&a, &b)| (relabelled(a, r), relabelled(b, r)))
+            .find(|(a, b)| a != b);
         match differ {
             Some((a, b)) if b < a => second,
             _ => first,
@@ -362,16 +398,28 @@ fn identity(n: usize) -> Cow<'static, [u32]> {
 }
 
 /// The identity renaming of a theory's signature (owned).
-pub struct IdentityRenaming(Cow<'static, [u32]>, Cow<'static, [u32]>, Cow<'static, [u32]>);
+pub struct IdentityRenaming(
+    Cow<'static, [u32]>,
+    Cow<'static, [u32]>,
+    Cow<'static, [u32]>,
+);
 
 impl IdentityRenaming {
     /// The identity on `t`'s sorts and symbols.
     pub fn of(t: &Theory) -> Self {
-        IdentityRenaming(identity(t.sig.sorts.len()), identity(t.sig.funcs.len()), identity(t.sig.rels.len()))
+        IdentityRenaming(
+            identity(t.sig.sorts.len()),
+            identity(t.sig.funcs.len()),
+            identity(t.sig.rels.len()),
+        )
     }
     /// As a [`Renaming`].
     pub fn get(&self) -> Renaming<'_> {
-        Renaming { sorts: &self.0, funcs: &self.1, rels: &self.2 }
+        Renaming {
+            sorts: &self.0,
+            funcs: &self.1,
+            rels: &self.2,
+        }
     }
 }
 
@@ -384,7 +432,9 @@ pub fn has_axiom(t: &Theory, a: &Axiom) -> bool {
 pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
     VARIABLE_MAPS.with(|maps| {
         let (ab, ba) = &mut *maps.borrow_mut();
-        t.axioms.iter().position(|b| same_up_to_variables(a, b, ab, ba))
+        t.axioms
+            .iter()
+            .position(|b| same_up_to_variables(a, b, ab, ba))
     })
 }
 
@@ -413,10 +463,16 @@ fn same_up_to_variables(a: &Axiom, b: &Axiom, ab: &mut Vec<u32>, ba: &mut Vec<u3
     };
     match (&a.formula, &b.formula) {
         (Formula::Eq(l, r), Formula::Eq(l2, r2)) => {
-            (head(l) == head(l2) && head(r) == head(r2) && matcher(&|m| m.term(l, l2) && m.term(r, r2)))
-                || (head(l) == head(r2) && head(r) == head(l2) && matcher(&|m| m.term(l, r2) && m.term(r, l2)))
+            (head(l) == head(l2)
+                && head(r) == head(r2)
+                && matcher(&|m| m.term(l, l2) && m.term(r, r2)))
+                || (head(l) == head(r2)
+                    && head(r) == head(l2)
+                    && matcher(&|m| m.term(l, r2) && m.term(r, l2)))
         }
-        (f, g) => std::mem::discriminant(f) == std::mem::discriminant(g) && matcher(&|m| m.formula(f, g)),
+        (f, g) => {
+            std::mem::discriminant(f) == std::mem::discriminant(g) && matcher(&|m| m.formula(f, g))
+        }
     }
 }
 
@@ -465,8 +521,15 @@ impl VarMatch<'_> {
             (Eq(a, b), Eq(c, d)) => self.term(a, c) && self.term(b, d),
             (Rel(r, xs), Rel(s, ys)) => r == s && self.terms(xs, ys),
             (Not(x), Not(y)) => self.formula(x, y),
-            (And(a, b), And(c, d)) | (Or(a, b), Or(c, d)) | (Implies(a, b), Implies(c, d)) | (Iff(a, b), Iff(c, d)) => self.formula(a, c) && self.formula(b, d),
-            (Forall(vs, x), Forall(ws, y)) | (Exists(vs, x), Exists(ws, y)) => vs.len() == ws.len() && vs.iter().zip(ws).all(|(v, w)| self.var(*v, *w)) && self.formula(x, y),
+            (And(a, b), And(c, d))
+            | (Or(a, b), Or(c, d))
+            | (Implies(a, b), Implies(c, d))
+            | (Iff(a, b), Iff(c, d)) => self.formula(a, c) && self.formula(b, d),
+            (Forall(vs, x), Forall(ws, y)) | (Exists(vs, x), Exists(ws, y)) => {
+                vs.len() == ws.len()
+                    && vs.iter().zip(ws).all(|(v, w)| self.var(*v, *w))
+                    && self.formula(x, y)
+            }
             _ => false,
         }
     }
@@ -501,11 +564,25 @@ impl AxiomSet {
     pub fn of(t: &Theory) -> AxiomSet {
         let id = IdentityRenaming::of(t);
         let (buf, axioms) = encode_keyed(t, &id.get());
-        let mut sorted: Vec<(usize, usize)> = axioms.iter().map(|&(_, end, key)| (end, key)).collect();
+        let mut sorted: Vec<(usize, usize)> =
+            axioms.iter().map(|&(_, end, key)| (end, key)).collect();
         sort_spans(&buf, &mut sorted);
         let hashes = t.axioms.iter().map(|a| literal::axiom_hash(a)).collect();
-        let least_hashes = axioms.iter().map(|&(_, end, key)| hash_tokens(&buf[end..key])).collect();
-        AxiomSet { buf, axioms, sorted, id, shared: t.axioms.clone(), hashes, least_hashes, sig: t.sig.clone(), sig_hash: literal::signature_hash(t) }
+        let least_hashes = axioms
+            .iter()
+            .map(|&(_, end, key)| hash_tokens(&buf[end..key]))
+            .collect();
+        AxiomSet {
+            buf,
+            axioms,
+            sorted,
+            id,
+            shared: t.axioms.clone(),
+            hashes,
+            least_hashes,
+            sig: t.sig.clone(),
+            sig_hash: literal::signature_hash(t),
+        }
     }
 
     /// The index of `a` (this very `Arc`) among the theory's axioms, looked for from `*cursor`
@@ -513,13 +590,17 @@ impl AxiomSet {
     /// order, so the search from the previous find usually succeeds at once.
     fn position_of(&self, a: &Arc<Axiom>, cursor: &mut usize) -> Option<usize> {
         let from = (*cursor).min(self.shared.len());
-        let i = (from..self.shared.len()).chain(0..from).find(|&i| Arc::ptr_eq(&self.shared[i], a))?;
+        let i = (from..self.shared.len())
+            .chain(0..from)
+            .find(|&i| Arc::ptr_eq(&self.shared[i], a))?;
         *cursor = i + 1;
         Some(i)
     }
 
     fn has_encoding(&self, want: &[u32]) -> bool {
-        self.sorted.binary_search_by(|s| self.buf[s.0..s.1].cmp(want)).is_ok()
+        self.sorted
+            .binary_search_by(|s| self.buf[s.0..s.1].cmp(want))
+            .is_ok()
     }
 
     /// Whether the set has `a`, an axiom over the theory's own signature ([`has_axiom`]).
@@ -532,7 +613,10 @@ impl AxiomSet {
     /// Each axiom of the set with its symbols and sorts renamed by `r` (into another theory's),
     /// as [`AxiomSet::has_image`] asks the other theory's set about it.
     pub fn images(&self, r: &Renaming) -> AxiomImages {
-        let mut out = AxiomImages { tokens: Vec::with_capacity(self.buf.len() / 3), ends: Vec::with_capacity(self.axioms.len()) };
+        let mut out = AxiomImages {
+            tokens: Vec::with_capacity(self.buf.len() / 3),
+            ends: Vec::with_capacity(self.axioms.len()),
+        };
         for &(start, end, _) in &self.axioms {
             relabel_least(&self.buf[start..end], r, &mut out.tokens);
             out.ends.push(out.tokens.len());
@@ -560,13 +644,22 @@ pub struct AxiomImages {
 /// other in one buffer; per axiom `(start, end, key)`: readings `start..end`, least `end..key`.
 fn encode_keyed(t: &Theory, r: &Renaming) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
     let (mut buf, mut vars) = (Vec::new(), Vec::new());
-    let keyed = t.axioms.iter().map(|a| push_keyed(a, r, &mut buf, &mut vars)).collect();
+    let keyed = t
+        .axioms
+        .iter()
+        .map(|a| push_keyed(a, r, &mut buf, &mut vars))
+        .collect();
     (buf, keyed)
 }
 
 /// Appends `a`'s readings under `r` to `buf`, then its least reading; returns `(start, end,
 /// key)`: readings `start..end`, least `end..key`. `vars` is scratch space.
-fn push_keyed(a: &Axiom, r: &Renaming, buf: &mut Vec<u32>, vars: &mut Vec<u32>) -> (usize, usize, usize) {
+fn push_keyed(
+    a: &Axiom,
+    r: &Renaming,
+    buf: &mut Vec<u32>,
+    vars: &mut Vec<u32>,
+) -> (usize, usize, usize) {
     let start = buf.len();
     encode_readings(a, r, buf, vars);
     let end = buf.len();
@@ -605,14 +698,33 @@ mod tests {
                 }
             }
             let tag = (v & 31) as u32;
-            out.push(if tag < 31 { (v >> 5) as u32 | tag << 24 } else { (v >> 5) as u32 });
+            out.push(if tag < 31 {
+                (v >> 5) as u32 | tag << 24
+            } else {
+                (v >> 5) as u32
+            });
         }
         Some(out)
     }
 
     #[test]
     fn packing_reads_back_so_it_is_injective() {
-        let tokens = [0, 1, 127, 128, 0x00FF_FFFF, VAR, VAR | 3 << 8 | 2, FUNC | MARKED, SEP, SEP | 1, 30 << 24 | 5, 31 << 24, u32::MAX, 1 << 31];
+        let tokens = [
+            0,
+            1,
+            127,
+            128,
+            0x00FF_FFFF,
+            VAR,
+            VAR | 3 << 8 | 2,
+            FUNC | MARKED,
+            SEP,
+            SEP | 1,
+            30 << 24 | 5,
+            31 << 24,
+            u32::MAX,
+            1 << 31,
+        ];
         for t in tokens {
             assert_eq!(unpack(&pack(&[t])), Some(vec![t]), "{t:#x}");
         }
@@ -625,8 +737,17 @@ mod tests {
         let bytes = pack(&tokens);
         assert!(packs_to(&tokens, &bytes));
         assert!(!packs_to(&tokens[..4], &bytes), "a prefix");
-        assert!(!packs_to(&[&tokens[..], &[0]].concat(), &bytes), "an extension");
-        assert!(!packs_to(&[VAR | 3 << 8, FUNC | 3, 0x00FF_FFFF, SEP, u32::MAX], &bytes), "one token changed");
+        assert!(
+            !packs_to(&[&tokens[..], &[0]].concat(), &bytes),
+            "an extension"
+        );
+        assert!(
+            !packs_to(
+                &[VAR | 3 << 8, FUNC | 3, 0x00FF_FFFF, SEP, u32::MAX],
+                &bytes
+            ),
+            "one token changed"
+        );
         assert!(!packs_to(&tokens, &bytes[..bytes.len() - 1]));
     }
 }

@@ -88,7 +88,10 @@ pub(crate) trait Dialect {
                 out.push_str(self.relation(*r));
                 self.args(out, args);
             }
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
                 let op = match f {
                     Formula::And(..) => Self::CONNECTIVES[0],
                     Formula::Or(..) => Self::CONNECTIVES[1],

@@ -21,7 +21,21 @@ use std::fmt::Write;
 const INFIX: &[&str] = &["*", "+", "@", "/", "\\", "^", "v"];
 
 /// Words LADR gives a meaning of its own.
-const RESERVED: &[&str] = &["all", "exists", "formulas", "end_of_list", "label", "assumptions", "goals", "sos", "usable", "op", "set", "clear", "assign"];
+const RESERVED: &[&str] = &[
+    "all",
+    "exists",
+    "formulas",
+    "end_of_list",
+    "label",
+    "assumptions",
+    "goals",
+    "sos",
+    "usable",
+    "op",
+    "set",
+    "clear",
+    "assign",
+];
 
 struct Names {
     funcs: Vec<String>,
@@ -33,9 +47,28 @@ impl Names {
         let mut map = NameMap::new(RESERVED);
         // Operators LADR already knows keep their names; claim them first so that no renamed
         // symbol takes one.
-        let keeps: Vec<bool> = sig.funcs.iter().map(|f| f.args.len() == 2 && INFIX.contains(&f.name.as_str()) && map.claim(&f.name)).collect();
-        let funcs = sig.funcs.iter().zip(keeps).map(|(f, keep)| if keep { f.name.clone() } else { map.fresh(&f.name, ladr_symbol) }).collect();
-        let rels = sig.rels.iter().map(|r| map.fresh(&r.name, ladr_symbol)).collect();
+        let keeps: Vec<bool> = sig
+            .funcs
+            .iter()
+            .map(|f| f.args.len() == 2 && INFIX.contains(&f.name.as_str()) && map.claim(&f.name))
+            .collect();
+        let funcs = sig
+            .funcs
+            .iter()
+            .zip(keeps)
+            .map(|(f, keep)| {
+                if keep {
+                    f.name.clone()
+                } else {
+                    map.fresh(&f.name, ladr_symbol)
+                }
+            })
+            .collect();
+        let rels = sig
+            .rels
+            .iter()
+            .map(|r| map.fresh(&r.name, ladr_symbol))
+            .collect();
         Names { funcs, rels }
     }
 }
@@ -49,7 +82,14 @@ impl<'a> Writer<'a> {
     fn new(names: &'a Names, axiom: &Axiom) -> Self {
         // `v` is an operator in LADR's default table, never a variable.
         let mut map = NameMap::new(&["v"]);
-        Writer { names, vars: axiom.vars.iter().map(|v| map.fresh(&v.name, ladr_variable)).collect() }
+        Writer {
+            names,
+            vars: axiom
+                .vars
+                .iter()
+                .map(|v| map.fresh(&v.name, ladr_variable))
+                .collect(),
+        }
     }
 
     fn is_infix(&self, t: &Term) -> bool {
@@ -107,7 +147,10 @@ impl Dialect for Writer<'_> {
 
     /// Brackets unless it is an atom.
     fn operand(&self, out: &mut String, f: &Formula) {
-        let atom = matches!(f, Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..)) || matches!(f, Formula::Not(g) if matches!(**g, Formula::Eq(..)));
+        let atom = matches!(
+            f,
+            Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..)
+        ) || matches!(f, Formula::Not(g) if matches!(**g, Formula::Eq(..)));
         if !atom {
             out.push('(');
         }
@@ -120,7 +163,8 @@ impl Dialect for Writer<'_> {
 
 /// A label LADR reads back as written: bare when it is a plain symbol name, quoted otherwise.
 fn label(name: &str) -> String {
-    let plain = name.starts_with(|c: char| c.is_ascii_alphabetic() && !('u'..='z').contains(&c)) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let plain = name.starts_with(|c: char| c.is_ascii_alphabetic() && !('u'..='z').contains(&c))
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if plain {
         name.to_string()
     } else {
@@ -138,13 +182,28 @@ pub fn write(t: &Theory, goal: Option<&Axiom>) -> Result<String> {
     let names = Names::of(sig);
     let mut out = String::new();
     super::header(&mut out, t, "%");
-    let renamed: Vec<String> = sig.funcs.iter().map(|f| &f.name).zip(&names.funcs).chain(sig.rels.iter().map(|r| &r.name).zip(&names.rels)).filter(|(a, b)| a != b).map(|(a, b)| format!("{b} is {a}")).collect();
+    let renamed: Vec<String> = sig
+        .funcs
+        .iter()
+        .map(|f| &f.name)
+        .zip(&names.funcs)
+        .chain(sig.rels.iter().map(|r| &r.name).zip(&names.rels))
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("{b} is {a}"))
+        .collect();
     if !renamed.is_empty() {
         let _ = writeln!(out, "% Names: {}.", renamed.join(", "));
     }
-    let declarations: Vec<Axiom> = declarations(sig, unused_symbols(t, goal), &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>());
+    let declarations: Vec<Axiom> = declarations(
+        sig,
+        unused_symbols(t, goal),
+        &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+    );
     out.push_str("formulas(assumptions).\n");
-    for a in declarations.iter().chain(t.axioms.iter().map(|a| a.as_ref())) {
+    for a in declarations
+        .iter()
+        .chain(t.axioms.iter().map(|a| a.as_ref()))
+    {
         let w = Writer::new(&names, a);
         let mut f = String::new();
         w.formula(&mut f, &a.formula);

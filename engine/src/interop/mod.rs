@@ -18,9 +18,9 @@
 //! ```
 
 mod dialect;
+mod ladr_write;
 pub mod names;
 pub mod tptp_read;
-mod ladr_write;
 mod tptp_write;
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
@@ -75,9 +75,17 @@ pub fn detect(src: &str) -> Format {
             break;
         }
     }
-    let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     let opens = rest[word.len()..].trim_start().starts_with('(');
-    if opens && matches!(word.as_str(), "fof" | "tff" | "cnf" | "thf" | "tcf" | "tpi" | "include") {
+    if opens
+        && matches!(
+            word.as_str(),
+            "fof" | "tff" | "cnf" | "thf" | "tcf" | "tpi" | "include"
+        )
+    {
         Format::Tptp
     } else if crate::theory::is_mace4_input(src) {
         Format::Ladr
@@ -104,12 +112,23 @@ pub struct Imported {
 /// dropped and the symbol kept.
 pub fn import(src: &str, file: &str) -> Result<Imported> {
     let format = detect(src);
-    let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("imported");
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("imported");
     match format {
         Format::Birkhoff => {
             let t = Theory::parse(src, file)?;
-            let goal = t.meta.get(CONJECTURE_META).map(|g| crate::parse::parse_formula(&t.sig, g, "conjecture")).transpose()?;
-            Ok(Imported { format, theory: t, conjectures: goal.into_iter().collect() })
+            let goal = t
+                .meta
+                .get(CONJECTURE_META)
+                .map(|g| crate::parse::parse_formula(&t.sig, g, "conjecture"))
+                .transpose()?;
+            Ok(Imported {
+                format,
+                theory: t,
+                conjectures: goal.into_iter().collect(),
+            })
         }
         Format::Ladr => {
             let (t, goals) = crate::parse::parse_ladr_problem(src, file)?;
@@ -137,15 +156,25 @@ pub fn import(src: &str, file: &str) -> Result<Imported> {
 /// assert_eq!((denied.name.as_str(), denied.axioms.len()), ("c_goal_denied", 2));
 /// ```
 pub fn deny_conjecture(t: &Theory) -> Result<Option<Theory>> {
-    let Some(text) = t.meta.get(CONJECTURE_META) else { return Ok(None) };
+    let Some(text) = t.meta.get(CONJECTURE_META) else {
+        return Ok(None);
+    };
     let goal = crate::parse::parse_formula(&t.sig, text, "conjecture")?;
     let free = goal.free_vars();
-    let closed = if free.is_empty() { goal.formula.clone() } else { Formula::Forall(free, Box::new(goal.formula.clone())) };
+    let closed = if free.is_empty() {
+        goal.formula.clone()
+    } else {
+        Formula::Forall(free, Box::new(goal.formula.clone()))
+    };
     let mut names = NameMap::new(&[]);
     for a in &t.axioms {
         names.claim(&a.name);
     }
-    let denial = Axiom { name: names.fresh("goal_denied", str::to_string), formula: Formula::not(closed), ..goal };
+    let denial = Axiom {
+        name: names.fresh("goal_denied", str::to_string),
+        formula: Formula::not(closed),
+        ..goal
+    };
     let mut denied = t.clone();
     denied.name = format!("{}_goal_denied", t.name);
     denied.meta.remove(CONJECTURE_META);
@@ -163,9 +192,20 @@ fn bk_signature(sig: &mut Signature) {
     let mut map = NameMap::new(&reserved);
     let single = sig.is_single_sorted();
     for s in &mut sig.sorts {
-        s.name = if single && map.claim(DEFAULT_SORT) { DEFAULT_SORT.to_string() } else { map.fresh(s.name.trim_start_matches('$'), bk_identifier) };
+        s.name = if single && map.claim(DEFAULT_SORT) {
+            DEFAULT_SORT.to_string()
+        } else {
+            map.fresh(s.name.trim_start_matches('$'), bk_identifier)
+        };
     }
-    let keep = |name: &str| bk_identifier(name) == name || is_symbolic(name) && (!crate::lexer::BUILTIN_OPS.contains(&name) || name == "-") && !name.contains(['(', ')', ',', ':', '.', '"', '#', '%', '[', ']', '{', '}', ';']);
+    let keep = |name: &str| {
+        bk_identifier(name) == name
+            || is_symbolic(name)
+                && (!crate::lexer::BUILTIN_OPS.contains(&name) || name == "-")
+                && !name.contains([
+                    '(', ')', ',', ':', '.', '"', '#', '%', '[', ']', '{', '}', ';',
+                ])
+    };
     let mut rename = |name: &mut String, args: usize, fixity: &mut crate::signature::Fixity| {
         if !(keep(name) && map.claim(name)) {
             *name = map.fresh(name, bk_identifier);
@@ -188,7 +228,11 @@ fn bk_labels<'a>(axioms: impl Iterator<Item = &'a mut Axiom>) {
     for a in axioms {
         a.name = labels.fresh(&a.name, |n| {
             let w = bk_identifier(n);
-            if w.starts_with(|c: char| c.is_ascii_alphabetic()) { w } else { format!("ax{w}") }
+            if w.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                w
+            } else {
+                format!("ax{w}")
+            }
         });
     }
 }
@@ -206,11 +250,19 @@ fn bk_identifier(name: &str) -> String {
 /// Gives the axiom's variables names Birkhoff's format reads as variables and as no symbol.
 fn bk_variables(sig: &Signature, a: &mut Axiom) {
     let mut map = NameMap::new(&[]);
-    for s in sig.funcs.iter().map(|f| &f.name).chain(sig.rels.iter().map(|r| &r.name)) {
+    for s in sig
+        .funcs
+        .iter()
+        .map(|f| &f.name)
+        .chain(sig.rels.iter().map(|r| &r.name))
+    {
         map.claim(s);
     }
     let names: Vec<String> = a.vars.iter().map(|v| v.name.clone()).collect();
-    let plain: Vec<bool> = names.iter().map(|n| crate::parse::looks_like_variable(n) && map.claim(n)).collect();
+    let plain: Vec<bool> = names
+        .iter()
+        .map(|n| crate::parse::looks_like_variable(n) && map.claim(n))
+        .collect();
     for (v, ok) in a.vars.iter_mut().zip(plain) {
         if !ok {
             v.name = map.fresh(&v.name, |n| {
@@ -245,7 +297,9 @@ fn in_reading_order(a: &Axiom) -> Axiom {
                 let x = term(order, x);
                 Formula::Eq(x, term(order, y))
             }
-            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| term(order, a)).collect()),
+            Formula::Rel(r, args) => {
+                Formula::Rel(*r, args.iter().map(|a| term(order, a)).collect())
+            }
             Formula::Not(g) => Formula::Not(b(g)),
             Formula::And(x, y) => Formula::And(b(x), b(y)),
             Formula::Or(x, y) => Formula::Or(b(x), b(y)),
@@ -254,7 +308,11 @@ fn in_reading_order(a: &Axiom) -> Axiom {
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
                 let vs: Vec<VarId> = vs.iter().map(|v| var(order, *v)).collect();
                 let body = Box::new(formula(order, g));
-                if matches!(f, Formula::Forall(..)) { Formula::Forall(vs, body) } else { Formula::Exists(vs, body) }
+                if matches!(f, Formula::Forall(..)) {
+                    Formula::Forall(vs, body)
+                } else {
+                    Formula::Exists(vs, body)
+                }
             }
         }
     }
@@ -263,18 +321,36 @@ fn in_reading_order(a: &Axiom) -> Axiom {
     // A variable the formula no longer mentions (bound by a dropped outer quantifier that bound
     // nothing) is dropped: domains are never empty, so it changed nothing.
     let vars = order.iter().map(|v| a.vars[v.0 as usize].clone()).collect();
-    Axiom { formula: f, vars, ..a.clone() }
+    Axiom {
+        formula: f,
+        vars,
+        ..a.clone()
+    }
 }
 
 /// What every format's import ends with: names of Birkhoff's format, declarations dropped,
 /// formulas normalised, the conjecture kept in the metadata, and a check that Birkhoff's format
 /// prints the result and reads it back as the same theory.
-fn finish(format: Format, sig: Signature, axioms: Vec<Axiom>, conjectures: Vec<Axiom>, name: &str, file: &str) -> Result<Imported> {
+fn finish(
+    format: Format,
+    sig: Signature,
+    axioms: Vec<Axiom>,
+    conjectures: Vec<Axiom>,
+    name: &str,
+    file: &str,
+) -> Result<Imported> {
     let mut sig = sig;
     bk_signature(&mut sig);
     let single = sig.is_single_sorted();
-    let mut axioms: Vec<Axiom> = axioms.iter().map(|a| normal_axiom(a, single)).filter(|a| !is_declaration(a)).collect();
-    let mut conjectures: Vec<Axiom> = conjectures.iter().map(|a| normal_axiom(a, single)).collect();
+    let mut axioms: Vec<Axiom> = axioms
+        .iter()
+        .map(|a| normal_axiom(a, single))
+        .filter(|a| !is_declaration(a))
+        .collect();
+    let mut conjectures: Vec<Axiom> = conjectures
+        .iter()
+        .map(|a| normal_axiom(a, single))
+        .collect();
     bk_labels(axioms.iter_mut().chain(conjectures.iter_mut()));
     for a in axioms.iter_mut().chain(conjectures.iter_mut()) {
         bk_variables(&sig, a);
@@ -284,8 +360,15 @@ fn finish(format: Format, sig: Signature, axioms: Vec<Axiom>, conjectures: Vec<A
     if let Some(text) = conjecture_text(&sig, &conjectures) {
         meta.insert(CONJECTURE_META.to_string(), text);
     }
-    sig.check_well_formed().map_err(|m| Error::Source(Diagnostics(vec![Diagnostic::at(file, "", 0, 1, m)])))?;
-    let theory = Theory { name: bk_identifier(name), doc: String::new(), meta, sig: Arc::new(sig), axioms: axioms.into_iter().map(Arc::new).collect() };
+    sig.check_well_formed()
+        .map_err(|m| Error::Source(Diagnostics(vec![Diagnostic::at(file, "", 0, 1, m)])))?;
+    let theory = Theory {
+        name: bk_identifier(name),
+        doc: String::new(),
+        meta,
+        sig: Arc::new(sig),
+        axioms: axioms.into_iter().map(Arc::new).collect(),
+    };
     let text = theory.to_text();
     match Theory::parse(&text, file) {
         Ok(back) if crate::canon::literally_equal(&back, &theory) && back.meta == theory.meta => Ok(Imported { format, theory, conjectures }),
@@ -305,7 +388,11 @@ fn conjecture_text(sig: &Signature, conjectures: &[Axiom]) -> Option<String> {
                 .iter()
                 .map(|c| {
                     let free = c.free_vars();
-                    let f = if free.is_empty() { c.formula.clone() } else { Formula::Forall(free, Box::new(c.formula.clone())) };
+                    let f = if free.is_empty() {
+                        c.formula.clone()
+                    } else {
+                        Formula::Forall(free, Box::new(c.formula.clone()))
+                    };
                     format!("({})", FormulaPrinter::new(sig, c).formula(&f))
                 })
                 .collect();
@@ -335,12 +422,19 @@ fn is_declaration(a: &Axiom) -> bool {
 pub fn normalize(t: &Theory) -> Theory {
     let single = t.sig.is_single_sorted();
     let mut out = t.clone();
-    out.axioms = t.axioms.iter().map(|a| Arc::new(normal_axiom(a, single))).collect();
+    out.axioms = t
+        .axioms
+        .iter()
+        .map(|a| Arc::new(normal_axiom(a, single)))
+        .collect();
     out
 }
 
 fn normal_axiom(a: &Axiom, single_sorted: bool) -> Axiom {
-    let merged = Axiom { formula: merge_quantifiers(&a.formula), ..a.clone() };
+    let merged = Axiom {
+        formula: merge_quantifiers(&a.formula),
+        ..a.clone()
+    };
     let formula = if single_sorted {
         let mut f = merged.formula;
         while let Formula::Forall(_, body) = f {
@@ -351,11 +445,16 @@ fn normal_axiom(a: &Axiom, single_sorted: bool) -> Axiom {
         let free = merged.free_vars();
         match merged.formula {
             f if free.is_empty() => f,
-            Formula::Forall(vs, body) => Formula::Forall(free.into_iter().chain(vs).collect(), body),
+            Formula::Forall(vs, body) => {
+                Formula::Forall(free.into_iter().chain(vs).collect(), body)
+            }
             f => Formula::Forall(free, Box::new(f)),
         }
     };
-    Axiom { formula, ..a.clone() }
+    Axiom {
+        formula,
+        ..a.clone()
+    }
 }
 
 fn merge_quantifiers(f: &Formula) -> Formula {
@@ -387,7 +486,11 @@ fn merge_quantifiers(f: &Formula) -> Formula {
                     }
                 }
             }
-            if universal { Formula::Forall(vs, Box::new(body)) } else { Formula::Exists(vs, Box::new(body)) }
+            if universal {
+                Formula::Forall(vs, Box::new(body))
+            } else {
+                Formula::Exists(vs, Box::new(body))
+            }
         }
     }
 }
@@ -405,7 +508,12 @@ pub fn export(t: &Theory, goal: Option<&Axiom>, to: Target) -> Result<String> {
 
 /// The comment lines that open an exported file: the theory's name and doc string.
 fn header(out: &mut String, t: &Theory, comment: &str) {
-    let _ = writeln!(out, "{comment} {}, written by Birkhoff {}.", t.name, env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(
+        out,
+        "{comment} {}, written by Birkhoff {}.",
+        t.name,
+        env!("CARGO_PKG_VERSION")
+    );
     for line in t.doc.lines().filter(|l| !l.trim().is_empty()) {
         let _ = writeln!(out, "{comment} {}", line.trim());
     }

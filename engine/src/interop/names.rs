@@ -36,7 +36,11 @@ const WORDS: &[(&str, &str)] = &[
 
 /// The word for an operator symbol, or `None` for a name made of letters.
 pub fn word_for(symbol: &str) -> Option<&'static str> {
-    WORDS.iter().find(|(s, _)| *s == symbol).map(|(_, w)| *w).or_else(|| crate::signature::is_symbolic(symbol).then_some("op"))
+    WORDS
+        .iter()
+        .find(|(s, _)| *s == symbol)
+        .map(|(_, w)| *w)
+        .or_else(|| crate::signature::is_symbolic(symbol).then_some("op"))
 }
 
 /// Assigns each name of a theory a name of the target language, one at a time, never the same
@@ -48,7 +52,9 @@ pub struct NameMap {
 impl NameMap {
     /// A map for a language whose keywords (and names already used) are `reserved`.
     pub fn new(reserved: &[&str]) -> Self {
-        NameMap { taken: reserved.iter().map(|s| s.to_string()).collect() }
+        NameMap {
+            taken: reserved.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     /// Reserves `name` exactly as it is, if it is free; `false` if it was taken.
@@ -77,7 +83,11 @@ pub fn ascii_word(name: &str) -> String {
     if let Some(w) = word_for(name) {
         return w.to_string();
     }
-    let mut out: String = name.chars().map(|c| if c == '\'' { 'p' } else { c }).filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let mut out: String = name
+        .chars()
+        .map(|c| if c == '\'' { 'p' } else { c })
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     if out.is_empty() {
         out.push_str("sym");
     }
@@ -91,7 +101,11 @@ fn cased(name: &str, upper: bool, prefix: &str) -> String {
     let mut chars = w.chars();
     match chars.next() {
         Some(c) if c.is_ascii_alphabetic() => {
-            let c = if upper { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() };
+            let c = if upper {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            };
             c.to_string() + chars.as_str()
         }
         _ => format!("{prefix}{w}"),

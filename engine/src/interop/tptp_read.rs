@@ -9,7 +9,9 @@
 //! both a function and a predicate, is an error. Free variables (`cnf`) are universal.
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
-use crate::signature::{Fixity, FuncDecl, FuncId, RelDecl, RelId, Signature, SortDecl, SortId, DEFAULT_SORT};
+use crate::signature::{
+    Fixity, FuncDecl, FuncId, RelDecl, RelId, Signature, SortDecl, SortId, DEFAULT_SORT,
+};
 use crate::syntax::{Axiom, Formula, Origin, Term, VarDecl, VarId};
 use std::collections::HashMap;
 
@@ -48,7 +50,10 @@ struct Token {
 }
 
 /// Longest first, so that greedy matching works.
-const OPS: &[&str] = &["<=>", "<~>", "=>", "<=", "!=", "~|", "~&", "!>", "?*", "(", ")", "[", "]", ",", ".", ":", "!", "?", "~", "&", "|", "=", "*", ">", "@", "+", "-", "{", "}", "^", "<"];
+const OPS: &[&str] = &[
+    "<=>", "<~>", "=>", "<=", "!=", "~|", "~&", "!>", "?*", "(", ")", "[", "]", ",", ".", ":", "!",
+    "?", "~", "&", "|", "=", "*", ">", "@", "+", "-", "{", "}", "^", "<",
+];
 
 /// How a name is used: its profile (argument sorts, and the result sort for functions).
 #[derive(Clone, Debug)]
@@ -89,13 +94,21 @@ const MAX_DEPTH: usize = 400;
 
 impl<'a> Reader<'a> {
     fn diag(&self, t: &Token, msg: impl Into<String>) -> Diagnostic {
-        Diagnostic::at(self.file, self.src, t.start, self.src[t.start..t.end].chars().count(), msg)
+        Diagnostic::at(
+            self.file,
+            self.src,
+            t.start,
+            self.src[t.start..t.end].chars().count(),
+            msg,
+        )
     }
 
     fn skip_trivia(&mut self) -> R<()> {
         loop {
             let rest = &self.src[self.pos..];
-            let Some(c) = rest.chars().next() else { return Ok(()) };
+            let Some(c) = rest.chars().next() else {
+                return Ok(());
+            };
             if c.is_whitespace() {
                 self.pos += c.len_utf8();
             } else if c == '%' {
@@ -103,7 +116,15 @@ impl<'a> Reader<'a> {
             } else if rest.starts_with("/*") {
                 match rest[2..].find("*/") {
                     Some(i) => self.pos += i + 4,
-                    None => return Err(Diagnostic::at(self.file, self.src, self.pos, 2, "this comment is never closed with `*/`")),
+                    None => {
+                        return Err(Diagnostic::at(
+                            self.file,
+                            self.src,
+                            self.pos,
+                            2,
+                            "this comment is never closed with `*/`",
+                        ))
+                    }
                 }
             } else {
                 return Ok(());
@@ -115,8 +136,17 @@ impl<'a> Reader<'a> {
         self.skip_trivia()?;
         let start = self.pos;
         let rest = &self.src[start..];
-        let Some(c) = rest.chars().next() else { return Ok(Token { tok: Tok::Eof, start, end: start }) };
-        let word_len = |s: &str| s.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).unwrap_or(s.len());
+        let Some(c) = rest.chars().next() else {
+            return Ok(Token {
+                tok: Tok::Eof,
+                start,
+                end: start,
+            });
+        };
+        let word_len = |s: &str| {
+            s.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(s.len())
+        };
         let (tok, len) = if c.is_ascii_lowercase() {
             let n = word_len(rest);
             (Tok::Atom(rest[..n].to_string()), n)
@@ -128,18 +158,37 @@ impl<'a> Reader<'a> {
             let n = skip + word_len(&rest[skip..]);
             (Tok::Dollar(rest[..n].to_string()), n)
         } else if c.is_ascii_digit() {
-            let n = rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '.' || ch == '/')).unwrap_or(rest.len());
+            let n = rest
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '.' || ch == '/'))
+                .unwrap_or(rest.len());
             (Tok::Number(rest[..n].to_string()), n)
         } else if c == '\'' || c == '"' {
             let (text, n) = self.quoted(start, c)?;
-            (if c == '\'' { Tok::Atom(text) } else { Tok::Distinct(text) }, n)
+            (
+                if c == '\'' {
+                    Tok::Atom(text)
+                } else {
+                    Tok::Distinct(text)
+                },
+                n,
+            )
         } else if let Some(op) = OPS.iter().find(|op| rest.starts_with(**op)) {
             (Tok::Op(op), op.len())
         } else {
-            return Err(Diagnostic::at(self.file, self.src, start, 1, format!("unexpected character `{c}` in a TPTP file")));
+            return Err(Diagnostic::at(
+                self.file,
+                self.src,
+                start,
+                1,
+                format!("unexpected character `{c}` in a TPTP file"),
+            ));
         };
         self.pos = start + len;
-        Ok(Token { tok, start, end: start + len })
+        Ok(Token {
+            tok,
+            start,
+            end: start + len,
+        })
     }
 
     /// A quoted atom or distinct object starting at `start`: its text (with `\\` and `\'`
@@ -155,7 +204,13 @@ impl<'a> Reader<'a> {
                 },
                 c if c == quote => {
                     if text.is_empty() {
-                        return Err(Diagnostic::at(self.file, self.src, start, 2, "an empty quoted name"));
+                        return Err(Diagnostic::at(
+                            self.file,
+                            self.src,
+                            start,
+                            2,
+                            "an empty quoted name",
+                        ));
                     }
                     return Ok((text, i + 2));
                 }
@@ -163,7 +218,13 @@ impl<'a> Reader<'a> {
                 c => text.push(c),
             }
         }
-        Err(Diagnostic::at(self.file, self.src, start, 1, format!("this {quote}...{quote} is not closed on its line")))
+        Err(Diagnostic::at(
+            self.file,
+            self.src,
+            start,
+            1,
+            format!("this {quote}...{quote} is not closed on its line"),
+        ))
     }
 
     fn next(&mut self) -> R<Token> {
@@ -193,13 +254,23 @@ impl<'a> Reader<'a> {
         let t = self.next()?;
         match t.tok {
             Tok::Op(o) if o == op => Ok(t),
-            _ => Err(self.diag(&t, format!("expected `{op}` {what}, found {}", describe(&t.tok)))),
+            _ => Err(self.diag(
+                &t,
+                format!("expected `{op}` {what}, found {}", describe(&t.tok)),
+            )),
         }
     }
 
     fn origin(&self, offset: usize) -> Origin {
-        let (line, column) = self.lines.get_or_init(|| crate::error::Lines::new(self.src)).locate(self.src, offset);
-        Origin { file: self.file.to_string(), line, column }
+        let (line, column) = self
+            .lines
+            .get_or_init(|| crate::error::Lines::new(self.src))
+            .locate(self.src, offset);
+        Origin {
+            file: self.file.to_string(),
+            line,
+            column,
+        }
     }
 
     // ---- units ----
@@ -216,20 +287,42 @@ impl<'a> Reader<'a> {
                     return Err(self.diag(&t, "`include` directives are not read: paste the included axioms into this file"));
                 }
                 Tok::Atom(w) if matches!(w.as_str(), "thf" | "tcf" | "tpi" | "tfx" | "txf") => {
-                    return Err(self.diag(&t, format!("`{w}` formulas are not read; Birkhoff reads fof, tff and cnf")));
+                    return Err(self.diag(
+                        &t,
+                        format!("`{w}` formulas are not read; Birkhoff reads fof, tff and cnf"),
+                    ));
                 }
-                other => return Err(self.diag(&t, format!("expected `fof(`, `tff(` or `cnf(` (an annotated formula), found {}", describe(other)))),
+                other => {
+                    return Err(self.diag(
+                        &t,
+                        format!(
+                            "expected `fof(`, `tff(` or `cnf(` (an annotated formula), found {}",
+                            describe(other)
+                        ),
+                    ))
+                }
             };
             self.expect("(", &format!("after `{lang}`"))?;
             let name_tok = self.next()?;
             let name = match &name_tok.tok {
                 Tok::Atom(s) | Tok::Var(s) | Tok::Number(s) => s.clone(),
-                other => return Err(self.diag(&name_tok, format!("expected the formula's name, found {}", describe(other)))),
+                other => {
+                    return Err(self.diag(
+                        &name_tok,
+                        format!("expected the formula's name, found {}", describe(other)),
+                    ))
+                }
             };
             self.expect(",", "after the formula's name")?;
             let role_tok = self.next()?;
             let Tok::Atom(role) = role_tok.tok.clone() else {
-                return Err(self.diag(&role_tok, format!("expected a role such as `axiom` or `conjecture`, found {}", describe(&role_tok.tok))));
+                return Err(self.diag(
+                    &role_tok,
+                    format!(
+                        "expected a role such as `axiom` or `conjecture`, found {}",
+                        describe(&role_tok.tok)
+                    ),
+                ));
             };
             self.expect(",", "after the role")?;
             let body_start = self.peek()?.start;
@@ -303,7 +396,13 @@ impl<'a> Reader<'a> {
         let brackets = self.eat("(")?;
         let name_tok = self.next()?;
         let Tok::Atom(name) = name_tok.tok.clone() else {
-            return Err(self.diag(&name_tok, format!("expected the name being typed, found {}", describe(&name_tok.tok))));
+            return Err(self.diag(
+                &name_tok,
+                format!(
+                    "expected the name being typed, found {}",
+                    describe(&name_tok.tok)
+                ),
+            ));
         };
         self.expect(":", "after the name being typed")?;
         let first = self.next()?;
@@ -345,11 +444,17 @@ impl<'a> Reader<'a> {
             for (ty, t) in args {
                 match ty {
                     Type::Sort(s) => arg_sorts.push(s),
-                    Type::Bool => return Err(self.diag(&t, "an argument of type `$o` is higher-order, which Birkhoff does not read")),
+                    Type::Bool => return Err(self.diag(
+                        &t,
+                        "an argument of type `$o` is higher-order, which Birkhoff does not read",
+                    )),
                 }
             }
             if self.symbols.contains_key(&name) {
-                return Err(self.diag(&name_tok, format!("symbol `{name}` is declared twice (or used before its declaration)")));
+                return Err(self.diag(
+                    &name_tok,
+                    format!("symbol `{name}` is declared twice (or used before its declaration)"),
+                ));
             }
             self.declare(&name, arg_sorts, result, &name_tok)?;
         }
@@ -361,15 +466,31 @@ impl<'a> Reader<'a> {
 
     fn declare(&mut self, name: &str, args: Vec<SortId>, result: Type, at: &Token) -> R<Use> {
         if args.len() > crate::signature::MAX_ARITY {
-            return Err(self.diag(at, format!("`{name}` takes {} arguments; at most {} are allowed", args.len(), crate::signature::MAX_ARITY)));
+            return Err(self.diag(
+                at,
+                format!(
+                    "`{name}` takes {} arguments; at most {} are allowed",
+                    args.len(),
+                    crate::signature::MAX_ARITY
+                ),
+            ));
         }
         let u = match result {
             Type::Sort(s) => {
-                self.sig.funcs.push(FuncDecl { name: name.to_string(), args, result: s, fixity: Fixity::Prefix });
+                self.sig.funcs.push(FuncDecl {
+                    name: name.to_string(),
+                    args,
+                    result: s,
+                    fixity: Fixity::Prefix,
+                });
                 Use::Func(FuncId(self.sig.funcs.len() as u32 - 1))
             }
             Type::Bool => {
-                self.sig.rels.push(RelDecl { name: name.to_string(), args, fixity: Fixity::Prefix });
+                self.sig.rels.push(RelDecl {
+                    name: name.to_string(),
+                    args,
+                    fixity: Fixity::Prefix,
+                });
                 Use::Rel(RelId(self.sig.rels.len() as u32 - 1))
             }
         };
@@ -421,10 +542,20 @@ impl<'a> Reader<'a> {
                     self.next()?;
                     self.enter(&t)?;
                     let b = self.unit()?;
-                    f = if op == "&" { Formula::And(Box::new(f), Box::new(b)) } else { Formula::Or(Box::new(f), Box::new(b)) };
+                    f = if op == "&" {
+                        Formula::And(Box::new(f), Box::new(b))
+                    } else {
+                        Formula::Or(Box::new(f), Box::new(b))
+                    };
                 }
                 Tok::Op("&" | "|" | "=>" | "<=" | "<=>" | "<~>" | "~|" | "~&") => {
-                    return Err(self.diag(&t, format!("add brackets: TPTP does not chain `{op}` with `{}`", describe(&t.tok).trim_matches('`'))));
+                    return Err(self.diag(
+                        &t,
+                        format!(
+                            "add brackets: TPTP does not chain `{op}` with `{}`",
+                            describe(&t.tok).trim_matches('`')
+                        ),
+                    ));
                 }
                 _ => {
                     self.depth = d0;
@@ -453,7 +584,10 @@ impl<'a> Reader<'a> {
             Tok::Op("(") => {
                 self.next()?;
                 let f = self.formula()?;
-                self.expect(")", &format!("to close the `(` at {}", self.origin(t.start).line_col()))?;
+                self.expect(
+                    ")",
+                    &format!("to close the `(` at {}", self.origin(t.start).line_col()),
+                )?;
                 Ok(f)
             }
             _ => self.atomic(),
@@ -466,17 +600,27 @@ impl<'a> Reader<'a> {
         loop {
             let t = self.next()?;
             let Tok::Var(name) = t.tok.clone() else {
-                return Err(self.diag(&t, format!("expected a variable (a name starting with a capital letter), found {}", describe(&t.tok))));
+                return Err(self.diag(
+                    &t,
+                    format!(
+                        "expected a variable (a name starting with a capital letter), found {}",
+                        describe(&t.tok)
+                    ),
+                ));
             };
-            let sort = if self.eat(":")? {
-                let ty = self.next()?;
-                match self.sort_named(&ty)? {
-                    Type::Sort(s) => s,
-                    Type::Bool => return Err(self.diag(&ty, "a variable of type `$o` is higher-order, which Birkhoff does not read")),
-                }
-            } else {
-                self.default_sort()
-            };
+            let sort =
+                if self.eat(":")? {
+                    let ty = self.next()?;
+                    match self.sort_named(&ty)? {
+                        Type::Sort(s) => s,
+                        Type::Bool => return Err(self.diag(
+                            &ty,
+                            "a variable of type `$o` is higher-order, which Birkhoff does not read",
+                        )),
+                    }
+                } else {
+                    self.default_sort()
+                };
             let id = self.new_var(&name, sort);
             ids.push((name, id));
             if !self.eat(",")? {
@@ -491,7 +635,11 @@ impl<'a> Reader<'a> {
         self.scope.truncate(depth);
         let vs = ids.into_iter().map(|(_, v)| v).collect();
         let body = Box::new(body?);
-        Ok(if universal { Formula::Forall(vs, body) } else { Formula::Exists(vs, body) })
+        Ok(if universal {
+            Formula::Forall(vs, body)
+        } else {
+            Formula::Exists(vs, body)
+        })
     }
 
     /// A new variable; names are unique within an axiom, so a name bound twice gets a suffix.
@@ -527,7 +675,10 @@ impl<'a> Reader<'a> {
             _ => {
                 return match lhs {
                     Parsed::Atom(name, args, at) => self.predicate(&name, args, &at),
-                    Parsed::Term(_, _, at) => Err(self.diag(&at, "a term stands where a formula is expected (an `=` or `!=` is missing)")),
+                    Parsed::Term(_, _, at) => Err(self.diag(
+                        &at,
+                        "a term stands where a formula is expected (an `=` or `!=` is missing)",
+                    )),
                 };
             }
         };
@@ -536,7 +687,15 @@ impl<'a> Reader<'a> {
         let (l, ls, lat) = self.as_term(lhs)?;
         let (r, rs, _) = self.as_term(rhs)?;
         if ls != rs {
-            return Err(self.diag(&lat, format!("the two sides of `{}` have different types, {} and {}", if negated { "!=" } else { "=" }, self.sig.sort_decl(ls).name, self.sig.sort_decl(rs).name)));
+            return Err(self.diag(
+                &lat,
+                format!(
+                    "the two sides of `{}` have different types, {} and {}",
+                    if negated { "!=" } else { "=" },
+                    self.sig.sort_decl(ls).name,
+                    self.sig.sort_decl(rs).name
+                ),
+            ));
         }
         let eq = Formula::Eq(l, r);
         Ok(if negated { Formula::not(eq) } else { eq })
@@ -568,9 +727,15 @@ impl<'a> Reader<'a> {
                 }
                 Ok(Parsed::Atom(name, args, t))
             }
-            Tok::Number(n) => Err(self.diag(&t, format!("`{n}` is a number: TPTP arithmetic is not read"))),
+            Tok::Number(n) => Err(self.diag(
+                &t,
+                format!("`{n}` is a number: TPTP arithmetic is not read"),
+            )),
             Tok::Distinct(_) => Err(self.diag(&t, "distinct objects (\"...\") are not read")),
-            Tok::Dollar(w) => Err(self.diag(&t, format!("`{w}` is not read here (only $true and $false are)"))),
+            Tok::Dollar(w) => Err(self.diag(
+                &t,
+                format!("`{w}` is not read here (only $true and $false are)"),
+            )),
             other => Err(self.diag(&t, format!("expected a term, found {}", describe(other)))),
         }
     }
@@ -595,7 +760,12 @@ impl<'a> Reader<'a> {
             Parsed::Atom(name, args, at) => {
                 let f = match self.symbols.get(&name).cloned() {
                     Some(Use::Func(f)) => f,
-                    Some(Use::Rel(_)) => return Err(self.diag(&at, format!("`{name}` is a predicate, so it cannot stand inside a term"))),
+                    Some(Use::Rel(_)) => {
+                        return Err(self.diag(
+                            &at,
+                            format!("`{name}` is a predicate, so it cannot stand inside a term"),
+                        ))
+                    }
                     None => {
                         let s = self.default_sort();
                         let sorts = vec![s; args.len()];
@@ -607,15 +777,29 @@ impl<'a> Reader<'a> {
                 };
                 let d = self.sig.func_decl(f).clone();
                 self.check_args(&name, &d.args, &args, &at)?;
-                Ok((Term::App(f, args.into_iter().map(|a| a.0).collect()), d.result, at))
+                Ok((
+                    Term::App(f, args.into_iter().map(|a| a.0).collect()),
+                    d.result,
+                    at,
+                ))
             }
         }
     }
 
-    fn predicate(&mut self, name: &str, args: Vec<(Term, SortId, Token)>, at: &Token) -> R<Formula> {
+    fn predicate(
+        &mut self,
+        name: &str,
+        args: Vec<(Term, SortId, Token)>,
+        at: &Token,
+    ) -> R<Formula> {
         let r = match self.symbols.get(name).cloned() {
             Some(Use::Rel(r)) => r,
-            Some(Use::Func(_)) => return Err(self.diag(at, format!("`{name}` is a function, so it cannot stand as a formula"))),
+            Some(Use::Func(_)) => {
+                return Err(self.diag(
+                    at,
+                    format!("`{name}` is a function, so it cannot stand as a formula"),
+                ))
+            }
             None => {
                 let s = self.default_sort();
                 match self.declare(name, vec![s; args.len()], Type::Bool, at)? {
@@ -629,13 +813,33 @@ impl<'a> Reader<'a> {
         Ok(Formula::Rel(r, args.into_iter().map(|a| a.0).collect()))
     }
 
-    fn check_args(&self, name: &str, want: &[SortId], args: &[(Term, SortId, Token)], at: &Token) -> R<()> {
+    fn check_args(
+        &self,
+        name: &str,
+        want: &[SortId],
+        args: &[(Term, SortId, Token)],
+        at: &Token,
+    ) -> R<()> {
         if want.len() != args.len() {
-            return Err(self.diag(at, format!("`{name}` takes {} arguments here, not {} (a name has one arity)", want.len(), args.len())));
+            return Err(self.diag(
+                at,
+                format!(
+                    "`{name}` takes {} arguments here, not {} (a name has one arity)",
+                    want.len(),
+                    args.len()
+                ),
+            ));
         }
         for (w, (_, s, t)) in want.iter().zip(args) {
             if w != s {
-                return Err(self.diag(t, format!("`{name}` expects an argument of type {} here, but this term has type {}", self.sig.sort_decl(*w).name, self.sig.sort_decl(*s).name)));
+                return Err(self.diag(
+                    t,
+                    format!(
+                        "`{name}` expects an argument of type {} here, but this term has type {}",
+                        self.sig.sort_decl(*w).name,
+                        self.sig.sort_decl(*s).name
+                    ),
+                ));
             }
         }
         Ok(())
@@ -665,10 +869,30 @@ impl Origin {
 /// Reads a TPTP problem. Its sorts keep their TPTP names (`$i` for the default type); symbols
 /// keep theirs. Errors are located at `file:line:column`.
 pub fn read(src: &str, file: &str) -> Result<Problem> {
-    let mut r = Reader { file, src, lines: Default::default(), pos: 0, sig: Signature::default(), symbols: HashMap::new(), types: HashMap::new(), vars: Vec::new(), scope: Vec::new(), free: HashMap::new(), depth: 0 };
-    let (axioms, conjectures) = r.problem().map_err(|d| Error::Source(Diagnostics(vec![d])))?;
+    let mut r = Reader {
+        file,
+        src,
+        lines: Default::default(),
+        pos: 0,
+        sig: Signature::default(),
+        symbols: HashMap::new(),
+        types: HashMap::new(),
+        vars: Vec::new(),
+        scope: Vec::new(),
+        free: HashMap::new(),
+        depth: 0,
+    };
+    let (axioms, conjectures) = r
+        .problem()
+        .map_err(|d| Error::Source(Diagnostics(vec![d])))?;
     if r.sig.sorts.is_empty() {
-        r.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+        r.sig.sorts.push(SortDecl {
+            name: DEFAULT_SORT.into(),
+        });
     }
-    Ok(Problem { sig: r.sig, axioms, conjectures })
+    Ok(Problem {
+        sig: r.sig,
+        axioms,
+        conjectures,
+    })
 }

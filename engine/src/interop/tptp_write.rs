@@ -26,10 +26,30 @@ impl Names {
         let typed = !sig.is_single_sorted();
         // Types and symbols share one namespace, so that no prover confuses the two.
         let mut map = NameMap::new(&[]);
-        let sorts = if typed { sig.sorts.iter().map(|s| map.fresh(&s.name, tptp_functor)).collect() } else { vec!["$i".into()] };
-        let funcs = sig.funcs.iter().map(|f| map.fresh(&f.name, tptp_functor)).collect();
-        let rels = sig.rels.iter().map(|r| map.fresh(&r.name, tptp_functor)).collect();
-        Names { sorts, funcs, rels, typed }
+        let sorts = if typed {
+            sig.sorts
+                .iter()
+                .map(|s| map.fresh(&s.name, tptp_functor))
+                .collect()
+        } else {
+            vec!["$i".into()]
+        };
+        let funcs = sig
+            .funcs
+            .iter()
+            .map(|f| map.fresh(&f.name, tptp_functor))
+            .collect();
+        let rels = sig
+            .rels
+            .iter()
+            .map(|r| map.fresh(&r.name, tptp_functor))
+            .collect();
+        Names {
+            sorts,
+            funcs,
+            rels,
+            typed,
+        }
     }
 }
 
@@ -67,7 +87,11 @@ impl Dialect for Writer<'_> {
 impl<'a> Writer<'a> {
     fn new(names: &'a Names, axiom: &'a Axiom) -> Self {
         let mut map = NameMap::new(&[]);
-        let vars = axiom.vars.iter().map(|v| map.fresh(&v.name, tptp_variable)).collect();
+        let vars = axiom
+            .vars
+            .iter()
+            .map(|v| map.fresh(&v.name, tptp_variable))
+            .collect();
         Writer { names, axiom, vars }
     }
 
@@ -91,7 +115,15 @@ impl<'a> Writer<'a> {
     /// or a quantifier at its top is bracketed (TPTP's quantifiers bind a unit formula, and
     /// provers differ on how far an unbracketed one reaches).
     fn unit(&self, out: &mut String, f: &Formula) {
-        let wrap = matches!(f, Formula::And(..) | Formula::Or(..) | Formula::Implies(..) | Formula::Iff(..) | Formula::Forall(..) | Formula::Exists(..));
+        let wrap = matches!(
+            f,
+            Formula::And(..)
+                | Formula::Or(..)
+                | Formula::Implies(..)
+                | Formula::Iff(..)
+                | Formula::Forall(..)
+                | Formula::Exists(..)
+        );
         if wrap {
             out.push('(');
         }
@@ -142,8 +174,17 @@ pub(crate) fn declaration(sig: &Signature, symbol: Symbol) -> Axiom {
         Symbol::Func(f) => &sig.func_decl(f).args,
         Symbol::Rel(r) => &sig.rel_decl(r).args,
     };
-    let vars: Vec<crate::syntax::VarDecl> = args.iter().enumerate().map(|(i, s)| crate::syntax::VarDecl { name: format!("x{}", i + 1), sort: *s }).collect();
-    let terms: Vec<Term> = (0..args.len() as u32).map(|i| Term::Var(VarId(i))).collect();
+    let vars: Vec<crate::syntax::VarDecl> = args
+        .iter()
+        .enumerate()
+        .map(|(i, s)| crate::syntax::VarDecl {
+            name: format!("x{}", i + 1),
+            sort: *s,
+        })
+        .collect();
+    let terms: Vec<Term> = (0..args.len() as u32)
+        .map(|i| Term::Var(VarId(i)))
+        .collect();
     let (name, formula) = match symbol {
         Symbol::Func(f) => {
             let t = Term::App(f, terms);
@@ -151,10 +192,22 @@ pub(crate) fn declaration(sig: &Signature, symbol: Symbol) -> Axiom {
         }
         Symbol::Rel(r) => {
             let p = Formula::Rel(r, terms);
-            (&sig.rel_decl(r).name, Formula::Or(Box::new(p.clone()), Box::new(Formula::not(p))))
+            (
+                &sig.rel_decl(r).name,
+                Formula::Or(Box::new(p.clone()), Box::new(Formula::not(p))),
+            )
         }
     };
-    Axiom { name: format!("{}{}", super::DECLARATION_PREFIX, super::names::ascii_word(name)), formula, vars, origin: None }
+    Axiom {
+        name: format!(
+            "{}{}",
+            super::DECLARATION_PREFIX,
+            super::names::ascii_word(name)
+        ),
+        formula,
+        vars,
+        origin: None,
+    }
 }
 
 /// A function or relation symbol.
@@ -166,9 +219,22 @@ pub(crate) enum Symbol {
 
 /// The symbols no axiom (nor the goal) mentions, in declaration order.
 pub(crate) fn unused_symbols(t: &Theory, goal: Option<&Axiom>) -> Vec<Symbol> {
-    let formulas: Vec<&Formula> = t.axioms.iter().map(|a| &a.formula).chain(goal.map(|g| &g.formula)).collect();
-    let funcs = t.sig.func_ids().filter(|f| !formulas.iter().any(|x| x.mentions_func(*f))).map(Symbol::Func);
-    let rels = t.sig.rel_ids().filter(|r| !formulas.iter().any(|x| x.mentions_rel(*r))).map(Symbol::Rel);
+    let formulas: Vec<&Formula> = t
+        .axioms
+        .iter()
+        .map(|a| &a.formula)
+        .chain(goal.map(|g| &g.formula))
+        .collect();
+    let funcs = t
+        .sig
+        .func_ids()
+        .filter(|f| !formulas.iter().any(|x| x.mentions_func(*f)))
+        .map(Symbol::Func);
+    let rels = t
+        .sig
+        .rel_ids()
+        .filter(|r| !formulas.iter().any(|x| x.mentions_rel(*r)))
+        .map(Symbol::Rel);
     funcs.chain(rels).collect()
 }
 
@@ -185,7 +251,15 @@ pub fn write(t: &Theory, goal: Option<&Axiom>) -> String {
         .map(|f| &f.name)
         .zip(&names.funcs)
         .chain(sig.rels.iter().map(|r| &r.name).zip(&names.rels))
-        .chain(if names.typed { sig.sorts.iter().map(|s| &s.name).zip(&names.sorts).collect() } else { vec![] })
+        .chain(if names.typed {
+            sig.sorts
+                .iter()
+                .map(|s| &s.name)
+                .zip(&names.sorts)
+                .collect()
+        } else {
+            vec![]
+        })
         .filter(|(a, b)| a != b)
         .map(|(a, b)| format!("{b} is {a}"))
         .collect();
@@ -195,27 +269,67 @@ pub fn write(t: &Theory, goal: Option<&Axiom>) -> String {
     let mut labels = NameMap::new(&[]);
     if names.typed {
         for (i, s) in names.sorts.iter().enumerate() {
-            let _ = writeln!(out, "tff({}, type, {s}: $tType).", labels.fresh(&format!("{}_type", sig.sorts[i].name), tptp_functor));
+            let _ = writeln!(
+                out,
+                "tff({}, type, {s}: $tType).",
+                labels.fresh(&format!("{}_type", sig.sorts[i].name), tptp_functor)
+            );
         }
         let sort = |s: &SortId| names.sorts[s.0 as usize].clone();
         let profile = |args: &[SortId], result: String| match args {
             [] => result,
             [one] => format!("{} > {result}", sort(one)),
-            _ => format!("({}) > {result}", args.iter().map(sort).collect::<Vec<_>>().join(" * ")),
+            _ => format!(
+                "({}) > {result}",
+                args.iter().map(sort).collect::<Vec<_>>().join(" * ")
+            ),
         };
         for (i, f) in sig.funcs.iter().enumerate() {
-            let _ = writeln!(out, "tff({}, type, {}: {}).", labels.fresh(&format!("{}_type", names.funcs[i]), tptp_functor), names.funcs[i], profile(&f.args, sort(&f.result)));
+            let _ = writeln!(
+                out,
+                "tff({}, type, {}: {}).",
+                labels.fresh(&format!("{}_type", names.funcs[i]), tptp_functor),
+                names.funcs[i],
+                profile(&f.args, sort(&f.result))
+            );
         }
         for (i, r) in sig.rels.iter().enumerate() {
-            let _ = writeln!(out, "tff({}, type, {}: {}).", labels.fresh(&format!("{}_type", names.rels[i]), tptp_functor), names.rels[i], profile(&r.args, "$o".into()));
+            let _ = writeln!(
+                out,
+                "tff({}, type, {}: {}).",
+                labels.fresh(&format!("{}_type", names.rels[i]), tptp_functor),
+                names.rels[i],
+                profile(&r.args, "$o".into())
+            );
         }
     }
-    let declarations: Vec<Axiom> = if names.typed { vec![] } else { declarations(sig, unused_symbols(t, goal), &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>()) };
-    for a in declarations.iter().chain(t.axioms.iter().map(|a| a.as_ref())) {
-        let _ = writeln!(out, "{lang}({}, axiom, {}).", labels.fresh(&a.name, tptp_functor), Writer::new(&names, a).closed());
+    let declarations: Vec<Axiom> = if names.typed {
+        vec![]
+    } else {
+        declarations(
+            sig,
+            unused_symbols(t, goal),
+            &t.axioms.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        )
+    };
+    for a in declarations
+        .iter()
+        .chain(t.axioms.iter().map(|a| a.as_ref()))
+    {
+        let _ = writeln!(
+            out,
+            "{lang}({}, axiom, {}).",
+            labels.fresh(&a.name, tptp_functor),
+            Writer::new(&names, a).closed()
+        );
     }
     if let Some(g) = goal {
-        let _ = writeln!(out, "{lang}({}, conjecture, {}).", labels.fresh("goal", tptp_functor), Writer::new(&names, g).closed());
+        let _ = writeln!(
+            out,
+            "{lang}({}, conjecture, {}).",
+            labels.fresh("goal", tptp_functor),
+            Writer::new(&names, g).closed()
+        );
     }
     out
 }

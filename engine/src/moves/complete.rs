@@ -2,7 +2,10 @@
 //! with its defining axioms when the law needs one (an identity element, an inverse, a division).
 
 use super::laws;
-use super::{binary_ops, derive, find_binary, fresh_from, identity_of, new_func, prov, Derived, Move, MoveError};
+use super::{
+    binary_ops, derive, find_binary, fresh_from, identity_of, new_func, prov, Derived, Move,
+    MoveError,
+};
 use crate::canon::has_axiom;
 use crate::syntax::Axiom;
 use crate::theory::Theory;
@@ -10,7 +13,25 @@ use crate::theory::Theory;
 /// The laws COMPLETE knows: the classical ones, and the one-operation laws that define the
 /// standard varieties of semigroups, bands, quasigroups and magmas (zero, regular and normal
 /// bands, null semigroups, medial, semisymmetric, unipotent and flexible structures).
-pub const LAWS: &[&str] = &["assoc", "commutative", "idempotent", "identity", "inverse", "left_division", "right_division", "flexible", "left_zero", "right_zero", "medial", "semisymmetric", "unipotent", "left_regular", "right_regular", "normal", "null"];
+pub const LAWS: &[&str] = &[
+    "assoc",
+    "commutative",
+    "idempotent",
+    "identity",
+    "inverse",
+    "left_division",
+    "right_division",
+    "flexible",
+    "left_zero",
+    "right_zero",
+    "medial",
+    "semisymmetric",
+    "unipotent",
+    "left_regular",
+    "right_regular",
+    "normal",
+    "null",
+];
 
 /// The laws COMPLETE knows for a pair of operations.
 pub const PAIR_LAWS: &[&str] = &["distributive", "absorption"];
@@ -27,7 +48,12 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
         if has_axiom(t, &a) {
             return Err(not_new());
         }
-        let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with `{op}` {what}", t.name));
+        let p = prov(
+            t,
+            Move::Complete,
+            &[("law", law), ("op", op)],
+            format_args!("{} with `{op}` {what}", t.name),
+        );
         derive(t, &[], vec![], vec![a], p, format_args!("{law}({op})"))
     };
     match law {
@@ -37,26 +63,58 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
         "flexible" => single(laws::flexible(f, s), "flexible ((x·y)·x = x·(y·x))"),
         "left_zero" | "right_zero" => {
             let left = law == "left_zero";
-            single(laws::zero_side(f, s, left), if left { "left zero (x·y = x)" } else { "right zero (x·y = y)" })
+            single(
+                laws::zero_side(f, s, left),
+                if left {
+                    "left zero (x·y = x)"
+                } else {
+                    "right zero (x·y = y)"
+                },
+            )
         }
         "medial" => single(laws::medial(f, s), "medial ((x·y)·(z·w) = (x·z)·(y·w))"),
         "semisymmetric" => single(laws::semisymmetric(f, s), "semisymmetric (y·(x·y) = x)"),
         "unipotent" => single(laws::unipotent(f, s), "unipotent (x·x = y·y)"),
         "left_regular" | "right_regular" => {
             let left = law == "left_regular";
-            single(laws::regular_side(f, s, left), if left { "left regular ((x·y)·x = x·y)" } else { "right regular ((x·y)·x = y·x)" })
+            single(
+                laws::regular_side(f, s, left),
+                if left {
+                    "left regular ((x·y)·x = x·y)"
+                } else {
+                    "right regular ((x·y)·x = y·x)"
+                },
+            )
         }
         "normal" => single(laws::normal(f, s), "normal (((x·y)·z)·x = ((x·z)·y)·x)"),
         "null" => {
-            if super::constants(&t.sig).iter().any(|&(c, cs)| cs == s && has_axiom(t, &laws::null(f, c, s))) {
+            if super::constants(&t.sig)
+                .iter()
+                .any(|&(c, cs)| cs == s && has_axiom(t, &laws::null(f, c, s)))
+            {
                 return Err(not_new());
             }
             // The constant product gets a name, so that the class is the null semigroups' with
             // their zero, not a theory one definition short of it.
             let name = fresh_from(&t.sig, &["z0", "zero"]);
             let o = crate::signature::FuncId(t.sig.funcs.len() as u32);
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with every product by `{op}` equal to a new constant `{name}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![], s)], vec![laws::null(f, o, s)], p, format_args!("null({op})"))
+            let p = prov(
+                t,
+                Move::Complete,
+                &[("law", law), ("op", op)],
+                format_args!(
+                    "{} with every product by `{op}` equal to a new constant `{name}`",
+                    t.name
+                ),
+            );
+            derive(
+                t,
+                &[],
+                vec![new_func(name, vec![], s)],
+                vec![laws::null(f, o, s)],
+                p,
+                format_args!("null({op})"),
+            )
         }
         "identity" => {
             if identity_of(t, f, s).is_some() {
@@ -64,31 +122,83 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
             }
             let name = fresh_from(&t.sig, &["e", "one", "unit"]);
             let e = crate::signature::FuncId(t.sig.funcs.len() as u32);
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with a two-sided identity `{name}` for `{op}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![], s)], laws::identity(f, e, s).to_vec(), p, format_args!("identity({op})"))
+            let p = prov(
+                t,
+                Move::Complete,
+                &[("law", law), ("op", op)],
+                format_args!("{} with a two-sided identity `{name}` for `{op}`", t.name),
+            );
+            derive(
+                t,
+                &[],
+                vec![new_func(name, vec![], s)],
+                laws::identity(f, e, s).to_vec(),
+                p,
+                format_args!("identity({op})"),
+            )
         }
         "inverse" => {
-            let e = identity_of(t, f, s).ok_or_else(|| MoveError::Inapplicable(format!("`{op}` has no identity in {}, so inverses are undefined", t.name)))?;
-            let has_inverse = super::unary_ops(&t.sig).iter().any(|(i, _)| laws::inverse(f, *i, e, s).iter().all(|a| has_axiom(t, a)));
+            let e = identity_of(t, f, s).ok_or_else(|| {
+                MoveError::Inapplicable(format!(
+                    "`{op}` has no identity in {}, so inverses are undefined",
+                    t.name
+                ))
+            })?;
+            let has_inverse = super::unary_ops(&t.sig)
+                .iter()
+                .any(|(i, _)| laws::inverse(f, *i, e, s).iter().all(|a| has_axiom(t, a)));
             if has_inverse {
                 return Err(not_new());
             }
             let name = fresh_from(&t.sig, &["inv", "inverse"]);
             let i = crate::signature::FuncId(t.sig.funcs.len() as u32);
             let ename = &t.sig.func_decl(e).name;
-            let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![s], s)], laws::inverse(f, i, e, s).to_vec(), p, format_args!("inverse({op})"))
+            let p = prov(
+                t,
+                Move::Complete,
+                &[("law", law), ("op", op)],
+                format_args!(
+                    "{} with two-sided inverses `{name}(x)` for `{op}` with respect to `{ename}`",
+                    t.name
+                ),
+            );
+            derive(
+                t,
+                &[],
+                vec![new_func(name, vec![s], s)],
+                laws::inverse(f, i, e, s).to_vec(),
+                p,
+                format_args!("inverse({op})"),
+            )
         }
         "right_division" | "left_division" => {
             let right = law == "right_division";
-            let name = if right { fresh_from(&t.sig, &["/", "rdiv"]) } else { fresh_from(&t.sig, &["\\", "ldiv"]) };
+            let name = if right {
+                fresh_from(&t.sig, &["/", "rdiv"])
+            } else {
+                fresh_from(&t.sig, &["\\", "ldiv"])
+            };
             let d = crate::signature::FuncId(t.sig.funcs.len() as u32);
-            let axioms = if right { laws::right_division(f, d, s) } else { laws::left_division(f, d, s) };
+            let axioms = if right {
+                laws::right_division(f, d, s)
+            } else {
+                laws::left_division(f, d, s)
+            };
             let side = if right { "right" } else { "left" };
             let p = prov(t, Move::Complete, &[("law", law), ("op", op)], format_args!("{} with {side} multiplications by `{op}` bijective, inverted by a new `{name}`", t.name));
-            derive(t, &[], vec![new_func(name, vec![s, s], s)], axioms.to_vec(), p, format_args!("{law}({op})"))
+            derive(
+                t,
+                &[],
+                vec![new_func(name, vec![s, s], s)],
+                axioms.to_vec(),
+                p,
+                format_args!("{law}({op})"),
+            )
         }
-        _ => Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}`; known: {}", LAWS.join(", ")))),
+        _ => Err(MoveError::Inapplicable(format!(
+            "COMPLETE knows no law `{law}`; known: {}",
+            LAWS.join(", ")
+        ))),
     }
 }
 
@@ -98,18 +208,39 @@ pub fn complete_pair(t: &Theory, law: &str, op: &str, other: &str) -> Result<Der
     let (f, s) = find_binary(&t.sig, op)?;
     let (g, s2) = find_binary(&t.sig, other)?;
     if s != s2 || f == g {
-        return Err(MoveError::Inapplicable(format!("`{op}` and `{other}` must be two operations on one sort")));
+        return Err(MoveError::Inapplicable(format!(
+            "`{op}` and `{other}` must be two operations on one sort"
+        )));
     }
     let (axioms, what) = match law {
-        "distributive" => (laws::distributive(f, g, s), format!("`{op}` distributing over `{other}` on both sides")),
-        "absorption" => (laws::absorption(f, g, s), format!("`{op}` and `{other}` absorbing each other")),
-        _ => return Err(MoveError::Inapplicable(format!("COMPLETE knows no law `{law}` for two operations; known: {}", PAIR_LAWS.join(", ")))),
+        "distributive" => (
+            laws::distributive(f, g, s),
+            format!("`{op}` distributing over `{other}` on both sides"),
+        ),
+        "absorption" => (
+            laws::absorption(f, g, s),
+            format!("`{op}` and `{other}` absorbing each other"),
+        ),
+        _ => {
+            return Err(MoveError::Inapplicable(format!(
+                "COMPLETE knows no law `{law}` for two operations; known: {}",
+                PAIR_LAWS.join(", ")
+            )))
+        }
     };
     let new: Vec<Axiom> = axioms.into_iter().filter(|a| !has_axiom(t, a)).collect();
     if new.is_empty() {
-        return Err(MoveError::Inapplicable(format!("{} already has {law} for `{op}`, `{other}`", t.name)));
+        return Err(MoveError::Inapplicable(format!(
+            "{} already has {law} for `{op}`, `{other}`",
+            t.name
+        )));
     }
-    let p = prov(t, Move::Complete, &[("law", law), ("op", op), ("other", other)], format_args!("{} with {what}", t.name));
+    let p = prov(
+        t,
+        Move::Complete,
+        &[("law", law), ("op", op), ("other", other)],
+        format_args!("{} with {what}", t.name),
+    );
     derive(t, &[], vec![], new, p, format_args!("{law}({op},{other})"))
 }
 
@@ -122,7 +253,12 @@ pub fn all(t: &Theory) -> Vec<Derived> {
         out.extend(LAWS.iter().filter_map(|law| complete(t, law, name).ok()));
         for (g, _) in &ops {
             let other = &t.sig.func_decl(*g).name;
-            out.extend(PAIR_LAWS.iter().filter(|l| **l != "absorption" || f < g).filter_map(|law| complete_pair(t, law, name, other).ok()));
+            out.extend(
+                PAIR_LAWS
+                    .iter()
+                    .filter(|l| **l != "absorption" || f < g)
+                    .filter_map(|law| complete_pair(t, law, name, other).ok()),
+            );
         }
     }
     out

@@ -2,8 +2,8 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::transfer::Pair;
 use super::dualize::map_axiom;
+use super::transfer::Pair;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::canon::AxiomSet;
 use crate::signature::{FuncId, RelId};
@@ -15,14 +15,34 @@ use crate::theory::Theory;
 /// remaining axioms speak about, not the old theory with a symbol left free to mean anything.
 /// The description names every symbol dropped this way.
 pub fn drop_axiom(t: &Theory, axiom: &str) -> Result<Derived, MoveError> {
-    let at = t.axioms.iter().position(|a| a.name == axiom).ok_or_else(|| MoveError::Inapplicable(format!("{} has no axiom `{axiom}`", t.name)))?;
+    let at = t
+        .axioms
+        .iter()
+        .position(|a| a.name == axiom)
+        .ok_or_else(|| MoveError::Inapplicable(format!("{} has no axiom `{axiom}`", t.name)))?;
     let orphans = Orphans::of(t, &[at]);
     let description = match orphans.names.len() {
         0 => format!("{} without `{axiom}`", t.name),
-        _ => format!("{} without `{axiom}`, and without {}, which no other axiom mentions", t.name, orphans.names.join(", ")),
+        _ => format!(
+            "{} without `{axiom}`, and without {}, which no other axiom mentions",
+            t.name,
+            orphans.names.join(", ")
+        ),
     };
-    let p = prov(t, Move::Abstract, &[("drop", axiom)], format_args!("{description}"));
-    orphans.removed_from(derive(t, &[at], vec![], vec![], p, format_args!("-{axiom}"))?)
+    let p = prov(
+        t,
+        Move::Abstract,
+        &[("drop", axiom)],
+        format_args!("{description}"),
+    );
+    orphans.removed_from(derive(
+        t,
+        &[at],
+        vec![],
+        vec![],
+        p,
+        format_args!("-{axiom}"),
+    )?)
 }
 
 /// The symbols that only some removed axioms mention: a theory that loses those axioms loses
@@ -39,10 +59,35 @@ struct Orphans {
 impl Orphans {
     /// The symbols of `t` that the axioms at `removed` mention and no other axiom does.
     fn of(t: &Theory, removed: &[usize]) -> Orphans {
-        let (gone, kept): (Vec<_>, Vec<_>) = t.axioms.iter().enumerate().partition(|(i, _)| removed.contains(i));
-        let funcs: Vec<FuncId> = t.sig.func_ids().filter(|&f| gone.iter().any(|(_, a)| a.formula.mentions_func(f)) && !kept.iter().any(|(_, a)| a.formula.mentions_func(f))).collect();
-        let rels: Vec<RelId> = t.sig.rel_ids().filter(|&r| gone.iter().any(|(_, a)| a.formula.mentions_rel(r)) && !kept.iter().any(|(_, a)| a.formula.mentions_rel(r))).collect();
-        let names = funcs.iter().map(|&f| format!("`{}`", t.sig.func_decl(f).name)).chain(rels.iter().map(|&r| format!("`{}`", t.sig.rel_decl(r).name))).collect();
+        let (gone, kept): (Vec<_>, Vec<_>) = t
+            .axioms
+            .iter()
+            .enumerate()
+            .partition(|(i, _)| removed.contains(i));
+        let funcs: Vec<FuncId> = t
+            .sig
+            .func_ids()
+            .filter(|&f| {
+                gone.iter().any(|(_, a)| a.formula.mentions_func(f))
+                    && !kept.iter().any(|(_, a)| a.formula.mentions_func(f))
+            })
+            .collect();
+        let rels: Vec<RelId> = t
+            .sig
+            .rel_ids()
+            .filter(|&r| {
+                gone.iter().any(|(_, a)| a.formula.mentions_rel(r))
+                    && !kept.iter().any(|(_, a)| a.formula.mentions_rel(r))
+            })
+            .collect();
+        let names = funcs
+            .iter()
+            .map(|&f| format!("`{}`", t.sig.func_decl(f).name))
+            .chain(
+                rels.iter()
+                    .map(|&r| format!("`{}`", t.sig.rel_decl(r).name)),
+            )
+            .collect();
         Orphans { funcs, rels, names }
     }
 
@@ -52,7 +97,11 @@ impl Orphans {
             return Ok(d);
         }
         let expected = d.theory.axioms.len();
-        finish(remove_symbols(d.theory, &self.funcs, &self.rels), expected, d.provenance)
+        finish(
+            remove_symbols(d.theory, &self.funcs, &self.rels),
+            expected,
+            d.provenance,
+        )
     }
 }
 
@@ -60,21 +109,55 @@ impl Orphans {
 fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
     let renumber = |n: usize, gone: &dyn Fn(u32) -> bool| {
         let mut next = 0;
-        (0..n as u32).map(|i| if gone(i) { u32::MAX } else { next += 1; next - 1 }).collect::<Vec<u32>>()
+        (0..n as u32)
+            .map(|i| {
+                if gone(i) {
+                    u32::MAX
+                } else {
+                    next += 1;
+                    next - 1
+                }
+            })
+            .collect::<Vec<u32>>()
     };
     let new_func = renumber(t.sig.funcs.len(), &|i| funcs.contains(&FuncId(i)));
     let new_rel = renumber(t.sig.rels.len(), &|i| rels.contains(&RelId(i)));
     let sig = std::sync::Arc::make_mut(&mut t.sig);
-    sig.funcs = std::mem::take(&mut sig.funcs).into_iter().zip(&new_func).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    sig.rels = std::mem::take(&mut sig.rels).into_iter().zip(&new_rel).filter(|(_, n)| **n != u32::MAX).map(|(d, _)| d).collect();
-    t.axioms = t.axioms.iter().map(|a| map_axiom(a, &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args), &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args))).collect();
+    sig.funcs = std::mem::take(&mut sig.funcs)
+        .into_iter()
+        .zip(&new_func)
+        .filter(|(_, n)| **n != u32::MAX)
+        .map(|(d, _)| d)
+        .collect();
+    sig.rels = std::mem::take(&mut sig.rels)
+        .into_iter()
+        .zip(&new_rel)
+        .filter(|(_, n)| **n != u32::MAX)
+        .map(|(d, _)| d)
+        .collect();
+    t.axioms = t
+        .axioms
+        .iter()
+        .map(|a| {
+            map_axiom(
+                a,
+                &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args),
+                &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args),
+            )
+        })
+        .collect();
     t
 }
 
 /// ABSTRACT two theories: the axioms of `a` that hold verbatim (up to variables) in `b` under the
 /// signature map that keeps the most of them. Fails unless some but not all axioms are common.
 pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
-    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b))).unwrap_or_else(|| Err(MoveError::Inapplicable(format!("{} and {} share no proper part of {}'s axioms", a.name, b.name, a.name))))
+    common_part_with(&Pair::new(a, &AxiomSet::of(a), b, &AxiomSet::of(b))).unwrap_or_else(|| {
+        Err(MoveError::Inapplicable(format!(
+            "{} and {} share no proper part of {}'s axioms",
+            a.name, b.name, a.name
+        )))
+    })
 }
 
 /// [`common_part`] of a pair's source and target, with their axioms already encoded; `None`
@@ -83,17 +166,54 @@ pub fn common_part(a: &Theory, b: &Theory) -> Result<Derived, MoveError> {
 pub fn common_part_with(pair: &Pair) -> Option<Result<Derived, MoveError>> {
     let (a, b) = (pair.source(), pair.target());
     // The last of the maps keeping the most, as `max_by_key` picks.
-    let best = pair.landings().iter().map(|l| (l.landed.iter().filter(|k| **k).count(), l)).max_by_key(|(n, _)| *n);
+    let best = pair
+        .landings()
+        .iter()
+        .map(|l| (l.landed.iter().filter(|k| **k).count(), l))
+        .max_by_key(|(n, _)| *n);
     let (n, landing) = best.filter(|(n, _)| *n > 0 && *n < a.axioms.len())?;
-    let removed: Vec<usize> = landing.landed.iter().enumerate().filter(|(_, k)| !**k).map(|(i, _)| i).collect();
+    let removed: Vec<usize> = landing
+        .landed
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !**k)
+        .map(|(i, _)| i)
+        .collect();
     let orphans = Orphans::of(a, &removed);
-    let without = if orphans.names.is_empty() { String::new() } else { format!(", without {}, which no kept axiom mentions", orphans.names.join(", ")) };
-    let p = Provenance::new(&[&a.name, &b.name], Move::Abstract, &landing.params(pair), format_args!("what {} and {} have in common: {n} axioms of {}{without}", a.name, b.name, a.name));
-    Some(derive(a, &removed, vec![], vec![], p, format_args!("common({})", b.name)).and_then(|d| orphans.removed_from(d)))
+    let without = if orphans.names.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", without {}, which no kept axiom mentions",
+            orphans.names.join(", ")
+        )
+    };
+    let p = Provenance::new(
+        &[&a.name, &b.name],
+        Move::Abstract,
+        &landing.params(pair),
+        format_args!(
+            "what {} and {} have in common: {n} axioms of {}{without}",
+            a.name, b.name, a.name
+        ),
+    );
+    Some(
+        derive(
+            a,
+            &removed,
+            vec![],
+            vec![],
+            p,
+            format_args!("common({})", b.name),
+        )
+        .and_then(|d| orphans.removed_from(d)),
+    )
 }
-
 
 /// Every single-axiom drop.
 pub fn all(t: &Theory) -> Vec<Derived> {
-    t.axioms.iter().filter_map(|a| drop_axiom(t, &a.name).ok()).collect()
+    t.axioms
+        .iter()
+        .filter_map(|a| drop_axiom(t, &a.name).ok())
+        .collect()
 }

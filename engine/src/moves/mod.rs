@@ -94,18 +94,34 @@ pub struct Provenance {
 
 impl Provenance {
     /// The provenance of a result of `mv` on `parents` with `params`.
-    pub fn new(parents: &[&str], mv: Move, params: &[(&str, &str)], description: fmt::Arguments) -> Provenance {
-        let parts = || parents.iter().copied().chain(params.iter().flat_map(|(k, v)| [*k, *v]));
+    pub fn new(
+        parents: &[&str],
+        mv: Move,
+        params: &[(&str, &str)],
+        description: fmt::Arguments,
+    ) -> Provenance {
+        let parts = || {
+            parents
+                .iter()
+                .copied()
+                .chain(params.iter().flat_map(|(k, v)| [*k, *v]))
+        };
         // Allocated once at its final size: one provenance is made per move result.
         with_formatted(description, |description| {
-            let mut text = String::with_capacity(parts().map(str::len).sum::<usize>() + description.len());
+            let mut text =
+                String::with_capacity(parts().map(str::len).sum::<usize>() + description.len());
             let mut ends = Vec::with_capacity(parents.len() + 2 * params.len());
             for part in parts() {
                 text.push_str(part);
                 ends.push(text.len() as u32);
             }
             text.push_str(description);
-            Provenance { mv, text: text.into_boxed_str(), ends: ends.into_boxed_slice(), parents: parents.len() as u32 }
+            Provenance {
+                mv,
+                text: text.into_boxed_str(),
+                ends: ends.into_boxed_slice(),
+                parents: parents.len() as u32,
+            }
         })
     }
 
@@ -122,7 +138,9 @@ impl Provenance {
 
     /// The parameters, name and value.
     pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
-        (self.parents as usize..self.ends.len()).step_by(2).map(|i| (self.part(i), self.part(i + 1)))
+        (self.parents as usize..self.ends.len())
+            .step_by(2)
+            .map(|i| (self.part(i), self.part(i + 1)))
     }
 
     /// The one-line description.
@@ -197,21 +215,41 @@ pub fn sort_check(t: &Theory) -> Result<(), MoveError> {
 /// symbols from indices `funcs_from` and `rels_from` on, the axioms from `axioms_from` on. Their profiles name
 /// declared sorts, no name is used twice (if any symbol or axiom is new), and the axioms are
 /// well-sorted; the part before stays well-formed in a signature that only grows.
-fn check_from(t: &Theory, (funcs_from, rels_from): (usize, usize), axioms_from: usize) -> Result<(), MoveError> {
+fn check_from(
+    t: &Theory,
+    (funcs_from, rels_from): (usize, usize),
+    axioms_from: usize,
+) -> Result<(), MoveError> {
     let sig = &t.sig;
     let bad = |m: String| Err(MoveError::IllFormed(format!("{}: {m}", t.name)));
-    let funcs = sig.funcs[funcs_from..].iter().map(|d| (&d.args, Some(d.result)));
+    let funcs = sig.funcs[funcs_from..]
+        .iter()
+        .map(|d| (&d.args, Some(d.result)));
     for d in funcs.chain(sig.rels[rels_from..].iter().map(|d| (&d.args, None))) {
-        if d.0.iter().chain(d.1.iter()).any(|s| s.0 as usize >= sig.sorts.len()) {
+        if d.0
+            .iter()
+            .chain(d.1.iter())
+            .any(|s| s.0 as usize >= sig.sorts.len())
+        {
             return bad("a symbol's profile names an undeclared sort".into());
         }
     }
-    let symbols = || sig.funcs.iter().map(|d| d.name.as_str()).chain(sig.rels.iter().map(|d| d.name.as_str()));
+    let symbols = || {
+        sig.funcs
+            .iter()
+            .map(|d| d.name.as_str())
+            .chain(sig.rels.iter().map(|d| d.name.as_str()))
+    };
     let nf = sig.funcs.len();
-    if let Some(n) = repeated(symbols, |p| (funcs_from..nf).contains(&p) || p >= nf + rels_from) {
+    if let Some(n) = repeated(symbols, |p| {
+        (funcs_from..nf).contains(&p) || p >= nf + rels_from
+    }) {
         return bad(format!("symbol `{n}` declared twice"));
     }
-    if let Some(n) = repeated(|| t.axioms.iter().map(|a| a.name.as_str()), |p| p >= axioms_from) {
+    if let Some(n) = repeated(
+        || t.axioms.iter().map(|a| a.name.as_str()),
+        |p| p >= axioms_from,
+    ) {
         return bad(format!("axiom name `{n}` used twice"));
     }
     for a in &t.axioms[axioms_from..] {
@@ -225,8 +263,15 @@ fn check_from(t: &Theory, (funcs_from, rels_from): (usize, usize), axioms_from: 
 /// A name that occurs more than once among `names`, looking only at the positions `new` picks
 /// (in a well-formed part followed by new ones, a repeat involves a new name). Compares without
 /// allocating: moves ask this of every result, for one or two new names each.
-fn repeated<'a, I: Iterator<Item = &'a str>>(names: impl Fn() -> I, new: impl Fn(usize) -> bool) -> Option<&'a str> {
-    names().enumerate().filter(|&(p, _)| new(p)).find(|&(p, n)| names().enumerate().any(|(q, m)| q != p && m == n)).map(|(_, n)| n)
+fn repeated<'a, I: Iterator<Item = &'a str>>(
+    names: impl Fn() -> I,
+    new: impl Fn(usize) -> bool,
+) -> Option<&'a str> {
+    names()
+        .enumerate()
+        .filter(|&(p, _)| new(p))
+        .find(|&(p, n)| names().enumerate().any(|(q, m)| q != p && m == n))
+        .map(|(_, n)| n)
 }
 
 /// Why an axiom is ill-sorted, told by indices: moves check every result, so the message (which
@@ -253,13 +298,23 @@ pub(crate) enum IllSorted {
 impl IllSorted {
     /// The message, with the symbols' names from `sig`.
     pub(crate) fn describe(self, sig: &Signature) -> String {
-        let name = |func: bool, i: u32| if func { sig.funcs[i as usize].name.as_str() } else { sig.rels[i as usize].name.as_str() };
+        let name = |func: bool, i: u32| {
+            if func {
+                sig.funcs[i as usize].name.as_str()
+            } else {
+                sig.rels[i as usize].name.as_str()
+            }
+        };
         match self {
             IllSorted::Variable(v) => format!("undeclared variable {v}"),
             IllSorted::Function(f) => format!("undeclared function symbol {f}"),
             IllSorted::Relation(r) => format!("undeclared relation symbol {r}"),
-            IllSorted::Arity(func, i, want, given) => format!("`{}` takes {want} arguments, given {given}", name(func, i)),
-            IllSorted::ArgumentSort(func, i) => format!("an argument of `{}` has the wrong sort", name(func, i)),
+            IllSorted::Arity(func, i, want, given) => {
+                format!("`{}` takes {want} arguments, given {given}", name(func, i))
+            }
+            IllSorted::ArgumentSort(func, i) => {
+                format!("an argument of `{}` has the wrong sort", name(func, i))
+            }
             IllSorted::Sides => "the sides of an equation have different sorts".into(),
             IllSorted::Bound => "a quantifier binds an undeclared variable".into(),
         }
@@ -269,9 +324,16 @@ impl IllSorted {
 /// The sort of term `t` of axiom `a`, checking that it is well-sorted.
 pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, IllSorted> {
     match t {
-        Term::Var(v) => a.vars.get(v.0 as usize).map(|d| d.sort).ok_or(IllSorted::Variable(v.0)),
+        Term::Var(v) => a
+            .vars
+            .get(v.0 as usize)
+            .map(|d| d.sort)
+            .ok_or(IllSorted::Variable(v.0)),
         Term::App(f, args) => {
-            let d = sig.funcs.get(f.0 as usize).ok_or(IllSorted::Function(f.0))?;
+            let d = sig
+                .funcs
+                .get(f.0 as usize)
+                .ok_or(IllSorted::Function(f.0))?;
             check_args(sig, a, (true, f.0), &d.args, args)?;
             Ok(d.result)
         }
@@ -279,7 +341,13 @@ pub(crate) fn term_sort(sig: &Signature, a: &Axiom, t: &Term) -> Result<SortId, 
 }
 
 /// Checks the arguments of function (`true`) or relation symbol `symbol`, of profile `want`.
-fn check_args(sig: &Signature, a: &Axiom, symbol: (bool, u32), want: &[SortId], args: &[Term]) -> Result<(), IllSorted> {
+fn check_args(
+    sig: &Signature,
+    a: &Axiom,
+    symbol: (bool, u32),
+    want: &[SortId],
+    args: &[Term],
+) -> Result<(), IllSorted> {
     if want.len() != args.len() {
         return Err(IllSorted::Arity(symbol.0, symbol.1, want.len(), args.len()));
     }
@@ -321,13 +389,26 @@ fn check_formula(sig: &Signature, a: &Axiom, f: &Formula) -> Result<(), IllSorte
 /// Builds a derived theory: the parent with `removed` axioms (by index) taken out, the symbols
 /// `new_funcs` declared and `added` axioms appended (renamed apart from existing names), then
 /// sort-checked and counted so that nothing is dropped silently. The result is named `parent+tag`.
-pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, added: Vec<Axiom>, prov: Provenance, tag: fmt::Arguments) -> Result<Derived, MoveError> {
+pub fn derive(
+    parent: &Theory,
+    removed: &[usize],
+    new_funcs: Vec<FuncDecl>,
+    added: Vec<Axiom>,
+    prov: Provenance,
+    tag: fmt::Arguments,
+) -> Result<Derived, MoveError> {
     let mut t = Theory {
         name: with_formatted(format_args!("{}+{tag}", parent.name), str::to_string),
         doc: prov.description().to_string(),
         meta: Default::default(),
         sig: parent.sig.clone(),
-        axioms: parent.axioms.iter().enumerate().filter(|(i, _)| !removed.contains(i)).map(|(_, a)| a.clone()).collect(),
+        axioms: parent
+            .axioms
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(i))
+            .map(|(_, a)| a.clone())
+            .collect(),
     };
     if !new_funcs.is_empty() {
         Arc::make_mut(&mut t.sig).funcs.extend(new_funcs);
@@ -342,7 +423,11 @@ pub fn derive(parent: &Theory, removed: &[usize], new_funcs: Vec<FuncDecl>, adde
 }
 
 /// Sort-checks `t`, checks it has `expected` axioms, and attaches the provenance.
-pub fn finish(theory: Theory, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
+pub fn finish(
+    theory: Theory,
+    expected: usize,
+    provenance: Provenance,
+) -> Result<Derived, MoveError> {
     sort_check(&theory)?;
     counted(theory, expected, provenance)
 }
@@ -352,15 +437,36 @@ pub fn finish(theory: Theory, expected: usize, provenance: Provenance) -> Result
 /// index `axioms_from` on. Only those are checked: the parent's symbols and axioms stay
 /// well-formed in a signature that only grows. (Parents are well-formed: the parser checks what
 /// it reads, and every move result is checked.)
-pub fn finish_added(theory: Theory, parent: &Signature, axioms_from: usize, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
-    debug_assert!(sort_check(&Theory { axioms: theory.axioms[..axioms_from].to_vec(), ..theory.clone() }).is_ok(), "the parent of {} is ill-formed", theory.name);
-    check_from(&theory, (parent.funcs.len(), parent.rels.len()), axioms_from)?;
+pub fn finish_added(
+    theory: Theory,
+    parent: &Signature,
+    axioms_from: usize,
+    expected: usize,
+    provenance: Provenance,
+) -> Result<Derived, MoveError> {
+    debug_assert!(
+        sort_check(&Theory {
+            axioms: theory.axioms[..axioms_from].to_vec(),
+            ..theory.clone()
+        })
+        .is_ok(),
+        "the parent of {} is ill-formed",
+        theory.name
+    );
+    check_from(
+        &theory,
+        (parent.funcs.len(), parent.rels.len()),
+        axioms_from,
+    )?;
     counted(theory, expected, provenance)
 }
 
 fn counted(theory: Theory, expected: usize, provenance: Provenance) -> Result<Derived, MoveError> {
     if theory.axioms.len() != expected {
-        return Err(MoveError::Dropped { expected, got: theory.axioms.len() });
+        return Err(MoveError::Dropped {
+            expected,
+            got: theory.axioms.len(),
+        });
     }
     Ok(Derived { theory, provenance })
 }
@@ -371,32 +477,54 @@ pub fn fresh_axiom_name(t: &Theory, base: String) -> String {
     if t.axiom(&base).is_none() {
         return base;
     }
-    (2..).map(|i| format!("{base}{i}")).find(|n| t.axiom(n).is_none()).expect("some name is free")
+    (2..)
+        .map(|i| format!("{base}{i}"))
+        .find(|n| t.axiom(n).is_none())
+        .expect("some name is free")
 }
 
 /// `base`, or `base2`, ... : a symbol name `sig` does not use yet.
 pub fn fresh_symbol(sig: &Signature, base: &str) -> String {
-    (1..).map(|i| if i == 1 { base.to_string() } else { format!("{base}{i}") }).find(|n| !sig.has_symbol(n)).expect("some name is free")
+    (1..)
+        .map(|i| {
+            if i == 1 {
+                base.to_string()
+            } else {
+                format!("{base}{i}")
+            }
+        })
+        .find(|n| !sig.has_symbol(n))
+        .expect("some name is free")
 }
 
 /// The first of `names` that `sig` does not use, else a fresh variant of the last one.
 pub fn fresh_from(sig: &Signature, names: &[&str]) -> String {
-    names.iter().find(|n| !sig.has_symbol(n)).map(|n| n.to_string()).unwrap_or_else(|| fresh_symbol(sig, names[names.len() - 1]))
+    names
+        .iter()
+        .find(|n| !sig.has_symbol(n))
+        .map(|n| n.to_string())
+        .unwrap_or_else(|| fresh_symbol(sig, names[names.len() - 1]))
 }
 
 /// The function symbols `f : s s -> s` (binary operations on one sort), with their sort.
 pub fn binary_ops(sig: &Signature) -> Vec<(FuncId, SortId)> {
-    sig.func_ids().filter_map(|f| homogeneous(sig, f, 2)).collect()
+    sig.func_ids()
+        .filter_map(|f| homogeneous(sig, f, 2))
+        .collect()
 }
 
 /// The constants, with their sort.
 pub fn constants(sig: &Signature) -> Vec<(FuncId, SortId)> {
-    sig.func_ids().filter_map(|f| homogeneous(sig, f, 0)).collect()
+    sig.func_ids()
+        .filter_map(|f| homogeneous(sig, f, 0))
+        .collect()
 }
 
 /// The unary operations `s -> s`, with their sort.
 pub fn unary_ops(sig: &Signature) -> Vec<(FuncId, SortId)> {
-    sig.func_ids().filter_map(|f| homogeneous(sig, f, 1)).collect()
+    sig.func_ids()
+        .filter_map(|f| homogeneous(sig, f, 1))
+        .collect()
 }
 
 fn homogeneous(sig: &Signature, f: FuncId, arity: usize) -> Option<(FuncId, SortId)> {
@@ -406,22 +534,44 @@ fn homogeneous(sig: &Signature, f: FuncId, arity: usize) -> Option<(FuncId, Sort
 
 /// The binary operation called `name`, or an error naming it.
 pub fn find_binary(sig: &Signature, name: &str) -> Result<(FuncId, SortId), MoveError> {
-    sig.func(name).and_then(|f| homogeneous(sig, f, 2)).ok_or_else(|| MoveError::Inapplicable(format!("no binary operation `{name}` of profile s s -> s")))
+    sig.func(name)
+        .and_then(|f| homogeneous(sig, f, 2))
+        .ok_or_else(|| {
+            MoveError::Inapplicable(format!("no binary operation `{name}` of profile s s -> s"))
+        })
 }
 
 /// A new function symbol declaration with default notation.
 pub fn new_func(name: String, args: Vec<SortId>, result: SortId) -> FuncDecl {
     let fixity = crate::signature::default_binary_fixity(&name);
-    FuncDecl { name, args, result, fixity }
+    FuncDecl {
+        name,
+        args,
+        result,
+        fixity,
+    }
 }
 
 /// A constant `c` of sort `s` such that `f` has identity `c` in `t` (both identity axioms present).
 pub fn identity_of(t: &Theory, f: FuncId, s: SortId) -> Option<FuncId> {
-    constants(&t.sig).into_iter().filter(|(_, cs)| *cs == s).map(|(c, _)| c).find(|&c| laws::identity(f, c, s).iter().all(|a| crate::canon::has_axiom(t, a)))
+    constants(&t.sig)
+        .into_iter()
+        .filter(|(_, cs)| *cs == s)
+        .map(|(c, _)| c)
+        .find(|&c| {
+            laws::identity(f, c, s)
+                .iter()
+                .all(|a| crate::canon::has_axiom(t, a))
+        })
 }
 
 /// Provenance with one parent.
-pub fn prov(parent: &Theory, mv: Move, params: &[(&str, &str)], description: fmt::Arguments) -> Provenance {
+pub fn prov(
+    parent: &Theory,
+    mv: Move,
+    params: &[(&str, &str)],
+    description: fmt::Arguments,
+) -> Provenance {
     Provenance::new(&[&parent.name], mv, params, description)
 }
 
@@ -442,7 +592,12 @@ pub fn unary_moves(t: &Theory) -> Vec<Derived> {
 /// Every result of the binary moves from `source` into `target`: TRANSFER of each axiom set
 /// along each signature map, and ABSTRACT's common part.
 pub fn binary_moves(source: &Theory, target: &Theory) -> Vec<Derived> {
-    binary_moves_of(&transfer::Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
+    binary_moves_of(&transfer::Pair::new(
+        source,
+        &AxiomSet::of(source),
+        target,
+        &AxiomSet::of(target),
+    ))
 }
 
 /// [`binary_moves`] from a pair's source into its target, their axioms already encoded.

@@ -16,19 +16,46 @@ pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> 
     let (f, s) = find_binary(&t.sig, op)?;
     let (a, text) = match what {
         "commutative" => (laws::comm(f, s), format!("x {op} y = y {op} x")),
-        "xyx" => (equation("xyx", s, ap2(f, ap2(f, v(0), v(1)), v(0)), v(0)), format!("x {op} y {op} x = x")),
+        "xyx" => (
+            equation("xyx", s, ap2(f, ap2(f, v(0), v(1)), v(0)), v(0)),
+            format!("x {op} y {op} x = x"),
+        ),
         w if w.starts_with("exponent") => {
-            let n: u32 = w["exponent".len()..].parse().ok().filter(|n| *n >= 2).ok_or_else(|| MoveError::Inapplicable(format!("`{w}`: write exponentN with N ≥ 2")))?;
-            let e = identity_of(t, f, s).ok_or_else(|| MoveError::Inapplicable(format!("`{op}` has no identity in {}", t.name)))?;
+            let n: u32 = w["exponent".len()..]
+                .parse()
+                .ok()
+                .filter(|n| *n >= 2)
+                .ok_or_else(|| {
+                    MoveError::Inapplicable(format!("`{w}`: write exponentN with N ≥ 2"))
+                })?;
+            let e = identity_of(t, f, s).ok_or_else(|| {
+                MoveError::Inapplicable(format!("`{op}` has no identity in {}", t.name))
+            })?;
             let ename = t.sig.func_decl(e).name.clone();
-            (equation(&format!("exponent{n}"), s, power(f, n, v(0)), ap(e, vec![])), format!("x^{n} = {ename}"))
+            (
+                equation(&format!("exponent{n}"), s, power(f, n, v(0)), ap(e, vec![])),
+                format!("x^{n} = {ename}"),
+            )
         }
-        _ => return Err(MoveError::Inapplicable(format!("QUOTIENT knows no identification `{what}`; known: {}", IDENTIFICATIONS.join(", ")))),
+        _ => {
+            return Err(MoveError::Inapplicable(format!(
+                "QUOTIENT knows no identification `{what}`; known: {}",
+                IDENTIFICATIONS.join(", ")
+            )))
+        }
     };
     if has_axiom(t, &a) {
-        return Err(MoveError::Inapplicable(format!("{} already satisfies {text}", t.name)));
+        return Err(MoveError::Inapplicable(format!(
+            "{} already satisfies {text}",
+            t.name
+        )));
     }
-    let p = prov(t, Move::Quotient, &[("identify", what), ("op", op)], format_args!("{} modulo {text}", t.name));
+    let p = prov(
+        t,
+        Move::Quotient,
+        &[("identify", what), ("op", op)],
+        format_args!("{} modulo {text}", t.name),
+    );
     derive(t, &[], vec![], vec![a], p, format_args!("{what}({op})"))
 }
 
@@ -37,7 +64,11 @@ pub fn all(t: &Theory) -> Vec<Derived> {
     let mut out = Vec::new();
     for (f, _) in binary_ops(&t.sig) {
         let name = &t.sig.func_decl(f).name;
-        out.extend(IDENTIFICATIONS.iter().filter_map(|w| quotient(t, w, name).ok()));
+        out.extend(
+            IDENTIFICATIONS
+                .iter()
+                .filter_map(|w| quotient(t, w, name).ok()),
+        );
     }
     out
 }

@@ -13,12 +13,24 @@ pub fn self_distrib(t: &Theory, op: &str, side: &str) -> Result<Derived, MoveErr
     let a = match side {
         "left" => laws::left_self_distributive(f, s),
         "right" => laws::right_self_distributive(f, s),
-        _ => return Err(MoveError::Inapplicable(format!("SELF_DISTRIB side must be `left` or `right`, not `{side}`"))),
+        _ => {
+            return Err(MoveError::Inapplicable(format!(
+                "SELF_DISTRIB side must be `left` or `right`, not `{side}`"
+            )))
+        }
     };
     if has_axiom(t, &a) {
-        return Err(MoveError::Inapplicable(format!("{} is already {side} self-distributive for `{op}`", t.name)));
+        return Err(MoveError::Inapplicable(format!(
+            "{} is already {side} self-distributive for `{op}`",
+            t.name
+        )));
     }
-    let p = prov(t, Move::SelfDistrib, &[("op", op), ("side", side)], format_args!("{} with `{op}` {side} self-distributive", t.name));
+    let p = prov(
+        t,
+        Move::SelfDistrib,
+        &[("op", op), ("side", side)],
+        format_args!("{} with `{op}` {side} self-distributive", t.name),
+    );
     derive(t, &[], vec![], vec![a], p, format_args!("{side}_sd({op})"))
 }
 
@@ -27,7 +39,11 @@ pub fn all(t: &Theory) -> Vec<Derived> {
     let mut out = Vec::new();
     for (f, _) in binary_ops(&t.sig) {
         let name = &t.sig.func_decl(f).name;
-        out.extend(["left", "right"].iter().filter_map(|side| self_distrib(t, name, side).ok()));
+        out.extend(
+            ["left", "right"]
+                .iter()
+                .filter_map(|side| self_distrib(t, name, side).ok()),
+        );
     }
     out
 }

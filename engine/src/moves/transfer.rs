@@ -27,46 +27,93 @@ struct Images {
 fn images(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Images, MoveError> {
     let (ss, ts) = (&source.sig, &target.sig);
     let err = |m: String| Err(MoveError::Inapplicable(m));
-    let image = |name: &str| map.get(name).ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where `{name}` goes")));
+    let image = |name: &str| {
+        map.get(name).ok_or_else(|| {
+            MoveError::Inapplicable(format!("the map does not say where `{name}` goes"))
+        })
+    };
     let mut funcs = Vec::with_capacity(ss.funcs.len());
     for d in &ss.funcs {
         let to = image(&d.name)?;
-        let Some(g) = ts.func(to) else { return err(format!("{} has no function symbol `{to}`", target.name)) };
+        let Some(g) = ts.func(to) else {
+            return err(format!("{} has no function symbol `{to}`", target.name));
+        };
         funcs.push(g);
     }
     let mut rels = Vec::with_capacity(ss.rels.len());
     for d in &ss.rels {
         let to = image(&d.name)?;
-        let Some(r) = ts.rel(to) else { return err(format!("{} has no relation symbol `{to}`", target.name)) };
+        let Some(r) = ts.rel(to) else {
+            return err(format!("{} has no relation symbol `{to}`", target.name));
+        };
         rels.push(r);
     }
     if let Some(k) = map.keys().find(|k| !ss.has_symbol(k)) {
-        return err(format!("the map names `{k}`, which {} does not declare", source.name));
+        return err(format!(
+            "the map names `{k}`, which {} does not declare",
+            source.name
+        ));
     }
     bind(source, target, funcs, rels)
 }
 
 /// The images of a map sending each source function symbol to `funcs[i]` and relation symbol to
 /// `rels[i]`: arities must match, and each source sort goes to one target sort.
-fn bind(source: &Theory, target: &Theory, funcs: Vec<FuncId>, rels: Vec<RelId>) -> Result<Images, MoveError> {
+fn bind(
+    source: &Theory,
+    target: &Theory,
+    funcs: Vec<FuncId>,
+    rels: Vec<RelId>,
+) -> Result<Images, MoveError> {
     let (ss, ts) = (&source.sig, &target.sig);
     let mut sorts: Vec<Option<SortId>> = vec![None; ss.sorts.len()];
     let mut bind_sort = |from: SortId, to: SortId| -> Result<(), MoveError> {
         match sorts[from.0 as usize] {
-            Some(prev) if prev != to => Err(MoveError::Inapplicable(format!("sort {} would go to both {} and {}", ss.sort_decl(from).name, ts.sort_decl(prev).name, ts.sort_decl(to).name))),
+            Some(prev) if prev != to => Err(MoveError::Inapplicable(format!(
+                "sort {} would go to both {} and {}",
+                ss.sort_decl(from).name,
+                ts.sort_decl(prev).name,
+                ts.sort_decl(to).name
+            ))),
             _ => {
                 sorts[from.0 as usize] = Some(to);
                 Ok(())
             }
         }
     };
-    let profiles = ss.funcs.iter().zip(&funcs).map(|(d, g)| (&d.name, &d.args, Some(d.result), &ts.func_decl(*g).name, &ts.func_decl(*g).args, Some(ts.func_decl(*g).result)));
-    let rel_profiles = ss.rels.iter().zip(&rels).map(|(d, r)| (&d.name, &d.args, None, &ts.rel_decl(*r).name, &ts.rel_decl(*r).args, None));
+    let profiles = ss.funcs.iter().zip(&funcs).map(|(d, g)| {
+        (
+            &d.name,
+            &d.args,
+            Some(d.result),
+            &ts.func_decl(*g).name,
+            &ts.func_decl(*g).args,
+            Some(ts.func_decl(*g).result),
+        )
+    });
+    let rel_profiles = ss.rels.iter().zip(&rels).map(|(d, r)| {
+        (
+            &d.name,
+            &d.args,
+            None,
+            &ts.rel_decl(*r).name,
+            &ts.rel_decl(*r).args,
+            None,
+        )
+    });
     for (name, args, result, to, to_args, to_result) in profiles.chain(rel_profiles) {
         if args.len() != to_args.len() {
-            return Err(MoveError::Inapplicable(format!("`{name}` has {} arguments but `{to}` has {}", args.len(), to_args.len())));
+            return Err(MoveError::Inapplicable(format!(
+                "`{name}` has {} arguments but `{to}` has {}",
+                args.len(),
+                to_args.len()
+            )));
         }
-        for (a, b) in args.iter().zip(to_args).chain(result.as_ref().zip(to_result.as_ref())) {
+        for (a, b) in args
+            .iter()
+            .zip(to_args)
+            .chain(result.as_ref().zip(to_result.as_ref()))
+        {
             bind_sort(*a, *b)?;
         }
     }
@@ -76,8 +123,16 @@ fn bind(source: &Theory, target: &Theory, funcs: Vec<FuncId>, rels: Vec<RelId>) 
 impl Images {
     /// Where the images send sorts and symbols, as a [`Renaming`]; `None` when a sort has none.
     fn indices(&self) -> Option<(Vec<u32>, Vec<u32>, Vec<u32>)> {
-        let sorts = self.sorts.iter().map(|s| s.map(|s| s.0)).collect::<Option<Vec<u32>>>()?;
-        Some((sorts, self.funcs.iter().map(|f| f.0).collect(), self.rels.iter().map(|r| r.0).collect()))
+        let sorts = self
+            .sorts
+            .iter()
+            .map(|s| s.map(|s| s.0))
+            .collect::<Option<Vec<u32>>>()?;
+        Some((
+            sorts,
+            self.funcs.iter().map(|f| f.0).collect(),
+            self.rels.iter().map(|r| r.0).collect(),
+        ))
     }
 }
 
@@ -88,15 +143,25 @@ fn lands(pair: &Pair, im: &Images) -> Result<Vec<bool>, MoveError> {
     let (source, target) = (pair.source, &pair.target_axioms);
     match im.indices() {
         Some((sorts, funcs, rels)) => {
-            let r = Renaming { sorts: &sorts, funcs: &funcs, rels: &rels };
+            let r = Renaming {
+                sorts: &sorts,
+                funcs: &funcs,
+                rels: &rels,
+            };
             let image = || pair.source_axioms.images(&r);
             let images = match pair.carried {
                 Some(kept) => kept.images(source, im, image),
                 None => Arc::new(image()),
             };
-            Ok((0..source.axioms.len()).map(|k| target.has_image(&images, k)).collect())
+            Ok((0..source.axioms.len())
+                .map(|k| target.has_image(&images, k))
+                .collect())
         }
-        None => source.axioms.iter().map(|a| Ok(target.contains(&carry(a, im, source)?))).collect(),
+        None => source
+            .axioms
+            .iter()
+            .map(|a| Ok(target.contains(&carry(a, im, source)?)))
+            .collect(),
     }
 }
 
@@ -111,7 +176,13 @@ impl Landing {
     /// The map by names, source symbol and image, in the order of the source names: as
     /// TRANSFER's and ABSTRACT's provenance show it.
     pub(crate) fn params<'a>(&self, pair: &Pair<'a>) -> Vec<(&'a str, &'a str)> {
-        let mut params: Vec<_> = named(pair.source, pair.target, &self.images.funcs, &self.images.rels).collect();
+        let mut params: Vec<_> = named(
+            pair.source,
+            pair.target,
+            &self.images.funcs,
+            &self.images.rels,
+        )
+        .collect();
         params.sort_unstable();
         params
     }
@@ -139,13 +210,28 @@ pub struct Pair<'a> {
 
 impl<'a> Pair<'a> {
     /// The pair of `source` and `target`, whose axioms are `source_axioms` and `target_axioms`.
-    pub fn new(source: &'a Theory, source_axioms: &'a AxiomSet, target: &'a Theory, target_axioms: &'a AxiomSet) -> Pair<'a> {
-        Pair { source, target, source_axioms, target_axioms, landings: Default::default(), carried: None }
+    pub fn new(
+        source: &'a Theory,
+        source_axioms: &'a AxiomSet,
+        target: &'a Theory,
+        target_axioms: &'a AxiomSet,
+    ) -> Pair<'a> {
+        Pair {
+            source,
+            target,
+            source_axioms,
+            target_axioms,
+            landings: Default::default(),
+            carried: None,
+        }
     }
 
     /// The pair, taking carried axioms from `carried` and keeping those it carries there.
     pub fn reusing(self, carried: &'a CarriedAxioms) -> Pair<'a> {
-        Pair { carried: Some(carried), ..self }
+        Pair {
+            carried: Some(carried),
+            ..self
+        }
     }
 
     /// The theory whose axioms are carried.
@@ -200,21 +286,43 @@ impl CarriedAxioms {
     /// prefix of the carried axioms' names: what a carried axiom depends on besides its source.
     fn key(im: &Images, prefix: &str) -> Vec<u32> {
         let sorts = im.sorts.iter().map(|s| s.map_or(u32::MAX, |s| s.0));
-        let mut key: Vec<u32> = sorts.chain([u32::MAX]).chain(im.funcs.iter().map(|f| f.0)).chain([u32::MAX]).chain(im.rels.iter().map(|r| r.0)).chain([u32::MAX]).collect();
+        let mut key: Vec<u32> = sorts
+            .chain([u32::MAX])
+            .chain(im.funcs.iter().map(|f| f.0))
+            .chain([u32::MAX])
+            .chain(im.rels.iter().map(|r| r.0))
+            .chain([u32::MAX])
+            .collect();
         key.extend(prefix.bytes().map(u32::from));
         key
     }
 
     /// The encodings of `source`'s axioms carried along `im`: those kept from an earlier call,
     /// or `image`'s, which are kept.
-    fn images(&self, source: &Theory, im: &Images, image: impl FnOnce() -> AxiomImages) -> Arc<AxiomImages> {
+    fn images(
+        &self,
+        source: &Theory,
+        im: &Images,
+        image: impl FnOnce() -> AxiomImages,
+    ) -> Arc<AxiomImages> {
         use std::hash::{Hash, Hasher};
         let key = Self::key(im, "");
         let mut h = rustc_hash::FxHasher::default();
-        source.axioms.iter().for_each(|a| std::ptr::hash(Arc::as_ptr(a), &mut h));
+        source
+            .axioms
+            .iter()
+            .for_each(|a| std::ptr::hash(Arc::as_ptr(a), &mut h));
         key.hash(&mut h);
         let hash = h.finish();
-        let same = |e: &CarriedImages| e.0 == hash && *e.2 == *key && e.1.len() == source.axioms.len() && e.1.iter().zip(&source.axioms).all(|(x, y)| Arc::ptr_eq(x, y));
+        let same = |e: &CarriedImages| {
+            e.0 == hash
+                && *e.2 == *key
+                && e.1.len() == source.axioms.len()
+                && e.1
+                    .iter()
+                    .zip(&source.axioms)
+                    .all(|(x, y)| Arc::ptr_eq(x, y))
+        };
         if let Some(e) = self.images.lock().expect("not poisoned").find(hash, same) {
             return e.3.clone();
         }
@@ -222,13 +330,26 @@ impl CarriedAxioms {
         let mut table = self.images.lock().expect("not poisoned");
         match table.find(hash, same) {
             Some(e) => e.3.clone(),
-            None => table.insert_unique(hash, (hash, source.axioms.clone(), key.into(), images.clone()), |e| e.0).get().3.clone(),
+            None => table
+                .insert_unique(
+                    hash,
+                    (hash, source.axioms.clone(), key.into(), images.clone()),
+                    |e| e.0,
+                )
+                .get()
+                .3
+                .clone(),
         }
     }
 
     /// `a` carried as `key` says ([`CarriedAxioms::key`]): the axiom kept from an earlier call,
     /// or `carry`'s, which is kept.
-    fn get_or_carry(&self, a: &Arc<Axiom>, key: &[u32], carry: impl FnOnce() -> Result<Axiom, MoveError>) -> Result<Arc<Axiom>, MoveError> {
+    fn get_or_carry(
+        &self,
+        a: &Arc<Axiom>,
+        key: &[u32],
+        carry: impl FnOnce() -> Result<Axiom, MoveError>,
+    ) -> Result<Arc<Axiom>, MoveError> {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();
         std::ptr::hash(Arc::as_ptr(a), &mut h);
@@ -244,7 +365,13 @@ impl CarriedAxioms {
         // Another thread may have carried it meanwhile: keep one.
         Ok(match table.find(hash, same) {
             Some(e) => e.3.clone(),
-            None => table.insert_unique(hash, (hash, a.clone(), key.into(), carried.clone()), |e| e.0).get().3.clone(),
+            None => table
+                .insert_unique(hash, (hash, a.clone(), key.into(), carried.clone()), |e| {
+                    e.0
+                })
+                .get()
+                .3
+                .clone(),
         })
     }
 }
@@ -254,12 +381,29 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
         .vars
         .iter()
         .map(|d| {
-            let sort = im.sorts[d.sort.0 as usize].ok_or_else(|| MoveError::Inapplicable(format!("the map does not say where sort {} goes", source.sig.sort_decl(d.sort).name)))?;
-            Ok(VarDecl { name: d.name.clone(), sort })
+            let sort = im.sorts[d.sort.0 as usize].ok_or_else(|| {
+                MoveError::Inapplicable(format!(
+                    "the map does not say where sort {} goes",
+                    source.sig.sort_decl(d.sort).name
+                ))
+            })?;
+            Ok(VarDecl {
+                name: d.name.clone(),
+                sort,
+            })
         })
         .collect::<Result<_, MoveError>>()?;
-    let formula = map_formula(&a.formula, &|f, args| Term::App(im.funcs[f.0 as usize], args), &|r, args| Formula::Rel(im.rels[r.0 as usize], args));
-    Ok(Axiom { name: a.name.clone(), formula, vars, origin: None })
+    let formula = map_formula(
+        &a.formula,
+        &|f, args| Term::App(im.funcs[f.0 as usize], args),
+        &|r, args| Formula::Rel(im.rels[r.0 as usize], args),
+    );
+    Ok(Axiom {
+        name: a.name.clone(),
+        formula,
+        vars,
+        origin: None,
+    })
 }
 
 /// TRANSFER every axiom of `source` into `target` along `map`.
@@ -270,7 +414,10 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
     let landed = lands(&pair, &images)?;
     let landing = Landing { images, landed };
     if !landing.adds() {
-        return Err(MoveError::Inapplicable(format!("{} already has every axiom of {} under this map", target.name, source.name)));
+        return Err(MoveError::Inapplicable(format!(
+            "{} already has every axiom of {} under this map",
+            target.name, source.name
+        )));
     }
     transfer_along(&pair, &landing, &axiom_prefix(source))
 }
@@ -279,7 +426,11 @@ pub fn transfer(source: &Theory, target: &Theory, map: &SymbolMap) -> Result<Der
 /// made by moves is called e.g. `Quasigroup+comm(*)`, whose words give `quasigroup_comm`.
 fn axiom_prefix(source: &Theory) -> String {
     let mut prefix = String::with_capacity(source.name.len() + 2);
-    for word in source.name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+    for word in source
+        .name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         if prefix.is_empty() && !word.starts_with(|c: char| c.is_ascii_alphabetic()) {
             prefix.push_str("t_");
         } else if !prefix.is_empty() {
@@ -297,12 +448,23 @@ fn axiom_prefix(source: &Theory) -> String {
 /// carried axioms' name prefix ([`axiom_prefix`]) worked out.
 fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derived, MoveError> {
     let (source, target) = (pair.source, pair.target);
-    let new = source.axioms.iter().zip(&landing.landed).filter(|(_, landed)| !**landed);
+    let new = source
+        .axioms
+        .iter()
+        .zip(&landing.landed)
+        .filter(|(_, landed)| !**landed);
     // Each carried axiom is named after its source, with the source's prefix.
-    let key = pair.carried.map(|_| CarriedAxioms::key(&landing.images, prefix));
+    let key = pair
+        .carried
+        .map(|_| CarriedAxioms::key(&landing.images, prefix));
     let carried: Vec<Arc<Axiom>> = new
         .map(|(a, _)| {
-            let carry = || carry(a, &landing.images, source).map(|c| Axiom { name: format!("{prefix}_{}", a.name), ..c });
+            let carry = || {
+                carry(a, &landing.images, source).map(|c| Axiom {
+                    name: format!("{prefix}_{}", a.name),
+                    ..c
+                })
+            };
             match (pair.carried, &key) {
                 (Some(kept), Some(key)) => kept.get_or_carry(a, key, carry),
                 _ => carry().map(Arc::new),
@@ -312,10 +474,27 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     let params = landing.params(pair);
     // The map as `a↦b, c↦d` in the description and `a↦b,c↦d` in the name, each string
     // allocated once (one is made per result).
-    let map_len: usize = params.iter().map(|(k, v)| k.len() + '↦'.len_utf8() + v.len() + 2).sum();
-    let (mut name, mut description) = (String::with_capacity(target.name.len() + source.name.len() + map_len + 3), String::with_capacity(target.name.len() + source.name.len() + map_len + 64));
-    for (s, words) in [(&mut name, ["+", "["]), (&mut description, [" with the axioms of ", " carried along "])] {
-        s.extend([target.name.as_str(), words[0], source.name.as_str(), words[1]]);
+    let map_len: usize = params
+        .iter()
+        .map(|(k, v)| k.len() + '↦'.len_utf8() + v.len() + 2)
+        .sum();
+    let (mut name, mut description) = (
+        String::with_capacity(target.name.len() + source.name.len() + map_len + 3),
+        String::with_capacity(target.name.len() + source.name.len() + map_len + 64),
+    );
+    for (s, words) in [
+        (&mut name, ["+", "["]),
+        (
+            &mut description,
+            [" with the axioms of ", " carried along "],
+        ),
+    ] {
+        s.extend([
+            target.name.as_str(),
+            words[0],
+            source.name.as_str(),
+            words[1],
+        ]);
     }
     for (i, (k, v)) in params.iter().enumerate() {
         if i > 0 {
@@ -330,7 +509,12 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
     if let n @ 1.. = source.axioms.len() - carried.len() {
         let _ = write!(description, " ({n} of them already held)");
     }
-    let p = Provenance::new(&[&target.name, &source.name], Move::Transfer, &params, format_args!("{description}"));
+    let p = Provenance::new(
+        &[&target.name, &source.name],
+        Move::Transfer,
+        &params,
+        format_args!("{description}"),
+    );
     let mut t = Theory {
         name,
         doc: description,
@@ -344,7 +528,10 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
         // A name the target (or an axiom carried before) already uses is made fresh.
         let a = match t.axiom(&a.name) {
             None => a,
-            Some(_) => Arc::new(Axiom { name: fresh_axiom_name(&t, a.name.clone()), ..Axiom::clone(&a) }),
+            Some(_) => Arc::new(Axiom {
+                name: fresh_axiom_name(&t, a.name.clone()),
+                ..Axiom::clone(&a)
+            }),
         };
         t.axioms.push(a);
     }
@@ -354,15 +541,36 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
 /// single-sorted), at most `limit` of them, in a fixed order.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
-    index_maps(source, target, limit).iter().map(|(funcs, rels)| named(source, target, funcs, rels).map(|(k, v)| (k.to_string(), v.to_string())).collect()).collect()
+    index_maps(source, target, limit)
+        .iter()
+        .map(|(funcs, rels)| {
+            named(source, target, funcs, rels)
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
 }
 
 /// The map sending `source`'s function symbol `i` to `target`'s `funcs[i]` and relation symbol
 /// `i` to `rels[i]`, by names: each source name with its image's.
-fn named<'a: 'b, 'b>(source: &'a Theory, target: &'a Theory, funcs: &'b [FuncId], rels: &'b [RelId]) -> impl Iterator<Item = (&'a str, &'a str)> + 'b {
+fn named<'a: 'b, 'b>(
+    source: &'a Theory,
+    target: &'a Theory,
+    funcs: &'b [FuncId],
+    rels: &'b [RelId],
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'b {
     let (ss, ts) = (&source.sig, &target.sig);
-    let f = ss.funcs.iter().zip(funcs).map(|(d, g)| (d.name.as_str(), ts.func_decl(*g).name.as_str()));
-    f.chain(ss.rels.iter().zip(rels).map(|(d, r)| (d.name.as_str(), ts.rel_decl(*r).name.as_str())))
+    let f = ss
+        .funcs
+        .iter()
+        .zip(funcs)
+        .map(|(d, g)| (d.name.as_str(), ts.func_decl(*g).name.as_str()));
+    f.chain(
+        ss.rels
+            .iter()
+            .zip(rels)
+            .map(|(d, r)| (d.name.as_str(), ts.rel_decl(*r).name.as_str())),
+    )
 }
 
 /// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
@@ -371,19 +579,37 @@ fn index_maps(source: &Theory, target: &Theory, limit: usize) -> Vec<(Vec<FuncId
         return Vec::new();
     }
     // Symbols as (arity, is a function), functions first; a map picks a target index for each.
-    let kinds = |t: &Theory| -> Vec<(usize, bool)> { t.sig.funcs.iter().map(|d| (d.args.len(), true)).chain(t.sig.rels.iter().map(|d| (d.args.len(), false))).collect() };
+    let kinds = |t: &Theory| -> Vec<(usize, bool)> {
+        t.sig
+            .funcs
+            .iter()
+            .map(|d| (d.args.len(), true))
+            .chain(t.sig.rels.iter().map(|d| (d.args.len(), false)))
+            .collect()
+    };
     let (from, to) = (kinds(source), kinds(target));
     let nf = (source.sig.funcs.len(), target.sig.funcs.len());
     let mut out = Vec::new();
     let mut cur: Vec<usize> = Vec::new();
     #[allow(clippy::too_many_arguments)]
-    fn go(i: usize, from: &[(usize, bool)], to: &[(usize, bool)], nf: (usize, usize), cur: &mut Vec<usize>, out: &mut Vec<(Vec<FuncId>, Vec<RelId>)>, limit: usize) {
+    fn go(
+        i: usize,
+        from: &[(usize, bool)],
+        to: &[(usize, bool)],
+        nf: (usize, usize),
+        cur: &mut Vec<usize>,
+        out: &mut Vec<(Vec<FuncId>, Vec<RelId>)>,
+        limit: usize,
+    ) {
         if out.len() >= limit {
             return;
         }
         if i == from.len() {
             let funcs = cur[..nf.0].iter().map(|&j| FuncId(j as u32)).collect();
-            let rels = cur[nf.0..].iter().map(|&j| RelId((j - nf.1) as u32)).collect();
+            let rels = cur[nf.0..]
+                .iter()
+                .map(|&j| RelId((j - nf.1) as u32))
+                .collect();
             out.push((funcs, rels));
             return;
         }
@@ -404,7 +630,12 @@ pub const MAX_MAPS: usize = 24;
 
 /// TRANSFER along every map [`maps`] finds.
 pub fn all(source: &Theory, target: &Theory) -> Vec<Derived> {
-    all_into(&Pair::new(source, &AxiomSet::of(source), target, &AxiomSet::of(target)))
+    all_into(&Pair::new(
+        source,
+        &AxiomSet::of(source),
+        target,
+        &AxiomSet::of(target),
+    ))
 }
 
 /// [`all`], with the axioms of both theories already encoded.
@@ -416,12 +647,18 @@ pub fn all_into(pair: &Pair) -> Vec<Derived> {
         return Vec::new();
     }
     let prefix = axiom_prefix(pair.source);
-    landings.filter_map(|l| transfer_along(pair, l, &prefix).ok()).collect()
+    landings
+        .filter_map(|l| transfer_along(pair, l, &prefix).ok())
+        .collect()
 }
 
 /// Where `source`'s axioms land in `target` under `map` (for ABSTRACT's common part and for
 /// comparing theories over one signature); `None` when the map does not fit.
 pub fn carried(source: &Theory, target: &Theory, map: &SymbolMap) -> Option<Vec<Axiom>> {
     let im = images(source, target, map).ok()?;
-    source.axioms.iter().map(|a| carry(a, &im, source).ok()).collect()
+    source
+        .axioms
+        .iter()
+        .map(|a| carry(a, &im, source).ok())
+        .collect()
 }

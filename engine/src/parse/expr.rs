@@ -3,7 +3,7 @@
 use super::sorts::{SortRef, SortUnifier};
 use super::{describe, PResult, Parser};
 use crate::lexer::{Tok, Token};
-use crate::signature::{Assoc, FuncId, Fixity, RelId, SortId};
+use crate::signature::{Assoc, Fixity, FuncId, RelId, SortId};
 use crate::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use std::collections::HashMap;
 
@@ -54,9 +54,13 @@ struct Snapshot {
 /// optionally followed by digits, primes or an `_` suffix (`x`, `y1`, `z'`, `a_2`).
 pub(crate) fn looks_like_variable(name: &str) -> bool {
     let mut chars = name.chars();
-    let Some(first) = chars.next() else { return false };
+    let Some(first) = chars.next() else {
+        return false;
+    };
     let rest = chars.as_str();
-    first.is_alphabetic() && (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '_'))
+    first.is_alphabetic()
+        && (rest.is_empty()
+            || rest.starts_with(|c: char| c.is_ascii_digit() || c == '\'' || c == '_'))
 }
 
 fn tok_name(t: &Tok) -> Option<&str> {
@@ -73,17 +77,31 @@ impl Parser<'_> {
         let formula = self.formula()?;
         let mut vars = Vec::with_capacity(self.scope.vars.len());
         for v in self.scope.vars.clone() {
-            let sort = self.scope.sorts.resolve(SortRef::Unknown(v.class)).or(self.sig.is_single_sorted().then_some(SortId(0)));
+            let sort = self
+                .scope
+                .sorts
+                .resolve(SortRef::Unknown(v.class))
+                .or(self.sig.is_single_sorted().then_some(SortId(0)));
             let Some(sort) = sort else {
                 return Err(self.diag(v.first, v.name.chars().count(), format!("cannot infer the sort of variable `{}`: bind it with a sort, as in `all {}:SORT. ...`", v.name, v.name)));
             };
             vars.push(VarDecl { name: v.name, sort });
         }
-        Ok(Axiom { name, formula, vars, origin: None })
+        Ok(Axiom {
+            name,
+            formula,
+            vars,
+            origin: None,
+        })
     }
 
     fn snapshot(&self) -> Snapshot {
-        Snapshot { pos: self.lex.pos(), scope: self.scope.clone(), sig: self.sig.clone(), ops: self.ops.len() }
+        Snapshot {
+            pos: self.lex.pos(),
+            scope: self.scope.clone(),
+            sig: self.sig.clone(),
+            ops: self.ops.len(),
+        }
     }
 
     fn restore(&mut self, s: Snapshot) {
@@ -203,9 +221,17 @@ impl Parser<'_> {
                 };
                 self.restore(snap);
                 let open = self.next()?;
-                let inner = self.formula().and_then(|f| self.close_bracket(&open).map(|_| f));
+                let inner = self
+                    .formula()
+                    .and_then(|f| self.close_bracket(&open).map(|_| f));
                 // Report whichever reading got further: that is where the real mistake is.
-                inner.map_err(|e2| if (e1.line, e1.column) > (e2.line, e2.column) { e1 } else { e2 })
+                inner.map_err(|e2| {
+                    if (e1.line, e1.column) > (e2.line, e2.column) {
+                        e1
+                    } else {
+                        e2
+                    }
+                })
             }
             _ => self.atom(),
         }
@@ -225,7 +251,13 @@ impl Parser<'_> {
         let negated = self.unary();
         self.leave();
         // Report whichever reading got further: that is where the real mistake is.
-        negated.map(Formula::not).map_err(|e| if (as_term.line, as_term.column) > (e.line, e.column) { as_term } else { e })
+        negated.map(Formula::not).map_err(|e| {
+            if (as_term.line, as_term.column) > (e.line, e.column) {
+                as_term
+            } else {
+                e
+            }
+        })
     }
 
     fn quantifier(&mut self) -> PResult<Formula> {
@@ -239,8 +271,14 @@ impl Parser<'_> {
             let after = self.peek2()?;
             // `all x (F)`: a name before `(` is a binder if it is the first or looks like a variable;
             // otherwise it is a function or relation applied at the start of the body (`all x P(x)`).
-            let applied = matches!(&after.tok, Tok::Op(p) if p == "(") && !ids.is_empty() && !self.is_variable_name(name);
-            if self.sig.has_symbol(name) || matches!(name.as_str(), "all" | "exists" | "true" | "false") || names.contains(name) || applied {
+            let applied = matches!(&after.tok, Tok::Op(p) if p == "(")
+                && !ids.is_empty()
+                && !self.is_variable_name(name);
+            if self.sig.has_symbol(name)
+                || matches!(name.as_str(), "all" | "exists" | "true" | "false")
+                || names.contains(name)
+                || applied
+            {
                 break;
             }
             self.next()?;
@@ -249,27 +287,53 @@ impl Parser<'_> {
                 self.next()?;
                 let st = self.next()?;
                 known = match &st.tok {
-                    Tok::Ident(s) => Some(self.sig.sort(s).ok_or_else(|| self.diag_tok(&st, format!("undeclared sort `{s}`")))?),
-                    other => return Err(self.diag_tok(&st, format!("expected a sort after `:`, found {}", describe(other)))),
+                    Tok::Ident(s) => Some(
+                        self.sig
+                            .sort(s)
+                            .ok_or_else(|| self.diag_tok(&st, format!("undeclared sort `{s}`")))?,
+                    ),
+                    other => {
+                        return Err(self.diag_tok(
+                            &st,
+                            format!("expected a sort after `:`, found {}", describe(other)),
+                        ))
+                    }
                 };
             }
             let class = self.scope.sorts.fresh(known);
             let id = VarId(self.scope.vars.len() as u32);
-            self.scope.vars.push(VarInfo { name: name.clone(), class, first: t.start });
+            self.scope.vars.push(VarInfo {
+                name: name.clone(),
+                class,
+                first: t.start,
+            });
             ids.push(id);
             names.push(name.clone());
         }
         if ids.is_empty() {
             let t = self.peek()?;
-            return Err(self.diag_tok(&t, format!("expected a variable after `{}`, found {}", tok_name(&kw.tok).unwrap_or(""), describe(&t.tok))));
+            return Err(self.diag_tok(
+                &t,
+                format!(
+                    "expected a variable after `{}`, found {}",
+                    tok_name(&kw.tok).unwrap_or(""),
+                    describe(&t.tok)
+                ),
+            ));
         }
         self.eat_op(".");
         let depth = self.scope.bound.len();
-        self.scope.bound.extend(names.into_iter().zip(ids.iter().copied()));
+        self.scope
+            .bound
+            .extend(names.into_iter().zip(ids.iter().copied()));
         let body = self.formula();
         self.scope.bound.truncate(depth);
         let body = Box::new(body?);
-        Ok(if universal { Formula::Forall(ids, body) } else { Formula::Exists(ids, body) })
+        Ok(if universal {
+            Formula::Forall(ids, body)
+        } else {
+            Formula::Exists(ids, body)
+        })
     }
 
     fn atom(&mut self) -> PResult<Formula> {
@@ -288,19 +352,32 @@ impl Parser<'_> {
         if let Some(name) = tok_name(&t.tok) {
             if let Some(r) = self.sig.rel(name) {
                 let d = self.sig.rel_decl(r).clone();
-                if d.args.len() != 2 || d.fixity == Fixity::Prefix || matches!(self.peek2()?.tok, Tok::Op(ref p) if p == "(") {
+                if d.args.len() != 2
+                    || d.fixity == Fixity::Prefix
+                    || matches!(self.peek2()?.tok, Tok::Op(ref p) if p == "(")
+                {
                     self.next()?;
-                    let args = if d.args.is_empty() { vec![] } else { self.arguments(&t)? };
+                    let args = if d.args.is_empty() {
+                        vec![]
+                    } else {
+                        self.arguments(&t)?
+                    };
                     return self.relation(r, args, &t);
                 }
             }
-            if self.mode.infer_symbols && matches!(t.tok, Tok::Ident(_)) && !self.is_variable_name(name) && !self.sig.has_symbol(name) {
+            if self.mode.infer_symbols
+                && matches!(t.tok, Tok::Ident(_))
+                && !self.is_variable_name(name)
+                && !self.sig.has_symbol(name)
+            {
                 let after = self.peek2()?;
                 if matches!(after.tok, Tok::Op(ref p) if p == "(") {
                     return self.inferred_atom(t);
                 }
                 // A name that a connective, `#`, `.` or `)` follows is a propositional atom.
-                if matches!(after.tok, Tok::Eof) || matches!(&after.tok, Tok::Op(p) if matches!(p.as_str(), "." | ")" | "|" | "&" | "->" | "<->" | "<-" | "#")) {
+                if matches!(after.tok, Tok::Eof)
+                    || matches!(&after.tok, Tok::Op(p) if matches!(p.as_str(), "." | ")" | "|" | "&" | "->" | "<->" | "<-" | "#"))
+                {
                     let name = name.to_string();
                     self.next()?;
                     self.declare_rel(&name, vec![], Fixity::Prefix);
@@ -318,7 +395,8 @@ impl Parser<'_> {
         self.next()?;
         let args = self.arguments(&t)?;
         let next = self.peek()?;
-        let is_term = matches!(tok_name(&next.tok), Some("=" | "!=" | "≠" | "'")) || self.infix_func(&next)?.is_some();
+        let is_term = matches!(tok_name(&next.tok), Some("=" | "!=" | "≠" | "'"))
+            || self.infix_func(&next)?.is_some();
         // The arguments may already have used the name (`f(f(x,x),x) = x` declares `f` inside):
         // that declaration stands, and a second one would make two symbols of one name.
         if is_term {
@@ -348,7 +426,15 @@ impl Parser<'_> {
     fn relation(&mut self, r: RelId, args: Vec<Typed>, at: &Token) -> PResult<Formula> {
         let d = self.sig.rel_decl(r).clone();
         if args.len() != d.args.len() {
-            return Err(self.diag_tok(at, format!("relation `{}` takes {} arguments, not {}", d.name, d.args.len(), args.len())));
+            return Err(self.diag_tok(
+                at,
+                format!(
+                    "relation `{}` takes {} arguments, not {}",
+                    d.name,
+                    d.args.len(),
+                    args.len()
+                ),
+            ));
         }
         for (a, s) in args.iter().zip(&d.args) {
             self.expect_sort(a, *s, &d.name)?;
@@ -363,18 +449,29 @@ impl Parser<'_> {
             let rhs = self.term(0)?;
             if let Err((a, b)) = self.scope.sorts.unify(lhs.sort, rhs.sort) {
                 let (a, b) = (&self.sig.sort_decl(a).name, &self.sig.sort_decl(b).name);
-                return Err(self.diag_tok(&t, format!("the two sides of `{name}` have different sorts, {a} and {b}")));
+                return Err(self.diag_tok(
+                    &t,
+                    format!("the two sides of `{name}` have different sorts, {a} and {b}"),
+                ));
             }
             let eq = Formula::Eq(lhs.term, rhs.term);
             return Ok(if name == "=" { eq } else { Formula::not(eq) });
         }
         if let Some(r) = self.sig.rel(&name) {
-            if self.sig.rel_decl(r).args.len() == 2 && matches!(self.sig.rel_decl(r).fixity, Fixity::Infix { .. }) {
+            if self.sig.rel_decl(r).args.len() == 2
+                && matches!(self.sig.rel_decl(r).fixity, Fixity::Infix { .. })
+            {
                 let rhs = self.term(0)?;
                 return self.relation(r, vec![lhs, rhs], &t);
             }
         }
-        Err(self.diag_tok(&t, format!("expected `=`, `!=` or a relation after this term, found {}", describe(&t.tok))))
+        Err(self.diag_tok(
+            &t,
+            format!(
+                "expected `=`, `!=` or a relation after this term, found {}",
+                describe(&t.tok)
+            ),
+        ))
     }
 
     fn is_variable_name(&self, name: &str) -> bool {
@@ -387,7 +484,9 @@ impl Parser<'_> {
 
     /// The binary infix function symbol this token denotes, if any (declaring it in a Mace4 file).
     fn infix_func(&mut self, t: &Token) -> PResult<Option<(FuncId, u8, Assoc)>> {
-        let Some(name) = tok_name(&t.tok) else { return Ok(None) };
+        let Some(name) = tok_name(&t.tok) else {
+            return Ok(None);
+        };
         if matches!(t.tok, Tok::Number(_)) {
             return Ok(None);
         }
@@ -401,8 +500,20 @@ impl Parser<'_> {
         if self.mode.infer_symbols && LADR_INFIX.contains(&name) && !self.sig.has_symbol(name) {
             let s = self.single_sort(t)?;
             let name = name.to_string();
-            self.declare_func(&name, vec![s, s], s, Fixity::Infix { prec: 50, assoc: Assoc::None });
-            return Ok(Some((FuncId(self.sig.funcs.len() as u32 - 1), 50, Assoc::None)));
+            self.declare_func(
+                &name,
+                vec![s, s],
+                s,
+                Fixity::Infix {
+                    prec: 50,
+                    assoc: Assoc::None,
+                },
+            );
+            return Ok(Some((
+                FuncId(self.sig.funcs.len() as u32 - 1),
+                50,
+                Assoc::None,
+            )));
         }
         Ok(None)
     }
@@ -421,21 +532,34 @@ impl Parser<'_> {
         let depth = self.scope.depth;
         loop {
             let t = self.peek()?;
-            let Some((f, prec, assoc)) = self.infix_func(&t)?.filter(|(_, prec, _)| *prec >= min_prec) else {
+            let Some((f, prec, assoc)) = self
+                .infix_func(&t)?
+                .filter(|(_, prec, _)| *prec >= min_prec)
+            else {
                 self.scope.depth = depth;
                 return Ok(lhs);
             };
             self.next()?;
             // Each link of a chain such as `x * y * z` nests the tree one level deeper.
             self.enter(&t)?;
-            let rhs_min = if assoc == Assoc::Right { prec } else { prec.saturating_add(1) };
+            let rhs_min = if assoc == Assoc::Right {
+                prec
+            } else {
+                prec.saturating_add(1)
+            };
             let rhs = self.term(rhs_min)?;
             lhs = self.apply(f, vec![lhs, rhs], &t)?;
             if assoc == Assoc::None {
                 let t2 = self.peek()?;
                 if let Some((_, p2, _)) = self.infix_func(&t2)? {
                     if p2 == prec {
-                        return Err(self.diag_tok(&t2, format!("`{}` here is ambiguous: add brackets", tok_name(&t2.tok).unwrap_or_default())));
+                        return Err(self.diag_tok(
+                            &t2,
+                            format!(
+                                "`{}` here is ambiguous: add brackets",
+                                tok_name(&t2.tok).unwrap_or_default()
+                            ),
+                        ));
                     }
                 }
             }
@@ -443,7 +567,10 @@ impl Parser<'_> {
     }
 
     fn arguments(&mut self, at: &Token) -> PResult<Vec<Typed>> {
-        self.expect_op("(", &format!("after `{}`", tok_name(&at.tok).unwrap_or_default()))?;
+        self.expect_op(
+            "(",
+            &format!("after `{}`", tok_name(&at.tok).unwrap_or_default()),
+        )?;
         let mut args = vec![self.term(0)?];
         while self.eat_op(",") {
             args.push(self.term(0)?);
@@ -455,7 +582,10 @@ impl Parser<'_> {
     /// Reads the `)` that closes `open`; the error says where the unclosed bracket is.
     fn close_bracket(&mut self, open: &Token) -> PResult<Token> {
         let at = self.origin(open.start);
-        self.expect_op(")", &format!("to close the `(` at line {}, column {}", at.line, at.column))
+        self.expect_op(
+            ")",
+            &format!("to close the `(` at line {}, column {}", at.line, at.column),
+        )
     }
 
     /// A primary term with LADR's postfix `'` applied as often as it follows: it binds tighter
@@ -480,7 +610,11 @@ impl Parser<'_> {
                     self.declare_func(POSTFIX_PRIME, vec![s], s, Fixity::Prefix);
                     FuncId(self.sig.funcs.len() as u32 - 1)
                 }
-                None => return Err(self.diag_tok(&t, "postfix `'` is not declared (declare it as `'/1`)")),
+                None => {
+                    return Err(
+                        self.diag_tok(&t, "postfix `'` is not declared (declare it as `'/1`)")
+                    )
+                }
             };
             term = self.apply(f, vec![term], &t)?;
         }
@@ -506,7 +640,9 @@ impl Parser<'_> {
                 return self.apply(f, vec![arg?], &t);
             }
             Tok::Op(s) if self.sig.func(s).is_some() => s.clone(),
-            other => return Err(self.diag_tok(&t, format!("expected a term, found {}", describe(other)))),
+            other => {
+                return Err(self.diag_tok(&t, format!("expected a term, found {}", describe(other))))
+            }
         };
         if self.at_op("(") {
             let args = self.arguments(&t)?;
@@ -543,7 +679,12 @@ impl Parser<'_> {
 
     /// A name without arguments: a bound or free variable, or a constant.
     fn name_term(&mut self, name: &str, t: &Token) -> PResult<Typed> {
-        let span = |term, sort| Typed { term, sort, start: t.start, end: t.end };
+        let span = |term, sort| Typed {
+            term,
+            sort,
+            start: t.start,
+            end: t.end,
+        };
         if let Some((_, v)) = self.scope.bound.iter().rev().find(|(n, _)| n == name) {
             let class = self.scope.vars[v.0 as usize].class;
             return Ok(span(Term::Var(*v), SortRef::Unknown(class)));
@@ -551,12 +692,21 @@ impl Parser<'_> {
         if let Some(f) = self.sig.func(name) {
             let d = self.sig.func_decl(f);
             if !d.args.is_empty() {
-                return Err(self.diag_tok(t, format!("`{name}` takes {} arguments: write `{name}(...)`", d.args.len())));
+                return Err(self.diag_tok(
+                    t,
+                    format!(
+                        "`{name}` takes {} arguments: write `{name}(...)`",
+                        d.args.len()
+                    ),
+                ));
             }
             return Ok(span(Term::App(f, vec![]), SortRef::Known(d.result)));
         }
         if self.sig.rel(name).is_some() {
-            return Err(self.diag_tok(t, format!("`{name}` is a relation, so it cannot stand inside a term")));
+            return Err(self.diag_tok(
+                t,
+                format!("`{name}` is a relation, so it cannot stand inside a term"),
+            ));
         }
         if let Some(v) = self.scope.free.get(name) {
             let class = self.scope.vars[v.0 as usize].class;
@@ -569,7 +719,11 @@ impl Parser<'_> {
             let known = self.sig.is_single_sorted().then_some(SortId(0));
             let class = self.scope.sorts.fresh(known);
             let v = VarId(self.scope.vars.len() as u32);
-            self.scope.vars.push(VarInfo { name: name.to_string(), class, first: t.start });
+            self.scope.vars.push(VarInfo {
+                name: name.to_string(),
+                class,
+                first: t.start,
+            });
             self.scope.free.insert(name.to_string(), v);
             return Ok(span(Term::Var(v), SortRef::Unknown(class)));
         }
@@ -582,7 +736,10 @@ impl Parser<'_> {
         if !self.mode.ladr_vars && super::ITEM_KEYWORDS.contains(&name) {
             // The formula ended early and the next item begins: let error recovery resume there.
             self.lex.seek(t.start);
-            return Err(self.diag_tok(t, format!("the formula is incomplete: expected a term before the next item `{name}`")));
+            return Err(self.diag_tok(
+                t,
+                format!("the formula is incomplete: expected a term before the next item `{name}`"),
+            ));
         }
         Err(self.diag_tok(t, if self.mode.ladr_vars {
             format!("undeclared constant `{name}` (in LADR formulas only names starting with u to z are variables)")
@@ -592,22 +749,46 @@ impl Parser<'_> {
     }
 
     fn expect_sort(&mut self, arg: &Typed, want: SortId, symbol: &str) -> PResult<()> {
-        self.scope.sorts.unify(arg.sort, SortRef::Known(want)).map_err(|(w, found)| {
-            let (w, found) = if w == want { (w, found) } else { (found, w) };
-            self.diag(arg.start, self.src[arg.start..arg.end].chars().count(), format!("`{symbol}` expects an argument of sort {} here, but this term has sort {}", self.sig.sort_decl(w).name, self.sig.sort_decl(found).name))
-        })
+        self.scope
+            .sorts
+            .unify(arg.sort, SortRef::Known(want))
+            .map_err(|(w, found)| {
+                let (w, found) = if w == want { (w, found) } else { (found, w) };
+                self.diag(
+                    arg.start,
+                    self.src[arg.start..arg.end].chars().count(),
+                    format!(
+                        "`{symbol}` expects an argument of sort {} here, but this term has sort {}",
+                        self.sig.sort_decl(w).name,
+                        self.sig.sort_decl(found).name
+                    ),
+                )
+            })
     }
 
     fn apply(&mut self, f: FuncId, args: Vec<Typed>, at: &Token) -> PResult<Typed> {
         let d = self.sig.func_decl(f).clone();
         if args.len() != d.args.len() {
-            return Err(self.diag_tok(at, format!("`{}` takes {} arguments, not {}", d.name, d.args.len(), args.len())));
+            return Err(self.diag_tok(
+                at,
+                format!(
+                    "`{}` takes {} arguments, not {}",
+                    d.name,
+                    d.args.len(),
+                    args.len()
+                ),
+            ));
         }
         for (a, s) in args.iter().zip(&d.args) {
             self.expect_sort(a, *s, &d.name)?;
         }
         let start = args.first().map_or(at.start, |a| a.start.min(at.start));
         let end = args.last().map_or(at.end, |a| a.end.max(at.end));
-        Ok(Typed { term: Term::App(f, args.into_iter().map(|a| a.term).collect()), sort: SortRef::Known(d.result), start, end })
+        Ok(Typed {
+            term: Term::App(f, args.into_iter().map(|a| a.term).collect()),
+            sort: SortRef::Known(d.result),
+            start,
+            end,
+        })
     }
 }

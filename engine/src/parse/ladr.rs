@@ -1,10 +1,10 @@
 //! LADR input: the formula lists of Mace4/Prover9 files and the rows of the ground-truth table.
 
+use super::expr::POSTFIX_PRIME;
 use super::{describe, Mode, PResult, Parser};
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{Tok, Token};
 use crate::signature::{Assoc, Fixity, Signature, SortDecl, SortId, DEFAULT_SORT};
-use super::expr::POSTFIX_PRIME;
 use crate::syntax::Axiom;
 use crate::theory::Theory;
 use std::collections::BTreeMap;
@@ -26,17 +26,30 @@ impl LadrSymbol {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|item| {
-                let (name, arity) = item.rsplit_once('/').ok_or_else(|| format!("`{item}` is not of the form name/arity"))?;
-                let arity = arity.trim().parse().map_err(|_| format!("`{item}`: the arity must be a number"))?;
-                Ok(LadrSymbol { name: name.trim().to_string(), arity })
+                let (name, arity) = item
+                    .rsplit_once('/')
+                    .ok_or_else(|| format!("`{item}` is not of the form name/arity"))?;
+                let arity = arity
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("`{item}`: the arity must be a number"))?;
+                Ok(LadrSymbol {
+                    name: name.trim().to_string(),
+                    arity,
+                })
             })
             .collect()
     }
 }
 
 fn ladr_fixity(name: &str, arity: usize) -> Fixity {
-    if arity == 2 && (super::expr::LADR_INFIX.contains(&name) || crate::signature::is_symbolic(name)) {
-        Fixity::Infix { prec: 50, assoc: Assoc::None }
+    if arity == 2
+        && (super::expr::LADR_INFIX.contains(&name) || crate::signature::is_symbolic(name))
+    {
+        Fixity::Infix {
+            prec: 50,
+            assoc: Assoc::None,
+        }
     } else {
         Fixity::Prefix
     }
@@ -44,19 +57,42 @@ fn ladr_fixity(name: &str, arity: usize) -> Fixity {
 
 /// Builds a single-sorted theory from declared symbols and LADR formulas, each ending with a period,
 /// as in a row of the ground-truth table: `theory_from_ladr_row("group", "*/2; inv/1; e/0", "", "...")`.
-pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms: &str) -> Result<Theory> {
+pub fn theory_from_ladr_row(
+    name: &str,
+    functions: &str,
+    relations: &str,
+    axioms: &str,
+) -> Result<Theory> {
     let file = format!("<{name}>");
     let bad = |msg: String| Error::Source(Diagnostics(vec![Diagnostic::at(&file, "", 0, 1, msg)]));
     let funcs = LadrSymbol::parse_list(functions).map_err(bad)?;
     let rels = LadrSymbol::parse_list(relations).map_err(bad)?;
-    let mut p = Parser::new(&file, axioms, Mode { ladr_vars: true, infer_symbols: false });
+    let mut p = Parser::new(
+        &file,
+        axioms,
+        Mode {
+            ladr_vars: true,
+            infer_symbols: false,
+        },
+    );
     ladr_lexer(&mut p);
-    p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    p.sig.sorts.push(SortDecl {
+        name: DEFAULT_SORT.into(),
+    });
     for f in funcs {
-        p.declare_func(&f.name, vec![SortId(0); f.arity], SortId(0), ladr_fixity(&f.name, f.arity));
+        p.declare_func(
+            &f.name,
+            vec![SortId(0); f.arity],
+            SortId(0),
+            ladr_fixity(&f.name, f.arity),
+        );
     }
     for r in rels {
-        p.declare_rel(&r.name, vec![SortId(0); r.arity], ladr_fixity(&r.name, r.arity));
+        p.declare_rel(
+            &r.name,
+            vec![SortId(0); r.arity],
+            ladr_fixity(&r.name, r.arity),
+        );
     }
     if let Err(d) = parse_ladr_list(&mut p, false) {
         p.errors.push(d);
@@ -70,9 +106,18 @@ pub fn theory_from_ladr_row(name: &str, functions: &str, relations: &str, axioms
 /// falsifies it, which [`crate::interop::deny_conjecture`] builds on request. Symbols are
 /// inferred from use; `op`, `set`, `clear` and `assign` commands are read and ignored.
 pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)> {
-    let mut p = Parser::new(file, src, Mode { ladr_vars: true, infer_symbols: true });
+    let mut p = Parser::new(
+        file,
+        src,
+        Mode {
+            ladr_vars: true,
+            infer_symbols: true,
+        },
+    );
     ladr_lexer(&mut p);
-    p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+    p.sig.sorts.push(SortDecl {
+        name: DEFAULT_SORT.into(),
+    });
     let mut goals = Vec::new();
     loop {
         let t = match p.next() {
@@ -94,7 +139,11 @@ pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)>
             break;
         }
     }
-    let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("mace4").to_string();
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("mace4")
+        .to_string();
     let theory = finish(p, &stem)?;
     Ok((theory, goals))
 }
@@ -108,8 +157,13 @@ fn ladr_lexer(p: &mut Parser) {
 /// The name LADR's postfix `'` gets in the theory: `prime`, or `prime2`, `prime3`, ... when the
 /// file uses that name too. While parsing it is called `'`, a name no LADR identifier can have.
 fn name_postfix_prime(sig: &mut Signature) {
-    let Some(f) = sig.func(POSTFIX_PRIME) else { return };
-    let name = std::iter::once("prime".to_string()).chain((2..).map(|i| format!("prime{i}"))).find(|n| !sig.has_symbol(n)).expect("some name is free");
+    let Some(f) = sig.func(POSTFIX_PRIME) else {
+        return;
+    };
+    let name = std::iter::once("prime".to_string())
+        .chain((2..).map(|i| format!("prime{i}")))
+        .find(|n| !sig.has_symbol(n))
+        .expect("some name is free");
     sig.funcs[f.0 as usize].name = name;
 }
 
@@ -121,7 +175,13 @@ fn finish(mut p: Parser, name: &str) -> Result<Theory> {
         return Err(Error::Source(Diagnostics(p.errors)));
     }
     name_postfix_prime(&mut p.sig);
-    Ok(Theory { name: name.to_string(), doc: String::new(), meta: BTreeMap::new(), sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
+    Ok(Theory {
+        name: name.to_string(),
+        doc: String::new(),
+        meta: BTreeMap::new(),
+        sig: Arc::new(p.sig),
+        axioms: p.axioms.into_iter().map(Arc::new).collect(),
+    })
 }
 
 fn skip_command(p: &mut Parser) -> PResult<()> {
@@ -160,7 +220,15 @@ fn formulas_block(p: &mut Parser, goals: &mut Vec<Axiom>) -> PResult<()> {
     let t = p.next()?;
     let list = match &t.tok {
         Tok::Ident(s) => s.clone(),
-        other => return Err(p.diag_tok(&t, format!("expected a list name such as `assumptions`, found {}", describe(other)))),
+        other => {
+            return Err(p.diag_tok(
+                &t,
+                format!(
+                    "expected a list name such as `assumptions`, found {}",
+                    describe(other)
+                ),
+            ))
+        }
     };
     p.expect_op(")", "after the list name")?;
     p.expect_op(".", "after `formulas(...)`")?;
@@ -175,7 +243,10 @@ fn formulas_block(p: &mut Parser, goals: &mut Vec<Axiom>) -> PResult<()> {
             }
             Ok(())
         }
-        other => Err(p.diag_tok(&t, format!("`formulas({other})` is not a list Birkhoff reads (use assumptions or goals)"))),
+        other => Err(p.diag_tok(
+            &t,
+            format!("`formulas({other})` is not a list Birkhoff reads (use assumptions or goals)"),
+        )),
     }
 }
 
@@ -213,14 +284,24 @@ fn attributes(p: &mut Parser) -> PResult<Option<String>> {
     while p.eat_op("#") {
         let t: Token = p.next()?;
         let Tok::Ident(attr) = &t.tok else {
-            return Err(p.diag_tok(&t, format!("expected an attribute such as `label(name)` after `#`, found {}", describe(&t.tok))));
+            return Err(p.diag_tok(
+                &t,
+                format!(
+                    "expected an attribute such as `label(name)` after `#`, found {}",
+                    describe(&t.tok)
+                ),
+            ));
         };
         p.expect_op("(", "after the attribute's name")?;
         let v = p.next()?;
         if attr == "label" {
             label = match &v.tok {
                 Tok::Ident(s) | Tok::Str(s) | Tok::Number(s) => Some(s.clone()),
-                other => return Err(p.diag_tok(&v, format!("expected a label, found {}", describe(other)))),
+                other => {
+                    return Err(
+                        p.diag_tok(&v, format!("expected a label, found {}", describe(other)))
+                    )
+                }
             };
         }
         let mut depth = 1;

@@ -13,7 +13,10 @@ pub use ladr::{parse_ladr_problem, theory_from_ladr_row, LadrSymbol};
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{LexError, Lexer, Tok, Token};
-use crate::signature::{Assoc, FuncDecl, Fixity, RelDecl, Signature, SortDecl, SortId, DEFAULT_SORT, MAX_ARITY, MAX_SORTS};
+use crate::signature::{
+    Assoc, Fixity, FuncDecl, RelDecl, Signature, SortDecl, SortId, DEFAULT_SORT, MAX_ARITY,
+    MAX_SORTS,
+};
 use crate::syntax::{Axiom, Origin};
 use crate::theory::Theory;
 use std::collections::BTreeMap;
@@ -29,14 +32,21 @@ pub(crate) struct Mode {
 }
 
 impl Mode {
-    pub const NATIVE: Mode = Mode { ladr_vars: false, infer_symbols: false };
+    pub const NATIVE: Mode = Mode {
+        ladr_vars: false,
+        infer_symbols: false,
+    };
 }
 
 /// Words that start an item; an error inside an item skips to the next of these.
-pub(crate) const ITEM_KEYWORDS: &[&str] = &["theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom"];
+pub(crate) const ITEM_KEYWORDS: &[&str] = &[
+    "theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom",
+];
 
 /// Words that can never be symbol names.
-pub(crate) const RESERVED: &[&str] = &["all", "exists", "true", "false", "$T", "$F", "infix", "prefix"];
+pub(crate) const RESERVED: &[&str] = &[
+    "all", "exists", "true", "false", "$T", "$F", "infix", "prefix",
+];
 
 pub(crate) type PResult<T> = std::result::Result<T, Diagnostic>;
 
@@ -65,11 +75,28 @@ pub(crate) struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     pub fn new(file: &'a str, src: &'a str, mode: Mode) -> Self {
-        Parser { file, src, lex: Lexer::new(src), mode, sig: Signature::default(), ops: Vec::new(), axioms: Vec::new(), errors: Vec::new(), last_start: 0, scope: Default::default(), failed_declarations: Vec::new(), lines: Default::default() }
+        Parser {
+            file,
+            src,
+            lex: Lexer::new(src),
+            mode,
+            sig: Signature::default(),
+            ops: Vec::new(),
+            axioms: Vec::new(),
+            errors: Vec::new(),
+            last_start: 0,
+            scope: Default::default(),
+            failed_declarations: Vec::new(),
+            lines: Default::default(),
+        }
     }
 
     /// Runs the rest of `name`'s declaration, remembering the name if it fails.
-    fn declaring(&mut self, name: &str, rest: impl FnOnce(&mut Self) -> PResult<()>) -> PResult<()> {
+    fn declaring(
+        &mut self,
+        name: &str,
+        rest: impl FnOnce(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
         let result = rest(self);
         if result.is_err() {
             self.failed_declarations.push(name.to_string());
@@ -84,7 +111,10 @@ impl<'a> Parser<'a> {
 
     /// The error for a use of a symbol whose declaration failed, instead of "undeclared".
     pub(crate) fn use_of_failed_declaration(&self, t: &Token, name: &str) -> Diagnostic {
-        self.diag_tok(t, format!("`{name}` is used here, but its declaration has an error (reported above)"))
+        self.diag_tok(
+            t,
+            format!("`{name}` is used here, but its declaration has an error (reported above)"),
+        )
     }
 
     pub fn diag(&self, offset: usize, width: usize, msg: impl Into<String>) -> Diagnostic {
@@ -139,13 +169,23 @@ impl<'a> Parser<'a> {
         let t = self.next()?;
         match &t.tok {
             Tok::Op(s) if s == op => Ok(t),
-            _ => Err(self.diag_tok(&t, format!("expected `{op}` {what}, found {}", describe(&t.tok)))),
+            _ => Err(self.diag_tok(
+                &t,
+                format!("expected `{op}` {what}, found {}", describe(&t.tok)),
+            )),
         }
     }
 
     pub fn origin(&self, offset: usize) -> Origin {
-        let (line, column) = self.lines.get_or_init(|| crate::error::Lines::new(self.src)).locate(self.src, offset);
-        Origin { file: self.file.to_string(), line, column }
+        let (line, column) = self
+            .lines
+            .get_or_init(|| crate::error::Lines::new(self.src))
+            .locate(self.src, offset);
+        Origin {
+            file: self.file.to_string(),
+            line,
+            column,
+        }
     }
 
     /// Skips to the next item keyword at the start of a token (error recovery). The item that
@@ -156,7 +196,10 @@ impl<'a> Parser<'a> {
             let pos = self.lex.pos();
             self.lex.seek(self.last_start);
             match self.next() {
-                Ok(Token { tok: Tok::Ident(ref s), .. }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
+                Ok(Token {
+                    tok: Tok::Ident(ref s),
+                    ..
+                }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
                     let start = self.last_start;
                     self.lex.seek(start);
                     return;
@@ -168,13 +211,18 @@ impl<'a> Parser<'a> {
             let pos = self.lex.pos();
             match self.next() {
                 Ok(Token { tok: Tok::Eof, .. }) => return,
-                Ok(Token { tok: Tok::Ident(ref s), .. }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
+                Ok(Token {
+                    tok: Tok::Ident(ref s),
+                    ..
+                }) if ITEM_KEYWORDS.contains(&s.as_str()) => {
                     self.lex.seek(pos);
                     return;
                 }
                 Ok(_) => {}
                 // Skip the offending character and keep going.
-                Err(_) => self.lex.seek(pos + self.src[pos..].chars().next().map_or(1, char::len_utf8)),
+                Err(_) => self
+                    .lex
+                    .seek(pos + self.src[pos..].chars().next().map_or(1, char::len_utf8)),
             }
         }
     }
@@ -195,14 +243,23 @@ impl<'a> Parser<'a> {
         if crate::signature::is_symbolic(name) && !self.ops.iter().any(|o| o == name) {
             self.ops.push(name.to_string());
         }
-        self.sig.funcs.push(FuncDecl { name: name.to_string(), args, result, fixity });
+        self.sig.funcs.push(FuncDecl {
+            name: name.to_string(),
+            args,
+            result,
+            fixity,
+        });
     }
 
     pub fn declare_rel(&mut self, name: &str, args: Vec<SortId>, fixity: Fixity) {
         if crate::signature::is_symbolic(name) && !self.ops.iter().any(|o| o == name) {
             self.ops.push(name.to_string());
         }
-        self.sig.rels.push(RelDecl { name: name.to_string(), args, fixity });
+        self.sig.rels.push(RelDecl {
+            name: name.to_string(),
+            args,
+            fixity,
+        });
     }
 }
 
@@ -261,25 +318,39 @@ pub fn parse_theory(src: &str, file: &str) -> Result<Theory> {
         }
     }
     if name.is_none() {
-        p.errors.insert(0, p.diag(0, 1, "missing `theory NAME` item"));
+        p.errors
+            .insert(0, p.diag(0, 1, "missing `theory NAME` item"));
     }
     if !p.errors.is_empty() {
         p.errors.sort_by_key(|d| (d.line, d.column));
         return Err(Error::Source(Diagnostics(p.errors)));
     }
     if p.sig.sorts.is_empty() {
-        p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+        p.sig.sorts.push(SortDecl {
+            name: DEFAULT_SORT.into(),
+        });
     }
     // The declarations were checked one by one; this is the check every path shares.
-    p.sig.check_well_formed().map_err(|msg| Error::Source(Diagnostics(vec![p.diag(0, 1, msg)])))?;
-    Ok(Theory { name: name.unwrap_or_default(), doc, meta, sig: Arc::new(p.sig), axioms: p.axioms.into_iter().map(Arc::new).collect() })
+    p.sig
+        .check_well_formed()
+        .map_err(|msg| Error::Source(Diagnostics(vec![p.diag(0, 1, msg)])))?;
+    Ok(Theory {
+        name: name.unwrap_or_default(),
+        doc,
+        meta,
+        sig: Arc::new(p.sig),
+        axioms: p.axioms.into_iter().map(Arc::new).collect(),
+    })
 }
 
 fn item_name(p: &mut Parser) -> PResult<String> {
     let t = p.next()?;
     match &t.tok {
         Tok::Ident(s) | Tok::Str(s) => Ok(s.clone()),
-        other => Err(p.diag_tok(&t, format!("expected the theory's name, found {}", describe(other)))),
+        other => Err(p.diag_tok(
+            &t,
+            format!("expected the theory's name, found {}", describe(other)),
+        )),
     }
 }
 
@@ -287,14 +358,26 @@ fn item_string(p: &mut Parser, what: &str) -> PResult<String> {
     let t = p.next()?;
     match &t.tok {
         Tok::Str(s) => Ok(s.clone()),
-        other => Err(p.diag_tok(&t, format!("expected a string in double quotes {what}, found {}", describe(other)))),
+        other => Err(p.diag_tok(
+            &t,
+            format!(
+                "expected a string in double quotes {what}, found {}",
+                describe(other)
+            ),
+        )),
     }
 }
 
 fn item_meta(p: &mut Parser) -> PResult<(String, String)> {
     let t = p.next()?;
     let Tok::Ident(key) = t.tok else {
-        return Err(p.diag_tok(&t, format!("expected a key after `meta` (such as `reference`), found {}", describe(&t.tok))));
+        return Err(p.diag_tok(
+            &t,
+            format!(
+                "expected a key after `meta` (such as `reference`), found {}",
+                describe(&t.tok)
+            ),
+        ));
     };
     let value = item_string(p, &format!("after `meta {key}`"))?;
     Ok((key, value))
@@ -307,7 +390,10 @@ fn item_sorts(p: &mut Parser, kw: &Token) -> PResult<()> {
     loop {
         let t = p.next()?;
         let Tok::Ident(name) = &t.tok else {
-            return Err(p.diag_tok(&t, format!("expected a sort name, found {}", describe(&t.tok))));
+            return Err(p.diag_tok(
+                &t,
+                format!("expected a sort name, found {}", describe(&t.tok)),
+            ));
         };
         if p.sig.sort(name).is_some() {
             return Err(p.diag_tok(&t, format!("sort `{name}` is declared twice")));
@@ -324,16 +410,32 @@ fn item_sorts(p: &mut Parser, kw: &Token) -> PResult<()> {
 
 /// Reads the name being declared and checks that it is free.
 fn declared_name(p: &mut Parser) -> PResult<(String, Token)> {
-    let t = p.lex.next_declared_name().map_err(|(o, m)| p.diag(o, 1, m))?;
+    let t = p
+        .lex
+        .next_declared_name()
+        .map_err(|(o, m)| p.diag(o, 1, m))?;
     let name = match &t.tok {
         Tok::Ident(s) | Tok::Op(s) | Tok::Number(s) => s.clone(),
-        other => return Err(p.diag_tok(&t, format!("expected a symbol name, found {}", describe(other)))),
+        other => {
+            return Err(p.diag_tok(
+                &t,
+                format!("expected a symbol name, found {}", describe(other)),
+            ))
+        }
     };
-    if matches!(name.as_str(), "(" | ")" | "," | ":" | ".") || crate::lexer::BUILTIN_OPS.contains(&name.as_str()) && name != "-" {
-        return Err(p.diag_tok(&t, format!("`{name}` is built into the language and cannot be declared")));
+    if matches!(name.as_str(), "(" | ")" | "," | ":" | ".")
+        || crate::lexer::BUILTIN_OPS.contains(&name.as_str()) && name != "-"
+    {
+        return Err(p.diag_tok(
+            &t,
+            format!("`{name}` is built into the language and cannot be declared"),
+        ));
     }
     if RESERVED.contains(&name.as_str()) || ITEM_KEYWORDS.contains(&name.as_str()) {
-        return Err(p.diag_tok(&t, format!("`{name}` is a keyword and cannot be a symbol name")));
+        return Err(p.diag_tok(
+            &t,
+            format!("`{name}` is a keyword and cannot be a symbol name"),
+        ));
     }
     if p.sig.has_symbol(&name) {
         return Err(p.diag_tok(&t, format!("symbol `{name}` is declared twice")));
@@ -347,18 +449,29 @@ fn declared_name(p: &mut Parser) -> PResult<(String, Token)> {
 
 fn sort_name(p: &mut Parser, t: &Token) -> PResult<SortId> {
     match &t.tok {
-        Tok::Ident(s) => p.sig.sort(s).ok_or_else(|| p.diag_tok(t, format!("undeclared sort `{s}`"))),
-        other => Err(p.diag_tok(t, format!("expected a sort name, found {}", describe(other)))),
+        Tok::Ident(s) => p
+            .sig
+            .sort(s)
+            .ok_or_else(|| p.diag_tok(t, format!("undeclared sort `{s}`"))),
+        other => Err(p.diag_tok(
+            t,
+            format!("expected a sort name, found {}", describe(other)),
+        )),
     }
 }
 
 /// `: 2`, `: A B -> C`, `: -> C`, `: C` (the last two only for functions).
 fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortId>)> {
-    p.expect_op(":", "and a profile (an arity such as `2`, or sorts such as `A B -> C`)")?;
+    p.expect_op(
+        ":",
+        "and a profile (an arity such as `2`, or sorts such as `A B -> C`)",
+    )?;
     let t = p.peek()?;
     if let Tok::Number(n) = &t.tok {
         p.next()?;
-        let arity: usize = n.parse().map_err(|_| p.diag_tok(&t, "arity is too large"))?;
+        let arity: usize = n
+            .parse()
+            .map_err(|_| p.diag_tok(&t, "arity is too large"))?;
         if arity > MAX_ARITY {
             return Err(p.diag_tok(&t, format!("arity is too large (at most {MAX_ARITY})")));
         }
@@ -393,11 +506,17 @@ fn profile(p: &mut Parser, for_func: bool) -> PResult<(Vec<SortId>, Option<SortI
         // `const c : A` or `func c : A`: a constant of sort A.
         return match args.as_slice() {
             [one] => Ok((vec![], Some(*one))),
-            _ => Err(p.diag_tok(&t, "expected a profile such as `A B -> C` (or an arity such as `2`)")),
+            _ => Err(p.diag_tok(
+                &t,
+                "expected a profile such as `A B -> C` (or an arity such as `2`)",
+            )),
         };
     }
     if args.is_empty() {
-        return Err(p.diag_tok(&t, "expected the relation's argument sorts (or an arity such as `2`)"));
+        return Err(p.diag_tok(
+            &t,
+            "expected the relation's argument sorts (or an arity such as `2`)",
+        ));
     }
     Ok((args, None))
 }
@@ -407,11 +526,20 @@ fn fixity(p: &mut Parser, name: &str, arity: usize) -> PResult<Fixity> {
     let t = p.peek()?;
     let word = match &t.tok {
         Tok::Ident(w) if w == "infix" || w == "prefix" => w.clone(),
-        _ => return Ok(if arity == 2 { crate::signature::default_binary_fixity(name) } else { Fixity::Prefix }),
+        _ => {
+            return Ok(if arity == 2 {
+                crate::signature::default_binary_fixity(name)
+            } else {
+                Fixity::Prefix
+            })
+        }
     };
     p.next()?;
     if arity != 2 {
-        return Err(p.diag_tok(&t, format!("only binary symbols can be `{word}`; `{name}` takes {arity} arguments")));
+        return Err(p.diag_tok(
+            &t,
+            format!("only binary symbols can be `{word}`; `{name}` takes {arity} arguments"),
+        ));
     }
     if word == "prefix" {
         return Ok(Fixity::Prefix);
@@ -433,7 +561,11 @@ fn fixity(p: &mut Parser, name: &str, arity: usize) -> PResult<Fixity> {
     let pt = p.peek()?;
     if let Tok::Number(n) = &pt.tok {
         p.next()?;
-        prec = n.parse().ok().filter(|v| (1..=250).contains(v)).ok_or_else(|| p.diag_tok(&pt, "precedence must be a number from 1 to 250"))?;
+        prec = n
+            .parse()
+            .ok()
+            .filter(|v| (1..=250).contains(v))
+            .ok_or_else(|| p.diag_tok(&pt, "precedence must be a number from 1 to 250"))?;
     }
     Ok(Fixity::Infix { prec, assoc })
 }
@@ -448,7 +580,10 @@ fn item_func(p: &mut Parser, constant: bool) -> PResult<()> {
             (args, result.expect("function profiles have a result"))
         };
         if constant && !args.is_empty() {
-            return Err(p.diag_tok(&at, format!("`const {name}` takes no arguments; declare it with `func`")));
+            return Err(p.diag_tok(
+                &at,
+                format!("`const {name}` takes no arguments; declare it with `func`"),
+            ));
         }
         let fix = fixity(p, &name, args.len())?;
         p.declare_func(&name, args, result, fix);
@@ -484,7 +619,9 @@ fn item_axiom(p: &mut Parser, kw: &Token) -> PResult<()> {
         return Err(p.diag_tok(&t, format!("axiom `{name}` is named twice")));
     }
     if p.sig.sorts.is_empty() {
-        p.sig.sorts.push(SortDecl { name: DEFAULT_SORT.into() });
+        p.sig.sorts.push(SortDecl {
+            name: DEFAULT_SORT.into(),
+        });
     }
     let mut axiom = p.axiom_formula(name)?;
     axiom.origin = Some(p.origin(kw.start));
@@ -505,13 +642,23 @@ fn item_axiom(p: &mut Parser, kw: &Token) -> PResult<()> {
 pub fn parse_formula(sig: &Signature, src: &str, name: &str) -> Result<Axiom> {
     let mut p = Parser::new(name, src, Mode::NATIVE);
     p.sig = sig.clone();
-    let symbolic = sig.funcs.iter().map(|f| &f.name).chain(sig.rels.iter().map(|r| &r.name));
-    p.ops = symbolic.filter(|n| crate::signature::is_symbolic(n)).cloned().collect();
+    let symbolic = sig
+        .funcs
+        .iter()
+        .map(|f| &f.name)
+        .chain(sig.rels.iter().map(|r| &r.name));
+    p.ops = symbolic
+        .filter(|n| crate::signature::is_symbolic(n))
+        .cloned()
+        .collect();
     let result = p.axiom_formula(name.to_string()).and_then(|axiom| {
         let t = p.next()?;
         match t.tok {
             Tok::Eof => Ok(axiom),
-            ref other => Err(p.diag_tok(&t, format!("expected the end of the formula, found {}", describe(other)))),
+            ref other => Err(p.diag_tok(
+                &t,
+                format!("expected the end of the formula, found {}", describe(other)),
+            )),
         }
     });
     result.map_err(|d| Error::Source(Diagnostics(vec![d])))

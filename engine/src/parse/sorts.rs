@@ -46,7 +46,13 @@ impl SortUnifier {
     /// Makes two sorts equal; on a clash returns the two sorts that differ.
     pub fn unify(&mut self, a: SortRef, b: SortRef) -> Result<(), (SortId, SortId)> {
         match (a, b) {
-            (SortRef::Known(x), SortRef::Known(y)) => if x == y { Ok(()) } else { Err((x, y)) },
+            (SortRef::Known(x), SortRef::Known(y)) => {
+                if x == y {
+                    Ok(())
+                } else {
+                    Err((x, y))
+                }
+            }
             (SortRef::Unknown(i), SortRef::Known(s)) | (SortRef::Known(s), SortRef::Unknown(i)) => {
                 let root = self.find(i);
                 match self.value[root] {

@@ -8,13 +8,20 @@ use birkhoff_engine::seeds;
 fn semigroup_depth_two_reaches_group_with_every_parent_kept() {
     let (g, stats) = explore(&[seeds::load("semigroup").unwrap()], 2);
     assert!(stats.generated > stats.distinct, "some results coincide");
-    let group = g.find(&seeds::load("group").unwrap()).expect("Group reached at depth 2");
+    let group = g
+        .find(&seeds::load("group").unwrap())
+        .expect("Group reached at depth 2");
     assert_eq!(g.graph[group].depth, 2);
-    let monoid = g.find(&seeds::load("monoid").unwrap()).expect("Monoid reached");
+    let monoid = g
+        .find(&seeds::load("monoid").unwrap())
+        .expect("Monoid reached");
     assert!(g.graph.find_edge(monoid, group).is_some());
     // Commutative semigroups arise from both COMPLETE and QUOTIENT: two edges, one node.
     let cs = g.find(&seeds::load("comm_semigroup").unwrap()).unwrap();
-    let parents = g.graph.edges_directed(cs, petgraph::Direction::Incoming).count();
+    let parents = g
+        .graph
+        .edges_directed(cs, petgraph::Direction::Incoming)
+        .count();
     assert!(parents >= 2, "{parents}");
     // no two nodes are equal up to renaming
     let nodes: Vec<_> = g.graph.node_indices().collect();
@@ -24,7 +31,10 @@ fn semigroup_depth_two_reaches_group_with_every_parent_kept() {
         }
     }
     assert!(g.to_dot().contains("->"));
-    assert_eq!(g.to_json()["nodes"].as_array().unwrap().len(), stats.distinct);
+    assert_eq!(
+        g.to_json()["nodes"].as_array().unwrap().len(),
+        stats.distinct
+    );
 }
 
 #[test]
@@ -36,10 +46,21 @@ fn every_result_lands_on_the_node_of_its_canonical_form() {
     use birkhoff_engine::moves;
     use petgraph::visit::EdgeRef;
     use std::collections::HashMap;
-    let bases: Vec<_> = ["semigroup", "quandle", "lattice"].iter().map(|s| seeds::load(s).unwrap()).collect();
+    let bases: Vec<_> = ["semigroup", "quandle", "lattice"]
+        .iter()
+        .map(|s| seeds::load(s).unwrap())
+        .collect();
     let (g, stats) = explore(&bases, 2);
-    let form_of: HashMap<_, _> = g.graph.node_indices().map(|n| (canonical_form(&g.graph[n].theory).unwrap(), n)).collect();
-    assert_eq!(form_of.len(), g.graph.node_count(), "two nodes share a form");
+    let form_of: HashMap<_, _> = g
+        .graph
+        .node_indices()
+        .map(|n| (canonical_form(&g.graph[n].theory).unwrap(), n))
+        .collect();
+    assert_eq!(
+        form_of.len(),
+        g.graph.node_count(),
+        "two nodes share a form"
+    );
     let base_nodes: Vec<_> = bases.iter().map(|b| g.find(b).unwrap()).collect();
     let mut expected = Vec::new();
     for parent in g.graph.node_indices().filter(|&n| g.graph[n].depth < 2) {
@@ -57,7 +78,11 @@ fn every_result_lands_on_the_node_of_its_canonical_form() {
             }
         }
     }
-    let mut found: Vec<_> = g.graph.edge_references().map(|e| (e.source(), e.target())).collect();
+    let mut found: Vec<_> = g
+        .graph
+        .edge_references()
+        .map(|e| (e.source(), e.target()))
+        .collect();
     found.sort();
     expected.sort();
     assert_eq!(found, expected);
@@ -71,7 +96,10 @@ fn every_result_lands_on_the_node_of_its_canonical_form() {
 fn a_stopped_exploration_keeps_what_was_merged() {
     use birkhoff_engine::derivation::{explore_with, Event};
     use std::ops::ControlFlow;
-    let bases: Vec<_> = ["semigroup", "group", "lattice"].iter().map(|n| seeds::load(n).unwrap()).collect();
+    let bases: Vec<_> = ["semigroup", "group", "lattice"]
+        .iter()
+        .map(|n| seeds::load(n).unwrap())
+        .collect();
     let (full, _) = explore(&bases, 2);
     let (mut new, mut parents_done, mut new_at_stop) = (0, 0, 0);
     let (g, stats) = explore_with(&bases, 2, |_, e| {
@@ -89,7 +117,11 @@ fn a_stopped_exploration_keeps_what_was_merged() {
     });
     assert!(stats.stopped && new_at_stop == 400);
     assert_eq!(g.graph.node_count(), bases.len() + new);
-    assert!(new >= 400 && g.graph.node_count() < full.graph.node_count(), "{new} new of {}", full.graph.node_count());
+    assert!(
+        new >= 400 && g.graph.node_count() < full.graph.node_count(),
+        "{new} new of {}",
+        full.graph.node_count()
+    );
     assert_eq!(stats.distinct, g.graph.node_count());
     for i in g.graph.node_indices() {
         assert_eq!(g.graph[i].theory.to_text(), full.graph[i].theory.to_text());

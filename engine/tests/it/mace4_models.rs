@@ -19,25 +19,57 @@ fn signature() -> Signature {
     let u = SortId(0);
     let mut sig = Signature::default();
     sig.sorts.push(SortDecl { name: "U".into() });
-    sig.funcs.push(FuncDecl { name: "*".into(), args: vec![u, u], result: u, fixity: default_binary_fixity("*") });
-    sig.funcs.push(FuncDecl { name: "inv".into(), args: vec![u], result: u, fixity: Fixity::Prefix });
-    sig.funcs.push(FuncDecl { name: "e".into(), args: vec![], result: u, fixity: Fixity::Prefix });
-    sig.rels.push(RelDecl { name: "R".into(), args: vec![u, u], fixity: Fixity::Prefix });
+    sig.funcs.push(FuncDecl {
+        name: "*".into(),
+        args: vec![u, u],
+        result: u,
+        fixity: default_binary_fixity("*"),
+    });
+    sig.funcs.push(FuncDecl {
+        name: "inv".into(),
+        args: vec![u],
+        result: u,
+        fixity: Fixity::Prefix,
+    });
+    sig.funcs.push(FuncDecl {
+        name: "e".into(),
+        args: vec![],
+        result: u,
+        fixity: Fixity::Prefix,
+    });
+    sig.rels.push(RelDecl {
+        name: "R".into(),
+        args: vec![u, u],
+        fixity: Fixity::Prefix,
+    });
     sig
 }
 
 fn structure() -> impl Strategy<Value = Structure> {
     (1u32..=4).prop_flat_map(|n| {
         let cells = |k: u32| proptest::collection::vec(0..n, n.pow(k) as usize);
-        (cells(2), cells(1), 0..n, proptest::collection::vec(any::<bool>(), (n * n) as usize))
-            .prop_map(move |(mult, inv, e, rel)| Structure { sizes: vec![n], funcs: vec![mult, inv, vec![e]], rels: vec![rel] })
+        (
+            cells(2),
+            cells(1),
+            0..n,
+            proptest::collection::vec(any::<bool>(), (n * n) as usize),
+        )
+            .prop_map(move |(mult, inv, e, rel)| Structure {
+                sizes: vec![n],
+                funcs: vec![mult, inv, vec![e]],
+                rels: vec![rel],
+            })
     })
 }
 
 /// The tokens of an interpretation list, for comparison: comments and white space dropped, each
 /// attribute list emptied, and the items of each interpretation sorted.
 fn tokens(text: &str) -> Vec<Vec<String>> {
-    let code: String = text.lines().map(|l| l.split('%').next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let code: String = text
+        .lines()
+        .map(|l| l.split('%').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
     let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     compact
         .split("interpretation(")
@@ -65,7 +97,10 @@ enum Mutation {
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
-    let char = proptest::sample::select(vec!['0', '1', '2', '3', '9', ',', '(', ')', '[', ']', '_', ' ', '.', '*', 'e', 'f', 'c', '%', '\n']);
+    let char = proptest::sample::select(vec![
+        '0', '1', '2', '3', '9', ',', '(', ')', '[', ']', '_', ' ', '.', '*', 'e', 'f', 'c', '%',
+        '\n',
+    ]);
     prop_oneof![
         any::<usize>().prop_map(Mutation::Delete),
         (any::<usize>(), char.clone()).prop_map(|(i, c)| Mutation::Insert(i, c)),
@@ -128,13 +163,41 @@ fn malformed_interpretations_are_located_errors() {
     let good = "interpretation( 2, [number = 1, seconds = 0], [\n    function(*(_,_), [0,1,1,0]),\n    function(inv(_), [0,1]),\n    function(e, [0]),\n    relation(R(_,_), [1,0,0,1])\n]).\n";
     assert_eq!(from_mace4(&sig, good, "m.out").unwrap().len(), 1);
     let cases = [
-        ("function(*(_), [0,1,1,0])", "function(*(_,_), [0,1,1,0])", "m.out:2:14: `*` has arity 2 in the theory, not 1"),
-        ("function(inv(_), [0,,1])", "function(inv(_), [0,1])", "m.out:3:25: expected a number"),
-        ("function(e, [2])", "function(e, [0])", "m.out:4:18: `e`: the value 2 is not an element 0 to 1"),
-        ("function(g(_), [0,1]),\n    function(e, [0])", "function(e, [0])", "m.out:4:14: `g` is not a function of the theory"),
-        ("relation(R(_,_), [1,0,0])", "relation(R(_,_), [1,0,0,1])", "m.out:5:23: `R` of arity 2 needs 4 values at size 2, found 3"),
-        ("", "    function(e, [0]),\n", "this interpretation gives no table for `e`"),
-        ("function(inv(_), [0,1]),\n    function(inv(_), [1,0])", "function(inv(_), [0,1])", "m.out:4:5: `inv` is given twice"),
+        (
+            "function(*(_), [0,1,1,0])",
+            "function(*(_,_), [0,1,1,0])",
+            "m.out:2:14: `*` has arity 2 in the theory, not 1",
+        ),
+        (
+            "function(inv(_), [0,,1])",
+            "function(inv(_), [0,1])",
+            "m.out:3:25: expected a number",
+        ),
+        (
+            "function(e, [2])",
+            "function(e, [0])",
+            "m.out:4:18: `e`: the value 2 is not an element 0 to 1",
+        ),
+        (
+            "function(g(_), [0,1]),\n    function(e, [0])",
+            "function(e, [0])",
+            "m.out:4:14: `g` is not a function of the theory",
+        ),
+        (
+            "relation(R(_,_), [1,0,0])",
+            "relation(R(_,_), [1,0,0,1])",
+            "m.out:5:23: `R` of arity 2 needs 4 values at size 2, found 3",
+        ),
+        (
+            "",
+            "    function(e, [0]),\n",
+            "this interpretation gives no table for `e`",
+        ),
+        (
+            "function(inv(_), [0,1]),\n    function(inv(_), [1,0])",
+            "function(inv(_), [0,1])",
+            "m.out:4:5: `inv` is given twice",
+        ),
     ];
     for (bad, replaced, message) in cases {
         let text = good.replacen(replaced, bad, 1);
@@ -142,9 +205,22 @@ fn malformed_interpretations_are_located_errors() {
         let err = from_mace4(&sig, &text, "m.out").unwrap_err().to_string();
         assert!(err.contains(message), "{bad}: {err}");
     }
-    let err = from_mace4(&sig, &format!("interpretaton( 2, [], [\n{}", &good[good.find('[').unwrap()..]), "m.out").unwrap_err().to_string();
+    let err = from_mace4(
+        &sig,
+        &format!(
+            "interpretaton( 2, [], [\n{}",
+            &good[good.find('[').unwrap()..]
+        ),
+        "m.out",
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("m.out:"), "{err}");
     // Mace4's Skolem symbols are skipped, after the same checks.
-    let skolem = good.replacen("function(e, [0])", "function(e, [0]),\n    function(c1, [1])", 1);
+    let skolem = good.replacen(
+        "function(e, [0])",
+        "function(e, [0]),\n    function(c1, [1])",
+        1,
+    );
     assert_eq!(from_mace4(&sig, &skolem, "m.out").unwrap().len(), 1);
 }

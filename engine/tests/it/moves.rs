@@ -4,7 +4,10 @@
 //! which is a syntactic identity of axiom sets, not merely equivalence.
 
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
-use birkhoff_engine::moves::{self, complete, deform, dualize, generalize, internalize, quotient, self_distrib, transfer, Move};
+use birkhoff_engine::moves::{
+    self, complete, deform, dualize, generalize, internalize, quotient, self_distrib, transfer,
+    Move,
+};
 use birkhoff_engine::{seeds, Theory};
 
 fn seed(n: &str) -> Theory {
@@ -43,27 +46,49 @@ fn complete_one_operation_laws_reach_the_standard_varieties() {
         ("band", "normal", "normal_band"),
         ("magma", "null", "null_semigroup"),
     ] {
-        let d = complete::complete(&seed(base), law, "*").unwrap_or_else(|e| panic!("{law} on {base}: {e}"));
-        assert!(same(&d.theory, &entry(class)), "{base} + {law} is not {class}:\n{}", d.theory.to_text());
+        let d = complete::complete(&seed(base), law, "*")
+            .unwrap_or_else(|e| panic!("{law} on {base}: {e}"));
+        assert!(
+            same(&d.theory, &entry(class)),
+            "{base} + {law} is not {class}:\n{}",
+            d.theory.to_text()
+        );
     }
     // The mirror laws are other classes, and a law already there is not added again.
     let right = complete::complete(&seed("magma"), "right_zero", "*").unwrap();
     assert!(!same(&right.theory, &entry("left_zero_semigroup")));
-    assert!(right.theory.to_text().contains("x * y = y"), "{}", right.theory.to_text());
+    assert!(
+        right.theory.to_text().contains("x * y = y"),
+        "{}",
+        right.theory.to_text()
+    );
     let rr = complete::complete(&seed("band"), "right_regular", "*").unwrap();
     assert!(!same(&rr.theory, &entry("left_regular_band")));
     let null = complete::complete(&seed("magma"), "null", "*").unwrap();
-    assert!(complete::complete(&null.theory, "null", "*").is_err(), "already null");
-    assert!(complete::complete(&entry("medial_quasigroup"), "medial", "*").is_err(), "already medial");
+    assert!(
+        complete::complete(&null.theory, "null", "*").is_err(),
+        "already null"
+    );
+    assert!(
+        complete::complete(&entry("medial_quasigroup"), "medial", "*").is_err(),
+        "already medial"
+    );
 }
 
 #[test]
 fn group_quotient_commutativity_reaches_abelian_group() {
     let a = quotient::quotient(&seed("group"), "commutative", "*").unwrap();
     assert!(same(&a.theory, &seed("abelian_group")));
-    assert!(quotient::quotient(&a.theory, "commutative", "*").is_err(), "already commutative");
+    assert!(
+        quotient::quotient(&a.theory, "commutative", "*").is_err(),
+        "already commutative"
+    );
     let e2 = quotient::quotient(&seed("group"), "exponent2", "*").unwrap();
-    assert!(e2.theory.to_text().contains("x * x = e"), "{}", e2.theory.to_text());
+    assert!(
+        e2.theory.to_text().contains("x * x = e"),
+        "{}",
+        e2.theory.to_text()
+    );
 }
 
 #[test]
@@ -88,7 +113,10 @@ fn lattice_dualize_is_lattice_up_to_renaming() {
     // that is equivalence, which the prover decides, not equality up to renaming.
     assert!(!same(&dualize::opposite(&l, "^").unwrap().theory, &l));
     // Associativity is its own opposite.
-    assert!(same(&dualize::opposite(&seed("semigroup"), "*").unwrap().theory, &seed("semigroup")));
+    assert!(same(
+        &dualize::opposite(&seed("semigroup"), "*").unwrap().theory,
+        &seed("semigroup")
+    ));
 }
 
 #[test]
@@ -97,12 +125,20 @@ fn dualize_differs_from_quotient() {
     let t = Theory::parse("theory L\nfunc * : 2\nconst e\naxiom li: e * x = x", "l.bk").unwrap();
     let d = dualize::opposite(&t, "*").unwrap();
     assert_eq!(d.theory.axioms.len(), 1);
-    assert!(d.theory.to_text().contains("x * e = x"), "{}", d.theory.to_text());
+    assert!(
+        d.theory.to_text().contains("x * e = x"),
+        "{}",
+        d.theory.to_text()
+    );
     assert!(!same(&d.theory, &t));
     let r = Theory::parse("theory R\nfunc * : 2\nconst e\naxiom ri: x * e = x", "r.bk").unwrap();
     assert!(same(&d.theory, &r));
     for q in quotient::all(&t) {
-        assert!(!same(&q.theory, &d.theory), "QUOTIENT {} equals DUALIZE", q.provenance.description());
+        assert!(
+            !same(&q.theory, &d.theory),
+            "QUOTIENT {} equals DUALIZE",
+            q.provenance.description()
+        );
     }
     // Reversing `le` twice gives the poset back; once gives the same axioms with the conjuncts
     // of antisymmetry and transitivity in the other order, which equality up to renaming does
@@ -121,17 +157,33 @@ fn deform_declares_parameters_and_records_the_replaced_axiom() {
     assert!(f.provenance.params().any(|p| p == ("axiom", "assoc")));
     let q = deform::deform(&seed("abelian_group"), "*", "q_commutative").unwrap();
     assert!(q.theory.sig.func("q").is_some(), "q is declared");
-    assert!(Theory::parse(&q.theory.to_text(), "q.bk").is_ok(), "{}", q.theory.to_text());
+    assert!(
+        Theory::parse(&q.theory.to_text(), "q.bk").is_ok(),
+        "{}",
+        q.theory.to_text()
+    );
     // Commutative up to an automorphism: σ is declared with its inverse, so it is a bijection.
     let tw = deform::deform(&seed("abelian_group"), "*", "twisted_commutative").unwrap();
     let text = tw.theory.to_text();
-    assert!(seed("abelian_group").axiom("commutative").is_some() && tw.theory.axiom("commutative").is_none(), "{text}");
-    for law in ["x * y = sigma(y * x)", "sigma(x * y) = sigma(x) * sigma(y)", "sigma(sigma_inv(x)) = x", "sigma_inv(sigma(x)) = x"] {
+    assert!(
+        seed("abelian_group").axiom("commutative").is_some()
+            && tw.theory.axiom("commutative").is_none(),
+        "{text}"
+    );
+    for law in [
+        "x * y = sigma(y * x)",
+        "sigma(x * y) = sigma(x) * sigma(y)",
+        "sigma(sigma_inv(x)) = x",
+        "sigma_inv(sigma(x)) = x",
+    ] {
         assert!(text.contains(law), "{law} missing from\n{text}");
     }
     let c = deform::up_to_central(&g, "left_inverse", "*").unwrap();
     assert!(c.theory.sig.func("c").is_some());
-    assert!(deform::deform(&seed("magma"), "*", "flexible").is_err(), "nothing to deform");
+    assert!(
+        deform::deform(&seed("magma"), "*", "flexible").is_err(),
+        "nothing to deform"
+    );
     // Moufang loop from loop: the loop has no assoc to deform, but TRANSFER of the Moufang law works.
 }
 
@@ -140,7 +192,11 @@ fn internalize_is_a_definitional_extension() {
     let g = seed("group");
     let c = internalize::internalize(&g, "conjugation", "*").unwrap();
     assert_eq!(c.theory.axioms.len(), g.axioms.len() + 1);
-    assert!(c.theory.to_text().contains("conj(x, y) = inv(y) * x * y"), "{}", c.theory.to_text());
+    assert!(
+        c.theory.to_text().contains("conj(x, y) = inv(y) * x * y"),
+        "{}",
+        c.theory.to_text()
+    );
     assert!(internalize::internalize(&seed("semigroup"), "commutator", "*").is_err());
     assert!(internalize::internalize(&seed("loop"), "associator", "*").is_ok());
 }
@@ -152,20 +208,36 @@ fn transfer_renames_every_axiom_and_loses_none() {
     let map = [("*".to_string(), "v".to_string())].into_iter().collect();
     let t = transfer::transfer(&sl, &l, &map).unwrap();
     assert_eq!(t.theory.axioms.len(), 1 + sl.axioms.len());
-    assert!(t.theory.to_text().contains("x v x = x"), "{}", t.theory.to_text());
+    assert!(
+        t.theory.to_text().contains("x v x = x"),
+        "{}",
+        t.theory.to_text()
+    );
     assert_eq!(t.provenance.parents().count(), 2);
     // A source made by moves has a name like `Semilattice+idempotent(*)`; the carried axioms
     // still get names the parser reads back.
     let mut made = sl.clone();
     made.name = "Semilattice+idempotent(*)".into();
     let t = transfer::transfer(&made, &l, &map).unwrap();
-    Theory::parse(&t.theory.to_text(), "t.bk").unwrap_or_else(|e| panic!("{e}\n{}", t.theory.to_text()));
-    assert!(t.theory.axiom("semilattice_idempotent_idempotent").is_some(), "{}", t.theory.to_text());
-    let bad = [("*".to_string(), "nope".to_string())].into_iter().collect();
+    Theory::parse(&t.theory.to_text(), "t.bk")
+        .unwrap_or_else(|e| panic!("{e}\n{}", t.theory.to_text()));
+    assert!(
+        t.theory
+            .axiom("semilattice_idempotent_idempotent")
+            .is_some(),
+        "{}",
+        t.theory.to_text()
+    );
+    let bad = [("*".to_string(), "nope".to_string())]
+        .into_iter()
+        .collect();
     assert!(transfer::transfer(&sl, &l, &bad).is_err());
     // arity mismatch is refused
     let g = seed("group");
-    let m = [("*", "*"), ("inv", "*"), ("e", "e")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let m = [("*", "*"), ("inv", "*"), ("e", "e")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     assert!(transfer::transfer(&g, &seed("monoid"), &m).is_err());
 }
 
@@ -177,23 +249,64 @@ fn abstract_drops_and_finds_common_parts() {
     let c = generalize::common_part(&seed("semilattice"), &seed("band")).unwrap();
     assert!(same(&c.theory, &seed("band")));
     assert_eq!(c.provenance.parents().count(), 2);
-    assert!(generalize::common_part(&seed("monoid"), &seed("band")).is_err(), "e has no image in Band");
+    assert!(
+        generalize::common_part(&seed("monoid"), &seed("band")).is_err(),
+        "e has no image in Band"
+    );
     // Dropping a defining axiom drops the symbol it defined: the reduct, not a free symbol.
     let sg = seed("semigroup");
     let with_sq = internalize::internalize(&sg, "square", "*").unwrap().theory;
-    let def = with_sq.axioms.iter().find(|a| !sg.axioms.iter().any(|b| b.name == a.name)).unwrap().name.clone();
+    let def = with_sq
+        .axioms
+        .iter()
+        .find(|a| !sg.axioms.iter().any(|b| b.name == a.name))
+        .unwrap()
+        .name
+        .clone();
     let back = generalize::drop_axiom(&with_sq, &def).unwrap();
     assert!(same(&back.theory, &sg), "{}", back.theory.to_text());
-    assert!(back.provenance.description().contains("no other axiom mentions"), "{}", back.provenance.description());
+    assert!(
+        back.provenance
+            .description()
+            .contains("no other axiom mentions"),
+        "{}",
+        back.provenance.description()
+    );
     // The common part loses the symbols only its lost axioms mentioned: idempotent magmas, not
     // idempotent magmas with a free operation `\` (which an agent run kept as a discovery).
-    let a = Theory::parse("theory A\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\naxiom l: x \\ (x * y) = y\n", "a.bk").unwrap();
-    let b = Theory::parse("theory B\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\n", "b.bk").unwrap();
+    let a = Theory::parse(
+        "theory A\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\naxiom l: x \\ (x * y) = y\n",
+        "a.bk",
+    )
+    .unwrap();
+    let b = Theory::parse(
+        "theory B\nfunc * : 2\nfunc \\ : 2\naxiom i: x * x = x\n",
+        "b.bk",
+    )
+    .unwrap();
     let c = generalize::common_part(&a, &b).unwrap();
-    assert_eq!(c.theory.sig.funcs.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["*"], "{}", c.theory.to_text());
-    assert!(c.provenance.description().contains("without `\\`, which no kept axiom mentions"), "{}", c.provenance.description());
+    assert_eq!(
+        c.theory
+            .sig
+            .funcs
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>(),
+        ["*"],
+        "{}",
+        c.theory.to_text()
+    );
+    assert!(
+        c.provenance
+            .description()
+            .contains("without `\\`, which no kept axiom mentions"),
+        "{}",
+        c.provenance.description()
+    );
     // Symbols still used elsewhere stay: dropping associativity from a monoid keeps `e`.
-    let m = generalize::drop_axiom(&seed("monoid"), "assoc").unwrap().theory;
+    let m = generalize::drop_axiom(&seed("monoid"), "assoc")
+        .unwrap()
+        .theory;
     assert_eq!(m.sig.funcs.len(), seed("monoid").sig.funcs.len());
 }
 
@@ -203,7 +316,13 @@ fn every_move_on_every_seed_is_sort_checked_and_reparses() {
         let t = seeds::load(s.name).unwrap();
         for d in moves::unary_moves(&t) {
             moves::sort_check(&d.theory).unwrap();
-            let back = Theory::parse(&d.theory.to_text(), "d.bk").unwrap_or_else(|e| panic!("{}: {e}\n{}", d.provenance.description(), d.theory.to_text()));
+            let back = Theory::parse(&d.theory.to_text(), "d.bk").unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}\n{}",
+                    d.provenance.description(),
+                    d.theory.to_text()
+                )
+            });
             assert!(same(&back, &d.theory), "{}", d.provenance.description());
             assert!(!d.provenance.description().is_empty());
         }
@@ -222,10 +341,25 @@ fn sort_check_names_the_ill_sorted_part() {
     let f = t.sig.func("f").unwrap();
     let x = || Term::Var(VarId(0));
     let cases = [
-        (Formula::Eq(Term::App(star, vec![x()]), x()), "`*` takes 2 arguments, given 1"),
-        (Formula::Eq(Term::Var(VarId(7)), x()), "undeclared variable 7"),
-        (Formula::Eq(Term::App(f, vec![x()]), x()), "the sides of an equation have different sorts"),
-        (Formula::Eq(Term::App(f, vec![Term::App(f, vec![x()])]), Term::App(f, vec![x()])), "an argument of `f` has the wrong sort"),
+        (
+            Formula::Eq(Term::App(star, vec![x()]), x()),
+            "`*` takes 2 arguments, given 1",
+        ),
+        (
+            Formula::Eq(Term::Var(VarId(7)), x()),
+            "undeclared variable 7",
+        ),
+        (
+            Formula::Eq(Term::App(f, vec![x()]), x()),
+            "the sides of an equation have different sorts",
+        ),
+        (
+            Formula::Eq(
+                Term::App(f, vec![Term::App(f, vec![x()])]),
+                Term::App(f, vec![x()]),
+            ),
+            "an argument of `f` has the wrong sort",
+        ),
     ];
     for (formula, message) in cases {
         let mut bad = t.clone();
@@ -243,9 +377,21 @@ fn sort_check_names_the_ill_sorted_part() {
 fn carried_axioms_kept_for_reuse_give_the_results_carried_anew() {
     use birkhoff_engine::canon::AxiomSet;
     use std::sync::Arc;
-    let bases: Vec<Theory> = ["semilattice", "group", "quandle", "ring"].iter().map(|n| seed(n)).collect();
-    let mut targets: Vec<Theory> = ["semigroup", "lattice", "magma", "ring"].iter().map(|n| seed(n)).collect();
-    targets.extend(targets.clone().iter().flat_map(complete::all).map(|d| d.theory));
+    let bases: Vec<Theory> = ["semilattice", "group", "quandle", "ring"]
+        .iter()
+        .map(|n| seed(n))
+        .collect();
+    let mut targets: Vec<Theory> = ["semigroup", "lattice", "magma", "ring"]
+        .iter()
+        .map(|n| seed(n))
+        .collect();
+    targets.extend(
+        targets
+            .clone()
+            .iter()
+            .flat_map(complete::all)
+            .map(|d| d.theory),
+    );
     // A target already holding an axiom called as a carried one will be.
     let mut clash = seed("semigroup");
     clash.name = "Clash".into();
@@ -259,21 +405,42 @@ fn carried_axioms_kept_for_reuse_give_the_results_carried_anew() {
         for t in &targets {
             let t_set = AxiomSet::of(t);
             let anew = transfer::all_into(&transfer::Pair::new(b, &b_set, t, &t_set));
-            let reused = transfer::all_into(&transfer::Pair::new(b, &b_set, t, &t_set).reusing(&kept));
+            let reused =
+                transfer::all_into(&transfer::Pair::new(b, &b_set, t, &t_set).reusing(&kept));
             assert_eq!(anew.len(), reused.len(), "{} into {}", b.name, t.name);
             for (x, y) in anew.iter().zip(&reused) {
                 assert_eq!(x.theory.to_text(), y.theory.to_text());
                 assert_eq!(x.provenance, y.provenance);
                 let carried = &y.theory.axioms[t.axioms.len()..];
-                shared += carried.iter().filter(|a| seen.iter().any(|s| Arc::ptr_eq(s, a))).count();
+                shared += carried
+                    .iter()
+                    .filter(|a| seen.iter().any(|s| Arc::ptr_eq(s, a)))
+                    .count();
                 seen.extend(carried.iter().cloned());
                 results += 1;
             }
         }
     }
-    assert!(results > 100 && shared > results, "{results} results, {shared} carried axioms shared");
-    let clashed = transfer::all_into(&transfer::Pair::new(&bases[0], &AxiomSet::of(&bases[0]), targets.last().unwrap(), &AxiomSet::of(targets.last().unwrap())).reusing(&kept));
-    assert!(clashed.iter().any(|d| d.theory.axiom("semilattice_idempotent2").is_some()), "{}", clashed[0].theory.to_text());
+    assert!(
+        results > 100 && shared > results,
+        "{results} results, {shared} carried axioms shared"
+    );
+    let clashed = transfer::all_into(
+        &transfer::Pair::new(
+            &bases[0],
+            &AxiomSet::of(&bases[0]),
+            targets.last().unwrap(),
+            &AxiomSet::of(targets.last().unwrap()),
+        )
+        .reusing(&kept),
+    );
+    assert!(
+        clashed
+            .iter()
+            .any(|d| d.theory.axiom("semilattice_idempotent2").is_some()),
+        "{}",
+        clashed[0].theory.to_text()
+    );
 }
 
 /// TRANSFER and ABSTRACT's common part compare carried axioms as relabelled encodings; building
@@ -286,12 +453,31 @@ fn carried_axioms_read_as_encodings_agree_with_building_them() {
             // Per signature map: which of a's axioms hold in b, built the long way.
             let kept: Vec<Vec<bool>> = transfer::maps(a, b, transfer::MAX_MAPS)
                 .iter()
-                .filter_map(|m| Some(transfer::carried(a, b, m)?.iter().map(|x| has_axiom(b, x)).collect()))
+                .filter_map(|m| {
+                    Some(
+                        transfer::carried(a, b, m)?
+                            .iter()
+                            .map(|x| has_axiom(b, x))
+                            .collect(),
+                    )
+                })
                 .collect();
             let transfers = kept.iter().filter(|k| !k.iter().all(|x| *x)).count();
-            assert_eq!(transfer::all(a, b).len(), transfers, "TRANSFER {} into {}", a.name, b.name);
-            let most = kept.iter().map(|k| k.iter().filter(|x| **x).count()).max().filter(|n| *n > 0 && *n < a.axioms.len());
-            let common = generalize::common_part(a, b).ok().map(|d| d.theory.axioms.len());
+            assert_eq!(
+                transfer::all(a, b).len(),
+                transfers,
+                "TRANSFER {} into {}",
+                a.name,
+                b.name
+            );
+            let most = kept
+                .iter()
+                .map(|k| k.iter().filter(|x| **x).count())
+                .max()
+                .filter(|n| *n > 0 && *n < a.axioms.len());
+            let common = generalize::common_part(a, b)
+                .ok()
+                .map(|d| d.theory.axioms.len());
             assert_eq!(common, most, "common part of {} and {}", a.name, b.name);
         }
     }
@@ -304,12 +490,24 @@ fn provenance_reads_back_whatever_its_names_hold() {
     // control characters, empty names and separators of every kind come back as they went in.
     let parents = ["A\u{1}B", "", "C,D"];
     let params = [("\u{1}", "x\u{0}y"), ("", ""), ("op", "*")];
-    let p = Provenance::new(&parents, Move::Transfer, &params, format_args!("with {}\u{1}", "axioms"));
+    let p = Provenance::new(
+        &parents,
+        Move::Transfer,
+        &params,
+        format_args!("with {}\u{1}", "axioms"),
+    );
     assert_eq!(p.parents().collect::<Vec<_>>(), parents);
     assert_eq!(p.params().collect::<Vec<_>>(), params);
     assert_eq!(p.description(), "with axioms\u{1}");
     let none = Provenance::new(&[], Move::Abstract, &[], format_args!(""));
-    assert_eq!((none.parents().count(), none.params().count(), none.description()), (0, 0, ""));
+    assert_eq!(
+        (
+            none.parents().count(),
+            none.params().count(),
+            none.description()
+        ),
+        (0, 0, "")
+    );
     let json = serde_json::to_value(&p).unwrap();
     assert_eq!(json["parents"][0], "A\u{1}B");
     assert_eq!(json["params"][0][1], "x\u{0}y");

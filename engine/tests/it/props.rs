@@ -9,13 +9,19 @@
 //! * Canonical forms are equal exactly when a brute-force search finds a renaming of sorts and
 //!   symbols that maps one theory's axioms onto the other's.
 
+use birkhoff_engine::canon::{
+    canonical_form, encode_axiom, find_axiom, IdentityRenaming, Renaming,
+};
 use birkhoff_engine::error::{Diagnostic, Error, SHOWN_CHARS};
 use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::parse::{parse_ladr_problem, theory_from_ladr_row};
-use birkhoff_engine::signature::{default_binary_fixity, Assoc, FuncDecl, Fixity, RelDecl, SortDecl};
+use birkhoff_engine::signature::{
+    default_binary_fixity, Assoc, Fixity, FuncDecl, RelDecl, SortDecl,
+};
 use birkhoff_engine::syntax::VarDecl;
-use birkhoff_engine::canon::{canonical_form, encode_axiom, find_axiom, IdentityRenaming, Renaming};
-use birkhoff_engine::{seeds, Axiom, FuncId, Formula, RelId, Signature, SortId, Term, Theory, VarId};
+use birkhoff_engine::{
+    seeds, Axiom, Formula, FuncId, RelId, Signature, SortId, Term, Theory, VarId,
+};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -26,8 +32,16 @@ use std::sync::OnceLock;
 /// not written into the source tree.
 fn config(cases: u32) -> ProptestConfig {
     let default = ProptestConfig::default();
-    let cases = if std::env::var_os("PROPTEST_CASES").is_some() { default.cases } else { cases };
-    ProptestConfig { cases, failure_persistence: None, ..default }
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
+        default.cases
+    } else {
+        cases
+    };
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..default
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -60,7 +74,11 @@ end_of_list.
 fn ground_truth_rows() -> &'static [Vec<String>] {
     static ROWS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/ground_truth.tsv")).expect("the ground-truth table");
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/ground_truth.tsv"
+        ))
+        .expect("the ground-truth table");
         let mut seen = BTreeSet::new();
         text.lines()
             .filter(|l| !l.starts_with('#') && !l.starts_with("theory\t") && !l.trim().is_empty())
@@ -76,7 +94,10 @@ fn corpus() -> &'static [String] {
     CORPUS.get_or_init(|| {
         let mut c: Vec<String> = seeds::all().iter().map(|s| s.source.to_string()).collect();
         for r in ground_truth_rows() {
-            c.push(format!("formulas(assumptions).\n  {}\nend_of_list.\n", r[9].replace(". ", ".\n  ")));
+            c.push(format!(
+                "formulas(assumptions).\n  {}\nend_of_list.\n",
+                r[9].replace(". ", ".\n  ")
+            ));
         }
         c.push(MACE4_SAMPLE.to_string());
         c
@@ -85,18 +106,118 @@ fn corpus() -> &'static [String] {
 
 fn seed_theories() -> &'static [Theory] {
     static SEEDS: OnceLock<Vec<Theory>> = OnceLock::new();
-    SEEDS.get_or_init(|| seeds::all().iter().map(|s| seeds::load(s.name).unwrap_or_else(|e| panic!("seed {}: {e}", s.name))).collect())
+    SEEDS.get_or_init(|| {
+        seeds::all()
+            .iter()
+            .map(|s| seeds::load(s.name).unwrap_or_else(|e| panic!("seed {}: {e}", s.name)))
+            .collect()
+    })
 }
 
 /// Pieces of both formats, for token soup and for mutations.
 const TOKENS: &[&str] = &[
-    "theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom", "infix", "prefix", "left", "right", "none",
-    "all", "exists", "true", "false", "$T", "$F", "$", "x", "y", "z'", "a_2", "u", "e", "inv", "f", "U", "A", "B", "*", "+",
-    "-", "/", "\\", "^", "v", "·", "∘", "<=", "<", "=", "!=", "≠", "~", "¬", "&", "|", "∧", "∨", "->", "→", "<->", "↔", "∀",
-    "∃", "(", ")", ",", ":", ".", "\"", "\"\"\"", "\"text\"", "#", "%", "\n", " ", "\t", "0", "2", "60", "250", "251",
-    "99999999999999999999", "formulas(assumptions).", "formulas(goals).", "formulas(sos).", "formulas(hints).",
-    "end_of_list.", "op(", "assign(", "set(", "clear(", "# label(", "label(", "[", "]", "{", "}", ";", "'", "_", "é", "λ",
-    "\r\n", "\r", "\u{0}", "\u{feff}", "\u{2028}",
+    "theory",
+    "doc",
+    "meta",
+    "sort",
+    "sorts",
+    "func",
+    "const",
+    "rel",
+    "axiom",
+    "infix",
+    "prefix",
+    "left",
+    "right",
+    "none",
+    "all",
+    "exists",
+    "true",
+    "false",
+    "$T",
+    "$F",
+    "$",
+    "x",
+    "y",
+    "z'",
+    "a_2",
+    "u",
+    "e",
+    "inv",
+    "f",
+    "U",
+    "A",
+    "B",
+    "*",
+    "+",
+    "-",
+    "/",
+    "\\",
+    "^",
+    "v",
+    "·",
+    "∘",
+    "<=",
+    "<",
+    "=",
+    "!=",
+    "≠",
+    "~",
+    "¬",
+    "&",
+    "|",
+    "∧",
+    "∨",
+    "->",
+    "→",
+    "<->",
+    "↔",
+    "∀",
+    "∃",
+    "(",
+    ")",
+    ",",
+    ":",
+    ".",
+    "\"",
+    "\"\"\"",
+    "\"text\"",
+    "#",
+    "%",
+    "\n",
+    " ",
+    "\t",
+    "0",
+    "2",
+    "60",
+    "250",
+    "251",
+    "99999999999999999999",
+    "formulas(assumptions).",
+    "formulas(goals).",
+    "formulas(sos).",
+    "formulas(hints).",
+    "end_of_list.",
+    "op(",
+    "assign(",
+    "set(",
+    "clear(",
+    "# label(",
+    "label(",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    "'",
+    "_",
+    "é",
+    "λ",
+    "\r\n",
+    "\r",
+    "\u{0}",
+    "\u{feff}",
+    "\u{2028}",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -107,11 +228,25 @@ const TOKENS: &[&str] = &[
 /// on it, and its display puts the caret under that column.
 fn check_diagnostic(src: &str, d: &Diagnostic) {
     let lines: Vec<&str> = src.split('\n').collect();
-    assert!(d.line >= 1 && d.line <= lines.len(), "line {} of {} lines: {d}", d.line, lines.len());
+    assert!(
+        d.line >= 1 && d.line <= lines.len(),
+        "line {} of {} lines: {d}",
+        d.line,
+        lines.len()
+    );
     let raw = lines[d.line - 1];
     // As `str::lines` does, a `\r` before the line's `\n` is not shown.
-    let shown_line = if d.line < lines.len() { raw.strip_suffix('\r').unwrap_or(raw) } else { raw };
-    assert!(d.column >= 1 && d.column <= raw.chars().count() + 1, "column {} of a line of {} characters", d.column, raw.chars().count());
+    let shown_line = if d.line < lines.len() {
+        raw.strip_suffix('\r').unwrap_or(raw)
+    } else {
+        raw
+    };
+    assert!(
+        d.column >= 1 && d.column <= raw.chars().count() + 1,
+        "column {} of a line of {} characters",
+        d.column,
+        raw.chars().count()
+    );
     if shown_line.chars().count() <= SHOWN_CHARS {
         assert_eq!(d.line_text, shown_line, "the diagnostic shows its own line");
         assert_eq!(d.caret, d.column - 1);
@@ -119,9 +254,21 @@ fn check_diagnostic(src: &str, d: &Diagnostic) {
         // A long line is cut around the column: a piece of it, marked where cut, with the
         // column's character under the caret.
         let piece = d.line_text.trim_start_matches('…').trim_end_matches('…');
-        assert!(piece.chars().count() <= SHOWN_CHARS && shown_line.contains(piece), "{:?} is not a piece of the line", d.line_text);
+        assert!(
+            piece.chars().count() <= SHOWN_CHARS && shown_line.contains(piece),
+            "{:?} is not a piece of the line",
+            d.line_text
+        );
         let under = d.line_text.chars().nth(d.caret);
-        assert_eq!(under, shown_line.chars().nth(d.column - 1).or(under.filter(|&c| c == '…')), "the caret's character in {:?}", d.line_text);
+        assert_eq!(
+            under,
+            shown_line
+                .chars()
+                .nth(d.column - 1)
+                .or(under.filter(|&c| c == '…')),
+            "the caret's character in {:?}",
+            d.line_text
+        );
     }
     assert!(d.width >= 1);
     let shown = d.to_string();
@@ -129,21 +276,39 @@ fn check_diagnostic(src: &str, d: &Diagnostic) {
     assert!(shown.starts_with(&head), "{shown:?} starts with {head:?}");
     let caret_line = shown.rsplit('\n').next().unwrap();
     let prefix = format!("{} | ", " ".repeat(d.line.to_string().len()));
-    let marks = caret_line.strip_prefix(&prefix).unwrap_or_else(|| panic!("caret line {caret_line:?}"));
+    let marks = caret_line
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("caret line {caret_line:?}"));
     let indent: String = marks.chars().take_while(|&c| c != '^').collect();
-    assert!(indent.chars().all(|c| c == ' ' || c == '\t'), "{caret_line:?}");
-    assert_eq!(indent.chars().count(), d.caret.min(d.line_text.chars().count()), "the caret sits under column {}:\n{shown}", d.column);
+    assert!(
+        indent.chars().all(|c| c == ' ' || c == '\t'),
+        "{caret_line:?}"
+    );
+    assert_eq!(
+        indent.chars().count(),
+        d.caret.min(d.line_text.chars().count()),
+        "the caret sits under column {}:\n{shown}",
+        d.column
+    );
     assert_eq!(&marks[indent.len()..], "^".repeat(d.width), "{shown}");
 }
 
 /// Words that cannot name a symbol in Birkhoff's format.
-const KEYWORDS: &[&str] = &["theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom", "all", "exists", "true", "false", "$T", "$F", "infix", "prefix"];
+const KEYWORDS: &[&str] = &[
+    "theory", "doc", "meta", "sort", "sorts", "func", "const", "rel", "axiom", "all", "exists",
+    "true", "false", "$T", "$F", "infix", "prefix",
+];
 
 /// Birkhoff's rule for an undeclared name that is a variable: one letter, then optionally digits,
 /// primes or an `_` suffix.
 fn looks_like_variable(name: &str) -> bool {
     let mut cs = name.chars();
-    cs.next().is_some_and(char::is_alphabetic) && cs.as_str().chars().next().is_none_or(|c| c.is_ascii_digit() || c == '\'' || c == '_')
+    cs.next().is_some_and(char::is_alphabetic)
+        && cs
+            .as_str()
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_ascii_digit() || c == '\'' || c == '_')
 }
 
 /// Every parser on `src`: each may fail, none may panic; their diagnostics point into the text,
@@ -155,8 +320,17 @@ fn parse_all_ways(src: &str) {
             let _ = t.fingerprint();
             // LADR variables such as `xe` (or `v`, also a symbol) and symbols such as `axiom` have no spelling in Birkhoff's
             // format (a known limit of printing a Mace4 input), so those theories need not read back.
-            let printable = t.axioms.iter().all(|a| a.vars.iter().all(|v| looks_like_variable(&v.name) && !t.sig.has_symbol(&v.name)))
-                && t.sig.funcs.iter().map(|f| &f.name).chain(t.sig.rels.iter().map(|r| &r.name)).all(|n| !KEYWORDS.contains(&n.as_str()));
+            let printable = t.axioms.iter().all(|a| {
+                a.vars
+                    .iter()
+                    .all(|v| looks_like_variable(&v.name) && !t.sig.has_symbol(&v.name))
+            }) && t
+                .sig
+                .funcs
+                .iter()
+                .map(|f| &f.name)
+                .chain(t.sig.rels.iter().map(|r| &r.name))
+                .all(|n| !KEYWORDS.contains(&n.as_str()));
             if round_trip && printable {
                 let back = Theory::parse(&text, "printed.bk").unwrap_or_else(|e| panic!("input {src:?}\nwas read as a theory printed as\n{text}\nwhich does not parse: {e}"));
                 assert_eq!(back, t, "input {src:?} printed as\n{text}");
@@ -173,7 +347,10 @@ fn parse_all_ways(src: &str) {
     check(Theory::parse(src, "fuzz.bk"), true);
     check(Theory::parse_any(src, "fuzz.in"), true);
     check(parse_ladr_problem(src, "fuzz.in").map(|(t, _)| t), true);
-    check(theory_from_ladr_row("fuzz", "*/2; inv/1; e/0; -/1", "le/2; P/0", src), false);
+    check(
+        theory_from_ladr_row("fuzz", "*/2; inv/1; e/0; -/1", "le/2; P/0", src),
+        false,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,7 +433,10 @@ impl Mutation {
                     let (x, y) = (w[i % w.len()], w[j % w.len()]);
                     let (first, second) = if x.0 <= y.0 { (x, y) } else { (y, x) };
                     if first != second {
-                        let (t1, t2) = (s[first.0..first.1].to_string(), s[second.0..second.1].to_string());
+                        let (t1, t2) = (
+                            s[first.0..first.1].to_string(),
+                            s[second.0..second.1].to_string(),
+                        );
                         s.replace_range(second.0..second.1, &t1);
                         s.replace_range(first.0..first.1, &t2);
                     }
@@ -279,7 +459,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 1..24usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (any::<usize>(), snippet()).prop_map(|(at, text)| Mutation::Insert { at, text }),
-        (any::<usize>(), 1..8usize, snippet()).prop_map(|(at, len, text)| Mutation::Replace { at, len, text }),
+        (any::<usize>(), 1..8usize, snippet()).prop_map(|(at, len, text)| Mutation::Replace {
+            at,
+            len,
+            text
+        }),
         any::<usize>().prop_map(Mutation::DeleteWord),
         any::<usize>().prop_map(Mutation::DuplicateWord),
         (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::SwapWords(i, j)),
@@ -288,7 +472,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 fn token_soup() -> impl Strategy<Value = String> {
-    vec((select(TOKENS), select(&["", " ", " ", "\n"][..])), 0..60).prop_map(|ts| ts.into_iter().flat_map(|(t, sep)| [t, sep]).collect())
+    vec((select(TOKENS), select(&["", " ", " ", "\n"][..])), 0..60)
+        .prop_map(|ts| ts.into_iter().flat_map(|(t, sep)| [t, sep]).collect())
 }
 
 /// A line too long to show whole (a generated file's) is shown cut around the error, at the
@@ -305,9 +490,14 @@ fn a_long_line_is_shown_cut_around_the_error() {
         format!("f(x) = x & {long}@ & f(x) = x."),
     ] {
         parse_all_ways(&src);
-        let Err(Error::Source(ds)) = Theory::parse_any(&src, "long.bk") else { panic!("no error in {src}") };
+        let Err(Error::Source(ds)) = Theory::parse_any(&src, "long.bk") else {
+            panic!("no error in {src}")
+        };
         let shown = ds.to_string();
-        assert!(shown.lines().all(|l| l.chars().count() <= SHOWN_CHARS + 40), "{shown}");
+        assert!(
+            shown.lines().all(|l| l.chars().count() <= SHOWN_CHARS + 40),
+            "{shown}"
+        );
         assert!(ds.0.iter().any(|d| d.line_text.contains('…')), "{shown}");
         assert!(shown.len() < 2_000, "{shown}");
     }
@@ -316,7 +506,8 @@ fn a_long_line_is_shown_cut_around_the_error() {
 #[test]
 fn every_corpus_entry_parses_unmutated() {
     for (i, src) in corpus().iter().enumerate() {
-        Theory::parse_any(src, "corpus.in").unwrap_or_else(|e| panic!("corpus entry {i}:\n{src}\n{e}"));
+        Theory::parse_any(src, "corpus.in")
+            .unwrap_or_else(|e| panic!("corpus entry {i}:\n{src}\n{e}"));
         parse_all_ways(src);
     }
 }
@@ -362,7 +553,9 @@ proptest! {
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let n = 10_000;
-    let native = |body: String| format!("theory Deep\nfunc * : 2\nfunc - : 1\nfunc f : 1\nconst e\nrel le : 2\naxiom deep: {body}\n");
+    let native = |body: String| {
+        format!("theory Deep\nfunc * : 2\nfunc - : 1\nfunc f : 1\nconst e\nrel le : 2\naxiom deep: {body}\n")
+    };
     let mace4 = |body: String| format!("formulas(assumptions).\n{body}.\nend_of_list.\n");
     let bodies = [
         "(".repeat(n),
@@ -393,16 +586,28 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     }
     // Commands and attributes of Mace4 files, and the item level, are read without recursion.
     for src in [
-        format!("op({}.\nformulas(assumptions).\nx = x.\nend_of_list.\n", "(".repeat(n)),
-        format!("formulas(assumptions).\nx = x # label({}.\nend_of_list.\n", "(".repeat(n)),
+        format!(
+            "op({}.\nformulas(assumptions).\nx = x.\nend_of_list.\n",
+            "(".repeat(n)
+        ),
+        format!(
+            "formulas(assumptions).\nx = x # label({}.\nend_of_list.\n",
+            "(".repeat(n)
+        ),
         format!("theory T\n{}", "axiom: x = x\n".repeat(2_000)),
         format!("theory T\n{}", ")".repeat(n)),
     ] {
         parse_all_ways(&src);
     }
     // The limit names the place it is reached.
-    let err = Theory::parse(&native(format!("{}x = x", "~".repeat(n))), "deep.bk").unwrap_err().to_string();
-    assert!(err.starts_with("deep.bk:7:212: error: nested more than 200 levels deep"), "{}", err.lines().next().unwrap());
+    let err = Theory::parse(&native(format!("{}x = x", "~".repeat(n))), "deep.bk")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("deep.bk:7:212: error: nested more than 200 levels deep"),
+        "{}",
+        err.lines().next().unwrap()
+    );
 }
 
 /// Nesting and chains well within the limit parse, print and parse back.
@@ -453,7 +658,9 @@ impl Tape<'_> {
 const CONSTANTS: &[&str] = &["e", "c0", "one", "bot", "k_1"];
 const UNARY: &[&str] = &["inv", "g", "neg", "s'"];
 const SYMBOLIC_UNARY: &[&str] = &["-", "!"];
-const SYMBOLIC_BINARY: &[&str] = &["*", "+", "/", "\\", "·", "∘", "⊕", "@", "**", "^", "-", "<>"];
+const SYMBOLIC_BINARY: &[&str] = &[
+    "*", "+", "/", "\\", "·", "∘", "⊕", "@", "**", "^", "-", "<>",
+];
 const ALNUM_BINARY: &[&str] = &["mul", "h", "meet", "v", "pair"];
 const TERNARY: &[&str] = &["t3", "maj"];
 const SYMBOLIC_RELATIONS: &[&str] = &["<=", "<", "≤", "⊆", "~~"];
@@ -465,7 +672,10 @@ fn gen_fixity(t: &mut Tape, name: &str) -> Fixity {
     match t.pick(4) {
         0 => default_binary_fixity(name),
         1 => Fixity::Prefix,
-        _ => Fixity::Infix { prec: [35, 40, 50, 60, 70, 1, 250][t.pick(7)], assoc: [Assoc::Left, Assoc::Right, Assoc::None][t.pick(3)] },
+        _ => Fixity::Infix {
+            prec: [35, 40, 50, 60, 70, 1, 250][t.pick(7)],
+            assoc: [Assoc::Left, Assoc::Right, Assoc::None][t.pick(3)],
+        },
     }
 }
 
@@ -475,7 +685,15 @@ fn gen_signature(t: &mut Tape) -> Signature {
         1 => vec![t.one_of(&["U", "S"])],
         n => [&["A", "B", "C"][..], &["Obj", "Arr", "Val"][..]][t.pick(2)][..n].to_vec(),
     };
-    let mut sig = Signature { sorts: sort_names.iter().map(|n| SortDecl { name: n.to_string() }).collect(), ..Default::default() };
+    let mut sig = Signature {
+        sorts: sort_names
+            .iter()
+            .map(|n| SortDecl {
+                name: n.to_string(),
+            })
+            .collect(),
+        ..Default::default()
+    };
     let sort = |t: &mut Tape| SortId(t.pick(nsorts) as u32);
     for _ in 0..1 + t.pick(6) {
         let arity = [0, 2, 1, 2, 3][t.pick(5)];
@@ -492,18 +710,39 @@ fn gen_signature(t: &mut Tape) -> Signature {
         }
         let args: Vec<SortId> = (0..arity).map(|_| sort(t)).collect();
         let result = sort(t);
-        let fixity = if arity == 2 { gen_fixity(t, name) } else { Fixity::Prefix };
-        sig.funcs.push(FuncDecl { name: name.to_string(), args, result, fixity });
+        let fixity = if arity == 2 {
+            gen_fixity(t, name)
+        } else {
+            Fixity::Prefix
+        };
+        sig.funcs.push(FuncDecl {
+            name: name.to_string(),
+            args,
+            result,
+            fixity,
+        });
     }
     for _ in 0..t.pick(4) {
         let arity = t.pick(4);
-        let name = if arity == 2 && t.pick(2) == 0 { t.one_of(SYMBOLIC_RELATIONS) } else { t.one_of(ALNUM_RELATIONS) };
+        let name = if arity == 2 && t.pick(2) == 0 {
+            t.one_of(SYMBOLIC_RELATIONS)
+        } else {
+            t.one_of(ALNUM_RELATIONS)
+        };
         if sig.has_symbol(name) {
             continue;
         }
         let args: Vec<SortId> = (0..arity).map(|_| sort(t)).collect();
-        let fixity = if arity == 2 { gen_fixity(t, name) } else { Fixity::Prefix };
-        sig.rels.push(RelDecl { name: name.to_string(), args, fixity });
+        let fixity = if arity == 2 {
+            gen_fixity(t, name)
+        } else {
+            Fixity::Prefix
+        };
+        sig.rels.push(RelDecl {
+            name: name.to_string(),
+            args,
+            fixity,
+        });
     }
     sig
 }
@@ -522,10 +761,26 @@ struct FormulaGen<'s, 't, 'd> {
 impl FormulaGen<'_, '_, '_> {
     /// What each name in use denotes here: the innermost binder, else the free variable.
     fn visible(&self) -> Vec<VarId> {
-        let mut names: Vec<&str> = self.bound.iter().chain(&self.free).map(|(n, _)| n.as_str()).collect();
+        let mut names: Vec<&str> = self
+            .bound
+            .iter()
+            .chain(&self.free)
+            .map(|(n, _)| n.as_str())
+            .collect();
         names.sort();
         names.dedup();
-        names.iter().map(|n| self.bound.iter().rev().chain(&self.free).find(|(m, _)| m == n).unwrap().1).collect()
+        names
+            .iter()
+            .map(|n| {
+                self.bound
+                    .iter()
+                    .rev()
+                    .chain(&self.free)
+                    .find(|(m, _)| m == n)
+                    .unwrap()
+                    .1
+            })
+            .collect()
     }
 
     fn new_var(&mut self, name: String, sort: SortId) -> VarId {
@@ -535,14 +790,22 @@ impl FormulaGen<'_, '_, '_> {
     }
 
     fn var(&mut self, sort: SortId) -> VarId {
-        let cands: Vec<VarId> = self.visible().into_iter().filter(|v| self.vars[v.0 as usize].sort == sort).collect();
+        let cands: Vec<VarId> = self
+            .visible()
+            .into_iter()
+            .filter(|v| self.vars[v.0 as usize].sort == sort)
+            .collect();
         let k = self.t.pick(cands.len() + 1);
         if k < cands.len() {
             return cands[k];
         }
         let taken = |n: &str| self.bound.iter().chain(&self.free).any(|(m, _)| m == n);
         let fresh: Vec<&str> = VAR_NAMES.iter().copied().filter(|n| !taken(n)).collect();
-        let name = if fresh.is_empty() { format!("x{}", 100 + self.vars.len()) } else { fresh[self.t.pick(fresh.len())].to_string() };
+        let name = if fresh.is_empty() {
+            format!("x{}", 100 + self.vars.len())
+        } else {
+            fresh[self.t.pick(fresh.len())].to_string()
+        };
         let id = self.new_var(name.clone(), sort);
         self.free.push((name, id));
         id
@@ -550,13 +813,23 @@ impl FormulaGen<'_, '_, '_> {
 
     fn term(&mut self, sort: SortId, depth: usize) -> Term {
         let sig = self.sig;
-        let fs: Vec<FuncId> = sig.func_ids().filter(|&f| sig.func_decl(f).result == sort && (depth > 0 || sig.func_decl(f).args.is_empty())).collect();
+        let fs: Vec<FuncId> = sig
+            .func_ids()
+            .filter(|&f| {
+                sig.func_decl(f).result == sort && (depth > 0 || sig.func_decl(f).args.is_empty())
+            })
+            .collect();
         let k = self.t.pick(fs.len() + 1);
         if k == 0 {
             return Term::Var(self.var(sort));
         }
         let f = fs[k - 1];
-        let args = sig.func_decl(f).args.iter().map(|&s| self.term(s, depth.saturating_sub(1))).collect();
+        let args = sig
+            .func_decl(f)
+            .args
+            .iter()
+            .map(|&s| self.term(s, depth.saturating_sub(1)))
+            .collect();
         Term::App(f, args)
     }
 
@@ -564,7 +837,11 @@ impl FormulaGen<'_, '_, '_> {
         let sig = self.sig;
         let sort = |g: &mut Self| SortId(g.t.pick(sig.sorts.len()) as u32);
         let tdepth = 1 + self.t.pick(3);
-        let k = if depth == 0 { self.t.pick(4) } else { self.t.pick(13) };
+        let k = if depth == 0 {
+            self.t.pick(4)
+        } else {
+            self.t.pick(13)
+        };
         let sub = |g: &mut Self| Box::new(g.formula(depth - 1));
         match k {
             0 | 11 => {
@@ -573,7 +850,12 @@ impl FormulaGen<'_, '_, '_> {
             }
             1 | 12 if !sig.rels.is_empty() => {
                 let r = birkhoff_engine::RelId(self.t.pick(sig.rels.len()) as u32);
-                let args = sig.rel_decl(r).args.iter().map(|&s| self.term(s, tdepth)).collect();
+                let args = sig
+                    .rel_decl(r)
+                    .args
+                    .iter()
+                    .map(|&s| self.term(s, tdepth))
+                    .collect();
                 Formula::Rel(r, args)
             }
             1 | 12 => Formula::True,
@@ -591,17 +873,26 @@ impl FormulaGen<'_, '_, '_> {
                 let mut ids = Vec::new();
                 let mut names: Vec<&str> = Vec::new();
                 for _ in 0..1 + self.t.pick(3) {
-                    let fresh: Vec<&str> = VAR_NAMES.iter().copied().filter(|n| !names.contains(n)).collect();
+                    let fresh: Vec<&str> = VAR_NAMES
+                        .iter()
+                        .copied()
+                        .filter(|n| !names.contains(n))
+                        .collect();
                     let name = fresh[self.t.pick(fresh.len())];
                     names.push(name);
                     let s = sort(self);
                     ids.push(self.new_var(name.to_string(), s));
                 }
                 let depth_before = self.bound.len();
-                self.bound.extend(names.iter().map(|n| n.to_string()).zip(ids.iter().copied()));
+                self.bound
+                    .extend(names.iter().map(|n| n.to_string()).zip(ids.iter().copied()));
                 let body = sub(self);
                 self.bound.truncate(depth_before);
-                if k == 9 || k == 10 { Formula::Forall(ids, body) } else { Formula::Exists(ids, body) }
+                if k == 9 || k == 10 {
+                    Formula::Forall(ids, body)
+                } else {
+                    Formula::Exists(ids, body)
+                }
             }
         }
     }
@@ -637,7 +928,12 @@ fn map_vars(f: &Formula, map: &impl Fn(VarId) -> VarId) -> Formula {
 }
 
 /// `f` with every variable, function symbol and relation symbol replaced by its image.
-fn map_ids(f: &Formula, var: &impl Fn(VarId) -> VarId, func: &impl Fn(FuncId) -> FuncId, rel: &impl Fn(RelId) -> RelId) -> Formula {
+fn map_ids(
+    f: &Formula,
+    var: &impl Fn(VarId) -> VarId,
+    func: &impl Fn(FuncId) -> FuncId,
+    rel: &impl Fn(RelId) -> RelId,
+) -> Formula {
     let term = |t: &Term| map_term(t, var, func);
     let b = |g: &Formula| Box::new(map_ids(g, var, func, rel));
     match f {
@@ -658,7 +954,10 @@ fn map_ids(f: &Formula, var: &impl Fn(VarId) -> VarId, func: &impl Fn(FuncId) ->
 fn map_term(t: &Term, var: &impl Fn(VarId) -> VarId, func: &impl Fn(FuncId) -> FuncId) -> Term {
     match t {
         Term::Var(v) => Term::Var(var(*v)),
-        Term::App(f, args) => Term::App(func(*f), args.iter().map(|a| map_term(a, var, func)).collect()),
+        Term::App(f, args) => Term::App(
+            func(*f),
+            args.iter().map(|a| map_term(a, var, func)).collect(),
+        ),
     }
 }
 
@@ -670,15 +969,25 @@ fn renumber(f: &Formula, vars: &[VarDecl]) -> (Formula, Vec<VarDecl>) {
             order.push(v)
         }
     });
-    let index: HashMap<VarId, VarId> = order.iter().enumerate().map(|(i, v)| (*v, VarId(i as u32))).collect();
-    (map_vars(f, &|v| index[&v]), order.iter().map(|v| vars[v.0 as usize].clone()).collect())
+    let index: HashMap<VarId, VarId> = order
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (*v, VarId(i as u32)))
+        .collect();
+    (
+        map_vars(f, &|v| index[&v]),
+        order.iter().map(|v| vars[v.0 as usize].clone()).collect(),
+    )
 }
 
 /// Free variables whose sort the parser cannot infer: those never an argument of a symbol, nor
 /// equated (perhaps through other variables) with a term of known sort. Bound ones carry their sort.
 fn loose_free_vars(axiom: &Axiom) -> Vec<VarId> {
     let free = axiom.free_vars();
-    let mut known: BTreeSet<VarId> = (0..axiom.vars.len() as u32).map(VarId).filter(|v| !free.contains(v)).collect();
+    let mut known: BTreeSet<VarId> = (0..axiom.vars.len() as u32)
+        .map(VarId)
+        .filter(|v| !free.contains(v))
+        .collect();
     let mut links = Vec::new();
     fn anchor_args(t: &Term, known: &mut BTreeSet<VarId>) {
         if let Term::App(_, args) = t {
@@ -712,8 +1021,13 @@ fn loose_free_vars(axiom: &Axiom) -> Vec<VarId> {
                 }
             }
             Formula::True | Formula::False => {}
-            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => scan(g, known, links),
-            Formula::And(a, b) | Formula::Or(a, b) | Formula::Implies(a, b) | Formula::Iff(a, b) => {
+            Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => {
+                scan(g, known, links)
+            }
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
                 scan(a, known, links);
                 scan(b, known, links)
             }
@@ -737,12 +1051,23 @@ fn loose_free_vars(axiom: &Axiom) -> Vec<VarId> {
 
 fn gen_axiom(sig: &Signature, t: &mut Tape, name: String) -> Axiom {
     let (formula, vars) = {
-        let mut g = FormulaGen { sig, t, vars: Vec::new(), bound: Vec::new(), free: Vec::new() };
+        let mut g = FormulaGen {
+            sig,
+            t,
+            vars: Vec::new(),
+            bound: Vec::new(),
+            free: Vec::new(),
+        };
         let depth = g.t.pick(5);
         let f = g.formula(depth);
         (f, g.vars)
     };
-    let mut axiom = Axiom { name, formula, vars, origin: None };
+    let mut axiom = Axiom {
+        name,
+        formula,
+        vars,
+        origin: None,
+    };
     if !sig.is_single_sorted() {
         let loose = loose_free_vars(&axiom);
         if !loose.is_empty() {
@@ -750,25 +1075,53 @@ fn gen_axiom(sig: &Signature, t: &mut Tape, name: String) -> Axiom {
         }
     }
     let (formula, vars) = renumber(&axiom.formula, &axiom.vars);
-    Axiom { formula, vars, ..axiom }
+    Axiom {
+        formula,
+        vars,
+        ..axiom
+    }
 }
 
 fn gen_theory(tape: &[u32]) -> Theory {
     let mut t = Tape { data: tape, pos: 0 };
     let sig = gen_signature(&mut t);
-    let name = t.one_of(&["Gen", "Gen_2", "Two words", "Ünïcode"]).to_string();
-    let doc = t.one_of(&["", "A doc string.", "Two\nlines.", "Says \"hi\"", "\"Quoted\" first", "Ends with a quote \"q\""]).to_string();
+    let name = t
+        .one_of(&["Gen", "Gen_2", "Two words", "Ünïcode"])
+        .to_string();
+    let doc = t
+        .one_of(&[
+            "",
+            "A doc string.",
+            "Two\nlines.",
+            "Says \"hi\"",
+            "\"Quoted\" first",
+            "Ends with a quote \"q\"",
+        ])
+        .to_string();
     let mut meta = BTreeMap::new();
     if t.pick(2) == 1 {
-        meta.insert("note".to_string(), t.one_of(&["a note", "x = \"y\"", "über"]).to_string());
+        meta.insert(
+            "note".to_string(),
+            t.one_of(&["a note", "x = \"y\"", "über"]).to_string(),
+        );
     }
     let mut axioms: Vec<Axiom> = Vec::new();
     for i in 0..1 + t.pick(4) {
         let base = t.one_of(&["ax", "all", "theory", "x", "left_identity"]);
-        let name = if axioms.iter().any(|a| a.name == base) { format!("{base}_{i}") } else { base.to_string() };
+        let name = if axioms.iter().any(|a| a.name == base) {
+            format!("{base}_{i}")
+        } else {
+            base.to_string()
+        };
         axioms.push(gen_axiom(&sig, &mut t, name));
     }
-    Theory { name, doc, meta, sig: sig.into(), axioms: axioms.into_iter().map(Into::into).collect() }
+    Theory {
+        name,
+        doc,
+        meta,
+        sig: sig.into(),
+        axioms: axioms.into_iter().map(Into::into).collect(),
+    }
 }
 
 fn tape() -> impl Strategy<Value = Vec<u32>> {
@@ -795,9 +1148,16 @@ proptest! {
 fn every_seed_prints_and_parses_back() {
     for (seed, th) in seeds::all().iter().zip(seed_theories()) {
         let text = th.to_text();
-        let back = Theory::parse(&text, "printed.bk").unwrap_or_else(|e| panic!("seed {} printed as\n{text}\ndoes not parse: {e}", seed.name));
+        let back = Theory::parse(&text, "printed.bk").unwrap_or_else(|e| {
+            panic!("seed {} printed as\n{text}\ndoes not parse: {e}", seed.name)
+        });
         assert_eq!(&back, th, "seed {} printed as\n{text}", seed.name);
-        assert_eq!(back.to_text(), text, "seed {}: printing is stable", seed.name);
+        assert_eq!(
+            back.to_text(),
+            text,
+            "seed {}: printing is stable",
+            seed.name
+        );
         assert_eq!(back.fingerprint(), th.fingerprint());
     }
 }
@@ -861,12 +1221,19 @@ fn change_axiom(sig: &Signature, a: &Axiom, t: &mut Tape) -> Formula {
     a.formula.for_each_atom_term(&mut |t| apps(t, &mut all));
     let same_profile = |f: FuncId| -> Vec<FuncId> {
         let d = sig.func_decl(f);
-        sig.func_ids().filter(|&g| g != f && sig.func_decl(g).args == d.args && sig.func_decl(g).result == d.result).collect()
+        sig.func_ids()
+            .filter(|&g| {
+                g != f && sig.func_decl(g).args == d.args && sig.func_decl(g).result == d.result
+            })
+            .collect()
     };
     let swappable: Vec<(Term, FuncId)> = all
         .iter()
         .flat_map(|term| match term {
-            Term::App(f, _) => same_profile(*f).into_iter().map(|g| (term.clone(), g)).collect::<Vec<_>>(),
+            Term::App(f, _) => same_profile(*f)
+                .into_iter()
+                .map(|g| (term.clone(), g))
+                .collect::<Vec<_>>(),
             Term::Var(_) => vec![],
         })
         .collect();
@@ -874,13 +1241,21 @@ fn change_axiom(sig: &Signature, a: &Axiom, t: &mut Tape) -> Formula {
     match t.pick(3) {
         1 if !swappable.is_empty() => {
             let (old, g) = swappable[t.pick(swappable.len())].clone();
-            let Term::App(_, args) = &old else { unreachable!() };
+            let Term::App(_, args) = &old else {
+                unreachable!()
+            };
             replace_term(&a.formula, &old, &Term::App(g, args.clone()))
         }
         2 if !flippable.is_empty() => {
             let old = flippable[t.pick(flippable.len())].clone();
-            let Term::App(f, args) = &old else { unreachable!() };
-            replace_term(&a.formula, &old, &Term::App(*f, vec![args[1].clone(), args[0].clone()]))
+            let Term::App(f, args) = &old else {
+                unreachable!()
+            };
+            replace_term(
+                &a.formula,
+                &old,
+                &Term::App(*f, vec![args[1].clone(), args[0].clone()]),
+            )
         }
         _ => Formula::not(a.formula.clone()),
     }
@@ -895,7 +1270,9 @@ fn replace_term(f: &Formula, old: &Term, new: &Term) -> Formula {
         }
         match t {
             Term::Var(_) => t.clone(),
-            Term::App(f, args) => Term::App(*f, args.iter().map(|a| term(a, old, new, done)).collect()),
+            Term::App(f, args) => {
+                Term::App(*f, args.iter().map(|a| term(a, old, new, done)).collect())
+            }
         }
     }
     fn formula(f: &Formula, old: &Term, new: &Term, done: &mut bool) -> Formula {
@@ -906,7 +1283,9 @@ fn replace_term(f: &Formula, old: &Term, new: &Term) -> Formula {
                 let x = term(x, old, new, done);
                 Formula::Eq(x, term(y, old, new, done))
             }
-            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|a| term(a, old, new, done)).collect()),
+            Formula::Rel(r, args) => {
+                Formula::Rel(*r, args.iter().map(|a| term(a, old, new, done)).collect())
+            }
             Formula::Not(g) => Formula::Not(b(g)),
             Formula::And(x, y) => {
                 let x = b(x);
@@ -997,10 +1376,19 @@ fn fingerprint_examples() {
         "g2.bk",
     )
     .unwrap();
-    assert_eq!(variant.fingerprint(), fp, "renamed, reordered, duplicated, an equation turned round");
+    assert_eq!(
+        variant.fingerprint(),
+        fp,
+        "renamed, reordered, duplicated, an equation turned round"
+    );
     let mut changed = group.clone();
-    let left_identity = changed.axioms.iter().position(|a| a.name == "left_identity").unwrap();
-    std::sync::Arc::make_mut(&mut changed.axioms[left_identity]).formula = Formula::not(changed.axioms[left_identity].formula.clone());
+    let left_identity = changed
+        .axioms
+        .iter()
+        .position(|a| a.name == "left_identity")
+        .unwrap();
+    std::sync::Arc::make_mut(&mut changed.axioms[left_identity]).formula =
+        Formula::not(changed.axioms[left_identity].formula.clone());
     assert_ne!(changed.fingerprint(), fp);
     let abelian = seeds::load("abelian_group").unwrap();
     assert_ne!(abelian.fingerprint(), fp, "one more axiom");
@@ -1015,10 +1403,16 @@ fn fingerprint_examples() {
 fn permute_symbols(th: &Theory, keys: &[u32]) -> Theory {
     let inverse = |p: &[usize]| {
         let mut inv = vec![0u32; p.len()];
-        p.iter().enumerate().for_each(|(new, &old)| inv[old] = new as u32);
+        p.iter()
+            .enumerate()
+            .for_each(|(new, &old)| inv[old] = new as u32);
         inv
     };
-    let (sp, fp, rp) = (permutation(th.sig.sorts.len(), keys), permutation(th.sig.funcs.len(), &keys[keys.len().min(3)..]), permutation(th.sig.rels.len(), &keys[keys.len().min(7)..]));
+    let (sp, fp, rp) = (
+        permutation(th.sig.sorts.len(), keys),
+        permutation(th.sig.funcs.len(), &keys[keys.len().min(3)..]),
+        permutation(th.sig.rels.len(), &keys[keys.len().min(7)..]),
+    );
     let (si, fi, ri) = (inverse(&sp), inverse(&fp), inverse(&rp));
     let sort = |s: SortId| SortId(si[s.0 as usize]);
     let mut out = th.clone();
@@ -1033,9 +1427,14 @@ fn permute_symbols(th: &Theory, keys: &[u32]) -> Theory {
     for d in &mut sig.rels {
         d.args = d.args.iter().map(|&s| sort(s)).collect();
     }
-    out.axioms = permutation(th.axioms.len(), &keys[keys.len().min(5)..]).into_iter().map(|i| th.axioms[i].clone()).collect();
+    out.axioms = permutation(th.axioms.len(), &keys[keys.len().min(5)..])
+        .into_iter()
+        .map(|i| th.axioms[i].clone())
+        .collect();
     for a in out.axioms.iter_mut().map(std::sync::Arc::make_mut) {
-        a.formula = map_ids(&a.formula, &|v| v, &|f| FuncId(fi[f.0 as usize]), &|r| RelId(ri[r.0 as usize]));
+        a.formula = map_ids(&a.formula, &|v| v, &|f| FuncId(fi[f.0 as usize]), &|r| {
+            RelId(ri[r.0 as usize])
+        });
         a.vars.iter_mut().for_each(|v| v.sort = sort(v.sort));
     }
     out
@@ -1049,22 +1448,38 @@ fn renaming_exists(a: &Theory, b: &Theory) -> bool {
         if n == 0 {
             return vec![vec![]];
         }
-        perms(n - 1).into_iter().flat_map(|p| (0..n).map(move |i| {
-            let mut q = p.clone();
-            q.insert(i, (n - 1) as u32);
-            q
-        })).collect()
+        perms(n - 1)
+            .into_iter()
+            .flat_map(|p| {
+                (0..n).map(move |i| {
+                    let mut q = p.clone();
+                    q.insert(i, (n - 1) as u32);
+                    q
+                })
+            })
+            .collect()
     }
-    if (a.sig.sorts.len(), a.sig.funcs.len(), a.sig.rels.len()) != (b.sig.sorts.len(), b.sig.funcs.len(), b.sig.rels.len()) {
+    if (a.sig.sorts.len(), a.sig.funcs.len(), a.sig.rels.len())
+        != (b.sig.sorts.len(), b.sig.funcs.len(), b.sig.rels.len())
+    {
         return false;
     }
     let id = IdentityRenaming::of(b);
-    let target: BTreeSet<Vec<u32>> = b.axioms.iter().map(|x| encode_axiom(x, &id.get())).collect();
+    let target: BTreeSet<Vec<u32>> = b
+        .axioms
+        .iter()
+        .map(|x| encode_axiom(x, &id.get()))
+        .collect();
     for s in perms(a.sig.sorts.len()) {
         for f in perms(a.sig.funcs.len()) {
             let profile_ok = a.sig.funcs.iter().enumerate().all(|(i, d)| {
                 let e = &b.sig.funcs[f[i] as usize];
-                e.args.len() == d.args.len() && e.args.iter().zip(&d.args).all(|(x, y)| x.0 == s[y.0 as usize]) && e.result.0 == s[d.result.0 as usize]
+                e.args.len() == d.args.len()
+                    && e.args
+                        .iter()
+                        .zip(&d.args)
+                        .all(|(x, y)| x.0 == s[y.0 as usize])
+                    && e.result.0 == s[d.result.0 as usize]
             });
             if !profile_ok {
                 continue;
@@ -1072,10 +1487,24 @@ fn renaming_exists(a: &Theory, b: &Theory) -> bool {
             for r in perms(a.sig.rels.len()) {
                 let rels_ok = a.sig.rels.iter().enumerate().all(|(i, d)| {
                     let e = &b.sig.rels[r[i] as usize];
-                    e.args.len() == d.args.len() && e.args.iter().zip(&d.args).all(|(x, y)| x.0 == s[y.0 as usize])
+                    e.args.len() == d.args.len()
+                        && e.args
+                            .iter()
+                            .zip(&d.args)
+                            .all(|(x, y)| x.0 == s[y.0 as usize])
                 });
-                let renaming = Renaming { sorts: &s, funcs: &f, rels: &r };
-                if rels_ok && a.axioms.iter().map(|x| encode_axiom(x, &renaming)).collect::<BTreeSet<_>>() == target {
+                let renaming = Renaming {
+                    sorts: &s,
+                    funcs: &f,
+                    rels: &r,
+                };
+                if rels_ok
+                    && a.axioms
+                        .iter()
+                        .map(|x| encode_axiom(x, &renaming))
+                        .collect::<BTreeSet<_>>()
+                        == target
+                {
                     return true;
                 }
             }
@@ -1133,7 +1562,12 @@ fn reverse_vars(a: &Axiom) -> Axiom {
             Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(flip).collect(), b(g)),
         }
     }
-    Axiom { name: a.name.clone(), formula: formula(&a.formula, &flip), vars: a.vars.iter().rev().cloned().collect(), origin: None }
+    Axiom {
+        name: a.name.clone(),
+        formula: formula(&a.formula, &flip),
+        vars: a.vars.iter().rev().cloned().collect(),
+        origin: None,
+    }
 }
 
 proptest! {
@@ -1168,7 +1602,10 @@ fn refinement_keeps_roles_apart() {
     let a = parse("theory A\nfunc f : 2\nfunc g : 2\naxiom x: f(g(x, y), z) = g(f(x, y), z)\naxiom c: f(x, y) = f(y, x)");
     let b = parse("theory B\nfunc f : 2\nfunc g : 2\naxiom x: f(g(x, y), z) = g(f(x, y), z)\naxiom c: g(x, y) = g(y, x)");
     let c = parse("theory C\nfunc g : 2\nfunc f : 2\naxiom x: g(f(x, y), z) = f(g(x, y), z)\naxiom c: g(x, y) = g(y, x)");
-    assert_eq!(canonical_form(&a).unwrap() == canonical_form(&b).unwrap(), renaming_exists(&a, &b));
+    assert_eq!(
+        canonical_form(&a).unwrap() == canonical_form(&b).unwrap(),
+        renaming_exists(&a, &b)
+    );
     assert_eq!(canonical_form(&a).unwrap(), canonical_form(&c).unwrap());
     assert!(renaming_exists(&a, &c));
 }

@@ -17,35 +17,65 @@ fn theory_body(t: &Theory, score: Option<f64>) -> Body {
         parents: vec![],
         discovery: false,
         notes: t.doc.clone(),
-        score: score.map(|total| Score { total, dims: BTreeMap::from([("novelty".to_string(), total / 2.0)]) }),
+        score: score.map(|total| Score {
+            total,
+            dims: BTreeMap::from([("novelty".to_string(), total / 2.0)]),
+        }),
         aliases: vec![],
         presentations: vec![],
     })
 }
 
 fn z_n(g: &Theory, n: u32) -> Structure {
-    Structure::from_fn(&g.sig, &[n], |f, a| match f {
-        "*" => (a[0] + a[1]) % n,
-        "inv" => (n - a[0]) % n,
-        _ => 0,
-    }, |_, _| false)
+    Structure::from_fn(
+        &g.sig,
+        &[n],
+        |f, a| match f {
+            "*" => (a[0] + a[1]) % n,
+            "inv" => (n - a[0]) % n,
+            _ => 0,
+        },
+        |_, _| false,
+    )
 }
 
 /// A library with seeds, models, a spectrum and conjectures.
 fn populate(lib: &mut Library) -> (String, String) {
     for (i, s) in seeds::all().iter().enumerate() {
         let t = seeds::load(s.name).unwrap();
-        lib.put(theory_body(&t, (i % 3 != 0).then_some(i as f64 / 40.0))).unwrap();
+        lib.put(theory_body(&t, (i % 3 != 0).then_some(i as f64 / 40.0)))
+            .unwrap();
     }
     let g = seeds::load("group").unwrap();
     let gid = theory_body(&g, None).id();
     let mut model_id = String::new();
     for n in 1..=4 {
-        let (r, _) = lib.put(Body::Model(ModelRec { theory_id: gid.clone(), theory_name: g.name.clone(), structure: z_n(&g, n).to_json(&g.sig) })).unwrap();
+        let (r, _) = lib
+            .put(Body::Model(ModelRec {
+                theory_id: gid.clone(),
+                theory_name: g.name.clone(),
+                structure: z_n(&g, n).to_json(&g.sig),
+            }))
+            .unwrap();
         model_id = r.id;
     }
-    let row = |n: u32, c: u128| SpectrumRowRec { sizes: vec![n], iso: Count { value: c, status: birkhoff_checker::budget::Status::Exact }, labeled: Count { value: c, status: birkhoff_checker::budget::Status::Exact } };
-    lib.put(Body::Spectrum(SpectrumRec { theory_id: gid.clone(), theory_name: g.name.clone(), rows: vec![row(1, 1), row(2, 1)] })).unwrap();
+    let row = |n: u32, c: u128| SpectrumRowRec {
+        sizes: vec![n],
+        iso: Count {
+            value: c,
+            status: birkhoff_checker::budget::Status::Exact,
+        },
+        labeled: Count {
+            value: c,
+            status: birkhoff_checker::budget::Status::Exact,
+        },
+    };
+    lib.put(Body::Spectrum(SpectrumRec {
+        theory_id: gid.clone(),
+        theory_name: g.name.clone(),
+        rows: vec![row(1, 1), row(2, 1)],
+    }))
+    .unwrap();
     assert!(statement::parse(&g, "x * x = e").is_ok());
     lib.put(Body::Conjecture(ConjectureRec {
         theory_id: gid.clone(),
@@ -61,10 +91,20 @@ fn populate(lib: &mut Library) -> (String, String) {
     (gid, model_id)
 }
 
-const QUERIES: [&str; 6] = ["group", "assoc identity", "lattice", "", "x * y = y * x", "no such word"];
+const QUERIES: [&str; 6] = [
+    "group",
+    "assoc identity",
+    "lattice",
+    "",
+    "x * y = y * x",
+    "no such word",
+];
 
 fn results(lib: &Library) -> Vec<Vec<birkhoff_library::index::Hit>> {
-    let mut out: Vec<_> = QUERIES.iter().map(|q| lib.search(q, None, 100).unwrap()).collect();
+    let mut out: Vec<_> = QUERIES
+        .iter()
+        .map(|q| lib.search(q, None, 100).unwrap())
+        .collect();
     out.push(lib.search("", Some(0.3), 100).unwrap());
     out.push(lib.search("group", Some(0.1), 100).unwrap());
     out
@@ -104,17 +144,35 @@ fn backtest_catches_a_tampered_model() {
     assert_eq!(clean.checked["model"], 4);
     // Z_4 with one product changed is no longer a group.
     let path = lib.path_of(&model_id).unwrap();
-    let mut rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     rec["structure"]["functions"]["*"][1][1] = serde_json::json!(3);
     std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
     let report = backtest::run(&lib, None).unwrap();
-    let problems: Vec<&str> = report.failures.iter().filter(|f| f.file.contains(&model_id)).map(|f| f.problem.as_str()).collect();
-    assert!(problems.iter().any(|p| p.contains("not a model of Group")), "{problems:?}");
-    assert!(problems.iter().any(|p| p.contains("does not match its ID")), "{problems:?}");
+    let problems: Vec<&str> = report
+        .failures
+        .iter()
+        .filter(|f| f.file.contains(&model_id))
+        .map(|f| f.problem.as_str())
+        .collect();
+    assert!(
+        problems.iter().any(|p| p.contains("not a model of Group")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.contains("does not match its ID")),
+        "{problems:?}"
+    );
     // A file that is not JSON at all is a failure too, not skipped.
-    std::fs::write(dir.path().join("models").join("mod-0000000000000000.json"), b"{garbage").unwrap();
+    std::fs::write(
+        dir.path().join("models").join("mod-0000000000000000.json"),
+        b"{garbage",
+    )
+    .unwrap();
     let report = backtest::run(&lib, None).unwrap();
-    assert!(report.failures.iter().any(|f| f.file.contains("mod-0000000000000000") && f.problem.contains("not a valid record")));
+    assert!(report.failures.iter().any(
+        |f| f.file.contains("mod-0000000000000000") && f.problem.contains("not a valid record")
+    ));
 }
 
 #[test]
@@ -129,10 +187,20 @@ fn a_record_linked_outside_the_library_is_refused_not_read() {
     std::fs::rename(&path, &moved).unwrap();
     std::os::unix::fs::symlink(&moved, &path).unwrap();
     let e = lib.get(&model_id).unwrap_err().to_string();
-    assert!(e.starts_with(&format!("{}: a symbolic link", path.display())), "{e}");
+    assert!(
+        e.starts_with(&format!("{}: a symbolic link", path.display())),
+        "{e}"
+    );
     assert!(lib.list("model").unwrap().iter().all(|r| r.id != model_id));
     let report = backtest::run(&lib, None).unwrap();
-    assert!(report.failures.iter().any(|f| f.file.contains(&model_id) && f.problem.contains("symbolic link")), "{:?}", report.failures);
+    assert!(
+        report
+            .failures
+            .iter()
+            .any(|f| f.file.contains(&model_id) && f.problem.contains("symbolic link")),
+        "{:?}",
+        report.failures
+    );
 }
 
 #[test]
@@ -142,12 +210,22 @@ fn a_commit_journal_linked_outside_the_library_is_not_carried_out() {
     // A journal outside, with a report to publish, and a link to it where a killed cycle leaves one.
     let outside = tempfile::tempdir().unwrap();
     let journal = outside.path().join("commit.json");
-    std::fs::write(&journal, r#"{"number": 1, "records": [], "report": {"planted": true}, "markdown": "planted"}"#).unwrap();
+    std::fs::write(
+        &journal,
+        r#"{"number": 1, "records": [], "report": {"planted": true}, "markdown": "planted"}"#,
+    )
+    .unwrap();
     let link = dir.path().join("reports/commit.json");
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&journal, &link).unwrap();
-    let e = Library::open(dir.path()).err().expect("the link is refused").to_string();
-    assert!(e.starts_with(&format!("{}: a symbolic link", link.display())), "{e}");
+    let e = Library::open(dir.path())
+        .err()
+        .expect("the link is refused")
+        .to_string();
+    assert!(
+        e.starts_with(&format!("{}: a symbolic link", link.display())),
+        "{e}"
+    );
     assert!(!dir.path().join("reports/cycle-0001.json").exists());
 }
 
@@ -171,7 +249,14 @@ fn refuted_conjecture_needs_a_real_countermodel() {
     assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
     lib.put(Body::Conjecture(conj("x * y = y * x"))).unwrap();
     let report = backtest::run(&lib, None).unwrap();
-    assert!(report.failures.iter().any(|f| f.problem.contains("satisfies the statement")), "{:?}", report.failures);
+    assert!(
+        report
+            .failures
+            .iter()
+            .any(|f| f.problem.contains("satisfies the statement")),
+        "{:?}",
+        report.failures
+    );
 }
 
 #[test]
@@ -187,15 +272,29 @@ fn concurrent_writers_do_not_corrupt() {
                 let mut lib = Library::open(root).unwrap();
                 lib.put(theory_body(g, Some(0.5))).unwrap();
                 for n in 1..=6 {
-                    lib.put(Body::Model(ModelRec { theory_id: gid.clone(), theory_name: "Group".into(), structure: z_n(g, n).to_json(&g.sig) })).unwrap();
-                    lib.add_report(|k| (serde_json::json!({ "cycle": k, "writer": w }), format!("# Cycle {k}\n"))).unwrap();
+                    lib.put(Body::Model(ModelRec {
+                        theory_id: gid.clone(),
+                        theory_name: "Group".into(),
+                        structure: z_n(g, n).to_json(&g.sig),
+                    }))
+                    .unwrap();
+                    lib.add_report(|k| {
+                        (
+                            serde_json::json!({ "cycle": k, "writer": w }),
+                            format!("# Cycle {k}\n"),
+                        )
+                    })
+                    .unwrap();
                 }
             });
         }
     });
     let mut lib = Library::open(dir.path()).unwrap();
     assert_eq!(lib.list("model").unwrap().len(), 6);
-    assert_eq!(lib.report_numbers().unwrap(), (1..=24).collect::<Vec<u64>>());
+    assert_eq!(
+        lib.report_numbers().unwrap(),
+        (1..=24).collect::<Vec<u64>>()
+    );
     for n in 1..=24 {
         assert_eq!(lib.report(n).unwrap()["cycle"], n);
         assert!(lib.markdown_path(n).exists());
@@ -204,7 +303,10 @@ fn concurrent_writers_do_not_corrupt() {
     let before = results(&lib);
     lib.reindex().unwrap();
     assert_eq!(results(&lib), before);
-    let leftovers: Vec<_> = walk(dir.path()).into_iter().filter(|p| p.to_string_lossy().contains(".partial-")).collect();
+    let leftovers: Vec<_> = walk(dir.path())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains(".partial-"))
+        .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
@@ -213,15 +315,27 @@ fn names_never_escape_the_library() {
     let outer = tempfile::tempdir().unwrap();
     let root = outer.path().join("lib");
     let mut lib = Library::open(&root).unwrap();
-    for bad in ["../../etc/passwd", "/etc/passwd", "thy-../../../x", "..", "thy-0123456789abcdeg"] {
-        assert!(matches!(lib.get(bad), Err(birkhoff_library::Error::BadId(_))), "{bad}");
+    for bad in [
+        "../../etc/passwd",
+        "/etc/passwd",
+        "thy-../../../x",
+        "..",
+        "thy-0123456789abcdeg",
+    ] {
+        assert!(
+            matches!(lib.get(bad), Err(birkhoff_library::Error::BadId(_))),
+            "{bad}"
+        );
     }
     let mut t = seeds::load("magma").unwrap();
     t.name = "../../etc/passwd".into();
     let (rec, _) = lib.put(theory_body(&t, None)).unwrap();
     assert_eq!(lib.get(&rec.id).unwrap().body.name(), "../../etc/passwd");
     assert!(lib.path_of(&rec.id).unwrap().starts_with(&root));
-    let outside: Vec<_> = walk(outer.path()).into_iter().filter(|p| !p.starts_with(&root)).collect();
+    let outside: Vec<_> = walk(outer.path())
+        .into_iter()
+        .filter(|p| !p.starts_with(&root))
+        .collect();
     assert!(outside.is_empty(), "{outside:?}");
 }
 
@@ -243,19 +357,52 @@ fn research_documents_are_searched_synced_and_reindexed() {
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("research/some-loop");
     std::fs::create_dir_all(ws.join("records/leads")).unwrap();
-    std::fs::write(ws.join("SYNTHESIS.md"), "# Synthesis\nzanzibarword appears here only\n").unwrap();
-    std::fs::write(ws.join("records/leads/L-001.yaml"), "id: L-001\ntitle: quokkaword\n").unwrap();
+    std::fs::write(
+        ws.join("SYNTHESIS.md"),
+        "# Synthesis\nzanzibarword appears here only\n",
+    )
+    .unwrap();
+    std::fs::write(
+        ws.join("records/leads/L-001.yaml"),
+        "id: L-001\ntitle: quokkaword\n",
+    )
+    .unwrap();
     // Neither a file outside records/<kind>/ nor a scratch file is indexed.
     std::fs::write(ws.join("NOTES.md"), "wombatword\n").unwrap();
     let mut lib = Library::open(dir.path()).unwrap();
-    let ids = |lib: &Library, q: &str| lib.search(q, None, 10).unwrap().into_iter().map(|h| (h.id, h.kind)).collect::<Vec<_>>();
-    assert_eq!(ids(&lib, "zanzibarword"), [("research/some-loop/SYNTHESIS.md".to_string(), "research".to_string())]);
-    assert_eq!(ids(&lib, "quokkaword"), [("research/some-loop/records/leads/L-001.yaml".to_string(), "research".to_string())]);
+    let ids = |lib: &Library, q: &str| {
+        lib.search(q, None, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.id, h.kind))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(&lib, "zanzibarword"),
+        [(
+            "research/some-loop/SYNTHESIS.md".to_string(),
+            "research".to_string()
+        )]
+    );
+    assert_eq!(
+        ids(&lib, "quokkaword"),
+        [(
+            "research/some-loop/records/leads/L-001.yaml".to_string(),
+            "research".to_string()
+        )]
+    );
     assert!(ids(&lib, "wombatword").is_empty());
     // A scored search never returns documents, which have no score.
-    assert!(lib.search("zanzibarword", Some(0.0), 10).unwrap().is_empty());
+    assert!(lib
+        .search("zanzibarword", Some(0.0), 10)
+        .unwrap()
+        .is_empty());
     // An edit reaches the index when the writer syncs; a removed file leaves it.
-    std::fs::write(ws.join("SYNTHESIS.md"), "# Synthesis\nnow it says capybaraword\n").unwrap();
+    std::fs::write(
+        ws.join("SYNTHESIS.md"),
+        "# Synthesis\nnow it says capybaraword\n",
+    )
+    .unwrap();
     std::fs::remove_file(ws.join("records/leads/L-001.yaml")).unwrap();
     lib.sync_documents().unwrap();
     assert!(ids(&lib, "zanzibarword").is_empty() && ids(&lib, "quokkaword").is_empty());

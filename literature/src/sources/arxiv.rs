@@ -13,13 +13,19 @@ pub fn search_path(query: &str, max_results: usize) -> String {
 
 /// The request looking up these identifiers at once.
 pub fn id_list_path(ids: &[String]) -> String {
-    format!("/query?id_list={}&max_results={}", enc(&ids.join(",")), ids.len())
+    format!(
+        "/query?id_list={}&max_results={}",
+        enc(&ids.join(",")),
+        ids.len()
+    )
 }
 
 /// The arXiv categories of a domain, primary first (the protocol's map, §5).
 pub fn categories(domain: &str) -> &'static [&'static str] {
     match domain {
-        "algebra" => &["math.RA", "math.GR", "math.AC", "math.RT", "math.CT", "math.QA"],
+        "algebra" => &[
+            "math.RA", "math.GR", "math.AC", "math.RT", "math.CT", "math.QA",
+        ],
         "logic" => &["math.LO", "math.CT", "math.GN"],
         "combinatorics" => &["math.CO", "math.PR", "math.RT"],
         "number-theory" => &["math.NT", "math.AG", "math.CO"],
@@ -31,7 +37,14 @@ pub fn categories(domain: &str) -> &'static [&'static str] {
 
 /// Quotes a phrase for arXiv's query syntax (quotes inside are dropped).
 pub fn phrase(words: &str) -> String {
-    format!("\"{}\"", words.replace('"', " ").split_whitespace().collect::<Vec<_>>().join(" "))
+    format!(
+        "\"{}\"",
+        words
+            .replace('"', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
 }
 
 /// The entries of an Atom feed. An error entry (arXiv reports a bad query as an entry whose id
@@ -45,13 +58,20 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, ParseError> {
     let mut text = String::new();
     let mut saw_feed = false;
     loop {
-        let ev = reader.read_event().map_err(|e| ParseError::new(format!("malformed XML at byte {}: {e}", reader.error_position())))?;
+        let ev = reader.read_event().map_err(|e| {
+            ParseError::new(format!(
+                "malformed XML at byte {}: {e}",
+                reader.error_position()
+            ))
+        })?;
         match ev {
             Event::Start(e) => {
                 let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
                 if path.is_empty() {
                     if local(&name) != "feed" {
-                        return Err(ParseError::new(format!("not an Atom feed: the root element is <{name}>")));
+                        return Err(ParseError::new(format!(
+                            "not an Atom feed: the root element is <{name}>"
+                        )));
                     }
                     saw_feed = true;
                 }
@@ -64,22 +84,33 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, ParseError> {
             Event::Empty(e) => {
                 let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
                 if path.is_empty() {
-                    return Err(ParseError::new(format!("not an Atom feed: the root element is <{name}/>")));
+                    return Err(ParseError::new(format!(
+                        "not an Atom feed: the root element is <{name}/>"
+                    )));
                 }
             }
             Event::Text(t) => {
-                let s = t.xml_content().map_err(|e| ParseError::new(format!("bad text: {e}")))?;
+                let s = t
+                    .xml_content()
+                    .map_err(|e| ParseError::new(format!("bad text: {e}")))?;
                 text.push_str(&s);
             }
             Event::CData(t) => {
-                let s = t.decode().map_err(|e| ParseError::new(format!("bad CDATA: {e}")))?;
+                let s = t
+                    .decode()
+                    .map_err(|e| ParseError::new(format!("bad CDATA: {e}")))?;
                 text.push_str(&s);
             }
             Event::GeneralRef(r) => {
-                if let Some(c) = r.resolve_char_ref().map_err(|e| ParseError::new(format!("bad character reference: {e}")))? {
+                if let Some(c) = r
+                    .resolve_char_ref()
+                    .map_err(|e| ParseError::new(format!("bad character reference: {e}")))?
+                {
                     text.push(c);
                 } else {
-                    let name = r.decode().map_err(|e| ParseError::new(format!("bad entity: {e}")))?;
+                    let name = r
+                        .decode()
+                        .map_err(|e| ParseError::new(format!("bad entity: {e}")))?;
                     text.push(match name.as_ref() {
                         "amp" => '&',
                         "lt" => '<',
@@ -93,7 +124,10 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, ParseError> {
             Event::End(_) => {
                 let name = path.pop().unwrap_or_default();
                 if let Some(entry) = cur.as_mut() {
-                    let parent = path.last().map(|p| local(p).to_string()).unwrap_or_default();
+                    let parent = path
+                        .last()
+                        .map(|p| local(p).to_string())
+                        .unwrap_or_default();
                     let value = text.trim().to_string();
                     match (parent.as_str(), name.as_str()) {
                         ("entry", n) if local(n) == "id" => entry.id = value,
@@ -120,7 +154,10 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, ParseError> {
         return Err(ParseError::new("empty response: no Atom feed".to_string()));
     }
     if !path.is_empty() {
-        return Err(ParseError::new(format!("malformed XML: <{}> is not closed", path.join("> <"))));
+        return Err(ParseError::new(format!(
+            "malformed XML: <{}> is not closed",
+            path.join("> <")
+        )));
     }
     Ok(papers)
 }
@@ -142,13 +179,17 @@ struct Entry {
 impl Entry {
     fn into_paper(self) -> Result<Paper, ParseError> {
         if self.id.contains("/api/errors") {
-            return Err(ParseError::new(format!("arXiv reports an error: {}", self.summary)));
+            return Err(ParseError::new(format!(
+                "arXiv reports an error: {}",
+                self.summary
+            )));
         }
-        let raw = self
-            .id
-            .split("/abs/")
-            .nth(1)
-            .ok_or_else(|| ParseError::new(format!("entry id `{}` is not an arXiv abstract URL", self.id)))?;
+        let raw = self.id.split("/abs/").nth(1).ok_or_else(|| {
+            ParseError::new(format!(
+                "entry id `{}` is not an arXiv abstract URL",
+                self.id
+            ))
+        })?;
         if self.title.is_empty() {
             return Err(ParseError::new(format!("entry {raw} has no title")));
         }

@@ -34,5 +34,6 @@ pub fn enc(s: &str) -> String {
 
 /// Parses JSON, naming the source in the error.
 pub(crate) fn json(body: &str, what: &str) -> Result<serde_json::Value, ParseError> {
-    serde_json::from_str(body).map_err(|e| ParseError::new(format!("malformed JSON from {what}: {e}")))
+    serde_json::from_str(body)
+        .map_err(|e| ParseError::new(format!("malformed JSON from {what}: {e}")))
 }

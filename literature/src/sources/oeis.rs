@@ -45,28 +45,69 @@ pub fn parse(body: &str) -> Result<Vec<Sequence>, ParseError> {
         Value::Object(o) => match o.get("results") {
             Some(Value::Array(a)) => a,
             Some(Value::Null) | None if o.contains_key("count") => return Ok(Vec::new()),
-            _ => return Err(ParseError::new("the OEIS: no `results` in the response".to_string())),
+            _ => {
+                return Err(ParseError::new(
+                    "the OEIS: no `results` in the response".to_string(),
+                ))
+            }
         },
-        _ => return Err(ParseError::new("the OEIS: expected a list or an object".to_string())),
+        _ => {
+            return Err(ParseError::new(
+                "the OEIS: expected a list or an object".to_string(),
+            ))
+        }
     };
     // A sequence with a negative term counts nothing and can match no spectrum: it is left out.
-    Ok(items.iter().map(sequence).collect::<Result<Vec<_>, _>>()?.into_iter().flatten().collect())
+    Ok(items
+        .iter()
+        .map(sequence)
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect())
 }
 
 fn sequence(v: &Value) -> Result<Option<Sequence>, ParseError> {
-    let number = v.get("number").and_then(Value::as_u64).ok_or_else(|| ParseError::new("the OEIS: a result without `number`".to_string()))?;
-    let name = v.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-    let data = v.get("data").and_then(Value::as_str).ok_or_else(|| ParseError::new(format!("the OEIS: A{number:06} without `data`")))?;
+    let number = v
+        .get("number")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ParseError::new("the OEIS: a result without `number`".to_string()))?;
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let data = v
+        .get("data")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ParseError::new(format!("the OEIS: A{number:06} without `data`")))?;
     let terms = data
         .split(',')
-        .map(|t| t.trim().parse::<i128>().map_err(|_| ParseError::new(format!("the OEIS: A{number:06} has a term `{t}` that is not a number"))))
+        .map(|t| {
+            t.trim().parse::<i128>().map_err(|_| {
+                ParseError::new(format!(
+                    "the OEIS: A{number:06} has a term `{t}` that is not a number"
+                ))
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let Ok(terms) = terms.into_iter().map(u64::try_from).collect::<Result<Vec<u64>, _>>() else { return Ok(None) };
+    let Ok(terms) = terms
+        .into_iter()
+        .map(u64::try_from)
+        .collect::<Result<Vec<u64>, _>>()
+    else {
+        return Ok(None);
+    };
     let offset = v
         .get("offset")
         .and_then(Value::as_str)
         .and_then(|o| o.split(',').next())
         .and_then(|o| o.trim().parse().ok())
         .unwrap_or(0);
-    Ok(Some(Sequence { a_number: format!("A{number:06}"), name, terms, offset }))
+    Ok(Some(Sequence {
+        a_number: format!("A{number:06}"),
+        name,
+        terms,
+        offset,
+    }))
 }

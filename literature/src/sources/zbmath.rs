@@ -8,7 +8,10 @@ use serde_json::Value;
 
 /// The request of a search.
 pub fn search_path(query: &str, per_page: usize) -> String {
-    format!("/document/_search?search_string={}&page=0&results_per_page={per_page}", enc(query))
+    format!(
+        "/document/_search?search_string={}&page=0&results_per_page={per_page}",
+        enc(query)
+    )
 }
 
 /// The request looking up one document by its id.
@@ -23,7 +26,9 @@ pub fn parse_search(body: &str) -> Result<Vec<Paper>, ParseError> {
         Some(Value::Array(items)) => items.iter().map(document).collect(),
         Some(Value::Null) => Ok(Vec::new()),
         Some(doc @ Value::Object(_)) => Ok(vec![document(doc)?]),
-        _ => Err(ParseError::new("zbMATH Open: no `result` in the response".to_string())),
+        _ => Err(ParseError::new(
+            "zbMATH Open: no `result` in the response".to_string(),
+        )),
     }
 }
 
@@ -33,7 +38,9 @@ pub fn parse_document(body: &str) -> Result<Paper, ParseError> {
     match v.get("result") {
         Some(doc @ Value::Object(_)) => document(doc),
         Some(Value::Array(items)) if items.len() == 1 => document(&items[0]),
-        _ => Err(ParseError::new("zbMATH Open: no single document in `result`".to_string())),
+        _ => Err(ParseError::new(
+            "zbMATH Open: no single document in `result`".to_string(),
+        )),
     }
 }
 
@@ -47,7 +54,11 @@ fn document(v: &Value) -> Result<Paper, ParseError> {
     let authors = v
         .pointer("/contributors/authors")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| x.get("name").and_then(Value::as_str).map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     // zbMATH gives the year as text ("1935"); some records have a number.
     let year = match v.get("year") {
@@ -62,13 +73,25 @@ fn document(v: &Value) -> Result<Paper, ParseError> {
         _ => None,
     };
     if p.ids.zbmath.is_none() {
-        return Err(ParseError::new(format!("zbMATH Open: document \"{title}\" has no `id`")));
+        return Err(ParseError::new(format!(
+            "zbMATH Open: document \"{title}\" has no `id`"
+        )));
     }
-    let doi = v.get("doi").and_then(Value::as_str).map(str::to_string).or_else(|| {
-        v.get("links")?.as_array()?.iter().find_map(|l| {
-            (l.get("type").and_then(Value::as_str) == Some("doi")).then(|| l.get("identifier").and_then(Value::as_str).map(str::to_string)).flatten()
-        })
-    });
+    let doi = v
+        .get("doi")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| {
+            v.get("links")?.as_array()?.iter().find_map(|l| {
+                (l.get("type").and_then(Value::as_str) == Some("doi"))
+                    .then(|| {
+                        l.get("identifier")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    })
+                    .flatten()
+            })
+        });
     p.ids.doi = doi.as_deref().map(normalize_doi);
     p.abstract_text = v
         .get("editorial_contributions")

@@ -29,7 +29,13 @@ pub struct Reply {
 impl Reply {
     /// HTTP 200 with this body and content type.
     pub fn ok(body: &str, content_type: &'static str) -> Reply {
-        Reply { status: 200, body: body.to_string(), content_type, delay: Duration::ZERO, location: None }
+        Reply {
+            status: 200,
+            body: body.to_string(),
+            content_type,
+            delay: Duration::ZERO,
+            location: None,
+        }
     }
     /// HTTP 200 with an Atom body (arXiv).
     pub fn xml(body: &str) -> Reply {
@@ -41,11 +47,20 @@ impl Reply {
     }
     /// Another status (404, 429, 503...) with a JSON content type.
     pub fn status(status: u16, body: &str) -> Reply {
-        Reply { status, body: body.to_string(), content_type: "application/json", delay: Duration::ZERO, location: None }
+        Reply {
+            status,
+            body: body.to_string(),
+            content_type: "application/json",
+            delay: Duration::ZERO,
+            location: None,
+        }
     }
     /// HTTP 302 to `location`.
     pub fn redirect(location: &str) -> Reply {
-        Reply { location: Some(location.to_string()), ..Reply::status(302, "") }
+        Reply {
+            location: Some(location.to_string()),
+            ..Reply::status(302, "")
+        }
     }
     /// The same reply after `delay`.
     pub fn after(mut self, delay: Duration) -> Reply {
@@ -81,11 +96,22 @@ impl Server {
             let (r, l) = (r.clone(), l.clone());
             std::thread::spawn(move || handle(stream, &r, &l));
         });
-        Server { base, routes, log, stop }
+        Server {
+            base,
+            routes,
+            log,
+            stop,
+        }
     }
 
     /// Adds a route: `method`, a path prefix (`/arxiv/query`), substrings of the decoded target.
-    pub fn route(&self, method: &'static str, prefix: &str, contains: &[&str], replies: Vec<Reply>) {
+    pub fn route(
+        &self,
+        method: &'static str,
+        prefix: &str,
+        contains: &[&str],
+        replies: Vec<Reply>,
+    ) {
         self.routes.lock().unwrap().push(Route {
             method,
             prefix: prefix.to_string(),
@@ -102,7 +128,10 @@ impl Server {
 
     /// How many requests so far contain `needle`.
     pub fn count(&self, needle: &str) -> usize {
-        self.requests().iter().filter(|r| r.contains(needle)).count()
+        self.requests()
+            .iter()
+            .filter(|r| r.contains(needle))
+            .count()
     }
 }
 
@@ -120,7 +149,9 @@ pub fn decode(s: &str) -> String {
     while i < b.len() {
         match b[i] {
             b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hex = std::str::from_utf8(&b[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 match hex {
                     Some(v) => {
                         out.push(v);
@@ -163,12 +194,18 @@ fn handle(mut stream: TcpStream, routes: &Mutex<Vec<Route>>, log: &Mutex<Vec<Str
     let mut body = vec![0u8; length];
     let _ = reader.read_exact(&mut body);
     let body = String::from_utf8_lossy(&body).into_owned();
-    log.lock().unwrap().push(format!("{method} {target} {body}").trim_end().to_string());
+    log.lock()
+        .unwrap()
+        .push(format!("{method} {target} {body}").trim_end().to_string());
     let reply = {
         let mut rs = routes.lock().unwrap();
-        let found = rs
-            .iter_mut()
-            .find(|r| r.method == method && target.starts_with(&r.prefix) && r.contains.iter().all(|c| target.contains(c.as_str()) || body.contains(c.as_str())));
+        let found = rs.iter_mut().find(|r| {
+            r.method == method
+                && target.starts_with(&r.prefix)
+                && r.contains
+                    .iter()
+                    .all(|c| target.contains(c.as_str()) || body.contains(c.as_str()))
+        });
         match found {
             Some(r) => {
                 let reply = r.replies[r.served.min(r.replies.len() - 1)].clone();
@@ -186,7 +223,9 @@ fn handle(mut stream: TcpStream, routes: &Mutex<Vec<Route>>, log: &Mutex<Vec<Str
         503 => "Service Unavailable",
         _ => "Status",
     };
-    let location = reply.location.map_or(String::new(), |l| format!("Location: {l}\r\n"));
+    let location = reply
+        .location
+        .map_or(String::new(), |l| format!("Location: {l}\r\n"));
     let head = format!(
         "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{location}Connection: close\r\n\r\n",
         reply.status,
@@ -245,7 +284,11 @@ impl Silent {
             a.fetch_add(1, Ordering::SeqCst);
             open.push(stream);
         });
-        Silent { base, accepted, stop }
+        Silent {
+            base,
+            accepted,
+            stop,
+        }
     }
 
     /// How many connections were accepted so far.

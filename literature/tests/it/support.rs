@@ -9,7 +9,11 @@ pub fn subject() -> Subject {
         key: "test-moufang".into(),
         title: "Moufang loops".into(),
         names: vec!["Moufang loop".into()],
-        axioms_in_words: vec!["Moufang identity".into(), "identity element".into(), "division".into()],
+        axioms_in_words: vec![
+            "Moufang identity".into(),
+            "identity element".into(),
+            "division".into(),
+        ],
         related: vec!["Bol loop".into(), "group".into()],
         iso_spectrum: vec![1, 1, 1, 2, 6],
         labeled_spectrum: vec![1, 3, 7, 19],

@@ -28,14 +28,35 @@ pub fn pdflatex_or_skip(test: &str) -> bool {
 
 /// The text of a PDF, by pdftotext.
 pub fn pdf_text(pdf: &Path) -> String {
-    let o = std::process::Command::new("pdftotext").arg(pdf).arg("-").output().expect("pdftotext runs");
+    let o = std::process::Command::new("pdftotext")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs");
     assert!(o.status.success(), "pdftotext failed on {}", pdf.display());
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// Stores a theory record for `text` under `name` (a discovery), with its real fingerprint.
-pub fn put_theory(lib: &mut Library, name: &str, text: &str, notes: &str, parents: Vec<String>) -> Record {
+pub fn put_theory(
+    lib: &mut Library,
+    name: &str,
+    text: &str,
+    notes: &str,
+    parents: Vec<String>,
+) -> Record {
     let t = birkhoff_engine::Theory::parse(text, "test").expect("the test theory parses");
-    let rec = TheoryRec { name: name.into(), text: t.to_text(), fingerprint: t.fingerprint().to_string(), origin: notes.into(), parents, discovery: true, notes: notes.into(), score: None, aliases: vec![], presentations: vec![] };
+    let rec = TheoryRec {
+        name: name.into(),
+        text: t.to_text(),
+        fingerprint: t.fingerprint().to_string(),
+        origin: notes.into(),
+        parents,
+        discovery: true,
+        notes: notes.into(),
+        score: None,
+        aliases: vec![],
+        presentations: vec![],
+    };
     lib.put(Body::Theory(rec)).expect("stored").0
 }

@@ -7,7 +7,10 @@ use birkhoff_scorer::{gather, score, Evidence, Policy, Scores, Weights};
 use std::time::Duration;
 
 fn budget() -> Budget {
-    Budget { time: Some(Duration::from_secs(10)), ..Budget::default() }
+    Budget {
+        time: Some(Duration::from_secs(10)),
+        ..Budget::default()
+    }
 }
 
 fn scores_of(t: &Theory, max_size: u32) -> Scores {
@@ -29,12 +32,24 @@ fn only_trivial_models_means_no_richness() {
     assert_eq!(s.structure, Some(0.0));
     let group = scores_of(&seeds::load("group").unwrap(), 6);
     assert!(group.richness.unwrap() > 0.5, "{group:?}");
-    assert!(group.total > s.total, "group {} vs trivial {}", group.total, s.total);
+    assert!(
+        group.total > s.total,
+        "group {} vs trivial {}",
+        group.total,
+        s.total
+    );
 }
 
 #[test]
 fn group_is_more_natural_than_magma() {
-    let naturality = |name| score(&Evidence::syntactic(&seeds::load(name).unwrap()), &Weights::default()).naturality.unwrap();
+    let naturality = |name| {
+        score(
+            &Evidence::syntactic(&seeds::load(name).unwrap()),
+            &Weights::default(),
+        )
+        .naturality
+        .unwrap()
+    };
     assert!(naturality("group") > naturality("magma") + 0.5);
     assert!(naturality("quandle") > 0.6, "{}", naturality("quandle"));
 }
@@ -43,7 +58,11 @@ fn group_is_more_natural_than_magma() {
 fn a_redundant_axiom_lowers_independence() {
     let monoid = seeds::load("monoid").unwrap();
     let s = scores_of(&monoid, 3);
-    assert_eq!(s.independence, Some(1.0), "each monoid axiom has a countermodel");
+    assert_eq!(
+        s.independence,
+        Some(1.0),
+        "each monoid axiom has a countermodel"
+    );
     // With commutativity each identity law follows from the other, so neither can be shown
     // independent; associativity and commutativity can.
     let redundant = theory("theory CommMonoid\nfunc * : 2\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom comm: x * y = y * x\naxiom left: e * x = x\naxiom right: x * e = x\n");
@@ -57,22 +76,36 @@ fn known_spectra_are_not_novel_and_gaps_are_selective() {
     assert_eq!(group.novelty, Some(0.0));
     assert!(group.connections.unwrap() > 0.99);
     let field = scores_of(&seeds::load("field").unwrap(), 6);
-    assert!(field.selectivity.unwrap() > 0.5, "fields exist only at prime powers: {field:?}");
+    assert!(
+        field.selectivity.unwrap() > 0.5,
+        "fields exist only at prime powers: {field:?}"
+    );
     let group_gaps = group.selectivity.unwrap();
     assert_eq!(group_gaps, 0.0, "groups exist at every size");
 }
 
 #[test]
 fn commutative_models_are_structurally_thinner() {
-    let groups = scores_of(&seeds::load("group").unwrap(), 6).structure.unwrap();
-    let abelian = scores_of(&seeds::load("abelian_group").unwrap(), 6).structure.unwrap();
-    assert!(groups > abelian, "S3 is a non-commutative witness: {groups} vs {abelian}");
+    let groups = scores_of(&seeds::load("group").unwrap(), 6)
+        .structure
+        .unwrap();
+    let abelian = scores_of(&seeds::load("abelian_group").unwrap(), 6)
+        .structure
+        .unwrap();
+    assert!(
+        groups > abelian,
+        "S3 is a non-commutative witness: {groups} vs {abelian}"
+    );
 }
 
 #[test]
 fn weights_are_validated_and_change_the_total() {
-    assert!(Weights::from_json(r#"{"richnes": 1}"#).unwrap_err().contains("richnes"));
-    assert!(Weights::from_json(r#"{"richness": -1}"#).unwrap_err().contains("richness"));
+    assert!(Weights::from_json(r#"{"richnes": 1}"#)
+        .unwrap_err()
+        .contains("richnes"));
+    assert!(Weights::from_json(r#"{"richness": -1}"#)
+        .unwrap_err()
+        .contains("richness"));
     let only_economy = Weights::from_json(r#"{"non_triviality":0,"richness":0,"novelty":0,"independence":0,"naturality":0,"connections":0,"structure":0,"conjecture_yield":0,"selectivity":0,"economy":1}"#).unwrap();
     let g = seeds::load("group").unwrap();
     let s = score(&Evidence::syntactic(&g), &only_economy);
@@ -99,12 +132,22 @@ fn theorems_found_automatically_raise_the_conjecture_yield() {
 /// scoring each theory alone, in order.
 #[test]
 fn scoring_many_theories_at_once_gives_each_ones_scores() {
-    let (graph, _) = birkhoff_engine::derivation::explore(&[seeds::load("semigroup").unwrap(), seeds::load("group").unwrap()], 2);
+    let (graph, _) = birkhoff_engine::derivation::explore(
+        &[
+            seeds::load("semigroup").unwrap(),
+            seeds::load("group").unwrap(),
+        ],
+        2,
+    );
     let theories: Vec<&Theory> = graph.graph.node_weights().map(|n| &n.theory).collect();
     assert!(theories.len() > 100, "{}", theories.len());
     let w = Weights::default();
-    let together: Vec<_> = rayon::iter::ParallelIterator::collect(birkhoff_scorer::score_syntactic_all(&theories, &w));
-    let alone: Vec<_> = theories.iter().map(|t| score(&Evidence::syntactic(t), &w)).collect();
+    let together: Vec<_> =
+        rayon::iter::ParallelIterator::collect(birkhoff_scorer::score_syntactic_all(&theories, &w));
+    let alone: Vec<_> = theories
+        .iter()
+        .map(|t| score(&Evidence::syntactic(t), &w))
+        .collect();
     assert_eq!(together, alone);
 }
 
@@ -112,14 +155,33 @@ fn scoring_many_theories_at_once_gives_each_ones_scores() {
 fn a_new_standing_with_a_known_spectrum_becomes_unknown() {
     use birkhoff_scorer::identify::{unless_spectrum_known, Standing};
     use birkhoff_scorer::spectrum::{exact, known_spectra};
-    let new = || Standing::New { reason: "it differs from each known theory with its signature".into() };
+    let new = || Standing::New {
+        reason: "it differs from each known theory with its signature".into(),
+    };
     // Loops: 1, 1, 1, 2, 6 (A057771). A theory shown new with exactly this spectrum may be loops
     // through a definition no comparison tried: it is not called new.
-    let loops: Vec<_> = [1, 1, 1, 2, 6].iter().enumerate().map(|(i, &c)| exact(i as u32 + 1, c)).collect();
+    let loops: Vec<_> = [1, 1, 1, 2, 6]
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| exact(i as u32 + 1, c))
+        .collect();
     let st = unless_spectrum_known(new(), &loops, &known_spectra());
-    assert!(matches!(&st, Standing::Unknown { names, .. } if names.iter().any(|n| n.contains("loop"))), "{st:?}");
+    assert!(
+        matches!(&st, Standing::Unknown { names, .. } if names.iter().any(|n| n.contains("loop"))),
+        "{st:?}"
+    );
     // One count off, or too few sizes with models to tell: it stays new.
-    let other: Vec<_> = [1, 1, 1, 2, 7].iter().enumerate().map(|(i, &c)| exact(i as u32 + 1, c)).collect();
-    assert!(matches!(unless_spectrum_known(new(), &other, &known_spectra()), Standing::New { .. }));
-    assert!(matches!(unless_spectrum_known(new(), &loops[..3], &known_spectra()), Standing::New { .. }));
+    let other: Vec<_> = [1, 1, 1, 2, 7]
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| exact(i as u32 + 1, c))
+        .collect();
+    assert!(matches!(
+        unless_spectrum_known(new(), &other, &known_spectra()),
+        Standing::New { .. }
+    ));
+    assert!(matches!(
+        unless_spectrum_known(new(), &loops[..3], &known_spectra()),
+        Standing::New { .. }
+    ));
 }

@@ -53,7 +53,9 @@ const LETTERS: [&str; 6] = ["x", "y", "z", "w", "u", "v"];
 
 /// The name of the `i`-th variable of `sort`; the sort's name is added when there are several.
 pub fn var_name(sig: &Signature, sort: SortId, i: usize) -> String {
-    let base = LETTERS.get(i).map_or_else(|| format!("x{i}"), |s| s.to_string());
+    let base = LETTERS
+        .get(i)
+        .map_or_else(|| format!("x{i}"), |s| s.to_string());
     if sig.sorts.len() == 1 {
         base
     } else {
@@ -75,16 +77,26 @@ impl<'a> Points<'a> {
         let mut len = 0usize;
         for m in models {
             if m.sizes.iter().any(|&n| n > u8::MAX as u32 + 1) {
-                return Err(format!("models of size {:?} are too large for fingerprints (at most 256 elements)", m.sizes));
+                return Err(format!(
+                    "models of size {:?} are too large for fingerprints (at most 256 elements)",
+                    m.sizes
+                ));
             }
-            let count = vars.iter().try_fold(1usize, |acc, v| acc.checked_mul(m.sizes[v.sort.0 as usize] as usize));
+            let count = vars.iter().try_fold(1usize, |acc, v| {
+                acc.checked_mul(m.sizes[v.sort.0 as usize] as usize)
+            });
             let Some(count) = count.filter(|c| len + c <= max) else {
                 return Err(format!("the models and variables give more than {max} points to evaluate terms at; lower the size or the number of variables"));
             };
             ranges.push((len, count));
             len += count;
         }
-        Ok(Points { models, vars, ranges, len })
+        Ok(Points {
+            models,
+            vars,
+            ranges,
+            len,
+        })
     }
 
     /// The value of variable `v` at every point: the assignments of a model in mixed radix,
@@ -109,7 +121,9 @@ impl<'a> Points<'a> {
         for (m, &(start, count)) in self.models.iter().zip(&self.ranges) {
             let table = &m.funcs[f.0 as usize];
             for p in start..start + count {
-                let index = d.args.iter().zip(args).fold(0usize, |acc, (s, a)| acc * m.sizes[s.0 as usize] as usize + a[p] as usize);
+                let index = d.args.iter().zip(args).fold(0usize, |acc, (s, a)| {
+                    acc * m.sizes[s.0 as usize] as usize + a[p] as usize
+                });
                 out[p] = table[index] as u8;
             }
         }
@@ -148,7 +162,11 @@ impl Growth {
         }
         same.push(self.reps.len());
         self.by_size[sort.0 as usize][size].push(self.reps.len());
-        self.reps.push(Rep { term, depth, values });
+        self.reps.push(Rep {
+            term,
+            depth,
+            values,
+        });
     }
 }
 
@@ -158,7 +176,11 @@ fn compositions(total: usize, parts: usize) -> Vec<Vec<usize>> {
         return if total == 0 { vec![vec![]] } else { vec![] };
     }
     (1..=total.saturating_sub(parts - 1))
-        .flat_map(|first| compositions(total - first, parts - 1).into_iter().map(move |rest| [vec![first], rest].concat()))
+        .flat_map(|first| {
+            compositions(total - first, parts - 1)
+                .into_iter()
+                .map(move |rest| [vec![first], rest].concat())
+        })
         .collect()
 }
 
@@ -180,40 +202,90 @@ fn choices(lens: Vec<usize>) -> impl Iterator<Item = Vec<usize>> {
 /// Builds the terms up to `limits.depth` from representatives and returns the candidate
 /// equations. `stop` is polled now and then (Ctrl-C, a deadline). `Err` when the points are too
 /// many to evaluate.
-pub fn find(sig: &Signature, models: &[Structure], limits: &Limits, stop: &dyn Fn() -> bool) -> Result<Candidates, String> {
-    let vars: Vec<VarDecl> = sig.sort_ids().flat_map(|s| (0..limits.vars_per_sort).map(move |i| (s, i))).map(|(s, i)| VarDecl { name: var_name(sig, s, i), sort: s }).collect();
+pub fn find(
+    sig: &Signature,
+    models: &[Structure],
+    limits: &Limits,
+    stop: &dyn Fn() -> bool,
+) -> Result<Candidates, String> {
+    let vars: Vec<VarDecl> = sig
+        .sort_ids()
+        .flat_map(|s| (0..limits.vars_per_sort).map(move |i| (s, i)))
+        .map(|(s, i)| VarDecl {
+            name: var_name(sig, s, i),
+            sort: s,
+        })
+        .collect();
     let points = Points::new(models, &vars, limits.max_points)?;
     let max_arity = sig.funcs.iter().map(|f| f.args.len()).max().unwrap_or(0);
     let max_size = (0..limits.depth).fold(1usize, |m, _| 1 + max_arity * m);
-    let mut g = Growth { reps: Vec::new(), classes: HashMap::new(), by_size: vec![vec![Vec::new(); max_size + 1]; sig.sorts.len()], equations: Vec::new(), terms: 0 };
+    let mut g = Growth {
+        reps: Vec::new(),
+        classes: HashMap::new(),
+        by_size: vec![vec![Vec::new(); max_size + 1]; sig.sorts.len()],
+        equations: Vec::new(),
+        terms: 0,
+    };
     for (i, v) in vars.iter().enumerate() {
         g.add(Term::Var(VarId(i as u32)), v.sort, 1, 0, points.variable(i));
     }
     for f in sig.func_ids().filter(|&f| sig.func_decl(f).args.is_empty()) {
-        g.add(Term::App(f, vec![]), sig.func_decl(f).result, 1, 0, points.apply(sig, f, &[]));
+        g.add(
+            Term::App(f, vec![]),
+            sig.func_decl(f).result,
+            1,
+            0,
+            points.apply(sig, f, &[]),
+        );
     }
-    let cut_short = |g: &Growth| g.terms >= limits.max_terms || (g.terms.is_multiple_of(256) && stop());
+    let cut_short =
+        |g: &Growth| g.terms >= limits.max_terms || (g.terms.is_multiple_of(256) && stop());
     for size in 2..=max_size {
         for f in sig.func_ids() {
             let d = sig.func_decl(f);
             for parts in compositions(size - 1, d.args.len()) {
                 // Arguments are smaller than `size`, so these lists do not grow while we add.
-                let lists: Vec<Vec<usize>> = d.args.iter().zip(&parts).map(|(s, &k)| g.by_size[s.0 as usize][k].clone()).collect();
+                let lists: Vec<Vec<usize>> = d
+                    .args
+                    .iter()
+                    .zip(&parts)
+                    .map(|(s, &k)| g.by_size[s.0 as usize][k].clone())
+                    .collect();
                 for choice in choices(lists.iter().map(Vec::len).collect()) {
-                    let args: Vec<&Rep> = choice.iter().zip(&lists).map(|(&c, l)| &g.reps[l[c]]).collect();
+                    let args: Vec<&Rep> = choice
+                        .iter()
+                        .zip(&lists)
+                        .map(|(&c, l)| &g.reps[l[c]])
+                        .collect();
                     let depth = 1 + args.iter().map(|a| a.depth).max().unwrap_or(0);
                     if depth > limits.depth {
                         continue;
                     }
-                    let values = points.apply(sig, f, &args.iter().map(|a| a.values.as_slice()).collect::<Vec<_>>());
+                    let values = points.apply(
+                        sig,
+                        f,
+                        &args.iter().map(|a| a.values.as_slice()).collect::<Vec<_>>(),
+                    );
                     let term = Term::App(f, args.iter().map(|a| a.term.clone()).collect());
                     g.add(term, d.result, size, depth, values);
                     if cut_short(&g) {
-                        return Ok(Candidates { vars, equations: g.equations, terms: g.terms, classes: g.reps.len(), complete: false });
+                        return Ok(Candidates {
+                            vars,
+                            equations: g.equations,
+                            terms: g.terms,
+                            classes: g.reps.len(),
+                            complete: false,
+                        });
                     }
                 }
             }
         }
     }
-    Ok(Candidates { vars, equations: g.equations, terms: g.terms, classes: g.reps.len(), complete: true })
+    Ok(Candidates {
+        vars,
+        equations: g.equations,
+        terms: g.terms,
+        classes: g.reps.len(),
+        complete: true,
+    })
 }

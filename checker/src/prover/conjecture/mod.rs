@@ -25,11 +25,11 @@
 pub mod candidates;
 
 use super::certificate::{self, Certificate};
-use crate::spectrum::{size_tuple_count, SizeTuples};
 use super::rewrite::{self, Equation};
 use super::{prove_with, Attempt, Strategy, Verdict};
 use crate::budget::Budget;
 use crate::finder::{self, FinderError};
+use crate::spectrum::{size_tuple_count, SizeTuples};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::Signature;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
@@ -84,7 +84,9 @@ impl Default for Options {
 
 impl Options {
     fn cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// The prover's plan for one conjecture. When every model up to `max_size` was checked, no
@@ -93,8 +95,16 @@ impl Options {
         let mut plan = vec![Strategy::Saturation { time_share: 50 }];
         #[cfg(feature = "z3")]
         plan.push(Strategy::Z3 { time_share: 50 });
-        let min_size = if models_complete { self.max_size + 1 } else { 1 };
-        plan.push(Strategy::Countermodel { min_size, max_size: self.max_size + self.beyond, time_share: 100 });
+        let min_size = if models_complete {
+            self.max_size + 1
+        } else {
+            1
+        };
+        plan.push(Strategy::Countermodel {
+            min_size,
+            max_size: self.max_size + self.beyond,
+            time_share: 100,
+        });
         plan
     }
 }
@@ -160,8 +170,13 @@ impl Status {
     /// The evidence, in a few words.
     pub fn evidence(&self) -> String {
         match self {
-            Status::Proved { certificate } => format!("certificate of {} steps, replayed", certificate.total_steps()),
-            Status::ProvedByZ3 { .. } => "Z3 unsat (trusts the solver; weaker than a certificate)".into(),
+            Status::Proved { certificate } => format!(
+                "certificate of {} steps, replayed",
+                certificate.total_steps()
+            ),
+            Status::ProvedByZ3 { .. } => {
+                "Z3 unsat (trusts the solver; weaker than a certificate)".into()
+            }
             Status::Refuted { model, .. } => format!("countermodel of size {:?}", model.sizes),
             Status::Open { .. } => "none within the budget".into(),
             Status::NotTried => "not tried".into(),
@@ -203,7 +218,12 @@ pub struct Conjecture {
 impl Conjecture {
     /// The conjecture as an axiom (its variables universal), for the prover and the evaluator.
     pub fn axiom(&self, name: &str) -> Axiom {
-        Axiom { name: name.into(), formula: Formula::Eq(self.lhs.clone(), self.rhs.clone()), vars: self.vars.clone(), origin: None }
+        Axiom {
+            name: name.into(),
+            formula: Formula::Eq(self.lhs.clone(), self.rhs.clone()),
+            vars: self.vars.clone(),
+            origin: None,
+        }
     }
 }
 
@@ -256,12 +276,29 @@ pub struct Report {
 }
 
 /// Every isomorphism class with each sort of 1 to `max_size` elements.
-fn models(theory: &Theory, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<(Vec<Structure>, ModelCheck), FinderError> {
+fn models(
+    theory: &Theory,
+    opts: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(Vec<Structure>, ModelCheck), FinderError> {
     let tuples = SizeTuples::between(theory.sig.sorts.len(), 1, opts.max_size);
-    progress(Progress::Stage { name: "models", steps: size_tuple_count(theory.sig.sorts.len(), 1, opts.max_size).min(u64::MAX as u128) as u64 });
-    let budget = Budget { time: Some(opts.model_time), cancel: opts.cancel.clone(), ..Budget::default() };
+    progress(Progress::Stage {
+        name: "models",
+        steps: size_tuple_count(theory.sig.sorts.len(), 1, opts.max_size).min(u64::MAX as u128)
+            as u64,
+    });
+    let budget = Budget {
+        time: Some(opts.model_time),
+        cancel: opts.cancel.clone(),
+        ..Budget::default()
+    };
     let mut out = Vec::new();
-    let mut check = ModelCheck { sizes: Vec::new(), classes: 0, complete: true, note: None };
+    let mut check = ModelCheck {
+        sizes: Vec::new(),
+        classes: 0,
+        complete: true,
+        note: None,
+    };
     for sizes in tuples {
         let e = match finder::enumerate(theory, &sizes, &budget, finder::Options::default()) {
             Ok(e) => e,
@@ -307,11 +344,22 @@ fn renamed(sig: &Signature, vars: &[VarDecl], l: &Term, r: &Term) -> (Term, Term
         .enumerate()
         .map(|(i, v)| {
             let sort = vars[v.0 as usize].sort;
-            let nth = order[..i].iter().filter(|w| vars[w.0 as usize].sort == sort).count();
-            VarDecl { name: candidates::var_name(sig, sort, nth), sort }
+            let nth = order[..i]
+                .iter()
+                .filter(|w| vars[w.0 as usize].sort == sort)
+                .count();
+            VarDecl {
+                name: candidates::var_name(sig, sort, nth),
+                sort,
+            }
         })
         .collect();
-    let value = |v: VarId| order.iter().position(|&w| w == v).map(|i| Term::Var(VarId(i as u32)));
+    let value = |v: VarId| {
+        order
+            .iter()
+            .position(|&w| w == v)
+            .map(|i| Term::Var(VarId(i as u32)))
+    };
     let sub = |t: &Term| certificate::substitute(t, &value).expect("every variable was numbered");
     (sub(l), sub(r), decls)
 }
@@ -321,7 +369,15 @@ fn renamed(sig: &Signature, vars: &[VarDecl], l: &Term, r: &Term) -> (Term, Term
 fn normal_form(sig: &Signature, vars: &[VarDecl], l: &Term, r: &Term) -> Conjecture {
     let make = |l: &Term, r: &Term| {
         let (lhs, rhs, vars) = renamed(sig, vars, l, r);
-        let mut c = Conjecture { equation: String::new(), size: term_size(&lhs) + term_size(&rhs), lhs, rhs, vars, status: Status::NotTried, seconds: 0.0 };
+        let mut c = Conjecture {
+            equation: String::new(),
+            size: term_size(&lhs) + term_size(&rhs),
+            lhs,
+            rhs,
+            vars,
+            status: Status::NotTried,
+            seconds: 0.0,
+        };
         let a = c.axiom("");
         c.equation = FormulaPrinter::new(sig, &a).formula(&a.formula);
         c
@@ -337,23 +393,41 @@ fn normal_form(sig: &Signature, vars: &[VarDecl], l: &Term, r: &Term) -> Conject
 
 /// Runs the conjecture engine on `theory`. `Err` only for internal errors (a model or a
 /// candidate that the evaluator contradicts) and theories the finder cannot take at all.
-pub fn conjecture(theory: &Theory, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Report, FinderError> {
+pub fn conjecture(
+    theory: &Theory,
+    opts: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, FinderError> {
     let (models, model_check) = models(theory, opts, progress)?;
     conjecture_with_models(theory, models, model_check, opts, progress)
 }
 
 /// Points (assignments of the variables) one model gives a fingerprint.
 fn points(m: &Structure, vars_per_sort: usize) -> usize {
-    m.sizes.iter().map(|&n| (n as usize).saturating_pow(vars_per_sort as u32)).fold(1, usize::saturating_mul)
+    m.sizes
+        .iter()
+        .map(|&n| (n as usize).saturating_pow(vars_per_sort as u32))
+        .fold(1, usize::saturating_mul)
 }
 
 /// [`conjecture`] on models already found (every isomorphism class of the sizes in `check`,
 /// when it says complete), as the scorer has them. When the models give more than
 /// `opts.max_points` points, the largest sizes are left out, and the check says so.
-pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut model_check: ModelCheck, opts: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Report, FinderError> {
+pub fn conjecture_with_models(
+    theory: &Theory,
+    mut models: Vec<Structure>,
+    mut model_check: ModelCheck,
+    opts: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Report, FinderError> {
     let sig = &theory.sig;
     models.sort_by_key(|m| (m.sizes.iter().sum::<u32>(), m.sizes.clone()));
-    while models.iter().map(|m| points(m, opts.vars_per_sort)).fold(0, usize::saturating_add) > opts.max_points {
+    while models
+        .iter()
+        .map(|m| points(m, opts.vars_per_sort))
+        .fold(0, usize::saturating_add)
+        > opts.max_points
+    {
         let largest = models.last().map(|m| m.sizes.clone()).unwrap_or_default();
         models.retain(|m| m.sizes != largest);
         model_check.sizes.retain(|s| *s != largest);
@@ -361,11 +435,25 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
         model_check.note = Some(format!("models of sizes {largest:?} and up were left out: too many points to evaluate terms at"));
     }
     model_check.classes = models.len();
-    progress(Progress::Stage { name: "terms", steps: 0 });
-    let limits = candidates::Limits { depth: opts.depth, vars_per_sort: opts.vars_per_sort, max_terms: opts.max_terms, max_points: opts.max_points };
-    let found = candidates::find(sig, &models, &limits, &|| opts.cancelled()).map_err(FinderError::Encoding)?;
+    progress(Progress::Stage {
+        name: "terms",
+        steps: 0,
+    });
+    let limits = candidates::Limits {
+        depth: opts.depth,
+        vars_per_sort: opts.vars_per_sort,
+        max_terms: opts.max_terms,
+        max_points: opts.max_points,
+    };
+    let found = candidates::find(sig, &models, &limits, &|| opts.cancelled())
+        .map_err(FinderError::Encoding)?;
     let mut seen = HashSet::new();
-    let mut todo: Vec<Conjecture> = found.equations.iter().map(|(l, r)| normal_form(sig, &found.vars, l, r)).filter(|c| seen.insert((c.lhs.clone(), c.rhs.clone()))).collect();
+    let mut todo: Vec<Conjecture> = found
+        .equations
+        .iter()
+        .map(|(l, r)| normal_form(sig, &found.vars, l, r))
+        .filter(|c| seen.insert((c.lhs.clone(), c.rhs.clone())))
+        .collect();
     todo.sort_by(|a, b| (a.size, &a.equation).cmp(&(b.size, &b.equation)));
     let mut report = Report {
         theory: theory.name.clone(),
@@ -383,10 +471,25 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
         counts: Counts::default(),
         interrupted: false,
     };
-    let axioms: Vec<(Term, Term, Vec<VarDecl>)> = theory.axioms.iter().flat_map(|a| certificate::equations(a).into_iter().map(|(l, r)| (l.clone(), r.clone(), a.vars.clone()))).collect();
+    let axioms: Vec<(Term, Term, Vec<VarDecl>)> = theory
+        .axioms
+        .iter()
+        .flat_map(|a| {
+            certificate::equations(a)
+                .into_iter()
+                .map(|(l, r)| (l.clone(), r.clone(), a.vars.clone()))
+        })
+        .collect();
     let plan = opts.plan(report.models.complete);
-    let prover = super::Options { timeout: opts.per_conjecture, cancel: opts.cancel.clone(), ..super::Options::default() };
-    progress(Progress::Stage { name: "proving", steps: todo.len() as u64 });
+    let prover = super::Options {
+        timeout: opts.per_conjecture,
+        cancel: opts.cancel.clone(),
+        ..super::Options::default()
+    };
+    progress(Progress::Stage {
+        name: "proving",
+        steps: todo.len() as u64,
+    });
     let mut tried = 0;
     // Countermodels found so far: one refutes many conjectures (`conjecture group --depth 2` met
     // 26 refutations with 3 distinct countermodels, each found again at 1.5 s), so they are tried
@@ -394,11 +497,15 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
     let mut countermodels: Vec<Structure> = Vec::new();
     for mut c in todo {
         progress(Progress::Step);
-        if one_rewrite_from(sig, &c, &axioms, &report.conjectures, |s| matches!(s, Status::Proved { .. } | Status::ProvedByZ3 { .. })) {
+        if one_rewrite_from(sig, &c, &axioms, &report.conjectures, |s| {
+            matches!(s, Status::Proved { .. } | Status::ProvedByZ3 { .. })
+        }) {
             report.trivial += 1;
             continue;
         }
-        if one_rewrite_from(sig, &c, &[], &report.conjectures, |s| matches!(s, Status::Open { .. })) {
+        if one_rewrite_from(sig, &c, &[], &report.conjectures, |s| {
+            matches!(s, Status::Open { .. })
+        }) {
             report.implied_by_open += 1;
             continue;
         }
@@ -409,7 +516,9 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
         if opts.cancelled() {
             report.interrupted = true;
         }
-        let known = countermodels.iter().find_map(|m| eval::falsify(sig, m, &goal).map(|witness| (m.clone(), witness)));
+        let known = countermodels
+            .iter()
+            .find_map(|m| eval::falsify(sig, m, &goal).map(|witness| (m.clone(), witness)));
         if let Some((model, witness)) = known {
             report.refuted_by_earlier += 1;
             c.status = Status::Refuted { model, witness };
@@ -423,7 +532,9 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
                 Verdict::ProvedByZ3 { detail } => Status::ProvedByZ3 { detail },
                 Verdict::Disproved { model, witness } => Status::Refuted { model, witness },
                 Verdict::Unknown if opts.cancelled() => Status::NotTried,
-                Verdict::Unknown => Status::Open { tried: answer.attempts },
+                Verdict::Unknown => Status::Open {
+                    tried: answer.attempts,
+                },
             };
             if let Status::Refuted { model, .. } = &c.status {
                 countermodels.push(model.clone());
@@ -438,10 +549,28 @@ pub fn conjecture_with_models(theory: &Theory, mut models: Vec<Structure>, mut m
 
 /// Whether `c` is one rewrite away from one of `axioms` or from a conjecture of `kept` whose
 /// status passes `accept`.
-fn one_rewrite_from(sig: &Signature, c: &Conjecture, axioms: &[(Term, Term, Vec<VarDecl>)], kept: &[Conjecture], accept: fn(&Status) -> bool) -> bool {
-    let from_axioms = axioms.iter().map(|(lhs, rhs, vars)| Equation { lhs, rhs, vars });
-    let from_kept = kept.iter().filter(|k| accept(&k.status)).map(|k| Equation { lhs: &k.lhs, rhs: &k.rhs, vars: &k.vars });
-    rewrite::one_step(sig, &c.vars, &c.lhs, &c.rhs, &from_axioms.chain(from_kept).collect::<Vec<_>>())
+fn one_rewrite_from(
+    sig: &Signature,
+    c: &Conjecture,
+    axioms: &[(Term, Term, Vec<VarDecl>)],
+    kept: &[Conjecture],
+    accept: fn(&Status) -> bool,
+) -> bool {
+    let from_axioms = axioms
+        .iter()
+        .map(|(lhs, rhs, vars)| Equation { lhs, rhs, vars });
+    let from_kept = kept.iter().filter(|k| accept(&k.status)).map(|k| Equation {
+        lhs: &k.lhs,
+        rhs: &k.rhs,
+        vars: &k.vars,
+    });
+    rewrite::one_step(
+        sig,
+        &c.vars,
+        &c.lhs,
+        &c.rhs,
+        &from_axioms.chain(from_kept).collect::<Vec<_>>(),
+    )
 }
 
 fn counts(cs: &[Conjecture]) -> Counts {
