@@ -465,64 +465,6 @@ fn from_key(template: &Structure, k: &[u8]) -> Structure {
     s
 }
 
-/// The classes found by other engines (canonical keys with |Aut|), ordered by canonical form and
-/// cut to the model limit. `template` is any structure of the right shape (`None`: no model).
-#[cfg(feature = "z3")]
-pub(crate) fn merge_classes(
-    template: Option<&Structure>,
-    parts: impl IntoIterator<Item = HashMap<Box<[u8]>, u128>>,
-    limit: Option<u64>,
-) -> Vec<IsoClass> {
-    let merged: std::collections::BTreeMap<Box<[u8]>, u128> = parts.into_iter().flatten().collect();
-    let mut classes: Vec<IsoClass> = match template {
-        Some(tpl) => merged
-            .into_iter()
-            .map(|(k, aut)| IsoClass {
-                model: from_key(tpl, &k),
-                automorphisms: aut,
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    if let Some(m) = limit {
-        classes.truncate(m as usize);
-    }
-    classes
-}
-
-/// The enumeration of an engine that meets models one by one (SAT, Z3): `classes` ordered by
-/// canonical form, counts exact when `finished`.
-pub(crate) fn blocked_enumeration(
-    sizes: &[u32],
-    classes: Vec<IsoClass>,
-    finished: bool,
-    met: u64,
-    nodes: u64,
-    elapsed: Duration,
-    canon: Duration,
-    verify: Duration,
-) -> Enumeration {
-    let mut labeled = LabeledSum::default();
-    classes
-        .iter()
-        .for_each(|c| labeled.add(sizes, c.automorphisms));
-    Enumeration {
-        sizes: sizes.to_vec(),
-        iso: Count::from_search(classes.len() as u128, finished),
-        labeled: labeled.count(finished),
-        classes,
-        models_met: met,
-        nodes,
-        elapsed,
-        timing: Timing {
-            search: 0.0,
-            canon: canon.as_secs_f64(),
-            verify: verify.as_secs_f64(),
-            merge: 0.0,
-        },
-    }
-}
-
 /// Re-checks a new class's representative with the evaluator, timed in `timing.verify`. False
 /// (the error kept in `error` and the search stopped) when the evaluator rejects it.
 fn checked(

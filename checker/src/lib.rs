@@ -10,6 +10,7 @@
 //! A spectrum is read by [`oeis`] (which known sequences it matches, offline) and [`patterns`]
 //! (open conjectures about the orders that have models).
 pub(crate) mod bits;
+mod blocking;
 pub mod budget;
 pub mod finder;
 pub mod implied;

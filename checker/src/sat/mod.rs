@@ -19,14 +19,11 @@ pub mod automorphism;
 pub mod encode;
 pub mod onto;
 
+use crate::blocking::{self, BlockingSolver};
 use crate::budget::{Budget, Count, Meter};
-use crate::finder::{
-    blocked_enumeration, key, verify, Enumeration, FinderError, FirstModel, IsoClass,
-};
-use crate::iso;
+use crate::finder::{verify, Enumeration, FinderError, FirstModel};
 use birkhoff_engine::{Structure, Theory};
 use encode::{EncodeError, Encoding, Lit, Sink, Symmetry};
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -212,8 +209,7 @@ fn check_sizes(t: &Theory, sizes: &[u32]) -> Result<(), FinderError> {
     Ok(())
 }
 
-impl Sat {
-    /// `Some(true)` with a model, `Some(false)` when there is none, `None` when stopped.
+impl BlockingSolver for Sat {
     fn solve(&mut self) -> Option<bool> {
         if self.exhausted {
             return Some(false);
@@ -221,6 +217,34 @@ impl Sat {
         self.solver.solve()
     }
 
+    fn model(&self) -> Structure {
+        self.enc
+            .structure(&|l| self.solver.value(l).unwrap_or(false))
+    }
+
+    /// Excludes exactly this table assignment. Entries forced by the encoding (a sort of one
+    /// element) are left out of the clause; a structure with none free leaves nothing to find
+    /// (adding the empty clause through the crate left the next call answering "satisfiable":
+    /// an enumeration of size 1 never ended).
+    fn block(&mut self, s: &Structure) {
+        let mut lits: Vec<Lit> = self
+            .enc
+            .literals_of(s)
+            .into_iter()
+            .map(|l| -l)
+            .filter(|&l| l != encode::FALSE)
+            .collect();
+        lits.sort_unstable();
+        lits.dedup();
+        if lits.is_empty() {
+            self.exhausted = true;
+        } else {
+            self.solver.add_clause(lits);
+        }
+    }
+}
+
+impl Sat {
     /// The first-model search: `Some(true)` with a model (read it with [`Sat::model`] before
     /// adding clauses), `Some(false)` when there is none, `None` when stopped. The tries need an
     /// encoding built [`Symmetry::Switched`] (`build` builds a formula larger than
@@ -290,32 +314,6 @@ impl Sat {
         }
         self.solve()
     }
-
-    fn model(&self) -> Structure {
-        self.enc
-            .structure(&|l| self.solver.value(l).unwrap_or(false))
-    }
-
-    /// Excludes exactly this table assignment. Entries forced by the encoding (a sort of one
-    /// element) are left out of the clause; a structure with none free leaves nothing to find
-    /// (adding the empty clause through the crate left the next call answering "satisfiable":
-    /// an enumeration of size 1 never ended).
-    fn block(&mut self, s: &Structure) {
-        let mut lits: Vec<Lit> = self
-            .enc
-            .literals_of(s)
-            .into_iter()
-            .map(|l| -l)
-            .filter(|&l| l != encode::FALSE)
-            .collect();
-        lits.sort_unstable();
-        lits.dedup();
-        if lits.is_empty() {
-            self.exhausted = true;
-        } else {
-            self.solver.add_clause(lits);
-        }
-    }
 }
 
 /// The first model CaDiCaL finds, or its proof that there is none of these sizes.
@@ -366,83 +364,22 @@ const TRY_LITERALS: u64 = 500_000;
 /// [`Sat::first_model`].
 const CONFLICTS_PER_TRY: [i32; 2] = [1_000, 10_000];
 
-/// Largest number of relabelings tried to block a new class's whole orbit (as for Z3).
-const ORBIT_LIMIT: u64 = 720;
-
-/// One representative of every isomorphism class, by enumeration with blocking clauses. The
-/// `nodes` of the result count solver calls (one per model met, plus the last).
+/// One representative of every isomorphism class, by enumeration with blocking clauses
+/// ([`blocking::enumerate`]). The `nodes` of the result count solver calls (one per model met,
+/// plus the last).
 pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     let start = Instant::now();
     crate::problem::check_sizes(&t.sig, sizes)?;
     let meter = Meter::new(budget);
     let stop = Stop::new(budget, None);
-    let mut sat = match build(t, sizes, Symmetry::On, &stop)? {
-        Built::Ready(sat) => Some(sat),
+    let sat = match build(t, sizes, Symmetry::On, &stop)? {
+        Built::Ready(sat) => Some(*sat),
         Built::Stopped => {
             meter.stop();
             None
         }
     };
-    let mut classes: BTreeMap<Box<[u8]>, (Structure, u128)> = BTreeMap::new();
-    let (mut met, mut canon_time, mut verify_time) = (0u64, Duration::ZERO, Duration::ZERO);
-    while let Some(sat) = &mut sat {
-        if !meter.charge(1) {
-            break;
-        }
-        match sat.solve() {
-            Some(true) => {}
-            Some(false) => break,
-            None => {
-                meter.stop();
-                break;
-            }
-        }
-        let m = sat.model();
-        met += 1;
-        let v0 = Instant::now();
-        verify(t, &m)?;
-        verify_time += v0.elapsed();
-        let c0 = Instant::now();
-        let c = iso::canonical_form(&t.sig, &m);
-        canon_time += c0.elapsed();
-        let k = key(&c.form);
-        let new_class = !classes.contains_key(&k);
-        // A new class's whole orbit is blocked when it is small, so the solver meets each class
-        // about once; no class is lost, since every blocked model is isomorphic to one counted.
-        match new_class
-            .then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT))
-            .flatten()
-        {
-            Some(copies) => copies.iter().for_each(|c| sat.block(c)),
-            None => sat.block(&m),
-        }
-        if new_class {
-            classes.insert(k, (c.form, c.automorphisms));
-            budget.report_class();
-            if budget.models.is_some_and(|lim| classes.len() as u64 >= lim) {
-                meter.stop();
-                break;
-            }
-        }
-    }
-    let finished = !meter.stopped();
-    let classes: Vec<IsoClass> = classes
-        .into_values()
-        .map(|(model, automorphisms)| IsoClass {
-            model,
-            automorphisms,
-        })
-        .collect();
-    Ok(blocked_enumeration(
-        sizes,
-        classes,
-        finished,
-        met,
-        meter.nodes(),
-        start.elapsed(),
-        canon_time,
-        verify_time,
-    ))
+    blocking::enumerate(t, sizes, budget, &meter, sat, start)
 }
 
 /// Counts labeled models by enumerating every one with the solver, without symmetry breaking,
@@ -490,16 +427,5 @@ fn count_directly(
             sat.solver.add_clause(c.iter().copied())
         });
     }
-    let mut n: u128 = 0;
-    loop {
-        match sat.solve() {
-            Some(true) => {}
-            Some(false) => return Ok(Count::from_search(n, true)),
-            None => return Ok(Count::from_search(n, false)),
-        }
-        let m = sat.model();
-        verify(t, &m)?;
-        sat.block(&m);
-        n += 1;
-    }
+    blocking::count_every_model(t, &mut *sat)
 }

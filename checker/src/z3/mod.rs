@@ -25,14 +25,12 @@ pub mod solve;
 
 pub use prove::{prove_unsat, Verdict};
 
+use crate::blocking::{self, BlockingSolver};
 use crate::budget::{Budget, Count, Meter};
-use crate::finder::{
-    blocked_enumeration, key, merge_classes, verify, Enumeration, FinderError, FirstModel,
-};
-use crate::iso;
+use crate::finder::{verify, Enumeration, FinderError, FirstModel};
+use birkhoff_engine::Structure;
 use finite::FiniteProblem;
 use solve::stop_condition;
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use z3::SatResult;
 
@@ -54,6 +52,34 @@ fn loaded() -> Result<(), FinderError> {
 
 fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
     budget.time.map(|t| start + t)
+}
+
+/// A theory's [`FiniteProblem`] searched under a budget: each check stops at `deadline` or on
+/// the budget's cancel flag.
+struct BudgetedSearch<'a> {
+    problem: &'a FiniteProblem,
+    budget: &'a Budget,
+    deadline: Option<Instant>,
+}
+
+impl BlockingSolver for BudgetedSearch<'_> {
+    fn solve(&mut self) -> Option<bool> {
+        match solve::check(&self.problem.solver, self.budget, self.deadline) {
+            SatResult::Sat => Some(true),
+            SatResult::Unsat => Some(false),
+            SatResult::Unknown => None,
+        }
+    }
+
+    fn model(&self) -> Structure {
+        let solver = &self.problem.solver;
+        self.problem
+            .structure(&solver.get_model().expect("sat gives a model"))
+    }
+
+    fn block(&mut self, s: &Structure) {
+        self.problem.block(s)
+    }
 }
 
 /// The first model Z3 finds, or a proof (Z3's `unsat`) that there is none of these sizes.
@@ -82,13 +108,9 @@ pub fn first(
     Ok((outcome, 1, start.elapsed()))
 }
 
-/// Largest number of relabelings tried to block a new class's whole orbit (sizes up to 6 for
-/// one sort; lattices n = 6: over 60 s with single blocking, 7.3 s with orbits); beyond it only
-/// the model met is blocked (5,040 clauses per class at size 7 were not tried).
-const ORBIT_LIMIT: u64 = 720;
-
-/// One representative of every isomorphism class, by enumeration with blocking clauses. The
-/// `nodes` of the result count Z3 checks (one per model met, plus the last).
+/// One representative of every isomorphism class, by enumeration with blocking clauses
+/// ([`blocking::enumerate`]). The `nodes` of the result count Z3 checks (one per model met, plus
+/// the last).
 pub fn enumerate(
     t: &birkhoff_engine::Theory,
     sizes: &[u32],
@@ -99,7 +121,7 @@ pub fn enumerate(
     crate::problem::check_sizes(&t.sig, sizes)?;
     let meter = Meter::new(budget);
     let end = deadline(budget, start);
-    let p = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
+    let problem = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
         Ok(p) => Some(p),
         Err(e) if e.stopped => {
             meter.stop();
@@ -107,59 +129,12 @@ pub fn enumerate(
         }
         Err(e) => return Err(e.into()),
     };
-    let mut classes = HashMap::new();
-    let (mut met, mut canon_time, mut verify_time) = (0u64, Duration::ZERO, Duration::ZERO);
-    let mut template = None;
-    while let Some(p) = &p {
-        if !meter.charge(1) {
-            break;
-        }
-        match solve::check(&p.solver, budget, end) {
-            SatResult::Sat => {}
-            SatResult::Unsat => break,
-            SatResult::Unknown => {
-                meter.stop();
-                break;
-            }
-        }
-        let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
-        met += 1;
-        let v0 = Instant::now();
-        verify(t, &m)?;
-        verify_time += v0.elapsed();
-        let c0 = Instant::now();
-        let c = iso::canonical_form(&t.sig, &m);
-        canon_time += c0.elapsed();
-        let k = key(&c.form);
-        template.get_or_insert(c.form);
-        let new_class = classes.insert(k, c.automorphisms).is_none();
-        // A new class's whole orbit is blocked when it is small, so Z3 meets each class about
-        // once (semigroups n = 4: 2,331 models met for 188 classes with single blocking); no
-        // class is lost, since every blocked model is isomorphic to one already counted.
-        match new_class
-            .then(|| iso::orbit(&t.sig, &m, ORBIT_LIMIT))
-            .flatten()
-        {
-            Some(copies) => copies.iter().for_each(|c| p.block(c)),
-            None => p.block(&m),
-        }
-        if new_class && budget.models.is_some_and(|lim| classes.len() as u64 >= lim) {
-            meter.stop();
-            break;
-        }
-    }
-    let finished = !meter.stopped();
-    let classes = merge_classes(template.as_ref(), [classes], budget.models);
-    Ok(blocked_enumeration(
-        sizes,
-        classes,
-        finished,
-        met,
-        meter.nodes(),
-        start.elapsed(),
-        canon_time,
-        verify_time,
-    ))
+    let search = problem.as_ref().map(|problem| BudgetedSearch {
+        problem,
+        budget,
+        deadline: end,
+    });
+    blocking::enumerate(t, sizes, budget, &meter, search, start)
 }
 
 /// Counts labeled models by enumerating every one with Z3, without symmetry breaking, each
@@ -177,16 +152,10 @@ pub fn count_labeled_directly(
         Err(e) if e.stopped => return Ok(Count::from_search(0, false)),
         p => p?,
     };
-    let mut n: u128 = 0;
-    loop {
-        match solve::check(&p.solver, budget, end) {
-            SatResult::Sat => {}
-            SatResult::Unsat => return Ok(Count::from_search(n, true)),
-            SatResult::Unknown => return Ok(Count::from_search(n, false)),
-        }
-        let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
-        verify(t, &m)?;
-        p.block(&m);
-        n += 1;
-    }
+    let mut search = BudgetedSearch {
+        problem: &p,
+        budget,
+        deadline: end,
+    };
+    blocking::count_every_model(t, &mut search)
 }
