@@ -6,6 +6,8 @@
 # the cycle's report gives its duration and the time spent waiting for the model.
 # Usage: benches/agent_cycle.sh [CYCLES]   (builds the release binary first)
 set -eu
+# Cargo reads the build settings of .cargo/config.toml only inside the workspace.
+cd "$(dirname "$0")/.."
 cycles=${1:-3}
 cargo build --release --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/birkhoff
