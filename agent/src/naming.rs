@@ -5,8 +5,11 @@ use crate::situation::{Candidate, Situation};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;
 
+/// An axiom's name and its formula as printed.
+type PrintedAxiom = (String, String);
+
 /// Each axiom of `t` with its formula as printed.
-fn printed(t: &Theory) -> Vec<(String, String)> {
+fn printed(t: &Theory) -> Vec<PrintedAxiom> {
     t.axioms
         .iter()
         .map(|a| {
@@ -27,8 +30,8 @@ fn camel(name: &str) -> String {
 }
 
 /// The seeds and catalogue entries with their axioms as printed, parsed once.
-fn known() -> &'static [(Theory, Vec<(String, String)>)] {
-    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<(String, String)>)>> =
+fn known() -> &'static [(Theory, Vec<PrintedAxiom>)] {
+    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<PrintedAxiom>)>> =
         std::sync::OnceLock::new();
     KNOWN.get_or_init(|| {
         birkhoff_engine::catalogue::all()
@@ -45,7 +48,7 @@ fn known() -> &'static [(Theory, Vec<(String, String)>)] {
 /// The known theory (seed or catalogue entry) with the most axioms, every one of which `t` has
 /// (as printed), over symbols `t` declares: the class `t` is most plainly that class with laws
 /// added. `None` when no known theory with an axiom fits.
-fn nearest_known(t: &Theory, own: &[(String, String)]) -> Option<&'static Theory> {
+fn nearest_known(t: &Theory, own: &[PrintedAxiom]) -> Option<&'static Theory> {
     let declares = |k: &Theory| {
         k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some())
             && k.sig
@@ -77,7 +80,7 @@ pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
         .find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p))
         .map(|b| (&b.theory, b.name.as_str()))
         .or_else(|| nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str())));
-    let (added, dropped): (Vec<&(String, String)>, Vec<(String, String)>) = match parent {
+    let (added, dropped): (Vec<&PrintedAxiom>, Vec<PrintedAxiom>) = match parent {
         Some((p, _)) => {
             let theirs = printed(p);
             (

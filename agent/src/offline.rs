@@ -225,8 +225,8 @@ fn seed_pool(s: &Situation, why: &mut Vec<String>) -> Vec<String> {
     pool
 }
 
-/// The plan for this cycle, with its reasons in `strategy`: [`plan_narrow`] or, when the run asks
-/// for it (`agent --breadth wide`), [`plan_wide`].
+/// The plan for this cycle, with its reasons in `strategy`: `plan_narrow` or, when the run asks
+/// for it (`agent --breadth wide`), `plan_wide`.
 pub fn plan(s: &Situation) -> Plan {
     match s.breadth {
         Breadth::Narrow => plan_narrow(s),

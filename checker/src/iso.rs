@@ -487,10 +487,11 @@ impl Canonizer {
         }
         let mut labelling: Vec<Vec<u32>> =
             plan.sort_len.iter().map(|&l| vec![0; l as usize]).collect();
-        for si in 0..plan.sort_off.len() {
-            let off = plan.sort_off[si];
-            for p in off..off + plan.sort_len[si] {
-                labelling[si][(self.best_lab[p as usize] - off) as usize] = p - off;
+        for ((sort_labelling, &off), &len) in
+            labelling.iter_mut().zip(&plan.sort_off).zip(&plan.sort_len)
+        {
+            for p in off..off + len {
+                sort_labelling[(self.best_lab[p as usize] - off) as usize] = p - off;
             }
         }
         Canonical {
@@ -898,8 +899,8 @@ impl Canonizer {
         } else {
             (&self.best_lab, c_best.unwrap())
         };
-        for p in 0..n {
-            self.gen_scratch[other[p] as usize] = self.lab[base + p];
+        for (&o, &l) in other[..n].iter().zip(&self.lab[base..base + n]) {
+            self.gen_scratch[o as usize] = l;
         }
         let fixed = self.path[..d]
             .iter()
@@ -930,8 +931,8 @@ fn accumulate(plan: &Plan, s: &Structure, col: &[u32], hash: &mut [u64], digits:
             match args {
                 [] => {}
                 [a] => {
-                    for x in 0..a.len as usize {
-                        if t[x] {
+                    for (x, &holds) in t[..a.len as usize].iter().enumerate() {
+                        if holds {
                             let ex = a.off as usize + x;
                             let h = fmix(sy.salt ^ col[ex] as u64);
                             add(hash, ex, h, 1);
@@ -977,9 +978,9 @@ fn accumulate(plan: &Plan, s: &Structure, col: &[u32], hash: &mut [u64], digits:
                     add(hash, ev, fmix(sy.salt ^ col[ev] as u64), 0);
                 }
                 [a] => {
-                    for x in 0..a.len as usize {
+                    for (x, &value) in t[..a.len as usize].iter().enumerate() {
                         let ex = a.off as usize + x;
-                        let ev = r + t[x] as usize;
+                        let ev = r + value as usize;
                         let h = fmix(sy.salt ^ col[ex] as u64 ^ ((col[ev] as u64) << 21));
                         add(hash, ex, h, 1);
                         add(hash, ev, h, 0);

@@ -65,14 +65,17 @@ pub struct Conjecture {
 }
 
 fn is_prime(n: u32) -> bool {
-    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+    n >= 2
+        && (2..)
+            .take_while(|d| d * d <= n)
+            .all(|d| !n.is_multiple_of(d))
 }
 
 /// The prime p with n = p^k (k ≥ 1), if n is a prime power.
 fn prime_base(n: u32) -> Option<u32> {
-    let p = (2..=n).find(|d| n % d == 0)?;
+    let p = (2..=n).find(|d| n.is_multiple_of(*d))?;
     let mut m = n;
-    while m % p == 0 {
+    while m.is_multiple_of(p) {
         m /= p;
     }
     (m == 1 && is_prime(p)).then_some(p)

@@ -804,7 +804,7 @@ impl<'p> Search<'p> {
     }
 
     /// How many nodes pass between two budget checks of [`Search::run`]: every node on large
-    /// problems, where one node can take long, else [`CHECK_EVERY`].
+    /// problems, where one node can take long, else `CHECK_EVERY`.
     pub fn check_every(&self) -> u64 {
         if self.p.instances() >= LARGE_PROBLEM {
             1

@@ -283,8 +283,8 @@ pub fn explore(bases: &[Theory], depth: usize) -> (Graph, Stats) {
 /// When `on_event` breaks (Ctrl-C, say), the exploration stops after the parent being merged,
 /// and the graph holds everything merged so far ([`Stats::stopped`]).
 ///
-/// Each chunk of the frontier goes through three steps: its moves ([`moves_of`], which need no
-/// graph), looking their results up ([`prepare`], in parallel, against the graph as the previous
+/// Each chunk of the frontier goes through three steps: its moves (`moves_of`, which need no
+/// graph), looking their results up (`prepare`, in parallel, against the graph as the previous
 /// chunk left it), and the merge (on the calling thread). The next chunk's moves run on the pool
 /// while a chunk is merged.
 pub fn explore_with(

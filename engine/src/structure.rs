@@ -242,7 +242,8 @@ impl Structure {
                 shown(k)
             )));
         }
-        let declared: [(&str, &dyn Fn(&str) -> bool); 2] = [
+        type IsDeclared<'a> = &'a dyn Fn(&str) -> bool;
+        let declared: [(&str, IsDeclared); 2] = [
             ("functions", &|n| sig.func(n).is_some()),
             ("relations", &|n| sig.rel(n).is_some()),
         ];

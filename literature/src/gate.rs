@@ -21,8 +21,9 @@ use crate::sources::{arxiv, s2, zbmath, ParseError};
 pub enum Verdict {
     /// The lookup by identifier returned this record, and it matches.
     Confirmed {
-        /// The record as the source returned it, with the candidate's other identifiers.
-        found: Paper,
+        /// The record as the source returned it, with the candidate's other identifiers (boxed:
+        /// a paper is some ten times the size of the other variant).
+        found: Box<Paper>,
         /// When the answer was fetched.
         verified: u64,
         /// The lookup's URL.
@@ -40,9 +41,9 @@ fn failure(source: Source, e: &dyn std::fmt::Display) -> String {
     format!("{}: {e}", source.label())
 }
 
-/// What one lookup said about a candidate.
+/// What one lookup said about a candidate (the paper boxed, as in [`Verdict::Confirmed`]).
 enum Answer {
-    Found(Paper, u64, String),
+    Found(Box<Paper>, u64, String),
     NotFound(String),
     Failed(String),
 }
@@ -87,7 +88,9 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
                 for &i in &with_arxiv {
                     let id = candidates[i].ids.arxiv.as_deref().unwrap_or_default();
                     let answer = match papers.iter().find(|p| p.ids.arxiv.as_deref() == Some(id)) {
-                        Some(p) => Answer::Found(p.clone(), resp.fetched, resp.url.clone()),
+                        Some(p) => {
+                            Answer::Found(Box::new(p.clone()), resp.fetched, resp.url.clone())
+                        }
                         None => Answer::NotFound(format!(
                             "arXiv API returned no entry for id {id} ({})",
                             resp.url
@@ -162,7 +165,8 @@ pub async fn verify(client: &mut Client, candidates: &[Paper]) -> Vec<Verdict> {
                     for ((i, id), f) in s2_ids.iter().zip(found) {
                         let answer = match f {
                             Some(p) => {
-                                Answer::Found(p, resp.fetched, format!("{} (ids: {id})", resp.url))
+                                let endpoint = format!("{} (ids: {id})", resp.url);
+                                Answer::Found(Box::new(p), resp.fetched, endpoint)
                             }
                             None => Answer::NotFound(format!(
                                 "Semantic Scholar has no paper {id} ({})",
@@ -226,7 +230,7 @@ async fn lookup(
         Ok(resp) => match parse(&resp.body) {
             Ok(p) => {
                 client.remember(&resp);
-                Answer::Found(p, resp.fetched, resp.url.clone())
+                Answer::Found(Box::new(p), resp.fetched, resp.url.clone())
             }
             Err(e) => Answer::Failed(failure(source, &e)),
         },

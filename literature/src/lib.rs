@@ -11,7 +11,7 @@
 //! literature protocol's schema ([`synth`]). Only confirmed references can be cited downstream
 //! ([`store::State::citable`]).
 //!
-//! With the `test-support` feature, [`testing`] holds the local server and fixtures the tests of
+//! With the `test-support` feature, `testing` holds the local server and fixtures the tests of
 //! this crate and of the crates above it share.
 //!
 //! docs/LITERATURE.md explains the gate and the sources.

@@ -360,7 +360,7 @@ pub async fn search_async(
                         found,
                         verified,
                         endpoint,
-                    } => (found, Status::Confirmed { verified, endpoint }),
+                    } => (*found, Status::Confirmed { verified, endpoint }),
                     Verdict::Unconfirmed { reason } => (paper, Status::Unconfirmed { reason }),
                 };
                 let confirmed = matches!(status, Status::Confirmed { .. });

@@ -1,6 +1,6 @@
 //! LITERATURE.md in the protocol's schema: YAML front matter, the search history, the confirmed
-//! references, a synthesis whose every claim carries [V] (cited from a verified record), [S]
-//! (derived from verified premises) or [~] (speculative), and the unconfirmed references set
+//! references, a synthesis whose every claim carries \[V\] (cited from a verified record), \[S\]
+//! (derived from verified premises) or \[~\] (speculative), and the unconfirmed references set
 //! apart. Only confirmed references appear in the synthesis.
 
 use crate::client::Source;

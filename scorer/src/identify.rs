@@ -59,8 +59,15 @@ const MODEL_SIZE: u32 = 3;
 /// and then shared by every later comparison (and thread).
 pub struct Reference {
     known: Vec<Known>,
-    models: Vec<OnceLock<(Vec<Structure>, Vec<(Vec<u32>, u128)>)>>,
+    models: Vec<OnceLock<SmallModels>>,
     budget: Budget,
+}
+
+/// What a comparison keeps of a known theory's [`Side`]: its models up to [`MODEL_SIZE`] and its
+/// exact class counts.
+struct SmallModels {
+    models: Vec<Structure>,
+    counts: Vec<(Vec<u32>, u128)>,
 }
 
 impl Reference {
@@ -90,11 +97,14 @@ impl Reference {
 
     fn side(&self, i: usize) -> Result<Side<'_>, FinderError> {
         let t = &self.known[i].theory;
-        if let Some((m, counts)) = self.models[i].get() {
-            return Ok(Side::with_models(t, m.clone()).with_counts(counts.clone()));
+        if let Some(kept) = self.models[i].get() {
+            return Ok(Side::with_models(t, kept.models.clone()).with_counts(kept.counts.clone()));
         }
         let side = Side::new(t, MODEL_SIZE, &self.budget)?;
-        let _ = self.models[i].set((side.models.clone(), side.counts.clone()));
+        let _ = self.models[i].set(SmallModels {
+            models: side.models.clone(),
+            counts: side.counts.clone(),
+        });
         Ok(side)
     }
 }

@@ -42,6 +42,9 @@ pub struct Args {
     library: LibraryArg,
 }
 
+// These doc comments are the commands' --help text, which clap prints as written: `<slug>` is a
+// placeholder there, not an HTML tag, and escaping it for rustdoc would show in the help.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(clap::Subcommand)]
 enum Command {
     /// Full-text search: records containing every word of QUERY, best match first.

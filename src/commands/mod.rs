@@ -87,7 +87,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         format!("`{s}` is not an amount of memory: write `8G`, `512M` or a number of bytes")
     })?;
     let bytes = v * f64::from(1u32 << 10).powi(shift / 10);
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < 1e19) {
+    if !(bytes.is_finite() && (1.0..1e19).contains(&bytes)) {
         return Err(format!("`{s}`: the memory limit must be at least one byte"));
     }
     Ok(bytes as u64)

@@ -20,6 +20,9 @@ pub struct Args {
     library: LibraryArg,
 }
 
+// These doc comments are the commands' --help text, which clap prints as written: `<library>` is a
+// placeholder there, not an HTML tag, and escaping it for rustdoc would show in the help.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(clap::Subcommand)]
 enum Command {
     /// Make the workspace <library>/research/<slug>/ of a discovery (PROBLEM.md, LITERATURE.md,

@@ -44,7 +44,7 @@ fn a_size_past_the_memory_limit_is_refused_up_front() {
         "r6.bk",
         &format!(
             "theory R6\nrel R : 6\naxiom a: R({})\n",
-            vec!["x"; 6].join(", ")
+            ["x"; 6].join(", ")
         ),
     );
     let o = birkhoff_command()

@@ -41,13 +41,9 @@ fn cases() -> Vec<Case> {
             let text = std::fs::read_to_string(&path).unwrap();
             let expect = |key: &str| -> Option<String> {
                 text.lines().find_map(|l| {
-                    l.strip_prefix("% expect ")?.strip_prefix(key).map(|rest| {
-                        rest.trim()
-                            .split_whitespace()
-                            .next()
-                            .unwrap_or("")
-                            .to_string()
-                    })
+                    l.strip_prefix("% expect ")?
+                        .strip_prefix(key)
+                        .map(|rest| rest.split_whitespace().next().unwrap_or("").to_string())
                 })
             };
             let counts = |key: &str| -> Vec<u64> {

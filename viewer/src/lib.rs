@@ -8,7 +8,7 @@
 //! inline, so that even a missed escape could not run a model's text as script.
 //!
 //! [`Site::load`] reads the library once (reports, records, rendered proofs, references);
-//! [`pages`] renders it; [`write`] writes the pages, each atomically; [`serve`] serves a written
+//! [`pages`] renders it; [`write()`] writes the pages, each atomically; [`serve`] serves a written
 //! site on 127.0.0.1.
 
 pub mod escape;

@@ -110,6 +110,9 @@ fn main() {
     };
     // A child of this program that outlives it, holding its output open; its pid goes to the log.
     let grandchild = || {
+        // Never waited for: outliving this program is the child's purpose (tests/it/faults.rs
+        // checks that the agent stops it with the model's process group).
+        #[allow(clippy::zombie_processes)]
         let child = std::process::Command::new("sleep")
             .arg("30")
             .spawn()

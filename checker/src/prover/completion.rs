@@ -22,7 +22,7 @@
 //! critical pairs of one activation share most of their subterms.
 //!
 //! Every equation keeps its derivation: a chain of rewrite steps by earlier equations from its
-//! left side to its right side. [`Expander`] turns the goal's chain into certificate steps: each
+//! left side to its right side. `Expander` turns the goal's chain into certificate steps: each
 //! use of a derived equation at a ground instance becomes a [`Lemma`] proved by the instantiated
 //! derivation, recursively down to the axioms, memoized by the ground equation. Variables of a
 //! derivation that are not in its conclusion (an overlap's inner variables) may take any value of
@@ -427,7 +427,7 @@ impl Completion {
     fn pick(&mut self) -> Option<Picked> {
         self.picks += 1;
         loop {
-            let item = if self.picks % OLDEST_EVERY == 0 {
+            let item = if self.picks.is_multiple_of(OLDEST_EVERY) {
                 self.oldest
                     .pop_front()
                     .or_else(|| self.lightest.pop().map(|Reverse((_, i))| i))

@@ -280,7 +280,7 @@ pub fn by_common_extension(
         name: f.name.clone(),
         args: vec![sort; f.args.len()],
         result: sort,
-        fixity: f.fixity.clone(),
+        fixity: f.fixity,
     });
     let sig = Arc::new(sig);
     let defined = FuncId(tb.sig.funcs.len() as u32);

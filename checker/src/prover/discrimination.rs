@@ -87,10 +87,10 @@ impl<V> DiscriminationTree<V> {
 
     /// [`DiscriminationTree::find`] from `node` with `todo` the subterms still to read, the next
     /// last; `todo` is as it was when this returns.
-    fn walk<'t, R>(
+    fn walk<R>(
         &self,
         node: usize,
-        todo: &mut Vec<&'t Term>,
+        todo: &mut Vec<&Term>,
         try_value: &mut impl FnMut(&V) -> Option<R>,
     ) -> Option<R> {
         let Some(t) = todo.pop() else {

@@ -522,7 +522,7 @@ pub fn inverse(map: &SymbolMap) -> SymbolMap {
 pub const MAX_SWAPPED: usize = 4;
 
 /// Compares `a` and `b` as classes of structures ([`Relation`]): up to renaming first
-/// ([`relate_by_renaming`]); when that does not show them the same class, again with the
+/// (`relate_by_renaming`); when that does not show them the same class, again with the
 /// arguments of each nonempty set of `b`'s binary operations swapped (those whose two arguments
 /// share a sort, at most [`MAX_SWAPPED`] of them), so that a theory is not told apart from the
 /// mirror image or parastrophe of another. Each swap gets an eighth of `opts.timeout` per axiom

@@ -42,7 +42,7 @@
 //! than they prune.
 //!
 //! The order is concentric (by largest argument), after the constants and, in a theory with
-//! several sorts, after some *cross lines* ([`Encoding::cross_lines`]). A sort whose symbols all
+//! several sorts, after some *cross lines* (`Encoding::cross_lines`). A sort whose symbols all
 //! map between different sorts, like the rows or symbols of orthogonal Latin squares read with
 //! refined sorts ([`birkhoff_engine::refine`]), gets nothing from concentric order: its elements
 //! are all mentioned as arguments before any of its values is constrained. A cross line, the
@@ -669,47 +669,45 @@ impl Encoding {
         }
     }
 
-    /// The conjuncts (`conj`) or disjuncts of `f`, with quantifiers of the same kind expanded.
+    /// The conjuncts (`walk.conj`) or disjuncts of `f` (of `¬f` if `negated`), with quantifiers
+    /// of the same kind expanded, pushed to `out` as literals valid in polarity `walk.pol`.
     fn parts(
         &mut self,
         f: &Formula,
-        conj: bool,
         negated: bool,
-        sorts: &[SortId],
         env: &mut Vec<u32>,
-        pol: u8,
         out: &mut Vec<Lit>,
-        sink: &mut dyn Sink,
-        stop: &dyn Fn() -> bool,
+        walk: &mut PartsWalk<'_>,
     ) -> Result<(), EncodeError> {
+        let conj = walk.conj;
         // Under negation a conjunction reads as a disjunction and vice versa.
         let and_like = |is_and: bool| is_and != negated;
         match f {
-            Formula::Not(g) => self.parts(g, conj, !negated, sorts, env, pol, out, sink, stop),
+            Formula::Not(g) => self.parts(g, !negated, env, out, walk),
             Formula::And(a, b) | Formula::Or(a, b)
                 if and_like(matches!(f, Formula::And(..))) == conj =>
             {
-                self.parts(a, conj, negated, sorts, env, pol, out, sink, stop)?;
-                self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
+                self.parts(a, negated, env, out, walk)?;
+                self.parts(b, negated, env, out, walk)
             }
             Formula::Implies(a, b) if conj == negated => {
                 // a -> b is ¬a ∨ b; negated, it is a ∧ ¬b.
-                self.parts(a, conj, !negated, sorts, env, pol, out, sink, stop)?;
-                self.parts(b, conj, negated, sorts, env, pol, out, sink, stop)
+                self.parts(a, !negated, env, out, walk)?;
+                self.parts(b, negated, env, out, walk)
             }
             Formula::Forall(vs, g) | Formula::Exists(vs, g)
                 if and_like(matches!(f, Formula::Forall(..))) == conj =>
             {
-                let vsorts: Vec<SortId> = vs.iter().map(|v| sorts[v.0 as usize]).collect();
+                let vsorts: Vec<SortId> = vs.iter().map(|v| walk.sorts[v.0 as usize]).collect();
                 let saved: Vec<u32> = vs.iter().map(|v| env[v.0 as usize]).collect();
                 for (k, values) in tuples(&self.sizes.clone(), &vsorts).enumerate() {
-                    if k % 4096 == 4095 && stop() {
+                    if k % 4096 == 4095 && (walk.stop)() {
                         return Err(EncodeError::Stopped);
                     }
                     for (v, x) in vs.iter().zip(values) {
                         env[v.0 as usize] = x;
                     }
-                    self.parts(g, conj, negated, sorts, env, pol, out, sink, stop)?;
+                    self.parts(g, negated, env, out, walk)?;
                 }
                 for (v, x) in vs.iter().zip(saved) {
                     env[v.0 as usize] = x;
@@ -717,14 +715,8 @@ impl Encoding {
                 Ok(())
             }
             _ => {
-                let l = self.formula(
-                    f,
-                    sorts,
-                    env,
-                    if negated { flip(pol) } else { pol },
-                    sink,
-                    stop,
-                )?;
+                let pol = if negated { flip(walk.pol) } else { walk.pol };
+                let l = self.formula(f, walk.sorts, env, pol, walk.sink, walk.stop)?;
                 out.push(if negated { -l } else { l });
                 Ok(())
             }
@@ -768,7 +760,14 @@ impl Encoding {
                 // A conjunction-like formula (And, Forall) or a disjunction-like one (Or, Implies, Exists).
                 let conj = matches!(f, Formula::And(..) | Formula::Forall(..));
                 let mut lits = Vec::new();
-                self.parts(f, conj, false, sorts, env, pol, &mut lits, sink, stop)?;
+                let mut walk = PartsWalk {
+                    conj,
+                    pol,
+                    sorts,
+                    sink,
+                    stop,
+                };
+                self.parts(f, false, env, &mut lits, &mut walk)?;
                 self.gate_of(conj, &lits, pol, sink)
             }
         }
@@ -848,7 +847,14 @@ impl Encoding {
                 }
                 _ => {
                     let mut lits = Vec::new();
-                    self.parts(g, false, negated, sorts, env, POS, &mut lits, sink, stop)?;
+                    let mut walk = PartsWalk {
+                        conj: false,
+                        pol: POS,
+                        sorts,
+                        sink,
+                        stop,
+                    };
+                    self.parts(g, negated, env, &mut lits, &mut walk)?;
                     self.emit(sink, &lits)?;
                 }
             }
@@ -1002,9 +1008,7 @@ impl Encoding {
                 break;
             }
             for &(s, a) in &args {
-                for j in 0..=a as usize {
-                    mentioned[s.0 as usize][j] = TRUE;
-                }
+                mentioned[s.0 as usize][..=a as usize].fill(TRUE);
             }
             if !is_func {
                 continue;
@@ -1188,6 +1192,17 @@ pub fn memory_estimate(t: &Theory, extra: &[Axiom], sizes: &[u32]) -> u128 {
         );
     }
     bytes.saturating_add(estimate(t, extra, sizes).saturating_mul(PER_LITERAL))
+}
+
+/// What stays the same through one [`Encoding::parts`] walk: whether it collects conjuncts or
+/// disjuncts, the polarity their literals must be valid in, the sorts of the formula's variables,
+/// and the encoding's sink and stop test.
+struct PartsWalk<'w> {
+    conj: bool,
+    pol: u8,
+    sorts: &'w [SortId],
+    sink: &'w mut dyn Sink,
+    stop: &'w dyn Fn() -> bool,
 }
 
 /// What [`estimate`] reads an axiom with.

@@ -30,7 +30,6 @@ fn models(t: &Theory) -> Vec<(Vec<u32>, Vec<Structure>, bool)> {
         ..Budget::default()
     };
     size_tuples(t.sig.sorts.len(), max)
-        .into_iter()
         .map(|sizes| {
             let e = finder::enumerate(t, &sizes, &budget, Options::default())
                 .unwrap_or_else(|err| panic!("{}: {err}", t.name));

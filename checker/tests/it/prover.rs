@@ -177,7 +177,7 @@ fn a_law_whose_smallest_countermodel_has_five_elements() {
         ..Options::default()
     };
     let plan = o.plan();
-    let first = |p: &dyn Fn(&Strategy) -> bool| plan.iter().position(|s| p(s));
+    let first = |p: &dyn Fn(&Strategy) -> bool| plan.iter().position(p);
     let size_six = first(&|s| matches!(s, Strategy::Countermodel { min_size, max_size, .. } if *min_size <= 6 && 6 <= *max_size)).unwrap();
     let saturation = first(&|s| matches!(s, Strategy::Saturation { .. })).unwrap();
     assert!(

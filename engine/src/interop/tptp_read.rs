@@ -113,8 +113,8 @@ impl<'a> Reader<'a> {
                 self.pos += c.len_utf8();
             } else if c == '%' {
                 self.pos += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                match rest[2..].find("*/") {
+            } else if let Some(comment) = rest.strip_prefix("/*") {
+                match comment.find("*/") {
                     Some(i) => self.pos += i + 4,
                     None => {
                         return Err(Diagnostic::at(

@@ -391,9 +391,9 @@ fn m2_f2_mul(x: u32, y: u32) -> u32 {
     let m = |v: u32| [[v & 1, (v >> 1) & 1], [(v >> 2) & 1, (v >> 3) & 1]];
     let (a, b) = (m(x), m(y));
     let mut r = 0;
-    for i in 0..2 {
-        for j in 0..2 {
-            let s = (a[i][0] * b[0][j] + a[i][1] * b[1][j]) % 2;
+    for (i, row) in a.iter().enumerate() {
+        for (j, (b0j, b1j)) in b[0].iter().zip(&b[1]).enumerate() {
+            let s = (row[0] * b0j + row[1] * b1j) % 2;
             r |= s << (2 * i + j);
         }
     }
@@ -2047,7 +2047,10 @@ fn all_relations(n: u32) -> Vec<Vec<Vec<bool>>> {
 
 #[test]
 fn spectra_of_relational_seeds() {
-    let cases: &[(&str, &str, Option<&str>, u32, &[u64])] = &[
+    /// A seed, its relation symbol, its row of the ground-truth table, the largest size
+    /// checked, and iso counts from size 1 checked besides the table's.
+    type Case<'a> = (&'a str, &'a str, Option<&'a str>, u32, &'a [u64]);
+    let cases: &[Case] = &[
         ("poset", "le", Some("poset"), 4, &[]),
         ("equivalence_relation", "E", Some("equivalence"), 4, &[]),
         ("linear_order", "le", None, 4, &[1, 1, 1, 1]),
@@ -2093,8 +2096,8 @@ fn all_partial_orders(n: u32) -> Vec<Vec<Vec<bool>>> {
     let mut out = Vec::new();
     for k in 0..1u64 << off.len() {
         let mut r = vec![vec![false; n]; n];
-        for x in 0..n {
-            r[x][x] = true;
+        for (x, row) in r.iter_mut().enumerate() {
+            row[x] = true;
         }
         for (b, &(x, y)) in off.iter().enumerate() {
             r[x][y] = (k >> b) & 1 == 1;

@@ -106,7 +106,9 @@ fn semantic_scholar_zbmath_and_oeis_formats() {
 
 #[test]
 fn every_truncation_is_an_answer_or_an_error_never_a_panic() {
-    let cases: [(&str, fn(&str) -> bool); 6] = [
+    /// A fixture file and whether its parser accepts a text.
+    type Case = (&'static str, fn(&str) -> bool);
+    let cases: [Case; 6] = [
         ("arxiv_search.xml", |s| arxiv::parse(s).is_ok()),
         ("s2_search.json", |s| s2::parse_search(s).is_ok()),
         ("s2_paper_counting.json", |s| s2::parse_paper(s).is_ok()),
