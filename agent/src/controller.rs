@@ -605,13 +605,9 @@ impl Agent<'_> {
         });
         for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
-            let unavailable = matches!(r, Err(tools::ToolError::NotAvailable(..)));
             c.score = self.record(&mut calls, "score", params, r, secs, |sc| {
                 format!("{:.3}", sc.total)
             });
-            if unavailable {
-                break; // one honest "not available" is enough
-            }
         }
         if (self.interrupted)() {
             return Ok(None);

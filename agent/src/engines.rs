@@ -1,5 +1,5 @@
 //! The engines behind the tools that other crates provide: the ten-dimension scorer and the
-//! structural moves and the equational prover.
+//! structural moves.
 
 use crate::situation::Candidate;
 use crate::tools::Scorer;
@@ -145,92 +145,5 @@ impl crate::tools::Explorer for StructuralMoves {
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
         Ok(scored.into_iter().map(|(_, g)| g).collect())
-    }
-}
-
-/// Certificates with more steps are not rendered into the cycle report.
-const REPORTED_STEPS: usize = 300;
-
-/// Equality saturation with a replayed certificate (`birkhoff_checker::prover`). The agent looks
-/// for countermodels itself, so this runs only the proving strategy.
-pub struct Saturation;
-
-impl crate::tools::Prover for Saturation {
-    fn name(&self) -> String {
-        "equality saturation (egg), certificate replayed".into()
-    }
-
-    fn prove(
-        &self,
-        t: &birkhoff_engine::Theory,
-        statement: &birkhoff_engine::Axiom,
-        timeout: std::time::Duration,
-    ) -> Result<crate::tools::ProverVerdict, String> {
-        use birkhoff_checker::prover::readable::{render, Layout};
-        use birkhoff_checker::prover::{prove_with, Options, Strategy, Verdict};
-        let deadline = std::time::Instant::now() + timeout;
-        let opts = Options {
-            timeout,
-            ..Options::default()
-        };
-        let answer = prove_with(
-            t,
-            statement,
-            &opts,
-            &[Strategy::Saturation { time_share: 100 }],
-        )
-        .map_err(|e| e.to_string())?;
-        Ok(match answer.verdict {
-            Verdict::Proved { certificate } => {
-                // The report shows proofs people can read through; longer ones stay in the record.
-                let short = certificate.total_steps() <= REPORTED_STEPS;
-                let proof = short
-                    .then(|| {
-                        render(
-                            t,
-                            statement,
-                            &certificate,
-                            &Layout {
-                                deadline: Some(deadline),
-                                ..Layout::default()
-                            },
-                        )
-                        .ok()
-                    })
-                    .flatten()
-                    .map(|p| p.to_string());
-                crate::tools::ProverVerdict::Proved {
-                    certificate: serde_json::to_value(&certificate).map_err(|e| e.to_string())?,
-                    proof,
-                }
-            }
-            _ => crate::tools::ProverVerdict::Unknown(
-                answer
-                    .attempts
-                    .iter()
-                    .map(|a| a.result.clone())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
-        })
-    }
-}
-
-/// Re-checks stored equational proofs by replaying their certificates with the checker's
-/// independent replayer (`birkhoff_checker::prover::certificate::check`), for `backtest`.
-pub struct ReplayCertificates;
-
-impl birkhoff_library::backtest::CertificateChecker for ReplayCertificates {
-    fn check(
-        &self,
-        theory: &birkhoff_engine::Theory,
-        statement: &str,
-        certificate: &serde_json::Value,
-    ) -> Result<(), String> {
-        use birkhoff_checker::prover::certificate::{check, Certificate};
-        let goal = birkhoff_library::statement::parse(theory, statement)?;
-        let cert: Certificate = serde_json::from_value(certificate.clone())
-            .map_err(|e| format!("not a certificate: {e}"))?;
-        check(theory, &goal, &cert).map_err(|r| format!("{r:?}"))
     }
 }

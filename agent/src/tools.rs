@@ -1,27 +1,26 @@
 //! The six tools the agent uses: explore, check_models, prove, score, search_library and
 //! add_to_library. They call the engine, checker and library; a language model only names them
-//! in its plan. The move engine, scorer and prover plug in through [`Explorer`], [`Scorer`] and
-//! [`Prover`]; a tool whose engine is not built in answers with [`ToolError::NotAvailable`].
+//! in its plan. The move engine and the scorer plug in through [`Explorer`] and [`Scorer`]; the
+//! prove tool runs the prover's plan, as `birkhoff prove` does, and settles the conjecture in the
+//! library ([`birkhoff_library::settle`]).
 
 use crate::situation::{Base, Candidate, Settled, ToolStatus};
 use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{first, FirstModel, Options};
+use birkhoff_checker::prover::readable::{render, Layout};
+use birkhoff_checker::prover::{self, Verdict};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{
-    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, ProofRec, Record, Score,
+    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, Record, Score,
     SpectrumRec, SpectrumRowRec, TheoryRec,
 };
+use birkhoff_library::settle::{settle, IfUndecided};
 use birkhoff_library::{statement, Library};
-use serde_json::Value;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Why a tool gave no result.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// The engine behind the tool is not part of this build.
-    #[error("{0} is not available: {1}")]
-    NotAvailable(&'static str, String),
     /// The tool ran and failed.
     #[error("{0}: {1}")]
     Failed(&'static str, String),
@@ -58,42 +57,14 @@ pub trait Scorer: Send + Sync {
     fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String>;
 }
 
-/// What a prover concluded.
-pub enum ProverVerdict {
-    /// Proved, with a certificate the proof checker can re-check.
-    Proved {
-        /// The certificate.
-        certificate: Value,
-        /// The proof as numbered equational steps, for the cycle report (None when too long to
-        /// render in the time given).
-        proof: Option<String>,
-    },
-    /// Neither proved nor disproved within the limits.
-    Unknown(String),
-}
-
-/// Proves statements from theories.
-pub trait Prover: Send + Sync {
-    /// The prover's name, stored with its certificates.
-    fn name(&self) -> String;
-    /// Tries to prove `statement` from `t`.
-    fn prove(
-        &self,
-        t: &Theory,
-        statement: &birkhoff_engine::Axiom,
-        timeout: Duration,
-    ) -> Result<ProverVerdict, String>;
-}
-
 /// The tools with their engines and limits.
 pub struct Toolbox {
-    /// The move engine, if built in.
-    pub explorer: Option<Box<dyn Explorer>>,
-    /// The scorer, if built in.
-    pub scorer: Option<Box<dyn Scorer>>,
-    /// The prover, if built in.
-    pub prover: Option<Box<dyn Prover>>,
-    /// Time for each size when checking models and searching countermodels.
+    /// The move engine.
+    pub explorer: Box<dyn Explorer>,
+    /// The scorer.
+    pub scorer: Box<dyn Scorer>,
+    /// Time for each size when checking models, and the unit of a conjecture's prover time
+    /// ([`Toolbox::prove`]).
     pub per_size: Duration,
     /// Keep at most this many model classes per size in memory.
     pub models_per_size: u64,
@@ -121,15 +92,21 @@ pub enum LiteratureAccess {
 /// the same limit, so that a plan is never refused by the tool after it was accepted.
 pub const MAX_DEPTH: u32 = 2;
 
-const NOT_BUILT: &str = "its engine is not built into this version of Birkhoff";
+/// A conjecture's prover time is this many [`Toolbox::per_size`] units, plus one for each
+/// countermodel size: what the prove tool spent when it searched countermodels size by size
+/// before saturation's 25 units.
+const PROVER_UNITS: u32 = 25;
+
+/// Proofs with more steps than this are not rendered into the cycle report (the stored
+/// certificate has them all).
+const REPORTED_STEPS: usize = 300;
 
 impl Toolbox {
     /// The tools with every engine this build has.
     pub fn builtin() -> Toolbox {
         Toolbox {
-            explorer: Some(Box::new(crate::engines::StructuralMoves)),
-            scorer: Some(Box::new(crate::engines::TenDimensions::default())),
-            prover: Some(Box::new(crate::engines::Saturation)),
+            explorer: Box::new(crate::engines::StructuralMoves),
+            scorer: Box::new(crate::engines::TenDimensions::default()),
             per_size: Duration::from_millis(40),
             models_per_size: 200,
             cancel: None,
@@ -162,46 +139,31 @@ impl Toolbox {
             }
         }
         self.hidden = names.to_vec();
-        self.scorer = Some(Box::new(crate::engines::TenDimensions::hiding(names)));
+        self.scorer = Box::new(crate::engines::TenDimensions::hiding(names));
         Ok(())
     }
 
-    /// The six tools and whether each can run.
+    /// The six tools, each with what it does (every one is built in).
     pub fn status(&self) -> Vec<ToolStatus> {
-        let t = |name, available: bool, what: &str| ToolStatus {
+        let t = |name, what: &str| ToolStatus {
             name,
-            available,
-            note: if available {
-                what.to_string()
-            } else {
-                NOT_BUILT.to_string()
-            },
+            available: true,
+            note: what.to_string(),
         };
         vec![
-            t(
-                "explore",
-                self.explorer.is_some(),
-                "generate candidates from bases by moves",
-            ),
+            t("explore", "generate candidates from bases by moves"),
             t(
                 "check_models",
-                true,
                 "finite models and spectra, every model re-checked by the evaluator",
             ),
             t(
                 "prove",
-                true,
-                if self.prover.is_some() {
-                    "countermodel search, then the prover"
-                } else {
-                    "countermodel search only (no prover built in: unrefuted conjectures stay open)"
-                },
+                "the prover's plan: countermodels checked by the evaluator, proofs with replayed certificates",
             ),
-            t("score", self.scorer.is_some(), "the ten score dimensions"),
-            t("search_library", true, "full-text search of the library"),
+            t("score", "the ten score dimensions"),
+            t("search_library", "full-text search of the library"),
             t(
                 "add_to_library",
-                true,
                 "store a discovery with its spectrum and models",
             ),
         ]
@@ -209,10 +171,7 @@ impl Toolbox {
 
     /// The moves the explore tool knows.
     pub fn moves(&self) -> Vec<String> {
-        self.explorer
-            .as_ref()
-            .map(|e| e.moves())
-            .unwrap_or_default()
+        self.explorer.moves()
     }
 
     /// `explore`: candidates from `bases` by `moves`. With no moves the bases themselves are the
@@ -229,12 +188,9 @@ impl Toolbox {
                 .map(|b| Candidate::new(b.name.clone(), b.theory.clone(), "base".into(), vec![]))
                 .collect());
         }
-        let explorer = self
-            .explorer
-            .as_ref()
-            .ok_or_else(|| ToolError::NotAvailable("explore", NOT_BUILT.into()))?;
         let theories: Vec<&Theory> = bases.iter().map(|b| &b.theory).collect();
-        let found = explorer
+        let found = self
+            .explorer
             .explore(&theories, moves, depth)
             .map_err(|e| ToolError::Failed("explore", e))?;
         Ok(found
@@ -286,18 +242,16 @@ impl Toolbox {
         c: &Candidate,
         parents: &[Vec<SpectrumRowRec>],
     ) -> Result<Score, ToolError> {
-        let scorer = self
-            .scorer
-            .as_ref()
-            .ok_or_else(|| ToolError::NotAvailable("score", NOT_BUILT.into()))?;
-        scorer
+        self.scorer
             .score(c, parents)
             .map_err(|e| ToolError::Failed("score", e))
     }
 
-    /// `prove`: settles a conjecture about `t` if it can: a countermodel up to `max_size`
-    /// (checked by the evaluator: a model of `t` that falsifies the statement) refutes it; else
-    /// the prover, if built in, may prove it; else it stays open. The outcome is stored.
+    /// `prove`: settles a conjecture about `t` by the prover's plan, as `birkhoff prove` runs it
+    /// ([`prover::prove`], countermodels up to `max_size`), and stores the outcome
+    /// ([`settle`]): disproved by a countermodel the evaluator confirms, proved by a certificate
+    /// the checker replayed, or open. Z3 stays out of the plan, as everywhere in the agent
+    /// ([`prover::Options::z3`]).
     ///
     /// `name` is the theory's name in the plan (a base or candidate name), stored with the
     /// conjecture so that later cycles can retest it.
@@ -312,135 +266,51 @@ impl Toolbox {
         proposed_by: &str,
         max_size: u32,
     ) -> Result<Settled, ToolError> {
-        let axiom = statement::parse(t, text).map_err(|e| ToolError::Failed("prove", e))?;
-        let negated = statement::negated(t, &axiom);
-        let mut searched = 0;
-        for n in 1..=max_size {
-            let sizes = vec![n; t.sig.sorts.len()];
-            let (outcome, _, _) = first(&negated, &sizes, &self.budget(), Options::default())
-                .map_err(|e| ToolError::Failed("prove", e.to_string()))?;
-            match outcome {
-                FirstModel::Found { model } => {
-                    let genuine =
-                        eval::check(t, &model).is_ok() && !eval::holds(&t.sig, &model, &axiom);
-                    if !genuine {
-                        return Err(ToolError::Failed(
-                            "prove",
-                            "a countermodel failed the evaluator's re-check".into(),
-                        ));
-                    }
-                    let id = store(
-                        lib,
-                        Body::Model(ModelRec {
-                            theory_id: theory_id.into(),
-                            theory_name: name.into(),
-                            structure: model.to_json(&t.sig),
-                        }),
-                    )?;
-                    let evidence = format!("countermodel of size {n} ({id})");
-                    store_conjecture(
-                        lib,
-                        name,
-                        theory_id,
-                        text,
-                        proposed_by,
-                        ConjectureStatus::Refuted,
-                        &evidence,
-                        Some(id),
-                        None,
-                    )?;
-                    return Ok(Settled {
-                        theory: name.into(),
-                        statement: text.into(),
-                        proposed_by: proposed_by.into(),
-                        status: ConjectureStatus::Refuted,
-                        evidence,
-                        countermodel: Some(tables::cayley(&t.sig, &model)),
-                        proof: None,
-                    });
-                }
-                FirstModel::None => searched = n,
-                FirstModel::Unknown => break,
-            }
-        }
-        let mut evidence = if searched > 0 {
-            format!("no countermodel up to size {searched}")
-        } else {
-            "countermodel search inconclusive".to_string()
+        let goal = statement::parse(t, text).map_err(|e| ToolError::Failed("prove", e))?;
+        let timeout = self.per_size * (PROVER_UNITS + max_size);
+        let deadline = Instant::now() + timeout;
+        let options = prover::Options {
+            max_size,
+            timeout,
+            cancel: self.cancel.clone(),
+            z3: false,
+            ..prover::Options::default()
         };
-        if let Some(p) = &self.prover {
-            match p
-                .prove(t, &axiom, self.per_size * 25)
-                .map_err(|e| ToolError::Failed("prove", e))?
-            {
-                ProverVerdict::Proved { certificate, proof } => {
-                    let cid = ConjectureRec {
-                        theory_id: theory_id.into(),
-                        theory_name: name.into(),
-                        statement: text.into(),
-                        status: ConjectureStatus::Open,
-                        evidence: String::new(),
-                        countermodel: None,
-                        proof: None,
-                        proposed_by: proposed_by.into(),
-                    };
-                    let cid = Body::Conjecture(cid).id();
-                    let pid = store(
-                        lib,
-                        Body::Proof(ProofRec {
-                            conjecture_id: cid,
-                            theory_id: theory_id.into(),
-                            statement: text.into(),
-                            prover: p.name(),
-                            certificate,
-                        }),
-                    )?;
-                    let evidence = format!("proved by {} ({pid})", p.name());
-                    store_conjecture(
-                        lib,
-                        name,
-                        theory_id,
-                        text,
-                        proposed_by,
-                        ConjectureStatus::Proved,
-                        &evidence,
-                        None,
-                        Some(pid),
-                    )?;
-                    return Ok(Settled {
-                        theory: name.into(),
-                        statement: text.into(),
-                        proposed_by: proposed_by.into(),
-                        status: ConjectureStatus::Proved,
-                        evidence,
-                        countermodel: None,
-                        proof,
-                    });
-                }
-                ProverVerdict::Unknown(why) => evidence += &format!("; prover: {why}"),
+        let answer = prover::prove(t, &goal, &options)
+            .map_err(|e| ToolError::Failed("prove", e.to_string()))?;
+        let conjecture = ConjectureRec {
+            theory_id: theory_id.into(),
+            theory_name: name.into(),
+            statement: text.into(),
+            status: ConjectureStatus::Open,
+            evidence: String::new(),
+            countermodel: None,
+            proof: None,
+            proposed_by: proposed_by.into(),
+        };
+        let settled = settle(lib, conjecture, t, &goal, &answer, IfUndecided::StoreOpen)
+            .map_err(|e| ToolError::Failed("prove", e.to_string()))?;
+        let (countermodel, proof) = match &answer.verdict {
+            Verdict::Disproved { model, .. } => (Some(tables::cayley(&t.sig, model)), None),
+            // The report shows proofs people can read through; longer ones stay in the record.
+            Verdict::Proved { certificate } if certificate.total_steps() <= REPORTED_STEPS => {
+                let layout = Layout {
+                    deadline: Some(deadline),
+                    ..Layout::default()
+                };
+                let readable = render(t, &goal, certificate, &layout).ok();
+                (None, readable.map(|p| p.to_string()))
             }
-        } else {
-            evidence += "; no prover built in";
-        }
-        store_conjecture(
-            lib,
-            name,
-            theory_id,
-            text,
-            proposed_by,
-            ConjectureStatus::Open,
-            &evidence,
-            None,
-            None,
-        )?;
+            _ => (None, None),
+        };
         Ok(Settled {
             theory: name.into(),
             statement: text.into(),
             proposed_by: proposed_by.into(),
-            status: ConjectureStatus::Open,
-            evidence,
-            countermodel: None,
-            proof: None,
+            status: settled.status,
+            evidence: settled.evidence,
+            countermodel,
+            proof,
         })
     }
 }
@@ -449,31 +319,6 @@ fn store(lib: &mut Library, body: Body) -> Result<String, ToolError> {
     lib.put(body)
         .map(|(r, _)| r.id)
         .map_err(|e| ToolError::Failed("library", e.to_string()))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn store_conjecture(
-    lib: &mut Library,
-    name: &str,
-    theory_id: &str,
-    text: &str,
-    by: &str,
-    status: ConjectureStatus,
-    evidence: &str,
-    countermodel: Option<String>,
-    proof: Option<String>,
-) -> Result<(), ToolError> {
-    let rec = ConjectureRec {
-        theory_id: theory_id.into(),
-        theory_name: name.into(),
-        statement: text.into(),
-        status,
-        evidence: evidence.into(),
-        countermodel,
-        proof,
-        proposed_by: by.into(),
-    };
-    store(lib, Body::Conjecture(rec)).map(|_| ())
 }
 
 /// The theory record of a candidate or base (stored so that records about it can refer to it).

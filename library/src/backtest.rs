@@ -1,33 +1,23 @@
 //! `backtest`: re-verifies everything stored. Every file must be a valid record whose ID matches
 //! its content; every model must satisfy its theory by the engine's evaluator; every refuted
 //! conjecture's countermodel must satisfy the theory and falsify the statement; every proof
-//! certificate goes to the proof checker, and is reported as unchecked when none is available.
+//! certificate is replayed by the checker's certificate checker
+//! ([`birkhoff_checker::prover::certificate::check`]).
 
 use crate::id::KINDS;
-use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, Record};
+use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record};
 use crate::{statement, Library, Result};
+use birkhoff_checker::prover::certificate::{check, Certificate};
 use birkhoff_engine::{eval, Structure, Theory};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// Checks proof certificates. The prover issue supplies the implementation.
-pub trait CertificateChecker {
-    /// Whether `certificate` proves `statement` from `theory`; an error says why not.
-    fn check(
-        &self,
-        theory: &Theory,
-        statement: &str,
-        certificate: &Value,
-    ) -> std::result::Result<(), String>;
-}
 
 /// One problem found, or one item that could not be checked.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
     /// The file concerned, relative to the library.
     pub file: String,
-    /// What is wrong (or why it was not checked).
+    /// What is wrong.
     pub problem: String,
 }
 
@@ -38,12 +28,10 @@ pub struct Report {
     pub checked: BTreeMap<String, usize>,
     /// Things that no longer hold.
     pub failures: Vec<Finding>,
-    /// Things that could not be checked (proof certificates without a checker).
-    pub unchecked: Vec<Finding>,
 }
 
 /// Runs the backtest over the whole library.
-pub fn run(lib: &Library, certificates: Option<&dyn CertificateChecker>) -> Result<Report> {
+pub fn run(lib: &Library) -> Result<Report> {
     let mut report = Report::default();
     let mut records: Vec<(String, Record)> = Vec::new();
     for (kind, _, dir) in KINDS {
@@ -107,20 +95,7 @@ pub fn run(lib: &Library, certificates: Option<&dyn CertificateChecker>) -> Resu
             Body::Conjecture(c) => {
                 theory(&c.theory_id).and_then(|t| check_conjecture(&t, c, &by_id))
             }
-            Body::Proof(p) => match (theory(&p.theory_id), certificates) {
-                (Err(e), _) => Err(e),
-                (Ok(t), Some(checker)) => checker
-                    .check(&t, &p.statement, &p.certificate)
-                    .map_err(|e| format!("certificate rejected: {e}")),
-                (Ok(_), None) => {
-                    report.unchecked.push(Finding {
-                        file: file.clone(),
-                        problem: "no proof checker is available to re-check this certificate"
-                            .into(),
-                    });
-                    Ok(())
-                }
-            },
+            Body::Proof(p) => theory(&p.theory_id).and_then(|t| check_proof(&t, p)),
         };
         if let Err(problem) = problem {
             report.failures.push(Finding {
@@ -136,6 +111,17 @@ fn check_model(t: &Theory, m: &ModelRec) -> std::result::Result<(), String> {
     let s = Structure::from_json(&t.sig, &m.structure)
         .map_err(|e| format!("not a structure for {}: {e}", t.name))?;
     eval::check(t, &s).map_err(|v| format!("not a model of {}: {v}", t.name))
+}
+
+/// Replays the certificate of `p` against its statement over `t`.
+fn check_proof(t: &Theory, p: &ProofRec) -> std::result::Result<(), String> {
+    let replay = || {
+        let goal = statement::parse(t, &p.statement)?;
+        let certificate: Certificate = serde_json::from_value(p.certificate.clone())
+            .map_err(|e| format!("not a certificate: {e}"))?;
+        check(t, &goal, &certificate).map_err(|r| format!("{r:?}"))
+    };
+    replay().map_err(|e| format!("certificate rejected: {e}"))
 }
 
 fn check_conjecture(

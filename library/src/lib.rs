@@ -17,6 +17,7 @@ pub mod index;
 pub mod lock;
 pub mod record;
 pub mod reports;
+pub mod settle;
 pub mod statement;
 pub mod store;
 pub mod text;
@@ -53,6 +54,9 @@ pub enum Error {
     /// No record with this ID.
     #[error("no record `{0}` in the library")]
     NotFound(String),
+    /// A result failed its re-check (a countermodel the evaluator rejects), so it was not stored.
+    #[error("not stored: {0}")]
+    FailedCheck(String),
     /// The SQLite index failed.
     #[error("index: {0}")]
     Index(#[from] rusqlite::Error),

@@ -30,7 +30,7 @@ use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::spectrum::size_tuples;
 use birkhoff_engine::Theory;
 use birkhoff_library::record::{
-    Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, SpectrumRec, SpectrumRowRec,
+    Body, ConjectureRec, ConjectureStatus, SpectrumRec, SpectrumRowRec,
 };
 use birkhoff_library::Library;
 use serde::Serialize;
@@ -531,7 +531,9 @@ fn proof(
     opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Attempt> {
+    use birkhoff_checker::prover::readable::{render, Layout};
     use birkhoff_checker::prover::{prove, Options as ProverOptions, Verdict};
+    use birkhoff_library::settle::{settle, IfUndecided};
     let t = theory(lib, meta)?;
     let rounds = rounds(loaded);
     let todo: Vec<_> = loaded
@@ -623,83 +625,51 @@ fn proof(
             }) => c.proposed_by,
             _ => "research".into(),
         };
-        let settle = |lib: &mut Library, status, evidence: &str, countermodel, proof| {
-            lib.put(Body::Conjecture(ConjectureRec {
-                status,
-                evidence: evidence.into(),
-                countermodel,
-                proof,
-                proposed_by: proposed_by.clone(),
-                ..conjecture.clone()
-            }))
-        };
-        let (evidence, decided, artifact, section) = match answer.verdict {
-            Verdict::Proved { certificate } => {
-                let cert = serde_json::to_value(&certificate)
-                    .map_err(|e| Error::Step(format!("certificate: {e}")))?;
-                let prf = ProofRec {
-                    conjecture_id: cid.clone(),
-                    theory_id: meta.theory_id.clone(),
-                    statement: h.statement.clone(),
-                    prover: "birkhoff prove (equality saturation, certificate replayed)".into(),
-                    certificate: cert,
-                };
-                let (prec, _) = lib.put(Body::Proof(prf.clone()))?;
-                let evidence = format!("proved, certificate replayed ({})", prec.id);
-                settle(
-                    lib,
-                    ConjectureStatus::Proved,
-                    &evidence,
-                    None,
-                    Some(prec.id.clone()),
-                )?;
+        let settled = settle(
+            lib,
+            ConjectureRec {
+                proposed_by,
+                ..conjecture
+            },
+            &t,
+            &goal,
+            &answer,
+            IfUndecided::Keep,
+        )?;
+        let (decided, artifact, section) = match (&answer.verdict, &settled) {
+            (
+                Verdict::Proved { certificate },
+                ConjectureRec {
+                    proof: Some(proof), ..
+                },
+            ) => {
                 h.status = HypothesisStatus::Proven;
-                let steps = match lib.readable_proof(&prf, timeout) {
-                    Ok(p) => format!("```\n{p}```\n"),
-                    Err(e) => format!("The proof could not be laid out as steps ({}); its certificate is in `{}`.\n", md(&e), prec.id),
+                let layout = Layout {
+                    deadline: Some(std::time::Instant::now() + timeout),
+                    ..Layout::default()
                 };
-                let section = format!("## {}: {}\n\nProved in round {} ({} s), certificate replayed by the independent checker and stored as `{}`.\n\n{steps}", h.id, md(&h.statement), round + 1, timeout.as_secs_f64(), prec.id);
-                (evidence, true, Some(prec.id), section)
+                let steps = match render(&t, &goal, certificate, &layout) {
+                    Ok(p) => format!("```\n{p}```\n"),
+                    Err(e) => format!("The proof could not be laid out as steps ({}); its certificate is in `{proof}`.\n", md(&e.to_string())),
+                };
+                let section = format!("## {}: {}\n\nProved in round {} ({} s), certificate replayed by the independent checker and stored as `{proof}`.\n\n{steps}", h.id, md(&h.statement), round + 1, timeout.as_secs_f64());
+                (true, Some(proof.clone()), section)
             }
-            Verdict::Disproved { model, .. } => {
-                let (mrec, _) = lib.put(Body::Model(ModelRec {
-                    theory_id: meta.theory_id.clone(),
-                    theory_name: meta.discovery.clone(),
-                    structure: model.to_json(&t.sig),
-                }))?;
-                let evidence = format!(
-                    "refuted by a countermodel of size {:?} ({})",
-                    model.sizes, mrec.id
-                );
-                settle(
-                    lib,
-                    ConjectureStatus::Refuted,
-                    &evidence,
-                    Some(mrec.id.clone()),
-                    None,
-                )?;
+            (
+                Verdict::Disproved { model, .. },
+                ConjectureRec {
+                    countermodel: Some(countermodel),
+                    ..
+                },
+            ) => {
                 h.status = HypothesisStatus::Refuted;
-                let table = birkhoff_engine::tables::cayley(&t.sig, &model);
-                let section = format!("## {}: {} is false\n\nA countermodel, checked by the evaluator (`{}`):\n\n```\n{}\n```\n", h.id, md(&h.statement), mrec.id, table.trim_end());
-                (evidence, true, Some(mrec.id), section)
+                let table = birkhoff_engine::tables::cayley(&t.sig, model);
+                let section = format!("## {}: {} is false\n\nA countermodel, checked by the evaluator (`{countermodel}`):\n\n```\n{}\n```\n", h.id, md(&h.statement), table.trim_end());
+                (true, Some(countermodel.clone()), section)
             }
-            Verdict::ProvedByZ3 { .. } => (
-                "Z3 reports it follows (unsat), without a certificate; it stays active".to_string(),
-                false,
-                None,
-                String::new(),
-            ),
-            Verdict::Unknown => (
-                format!(
-                    "undecided in {} s ({})",
-                    timeout.as_secs_f64(),
-                    answer.unknown_because.unwrap_or_default()
-                ),
-                false,
-                None,
-                String::new(),
-            ),
+            _ => (false, None, String::new()),
         };
+        let evidence = settled.evidence;
         h.conjecture = Some(cid);
         h.evidence.push(
             crate::text::cut(&note(&evidence), record::MAX_ITEM).unwrap_or_else(|| note(&evidence)),

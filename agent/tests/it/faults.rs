@@ -79,7 +79,7 @@ fn run(mode: &str, timeout_secs: u64) -> Run {
         outside.is_empty(),
         "mode {mode} wrote outside the library: {outside:?}"
     );
-    assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
+    assert!(backtest::run(&lib).unwrap().failures.is_empty());
     let log = std::fs::read_to_string(&log).unwrap_or_default();
     Run { dir, report, log }
 }
@@ -455,7 +455,7 @@ fn a_refused_tool_call_is_a_fault() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open(&dir.path().join("lib")).unwrap();
     let tools = Toolbox {
-        explorer: Some(Box::new(Refusing)),
+        explorer: Box::new(Refusing),
         ..Toolbox::builtin()
     };
     let agent = Agent {

@@ -71,7 +71,7 @@ impl Llm for KeepsSqB {
 
 fn tools() -> Toolbox {
     Toolbox {
-        explorer: Some(Box::new(Presentations)),
+        explorer: Box::new(Presentations),
         per_size: std::time::Duration::from_secs(5),
         ..Toolbox::builtin()
     }
@@ -231,7 +231,7 @@ fn parastrophes_and_definitional_extensions_of_known_classes_are_not_kept() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = birkhoff_library::Library::open(dir.path()).unwrap();
     let tools = Toolbox {
-        explorer: Some(Box::new(Disguises)),
+        explorer: Box::new(Disguises),
         per_size: std::time::Duration::from_secs(5),
         ..Toolbox::builtin()
     };

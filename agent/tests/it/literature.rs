@@ -170,7 +170,7 @@ fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library
     .unwrap();
     let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
     let tools = Toolbox {
-        explorer: Some(Box::new(CubeLoops)),
+        explorer: Box::new(CubeLoops),
         per_size: Duration::from_secs(5),
         literature: LiteratureAccess::On(literature),
         ..Toolbox::builtin()

@@ -139,7 +139,7 @@ fn backtest_catches_a_tampered_model() {
     let dir = tempfile::tempdir().unwrap();
     let mut lib = Library::open(dir.path()).unwrap();
     let (_, model_id) = populate(&mut lib);
-    let clean = backtest::run(&lib, None).unwrap();
+    let clean = backtest::run(&lib).unwrap();
     assert!(clean.failures.is_empty(), "{:?}", clean.failures);
     assert_eq!(clean.checked["model"], 4);
     // Z_4 with one product changed is no longer a group.
@@ -148,7 +148,7 @@ fn backtest_catches_a_tampered_model() {
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     rec["structure"]["functions"]["*"][1][1] = serde_json::json!(3);
     std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
-    let report = backtest::run(&lib, None).unwrap();
+    let report = backtest::run(&lib).unwrap();
     let problems: Vec<&str> = report
         .failures
         .iter()
@@ -169,7 +169,7 @@ fn backtest_catches_a_tampered_model() {
         b"{garbage",
     )
     .unwrap();
-    let report = backtest::run(&lib, None).unwrap();
+    let report = backtest::run(&lib).unwrap();
     assert!(report.failures.iter().any(
         |f| f.file.contains("mod-0000000000000000") && f.problem.contains("not a valid record")
     ));
@@ -192,7 +192,7 @@ fn a_record_linked_outside_the_library_is_refused_not_read() {
         "{e}"
     );
     assert!(lib.list("model").unwrap().iter().all(|r| r.id != model_id));
-    let report = backtest::run(&lib, None).unwrap();
+    let report = backtest::run(&lib).unwrap();
     assert!(
         report
             .failures
@@ -246,9 +246,9 @@ fn refuted_conjecture_needs_a_real_countermodel() {
     };
     // Z_4 refutes x*x = e (1+1 = 2) but not commutativity.
     lib.put(Body::Conjecture(conj("x * x = e"))).unwrap();
-    assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
+    assert!(backtest::run(&lib).unwrap().failures.is_empty());
     lib.put(Body::Conjecture(conj("x * y = y * x"))).unwrap();
-    let report = backtest::run(&lib, None).unwrap();
+    let report = backtest::run(&lib).unwrap();
     assert!(
         report
             .failures
@@ -299,7 +299,7 @@ fn concurrent_writers_do_not_corrupt() {
         assert_eq!(lib.report(n).unwrap()["cycle"], n);
         assert!(lib.markdown_path(n).exists());
     }
-    assert!(backtest::run(&lib, None).unwrap().failures.is_empty());
+    assert!(backtest::run(&lib).unwrap().failures.is_empty());
     let before = results(&lib);
     lib.reindex().unwrap();
     assert_eq!(results(&lib), before);
