@@ -3,6 +3,7 @@
 //! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
 //! ([`report`]), the comparison of a candidate with its parent ([`parent`]), and the bounds on a model's text
 //! ([`text`]).
+#![warn(missing_docs)]
 
 pub mod controller;
 pub mod engines;

@@ -9,6 +9,8 @@
 //! Every count carries a [`budget::Status`]: a count cut short is never exact.
 //! A spectrum is read by [`oeis`] (which known sequences it matches, offline) and [`patterns`]
 //! (open conjectures about the orders that have models).
+#![warn(missing_docs)]
+
 pub(crate) mod bits;
 mod blocking;
 pub mod budget;

@@ -39,7 +39,9 @@ pub enum TermCode {
     Var(u32),
     /// The cell `base + index(args)`, each argument paired with the size of its sort.
     App {
+        /// The table's first cell.
         base: u32,
+        /// The arguments, each with the size of its sort.
         args: Box<[(TermCode, u32)]>,
     },
 }
@@ -67,8 +69,11 @@ pub enum FormulaCode {
     Iff(Box<FormulaCode>, Box<FormulaCode>),
     /// A quantifier over environment slots, each with the size of its sort.
     Quantifier {
+        /// `∃` if true, else `∀`.
         exists: bool,
+        /// The bound environment slots, each with the size of its sort.
         vars: Box<[(u32, u32)]>,
+        /// The formula quantified over.
         body: Box<FormulaCode>,
     },
 }
@@ -78,12 +83,20 @@ pub enum FormulaCode {
 pub enum Literal {
     /// `s = t` (or `s != t` when negated).
     Eq {
+        /// False for `s != t`.
         positive: bool,
+        /// `s`.
         left: TermCode,
+        /// `t`.
         right: TermCode,
     },
     /// A relation atom (or its negation).
-    Rel { positive: bool, atom: TermCode },
+    Rel {
+        /// False for the negation.
+        positive: bool,
+        /// The atom's table cell.
+        atom: TermCode,
+    },
     /// Anything else (quantifiers, `<->`, conjunctions under a disjunction): evaluated, not propagated.
     Complex(FormulaCode),
 }
@@ -152,7 +165,12 @@ pub struct Injective {
 pub enum ProblemError {
     /// Sizes do not match the sorts.
     #[error("{given} sizes given for {sorts} sorts")]
-    SizeCount { given: usize, sorts: usize },
+    SizeCount {
+        /// How many sizes were given.
+        given: usize,
+        /// How many sorts the theory has.
+        sorts: usize,
+    },
     /// A sort is empty.
     #[error("every sort needs at least one element")]
     Empty,

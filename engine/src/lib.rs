@@ -18,6 +18,7 @@
 //! }, |_, _| false);
 //! assert!(eval::check(&group, &z3).is_ok());
 //! ```
+#![warn(missing_docs)]
 
 pub mod canon;
 pub mod catalogue;

@@ -8,6 +8,7 @@
 //! index ([`index`], FTS5) serves search; it is derived from the files, kept in step on every
 //! write and rebuilt from them by [`Library::reindex`]; it also holds the text of [`documents`] other
 //! crates keep in the library (research workspaces), so that search finds them. [`backtest`] re-verifies what is stored.
+#![warn(missing_docs)]
 
 pub mod atomic;
 pub mod backtest;

@@ -15,6 +15,7 @@
 //! this crate and of the crates above it share.
 //!
 //! docs/LITERATURE.md explains the gate and the sources.
+#![warn(missing_docs)]
 
 pub mod cache;
 pub mod client;

@@ -10,6 +10,7 @@
 //! name made of TeX's special characters or of any unicode cannot break the compile. Proofs are
 //! typeset only when they re-check from their own text (`readable::recheck`), and only
 //! confirmed references (REF-NNN) are cited.
+#![warn(missing_docs)]
 
 pub mod bibtex;
 pub mod compile;

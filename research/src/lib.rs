@@ -11,6 +11,7 @@
 //! the open hypotheses against the prover with a larger budget, the spectrum to a larger size.
 //! The files are the truth; the library's SQLite index holds SYNTHESIS.md and the records as
 //! text, so `library search` finds them.
+#![warn(missing_docs)]
 
 pub mod record;
 pub mod state;

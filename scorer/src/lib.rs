@@ -12,6 +12,7 @@
 //! assert!(scores.naturality.unwrap() > 0.9);
 //! assert!(scores.richness.is_none()); // no models were computed
 //! ```
+#![warn(missing_docs)]
 
 pub mod evidence;
 pub mod identify;

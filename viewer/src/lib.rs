@@ -10,6 +10,7 @@
 //! [`Site::load`] reads the library once (reports, records, rendered proofs, references);
 //! [`pages`] renders it; [`write()`] writes the pages, each atomically; [`serve`] serves a written
 //! site on 127.0.0.1.
+#![warn(missing_docs)]
 
 pub mod escape;
 pub mod heatmap;

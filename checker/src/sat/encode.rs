@@ -118,7 +118,12 @@ fn flip(pol: u8) -> u8 {
 #[derive(Debug)]
 pub enum EncodeError {
     /// The clauses would exceed the literal limit (the real cost of the problem at these sizes).
-    TooLarge { literals: u64, limit: u64 },
+    TooLarge {
+        /// The literals emitted when the limit was passed.
+        literals: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The stop condition said so (deadline, Ctrl-C, or another engine answered).
     Stopped,
 }
