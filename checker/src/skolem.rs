@@ -80,24 +80,10 @@ fn substitute_term(t: &Term, w: &HashMap<VarId, Term>) -> Term {
     }
 }
 
+/// `f` with the variables of `w` replaced by their terms. Binders are distinct (checked by the
+/// caller), so no quantifier below rebinds a variable of `w`.
 fn substitute(f: &Formula, w: &HashMap<VarId, Term>) -> Formula {
-    let sub = |g: &Formula| Box::new(substitute(g, w));
-    match f {
-        Formula::True => Formula::True,
-        Formula::False => Formula::False,
-        Formula::Eq(a, b) => Formula::Eq(substitute_term(a, w), substitute_term(b, w)),
-        Formula::Rel(r, args) => {
-            Formula::Rel(*r, args.iter().map(|a| substitute_term(a, w)).collect())
-        }
-        Formula::Not(g) => Formula::Not(sub(g)),
-        Formula::And(a, b) => Formula::And(sub(a), sub(b)),
-        Formula::Or(a, b) => Formula::Or(sub(a), sub(b)),
-        Formula::Implies(a, b) => Formula::Implies(sub(a), sub(b)),
-        Formula::Iff(a, b) => Formula::Iff(sub(a), sub(b)),
-        // Binders are distinct (checked by the caller), so no quantifier below rebinds a variable of `w`.
-        Formula::Forall(vs, g) => Formula::Forall(vs.clone(), sub(g)),
-        Formula::Exists(vs, g) => Formula::Exists(vs.clone(), sub(g)),
-    }
+    f.map_terms(&mut |t| substitute_term(t, w))
 }
 
 /// Whether no variable is bound twice, or bound and also free, in `f`.

@@ -2,6 +2,7 @@
 
 use crate::signature::{FuncId, RelId, SortId};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Index of a variable in its axiom's variable table ([`Axiom::vars`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -213,9 +214,112 @@ impl Formula {
     pub fn is_equation(&self) -> bool {
         matches!(self, Formula::Eq(..))
     }
+
+    /// The formula rebuilt with each immediate subformula `g` replaced by `sub(g)`, left to right;
+    /// atoms, `True` and `False` are cloned, and quantifiers keep their variables. This is the one
+    /// place that rebuilds every connective: a rewrite handles the variants it changes and hands
+    /// the rest to this, recursing through `sub`.
+    ///
+    /// ```
+    /// use birkhoff_engine::syntax::{Formula, Term, VarId};
+    /// // Swaps the sides of every equation, however deep.
+    /// fn flip(f: &Formula) -> Formula {
+    ///     match f {
+    ///         Formula::Eq(a, b) => Formula::Eq(b.clone(), a.clone()),
+    ///         _ => f.map_subformulas(flip),
+    ///     }
+    /// }
+    /// let (x, y) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
+    /// let f = Formula::Forall(vec![VarId(0)], Box::new(Formula::not(Formula::Eq(x.clone(), y.clone()))));
+    /// let flipped = Formula::Forall(vec![VarId(0)], Box::new(Formula::not(Formula::Eq(y, x))));
+    /// assert_eq!(flip(&f), flipped);
+    /// ```
+    pub fn map_subformulas(&self, mut sub: impl FnMut(&Formula) -> Formula) -> Formula {
+        // A connective's constructor, applied to its two operands rewritten left to right.
+        let mut binary = |op: fn(Box<Formula>, Box<Formula>) -> Formula, a: &Formula, b| {
+            let a = Box::new(sub(a));
+            op(a, Box::new(sub(b)))
+        };
+        match self {
+            Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..) => self.clone(),
+            Formula::And(a, b) => binary(Formula::And, a, b),
+            Formula::Or(a, b) => binary(Formula::Or, a, b),
+            Formula::Implies(a, b) => binary(Formula::Implies, a, b),
+            Formula::Iff(a, b) => binary(Formula::Iff, a, b),
+            Formula::Not(g) => Formula::Not(Box::new(sub(g))),
+            Formula::Forall(vs, g) => Formula::Forall(vs.clone(), Box::new(sub(g))),
+            Formula::Exists(vs, g) => Formula::Exists(vs.clone(), Box::new(sub(g))),
+        }
+    }
+
+    /// The formula with every term that is a direct argument of an atom (each side of an
+    /// equation, each argument of a relation atom) replaced by `term(t)`, left to right;
+    /// connectives and quantifiers are kept as they are.
+    ///
+    /// ```
+    /// use birkhoff_engine::syntax::{Formula, Term, VarId};
+    /// use birkhoff_engine::signature::FuncId;
+    /// // Replaces the variable x (VarId 0) by the constant e (FuncId 0) wherever it is an argument.
+    /// let e = Term::App(FuncId(0), vec![]);
+    /// let (x, y) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
+    /// let f = Formula::Or(Box::new(Formula::Eq(x.clone(), y.clone())), Box::new(Formula::True));
+    /// let g = f.map_terms(&mut |t| if *t == x { e.clone() } else { t.clone() });
+    /// assert_eq!(g, Formula::Or(Box::new(Formula::Eq(e, y)), Box::new(Formula::True)));
+    /// ```
+    pub fn map_terms(&self, term: &mut impl FnMut(&Term) -> Term) -> Formula {
+        match self {
+            Formula::Eq(a, b) => {
+                let a = term(a);
+                Formula::Eq(a, term(b))
+            }
+            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(&mut *term).collect()),
+            _ => self.map_subformulas(|g| g.map_terms(term)),
+        }
+    }
+
+    /// The formula with every term rewritten from the bottom up by `app` (each application
+    /// `f(args)` becomes `app(f, args)`, its arguments rewritten first) and every relation atom
+    /// `r(args)` replaced by the formula `rel(r, args)` (its arguments rewritten). The moves that
+    /// read a theory through another signature (dualize, transfer, generalize) are built on it.
+    pub fn map_symbols(
+        &self,
+        app: &dyn Fn(FuncId, Vec<Term>) -> Term,
+        rel: &dyn Fn(RelId, Vec<Term>) -> Formula,
+    ) -> Formula {
+        fn term(t: &Term, app: &dyn Fn(FuncId, Vec<Term>) -> Term) -> Term {
+            match t {
+                Term::Var(v) => Term::Var(*v),
+                Term::App(g, args) => app(*g, args.iter().map(|a| term(a, app)).collect()),
+            }
+        }
+        match self {
+            Formula::Eq(..) => self.map_terms(&mut |t| term(t, app)),
+            Formula::Rel(r, args) => rel(*r, args.iter().map(|a| term(a, app)).collect()),
+            _ => self.map_subformulas(|g| g.map_symbols(app, rel)),
+        }
+    }
 }
 
 impl Axiom {
+    /// The axiom with its formula rewritten by [`Formula::map_symbols`]; an axiom the maps leave
+    /// unchanged stays shared (the same `Arc`), so a derived theory shares it with its parent.
+    pub fn map_symbols(
+        self: &Arc<Axiom>,
+        app: &dyn Fn(FuncId, Vec<Term>) -> Term,
+        rel: &dyn Fn(RelId, Vec<Term>) -> Formula,
+    ) -> Arc<Axiom> {
+        let formula = self.formula.map_symbols(app, rel);
+        if formula == self.formula {
+            return self.clone();
+        }
+        Arc::new(Axiom {
+            name: self.name.clone(),
+            formula,
+            vars: self.vars.clone(),
+            origin: None,
+        })
+    }
+
     /// The variables that occur free (not under a quantifier binding them), in order of first occurrence.
     pub fn free_vars(&self) -> Vec<VarId> {
         let mut out = Vec::new();

@@ -47,21 +47,7 @@ fn replace_vars(t: &Term, consts: &[(VarId, FuncId)]) -> Term {
 }
 
 fn replace_in(f: &Formula, consts: &[(VarId, FuncId)]) -> Formula {
-    let b = |g: &Formula| Box::new(replace_in(g, consts));
-    match f {
-        Formula::True | Formula::False => f.clone(),
-        Formula::Eq(l, r) => Formula::Eq(replace_vars(l, consts), replace_vars(r, consts)),
-        Formula::Rel(r, args) => {
-            Formula::Rel(*r, args.iter().map(|a| replace_vars(a, consts)).collect())
-        }
-        Formula::Not(g) => Formula::Not(b(g)),
-        Formula::And(x, y) => Formula::And(b(x), b(y)),
-        Formula::Or(x, y) => Formula::Or(b(x), b(y)),
-        Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-        Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
-        Formula::Forall(vs, g) => Formula::Forall(vs.clone(), b(g)),
-        Formula::Exists(vs, g) => Formula::Exists(vs.clone(), b(g)),
-    }
+    f.map_terms(&mut |t| replace_vars(t, consts))
 }
 
 /// The theory plus fresh constants for the goal's universal variables and the negated goal body.

@@ -17,7 +17,6 @@ use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
-use birkhoff_engine::moves::dualize::map_axiom;
 use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
 use birkhoff_engine::signature::FuncId;
 use birkhoff_engine::syntax::{Formula, Term};
@@ -598,7 +597,7 @@ fn swapped(t: &Theory, ops: &[FuncId]) -> Theory {
     out.axioms = t
         .axioms
         .iter()
-        .map(|a| map_axiom(a, &ft, &|r, args| Formula::Rel(r, args)))
+        .map(|a| a.map_symbols(&ft, &|r, args| Formula::Rel(r, args)))
         .collect();
     out
 }

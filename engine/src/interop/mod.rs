@@ -290,21 +290,9 @@ fn in_reading_order(a: &Axiom) -> Axiom {
         }
     }
     fn formula(order: &mut Vec<VarId>, f: &Formula) -> Formula {
-        let mut b = |g: &Formula| Box::new(formula(order, g));
         match f {
-            Formula::True | Formula::False => f.clone(),
-            Formula::Eq(x, y) => {
-                let x = term(order, x);
-                Formula::Eq(x, term(order, y))
-            }
-            Formula::Rel(r, args) => {
-                Formula::Rel(*r, args.iter().map(|a| term(order, a)).collect())
-            }
-            Formula::Not(g) => Formula::Not(b(g)),
-            Formula::And(x, y) => Formula::And(b(x), b(y)),
-            Formula::Or(x, y) => Formula::Or(b(x), b(y)),
-            Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-            Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
+            Formula::Eq(..) | Formula::Rel(..) => f.map_terms(&mut |t| term(order, t)),
+            // A quantifier's variables are numbered before its body's.
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
                 let vs: Vec<VarId> = vs.iter().map(|v| var(order, *v)).collect();
                 let body = Box::new(formula(order, g));
@@ -314,6 +302,7 @@ fn in_reading_order(a: &Axiom) -> Axiom {
                     Formula::Exists(vs, body)
                 }
             }
+            _ => f.map_subformulas(|g| formula(order, g)),
         }
     }
     let mut order = Vec::new();
@@ -458,14 +447,7 @@ fn normal_axiom(a: &Axiom, single_sorted: bool) -> Axiom {
 }
 
 fn merge_quantifiers(f: &Formula) -> Formula {
-    let b = |g: &Formula| Box::new(merge_quantifiers(g));
     match f {
-        Formula::True | Formula::False | Formula::Eq(..) | Formula::Rel(..) => f.clone(),
-        Formula::Not(g) => Formula::Not(b(g)),
-        Formula::And(x, y) => Formula::And(b(x), b(y)),
-        Formula::Or(x, y) => Formula::Or(b(x), b(y)),
-        Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-        Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
         Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
             let universal = matches!(f, Formula::Forall(..));
             let mut vs = vs.clone();
@@ -492,6 +474,7 @@ fn merge_quantifiers(f: &Formula) -> Formula {
                 Formula::Exists(vs, Box::new(body))
             }
         }
+        _ => f.map_subformulas(merge_quantifiers),
     }
 }
 

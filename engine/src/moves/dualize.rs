@@ -9,55 +9,8 @@
 
 use super::{binary_ops, find_binary, finish, prov, Derived, Move, MoveError};
 use crate::signature::{FuncId, RelId};
-use crate::syntax::{Axiom, Formula, Term};
+use crate::syntax::{Formula, Term};
 use crate::theory::Theory;
-use std::sync::Arc;
-
-/// Rewrites every term (bottom up) with `ft` and every relation atom's argument list with `fr`.
-pub fn map_formula(
-    f: &Formula,
-    ft: &dyn Fn(FuncId, Vec<Term>) -> Term,
-    fr: &dyn Fn(RelId, Vec<Term>) -> Formula,
-) -> Formula {
-    fn term(t: &Term, ft: &dyn Fn(FuncId, Vec<Term>) -> Term) -> Term {
-        match t {
-            Term::Var(v) => Term::Var(*v),
-            Term::App(g, args) => ft(*g, args.iter().map(|a| term(a, ft)).collect()),
-        }
-    }
-    let rec = |g: &Formula| Box::new(map_formula(g, ft, fr));
-    match f {
-        Formula::True => Formula::True,
-        Formula::False => Formula::False,
-        Formula::Eq(a, b) => Formula::Eq(term(a, ft), term(b, ft)),
-        Formula::Rel(r, args) => fr(*r, args.iter().map(|a| term(a, ft)).collect()),
-        Formula::Not(g) => Formula::Not(rec(g)),
-        Formula::And(a, b) => Formula::And(rec(a), rec(b)),
-        Formula::Or(a, b) => Formula::Or(rec(a), rec(b)),
-        Formula::Implies(a, b) => Formula::Implies(rec(a), rec(b)),
-        Formula::Iff(a, b) => Formula::Iff(rec(a), rec(b)),
-        Formula::Forall(vs, g) => Formula::Forall(vs.clone(), rec(g)),
-        Formula::Exists(vs, g) => Formula::Exists(vs.clone(), rec(g)),
-    }
-}
-
-/// [`map_formula`] on one axiom; an axiom the maps leave unchanged stays shared with the parent.
-pub fn map_axiom(
-    a: &Arc<Axiom>,
-    ft: &dyn Fn(FuncId, Vec<Term>) -> Term,
-    fr: &dyn Fn(RelId, Vec<Term>) -> Formula,
-) -> Arc<Axiom> {
-    let formula = map_formula(&a.formula, ft, fr);
-    if formula == a.formula {
-        return a.clone();
-    }
-    Arc::new(Axiom {
-        name: a.name.clone(),
-        formula,
-        vars: a.vars.clone(),
-        origin: None,
-    })
-}
 
 /// `t` with every axiom rewritten by `ft` and `fr`, which change only the axioms `touched` says
 /// they may (the others are kept, shared with `t`, without being rebuilt).
@@ -78,7 +31,7 @@ fn rewrite(
         .iter()
         .map(|a| {
             if touched(&a.formula) {
-                map_axiom(a, ft, fr)
+                a.map_symbols(ft, fr)
             } else {
                 a.clone()
             }

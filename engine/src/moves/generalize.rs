@@ -2,7 +2,6 @@
 //! modulo renaming (the axioms of the first whose images under a signature map hold in the second).
 //! (The module is not called `abstract`, a reserved word in Rust.)
 
-use super::dualize::map_axiom;
 use super::transfer::Pair;
 use super::{derive, finish, prov, Derived, Move, MoveError, Provenance};
 use crate::canon::AxiomSet;
@@ -139,8 +138,7 @@ fn remove_symbols(mut t: Theory, funcs: &[FuncId], rels: &[RelId]) -> Theory {
         .axioms
         .iter()
         .map(|a| {
-            map_axiom(
-                a,
+            a.map_symbols(
                 &|f, args| Term::App(FuncId(new_func[f.0 as usize]), args),
                 &|r, args| Formula::Rel(RelId(new_rel[r.0 as usize]), args),
             )

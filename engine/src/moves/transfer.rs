@@ -3,7 +3,6 @@
 //! and every source axiom appears in the result, so none is lost: renamed and added, or already
 //! there (an axiom of the target up to variable names and orientation), and then not repeated.
 
-use super::dualize::map_formula;
 use super::{finish_added, fresh_axiom_name, Derived, Move, MoveError, Provenance};
 use crate::canon::{AxiomImages, AxiomSet, Renaming};
 use crate::signature::{FuncId, RelId, SortId};
@@ -393,8 +392,7 @@ fn carry(a: &Axiom, im: &Images, source: &Theory) -> Result<Axiom, MoveError> {
             })
         })
         .collect::<Result<_, MoveError>>()?;
-    let formula = map_formula(
-        &a.formula,
+    let formula = a.formula.map_symbols(
         &|f, args| Term::App(im.funcs[f.0 as usize], args),
         &|r, args| Formula::Rel(im.rels[r.0 as usize], args),
     );
