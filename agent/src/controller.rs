@@ -11,17 +11,17 @@ use crate::offline::Offline;
 use crate::report::{
     markdown, CandidateSummary, CycleReport, Discovery, Fault, LiteratureNote, RunInfo, ToolCall,
 };
-use crate::schema::{self, Vocabulary};
+use crate::schema::{self, Decisions, Plan, Vocabulary};
 use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
 use crate::tools::{self, LiteratureAccess, Toolbox};
+use birkhoff_checker::oeis::Sequence;
 use birkhoff_engine::{seeds, Theory};
-use birkhoff_library::record::{Body, ConjectureStatus};
+use birkhoff_library::record::{Body, ConjectureStatus, SpectrumRow};
 use birkhoff_library::Library;
 use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use rayon::prelude::*;
 use serde_json::json;
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 /// What a run is asked to do.
@@ -57,6 +57,53 @@ pub struct Agent<'a> {
     pub interrupted: &'a dyn Fn() -> bool,
 }
 
+/// A reply of the model, or of the offline strategist, and who made it.
+struct Authored<T> {
+    /// The reply.
+    reply: T,
+    /// `llm`, `offline` or `offline (fallback)`.
+    by: String,
+}
+
+/// What one cycle records as its phases go, besides their results: its number, its tool calls
+/// and faults, and the model's time.
+struct CycleLog {
+    /// The cycle's number in the library.
+    number: u64,
+    /// The tool calls, in order.
+    calls: Vec<ToolCall>,
+    /// Faults and their handling.
+    faults: Vec<Fault>,
+    /// Seconds spent waiting for the model: every model call of a cycle shares one budget.
+    llm_seconds: f64,
+    /// Whether the model failed for good this cycle, so that it is not asked again.
+    llm_dead: bool,
+}
+
+impl CycleLog {
+    /// The log of cycle `number`, empty.
+    fn new(number: u64) -> CycleLog {
+        CycleLog {
+            number,
+            calls: Vec::new(),
+            faults: Vec::new(),
+            llm_seconds: 0.0,
+            llm_dead: false,
+        }
+    }
+}
+
+/// What EXECUTE leaves for ACT and the report, besides the results it puts in the situation.
+struct Executed {
+    /// Checked candidates with a model of size above 1.
+    with_models: usize,
+    /// The spectra novelty is measured against, by name: this cycle's candidates' and parents'
+    /// from their checks, the bases' from the library.
+    spectra: Vec<(String, Vec<SpectrumRow>)>,
+    /// The size countermodels are searched at.
+    countermodel_size: u32,
+}
+
 /// The run's key: a digest of goal, bases and length, so that a rerun of the same command
 /// resumes it.
 fn run_key(c: &Config) -> String {
@@ -75,8 +122,8 @@ fn resume_index(lib: &Library, key: &str, of: u32) -> u32 {
         .report_numbers()
         .ok()
         .and_then(|n| n.last().copied())
-        .and_then(|n| lib.report(n).ok());
-    match last.and_then(|r| serde_json::from_value::<RunInfo>(r["run"].clone()).ok()) {
+        .and_then(|n| lib.cycle_report(n).ok());
+    match last.map(|r| r.run) {
         Some(run) if run.key == key && run.index < of => run.index + 1,
         _ => 1,
     }
@@ -103,7 +150,7 @@ impl Agent<'_> {
         let mut subject = birkhoff_literature::subject::of_theory(&c.theory, Some(spectrum));
         subject
             .proposed
-            .extend(proposed.iter().map(schema::ProposedReference::paper));
+            .extend(proposed.iter().map(schema::reference_paper));
         let mut progress = |line: &str| {
             self.observer.line(
                 &format!("  literature: {line}"),
@@ -120,7 +167,7 @@ impl Agent<'_> {
                 for r in out.sources.iter().filter(|r| !r.errors.is_empty()) {
                     faults.push(fault(r.line(), if r.down { "the source was not asked again in this search; the literature note rests on the other sources" } else { "its failed queries were skipped; the literature note rests on the rest" }));
                 }
-                LiteratureNote::of(&out)
+                LiteratureNote::from(&out)
             }
             Err(e) => {
                 faults.push(fault(
@@ -237,8 +284,7 @@ impl Agent<'_> {
             .rev()
             .take(5)
             .rev()
-            .filter_map(|n| lib.report(*n).ok())
-            .filter_map(|v| serde_json::from_value::<CycleReport>(v).ok())
+            .filter_map(|n| lib.cycle_report(*n).ok())
             .map(|r| memory(&r))
             .collect();
         Situation {
@@ -265,32 +311,40 @@ impl Agent<'_> {
     /// strategist's own reply were invalid (a bug).
     ///
     /// Every model call of a cycle shares one budget (`--llm-timeout`): the time spent waiting
-    /// for the model, `llm_secs`, counts against it (the tools' own time does not); once it is
-    /// used up, the model is not asked again this cycle. A reply longer than [`MAX_REPLY`] is invalid; a
-    /// valid one has its free text cut to the schema's limits, each cut a fault.
-    #[allow(clippy::too_many_arguments)]
+    /// for the model, `log.llm_seconds`, counts against it (the tools' own time does not); once
+    /// it is used up, the model is not asked again this cycle. A reply longer than [`MAX_REPLY`]
+    /// is invalid; a valid one has its free text cut to the schema's limits, each cut a fault.
+    /// `parse` checks the reply against the situation's vocabulary.
     fn decide<T: schema::Bounded>(
         &self,
         phase: Phase,
         s: &Situation,
-        faults: &mut Vec<Fault>,
-        llm_dead: &Cell<bool>,
-        llm_secs: &mut f64,
-        parse: impl Fn(&str) -> Result<T, String>,
-    ) -> Result<(T, String), String> {
+        log: &mut CycleLog,
+        parse: impl Fn(&str, &Vocabulary) -> Result<T, String>,
+    ) -> Result<Authored<T>, String> {
         let name = match phase {
             Phase::Plan => "plan",
             Phase::Interpret => "interpret",
         };
+        let (bases, candidates) = (s.base_names(), s.candidate_names());
+        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
+        let vocabulary = Vocabulary {
+            bases: &bases,
+            moves: &s.moves,
+            candidates: &candidates,
+            statement: &statement,
+        };
+        let parse = |reply: &str| parse(reply, &vocabulary);
         let system = crate::prompt::system(phase);
         let mut prompt = crate::prompt::user(phase, s);
-        if !self.offline && !llm_dead.get() {
+        if !self.offline && !log.llm_dead {
             for attempt in 1..=2 {
                 let budget = self.llm.budget();
-                let left = budget.map(|b| b.saturating_sub(Duration::from_secs_f64(*llm_secs)));
+                let left =
+                    budget.map(|b| b.saturating_sub(Duration::from_secs_f64(log.llm_seconds)));
                 if left.is_some_and(|l| l.is_zero()) {
                     let secs = budget.map_or(0, |b| b.as_secs());
-                    faults.push(Fault {
+                    log.faults.push(Fault {
                         phase: name.into(),
                         message: format!(
                             "the model's time for this cycle ({secs} s, --llm-timeout) is used up"
@@ -310,13 +364,13 @@ impl Agent<'_> {
                     situation: s,
                     deadline,
                 });
-                *llm_secs += t0.elapsed().as_secs_f64();
+                log.llm_seconds += t0.elapsed().as_secs_f64();
                 self.observer.wait_end();
                 match reply {
                     Err(e) => {
                         let permanent = e.is_permanent();
-                        llm_dead.set(permanent);
-                        faults.push(Fault {
+                        log.llm_dead = permanent;
+                        log.faults.push(Fault {
                             phase: name.into(),
                             message: e.to_string(),
                             handling: format!(
@@ -337,14 +391,17 @@ impl Agent<'_> {
                     Ok(text) => match too_long(&text).and_then(|()| parse(&text)) {
                         Ok(mut v) => {
                             for note in v.bound() {
-                                faults.push(Fault {
+                                log.faults.push(Fault {
                                     phase: name.into(),
                                     message: note,
                                     handling: "the rest of that field was dropped".into(),
                                 });
                             }
                             self.observer.line(&format!("Model replied ({:.0}s, {} lines)", t0.elapsed().as_secs_f64(), text.lines().count()), json!({"event": "llm_reply", "phase": name, "seconds": t0.elapsed().as_secs_f64(), "lines": text.lines().count()}));
-                            return Ok((v, "llm".into()));
+                            return Ok(Authored {
+                                reply: v,
+                                by: "llm".into(),
+                            });
                         }
                         Err(err) => {
                             let handling = if attempt == 1 {
@@ -352,7 +409,7 @@ impl Agent<'_> {
                             } else {
                                 "the offline strategist decided this step"
                             };
-                            faults.push(Fault {
+                            log.faults.push(Fault {
                                 phase: name.into(),
                                 message: format!("invalid reply (attempt {attempt}): {err}"),
                                 handling: handling.into(),
@@ -367,7 +424,7 @@ impl Agent<'_> {
                 }
             }
         } else if !self.offline {
-            faults.push(Fault {
+            log.faults.push(Fault {
                 phase: name.into(),
                 message: "the model is unavailable (see the earlier fault)".into(),
                 handling: "the offline strategist decided this step".into(),
@@ -385,14 +442,14 @@ impl Agent<'_> {
         let v = parse(&text).map_err(|e| {
             format!("internal error: the offline strategist's {name} reply is invalid: {e}")
         })?;
-        Ok((
-            v,
-            if self.offline {
+        Ok(Authored {
+            reply: v,
+            by: if self.offline {
                 "offline".into()
             } else {
                 "offline (fallback)".into()
             },
-        ))
+        })
     }
 
     fn call<T>(
@@ -451,7 +508,8 @@ impl Agent<'_> {
         v
     }
 
-    /// One cycle; `None` if interrupted before its report was written.
+    /// One cycle: PLAN, EXECUTE, INTERPRET and ACT, then its report; `None` if interrupted
+    /// before the report was written.
     fn cycle(&self, lib: &mut Library, cfg: &Config, run: RunInfo) -> Result<Option<u64>, String> {
         let t0 = Instant::now();
         let started = birkhoff_library::time::now();
@@ -473,36 +531,90 @@ impl Agent<'_> {
             &format!("Goal: {}", cfg.goal),
             json!({"event": "goal", "goal": cfg.goal}),
         );
-        let (mut faults, dead, mut llm_secs) = (Vec::new(), Cell::new(false), 0.0);
+        let mut log = CycleLog::new(next);
         let mut s = self.situation(lib, cfg, &run);
-        let base_names = s.base_names();
+        let Some(plan) = self.plan(&s, &mut log)? else {
+            return Ok(None);
+        };
+        let Some(executed) = self.execute(lib, &mut s, &plan, &mut log) else {
+            return Ok(None);
+        };
+        let Some(decided) = self.interpret(&s, &mut log)? else {
+            return Ok(None);
+        };
+        // The offline sequences with those the OEIS named in earlier runs (literature/oeis.json),
+        // as they were before ACT's literature searches.
+        let sequences = birkhoff_literature::Store::new(lib.root()).offline_sequences();
+        let Some(discoveries) = self.act(lib, &mut s, &executed, &decided, &sequences, &mut log)
+        else {
+            return Ok(None);
+        };
+        let report = CycleReport {
+            cycle: 0,
+            run,
+            goal: cfg.goal.clone(),
+            llm: if self.offline {
+                self.llm.describe()
+            } else {
+                format!("{} (offline strategist as fallback)", self.llm.describe())
+            },
+            started,
+            seconds: t0.elapsed().as_secs_f64(),
+            llm_seconds: log.llm_seconds,
+            plan: plan.reply,
+            plan_by: plan.by,
+            tool_calls: log.calls,
+            generated: s.generated,
+            checked: s.candidates.len(),
+            with_models: executed.with_models,
+            top: s
+                .candidates
+                .iter()
+                .take(10)
+                .map(|c| summary(c, &sequences))
+                .collect(),
+            discoveries,
+            conjectures: s.settled,
+            decisions: decided.reply,
+            decisions_by: decided.by,
+            faults: log.faults,
+        };
+        let n = lib
+            .add_report(&report, markdown)
+            .map_err(|e| e.to_string())?;
+        let md = lib.markdown_path(n);
+        self.observer.summary(&report, n, &md);
+        Ok(Some(n))
+    }
 
-        // PLAN
+    /// PLAN: the plan for this cycle and who made it; `None` if interrupted.
+    fn plan(&self, s: &Situation, log: &mut CycleLog) -> Result<Option<Authored<Plan>>, String> {
         self.observer
             .line("PLAN", json!({"event": "phase", "phase": "plan"}));
-        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-        let vocab = Vocabulary {
-            bases: &base_names,
-            moves: &s.moves,
-            candidates: &[],
-            statement: &statement,
-        };
-        let (plan, plan_by) =
-            self.decide(Phase::Plan, &s, &mut faults, &dead, &mut llm_secs, |t| {
-                schema::parse_plan(t, &vocab)
-            })?;
+        let plan = self.decide(Phase::Plan, s, log, schema::parse_plan)?;
         if (self.interrupted)() {
             return Ok(None);
         }
         self.observer.line(
-            &format!("Strategy: {}", plan.strategy),
-            json!({"event": "plan", "by": plan_by, "plan": plan}),
+            &format!("Strategy: {}", plan.reply.strategy),
+            json!({"event": "plan", "by": plan.by, "plan": plan.reply}),
         );
+        Ok(Some(plan))
+    }
 
-        // EXECUTE
+    /// EXECUTE: the plan's explorations, their candidates checked, scored and identified, the
+    /// conjectures it names settled and its library searches run, all into the situation; `None`
+    /// if interrupted.
+    fn execute(
+        &self,
+        lib: &mut Library,
+        s: &mut Situation,
+        planned: &Authored<Plan>,
+        log: &mut CycleLog,
+    ) -> Option<Executed> {
+        let (plan, plan_by) = (&planned.reply, &planned.by);
         self.observer
             .line("EXECUTE", json!({"event": "phase", "phase": "execute"}));
-        let mut calls = Vec::new();
         let mut candidates: Vec<Candidate> = Vec::new();
         // Fingerprints of the candidates kept, computed once each: explorations from related
         // bases yield hundreds of candidates, and comparing fingerprints pairwise cost seconds.
@@ -516,7 +628,7 @@ impl Agent<'_> {
                 .collect();
             let params = json!({"base_structures": e.bases, "moves": e.moves, "depth": e.depth});
             let found = self.call(
-                &mut calls,
+                &mut log.calls,
                 "explore",
                 params,
                 || self.tools.explore(&bases, &e.moves, e.depth),
@@ -541,7 +653,7 @@ impl Agent<'_> {
         }
         s.generated = per_exploration.iter().map(Vec::len).sum();
         for found in &per_exploration {
-            self.observer.generated(next, found);
+            self.observer.generated(log.number, found);
         }
         candidates.extend(rank_before_checking(per_exploration, plan.check_top));
         // The bases the candidates came from are checked with them: a candidate with its
@@ -560,14 +672,8 @@ impl Agent<'_> {
             if i >= count {
                 params["role"] = "parent".into();
             }
-            self.record(&mut calls, "check_models", params, r, secs, |_| {
-                format!(
-                    "spectrum {}",
-                    crate::prompt::spectrum_line(&c.spectrum)
-                        .split("  (")
-                        .next()
-                        .unwrap_or("")
-                )
+            self.record(&mut log.calls, "check_models", params, r, secs, |_| {
+                format!("spectrum {}", crate::prompt::spectrum_counts(&c.spectrum))
             });
         }
         let parents = candidates.split_off(count);
@@ -580,7 +686,7 @@ impl Agent<'_> {
             c.same_as_parent = verdict;
         }
         // Parents' spectra, for novelty: from this cycle's checks or from the library.
-        let spectra: Vec<(String, Vec<birkhoff_library::record::SpectrumRowRec>)> = candidates
+        let spectra: Vec<(String, Vec<SpectrumRow>)> = candidates
             .iter()
             .chain(&parents)
             .map(|c| (c.name.clone(), c.spectrum.clone()))
@@ -605,12 +711,12 @@ impl Agent<'_> {
         });
         for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
-            c.score = self.record(&mut calls, "score", params, r, secs, |sc| {
+            c.score = self.record(&mut log.calls, "score", params, r, secs, |sc| {
                 format!("{:.3}", sc.total)
             });
         }
         if (self.interrupted)() {
-            return Ok(None);
+            return None;
         }
         // Countermodels are searched one size beyond the models checked: every size up to
         // max_size was already enumerated, so a conjecture true there needs a larger test.
@@ -622,7 +728,7 @@ impl Agent<'_> {
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let theory = b.theory.clone();
             let settled = self.call(
-                &mut calls,
+                &mut log.calls,
                 "prove",
                 params,
                 || {
@@ -633,7 +739,7 @@ impl Agent<'_> {
                         &theory,
                         &id,
                         &p.statement,
-                        &plan_by,
+                        plan_by,
                         countermodel_size,
                     )
                 },
@@ -644,7 +750,7 @@ impl Agent<'_> {
         for q in &plan.search {
             let params = json!({"query": q.query, "min_score": q.min_score});
             let hits = self.call(
-                &mut calls,
+                &mut log.calls,
                 "search_library",
                 params,
                 || tools::search_library(lib, &q.query, q.min_score),
@@ -684,7 +790,7 @@ impl Agent<'_> {
                 .as_ref()
                 .map(|st| st.describe())
                 .unwrap_or_default();
-            calls.push(crate::report::ToolCall {
+            log.calls.push(crate::report::ToolCall {
                 tool: "identify".into(),
                 params: json!({"signature_id": c.name}),
                 ok: true,
@@ -703,43 +809,51 @@ impl Agent<'_> {
         self.observer.line(&format!("Model check: {with_models} of {} with models above size 1 ({check_secs:.2}s)", candidates.len()), json!({"event": "check_done", "with_models": with_models, "checked": candidates.len(), "seconds": check_secs}));
         s.candidates = candidates;
         s.plan = Some(plan.clone());
+        refusals(&log.calls, 0, "execute", &mut log.faults);
+        Some(Executed {
+            with_models,
+            spectra,
+            countermodel_size,
+        })
+    }
 
-        refusals(&calls, 0, "execute", &mut faults);
-        let act_calls = calls.len();
-
-        // INTERPRET
+    /// INTERPRET: the decisions on this cycle's results and who made them; `None` if interrupted.
+    fn interpret(
+        &self,
+        s: &Situation,
+        log: &mut CycleLog,
+    ) -> Result<Option<Authored<Decisions>>, String> {
         self.observer
             .line("INTERPRET", json!({"event": "phase", "phase": "interpret"}));
-        let cand_names = s.candidate_names();
-        let statement = |theory: &str, text: &str| s.check_statement(theory, text);
-        let vocab = Vocabulary {
-            bases: &base_names,
-            moves: &s.moves,
-            candidates: &cand_names,
-            statement: &statement,
-        };
-        let (decisions, decisions_by) = self.decide(
-            Phase::Interpret,
-            &s,
-            &mut faults,
-            &dead,
-            &mut llm_secs,
-            |t| schema::parse_decisions(t, &vocab),
-        )?;
+        let decided = self.decide(Phase::Interpret, s, log, schema::parse_decisions)?;
         self.observer.line(
-            &format!("Analysis: {}", decisions.analysis),
-            json!({"event": "decisions", "by": decisions_by, "decisions": decisions}),
+            &format!("Analysis: {}", decided.reply.analysis),
+            json!({"event": "decisions", "by": decided.by, "decisions": decided.reply}),
         );
         if (self.interrupted)() {
             return Ok(None);
         }
+        Ok(Some(decided))
+    }
 
-        // ACT
+    /// ACT: the decisions carried out: the kept candidates added to the library and the proposed
+    /// conjectures settled (into the situation); the discoveries, or `None` if interrupted.
+    fn act(
+        &self,
+        lib: &mut Library,
+        s: &mut Situation,
+        executed: &Executed,
+        decided: &Authored<Decisions>,
+        sequences: &[Sequence],
+        log: &mut CycleLog,
+    ) -> Option<Vec<Discovery>> {
         self.observer
             .line("ACT", json!({"event": "phase", "phase": "act"}));
+        let from = log.calls.len();
+        let (decisions, decisions_by) = (&decided.reply, &decided.by);
+        let (toolbox, spectra) = (&self.tools, &executed.spectra);
+        let countermodel_size = executed.countermodel_size;
         let mut discoveries: Vec<Discovery> = Vec::new();
-        // The offline sequences with those the OEIS named in earlier runs (literature/oeis.json).
-        let sequences = birkhoff_literature::Store::new(lib.root()).offline_sequences();
         for k in &decisions.keep {
             let Some(c) = s.candidates.iter().find(|c| c.name == k.candidate) else {
                 continue;
@@ -777,11 +891,11 @@ impl Agent<'_> {
                     .is_ok_and(|r| r.id() == id)
             };
             let twin = twin.filter(|(id, _)| !same_record(id));
-            let rekeep = matches!(&standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(|id| same_record(id))));
+            let rekeep = matches!(&standing, Some(Standing::Known { name, kind: "discovery", .. }) if s.bases.iter().any(|b| &b.name == name && b.record.as_deref().is_some_and(same_record)));
             if let Some((id, evidence)) = twin {
                 let params = json!({"signature_id": k.candidate, "presentation_of": id});
                 self.call(
-                    &mut calls,
+                    &mut log.calls,
                     "add_to_library",
                     params,
                     || tools::add_presentation(lib, &id, c, &evidence),
@@ -807,7 +921,7 @@ impl Agent<'_> {
             let reason = match reason {
                 Ok(r) => r,
                 Err(why) => {
-                    faults.push(Fault {
+                    log.faults.push(Fault {
                         phase: "act".into(),
                         message: format!("`{}` was not kept as {}: {why}", k.candidate, k.name),
                         handling:
@@ -819,11 +933,11 @@ impl Agent<'_> {
             };
             // Asked before storing: a theory the literature knows (confirmed references or an OEIS
             // sequence) is stored with novelty 0 and the reason in its notes.
-            let literature = self.literature(lib, c, &k.references, &mut faults);
+            let literature = self.literature(lib, c, &k.references, &mut log.faults);
             let known = literature.known_because().map(|why| {
                 let mut known = c.clone();
                 known.in_literature = Some(why);
-                rescore(toolbox, &mut known, &spectra);
+                rescore(toolbox, &mut known, spectra);
                 known
             });
             let c = known.as_ref().unwrap_or(c);
@@ -835,10 +949,10 @@ impl Agent<'_> {
                 None => format!("{} New because {reason}.", k.notes),
             };
             if let Some(added) = self.call(
-                &mut calls,
+                &mut log.calls,
                 "add_to_library",
                 params,
-                || tools::add_to_library(lib, c, &k.name, &notes, next),
+                || tools::add_to_library(lib, c, &k.name, &notes, log.number),
                 |a| a.summary(&k.name),
             ) {
                 let alias = added
@@ -847,7 +961,7 @@ impl Agent<'_> {
                     .map_or(String::new(), |f| format!(", an alias of {f}"));
                 self.observer.line(&format!("+ Discovery: {} (from {}, score {}{alias})", k.name, c.name, crate::prompt::score_line(&c.score)), json!({"event": "discovery", "name": k.name, "id": added.id, "alias_of": added.first_name}));
                 // What is new: a smallest model that is not its parent's, when there is one.
-                let mut shown = summary(c, &sequences);
+                let mut shown = summary(c, sequences);
                 let parent = c.parents.iter().find_map(|p| {
                     s.bases
                         .iter()
@@ -903,7 +1017,7 @@ impl Agent<'_> {
             };
             let params = json!({"signature_id": p.theory, "conjecture": p.statement});
             let settled = self.call(
-                &mut calls,
+                &mut log.calls,
                 "prove",
                 params,
                 || {
@@ -926,54 +1040,10 @@ impl Agent<'_> {
             }
         }
         if (self.interrupted)() {
-            return Ok(None);
+            return None;
         }
-        refusals(&calls, act_calls, "act", &mut faults);
-        let report = CycleReport {
-            cycle: 0,
-            run,
-            goal: cfg.goal.clone(),
-            llm: if self.offline {
-                self.llm.describe()
-            } else {
-                format!("{} (offline strategist as fallback)", self.llm.describe())
-            },
-            started,
-            seconds: t0.elapsed().as_secs_f64(),
-            llm_seconds: llm_secs,
-            plan,
-            plan_by,
-            tool_calls: calls,
-            generated: s.generated,
-            checked: s.candidates.len(),
-            with_models,
-            top: s
-                .candidates
-                .iter()
-                .take(10)
-                .map(|c| summary(c, &sequences))
-                .collect(),
-            discoveries,
-            conjectures: s.settled.clone(),
-            decisions,
-            decisions_by,
-            faults,
-        };
-        let n = lib
-            .add_report(|n| {
-                let r = CycleReport {
-                    cycle: n,
-                    ..report.clone()
-                };
-                (
-                    serde_json::to_value(&r).expect("reports serialize"),
-                    markdown(&r),
-                )
-            })
-            .map_err(|e| e.to_string())?;
-        let md = lib.markdown_path(n);
-        self.observer.summary(&report, n, &md);
-        Ok(Some(n))
+        refusals(&log.calls, from, "act", &mut log.faults);
+        Some(discoveries)
     }
 }
 
@@ -1114,8 +1184,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
                 reason: e.to_string(),
             }),
         };
-        let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
-        let st = birkhoff_scorer::identify::unless_spectrum_known(st, &rows, &spectra);
+        let st = birkhoff_scorer::identify::unless_spectrum_known(st, &c.spectrum, &spectra);
         if let Standing::New { .. } = st {
             reference.push(Known {
                 name: c.name.clone(),
@@ -1193,11 +1262,7 @@ fn timed_in_parallel<T: Send>(
 
 /// Scores `c` again from what was gathered (no new search), after its standing or its
 /// literature changed; the old score stays if the scorer fails.
-fn rescore(
-    toolbox: &Toolbox,
-    c: &mut Candidate,
-    spectra: &[(String, Vec<birkhoff_library::record::SpectrumRowRec>)],
-) {
+fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<SpectrumRow>)]) {
     let parents: Vec<_> = c
         .parents
         .iter()
@@ -1232,12 +1297,11 @@ fn rank(c: &mut [Candidate]) {
 }
 
 fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> CandidateSummary {
-    let rows = birkhoff_library::record::SpectrumRowRec::rows(&c.spectrum);
-    let oeis = birkhoff_checker::oeis::recognise_in(&rows, sequences)
+    let oeis = birkhoff_checker::oeis::recognise_in(&c.spectrum, sequences)
         .iter()
         .map(|m| m.describe())
         .collect();
-    let patterns = birkhoff_checker::patterns::conjectures(&rows)
+    let patterns = birkhoff_checker::patterns::conjectures(&c.spectrum)
         .into_iter()
         .map(|p| p.statement)
         .collect();
@@ -1287,11 +1351,7 @@ fn memory(r: &CycleReport) -> Memory {
 fn restore_markdown(lib: &Library) {
     for n in lib.report_numbers().unwrap_or_default() {
         if !lib.markdown_path(n).exists() {
-            if let Some(r) = lib
-                .report(n)
-                .ok()
-                .and_then(|v| serde_json::from_value::<CycleReport>(v).ok())
-            {
+            if let Ok(r) = lib.cycle_report(n) {
                 let _ = lib.write_markdown(n, &markdown(&r));
             }
         }

@@ -4,7 +4,7 @@
 
 use crate::llm::Phase;
 use crate::situation::{Candidate, Situation};
-use birkhoff_library::record::{Score, SpectrumRowRec};
+use birkhoff_library::record::{Score, SpectrumRow};
 use std::fmt::Write;
 
 /// The longest name shown in a prompt, in characters (a discovery's name has at most 64).
@@ -38,8 +38,17 @@ Statements are formulas in Birkhoff's syntax over the theory's own symbols, e.g.
     }
 }
 
-/// Spectrum rows as `1:1 2:1 3:≥4?` with each count's status.
-pub fn spectrum_line(rows: &[SpectrumRowRec]) -> String {
+/// Spectrum rows as `1:1 2:1 3:≥4?` with each count's status, followed by how to read them.
+pub fn spectrum_line(rows: &[SpectrumRow]) -> String {
+    let counts = spectrum_counts(rows);
+    if rows.is_empty() {
+        return counts;
+    }
+    counts + "  (models up to isomorphism by size; ≥k = search cut short, ? = unknown)"
+}
+
+/// Spectrum rows as `1:1 2:1 3:≥4?`, or `not computed` when there are none.
+pub fn spectrum_counts(rows: &[SpectrumRow]) -> String {
     if rows.is_empty() {
         return "not computed".into();
     }
@@ -53,7 +62,6 @@ pub fn spectrum_line(rows: &[SpectrumRowRec]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-        + "  (models up to isomorphism by size; ≥k = search cut short, ? = unknown)"
 }
 
 /// A score as `0.62 (novelty 0.8, ...)`.

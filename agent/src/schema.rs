@@ -4,7 +4,6 @@
 
 use crate::text::{bound, quote};
 pub use crate::tools::MAX_DEPTH;
-use serde::{Deserialize, Serialize};
 
 /// The longest strategy or analysis kept, in characters.
 pub const MAX_PROSE: usize = 4000;
@@ -23,187 +22,69 @@ pub const MAX_AUTHOR: usize = 100;
 /// The years a reference may carry (as for references written in catalogue entries).
 pub const YEARS: std::ops::RangeInclusive<i32> = 1700..=2100;
 
-/// One exploration: apply moves to base structures.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Exploration {
-    /// Base structure names (seeds or earlier discoveries).
-    pub bases: Vec<String>,
-    /// Move names; empty checks the bases themselves.
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// How many moves deep, 1 to [`MAX_DEPTH`].
-    #[serde(default = "one")]
-    pub depth: u32,
-}
+pub use birkhoff_library::cycle::{
+    ConjectureProposal, Decisions, Exploration, Keep, Plan, ProposedReference, Search,
+};
 
-fn one() -> u32 {
-    1
-}
-
-/// A conjecture to test: a formula over a theory's signature.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConjectureProposal {
-    /// The theory: a candidate of this cycle or a base structure, by name.
-    pub theory: String,
-    /// The statement in Birkhoff's syntax, such as `x * y = y * x`.
-    pub statement: String,
-    /// Why it might hold.
-    #[serde(default)]
-    pub rationale: String,
-}
-
-/// The PLAN phase's reply.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Plan {
-    /// The strategy in words (shown live and in the report).
-    pub strategy: String,
-    /// Explorations to run.
-    pub explorations: Vec<Exploration>,
-    /// How many of the best candidates to model-check, 1 to 50.
-    pub check_top: usize,
-    /// Largest model size to check, 1 to 8.
-    pub max_size: u32,
-    /// Conjectures about known theories to settle this cycle.
-    #[serde(default)]
-    pub prove: Vec<ConjectureProposal>,
-    /// Library searches whose results are shown with this cycle's results.
-    #[serde(default)]
-    pub search: Vec<Search>,
-}
-
-/// A library search (the `search_library` tool).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Search {
-    /// Words that must all occur.
-    pub query: String,
-    /// Only theories scored at least this.
-    #[serde(default)]
-    pub min_score: Option<f64>,
-}
-
-/// A candidate to add to the library.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Keep {
-    /// The candidate's name as listed in the results.
-    pub candidate: String,
-    /// The name to give the discovery: a letter, then letters, digits or `_`, at most 64.
-    pub name: String,
-    /// Why it is kept.
-    #[serde(default)]
-    pub notes: String,
-    /// Papers the model believes already describe this theory. They are never trusted: with
-    /// `--literature` each is looked up by identifier and becomes a confirmed reference only if
-    /// the record found matches (docs/LITERATURE.md). Never serialized, so that no report (which
-    /// stores the decisions) can show one unverified; what the gate made of each is kept in the
-    /// library's literature store.
-    #[serde(default, skip_serializing)]
-    pub references: Vec<ProposedReference>,
-}
-
-/// A reference a model proposes for a discovery: what it remembers of a paper, with at least one
-/// identifier to look the paper up by.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProposedReference {
-    /// The title.
-    pub title: String,
-    /// The authors, as "First Last" or "Last, First"; at least one.
-    pub authors: Vec<String>,
-    /// The year of publication.
-    #[serde(default)]
-    pub year: Option<i32>,
-    /// The arXiv identifier (`2301.12345`, `math/0601001`; a version suffix is dropped).
-    #[serde(default)]
-    pub arxiv: Option<String>,
-    /// The DOI (`10.1000/xyz`, with or without `https://doi.org/`).
-    #[serde(default)]
-    pub doi: Option<String>,
-    /// The zbMATH Open document id (digits).
-    #[serde(default)]
-    pub zbmath: Option<String>,
-}
-
-impl ProposedReference {
-    /// The reference checked against the schema's limits and the identifiers' forms, with its
-    /// identifiers normalized; an error the model can act on otherwise. Text with control
-    /// characters is refused, so that a title can neither drive a terminal nor break the line of
-    /// a report or LITERATURE.md it is shown on.
-    pub fn validated(&self) -> Result<ProposedReference, String> {
-        use birkhoff_literature::paper::{
-            is_arxiv_id, is_doi, is_zbmath_id, normalize_doi, strip_arxiv_version,
-        };
-        let text = |what: &str, s: &str, max: usize| {
-            let n = s.chars().count();
-            if s.trim().is_empty() || n > max || s.chars().any(char::is_control) {
-                return Err(format!("the reference {what} `{}` must be 1 to {max} characters without control characters", quote(s)));
-            }
-            Ok(())
-        };
-        text("title", &self.title, MAX_TITLE)?;
-        if self.authors.is_empty() || self.authors.len() > MAX_AUTHORS {
-            return Err(format!(
-                "the reference `{}` must list 1 to {MAX_AUTHORS} authors",
-                quote(&self.title)
-            ));
+/// A proposed reference checked against the schema's limits and the identifiers' forms, with its
+/// identifiers normalized; an error the model can act on otherwise. Text with control
+/// characters is refused, so that a title can neither drive a terminal nor break the line of
+/// a report or LITERATURE.md it is shown on.
+pub fn validated_reference(r: &ProposedReference) -> Result<ProposedReference, String> {
+    use birkhoff_literature::paper::{
+        is_arxiv_id, is_doi, is_zbmath_id, normalize_doi, strip_arxiv_version,
+    };
+    let text = |what: &str, s: &str, max: usize| {
+        let n = s.chars().count();
+        if s.trim().is_empty() || n > max || s.chars().any(char::is_control) {
+            return Err(format!("the reference {what} `{}` must be 1 to {max} characters without control characters", quote(s)));
         }
-        for a in &self.authors {
-            text("author", a, MAX_AUTHOR)?;
-        }
-        if let Some(y) = self.year.filter(|y| !YEARS.contains(y)) {
-            return Err(format!(
-                "the reference `{}` has the year {y}: use {} to {}",
-                quote(&self.title),
-                YEARS.start(),
-                YEARS.end()
-            ));
-        }
-        let arxiv = self.arxiv.as_deref().map(strip_arxiv_version);
-        let doi = self.doi.as_deref().map(normalize_doi);
-        let zbmath = self.zbmath.as_deref().map(str::trim).map(String::from);
-        let bad = |what: &str, id: &str, form: &str| {
-            Err(format!("`{}` is not {what} ({form})", quote(id)))
-        };
-        match (&arxiv, &doi, &zbmath) {
+        Ok(())
+    };
+    text("title", &r.title, MAX_TITLE)?;
+    if r.authors.is_empty() || r.authors.len() > MAX_AUTHORS {
+        return Err(format!(
+            "the reference `{}` must list 1 to {MAX_AUTHORS} authors",
+            quote(&r.title)
+        ));
+    }
+    for a in &r.authors {
+        text("author", a, MAX_AUTHOR)?;
+    }
+    if let Some(y) = r.year.filter(|y| !YEARS.contains(y)) {
+        return Err(format!(
+            "the reference `{}` has the year {y}: use {} to {}",
+            quote(&r.title),
+            YEARS.start(),
+            YEARS.end()
+        ));
+    }
+    let arxiv = r.arxiv.as_deref().map(strip_arxiv_version);
+    let doi = r.doi.as_deref().map(normalize_doi);
+    let zbmath = r.zbmath.as_deref().map(str::trim).map(String::from);
+    let bad =
+        |what: &str, id: &str, form: &str| Err(format!("`{}` is not {what} ({form})", quote(id)));
+    match (&arxiv, &doi, &zbmath) {
             (Some(a), _, _) if !is_arxiv_id(a) => bad("an arXiv identifier", a, "such as 2301.12345 or math/0601001"),
             (_, Some(d), _) if !is_doi(d) => bad("a DOI", d, "such as 10.1000/xyz123"),
             (_, _, Some(z)) if !is_zbmath_id(z) => bad("a zbMATH Open document id", z, "digits, such as 1234567"),
-            (None, None, None) => Err(format!("the reference `{}` has no identifier: give `arxiv`, `doi` or `zbmath`, by which it is looked up (one without cannot be verified)", quote(&self.title))),
-            _ => Ok(ProposedReference { arxiv, doi, zbmath, ..self.clone() }),
+            (None, None, None) => Err(format!("the reference `{}` has no identifier: give `arxiv`, `doi` or `zbmath`, by which it is looked up (one without cannot be verified)", quote(&r.title))),
+            _ => Ok(ProposedReference { arxiv, doi, zbmath, ..r.clone() }),
         }
-    }
-
-    /// The reference as a candidate for the literature agent's gate, proposed by the model.
-    pub fn paper(&self) -> birkhoff_literature::Paper {
-        let mut p = birkhoff_literature::Paper::new(
-            &self.title,
-            self.authors.clone(),
-            self.year,
-            birkhoff_literature::Origin::Llm,
-        );
-        p.ids.arxiv.clone_from(&self.arxiv);
-        p.ids.doi.clone_from(&self.doi);
-        p.ids.zbmath.clone_from(&self.zbmath);
-        p
-    }
 }
 
-/// The INTERPRET phase's reply.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Decisions {
-    /// The analysis in words.
-    pub analysis: String,
-    /// Discoveries to add.
-    #[serde(default)]
-    pub keep: Vec<Keep>,
-    /// Conjectures to test.
-    #[serde(default)]
-    pub conjectures: Vec<ConjectureProposal>,
+/// A proposed reference as a candidate for the literature agent's gate, proposed by the model.
+pub fn reference_paper(r: &ProposedReference) -> birkhoff_literature::Paper {
+    let mut p = birkhoff_literature::Paper::new(
+        &r.title,
+        r.authors.clone(),
+        r.year,
+        birkhoff_literature::Origin::Llm,
+    );
+    p.ids.arxiv.clone_from(&r.arxiv);
+    p.ids.doi.clone_from(&r.doi);
+    p.ids.zbmath.clone_from(&r.zbmath);
+    p
 }
 
 /// What a reply may refer to: the names and limits it is validated against.
@@ -316,7 +197,7 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
 pub const MAX_KEEPS: usize = 10;
 
 /// Parses and validates decisions; the references of each kept candidate come back with their
-/// identifiers normalized ([`ProposedReference::validated`]).
+/// identifiers normalized ([`validated_reference`]).
 pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String> {
     let mut d: Decisions = serde_json::from_str(extract(reply, "decisions")?)
         .map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;
@@ -334,7 +215,7 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
         k.references = k
             .references
             .iter()
-            .map(ProposedReference::validated)
+            .map(validated_reference)
             .collect::<Result<_, _>>()?;
     }
     for k in &d.keep {
@@ -522,7 +403,7 @@ mod tests {
             (r.arxiv.as_deref(), r.doi.as_deref()),
             (Some("2101.00001"), Some("10.1000/test.1"))
         );
-        let p = r.paper();
+        let p = reference_paper(r);
         assert_eq!(
             (p.origins.as_slice(), p.ids.arxiv.as_deref()),
             (&[birkhoff_literature::Origin::Llm][..], Some("2101.00001"))

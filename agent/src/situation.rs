@@ -5,7 +5,8 @@
 use crate::schema::Plan;
 use birkhoff_checker::finder::IsoClass;
 use birkhoff_engine::Theory;
-use birkhoff_library::record::{ConjectureStatus, Score, SpectrumRowRec};
+pub use birkhoff_library::cycle::Settled;
+use birkhoff_library::record::{Score, SpectrumRow};
 use serde::{Deserialize, Serialize};
 
 /// A structure the agent may explore from: a seed or an earlier discovery.
@@ -16,7 +17,7 @@ pub struct Base {
     /// The theory.
     pub theory: Theory,
     /// Its stored spectrum, if the library has one.
-    pub spectrum: Option<Vec<SpectrumRowRec>>,
+    pub spectrum: Option<Vec<SpectrumRow>>,
     /// Its score, if known.
     pub score: Option<Score>,
     /// Whether it is a discovery of an earlier cycle.
@@ -39,7 +40,7 @@ pub struct Candidate {
     /// Its score, when the scorer ran.
     pub score: Option<Score>,
     /// Its spectrum rows, by size (empty until checked).
-    pub spectrum: Vec<SpectrumRowRec>,
+    pub spectrum: Vec<SpectrumRow>,
     /// Every isomorphism class found, smallest sizes first (each passed the evaluator).
     pub models: Vec<IsoClass>,
     /// Each axiom's independence, as `check_models` gathered it.
@@ -143,26 +144,6 @@ pub struct ToolStatus {
     pub available: bool,
     /// What it does, or why it is not available.
     pub note: String,
-}
-
-/// A conjecture tested this cycle.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Settled {
-    /// The theory's name.
-    pub theory: String,
-    /// The statement.
-    pub statement: String,
-    /// Who proposed it.
-    pub proposed_by: String,
-    /// Its fate.
-    pub status: ConjectureStatus,
-    /// What the fate rests on.
-    pub evidence: String,
-    /// The countermodel as Cayley tables, when refuted.
-    pub countermodel: Option<String>,
-    /// The proof as numbered equational steps, when proved and short enough to render.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub proof: Option<String>,
 }
 
 /// How much one cycle of the offline strategist explores ([`crate::offline::plan`]).

@@ -12,6 +12,7 @@
 
 pub mod atomic;
 pub mod backtest;
+pub mod cycle;
 pub mod documents;
 pub mod id;
 pub mod index;

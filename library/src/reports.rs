@@ -8,6 +8,7 @@
 //! process killed on the way leaves the journal, and the next [`Library::open`] (or commit)
 //! finishes the job; killed before the journal, it leaves nothing of the unit.
 
+use crate::cycle::CycleReport;
 use crate::record::Record;
 use crate::{atomic, io_err, lock, Library, Result};
 use serde::{Deserialize, Serialize};
@@ -27,8 +28,8 @@ struct Commit {
     number: u64,
     /// The records, each as it is to be stored.
     records: Vec<Record>,
-    /// The report.
-    report: Value,
+    /// The report, its `cycle` already the number.
+    report: CycleReport,
     /// Its Markdown.
     markdown: String,
 }
@@ -59,7 +60,7 @@ impl Library {
         Ok(out)
     }
 
-    /// Report `n` as JSON.
+    /// Report `n` as JSON, as stored (what `birkhoff report --json` prints).
     pub fn report(&self, n: u64) -> Result<Value> {
         let (json, _) = paths(self, n);
         let text = atomic::read(&json, crate::store::MAX_RECORD_BYTES)?
@@ -70,26 +71,41 @@ impl Library {
         })
     }
 
+    /// Report `n`: [`Library::report`] read as a cycle report.
+    pub fn cycle_report(&self, n: u64) -> Result<CycleReport> {
+        serde_json::from_value(self.report(n)?).map_err(|e| crate::Error::BadRecord {
+            path: paths(self, n).0.display().to_string(),
+            message: format!("not a cycle report: {e}"),
+        })
+    }
+
     /// The Markdown file of report `n` (which may be missing if a run was killed right after
     /// writing the JSON; [`Library::write_markdown`] restores it).
     pub fn markdown_path(&self, n: u64) -> PathBuf {
         paths(self, n).1
     }
 
-    /// Writes a new report under the next free number, together with the records held since
-    /// [`Library::begin`] (which stops holding), as one unit; returns the number. `render`
-    /// receives the number and returns the JSON and the Markdown.
-    pub fn add_report(&mut self, render: impl Fn(u64) -> (Value, String)) -> Result<u64> {
+    /// Writes `report` under the next free number (which becomes its `cycle`), together with the
+    /// records held since [`Library::begin`] (which stops holding), as one unit; returns the
+    /// number. `markdown` renders the numbered report.
+    pub fn add_report(
+        &mut self,
+        report: &CycleReport,
+        markdown: impl Fn(&CycleReport) -> String,
+    ) -> Result<u64> {
         let _guard = lock::acquire(self.root())?;
         // Another process's unit cut short is finished first, so that its number stays its own.
         self.finish_commit()?;
         let number = self.report_numbers()?.last().copied().unwrap_or(0) + 1;
-        let (report, markdown) = render(number);
+        let report = CycleReport {
+            cycle: number,
+            ..report.clone()
+        };
         let commit = Commit {
             number,
             records: self.staged.take().unwrap_or_default(),
+            markdown: markdown(&report),
             report,
-            markdown,
         };
         let journal = self.root().join(DIR).join(JOURNAL);
         atomic::write(
@@ -119,7 +135,10 @@ impl Library {
             self.write_record(rec, old)?;
         }
         let (jpath, _) = paths(self, commit.number);
-        let mut bytes = serde_json::to_vec_pretty(&commit.report).expect("JSON values serialize");
+        // Through a JSON value, whose objects keep their keys sorted: the order every report has
+        // been stored in.
+        let report = serde_json::to_value(&commit.report).expect("reports serialize");
+        let mut bytes = serde_json::to_vec_pretty(&report).expect("JSON values serialize");
         bytes.push(b'\n');
         atomic::write_new(&jpath, &bytes)?;
         self.write_markdown(commit.number, &commit.markdown)?;

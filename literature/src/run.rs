@@ -7,6 +7,7 @@ use crate::paper::{dedup, Paper};
 use crate::query::{self, Subject};
 use crate::sources::{arxiv, oeis, s2, zbmath, ParseError};
 use crate::store::{HistoryRow, OeisMatch, Reference, Status, Store};
+use birkhoff_library::cycle::LiteratureNote;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,43 @@ impl Outcome {
     /// Whether a confirmed reference or an OEIS match says the subject is known.
     pub fn known(&self) -> bool {
         !self.confirmed.is_empty() || !self.oeis.is_empty()
+    }
+}
+
+/// The note a cycle report keeps of a run: its confirmed references and OEIS matches only.
+impl From<&Outcome> for LiteratureNote {
+    fn from(out: &Outcome) -> LiteratureNote {
+        let references: Vec<String> = out
+            .confirmed
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} ({})",
+                    r.number,
+                    r.paper.title,
+                    r.paper.year.map_or("n.d.".into(), |y| y.to_string())
+                )
+            })
+            .collect();
+        let oeis: Vec<String> = out
+            .oeis
+            .iter()
+            .map(|m| format!("{} {}", m.sequence.a_number, m.sequence.name))
+            .collect();
+        let status = if !out.searched {
+            "not searched (no source answered)".to_string()
+        } else if references.is_empty() && oeis.is_empty() {
+            "not found in the literature".to_string()
+        } else {
+            "known".to_string()
+        };
+        LiteratureNote {
+            searched: out.searched,
+            status,
+            references,
+            unconfirmed: out.unconfirmed.len(),
+            oeis,
+        }
     }
 }
 

@@ -75,12 +75,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             format!("1 to {}", numbers.last().unwrap_or(&0))
         }
     );
-    let v = lib.report(n)?;
     if json {
-        print_json(&v);
+        print_json(&lib.report(n)?);
     } else {
-        let r: CycleReport = serde_json::from_value(v)
-            .map_err(|e| anyhow::anyhow!("report {n} is not a cycle report: {e}"))?;
+        let r = lib.cycle_report(n)?;
         // The Markdown without its code fences reads well in a terminal.
         let text: String = markdown(&r)
             .lines()
@@ -96,8 +94,7 @@ fn list(lib: &birkhoff_library::Library, json: bool) -> anyhow::Result<Outcome> 
     let reports: Vec<CycleReport> = lib
         .report_numbers()?
         .into_iter()
-        .filter_map(|n| lib.report(n).ok())
-        .filter_map(|v| serde_json::from_value(v).ok())
+        .filter_map(|n| lib.cycle_report(n).ok())
         .collect();
     if json {
         print_json(&json!(reports.iter().map(|r| json!({"cycle": r.cycle, "started": r.started, "goal": r.goal, "llm": r.llm, "discoveries": r.discoveries.len(), "conjectures": r.conjectures.len(), "faults": r.faults.len()})).collect::<Vec<_>>()));

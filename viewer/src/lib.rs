@@ -18,8 +18,8 @@ pub mod pages;
 pub mod serve;
 pub mod svg;
 
-use birkhoff_agent::report::CycleReport;
 use birkhoff_checker::prover::readable::ReadableProof;
+use birkhoff_library::cycle::CycleReport;
 use birkhoff_library::record::{Body, Record, TheoryRec};
 use birkhoff_library::{atomic, Library, Result};
 use std::collections::BTreeMap;
@@ -58,10 +58,7 @@ impl Site {
     pub fn load(lib: &Library) -> Result<Site> {
         let mut reports = Vec::new();
         for n in lib.report_numbers()? {
-            let report = lib.report(n).map_err(|e| e.to_string()).and_then(|v| {
-                serde_json::from_value::<CycleReport>(v)
-                    .map_err(|e| format!("report {n} is not a cycle report: {e}"))
-            });
+            let report = lib.cycle_report(n).map_err(|e| e.to_string());
             reports.push((n, report));
         }
         let records: BTreeMap<String, Record> = lib

@@ -4,9 +4,8 @@
 
 use crate::escape::esc;
 use crate::{heatmap, svg, Site};
-use birkhoff_agent::report::{CandidateSummary, CycleReport, LiteratureNote};
-use birkhoff_agent::situation::Settled;
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
+use birkhoff_library::cycle::{CandidateSummary, CycleReport, LiteratureNote, Settled};
 use birkhoff_library::record::{
     Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
 };

@@ -66,12 +66,12 @@ fn outcome(confirmed: bool) -> Outcome {
 
 #[test]
 fn only_confirmed_references_make_a_theory_known_or_reach_the_report() {
-    let note = LiteratureNote::of(&outcome(true));
+    let note = LiteratureNote::from(&outcome(true));
     assert_eq!(
         note.known_because().as_deref(),
         Some("REF-001 Cube loops (2001)")
     );
-    let only_invented = LiteratureNote::of(&outcome(false));
+    let only_invented = LiteratureNote::from(&outcome(false));
     assert_eq!(
         only_invented.known_because(),
         None,
@@ -92,7 +92,7 @@ fn only_confirmed_references_make_a_theory_known_or_reach_the_report() {
     // A source's title is text, not Markdown: it cannot open a tag or a list in the report.
     let mut marked = outcome(true);
     marked.confirmed[0].paper.title = "Loops <b>of</b> *order* 3".into();
-    let line = LiteratureNote::of(&marked).line();
+    let line = LiteratureNote::from(&marked).line();
     assert!(
         line.contains("Loops \\<b\\>of\\</b\\> \\*order\\* 3"),
         "{line}"
@@ -114,7 +114,7 @@ fn a_theory_known_in_the_literature_has_novelty_0() {
     Toolbox::builtin().check_models(&mut c, 5).unwrap();
     let novelty = |c: &Candidate| TenDimensions::default().score(c, &[]).unwrap().dims["novelty"];
     assert!(novelty(&c) > 0.0);
-    c.in_literature = LiteratureNote::of(&outcome(true)).known_because();
+    c.in_literature = LiteratureNote::from(&outcome(true)).known_because();
     assert_eq!(novelty(&c), 0.0);
 }
 

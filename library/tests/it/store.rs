@@ -3,6 +3,7 @@
 
 use birkhoff_checker::budget::Count;
 use birkhoff_engine::{seeds, Structure, Theory};
+use birkhoff_library::cycle::{CycleReport, Decisions, Plan, RunInfo};
 use birkhoff_library::record::*;
 use birkhoff_library::{backtest, statement, Library};
 use std::collections::BTreeMap;
@@ -259,6 +260,46 @@ fn refuted_conjecture_needs_a_real_countermodel() {
     );
 }
 
+/// An empty cycle report whose goal names its writer.
+fn report_by(writer: u32) -> CycleReport {
+    CycleReport {
+        cycle: 0,
+        run: RunInfo {
+            key: "test".into(),
+            index: 1,
+            of: 1,
+        },
+        goal: format!("writer {writer}"),
+        llm: "none".into(),
+        started: 0,
+        seconds: 0.0,
+        llm_seconds: 0.0,
+        plan: Plan {
+            strategy: String::new(),
+            explorations: Vec::new(),
+            check_top: 1,
+            max_size: 1,
+            prove: Vec::new(),
+            search: Vec::new(),
+        },
+        plan_by: "test".into(),
+        tool_calls: Vec::new(),
+        generated: 0,
+        checked: 0,
+        with_models: 0,
+        top: Vec::new(),
+        discoveries: Vec::new(),
+        conjectures: Vec::new(),
+        decisions: Decisions {
+            analysis: String::new(),
+            keep: Vec::new(),
+            conjectures: Vec::new(),
+        },
+        decisions_by: "test".into(),
+        faults: Vec::new(),
+    }
+}
+
 #[test]
 fn concurrent_writers_do_not_corrupt() {
     let dir = tempfile::tempdir().unwrap();
@@ -278,13 +319,8 @@ fn concurrent_writers_do_not_corrupt() {
                         structure: z_n(g, n).to_json(&g.sig),
                     }))
                     .unwrap();
-                    lib.add_report(|k| {
-                        (
-                            serde_json::json!({ "cycle": k, "writer": w }),
-                            format!("# Cycle {k}\n"),
-                        )
-                    })
-                    .unwrap();
+                    lib.add_report(&report_by(w), |r| format!("# Cycle {}\n", r.cycle))
+                        .unwrap();
                 }
             });
         }

@@ -1,0 +1,341 @@
+//! What one research cycle did, as its report records it: the [`CycleReport`], with the plan it
+//! carried out, the decisions it made (the language model's replies, [`Plan`] and [`Decisions`]),
+//! its tool calls, candidates, discoveries, settled conjectures and faults.
+//!
+//! The agent writes a report ([`crate::Library::add_report`]) and the viewer, the `report`
+//! command and the agent's next cycles read it ([`crate::Library::cycle_report`]); the types live
+//! here, below all of them, so that a reader of reports needs no agent. The field names, their
+//! order and the optional fields' `serde` attributes are the stored JSON's: changing one changes
+//! every report written after it.
+
+use crate::record::{ConjectureStatus, Score, SpectrumRow};
+use crate::text::md;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Everything about one cycle.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CycleReport {
+    /// The cycle's number in the library (from 1, never reused).
+    pub cycle: u64,
+    /// The run it belongs to.
+    pub run: RunInfo,
+    /// The goal.
+    pub goal: String,
+    /// The language model used.
+    pub llm: String,
+    /// Start time, seconds since the Unix epoch.
+    pub started: u64,
+    /// Duration in seconds.
+    pub seconds: f64,
+    /// Seconds spent waiting for the language model.
+    pub llm_seconds: f64,
+    /// The plan carried out.
+    pub plan: Plan,
+    /// Who made the plan (`llm`, `offline`, `offline (fallback)`).
+    pub plan_by: String,
+    /// The tool calls, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Candidates generated.
+    pub generated: usize,
+    /// Candidates model-checked.
+    pub checked: usize,
+    /// Checked candidates with a model of size above 1.
+    pub with_models: usize,
+    /// The best candidates (at most 10).
+    pub top: Vec<CandidateSummary>,
+    /// Discoveries added.
+    pub discoveries: Vec<Discovery>,
+    /// Conjectures tested and their fate.
+    pub conjectures: Vec<Settled>,
+    /// The decisions carried out.
+    pub decisions: Decisions,
+    /// Who made the decisions.
+    pub decisions_by: String,
+    /// Faults and their handling.
+    pub faults: Vec<Fault>,
+}
+
+/// Which run a cycle belongs to, so that a rerun can resume it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// A digest of the goal, bases and cycle count.
+    pub key: String,
+    /// This cycle's position in the run, from 1.
+    pub index: u32,
+    /// The run's length.
+    pub of: u32,
+}
+
+/// The PLAN phase's reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// The strategy in words (shown live and in the report).
+    pub strategy: String,
+    /// Explorations to run.
+    pub explorations: Vec<Exploration>,
+    /// How many of the best candidates to model-check, 1 to 50.
+    pub check_top: usize,
+    /// Largest model size to check, 1 to 8.
+    pub max_size: u32,
+    /// Conjectures about known theories to settle this cycle.
+    #[serde(default)]
+    pub prove: Vec<ConjectureProposal>,
+    /// Library searches whose results are shown with this cycle's results.
+    #[serde(default)]
+    pub search: Vec<Search>,
+}
+
+/// One exploration: apply moves to base structures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exploration {
+    /// Base structure names (seeds or earlier discoveries).
+    pub bases: Vec<String>,
+    /// Move names; empty checks the bases themselves.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// How many moves deep, from 1 (the agent bounds it).
+    #[serde(default = "one")]
+    pub depth: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A conjecture to test: a formula over a theory's signature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConjectureProposal {
+    /// The theory: a candidate of this cycle or a base structure, by name.
+    pub theory: String,
+    /// The statement in Birkhoff's syntax, such as `x * y = y * x`.
+    pub statement: String,
+    /// Why it might hold.
+    #[serde(default)]
+    pub rationale: String,
+}
+
+/// A library search (the `search_library` tool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Search {
+    /// Words that must all occur.
+    pub query: String,
+    /// Only theories scored at least this.
+    #[serde(default)]
+    pub min_score: Option<f64>,
+}
+
+/// One tool call and its outcome.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The tool.
+    pub tool: String,
+    /// Its parameters.
+    pub params: Value,
+    /// Whether it succeeded.
+    pub ok: bool,
+    /// What it returned, or its error.
+    pub summary: String,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// A candidate as reported.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CandidateSummary {
+    /// Its name in the cycle.
+    pub name: String,
+    /// How it arose.
+    pub origin: String,
+    /// What it came from.
+    pub parents: Vec<String>,
+    /// Its score.
+    pub score: Option<Score>,
+    /// Its spectrum.
+    pub spectrum: Vec<SpectrumRow>,
+    /// Its axioms (theory text).
+    pub axioms: String,
+    /// A small model as Cayley tables.
+    pub cayley: Option<String>,
+    /// Why it shows nothing new compared with its parent, when that is so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as_parent: Option<String>,
+    /// What it is: "known as ...", "new because ..." or "unknown whether ...".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<String>,
+    /// The OEIS sequences its spectrum matches (the shipped data file, offline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oeis: Vec<String>,
+    /// What its spectrum suggests about the orders with models, as open conjectures with their
+    /// evidence range.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patterns: Vec<String>,
+}
+
+/// A discovery added to the library.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Discovery {
+    /// Its library ID.
+    pub id: String,
+    /// Its new name.
+    pub name: String,
+    /// Why it was kept.
+    pub notes: String,
+    /// The candidate.
+    pub candidate: CandidateSummary,
+    /// The theory's first name, when it was already in the library under another: `name` was
+    /// then recorded as an alias.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<String>,
+    /// Is it known? Confirmed references and OEIS matches only.
+    #[serde(default)]
+    pub literature: LiteratureNote,
+}
+
+/// What the literature said about a discovery. Only confirmed references (REF-NNN, verified by a
+/// lookup by identifier) are listed; unconfirmed ones are only counted.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LiteratureNote {
+    /// Whether any source answered (from the network or the library's cache).
+    pub searched: bool,
+    /// "known", "not found", or "not searched (...)".
+    pub status: String,
+    /// Confirmed references: `REF-001 Title (2021)`.
+    pub references: Vec<String>,
+    /// How many candidates stayed unconfirmed (never cited).
+    pub unconfirmed: usize,
+    /// OEIS sequences the spectrum matches: `A057771 Number of loops...`.
+    pub oeis: Vec<String>,
+}
+
+impl LiteratureNote {
+    /// The note when no search was made, with the reason.
+    pub fn not_searched(why: &str) -> LiteratureNote {
+        LiteratureNote {
+            status: format!("not searched ({why})"),
+            ..LiteratureNote::default()
+        }
+    }
+
+    /// Why the literature knows the theory, from confirmed references and OEIS matches only
+    /// (an unconfirmed reference never counts); `None` when it does not.
+    pub fn known_because(&self) -> Option<String> {
+        let known: Vec<String> = self.references.iter().chain(&self.oeis).cloned().collect();
+        (!known.is_empty()).then(|| known.join("; "))
+    }
+
+    /// One line for the report, its text escaped: titles and names come from the sources.
+    pub fn line(&self) -> String {
+        let list = |v: &[String]| v.iter().map(|x| md(x)).collect::<Vec<_>>().join("; ");
+        let mut s = format!("**Literature:** {}", md(&self.status));
+        if !self.references.is_empty() {
+            s += &format!("; {}", list(&self.references));
+        }
+        if self.searched {
+            s += &format!(
+                "; OEIS: {}",
+                if self.oeis.is_empty() {
+                    "no match".to_string()
+                } else {
+                    list(&self.oeis)
+                }
+            );
+        }
+        if self.unconfirmed > 0 {
+            s += &format!(" ({} unconfirmed reference(s) not cited)", self.unconfirmed);
+        }
+        s
+    }
+}
+
+/// A conjecture tested this cycle.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Settled {
+    /// The theory's name.
+    pub theory: String,
+    /// The statement.
+    pub statement: String,
+    /// Who proposed it.
+    pub proposed_by: String,
+    /// Its fate.
+    pub status: ConjectureStatus,
+    /// What the fate rests on.
+    pub evidence: String,
+    /// The countermodel as Cayley tables, when refuted.
+    pub countermodel: Option<String>,
+    /// The proof as numbered equational steps, when proved and short enough to render.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
+}
+
+/// The INTERPRET phase's reply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decisions {
+    /// The analysis in words.
+    pub analysis: String,
+    /// Discoveries to add.
+    #[serde(default)]
+    pub keep: Vec<Keep>,
+    /// Conjectures to test.
+    #[serde(default)]
+    pub conjectures: Vec<ConjectureProposal>,
+}
+
+/// A candidate to add to the library.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keep {
+    /// The candidate's name as listed in the results.
+    pub candidate: String,
+    /// The name to give the discovery: a letter, then letters, digits or `_`, at most 64.
+    pub name: String,
+    /// Why it is kept.
+    #[serde(default)]
+    pub notes: String,
+    /// Papers the model believes already describe this theory. They are never trusted: with
+    /// `--literature` each is looked up by identifier and becomes a confirmed reference only if
+    /// the record found matches (docs/LITERATURE.md). Never serialized, so that no report (which
+    /// stores the decisions) can show one unverified; what the gate made of each is kept in the
+    /// library's literature store.
+    #[serde(default, skip_serializing)]
+    pub references: Vec<ProposedReference>,
+}
+
+/// A reference a model proposes for a discovery: what it remembers of a paper, with at least one
+/// identifier to look the paper up by.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProposedReference {
+    /// The title.
+    pub title: String,
+    /// The authors, as "First Last" or "Last, First"; at least one.
+    pub authors: Vec<String>,
+    /// The year of publication.
+    #[serde(default)]
+    pub year: Option<i32>,
+    /// The arXiv identifier (`2301.12345`, `math/0601001`; a version suffix is dropped).
+    #[serde(default)]
+    pub arxiv: Option<String>,
+    /// The DOI (`10.1000/xyz`, with or without `https://doi.org/`).
+    #[serde(default)]
+    pub doi: Option<String>,
+    /// The zbMATH Open document id (digits).
+    #[serde(default)]
+    pub zbmath: Option<String>,
+}
+
+/// A fault: something that went wrong and how it was handled.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Fault {
+    /// `plan`, `interpret`, `execute` or `act`.
+    pub phase: String,
+    /// What went wrong.
+    pub message: String,
+    /// What was done about it.
+    pub handling: String,
+}
