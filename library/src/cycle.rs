@@ -4,9 +4,9 @@
 //!
 //! The agent writes a report ([`crate::Library::add_report`]) and the viewer, the `report`
 //! command and the agent's next cycles read it ([`crate::Library::cycle_report`]); the types live
-//! here, below all of them, so that a reader of reports needs no agent. The field names, their
-//! order and the optional fields' `serde` attributes are the stored JSON's: changing one changes
-//! every report written after it.
+//! here, below all of them, so that a reader of reports needs no agent. The field names and the
+//! optional fields' `serde` attributes are the stored JSON's (whose keys are sorted: see
+//! [`crate::Library::add_report`]): changing one changes every report written after it.
 
 use crate::record::{ConjectureStatus, Score, SpectrumRow};
 use crate::text::md;

@@ -87,7 +87,8 @@ impl Library {
 
     /// Writes `report` under the next free number (which becomes its `cycle`), together with the
     /// records held since [`Library::begin`] (which stops holding), as one unit; returns the
-    /// number. `markdown` renders the numbered report.
+    /// number. `markdown` renders the numbered report. The JSON file has its object keys sorted,
+    /// as every report has been stored.
     pub fn add_report(
         &mut self,
         report: &CycleReport,

@@ -448,3 +448,24 @@ fn research_documents_are_searched_synced_and_reindexed() {
     assert_eq!(ids(&lib, ""), before);
     assert!(lib.stats().unwrap().contains(&("research".to_string(), 1)));
 }
+
+#[test]
+fn a_report_is_stored_with_its_keys_sorted_as_reports_always_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(dir.path()).unwrap();
+    let n = lib
+        .add_report(&report_by(1), |r| format!("# Cycle {}\n", r.cycle))
+        .unwrap();
+    let json = dir.path().join(format!("reports/cycle-{n:04}.json"));
+    let text = std::fs::read_to_string(json).unwrap();
+    // The top-level keys (indented by two spaces), in the file's order.
+    let keys: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  \""))
+        .filter_map(|l| l.split('"').next())
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!((keys.len(), &keys), (19, &sorted));
+    assert_eq!(lib.cycle_report(n).unwrap().goal, "writer 1");
+}
