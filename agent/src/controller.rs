@@ -17,7 +17,7 @@ use crate::text::MAX_REPLY;
 use crate::tools::{self, LiteratureAccess, Toolbox};
 use birkhoff_checker::oeis::Sequence;
 use birkhoff_engine::{seeds, Theory};
-use birkhoff_library::record::{Body, ConjectureStatus, SpectrumRow};
+use birkhoff_library::record::{merged_spectrum, Body, ConjectureStatus, Record, SpectrumRow};
 use birkhoff_library::Library;
 use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use rayon::prelude::*;
@@ -256,14 +256,14 @@ impl Agent<'_> {
                 }
             }
         }
-        for r in &records {
-            if let Body::Spectrum(s) = &r.body {
-                if let Some(i) = stored
-                    .get(s.theory_id.as_str())
-                    .and_then(|fp| fingerprints.iter().position(|f| f == fp))
-                {
-                    bases[i].spectrum = Some(s.rows.clone());
-                }
+        let spectra: Vec<&Record> = records
+            .iter()
+            .filter(|r| matches!(r.body, Body::Spectrum(_)))
+            .collect();
+        for (theory_id, fp) in &stored {
+            if let Some(i) = fingerprints.iter().position(|f| f == fp) {
+                let spectrum = merged_spectrum(spectra.iter().copied(), theory_id);
+                bases[i].spectrum = Some(spectrum).filter(|rows| !rows.is_empty());
             }
         }
         let open_conjectures = records

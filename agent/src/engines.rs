@@ -3,7 +3,7 @@
 
 use crate::situation::Candidate;
 use crate::tools::Scorer;
-use birkhoff_library::record::{Score, SpectrumRowRec};
+use birkhoff_library::record::Score;
 use birkhoff_scorer::{
     score, spectrum::known_spectra_without, Evidence, KnownSpectrum, SpectrumRow, Weights,
 };
@@ -33,8 +33,7 @@ impl TenDimensions {
 }
 
 impl Scorer for TenDimensions {
-    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String> {
-        let spectrum = SpectrumRowRec::rows(&c.spectrum);
+    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRow>]) -> Result<Score, String> {
         // Shown equivalent to a seed, catalogue entry or discovery, or known in the literature:
         // nothing new, whatever the spectrum says.
         let known_as = match &c.standing {
@@ -45,15 +44,13 @@ impl Scorer for TenDimensions {
             }
             _ => c.in_literature.as_deref(),
         };
-        let parents: Vec<Vec<SpectrumRow>> =
-            parents.iter().map(|p| SpectrumRowRec::rows(p)).collect();
         let evidence = Evidence {
             theory: &c.theory,
-            spectrum: c.checked.then_some(&spectrum[..]),
+            spectrum: c.checked.then_some(&c.spectrum[..]),
             classes: c.checked.then_some(&c.models[..]),
             independence: c.independence.as_deref(),
             conjectures: None,
-            parents: &parents,
+            parents,
             known: &self.known,
             known_as,
         };

@@ -12,7 +12,7 @@ use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{
     Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, Record, Score,
-    SpectrumRec, SpectrumRowRec, TheoryRec,
+    SpectrumRec, SpectrumRow, TheoryRec,
 };
 use birkhoff_library::settle::{settle, IfUndecided};
 use birkhoff_library::{statement, Library};
@@ -54,7 +54,7 @@ pub trait Explorer: Send + Sync {
 /// Scores theories.
 pub trait Scorer: Send + Sync {
     /// The score of a candidate from what `check_models` gathered, given its parents' spectra.
-    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRowRec>]) -> Result<Score, String>;
+    fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRow>]) -> Result<Score, String>;
 }
 
 /// The tools with their engines and limits.
@@ -229,7 +229,7 @@ impl Toolbox {
                 )
             })?;
         }
-        c.spectrum = g.spectrum.iter().map(SpectrumRowRec::from).collect();
+        c.spectrum = g.spectrum;
         c.models = g.classes;
         c.independence = g.independence;
         c.checked = true;
@@ -237,11 +237,7 @@ impl Toolbox {
     }
 
     /// `score`: the candidate's score.
-    pub fn score(
-        &self,
-        c: &Candidate,
-        parents: &[Vec<SpectrumRowRec>],
-    ) -> Result<Score, ToolError> {
+    pub fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRow>]) -> Result<Score, ToolError> {
         self.scorer
             .score(c, parents)
             .map_err(|e| ToolError::Failed("score", e))

@@ -248,7 +248,6 @@ pub fn recognise_in(rows: &[SpectrumRow], sequences: &[Sequence]) -> Vec<Match> 
 ///     sizes: vec![i as u32 + 1],
 ///     iso: Count { value: v, status: Status::Exact },
 ///     labeled: Count { value: 0, status: Status::Unknown },
-///     seconds: 0.0, nodes: 0, timing: Default::default(),
 /// }).collect();
 /// // Four non-trivial terms only: too few to name a sequence.
 /// assert!(birkhoff_checker::oeis::recognise(&rows).is_empty());

@@ -165,7 +165,6 @@ fn residue_set(exact: &[(u32, u128)], m: u32) -> Option<Vec<u32>> {
 ///     sizes: vec![i as u32 + 1],
 ///     iso: Count { value: v, status: Status::Exact },
 ///     labeled: Count { value: 0, status: Status::Unknown },
-///     seconds: 0.0, nodes: 0, timing: Default::default(),
 /// }).collect();
 /// let found = conjectures(&rows);
 /// assert!(found.iter().any(|c| c.pattern == Pattern::OnlyEven));

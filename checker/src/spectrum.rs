@@ -6,7 +6,8 @@ use crate::router::{self, Engine};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 
-/// One row of a spectrum.
+/// One row of a spectrum: how many models there are at one size tuple. This is the row every
+/// crate passes around and the library stores; what a count cost is in [`TimedRow`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpectrumRow {
     /// Size of each sort.
@@ -15,10 +16,30 @@ pub struct SpectrumRow {
     pub iso: Count,
     /// Labeled models.
     pub labeled: Count,
-    /// Wall-clock seconds (0 for a count not searched here).
+}
+
+impl SpectrumRow {
+    /// The counts of one enumeration.
+    pub fn of(e: &crate::finder::Enumeration) -> SpectrumRow {
+        SpectrumRow {
+            sizes: e.sizes.clone(),
+            iso: e.iso,
+            labeled: e.labeled,
+        }
+    }
+}
+
+/// A spectrum row counted here, with what the count cost: what `spectrum` and `sweep` report
+/// and a sweep's job results hold. In JSON the row's fields come first, then the costs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimedRow {
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: SpectrumRow,
+    /// Wall-clock seconds.
     #[serde(default)]
     pub seconds: f64,
-    /// Search nodes (0 for a count not searched here).
+    /// Search nodes.
     #[serde(default)]
     pub nodes: u64,
     /// Where the time went (absent in files written before it was recorded).
@@ -26,29 +47,22 @@ pub struct SpectrumRow {
     pub timing: Timing,
 }
 
-impl SpectrumRow {
-    /// A row of counts known without a search here (a published sequence, a stored record).
-    pub fn counted(sizes: Vec<u32>, iso: Count, labeled: Count) -> SpectrumRow {
-        SpectrumRow {
-            sizes,
-            iso,
-            labeled,
-            seconds: 0.0,
-            nodes: 0,
-            timing: Timing::default(),
-        }
-    }
-
-    /// The row of one enumeration.
-    pub fn of(e: &crate::finder::Enumeration) -> SpectrumRow {
-        SpectrumRow {
-            sizes: e.sizes.clone(),
-            iso: e.iso,
-            labeled: e.labeled,
+impl TimedRow {
+    /// The row of one enumeration, with its costs.
+    pub fn of(e: &crate::finder::Enumeration) -> TimedRow {
+        TimedRow {
+            counts: SpectrumRow::of(e),
             seconds: e.elapsed.as_secs_f64(),
             nodes: e.nodes,
             timing: e.timing,
         }
+    }
+
+    /// The row of one enumeration of `sizes`, with its costs.
+    fn at(sizes: &[u32], e: &crate::finder::Enumeration) -> TimedRow {
+        let mut timed = TimedRow::of(e);
+        timed.counts.sizes = sizes.to_vec();
+        timed
     }
 }
 
@@ -155,7 +169,7 @@ pub fn row(
     t: &Theory,
     sizes: &[u32],
     budget: &Budget,
-) -> Result<SpectrumRow, FinderError> {
+) -> Result<TimedRow, FinderError> {
     row_by(engine, t, sizes, budget).map(|(r, _)| r)
 }
 
@@ -166,15 +180,9 @@ pub fn row_by(
     t: &Theory,
     sizes: &[u32],
     budget: &Budget,
-) -> Result<(SpectrumRow, router::Choice), FinderError> {
+) -> Result<(TimedRow, router::Choice), FinderError> {
     let (e, choice) = router::count_by(engine, t, sizes, budget)?;
-    Ok((
-        SpectrumRow {
-            sizes: sizes.to_vec(),
-            ..SpectrumRow::of(&e)
-        },
-        choice,
-    ))
+    Ok((TimedRow::at(sizes, &e), choice))
 }
 
 /// One row of the spectrum under `--engine both`: the native finder's row, with every engine's
@@ -183,15 +191,9 @@ pub fn row_each(
     t: &Theory,
     sizes: &[u32],
     budget: &Budget,
-) -> Result<(SpectrumRow, router::Compared), FinderError> {
+) -> Result<(TimedRow, router::Compared), FinderError> {
     let compared = router::enumerate_each(t, sizes, budget)?;
-    Ok((
-        SpectrumRow {
-            sizes: sizes.to_vec(),
-            ..SpectrumRow::of(&compared.answers[0].1)
-        },
-        compared,
-    ))
+    Ok((TimedRow::at(sizes, &compared.answers[0].1), compared))
 }
 
 /// A lower bound on the number of isomorphism classes of models of `t` at `sizes`, known before

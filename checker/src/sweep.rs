@@ -6,7 +6,7 @@
 use crate::budget::{Budget, Count, Status};
 use crate::finder::{self, FinderError, LabeledSum, Piece};
 use crate::router::Engine;
-use crate::spectrum::{sizes_label, SpectrumRow};
+use crate::spectrum::{sizes_label, TimedRow};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,11 +53,11 @@ impl Job {
 
     /// Computes the job: the whole count with `engine`, or the piece's count with the native
     /// finder (the only engine that splits a count; the caller refuses the others).
-    pub fn run(&self, engine: Engine, budget: &Budget) -> Result<SpectrumRow, FinderError> {
+    pub fn run(&self, engine: Engine, budget: &Budget) -> Result<TimedRow, FinderError> {
         match self.piece {
             None => crate::spectrum::row(engine, &self.theory, &self.sizes, budget),
             Some(piece) => finder::enumerate_piece(&self.theory, &self.sizes, budget, piece)
-                .map(|e| SpectrumRow::of(&e)),
+                .map(|e| TimedRow::of(&e)),
         }
     }
 
@@ -93,7 +93,7 @@ pub struct JobResult {
     pub piece: Option<Piece>,
     /// The spectrum row.
     #[serde(flatten)]
-    pub row: SpectrumRow,
+    pub row: TimedRow,
 }
 
 /// A shard `K/N`: this machine runs jobs whose index is `K-1` modulo `N`.
@@ -301,8 +301,8 @@ fn key_of(r: &JobResult) -> Key {
     (
         r.theory.clone(),
         r.fingerprint.clone(),
-        r.row.sizes.iter().sum(),
-        r.row.sizes.clone(),
+        r.row.counts.sizes.iter().sum(),
+        r.row.counts.sizes.clone(),
         r.piece,
     )
 }
@@ -341,42 +341,47 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, String> {
             let key = key_of(&r);
             if let Some((prev, prev_path)) = found.get(&key) {
                 let (exact, bound) = match (
-                    prev.row.iso.status == Status::Exact,
-                    r.row.iso.status == Status::Exact,
+                    prev.row.counts.iso.status == Status::Exact,
+                    r.row.counts.iso.status == Status::Exact,
                 ) {
-                    (true, false) => (prev, r.row.iso),
-                    (false, true) => (&r, prev.row.iso),
-                    _ if (prev.row.iso, prev.row.labeled) != (r.row.iso, r.row.labeled)
-                        && prev.row.iso.status == Status::Exact =>
+                    (true, false) => (prev, r.row.counts.iso),
+                    (false, true) => (&r, prev.row.counts.iso),
+                    _ if (prev.row.counts.iso, prev.row.counts.labeled)
+                        != (r.row.counts.iso, r.row.counts.labeled)
+                        && prev.row.counts.iso.status == Status::Exact =>
                     {
                         return Err(format!(
                             "{}: {} disagrees with {} ({} vs {})",
                             path.display(),
                             label(&r),
                             prev_path.display(),
-                            r.row.iso,
-                            prev.row.iso
+                            r.row.counts.iso,
+                            prev.row.counts.iso
                         ));
                     }
                     // Two lower bounds, or the same exact count twice: keep the larger.
-                    _ if r.row.iso.value > prev.row.iso.value => (&r, prev.row.iso),
+                    _ if r.row.counts.iso.value > prev.row.counts.iso.value => {
+                        (&r, prev.row.counts.iso)
+                    }
                     _ => continue,
                 };
-                if exact.row.iso.status == Status::Exact && exact.row.iso.value < bound.value {
+                if exact.row.counts.iso.status == Status::Exact
+                    && exact.row.counts.iso.value < bound.value
+                {
                     return Err(format!(
                         "{}: {} is exactly {}, but {} says at least {}",
                         path.display(),
                         label(exact),
-                        exact.row.iso,
+                        exact.row.counts.iso,
                         prev_path.display(),
                         bound.value
                     ));
                 }
-                if exact.row.iso.status == Status::Exact {
+                if exact.row.counts.iso.status == Status::Exact {
                     merged.notes.push(format!(
                         "{}: the lower bound {bound} is superseded by the exact count {}",
                         label(exact),
-                        exact.row.iso
+                        exact.row.counts.iso
                     ));
                 }
                 if std::ptr::eq(exact, prev) {
@@ -399,7 +404,11 @@ fn label(r: &JobResult) -> String {
     let piece = r.piece.map_or(String::new(), |p| {
         format!(", piece {} of {}", p.index, p.count)
     });
-    format!("{} at size {}{piece}", r.theory, sizes_label(&r.row.sizes))
+    format!(
+        "{} at size {}{piece}",
+        r.theory,
+        sizes_label(&r.row.counts.sizes)
+    )
 }
 
 /// One line per shard of `plan` that lacks results or holds lower bounds; runs of shards with
@@ -411,7 +420,7 @@ fn plan_gaps(
 ) -> Vec<String> {
     let inexact: BTreeSet<String> = found
         .values()
-        .filter(|(r, _)| r.row.iso.status != Status::Exact)
+        .filter(|(r, _)| r.row.counts.iso.status != Status::Exact)
         .filter_map(|(_, p)| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     let n = plan.shards.max(1);
@@ -491,20 +500,20 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
         let key = (
             r.theory.clone(),
             r.fingerprint.clone(),
-            r.row.sizes.iter().sum(),
-            r.row.sizes.clone(),
+            r.row.counts.sizes.iter().sum(),
+            r.row.counts.sizes.clone(),
             r.piece.map_or(0, |p| p.count),
         );
-        let iso_exact = r.row.iso.status == Status::Exact;
+        let iso_exact = r.row.counts.iso.status == Status::Exact;
         match groups.get_mut(&key) {
             None => {
-                let labeled = LabeledSum::of(r.row.labeled);
+                let labeled = LabeledSum::of(r.row.counts.labeled);
                 groups.insert(key, (JobResult { piece: None, ..r }, 1, iso_exact, labeled));
             }
             Some((sum, pieces, all_iso_exact, labeled)) => {
                 let row = &mut sum.row;
-                row.iso.value += r.row.iso.value;
-                labeled.join(LabeledSum::of(r.row.labeled));
+                row.counts.iso.value += r.row.counts.iso.value;
+                labeled.join(LabeledSum::of(r.row.counts.labeled));
                 row.seconds += r.row.seconds;
                 row.nodes += r.row.nodes;
                 row.timing.search += r.row.timing.search;
@@ -519,14 +528,15 @@ fn sum_pieces(results: impl Iterator<Item = JobResult>) -> Vec<JobResult> {
     for ((theory, fp, total, sizes, count), (mut r, pieces, all_iso_exact, labeled)) in groups {
         if count > 0 {
             let whole = all_iso_exact && pieces == count;
-            r.row.iso = Count::from_search(r.row.iso.value, whole);
-            r.row.labeled = labeled.count(whole);
+            r.row.counts.iso = Count::from_search(r.row.counts.iso.value, whole);
+            r.row.counts.labeled = labeled.count(whole);
         }
         let slot = rows
             .entry((theory, fp, total, sizes))
             .or_insert_with(|| r.clone());
-        if slot.row.iso.status != Status::Exact
-            && (r.row.iso.status == Status::Exact || r.row.iso.value > slot.row.iso.value)
+        if slot.row.counts.iso.status != Status::Exact
+            && (r.row.counts.iso.status == Status::Exact
+                || r.row.counts.iso.value > slot.row.counts.iso.value)
         {
             *slot = r;
         }
@@ -550,11 +560,11 @@ pub fn to_tsv(rows: &[JobResult]) -> String {
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\n",
             r.theory,
             r.fingerprint,
-            sizes_label(&r.row.sizes),
-            r.row.iso.value,
-            st(r.row.iso.status),
-            r.row.labeled.value,
-            st(r.row.labeled.status),
+            sizes_label(&r.row.counts.sizes),
+            r.row.counts.iso.value,
+            st(r.row.counts.iso.status),
+            r.row.counts.labeled.value,
+            st(r.row.counts.labeled.status),
             r.row.seconds
         ));
     }

@@ -2,8 +2,7 @@
 //! is derived from the fields that identify the record ([`Body::material`]), so the same theory,
 //! model or conjecture found twice gets the same ID and the same file.
 
-use birkhoff_checker::budget::Count;
-use birkhoff_checker::spectrum::SpectrumRow;
+pub use birkhoff_checker::spectrum::SpectrumRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -102,40 +101,6 @@ pub struct Presentation {
     pub evidence: String,
 }
 
-/// One row of a stored spectrum (timings are left out so that equal spectra get equal IDs).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SpectrumRowRec {
-    /// Size of each sort.
-    pub sizes: Vec<u32>,
-    /// Models up to isomorphism.
-    pub iso: Count,
-    /// Labeled models.
-    pub labeled: Count,
-}
-
-impl From<&SpectrumRow> for SpectrumRowRec {
-    /// The stored form of a spectrum row: its counts, without the timings.
-    fn from(r: &SpectrumRow) -> SpectrumRowRec {
-        SpectrumRowRec {
-            sizes: r.sizes.clone(),
-            iso: r.iso,
-            labeled: r.labeled,
-        }
-    }
-}
-
-impl SpectrumRowRec {
-    /// The row as the finder and the scorer read it (no timings: it was not searched here).
-    pub fn row(&self) -> SpectrumRow {
-        SpectrumRow::counted(self.sizes.clone(), self.iso, self.labeled)
-    }
-
-    /// Stored rows as the finder and the scorer read them.
-    pub fn rows(stored: &[SpectrumRowRec]) -> Vec<SpectrumRow> {
-        stored.iter().map(SpectrumRowRec::row).collect()
-    }
-}
-
 /// A spectrum record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpectrumRec {
@@ -143,8 +108,8 @@ pub struct SpectrumRec {
     pub theory_id: String,
     /// The theory's name, for people.
     pub theory_name: String,
-    /// The rows, by size.
-    pub rows: Vec<SpectrumRowRec>,
+    /// The rows, by size: counts only, so that equal spectra get equal IDs.
+    pub rows: Vec<SpectrumRow>,
 }
 
 /// A model record.
@@ -158,7 +123,9 @@ pub struct ModelRec {
     pub structure: Value,
 }
 
-/// What became of a conjecture.
+/// What became of a conjecture, as the library stores it (`open`, `refuted`, `proved`): the
+/// prover's answer ([`birkhoff_checker::prover::Verdict`]) settled by [`crate::settle`], a
+/// disproof stored as refuted and anything short of a proof or disproof as open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConjectureStatus {
@@ -248,6 +215,17 @@ impl Body {
             .expect("every kind is listed")
             .1;
         crate::id::derive(prefix, &self.material())
+    }
+
+    /// The record ID of the theory this record belongs to (none for a theory).
+    pub fn theory_id(&self) -> Option<&str> {
+        match self {
+            Body::Theory(_) => None,
+            Body::Spectrum(s) => Some(&s.theory_id),
+            Body::Model(m) => Some(&m.theory_id),
+            Body::Conjecture(c) => Some(&c.theory_id),
+            Body::Proof(p) => Some(&p.theory_id),
+        }
     }
 
     /// A short name for listings.
@@ -341,4 +319,48 @@ pub fn rank(records: &mut [Record], key: impl Fn(&Record) -> Option<f64>) {
         }
         .then_with(|| a.body.name().cmp(&b.body.name()))
     });
+}
+
+/// The spectrum of theory `theory_id` that every view shows, merged from its spectrum records
+/// among `records`: for each size tuple, the most informative count any record holds (an exact
+/// count over a lower bound, for the isomorphism classes first and then the labeled models; then
+/// the larger bound), ties going to the later record (by creation time, then ID); the rows in
+/// the order spectra are counted (total size, then lexicographically).
+///
+/// Why this rule: each stored row is a checked fact about one size, so a reader expects to see
+/// everything known at each size whichever computation found it. Showing one record (the latest
+/// or the longest) would hide an exact count that another record holds, for example when a
+/// quick recount to size 4 follows a long count to size 7.
+pub fn merged_spectrum<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    theory_id: &str,
+) -> Vec<SpectrumRow> {
+    use birkhoff_checker::budget::Status;
+    let mut spectra: Vec<&Record> = records
+        .into_iter()
+        .filter(|r| matches!(&r.body, Body::Spectrum(s) if s.theory_id == theory_id))
+        .collect();
+    spectra.sort_by(|a, b| (a.created, &a.id).cmp(&(b.created, &b.id)));
+    let information = |r: &SpectrumRow| {
+        (
+            r.iso.status == Status::Exact,
+            r.labeled.status == Status::Exact,
+            r.iso.value,
+            r.labeled.value,
+        )
+    };
+    let mut best: BTreeMap<(u64, Vec<u32>), &SpectrumRow> = BTreeMap::new();
+    for rec in spectra {
+        let Body::Spectrum(s) = &rec.body else {
+            continue;
+        };
+        for row in &s.rows {
+            let total = row.sizes.iter().map(|&n| u64::from(n)).sum();
+            let slot = best.entry((total, row.sizes.clone())).or_insert(row);
+            if information(row) >= information(slot) {
+                *slot = row;
+            }
+        }
+    }
+    best.into_values().cloned().collect()
 }

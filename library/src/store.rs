@@ -263,6 +263,33 @@ impl Library {
             .collect())
     }
 
+    /// The spectrum of the theory with record ID `theory_id`, merged from all its stored
+    /// spectrum records by the one rule every view uses ([`crate::record::merged_spectrum`]: per
+    /// size, the most informative count); empty when none is stored.
+    pub fn spectrum_of(&self, theory_id: &str) -> Result<Vec<crate::record::SpectrumRow>> {
+        Ok(crate::record::merged_spectrum(
+            &self.list("spectrum")?,
+            theory_id,
+        ))
+    }
+
+    /// The model records of the theory with record ID `theory_id`, sorted by ID.
+    pub fn models_of(&self, theory_id: &str) -> Result<Vec<Record>> {
+        self.of_theory("model", theory_id)
+    }
+
+    /// The conjecture records about the theory with record ID `theory_id`, sorted by ID.
+    pub fn conjectures_of(&self, theory_id: &str) -> Result<Vec<Record>> {
+        self.of_theory("conjecture", theory_id)
+    }
+
+    /// The records of `kind` that belong to the theory `theory_id`, sorted by ID.
+    fn of_theory(&self, kind: &str, theory_id: &str) -> Result<Vec<Record>> {
+        let mut out = self.list(kind)?;
+        out.retain(|r| r.body.theory_id() == Some(theory_id));
+        Ok(out)
+    }
+
     /// Full-text search over the index. Words in `query` must all occur (any order); an empty
     /// query matches everything. `min_score` keeps only scored theories at or above it.
     pub fn search(&self, query: &str, min_score: Option<f64>, limit: usize) -> Result<Vec<Hit>> {

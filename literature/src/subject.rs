@@ -246,27 +246,20 @@ pub fn of_spectrum(terms: &[u64]) -> Subject {
     }
 }
 
-/// The longest exact spectrum stored for a theory: iso and labeled counts from size 1 on, up to
-/// the first size missing or not exact.
+/// The exact spectrum stored for a theory: iso and labeled counts from size 1 on, up to the
+/// first size missing or not exact, of the spectrum every view shows ([`Library::spectrum_of`]).
+///
+/// [`Library::spectrum_of`]: birkhoff_library::Library::spectrum_of
 pub fn stored_spectrum(
     lib: &birkhoff_library::Library,
     theory_id: &str,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    let records = lib.list("spectrum").ok()?;
-    records
-        .into_iter()
-        .filter_map(|r| match r.body {
-            birkhoff_library::Body::Spectrum(s) if s.theory_id == theory_id => Some(s.rows),
-            _ => None,
-        })
-        .map(|rows| exact_counts(&rows))
-        .max_by_key(|(iso, _)| iso.len())
-        .filter(|(iso, _)| !iso.is_empty())
+    Some(exact_counts(&lib.spectrum_of(theory_id).ok()?)).filter(|(iso, _)| !iso.is_empty())
 }
 
 /// Exact iso and labeled counts of sizes 1, 2, ... from spectrum rows, up to the first size
 /// missing or not exact.
-pub fn exact_counts(rows: &[birkhoff_library::SpectrumRowRec]) -> (Vec<u64>, Vec<u64>) {
+pub fn exact_counts(rows: &[birkhoff_library::SpectrumRow]) -> (Vec<u64>, Vec<u64>) {
     let (mut iso, mut labeled) = (Vec::new(), Vec::new());
     for n in 1u32.. {
         let Some(row) = rows.iter().find(|r| r.sizes == [n]) else {

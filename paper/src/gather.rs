@@ -9,7 +9,7 @@ use birkhoff_checker::oeis;
 use birkhoff_checker::patterns;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
 use birkhoff_engine::{Structure, Theory};
-use birkhoff_library::record::{Body, ConjectureStatus, Record, SpectrumRowRec, TheoryRec};
+use birkhoff_library::record::{Body, ConjectureStatus, Record, SpectrumRow, TheoryRec};
 use birkhoff_library::Library;
 use birkhoff_literature::store::Reference;
 use std::time::Duration;
@@ -95,8 +95,8 @@ pub struct Paper {
     pub theory: Theory,
     /// From the discovery back to a seed or catalogue entry: the discovery first.
     pub derivation: Vec<Ancestor>,
-    /// The stored spectrum's rows (the latest spectrum record), empty if none was stored.
-    pub spectrum: Vec<SpectrumRowRec>,
+    /// The stored spectrum ([`Library::spectrum_of`]), empty if none was stored.
+    pub spectrum: Vec<SpectrumRow>,
     /// OEIS sequences the spectrum matches (the shipped data file, offline).
     pub oeis: Vec<oeis::Match>,
     /// What the spectrum suggests about the orders with models: open conjectures.
@@ -274,36 +274,20 @@ impl Paper {
             }
         }
 
-        let of_theory = |r: &&Record| match &r.body {
-            Body::Spectrum(s) => s.theory_id == id,
-            Body::Model(m) => m.theory_id == id,
-            Body::Conjecture(c) => c.theory_id == id,
-            _ => false,
-        };
-        let mine: Vec<&Record> = records.iter().filter(of_theory).collect();
-
-        // The latest spectrum stored (a later check may have counted further).
-        let spectrum = mine
-            .iter()
-            .filter_map(|r| match &r.body {
-                Body::Spectrum(s) => Some((r.created, s.rows.len(), s.rows.clone())),
-                _ => None,
-            })
-            .max_by_key(|(created, len, _)| (*created, *len))
-            .map(|(_, _, rows)| rows)
-            .unwrap_or_default();
+        // Every count stored for the theory, by the rule every view shares.
+        let spectrum = lib.spectrum_of(&id)?;
         if spectrum.is_empty() {
             omissions.push("no spectrum of this theory is stored".into());
         }
-        let rows = SpectrumRowRec::rows(&spectrum);
         // With the sequences the OEIS named in earlier literature runs.
         let oeis = oeis::recognise_in(
-            &rows,
+            &spectrum,
             &birkhoff_literature::Store::new(lib.root()).offline_sequences(),
         );
-        let patterns = patterns::conjectures(&rows);
+        let patterns = patterns::conjectures(&spectrum);
 
-        let mut stored_models: Vec<Structure> = mine
+        let mut stored_models: Vec<Structure> = lib
+            .models_of(&id)?
             .iter()
             .filter_map(|r| match &r.body {
                 Body::Model(m) => Structure::from_json(&theory.sig, &m.structure).ok(),
@@ -322,7 +306,7 @@ impl Paper {
         );
 
         let (mut theorems, mut refuted, mut open) = (Vec::new(), Vec::new(), Vec::new());
-        for r in &mine {
+        for r in &lib.conjectures_of(&id)? {
             let Body::Conjecture(c) = &r.body else {
                 continue;
             };

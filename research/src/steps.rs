@@ -29,9 +29,7 @@ use crate::{Error, Result};
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::spectrum::size_tuples;
 use birkhoff_engine::Theory;
-use birkhoff_library::record::{
-    Body, ConjectureRec, ConjectureStatus, SpectrumRec, SpectrumRowRec,
-};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, SpectrumRec, SpectrumRow};
 use birkhoff_library::Library;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -81,30 +79,8 @@ pub struct Report {
     pub next: Route,
 }
 
-/// The stored spectrum of a theory: every spectrum record's rows merged, per size tuple the best
-/// count (exact over a bound, then the larger bound), sorted by sizes.
-pub fn stored_rows(lib: &Library, theory_id: &str) -> Result<Vec<SpectrumRowRec>> {
-    let mut best: BTreeMap<Vec<u32>, SpectrumRowRec> = BTreeMap::new();
-    for r in lib.list("spectrum")? {
-        let Body::Spectrum(s) = r.body else { continue };
-        if s.theory_id != theory_id {
-            continue;
-        }
-        for row in s.rows {
-            let better = |old: &SpectrumRowRec| {
-                (row.iso.status == Status::Exact, row.iso.value)
-                    > (old.iso.status == Status::Exact, old.iso.value)
-            };
-            if best.get(&row.sizes).is_none_or(better) {
-                best.insert(row.sizes.clone(), row);
-            }
-        }
-    }
-    Ok(best.into_values().collect())
-}
-
 /// The largest n such that every size tuple up to n (each sort at most n) has an exact count.
-pub fn exact_to(rows: &[SpectrumRowRec], sorts: usize) -> u32 {
+pub fn exact_to(rows: &[SpectrumRow], sorts: usize) -> u32 {
     let exact: std::collections::BTreeSet<&[u32]> = rows
         .iter()
         .filter(|r| r.iso.status == Status::Exact)
@@ -225,7 +201,7 @@ pub fn facts(lib: &Library, ws: &Workspace, loaded: &Loaded) -> Result<Facts> {
                 .filter(|h| rounds.get(h.id.as_str()).copied().unwrap_or(0) < MAX_ROUNDS)
                 .count(),
         ),
-        exact_to: exact_to(&stored_rows(lib, &meta.theory_id)?, sorts),
+        exact_to: exact_to(&lib.spectrum_of(&meta.theory_id)?, sorts),
         failed_computations: count(
             loaded
                 .attempts()
@@ -431,7 +407,7 @@ fn computation(
 ) -> Result<Attempt> {
     let t = theory(lib, meta)?;
     let sorts = t.sig.sorts.len();
-    let before = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
+    let before = exact_to(&lib.spectrum_of(&meta.theory_id)?, sorts);
     // One size further than the spectrum is exact, and at least MIN_TARGET: a workspace opened
     // before any spectrum was stored would otherwise climb one trivial size per step.
     let target = (before + 1).max(MIN_TARGET);
@@ -449,13 +425,12 @@ fn computation(
     };
     let (rows, _) = birkhoff_scorer::evidence::spectrum(&t, target, &budget)
         .map_err(|e| Error::Step(format!("computation: {e}")))?;
-    let rows: Vec<SpectrumRowRec> = rows.iter().map(SpectrumRowRec::from).collect();
     let (rec, _) = lib.put(Body::Spectrum(SpectrumRec {
         theory_id: meta.theory_id.clone(),
         theory_name: meta.discovery.clone(),
         rows: rows.clone(),
     }))?;
-    let after = exact_to(&stored_rows(lib, &meta.theory_id)?, sorts);
+    let after = exact_to(&lib.spectrum_of(&meta.theory_id)?, sorts);
     let outcome = if after >= target {
         Outcome::Success
     } else {
@@ -506,7 +481,7 @@ fn computation(
         ));
     }
     s.push_str(&format!("\nResult: {summary}.\n"));
-    let all = SpectrumRowRec::rows(&stored_rows(lib, &meta.theory_id)?);
+    let all = lib.spectrum_of(&meta.theory_id)?;
     for m in birkhoff_checker::oeis::recognise(&all) {
         s.push_str(&format!("\nThe counts agree with OEIS {} ({}) on {} nontrivial orders (offline recognition, `catalogue/oeis.tsv`).\n", m.id, md(&m.name), m.nontrivial));
     }

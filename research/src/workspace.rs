@@ -532,7 +532,7 @@ fn problem_md(lib: &Library, meta: &Meta, t: &TheoryRec) -> Result<String> {
     if !t.notes.trim().is_empty() {
         s.push_str(&format!("- Why it was kept: {}\n", md(&t.notes)));
     }
-    let spectrum = crate::steps::stored_rows(lib, &meta.theory_id)?;
+    let spectrum = lib.spectrum_of(&meta.theory_id)?;
     if !spectrum.is_empty() {
         let cells: Vec<String> = spectrum
             .iter()

@@ -9,17 +9,17 @@ use serde::{Deserialize, Serialize};
 /// An exact row of a one-sorted spectrum whose labeled count is not known here (a lower bound
 /// of 0): a published count up to isomorphism.
 pub fn exact(n: u32, iso: u128) -> SpectrumRow {
-    SpectrumRow::counted(
-        vec![n],
-        Count {
+    SpectrumRow {
+        sizes: vec![n],
+        iso: Count {
             value: iso,
             status: Status::Exact,
         },
-        Count {
+        labeled: Count {
             value: 0,
             status: Status::AtLeast,
         },
-    )
+    }
 }
 
 /// More than one element somewhere: a model here would not be trivial.
@@ -286,17 +286,17 @@ mod tests {
     #[test]
     fn lower_bounds_are_compared_only_where_the_difference_is_certain() {
         let bound = |v| {
-            vec![SpectrumRow::counted(
-                vec![2],
-                Count {
+            vec![SpectrumRow {
+                sizes: vec![2],
+                iso: Count {
                     value: v,
                     status: Status::AtLeast,
                 },
-                Count {
+                labeled: Count {
                     value: v,
                     status: Status::AtLeast,
                 },
-            )]
+            }]
         };
         let exact = vec![exact(2, 3)];
         assert_eq!(distance(&bound(2), &exact), None);

@@ -14,7 +14,6 @@ use birkhoff_checker::prover::equivalence::{side_budget, Implication, Side};
 use birkhoff_checker::prover::Options;
 use birkhoff_checker::spectrum::SpectrumRow;
 use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
-use serde_json::json;
 use std::time::Duration;
 
 // Arguments of `birkhoff identify`.
@@ -64,10 +63,6 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
-    let rows: Vec<_> = spectrum
-        .iter()
-        .map(|e| json!({"sizes": e.sizes, "iso": e.iso, "labeled": e.labeled}))
-        .collect();
     let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(SpectrumRow::of).collect();
     found.standing = birkhoff_scorer::identify::unless_spectrum_known(
         found.standing,
@@ -81,7 +76,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if json {
         let mut v = serde_json::to_value(&found)?;
         v["summary"] = found.standing.describe().into();
-        v["spectrum"] = rows.into();
+        v["spectrum"] = serde_json::to_value(&spectrum_rows)?;
         v["oeis"] = serde_json::to_value(&oeis)?;
         print_json(&v);
     } else {

@@ -239,23 +239,12 @@ fn render(lib: &Library, body: &Body) -> String {
             }
             out += &format!("\n{}", t.text);
             let id = body.id();
-            for r in lib.list("spectrum").unwrap_or_default() {
-                if let Body::Spectrum(sp) = &r.body {
-                    if sp.theory_id == id {
-                        out += &format!(
-                            "\nspectrum ({}), models up to isomorphism:\n{}",
-                            r.id,
-                            bars(&sp.rows)
-                        );
-                    }
-                }
+            let spectrum = lib.spectrum_of(&id).unwrap_or_default();
+            if !spectrum.is_empty() {
+                // Merged from every spectrum record of the theory, as every view shows it.
+                out += &format!("\nspectrum, models up to isomorphism:\n{}", bars(&spectrum));
             }
-            let models = lib
-                .list("model")
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|r| matches!(&r.body, Body::Model(m) if m.theory_id == id))
-                .count();
+            let models = lib.models_of(&id).unwrap_or_default().len();
             out + &format!(
                 "\n{models} stored model(s); `birkhoff library search {}` lists them\n",
                 t.name

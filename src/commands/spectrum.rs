@@ -5,7 +5,7 @@ use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use birkhoff_checker::budget::{Count, Status};
 use birkhoff_checker::router::{self, Compared, Engine};
-use birkhoff_checker::spectrum::{planned_tuples, row_by, row_each, sizes_label, SpectrumRow};
+use birkhoff_checker::spectrum::{planned_tuples, row_by, row_each, sizes_label, TimedRow};
 use serde_json::json;
 
 /// Which counts to show.
@@ -67,7 +67,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         .map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?
         .collect();
     let bar = progress(tuples.len() as u64, &t.name);
-    let mut rows: Vec<SpectrumRow> = Vec::new();
+    let mut rows: Vec<TimedRow> = Vec::new();
     // Under `--engine both`, every engine's answer per size.
     let mut each: Vec<Compared> = Vec::new();
     // Otherwise, which engine answered each size and why (under `auto`, the counting race).
@@ -91,7 +91,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         }
     }
     bar.finish_and_clear();
-    let complete = rows.iter().all(|r| r.iso.status == Status::Exact) && rows.len() == tuples.len();
+    let complete =
+        rows.iter().all(|r| r.counts.iso.status == Status::Exact) && rows.len() == tuples.len();
     let cross_check = (a.engine.engine == Engine::Both).then(|| CrossCheck::of(&rows, &each));
     if json {
         let mut out = json!({ "theory": t.name, "fingerprint": t.fingerprint().to_string(), "rows": rows, "complete": complete });
@@ -170,7 +171,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 .collect()
         } else {
             rows.iter()
-                .map(|r| line(&r.sizes, None, r.iso, r.labeled, r.seconds))
+                .map(|r| {
+                    let c = &r.counts;
+                    line(&c.sizes, None, c.iso, c.labeled, r.seconds)
+                })
                 .collect()
         };
         println!("{}: {}", t.name, t.doc.lines().next().unwrap_or(""));
@@ -200,15 +204,17 @@ struct CrossCheck {
 }
 
 impl CrossCheck {
-    fn of(rows: &[SpectrumRow], each: &[Compared]) -> CrossCheck {
+    fn of(rows: &[TimedRow], each: &[Compared]) -> CrossCheck {
         let engines = each
             .first()
             .map(|c| c.answers.iter().map(|(e, _)| router::name(*e)).collect())
             .unwrap_or_default();
         let (agreed, not_compared): (Vec<_>, Vec<_>) =
             rows.iter().zip(each).partition(|(_, c)| c.agreed);
-        let labels = |v: Vec<(&SpectrumRow, &Compared)>| {
-            v.into_iter().map(|(r, _)| sizes_label(&r.sizes)).collect()
+        let labels = |v: Vec<(&TimedRow, &Compared)>| {
+            v.into_iter()
+                .map(|(r, _)| sizes_label(&r.counts.sizes))
+                .collect()
         };
         CrossCheck {
             engines,

@@ -207,7 +207,9 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     let stored = |job: &Job| sweep::read_result(&out.join(job.file_name())).ok();
     let pending: Vec<&Job> = jobs
         .iter()
-        .filter(|j| stored(j).is_none_or(|r| a.retry_inexact && r.row.iso.status != Status::Exact))
+        .filter(|j| {
+            stored(j).is_none_or(|r| a.retry_inexact && r.row.counts.iso.status != Status::Exact)
+        })
         .collect();
     if jobs.len() > pending.len() {
         eprintln!(
@@ -259,7 +261,7 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
     }
     let bounds = results
         .iter()
-        .filter(|r| r.row.iso.status != Status::Exact)
+        .filter(|r| r.row.counts.iso.status != Status::Exact)
         .count();
     if bounds > 0 {
         eprintln!("{bounds} count(s) only lower bounds (cut short by a budget); rerun with --retry-inexact and a larger budget");
@@ -397,10 +399,10 @@ fn report(results: &[JobResult], json: bool) {
                 r.piece.map_or(r.theory.clone(), |p| {
                     format!("{} (piece {}/{})", r.theory, p.index, p.count)
                 }),
-                sizes_label(&r.row.sizes),
-                r.row.iso.to_string(),
-                r.row.labeled.to_string(),
-                super::spectrum::status_word(r.row.iso.status).into(),
+                sizes_label(&r.row.counts.sizes),
+                r.row.counts.iso.to_string(),
+                r.row.counts.labeled.to_string(),
+                super::spectrum::status_word(r.row.counts.iso.status).into(),
                 format!("{:.2}", r.row.seconds),
             ]
         })
@@ -446,7 +448,7 @@ fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
     }
     let bounds = rows
         .iter()
-        .filter(|r| r.row.iso.status != Status::Exact)
+        .filter(|r| r.row.counts.iso.status != Status::Exact)
         .count();
     if bounds > 0 {
         eprintln!("{bounds} count(s) in the table only lower bounds");

@@ -9,6 +9,7 @@ mod identify;
 mod interop;
 mod ladr_goals;
 mod literature_cli;
+mod one_spectrum;
 mod paper;
 mod progress;
 mod readme;

@@ -7,7 +7,7 @@ use crate::{heatmap, svg, Site};
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
 use birkhoff_library::cycle::{CandidateSummary, CycleReport, LiteratureNote, Settled};
 use birkhoff_library::record::{
-    Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
+    merged_spectrum, Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
 };
 use birkhoff_library::time::format_utc;
 use birkhoff_literature::store::Status;
@@ -606,20 +606,19 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
             esc(&p.text)
         );
     }
-    let spectrum = site.records.values().find_map(|r| match &r.body {
-        Body::Spectrum(s) if s.theory_id == rec.id => Some(s.rows.clone()),
-        _ => None,
-    });
+    let spectrum = merged_spectrum(site.records.values(), &rec.id);
     let reported = site
         .cycles()
         .flat_map(|r| r.discoveries.iter())
         .filter(|d| d.id == rec.id)
         .last();
-    if let Some(rows) = spectrum
-        .or_else(|| reported.map(|d| d.candidate.spectrum.clone()))
-        .filter(|rows| !rows.is_empty())
-    {
-        let _ = write!(body, "<h2>Spectrum</h2>{}", svg::spectrum(&rows));
+    // The stored spectrum, or for a discovery stored without one, the one its cycle reported.
+    let spectrum = match reported {
+        Some(d) if spectrum.is_empty() => d.candidate.spectrum.clone(),
+        _ => spectrum,
+    };
+    if !spectrum.is_empty() {
+        let _ = write!(body, "<h2>Spectrum</h2>{}", svg::spectrum(&spectrum));
     }
     if let Some(d) = reported {
         body += "<h2>Standing</h2>";

@@ -5,7 +5,7 @@ use crate::escape::esc;
 use birkhoff_checker::budget::{Count, Status};
 use birkhoff_checker::oeis::{self, Counts};
 use birkhoff_checker::spectrum::sizes_label;
-use birkhoff_library::SpectrumRowRec;
+use birkhoff_library::SpectrumRow;
 use std::fmt::Write;
 
 /// Width of the spectrum plot's coordinate system (it scales to the page).
@@ -53,8 +53,8 @@ fn power_label(k: u32) -> String {
 /// below it, lower bounds hollow, and the points an OEIS sequence of the shipped file matches
 /// ringed, the sequence linked under the plot. Each point is `class="point iso|labeled ..."`
 /// with `data-size`.
-pub fn spectrum(rows: &[SpectrumRowRec]) -> String {
-    let matches = oeis::recognise(&SpectrumRowRec::rows(rows));
+pub fn spectrum(rows: &[SpectrumRow]) -> String {
+    let matches = oeis::recognise(rows);
     let max = rows
         .iter()
         .flat_map(|r| [r.iso.value, r.labeled.value])
@@ -223,8 +223,8 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
 mod tests {
     use super::*;
 
-    fn row(n: u32, iso: Count, labeled: Count) -> SpectrumRowRec {
-        SpectrumRowRec {
+    fn row(n: u32, iso: Count, labeled: Count) -> SpectrumRow {
+        SpectrumRow {
             sizes: vec![n],
             iso,
             labeled,
@@ -242,7 +242,7 @@ mod tests {
     fn one_point_per_size_and_series_with_bounds_zeros_and_oeis_matches_marked() {
         // Magmas: every binary operation, labeled n^(n²) (A002489); the size-6 iso count cut short.
         let iso = [1, 10, 3330, 178_981_952, 2_483_527_537_094_825];
-        let mut rows: Vec<SpectrumRowRec> = (1..=5u32)
+        let mut rows: Vec<SpectrumRow> = (1..=5u32)
             .map(|n| row(n, exact(iso[n as usize - 1]), exact((n as u128).pow(n * n))))
             .collect();
         rows.push(row(

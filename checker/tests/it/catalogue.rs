@@ -44,9 +44,6 @@ pub fn quick_spectrum_to(t: &Theory, max: u32) -> Vec<SpectrumRow> {
             sizes: vec![n],
             iso: e.iso,
             labeled: e.labeled,
-            seconds: e.elapsed.as_secs_f64(),
-            nodes: e.nodes,
-            timing: e.timing,
         });
         // The next order has many times more models than this one: stop while it is cheap.
         if !exact || e.iso.value > GROWN {

@@ -13,9 +13,6 @@ fn row(n: u32, iso: Count, labeled: Count) -> SpectrumRow {
         sizes: vec![n],
         iso,
         labeled,
-        seconds: 0.0,
-        nodes: 0,
-        timing: Default::default(),
     }
 }
 

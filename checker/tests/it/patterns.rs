@@ -27,9 +27,6 @@ fn rows(counts: &[Option<u128>]) -> Vec<SpectrumRow> {
                 value: 0,
                 status: Status::Unknown,
             },
-            seconds: 0.0,
-            nodes: 0,
-            timing: Default::default(),
         })
         .collect()
 }

@@ -60,7 +60,7 @@ fn populate(lib: &mut Library) -> (String, String) {
             .unwrap();
         model_id = r.id;
     }
-    let row = |n: u32, c: u128| SpectrumRowRec {
+    let row = |n: u32, c: u128| SpectrumRow {
         sizes: vec![n],
         iso: Count {
             value: c,

@@ -26,9 +26,6 @@ fn rows(iso: &[u128]) -> Vec<SpectrumRow> {
                 value: 0,
                 status: Status::Unknown,
             },
-            seconds: 0.0,
-            nodes: 0,
-            timing: Default::default(),
         })
         .collect()
 }

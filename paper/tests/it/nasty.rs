@@ -4,7 +4,7 @@
 
 use birkhoff_engine::{Structure, Theory};
 use birkhoff_library::record::{
-    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, SpectrumRec, SpectrumRowRec, TheoryRec,
+    Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, SpectrumRec, SpectrumRow, TheoryRec,
 };
 use birkhoff_library::Library;
 use birkhoff_paper::{Compile, Compiled, Paper};
@@ -55,12 +55,12 @@ fn names_with_every_special_and_unicode_compile() {
         status: birkhoff_checker::budget::Status::Exact,
     };
     let rows = vec![
-        SpectrumRowRec {
+        SpectrumRow {
             sizes: vec![1],
             iso: exact(1),
             labeled: exact(1),
         },
-        SpectrumRowRec {
+        SpectrumRow {
             sizes: vec![2],
             iso: exact(3),
             labeled: exact(5),

@@ -303,7 +303,7 @@ fn the_computation_step_extends_the_spectrum_and_records_it() {
         a.summary
     );
     let meta = ws.meta().unwrap();
-    let rows = steps::stored_rows(&lib, &meta.theory_id).unwrap();
+    let rows = lib.spectrum_of(&meta.theory_id).unwrap();
     assert_eq!(steps::exact_to(&rows, 1), 4);
     // Labeled commutative idempotent magmas: each of the n(n-1)/2 products off the diagonal is
     // free, n^(n(n-1)/2) in all.
