@@ -365,7 +365,7 @@ const TRY_LITERALS: u64 = 500_000;
 const CONFLICTS_PER_TRY: [i32; 2] = [1_000, 10_000];
 
 /// One representative of every isomorphism class, by enumeration with blocking clauses
-/// ([`blocking::enumerate`]). The `nodes` of the result count solver calls (one per model met,
+/// (`blocking::enumerate`). The `nodes` of the result count solver calls (one per model met,
 /// plus the last).
 pub fn enumerate(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<Enumeration, FinderError> {
     let start = Instant::now();

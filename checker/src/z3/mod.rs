@@ -109,7 +109,7 @@ pub fn first(
 }
 
 /// One representative of every isomorphism class, by enumeration with blocking clauses
-/// ([`blocking::enumerate`]). The `nodes` of the result count Z3 checks (one per model met, plus
+/// (`blocking::enumerate`). The `nodes` of the result count Z3 checks (one per model met, plus
 /// the last).
 pub fn enumerate(
     t: &birkhoff_engine::Theory,
