@@ -203,7 +203,7 @@ pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::
         words.join(" "),
         cpus = a.slurm_cpus
     ));
-    sweep::write_atomic(script, text.as_bytes())
+    birkhoff_checker::atomic_file::write(script, text.as_bytes())
         .with_context(|| format!("--slurm: cannot write {}", script.display()))?;
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755))

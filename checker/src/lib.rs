@@ -11,6 +11,7 @@
 //! (open conjectures about the orders that have models).
 #![warn(missing_docs)]
 
+pub mod atomic_file;
 pub(crate) mod bits;
 mod blocking;
 pub mod budget;

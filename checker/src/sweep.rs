@@ -3,6 +3,7 @@
 //! A job is a whole count or one piece of a count split with [`finder::enumerate_piece`]; the
 //! plan file records every job of every shard, so that [`merge`] can say which are missing.
 
+use crate::atomic_file::{self, TEMP_PREFIX};
 use crate::budget::{Budget, Count, Status};
 use crate::finder::{self, FinderError, LabeledSum, Piece};
 use crate::router::Engine;
@@ -205,7 +206,7 @@ impl Plan {
 
     /// Writes the plan into `dir`, atomically.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
-        write_atomic(
+        atomic_file::write(
             &dir.join(PLAN_FILE),
             &serde_json::to_vec_pretty(self).expect("plans serialize"),
         )
@@ -224,31 +225,6 @@ impl Plan {
     }
 }
 
-/// Prefix of files being written; they are ignored by readers and removed by the next sweep.
-pub const TEMP_PREFIX: &str = ".partial-";
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to disk,
-/// then renamed over the target. A reader sees the old file or the whole new one, never part.
-/// The temporary name, `.partial-PID-NANOS-NAME`, is unique to the writer, so shards writing into
-/// one shared directory (a cluster's file system) never write through each other's.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(
-        "{TEMP_PREFIX}{}-{nanos}-{name}",
-        std::process::id()
-    ));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    drop(f);
-    std::fs::rename(&tmp, path)
-}
-
 /// Removes the temporary files that a killed sweep left behind in `dir` for the results named
 /// `names` (this shard's): other shards may be writing theirs into the same directory.
 pub fn clean_partial(dir: &Path, names: &BTreeSet<String>) -> std::io::Result<usize> {
@@ -259,7 +235,8 @@ pub fn clean_partial(dir: &Path, names: &BTreeSet<String>) -> std::io::Result<us
         let Some(rest) = file.strip_prefix(TEMP_PREFIX) else {
             continue;
         };
-        // `PID-NANOS-NAME`, or `PID-NAME` from before the writer's nanoseconds were added.
+        // `PID-NANOS.COUNTER-NAME` (`atomic_file`), or `PID-NAME` from before the writer's
+        // nanoseconds were added.
         let mut parts = rest.splitn(3, '-');
         let (_, second, third) = (parts.next(), parts.next(), parts.next());
         if second.is_some_and(|s| names.contains(s)) || third.is_some_and(|t| names.contains(t)) {

@@ -1,47 +1,19 @@
-//! The library's file access. Writes are atomic: a temporary file in the same directory, synced,
-//! then renamed (or linked, when the target must not already exist), so a reader never sees half
-//! a file, and `kill -9` at any moment leaves either the old content or the new one. Neither a
+//! The library's file access. Writes are atomic, by the workspace's one writer
+//! ([`birkhoff_checker::atomic_file`]): a temporary file in the same directory, synced, then
+//! renamed (or linked, when the target must not already exist), so a reader never sees half a
+//! file, and `kill -9` at any moment leaves either the old content or the new one. Neither a
 //! write nor a [`read`] goes through a symbolic link: a link planted at a file's path inside the
 //! library is refused with an error naming it, so nothing outside the library is read into it or
 //! written from it. Reads are bounded: a file is never read past the limit its reader gives.
 
 use crate::{io_err, Result};
-use std::io::{Read, Write};
+use birkhoff_checker::atomic_file;
+use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 
 /// Prefix of temporary files; readers skip them and [`clean_partial`] removes them.
-pub const TEMP_PREFIX: &str = ".partial-";
-
-fn temp_path(path: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let unique = format!(
-        "{TEMP_PREFIX}{}-{}-{name}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
-    path.with_file_name(unique)
-}
-
-fn write_synced(tmp: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::File::create(tmp).map_err(io_err(tmp))?;
-    f.write_all(bytes).map_err(io_err(tmp))?;
-    f.sync_all().map_err(io_err(tmp))
-}
-
-fn sync_dir(path: &Path) {
-    // Making the rename durable is best effort: some file systems refuse to open directories.
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-}
+pub use birkhoff_checker::atomic_file::TEMP_PREFIX;
 
 /// The error for a symbolic link found at a path inside the library.
 fn link_refused(path: &Path) -> crate::Error {
@@ -133,14 +105,7 @@ pub fn read_head(path: &Path, max: u64) -> Result<Option<Vec<u8>>> {
 /// `path` is refused.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     refuse_link(path)?;
-    let tmp = temp_path(path);
-    write_synced(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(path)(e)
-    })?;
-    sync_dir(path);
-    Ok(())
+    atomic_file::write(path, bytes).map_err(io_err(path))
 }
 
 /// Writes `bytes` to `path` only if `path` does not exist yet; returns false (writing nothing)
@@ -149,22 +114,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
 /// the library lock. A symbolic link at `path` is refused.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
     refuse_link(path)?;
-    let tmp = temp_path(path);
-    write_synced(&tmp, bytes)?;
-    let published = match std::fs::hard_link(&tmp, path) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(_) if path.exists() => Ok(false),
-        Err(_) => std::fs::rename(&tmp, path)
-            .map(|()| true)
-            .map_err(io_err(path)),
-    };
-    let _ = std::fs::remove_file(&tmp);
-    if published? {
-        sync_dir(path);
-        return Ok(true);
-    }
-    Ok(false)
+    atomic_file::write_new(path, bytes).map_err(io_err(path))
 }
 
 /// Removes temporary files left in `dir` by writers that were killed. Call it under the lock.

@@ -173,11 +173,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         mark_equivalences(&mut g, &ranked, &checked, a.equivalence_timeout)?;
     }
     if let Some(path) = &a.dot {
-        birkhoff_checker::sweep::write_atomic(path, g.to_dot().as_bytes())
+        birkhoff_checker::atomic_file::write(path, g.to_dot().as_bytes())
             .with_context(|| format!("--dot: cannot write {}", path.display()))?;
     }
     if let Some(path) = &a.graph {
-        birkhoff_checker::sweep::write_atomic(path, g.to_json().to_string().as_bytes())
+        birkhoff_checker::atomic_file::write(path, g.to_json().to_string().as_bytes())
             .with_context(|| format!("--graph: cannot write {}", path.display()))?;
     }
 

@@ -10,7 +10,7 @@ use crate::Outcome;
 use birkhoff_checker::prover::external as ext;
 use birkhoff_checker::prover::readable::{render, Layout};
 use birkhoff_checker::prover::{prove, Options, Verdict};
-use birkhoff_checker::sweep::write_atomic;
+use birkhoff_checker::atomic_file;
 use birkhoff_engine::parse::parse_formula;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -98,7 +98,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     if let (Some(path), Verdict::Proved { certificate }) = (&a.certificate, &answer.verdict) {
         // Compact JSON: pretty-printing nests every term's indentation (173 MB against 13 MB for
         // a 17 377-step certificate).
-        write_atomic(path, &serde_json::to_vec(certificate)?)
+        atomic_file::write(path, &serde_json::to_vec(certificate)?)
             .map_err(|e| anyhow::anyhow!("--certificate {}: {e}", path.display()))?;
     }
     let readable = match &answer.verdict {

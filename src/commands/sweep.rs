@@ -8,6 +8,7 @@ use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use anyhow::Context;
+use birkhoff_checker::atomic_file;
 use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::spectrum::{classes_at_least, planned_tuples, sizes_label};
@@ -309,7 +310,7 @@ fn sweep_job(
             };
             let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
             let path = out.join(job.file_name());
-            sweep::write_atomic(&path, &bytes)
+            atomic_file::write(&path, &bytes)
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         Err(e @ (FinderError::Unsound { .. } | FinderError::Disagreement { .. })) => {
@@ -423,9 +424,9 @@ fn merge(m: MergeArgs, json: bool) -> anyhow::Result<Outcome> {
         Some(prefix) => {
             let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
             let (tsv, js) = (with_ext("tsv"), with_ext("json"));
-            sweep::write_atomic(&tsv, sweep::to_tsv(rows).as_bytes())
+            atomic_file::write(&tsv, sweep::to_tsv(rows).as_bytes())
                 .with_context(|| format!("--out: cannot write {}", tsv.display()))?;
-            sweep::write_atomic(
+            atomic_file::write(
                 &js,
                 &serde_json::to_vec_pretty(rows).expect("results serialize"),
             )
