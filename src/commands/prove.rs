@@ -7,10 +7,10 @@
 use super::models::Format;
 use crate::output::print_json;
 use crate::Outcome;
+use birkhoff_checker::atomic_file;
 use birkhoff_checker::prover::external as ext;
 use birkhoff_checker::prover::readable::{render, Layout};
 use birkhoff_checker::prover::{prove, Options, Verdict};
-use birkhoff_checker::atomic_file;
 use birkhoff_engine::parse::parse_formula;
 use std::fmt::Write as _;
 use std::path::PathBuf;
