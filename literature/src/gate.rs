@@ -16,7 +16,8 @@ use crate::client::{Client, FetchError, Response, Source};
 use crate::paper::Paper;
 use crate::sources::{arxiv, s2, zbmath, ParseError};
 
-/// The gate's answer for one candidate.
+/// The gate's answer for one candidate reference: whether the paper exists as cited (not a
+/// prover's answer).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// The lookup by identifier returned this record, and it matches.

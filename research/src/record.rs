@@ -138,7 +138,7 @@ pub enum LeadStatus {
     Incorporated,
 }
 
-/// How an attempt ended.
+/// How an attempt ended: how much of a step's work got done (not whether a statement holds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -162,7 +162,11 @@ pub enum Actor {
     Human,
 }
 
-/// A hypothesis's state.
+/// A hypothesis's state in the workspace: the library's
+/// [`birkhoff_library::record::ConjectureStatus`] (open, refuted, proved) plus the workspace's
+/// own `Incorporated`. Not the prover's answer ([`birkhoff_checker::prover::Verdict`]), which a
+/// proof step turns into one of these. The stored words are `active`, `refuted`, `proven` and
+/// `incorporated`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HypothesisStatus {
@@ -170,8 +174,9 @@ pub enum HypothesisStatus {
     Active,
     /// A countermodel, checked by the evaluator, shows it false.
     Refuted,
-    /// Proved with a replayed certificate.
-    Proven,
+    /// Proved with a replayed certificate (stored as `proven`, the word of the first workspaces).
+    #[serde(rename = "proven")]
+    Proved,
     /// Set aside or folded into another statement.
     Incorporated,
 }
@@ -687,4 +692,24 @@ pub fn validate(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HypothesisStatus;
+
+    #[test]
+    fn hypothesis_statuses_keep_their_stored_words() {
+        let statuses = [
+            HypothesisStatus::Active,
+            HypothesisStatus::Refuted,
+            HypothesisStatus::Proved,
+            HypothesisStatus::Incorporated,
+        ];
+        let words: Vec<serde_json::Value> = statuses
+            .iter()
+            .map(|s| serde_json::to_value(s).unwrap())
+            .collect();
+        assert_eq!(words, ["active", "refuted", "proven", "incorporated"]);
+    }
 }

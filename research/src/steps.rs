@@ -618,7 +618,7 @@ fn proof(
                     proof: Some(proof), ..
                 },
             ) => {
-                h.status = HypothesisStatus::Proven;
+                h.status = HypothesisStatus::Proved;
                 let layout = Layout {
                     deadline: Some(std::time::Instant::now() + timeout),
                     ..Layout::default()

@@ -23,7 +23,7 @@ pub fn render(meta: &Meta, loaded: &Loaded) -> String {
         "- Hypotheses: {} ({} active, {} proven, {} refuted, {} incorporated)\n",
         hyps.len(),
         with(HypothesisStatus::Active),
-        with(HypothesisStatus::Proven),
+        with(HypothesisStatus::Proved),
         with(HypothesisStatus::Refuted),
         with(HypothesisStatus::Incorporated)
     ));

@@ -441,7 +441,7 @@ impl Workspace {
             let (status, confidence) = match c.status {
                 ConjectureStatus::Open => (HypothesisStatus::Active, Confidence::High),
                 ConjectureStatus::Refuted => (HypothesisStatus::Refuted, Confidence::High),
-                ConjectureStatus::Proved => (HypothesisStatus::Proven, Confidence::High),
+                ConjectureStatus::Proved => (HypothesisStatus::Proved, Confidence::High),
             };
             let now = crate::now();
             let evidence = if c.evidence.trim().is_empty() {

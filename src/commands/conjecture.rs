@@ -74,7 +74,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             .zip(v["conjectures"].as_array_mut().into_iter().flatten())
         {
             out["evidence"] = c.status.evidence().into();
-            if let Status::Refuted { model, .. } = &c.status {
+            if let Status::Disproved { model, .. } = &c.status {
                 out["model"] = model.to_json(&t.sig);
                 out["checked_by_evaluator"] = true.into();
             }

@@ -80,7 +80,7 @@ fn a_good_proposal_adds_records_and_runs_the_chosen_phase() {
         .unwrap();
     assert_eq!(
         (h.by, h.status),
-        (Actor::Llm, HypothesisStatus::Proven),
+        (Actor::Llm, HypothesisStatus::Proved),
         "{h:?}"
     );
     let task = loaded

@@ -102,7 +102,8 @@ impl Prover {
     }
 }
 
-/// What the external prover's answer amounts to.
+/// What the external prover's answer amounts to: its claim, in the words of [`super::Verdict`]
+/// but unchecked (no certificate, no countermodel), so it is evidence and never a verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Claim {

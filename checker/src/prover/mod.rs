@@ -205,7 +205,11 @@ pub struct Attempt {
     pub seconds: f64,
 }
 
-/// The prover's answer.
+/// The prover's answer, the one outcome type for "does the theory imply the goal?". Its words are
+/// the project's vocabulary for it: proved (a replayed certificate), proved by Z3 (weaker
+/// evidence), disproved (a countermodel the evaluator confirms) and unknown. The conjecture engine
+/// ([`conjecture::Status`]), the library (its `ConjectureStatus`, stored as open, refuted or
+/// proved) and a research hypothesis record what became of a statement from it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {

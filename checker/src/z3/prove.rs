@@ -25,7 +25,8 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 use z3::{Params, SatResult, Solver};
 
-/// What Z3 says about `theory ⊢ goal`.
+/// What Z3 says about `theory ⊢ goal`: one strategy's answer, which the prover reports as
+/// [`crate::prover::Verdict::ProvedByZ3`] or leaves undecided.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {

@@ -26,7 +26,7 @@ fn run(t: &Theory, opts: &Options) -> Report {
         let goal = c.axiom("conjecture");
         match &c.status {
             Status::Proved { certificate } => certificate::check(t, &goal, certificate).unwrap(),
-            Status::Refuted { model, .. } => {
+            Status::Disproved { model, .. } => {
                 assert!(eval::check(t, model).is_ok());
                 assert!(!eval::holds(&t.sig, model, &goal), "{}", c.equation);
             }
@@ -108,7 +108,7 @@ fn small_groups_suggest_commutativity_but_it_is_never_proved() {
         },
     );
     match status(&r, "x * y = y * x") {
-        Some(Status::Refuted { model, .. }) => assert_eq!(model.sizes, vec![6]),
+        Some(Status::Disproved { model, .. }) => assert_eq!(model.sizes, vec![6]),
         Some(Status::Open { .. }) => {}
         s => panic!("commutativity of groups: {:?}", s.map(Status::name)),
     }

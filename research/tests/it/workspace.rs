@@ -342,7 +342,7 @@ fn the_proof_step_proves_and_refutes_and_stores_what_it_found() {
     let h: Vec<_> = loaded.hypotheses().collect();
     assert_eq!(
         (h[0].status, h[1].status),
-        (HypothesisStatus::Proven, HypothesisStatus::Refuted)
+        (HypothesisStatus::Proved, HypothesisStatus::Refuted)
     );
     let a = loaded.attempts().next().unwrap();
     assert_eq!(a.hypotheses, ["H-001", "H-002"]);

@@ -136,7 +136,9 @@ pub struct ModelCheck {
     pub note: Option<String>,
 }
 
-/// What became of a conjecture.
+/// What became of a conjecture in this engine: the prover's answer ([`Verdict`], in its words:
+/// proved, proved by Z3, disproved) or, short of one, open (what was tried) or not tried. The
+/// `--json` words are `proved`, `proved_by_z3`, `refuted`, `open` and `not_tried`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
@@ -150,8 +152,10 @@ pub enum Status {
         /// What Z3 reported.
         detail: String,
     },
-    /// A model of the theory, larger than the ones checked, in which the conjecture fails.
-    Refuted {
+    /// A model of the theory, larger than the ones checked, in which the conjecture fails
+    /// (`refuted` in `--json`).
+    #[serde(rename = "refuted")]
+    Disproved {
         /// The countermodel (checked by the evaluator).
         model: Structure,
         /// Values of the variables at which it fails.
@@ -177,7 +181,7 @@ impl Status {
             Status::ProvedByZ3 { .. } => {
                 "Z3 unsat (trusts the solver; weaker than a certificate)".into()
             }
-            Status::Refuted { model, .. } => format!("countermodel of size {:?}", model.sizes),
+            Status::Disproved { model, .. } => format!("countermodel of size {:?}", model.sizes),
             Status::Open { .. } => "none within the budget".into(),
             Status::NotTried => "not tried".into(),
         }
@@ -188,7 +192,7 @@ impl Status {
         match self {
             Status::Proved { .. } => "proved",
             Status::ProvedByZ3 { .. } => "proved (Z3)",
-            Status::Refuted { .. } => "refuted",
+            Status::Disproved { .. } => "refuted",
             Status::Open { .. } => "open",
             Status::NotTried => "not tried",
         }
@@ -521,7 +525,7 @@ pub fn conjecture_with_models(
             .find_map(|m| eval::falsify(sig, m, &goal).map(|witness| (m.clone(), witness)));
         if let Some((model, witness)) = known {
             report.refuted_by_earlier += 1;
-            c.status = Status::Refuted { model, witness };
+            c.status = Status::Disproved { model, witness };
         } else if !report.interrupted && tried < opts.max_conjectures {
             tried += 1;
             let t0 = Instant::now();
@@ -530,13 +534,13 @@ pub fn conjecture_with_models(
             c.status = match answer.verdict {
                 Verdict::Proved { certificate } => Status::Proved { certificate },
                 Verdict::ProvedByZ3 { detail } => Status::ProvedByZ3 { detail },
-                Verdict::Disproved { model, witness } => Status::Refuted { model, witness },
+                Verdict::Disproved { model, witness } => Status::Disproved { model, witness },
                 Verdict::Unknown if opts.cancelled() => Status::NotTried,
                 Verdict::Unknown => Status::Open {
                     tried: answer.attempts,
                 },
             };
-            if let Status::Refuted { model, .. } = &c.status {
+            if let Status::Disproved { model, .. } = &c.status {
                 countermodels.push(model.clone());
             }
         }
@@ -579,10 +583,27 @@ fn counts(cs: &[Conjecture]) -> Counts {
         match c.status {
             Status::Proved { .. } => n.proved += 1,
             Status::ProvedByZ3 { .. } => n.proved_by_z3 += 1,
-            Status::Refuted { .. } => n.refuted += 1,
+            Status::Disproved { .. } => n.refuted += 1,
             Status::Open { .. } => n.open += 1,
             Status::NotTried => n.not_tried += 1,
         }
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Status;
+    use birkhoff_engine::Structure;
+
+    #[test]
+    fn a_disproved_conjecture_keeps_its_json_word() {
+        let group = birkhoff_engine::seeds::load("group").unwrap();
+        let model = Structure::from_fn(&group.sig, &[1], |_, _| 0, |_, _| false);
+        let status = Status::Disproved {
+            model,
+            witness: vec![],
+        };
+        assert_eq!(serde_json::to_value(&status).unwrap()["status"], "refuted");
+    }
 }
