@@ -364,3 +364,79 @@ pub fn merged_spectrum<'a>(
     }
     best.into_values().cloned().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use birkhoff_checker::budget::{Count, Status};
+
+    fn spectrum(id: &str, created: u64, theory: &str, rows: &[(&[u32], Count)]) -> Record {
+        Record {
+            id: id.into(),
+            created,
+            body: Body::Spectrum(SpectrumRec {
+                theory_id: theory.into(),
+                theory_name: theory.into(),
+                rows: rows
+                    .iter()
+                    .map(|(sizes, iso)| SpectrumRow {
+                        sizes: sizes.to_vec(),
+                        iso: *iso,
+                        labeled: Count {
+                            value: 0,
+                            status: Status::Unknown,
+                        },
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_merged_spectrum_keeps_the_most_informative_count_of_each_size() {
+        let exact = |value| Count {
+            value,
+            status: Status::Exact,
+        };
+        let at_least = |value| Count {
+            value,
+            status: Status::AtLeast,
+        };
+        let records = [
+            // Later, but only bounds where the earlier record is exact.
+            spectrum(
+                "spc-b",
+                2,
+                "thy-a",
+                &[(&[1, 2], at_least(9)), (&[2, 1], at_least(3))],
+            ),
+            spectrum(
+                "spc-a",
+                1,
+                "thy-a",
+                &[(&[1, 2], exact(4)), (&[2, 1], at_least(2))],
+            ),
+            spectrum(
+                "spc-c",
+                3,
+                "thy-a",
+                &[(&[1, 3], exact(7)), (&[1, 1], exact(1))],
+            ),
+            // Another theory's spectrum is not mixed in.
+            spectrum("spc-d", 4, "thy-b", &[(&[1, 1], exact(5))]),
+        ];
+        // By total size, then lexicographically: [2, 1] before [1, 3].
+        let merged = merged_spectrum(&records, "thy-a");
+        let shown: Vec<(Vec<u32>, Count)> = merged.into_iter().map(|r| (r.sizes, r.iso)).collect();
+        assert_eq!(
+            shown,
+            [
+                (vec![1, 1], exact(1)),
+                (vec![1, 2], exact(4)),
+                (vec![2, 1], at_least(3)),
+                (vec![1, 3], exact(7)),
+            ]
+        );
+        assert!(merged_spectrum(&records, "thy-none").is_empty());
+    }
+}
