@@ -26,6 +26,7 @@ pub mod derivation;
 pub mod error;
 pub mod eval;
 pub mod fingerprint;
+pub mod ground_truth;
 pub mod interop;
 pub mod lexer;
 pub mod moves;

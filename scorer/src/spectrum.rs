@@ -43,31 +43,20 @@ pub struct KnownSpectrum {
 /// The spectra of the ground-truth table shipped with Birkhoff (tests/data/ground_truth.tsv):
 /// exact, published counts for the classical theories, the default reference for novelty.
 pub fn ground_truth_spectra() -> Vec<KnownSpectrum> {
-    const TABLE: &str = include_str!("../../tests/data/ground_truth.tsv");
     let mut out: Vec<KnownSpectrum> = Vec::new();
-    for line in TABLE
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("theory\t"))
-    {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (Some(name), Some(n), Some(iso)) = (
-            cols.first(),
-            cols.get(1).and_then(|c| c.parse().ok()),
-            cols.get(2).and_then(|c| c.parse().ok()),
-        ) else {
-            continue;
-        };
-        let mut point = exact(n, iso);
-        if let Some(labeled) = cols.get(4).and_then(|c| c.parse().ok()) {
+    for row in birkhoff_engine::ground_truth::rows() {
+        let Some(iso) = row.iso else { continue };
+        let mut point = exact(row.n, iso);
+        if let Some(labeled) = row.labeled {
             point.labeled = Count {
                 value: labeled,
                 status: Status::Exact,
             };
         }
-        match out.iter_mut().find(|k| k.name == *name) {
+        match out.iter_mut().find(|k| k.name == row.theory) {
             Some(k) => k.points.push(point),
             None => out.push(KnownSpectrum {
-                name: name.to_string(),
+                name: row.theory,
                 points: vec![point],
             }),
         }

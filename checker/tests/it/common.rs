@@ -142,71 +142,7 @@ pub fn factorial(n: u32) -> u128 {
     (1..=n as u128).product()
 }
 
-/// One row of tests/data/ground_truth.tsv.
-#[derive(Clone, Debug)]
-pub struct Row {
-    pub theory: String,
-    pub n: u32,
-    pub iso: Option<u128>,
-    pub labeled: Option<u128>,
-    /// The OEIS sequence of the iso counts, as the table names it.
-    pub oeis_iso: String,
-    pub functions: String,
-    pub relations: String,
-    pub axioms: String,
-}
-
-/// Every row of the ground-truth table, in file order.
-pub fn ground_truth() -> Vec<Row> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/ground_truth.tsv"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut rows = Vec::new();
-    let mut header: Option<Vec<String>> = None;
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let cols: Vec<&str> = line.split('\t').collect();
-        let Some(h) = &header else {
-            header = Some(cols.iter().map(|c| c.to_string()).collect());
-            continue;
-        };
-        let col = |name: &str| -> &str {
-            let i = h
-                .iter()
-                .position(|c| c == name)
-                .unwrap_or_else(|| panic!("ground truth has no column `{name}`"));
-            cols.get(i).copied().unwrap_or("").trim()
-        };
-        let num = |s: &str| {
-            if s.is_empty() {
-                None
-            } else {
-                Some(
-                    s.parse::<u128>()
-                        .unwrap_or_else(|e| panic!("bad number `{s}` in `{line}`: {e}")),
-                )
-            }
-        };
-        rows.push(Row {
-            theory: col("theory").to_string(),
-            n: col("n")
-                .parse()
-                .unwrap_or_else(|e| panic!("bad size in `{line}`: {e}")),
-            iso: num(col("iso")),
-            labeled: num(col("labeled")),
-            oeis_iso: col("oeis_iso").to_string(),
-            functions: col("functions").to_string(),
-            relations: col("relations").to_string(),
-            axioms: col("axioms").to_string(),
-        });
-    }
-    assert!(!rows.is_empty(), "the ground-truth table has no rows");
-    rows
-}
+pub use birkhoff_engine::ground_truth::{rows as ground_truth, Row};
 
 /// Which symbols a random theory declares (for [`random_theory`]): a binary `f`, a unary `g`, a constant `c`, a binary
 /// relation `P`. Tables stay small enough to try them all at n = 3.

@@ -14,6 +14,7 @@ use birkhoff_engine::canon::{
 };
 use birkhoff_engine::error::{Diagnostic, Error, SHOWN_CHARS};
 use birkhoff_engine::fingerprint::canonical_axiom;
+use birkhoff_engine::ground_truth;
 use birkhoff_engine::parse::{parse_ladr_problem, theory_from_ladr_row};
 use birkhoff_engine::signature::{
     default_binary_fixity, Assoc, Fixity, FuncDecl, RelDecl, SortDecl,
@@ -71,19 +72,14 @@ formulas(goals).
 end_of_list.
 ";
 
-fn ground_truth_rows() -> &'static [Vec<String>] {
-    static ROWS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+/// One row of the ground-truth table per theory (the first, at its smallest size).
+fn ground_truth_rows() -> &'static [ground_truth::Row] {
+    static ROWS: OnceLock<Vec<ground_truth::Row>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/data/ground_truth.tsv"
-        ))
-        .expect("the ground-truth table");
         let mut seen = BTreeSet::new();
-        text.lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("theory\t") && !l.trim().is_empty())
-            .map(|l| l.split('\t').map(String::from).collect::<Vec<_>>())
-            .filter(|r| r.len() >= 10 && seen.insert(r[0].clone()))
+        ground_truth::rows()
+            .into_iter()
+            .filter(|r| seen.insert(r.theory.clone()))
             .collect()
     })
 }
@@ -96,7 +92,7 @@ fn corpus() -> &'static [String] {
         for r in ground_truth_rows() {
             c.push(format!(
                 "formulas(assumptions).\n  {}\nend_of_list.\n",
-                r[9].replace(". ", ".\n  ")
+                r.axioms.replace(". ", ".\n  ")
             ));
         }
         c.push(MACE4_SAMPLE.to_string());

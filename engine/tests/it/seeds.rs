@@ -1829,40 +1829,19 @@ fn seed_category() {
 // ---------------------------------------------------------------------------------------------
 
 /// (iso, labeled) counts per (row name, n) from tests/data/ground_truth.tsv.
-fn ground_truth() -> &'static HashMap<(String, u32), (Option<u64>, Option<u64>)> {
-    static GT: std::sync::OnceLock<HashMap<(String, u32), (Option<u64>, Option<u64>)>> =
-        std::sync::OnceLock::new();
+type KnownCounts = HashMap<(String, u32), (Option<u64>, Option<u64>)>;
+
+fn ground_truth() -> &'static KnownCounts {
+    static GT: std::sync::OnceLock<KnownCounts> = std::sync::OnceLock::new();
     GT.get_or_init(read_ground_truth)
 }
 
-fn read_ground_truth() -> HashMap<(String, u32), (Option<u64>, Option<u64>)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/ground_truth.tsv"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut out = HashMap::new();
-    let mut header = true;
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if header {
-            assert!(
-                line.starts_with("theory\tn\tiso"),
-                "unexpected header: {line}"
-            );
-            header = false;
-            continue;
-        }
-        let cols: Vec<&str> = line.split('\t').collect();
-        let num = |s: &str| s.trim().parse::<u64>().ok();
-        out.insert(
-            (cols[0].to_string(), cols[1].parse().unwrap()),
-            (num(cols[2]), num(cols[4])),
-        );
-    }
-    out
+fn read_ground_truth() -> KnownCounts {
+    let small = |count: Option<u128>| count.and_then(|c| u64::try_from(c).ok());
+    birkhoff_engine::ground_truth::rows()
+        .into_iter()
+        .map(|r| ((r.theory, r.n), (small(r.iso), small(r.labeled))))
+        .collect()
 }
 
 fn ground_truth_rows() -> BTreeSet<String> {
