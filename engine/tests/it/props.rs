@@ -933,17 +933,11 @@ fn map_ids(
     let term = |t: &Term| map_term(t, var, func);
     let b = |g: &Formula| Box::new(map_ids(g, var, func, rel));
     match f {
-        Formula::True => Formula::True,
-        Formula::False => Formula::False,
         Formula::Eq(x, y) => Formula::Eq(term(x), term(y)),
         Formula::Rel(r, args) => Formula::Rel(rel(*r), args.iter().map(term).collect()),
-        Formula::Not(g) => Formula::Not(b(g)),
-        Formula::And(x, y) => Formula::And(b(x), b(y)),
-        Formula::Or(x, y) => Formula::Or(b(x), b(y)),
-        Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-        Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
         Formula::Forall(vs, g) => Formula::Forall(vs.iter().map(|v| var(*v)).collect(), b(g)),
         Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(|v| var(*v)).collect(), b(g)),
+        _ => f.map_subformulas(|g| map_ids(g, var, func, rel)),
     }
 }
 
@@ -1271,39 +1265,8 @@ fn replace_term(f: &Formula, old: &Term, new: &Term) -> Formula {
             }
         }
     }
-    fn formula(f: &Formula, old: &Term, new: &Term, done: &mut bool) -> Formula {
-        let mut b = |g: &Formula| Box::new(formula(g, old, new, done));
-        match f {
-            Formula::True | Formula::False => f.clone(),
-            Formula::Eq(x, y) => {
-                let x = term(x, old, new, done);
-                Formula::Eq(x, term(y, old, new, done))
-            }
-            Formula::Rel(r, args) => {
-                Formula::Rel(*r, args.iter().map(|a| term(a, old, new, done)).collect())
-            }
-            Formula::Not(g) => Formula::Not(b(g)),
-            Formula::And(x, y) => {
-                let x = b(x);
-                Formula::And(x, b(y))
-            }
-            Formula::Or(x, y) => {
-                let x = b(x);
-                Formula::Or(x, b(y))
-            }
-            Formula::Implies(x, y) => {
-                let x = b(x);
-                Formula::Implies(x, b(y))
-            }
-            Formula::Iff(x, y) => {
-                let x = b(x);
-                Formula::Iff(x, b(y))
-            }
-            Formula::Forall(vs, g) => Formula::Forall(vs.clone(), b(g)),
-            Formula::Exists(vs, g) => Formula::Exists(vs.clone(), b(g)),
-        }
-    }
-    formula(f, old, new, &mut false)
+    let mut done = false;
+    f.map_terms(&mut |t| term(t, old, new, &mut done))
 }
 
 fn which_theory() -> impl Strategy<Value = usize> {
@@ -1536,31 +1499,9 @@ proptest! {
 /// `a` with its variables numbered backwards (the same axiom up to variable names).
 fn reverse_vars(a: &Axiom) -> Axiom {
     let n = a.vars.len() as u32;
-    let flip = |v: &VarId| VarId(n - 1 - v.0);
-    fn term(t: &Term, flip: &dyn Fn(&VarId) -> VarId) -> Term {
-        match t {
-            Term::Var(v) => Term::Var(flip(v)),
-            Term::App(f, args) => Term::App(*f, args.iter().map(|x| term(x, flip)).collect()),
-        }
-    }
-    fn formula(f: &Formula, flip: &dyn Fn(&VarId) -> VarId) -> Formula {
-        let b = |g: &Formula| Box::new(formula(g, flip));
-        match f {
-            Formula::True | Formula::False => f.clone(),
-            Formula::Eq(l, r) => Formula::Eq(term(l, flip), term(r, flip)),
-            Formula::Rel(r, args) => Formula::Rel(*r, args.iter().map(|x| term(x, flip)).collect()),
-            Formula::Not(g) => Formula::Not(b(g)),
-            Formula::And(x, y) => Formula::And(b(x), b(y)),
-            Formula::Or(x, y) => Formula::Or(b(x), b(y)),
-            Formula::Implies(x, y) => Formula::Implies(b(x), b(y)),
-            Formula::Iff(x, y) => Formula::Iff(b(x), b(y)),
-            Formula::Forall(vs, g) => Formula::Forall(vs.iter().map(flip).collect(), b(g)),
-            Formula::Exists(vs, g) => Formula::Exists(vs.iter().map(flip).collect(), b(g)),
-        }
-    }
     Axiom {
         name: a.name.clone(),
-        formula: formula(&a.formula, &flip),
+        formula: map_vars(&a.formula, &|v| VarId(n - 1 - v.0)),
         vars: a.vars.iter().rev().cloned().collect(),
         origin: None,
     }
