@@ -57,9 +57,35 @@ fn deadline(budget: &Budget, start: Instant) -> Option<Instant> {
 /// A theory's [`FiniteProblem`] searched under a budget: each check stops at `deadline` or on
 /// the budget's cancel flag.
 struct BudgetedSearch<'a> {
-    problem: &'a FiniteProblem,
+    problem: FiniteProblem,
     budget: &'a Budget,
     deadline: Option<Instant>,
+}
+
+impl<'a> BudgetedSearch<'a> {
+    /// Encodes `t` at `sizes` (with the least-number constraints when `symmetry_breaking`) for a
+    /// search under `budget` begun at `start`; `None` when the budget ran out during the encoding.
+    fn new(
+        t: &birkhoff_engine::Theory,
+        sizes: &[u32],
+        symmetry_breaking: bool,
+        budget: &'a Budget,
+        start: Instant,
+    ) -> Result<Option<Self>, FinderError> {
+        loaded()?;
+        crate::problem::check_sizes(&t.sig, sizes)?;
+        let deadline = deadline(budget, start);
+        let stop = stop_condition(budget, deadline);
+        match FiniteProblem::new(t, sizes, symmetry_breaking, stop) {
+            Ok(problem) => Ok(Some(BudgetedSearch {
+                problem,
+                budget,
+                deadline,
+            })),
+            Err(e) if e.stopped => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
 }
 
 impl BlockingSolver for BudgetedSearch<'_> {
@@ -88,22 +114,18 @@ pub fn first(
     sizes: &[u32],
     budget: &Budget,
 ) -> Result<(FirstModel, u64, Duration), FinderError> {
-    loaded()?;
     let start = Instant::now();
-    crate::problem::check_sizes(&t.sig, sizes)?;
-    let end = deadline(budget, start);
-    let p = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
-        Err(e) if e.stopped => return Ok((FirstModel::Unknown, 0, start.elapsed())),
-        p => p?,
+    let Some(mut search) = BudgetedSearch::new(t, sizes, true, budget, start)? else {
+        return Ok((FirstModel::Unknown, 0, start.elapsed()));
     };
-    let outcome = match solve::check(&p.solver, budget, end) {
-        SatResult::Sat => {
-            let m = p.structure(&p.solver.get_model().expect("sat gives a model"));
+    let outcome = match search.solve() {
+        Some(true) => {
+            let m = search.model();
             verify(t, &m)?;
             FirstModel::Found { model: m }
         }
-        SatResult::Unsat => FirstModel::None,
-        SatResult::Unknown => FirstModel::Unknown,
+        Some(false) => FirstModel::None,
+        None => FirstModel::Unknown,
     };
     Ok((outcome, 1, start.elapsed()))
 }
@@ -116,24 +138,12 @@ pub fn enumerate(
     sizes: &[u32],
     budget: &Budget,
 ) -> Result<Enumeration, FinderError> {
-    loaded()?;
     let start = Instant::now();
-    crate::problem::check_sizes(&t.sig, sizes)?;
     let meter = Meter::new(budget);
-    let end = deadline(budget, start);
-    let problem = match FiniteProblem::new(t, sizes, true, stop_condition(budget, end)) {
-        Ok(p) => Some(p),
-        Err(e) if e.stopped => {
-            meter.stop();
-            None
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let search = problem.as_ref().map(|problem| BudgetedSearch {
-        problem,
-        budget,
-        deadline: end,
-    });
+    let search = BudgetedSearch::new(t, sizes, true, budget, start)?;
+    if search.is_none() {
+        meter.stop();
+    }
     blocking::enumerate(t, sizes, budget, &meter, search, start)
 }
 
@@ -144,18 +154,8 @@ pub fn count_labeled_directly(
     sizes: &[u32],
     budget: &Budget,
 ) -> Result<Count, FinderError> {
-    loaded()?;
-    let start = Instant::now();
-    crate::problem::check_sizes(&t.sig, sizes)?;
-    let end = deadline(budget, start);
-    let p = match FiniteProblem::new(t, sizes, false, stop_condition(budget, end)) {
-        Err(e) if e.stopped => return Ok(Count::from_search(0, false)),
-        p => p?,
-    };
-    let mut search = BudgetedSearch {
-        problem: &p,
-        budget,
-        deadline: end,
-    };
-    blocking::count_every_model(t, &mut search)
+    match BudgetedSearch::new(t, sizes, false, budget, Instant::now())? {
+        Some(mut search) => blocking::count_every_model(t, &mut search),
+        None => Ok(Count::from_search(0, false)),
+    }
 }
