@@ -1301,7 +1301,7 @@ fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> Can
         .iter()
         .map(|m| m.describe())
         .collect();
-    let patterns = birkhoff_checker::patterns::conjectures(&c.spectrum)
+    let patterns = birkhoff_checker::conjectures(&c.spectrum)
         .into_iter()
         .map(|p| p.statement)
         .collect();

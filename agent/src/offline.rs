@@ -569,7 +569,7 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
         .spectrum
         .iter()
         .filter(|r| r.iso.value > 0)
-        .map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes))
+        .map(|r| birkhoff_checker::sizes_label(&r.sizes))
         .next_back()
         .unwrap_or_default();
     properties(&c.theory)

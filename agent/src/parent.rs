@@ -5,9 +5,7 @@
 //! is evidence at the sizes counted exactly, not a proof of equivalence, and says so.
 
 use crate::situation::Candidate;
-use birkhoff_checker::budget::Status;
-use birkhoff_checker::iso::canonical_form;
-use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_checker::{canonical_form, sizes_label, Status};
 use birkhoff_engine::{eval, Signature, Structure};
 use std::collections::BTreeSet;
 

@@ -53,13 +53,7 @@ pub fn spectrum_counts(rows: &[SpectrumRow]) -> String {
         return "not computed".into();
     }
     rows.iter()
-        .map(|r| {
-            format!(
-                "{}:{}",
-                birkhoff_checker::spectrum::sizes_label(&r.sizes),
-                r.iso
-            )
-        })
+        .map(|r| format!("{}:{}", birkhoff_checker::sizes_label(&r.sizes), r.iso))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -39,7 +39,7 @@ pub fn bars(rows: &[SpectrumRow]) -> String {
         let _ = writeln!(
             out,
             "  {:>5} | {} {}",
-            birkhoff_checker::spectrum::sizes_label(&r.sizes),
+            birkhoff_checker::sizes_label(&r.sizes),
             "█".repeat(width),
             r.iso
         );

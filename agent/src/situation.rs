@@ -85,7 +85,7 @@ impl Candidate {
         self.spectrum
             .iter()
             .filter(|r| {
-                r.iso.status == birkhoff_checker::budget::Status::Exact
+                r.iso.status == birkhoff_checker::Status::Exact
                     && self
                         .models
                         .iter()
@@ -102,7 +102,7 @@ impl Candidate {
         self.spectrum
             .iter()
             .filter(|r| r.iso.value > 0)
-            .map(|r| birkhoff_checker::spectrum::sizes_label(&r.sizes))
+            .map(|r| birkhoff_checker::sizes_label(&r.sizes))
             .collect()
     }
 }

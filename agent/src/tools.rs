@@ -5,9 +5,14 @@
 //! library ([`birkhoff_library::settle`]).
 
 use crate::situation::{Base, Candidate, Settled, ToolStatus};
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::prover::readable::{render, Layout};
-use birkhoff_checker::prover::{self, Verdict};
+use birkhoff_checker::{
+    prover::{
+        self,
+        readable::{render, Layout},
+        Verdict,
+    },
+    Budget,
+};
 use birkhoff_engine::{eval, tables, Theory};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{

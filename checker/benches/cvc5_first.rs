@@ -22,9 +22,11 @@
 
 mod common;
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::FirstModel;
-use birkhoff_checker::router::{self, Engine};
+use birkhoff_checker::{
+    finder::FirstModel,
+    router::{self, Engine},
+    Budget,
+};
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::syntax::{Formula, Term, VarId};
 use birkhoff_engine::Theory;

@@ -2,9 +2,11 @@
 //! spectrum (search, canonical forms and verification together), a first-model search, and
 //! canonical forms alone. Whole-command workloads with peak memory are in benches/run.sh.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{enumerate, first, Options};
-use birkhoff_checker::iso::canonical_form;
+use birkhoff_checker::{
+    canonical_form,
+    finder::{enumerate, first, Options},
+    Budget,
+};
 use birkhoff_engine::{seeds, Theory};
 use criterion::{criterion_group, criterion_main, Criterion};
 

@@ -14,7 +14,6 @@
 
 mod common;
 
-use birkhoff_checker::implied;
 use birkhoff_checker::sat::encode::{Encoding, Lit, Sink, Symmetry};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -56,7 +55,7 @@ fn main() {
         let mut clauses = Clauses::default();
         Encoding::new(
             &t,
-            &implied::cancellations(&t),
+            &birkhoff_checker::cancellations(&t),
             &sizes,
             Symmetry::On,
             u64::MAX,

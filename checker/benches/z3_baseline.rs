@@ -5,8 +5,7 @@
 //! `cargo bench -p birkhoff-checker --bench z3_baseline [-- SECONDS]` (the limit per run,
 //! default 120); it prints one TSV row per case. Not a test: it asserts nothing but agreement.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::{finder, z3 as bz3};
+use birkhoff_checker::{finder, z3 as bz3, Budget};
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::structure::tuples;
 use birkhoff_engine::syntax::{Formula, Term, VarId};
@@ -194,7 +193,7 @@ fn main() {
                 .expect("the finder enumerates")
         });
         if let Some(p) = plain {
-            if z.labeled.status == birkhoff_checker::budget::Status::Exact {
+            if z.labeled.status == birkhoff_checker::Status::Exact {
                 assert_eq!(
                     z.labeled.value, p as u128,
                     "{name} {n}: labeled counts disagree"

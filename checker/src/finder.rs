@@ -138,7 +138,7 @@ pub enum Branching {
     DecisionOrder,
     /// The open cell with the fewest values left among those whose arguments are at most the
     /// largest mentioned element (Mace4's selection), without lex-leader pruning
-    /// ([`Search::fewest_values_first`]).
+    /// (`Search::fewest_values_first`).
     FewestValues,
     /// Both searches side by side: the first to decide answers. Where the theory's leading
     /// existentials add a Skolemized search beside the plain one, both follow the decision order.
@@ -757,7 +757,7 @@ fn merge(
 /// The first model in search order, or a proof by exhaustion that there is none.
 ///
 /// A theory with leading existential quantifiers is searched twice at once, as written and
-/// Skolemized (see [`skolem`]): witnesses help to find models, the plain theory is often quicker
+/// Skolemized (see `skolem`): witnesses help to find models, the plain theory is often quicker
 /// to exhaust. Both searches are sound and complete; the first to decide wins and stops the
 /// other, so the answer (model or none) never depends on the race, though which model is shown
 /// may. Witnesses are dropped from the model before it is checked against `t` itself. On a

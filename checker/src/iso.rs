@@ -101,7 +101,7 @@ pub struct Canonical {
 /// The canonical form of `s`, its automorphism group's order and the relabelling that gives it.
 ///
 /// `s` must be a valid structure for `sig` (see [`Structure::validate`]). Uses a per-thread
-/// [`Canonizer`], so repeated calls do not allocate working memory.
+/// `Canonizer`, so repeated calls do not allocate working memory.
 pub fn canonical_form(sig: &Signature, s: &Structure) -> Canonical {
     thread_local! {
         static WORK: RefCell<Canonizer> = RefCell::new(Canonizer::new());
@@ -423,11 +423,6 @@ impl Canonizer {
     /// A canonizer with no working memory yet.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// Search-tree nodes and leaves visited by the last call (for diagnostics and benchmarks).
-    pub fn last_tree_size(&self) -> (u64, u64) {
-        (self.nodes, self.leaves)
     }
 
     /// The canonical form of `s` (see [`canonical_form`]).

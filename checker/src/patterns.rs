@@ -34,7 +34,7 @@ pub enum Pattern {
     ExactlyOnePerOrder,
     /// Models only at orders n ≥ 2 with n mod `modulus` in `residues`.
     Residues {
-        /// The modulus, 3 to [`MAX_MODULUS`].
+        /// The modulus, 3 to `MAX_MODULUS`.
         modulus: u32,
         /// The residues allowed, ascending.
         residues: Vec<u32>,

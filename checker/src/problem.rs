@@ -139,7 +139,7 @@ pub struct Problem {
     pub decision_order: Vec<usize>,
     /// Some axiom is false at these sizes whatever the tables (a ground contradiction).
     pub trivially_false: bool,
-    /// Per function symbol, the arguments in which it is injective (see [`Injective`]).
+    /// Per function symbol, the arguments in which it is injective (see `Injective`).
     pub injective: Vec<Vec<Injective>>,
 }
 

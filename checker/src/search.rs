@@ -186,17 +186,12 @@ impl<'p> Search<'p> {
         Some(s)
     }
 
-    /// Whether every cell has a value.
-    pub fn complete(&self) -> bool {
-        self.assigned == self.p.cells.len()
-    }
-
     /// Every cell's value (`u32::MAX` while unassigned), by cell number.
     pub fn values(&self) -> &[u32] {
         &self.val
     }
 
-    /// The current assignment as a structure (meaningful when [`Search::complete`]).
+    /// The current assignment as a structure (meaningful when every cell has a value).
     pub fn structure(&self) -> Structure {
         let p = self.p;
         let mut funcs = Vec::with_capacity(p.func_base.len());
@@ -821,10 +816,5 @@ impl<'p> Search<'p> {
     /// Position in the decision order to continue from after replaying decisions.
     pub fn first_open(&self) -> usize {
         self.next_cell(0).unwrap_or(self.p.decision_order.len())
-    }
-
-    /// The symbol of a cell (for diagnostics).
-    pub fn cell_symbol(&self, cell: usize) -> Symbol {
-        self.p.cells[cell].symbol
     }
 }

@@ -88,7 +88,7 @@ pub const MAX_SPECTRUM_TUPLES: u128 = 10_000;
 
 /// The size tuples a spectrum of a theory with `sorts` sorts walks, each sort from `min` to
 /// `max`, or an error that says how many there would be and what to change, when there are more
-/// than [`MAX_SPECTRUM_TUPLES`].
+/// than `MAX_SPECTRUM_TUPLES`.
 pub fn planned_tuples(sorts: usize, min: u32, max: u32) -> Result<SizeTuples, String> {
     let count = size_tuple_count(sorts, min, max);
     if count > MAX_SPECTRUM_TUPLES {
@@ -173,7 +173,7 @@ pub fn row(
     row_by(engine, t, sizes, budget).map(|(r, _)| r)
 }
 
-/// [`row`], and which engine answered and why (under `auto`, the counting race of
+/// `row`, and which engine answered and why (under `auto`, the counting race of
 /// [`router::count_by`]).
 pub fn row_by(
     engine: Engine,

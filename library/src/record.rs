@@ -2,7 +2,7 @@
 //! is derived from the fields that identify the record ([`Body::material`]), so the same theory,
 //! model or conjecture found twice gets the same ID and the same file.
 
-pub use birkhoff_checker::spectrum::SpectrumRow;
+pub use birkhoff_checker::SpectrumRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -335,7 +335,7 @@ pub fn merged_spectrum<'a>(
     records: impl IntoIterator<Item = &'a Record>,
     theory_id: &str,
 ) -> Vec<SpectrumRow> {
-    use birkhoff_checker::budget::Status;
+    use birkhoff_checker::Status;
     let mut spectra: Vec<&Record> = records
         .into_iter()
         .filter(|r| matches!(&r.body, Body::Spectrum(s) if s.theory_id == theory_id))
@@ -368,7 +368,7 @@ pub fn merged_spectrum<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use birkhoff_checker::budget::{Count, Status};
+    use birkhoff_checker::{Count, Status};
 
     fn spectrum(id: &str, created: u64, theory: &str, rows: &[(&[u32], Count)]) -> Record {
         Record {

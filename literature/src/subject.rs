@@ -4,8 +4,10 @@
 
 use crate::paper::{Origin, Paper};
 use crate::query::{key_for_text, Subject};
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::router::{self, Engine};
+use birkhoff_checker::{
+    router::{self, Engine},
+    Budget, Status,
+};
 use birkhoff_engine::Theory;
 use std::time::Duration;
 

@@ -6,7 +6,6 @@
 
 use crate::{Error, Result};
 use birkhoff_checker::oeis;
-use birkhoff_checker::patterns;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
 use birkhoff_engine::{Structure, Theory};
 use birkhoff_library::record::{Body, ConjectureStatus, Record, SpectrumRow, TheoryRec};
@@ -100,7 +99,7 @@ pub struct Paper {
     /// OEIS sequences the spectrum matches (the shipped data file, offline).
     pub oeis: Vec<oeis::Match>,
     /// What the spectrum suggests about the orders with models: open conjectures.
-    pub patterns: Vec<patterns::Conjecture>,
+    pub patterns: Vec<birkhoff_checker::Conjecture>,
     /// The smallest models that are not models of the parent (or, failing that, the smallest
     /// models, captioned so).
     pub models: Vec<ShownModel>,
@@ -284,7 +283,7 @@ impl Paper {
             &spectrum,
             &birkhoff_literature::Store::new(lib.root()).offline_sequences(),
         );
-        let patterns = patterns::conjectures(&spectrum);
+        let patterns = birkhoff_checker::conjectures(&spectrum);
 
         let mut stored_models: Vec<Structure> = lib
             .models_of(&id)?

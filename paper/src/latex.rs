@@ -7,9 +7,10 @@ use crate::escape::text;
 use crate::gather::{Paper, ShownModel};
 use crate::math::Symbols;
 use crate::tables::cayley;
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::prover::readable::{Chain, ReadableProof, Reason};
-use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_checker::{
+    prover::readable::{Chain, ReadableProof, Reason},
+    sizes_label, Count, Status,
+};
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -6,12 +6,14 @@
 
 use crate::independence::{self, AxiomIndependence};
 use crate::spectrum::KnownSpectrum;
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, FinderError, IsoClass, Options};
 use birkhoff_checker::prover::conjecture::{
     conjecture_with_models, ModelCheck, Options as ConjectureOptions, Report,
 };
-use birkhoff_checker::spectrum::{size_tuples, SpectrumRow};
+use birkhoff_checker::{
+    finder::{enumerate, FinderError, IsoClass, Options},
+    Budget, Status,
+};
+use birkhoff_checker::{size_tuples, SpectrumRow};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;

@@ -3,14 +3,12 @@
 //! [`relate`] or [`implies`], the functions `birkhoff equiv` uses, so `identify`, the scorer's
 //! novelty, the library and the agent all agree on what "known" means.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::prover::definitions::through_definitions;
 use birkhoff_checker::prover::equivalence::{
     countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation,
     Side, Witness,
 };
 use birkhoff_checker::prover::Options;
+use birkhoff_checker::{finder::FinderError, prover::definitions::through_definitions, Budget};
 use birkhoff_engine::{Structure, Theory};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -228,7 +226,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
 /// renaming sees; an equal spectrum is the sign of it, so such a theory is not called new.
 pub fn unless_spectrum_known(
     standing: Standing,
-    rows: &[birkhoff_checker::spectrum::SpectrumRow],
+    rows: &[birkhoff_checker::SpectrumRow],
     known: &[crate::KnownSpectrum],
 ) -> Standing {
     match (&standing, crate::spectrum::agreeing(rows, known, 3)) {

@@ -2,9 +2,10 @@
 //! it fails — shows that it does not follow from them. The countermodel comes from the native
 //! finder, which re-checks it with the evaluator against the other axioms and the negated one.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{first, FinderError, FirstModel, Options};
-use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_checker::{
+    finder::{first, FinderError, FirstModel, Options},
+    size_tuples, Budget,
+};
 use birkhoff_engine::syntax::Formula;
 use birkhoff_engine::{Axiom, Theory};
 use serde::Serialize;

@@ -22,7 +22,7 @@ pub mod models;
 pub mod spectrum;
 pub mod syntax;
 
-pub use birkhoff_checker::spectrum::SpectrumRow;
+pub use birkhoff_checker::SpectrumRow;
 pub use evidence::{gather, ConjectureSummary, Evidence, Gathered, Policy};
 pub use spectrum::KnownSpectrum;
 

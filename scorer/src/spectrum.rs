@@ -2,8 +2,7 @@
 //! selectivity. They use only counts up to isomorphism, and respect each count's status: a lower
 //! bound is used as a lower bound, and only exact counts are ever compared for equality.
 
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{Count, SpectrumRow, Status};
 use serde::{Deserialize, Serialize};
 
 /// An exact row of a one-sorted spectrum whose labeled count is not known here (a lower bound

@@ -6,11 +6,11 @@ use super::parse_seconds;
 use crate::output::progress;
 use crate::Outcome;
 use anyhow::Context;
-use birkhoff_checker::budget::Budget;
 use birkhoff_checker::prover::{
     self,
     equivalence::{relate, Side},
 };
+use birkhoff_checker::Budget;
 use birkhoff_engine::derivation::{explore_with, Event, Graph};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;
@@ -433,13 +433,7 @@ fn print_ranked(g: &Graph, rank: usize, r: &Ranked, checked: Option<&Gathered>) 
         let points: Vec<String> = c
             .spectrum
             .iter()
-            .map(|p| {
-                format!(
-                    "{}:{}",
-                    birkhoff_checker::spectrum::sizes_label(&p.sizes),
-                    p.iso
-                )
-            })
+            .map(|p| format!("{}:{}", birkhoff_checker::sizes_label(&p.sizes), p.iso))
             .collect();
         println!("  spectrum (iso classes by size) {}", points.join(" "));
     }

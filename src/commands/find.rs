@@ -4,9 +4,7 @@ use super::models::Format;
 use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
-use birkhoff_checker::finder::FirstModel;
-use birkhoff_checker::router;
-use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_checker::{finder::FirstModel, router, sizes_label};
 use serde_json::json;
 
 // Arguments of `birkhoff find`.

@@ -8,11 +8,14 @@
 use super::equiv::map_text;
 use crate::output::print_json;
 use crate::Outcome;
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{enumerate_up_to, Options as FinderOptions};
-use birkhoff_checker::prover::equivalence::{side_budget, Implication, Side};
-use birkhoff_checker::prover::Options;
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{
+    finder::{enumerate_up_to, Options as FinderOptions},
+    prover::{
+        equivalence::{side_budget, Implication, Side},
+        Options,
+    },
+    Budget, SpectrumRow,
+};
 use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
 use std::time::Duration;
 
@@ -83,13 +86,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         println!("{}: {}", t.name, found.standing.describe());
         let points: Vec<String> = spectrum
             .iter()
-            .map(|e| {
-                format!(
-                    "{}:{}",
-                    birkhoff_checker::spectrum::sizes_label(&e.sizes),
-                    e.iso
-                )
-            })
+            .map(|e| format!("{}:{}", birkhoff_checker::sizes_label(&e.sizes), e.iso))
             .collect();
         println!("  spectrum (iso classes by size) {}", points.join(" "));
         for m in &oeis {

@@ -28,8 +28,7 @@ pub mod spectrum;
 pub mod sweep;
 
 use anyhow::{bail, Context};
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::FinderError;
+use birkhoff_checker::{finder::FinderError, Budget};
 use birkhoff_engine::Theory;
 use std::time::Duration;
 
@@ -60,7 +59,7 @@ impl BudgetArgs {
     /// whole process here, before any search starts.
     pub fn budget(&self) -> Budget {
         if let Some(bytes) = self.max_memory {
-            birkhoff_checker::budget::set_memory_limit(bytes);
+            birkhoff_checker::set_memory_limit(bytes);
         }
         Budget {
             time: self.timeout,

@@ -3,9 +3,7 @@
 use super::BudgetArgs;
 use crate::output::{print_json, CHECKED_BY_EVALUATOR};
 use crate::Outcome;
-use birkhoff_checker::budget::Status;
-use birkhoff_checker::spectrum::sizes_label;
-use birkhoff_checker::{iso, router};
+use birkhoff_checker::{router, sizes_label, Status};
 use birkhoff_engine::tables;
 use serde_json::json;
 
@@ -103,7 +101,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let shown = e.classes.len();
     match format {
         Format::Json => {
-            let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": iso::automorphisms_label(c.automorphisms) })).collect();
+            let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": birkhoff_checker::automorphisms_label(c.automorphisms) })).collect();
             let mut out = json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "complete": complete, "checked_by_evaluator": true, "models": models });
             if let Some(note) = a.engine.cross_check() {
                 out["cross_check"] = note.into();
@@ -121,7 +119,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 println!(
                     "model {} (|Aut| = {})",
                     i + 1,
-                    iso::automorphisms_label(c.automorphisms)
+                    birkhoff_checker::automorphisms_label(c.automorphisms)
                 );
                 println!("{}", format.model(&t.sig, &c.model, i + 1)?);
             }

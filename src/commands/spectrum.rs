@@ -3,9 +3,11 @@
 use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::router::{self, Compared, Engine};
-use birkhoff_checker::spectrum::{planned_tuples, row_by, row_each, sizes_label, TimedRow};
+use birkhoff_checker::{
+    planned_tuples,
+    router::{self, Compared, Engine},
+    row_by, row_each, sizes_label, Count, Status, TimedRow,
+};
 use serde_json::json;
 
 /// Which counts to show.

@@ -8,11 +8,13 @@ use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
 use anyhow::Context;
-use birkhoff_checker::atomic_file;
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::FinderError;
-use birkhoff_checker::spectrum::{classes_at_least, planned_tuples, sizes_label};
-use birkhoff_checker::sweep::{self, Job, JobResult, Shard};
+use birkhoff_checker::{
+    atomic_file, classes_at_least,
+    finder::FinderError,
+    planned_tuples, sizes_label,
+    sweep::{self, Job, JobResult, Shard},
+    Budget, Status,
+};
 use birkhoff_engine::{seeds, Theory};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -233,7 +235,7 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
                     job.label(),
                     scientific(classes),
                     a.budget.max_models,
-                    birkhoff_checker::budget::memory_text(classes.saturating_mul(100)),
+                    birkhoff_checker::memory_text(classes.saturating_mul(100)),
                 ));
                 false
             }

@@ -5,9 +5,10 @@
 //! over every structure judged by the evaluator; `import`, `export` and `--format gap` through
 //! the binary; and the importer's errors, located at `file:line:column`.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::sat;
+use birkhoff_checker::{
+    router::{self, Engine},
+    sat, Budget, Status,
+};
 use birkhoff_engine::interop::{self, Target};
 use birkhoff_engine::structure::{table_len, Structure};
 use birkhoff_engine::{eval, Theory};

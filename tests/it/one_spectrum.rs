@@ -9,7 +9,7 @@ use birkhoff_agent::llm::{Llm, LlmError, Phase, Request};
 use birkhoff_agent::observe::Silent;
 use birkhoff_agent::offline::Offline;
 use birkhoff_agent::tools::Toolbox;
-use birkhoff_checker::budget::{Count, Status};
+use birkhoff_checker::{Count, Status};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::{Body, SpectrumRec, SpectrumRow, TheoryRec};
 use birkhoff_library::Library;

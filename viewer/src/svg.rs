@@ -2,9 +2,10 @@
 //! (labels, titles) goes through [`esc`]; colours come from the site's stylesheet by class.
 
 use crate::escape::esc;
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::oeis::{self, Counts};
-use birkhoff_checker::spectrum::sizes_label;
+use birkhoff_checker::{
+    oeis::{self, Counts},
+    sizes_label, Count, Status,
+};
 use birkhoff_library::SpectrumRow;
 use std::fmt::Write;
 

@@ -8,7 +8,7 @@
 //!   theories (confirmed by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Saturation`]: for equational goals, equality saturation with egg, whose
 //!   explanation becomes a [`certificate::Certificate`] that [`certificate::check`] replays
-//!   → [`Verdict::Proved`]. It runs on a [`worker`] thread, so that its time limit holds even
+//!   → [`Verdict::Proved`]. It runs on a `worker` thread, so that its time limit holds even
 //!   inside one of egg's rule searches, which cannot be interrupted;
 //! - [`Strategy::Completion`]: for equational goals, unfailing
 //!   Knuth–Bendix completion ([`completion`]), whose derivations are expanded into the same

@@ -28,7 +28,7 @@
 //!
 //! # Redundant clauses
 //!
-//! Beside the axioms: the cancellation clauses of [`crate::implied`] (the `extra` axioms), as
+//! Beside the axioms: the cancellation clauses of `crate::implied` (the `extra` axioms), as
 //! at-most-one and exactly-one constraints on table lines, and the onto clauses of
 //! [`super::onto`] for each axiom that makes a map one-to-one. Every finite model satisfies
 //! both, so neither changes a model or a count.

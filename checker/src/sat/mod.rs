@@ -3,12 +3,12 @@
 //!
 //! * [`encode`] turns a theory at fixed sizes into clauses (Paradox-style: one-hot tables,
 //!   grounded axioms, shared term nodes, static least-number symmetry breaking), with the
-//!   cancellation clauses of [`crate::implied`] beside the axioms, and the [`onto`] clauses of
+//!   cancellation clauses of `crate::implied` beside the axioms, and the [`onto`] clauses of
 //!   axioms that make a map of finite sets one-to-one.
 //! * [`first`] asks first for models with a prescribed automorphism ([`automorphism`]), then,
 //!   with the least-number constraints on, for any model; [`enumerate`] blocks each model's
 //!   table assignment (for small sizes the whole orbit of a new class) and removes isomorphic
-//!   copies with [`crate::iso`] canonical forms, as the Z3 engine does; the labeled count is
+//!   copies with `crate::iso` canonical forms, as the Z3 engine does; the labeled count is
 //!   Σ n!/|Aut| over the classes.
 //! * Every model is re-checked by the engine's evaluator before it is reported.
 //! * The only size limit is the encoding's real cost: [`LITERAL_LIMIT`] literals.

@@ -5,7 +5,7 @@
 //! are the common case: `x * y = z * w & x + y = z + w -> x = z` (and, for a self-orthogonal
 //! square, `x * y = z * w & y * x = w * z -> x = z`). When every other variable of `x̄` is then
 //! determined too, by a term `f(…, xᵢ, …)` whose other arguments are determined and where `f`
-//! cancels in that argument (a cancellation clause of [`crate::implied`]), the map
+//! cancels in that argument (a cancellation clause of `crate::implied`), the map
 //! `x̄ ↦ (t₁(x̄), …, tₘ(x̄))` is one-to-one. Between finite sets of the same size a one-to-one
 //! map is onto: every tuple of values is taken at some `x̄`.
 //!

@@ -5,7 +5,7 @@
 //!   [`solve`] runs a check under a budget (deadline and Ctrl-C as an interrupt).
 //! * Enumeration asserts blocking clauses after each model (for small sizes, one per member of a
 //!   new class's orbit) and removes isomorphic copies with the finder's canonical forms
-//!   ([`crate::iso`]); the labeled count is Σ n!/|Aut| over the classes.
+//!   (`crate::iso`); the labeled count is Σ n!/|Aut| over the classes.
 //!   Counts have no cap other than the budget, and a count cut short is never exact.
 //! * Every model is re-checked by the engine's evaluator before it is reported.
 //! * libz3 is loaded on first use on x86-64 Linux ([`load`]), not at start-up; every entry

@@ -8,7 +8,7 @@
 //! **Time.** On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
 //! very late: we measured 3 s timeouts ending after 7 to 14 s, and a 20 s timeout still running
 //! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking.
-//! So the check runs on a [`worker`] thread of its own (with its own Z3 context, as Z3 objects
+//! So the check runs on a `worker` thread of its own (with its own Z3 context, as Z3 objects
 //! stay in their thread) and the caller waits only until the deadline; then it interrupts Z3 and
 //! returns "unknown", and the worker finishes by itself when Z3 gives up. At most two abandoned
 //! checks run at once (`ABANDONED`). Z3's memory is capped (`MEMORY_MB`); running out gives

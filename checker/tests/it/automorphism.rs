@@ -4,9 +4,11 @@
 //! native finder's isomorphism classes by relabeling each one every way), a failed try leaves
 //! the unrestricted search whole, and the tries are what finds the hard instances.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{self, FirstModel, Options};
-use birkhoff_checker::sat::{self, automorphism};
+use birkhoff_checker::{
+    finder::{self, FirstModel, Options},
+    sat::{self, automorphism},
+    Budget, Status,
+};
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 use std::collections::BTreeSet;
 use std::time::Duration;

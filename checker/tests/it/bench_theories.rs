@@ -3,8 +3,10 @@
 //! elsewhere (the existence conditions are cited in each file). The same for the truth values of
 //! the prover comparison's problems in benches/provers/loops/.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::{first, first_on_this_thread, Branching, FirstModel, Options};
+use birkhoff_checker::{
+    finder::{first, first_on_this_thread, Branching, FirstModel, Options},
+    Budget,
+};
 use birkhoff_engine::{eval, Theory};
 
 /// Asserts that `file` has a model of size n exactly for the sizes in `exists`, with each way of

@@ -3,10 +3,10 @@
 //! it is the true count. The truth comes from the ground-truth table.
 
 use crate::common::ground_truth;
-use birkhoff_checker::budget::{Budget, Count, Status};
 use birkhoff_checker::finder::{
     count_labeled_directly, enumerate, enumerate_up_to, first, FirstModel, Options,
 };
+use birkhoff_checker::{Budget, Count, Status};
 use birkhoff_engine::parse::theory_from_ladr_row;
 use birkhoff_engine::Theory;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -161,7 +161,7 @@ fn model_limits_give_at_least_the_limit() {
         assert_eq!(e.classes.len(), 1);
         assert_eq!(
             Some(e.labeled.value),
-            birkhoff_checker::iso::labelled_copies(&[c.n], e.classes[0].automorphisms)
+            birkhoff_checker::labelled_copies(&[c.n], e.classes[0].automorphisms)
         );
         // A limit above every model the search meets never binds: the count is exact.
         let met = enumerate(
@@ -357,7 +357,7 @@ fn large_problem() -> Theory {
 
 #[test]
 fn the_budget_holds_while_the_problem_is_built() {
-    use birkhoff_checker::problem::{Problem, ProblemError};
+    use birkhoff_checker::{Problem, ProblemError};
     let t = large_problem();
     // The stop condition is asked while instances are compiled, not only once the search runs.
     let asked = std::cell::Cell::new(0);
@@ -392,11 +392,11 @@ fn the_budget_holds_while_the_problem_is_built() {
 
 #[test]
 fn a_problem_too_large_for_memory_is_refused_before_it_is_built() {
-    use birkhoff_checker::problem::{Problem, ProblemError};
+    use birkhoff_checker::{Problem, ProblemError};
     // Six variables over 19 elements: 47 million instances of 6 words each, about 4.6 GiB with the
     // search's copies, past a limit of 2 GiB (the default, nine tenths of the memory available,
     // depends on the machine).
-    birkhoff_checker::budget::set_memory_limit(2 << 30);
+    birkhoff_checker::set_memory_limit(2 << 30);
     let t = Theory::parse(
         "theory W\nfunc * : 2\naxiom a: ((x * y) * (z * u)) * (v * w) = x\n",
         "w.bk",
@@ -416,7 +416,7 @@ fn a_problem_too_large_for_memory_is_refused_before_it_is_built() {
 #[test]
 fn a_sat_encoding_too_large_for_memory_is_refused_before_it_is_built() {
     use birkhoff_checker::finder::FinderError;
-    birkhoff_checker::budget::set_memory_limit(2 << 30);
+    birkhoff_checker::set_memory_limit(2 << 30);
     let relation = |arity: usize| {
         let args = vec!["x"; arity].join(", ");
         Theory::parse(

@@ -2,11 +2,12 @@
 //! spectrum that sequence gives at every order the finder counts exactly within a small budget,
 //! and every implication a file states under `meta implies` is proved by the prover.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, Options};
-use birkhoff_checker::oeis;
-use birkhoff_checker::prover::{self, Verdict};
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{
+    finder::{enumerate, Options},
+    oeis,
+    prover::{self, Verdict},
+    Budget, SpectrumRow, Status,
+};
 use birkhoff_engine::catalogue::{self, Basis};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::Theory;

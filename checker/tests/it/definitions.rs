@@ -2,10 +2,14 @@
 //! are terms in its others is the leaner theory's class; each of the three proved steps is
 //! needed, and a step that fails leaves the answer "not shown".
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::prover::definitions::{by_common_extension, by_definitions, may_extend};
-use birkhoff_checker::prover::equivalence::{Relation, Side};
-use birkhoff_checker::prover::Options;
+use birkhoff_checker::{
+    prover::{
+        definitions::{by_common_extension, by_definitions, may_extend},
+        equivalence::{Relation, Side},
+        Options,
+    },
+    Budget,
+};
 use birkhoff_engine::Theory;
 use std::time::Duration;
 

@@ -2,9 +2,10 @@
 //! as canonical forms) on every seed at small sizes and on 200 random small theories.
 #![cfg(feature = "z3")]
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_checker::{
+    router::{self, Engine},
+    size_tuples, Budget, Status,
+};
 use birkhoff_engine::{seeds, Theory};
 use proptest::prelude::*;
 

@@ -2,9 +2,7 @@
 //! the evaluator accepts among all tables of a small size, and the native finder, which searches
 //! with the clauses, counts as many labeled models as brute force does.
 
-use birkhoff_checker::budget::Budget;
-use birkhoff_checker::finder::count_labeled_directly;
-use birkhoff_checker::implied::cancellations;
+use birkhoff_checker::{cancellations, finder::count_labeled_directly, Budget};
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 
 /// Every brute-force model of `t` at size `n` satisfies the implied clauses, and the finder's

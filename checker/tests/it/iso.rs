@@ -4,9 +4,11 @@
 //! since asymmetric structures exercise little of the search tree.
 
 use crate::common::*;
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, Options};
-use birkhoff_checker::iso::{self, canonical_form, isomorphic, labelled_copies, relabel};
+use birkhoff_checker::{
+    canonical_form,
+    finder::{enumerate, Options},
+    isomorphic, labelled_copies, relabel, Budget, Status,
+};
 use birkhoff_engine::signature::{Fixity, FuncDecl, RelDecl, Signature, SortId};
 use birkhoff_engine::structure::{table_index, table_len, tuples};
 use birkhoff_engine::{Structure, Theory};
@@ -231,7 +233,7 @@ fn is_permutation(p: &[u32]) -> bool {
 
 /// Checks what holds for any structure: the labelling is a permutation tuple that maps `s` onto
 /// its form, `relabel` agrees with the definition, and the form is its own canonical form.
-fn check_canonical_basics(sig: &Signature, s: &Structure) -> iso::Canonical {
+fn check_canonical_basics(sig: &Signature, s: &Structure) -> birkhoff_checker::Canonical {
     let c = canonical_form(sig, s);
     assert_eq!(c.labelling.len(), s.sizes.len());
     for (p, &n) in c.labelling.iter().zip(&s.sizes) {
@@ -246,7 +248,7 @@ fn check_canonical_basics(sig: &Signature, s: &Structure) -> iso::Canonical {
     assert_eq!(
         permute(sig, s, &c.labelling),
         c.form,
-        "iso::relabel disagrees with the definition of relabelling"
+        "birkhoff_checker::relabel disagrees with the definition of relabelling"
     );
     let again = canonical_form(sig, &c.form);
     assert_eq!(
@@ -288,7 +290,7 @@ proptest! {
         for _ in 0..3 {
             let pi = rng.perms(&sizes);
             let r = relabel(&sig, &s, &pi);
-            prop_assert_eq!(&r, &permute(&sig, &s, &pi), "iso::relabel disagrees with the definition");
+            prop_assert_eq!(&r, &permute(&sig, &s, &pi), "birkhoff_checker::relabel disagrees with the definition");
             let cr = canonical_form(&sig, &r);
             prop_assert_eq!(&cr.form, &c.form, "relabelled structure got another form; sig {}, sizes {:?}", SIGNATURES[sig_index], sizes);
             prop_assert_eq!(cr.automorphisms, c.automorphisms);
@@ -314,11 +316,11 @@ proptest! {
         prop_assert_eq!(ca.automorphisms, brute_automorphisms(&sig, &a, &perms), "|Aut| of {:?}, sig {}", a, SIGNATURES[sig_index]);
         // The orbit (which Z3 enumeration blocks) is every relabelling, each once.
         let orbit: BTreeSet<Structure> = perms.iter().map(|p| relabel(&sig, &a, p)).collect();
-        let listed = iso::orbit(&sig, &a, 720).expect("at most 720 relabellings");
+        let listed = birkhoff_checker::orbit(&sig, &a, 720).expect("at most 720 relabellings");
         prop_assert_eq!(Some(listed.len() as u128), labelled_copies(&sizes, ca.automorphisms));
         prop_assert_eq!(listed.into_iter().collect::<BTreeSet<_>>(), orbit);
         let tries = sizes.iter().map(|&n| factorial(n)).product::<u128>() as u64;
-        prop_assert!(iso::orbit(&sig, &a, tries - 1).is_none(), "more relabellings than the limit");
+        prop_assert!(birkhoff_checker::orbit(&sig, &a, tries - 1).is_none(), "more relabellings than the limit");
         // A relabelled copy with a few entries changed: sometimes still isomorphic, mostly not.
         let mut b = relabel(&sig, &a, &rng.perms(&sizes));
         for _ in 0..mutations {

@@ -4,8 +4,10 @@
 //! same trees' models by trying every table, evaluating the trees itself. A misread symbol (a
 //! function declared twice, `x'` taken for a variable) changes the count.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{enumerate, Options};
+use birkhoff_checker::{
+    finder::{enumerate, Options},
+    Budget, Status,
+};
 use birkhoff_engine::parse::parse_ladr_problem;
 use proptest::prelude::*;
 

@@ -2,8 +2,7 @@
 //! reading cells in the decision order, π(M) and M agree up to some cell where π(M) is smaller,
 //! with everything compared already assigned. Here every π is tried; the check searches π.
 
-use birkhoff_checker::lex::LexLeader;
-use birkhoff_checker::problem::Problem;
+use birkhoff_checker::{LexLeader, Problem};
 use birkhoff_engine::Theory;
 use proptest::prelude::*;
 

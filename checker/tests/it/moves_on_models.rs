@@ -12,9 +12,10 @@
 //!   to isomorphism, as its parent (the opposite structure; the definitional expansion).
 //! - TRANSFER adds to its target, and ABSTRACT's common part of two theories weakens the first.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{self, Options};
-use birkhoff_checker::spectrum::size_tuples;
+use birkhoff_checker::{
+    finder::{self, Options},
+    size_tuples, Budget, Status,
+};
 use birkhoff_engine::moves::{self, Derived, Move};
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 use std::collections::HashMap;

@@ -2,9 +2,10 @@
 //! (shifts, the five non-trivial terms, exact counts only, labeled against labeled).
 
 use crate::common::ground_truth;
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::oeis::{self, Counts};
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{
+    oeis::{self, Counts},
+    Count, SpectrumRow, Status,
+};
 use birkhoff_engine::seeds;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,10 +2,10 @@
 //! elements tried, isomorphism decided by trying every permutation. The oracle shares no code
 //! with the search or the canonical forms; only the evaluator is common, and it is the judge.
 
-use birkhoff_checker::budget::{Budget, Status};
 use birkhoff_checker::finder::{
     count_labeled_directly, enumerate, first, first_on_this_thread, Branching, FirstModel, Options,
 };
+use birkhoff_checker::{Budget, Status};
 use birkhoff_engine::signature::SortId;
 use birkhoff_engine::{eval, Structure, Theory};
 use proptest::prelude::*;

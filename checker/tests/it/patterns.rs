@@ -2,9 +2,7 @@
 //! when every exact order supports it, and never from counts that were cut short.
 
 use crate::catalogue::{quick_spectrum, quick_spectrum_to};
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::patterns::{conjectures, Pattern};
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{conjectures, Count, Pattern, SpectrumRow, Status};
 use birkhoff_engine::catalogue;
 
 fn rows(counts: &[Option<u128>]) -> Vec<SpectrumRow> {

@@ -2,8 +2,10 @@
 //! pieces' counts, iso and labeled, sum to the one-machine count, and each piece is the same
 //! whatever the number of threads that computes it.
 
-use birkhoff_checker::budget::{Budget, Count, Status};
-use birkhoff_checker::finder::{enumerate, enumerate_piece, Options, Piece};
+use birkhoff_checker::{
+    finder::{enumerate, enumerate_piece, Options, Piece},
+    Budget, Count, Status,
+};
 use birkhoff_engine::{seeds, Theory};
 
 /// The pieces' counts summed, iso and labeled, each piece checked exact.

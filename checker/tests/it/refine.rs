@@ -4,10 +4,11 @@
 //! of the theory as written without any symmetry breaking), and a first-model question through the
 //! router, which refines, gets the answer the native finder gives on the theory as written.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{self, FirstModel, Options};
-use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::sat;
+use birkhoff_checker::{
+    finder::{self, FirstModel, Options},
+    router::{self, Engine},
+    sat, Budget, Status,
+};
 use birkhoff_engine::refine::Refinement;
 use birkhoff_engine::{eval, moves, seeds, Theory};
 use proptest::prelude::*;

@@ -2,11 +2,11 @@
 //! classes and sat/unsat on every seed and on random theories up to size 5; every model it
 //! reports passes the evaluator.
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::{self, FirstModel, Options};
-use birkhoff_checker::router::{self, Engine};
-use birkhoff_checker::spectrum::size_tuples;
-use birkhoff_checker::{iso, sat};
+use birkhoff_checker::{
+    finder::{self, FirstModel, Options},
+    router::{self, Engine},
+    sat, size_tuples, Budget, Status,
+};
 use birkhoff_engine::{eval, seeds, Structure, Theory};
 use proptest::prelude::*;
 use std::time::Duration;
@@ -288,7 +288,7 @@ fn native_counts_and_finds_past_64_elements() {
         let met: std::collections::BTreeSet<_> = e
             .classes
             .iter()
-            .map(|c| iso::canonical_form(&t.sig, &c.model).form)
+            .map(|c| birkhoff_checker::canonical_form(&t.sig, &c.model).form)
             .collect();
         assert_eq!(
             met.len(),
@@ -354,9 +354,9 @@ fn the_encoding_stops_when_its_sink_says_so_in_every_phase() {
 
 /// The one-to-one maps [`sat::onto`] reads from `t`'s axioms, with the cancellations `t` implies.
 fn injections(t: &Theory) -> Vec<(String, Vec<String>)> {
-    let cancels: Vec<(u32, usize)> = birkhoff_checker::implied::cancellations(t)
+    let cancels: Vec<(u32, usize)> = birkhoff_checker::cancellations(t)
         .iter()
-        .filter_map(birkhoff_checker::implied::cancels_at)
+        .filter_map(birkhoff_checker::cancels_at)
         .collect();
     t.axioms
         .iter()

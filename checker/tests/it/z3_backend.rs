@@ -2,10 +2,12 @@
 //! evaluator; budgets and Ctrl-C; `prove_unsat` on theorems and non-theorems.
 #![cfg(feature = "z3")]
 
-use birkhoff_checker::budget::{Budget, Status};
-use birkhoff_checker::finder::FirstModel;
-use birkhoff_checker::z3 as zb;
-use birkhoff_checker::z3::{prove_unsat, Verdict};
+use birkhoff_checker::{
+    finder::FirstModel,
+    z3 as zb,
+    z3::{prove_unsat, Verdict},
+    Budget, Status,
+};
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::{eval, seeds, Theory};
 use std::sync::atomic::AtomicBool;

@@ -3,7 +3,7 @@
 //! written. A change to how a record (or a spectrum row inside it) serializes changes them, and
 //! would orphan every library already on disk.
 
-use birkhoff_checker::budget::{Count, Status};
+use birkhoff_checker::{Count, Status};
 use birkhoff_engine::{Structure, Theory};
 use birkhoff_library::record::*;
 use birkhoff_library::{id, Library};

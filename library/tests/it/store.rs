@@ -1,7 +1,7 @@
 //! The library end to end: reindex equivalence, backtest catching tampering, concurrent writers,
 //! and names that try to leave the library directory.
 
-use birkhoff_checker::budget::Count;
+use birkhoff_checker::Count;
 use birkhoff_engine::{seeds, Structure, Theory};
 use birkhoff_library::cycle::{CycleReport, Decisions, Plan, RunInfo};
 use birkhoff_library::record::*;
@@ -64,11 +64,11 @@ fn populate(lib: &mut Library) -> (String, String) {
         sizes: vec![n],
         iso: Count {
             value: c,
-            status: birkhoff_checker::budget::Status::Exact,
+            status: birkhoff_checker::Status::Exact,
         },
         labeled: Count {
             value: c,
-            status: birkhoff_checker::budget::Status::Exact,
+            status: birkhoff_checker::Status::Exact,
         },
     };
     lib.put(Body::Spectrum(SpectrumRec {

@@ -2,9 +2,10 @@
 //! the library's `literature/oeis.json`, and the offline recognizer reads it from there.
 
 use crate::support::quiet;
-use birkhoff_checker::budget::{Count, Status};
-use birkhoff_checker::oeis::{recognise, recognise_in, Counts};
-use birkhoff_checker::spectrum::SpectrumRow;
+use birkhoff_checker::{
+    oeis::{recognise, recognise_in, Counts},
+    Count, SpectrumRow, Status,
+};
 use birkhoff_literature::testing::fixtures::config;
 use birkhoff_literature::testing::server::{Reply, Server};
 use birkhoff_literature::{search, subject, Store};

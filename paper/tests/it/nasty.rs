@@ -50,9 +50,9 @@ fn names_with_every_special_and_unicode_compile() {
             structure: model.to_json(&theory.sig),
         }))
         .unwrap();
-    let exact = |v| birkhoff_checker::budget::Count {
+    let exact = |v| birkhoff_checker::Count {
         value: v,
-        status: birkhoff_checker::budget::Status::Exact,
+        status: birkhoff_checker::Status::Exact,
     };
     let rows = vec![
         SpectrumRow {

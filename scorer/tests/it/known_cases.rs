@@ -1,6 +1,6 @@
 //! The scores behave as a mathematician expects on theories whose nature is known.
 
-use birkhoff_checker::budget::Budget;
+use birkhoff_checker::Budget;
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_scorer::spectrum::ground_truth_spectra;
 use birkhoff_scorer::{gather, score, Evidence, Policy, Scores, Weights};
