@@ -1,22 +1,38 @@
 //! Birkhoff's research agent: the PLAN → EXECUTE → INTERPRET → ACT cycle controller
-//! ([`controller`]), its six tools ([`tools`]) and the engines behind them ([`engines`]), its language models ([`llm`], and the offline
-//! strategist [`offline`]), the reply schema ([`schema`]), prompts ([`prompt`]) and cycle reports
-//! ([`report`]), the comparison of a candidate with its parent ([`parent`]), and the bounds on a model's text
+//! ([`Agent`]), its six tools ([`Toolbox`]) and the engines behind them, its language models
+//! ([`Llm`], [`CliLlm`], and the offline strategist [`offline`]), the reply schema
+//! ([`parse_plan`], [`parse_decisions`]), prompts and cycle reports ([`report`]), the comparison
+//! of a candidate with its parent ([`no_new_models`]), and the bounds on a model's text
 //! ([`text`]).
 #![warn(missing_docs)]
 
-pub mod controller;
-pub mod engines;
-pub mod llm;
-pub mod naming;
-pub mod observe;
+// The public modules are namespaces whose items read with the module's name: the offline
+// strategist's `offline::plan` and `offline::decide` stand beside the model's, and
+// `rediscovery::tally`, `report::markdown`, `research::step` and `text::line` would say little
+// at the root. Everything else is private and re-exported below.
 pub mod offline;
-pub mod parent;
-pub mod prompt;
 pub mod rediscovery;
 pub mod report;
 pub mod research;
-pub mod schema;
-pub mod situation;
 pub mod text;
-pub mod tools;
+
+mod controller;
+mod engines;
+mod llm;
+mod naming;
+mod observe;
+mod parent;
+mod prompt;
+mod schema;
+mod situation;
+mod tools;
+
+pub use controller::{Agent, Config, Ending};
+pub use engines::TenDimensions;
+pub use llm::cli::CliLlm;
+pub use llm::{Llm, LlmError, Phase, Request};
+pub use observe::{Observer, Silent};
+pub use parent::no_new_models;
+pub use schema::{parse_decisions, parse_plan, valid_name, Vocabulary, MAX_KEEPS};
+pub use situation::{Base, Breadth, Candidate, Memory, OpenConjecture, Situation};
+pub use tools::{Explorer, Generated, LiteratureAccess, Scorer, Toolbox};

@@ -197,7 +197,7 @@ pub fn parse_plan(reply: &str, v: &Vocabulary) -> Result<Plan, String> {
 pub const MAX_KEEPS: usize = 10;
 
 /// Parses and validates decisions; the references of each kept candidate come back with their
-/// identifiers normalized ([`validated_reference`]).
+/// identifiers normalized (`validated_reference`).
 pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String> {
     let mut d: Decisions = serde_json::from_str(extract(reply, "decisions")?)
         .map_err(|e| format!("the <decisions> JSON is invalid: {e}"))?;

@@ -4,14 +4,12 @@
 use super::library::LibraryArg;
 use crate::output::table;
 use crate::Outcome;
-use birkhoff_agent::controller::{Agent, Config, Ending};
-use birkhoff_agent::llm::cli::CliLlm;
-use birkhoff_agent::llm::Llm;
-use birkhoff_agent::observe::Observer;
-use birkhoff_agent::offline::Offline;
-use birkhoff_agent::rediscovery::{tally, Tally, Watch, TOP};
-use birkhoff_agent::report::CycleReport;
-use birkhoff_agent::tools::{LiteratureAccess, Toolbox};
+use birkhoff_agent::{
+    offline::Offline,
+    rediscovery::{tally, Tally, Watch, TOP},
+    report::CycleReport,
+    Agent, CliLlm, Config, Ending, LiteratureAccess, Llm, Observer, Toolbox,
+};
 use indicatif::ProgressBar;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -198,8 +196,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let mut tools = Toolbox::builtin();
     tools.per_size = Duration::from_millis(a.check_ms);
     tools.breadth = match a.breadth {
-        BreadthArg::Narrow => birkhoff_agent::situation::Breadth::Narrow,
-        BreadthArg::Wide => birkhoff_agent::situation::Breadth::Wide,
+        BreadthArg::Narrow => birkhoff_agent::Breadth::Narrow,
+        BreadthArg::Wide => birkhoff_agent::Breadth::Wide,
     };
     tools.cancel = Some(crate::interrupt::flag());
     tools.literature = literature_access(a.literature);

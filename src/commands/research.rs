@@ -4,7 +4,7 @@
 use super::library::LibraryArg;
 use crate::output::{print_json, table};
 use crate::Outcome;
-use birkhoff_agent::llm::cli::CliLlm;
+use birkhoff_agent::CliLlm;
 use birkhoff_library::Library;
 use birkhoff_research::record::Outcome as StepOutcome;
 use birkhoff_research::steps::{self, Options};

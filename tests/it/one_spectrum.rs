@@ -4,11 +4,9 @@
 //! renders. Each view used to choose by a rule of its own (the latest record, the longest exact
 //! prefix, the first or the last record by ID), and each of those shows something else here.
 
-use birkhoff_agent::controller::{Agent, Config};
-use birkhoff_agent::llm::{Llm, LlmError, Phase, Request};
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::offline::Offline;
-use birkhoff_agent::tools::Toolbox;
+use birkhoff_agent::{
+    offline::Offline, Agent, Config, Llm, LlmError, Phase, Request, Silent, Toolbox,
+};
 use birkhoff_checker::{Count, Status};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::{Body, SpectrumRec, SpectrumRow, TheoryRec};

@@ -3,11 +3,7 @@
 //! written outside the library.
 
 use crate::{WithEnv, FAKE};
-use birkhoff_agent::controller::{Agent, Config, Ending};
-use birkhoff_agent::llm::cli::CliLlm;
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::report::CycleReport;
-use birkhoff_agent::tools::Toolbox;
+use birkhoff_agent::{report::CycleReport, Agent, CliLlm, Config, Ending, Silent, Toolbox};
 use birkhoff_library::record::{Body, ConjectureStatus};
 use birkhoff_library::{backtest, Library};
 use std::path::{Path, PathBuf};
@@ -436,7 +432,7 @@ fn a_timeout_stops_a_grandchild_in_a_session_of_its_own() {
 /// An explore engine that refuses every request.
 struct Refusing;
 
-impl birkhoff_agent::tools::Explorer for Refusing {
+impl birkhoff_agent::Explorer for Refusing {
     fn moves(&self) -> Vec<String> {
         vec!["COMPLETE".into()]
     }
@@ -445,7 +441,7 @@ impl birkhoff_agent::tools::Explorer for Refusing {
         _: &[&birkhoff_engine::Theory],
         _: &[String],
         _: u32,
-    ) -> Result<Vec<birkhoff_agent::tools::Generated>, String> {
+    ) -> Result<Vec<birkhoff_agent::Generated>, String> {
         Err("refused by the test".into())
     }
 }

@@ -3,12 +3,10 @@
 //! never kept as a discovery, and one the model insists on keeping becomes another presentation
 //! of the stored record.
 
-use birkhoff_agent::controller::{Agent, Config};
-use birkhoff_agent::llm::{Llm, Phase, Request};
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::offline::Offline;
-use birkhoff_agent::report::CycleReport;
-use birkhoff_agent::tools::{Explorer, Generated, Toolbox};
+use birkhoff_agent::{
+    offline::Offline, report::CycleReport, Agent, Config, Explorer, Generated, Llm, Phase, Request,
+    Silent, Toolbox,
+};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::Body;
 
@@ -61,7 +59,7 @@ impl Llm for KeepsSqB {
     fn describe(&self) -> String {
         "scripted".into()
     }
-    fn ask(&self, req: &Request) -> Result<String, birkhoff_agent::llm::LlmError> {
+    fn ask(&self, req: &Request) -> Result<String, birkhoff_agent::LlmError> {
         match req.phase {
             Phase::Plan => Offline.ask(req),
             Phase::Interpret => Ok(r#"<decisions>{"analysis": "keep SqB", "keep": [{"candidate": "SqB", "name": "SquareLoopAgain", "notes": "insisted"}], "conjectures": []}</decisions>"#.into()),

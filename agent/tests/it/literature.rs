@@ -5,13 +5,11 @@
 //! paper.
 
 use crate::{WithEnv, FAKE};
-use birkhoff_agent::controller::{Agent, Config};
-use birkhoff_agent::engines::TenDimensions;
-use birkhoff_agent::llm::cli::CliLlm;
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::report::{CycleReport, LiteratureNote};
-use birkhoff_agent::situation::Candidate;
-use birkhoff_agent::tools::{Explorer, Generated, LiteratureAccess, Scorer, Toolbox};
+use birkhoff_agent::{
+    report::{CycleReport, LiteratureNote},
+    Agent, Candidate, CliLlm, Config, Explorer, Generated, LiteratureAccess, Scorer, Silent,
+    TenDimensions, Toolbox,
+};
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::Library;
 use birkhoff_literature::testing::fixtures::{

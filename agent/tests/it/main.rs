@@ -7,9 +7,7 @@ mod offline;
 mod rediscovery;
 mod research;
 
-use birkhoff_agent::llm::cli::CliLlm;
-use birkhoff_agent::llm::{Llm, LlmError, Phase, Request};
-use birkhoff_agent::offline::Offline;
+use birkhoff_agent::{offline::Offline, CliLlm, Llm, LlmError, Phase, Request};
 use std::time::Duration;
 
 /// The scripted stand-in for the `claude` CLI (agent/src/bin/fake_claude.rs).

@@ -3,15 +3,14 @@
 //! kept, and the report says why.
 
 use super::ScriptedPlan;
-use birkhoff_agent::controller::{Agent, Config};
-use birkhoff_agent::llm::{Llm, Phase, Request};
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::offline::{decide, plan, Offline};
-use birkhoff_agent::parent::no_new_models;
-use birkhoff_agent::report::CycleReport;
-use birkhoff_agent::schema::{parse_decisions, parse_plan, Vocabulary};
-use birkhoff_agent::situation::{Base, Breadth, Candidate, Memory, OpenConjecture, Situation};
-use birkhoff_agent::tools::Toolbox;
+use birkhoff_agent::{
+    no_new_models,
+    offline::{decide, plan, Offline},
+    parse_decisions, parse_plan,
+    report::CycleReport,
+    Agent, Base, Breadth, Candidate, Config, Llm, Memory, OpenConjecture, Phase, Request, Silent,
+    Situation, Toolbox, Vocabulary,
+};
 use birkhoff_engine::seeds;
 
 fn situation(goal: &str) -> Situation {
@@ -225,7 +224,7 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     // The one new theory with models above size 1 is kept, under a valid new name.
     assert_eq!(d.keep.len(), 1, "{:?}", d.keep);
     assert_eq!(d.keep[0].candidate, "Idem_z");
-    assert!(birkhoff_agent::schema::valid_name(&d.keep[0].name));
+    assert!(birkhoff_agent::valid_name(&d.keep[0].name));
     // Base structures (and theories equal to a base) are never kept as discoveries.
     assert!(
         d.keep.iter().all(|k| k.candidate != "moufang_loop"
@@ -289,7 +288,7 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
     assert_eq!(decide(&s).keep.len(), 2);
     s.breadth = Breadth::Wide;
     let kept: Vec<String> = decide(&s).keep.into_iter().map(|k| k.candidate).collect();
-    assert_eq!(kept.len(), birkhoff_agent::schema::MAX_KEEPS, "{kept:?}");
+    assert_eq!(kept.len(), birkhoff_agent::MAX_KEEPS, "{kept:?}");
     // And the reply says so within what the decisions' schema allows.
     let (b, c) = (s.base_names(), s.candidate_names());
     let statement = |theory: &str, text: &str| s.check_statement(theory, text);
@@ -310,7 +309,7 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
         .unwrap();
     assert_eq!(
         parse_decisions(&text, &v).map(|d| d.keep.len()),
-        Ok(birkhoff_agent::schema::MAX_KEEPS),
+        Ok(birkhoff_agent::MAX_KEEPS),
         "{text}"
     );
 }

@@ -2,10 +2,10 @@
 //! novelty, so a run that generates it again can keep it, and the tally finds it.
 
 use super::ScriptedPlan;
-use birkhoff_agent::controller::{Agent, Config};
-use birkhoff_agent::observe::Silent;
-use birkhoff_agent::rediscovery::{tally, Watch};
-use birkhoff_agent::tools::Toolbox;
+use birkhoff_agent::{
+    rediscovery::{tally, Watch},
+    Agent, Config, Silent, Toolbox,
+};
 
 /// Plans one exploration of magmas by COMPLETE (which adds a two-sided identity among other
 /// laws); the offline strategist interprets.

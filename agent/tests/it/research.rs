@@ -2,8 +2,7 @@
 //! records (text made printable) and runs the phase it chose; a formula that does not parse or
 //! garbage is refused twice and the deterministic router decides instead.
 
-use birkhoff_agent::llm::cli::CliLlm;
-use birkhoff_agent::research;
+use birkhoff_agent::{research, CliLlm};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::{Body, TheoryRec};
 use birkhoff_library::Library;
