@@ -38,7 +38,7 @@ pub mod signature;
 pub mod structure;
 pub mod syntax;
 pub mod tables;
-pub mod theory;
+mod theory;
 
 pub use error::{Diagnostic, Diagnostics, Error, Result};
 pub use fingerprint::Fingerprint;

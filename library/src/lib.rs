@@ -18,10 +18,10 @@ pub mod id;
 pub mod index;
 pub mod lock;
 pub mod record;
-pub mod reports;
+mod reports;
 pub mod settle;
 pub mod statement;
-pub mod store;
+mod store;
 pub mod text;
 pub mod time;
 

@@ -3,7 +3,7 @@
 //! For a subject (a theory, a free query, a spectrum) it builds queries for arXiv, Semantic
 //! Scholar, zbMATH Open and the OEIS ([`query`]), asks them over HTTP with each API's rate limit,
 //! one retry after HTTP 429, one deadline per source per run, and a cache in the library
-//! ([`client`], [`cache`]),
+//! ([`client`], `cache`),
 //! reads their formats ([`sources`]), and sends every candidate through the verification gate
 //! ([`gate`]): a reference is confirmed (`REF-NNN`) only after a lookup by identifier returned a
 //! record with the same title, an author in common and a year within one. Everything else is
@@ -17,13 +17,13 @@
 //! docs/LITERATURE.md explains the gate and the sources.
 #![warn(missing_docs)]
 
-pub mod cache;
+mod cache;
 pub mod client;
 pub mod gate;
 pub mod paper;
 pub mod query;
-pub mod reach;
-pub mod run;
+mod reach;
+mod run;
 pub mod sources;
 pub mod store;
 pub mod subject;

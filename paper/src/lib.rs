@@ -12,13 +12,13 @@
 //! confirmed references (REF-NNN) are cited.
 #![warn(missing_docs)]
 
-pub mod bibtex;
+mod bibtex;
 pub mod compile;
 pub mod escape;
-pub mod gather;
-pub mod latex;
+mod gather;
+mod latex;
 pub mod math;
-pub mod tables;
+mod tables;
 
 pub use compile::{Compiled, LatexError};
 pub use gather::{best_discovery, Paper};

@@ -5,8 +5,8 @@
 //! COMPUTATION.md, STATE.md and SYNTHESIS.md ([`workspace`]). The research state is a set of
 //! records, one YAML file each ([`record`]: leads, attempts, hypotheses, tasks), validated
 //! against a schema with every fault named by file and field. SYNTHESIS.md is rendered from the
-//! records alone, byte for byte the same on every run ([`synth`]). STATE.md holds the state
-//! machine's verdict, a pure function of what the workspace and the library hold ([`state`]),
+//! records alone, byte for byte the same on every run (`synth`). STATE.md holds the state
+//! machine's verdict, a pure function of what the workspace and the library hold ([`route`]),
 //! and [`steps`] runs the step it routes to, deterministically: the literature agent's search,
 //! the open hypotheses against the prover with a larger budget, the spectrum to a larger size.
 //! The files are the truth; the library's SQLite index holds SYNTHESIS.md and the records as
@@ -14,9 +14,9 @@
 #![warn(missing_docs)]
 
 pub mod record;
-pub mod state;
+mod state;
 pub mod steps;
-pub mod synth;
+mod synth;
 pub use birkhoff_library::text;
 pub mod workspace;
 

@@ -31,7 +31,7 @@ pub struct Facts {
     pub literature_attempts: u32,
     /// Hypotheses whose status is active.
     pub active_hypotheses: u32,
-    /// Active hypotheses tried fewer than [`MAX_ROUNDS`] times.
+    /// Active hypotheses tried fewer than `MAX_ROUNDS` times.
     pub hypotheses_to_try: u32,
     /// The largest n such that every size up to n has an exact count (0: none).
     pub exact_to: u32,

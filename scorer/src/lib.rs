@@ -18,7 +18,7 @@ pub mod evidence;
 pub mod identify;
 pub mod independence;
 pub mod laws;
-pub mod models;
+mod models;
 pub mod spectrum;
 pub mod syntax;
 

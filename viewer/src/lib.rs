@@ -3,20 +3,20 @@
 //!
 //! The site needs no server and no network: plain HTML pages with one stylesheet and one small
 //! script ([`ASSETS`]), linked by relative paths so that they work from `file://` as well. Every
-//! text that reaches a page goes through one escape function ([`escape::esc`]), and every page
+//! text that reaches a page goes through one escape function (`escape::esc`), and every page
 //! carries a Content-Security-Policy that allows scripts only from the site's own file and none
 //! inline, so that even a missed escape could not run a model's text as script.
 //!
 //! [`Site::load`] reads the library once (reports, records, rendered proofs, references);
-//! [`pages`] renders it; [`write()`] writes the pages, each atomically; [`serve`] serves a written
+//! `pages` renders it; [`write()`] writes the pages, each atomically; [`serve`] serves a written
 //! site on 127.0.0.1.
 #![warn(missing_docs)]
 
-pub mod escape;
-pub mod heatmap;
-pub mod pages;
+mod escape;
+mod heatmap;
+mod pages;
 pub mod serve;
-pub mod svg;
+mod svg;
 
 use birkhoff_checker::prover::readable::ReadableProof;
 use birkhoff_library::cycle::CycleReport;
