@@ -241,8 +241,7 @@ pub fn recognise_in(rows: &[SpectrumRow], sequences: &[Sequence]) -> Vec<Match> 
 /// [`recognise_in`] against the embedded data file.
 ///
 /// ```
-/// use birkhoff_checker::budget::{Count, Status};
-/// use birkhoff_checker::spectrum::SpectrumRow;
+/// use birkhoff_checker::{Count, SpectrumRow, Status};
 /// // Groups of orders 1..=8: 1, 1, 1, 2, 1, 2, 1, 5 (labeled counts unknown here).
 /// let rows: Vec<SpectrumRow> = [1u128, 1, 1, 2, 1, 2, 1, 5].iter().enumerate().map(|(i, &v)| SpectrumRow {
 ///     sizes: vec![i as u32 + 1],

@@ -157,9 +157,7 @@ fn residue_set(exact: &[(u32, u128)], m: u32) -> Option<Vec<u32>> {
 /// powers; a residue pattern that is the lift of one for a divisor of its modulus adds nothing).
 ///
 /// ```
-/// use birkhoff_checker::budget::{Count, Status};
-/// use birkhoff_checker::spectrum::SpectrumRow;
-/// use birkhoff_checker::patterns::{conjectures, Pattern};
+/// use birkhoff_checker::{conjectures, Count, Pattern, SpectrumRow, Status};
 /// // Loops with x / y = y / x, orders 1..=9: 1, 1, 0, 1, 0, 1, 0, 7, 0.
 /// let rows: Vec<SpectrumRow> = [1u128, 1, 0, 1, 0, 1, 0, 7, 0].iter().enumerate().map(|(i, &v)| SpectrumRow {
 ///     sizes: vec![i as u32 + 1],

@@ -1,5 +1,5 @@
 //! Helpers shared by the checker's integration tests: brute-force isomorphism (every tuple of
-//! per-sort permutations), written independently of `birkhoff_checker::iso`, and the
+//! per-sort permutations), written independently of `birkhoff_checker::canonical_form`, and the
 //! ground-truth table, and the benchmark theories of benches/theories/.
 #![allow(dead_code)]
 
