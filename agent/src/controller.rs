@@ -697,17 +697,7 @@ impl Agent<'_> {
             )
             .collect();
         let scores = timed_in_parallel(&mut candidates, |c| {
-            let parents: Vec<_> = c
-                .parents
-                .iter()
-                .filter_map(|p| {
-                    spectra
-                        .iter()
-                        .find(|(n, _)| n == p)
-                        .map(|(_, sp)| sp.clone())
-                })
-                .collect();
-            toolbox.score(c, &parents)
+            toolbox.score(c, &parent_spectra(c, &spectra))
         });
         for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});
@@ -1263,8 +1253,16 @@ fn timed_in_parallel<T: Send>(
 /// Scores `c` again from what was gathered (no new search), after its standing or its
 /// literature changed; the old score stays if the scorer fails.
 fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<SpectrumRow>)]) {
-    let parents: Vec<_> = c
-        .parents
+    c.score = toolbox
+        .score(c, &parent_spectra(c, spectra))
+        .ok()
+        .or(c.score.take());
+}
+
+/// The spectra of `c`'s parents among `spectra` (name, rows), in the order of its parents; a
+/// parent without a spectrum there is left out.
+fn parent_spectra(c: &Candidate, spectra: &[(String, Vec<SpectrumRow>)]) -> Vec<Vec<SpectrumRow>> {
+    c.parents
         .iter()
         .filter_map(|p| {
             spectra
@@ -1272,8 +1270,7 @@ fn rescore(toolbox: &Toolbox, c: &mut Candidate, spectra: &[(String, Vec<Spectru
                 .find(|(n, _)| n == p)
                 .map(|(_, sp)| sp.clone())
         })
-        .collect();
-    c.score = toolbox.score(c, &parents).ok().or(c.score.take());
+        .collect()
 }
 
 /// Best first: by score when scored, else by the number of sizes above 1 with models.
