@@ -223,6 +223,9 @@ pub enum Relation {
         /// The implication's proofs, then each definition's, then each axiom of `rich`'s.
         proofs: Vec<AxiomProof>,
     },
+    /// The same class through definitions in both directions, found from the small models and
+    /// proved ([`super::interpretation`]).
+    Interpreted(Box<super::interpretation::Interpretation>),
     /// Not shown either way.
     Unknown {
         /// Why.
@@ -235,7 +238,10 @@ impl Relation {
     /// to renaming and swapped arguments.
     pub fn same_class(&self) -> bool {
         match self {
-            Relation::Equal | Relation::Equivalent { .. } | Relation::Defined { .. } => true,
+            Relation::Equal
+            | Relation::Equivalent { .. }
+            | Relation::Defined { .. }
+            | Relation::Interpreted(_) => true,
             Relation::Transposed { then, .. } => then.same_class(),
             _ => false,
         }
@@ -255,6 +261,7 @@ impl Relation {
                 let defs: Vec<String> = definitions.iter().map(|d| format!("`{}`", d.equation)).collect();
                 format!("the same class through definitions: {rich} is {lean} with {} ({})", defs.join(" and "), proof_counts(proofs))
             }
+            Relation::Interpreted(i) => i.describe(),
             Relation::Unknown { reason } => format!("unknown: {reason}"),
         }
     }
@@ -529,6 +536,15 @@ pub const MAX_SWAPPED: usize = 4;
 /// renamings only, as "different" always says. Sides with exact model counts that differ at
 /// some size skip the swaps: swapping arguments keeps the number of models of each size.
 pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
+    let plain = relate_with_swaps(a, b, opts)?;
+    if plain.same_class() || a.counts_differ(b).is_some() {
+        return Ok(plain);
+    }
+    Ok(super::interpretation::by_interpretation(a, b, opts)?.unwrap_or(plain))
+}
+
+/// [`relate_by_renaming`], then with the arguments of some of `b`'s binary operations swapped.
+fn relate_with_swaps(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
     let plain = relate_by_renaming(a, b, opts)?;
     let ops = swappable(b.theory);
     if !opts.swaps

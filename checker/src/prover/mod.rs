@@ -30,6 +30,7 @@ pub mod discrimination;
 pub mod equivalence;
 pub mod explanation;
 pub mod external;
+pub mod interpretation;
 pub mod readable;
 pub mod rewrite;
 pub mod saturation;
