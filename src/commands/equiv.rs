@@ -1,11 +1,13 @@
-//! `birkhoff equiv A B`: are two theories the same class of structures up to renaming? Equal (the
-//! same canonical form), equivalent (each proves every axiom of the other, with replayed
-//! certificates or Z3), different (a model of one that is not a model of the other, checked by the
-//! evaluator) or unknown. Exit codes: 0 decided, 1 unknown, 2 error, 130 interrupted.
+//! `birkhoff equiv A B`: are two theories the same class of structures? The same class (equal
+//! canonical forms, or definitions both ways with every obligation proved: a renaming, swapped
+//! arguments, terms or formulas), different (a class invariant differs: the number of models of
+//! some size up to isomorphism, counted or shown by a strict inclusion), or unknown (what was
+//! tried, and up to which size the spectra agree). docs/CATALOGUE.md says what each verdict
+//! means. Exit codes: 0 decided, 1 unknown, 2 error, 130 interrupted.
 
 use crate::output::print_json;
 use crate::Outcome;
-use birkhoff_checker::prover::equivalence::{relate, side_budget, Relation, Side, Witness};
+use birkhoff_checker::prover::equivalence::{relate, Invariant, Relation, Side, Witness};
 use birkhoff_checker::prover::Options;
 use birkhoff_engine::{eval, tables, Theory};
 use std::time::Duration;
@@ -22,13 +24,10 @@ pub struct Args {
     /// The second theory.
     #[arg(value_name = "B")]
     b: String,
-    /// Time the prover may spend on each axiom, in seconds.
+    /// Time the prover may spend on each proof obligation, in seconds (`identify` has the same
+    /// default, so the two commands give one verdict).
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
     timeout: Duration,
-    /// Models of each theory up to this size are read first: one that violates the other's axioms
-    /// settles a renaming at once.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
-    model_size: u32,
     #[command(flatten)]
     library: super::TheoryLibrary,
 }
@@ -40,10 +39,9 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         cancel: Some(crate::interrupt::flag()),
         ..Options::default()
     };
-    let budget = side_budget(opts.cancel.clone());
     let relation = relate(
-        &Side::new(&ta, a.model_size, &budget)?,
-        &Side::new(&tb, a.model_size, &budget)?,
+        &Side::for_comparison(&ta, opts.cancel.clone())?,
+        &Side::for_comparison(&tb, opts.cancel.clone())?,
         &opts,
     )?;
     if json {
@@ -52,8 +50,12 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         v["b"] = tb.name.clone().into();
         v["summary"] = relation.describe().into();
         v["same_class"] = relation.same_class().into();
-        if let Relation::Different { witness, .. } = &relation {
-            v["witness"]["model"] = witness_json(witness, &ta, &tb);
+        if let Relation::Different {
+            invariant: Invariant::Inclusion { witness, .. },
+            ..
+        } = &relation
+        {
+            v["invariant"]["witness"]["model"] = witness_json(witness, &ta, &tb);
         }
         print_json(&v);
     } else {
@@ -80,7 +82,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     );
                 }
             }
-            Relation::Different { witness, .. } => print_witness(witness, &ta, &tb),
+            Relation::Different {
+                invariant: Invariant::Inclusion { witness, .. },
+                ..
+            } => print_witness(witness, &ta, &tb),
             _ => {}
         }
     }

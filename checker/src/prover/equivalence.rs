@@ -22,43 +22,88 @@ use birkhoff_engine::signature::FuncId;
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A theory with some of its models (any models: they only serve to refute implications
-/// quickly, and each is re-checked by the evaluator before it is reported).
+/// quickly, and each is re-checked by the evaluator before it is reported) and what is known of
+/// its numbers of models up to isomorphism.
 pub struct Side<'a> {
     /// The theory.
     pub theory: &'a Theory,
     /// Some of its models, typically every class up to a small size.
     pub models: Vec<Structure>,
-    /// Exact numbers of isomorphism classes at some sizes (each a size per sort). Theories that
-    /// are the same class through any definitions that can be undone (a renaming, swapped
-    /// arguments) have the same numbers, so a difference rules every such reading out at once.
+    /// Exact numbers of isomorphism classes at some sizes (each a size per sort, every sort the
+    /// same size). Theories that are the same class through definitions have the same numbers
+    /// ([`Invariant`]), so a difference proves them different.
     pub counts: Vec<(Vec<u32>, u128)>,
+    /// Proved lower bounds on the number of isomorphism classes at sizes whose search was cut
+    /// short: that many pairwise non-isomorphic models were found.
+    pub at_least: Vec<(Vec<u32>, u128)>,
 }
+
+/// Every class up to this size is kept as a model by [`Side::for_comparison`].
+pub const MODEL_SIZE: u32 = 3;
+
+/// [`Side::for_comparison`] counts the classes up to this size.
+pub const COUNT_SIZE: u32 = 5;
 
 impl<'a> Side<'a> {
     /// `theory` with every isomorphism class of size 1 to `max_size` that `budget` allows per
-    /// size (a size cut short keeps the classes found; larger sizes are skipped), and the exact
-    /// count of every size enumerated to the end.
+    /// size (a size cut short keeps the classes found and its lower bound; larger sizes are
+    /// skipped), and the exact count of every size enumerated to the end.
     pub fn new(
         theory: &'a Theory,
         max_size: u32,
         budget: &Budget,
     ) -> Result<Side<'a>, FinderError> {
-        let mut side = Side {
-            theory,
-            models: Vec::new(),
-            counts: Vec::new(),
-        };
+        let mut side = Side::with_models(theory, Vec::new());
         for e in enumerate_up_to(theory, max_size, budget, FinderOptions::default())? {
-            if e.iso.status == crate::budget::Status::Exact
-                && e.classes.len() as u128 == e.iso.value
-            {
-                side.counts.push((e.sizes.clone(), e.iso.value));
-            }
+            // A size whose classes were not all kept (the budget's model limit) is not exact.
+            let kept_all = e.classes.len() as u128 == e.iso.value;
+            let iso = if kept_all {
+                e.iso
+            } else {
+                crate::budget::Count::from_search(e.classes.len() as u128, false)
+            };
+            side.record(&e.sizes, iso);
             side.models.extend(e.classes.into_iter().map(|c| c.model));
         }
         Ok(side)
+    }
+
+    /// The one budget rule of every comparison of classes (`equiv`, `identify`, novelty, the
+    /// agent): every class up to [`MODEL_SIZE`] as models within [`side_budget`] per size, then
+    /// the counts of the sizes after it up to [`COUNT_SIZE`] (the counting router's `auto`
+    /// engine, [`count_budget`] per size), stopping at the first size cut short. The same rule
+    /// for both sides of every comparison is what makes two commands give one verdict; a larger
+    /// budget could only add counts, and counts only ever prove a difference.
+    pub fn for_comparison(
+        theory: &'a Theory,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Side<'a>, FinderError> {
+        let mut side = Side::new(theory, MODEL_SIZE, &side_budget(cancel.clone()))?;
+        if side.counts.len() as u32 == MODEL_SIZE {
+            let budget = count_budget(cancel);
+            for n in MODEL_SIZE + 1..=COUNT_SIZE {
+                let sizes = vec![n; theory.sig.sorts.len()];
+                let e = crate::router::count(crate::router::Engine::Auto, theory, &sizes, &budget)?;
+                if !side.record(&sizes, e.iso) {
+                    break;
+                }
+            }
+        }
+        Ok(side)
+    }
+
+    /// Keeps what a search at `sizes` proved about the number of classes; whether it was exact.
+    fn record(&mut self, sizes: &[u32], iso: crate::budget::Count) -> bool {
+        match iso.status {
+            crate::budget::Status::Exact => self.counts.push((sizes.to_vec(), iso.value)),
+            crate::budget::Status::AtLeast => self.at_least.push((sizes.to_vec(), iso.value)),
+            crate::budget::Status::Unknown => {}
+        }
+        iso.status == crate::budget::Status::Exact
     }
 
     /// `theory` with models already at hand (the caller vouches that they are models) and no
@@ -68,6 +113,7 @@ impl<'a> Side<'a> {
             theory,
             models,
             counts: Vec::new(),
+            at_least: Vec::new(),
         }
     }
 
@@ -76,40 +122,161 @@ impl<'a> Side<'a> {
         Side { counts, ..self }
     }
 
-    /// A size at which both sides have exact counts that differ, if there is one.
-    fn counts_differ(&self, other: &Side) -> Option<(Vec<u32>, u128, u128)> {
-        self.counts.iter().find_map(|(n, k)| {
-            other
-                .counts
-                .iter()
-                .find(|(m, _)| m == n)
-                .filter(|(_, j)| j != k)
-                .map(|(_, j)| (n.clone(), *k, *j))
+    /// What is known of the number of classes at `sizes`.
+    fn bound_at(&self, sizes: &[u32]) -> Option<CountBound> {
+        let find = |list: &[(Vec<u32>, u128)]| {
+            list.iter()
+                .find(|(n, _)| n.as_slice() == sizes)
+                .map(|(_, k)| *k)
+        };
+        find(&self.counts)
+            .map(|value| CountBound { value, exact: true })
+            .or_else(|| {
+                find(&self.at_least).map(|value| CountBound {
+                    value,
+                    exact: false,
+                })
+            })
+    }
+
+    /// The smallest size at which the counts prove the two classes different: both exact and
+    /// unequal, or one exact and below the other's proved lower bound. `None` when no size
+    /// tells them apart (which proves nothing).
+    pub fn spectrum_difference(&self, other: &Side) -> Option<Invariant> {
+        let mut sizes: Vec<&Vec<u32>> = self
+            .counts
+            .iter()
+            .chain(&self.at_least)
+            .map(|(n, _)| n)
+            .collect();
+        sizes.sort();
+        sizes.into_iter().find_map(|n| {
+            let (a, b) = (self.bound_at(n)?, other.bound_at(n)?);
+            let differ = match (a.exact, b.exact) {
+                (true, true) => a.value != b.value,
+                (true, false) => a.value < b.value,
+                (false, true) => b.value < a.value,
+                (false, false) => false,
+            };
+            differ.then(|| Invariant::Spectrum {
+                sizes: n.clone(),
+                a,
+                b,
+            })
         })
+    }
+
+    /// The sizes at which both sides have exact counts, and they are equal, smallest first.
+    pub fn agreeing_sizes(&self, other: &Side) -> Vec<Vec<u32>> {
+        let mut out: Vec<Vec<u32>> = self
+            .counts
+            .iter()
+            .filter(|(n, k)| other.counts.iter().any(|(m, j)| m == n && j == k))
+            .map(|(n, _)| n.clone())
+            .collect();
+        out.sort();
+        out
     }
 
     /// Whether both sides have exact counts at `at_least` common sizes and the same count at
     /// every common size. Theories that are the same class through definitions agree this way,
     /// so agreement is the cheap test before trying to show it.
     pub fn counts_agree(&self, other: &Side, at_least: usize) -> bool {
-        let common = self
-            .counts
-            .iter()
-            .filter(|(n, _)| other.counts.iter().any(|(m, _)| m == n))
-            .count();
-        common >= at_least && self.counts_differ(other).is_none()
+        self.agreeing_sizes(other).len() >= at_least && self.spectrum_difference(other).is_none()
     }
 }
 
 /// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
 /// second and 2000 classes per size.
-pub fn side_budget(cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) -> Budget {
+pub fn side_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
     Budget {
         time: Some(std::time::Duration::from_millis(100)),
         nodes: None,
         models: Some(2000),
         cancel,
         progress: None,
+    }
+}
+
+/// The budget of each count [`Side::for_comparison`] makes after the models: a quarter of a
+/// second per size.
+pub fn count_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
+    Budget {
+        time: Some(std::time::Duration::from_millis(250)),
+        nodes: None,
+        models: None,
+        cancel,
+        progress: None,
+    }
+}
+
+/// A number of isomorphism classes at one size: exact, or a proved lower bound.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct CountBound {
+    /// The number.
+    pub value: u128,
+    /// Whether it is exact (else at least this many).
+    pub exact: bool,
+}
+
+impl std::fmt::Display for CountBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.exact {
+            write!(f, "{}", self.value)
+        } else {
+            write!(f, "at least {}", self.value)
+        }
+    }
+}
+
+/// A class invariant that tells two theories apart: what "different" rests on. Theories that are
+/// the same class through definitions (a renaming, swapped arguments, terms or formulas both
+/// ways) have, for every size, the same number of models up to isomorphism, since reading a
+/// model through the definitions is a bijection that keeps isomorphism and the universe.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "invariant", rename_all = "snake_case")]
+pub enum Invariant {
+    /// The numbers of models up to isomorphism differ at `sizes`.
+    Spectrum {
+        /// The size (one per sort).
+        sizes: Vec<u32>,
+        /// The first theory's number of classes there.
+        a: CountBound,
+        /// The second theory's.
+        b: CountBound,
+    },
+    /// `stronger` implies `weaker` under a renaming of symbols that is a bijection, so each
+    /// class of `stronger` is a class of `weaker`; and the witness, a model of `weaker`, is not a
+    /// model of `stronger`, so `weaker` has strictly more classes at the witness's size.
+    Inclusion {
+        /// The theory proved to imply the other.
+        stronger: String,
+        /// The theory with more classes at the witness's size.
+        weaker: String,
+        /// `weaker`'s symbols → `stronger`'s.
+        map: SymbolMap,
+        /// `stronger`'s proofs of `weaker`'s axioms.
+        proofs: Vec<AxiomProof>,
+        /// A model of `weaker` violating an axiom of `stronger` (read through the map).
+        witness: Box<Witness>,
+    },
+}
+
+impl Invariant {
+    /// One line: what differs, and where (`a` and `b` name the theories compared).
+    pub fn describe(&self, a: &str, b: &str) -> String {
+        match self {
+            Invariant::Spectrum { sizes, a: x, b: y } => format!(
+                "{a} has {x} model(s) of size {} up to isomorphism and {b} has {y}; the same class through any definitions would have the same number",
+                sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×")
+            ),
+            Invariant::Inclusion { stronger, weaker, proofs, witness, .. } => format!(
+                "{stronger} implies {weaker} under a renaming of symbols ({}), and a model of {weaker} of size {} violates {stronger}'s axiom {}, so {weaker} has more models of that size up to isomorphism",
+                proof_counts(proofs),
+                sizes(&witness.model),
+                witness.axiom
+            ),
+        }
     }
 }
 
@@ -187,14 +354,14 @@ pub enum Relation {
         /// Every axiom of each, and how the other proves it.
         proofs: Vec<AxiomProof>,
     },
-    /// Under every renaming of one signature onto the other, some model of one theory is not a
-    /// model of the other; the witness is the one for the first renaming. (No swap of arguments
-    /// was shown to make them the same class either, but not every swap need have been refuted.)
+    /// Different classes, shown by a class invariant that differs ([`Invariant`]).
     Different {
-        /// How many renamings were refuted (every one that fits).
-        renamings: usize,
-        /// The first renaming's countermodel.
-        witness: Box<Witness>,
+        /// The first theory's name.
+        a: String,
+        /// The second theory's name.
+        b: String,
+        /// What tells them apart.
+        invariant: Invariant,
     },
     /// The second theory with the arguments of the binary operations `swapped` (`x f y` read as
     /// `y f x`) is related to the first as `relation` says (equal or equivalent). Swapping
@@ -234,8 +401,7 @@ pub enum Relation {
 }
 
 impl Relation {
-    /// Whether the two theories are the same class up to renaming (equal or equivalent), or up
-    /// to renaming and swapped arguments.
+    /// Whether the two theories were shown the same class (with proofs).
     pub fn same_class(&self) -> bool {
         match self {
             Relation::Equal
@@ -252,9 +418,8 @@ impl Relation {
         match self {
             Relation::Equal => "equal up to renaming (the same canonical form)".into(),
             Relation::Equivalent { proofs, .. } => format!("equivalent: each proves the other's axioms ({})", proof_counts(proofs)),
-            Relation::Different { renamings, witness } => {
-                let under = if *renamings > 1 { format!(" (and under each of the other {} renamings)", renamings - 1) } else { String::new() };
-                format!("different: a model of {} of size {} violates {}'s axiom {}{under}", witness.model_of, sizes(&witness.model), witness.not_model_of, witness.axiom)
+            Relation::Different { a, b, invariant } => {
+                format!("different: {}", invariant.describe(a, b))
             }
             Relation::Transposed { swapped, then } => format!("the same class with the arguments of {} swapped (x f y read as y f x, a definition that can be undone), then {}", swapped.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "), then.describe()),
             Relation::Defined { rich, lean, definitions, proofs, .. } => {
@@ -527,34 +692,132 @@ pub fn inverse(map: &SymbolMap) -> SymbolMap {
 /// [`relate`]: every subset of them is tried, so 15 variants at most.
 pub const MAX_SWAPPED: usize = 4;
 
-/// Compares `a` and `b` as classes of structures ([`Relation`]): up to renaming first
-/// (`relate_by_renaming`); when that does not show them the same class, again with the
-/// arguments of each nonempty set of `b`'s binary operations swapped (those whose two arguments
-/// share a sort, at most [`MAX_SWAPPED`] of them), so that a theory is not told apart from the
-/// mirror image or parastrophe of another. Each swap gets an eighth of `opts.timeout` per axiom
-/// (there are up to 15); a swap left unsettled does not change the answer, which is then about
-/// renamings only, as "different" always says. Sides with exact model counts that differ at
-/// some size skip the swaps: swapping arguments keeps the number of models of each size.
+/// At most this many renamings refuted in one direction only are tried for the other direction
+/// by [`relate`], looking for an [`Invariant::Inclusion`]: each is a proof attempt.
+const MAX_INCLUSION_ATTEMPTS: usize = 3;
+
+/// Compares `a` and `b` as classes of structures ([`Relation`]). This is the one comparison
+/// every command and the agent make, so they give one verdict for one pair:
+/// 1. the same canonical form: equal;
+/// 2. counts that differ at some size ([`Side::spectrum_difference`]): different;
+/// 3. a renaming of symbols, then swapped arguments of some binary operations (mirror images,
+///    parastrophes), then definitions of the extra operations of one ([`through_definitions`]),
+///    then definitions both ways ([`super::interpretation`]), each with proofs: the same class;
+/// 4. a renaming proved to carry one theory into the other while a model of the other violates
+///    it: different ([`Invariant::Inclusion`]);
+/// 5. otherwise unknown, saying what was tried and up to which size the spectra agree.
+///
+/// "Different" rests on a class invariant only. A model of one theory that violates the other
+/// under every renaming proves nothing about the classes (Boolean rings and Boolean algebras
+/// are one class, and no renaming shows it), so it goes into the unknown's reason. A larger
+/// budget (`opts.timeout`, more counts) can turn an unknown into a verdict; since every verdict
+/// rests on proofs or exact counts, it can never flip one.
 pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
-    let plain = relate_with_swaps(a, b, opts)?;
-    if plain.same_class() || a.counts_differ(b).is_some() {
-        return Ok(plain);
+    let (ta, tb) = (a.theory, b.theory);
+    if let Ok(true) = equal_up_to_renaming(ta, tb) {
+        return Ok(Relation::Equal);
     }
-    Ok(super::interpretation::by_interpretation(a, b, opts)?.unwrap_or(plain))
+    if let Some(invariant) = a.spectrum_difference(b) {
+        return Ok(different(ta, tb, invariant));
+    }
+    let mut tried = Vec::new();
+    let mut one_way = Vec::new();
+    if same_shape(ta, tb) {
+        match relate_by_renaming(a, b, opts)? {
+            Renamed::Same(r) => return Ok(r),
+            Renamed::Not {
+                reason,
+                refuted_one_way,
+            } => {
+                tried.push(reason);
+                one_way = refuted_one_way;
+            }
+        }
+        if let Some(r) = relate_with_swaps(a, b, opts)? {
+            return Ok(r);
+        }
+        if opts.swaps {
+            tried.push("no swap of the arguments of binary operations was shown to help".into());
+        }
+    } else if let Some(r) = through_definitions(a, b, opts)? {
+        return Ok(r);
+    }
+    if let Some(r) = super::interpretation::by_interpretation(a, b, opts)? {
+        return Ok(r);
+    }
+    tried.push(
+        "no definitions of each theory's symbols in the other's were found and proved".into(),
+    );
+    for (map, witness) in one_way.into_iter().take(MAX_INCLUSION_ATTEMPTS) {
+        if let Some(invariant) = inclusion(a, b, &map, witness, opts)? {
+            return Ok(different(ta, tb, invariant));
+        }
+    }
+    let agree = a.agreeing_sizes(b);
+    let spectra = match agree.last() {
+        Some(n) => format!(
+            "the numbers of models agree at every size compared, up to {}",
+            n.iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join("×")
+        ),
+        None => "no size has exact counts on both sides".into(),
+    };
+    Ok(Relation::Unknown {
+        reason: format!("{spectra}; {}", tried.join("; ")),
+    })
 }
 
-/// [`relate_by_renaming`], then with the arguments of some of `b`'s binary operations swapped.
-fn relate_with_swaps(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
-    let plain = relate_by_renaming(a, b, opts)?;
+fn different(a: &Theory, b: &Theory, invariant: Invariant) -> Relation {
+    Relation::Different {
+        a: a.name.clone(),
+        b: b.name.clone(),
+        invariant,
+    }
+}
+
+/// The strict inclusion that `witness` (a model of one side violating the other side's axioms
+/// under `map`, `b`'s symbols → `a`'s) suggests, if the other direction is proved: the theory
+/// the witness belongs to is then implied by the other and has more classes at its size.
+fn inclusion(
+    a: &Side,
+    b: &Side,
+    map: &SymbolMap,
+    witness: Box<Witness>,
+    opts: &Options,
+) -> Result<Option<Invariant>, FinderError> {
+    let (weaker, stronger, to_stronger) = if witness.model_of == a.theory.name {
+        (a.theory, b.theory, inverse(map))
+    } else {
+        (b.theory, a.theory, map.clone())
+    };
+    // `stronger` must prove every axiom of `weaker`, read through the map.
+    let Some(goals) = goals(weaker, stronger, &to_stronger) else {
+        return Ok(None);
+    };
+    Ok(
+        match prove_goals(stronger, weaker, &goals, &to_stronger, opts)? {
+            Outcome::Proved(proofs) => Some(Invariant::Inclusion {
+                stronger: stronger.name.clone(),
+                weaker: weaker.name.clone(),
+                map: to_stronger,
+                proofs,
+                witness,
+            }),
+            _ => None,
+        },
+    )
+}
+
+/// `relate_by_renaming` with the arguments of each nonempty set of `b`'s binary operations
+/// swapped (those whose two arguments share a sort, at most [`MAX_SWAPPED`] of them), so that a
+/// theory is not told apart from the mirror image or parastrophe of another. Each swap gets an
+/// eighth of `opts.timeout` per axiom (there are up to 15). The relation when one is shown.
+fn relate_with_swaps(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relation>, FinderError> {
     let ops = swappable(b.theory);
-    if !opts.swaps
-        || plain.same_class()
-        || !same_shape(a.theory, b.theory)
-        || ops.is_empty()
-        || ops.len() > MAX_SWAPPED
-        || a.counts_differ(b).is_some()
-    {
-        return Ok(plain);
+    if !opts.swaps || ops.is_empty() || ops.len() > MAX_SWAPPED {
+        return Ok(None);
     }
     let quick = Options {
         timeout: opts.timeout / 8,
@@ -576,20 +839,20 @@ fn relate_with_swaps(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fin
                 .map(|m| swapped_model(b.theory, m, &swap))
                 .collect(),
             counts: b.counts.clone(),
+            at_least: b.at_least.clone(),
         };
-        let r = relate_by_renaming(a, &side, &quick)?;
-        if r.same_class() {
+        if let Renamed::Same(r) = relate_by_renaming(a, &side, &quick)? {
             let swapped = swap
                 .iter()
                 .map(|f| b.theory.sig.func_decl(*f).name.clone())
                 .collect();
-            return Ok(Relation::Transposed {
+            return Ok(Some(Relation::Transposed {
                 swapped,
                 then: Box::new(r),
-            });
+            }));
         }
     }
-    Ok(plain)
+    Ok(None)
 }
 
 /// The binary operations of `t` whose two arguments have the same sort.
@@ -629,54 +892,45 @@ fn swapped_model(t: &Theory, m: &Structure, ops: &[FuncId]) -> Structure {
     out
 }
 
-/// Compares `a` and `b` as classes of structures up to renaming. Equal canonical
-/// forms settle it at once; otherwise, for each renaming of `b`'s symbols onto `a`'s, a small
-/// model of either side that violates the other's axioms rules the renaming out, and the prover
-/// (within `opts` per axiom) tries the renamings left, in both directions. Theories whose
-/// signatures cannot be renamed onto each other are compared through definitions
-/// ([`through_definitions`]), and are otherwise "unknown".
-fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderError> {
+/// What comparing two theories of the same shape under renamings of symbols showed.
+enum Renamed {
+    /// The same class (equal or equivalent under one renaming).
+    Same(Relation),
+    /// Not shown the same class under any renaming.
+    Not {
+        /// What was tried, for the unknown's reason.
+        reason: String,
+        /// Renamings (`b`'s symbols → `a`'s) under which a model of one side violates the other
+        /// while the other direction was not refuted, each with that model: candidates for a
+        /// strict inclusion.
+        refuted_one_way: Vec<(SymbolMap, Box<Witness>)>,
+    },
+}
+
+/// Compares `a` and `b`, whose signatures have the same shape, up to renaming. For each renaming
+/// of `b`'s symbols onto `a`'s, a small model of either side that violates the other's axioms
+/// rules the renaming out as an equivalence, and the prover (within `opts` per axiom) tries the
+/// renamings left, in both directions.
+fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Renamed, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
-    if let Ok(true) = equal_up_to_renaming(ta, tb) {
-        return Ok(Relation::Equal);
-    }
-    if !same_shape(ta, tb) {
-        let differ = format!(
-            "the signatures differ ({} has {} symbol(s) in {} sort(s), {} has {} in {})",
-            ta.name,
-            ta.sig.funcs.len() + ta.sig.rels.len(),
-            ta.sig.sorts.len(),
-            tb.name,
-            tb.sig.funcs.len() + tb.sig.rels.len(),
-            tb.sig.sorts.len()
-        );
-        let not_shown = || Relation::Unknown {
-            reason: format!("{differ}, and no definitions were shown to make one the other"),
-        };
-        return Ok(through_definitions(a, b, opts)?.unwrap_or_else(not_shown));
-    }
     let maps = renamings(tb, ta);
-    if maps.is_empty() {
-        return Ok(Relation::Unknown {
-            reason: "no renaming of one signature onto the other keeps the arities".into(),
-        });
-    }
     let mut refuted = 0;
-    let mut first_refutation = None;
+    let mut refuted_one_way = Vec::new();
     let mut open = Vec::new();
     for map in &maps {
         let back = inverse(map);
         let (Some(b_in_a), Some(a_in_b)) = (goals(tb, ta, map), goals(ta, tb, &back)) else {
             continue;
         };
-        match small_countermodel(a, tb, &b_in_a, map)
-            .or_else(|| small_countermodel(b, ta, &a_in_b, &back))
-        {
-            Some(w) => {
+        let a_not_b = small_countermodel(a, tb, &b_in_a, map);
+        let b_not_a = small_countermodel(b, ta, &a_in_b, &back);
+        match (a_not_b, b_not_a) {
+            (None, None) => open.push((map, back, b_in_a, a_in_b)),
+            (Some(w), None) | (None, Some(w)) => {
                 refuted += 1;
-                first_refutation.get_or_insert(w);
+                refuted_one_way.push((map.clone(), w));
             }
-            None => open.push((map, back, b_in_a, a_in_b)),
+            (Some(_), Some(_)) => refuted += 1,
         }
     }
     let mut reason = None;
@@ -691,7 +945,7 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
                 Outcome::Proved(p) => proofs.extend(p),
                 Outcome::Refuted(w) => {
                     refuted += 1;
-                    first_refutation.get_or_insert(w);
+                    refuted_one_way.push(((*map).clone(), w));
                     settled = false;
                     break;
                 }
@@ -703,29 +957,32 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Relation, Fi
             }
         }
         if settled {
-            return Ok(Relation::Equivalent {
+            return Ok(Renamed::Same(Relation::Equivalent {
                 map: (*map).clone(),
                 proofs,
-            });
+            }));
         }
     }
-    Ok(match (reason, first_refutation) {
-        (None, Some(witness)) => Relation::Different {
-            renamings: refuted,
-            witness,
-        },
-        (Some(why), _) => Relation::Unknown { reason: why },
-        (None, None) => Relation::Unknown {
-            reason: "no renaming of one signature onto the other fits".into(),
-        },
+    let mut said = format!(
+        "under {refuted} of the {} renaming(s) of symbols a model of one theory is not a model of the other (which does not rule out other definitions)",
+        maps.len()
+    );
+    if let Some(why) = reason {
+        said.push_str(&format!("; under another, {why}"));
+    }
+    Ok(Renamed::Not {
+        reason: said,
+        refuted_one_way,
     })
 }
 
-/// [`relate`] with the small models found here: every class up to size 3 within
-/// [`side_budget`].
+/// [`relate`] on sides made by the one budget rule, [`Side::for_comparison`].
 pub fn relate_theories(a: &Theory, b: &Theory, opts: &Options) -> Result<Relation, FinderError> {
-    let budget = side_budget(opts.cancel.clone());
-    relate(&Side::new(a, 3, &budget)?, &Side::new(b, 3, &budget)?, opts)
+    relate(
+        &Side::for_comparison(a, opts.cancel.clone())?,
+        &Side::for_comparison(b, opts.cancel.clone())?,
+        opts,
+    )
 }
 
 #[cfg(test)]
@@ -756,26 +1013,69 @@ mod tests {
         let semigroup =
             th("theory S\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x");
         let r = relate_theories(&left, &semigroup, &opts()).unwrap();
-        let Relation::Different { witness, .. } = &r else {
+        // Commutative semigroups with a constant have more models of order 2 (the constant need
+        // not be an identity): a class invariant, not merely a model violating the other.
+        let Relation::Different {
+            invariant: Invariant::Spectrum { sizes, a, b },
+            ..
+        } = &r
+        else {
             panic!("the identity law does not follow: {r:?}")
         };
-        assert_eq!(
-            (
-                witness.model_of.as_str(),
-                witness.not_model_of.as_str(),
-                witness.axiom.as_str()
-            ),
-            ("S", "L", "l")
-        );
-        assert!(eval::check(&semigroup, &witness.model).is_ok());
+        assert_eq!(sizes, &vec![2]);
+        assert!(a.exact && b.exact && a.value < b.value, "{r:?}");
+        // Signatures of different shapes are told apart by the same invariant.
         let other = th("theory O\nfunc + : 2\naxiom a: (x+y)+z = x+(y+z)");
         assert!(
             matches!(
                 relate_theories(&left, &other, &opts()).unwrap(),
-                Relation::Unknown { .. }
+                Relation::Different {
+                    invariant: Invariant::Spectrum { .. },
+                    ..
+                }
             ),
-            "different signatures"
+            "semigroups have more models of order 2 than commutative monoids"
         );
+    }
+
+    #[test]
+    fn a_renaming_countermodel_alone_never_makes_two_classes_different() {
+        // Reflexive and irreflexive relations are one class through definitions (drop or add
+        // the diagonal), with equal spectra, while under the only renaming each one's models
+        // violate the other's axiom.
+        let (r, i) = (
+            catalogue("reflexive_relation"),
+            catalogue("irreflexive_relation"),
+        );
+        let rel = relate_theories(&r, &i, &opts()).unwrap();
+        assert!(!matches!(rel, Relation::Different { .. }), "{rel:?}");
+    }
+
+    #[test]
+    fn groups_and_abelian_groups_agree_to_order_5_and_differ_by_a_strict_inclusion() {
+        let group = birkhoff_engine::seeds::load("group").unwrap();
+        let abelian = birkhoff_engine::seeds::load("abelian_group").unwrap();
+        let r = relate_theories(&group, &abelian, &opts()).unwrap();
+        let Relation::Different {
+            invariant:
+                Invariant::Inclusion {
+                    stronger,
+                    weaker,
+                    witness,
+                    ..
+                },
+            ..
+        } = &r
+        else {
+            panic!("S3 is a group and not abelian: {r:?}")
+        };
+        assert_eq!(
+            (stronger.as_str(), weaker.as_str()),
+            (abelian.name.as_str(), group.name.as_str())
+        );
+        assert_eq!(witness.model.sizes, vec![6]);
+        assert!(eval::check(&group, &witness.model).is_ok());
+        assert!(eval::check(&abelian, &witness.model).is_err());
     }
 
     #[test]
