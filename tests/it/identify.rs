@@ -477,3 +477,21 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Issue 55: a many-sorted seed and its own TPTP round trip (sorts and symbols renamed: `K` as
+/// `k`, `+` as `plus`) are one class; renamings read each sort as one sort of the other.
+#[test]
+fn equiv_matches_many_sorted_seeds_with_their_tptp_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    for seed in ["vector_space", "inner_product_space", "lie_algebra"] {
+        let out = birkhoff(&["export", seed, "--to", "tptp"]);
+        assert_eq!(out.status.code(), Some(0), "{seed}");
+        let file = write(
+            dir.path(),
+            &format!("{seed}.p"),
+            &String::from_utf8_lossy(&out.stdout),
+        );
+        let v = json_of(&birkhoff(&["equiv", &file, seed, "--json"]));
+        assert_eq!(v["same_class"], true, "{seed}: {}", v["summary"]);
+    }
+}

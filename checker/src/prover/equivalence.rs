@@ -17,7 +17,7 @@ use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
-use birkhoff_engine::moves::transfer::{carried, maps, SymbolMap, MAX_MAPS};
+use birkhoff_engine::moves::transfer::{carried, maps_across_sorts, SymbolMap, MAX_MAPS};
 use birkhoff_engine::signature::FuncId;
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
@@ -462,9 +462,8 @@ pub(super) fn same_names(t: &Theory) -> SymbolMap {
         .collect()
 }
 
-/// Every map of `weaker`'s symbols into `stronger`'s that fits (same arities), the map by equal
-/// names first when it fits; at most [`MAX_MAPS`]. Many-sorted theories get only the map by
-/// names.
+/// Every map of `weaker`'s symbols into `stronger`'s that fits (same arities, sorts read one to
+/// one), the map by equal names first when it fits; at most [`MAX_MAPS`].
 fn renamings(weaker: &Theory, stronger: &Theory) -> Vec<SymbolMap> {
     let by_names = same_names(weaker);
     let fits = |m: &SymbolMap| carried(weaker, stronger, m).is_some();
@@ -474,7 +473,7 @@ fn renamings(weaker: &Theory, stronger: &Theory) -> Vec<SymbolMap> {
         Vec::new()
     };
     out.extend(
-        maps(weaker, stronger, MAX_MAPS)
+        maps_across_sorts(weaker, stronger, MAX_MAPS)
             .into_iter()
             .filter(|m| *m != by_names),
     );

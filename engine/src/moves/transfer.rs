@@ -246,6 +246,10 @@ impl<'a> Pair<'a> {
     /// Every signature map [`maps`] lists that fits, in its order, with where the axioms land.
     pub(crate) fn landings(&self) -> &[Landing] {
         self.landings.get_or_init(|| {
+            // TRANSFER moves between one-sorted theories only, as `maps` says.
+            if !(self.source.sig.is_single_sorted() && self.target.sig.is_single_sorted()) {
+                return Vec::new();
+            }
             index_maps(self.source, self.target, MAX_MAPS)
                 .into_iter()
                 .filter_map(|(funcs, rels)| {
@@ -537,8 +541,19 @@ fn transfer_along(pair: &Pair, landing: &Landing, prefix: &str) -> Result<Derive
 }
 
 /// Every injective map of `source`'s symbols into `target`'s symbols of the same arity (both
-/// single-sorted), at most `limit` of them, in a fixed order.
+/// single-sorted), at most `limit` of them, in a fixed order: the maps TRANSFER moves along.
 pub fn maps(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
+    if !(source.sig.is_single_sorted() && target.sig.is_single_sorted()) {
+        return Vec::new();
+    }
+    maps_across_sorts(source, target, limit)
+}
+
+/// [`maps`] for theories with any number of sorts: every injective map of `source`'s symbols
+/// into `target`'s of the same arity that reads each sort of `source` as one sort of `target`,
+/// distinct sorts as distinct sorts (so a many-sorted theory is matched with a copy whose sorts
+/// and symbols are renamed), at most `limit`, in a fixed order.
+pub fn maps_across_sorts(source: &Theory, target: &Theory, limit: usize) -> Vec<SymbolMap> {
     index_maps(source, target, limit)
         .iter()
         .map(|(funcs, rels)| {
@@ -573,54 +588,91 @@ fn named<'a: 'b, 'b>(
 
 /// [`maps`] as indices: the image of each function symbol, and of each relation symbol.
 fn index_maps(source: &Theory, target: &Theory, limit: usize) -> Vec<(Vec<FuncId>, Vec<RelId>)> {
-    if !(source.sig.is_single_sorted() && target.sig.is_single_sorted()) {
+    if source.sig.sorts.len() != target.sig.sorts.len() {
         return Vec::new();
     }
-    // Symbols as (arity, is a function), functions first; a map picks a target index for each.
-    let kinds = |t: &Theory| -> Vec<(usize, bool)> {
+    // Symbols as (argument sorts, result sort for a function), functions first; a map picks a
+    // target index for each.
+    let kinds = |t: &Theory| -> Vec<(Vec<SortId>, Option<SortId>)> {
         t.sig
             .funcs
             .iter()
-            .map(|d| (d.args.len(), true))
-            .chain(t.sig.rels.iter().map(|d| (d.args.len(), false)))
+            .map(|d| (d.args.clone(), Some(d.result)))
+            .chain(t.sig.rels.iter().map(|d| (d.args.clone(), None)))
             .collect()
     };
     let (from, to) = (kinds(source), kinds(target));
     let nf = (source.sig.funcs.len(), target.sig.funcs.len());
-    let mut out = Vec::new();
-    let mut cur: Vec<usize> = Vec::new();
-    #[allow(clippy::too_many_arguments)]
-    fn go(
-        i: usize,
-        from: &[(usize, bool)],
-        to: &[(usize, bool)],
-        nf: (usize, usize),
-        cur: &mut Vec<usize>,
-        out: &mut Vec<(Vec<FuncId>, Vec<RelId>)>,
-        limit: usize,
-    ) {
-        if out.len() >= limit {
+    let mut search = MapSearch {
+        from: &from,
+        to: &to,
+        nf,
+        limit,
+        cur: Vec::new(),
+        sorts: vec![None; source.sig.sorts.len()],
+        out: Vec::new(),
+    };
+    search.go(0);
+    search.out
+}
+
+/// The backtracking search of [`index_maps`]: symbol `i` of `from` goes to an unused symbol of
+/// `to` of the same kind whose sorts agree with the sort map so far (`sorts[s]` is the target
+/// sort of source sort `s`, one-to-one).
+struct MapSearch<'a> {
+    from: &'a [(Vec<SortId>, Option<SortId>)],
+    to: &'a [(Vec<SortId>, Option<SortId>)],
+    nf: (usize, usize),
+    limit: usize,
+    cur: Vec<usize>,
+    sorts: Vec<Option<SortId>>,
+    out: Vec<(Vec<FuncId>, Vec<RelId>)>,
+}
+
+impl MapSearch<'_> {
+    fn go(&mut self, i: usize) {
+        if self.out.len() >= self.limit {
             return;
         }
-        if i == from.len() {
-            let funcs = cur[..nf.0].iter().map(|&j| FuncId(j as u32)).collect();
-            let rels = cur[nf.0..]
+        if i == self.from.len() {
+            let funcs = self.cur[..self.nf.0]
                 .iter()
-                .map(|&j| RelId((j - nf.1) as u32))
+                .map(|&j| FuncId(j as u32))
                 .collect();
-            out.push((funcs, rels));
+            let rels = self.cur[self.nf.0..]
+                .iter()
+                .map(|&j| RelId((j - self.nf.1) as u32))
+                .collect();
+            self.out.push((funcs, rels));
             return;
         }
-        for j in 0..to.len() {
-            if !cur.contains(&j) && to[j] == from[i] {
-                cur.push(j);
-                go(i + 1, from, to, nf, cur, out, limit);
-                cur.pop();
+        let (args, result) = &self.from[i];
+        for j in 0..self.to.len() {
+            let (targs, tresult) = &self.to[j];
+            if self.cur.contains(&j)
+                || targs.len() != args.len()
+                || result.is_some() != tresult.is_some()
+            {
+                continue;
             }
+            let saved = self.sorts.clone();
+            let pairs = args.iter().zip(targs).chain(result.iter().zip(tresult));
+            let mut fits = true;
+            for (s, t) in pairs {
+                match self.sorts[s.0 as usize] {
+                    Some(prev) => fits &= prev == *t,
+                    None if self.sorts.contains(&Some(*t)) => fits = false,
+                    None => self.sorts[s.0 as usize] = Some(*t),
+                }
+            }
+            if fits {
+                self.cur.push(j);
+                self.go(i + 1);
+                self.cur.pop();
+            }
+            self.sorts = saved;
         }
     }
-    go(0, &from, &to, nf, &mut cur, &mut out, limit);
-    out
 }
 
 /// The most signature maps [`all`] tries for one pair of theories.
