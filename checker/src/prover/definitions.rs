@@ -117,7 +117,7 @@ pub fn through_definitions(
 
 /// The name of the `i`-th of `arity` variables: x, y, z, u, v, w as people write them, or x1,
 /// x2, … when there are more than six.
-fn var_name(i: usize, arity: usize) -> String {
+pub(super) fn var_name(i: usize, arity: usize) -> String {
     ["x", "y", "z", "u", "v", "w"]
         .get(i)
         .filter(|_| arity <= 6)
@@ -530,7 +530,7 @@ fn terms(sig: &Signature, ops: &[FuncId], vars: usize) -> Vec<Term> {
 }
 
 /// Every way to write `n` as an ordered sum of `parts` numbers ≥ 0.
-fn compositions(n: usize, parts: usize) -> Vec<Vec<usize>> {
+pub(super) fn compositions(n: usize, parts: usize) -> Vec<Vec<usize>> {
     if parts == 0 {
         return if n == 0 { vec![vec![]] } else { vec![] };
     }

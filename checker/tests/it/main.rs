@@ -13,6 +13,7 @@ mod etp;
 mod external;
 mod ground_truth;
 mod implied;
+mod interpretation;
 mod iso;
 mod ladr_differential;
 mod lex;
