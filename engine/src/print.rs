@@ -16,6 +16,9 @@ pub struct FormulaPrinter<'a> {
     pub annotate_sorts: bool,
     /// Overrides variable names (the fingerprint numbers them by first occurrence).
     pub rename: Option<&'a dyn Fn(VarId) -> String>,
+    /// Brackets every infix operand that is itself an infix application, whatever the
+    /// precedences: `(x * y) * z`, for readers who do not know the grammar's (a paper).
+    pub bracket_operands: bool,
 }
 
 /// Binding levels of formulas, loosest first.
@@ -46,6 +49,7 @@ impl<'a> FormulaPrinter<'a> {
             vars: &axiom.vars,
             annotate_sorts: !sig.is_single_sorted(),
             rename: None,
+            bracket_operands: false,
         }
     }
 
@@ -83,12 +87,12 @@ impl<'a> FormulaPrinter<'a> {
                     // that way: on the left if the operand's own symbol is left associative (the
                     // parser stops its right operand before this symbol), on the right if this
                     // symbol is right associative.
-                    let wrap_l = self
-                        .infix(l)
-                        .is_some_and(|(p, a)| p < prec || (p == prec && a != Assoc::Left));
-                    let wrap_r = self
-                        .infix(r)
-                        .is_some_and(|(p, _)| p < prec || (p == prec && assoc != Assoc::Right));
+                    let wrap_l = self.infix(l).is_some_and(|(p, a)| {
+                        self.bracket_operands || p < prec || (p == prec && a != Assoc::Left)
+                    });
+                    let wrap_r = self.infix(r).is_some_and(|(p, _)| {
+                        self.bracket_operands || p < prec || (p == prec && assoc != Assoc::Right)
+                    });
                     self.write_wrapped(out, l, wrap_l);
                     let _ = write!(out, " {} ", d.name);
                     self.write_wrapped(out, r, wrap_r);

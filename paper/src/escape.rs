@@ -4,10 +4,35 @@
 //! (operators, connectives, Greek letters) become math commands, accented Latin letters pass
 //! through to `inputenc`/T1 (which define them), and anything else is shown as its code point.
 
-/// Text for running prose (LaTeX text mode): every special escaped, every character safe.
+/// Text for running prose (LaTeX text mode): every special escaped, every character safe. A
+/// Markdown code span (`` `x * y` ``, as names and notes from the agent quote symbols and laws)
+/// is set as mathematics without its backticks; a backtick without a partner is shown as one.
 pub fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    let mut rest = s;
+    while let Some(open) = rest.find('`') {
+        for c in rest[..open].chars() {
+            push_text_char(&mut out, c);
+        }
+        let after = &rest[open + 1..];
+        match after
+            .find('`')
+            .filter(|&close| !after[..close].trim().is_empty())
+        {
+            Some(close) => {
+                let quoted = crate::math::Symbols::without_theory().math(after[..close].trim());
+                out.push_str("\\ensuremath{");
+                out.push_str(&quoted);
+                out.push('}');
+                rest = &after[close + 1..];
+            }
+            None => {
+                push_text_char(&mut out, '`');
+                rest = after;
+            }
+        }
+    }
+    for c in rest.chars() {
         push_text_char(&mut out, c);
     }
     out
@@ -270,6 +295,21 @@ mod tests {
             text(r"a_b & 50% #1 $x$ \ {y} ^ ~"),
             r"a\_b \& 50\% \#1 \$x\$ \textbackslash{} \{y\} \textasciicircum{} \textasciitilde{}"
         );
+    }
+
+    #[test]
+    fn a_code_span_is_mathematics_without_its_backticks() {
+        assert_eq!(
+            text("Semigroup with `*` unipotent"),
+            "Semigroup with \\ensuremath{\\cdot} unipotent"
+        );
+        assert_eq!(
+            text("adds `x * y = y * x`, keeps `inv`"),
+            "adds \\ensuremath{x \\cdot y = y \\cdot x}, keeps \\ensuremath{\\mathit{inv}}"
+        );
+        // A lone backtick, or an empty pair, is no code span: shown, never dropped.
+        assert_eq!(text("it`s"), "it\\textasciigrave{}s");
+        assert_eq!(text("a `` b"), "a \\textasciigrave{}\\textasciigrave{} b");
     }
 
     #[test]

@@ -83,6 +83,42 @@ pub struct Open {
     pub evidence: String,
 }
 
+/// Whether the literature was searched for the discovery, as the literature agent recorded it:
+/// a paper that cites nothing must say whether that is because nothing was found or because
+/// nobody looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiteratureSearch {
+    /// No search for this theory is recorded (`birkhoff literature` was not run on it).
+    NotRun,
+    /// Searched: how many times, and, per source, its last answer (a number of results, or why
+    /// it was skipped).
+    Run {
+        /// How many searches are recorded.
+        searches: usize,
+        /// Each source's last answer, by source key.
+        answers: std::collections::BTreeMap<String, String>,
+    },
+    /// The literature agent's state could not be read: why.
+    Unreadable(String),
+}
+
+impl LiteratureSearch {
+    /// What the literature agent recorded for subject `id`.
+    fn of(state: &birkhoff_literature::store::State, id: &str) -> LiteratureSearch {
+        let Some(subject) = state.subjects.get(id).filter(|s| !s.history.is_empty()) else {
+            return LiteratureSearch::NotRun;
+        };
+        let mut answers = std::collections::BTreeMap::new();
+        for row in &subject.history {
+            answers.extend(row.results.clone());
+        }
+        LiteratureSearch::Run {
+            searches: subject.history.len(),
+            answers,
+        }
+    }
+}
+
 /// What a paper is written from.
 #[derive(Clone, Debug)]
 pub struct Paper {
@@ -114,12 +150,14 @@ pub struct Paper {
     pub related: Vec<birkhoff_engine::catalogue::Info>,
     /// Confirmed references only (REF-NNN): the only ones a paper may cite.
     pub references: Vec<Reference>,
+    /// Whether the literature was searched at all.
+    pub literature: LiteratureSearch,
     /// What could not be included, and why (said in the paper too).
     pub omissions: Vec<String>,
 }
 
 /// Finds the discovery by record ID, name or alias (a discovery first when names repeat).
-fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
+pub(crate) fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
     if birkhoff_library::id::dir_of(discovery).is_some() {
         return match lib.get(discovery) {
             Ok(Record {
@@ -357,15 +395,19 @@ impl Paper {
             }
         }
 
-        let references = match birkhoff_literature::store::Store::new(lib.root()).load() {
-            Ok(state) => state.citable(&id).into_iter().cloned().collect(),
-            Err(e) => {
-                omissions.push(format!(
-                    "the literature agent's references could not be read: {e}"
-                ));
-                Vec::new()
-            }
-        };
+        let (references, literature) =
+            match birkhoff_literature::store::Store::new(lib.root()).load() {
+                Ok(state) => (
+                    state.citable(&id).into_iter().cloned().collect(),
+                    LiteratureSearch::of(&state, &id),
+                ),
+                Err(e) => {
+                    omissions.push(format!(
+                        "the literature agent's references could not be read: {e}"
+                    ));
+                    (Vec::new(), LiteratureSearch::Unreadable(e))
+                }
+            };
         let related = related_entries(&derivation);
         Ok(Paper {
             id,
@@ -381,6 +423,7 @@ impl Paper {
             open,
             related,
             references,
+            literature,
             omissions,
         })
     }

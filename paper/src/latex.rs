@@ -4,13 +4,14 @@
 //! arranges fragments that are already safe).
 
 use crate::escape::text;
-use crate::gather::{Paper, ShownModel};
+use crate::gather::{LiteratureSearch, Paper, ShownModel};
 use crate::math::Symbols;
 use crate::tables::cayley;
 use birkhoff_checker::{
     prover::readable::{Chain, ReadableProof, Reason},
     sizes_label, Count, Status,
 };
+use birkhoff_engine::Structure;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -97,8 +98,11 @@ impl Paper {
                         "\\textsf{{{}}}: {}",
                         text(&a.name),
                         m(&sym.math(
-                            &birkhoff_engine::print::FormulaPrinter::new(&self.theory.sig, a)
-                                .formula(&a.formula)
+                            &birkhoff_engine::print::FormulaPrinter {
+                                bracket_operands: true,
+                                ..birkhoff_engine::print::FormulaPrinter::new(&self.theory.sig, a)
+                            }
+                            .formula(&a.formula)
                         ))
                     )
                 })
@@ -138,21 +142,7 @@ impl Paper {
             } else {
                 "These laws do not follow from the axioms: each fails in the countermodel shown, which the evaluator checked.".into()
             },
-            refuted: self
-                .refuted
-                .iter()
-                .map(|r| RefutedPart {
-                    statement: format!(
-                        "The law {} does not hold in every model. ({})",
-                        m(&sym.math(&r.statement)),
-                        text(&r.evidence)
-                    ),
-                    countermodel: r.countermodel.as_ref().map_or_else(
-                        || "The countermodel's record could not be read.".to_string(),
-                        |s| format!("\\noindent {}", cayley(&self.theory.sig, s)),
-                    ),
-                })
-                .collect(),
+            refuted: self.refuted_parts(&sym),
             open_intro: if self.open.is_empty() && self.patterns.is_empty() {
                 "None.".into()
             } else {
@@ -201,6 +191,45 @@ impl Paper {
         // The template is part of the program and its context always has every field: a failure
         // here is a bug, reported in the document rather than as a half-written file.
         rendered.unwrap_or_else(|e| format!("\\documentclass{{article}}\\begin{{document}}The paper template failed: {}\\end{{document}}\n", text(&e.to_string())))
+    }
+
+    /// Each refuted law with its countermodel. A countermodel is typeset once: as one of the
+    /// small models shown, or as the next numbered countermodel; a law it also refutes names it.
+    fn refuted_parts(&self, sym: &Symbols) -> Vec<RefutedPart> {
+        let mut typeset: Vec<&Structure> = Vec::new();
+        let mut parts = Vec::with_capacity(self.refuted.len());
+        for r in &self.refuted {
+            let countermodel = match &r.countermodel {
+                None => "The countermodel's record could not be read.".to_string(),
+                Some(s) => {
+                    if let Some(k) = self.models.iter().position(|sm| sm.structure == *s) {
+                        format!(
+                            "\\noindent It fails in Model {} of Section~\\ref{{sec:models}}.",
+                            k + 1
+                        )
+                    } else if let Some(k) = typeset.iter().position(|t| *t == s) {
+                        format!("\\noindent It fails in Countermodel {} above.", k + 1)
+                    } else {
+                        typeset.push(s);
+                        format!(
+                            "\\noindent\\textbf{{Countermodel {}}} (size {}).\\par\\noindent {}",
+                            typeset.len(),
+                            sizes_label(&s.sizes),
+                            cayley(&self.theory.sig, s)
+                        )
+                    }
+                }
+            };
+            parts.push(RefutedPart {
+                statement: format!(
+                    "The law {} does not hold in every model. ({})",
+                    m(&sym.math(&r.statement)),
+                    text(&r.evidence)
+                ),
+                countermodel,
+            });
+        }
+        parts
     }
 
     fn abstract_text(&self) -> String {
@@ -291,7 +320,7 @@ impl Paper {
         } else {
             format!(" ({})", text(&self.theory.doc))
         };
-        format!("A \\emph{{{}}}{doc} is a structure{sorts} with {} satisfying the following axioms (free variables are universally quantified):", text(&self.record.name), if symbols.is_empty() { "no symbols".into() } else { symbols.join(", ") })
+        format!("A \\emph{{{}}}{doc} is a structure{sorts} with {} satisfying the following axioms (free variables are universally quantified, and every term is written with all its brackets: no operation is taken to be associative unless an axiom says so):", text(&self.record.name), if symbols.is_empty() { "no symbols".into() } else { symbols.join(", ") })
     }
 
     fn identity(&self) -> String {
@@ -466,7 +495,23 @@ impl Paper {
 
     fn related(&self) -> String {
         if self.references.is_empty() {
-            return "No reference about this theory has been confirmed by a lookup by identifier, so none is cited. (Unconfirmed candidates are never cited.)".into();
+            return match &self.literature {
+                LiteratureSearch::NotRun => "The literature was not searched for this theory: no search by Birkhoff's literature agent is recorded for it (it runs only when asked, as \\texttt{birkhoff literature}, and needs network access). So nothing is cited, and nothing in this paper claims the theory is new to the literature.".into(),
+                LiteratureSearch::Unreadable(_) => "The literature agent's records could not be read (see below), so it is not known whether the literature was searched; nothing is cited, and nothing in this paper claims the theory is new to the literature.".into(),
+                LiteratureSearch::Run { searches, answers } => {
+                    let answered = answers.values().filter(|a| !a.starts_with("skipped")).count();
+                    let sources: Vec<String> = answers
+                        .iter()
+                        .map(|(source, answer)| format!("{} ({})", text(source), text(answer)))
+                        .collect();
+                    let times = if *searches == 1 { "once".to_string() } else { format!("{searches} times") };
+                    if answered == 0 {
+                        format!("The literature agent tried to search for this theory {times}, but no source answered: {}. The literature was therefore not searched, nothing is cited, and nothing in this paper claims the theory is new to the literature.", sources.join(", "))
+                    } else {
+                        format!("The literature agent searched for this theory {times} (last answers: {}) and no reference was confirmed by a lookup by identifier, so none is cited. (Unconfirmed candidates are never cited.)", sources.join(", "))
+                    }
+                }
+            };
         }
         let keys: Vec<String> = self
             .references

@@ -3,9 +3,10 @@
 //!
 //! [`Paper::gather`] reads everything about one discovery from the library (its theory, spectrum,
 //! models, conjectures with their stored proofs and countermodels, derivation and confirmed
-//! references); [`Paper::to_latex`] and [`Paper::to_bibtex`] write it; [`Paper::write`] puts
-//! OUTPUT.tex, references.bib and, when asked and possible, OUTPUT.pdf in a directory, each file
-//! atomically. Every text that comes from the library passes through one escape function
+//! references), after [`try_open_conjectures`] has tried to refute each open conjecture in the
+//! models held and by a short countermodel search; [`Paper::to_latex`] and [`Paper::to_bibtex`]
+//! write it; [`Paper::write`] puts OUTPUT.tex, references.bib and, when asked and possible,
+//! OUTPUT.pdf in a directory, each file atomically. Every text that comes from the library passes through one escape function
 //! ([`escape::text`]), every formula through one printer ([`math::Symbols::math`]), so that a
 //! name made of TeX's special characters or of any unicode cannot break the compile. Proofs are
 //! typeset only when they re-check from their own text (`readable::recheck`), and only
@@ -19,10 +20,12 @@ mod gather;
 mod latex;
 pub mod math;
 mod tables;
+mod trial;
 
 pub use compile::{Compiled, LatexError};
-pub use gather::{best_discovery, Paper};
+pub use gather::{best_discovery, LiteratureSearch, Paper};
 use std::path::{Path, PathBuf};
+pub use trial::{try_open_conjectures, Trial, Tried};
 
 /// The paper's file name, as the issue names it; references.bib and OUTPUT.pdf sit beside it.
 pub const TEX_FILE: &str = "OUTPUT.tex";

@@ -13,8 +13,10 @@
 //! - **literature**: the literature agent's search (`birkhoff_literature::search`) when the
 //!   network is there; its LITERATURE.md is copied in and each confirmed reference becomes a
 //!   lead;
-//! - **writing**: OUTPUT.tex and references.bib through the paper crate
-//!   (`birkhoff_paper::Paper::gather` and `write`), compiled when pdflatex is installed.
+//! - **writing**: the open conjectures tried once more for a small countermodel
+//!   (`birkhoff_paper::try_open_conjectures`), then OUTPUT.tex and references.bib through the
+//!   paper crate (`birkhoff_paper::Paper::gather` and `write`), compiled when pdflatex is
+//!   installed.
 //!
 //! Each step adds an attempt record saying what it did and how it went.
 
@@ -268,6 +270,7 @@ pub fn run(
             ws,
             &meta,
             birkhoff_paper::Compile::IfInstalled,
+            opts,
             progress,
         )?),
         Phase::Done => None,
@@ -358,9 +361,28 @@ fn writing(
     ws: &Workspace,
     meta: &Meta,
     compile: birkhoff_paper::Compile,
+    opts: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Attempt> {
-    use birkhoff_paper::Compiled;
+    use birkhoff_paper::{Compiled, Tried};
+    // The paper calls a conjecture open only after a short try at refuting it.
+    let trial = birkhoff_paper::Trial {
+        cancel: opts.cancel.clone(),
+        ..birkhoff_paper::Trial::default()
+    };
+    let tried = birkhoff_paper::try_open_conjectures(lib, &meta.theory_id, &trial)
+        .map_err(|e| Error::Step(format!("writing: {e}")))?;
+    for t in &tried {
+        if let Tried::Refuted {
+            statement, sizes, ..
+        } = t
+        {
+            progress(&format!(
+                "writing: {statement} refuted by a countermodel of size {}",
+                birkhoff_checker::sizes_label(sizes)
+            ));
+        }
+    }
     progress(&format!("writing: OUTPUT.tex for {}", meta.discovery));
     let out = write_paper(lib, ws, meta, compile)?;
     let (outcome, how) = match &out.compiled {

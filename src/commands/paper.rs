@@ -7,7 +7,7 @@
 use super::library::LibraryArg;
 use crate::output::print_json;
 use crate::Outcome;
-use birkhoff_paper::{Compile, Compiled, Paper};
+use birkhoff_paper::{Compile, Compiled, Paper, Tried};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    let lib = a.library.open()?;
+    let mut lib = a.library.open()?;
     let discovery = match a.discovery {
         Some(d) => d,
         None => birkhoff_paper::best_discovery(&lib)?.ok_or_else(|| {
@@ -47,6 +47,32 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             )
         })?,
     };
+    // A conjecture is called open only after a short try at refuting it.
+    let trial = birkhoff_paper::Trial {
+        cancel: Some(crate::interrupt::flag()),
+        ..birkhoff_paper::Trial::default()
+    };
+    let tried = birkhoff_paper::try_open_conjectures(&mut lib, &discovery, &trial)?;
+    if !json {
+        for t in &tried {
+            if let Tried::Refuted {
+                statement,
+                sizes,
+                in_hand,
+            } = t
+            {
+                let how = if *in_hand {
+                    "a stored model"
+                } else {
+                    "a countermodel search"
+                };
+                eprintln!(
+                    "refuted before writing: {statement} (a countermodel of size {}, from {how})",
+                    birkhoff_checker::sizes_label(sizes)
+                );
+            }
+        }
+    }
     let paper = Paper::gather(&lib, &discovery)?;
     let dir = a
         .out
@@ -78,6 +104,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             "compiled": status,
             "errors": errors,
             "theorems": paper.theorems.len(),
+            "refuted_before_writing": tried.iter().filter_map(|t| match t {
+                Tried::Refuted { statement, .. } => Some(statement.clone()),
+                Tried::StillOpen { .. } => None,
+            }).collect::<Vec<_>>(),
             "references": paper.references.iter().map(|r| r.number.clone()).collect::<Vec<_>>(),
         }));
     } else {

@@ -1,5 +1,6 @@
 //! The paper writer's tests, as one test binary: escaping and nasty names through pdflatex,
-//! confirmed references only, LaTeX errors with their lines, and typeset proofs that re-check.
+//! confirmed references only, LaTeX errors with their lines, typeset proofs that re-check, and
+//! what a referee would flag (brackets, open conjectures tried, countermodels once, related work).
 //!
 //! Tests that compile need pdflatex (and pdftotext). Without them a test says so and passes,
 //! unless `BIRKHOFF_REQUIRE_PDFLATEX=1` (set by `.ci/run`), which makes a missing pdflatex a
@@ -8,6 +9,7 @@
 mod compile;
 mod nasty;
 mod proofs;
+mod referee;
 mod references;
 
 use birkhoff_library::record::{Body, Record, TheoryRec};
@@ -24,6 +26,21 @@ pub fn pdflatex_or_skip(test: &str) -> bool {
     assert!(std::env::var("BIRKHOFF_REQUIRE_PDFLATEX").as_deref() != Ok("1"), "BIRKHOFF_REQUIRE_PDFLATEX=1 but pdflatex or pdftotext is missing (Debian: texlive-latex-base texlive-latex-recommended texlive-pictures poppler-utils)");
     eprintln!("SKIPPED {test}: needs pdflatex and pdftotext; set BIRKHOFF_REQUIRE_PDFLATEX=1 to make this a failure");
     false
+}
+
+/// The paper written into `dir` and compiled, as pdftotext reads it; `None` (after a note) when
+/// pdflatex is not installed. A paper that does not compile fails the test.
+pub fn compiled_text(paper: &birkhoff_paper::Paper, dir: &Path, test: &str) -> Option<String> {
+    if !pdflatex_or_skip(test) {
+        return None;
+    }
+    let out = paper
+        .write(dir, birkhoff_paper::Compile::IfInstalled)
+        .unwrap();
+    let birkhoff_paper::Compiled::Pdf(pdf) = out.compiled else {
+        panic!("did not compile: {:?}", out.compiled)
+    };
+    Some(pdf_text(&pdf))
 }
 
 /// The text of a PDF, by pdftotext.

@@ -1,0 +1,167 @@
+//! What a referee would flag in a paper (issue 55): a law that reads two ways in a magma, a
+//! conjecture called open that a small model refutes, one countermodel printed again and again,
+//! a silent "Related work", and Markdown backticks in the TeX. The discovery here is named and
+//! noted with code spans, as the agent names discoveries; it has four open conjectures, three of
+//! them false (two refuted by a model the library holds, one only by a search) and one true.
+
+use birkhoff_engine::{Structure, Theory};
+use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec};
+use birkhoff_library::Library;
+use birkhoff_literature::store::{HistoryRow, Store, SubjectState};
+use birkhoff_paper::{try_open_conjectures, Paper, Trial, Tried};
+use std::time::Duration;
+
+const NAME: &str = "Semigroup with `*` unipotent";
+const THEORY: &str =
+    "theory T\nfunc * : 2\naxiom assoc: x * y * z = x * (y * z)\naxiom unipotent: x * x = y * y\n";
+
+/// The library: the discovery, its two-element zero semigroup, and four open conjectures.
+fn library(root: &std::path::Path) -> (Library, String) {
+    let mut lib = Library::open(root).unwrap();
+    let rec = crate::put_theory(
+        &mut lib,
+        NAME,
+        THEORY,
+        "adds `x * x = y * y` to `Semigroup`",
+        vec![],
+    );
+    let theory = Theory::parse(THEORY, "t").unwrap();
+    let zero = Structure::from_fn(&theory.sig, &[2], |_, _| 0, |_, _| false);
+    lib.put(Body::Model(ModelRec {
+        theory_id: rec.id.clone(),
+        theory_name: NAME.into(),
+        structure: zero.to_json(&theory.sig),
+    }))
+    .unwrap();
+    for statement in [
+        // False in the zero semigroup held: 1 * 0 = 0.
+        "x * y = x",
+        "x * y = y",
+        // False, with no model held to show it: a search finds one of size 4.
+        "x * y = y * x",
+        // True (both sides are the one square, times z).
+        "x * x * z = y * y * z",
+    ] {
+        lib.put(Body::Conjecture(ConjectureRec {
+            theory_id: rec.id.clone(),
+            theory_name: NAME.into(),
+            statement: statement.into(),
+            status: ConjectureStatus::Open,
+            evidence: "unknown: the agent's prover ran out of time".into(),
+            countermodel: None,
+            proof: None,
+            proposed_by: "test".into(),
+        }))
+        .unwrap();
+    }
+    (lib, rec.id)
+}
+
+/// Sizes up to 4 keep the true conjecture's fruitless search short.
+fn trial() -> Trial {
+    Trial {
+        max_size: 4,
+        time: Duration::from_secs(10),
+        cancel: None,
+    }
+}
+
+#[test]
+fn a_paper_a_referee_would_not_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut lib, id) = library(&dir.path().join("lib"));
+
+    // Open conjectures are tried first: the models held, then a short search.
+    let tried = try_open_conjectures(&mut lib, NAME, &trial()).unwrap();
+    let refuted: Vec<(&str, bool)> = tried
+        .iter()
+        .filter_map(|t| match t {
+            Tried::Refuted {
+                statement, in_hand, ..
+            } => Some((statement.as_str(), *in_hand)),
+            Tried::StillOpen { .. } => None,
+        })
+        .collect();
+    assert_eq!(refuted.len(), 3, "{tried:?}");
+    assert!(refuted.contains(&("x * y = x", true)), "{tried:?}");
+    assert!(refuted.contains(&("x * y = y * x", false)), "{tried:?}");
+    let paper = Paper::gather(&lib, &id).unwrap();
+    let open: Vec<&str> = paper.open.iter().map(|o| o.statement.as_str()).collect();
+    assert_eq!(open, ["x * x * z = y * y * z"]);
+    assert_eq!(paper.refuted.len(), 3);
+
+    let tex = paper.to_latex();
+    // Every product bracketed: associativity reads one way only.
+    assert!(
+        tex.contains("\\(( x \\cdot y ) \\cdot z = x \\cdot ( y \\cdot z )\\)"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("( x \\cdot x ) \\cdot z = ( y \\cdot y ) \\cdot z"),
+        "{tex}"
+    );
+    // Each countermodel typeset once: one table per distinct model shown or refuting.
+    let mut distinct: Vec<&Structure> = paper.models.iter().map(|m| &m.structure).collect();
+    for r in &paper.refuted {
+        let s = r.countermodel.as_ref().expect("the countermodel is stored");
+        if !distinct.contains(&s) {
+            distinct.push(s);
+        }
+    }
+    assert!(distinct.len() < paper.models.len() + paper.refuted.len());
+    assert_eq!(
+        tex.matches("\\begin{tabular}").count(),
+        distinct.len(),
+        "{tex}"
+    );
+    assert!(tex.contains("It fails in"), "{tex}");
+    // No Markdown in the TeX: the code spans are mathematics.
+    assert!(!tex.contains('`'), "a backtick reached the .tex:\n{tex}");
+    assert!(tex.contains("Semigroup with \\ensuremath{\\cdot} unipotent"));
+    // Related work says the literature was not searched, and why.
+    assert!(
+        tex.contains("The literature was not searched for this theory"),
+        "{tex}"
+    );
+
+    let dir = dir.path().join("paper");
+    let Some(text) = crate::compiled_text(&paper, &dir, "a_paper_a_referee_would_not_flag") else {
+        return;
+    };
+    assert!(!text.contains('`'), "{text}");
+}
+
+#[test]
+fn related_work_says_when_no_source_answered_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (lib, id) = library(&dir.path().join("lib"));
+    let answers = |answer: &str| SubjectState {
+        history: vec![HistoryRow {
+            date: 1,
+            summary: "name".into(),
+            results: [("arxiv".to_string(), answer.to_string())].into(),
+            new_confirmed: 0,
+        }],
+        ..SubjectState::default()
+    };
+    let store = Store::new(lib.root());
+    store
+        .update(|s| {
+            s.subjects
+                .insert(id.clone(), answers("skipped: source unreachable"))
+        })
+        .unwrap();
+    let tex = Paper::gather(&lib, &id).unwrap().to_latex();
+    assert!(
+        tex.contains("tried to search for this theory once, but no source answered: arxiv (skipped: source unreachable)"),
+        "{tex}"
+    );
+    store
+        .update(|s| s.subjects.insert(id.clone(), answers("3")))
+        .unwrap();
+    let tex = Paper::gather(&lib, &id).unwrap().to_latex();
+    assert!(
+        tex.contains("searched for this theory once (last answers: arxiv (3)) and no reference was confirmed"),
+        "{tex}"
+    );
+}
