@@ -1,3 +1,4 @@
 //! The package's integration tests, as one test binary.
 
 mod known_cases;
+mod verdicts;
