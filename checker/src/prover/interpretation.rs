@@ -49,7 +49,8 @@ use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One symbol of one theory defined in the other's symbols.
@@ -109,8 +110,9 @@ const MAX_CONNECTIVES: usize = 3;
 /// At most this many distinct terms (or formulas) are kept per number of variables.
 const MAX_CLASSES: usize = 4000;
 
-/// At most this many terms (or formulas) are built and evaluated per enumeration.
-const MAX_BUILT: usize = 300_000;
+/// At most this many values are computed per enumeration of terms (or formulas): a term built
+/// costs one value per assignment of its variables in every small model.
+const MAX_WORK: usize = 20_000_000;
 
 /// The small models used for one theory have at most this many assignments of the widest
 /// symbol's arguments in all: the smallest models are kept, countermodels from the prover first.
@@ -135,8 +137,9 @@ const MAX_UNSETTLED: usize = 2;
 /// up.
 const MAX_REFUTED: usize = 10;
 
-/// No new pair of definitions is tried after this many prover timeouts.
-const DEADLINE_TIMEOUTS: u32 = 3;
+/// The search stops, and no new pair of definitions goes to the prover, after this many prover
+/// timeouts.
+const DEADLINE_TIMEOUTS: u32 = 2;
 
 /// `a` and `b` shown the same class through definitions both ways (the module's four proved
 /// obligations), or `Ok(None)` when no such definitions were found and proved within `opts` and
@@ -159,14 +162,17 @@ pub fn by_interpretation(
     let width = widest(ta).max(widest(tb)).max(1);
     let mut unsettled: HashSet<Pair> = HashSet::new();
     let mut refuted = 0;
-    let deadline = Instant::now() + opts.timeout * DEADLINE_TIMEOUTS;
+    let limits = Limits {
+        deadline: Instant::now() + opts.timeout * DEADLINE_TIMEOUTS,
+        cancel: opts.cancel.clone(),
+    };
     loop {
         let models: Vec<Vec<Structure>> = (0..2)
             .map(|i| small_models(&found[i], &given[i], width))
             .collect();
-        let mut pairs = search(ta, &models[0], tb, &models[1], &unsettled, opts);
+        let mut pairs = search(ta, &models[0], tb, &models[1], &unsettled, &limits);
         if pairs.is_empty() {
-            pairs = search(tb, &models[1], ta, &models[0], &unsettled, opts)
+            pairs = search(tb, &models[1], ta, &models[0], &unsettled, &limits)
                 .into_iter()
                 .map(|p| Pair {
                     a_in_b: p.b_in_a,
@@ -179,7 +185,7 @@ pub fn by_interpretation(
         }
         let mut refutation = None;
         for pair in pairs {
-            if Instant::now() > deadline || cancelled(opts) {
+            if limits.over() {
                 return Ok(None);
             }
             match prove_pair(ta, tb, &pair, opts)? {
@@ -214,10 +220,20 @@ pub fn by_interpretation(
     }
 }
 
-fn cancelled(opts: &Options) -> bool {
-    opts.cancel
-        .as_ref()
-        .is_some_and(|c| c.load(Ordering::Relaxed))
+/// When the search must stop: its deadline, or the caller's cancel flag.
+struct Limits {
+    deadline: Instant,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    fn over(&self) -> bool {
+        Instant::now() > self.deadline
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
 }
 
 /// The largest arity among `t`'s symbols.
@@ -373,7 +389,7 @@ fn term_classes(
         .func_ids()
         .filter(|&f| !sig.func_decl(f).args.is_empty())
         .collect();
-    let mut built = 0;
+    let mut work = 0;
     for n in 1..=MAX_TERM_OPERATIONS {
         let mut level = Vec::new();
         for &f in &ops {
@@ -385,8 +401,8 @@ fn term_classes(
                 }
                 let mut choice = vec![0; arity];
                 loop {
-                    built += 1;
-                    if built > MAX_BUILT || out.len() >= MAX_CLASSES {
+                    work += g.structure.len();
+                    if work > MAX_WORK || out.len() >= MAX_CLASSES {
                         return out;
                     }
                     let children: Vec<usize> =
@@ -460,7 +476,7 @@ fn formula_classes(
             out.push((f, values));
         }
     }
-    let mut built = 0;
+    let mut work = 0;
     for n in 1..=MAX_CONNECTIVES {
         let mut level = Vec::new();
         let mut made: Vec<(Formula, Vec<bool>)> = Vec::new();
@@ -478,8 +494,8 @@ fn formula_classes(
             for (x, &i) in levels[left].iter().enumerate() {
                 let from = if left == right { x + 1 } else { 0 };
                 for &j in &levels[right][from..] {
-                    built += 2;
-                    if built > MAX_BUILT {
+                    work += 2 * g.structure.len();
+                    if work > MAX_WORK {
                         break;
                     }
                     let (p, q) = (&out[i], &out[j]);
@@ -662,7 +678,7 @@ fn search(
     over: &Theory,
     over_models: &[Structure],
     skip: &HashSet<Pair>,
-    opts: &Options,
+    limits: &Limits,
 ) -> Vec<Pair> {
     let dsig = &defined.sig;
     let mut catalogue = Catalogue::new(&over.sig, over_models);
@@ -726,7 +742,7 @@ fn search(
         deltas: 0,
         skip,
         out: Vec::new(),
-        opts,
+        limits,
     };
     state.assign(0);
     state.out
@@ -750,7 +766,7 @@ struct Backtrack<'s> {
     deltas: usize,
     skip: &'s HashSet<Pair>,
     out: Vec<Pair>,
-    opts: &'s Options,
+    limits: &'s Limits,
 }
 
 impl Backtrack<'_> {
@@ -759,7 +775,7 @@ impl Backtrack<'_> {
         self.out.len() >= MAX_PAIRS
             || self.nodes >= MAX_NODES
             || self.deltas >= MAX_DELTAS
-            || cancelled(self.opts)
+            || self.limits.over()
     }
 
     fn assign(&mut self, depth: usize) {
@@ -1110,14 +1126,11 @@ mod tests {
     }
 
     fn first_pair(a: &Theory, b: &Theory) -> (Vec<String>, Vec<String>) {
-        let pairs = search(
-            a,
-            &models(a),
-            b,
-            &models(b),
-            &HashSet::new(),
-            &Options::default(),
-        );
+        let limits = Limits {
+            deadline: Instant::now() + std::time::Duration::from_secs(60),
+            cancel: None,
+        };
+        let pairs = search(a, &models(a), b, &models(b), &HashSet::new(), &limits);
         let text = |t: &Theory, o: &Theory, defs: &[Body]| -> Vec<String> {
             texts(t, o, defs).into_iter().map(|d| d.text).collect()
         };
