@@ -74,8 +74,9 @@ impl<'a> Side<'a> {
 
     /// The one budget rule of every comparison of classes (`equiv`, `identify`, novelty, the
     /// agent): every class up to [`MODEL_SIZE`] as models within [`side_budget`] per size, then
-    /// the counts of the sizes after it up to [`COUNT_SIZE`] (the counting router's `auto`
-    /// engine, [`count_budget`] per size), stopping at the first size cut short. The same rule
+    /// the counts of the sizes after it up to [`COUNT_SIZE`] (the native finder, whose search
+    /// nodes the budget counts: the router's `auto` race would make the counts depend on the
+    /// clock; [`count_budget`] per size), stopping at the first size cut short. The same rule
     /// for both sides of every comparison is what makes two commands give one verdict; a larger
     /// budget could only add counts, and counts only ever prove a difference.
     pub fn for_comparison(
@@ -87,7 +88,8 @@ impl<'a> Side<'a> {
             let budget = count_budget(cancel);
             for n in MODEL_SIZE + 1..=COUNT_SIZE {
                 let sizes = vec![n; theory.sig.sorts.len()];
-                let e = crate::router::count(crate::router::Engine::Auto, theory, &sizes, &budget)?;
+                let e =
+                    crate::router::count(crate::router::Engine::Native, theory, &sizes, &budget)?;
                 if !side.record(&sizes, e.iso) {
                     break;
                 }
@@ -186,24 +188,29 @@ impl<'a> Side<'a> {
     }
 }
 
-/// The budget [`Side::new`] is given by the callers that compare many theories: a tenth of a
-/// second and 2000 classes per size.
+/// The budget [`Side::new`] is given by the callers that compare many theories: 50,000 search
+/// nodes and 2000 classes per size. The limits are counted, not timed, so that one theory gets
+/// the same models and counts whichever command asks, however loaded the machine: two commands
+/// then give one verdict. A time limit of two seconds only guards against a machine so loaded
+/// that the nodes take longer (a size cut short is a lower bound, which proves less, never
+/// something else).
 pub fn side_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
     Budget {
-        time: Some(std::time::Duration::from_millis(100)),
-        nodes: None,
+        time: Some(std::time::Duration::from_secs(2)),
+        nodes: Some(50_000),
         models: Some(2000),
         cancel,
         progress: None,
     }
 }
 
-/// The budget of each count [`Side::for_comparison`] makes after the models: a quarter of a
-/// second per size.
+/// The budget of each count [`Side::for_comparison`] makes after the models: 300,000 search
+/// nodes (about a second of the native finder), counted for the reason [`side_budget`] gives,
+/// with a time limit of three seconds as the guard.
 pub fn count_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
     Budget {
-        time: Some(std::time::Duration::from_millis(250)),
-        nodes: None,
+        time: Some(std::time::Duration::from_secs(3)),
+        nodes: Some(300_000),
         models: None,
         cancel,
         progress: None,
@@ -1054,7 +1061,13 @@ mod tests {
     fn groups_and_abelian_groups_agree_to_order_5_and_differ_by_a_strict_inclusion() {
         let group = birkhoff_engine::seeds::load("group").unwrap();
         let abelian = birkhoff_engine::seeds::load("abelian_group").unwrap();
-        let r = relate_theories(&group, &abelian, &opts()).unwrap();
+        // Time enough for the countermodel search to reach order 6 on a loaded machine (a
+        // shorter one leaves it unknown, which is honest but not what this test is about).
+        let generous = Options {
+            timeout: Duration::from_secs(30),
+            ..opts()
+        };
+        let r = relate_theories(&group, &abelian, &generous).unwrap();
         let Relation::Different {
             invariant:
                 Invariant::Inclusion {
