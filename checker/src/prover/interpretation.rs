@@ -130,8 +130,10 @@ const MAX_INVERSES: usize = 3;
 /// At most this many pairs of definitions per search go to the prover.
 const MAX_PAIRS: usize = 4;
 
-/// At most this many pairs of definitions are left unsettled by the prover before giving up.
-const MAX_UNSETTLED: usize = 2;
+/// At most this many pairs of definitions are left unsettled by the prover before giving up:
+/// the next candidates are mostly the same definitions read dually, which the prover does no
+/// better on.
+const MAX_UNSETTLED: usize = 1;
 
 /// At most this many pairs of definitions are refuted (each adding a countermodel) before giving
 /// up.
@@ -308,6 +310,27 @@ enum Body {
 struct Pair {
     a_in_b: Vec<Body>,
     b_in_a: Vec<Body>,
+}
+
+impl Pair {
+    /// Whether each symbol is defined as one symbol of the other theory applied to its variables
+    /// in order, both ways: a renaming of symbols, which [`super::equivalence::relate`] tries
+    /// before definitions, with the same prover options.
+    fn is_renaming(&self) -> bool {
+        let plain = |args: &[Term]| {
+            args.iter()
+                .enumerate()
+                .all(|(i, a)| *a == Term::Var(VarId(i as u32)))
+        };
+        self.a_in_b
+            .iter()
+            .chain(&self.b_in_a)
+            .all(|body| match body {
+                Body::Term(Term::App(_, args)) => plain(args),
+                Body::Formula(Formula::Rel(_, args)) => plain(args),
+                _ => false,
+            })
+    }
 }
 
 /// Every assignment of `k` variables in each of some one-sorted structures, the last variable
@@ -864,7 +887,7 @@ impl Backtrack<'_> {
                         .map(|k| options[k][choice[k]].body.clone())
                         .collect(),
                 };
-                if !self.skip.contains(&pair) && !self.out.contains(&pair) {
+                if !pair.is_renaming() && !self.skip.contains(&pair) && !self.out.contains(&pair) {
                     self.out.push(pair);
                 }
             }
