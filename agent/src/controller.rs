@@ -16,6 +16,7 @@ use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
 use crate::tools::{self, LiteratureAccess, Toolbox};
 use birkhoff_checker::oeis::Sequence;
+use birkhoff_checker::prover::equivalence::Side;
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::{merged_spectrum, Body, ConjectureStatus, Record, SpectrumRow};
 use birkhoff_library::Library;
@@ -858,6 +859,7 @@ impl Agent<'_> {
                     name,
                     kind: "discovery",
                     relation,
+                    ..
                 }) => s
                     .bases
                     .iter()
@@ -868,6 +870,7 @@ impl Agent<'_> {
                     name,
                     kind: "candidate",
                     relation,
+                    ..
                 }) => discoveries
                     .iter()
                     .find(|d| &d.candidate.name == name)
@@ -1089,17 +1092,17 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
 /// The prover's settings for asking whether a candidate is a known class: half a second per
 /// question and countermodels up to size 4, without Z3 (a Z3 check abandoned at its deadline
 /// leaves libz3's SIGINT handler installed, and a Ctrl-C while the agent waited for the model
-/// then crashed it), with or without swapped arguments (mirror images, parastrophes).
+/// then crashed it), with swapped arguments (mirror images, parastrophes). Less time than
+/// `identify`'s can leave more pairs unknown, never give another verdict.
 pub(crate) fn identification_options(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    swaps: bool,
 ) -> birkhoff_checker::prover::Options {
     birkhoff_checker::prover::Options {
         timeout: std::time::Duration::from_millis(500),
         max_size: 4,
         cancel,
         z3: false,
-        swaps,
+        swaps: true,
         ..Default::default()
     }
 }
@@ -1119,15 +1122,6 @@ fn known_theories(bases: &[Base], tools: &Toolbox) -> Vec<Known> {
     known
 }
 
-/// A checked candidate with its models and exact counts, as identification compares it.
-fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
-    birkhoff_checker::prover::equivalence::Side::with_models(
-        &c.theory,
-        c.models.iter().map(|m| m.model.clone()).collect(),
-    )
-    .with_counts(c.complete_counts())
-}
-
 /// At most this many candidates are identified per cycle, best ranked first: identification
 /// asks the prover about each (up to seconds for one whose equivalence stays open), while
 /// checking models and scoring take milliseconds, so a wide cycle checks and scores every
@@ -1135,21 +1129,14 @@ fn side_of(c: &Candidate) -> birkhoff_checker::prover::equivalence::Side<'_> {
 pub const IDENTIFY_TOP: usize = 24;
 
 /// Identifies, best ranked first, the [`IDENTIFY_TOP`] best checked candidates with a model
-/// above size 1 that are not their parent in other words: equal or equivalent to a seed, a
-/// catalogue entry, an earlier discovery or a better-ranked candidate of this cycle, new, or
-/// unknown. The others keep no standing (and so are not kept). Returns how many.
+/// above size 1 that are not their parent in other words ([`standing`]): the same class as a
+/// seed, a catalogue entry, an earlier discovery or a better-ranked candidate of this cycle; new
+/// (told apart from each by a class invariant); or unknown. Only a new one may be kept; the others
+/// keep no standing (and so are not kept). Returns how many.
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     let cancel = tools.cancel.clone();
-    let known = known_theories(bases, tools);
-    // Without swapped arguments first: their short searches made a quasigroup cycle's
-    // identification take twice as long (debug build). Only a candidate that comparison leaves
-    // new is compared again with them, so that the strategist never sees a parastrophe or mirror
-    // image of a known class (a quasigroup whose right division is commutative is a commutative
-    // quasigroup read through `/`) or of a better-ranked candidate as new.
-    let opts = identification_options(cancel.clone(), false);
-    let with_swaps = identification_options(cancel.clone(), true);
-    let mut reference = Reference::new(known, cancel);
-    let spectra = birkhoff_scorer::spectrum::known_spectra_without(&tools.hidden);
+    let opts = identification_options(cancel.clone());
+    let mut reference = Reference::new(known_theories(bases, tools), cancel.clone());
     let mut count = 0;
     for c in candidates.iter_mut() {
         let nontrivial = c
@@ -1162,19 +1149,14 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         if count == IDENTIFY_TOP {
             break;
         }
-        let st = match standing(&side_of(c), &reference, &opts) {
-            Ok(Standing::New { reason }) => match standing(&side_of(c), &reference, &with_swaps) {
-                Ok(settled @ (Standing::Known { .. } | Standing::New { .. })) => settled,
-                // Not settled by the slower comparison: the first answer stands, and says that
-                // swapped arguments were not compared.
-                _ => Standing::New { reason },
-            },
-            other => other.unwrap_or_else(|e| Standing::Unknown {
+        // Its side by the budget rule every comparison uses (not the cycle's own models and
+        // counts), so that the verdict is the one `equiv` and `identify` give.
+        let st = Side::for_comparison(&c.theory, cancel.clone())
+            .and_then(|side| standing(&side, &reference, &opts))
+            .unwrap_or_else(|e| Standing::Unknown {
                 names: vec![],
                 reason: e.to_string(),
-            }),
-        };
-        let st = birkhoff_scorer::identify::unless_spectrum_known(st, &c.spectrum, &spectra);
+            });
         if let Standing::New { .. } = st {
             reference.push(Known {
                 name: c.name.clone(),

@@ -1,8 +1,8 @@
 //! The rediscovery benchmark: hide some catalogue entries ([`crate::tools::Toolbox::hide`]), run
 //! the agent, and count how many of them the run finds again, as the theory-formation literature
 //! (HR and its successors) measures discovery quality. An entry is
-//! - *reached* when a theory some exploration generated is the same class (equal up to renaming,
-//!   or each proves the other's axioms: [`birkhoff_scorer::identify::standing`]);
+//! - *reached* when a theory some exploration generated is shown the same class, with proofs
+//!   ([`birkhoff_scorer::identify::standing`], the verdict `equiv` gives);
 //! - *kept* when a discovery in the library is the same class;
 //! - *in the top 20* when one of the 20 best-scored discoveries is.
 //!
@@ -12,7 +12,7 @@
 use crate::observe::Observer;
 use crate::report::CycleReport;
 use crate::situation::Candidate;
-use birkhoff_checker::prover::equivalence::{same_shape, side_budget, Side};
+use birkhoff_checker::prover::equivalence::Side;
 use birkhoff_engine::Theory;
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -124,20 +124,15 @@ pub struct Tally {
     pub top: usize,
 }
 
-/// Which hidden entry `t` is the same class as, if any, and how that was shown. Only entries
-/// whose signature has `t`'s shape are compared; `unknown` and `different` count as not found.
+/// Which hidden entry `t` is the same class as, if any, and how that was shown ([`standing`],
+/// as the cycles identify candidates); `unknown` and `new` count as not found.
 fn same_class_as(
     t: &Theory,
     hidden: &Reference,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Option<(String, String)> {
-    if !hidden.known().iter().any(|k| same_shape(t, &k.theory)) {
-        return None;
-    }
-    // With swaps: the tally runs once at the end, so a mirror image of a hidden entry counts as
-    // reaching it even though the cycles' identification does not compare mirror images.
-    let opts = crate::controller::identification_options(cancel.clone(), true);
-    let side = Side::new(t, 3, &side_budget(cancel)).ok()?;
+    let opts = crate::controller::identification_options(cancel.clone());
+    let side = Side::for_comparison(t, cancel).ok()?;
     match standing(&side, hidden, &opts).ok()? {
         Standing::Known { name, relation, .. } => Some((name, relation.describe())),
         _ => None,

@@ -79,24 +79,6 @@ impl Candidate {
         }
     }
 
-    /// The exact numbers of isomorphism classes at the sizes whose every class is among
-    /// `models` (what [`birkhoff_checker::prover::equivalence::Side::with_counts`] takes).
-    pub fn complete_counts(&self) -> Vec<(Vec<u32>, u128)> {
-        self.spectrum
-            .iter()
-            .filter(|r| {
-                r.iso.status == birkhoff_checker::Status::Exact
-                    && self
-                        .models
-                        .iter()
-                        .filter(|m| m.model.sizes == r.sizes)
-                        .count() as u128
-                        == r.iso.value
-            })
-            .map(|r| (r.sizes.clone(), r.iso.value))
-            .collect()
-    }
-
     /// Sizes (single-sorted: the size; else the product) with at least one model.
     pub fn sizes_with_models(&self) -> Vec<String> {
         self.spectrum

@@ -1,25 +1,35 @@
-//! What a theory is: the known theory it equals or is equivalent to, or why it is new; and where
-//! it sits among the known ones (the closest entries above and below it). Every comparison is
-//! [`relate`] or [`implies`], the functions `birkhoff equiv` uses, so `identify`, the scorer's
-//! novelty, the library and the agent all agree on what "known" means.
+//! What a theory is: the known theory it is the same class as, or why it is new; and where it
+//! sits among the known ones (the closest entries above and below it). Every comparison is
+//! [`relate`] or [`implies`], the functions `birkhoff equiv` uses, on sides made by the one budget
+//! rule ([`Side::for_comparison`]), so `identify`, the agent and the rediscovery benchmark give
+//! the verdict `equiv` gives for the same pair.
+//!
+//! The spectrum comes first. Theories that are the same class through definitions have the same
+//! number of models of every size up to isomorphism, so a known theory whose counts differ from
+//! the candidate's is told apart by that invariant at once, without a proof attempt; most entries
+//! are told apart at size 2 or 3. A known theory's small counts (every class up to
+//! [`MODEL_SIZE`]) are computed the first time a comparison needs them and kept; only the entries
+//! they do not tell apart get the rest of the budget rule's counts and [`relate`]'s proofs.
 
+use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::prover::equivalence::{
-    countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Relation,
-    Side, Witness,
+    countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Invariant,
+    Relation, Side, Witness, MODEL_SIZE,
 };
 use birkhoff_checker::prover::Options;
-use birkhoff_checker::{finder::FinderError, prover::definitions::through_definitions, Budget};
 use birkhoff_engine::{Structure, Theory};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A named theory that recognition compares against.
 #[derive(Clone, Debug)]
 pub struct Known {
     /// Its name, as people know it (a seed's or catalogue entry's file name, a discovery's name).
     pub name: String,
-    /// `seed`, `catalogue` or `discovery`.
+    /// `seed`, `catalogue`, `discovery`, or `candidate` (one the agent met earlier in a cycle).
     pub kind: &'static str,
     /// The theory.
     pub theory: Theory,
@@ -50,35 +60,79 @@ impl Known {
     }
 }
 
-/// Largest size of the models kept per known theory to refute comparisons quickly.
-const MODEL_SIZE: u32 = 3;
-
-/// Known theories with their small models, each computed the first time a comparison needs it
-/// and then shared by every later comparison (and thread).
-pub struct Reference {
-    known: Vec<Known>,
-    models: Vec<OnceLock<SmallModels>>,
-    budget: Budget,
-}
-
-/// What a comparison keeps of a known theory's [`Side`]: its models up to [`MODEL_SIZE`] and its
-/// exact class counts.
-struct SmallModels {
+/// What a comparison keeps of a known theory's [`Side`].
+struct Kept {
     models: Vec<Structure>,
     counts: Vec<(Vec<u32>, u128)>,
+    at_least: Vec<(Vec<u32>, u128)>,
+}
+
+impl Kept {
+    fn of(side: Side) -> Kept {
+        Kept {
+            models: side.models,
+            counts: side.counts,
+            at_least: side.at_least,
+        }
+    }
+
+    /// The side of `theory` with these models and counts.
+    fn side<'t>(&self, theory: &'t Theory) -> Side<'t> {
+        Side {
+            theory,
+            models: self.models.clone(),
+            counts: self.counts.clone(),
+            at_least: self.at_least.clone(),
+        }
+    }
+
+    /// The side of `theory` with these counts and no models: enough to compare spectra.
+    fn counts_of<'t>(&self, theory: &'t Theory) -> Side<'t> {
+        Side {
+            theory,
+            models: Vec::new(),
+            counts: self.counts.clone(),
+            at_least: self.at_least.clone(),
+        }
+    }
+}
+
+/// Known theories with what comparisons need of them, each computed the first time a comparison
+/// needs it and then shared by every later comparison (and thread): the small models and counts
+/// (every class up to [`MODEL_SIZE`], the first part of the budget rule), the whole budget rule's
+/// side ([`Side::for_comparison`]) for the few entries the small counts do not tell apart, and
+/// which entries were shown the same class as each other.
+pub struct Reference {
+    known: Vec<Known>,
+    small: Vec<OnceLock<Kept>>,
+    full: Vec<OnceLock<Kept>>,
+    same: Mutex<HashMap<(usize, usize), bool>>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+/// `lock`'s value, computed by `make` if no thread has set it yet (two threads may both compute
+/// it; the first value set is kept).
+fn kept<'l, 't>(
+    lock: &'l OnceLock<Kept>,
+    make: impl FnOnce() -> Result<Side<'t>, FinderError>,
+) -> Result<&'l Kept, FinderError> {
+    if let Some(k) = lock.get() {
+        return Ok(k);
+    }
+    let k = Kept::of(make()?);
+    Ok(lock.get_or_init(|| k))
 }
 
 impl Reference {
-    /// A reference over `known`; model searches run within [`side_budget`] per size.
-    pub fn new(
-        known: Vec<Known>,
-        cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Reference {
-        let models = known.iter().map(|_| OnceLock::new()).collect();
+    /// A reference over `known`; its sides are made by the one budget rule, stopped by `cancel`.
+    pub fn new(known: Vec<Known>, cancel: Option<Arc<AtomicBool>>) -> Reference {
+        let n = known.len();
         Reference {
             known,
-            models,
-            budget: side_budget(cancel),
+            small: (0..n).map(|_| OnceLock::new()).collect(),
+            full: (0..n).map(|_| OnceLock::new()).collect(),
+            same: Mutex::new(HashMap::new()),
+            cancel,
         }
     }
 
@@ -90,20 +144,50 @@ impl Reference {
     /// Adds a theory (a discovery of this run, say) to compare later theories against.
     pub fn push(&mut self, k: Known) {
         self.known.push(k);
-        self.models.push(OnceLock::new());
+        self.small.push(OnceLock::new());
+        self.full.push(OnceLock::new());
     }
 
-    fn side(&self, i: usize) -> Result<Side<'_>, FinderError> {
+    /// Entry `i`'s classes up to [`MODEL_SIZE`]: the first part of [`Side::for_comparison`].
+    fn small(&self, i: usize) -> Result<&Kept, FinderError> {
         let t = &self.known[i].theory;
-        if let Some(kept) = self.models[i].get() {
-            return Ok(Side::with_models(t, kept.models.clone()).with_counts(kept.counts.clone()));
+        kept(&self.small[i], || {
+            Side::new(t, MODEL_SIZE, &side_budget(self.cancel.clone()))
+        })
+    }
+
+    /// Entry `i`'s side by the whole budget rule.
+    fn full(&self, i: usize) -> Result<Side<'_>, FinderError> {
+        let t = &self.known[i].theory;
+        Ok(kept(&self.full[i], || {
+            Side::for_comparison(t, self.cancel.clone())
+        })?
+        .side(t))
+    }
+
+    /// Entry `i`'s side with its small models, for implications.
+    fn side(&self, i: usize) -> Result<Side<'_>, FinderError> {
+        Ok(self.small(i)?.side(&self.known[i].theory))
+    }
+
+    /// Whether [`relate`] shows entries `i` and `j` the same class (kept for later questions).
+    fn same_class(&self, i: usize, j: usize, opts: &Options) -> Result<bool, FinderError> {
+        let key = (i.min(j), i.max(j));
+        let cached = self
+            .same
+            .lock()
+            .expect("no thread panics holding it")
+            .get(&key)
+            .copied();
+        if let Some(same) = cached {
+            return Ok(same);
         }
-        let side = Side::new(t, MODEL_SIZE, &self.budget)?;
-        let _ = self.models[i].set(SmallModels {
-            models: side.models.clone(),
-            counts: side.counts.clone(),
-        });
-        Ok(side)
+        let same = relate(&self.full(key.0)?, &self.full(key.1)?, opts)?.same_class();
+        self.same
+            .lock()
+            .expect("no thread panics holding it")
+            .insert(key, same);
+        Ok(same)
     }
 }
 
@@ -111,25 +195,30 @@ impl Reference {
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "standing", rename_all = "snake_case")]
 pub enum Standing {
-    /// Equal or equivalent to a known theory.
+    /// The same class as a known theory, with the proofs.
     Known {
         /// The known theory's name.
         name: String,
-        /// `seed`, `catalogue` or `discovery`.
+        /// `seed`, `catalogue`, `discovery` or `candidate`.
         kind: &'static str,
         /// How it was shown.
         relation: Relation,
+        /// Other known theories with the same spectrum that [`relate`] showed the same class as
+        /// that one, so the same class as this theory too.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        also: Vec<String>,
     },
-    /// Shown different from every known theory whose signature has its shape.
+    /// Told apart from every known theory (with as many sorts) by a class invariant.
     New {
-        /// Why, in words.
+        /// Why, in words: the invariant and the size for each known theory.
         reason: String,
     },
-    /// Equivalence with some known theories was neither shown nor refuted.
+    /// Some known theories have its spectrum as far as it was counted, and none of them was
+    /// proved the same class or told apart.
     Unknown {
         /// Those theories.
         names: Vec<String>,
-        /// The first reason given.
+        /// What was compared and tried.
         reason: String,
     },
 }
@@ -142,149 +231,183 @@ impl Standing {
                 name,
                 kind,
                 relation,
-            } => format!("known as {name} ({kind}): {}", relation.describe()),
+                also,
+            } => {
+                let also = if also.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; hence also {}, shown the same class as {name}",
+                        also.join(", ")
+                    )
+                };
+                format!("known as {name} ({kind}): {}{also}", relation.describe())
+            }
             Standing::New { reason } => format!("new because {reason}"),
+            Standing::Unknown { names, reason } if names.is_empty() => format!("unknown: {reason}"),
             Standing::Unknown { names, reason } => {
-                format!("unknown whether it is {} ({reason})", names.join(" or "))
+                format!("unknown: possibly {} ({reason})", names.join(" or "))
             }
         }
     }
 }
 
-/// Compares `t` with every known theory of the same shape ([`relate`]), in parallel; the first
-/// known theory (in the reference's order) of the same class settles it.
+/// How the candidate compares with one known theory.
+enum Comparison {
+    /// Told apart by its small counts, without a proof attempt.
+    Apart(Invariant),
+    /// What [`relate`] said.
+    Related(Relation),
+}
+
+/// At most this many names are listed for one size in a "new" standing's reason.
+const NAMES_SHOWN: usize = 6;
+
+/// Compares `t` (a side made by [`Side::for_comparison`]) with every known theory with as many
+/// sorts, spectrum first: an entry whose small counts differ from `t`'s is told apart by that
+/// invariant; the others go to [`relate`] (in parallel), which counts further and tries proofs.
+/// The first entry in the reference's order shown the same class settles it (with the entries
+/// with its spectrum shown the same class as that one: chaining); the theory is new only when
+/// every entry is told apart by an invariant; otherwise it is unknown, naming the entries it
+/// may be. A search cut short never makes it new: it leaves an entry not told apart.
 pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Standing, FinderError> {
-    let candidates: Vec<usize> = (0..reference.known.len())
-        .filter(|&i| same_shape(t.theory, &reference.known[i].theory))
+    let sorts = t.theory.sig.sorts.len();
+    let comparable: Vec<usize> = (0..reference.known.len())
+        .filter(|&i| reference.known[i].theory.sig.sorts.len() == sorts)
         .collect();
-    let relations: Vec<Relation> = candidates
+    let compared: Vec<Comparison> = comparable
         .par_iter()
-        .map(|&i| relate(t, &reference.side(i)?, opts))
-        .collect::<Result<_, _>>()?;
-    let mut unknown = Vec::new();
-    let mut reason = None;
-    for (&i, r) in candidates.iter().zip(relations) {
-        let k = &reference.known[i];
-        match r {
-            r if r.same_class() => {
-                return Ok(Standing::Known {
-                    name: k.name.clone(),
-                    kind: k.kind,
-                    relation: r,
-                })
+        .map(|&i| {
+            let theory = &reference.known[i].theory;
+            if let Some(invariant) = t.spectrum_difference(&reference.small(i)?.counts_of(theory)) {
+                return Ok(Comparison::Apart(invariant));
             }
-            Relation::Unknown { reason: why } => {
-                unknown.push(k.name.clone());
-                reason.get_or_insert(why);
+            Ok(Comparison::Related(relate(t, &reference.full(i)?, opts)?))
+        })
+        .collect::<Result<_, FinderError>>()?;
+    let mut apart: Vec<(usize, Invariant)> = Vec::new();
+    let mut open: Vec<(usize, String)> = Vec::new();
+    let mut same = None;
+    for (&i, c) in comparable.iter().zip(compared) {
+        match c {
+            Comparison::Apart(invariant)
+            | Comparison::Related(Relation::Different { invariant, .. }) => {
+                apart.push((i, invariant))
             }
-            _ => {}
+            Comparison::Related(r) if r.same_class() => {
+                same.get_or_insert((i, r));
+            }
+            Comparison::Related(Relation::Unknown { reason }) => open.push((i, reason)),
+            Comparison::Related(r) => open.push((i, r.describe())),
         }
     }
-    if let Some((i, relation)) = defined_as(t, reference, opts)? {
+    if let Some((i, relation)) = same {
+        let mut also = Vec::new();
+        for (j, _) in &open {
+            if reference.same_class(i, *j, opts)? {
+                also.push(reference.known[*j].name.clone());
+            }
+        }
         let k = &reference.known[i];
         return Ok(Standing::Known {
             name: k.name.clone(),
             kind: k.kind,
             relation,
+            also,
         });
     }
-    if reason.is_none() {
-        if let Some((c, d)) = twin_constants(t) {
-            // A constant equal to another in every model is likely defined by it (`one = e`):
-            // the theory may be a known one with an extra name, which no comparison of
-            // signatures of the same shape can see. Not shown new, then.
-            return Ok(Standing::Unknown { names: vec![], reason: format!("`{c}` equals `{d}` in every model found: it may be a known theory with one constant defined as another (no known theory was shown the same class through definitions)") });
-        }
-    }
-    Ok(match reason {
-        Some(reason) => Standing::Unknown {
-            names: unknown,
-            reason,
-        },
-        None if candidates.is_empty() => Standing::New {
-            reason: format!(
-                "no known theory ({} compared) has its signature",
-                reference.known.len()
+    if let Some((_, first_reason)) = open.first() {
+        let names: Vec<String> = open
+            .iter()
+            .map(|(i, _)| reference.known[*i].name.clone())
+            .collect();
+        let agree = open
+            .iter()
+            .filter_map(|(i, _)| {
+                let k = reference.full(*i).ok()?;
+                t.agreeing_sizes(&k).last().cloned()
+            })
+            .min();
+        let counted = match agree {
+            Some(n) => format!(
+                "the same number of models of every size up to {}",
+                label(&n)
             ),
-        },
-        None => {
-            let swaps = if opts.swaps {
-                " (and none shown the same class with operations' arguments swapped: mirror images, parastrophes)"
-            } else {
-                " (mirror images and parastrophes not compared)"
-            };
-            Standing::New { reason: format!("it differs from each of the {} known theories with its signature, each shown by a model of one that is not a model of the other under every renaming of symbols{swaps}; and none with symbols added or removed was shown the same class through definitions", candidates.len()) }
-        }
+            None => "no size counted exactly on both sides".into(),
+        };
+        return Ok(Standing::Unknown {
+            reason: format!(
+                "{counted}; not proved the same class or told apart by an invariant ({}: {first_reason})",
+                names[0]
+            ),
+            names,
+        });
+    }
+    Ok(Standing::New {
+        reason: new_because(reference, &apart, reference.known.len() - comparable.len()),
     })
 }
 
-/// `standing`, unless it is new while the spectrum `rows` agrees with a known spectrum on at
-/// least three nontrivial sizes with models and disagrees nowhere ([`crate::spectrum::agreeing`]):
-/// then it is unknown. Two theories can be the same class
-/// under definitions that are not a renaming of symbols (a loop written with its right division
-/// as the operation is a quasigroup in which `/` has an identity), which no comparison by
-/// renaming sees; an equal spectrum is the sign of it, so such a theory is not called new.
-pub fn unless_spectrum_known(
-    standing: Standing,
-    rows: &[birkhoff_checker::SpectrumRow],
-    known: &[crate::KnownSpectrum],
-) -> Standing {
-    match (&standing, crate::spectrum::agreeing(rows, known, 3)) {
-        (Standing::New { .. }, Some(k)) => Standing::Unknown { names: vec![k.name.clone()], reason: format!("its spectrum agrees with {}'s at every order compared, and neither a renaming nor definitions of extra operations as terms showed them the same class", k.name) },
-        _ => standing,
-    }
+/// The sizes, `2` or `2×2` for two sorts.
+fn label(sizes: &[u32]) -> String {
+    sizes
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("×")
 }
 
-/// The first known theory (in the reference's order) whose signature differs from `t`'s and
-/// that is the same class as `t` through definitions ([`through_definitions`]: extra operations
-/// proved equal to terms in the other's symbols). Tried only where both sides' exact small
-/// counts agree at two sizes or more, as they must for such a pair; that keeps the proofs to the
-/// few plausible pairs.
-fn defined_as(
-    t: &Side,
-    reference: &Reference,
-    opts: &Options,
-) -> Result<Option<(usize, Relation)>, FinderError> {
-    let candidates: Vec<usize> = (0..reference.known.len())
-        .filter(|&i| !same_shape(t.theory, &reference.known[i].theory))
-        .collect();
-    let found: Vec<Option<(usize, Relation)>> = candidates
-        .par_iter()
-        .map(|&i| {
-            let k = reference.side(i)?;
-            if !t.counts_agree(&k, 2) {
-                return Ok(None);
+/// Why a theory told apart from every comparable known theory (`apart`) is new: for each size,
+/// the entries whose number of models of that size differs; then the entries told apart by
+/// another invariant; then the entries with another number of sorts (`other_sorts` of them).
+fn new_because(reference: &Reference, apart: &[(usize, Invariant)], other_sorts: usize) -> String {
+    let mut by_size: BTreeMap<Vec<u32>, Vec<&str>> = BTreeMap::new();
+    let mut other = Vec::new();
+    for (i, invariant) in apart {
+        let name = reference.known[*i].name.as_str();
+        match invariant {
+            Invariant::Spectrum { sizes, .. } => {
+                by_size.entry(sizes.clone()).or_default().push(name)
             }
-            Ok(through_definitions(t, &k, opts)?.map(|r| (i, r)))
-        })
-        .collect::<Result<_, FinderError>>()?;
-    Ok(found.into_iter().flatten().next())
-}
-
-/// Two constants of one sort that have the same value in every model of `t.models`, when there
-/// is a model with more than one element (in a one-element model every two constants agree).
-fn twin_constants(t: &Side) -> Option<(String, String)> {
-    let sig = &t.theory.sig;
-    let constants: Vec<_> = sig
-        .func_ids()
-        .filter(|&f| sig.func_decl(f).args.is_empty())
-        .collect();
-    if !t.models.iter().any(|m| m.sizes.iter().any(|&n| n > 1)) {
-        return None;
-    }
-    for (i, &c) in constants.iter().enumerate() {
-        for &d in &constants[i + 1..] {
-            let (dc, dd) = (sig.func_decl(c), sig.func_decl(d));
-            if dc.result == dd.result
-                && t.models
-                    .iter()
-                    .all(|m| m.funcs[c.0 as usize] == m.funcs[d.0 as usize])
-            {
-                return Some((dd.name.clone(), dc.name.clone()));
-            }
+            _ => other.push(format!("from {name}: {}", invariant.describe("it", name))),
         }
     }
-    None
+    let mut parts: Vec<String> = by_size
+        .iter()
+        .map(|(sizes, names)| {
+            let shown = names
+                .iter()
+                .take(NAMES_SHOWN)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = match names.len().saturating_sub(NAMES_SHOWN) {
+                0 => String::new(),
+                k => format!(" and {k} more"),
+            };
+            format!(
+                "at size {} from {} ({shown}{more})",
+                label(sizes),
+                names.len()
+            )
+        })
+        .collect();
+    parts.extend(other);
+    let mut reason = format!(
+        "its spectrum differs from that of every seed, catalogue entry and earlier discovery with as many sorts ({} compared), and the same class through any definitions would have the same spectrum: {}",
+        apart.len(),
+        parts.join("; ")
+    );
+    if apart.is_empty() {
+        reason = "no known theory has as many sorts".into();
+    }
+    if other_sorts > 0 {
+        reason.push_str(&format!(
+            " (not compared: {other_sorts} known theor{} with another number of sorts, classes of another kind of structure)",
+            if other_sorts == 1 { "y" } else { "ies" }
+        ));
+    }
+    reason
 }
 
 /// A known theory next to the identified one, with the proof of the implication and what shows
@@ -315,8 +438,15 @@ pub struct Identification {
     pub below: Vec<Neighbour>,
 }
 
+/// The implications that place a theory among its neighbours get this fraction of the verdict's
+/// prover time per obligation: where a theory sits is not its verdict, and the implications
+/// between neighbours are mostly short proofs, while the many that do not hold and that no small
+/// model refutes would each take the whole time (35 of them for loops of left exponent 3).
+pub const NEIGHBOUR_SHARE: u32 = 4;
+
 /// Places `t` among the known theories: its [`standing`], then (unless it is known) every known
-/// theory it provably implies and every one provably implying it, keeping the closest: an entry
+/// theory with as many sorts that it provably implies and every one provably implying it, each
+/// proof attempt within [`NEIGHBOUR_SHARE`] of `opts.timeout`, keeping the closest: an entry
 /// above is dropped when another entry above provably lies between them, and likewise below.
 pub fn identify(
     t: &Side,
@@ -333,19 +463,26 @@ pub fn identify(
     if let Standing::Known { .. } = out.standing {
         return Ok(out);
     }
-    let n = reference.known.len();
+    let opts = &Options {
+        timeout: opts.timeout / NEIGHBOUR_SHARE,
+        ..opts.clone()
+    };
+    let sorts = t.theory.sig.sorts.len();
+    let comparable: Vec<usize> = (0..reference.known.len())
+        .filter(|&i| reference.known[i].theory.sig.sorts.len() == sorts)
+        .collect();
     let proved = |imp: &Implication| matches!(imp, Implication::Proved { .. });
     // Above: t ⇒ K. Below: K ⇒ t.
-    let above: Vec<(usize, Implication)> = (0..n)
-        .into_par_iter()
-        .map(|i| Ok((i, implies(t, &reference.known[i].theory, opts)?)))
+    let above: Vec<(usize, Implication)> = comparable
+        .par_iter()
+        .map(|&i| Ok((i, implies(t, &reference.known[i].theory, opts)?)))
         .collect::<Result<Vec<_>, FinderError>>()?
         .into_iter()
         .filter(|(_, imp)| proved(imp))
         .collect();
-    let below: Vec<(usize, Implication)> = (0..n)
-        .into_par_iter()
-        .map(|i| Ok((i, implies(&reference.side(i)?, t.theory, opts)?)))
+    let below: Vec<(usize, Implication)> = comparable
+        .par_iter()
+        .map(|&i| Ok((i, implies(&reference.side(i)?, t.theory, opts)?)))
         .collect::<Result<Vec<_>, FinderError>>()?
         .into_iter()
         .filter(|(_, imp)| proved(imp))

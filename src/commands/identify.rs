@@ -1,9 +1,12 @@
-//! `birkhoff identify THEORY`: what is this theory? Equal or equivalent to a known theory (a seed
-//! or catalogue entry), else the closest known theories above it (which it implies) and below it
-//! (which imply it), each implication proved and each strictness shown by a countermodel where
-//! the small models show one; and its spectrum with the OEIS sequences it matches (the shipped
-//! file's and those the library's literature runs found online). Exit codes: 0 placed, 1 equivalence to some known
-//! theory undecided, 2 error, 130 interrupted.
+//! `birkhoff identify THEORY`: what is this theory? The same class as a known theory (a seed, a
+//! catalogue entry or a discovery of the library), new (told apart from each by its spectrum or
+//! another class invariant), or unknown (possibly some known theories with its spectrum); the
+//! verdict against each known theory is the one `birkhoff equiv` gives for the pair (one function,
+//! one budget rule). Unless known, the closest known theories above it (which it implies) and
+//! below it (which imply it), each implication proved and each strictness shown by a
+//! countermodel where the small models show one; and its spectrum with the OEIS sequences it
+//! matches (the shipped file's and those the library's literature runs found online). Exit codes:
+//! 0 placed, 1 unknown, 2 error, 130 interrupted.
 
 use super::equiv::map_text;
 use crate::output::print_json;
@@ -11,7 +14,7 @@ use crate::Outcome;
 use birkhoff_checker::{
     finder::{enumerate_up_to, Options as FinderOptions},
     prover::{
-        equivalence::{side_budget, Implication, Side},
+        equivalence::{Implication, Side},
         Options,
     },
     Budget, SpectrumRow,
@@ -29,7 +32,7 @@ pub struct Args {
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Time the prover may spend on each axiom, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = super::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = super::parse_seconds)]
     timeout: Duration,
     /// Compute the spectrum up to this size (each size within --spectrum-timeout).
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
@@ -59,19 +62,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         progress: None,
     };
     let spectrum = enumerate_up_to(&t, a.max_size, &budget, FinderOptions::counts_only())?;
-    // The theory's own small models, to refute comparisons quickly.
-    let side = Side::new(&t, 3, &side_budget(cancel.clone()))?;
-    let reference = Reference::new(Known::builtin(), cancel);
-    let mut found = identify(&side, &reference, &opts)?;
+    // Its models and counts by the budget rule every comparison uses, as `equiv` makes them.
+    let side = Side::for_comparison(&t, cancel.clone())?;
+    let mut known = Known::builtin();
+    known.extend(discoveries(&a.goals.library.path(), &a.theory)?);
+    let reference = Reference::new(known, cancel);
+    let found = identify(&side, &reference, &opts)?;
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);
     }
     let spectrum_rows: Vec<SpectrumRow> = spectrum.iter().map(SpectrumRow::of).collect();
-    found.standing = birkhoff_scorer::identify::unless_spectrum_known(
-        found.standing,
-        &spectrum_rows,
-        &birkhoff_scorer::spectrum::known_spectra(),
-    );
     // The shipped sequences and those the OEIS named in the library's earlier literature runs
     // (docs/LITERATURE.md): a sequence found online once is recognized here without the network.
     let sequences = birkhoff_literature::Store::new(&a.goals.library.path()).offline_sequences();
@@ -108,6 +108,49 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Standing::Unknown { .. } => Outcome::Negative,
         _ => Outcome::Done,
     })
+}
+
+/// The discoveries of the library at `dir` (none when it does not exist), but the one `arg`
+/// names when it names a discovery (a theory is not identified as itself) and any whose text no
+/// longer parses (said on stderr).
+fn discoveries(dir: &std::path::Path, arg: &str) -> anyhow::Result<Vec<Known>> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let lib = birkhoff_library::Library::open(dir)?;
+    let itself = match birkhoff_engine::Theory::load(arg) {
+        Err(birkhoff_engine::Error::UnknownSeed(_)) => {
+            birkhoff_research::workspace::find_discovery(&lib, arg)
+                .ok()
+                .map(|(id, _)| id)
+        }
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for r in lib.discoveries()? {
+        let birkhoff_library::record::Body::Theory(rec) = r.body else {
+            continue;
+        };
+        if itself.as_deref() == Some(r.id.as_str()) {
+            continue;
+        }
+        let theory = match birkhoff_engine::Theory::parse(&rec.text, &r.id) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!(
+                    "note: discovery {} ({}) is not compared: its text does not parse: {e}",
+                    rec.name, r.id
+                );
+                continue;
+            }
+        };
+        out.push(Known {
+            name: rec.name,
+            kind: "discovery",
+            theory,
+        });
+    }
+    Ok(out)
 }
 
 fn print_neighbour(n: &Neighbour) {

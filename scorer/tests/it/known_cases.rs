@@ -1,7 +1,9 @@
 //! The scores behave as a mathematician expects on theories whose nature is known.
 
+use birkhoff_checker::prover::equivalence::Side;
 use birkhoff_checker::Budget;
 use birkhoff_engine::{seeds, Theory};
+use birkhoff_scorer::identify::{standing, Known, Reference, Standing};
 use birkhoff_scorer::spectrum::ground_truth_spectra;
 use birkhoff_scorer::{gather, score, Evidence, Policy, Scores, Weights};
 use std::time::Duration;
@@ -151,37 +153,68 @@ fn scoring_many_theories_at_once_gives_each_ones_scores() {
     assert_eq!(together, alone);
 }
 
-#[test]
-fn a_new_standing_with_a_known_spectrum_becomes_unknown() {
-    use birkhoff_scorer::identify::{unless_spectrum_known, Standing};
-    use birkhoff_scorer::spectrum::{exact, known_spectra};
-    let new = || Standing::New {
-        reason: "it differs from each known theory with its signature".into(),
+fn catalogue(name: &str) -> Known {
+    let e = birkhoff_engine::catalogue::all()
+        .into_iter()
+        .find(|e| e.name == name)
+        .unwrap();
+    Known {
+        name: name.into(),
+        kind: "catalogue",
+        theory: e.theory().unwrap(),
+    }
+}
+
+fn standing_of(t: &Theory, known: &[&str]) -> Standing {
+    let reference = Reference::new(known.iter().map(|n| catalogue(n)).collect(), None);
+    let opts = birkhoff_checker::prover::Options {
+        timeout: Duration::from_secs(2),
+        ..Default::default()
     };
-    // Loops: 1, 1, 1, 2, 6 (A057771). A theory shown new with exactly this spectrum may be loops
-    // through a definition no comparison tried: it is not called new.
-    let loops: Vec<_> = [1, 1, 1, 2, 6]
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| exact(i as u32 + 1, c))
-        .collect();
-    let st = unless_spectrum_known(new(), &loops, &known_spectra());
+    standing(&Side::for_comparison(t, None).unwrap(), &reference, &opts).unwrap()
+}
+
+/// "New" needs every known theory told apart by an invariant, and says at which size; a known
+/// theory with the same spectrum that is neither proved the same class nor told apart leaves it
+/// unknown, never new.
+#[test]
+fn new_only_when_every_known_theory_is_told_apart_by_an_invariant() {
+    // Loops of left exponent 3 (x * (x * x) = e): none of order 2, one loop and one group there.
+    let cube = theory(&format!(
+        "{}\naxiom cube: x * (x * x) = e",
+        seeds::load("loop").unwrap().to_text()
+    ));
+    let st = standing_of(&cube, &["loop", "group", "boolean_algebra", "vector_space"]);
+    let Standing::New { reason } = &st else {
+        panic!("{st:?}")
+    };
     assert!(
-        matches!(&st, Standing::Unknown { names, .. } if names.iter().any(|n| n.contains("loop"))),
+        reason.contains("at size 2 from 3 (loop, group, boolean_algebra)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("1 known theory with another number of sorts"),
+        "{reason}"
+    );
+    // Left Bol loops and Moufang loops have the same numbers of models up to order 7, and no
+    // model of order 3 or less tells them apart: unknown, naming the one it may be (loops are
+    // told apart at order 5, where six loops are not groups).
+    let st = standing_of(
+        &catalogue("left_bol_loop").theory,
+        &["loop", "moufang_loop"],
+    );
+    let Standing::Unknown { names, reason } = &st else {
+        panic!("{st:?}")
+    };
+    assert_eq!(names, &["moufang_loop"], "{reason}");
+    assert!(
+        reason.contains("the same number of models of every size up to 5"),
+        "{reason}"
+    );
+    // A presentation of a known class is known, whatever the other entries.
+    let st = standing_of(&catalogue("moufang_loop").theory, &["loop", "moufang_loop"]);
+    assert!(
+        matches!(&st, Standing::Known { name, .. } if name == "moufang_loop"),
         "{st:?}"
     );
-    // One count off, or too few sizes with models to tell: it stays new.
-    let other: Vec<_> = [1, 1, 1, 2, 7]
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| exact(i as u32 + 1, c))
-        .collect();
-    assert!(matches!(
-        unless_spectrum_known(new(), &other, &known_spectra()),
-        Standing::New { .. }
-    ));
-    assert!(matches!(
-        unless_spectrum_known(new(), &loops[..3], &known_spectra()),
-        Standing::New { .. }
-    ));
 }
