@@ -115,8 +115,85 @@ pub struct Written {
     pub merge: String,
 }
 
-/// Writes the job-array script to `script` and the plan of `jobs` (the whole sweep) in `out`.
+/// The partition a job goes to and the most CPUs any one of its nodes has, from the lines of
+/// `sinfo -h -N -o "%P %c"` (a node's partition, `*` marking the default, and its CPUs): the
+/// partition asked for, else the default one. `None` when sinfo lists no node of it.
+fn largest_node(sinfo: &str, partition: Option<&str>) -> Option<(String, u32)> {
+    let mut found: Option<(String, u32)> = None;
+    for line in sinfo.lines() {
+        let Some((name, cpus)) = line.split_once(' ') else {
+            continue;
+        };
+        let (name, default) = match name.strip_suffix('*') {
+            Some(n) => (n, true),
+            None => (name, false),
+        };
+        let wanted = partition.map_or(default, |p| p == name);
+        let Ok(cpus) = cpus.trim().parse::<u32>() else {
+            continue;
+        };
+        if wanted && found.as_ref().is_none_or(|(_, most)| cpus > *most) {
+            found = Some((name.to_string(), cpus));
+        }
+    }
+    found
+}
+
+/// Checks `--slurm-cpus` against the cluster when `sinfo` can read it: a task asking for more
+/// CPUs than any node of its partition has is accepted by sbatch and then pends forever
+/// (`Reason=PartitionConfig`), so it is refused here, naming the flag. Where sinfo is missing
+/// or cannot reach a cluster, the check is skipped, and said so.
+fn check_cpus(a: &SlurmArgs) -> anyhow::Result<()> {
+    let mut sinfo = std::process::Command::new("sinfo");
+    sinfo.args(["-h", "-N", "-o", "%P %c"]);
+    let skipped = |why: &str| {
+        eprintln!(
+            "note: --slurm-cpus {} was not checked against the cluster: {why}",
+            a.slurm_cpus
+        )
+    };
+    let o = match sinfo.output() {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            skipped("sinfo is not on PATH here");
+            return Ok(());
+        }
+        Err(e) => {
+            skipped(&format!("sinfo did not run ({e})"));
+            return Ok(());
+        }
+    };
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        let first = err.lines().next().unwrap_or("no message").trim();
+        skipped(&format!(
+            "sinfo failed ({first}); is SLURM_CONF set for this cluster?"
+        ));
+        return Ok(());
+    }
+    let listed = String::from_utf8_lossy(&o.stdout);
+    let Some((partition, most)) = largest_node(&listed, a.slurm_partition.as_deref()) else {
+        let which = a
+            .slurm_partition
+            .as_deref()
+            .map_or("the default partition".to_string(), |p| {
+                format!("partition {p}")
+            });
+        skipped(&format!("sinfo lists no node of {which}"));
+        return Ok(());
+    };
+    anyhow::ensure!(
+        a.slurm_cpus <= most,
+        "--slurm-cpus {}: no node of partition {partition} has more than {most} CPU(s) (sinfo), so every task would pend forever (Reason=PartitionConfig); ask for at most --slurm-cpus {most}",
+        a.slurm_cpus
+    );
+    Ok(())
+}
+
+/// Writes the job-array script to `script` and the plan of `jobs` (the whole sweep) in `out`,
+/// after checking `--slurm-cpus` against the cluster where sinfo can read it.
 pub fn write(script: &Path, a: &SlurmArgs, out: &Path, jobs: &[Job]) -> anyhow::Result<Written> {
+    check_cpus(a)?;
     let mem = checked(
         "--slurm-mem",
         &a.slurm_mem,
@@ -271,6 +348,15 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_largest_node_is_of_the_partition_asked_for_else_of_the_default() {
+        let sinfo = "local* 2\nlocal* 4\nbig 64\nbig x\n";
+        assert_eq!(largest_node(sinfo, None), Some(("local".into(), 4)));
+        assert_eq!(largest_node(sinfo, Some("big")), Some(("big".into(), 64)));
+        assert_eq!(largest_node(sinfo, Some("gpu")), None);
+        assert_eq!(largest_node("", None), None);
     }
 
     #[test]

@@ -122,9 +122,16 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
         .unwrap();
     let words = String::from_utf8_lossy(&pdftotext.stdout).into_owned();
     let flat: String = words.split_whitespace().collect();
+    // Formulas are typeset with every operand bracketed.
+    let bracketed = |a: &birkhoff_engine::Axiom| {
+        birkhoff_engine::print::FormulaPrinter {
+            bracket_operands: true,
+            ..birkhoff_engine::print::FormulaPrinter::new(&paper.theory.sig, a)
+        }
+        .formula(&a.formula)
+    };
     for a in &paper.theory.axioms {
-        let formula =
-            birkhoff_engine::print::FormulaPrinter::new(&paper.theory.sig, a).formula(&a.formula);
+        let formula = bracketed(a);
         assert!(
             flat.contains(&as_typeset(&formula)),
             "axiom {} `{formula}` is not in the PDF:\n{words}",
@@ -140,8 +147,9 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
         }
     }
     for t in &paper.theorems {
+        let goal = birkhoff_library::statement::parse(&paper.theory, &t.statement).unwrap();
         assert!(
-            flat.contains(&as_typeset(&t.statement)),
+            flat.contains(&as_typeset(&bracketed(&goal))),
             "theorem `{}` is not in the PDF:\n{words}",
             t.statement
         );

@@ -60,9 +60,9 @@ fn expand(dir: &Path, word: &str) -> Vec<String> {
     }
 }
 
-/// The commands of a fenced `sh` block after `heading`, without the leading `birkhoff`.
-fn commands_after(heading: &str) -> Vec<Vec<String>> {
-    let block = README
+/// The first fenced `sh` block after `heading`, as written.
+fn block_after(heading: &str) -> &'static str {
+    README
         .split(heading)
         .nth(1)
         .expect("the README has the heading")
@@ -71,8 +71,12 @@ fn commands_after(heading: &str) -> Vec<Vec<String>> {
         .expect("a sh block follows")
         .split("```")
         .next()
-        .unwrap();
-    block
+        .unwrap()
+}
+
+/// The commands of a fenced `sh` block after `heading`, without the leading `birkhoff`.
+fn commands_after(heading: &str) -> Vec<Vec<String>> {
+    block_after(heading)
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("birkhoff "))
         .map(words)
@@ -221,32 +225,127 @@ fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
     );
 }
 
-/// The cluster example: the `birkhoff` lines run here (the script is written, and merge names
-/// every shard missing: exit 1); the `sbatch` line needs a Slurm client and is not run here
-/// (`tests/it/slurm.rs` runs such a script on a real, local Slurm).
+/// The cluster example without a cluster: the script is written (with a note that the CPUs were
+/// not checked, sinfo being absent) and merge names every shard missing (exit 1). Its `export`
+/// names the configuration `scripts/slurm-local.sh` writes.
 #[test]
 fn the_readme_cluster_commands_work_as_shown() {
     let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<&str> = block_after("## On a cluster (Slurm)").lines().collect();
+    assert!(
+        lines[0].starts_with("scripts/slurm-local.sh start"),
+        "{lines:?}"
+    );
+    let script = include_str!("../../scripts/slurm-local.sh");
+    assert!(
+        lines[1].starts_with("export SLURM_CONF=/tmp/birkhoff-slurm/slurm.conf ")
+            && script.contains("dir=\"${BIRKHOFF_SLURM_DIR:-/tmp/birkhoff-slurm}\"")
+            && script.contains("conf=\"$dir/slurm.conf\""),
+        "{lines:?}"
+    );
     let commands = commands_after("## On a cluster (Slurm)");
     assert_eq!(commands.len(), 2, "{commands:?}");
-    for args in &commands {
-        let line = args.join(" ");
-        let o = run(dir.path(), args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        let want = if args.contains(&"merge".to_string()) {
-            1
-        } else {
-            0
-        };
-        assert_eq!(o.status.code(), Some(want), "{line}: {err}");
-    }
-    let script = std::fs::read_to_string(dir.path().join("loops-8.sh")).unwrap();
+    let o = run(dir.path(), &commands[0]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
-        script.contains("#SBATCH --array=1-256") && script.contains("/256\""),
+        err.contains("--slurm-cpus 1 was not checked against the cluster: sinfo is not on PATH"),
+        "{err}"
+    );
+    let script = std::fs::read_to_string(dir.path().join("loops-7.sh")).unwrap();
+    assert!(
+        script.contains("#SBATCH --array=1-16") && script.contains("/16\""),
         "{script}"
     );
-    let err = String::from_utf8_lossy(&run(dir.path(), &commands[1]).stderr).into_owned();
-    assert!(err.contains("shards 1-256 of 256: no results"), "{err}");
+    let o = run(dir.path(), &commands[1]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("shards 1-16 of 16: no results"), "{err}");
+}
+
+/// The cluster example as written, on the local Slurm that CI starts (`scripts/slurm-local.sh`,
+/// in a directory and on ports of its own; the README's `export` points at it): the script is
+/// written after sinfo's check, sbatch runs it, and the merged table is a local run's. A request
+/// for more CPUs than the node has is refused before anything is written. Skipped where Slurm
+/// cannot run, unless `BIRKHOFF_REQUIRE_SLURM=1`.
+#[test]
+fn the_readme_cluster_example_runs_on_a_local_slurm_and_merges_to_a_local_run() {
+    if !crate::slurm::slurm_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cluster = crate::slurm::Cluster::start(tmp.path().join("slurm"), 2);
+    let dir = tmp.path().join("work");
+    std::fs::create_dir(&dir).unwrap();
+    let commands = commands_after("## On a cluster (Slurm)");
+    let with_cluster = |args: &[String]| {
+        let o = crate::birkhoff_command()
+            .args(args)
+            .current_dir(&dir)
+            .env("SLURM_CONF", cluster.dir.join("slurm.conf"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        (o, err)
+    };
+
+    // More CPUs than the node has: refused, naming the flag; nothing written.
+    let greedy: Vec<String> = commands[0]
+        .iter()
+        .map(|w| {
+            if w == "1" {
+                "64".to_string()
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    let (o, err) = with_cluster(&greedy);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--slurm-cpus 64: no node of partition local has more than")
+            && err.contains("Reason=PartitionConfig"),
+        "{err}"
+    );
+    assert!(!dir.join("loops-7.sh").exists());
+
+    let (o, err) = with_cluster(&commands[0]);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("not checked"), "{err}");
+    let sbatch = block_after("## On a cluster (Slurm)")
+        .lines()
+        .find(|l| l.starts_with("sbatch "))
+        .expect("the example submits with sbatch");
+    let submitted = cluster.run_in(&dir, "sbatch", &words(sbatch)[1..]);
+    let job = submitted
+        .split_whitespace()
+        .last()
+        .expect("sbatch names the job")
+        .to_string();
+    let states = cluster.wait(&job, 16);
+    assert!(states.iter().all(|(_, s)| s == "COMPLETED"), "{states:?}");
+
+    let (o, err) = with_cluster(&commands[1]);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let local = ["sweep", "loop", "--size", "7", "--out", "local"].map(String::from);
+    assert_eq!(with_cluster(&local).0.status.code(), Some(0));
+    let merge_local = ["sweep", "merge", "local"].map(String::from);
+    let counts = |tsv: &[u8]| {
+        String::from_utf8_lossy(tsv)
+            .lines()
+            .map(|l| l.rsplit_once('\t').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    let merged = std::fs::read(dir.join("loops-7-table.tsv")).unwrap();
+    assert_eq!(
+        counts(&merged),
+        counts(&with_cluster(&merge_local).0.stdout)
+    );
+    assert!(
+        String::from_utf8_lossy(&merged).contains("\t7\t23746\texact\t118594560\texact\t"),
+        "{}",
+        String::from_utf8_lossy(&merged)
+    );
 }
 
 /// The external-prover examples: with the prover installed they decide (exit 0); without it,

@@ -5,6 +5,7 @@
 //! installed or the test is not root, unless `BIRKHOFF_REQUIRE_SLURM=1` (set by `.ci/run`).
 
 use super::cli::{birkhoff, stderr, stdout};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -12,12 +13,29 @@ use std::time::{Duration, Instant};
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-local.sh");
 
 /// The local cluster, stopped when dropped.
-struct Cluster {
-    dir: PathBuf,
+pub struct Cluster {
+    /// Its directory: slurm.conf, state, logs.
+    pub dir: PathBuf,
     port: u16,
 }
 
 impl Cluster {
+    /// Starts a cluster in `dir`, on a port of its own (`offset` apart from other tests').
+    pub fn start(dir: PathBuf, offset: u16) -> Cluster {
+        let cluster = Cluster {
+            dir,
+            port: 20000 + (std::process::id() % 20000) as u16 + offset,
+        };
+        let o = cluster.script("start");
+        assert!(
+            o.status.success(),
+            "slurm-local.sh start: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        cluster
+    }
+
     fn script(&self, action: &str) -> std::process::Output {
         Command::new("bash")
             .arg(SCRIPT)
@@ -29,13 +47,20 @@ impl Cluster {
     }
 
     /// A Slurm client command against this cluster.
-    fn run(&self, program: &str, args: &[&str]) -> String {
+    pub fn run(&self, program: &str, args: &[&str]) -> String {
+        self.run_in(Path::new("."), program, args)
+    }
+
+    /// A Slurm client command against this cluster, run in `dir`.
+    pub fn run_in(&self, dir: &Path, program: &str, args: &[impl AsRef<OsStr>]) -> String {
         let o = Command::new(program)
             .args(args)
+            .current_dir(dir)
             .env("SLURM_CONF", self.dir.join("slurm.conf"))
             .output()
             .unwrap();
-        assert!(o.status.success(), "{program} {args:?}: {}", stderr(&o));
+        let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+        assert!(o.status.success(), "{program} {shown:?}: {}", stderr(&o));
         stdout(&o)
     }
 
@@ -75,7 +100,7 @@ impl Cluster {
     }
 
     /// Waits until every task of `job` is over (none pending or running) and returns the states.
-    fn wait(&self, job: &str, tasks: usize) -> Vec<(u32, String)> {
+    pub fn wait(&self, job: &str, tasks: usize) -> Vec<(u32, String)> {
         let start = Instant::now();
         loop {
             let states = self.states(job);
@@ -106,7 +131,7 @@ impl Drop for Cluster {
 }
 
 /// Whether the test can run here; panics instead of skipping under `BIRKHOFF_REQUIRE_SLURM=1`.
-fn slurm_available() -> bool {
+pub fn slurm_available() -> bool {
     let installed = Command::new("sh")
         .args(["-c", "command -v slurmctld && command -v munged"])
         .output()
@@ -137,17 +162,7 @@ fn a_job_array_on_a_local_slurm_with_a_failed_then_killed_task_requeued_merges_t
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let cluster = Cluster {
-        dir: tmp.path().join("slurm"),
-        port: 20000 + (std::process::id() % 20000) as u16,
-    };
-    let o = cluster.script("start");
-    assert!(
-        o.status.success(),
-        "slurm-local.sh start: {}{}",
-        stdout(&o),
-        stderr(&o)
-    );
+    let cluster = Cluster::start(tmp.path().join("slurm"), 0);
     let (out, script, local) = (
         tmp.path().join("out"),
         tmp.path().join("run.sh"),
