@@ -313,23 +313,28 @@ struct Pair {
 }
 
 impl Pair {
-    /// Whether each symbol is defined as one symbol of the other theory applied to its variables
-    /// in order, both ways: a renaming of symbols, which [`super::equivalence::relate`] tries
-    /// before definitions, with the same prover options.
+    /// Whether each symbol is defined as a distinct symbol of the other theory applied to its
+    /// variables in order, both ways, as many each way: a renaming of symbols, which
+    /// [`super::equivalence::relate`] tries before definitions, with the same prover options.
     fn is_renaming(&self) -> bool {
         let plain = |args: &[Term]| {
             args.iter()
                 .enumerate()
                 .all(|(i, a)| *a == Term::Var(VarId(i as u32)))
         };
-        self.a_in_b
-            .iter()
-            .chain(&self.b_in_a)
-            .all(|body| match body {
-                Body::Term(Term::App(_, args)) => plain(args),
-                Body::Formula(Formula::Rel(_, args)) => plain(args),
-                _ => false,
-            })
+        let heads = |defs: &[Body]| -> Option<HashSet<Symbol>> {
+            defs.iter()
+                .map(|body| match body {
+                    Body::Term(Term::App(f, args)) if plain(args) => Some(Symbol::Func(*f)),
+                    Body::Formula(Formula::Rel(r, args)) if plain(args) => Some(Symbol::Rel(*r)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let n = self.a_in_b.len();
+        n == self.b_in_a.len()
+            && heads(&self.a_in_b).is_some_and(|h| h.len() == n)
+            && heads(&self.b_in_a).is_some_and(|h| h.len() == n)
     }
 }
 
