@@ -33,8 +33,9 @@
 //! isomorphisms). Given `δ`, each symbol `g` of `B` needs an `ε(g)` that gives `g`'s table back
 //! on every `δ(M)`: a table match, symbol by symbol. When `A` over `B` finds nothing, the search
 //! runs the other way. A candidate the prover refutes adds its countermodel to the small models
-//! and the search starts again (counterexample-guided); one left unsettled is passed over. Every
-//! part is capped (terms, backtracking nodes, proof attempts, a deadline of a few prover timeouts,
+//! and the search starts again (counterexample-guided); one left unsettled ends it, and a
+//! renaming of symbols is left to `relate`, which tries renamings first. Every
+//! part is capped (terms, backtracking nodes, proof attempts, a deadline of two prover timeouts,
 //! the cancel flag), so a pair that is not the same class costs seconds and is "not shown", never
 //! "different".
 
