@@ -16,6 +16,7 @@ mod readme;
 mod research;
 mod slurm;
 mod sweep;
+mod verdicts;
 
 /// The binary under test, kept off the network (`BIRKHOFF_OFFLINE=1`): `agent` does not probe
 /// the literature sources and literature runs answer from the library's cache only. Tests that
