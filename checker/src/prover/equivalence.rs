@@ -12,7 +12,6 @@
 //! axiom refutes the implication under that renaming in microseconds, so the prover runs only
 //! for renamings that no small model rules out.
 
-use super::definitions::through_definitions;
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
@@ -380,23 +379,6 @@ pub enum Relation {
         /// How the first theory and the second, so read, compare.
         then: Box<Relation>,
     },
-    /// `rich` is `lean` extended by definitions ([`super::definitions`]): under `map` it implies
-    /// `lean`, each of its other operations equals a term over the mapped symbols (a constant:
-    /// a term in one variable that `lean` proves constant), and `lean` with those definitions
-    /// proves every axiom of `rich`. The same class read through the definitions, with the same
-    /// spectrum.
-    Defined {
-        /// The theory with more symbols.
-        rich: String,
-        /// The theory with fewer.
-        lean: String,
-        /// `lean`'s symbols → `rich`'s.
-        map: SymbolMap,
-        /// `rich`'s other operations, each as a term over the mapped symbols.
-        definitions: Vec<super::definitions::Definition>,
-        /// The implication's proofs, then each definition's, then each axiom of `rich`'s.
-        proofs: Vec<AxiomProof>,
-    },
     /// The same class through definitions in both directions, found from the small models and
     /// proved ([`super::interpretation`]).
     Interpreted(Box<super::interpretation::Interpretation>),
@@ -411,10 +393,7 @@ impl Relation {
     /// Whether the two theories were shown the same class (with proofs).
     pub fn same_class(&self) -> bool {
         match self {
-            Relation::Equal
-            | Relation::Equivalent { .. }
-            | Relation::Defined { .. }
-            | Relation::Interpreted(_) => true,
+            Relation::Equal | Relation::Equivalent { .. } | Relation::Interpreted(_) => true,
             Relation::Transposed { then, .. } => then.same_class(),
             _ => false,
         }
@@ -429,10 +408,6 @@ impl Relation {
                 format!("different: {}", invariant.describe(a, b))
             }
             Relation::Transposed { swapped, then } => format!("the same class with the arguments of {} swapped (x f y read as y f x, a definition that can be undone), then {}", swapped.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "), then.describe()),
-            Relation::Defined { rich, lean, definitions, proofs, .. } => {
-                let defs: Vec<String> = definitions.iter().map(|d| format!("`{}`", d.equation)).collect();
-                format!("the same class through definitions: {rich} is {lean} with {} ({})", defs.join(" and "), proof_counts(proofs))
-            }
             Relation::Interpreted(i) => i.describe(),
             Relation::Unknown { reason } => format!("unknown: {reason}"),
         }
@@ -707,8 +682,8 @@ const MAX_INCLUSION_ATTEMPTS: usize = 3;
 /// 1. the same canonical form: equal;
 /// 2. counts that differ at some size ([`Side::spectrum_difference`]): different;
 /// 3. a renaming of symbols, then swapped arguments of some binary operations (mirror images,
-///    parastrophes), then definitions of the extra operations of one ([`through_definitions`]),
-///    then definitions both ways ([`super::interpretation`]), each with proofs: the same class;
+///    parastrophes), then definitions of each theory's symbols in the other's
+///    ([`super::interpretation`]), each with proofs: the same class;
 /// 4. a renaming proved to carry one theory into the other while a model of the other violates
 ///    it: different ([`Invariant::Inclusion`]);
 /// 5. otherwise unknown, saying what was tried and up to which size the spectra agree.
@@ -745,8 +720,6 @@ pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderErro
         if opts.swaps {
             tried.push("no swap of the arguments of binary operations was shown to help".into());
         }
-    } else if let Some(r) = through_definitions(a, b, opts)? {
-        return Ok(r);
     }
     if let Some(r) = super::interpretation::by_interpretation(a, b, opts)? {
         return Ok(r);

@@ -39,7 +39,6 @@
 //! the cancel flag), so a pair that is not the same class costs seconds and is "not shown", never
 //! "different".
 
-use super::definitions::{compositions, var_name};
 use super::equivalence::{prove_goals, AxiomProof, Outcome, Relation, Side};
 use super::Options;
 use crate::finder::FinderError;
@@ -1146,6 +1145,29 @@ fn texts(defined: &Theory, over: &Theory, defs: &[Body]) -> Vec<SymbolDefinition
         .collect()
 }
 
+/// The name of the `i`-th of `arity` variables: x, y, z, u, v, w as people write them, or x1,
+/// x2, … when there are more than six.
+fn var_name(i: usize, arity: usize) -> String {
+    ["x", "y", "z", "u", "v", "w"]
+        .get(i)
+        .filter(|_| arity <= 6)
+        .map_or_else(|| format!("x{}", i + 1), |n| n.to_string())
+}
+
+/// Every way to write `n` as an ordered sum of `parts` numbers ≥ 0.
+fn compositions(n: usize, parts: usize) -> Vec<Vec<usize>> {
+    if parts == 0 {
+        return if n == 0 { vec![vec![]] } else { vec![] };
+    }
+    (0..=n)
+        .flat_map(|first| {
+            compositions(n - first, parts - 1)
+                .into_iter()
+                .map(move |rest| [vec![first], rest].concat())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1169,6 +1191,15 @@ mod tests {
     /// The definitions are found; proving them is the prover's part (in two seconds it proves
     /// neither the symmetric difference associative from the Boolean algebra axioms nor meet
     /// associative from the order axioms, so `relate` leaves these pairs unknown).
+    #[test]
+    fn compositions_count_as_binomials() {
+        // Ordered sums of n into k parts: C(n + k - 1, k - 1).
+        assert_eq!(compositions(2, 2), vec![vec![0, 2], vec![1, 1], vec![2, 0]]);
+        assert_eq!(compositions(3, 3).len(), 10);
+        assert_eq!(compositions(0, 0), vec![Vec::<usize>::new()]);
+        assert!(compositions(1, 0).is_empty());
+    }
+
     #[test]
     fn boolean_rings_and_lattices_as_orders_get_their_definitions_from_the_small_models() {
         let ring = birkhoff_engine::catalogue::all()

@@ -25,7 +25,6 @@ pub mod certificate;
 pub mod completion;
 pub mod conjecture;
 pub mod countermodel;
-pub mod definitions;
 pub mod discrimination;
 pub mod equivalence;
 pub mod explanation;

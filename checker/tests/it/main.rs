@@ -7,7 +7,6 @@ mod catalogue;
 mod common;
 mod completion;
 mod conjecture;
-mod definitions;
 mod engines_agree;
 mod etp;
 mod external;
