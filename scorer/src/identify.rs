@@ -252,22 +252,15 @@ impl Standing {
     }
 }
 
-/// How the candidate compares with one known theory.
-enum Comparison {
-    /// Told apart by its small counts, without a proof attempt.
-    Apart(Invariant),
-    /// What [`relate`] said.
-    Related(Relation),
-}
-
 /// At most this many names are listed for one size in a "new" standing's reason.
 const NAMES_SHOWN: usize = 6;
 
 /// Compares `t` (a side made by [`Side::for_comparison`]) with every known theory with as many
 /// sorts, spectrum first: an entry whose small counts differ from `t`'s is told apart by that
-/// invariant; the others go to [`relate`] (in parallel), which counts further and tries proofs.
-/// The first entry in the reference's order shown the same class settles it (with the entries
-/// with its spectrum shown the same class as that one: chaining); the theory is new only when
+/// invariant; the others go to [`relate`] (entries of its shape first, a few at a time in
+/// parallel, stopping after the group in which one is shown the same class), which counts
+/// further and tries proofs. The first entry so shown settles it (with the entries compared so
+/// far that are shown the same class as that one: chaining); the theory is new only when
 /// every entry is told apart by an invariant; otherwise it is unknown, naming the entries it
 /// may be. A search cut short never makes it new: it leaves an entry not told apart.
 pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Standing, FinderError> {
@@ -275,39 +268,68 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     let comparable: Vec<usize> = (0..reference.known.len())
         .filter(|&i| reference.known[i].theory.sig.sorts.len() == sorts)
         .collect();
-    let compared: Vec<Comparison> = comparable
+    // The invariant first, for every entry: cheap, and most entries are told apart here.
+    let small: Vec<Option<Invariant>> = comparable
         .par_iter()
         .map(|&i| {
             let theory = &reference.known[i].theory;
-            if let Some(invariant) = t.spectrum_difference(&reference.small(i)?.counts_of(theory)) {
-                return Ok(Comparison::Apart(invariant));
-            }
-            Ok(Comparison::Related(relate(t, &reference.full(i)?, opts)?))
+            Ok(t.spectrum_difference(&reference.small(i)?.counts_of(theory)))
         })
         .collect::<Result<_, FinderError>>()?;
     let mut apart: Vec<(usize, Invariant)> = Vec::new();
+    let mut rest: Vec<usize> = Vec::new();
+    for (&i, invariant) in comparable.iter().zip(small) {
+        match invariant {
+            Some(invariant) => apart.push((i, invariant)),
+            None => rest.push(i),
+        }
+    }
+    // Then proofs, entries with the candidate's shape first (a renaming is the likeliest
+    // reading), a few at a time in parallel, stopping after the first group in which one is
+    // shown the same class: the rest would only cost proof attempts. The groups are fixed, so
+    // the answer does not depend on which thread finishes first.
+    rest.sort_by_key(|&i| !same_shape(t.theory, &reference.known[i].theory));
     let mut open: Vec<(usize, String)> = Vec::new();
     let mut same = None;
-    for (&i, c) in comparable.iter().zip(compared) {
-        match c {
-            Comparison::Apart(invariant)
-            | Comparison::Related(Relation::Different { invariant, .. }) => {
-                apart.push((i, invariant))
+    for group in rest.chunks(rayon::current_num_threads().max(1)) {
+        let related: Vec<Relation> = group
+            .par_iter()
+            .map(|&i| relate(t, &reference.full(i)?, opts))
+            .collect::<Result<_, FinderError>>()?;
+        for (&i, r) in group.iter().zip(related) {
+            match r {
+                Relation::Different { invariant, .. } => apart.push((i, invariant)),
+                r if r.same_class() => {
+                    same.get_or_insert((i, r));
+                }
+                Relation::Unknown { reason } => open.push((i, reason)),
+                r => open.push((i, r.describe())),
             }
-            Comparison::Related(r) if r.same_class() => {
-                same.get_or_insert((i, r));
-            }
-            Comparison::Related(Relation::Unknown { reason }) => open.push((i, reason)),
-            Comparison::Related(r) => open.push((i, r.describe())),
+        }
+        if same.is_some() {
+            break;
         }
     }
     if let Some((i, relation)) = same {
-        let mut also = Vec::new();
-        for (j, _) in &open {
-            if reference.same_class(i, *j, opts)? {
-                also.push(reference.known[*j].name.clone());
-            }
-        }
+        // Chaining: the other entries with the candidate's spectrum (those compared and left
+        // open, and those not compared after the first same class) that are the same class as
+        // entry `i` are the candidate's class too.
+        let decided: Vec<usize> = apart.iter().map(|(j, _)| *j).collect();
+        let others: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|&j| j != i && !decided.contains(&j))
+            .collect();
+        let shown: Vec<bool> = others
+            .par_iter()
+            .map(|&j| reference.same_class(i, j, opts))
+            .collect::<Result<_, FinderError>>()?;
+        let also: Vec<String> = others
+            .iter()
+            .zip(shown)
+            .filter(|(_, same)| *same)
+            .map(|(&j, _)| reference.known[j].name.clone())
+            .collect();
         let k = &reference.known[i];
         return Ok(Standing::Known {
             name: k.name.clone(),

@@ -106,8 +106,9 @@ pub struct Options {
     /// libz3's own SIGINT handler installed, and a later Ctrl-C then crashed the agent.
     pub z3: bool,
     /// Whether [`equivalence::relate`] also compares with operations' arguments swapped (mirror
-    /// images, parastrophes). The agent turns it off: the swaps' short searches depend on the
-    /// machine's speed, and a cycle's identification must stay quick and repeatable.
+    /// images, parastrophes). On everywhere a verdict is given (`equiv`, `identify`, the agent),
+    /// so that a mirror image is never called new; off only where a caller wants renamings
+    /// alone.
     pub swaps: bool,
 }
 

@@ -21,11 +21,17 @@ use serde::Deserialize;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// At most this many verdicts (two per pair) of the pairs CI runs may be unknown: 32 in the run
-/// that set it, and 2 more for McCune's single axiom and groups, shown the same class in one run
-/// and left unknown in another on a loaded machine (its counts at size 4 fit in the budget or
-/// not). The commit that set it says which pairs are unknown and why.
-const MAX_UNKNOWN: usize = 34;
+/// At most this many verdicts (two per pair) of the pairs CI runs may be unknown: 20 in the run
+/// that set it (10 pairs, each unknown to both functions): Boolean rings, Sheffer's, Robbins's and
+/// Huntington's algebras against Boolean algebras (the definitions are found, the prover cannot
+/// prove the symmetric difference associative in time), Higman–Neumann's and McCune's single
+/// axioms against groups (counted exactly only to size 3 or 4, not proved), lattices as orders
+/// (with and without named operations: meet's associativity from the order axioms is not
+/// proved), quasigroups without divisions (the divisions are not terms of `*`), and exponent-3
+/// groups against elementary abelian 3-groups (they first differ at order 27). The counts are
+/// budgeted in search nodes, so they are the same on every run; only a proof's time limit can
+/// make a pair unknown on a loaded machine.
+const MAX_UNKNOWN: usize = 20;
 
 /// The same for the slow pairs: every one of them unknown in the run that set it.
 const MAX_UNKNOWN_SLOW: usize = 20;
