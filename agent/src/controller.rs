@@ -1136,7 +1136,8 @@ pub const IDENTIFY_TOP: usize = 24;
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     let cancel = tools.cancel.clone();
     let opts = identification_options(cancel.clone());
-    let mut reference = Reference::new(known_theories(bases, tools), cancel.clone());
+    let mut reference =
+        Reference::new(known_theories(bases, tools), cancel.clone()).without_chaining();
     let mut count = 0;
     for c in candidates.iter_mut() {
         let nontrivial = c

@@ -163,7 +163,7 @@ pub fn tally(
             })
         })
         .collect::<Result<_, String>>()?;
-    let reference = Reference::new(known, cancel.clone());
+    let reference = Reference::new(known, cancel.clone()).without_chaining();
     let seen = watch
         .seen
         .lock()

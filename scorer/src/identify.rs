@@ -108,6 +108,7 @@ pub struct Reference {
     full: Vec<OnceLock<Kept>>,
     same: Mutex<HashMap<(usize, usize), bool>>,
     cancel: Option<Arc<AtomicBool>>,
+    chaining: bool,
 }
 
 /// `lock`'s value, computed by `make` if no thread has set it yet (two threads may both compute
@@ -133,6 +134,18 @@ impl Reference {
             full: (0..n).map(|_| OnceLock::new()).collect(),
             same: Mutex::new(HashMap::new()),
             cancel,
+            chaining: true,
+        }
+    }
+
+    /// The same reference, whose standings do not list the other entries of a known theory's
+    /// class (`Standing::Known::also`): each costs a comparison between two known theories, and
+    /// a caller that only asks whether a theory is new (the agent) does not need them. The
+    /// verdict is the same either way.
+    pub fn without_chaining(self) -> Reference {
+        Reference {
+            chaining: false,
+            ..self
         }
     }
 
@@ -318,7 +331,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         let others: Vec<usize> = rest
             .iter()
             .copied()
-            .filter(|&j| j != i && !decided.contains(&j))
+            .filter(|&j| reference.chaining && j != i && !decided.contains(&j))
             .collect();
         let shown: Vec<bool> = others
             .par_iter()

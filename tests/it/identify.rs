@@ -252,8 +252,10 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
         "--json",
         "--max-size",
         "4",
+        // Time enough on a loaded machine for the definitions' search and proofs (two prover
+        // timeouts in all); a shorter one can leave it unknown, which is honest.
         "--timeout",
-        "1",
+        "5",
     ]));
     assert_eq!(v["standing"]["standing"], "known", "{v}");
     assert_eq!(v["standing"]["name"], "exponent_two_loop", "{v}");
