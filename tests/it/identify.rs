@@ -281,13 +281,17 @@ fn identify_names_a_presentation_of_a_known_class_and_places_a_new_one() {
         "1",
     ]));
     assert_eq!(v["standing"]["name"], "totally_symmetric_quasigroup", "{v}");
-    let equations: Vec<&str> = v["standing"]["relation"]["definitions"]
+    let equations: Vec<&str> = v["standing"]["relation"]["a_in_b"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| d["equation"].as_str().unwrap())
+        .map(|d| d["text"].as_str().unwrap())
         .collect();
-    assert_eq!(equations, ["x \\ y = x * y", "x / y = x * y"], "{v}");
+    assert_eq!(
+        equations,
+        ["x * y = x * y", "x \\ y = x * y", "x / y = x * y"],
+        "{v}"
+    );
     assert_eq!(iso(&v), [1, 1, 2, 2, 1, 3]);
 
     // A quasigroup in which `/` has a two-sided identity is a loop under `/` (with * and \ as
