@@ -179,13 +179,6 @@ impl<'a> Side<'a> {
         out.sort();
         out
     }
-
-    /// Whether both sides have exact counts at `at_least` common sizes and the same count at
-    /// every common size. Theories that are the same class through definitions agree this way,
-    /// so agreement is the cheap test before trying to show it.
-    pub fn counts_agree(&self, other: &Side, at_least: usize) -> bool {
-        self.agreeing_sizes(other).len() >= at_least && self.spectrum_difference(other).is_none()
-    }
 }
 
 /// The budget [`Side::new`] is given by the callers that compare many theories: 50,000 search
