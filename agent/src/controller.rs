@@ -1089,20 +1089,19 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
     out
 }
 
-/// The prover's settings for asking whether a candidate is a known class: half a second per
-/// question and countermodels up to size 4, without Z3 (a Z3 check abandoned at its deadline
-/// leaves libz3's SIGINT handler installed, and a Ctrl-C while the agent waited for the model
-/// then crashed it), with swapped arguments (mirror images, parastrophes). Less time than
-/// `identify`'s can leave more pairs unknown, never give another verdict.
-pub(crate) fn identification_options(
+/// The prover's settings for asking whether a candidate is a known class: `equiv`'s and
+/// `identify`'s (two seconds per question, countermodels up to size 6, swapped arguments for
+/// mirror images and parastrophes), so that the agent gives their verdict, but without Z3: a Z3
+/// check abandoned at its deadline leaves libz3's SIGINT handler installed, and a Ctrl-C while the
+/// agent waited for the model then crashed it. Without Z3 more pairs can stay unknown, never get
+/// another verdict.
+pub fn identification_options(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> birkhoff_checker::prover::Options {
     birkhoff_checker::prover::Options {
-        timeout: std::time::Duration::from_millis(500),
-        max_size: 4,
+        timeout: std::time::Duration::from_secs(2),
         cancel,
         z3: false,
-        swaps: true,
         ..Default::default()
     }
 }
@@ -1120,6 +1119,22 @@ fn known_theories(bases: &[Base], tools: &Toolbox) -> Vec<Known> {
         theory: b.theory.clone(),
     }));
     known
+}
+
+/// What `theory` is with respect to `reference` ([`standing`]), on its side by the budget rule
+/// every comparison uses (not the cycle's own models and counts), so that the verdict is the one
+/// `equiv` and `identify` give. A search that fails leaves it unknown, saying why.
+pub fn identify_theory(
+    theory: &birkhoff_engine::Theory,
+    reference: &Reference,
+    opts: &birkhoff_checker::prover::Options,
+) -> Standing {
+    Side::for_comparison(theory, opts.cancel.clone())
+        .and_then(|side| standing(&side, reference, opts))
+        .unwrap_or_else(|e| Standing::Unknown {
+            names: vec![],
+            reason: e.to_string(),
+        })
 }
 
 /// At most this many candidates are identified per cycle, best ranked first: identification
@@ -1150,14 +1165,7 @@ fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Too
         if count == IDENTIFY_TOP {
             break;
         }
-        // Its side by the budget rule every comparison uses (not the cycle's own models and
-        // counts), so that the verdict is the one `equiv` and `identify` give.
-        let st = Side::for_comparison(&c.theory, cancel.clone())
-            .and_then(|side| standing(&side, &reference, &opts))
-            .unwrap_or_else(|e| Standing::Unknown {
-                names: vec![],
-                reason: e.to_string(),
-            });
+        let st = identify_theory(&c.theory, &reference, &opts);
         if let Standing::New { .. } = st {
             reference.push(Known {
                 name: c.name.clone(),

@@ -27,7 +27,7 @@ mod schema;
 mod situation;
 mod tools;
 
-pub use controller::{Agent, Config, Ending};
+pub use controller::{identification_options, identify_theory, Agent, Config, Ending};
 pub use engines::TenDimensions;
 pub use llm::cli::CliLlm;
 pub use llm::{Llm, LlmError, Phase, Request};

@@ -116,23 +116,24 @@ fn a_theory_known_in_the_literature_has_novelty_0() {
     assert_eq!(novelty(&c), 0.0);
 }
 
-/// One candidate: commutative loops of exponent 3 (not in the catalogue, so new), from the loop
-/// seed. Its spectrum up to size 4 is 1, 0, 1, 0 (iso) and 1, 0, 3, 0 (labeled). Commutative,
-/// because the stand-in conjectures commutativity of what it keeps: an axiom is proved at once,
-/// where the prover spends over a minute failing to settle it for all loops of exponent 3.
-struct CubeLoops;
+/// One candidate: commutative loops with (x * x) * (x * x) = e, from the loop seed: not in the
+/// catalogue, and told apart from every entry by its spectrum, 1, 1, 0, 2, 0, 3 (so new; commutative
+/// loops of exponent 3 would not do: their spectrum is the elementary abelian 3-groups' as far as it
+/// is counted, and they stay unknown). Commutative, because the stand-in conjectures commutativity
+/// of what it keeps: an axiom is proved at once.
+struct SquareLoops;
 
-impl Explorer for CubeLoops {
+impl Explorer for SquareLoops {
     fn moves(&self) -> Vec<String> {
         vec!["COMPLETE".into()]
     }
 
     fn explore(&self, _: &[&Theory], _: &[String], _: u32) -> Result<Vec<Generated>, String> {
         Ok(vec![Generated {
-            name: "CubeLoop".into(),
+            name: "SquareLoop".into(),
             theory: crate::identify::with(
                 "loop",
-                "axiom cube: x * (x * x) = e\naxiom comm: x * y = y * x",
+                "axiom fourth: (x * x) * (x * x) = e\naxiom comm: x * y = y * x",
             ),
             origin: "COMPLETE".into(),
             parents: vec!["loop".into()],
@@ -151,7 +152,7 @@ fn proposed(p: &Paper) -> serde_json::Value {
 /// reference can only come from the model's proposal passing the gate. Mutation-checked: a gate
 /// that confirms a candidate its lookup did not find, or a controller that drops the model's
 /// references, fails this test.
-/// One cycle of the `claude` stand-in keeping CubeLoop with the model's real and invented
+/// One cycle of the `claude` stand-in keeping SquareLoop with the model's real and invented
 /// references, the literature asked as `literature` says: the library's folder, the library and
 /// the cycle's report.
 fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library, CycleReport) {
@@ -168,7 +169,7 @@ fn cycle(literature: birkhoff_literature::Config) -> (tempfile::TempDir, Library
     .unwrap();
     let llm = WithEnv(cli, vec![("FAKE_CLAUDE_REFERENCES".into(), references)]);
     let tools = Toolbox {
-        explorer: Box::new(CubeLoops),
+        explorer: Box::new(SquareLoops),
         per_size: Duration::from_secs(5),
         literature: LiteratureAccess::On(literature),
         ..Toolbox::builtin()
@@ -201,8 +202,8 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
     server.route(
         "GET",
         "/oeis/search",
-        &["q=1,0,1,0"],
-        vec![Reply::json(&fixture("oeis_hit_period2.json"))],
+        &["q=1,1,0,2"],
+        vec![Reply::json(&fixture("oeis_hit_square_loops.json"))],
     );
     serve_all(&server);
     let (dir, lib, report) = cycle(config(&server.base));
@@ -215,7 +216,7 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
             report.decisions.analysis
         )
     };
-    assert_eq!(d.candidate.name, "CubeLoop");
+    assert_eq!(d.candidate.name, "SquareLoop");
     // Known, by the model's real reference as the source records it, and by the OEIS.
     let note = &d.literature;
     assert_eq!(note.status, "known");
@@ -224,7 +225,7 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
         ["REF-001 Moufang Loops of Small Order (2021)"]
     );
     assert_eq!(note.oeis.len(), 1, "{:?}", note.oeis);
-    assert!(note.oeis[0].starts_with("A000035 "), "{:?}", note.oeis);
+    assert!(note.oeis[0].starts_with("A999001 "), "{:?}", note.oeis);
     assert!(
         note.unconfirmed >= 1,
         "the invented reference is counted, not cited"
@@ -242,7 +243,7 @@ fn a_whole_cycle_cites_the_models_real_reference_and_never_its_invented_one() {
     assert_eq!(d.candidate.score.as_ref().unwrap().dims["novelty"], 0.0);
     assert!(
         d.notes.contains(
-            "known in the literature (REF-001 Moufang Loops of Small Order (2021); A000035"
+            "known in the literature (REF-001 Moufang Loops of Small Order (2021); A999001"
         ),
         "{}",
         d.notes
@@ -317,7 +318,7 @@ fn a_source_that_never_answers_is_a_fault_of_the_cycle() {
     let timed_out = faults
         .iter()
         .filter(|f| {
-            f.contains("literature search for CubeLoop: zbMATH Open: 1 query, 0 results; DOWN")
+            f.contains("literature search for SquareLoop: zbMATH Open: 1 query, 0 results; DOWN")
                 && f.contains("timed out")
         })
         .count();
