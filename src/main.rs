@@ -41,7 +41,7 @@ struct Cli {
 enum Command {
     /// List the seed theories with their signatures.
     Seeds(commands::seeds::Args),
-    /// Print a theory (a seed name or a file).
+    /// Print a theory (a seed or catalogue name, a theory file, or a discovery's name or ID).
     Show(commands::show::Args),
     /// Write a theory (and a goal) as a TPTP problem or LADR input.
     Export(commands::export::Args),

@@ -1090,18 +1090,14 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
 }
 
 /// The prover's settings for asking whether a candidate is a known class: `equiv`'s and
-/// `identify`'s (two seconds per question, countermodels up to size 6, swapped arguments for
-/// mirror images and parastrophes), so that the agent gives their verdict, but without Z3: a Z3
-/// check abandoned at its deadline leaves libz3's SIGINT handler installed, and a Ctrl-C while the
-/// agent waited for the model then crashed it. Without Z3 more pairs can stay unknown, never get
-/// another verdict.
+/// `identify`'s (two seconds per question, countermodels up to size 6, Z3, swapped arguments for
+/// mirror images and parastrophes), so that the agent gives their verdict for the same pair.
 pub fn identification_options(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> birkhoff_checker::prover::Options {
     birkhoff_checker::prover::Options {
         timeout: std::time::Duration::from_secs(2),
         cancel,
-        z3: false,
         ..Default::default()
     }
 }

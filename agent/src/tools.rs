@@ -251,8 +251,8 @@ impl Toolbox {
     /// `prove`: settles a conjecture about `t` by the prover's plan, as `birkhoff prove` runs it
     /// ([`prover::prove`], countermodels up to `max_size`), and stores the outcome
     /// ([`settle`]): disproved by a countermodel the evaluator confirms, proved by a certificate
-    /// the checker replayed, or open. Z3 stays out of the plan, as everywhere in the agent
-    /// ([`prover::Options::z3`]).
+    /// the checker replayed, or open. Z3 stays out of the plan: its proofs have no certificate,
+    /// and the cycle report shows each proof step by step ([`prover::Options::z3`]).
     ///
     /// `name` is the theory's name in the plan (a base or candidate name), stored with the
     /// conjecture so that later cycles can retest it.

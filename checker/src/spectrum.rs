@@ -163,18 +163,8 @@ impl Iterator for SizeTuples {
     }
 }
 
-/// Computes one row of the spectrum with the chosen engine.
-pub fn row(
-    engine: Engine,
-    t: &Theory,
-    sizes: &[u32],
-    budget: &Budget,
-) -> Result<TimedRow, FinderError> {
-    row_by(engine, t, sizes, budget).map(|(r, _)| r)
-}
-
-/// `row`, and which engine answered and why (under `auto`, the counting race of
-/// [`router::count_by`]).
+/// Computes one row of the spectrum with the chosen engine, and says which engine answered and
+/// why (under `auto`, the counting race of [`router::count_by`]).
 pub fn row_by(
     engine: Engine,
     t: &Theory,

@@ -53,12 +53,25 @@ impl Job {
     }
 
     /// Computes the job: the whole count with `engine`, or the piece's count with the native
-    /// finder (the only engine that splits a count; the caller refuses the others).
-    pub fn run(&self, engine: Engine, budget: &Budget) -> Result<TimedRow, FinderError> {
+    /// finder (the only engine that splits a count; the caller refuses the others); and which
+    /// engine answered and why.
+    pub fn run(
+        &self,
+        engine: Engine,
+        budget: &Budget,
+    ) -> Result<(TimedRow, crate::router::Choice), FinderError> {
         match self.piece {
-            None => crate::spectrum::row(engine, &self.theory, &self.sizes, budget),
-            Some(piece) => finder::enumerate_piece(&self.theory, &self.sizes, budget, piece)
-                .map(|e| TimedRow::of(&e)),
+            None => crate::spectrum::row_by(engine, &self.theory, &self.sizes, budget),
+            Some(piece) => {
+                finder::enumerate_piece(&self.theory, &self.sizes, budget, piece).map(|e| {
+                    let choice = crate::router::Choice {
+                        engine: Engine::Native,
+                        reason: "a piece of a split count: only the native finder splits one"
+                            .into(),
+                    };
+                    (TimedRow::of(&e), choice)
+                })
+            }
         }
     }
 

@@ -1,7 +1,7 @@
-//! The `--engine` flag shared by `spectrum`, `models`, `find` and `sweep`; the choice itself is
-//! made in `birkhoff_checker::router`.
+//! The `--engine` flag shared by `spectrum`, `models`, `find` and `sweep`, and the `--verbose`
+//! flag of the three that count; the choice itself is made in `birkhoff_checker::router`.
 
-use birkhoff_checker::router::Engine;
+use birkhoff_checker::router::{self, Engine};
 
 // Which engine answers.
 #[derive(clap::Args, Clone, Copy)]
@@ -12,6 +12,29 @@ pub struct EngineArgs {
     /// disagreement.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = parse_engine)]
     pub engine: Engine,
+}
+
+// Whether a counting command says which engine answered each count.
+#[derive(clap::Args, Clone, Copy)]
+pub struct VerboseArgs {
+    /// Say on stderr, for each count, which engine answered and why (under `auto`, what the
+    /// race between the native finder and SAT showed).
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+impl VerboseArgs {
+    /// Under `--verbose`, the line on stderr saying which engine answered the count of `what`
+    /// (such as `size 5`) and why.
+    pub fn tell(&self, what: &str, choice: &router::Choice, seconds: f64) {
+        if self.verbose {
+            eprintln!(
+                "{what}: {} answered in {seconds:.3} s ({})",
+                router::name(choice.engine),
+                choice.reason
+            );
+        }
+    }
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {

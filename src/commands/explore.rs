@@ -31,8 +31,8 @@ use std::time::Duration;
 // Arguments of `birkhoff explore`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A base theory: a seed name or a theory file (repeat the flag for several). Default: every
-    /// seed.
+    /// A base theory: a seed or catalogue name, a theory file, or a discovery's name or ID (see
+    /// --library); repeat the flag for several. Default: every seed.
     #[arg(long = "base", value_name = "NAME")]
     bases: Vec<String>,
     /// Rounds of moves: 1 applies every move to the bases, 2 to their results as well, ...
@@ -69,6 +69,8 @@ pub struct Args {
     /// A JSON file of score weights by dimension name (missing ones keep their defaults).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 /// Refuses an output file whose folder does not exist before exploring rather than after, when
@@ -110,7 +112,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     } else {
         a.bases
             .iter()
-            .map(|b| super::load_theory(b).with_context(|| format!("--base {b}")))
+            .map(|b| a.library.load(b).with_context(|| format!("--base {b}")))
             .collect::<anyhow::Result<_>>()?
     };
     let weights = match &a.weights {

@@ -125,12 +125,6 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     Ok(Sizes(sizes))
 }
 
-/// A THEORY argument, read by [`resolve_theory`] with the default library (see
-/// [`TheoryLibrary`]): a theory file, a seed, a catalogue entry, or a discovery.
-pub fn load_theory(name_or_path: &str) -> anyhow::Result<Theory> {
-    resolve_theory(name_or_path, None)
-}
-
 /// What every command's THEORY argument may be, tried in this order: a theory file (Birkhoff's
 /// format, TPTP or LADR), a seed name, a catalogue entry's name, or a discovery of the library
 /// at `library` (else at the default library, `$BIRKHOFF_LIBRARY` or `./birkhoff-library`, when

@@ -81,6 +81,8 @@ pub struct Args {
     #[command(flatten)]
     engine: super::engine::EngineArgs,
     #[command(flatten)]
+    verbose: super::engine::VerboseArgs,
+    #[command(flatten)]
     goals: super::GoalArgs,
 }
 
@@ -92,10 +94,15 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     format.check(&t)?;
     let mut budget = a.budget.budget();
     budget.models = a.limit.or(budget.models);
-    let e = super::naming_size_flag(
-        router::enumerate(a.engine.engine, &t, &sizes, &budget),
+    let (e, choice) = super::naming_size_flag(
+        router::enumerate_by(a.engine.engine, &t, &sizes, &budget),
         &format!("--size {}", sizes_label(&sizes)),
     )?;
+    a.verbose.tell(
+        &format!("size {}", sizes_label(&sizes)),
+        &choice,
+        e.elapsed.as_secs_f64(),
+    );
     let limited = a.limit.is_some_and(|k| e.classes.len() as u64 >= k);
     let complete = e.iso.status == Status::Exact;
     let shown = e.classes.len();

@@ -26,7 +26,7 @@ pub struct Args {
     /// Do not run the conjecture engine (as `explore` and the agent do not).
     #[arg(long)]
     no_conjectures: bool,
-    /// A theory it came from (seed name or file; repeatable): novelty compares the spectrum with
+    /// A theory it came from (named as THEORY is; repeatable): novelty compares the spectrum with
     /// each parent's, computed the same way, as `explore` and the agent do.
     #[arg(long, value_name = "THEORY")]
     parent: Vec<String>,

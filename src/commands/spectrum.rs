@@ -24,7 +24,8 @@ pub enum Mode {
 // Arguments of `birkhoff spectrum`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A seed name or a theory file (Birkhoff's format or Mace4 input).
+    /// A seed or catalogue name, a theory file (Birkhoff's format, TPTP or LADR, as Mace4 reads
+    /// it), or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
     /// Largest size (of every sort, for many-sorted theories).
@@ -42,6 +43,8 @@ pub struct Args {
     goals: super::GoalArgs,
     #[command(flatten)]
     engine: super::engine::EngineArgs,
+    #[command(flatten)]
+    verbose: super::engine::VerboseArgs,
 }
 
 /// `exact`, `at least` or `unknown`.
@@ -84,6 +87,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         } else {
             let (r, choice) =
                 super::naming_size_flag(row_by(a.engine.engine, &t, sizes, &left()), &flag)?;
+            a.verbose
+                .tell(&format!("size {}", sizes_label(sizes)), &choice, r.seconds);
             rows.push(r);
             chosen.push(choice);
         }

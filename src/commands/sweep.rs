@@ -42,8 +42,9 @@ enum Command {
 // Arguments of a sweep run.
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Seed names, theory files (Birkhoff's format or Mace4 input) or directories of them
-    /// (`*.bk` and `*.in` files).
+    /// Seed or catalogue names, theory files (Birkhoff's format, TPTP or LADR, as Mace4 reads
+    /// it), directories of them (`*.bk` and `*.in` files), or discoveries' names or IDs (see
+    /// --library).
     #[arg(value_name = "THEORY", required_unless_present = "all_seeds")]
     theories: Vec<String>,
     /// Sweep every seed theory as well.
@@ -77,6 +78,10 @@ struct RunArgs {
     budget: BudgetArgs,
     #[command(flatten)]
     engine: super::engine::EngineArgs,
+    #[command(flatten)]
+    verbose: super::engine::VerboseArgs,
+    #[command(flatten)]
+    library: super::TheoryLibrary,
 }
 
 // Arguments of `birkhoff sweep merge`.
@@ -123,7 +128,7 @@ fn collect_theories(args: &RunArgs) -> anyhow::Result<Vec<Theory>> {
                 out.push(Theory::from_file(&f)?);
             }
         } else {
-            out.push(super::load_theory(arg)?);
+            out.push(args.library.load(arg)?);
         }
     }
     Ok(out)
@@ -303,7 +308,8 @@ fn sweep_job(
     match answer {
         // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
         Ok(_) if crate::interrupt::requested() => {}
-        Ok(r) => {
+        Ok((r, choice)) => {
+            a.verbose.tell(&job.label(), &choice, r.seconds);
             let result = JobResult {
                 theory: job.theory.name.clone(),
                 fingerprint: job.fingerprint.clone(),

@@ -64,10 +64,57 @@ fn auto_counts_exactly_what_sat_finishes_and_the_native_finder_does_not() {
             "2",
             "--engine",
             "sat",
+            "--verbose",
         ])
         .output()
         .unwrap();
+    // `--verbose` says the same on stderr.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("size 2: sat answered in ") && err.contains("(--engine sat)"),
+        "{err}"
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["rows"][1]["engine"], "sat", "{v}");
     assert_eq!(v["rows"][1]["engine_reason"], "--engine sat", "{v}");
+}
+
+/// `-v` says on stderr, for each count, which engine answered and why, in `spectrum`, `models`
+/// and `sweep` (one line per size or job); without it stderr says nothing of engines.
+#[test]
+fn verbose_names_the_engine_of_each_count_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let run = |args: &[&str]| {
+        let o = birkhoff_command().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        err
+    };
+    let err = run(&["spectrum", "group", "--max-size", "3", "-v"]);
+    for n in 1..=3 {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("size {n}: native answered in "))
+                    && l.contains("head start")),
+            "{err}"
+        );
+    }
+    let err = run(&["models", "group", "--size", "4", "-v"]);
+    assert!(err.contains("size 4: native answered in "), "{err}");
+    let err = run(&[
+        "sweep",
+        "group",
+        "--max-size",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "-v",
+    ]);
+    assert!(
+        err.contains("Group at size 2: native answered in "),
+        "{err}"
+    );
+    let err = run(&["spectrum", "group", "--max-size", "3"]);
+    assert!(!err.contains("answered in"), "{err}");
 }

@@ -464,6 +464,8 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
     let id = plant_discovery(&root, "PlantedGroup", &t.to_text());
     let lib = root.to_str().unwrap();
     for name in ["PlantedGroup", id.as_str()] {
+        let out = dir.path().join(format!("sweep-{name}"));
+        let out = out.to_str().unwrap().to_string();
         for args in [
             vec!["show", name],
             vec!["spectrum", name, "--max-size", "3"],
@@ -471,6 +473,17 @@ fn commands_take_a_discoverys_name_or_id_from_the_library() {
             vec!["identify", name, "--max-size", "3"],
             vec!["find", name, "--size", "2"],
             vec!["export", name, "--to", "tptp"],
+            vec!["models", name, "--size", "2"],
+            vec![
+                "score",
+                "abelian_group",
+                "--parent",
+                name,
+                "--max-size",
+                "3",
+            ],
+            vec!["explore", "--base", name, "--depth", "1", "--top", "1"],
+            vec!["sweep", name, "--max-size", "2", "--out", out.as_str()],
         ] {
             let o = birkhoff(&[&args[..], &["--library", lib]].concat());
             assert_eq!(

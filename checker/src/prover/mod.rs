@@ -101,9 +101,9 @@ pub struct Options {
     pub max_enodes: usize,
     /// Set to true (Ctrl-C) to stop soon; the answer is then "unknown".
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Whether [`Options::plan`] includes Z3 (with the `z3` feature). A process that must keep
-    /// handling Ctrl-C itself afterwards turns it off: a Z3 check abandoned at its deadline leaves
-    /// libz3's own SIGINT handler installed, and a later Ctrl-C then crashed the agent.
+    /// Whether [`Options::plan`] includes Z3 (with the `z3` feature). Its proofs carry no
+    /// certificate to replay ([`Verdict::ProvedByZ3`]), so a caller that shows proofs step by
+    /// step turns it off.
     pub z3: bool,
     /// Whether [`equivalence::relate`] also compares with operations' arguments swapped (mirror
     /// images, parastrophes). On everywhere a verdict is given (`equiv`, `identify`, the agent),

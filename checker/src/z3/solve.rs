@@ -6,12 +6,18 @@
 //! takes a process-wide lock: while one thread's check was being stopped after its timeout, a
 //! check in another thread that takes 0.05 s alone took 2 to 3 s (measured with `prove_unsat`;
 //! without the parameter, 0.05 s). The interrupt ends a check just as a timeout would.
+//!
+//! Z3's `ctrl_c` parameter is turned off for every check: with it on (Z3's default), each check
+//! installs libz3's own SIGINT handler and puts back the one it found when it ends, so two checks
+//! overlapping on different threads put them back in the wrong order and leave libz3's handler
+//! installed. A later Ctrl-C then crashed the process instead of setting Birkhoff's cancel flag,
+//! which is what stops a check here (through the watcher).
 
 use crate::budget::Budget;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use z3::{Context, SatResult, Solver};
+use z3::{Context, Params, SatResult, Solver};
 
 /// How often the watcher looks at the cancel flag and the clock.
 const POLL: Duration = Duration::from_millis(20);
@@ -36,6 +42,10 @@ pub fn check(solver: &Solver, budget: &Budget, deadline: Option<Instant>) -> Sat
     if stop() {
         return SatResult::Unknown;
     }
+    // Added to the solver's parameters (Z3 merges them), so the caller's stay.
+    let mut params = Params::new();
+    params.set_bool("ctrl_c", false);
+    solver.set_params(&params);
     if budget.cancel.is_none() && deadline.is_none() {
         return solver.check();
     }

@@ -197,3 +197,62 @@ fn prove_unsat_theorems_and_non_theorems() {
     ));
     assert!(matches!(verdict(&s, "x * x = x"), Verdict::Unknown { .. }));
 }
+
+extern "C" fn ignore_sigint(_: libc::c_int) {}
+
+/// The SIGINT handler in place, as the address `sigaction` reports.
+fn sigint_handler() -> libc::sighandler_t {
+    // SAFETY: a query only (no new action); `old` is a valid out-pointer.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        assert_eq!(libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old), 0);
+        old.sa_sigaction
+    }
+}
+
+/// Z3 never touches the process's SIGINT handler, even while a check runs: with its default
+/// `ctrl_c` on, each check installs libz3's own and puts back the one it found when it ends, and
+/// two checks overlapping on different threads left libz3's installed, so a later Ctrl-C killed
+/// the agent instead of setting its cancel flag. Mutation-checked: without `ctrl_c=false` in
+/// `z3::solve::check`, a handler read during the enumeration below is libz3's.
+#[test]
+fn a_running_check_leaves_the_sigint_handler_alone() {
+    // SAFETY: installs a handler that does nothing, as a process handling Ctrl-C itself has.
+    let ours = unsafe {
+        libc::signal(
+            libc::SIGINT,
+            ignore_sigint as *const () as libc::sighandler_t,
+        )
+    };
+    assert_ne!(ours, libc::SIG_ERR);
+    let ours = sigint_handler();
+    let quasigroups = seeds::load("quasigroup").unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let budget = Budget {
+        cancel: Some(cancel.clone()),
+        ..Budget::default()
+    };
+    let seen = std::thread::scope(|scope| {
+        let counting = scope.spawn(|| zb::enumerate(&quasigroups, &[6], &budget));
+        let mut seen = Vec::new();
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_millis(800) && !counting.is_finished() {
+            seen.push(sigint_handler());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        counting.join().unwrap().unwrap();
+        seen
+    });
+    assert!(
+        seen.len() > 100,
+        "the enumeration ran: {} samples",
+        seen.len()
+    );
+    assert!(
+        seen.iter().all(|&h| h == ours),
+        "{} of {} samples saw another SIGINT handler",
+        seen.iter().filter(|&&h| h != ours).count(),
+        seen.len()
+    );
+}

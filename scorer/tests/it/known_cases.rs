@@ -207,8 +207,12 @@ fn new_only_when_every_known_theory_is_told_apart_by_an_invariant() {
         panic!("{st:?}")
     };
     assert_eq!(names, &["moufang_loop"], "{reason}");
+    // Order 6 is counted when its count finishes within the comparison's budget (its node
+    // limit, and a time guard a loaded machine can reach first); order 5 always is.
     assert!(
-        reason.contains("the same number of models of every size up to 5"),
+        ["5", "6"].iter().any(|n| reason.contains(&format!(
+            "the same number of models of every size up to {n};"
+        ))),
         "{reason}"
     );
     // A presentation of a known class is known, whatever the other entries.
