@@ -25,14 +25,28 @@ pub struct VerboseArgs {
 
 impl VerboseArgs {
     /// Under `--verbose`, the line on stderr saying which engine answered the count of `what`
-    /// (such as `size 5`) and why.
-    pub fn tell(&self, what: &str, choice: &router::Choice, seconds: f64) {
-        if self.verbose {
+    /// (such as `size 5`) and why; printed above `bar`, the command's progress bar if it has one,
+    /// which would otherwise draw over it.
+    pub fn tell(
+        &self,
+        bar: Option<&indicatif::ProgressBar>,
+        what: &str,
+        choice: &router::Choice,
+        seconds: f64,
+    ) {
+        if !self.verbose {
+            return;
+        }
+        let say = || {
             eprintln!(
                 "{what}: {} answered in {seconds:.3} s ({})",
                 router::name(choice.engine),
                 choice.reason
-            );
+            )
+        };
+        match bar {
+            Some(bar) => bar.suspend(say),
+            None => say(),
         }
     }
 }

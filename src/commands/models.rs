@@ -99,6 +99,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         &format!("--size {}", sizes_label(&sizes)),
     )?;
     a.verbose.tell(
+        None,
         &format!("size {}", sizes_label(&sizes)),
         &choice,
         e.elapsed.as_secs_f64(),

@@ -87,8 +87,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         } else {
             let (r, choice) =
                 super::naming_size_flag(row_by(a.engine.engine, &t, sizes, &left()), &flag)?;
-            a.verbose
-                .tell(&format!("size {}", sizes_label(sizes)), &choice, r.seconds);
+            let what = format!("size {}", sizes_label(sizes));
+            a.verbose.tell(Some(&bar), &what, &choice, r.seconds);
             rows.push(r);
             chosen.push(choice);
         }

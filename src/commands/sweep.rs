@@ -309,7 +309,7 @@ fn sweep_job(
         // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
         Ok(_) if crate::interrupt::requested() => {}
         Ok((r, choice)) => {
-            a.verbose.tell(&job.label(), &choice, r.seconds);
+            a.verbose.tell(Some(bar), &job.label(), &choice, r.seconds);
             let result = JobResult {
                 theory: job.theory.name.clone(),
                 fingerprint: job.fingerprint.clone(),
