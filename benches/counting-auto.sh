@@ -10,26 +10,30 @@
 # some engine finished. Size 5 is not run for a theory no engine counted at size 4 within the
 # limit (its count only grows); such a pair counts as one no engine finished.
 #
-#   benches/counting-auto.sh [-n THEORIES] [-t TIMEOUT] [-s SEED] [-b BIRKHOFF] [-l LIMIT] [-o DIR] [-r]
+#   benches/counting-auto.sh [-n THEORIES] [-f FIRST] [-t TIMEOUT] [-s SEED] [-b BIRKHOFF] [-l LIMIT] [-o DIR] [-r]
 #
 # THEORIES defaults to 200, TIMEOUT to 5 (seconds per run), SEED to 54, BIRKHOFF to
 # target/release/birkhoff (else target/debug/birkhoff), LIMIT (a wall-clock limit on the whole
 # benchmark, in seconds; theories left when it is reached are not run and the report says so) to
 # 840. Runs one command at a time. Each row goes to DIR/rows.tsv (default a new temporary
 # directory). With -r, nothing is counted again but the pairs of an earlier run's DIR/rows.tsv
-# whose auto was slow or inexact (below). Public tools only: bash, python3.
+# whose auto was slow or inexact (below). With -f, theories before index FIRST are generated
+# (the same theories follow) but not run: a run cut short by LIMIT goes on from there into
+# another DIR, and -r over the two rows.tsv files joined reports the whole set. Public tools
+# only: bash, python3.
 set -eu
-n=200 timeout=5 seed=54 limit=840 out= bin= again=0
+n=200 first=0 timeout=5 seed=54 limit=840 out= bin= again=0
 while [ $# -gt 0 ]; do
     case $1 in
         -n) n=$2; shift 2 ;;
+        -f) first=$2; shift 2 ;;
         -t) timeout=$2; shift 2 ;;
         -s) seed=$2; shift 2 ;;
         -b) bin=$2; shift 2 ;;
         -l) limit=$2; shift 2 ;;
         -o) out=$2; shift 2 ;;
         -r) again=1; shift ;;
-        *) echo "usage: $0 [-n THEORIES] [-t TIMEOUT] [-s SEED] [-b BIRKHOFF] [-l LIMIT] [-o DIR] [-r]" >&2; exit 2 ;;
+        *) echo "usage: $0 [-n THEORIES] [-f FIRST] [-t TIMEOUT] [-s SEED] [-b BIRKHOFF] [-l LIMIT] [-o DIR] [-r]" >&2; exit 2 ;;
     esac
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,10 +44,10 @@ fi
 [ -x "$bin" ] || { echo "no birkhoff binary at $bin: cargo build --release -p birkhoff" >&2; exit 2; }
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
-exec python3 - "$bin" "$n" "$timeout" "$seed" "$limit" "$out" "$again" <<'EOF'
+exec python3 - "$bin" "$n" "$timeout" "$seed" "$limit" "$out" "$again" "$first" <<'EOF'
 import json, os, random, subprocess, sys, time
 
-bin_, n, timeout, seed, limit, out, again = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7] == "1"
+bin_, n, timeout, seed, limit, out, again, first = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5]), sys.argv[6], sys.argv[7] == "1", int(sys.argv[8])
 MIN_SECONDS = 0.05
 ENGINES = ["native", "sat", "auto"]
 rng = random.Random(seed)
@@ -113,7 +117,7 @@ rows = open(os.path.join(out, "rows.tsv" if not again else "rows-again.tsv"), "w
 rows.write("theory\tsize\t" + "\t".join(f"{e}_seconds\t{e}_status\t{e}_iso" for e in ENGINES) + "\tauto_engine\n")
 for i in range(n):
     text = theory(i)
-    if again or time.time() - began > limit:
+    if again or i < first or time.time() - began > limit:
         continue
     path = os.path.join(out, f"t{i:03}.in")
     open(path, "w").write(text)
