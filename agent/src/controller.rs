@@ -1090,16 +1090,13 @@ fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) 
 }
 
 /// The prover's settings for asking whether a candidate is a known class: `equiv`'s and
-/// `identify`'s (two seconds per question, countermodels up to size 6, Z3, swapped arguments for
-/// mirror images and parastrophes), so that the agent gives their verdict for the same pair.
+/// `identify`'s ([`birkhoff_checker::prover::Options::for_verdicts`]) at their default
+/// `--timeout` of two seconds per question, so that the agent gives their verdict for the same
+/// pair.
 pub fn identification_options(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> birkhoff_checker::prover::Options {
-    birkhoff_checker::prover::Options {
-        timeout: std::time::Duration::from_secs(2),
-        cancel,
-        ..Default::default()
-    }
+    birkhoff_checker::prover::Options::for_verdicts(std::time::Duration::from_secs(2), cancel)
 }
 
 /// What identification compares candidates with: the seeds and catalogue entries (but those

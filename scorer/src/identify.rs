@@ -327,12 +327,15 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         // Chaining: the other entries with the candidate's spectrum (those compared and left
         // open, and those not compared after the first same class) that are the same class as
         // entry `i` are the candidate's class too.
-        let decided: Vec<usize> = apart.iter().map(|(j, _)| *j).collect();
-        let others: Vec<usize> = rest
-            .iter()
-            .copied()
-            .filter(|&j| reference.chaining && j != i && !decided.contains(&j))
-            .collect();
+        let others: Vec<usize> = if reference.chaining {
+            let decided: Vec<usize> = apart.iter().map(|(j, _)| *j).collect();
+            rest.iter()
+                .copied()
+                .filter(|&j| j != i && !decided.contains(&j))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let shown: Vec<bool> = others
             .par_iter()
             .map(|&j| reference.same_class(i, j, opts))

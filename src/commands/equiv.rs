@@ -34,11 +34,7 @@ pub struct Args {
 
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let (ta, tb) = (a.library.load(&a.a)?, a.library.load(&a.b)?);
-    let opts = Options {
-        timeout: a.timeout,
-        cancel: Some(crate::interrupt::flag()),
-        ..Options::default()
-    };
+    let opts = Options::for_verdicts(a.timeout, Some(crate::interrupt::flag()));
     let relation = relate(
         &Side::for_comparison(&ta, opts.cancel.clone())?,
         &Side::for_comparison(&tb, opts.cancel.clone())?,

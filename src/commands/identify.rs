@@ -48,13 +48,7 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = a.goals.load(&a.theory)?;
     let cancel = Some(crate::interrupt::flag());
-    // The prover's options are `equiv`'s (its countermodel sizes too), so that the two commands
-    // give one verdict for one pair.
-    let opts = Options {
-        timeout: a.timeout,
-        cancel: cancel.clone(),
-        ..Options::default()
-    };
+    let opts = Options::for_verdicts(a.timeout, cancel.clone());
     let budget = Budget {
         time: Some(a.spectrum_timeout),
         nodes: None,

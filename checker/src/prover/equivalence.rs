@@ -119,11 +119,6 @@ impl<'a> Side<'a> {
         }
     }
 
-    /// The same side with exact class counts at some sizes (the caller vouches for them).
-    pub fn with_counts(self, counts: Vec<(Vec<u32>, u128)>) -> Side<'a> {
-        Side { counts, ..self }
-    }
-
     /// What is known of the number of classes at `sizes`.
     fn bound_at(&self, sizes: &[u32]) -> Option<CountBound> {
         let find = |list: &[(Vec<u32>, u128)]| {

@@ -126,6 +126,18 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The options of every verdict on two classes (`equiv`, `identify` and the agent's
+    /// identification): the defaults (countermodels up to size 6, Z3, swapped arguments) with
+    /// `timeout` per question and the caller's cancel flag. One constructor for the three is what
+    /// lets them give one verdict for one pair.
+    pub fn for_verdicts(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Options {
+        Options {
+            timeout,
+            cancel,
+            ..Options::default()
+        }
+    }
+
     /// The strategies in the order they run, cheapest first, each with a share of the time left
     /// so that none can starve the others (shares measured on implications between magma laws,
     /// docs/BENCHMARKS.md, issue 5):
