@@ -57,6 +57,8 @@ enum Command {
     Models(commands::models::Args),
     /// Find one model of a given size, or show that there is none.
     Find(commands::find::Args),
+    /// What the models are made of: congruences, simple and subdirectly irreducible models, factors.
+    Structure(commands::structure::Args),
     /// Prove or disprove a formula from a theory, with a checkable certificate or countermodel.
     Prove(commands::prove::Args),
     /// Guess equations from the small models of a theory and prove, refute or leave them open.
@@ -125,6 +127,7 @@ fn run() -> u8 {
         Command::Spectrum(a) => commands::spectrum::run(a, json),
         Command::Models(a) => commands::models::run(a, json),
         Command::Find(a) => commands::find::run(a, json),
+        Command::Structure(a) => commands::structure::run(a, json),
         Command::Prove(a) => commands::prove::run(a, json),
         Command::Conjecture(a) => commands::conjecture::run(a, json),
         Command::Equiv(a) => commands::equiv::run(a, json),

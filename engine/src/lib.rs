@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod anatomy;
 pub mod canon;
 pub mod catalogue;
 pub mod derivation;

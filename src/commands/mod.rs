@@ -25,6 +25,7 @@ pub mod seeds;
 pub mod serve;
 pub mod show;
 pub mod spectrum;
+pub mod structure;
 pub mod sweep;
 
 use anyhow::{bail, Context};
@@ -223,6 +224,15 @@ impl GoalArgs {
         eprintln!("note: --mace4-goals: the goal of {name_or_path} ({goal}) is denied and added to the assumptions, so these are countermodels to it (theory {})", denied.name);
         Ok(denied)
     }
+}
+
+/// Checks that `--min-size` is at most `--max-size`, naming both flags.
+pub fn check_size_range(min: u32, max: u32) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        min <= max,
+        "--min-size {min} is larger than --max-size {max}"
+    );
+    Ok(())
 }
 
 /// Checks that `sizes` gives one size per sort of `t`, each at least 1. There is no fixed upper

@@ -59,12 +59,7 @@ pub fn status_word(s: Status) -> &'static str {
 /// Counts every size. `--timeout` is one budget for the whole command: each size, and under
 /// `--engine both` each engine, gets what the searches before it left.
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
-    anyhow::ensure!(
-        a.min_size <= a.max_size,
-        "--min-size {} is larger than --max-size {}",
-        a.min_size,
-        a.max_size
-    );
+    super::check_size_range(a.min_size, a.max_size)?;
     let t = a.goals.load(&a.theory)?;
     let budget = a.budget.budget();
     let left = router::shared_time(&budget);

@@ -143,10 +143,7 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
             a.max_size.expect("clap requires --max-size without --size"),
         ),
     };
-    anyhow::ensure!(
-        min <= max,
-        "--min-size {min} is larger than --max-size {max}"
-    );
+    super::check_size_range(min, max)?;
     anyhow::ensure!(
         a.pieces.is_none() || sweep::splits(a.engine.engine),
         "--pieces: only the native engine splits a count (use --engine native or auto)"

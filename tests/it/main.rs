@@ -15,6 +15,7 @@ mod progress;
 mod readme;
 mod research;
 mod slurm;
+mod structure;
 mod sweep;
 mod verdicts;
 

@@ -33,6 +33,7 @@ pub mod interpretation;
 pub mod readable;
 pub mod rewrite;
 pub mod saturation;
+pub mod structural;
 
 use crate::budget::Budget;
 use crate::finder::FinderError;

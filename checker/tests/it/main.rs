@@ -1,5 +1,6 @@
 //! The package's integration tests, as one test binary (one link instead of one per file).
 
+mod anatomy;
 mod automorphism;
 mod bench_theories;
 mod budgets;

@@ -171,6 +171,20 @@ pub enum Status {
 }
 
 impl Status {
+    /// What the prover's `answer` makes of a conjecture: "not tried" when it was `cancelled`
+    /// without deciding.
+    pub fn of(answer: super::Answer, cancelled: bool) -> Status {
+        match answer.verdict {
+            Verdict::Proved { certificate } => Status::Proved { certificate },
+            Verdict::ProvedByZ3 { detail } => Status::ProvedByZ3 { detail },
+            Verdict::Disproved { model, witness } => Status::Disproved { model, witness },
+            Verdict::Unknown if cancelled => Status::NotTried,
+            Verdict::Unknown => Status::Open {
+                tried: answer.attempts,
+            },
+        }
+    }
+
     /// The evidence, in a few words.
     pub fn evidence(&self) -> String {
         match self {
@@ -531,15 +545,7 @@ pub fn conjecture_with_models(
             let t0 = Instant::now();
             let answer = prove_with(theory, &goal, &prover, &plan)?;
             c.seconds = t0.elapsed().as_secs_f64();
-            c.status = match answer.verdict {
-                Verdict::Proved { certificate } => Status::Proved { certificate },
-                Verdict::ProvedByZ3 { detail } => Status::ProvedByZ3 { detail },
-                Verdict::Disproved { model, witness } => Status::Disproved { model, witness },
-                Verdict::Unknown if opts.cancelled() => Status::NotTried,
-                Verdict::Unknown => Status::Open {
-                    tried: answer.attempts,
-                },
-            };
+            c.status = Status::of(answer, opts.cancelled());
             if let Status::Disproved { model, .. } = &c.status {
                 countermodels.push(model.clone());
             }

@@ -1,0 +1,380 @@
+//! Structure statements (issue 51): what a term t(x) in one variable does in every small model
+//! of a theory, stated as an algebraist would, then proved, disproved or left open.
+//!
+//! For each binary operation `·` and each term t(x) built from the signature (up to
+//! [`Options::depth`], one per distinct behaviour on the models, smallest first), the
+//! statements below are checked by the evaluator on every model given; those that hold go to the
+//! prover, whose answers carry a replayed certificate or a countermodel as everywhere else.
+//! Each statement is one equation in x and y:
+//!
+//! | kind | equation |
+//! |---|---|
+//! | t(x) is constant | t(x) = t(y) |
+//! | every t(x) is idempotent | t(x)·t(x) = t(x) |
+//! | every t(x) is central | t(x)·y = y·t(x) |
+//! | x ↦ t(x) is a retraction | t(t(x)) = t(x) |
+//! | x ↦ t(x) is an endomorphism of · | t(x·y) = t(x)·t(y) |
+//! | the image {t(x)} is closed under · | t(t(x)·t(y)) = t(x)·t(y) |
+//! | the image is a left ideal | t(y·t(x)) = y·t(x) |
+//! | the image is a right ideal | t(t(x)·y) = t(x)·y |
+//! | · is commutative on the image | t(x)·t(y) = t(y)·t(x) |
+//! | squares on the image are one element | t(x)·t(x) = t(y)·t(y) |
+//! | that square is an identity on the image | (t(y)·t(y))·t(x) = t(x) |
+//!
+//! The image statements read as written when t is a retraction (its image is then its set of
+//! fixed points); for a constant term only the first three are stated. Together, a retraction
+//! that is an endomorphism onto an image with one square acting as an identity is a homomorphism
+//! onto a group of exponent 2 when `·` is associative: the shape of a structure theorem such as
+//! "a semigroup with x² = y² is an ideal extension of a Boolean group" (issue 51).
+
+use super::conjecture::Status;
+use super::{prove_with, Options as ProverOptions, Strategy};
+use crate::finder::FinderError;
+use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::signature::{FuncId, SortId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
+use birkhoff_engine::{eval, Structure, Theory};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the statement engine may spend.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Deepest term t(x) (x alone has depth 0).
+    pub depth: u32,
+    /// Most terms t(x) considered per operation, smallest first.
+    pub max_terms: usize,
+    /// Time the prover may spend on each statement.
+    pub per_statement: Duration,
+    /// Most statements given to the prover; the rest are listed as not tried.
+    pub max_proofs: usize,
+    /// Set to true (Ctrl-C) to stop between statements.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// When the models given are every model of each size up to this one, no countermodel
+    /// that small exists: the prover looks for one of the next two sizes instead.
+    pub complete_up_to: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            depth: 2,
+            max_terms: 12,
+            per_statement: Duration::from_secs(1),
+            max_proofs: 60,
+            cancel: None,
+            complete_up_to: None,
+        }
+    }
+}
+
+/// The kinds of statement, in the order of the module's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// t(x) = t(y).
+    Constant,
+    /// t(x)·t(x) = t(x).
+    Idempotent,
+    /// t(x)·y = y·t(x).
+    Central,
+    /// t(t(x)) = t(x).
+    Retraction,
+    /// t(x·y) = t(x)·t(y).
+    Endomorphism,
+    /// t(t(x)·t(y)) = t(x)·t(y).
+    ImageClosed,
+    /// t(y·t(x)) = y·t(x).
+    ImageLeftIdeal,
+    /// t(t(x)·y) = t(x)·y.
+    ImageRightIdeal,
+    /// t(x)·t(y) = t(y)·t(x).
+    ImageCommutative,
+    /// t(x)·t(x) = t(y)·t(y).
+    ImageSquaresConstant,
+    /// (t(y)·t(y))·t(x) = t(x).
+    ImageSquareIsIdentity,
+}
+
+impl Kind {
+    const ALL: [Kind; 11] = [
+        Kind::Constant,
+        Kind::Idempotent,
+        Kind::Central,
+        Kind::Retraction,
+        Kind::Endomorphism,
+        Kind::ImageClosed,
+        Kind::ImageLeftIdeal,
+        Kind::ImageRightIdeal,
+        Kind::ImageCommutative,
+        Kind::ImageSquaresConstant,
+        Kind::ImageSquareIsIdentity,
+    ];
+
+    /// The statement in words, for term `t` and operation `op`.
+    fn sentence(self, t: &str, op: &str) -> String {
+        match self {
+            Kind::Constant => format!("{t} is one element, the same for every x"),
+            Kind::Idempotent => format!("every {t} is idempotent for {op}"),
+            Kind::Central => format!("every {t} is central for {op}"),
+            Kind::Retraction => format!("x ↦ {t} is a retraction (it fixes its image)"),
+            Kind::Endomorphism => format!("x ↦ {t} is an endomorphism of {op}"),
+            Kind::ImageClosed => format!("the image {{{t}}} is closed under {op}"),
+            Kind::ImageLeftIdeal => format!("the image {{{t}}} is a left ideal for {op}"),
+            Kind::ImageRightIdeal => format!("the image {{{t}}} is a right ideal for {op}"),
+            Kind::ImageCommutative => format!("{op} is commutative on the image {{{t}}}"),
+            Kind::ImageSquaresConstant => {
+                format!("all squares for {op} on the image {{{t}}} are one element")
+            }
+            Kind::ImageSquareIsIdentity => {
+                format!("that square is an identity for {op} on the image {{{t}}}")
+            }
+        }
+    }
+
+    /// The equation (left side, right side) for term `t` (in variable 0) and operation `op`.
+    fn equation(self, t: &Term, op: FuncId) -> (Term, Term) {
+        let (x, y) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
+        let at = |v: &Term| substitute(t, v);
+        let mul = |a: Term, b: Term| Term::App(op, vec![a, b]);
+        match self {
+            Kind::Constant => (at(&x), at(&y)),
+            Kind::Idempotent => (mul(at(&x), at(&x)), at(&x)),
+            Kind::Central => (mul(at(&x), y.clone()), mul(y, at(&x))),
+            Kind::Retraction => (at(&at(&x)), at(&x)),
+            Kind::Endomorphism => (at(&mul(x.clone(), y.clone())), mul(at(&x), at(&y))),
+            Kind::ImageClosed => {
+                let p = mul(at(&x), at(&y));
+                (at(&p), p)
+            }
+            Kind::ImageLeftIdeal => {
+                let p = mul(y, at(&x));
+                (at(&p), p)
+            }
+            Kind::ImageRightIdeal => {
+                let p = mul(at(&x), y);
+                (at(&p), p)
+            }
+            Kind::ImageCommutative => (mul(at(&x), at(&y)), mul(at(&y), at(&x))),
+            Kind::ImageSquaresConstant => (mul(at(&x), at(&x)), mul(at(&y), at(&y))),
+            Kind::ImageSquareIsIdentity => (mul(mul(at(&y), at(&y)), at(&x)), at(&x)),
+        }
+    }
+}
+
+/// `t` with its variable (variable 0) replaced by `v`.
+fn substitute(t: &Term, v: &Term) -> Term {
+    match t {
+        Term::Var(_) => v.clone(),
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| substitute(a, v)).collect()),
+    }
+}
+
+/// One statement: its kind, term and operation, in words and as an equation, and what the
+/// prover made of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Statement {
+    /// The kind.
+    pub kind: Kind,
+    /// The term t(x), as text.
+    pub term: String,
+    /// The binary operation's symbol.
+    pub operation: String,
+    /// The statement in words.
+    pub sentence: String,
+    /// The equation that states it (variables x and y, universal).
+    pub equation: String,
+    /// The prover's answer.
+    #[serde(flatten)]
+    pub status: Status,
+    /// Time the prover took.
+    pub seconds: f64,
+    /// The equation as an axiom, for the prover and the evaluator.
+    #[serde(skip)]
+    pub axiom: Axiom,
+}
+
+/// The statements that hold in every model of `models` (which should be every model of
+/// `theory` up to some size: the check is only as good as they are), each given to the prover.
+/// `Err` only for an internal error: a countermodel the evaluator rejects.
+pub fn statements(
+    theory: &Theory,
+    models: &[Structure],
+    opts: &Options,
+) -> Result<Vec<Statement>, FinderError> {
+    let sig = &theory.sig;
+    let single_sorted = sig.sorts.len() == 1 && !models.is_empty();
+    let binary: Vec<FuncId> = sig
+        .func_ids()
+        .filter(|&f| single_sorted && sig.func_decl(f).args.len() == 2)
+        .collect();
+    let terms = terms(theory, models, opts);
+    let vars = vec![
+        VarDecl {
+            name: "x".into(),
+            sort: SortId(0),
+        },
+        VarDecl {
+            name: "y".into(),
+            sort: SortId(0),
+        },
+    ];
+    let prover = ProverOptions {
+        timeout: opts.per_statement,
+        cancel: opts.cancel.clone(),
+        ..ProverOptions::default()
+    };
+    let plan = plan(&prover, opts.complete_up_to);
+    let cancelled = || {
+        opts.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    let (mut out, mut tried) = (Vec::new(), 0);
+    for &op in &binary {
+        let op_name = sig.func_decl(op).name.clone();
+        for t in &terms {
+            let mut held = Vec::new();
+            for kind in Kind::ALL {
+                // A constant term's image is one element: only the first three kinds say anything.
+                if held.contains(&Kind::Constant) && kind as u8 > Kind::Central as u8 {
+                    break;
+                }
+                let (lhs, rhs) = kind.equation(t, op);
+                let axiom = Axiom {
+                    name: format!("{kind:?}"),
+                    formula: Formula::Eq(lhs, rhs),
+                    vars: vars.clone(),
+                    origin: None,
+                };
+                if !models.iter().all(|m| eval::holds(sig, m, &axiom)) {
+                    continue;
+                }
+                held.push(kind);
+                let printer = FormulaPrinter::new(sig, &axiom);
+                let term = printer.term(t);
+                let mut s = Statement {
+                    kind,
+                    sentence: kind.sentence(&term, &op_name),
+                    equation: printer.formula(&axiom.formula),
+                    term,
+                    operation: op_name.clone(),
+                    status: Status::NotTried,
+                    seconds: 0.0,
+                    axiom,
+                };
+                if tried < opts.max_proofs && !cancelled() {
+                    tried += 1;
+                    let t0 = Instant::now();
+                    let answer = prove_with(theory, &s.axiom, &prover, &plan)?;
+                    s.seconds = t0.elapsed().as_secs_f64();
+                    s.status = Status::of(answer, cancelled());
+                }
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The prover's plan: its own, except that when every model up to `checked` was given (each
+/// statement holds in all of them), countermodels are sought only above it: first one size up,
+/// briefly, then two sizes up with what is left.
+fn plan(prover: &ProverOptions, checked: Option<u32>) -> Vec<Strategy> {
+    let Some(checked) = checked else {
+        return prover.plan();
+    };
+    let above = |max_size, time_share| Strategy::Countermodel {
+        min_size: checked + 1,
+        max_size,
+        time_share,
+    };
+    let mut plan = vec![above(checked + 1, 20)];
+    plan.extend(
+        prover
+            .plan()
+            .into_iter()
+            .filter(|s| !matches!(s, Strategy::Countermodel { .. })),
+    );
+    plan.push(above(checked + 2, 100));
+    plan
+}
+
+/// Terms t(x) in one variable up to `opts.depth`, other than x itself, one per distinct table
+/// on `models` (the smallest), at most `opts.max_terms`, smallest first.
+fn terms(theory: &Theory, models: &[Structure], opts: &Options) -> Vec<Term> {
+    let sig = &theory.sig;
+    if sig.sorts.len() != 1 {
+        return Vec::new();
+    }
+    let x = Term::Var(VarId(0));
+    let mut layers: Vec<Term> = vec![x.clone()];
+    for f in sig.func_ids().filter(|&f| sig.func_decl(f).args.is_empty()) {
+        layers.push(Term::App(f, vec![]));
+    }
+    for _ in 0..opts.depth {
+        let mut next = layers.clone();
+        for f in sig.func_ids() {
+            match sig.func_decl(f).args.len() {
+                1 => next.extend(layers.iter().map(|a| Term::App(f, vec![a.clone()]))),
+                2 => {
+                    for a in &layers {
+                        for b in &layers {
+                            next.push(Term::App(f, vec![a.clone(), b.clone()]));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        layers = next;
+        // Enough to choose from: the distinct ones are picked below.
+        if layers.len() > 5000 {
+            break;
+        }
+    }
+    layers.sort_by_key(size);
+    let mut seen = HashSet::new();
+    // x itself, and the constants (whose maps are constant), say nothing new: their tables first.
+    seen.insert(table(sig, models, &x));
+    layers
+        .into_iter()
+        .filter(mentions_x)
+        .filter(|t| seen.insert(table(sig, models, t)))
+        .take(opts.max_terms)
+        .collect()
+}
+
+fn size(t: &Term) -> usize {
+    match t {
+        Term::Var(_) => 1,
+        Term::App(_, args) => 1 + args.iter().map(size).sum::<usize>(),
+    }
+}
+
+fn mentions_x(t: &Term) -> bool {
+    match t {
+        Term::Var(_) => true,
+        Term::App(_, args) => args.iter().any(mentions_x),
+    }
+}
+
+/// The values of `t` at every element of every model: equal for terms that act alike.
+fn table(sig: &birkhoff_engine::Signature, models: &[Structure], t: &Term) -> Vec<u32> {
+    fn value(sig: &birkhoff_engine::Signature, m: &Structure, t: &Term, x: u32) -> u32 {
+        match t {
+            Term::Var(_) => x,
+            Term::App(f, args) => {
+                let vals: Vec<u32> = args.iter().map(|a| value(sig, m, a, x)).collect();
+                m.apply(sig, *f, &vals)
+            }
+        }
+    }
+    models
+        .iter()
+        .flat_map(|m| (0..m.sizes[0]).map(move |x| value(sig, m, t, x)))
+        .collect()
+}

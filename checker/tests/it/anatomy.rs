@@ -1,0 +1,295 @@
+//! The structure analysis (`birkhoff_engine::anatomy`, issue 51) on every model of small sizes,
+//! against oracles that share none of its code: every partition tested against the definition
+//! of a congruence, subdirect irreducibility and direct decompositions read off that list, and
+//! the known counts of tests/data/structure_counts.tsv.
+
+use birkhoff_checker::finder::{self, Options};
+use birkhoff_checker::Budget;
+use birkhoff_engine::anatomy::{self, congruence, Algebra, Partition};
+use birkhoff_engine::{catalogue, seeds, Structure, Theory};
+
+fn load(name: &str) -> Theory {
+    seeds::load(name)
+        .or_else(|_| catalogue::load(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Every model of `t` of size `n`, one per isomorphism class.
+fn models(t: &Theory, n: u32) -> Vec<Structure> {
+    let e = finder::enumerate(t, &[n], &Budget::default(), Options::default()).unwrap();
+    assert_eq!(e.iso.status, birkhoff_checker::Status::Exact);
+    e.classes.into_iter().map(|c| c.model).collect()
+}
+
+/// Whether the map x ↦ (x/θ, x/φ) is a bijection from `alg` onto the product of its quotients
+/// that respects every operation: `alg` is then the product, checked from the tables alone.
+fn is_product(alg: &Algebra, theta: &Partition, phi: &Partition) -> bool {
+    let n = alg.size();
+    let pair = |x: u32| (theta.labels()[x as usize], phi.labels()[x as usize]);
+    let mut images: Vec<(u32, u32)> = (0..n).map(pair).collect();
+    images.sort_unstable();
+    images.dedup();
+    if images.len() as u32 != n || theta.blocks() * phi.blocks() != n {
+        return false;
+    }
+    // A homomorphism: the value's image is determined by the arguments' images, in each factor.
+    alg.operations().iter().all(|op| {
+        let all: Vec<Vec<u32>> = op.argument_tuples(n).collect();
+        all.iter().all(|s| {
+            all.iter().all(|t| {
+                let same_in = |p: &Partition| s.iter().zip(t).all(|(&a, &b)| p.related(a, b));
+                let (vs, vt) = (op.value(n, s), op.value(n, t));
+                (!same_in(theta) || theta.related(vs, vt)) && (!same_in(phi) || phi.related(vs, vt))
+            })
+        })
+    })
+}
+
+/// What the oracle says of one algebra, from the list of every compatible partition.
+struct Oracle {
+    congruences: Vec<Partition>,
+    simple: bool,
+    subdirectly_irreducible: bool,
+    decomposable: bool,
+}
+
+fn oracle(alg: &Algebra) -> Oracle {
+    let n = alg.size();
+    let congruences = congruence::brute_force(alg);
+    let nontrivial: Vec<&Partition> = congruences.iter().filter(|c| !c.is_discrete()).collect();
+    // The intersection of every nontrivial congruence, pair by pair.
+    let below_all = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .any(|(a, b)| nontrivial.iter().all(|c| c.related(a, b)));
+    let proper: Vec<&Partition> = nontrivial
+        .iter()
+        .copied()
+        .filter(|c| !c.is_total())
+        .collect();
+    let decomposable = proper
+        .iter()
+        .any(|theta| proper.iter().any(|phi| is_product(alg, theta, phi)));
+    Oracle {
+        simple: n >= 2 && congruences.len() == 2,
+        subdirectly_irreducible: n >= 2 && below_all,
+        decomposable,
+        congruences,
+    }
+}
+
+/// Every model of these theories up to these sizes: the congruences are exactly the partitions
+/// that the definition accepts, and simple, SI, the monolith and the direct decomposition agree
+/// with what the oracle reads off that list. Unary, binary and ternary operations, constants,
+/// one to four operations.
+#[test]
+fn the_analysis_agrees_with_brute_force_on_every_small_model() {
+    let cases = [
+        ("group", 6),
+        ("semigroup", 4),
+        ("lattice", 6),
+        ("quasigroup", 4),
+        ("loop", 5),
+        ("heyting_algebra", 6),
+        ("ring", 4),
+        ("unary_algebra", 4),
+        ("median_algebra", 5),
+        ("magma", 3),
+        ("rectangular_band", 4),
+    ];
+    let mut checked = 0;
+    for (name, max) in cases {
+        let t = load(name);
+        for n in 1..=max {
+            for m in models(&t, n) {
+                let alg = Algebra::of(&t.sig, &m).unwrap();
+                let an = anatomy::analyse(&alg, anatomy::CONGRUENCE_LIMIT);
+                let o = oracle(&alg);
+                let at = || format!("{name} at size {n}: {m:?}");
+                assert_eq!(an.congruences.as_ref(), Some(&o.congruences), "{}", at());
+                let i = an.irreducibility.unwrap();
+                assert_eq!(i.simple, o.simple, "simple, {}", at());
+                assert_eq!(
+                    i.subdirectly_irreducible,
+                    o.subdirectly_irreducible,
+                    "SI, {}",
+                    at()
+                );
+                if let Some(monolith) = &i.monolith {
+                    // The least nontrivial congruence: below every other nontrivial one.
+                    assert!(o
+                        .congruences
+                        .iter()
+                        .all(|c| c.is_discrete() || monolith.finer_than(c)));
+                    assert!(!monolith.is_discrete());
+                }
+                assert_eq!(
+                    i.directly_indecomposable,
+                    n >= 2 && !o.decomposable,
+                    "{}",
+                    at()
+                );
+                assert_eq!(
+                    i.factors.iter().product::<u32>(),
+                    if n >= 2 { n } else { 1 }
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} models");
+}
+
+/// A splitting pair of congruences really makes the algebra the product of its quotients, and
+/// the quotients are algebras of the same theory (checked by the evaluator).
+#[test]
+fn a_direct_decomposition_is_a_product_of_models() {
+    let t = load("group");
+    let mut split = 0;
+    for n in [4, 6, 8] {
+        for m in models(&t, n) {
+            let alg = Algebra::of(&t.sig, &m).unwrap();
+            let lattice = congruence::all(&alg, anatomy::CONGRUENCE_LIMIT).unwrap();
+            if let Some((theta, phi)) = congruence::splitting(&lattice) {
+                assert!(is_product(&alg, &theta, &phi), "{m:?}");
+                for c in [&theta, &phi] {
+                    let q = alg.quotient(c);
+                    let s = Structure {
+                        sizes: vec![q.size()],
+                        funcs: q.operations().iter().map(|op| op.table.clone()).collect(),
+                        rels: vec![],
+                    };
+                    birkhoff_engine::eval::check(&t, &s).unwrap();
+                }
+                split += 1;
+            }
+        }
+    }
+    // Z_2^2; Z_6; Z_4 x Z_2 and Z_2^3.
+    assert_eq!(split, 4);
+}
+
+/// The known counts of simple, SI and directly indecomposable models of 12 classes
+/// (tests/data/structure_counts.tsv, each row with its reference).
+#[test]
+fn the_counts_agree_with_the_literature() {
+    let data = include_str!("../data/structure_counts.tsv");
+    let mut rows = 0;
+    let mut classes = std::collections::BTreeSet::new();
+    for line in data.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 6, "{line}");
+        let (name, n) = (f[0], f[1].parse::<u32>().unwrap());
+        let t = load(name);
+        let summary = anatomy::SizeSummary::of(
+            n,
+            &models(&t, n)
+                .iter()
+                .map(|m| {
+                    anatomy::analyse(&Algebra::of(&t.sig, m).unwrap(), anatomy::CONGRUENCE_LIMIT)
+                })
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(summary.lattice_too_large, 0);
+        for (column, got) in [
+            (f[2], summary.simple),
+            (f[3], summary.subdirectly_irreducible),
+            (f[4], summary.directly_indecomposable),
+        ] {
+            if column != "-" {
+                assert_eq!(column.parse::<usize>().unwrap(), got, "{line}");
+            }
+        }
+        assert!(!f[5].trim().is_empty(), "a row without a reference: {line}");
+        classes.insert(name);
+        rows += 1;
+    }
+    assert!(
+        classes.len() >= 10 && rows >= 50,
+        "{} classes, {rows} rows",
+        classes.len()
+    );
+}
+
+/// A structure with a relation is not an algebra: refused, with the relation named.
+#[test]
+fn relations_are_refused() {
+    let t = load("poset");
+    let m = models(&t, 2).remove(0);
+    let e = Algebra::of(&t.sig, &m).unwrap_err().to_string();
+    assert!(e.contains("relation"), "{e}");
+}
+
+/// Every model of `t` up to size `max`.
+fn models_up_to(t: &Theory, max: u32) -> Vec<Structure> {
+    (1..=max).flat_map(|n| models(t, n)).collect()
+}
+
+/// Semigroups with x² = y² (issue 51's example): the statements found on the models up to order
+/// 4, each proved with a replayed certificate, are the structure theorem: c = x² is a central
+/// idempotent, and x ↦ x·x² (= cx) is a retraction and an endomorphism onto an ideal that is
+/// commutative, with c as its identity and every square equal to c (a Boolean group).
+#[test]
+fn semigroups_with_equal_squares_get_their_structure_theorem() {
+    use birkhoff_checker::prover::conjecture::Status;
+    use birkhoff_checker::prover::structural::{self, Kind};
+    let t = Theory::parse(
+        include_str!("../data/semigroup_squares_equal.bk"),
+        "semigroup_squares_equal.bk",
+    )
+    .unwrap();
+    let opts = structural::Options {
+        complete_up_to: Some(4),
+        ..structural::Options::default()
+    };
+    let found = structural::statements(&t, &models_up_to(&t, 4), &opts).unwrap();
+    let proved = |kind: Kind, term: &str| {
+        found
+            .iter()
+            .any(|s| s.kind == kind && s.term == term && matches!(s.status, Status::Proved { .. }))
+    };
+    for kind in [Kind::Constant, Kind::Idempotent, Kind::Central] {
+        assert!(proved(kind, "x * x"), "{kind:?}: {found:#?}");
+    }
+    for kind in [
+        Kind::Retraction,
+        Kind::Endomorphism,
+        Kind::ImageLeftIdeal,
+        Kind::ImageRightIdeal,
+        Kind::ImageCommutative,
+        Kind::ImageSquaresConstant,
+        Kind::ImageSquareIsIdentity,
+    ] {
+        assert!(proved(kind, "x * (x * x)"), "{kind:?}: {found:#?}");
+    }
+    // Each statement holds in every model it was drawn from (the evaluator's check).
+    for s in &found {
+        assert!(models_up_to(&t, 4)
+            .iter()
+            .all(|m| birkhoff_engine::eval::holds(&t.sig, m, &s.axiom)));
+    }
+}
+
+/// A statement true in the small models only is refuted by a larger model: in the groups of
+/// order at most 5 (all abelian) every square is central, which S_3 refutes.
+#[test]
+fn a_statement_true_in_small_models_only_is_refuted() {
+    use birkhoff_checker::prover::conjecture::Status;
+    use birkhoff_checker::prover::structural::{self, Kind};
+    let t = load("group");
+    let opts = structural::Options {
+        complete_up_to: Some(5),
+        ..structural::Options::default()
+    };
+    let found = structural::statements(&t, &models_up_to(&t, 5), &opts).unwrap();
+    let central = found
+        .iter()
+        .find(|s| s.kind == Kind::Central && s.term == "x * x")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    match &central.status {
+        Status::Disproved { model, .. } => {
+            assert!(!birkhoff_engine::eval::holds(&t.sig, model, &central.axiom));
+            birkhoff_engine::eval::check(&t, model).unwrap();
+        }
+        other => panic!("{other:?}"),
+    }
+}
