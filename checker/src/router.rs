@@ -21,9 +21,7 @@
 //!   size beside it (the native threads yielding to it, as in `find`'s race), and the first exact
 //!   count wins (the other is stopped). When the native finder has found classes at twice the
 //!   rate SAT would have alone, SAT yields the machine to it and counts on with the idle cores
-//!   (`Handover`).
-//!   A size the native
-//!   finder cannot take (more than a million table cells, 50 million ground instances, or more
+//!   (`Handover`). A size the native finder cannot take (more than a million table cells, 50 million ground instances, or more
 //!   memory than [`crate::budget::memory_limit`]) starts SAT at once. The SAT back end's only
 //!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
 //!   [`enumerate_by`] say which engine answered and why ([`Choice`]); `spectrum --json` shows
@@ -418,9 +416,7 @@ fn count_race(
             ))
         }
         (n, _) if native_decided => {
-            let why = if let Some(h) = &handover {
-                format!("native finished first, {h}; sat was stopped")
-            } else if sat_started {
+            let why = if sat_started {
                 "native finished first; sat was stopped".to_string()
             } else {
                 format!("native finished within its {head} ms head start; sat never started")
@@ -472,7 +468,7 @@ fn count_race(
     };
     answer.map(|(e, mut c)| {
         // Whatever the outcome, the reason says when SAT was made to yield.
-        if let Some(h) = handover.filter(|_| !c.reason.contains("classes to sat's")) {
+        if let Some(h) = handover {
             c.reason = format!("{}; {h}", c.reason);
         }
         (Enumeration { elapsed, ..e }, c)

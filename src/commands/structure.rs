@@ -48,19 +48,15 @@ pub struct Args {
     engine: super::engine::EngineArgs,
 }
 
-/// One size: its count, and the anatomy of each model analysed.
+/// One size: its count, the anatomy of each model analysed, and the table's row.
 struct SizeReport {
     size: u32,
     models: Count,
     analysed: Vec<(birkhoff_engine::Structure, u128, Anatomy)>,
+    summary: SizeSummary,
 }
 
 impl SizeReport {
-    fn summary(&self) -> SizeSummary {
-        let anatomies: Vec<Anatomy> = self.analysed.iter().map(|(_, _, a)| a.clone()).collect();
-        SizeSummary::of(self.size, &anatomies)
-    }
-
     /// Whether every model of this size was analysed.
     fn complete(&self) -> bool {
         self.models.status == Status::Exact && self.analysed.len() as u128 == self.models.value
@@ -71,8 +67,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     super::check_size_range(a.min_size, a.max_size)?;
     let t = a.goals.load(&a.theory)?;
     // Refuse a theory that is not of algebras before any search, naming why.
-    let empty = birkhoff_engine::Structure::zeroed(&t.sig, &vec![1; t.sig.sorts.len()]);
-    Algebra::of(&t.sig, &empty).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
+    Algebra::check_signature(&t.sig).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
     let budget = a.budget.budget();
     let left = router::shared_time(&budget);
     let bar = progress(u64::from(a.max_size - a.min_size + 1), &t.name);
@@ -84,7 +79,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             router::enumerate_by(a.engine.engine, &t, &[size], &left()),
             &flag,
         )?;
-        let analysed = e
+        let analysed: Vec<_> = e
             .classes
             .into_iter()
             .take(a.sample as usize)
@@ -97,6 +92,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         reports.push(SizeReport {
             size,
             models: e.iso,
+            summary: SizeSummary::of(size, analysed.iter().map(|(_, _, a)| a)),
             analysed,
         });
         bar.inc(1);
@@ -149,7 +145,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                     .filter(|(_, _, an)| shown(an))
                     .map(|(m, aut, an)| json!({ "model": m.to_json(&t.sig), "automorphisms": automorphisms_label(*aut), "anatomy": an }))
                     .collect();
-                json!({ "size": r.size, "models": r.models, "complete": r.complete(), "summary": r.summary(), "shown": models })
+                json!({ "size": r.size, "models": r.models, "complete": r.complete(), "summary": r.summary, "shown": models })
             })
             .collect();
         print_json(
@@ -178,7 +174,7 @@ fn print_text(
     let rows: Vec<Vec<String>> = reports
         .iter()
         .map(|r| {
-            let s = r.summary();
+            let s = &r.summary;
             vec![
                 r.size.to_string(),
                 r.models.to_string(),
@@ -205,7 +201,7 @@ fn print_text(
                 r.models
             );
         }
-        let too_large = r.summary().lattice_too_large;
+        let too_large = r.summary.lattice_too_large;
         if too_large > 0 {
             println!(
                 "size {}: {too_large} model(s) with more than {} congruences, counted in no column",

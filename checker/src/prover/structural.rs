@@ -167,10 +167,7 @@ impl Kind {
 
 /// `t` with its variable (variable 0) replaced by `v`.
 fn substitute(t: &Term, v: &Term) -> Term {
-    match t {
-        Term::Var(_) => v.clone(),
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| substitute(a, v)).collect()),
-    }
+    super::certificate::substitute(t, &|_| Some(v.clone())).expect("every variable has a value")
 }
 
 /// One statement: its kind, term and operation, in words and as an equation, and what the
@@ -336,7 +333,7 @@ fn terms(theory: &Theory, models: &[Structure], opts: &Options) -> Vec<Term> {
             break;
         }
     }
-    layers.sort_by_key(size);
+    layers.sort_by_key(Term::size);
     let mut seen = HashSet::new();
     // x itself, and the constants (whose maps are constant), say nothing new: their tables first.
     seen.insert(table(sig, models, &x));
@@ -348,13 +345,6 @@ fn terms(theory: &Theory, models: &[Structure], opts: &Options) -> Vec<Term> {
         .collect()
 }
 
-fn size(t: &Term) -> usize {
-    match t {
-        Term::Var(_) => 1,
-        Term::App(_, args) => 1 + args.iter().map(size).sum::<usize>(),
-    }
-}
-
 fn mentions_x(t: &Term) -> bool {
     match t {
         Term::Var(_) => true,
@@ -364,17 +354,8 @@ fn mentions_x(t: &Term) -> bool {
 
 /// The values of `t` at every element of every model: equal for terms that act alike.
 fn table(sig: &birkhoff_engine::Signature, models: &[Structure], t: &Term) -> Vec<u32> {
-    fn value(sig: &birkhoff_engine::Signature, m: &Structure, t: &Term, x: u32) -> u32 {
-        match t {
-            Term::Var(_) => x,
-            Term::App(f, args) => {
-                let vals: Vec<u32> = args.iter().map(|a| value(sig, m, a, x)).collect();
-                m.apply(sig, *f, &vals)
-            }
-        }
-    }
     models
         .iter()
-        .flat_map(|m| (0..m.sizes[0]).map(move |x| value(sig, m, t, x)))
+        .flat_map(|m| (0..m.sizes[0]).map(move |x| eval::term_value(sig, m, t, &[x])))
         .collect()
 }

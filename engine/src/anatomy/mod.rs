@@ -82,12 +82,7 @@ impl Algebra {
     /// The algebra that model `m` of signature `sig` is; refused when the signature has
     /// relations or more than one sort.
     pub fn of(sig: &Signature, m: &Structure) -> Result<Algebra, NotAnAlgebra> {
-        if sig.sorts.len() != 1 {
-            return Err(NotAnAlgebra(format!("{} sorts", sig.sorts.len())));
-        }
-        if let Some(r) = sig.rels.first() {
-            return Err(NotAnAlgebra(format!("relation {}", r.name)));
-        }
+        Algebra::check_signature(sig)?;
         Ok(Algebra {
             size: m.sizes[0],
             operations: sig
@@ -101,6 +96,17 @@ impl Algebra {
                 })
                 .collect(),
         })
+    }
+
+    /// Whether the models of signature `sig` are algebras: one sort, no relations.
+    pub fn check_signature(sig: &Signature) -> Result<(), NotAnAlgebra> {
+        if sig.sorts.len() != 1 {
+            return Err(NotAnAlgebra(format!("{} sorts", sig.sorts.len())));
+        }
+        match sig.rels.first() {
+            Some(r) => Err(NotAnAlgebra(format!("relation {}", r.name))),
+            None => Ok(()),
+        }
     }
 
     /// The number of elements.
@@ -331,24 +337,23 @@ pub struct SizeSummary {
 }
 
 impl SizeSummary {
-    /// The table's row for models of size `size`.
-    pub fn of(size: u32, anatomies: &[Anatomy]) -> SizeSummary {
-        let count = |keep: fn(&Irreducibility) -> bool| {
-            anatomies
-                .iter()
-                .filter(|a| a.irreducibility.as_ref().is_some_and(keep))
-                .count()
-        };
-        SizeSummary {
+    /// The table's row for models of size `size`, from their anatomies.
+    pub fn of<'a>(size: u32, anatomies: impl IntoIterator<Item = &'a Anatomy>) -> SizeSummary {
+        let mut row = SizeSummary {
             size,
-            analysed: anatomies.len(),
-            simple: count(|i| i.simple),
-            subdirectly_irreducible: count(|i| i.subdirectly_irreducible),
-            directly_indecomposable: count(|i| i.directly_indecomposable),
-            lattice_too_large: anatomies
-                .iter()
-                .filter(|a| a.irreducibility.is_none())
-                .count(),
+            ..SizeSummary::default()
+        };
+        for a in anatomies {
+            row.analysed += 1;
+            match &a.irreducibility {
+                Some(i) => {
+                    row.simple += usize::from(i.simple);
+                    row.subdirectly_irreducible += usize::from(i.subdirectly_irreducible);
+                    row.directly_indecomposable += usize::from(i.directly_indecomposable);
+                }
+                None => row.lattice_too_large += 1,
+            }
         }
+        row
     }
 }
