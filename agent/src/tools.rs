@@ -288,6 +288,7 @@ impl Toolbox {
             countermodel: None,
             proof: None,
             proposed_by: proposed_by.into(),
+            claim: None,
         };
         let settled = settle(lib, conjecture, t, &goal, &answer, IfUndecided::StoreOpen)
             .map_err(|e| ToolError::Failed("prove", e.to_string()))?;

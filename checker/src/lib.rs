@@ -14,7 +14,8 @@
 // The public modules are namespaces whose items read with the module's name. The engines and
 // the router that chooses between them each have their own `first`, `enumerate` and `Options`;
 // the prover is an API of its own (plans, certificates, equivalence, readable proofs); and
-// `oeis::get`, `sweep::Plan` or `atomic_file::write` would say little at the root. Everything
+// `oeis::get`, `sweep::Plan`, `survey::Options` or `atomic_file::write` would say little at the
+// root. Everything
 // else is private and re-exported below.
 pub mod atomic_file;
 pub mod finder;
@@ -22,6 +23,7 @@ pub mod oeis;
 pub mod prover;
 pub mod router;
 pub mod sat;
+pub mod survey;
 pub mod sweep;
 #[cfg(feature = "z3")]
 pub mod z3;

@@ -27,7 +27,7 @@ pub mod time;
 
 pub use record::{
     Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record, Score, SpectrumRec,
-    SpectrumRow, TheoryRec,
+    SpectrumRow, StructureClaim, TheoryRec,
 };
 pub use store::{default_dir, Library};
 

@@ -157,8 +157,25 @@ pub struct ConjectureRec {
     /// The proof's record ID, when proved.
     #[serde(default)]
     pub proof: Option<String>,
-    /// Who proposed it (`llm`, `offline`, ...).
+    /// Who proposed it (`llm`, `offline`, `structure`, ...).
     pub proposed_by: String,
+    /// What the statement says about the models' structure, when a structure survey proposed it
+    /// (`birkhoff_checker::survey`): the paper reads these together as a structure theorem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<StructureClaim>,
+}
+
+/// A structure statement's meaning (issue 51): its kind, operation and term t(x), in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StructureClaim {
+    /// The kind of statement.
+    pub kind: birkhoff_checker::prover::structural::Kind,
+    /// The binary operation's symbol.
+    pub operation: String,
+    /// The term t(x), as printed (empty for a statement about the operation alone).
+    pub term: String,
+    /// The statement in words.
+    pub sentence: String,
 }
 
 /// A proof record.

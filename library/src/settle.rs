@@ -4,8 +4,9 @@
 //! before it is stored), and anything else leaves the conjecture open. The agent's prove tool and
 //! the research workspace's proof step both settle their conjectures here.
 
-use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec};
+use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, StructureClaim};
 use crate::{Error, Library, Result};
+use birkhoff_checker::prover::structural::Statement;
 use birkhoff_checker::prover::{Answer, Verdict};
 use birkhoff_engine::{eval, Axiom, Theory};
 
@@ -102,6 +103,51 @@ pub fn settle(
     Ok(settled)
 }
 
+/// The proposer named in the conjectures a structure survey stores ([`settle_structure`]).
+pub const STRUCTURE: &str = "structure";
+
+/// Stores each structure statement of `statements` that the prover tried as a conjecture of the
+/// theory `theory_id` (`theory` parsed), settled by its answer ([`settle`]; one left undecided is
+/// stored open), with its meaning as a [`StructureClaim`]. Returns the conjectures stored.
+pub fn settle_structure(
+    lib: &mut Library,
+    theory_id: &str,
+    theory: &Theory,
+    statements: &[Statement],
+) -> Result<Vec<ConjectureRec>> {
+    let mut out = Vec::new();
+    for s in statements {
+        let Some(answer) = s.status.answer() else {
+            continue;
+        };
+        let conjecture = ConjectureRec {
+            theory_id: theory_id.into(),
+            theory_name: theory.name.clone(),
+            statement: s.equation.clone(),
+            status: ConjectureStatus::Open,
+            evidence: String::new(),
+            countermodel: None,
+            proof: None,
+            proposed_by: STRUCTURE.into(),
+            claim: Some(StructureClaim {
+                kind: s.kind,
+                operation: s.operation.clone(),
+                term: s.term.clone(),
+                sentence: s.sentence.clone(),
+            }),
+        };
+        out.push(settle(
+            lib,
+            conjecture,
+            theory,
+            &s.axiom,
+            &answer,
+            IfUndecided::StoreOpen,
+        )?);
+    }
+    Ok(out)
+}
+
 /// `conjecture` as open, with no evidence yet.
 fn open(conjecture: ConjectureRec) -> ConjectureRec {
     ConjectureRec {
@@ -129,6 +175,7 @@ mod tests {
             countermodel: None,
             proof: None,
             proposed_by: "test".into(),
+            claim: None,
         }
     }
 

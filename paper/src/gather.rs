@@ -7,8 +7,11 @@
 use crate::{Error, Result};
 use birkhoff_checker::oeis;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
+use birkhoff_checker::survey::Survey;
 use birkhoff_engine::{Structure, Theory};
-use birkhoff_library::record::{Body, ConjectureStatus, Record, SpectrumRow, TheoryRec};
+use birkhoff_library::record::{
+    Body, ConjectureStatus, Record, SpectrumRow, StructureClaim, TheoryRec,
+};
 use birkhoff_library::Library;
 use birkhoff_literature::store::Reference;
 use std::time::Duration;
@@ -50,6 +53,8 @@ pub struct Theorem {
     pub evidence: String,
     /// The proof as numbered equational steps, re-checked from its text; or why it is not shown.
     pub proof: std::result::Result<ReadableProof, String>,
+    /// What it says of the models' structure, when a structure study proposed it.
+    pub claim: Option<StructureClaim>,
 }
 
 impl Theorem {
@@ -139,6 +144,9 @@ pub struct Paper {
     /// The smallest models that are not models of the parent (or, failing that, the smallest
     /// models, captioned so).
     pub models: Vec<ShownModel>,
+    /// What the small models are made of (simple, subdirectly irreducible, indecomposable), for
+    /// a theory of algebras ([`crate::structure::survey_of`], without statements).
+    pub survey: Option<Survey>,
     /// Proved conjectures.
     pub theorems: Vec<Theorem>,
     /// Refuted conjectures.
@@ -365,6 +373,7 @@ impl Paper {
                         statement: c.statement.clone(),
                         evidence: c.evidence.clone(),
                         proof,
+                        claim: c.claim.clone(),
                     };
                     // Only a proof that re-checks from its own text is typeset.
                     if let Err(why) = t.recheck(&theory) {
@@ -409,6 +418,8 @@ impl Paper {
                 }
             };
         let related = related_entries(&derivation);
+        let survey =
+            crate::structure::survey_of(&theory, &crate::structure::Study::default(), false);
         Ok(Paper {
             id,
             record,
@@ -418,6 +429,7 @@ impl Paper {
             oeis,
             patterns,
             models,
+            survey,
             theorems,
             refuted,
             open,

@@ -7,6 +7,7 @@ use crate::escape::text;
 use crate::gather::{LiteratureSearch, Paper, ShownModel};
 use crate::math::Symbols;
 use crate::tables::cayley;
+use birkhoff_checker::prover::structural::{self, Notation};
 use birkhoff_checker::{
     prover::readable::{Chain, ReadableProof, Reason},
     sizes_label, Count, Status,
@@ -55,6 +56,8 @@ struct Context {
     models: Vec<ModelPart>,
     theorems_intro: String,
     theorems: Vec<TheoremPart>,
+    structure: String,
+    appendix: String,
     refuted_intro: String,
     refuted: Vec<RefutedPart>,
     open_intro: String,
@@ -63,6 +66,9 @@ struct Context {
     omissions: String,
     bibliography: String,
 }
+
+/// How many subdirectly irreducible models the structure section shows as tables.
+const SI_SHOWN: usize = 4;
 
 /// Inline math, as `\(…\)`: with `$…$`, an empty formula (a statement of only spaces) would
 /// be `$$`, which opens display math and breaks the compile.
@@ -132,11 +138,21 @@ impl Paper {
             theorems: self
                 .theorems
                 .iter()
-                .map(|t| TheoremPart {
-                    statement: m(&sym.math(&t.statement)),
+                .enumerate()
+                .map(|(i, t)| TheoremPart {
+                    statement: match &t.claim {
+                        Some(c) => format!(
+                            "\\label{{thm:{i}}}In every model, {}: {}.",
+                            c.kind.sentence(&notation(&sym, &c.term, &c.operation)),
+                            m(&sym.math(&t.statement))
+                        ),
+                        None => format!("\\label{{thm:{i}}}{}", m(&sym.math(&t.statement))),
+                    },
                     proof: proof_text(&sym, t),
                 })
                 .collect(),
+            structure: self.structure_section(&sym),
+            appendix: self.appendix(),
             refuted_intro: if self.refuted.is_empty() {
                 "No conjecture about this theory has been refuted.".into()
             } else {
@@ -197,6 +213,7 @@ impl Paper {
     /// small models shown, or as the next numbered countermodel; a law it also refutes names it.
     fn refuted_parts(&self, sym: &Symbols) -> Vec<RefutedPart> {
         let mut typeset: Vec<&Structure> = Vec::new();
+        let si = self.si_shown();
         let mut parts = Vec::with_capacity(self.refuted.len());
         for r in &self.refuted {
             let countermodel = match &r.countermodel {
@@ -205,6 +222,11 @@ impl Paper {
                     if let Some(k) = self.models.iter().position(|sm| sm.structure == *s) {
                         format!(
                             "\\noindent It fails in Model {} of Section~\\ref{{sec:models}}.",
+                            k + 1
+                        )
+                    } else if let Some(k) = si.iter().position(|a| a.model == *s) {
+                        format!(
+                            "\\noindent It fails in SI model {} of Section~\\ref{{sec:structure}}.",
                             k + 1
                         )
                     } else if let Some(k) = typeset.iter().position(|t| *t == s) {
@@ -230,6 +252,135 @@ impl Paper {
             });
         }
         parts
+    }
+
+    /// The section on what the models are made of: the survey's table of simple, subdirectly
+    /// irreducible and directly indecomposable models, the smallest nontrivial subdirectly
+    /// irreducible models, and the structure theorems that the proved structure statements give
+    /// together, each proof citing the statements it rests on.
+    fn structure_section(&self, sym: &Symbols) -> String {
+        let mut s = String::new();
+        let Some(survey) = &self.survey else {
+            return "The models were not surveyed: the theory is not one of algebras (it has relations or several sorts), or its models could not be counted.".into();
+        };
+        s.push_str("For each size $n$: the models up to isomorphism, how many were analysed, and how many of those are simple (no congruences but the two trivial ones), subdirectly irreducible (SI: a least nontrivial congruence, the monolith) and directly indecomposable (not a product of two smaller models), from the congruence lattice of each model (congruences of all operations). By Birkhoff's subdirect representation theorem every model is a subdirect product of SI models, so the SI models are the building blocks of the class.\n\n");
+        s.push_str("\\begin{center}\\begin{tabular}{rrrrrr}\\toprule\n$n$ & models & analysed & simple & SI & indecomposable \\\\\\midrule\n");
+        for r in &survey.sizes {
+            let x = &r.summary;
+            let _ = writeln!(
+                s,
+                "{} & {} & {} & {} & {} & {} \\\\",
+                r.size,
+                count_cell(&r.models),
+                x.analysed,
+                x.simple,
+                x.subdirectly_irreducible,
+                x.directly_indecomposable
+            );
+        }
+        s.push_str("\\bottomrule\\end{tabular}\\end{center}\n\n");
+        let partial: Vec<String> = survey
+            .sizes
+            .iter()
+            .filter(|r| !r.complete())
+            .map(|r| r.size.to_string())
+            .collect();
+        if !partial.is_empty() {
+            let _ = writeln!(s, "At sizes {}, not every model was analysed (the count was cut short or the models were too many): the columns there describe the first models in canonical order only.\n", partial.join(", "));
+        }
+        let si = self.si_shown();
+        if !si.is_empty() {
+            let _ = writeln!(
+                s,
+                "The smallest subdirectly irreducible models of size at least 2 (the first {}):\n",
+                si.len()
+            );
+            for (k, a) in si.iter().enumerate() {
+                let simple = a.anatomy.irreducibility.as_ref().is_some_and(|i| i.simple);
+                // A model typeset in Section 3 already is referred to, not printed again.
+                let table = match self.models.iter().position(|sm| sm.structure == a.model) {
+                    Some(j) => format!("Model {} of Section~\\ref{{sec:models}}.", j + 1),
+                    None => cayley(&self.theory.sig, &a.model),
+                };
+                let _ = writeln!(
+                    s,
+                    "\\paragraph{{SI model {} (size {}{}).}} \\noindent {table}\n",
+                    k + 1,
+                    a.anatomy.size,
+                    if simple { ", simple" } else { "" },
+                );
+            }
+        }
+        // The structure theorems: the proved structure statements read together.
+        let proved: Vec<(structural::Kind, String, String)> = self
+            .theorems
+            .iter()
+            .filter_map(|t| t.claim.as_ref())
+            .map(|c| (c.kind, c.operation.clone(), c.term.clone()))
+            .collect();
+        let composed = structural::compose(&proved, &|t, op| notation(sym, t, op));
+        let name = text(&self.record.name);
+        for th in &composed {
+            // Each part is cited by the number of the theorem that proves it.
+            let cited: Vec<String> = th
+                .parts
+                .iter()
+                .filter_map(|k| {
+                    let at = self.theorems.iter().position(|t| {
+                        t.claim.as_ref().is_some_and(|c| {
+                            c.kind == *k
+                                && c.operation == th.operation
+                                && (c.term == th.term || *k == structural::Kind::Associative)
+                        })
+                    });
+                    at.map(|i| format!("Theorem~\\ref{{thm:{i}}} ({})", k.name()))
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "\\begin{{theorem}}[Structure]\nLet \\(S\\) be a model of {name}. {}\n\\end{{theorem}}\n\\begin{{proof}}\nBy {} (Section~\\ref{{sec:theorems}}), each proved with a certificate replayed by the independent checker. {}\n\\end{{proof}}\n",
+                th.sentence,
+                cited.join(", "),
+                th.argument
+            );
+        }
+        if composed.is_empty() && !proved.is_empty() {
+            s.push_str("The structure statements proved (Section~\\ref{sec:theorems}, those stated in words) do not yet combine into a structure theorem of the kinds Birkhoff knows (a retract, an ideal, a Boolean group, an ideal extension).\n");
+        }
+        s
+    }
+
+    /// The subdirectly irreducible models of size at least 2 that the structure section shows,
+    /// smallest first: at most [`SI_SHOWN`].
+    fn si_shown(&self) -> Vec<&birkhoff_checker::survey::Analysed> {
+        let Some(survey) = &self.survey else {
+            return Vec::new();
+        };
+        survey
+            .sizes
+            .iter()
+            .flat_map(|r| &r.analysed)
+            .filter(|a| {
+                a.anatomy.size > 1
+                    && a.anatomy
+                        .irreducibility
+                        .as_ref()
+                        .is_some_and(|i| i.subdirectly_irreducible)
+            })
+            .take(SI_SHOWN)
+            .collect()
+    }
+
+    /// The appendix: why the agent kept the discovery (its score dimensions), which is about the
+    /// search, not about the mathematics.
+    fn appendix(&self) -> String {
+        if self.record.notes.is_empty() {
+            return String::new();
+        }
+        format!(
+            "\\appendix\n\\section{{Why the agent kept this theory}}\n{}\n",
+            text(&self.record.notes)
+        )
     }
 
     fn abstract_text(&self) -> String {
@@ -289,11 +440,14 @@ impl Paper {
             .funcs
             .iter()
             .map(|f| {
-                format!(
-                    "{} of arity {}",
-                    m(&symbol_math(sym, &f.name)),
-                    f.args.len()
-                )
+                let what = match f.args.len() {
+                    0 => "a constant".to_string(),
+                    1 => "a unary operation".to_string(),
+                    2 => "a binary operation".to_string(),
+                    3 => "a ternary operation".to_string(),
+                    n => format!("an operation of arity {n}"),
+                };
+                format!("{what} {}", m(&symbol_math(sym, &f.name)))
             })
             .chain(sig.rels.iter().map(|r| {
                 format!(
@@ -320,18 +474,16 @@ impl Paper {
         } else {
             format!(" ({})", text(&self.theory.doc))
         };
-        format!("A \\emph{{{}}}{doc} is a structure{sorts} with {} satisfying the following axioms (free variables are universally quantified, and every term is written with all its brackets: no operation is taken to be associative unless an axiom says so):", text(&self.record.name), if symbols.is_empty() { "no symbols".into() } else { symbols.join(", ") })
+        let kind = if sig.rels.is_empty() && sig.is_single_sorted() {
+            "an algebra: a set"
+        } else {
+            "a structure: a set"
+        };
+        format!("A \\emph{{{}}}{doc} is {kind}{sorts} with {} satisfying the following axioms. Free variables are universally quantified. Every term is written with all its brackets, so that \\((x \\cdot y) \\cdot z\\) and \\(x \\cdot (y \\cdot z)\\) are different terms: no operation is taken to be associative unless an axiom says so.", text(&self.record.name), if symbols.is_empty() { "no symbols".into() } else { symbols.join(", ") })
     }
 
     fn identity(&self) -> String {
         let mut s = String::new();
-        if !self.record.notes.is_empty() {
-            let _ = writeln!(
-                s,
-                "\\paragraph{{Why it was kept.}} {}",
-                text(&self.record.notes)
-            );
-        }
         if !self.record.aliases.is_empty() {
             let names: Vec<String> = self
                 .record
@@ -551,6 +703,19 @@ fn symbol_math(sym: &Symbols, name: &str) -> String {
 }
 
 /// A theorem's proof as numbered steps, or why it is not shown.
+/// How a structure statement's sentence writes its mathematics in the paper.
+fn notation(sym: &Symbols, term: &str, op: &str) -> Notation {
+    let t = sym.math(term);
+    Notation {
+        var: m("x"),
+        term: m(&t),
+        op: m(&symbol_math(sym, op)),
+        map: m(&format!("x \\mapsto {t}")),
+        image: m(&format!("\\{{{t}\\}}")),
+        letter: m,
+    }
+}
+
 fn proof_text(sym: &Symbols, t: &crate::gather::Theorem) -> String {
     match &t.proof {
         Err(why) => format!(

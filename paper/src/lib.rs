@@ -19,12 +19,14 @@ pub mod escape;
 mod gather;
 mod latex;
 pub mod math;
+mod structure;
 mod tables;
 mod trial;
 
 pub use compile::{Compiled, LatexError};
 pub use gather::{best_discovery, LiteratureSearch, Paper};
 use std::path::{Path, PathBuf};
+pub use structure::{study_structure, survey_of, Study};
 pub use trial::{try_open_conjectures, Trial, Tried};
 
 /// The paper's file name, as the issue names it; references.bib and OUTPUT.pdf sit beside it.

@@ -168,6 +168,7 @@ pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
             countermodel: None,
             proof: None,
             proposed_by: "conjecture engine".into(),
+            claim: None,
         };
         // A conjecture the library holds already keeps its record (and its status).
         if lib.get(&Body::Conjecture(rec.clone()).id()).is_err() {
@@ -609,6 +610,7 @@ fn proof(
             countermodel: None,
             proof: None,
             proposed_by: "research".into(),
+            claim: None,
         };
         let cid = h
             .conjecture

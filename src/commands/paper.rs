@@ -73,6 +73,23 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             }
         }
     }
+    // What the small models are made of: the structure statements true in all of them, each
+    // settled by the prover and stored, so that the paper can state the proved ones as theorems.
+    let study = birkhoff_paper::Study {
+        cancel: Some(crate::interrupt::flag()),
+        ..birkhoff_paper::Study::default()
+    };
+    let studied = birkhoff_paper::study_structure(&mut lib, &discovery, &study)?;
+    if !json && !studied.is_empty() {
+        let proved = studied
+            .iter()
+            .filter(|c| c.status == birkhoff_library::ConjectureStatus::Proved)
+            .count();
+        eprintln!(
+            "structure: {} statements true in every small model, {proved} proved",
+            studied.len()
+        );
+    }
     let paper = Paper::gather(&lib, &discovery)?;
     let dir = a
         .out
@@ -104,6 +121,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             "compiled": status,
             "errors": errors,
             "theorems": paper.theorems.len(),
+            "structure_statements": studied.len(),
             "refuted_before_writing": tried.iter().filter_map(|t| match t {
                 Tried::Refuted { statement, .. } => Some(statement.clone()),
                 Tried::StillOpen { .. } => None,

@@ -5,9 +5,10 @@
 use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
 use crate::Outcome;
+use birkhoff_checker::automorphisms_label;
 use birkhoff_checker::prover::structural;
-use birkhoff_checker::{automorphisms_label, router, Count, Status};
-use birkhoff_engine::anatomy::{self, Algebra, Anatomy, SizeSummary};
+use birkhoff_checker::survey::{self, SizeReport};
+use birkhoff_engine::anatomy::{self, Anatomy};
 use birkhoff_engine::tables;
 use serde_json::json;
 
@@ -48,86 +49,38 @@ pub struct Args {
     engine: super::engine::EngineArgs,
 }
 
-/// One size: its count, the anatomy of each model analysed, and the table's row.
-struct SizeReport {
-    size: u32,
-    models: Count,
-    analysed: Vec<(birkhoff_engine::Structure, u128, Anatomy)>,
-    summary: SizeSummary,
-}
-
-impl SizeReport {
-    /// Whether every model of this size was analysed.
-    fn complete(&self) -> bool {
-        self.models.status == Status::Exact && self.analysed.len() as u128 == self.models.value
-    }
-}
-
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     super::check_size_range(a.min_size, a.max_size)?;
     let t = a.goals.load(&a.theory)?;
-    // Refuse a theory that is not of algebras before any search, naming why.
-    Algebra::check_signature(&t.sig).map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
+    let opts = survey::Options {
+        sizes: a.min_size..=a.max_size,
+        sample: usize::try_from(a.sample).unwrap_or(usize::MAX),
+        engine: a.engine.engine,
+        statements: (!a.no_statements).then(|| structural::Options {
+            per_statement: a.prove_timeout,
+            ..structural::Options::default()
+        }),
+    };
     let budget = a.budget.budget();
-    let left = router::shared_time(&budget);
     let bar = progress(u64::from(a.max_size - a.min_size + 1), &t.name);
-    let mut reports = Vec::new();
-    for size in a.min_size..=a.max_size {
-        bar.set_message(format!("size {size}"));
-        let flag = format!("--max-size {} (at size {size})", a.max_size);
-        let (e, _) = super::naming_size_flag(
-            router::enumerate_by(a.engine.engine, &t, &[size], &left()),
-            &flag,
-        )?;
-        let analysed: Vec<_> = e
-            .classes
-            .into_iter()
-            .take(a.sample as usize)
-            .map(|c| {
-                let alg = Algebra::of(&t.sig, &c.model).expect("checked above: an algebra");
-                let anatomy = anatomy::analyse(&alg, anatomy::CONGRUENCE_LIMIT);
-                (c.model, c.automorphisms, anatomy)
-            })
-            .collect();
-        reports.push(SizeReport {
-            size,
-            models: e.iso,
-            summary: SizeSummary::of(size, analysed.iter().map(|(_, _, a)| a)),
-            analysed,
-        });
+    let found = survey::survey(&t, &opts, &budget, |r| {
+        bar.set_message(format!("size {} done", r.size));
         bar.inc(1);
-        if crate::interrupt::requested() {
-            break;
-        }
-    }
+    });
     bar.finish_and_clear();
+    let found = match found {
+        // Refuse a theory that is not of algebras, naming why.
+        Err(survey::Error::NotAnAlgebra(e)) => anyhow::bail!("theory {}: {e}", t.name),
+        Err(survey::Error::Count { size, error }) => {
+            let flag = format!("--max-size {} (at size {size})", a.max_size);
+            return super::naming_size_flag(Err(error), &flag);
+        }
+        Err(survey::Error::Statements(e)) => return Err(e.into()),
+        Ok(found) => found,
+    };
+    let reports = &found.sizes;
     let complete = reports.iter().all(SizeReport::complete)
         && reports.len() as u32 == a.max_size - a.min_size + 1;
-    let statements = if a.no_statements || crate::interrupt::requested() {
-        Vec::new()
-    } else {
-        let models: Vec<birkhoff_engine::Structure> = reports
-            .iter()
-            .flat_map(|r| r.analysed.iter().map(|(m, _, _)| m.clone()))
-            .collect();
-        // Every model of every size from 1 up: no countermodel that small exists.
-        let all_up_to = reports
-            .iter()
-            .take_while(|r| r.complete())
-            .map(|r| r.size)
-            .last()
-            .filter(|_| a.min_size == 1);
-        let opts = structural::Options {
-            per_statement: a.prove_timeout,
-            cancel: Some(crate::interrupt::flag()),
-            complete_up_to: all_up_to,
-            ..structural::Options::default()
-        };
-        let spinner = crate::output::spinner("structure statements");
-        let found = structural::statements(&t, &models, &opts)?;
-        spinner.finish_and_clear();
-        found
-    };
     let shown = |anatomy: &Anatomy| {
         a.all_models
             || anatomy
@@ -142,18 +95,19 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 let models: Vec<_> = r
                     .analysed
                     .iter()
-                    .filter(|(_, _, an)| shown(an))
-                    .map(|(m, aut, an)| json!({ "model": m.to_json(&t.sig), "automorphisms": automorphisms_label(*aut), "anatomy": an }))
+                    .filter(|m| shown(&m.anatomy))
+                    .map(|m| json!({ "model": m.model.to_json(&t.sig), "automorphisms": automorphisms_label(m.automorphisms), "anatomy": m.anatomy }))
                     .collect();
                 json!({ "size": r.size, "models": r.models, "complete": r.complete(), "summary": r.summary, "shown": models })
             })
             .collect();
         print_json(
-            &json!({ "theory": t.name, "sizes": sizes, "complete": complete, "checked_by_evaluator": true, "statements": statements }),
+            &json!({ "theory": t.name, "sizes": sizes, "complete": complete, "checked_by_evaluator": true, "statements": found.statements, "theorems": found.theorems }),
         );
     } else {
-        print_text(&t, &reports, &shown);
-        print_statements(&statements, complete);
+        print_text(&t, reports, &shown);
+        print_statements(&found.statements, complete);
+        print_theorems(&found.theorems);
     }
     Ok(match () {
         _ if crate::interrupt::requested() => Outcome::Interrupted,
@@ -211,18 +165,18 @@ fn print_text(
         }
     }
     for r in reports {
-        for (i, (m, aut, an)) in r.analysed.iter().enumerate() {
-            if !shown(an) {
+        for (i, m) in r.analysed.iter().enumerate() {
+            if !shown(&m.anatomy) {
                 continue;
             }
             println!(
                 "\nsize {}, model {} (|Aut| = {}): {}",
                 r.size,
                 i + 1,
-                automorphisms_label(*aut),
-                describe(an)
+                automorphisms_label(m.automorphisms),
+                describe(&m.anatomy)
             );
-            print!("{}", tables::cayley(&t.sig, m));
+            print!("{}", tables::cayley(&t.sig, &m.model));
         }
     }
     println!(
@@ -303,4 +257,24 @@ fn print_statements(statements: &[structural::Statement], complete: bool) {
             s.status.evidence()
         );
     }
+}
+
+/// The structure theorems the proved statements give, each with its argument.
+fn print_theorems(theorems: &[structural::Theorem]) {
+    for th in theorems {
+        println!(
+            "\nStructure theorem (for {}): in every model S, {}",
+            th.operation,
+            lower_first(&th.sentence)
+        );
+        println!("  Proof, from the statements proved above: {}", th.argument);
+    }
+}
+
+/// `s` with its first letter in lower case, to follow a colon.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
 }

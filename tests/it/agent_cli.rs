@@ -503,6 +503,7 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
         countermodel: None,
         proof,
         proposed_by: "test".into(),
+        claim: None,
     };
     let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();
     let (proof, _) = l

@@ -214,6 +214,7 @@ pub(crate) fn library(dir: &Path) -> String {
         countermodel: None,
         proof: None,
         proposed_by: "llm".into(),
+        claim: None,
     }))
     .unwrap();
     // A refuted conjecture, its countermodel a 2-element idempotent magma that is not commutative.
@@ -234,6 +235,7 @@ pub(crate) fn library(dir: &Path) -> String {
         countermodel: Some(model.id),
         proof: None,
         proposed_by: "offline".into(),
+        claim: None,
     }))
     .unwrap();
     // The literature agent's references: one confirmed, one unconfirmed whose title is markup.

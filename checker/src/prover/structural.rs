@@ -20,6 +20,10 @@
 //! | · is commutative on the image | t(x)·t(y) = t(y)·t(x) |
 //! | squares on the image are one element | t(x)·t(x) = t(y)·t(y) |
 //! | that square is an identity on the image | (t(y)·t(y))·t(x) = t(x) |
+//! | every square lies in the image | t(x·x) = x·x |
+//!
+//! Each operation is also asked whether it is associative, (x·y)·z = x·(y·z), since the
+//! statements combine into a structure theorem ([`compose`]) only for semigroups.
 //!
 //! The image statements read as written when t is a retraction (its image is then its set of
 //! fixed points); for a constant term only the first three are stated. Together, a retraction
@@ -34,7 +38,7 @@ use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{eval, Structure, Theory};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -72,7 +76,7 @@ impl Default for Options {
 }
 
 /// The kinds of statement, in the order of the module's table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// t(x) = t(y).
@@ -97,10 +101,15 @@ pub enum Kind {
     ImageSquaresConstant,
     /// (t(y)·t(y))·t(x) = t(x).
     ImageSquareIsIdentity,
+    /// t(x·x) = x·x.
+    ImageContainsSquares,
+    /// (x·y)·z = x·(y·z): about the operation, not a term (its `term` is empty).
+    Associative,
 }
 
 impl Kind {
-    const ALL: [Kind; 11] = [
+    /// The kinds about a term t(x), in the order they are tried.
+    const ALL: [Kind; 12] = [
         Kind::Constant,
         Kind::Idempotent,
         Kind::Central,
@@ -112,26 +121,59 @@ impl Kind {
         Kind::ImageCommutative,
         Kind::ImageSquaresConstant,
         Kind::ImageSquareIsIdentity,
+        Kind::ImageContainsSquares,
     ];
 
-    /// The statement in words, for term `t` and operation `op`.
-    fn sentence(self, t: &str, op: &str) -> String {
+    /// A short name, for citing the statement in a proof: "retraction", "endomorphism", ...
+    pub fn name(self) -> &'static str {
         match self {
-            Kind::Constant => format!("{t} is one element, the same for every x"),
+            Kind::Constant => "constant",
+            Kind::Idempotent => "idempotent",
+            Kind::Central => "central",
+            Kind::Retraction => "retraction",
+            Kind::Endomorphism => "endomorphism",
+            Kind::ImageClosed => "closed image",
+            Kind::ImageLeftIdeal => "left ideal",
+            Kind::ImageRightIdeal => "right ideal",
+            Kind::ImageCommutative => "commutative image",
+            Kind::ImageSquaresConstant => "one square",
+            Kind::ImageSquareIsIdentity => "the square is an identity",
+            Kind::ImageContainsSquares => "squares in the image",
+            Kind::Associative => "associativity",
+        }
+    }
+
+    /// The statement in words, its mathematics written as `n` says (the words themselves are
+    /// plain ASCII, so that the paper can place them in LaTeX as they are).
+    pub fn sentence(self, n: &Notation) -> String {
+        let Notation {
+            var: x,
+            term: t,
+            op,
+            map,
+            image,
+            ..
+        } = n;
+        match self {
+            Kind::Constant => format!("{t} is one element, the same for every {x}"),
             Kind::Idempotent => format!("every {t} is idempotent for {op}"),
             Kind::Central => format!("every {t} is central for {op}"),
-            Kind::Retraction => format!("x ↦ {t} is a retraction (it fixes its image)"),
-            Kind::Endomorphism => format!("x ↦ {t} is an endomorphism of {op}"),
-            Kind::ImageClosed => format!("the image {{{t}}} is closed under {op}"),
-            Kind::ImageLeftIdeal => format!("the image {{{t}}} is a left ideal for {op}"),
-            Kind::ImageRightIdeal => format!("the image {{{t}}} is a right ideal for {op}"),
-            Kind::ImageCommutative => format!("{op} is commutative on the image {{{t}}}"),
+            Kind::Retraction => format!("{map} is a retraction (it fixes its image)"),
+            Kind::Endomorphism => format!("{map} is an endomorphism of {op}"),
+            Kind::ImageClosed => format!("the image {image} is closed under {op}"),
+            Kind::ImageLeftIdeal => format!("the image {image} is a left ideal for {op}"),
+            Kind::ImageRightIdeal => format!("the image {image} is a right ideal for {op}"),
+            Kind::ImageCommutative => format!("{op} is commutative on the image {image}"),
             Kind::ImageSquaresConstant => {
-                format!("all squares for {op} on the image {{{t}}} are one element")
+                format!("all squares for {op} on the image {image} are one element")
             }
             Kind::ImageSquareIsIdentity => {
-                format!("that square is an identity for {op} on the image {{{t}}}")
+                format!("that square is an identity for {op} on the image {image}")
             }
+            Kind::ImageContainsSquares => {
+                format!("every square for {op} lies in the image {image}")
+            }
+            Kind::Associative => format!("{op} is associative"),
         }
     }
 
@@ -161,6 +203,46 @@ impl Kind {
             Kind::ImageCommutative => (mul(at(&x), at(&y)), mul(at(&y), at(&x))),
             Kind::ImageSquaresConstant => (mul(at(&x), at(&x)), mul(at(&y), at(&y))),
             Kind::ImageSquareIsIdentity => (mul(mul(at(&y), at(&y)), at(&x)), at(&x)),
+            Kind::ImageContainsSquares => {
+                let p = mul(x.clone(), x);
+                (at(&p), p)
+            }
+            Kind::Associative => {
+                let z = Term::Var(VarId(2));
+                (mul(mul(x.clone(), y.clone()), z.clone()), mul(x, mul(y, z)))
+            }
+        }
+    }
+}
+
+/// How [`Kind::sentence`] writes the mathematics of a statement: plain text for the terminal
+/// ([`Notation::plain`]), LaTeX for the paper.
+#[derive(Clone, Debug)]
+pub struct Notation {
+    /// The variable x.
+    pub var: String,
+    /// The term t(x).
+    pub term: String,
+    /// The operation.
+    pub op: String,
+    /// The map x ↦ t(x).
+    pub map: String,
+    /// The image {t(x)}.
+    pub image: String,
+    /// A letter or short formula of the argument (S, I, e, S/I).
+    pub letter: fn(&str) -> String,
+}
+
+impl Notation {
+    /// Plain text: `x ↦ t`, `{t}`.
+    pub fn plain(term: &str, op: &str) -> Notation {
+        Notation {
+            var: "x".into(),
+            term: term.into(),
+            op: op.into(),
+            map: format!("x ↦ {term}"),
+            image: format!("{{{term}}}"),
+            letter: str::to_string,
         }
     }
 }
@@ -209,16 +291,13 @@ pub fn statements(
         .filter(|&f| single_sorted && sig.func_decl(f).args.len() == 2)
         .collect();
     let terms = terms(theory, models, opts);
-    let vars = vec![
-        VarDecl {
-            name: "x".into(),
+    let vars: Vec<VarDecl> = ["x", "y", "z"]
+        .into_iter()
+        .map(|name| VarDecl {
+            name: name.into(),
             sort: SortId(0),
-        },
-        VarDecl {
-            name: "y".into(),
-            sort: SortId(0),
-        },
-    ];
+        })
+        .collect();
     let prover = ProverOptions {
         timeout: opts.per_statement,
         cancel: opts.cancel.clone(),
@@ -233,18 +312,23 @@ pub fn statements(
     let (mut out, mut tried) = (Vec::new(), 0);
     for &op in &binary {
         let op_name = sig.func_decl(op).name.clone();
-        for t in &terms {
+        let x = Term::Var(VarId(0));
+        // The operation first (its term is x, unused), then each term t(x).
+        let asked = std::iter::once((None, vec![Kind::Associative]))
+            .chain(terms.iter().map(|t| (Some(t), Kind::ALL.to_vec())));
+        for (t, kinds) in asked {
             let mut held = Vec::new();
-            for kind in Kind::ALL {
+            for kind in kinds {
                 // A constant term's image is one element: only the first three kinds say anything.
                 if held.contains(&Kind::Constant) && kind as u8 > Kind::Central as u8 {
                     break;
                 }
-                let (lhs, rhs) = kind.equation(t, op);
+                let (lhs, rhs) = kind.equation(t.unwrap_or(&x), op);
+                let used = if kind == Kind::Associative { 3 } else { 2 };
                 let axiom = Axiom {
                     name: format!("{kind:?}"),
                     formula: Formula::Eq(lhs, rhs),
-                    vars: vars.clone(),
+                    vars: vars[..used].to_vec(),
                     origin: None,
                 };
                 if !models.iter().all(|m| eval::holds(sig, m, &axiom)) {
@@ -252,11 +336,17 @@ pub fn statements(
                 }
                 held.push(kind);
                 let printer = FormulaPrinter::new(sig, &axiom);
-                let term = printer.term(t);
+                let term = t.map(|t| printer.term(t)).unwrap_or_default();
+                let equation = printer.formula(&axiom.formula);
+                // What is proved is the equation as printed, read back: a certificate stored with
+                // that text replays against what the text parses to (variables in order of
+                // appearance), whoever reads it later.
+                let axiom = birkhoff_engine::parse::parse_formula(sig, &equation, "statement")
+                    .unwrap_or(axiom);
                 let mut s = Statement {
                     kind,
-                    sentence: kind.sentence(&term, &op_name),
-                    equation: printer.formula(&axiom.formula),
+                    sentence: kind.sentence(&Notation::plain(&term, &op_name)),
+                    equation,
                     term,
                     operation: op_name.clone(),
                     status: Status::NotTried,
@@ -357,5 +447,148 @@ fn table(sig: &birkhoff_engine::Signature, models: &[Structure], t: &Term) -> Ve
     models
         .iter()
         .flat_map(|m| (0..m.sizes[0]).map(move |x| eval::term_value(sig, m, t, &[x])))
+        .collect()
+}
+
+/// A structure theorem: statements proved of one operation and one term t(x), read together
+/// ([`compose`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Theorem {
+    /// The binary operation's symbol.
+    pub operation: String,
+    /// The term t(x).
+    pub term: String,
+    /// The theorem, for every model S, in words.
+    pub sentence: String,
+    /// The proved statements it rests on, in the order the argument uses them.
+    pub parts: Vec<Kind>,
+    /// How the parts give the theorem, in words: its proof, given the parts.
+    pub argument: String,
+}
+
+/// The strongest structure theorem that the `proved` statements (kind, operation, term) give for
+/// each operation, in the order the operations first appear. Only proved statements may be
+/// given: the theorem is as true as they are.
+///
+/// The steps, each needing the previous one's parts: x ↦ t(x) is a retraction and an
+/// endomorphism, so its image I is a retract; I is a left and right ideal; · is associative,
+/// the squares of I are one element e and e is a left identity of I, so I is a group of
+/// exponent 2; every square lies in I, so S is an ideal extension of that group by a semigroup
+/// in which every square is zero (the Rees quotient S/I).
+///
+/// ```
+/// use birkhoff_checker::prover::structural::{compose, Kind, Notation};
+/// let proved: Vec<(Kind, String, String)> = [Kind::Retraction, Kind::Endomorphism]
+///     .into_iter()
+///     .map(|k| (k, "*".to_string(), "x * x * x".to_string()))
+///     .collect();
+/// let theorems = compose(&proved, &Notation::plain);
+/// assert_eq!(theorems.len(), 1);
+/// assert!(theorems[0].sentence.contains("retract"));
+/// ```
+pub fn compose(
+    proved: &[(Kind, String, String)],
+    notation: &dyn Fn(&str, &str) -> Notation,
+) -> Vec<Theorem> {
+    let mut operations: Vec<&str> = Vec::new();
+    for (_, op, _) in proved {
+        if !operations.contains(&op.as_str()) {
+            operations.push(op);
+        }
+    }
+    let has = |op: &str, term: &str, kind: Kind| {
+        proved
+            .iter()
+            .any(|(k, o, t)| *k == kind && o == op && (t == term || kind == Kind::Associative))
+    };
+    let mut out = Vec::new();
+    for op in operations {
+        let mut terms: Vec<&str> = Vec::new();
+        for (_, o, t) in proved {
+            if o == op && !t.is_empty() && !terms.contains(&t.as_str()) {
+                terms.push(t);
+            }
+        }
+        // The strongest theorem of any term; the smallest term on a tie (terms come smallest first).
+        let best = terms
+            .iter()
+            .filter_map(|t| theorem(op, t, &notation(t, op), &|k| has(op, t, k)))
+            .fold(None::<Theorem>, |best, th| match best {
+                Some(b) if b.parts.len() >= th.parts.len() => Some(b),
+                _ => Some(th),
+            });
+        out.extend(best);
+    }
+    out
+}
+
+/// The theorem that the statements proved of `op` and `t` (`has`) give, if any, its
+/// mathematics written as `n` says.
+fn theorem(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option<Theorem> {
+    use Kind::*;
+    if !(has(Retraction) && has(Endomorphism)) {
+        return None;
+    }
+    let l = |s: &str| (n.letter)(s);
+    let (map, image, o) = (&n.map, &n.image, &n.op);
+    let (big_s, big_i, a, y) = (l("S"), l("I"), l("a"), l("y"));
+    let mut parts = vec![Retraction, Endomorphism];
+    let mut sentence = format!(
+        "The map {map} is a retraction of {big_s} onto its image {big_i} = {image} and a homomorphism for {o}: {big_i} is a retract of {big_s}"
+    );
+    let mut argument = format!(
+        "The map fixes each element of its image (retraction), so it maps {big_s} onto {big_i} and fixes {big_i}; it preserves {o} (endomorphism), so {big_i} is closed under {o} and the map is a homomorphism onto it."
+    );
+    if !(has(ImageLeftIdeal) && has(ImageRightIdeal)) {
+        return Some(Theorem {
+            operation: op.into(),
+            term: t.into(),
+            sentence: sentence + ".",
+            parts,
+            argument,
+        });
+    }
+    parts.extend([ImageLeftIdeal, ImageRightIdeal]);
+    sentence += &format!(" and an ideal of {big_s}");
+    argument += &format!(
+        " Every product of {y} in {big_s} with {a} in {big_i}, on either side, is fixed by the map, so lies in {big_i}: {big_i} is an ideal."
+    );
+    if has(Associative) && has(ImageSquaresConstant) && has(ImageSquareIsIdentity) {
+        parts.extend([Associative, ImageSquaresConstant, ImageSquareIsIdentity]);
+        let e = l("e");
+        sentence += &format!(
+            "; with {o}, {big_i} is a group of exponent 2 (a Boolean group, so abelian) whose identity {e} is the square of each of its elements"
+        );
+        argument += &format!(
+            " The squares of the elements of {big_i} are one element {e}, which lies in {big_i} since {big_i} is closed, and {e} is a left identity of {big_i}, so every element of {big_i} is its own left inverse. An associative operation with a left identity and left inverses is a group, here one in which every element has order at most 2; such a group is abelian, since the square of a product is {e} as well."
+        );
+        if has(ImageContainsSquares) {
+            parts.push(ImageContainsSquares);
+            sentence += &format!(
+                "; {big_s} is an ideal extension of the Boolean group {big_i} by the Rees quotient {}, a semigroup with zero in which every square is zero",
+                l("S/I")
+            );
+            argument += &format!(
+                " Every square lies in {big_i}, so in the Rees quotient {} ({big_i} collapsed to one element, its zero) every square is zero: {big_s} is an ideal extension of {big_i} by it.",
+                l("S/I")
+            );
+        }
+    }
+    Some(Theorem {
+        operation: op.into(),
+        term: t.into(),
+        sentence: sentence + ".",
+        parts,
+        argument,
+    })
+}
+
+/// The statements of `found` that were proved with a replayed certificate, as [`compose`] takes
+/// them: (kind, operation, term).
+pub fn proved(found: &[Statement]) -> Vec<(Kind, String, String)> {
+    found
+        .iter()
+        .filter(|s| matches!(s.status, Status::Proved { .. }))
+        .map(|s| (s.kind, s.operation.clone(), s.term.clone()))
         .collect()
 }

@@ -258,9 +258,31 @@ fn semigroups_with_equal_squares_get_their_structure_theorem() {
         Kind::ImageCommutative,
         Kind::ImageSquaresConstant,
         Kind::ImageSquareIsIdentity,
+        Kind::ImageContainsSquares,
     ] {
         assert!(proved(kind, "x * (x * x)"), "{kind:?}: {found:#?}");
     }
+    assert!(proved(Kind::Associative, ""), "{found:#?}");
+    // Read together, the proved statements are the structure theorem, in its strongest form.
+    let facts = structural::proved(&found);
+    let theorems = structural::compose(&facts, &structural::Notation::plain);
+    assert_eq!(theorems.len(), 1, "{theorems:#?}");
+    let th = &theorems[0];
+    assert_eq!(th.term, "x * (x * x)");
+    assert!(th.sentence.contains("Boolean group"), "{}", th.sentence);
+    assert!(th.sentence.contains("ideal extension"), "{}", th.sentence);
+    // Without associativity the image is not claimed to be a group.
+    let without: Vec<_> = facts
+        .iter()
+        .filter(|(k, _, _)| *k != Kind::Associative)
+        .cloned()
+        .collect();
+    let weaker = structural::compose(&without, &structural::Notation::plain);
+    assert!(
+        !weaker[0].sentence.contains("group"),
+        "{}",
+        weaker[0].sentence
+    );
     // Each statement holds in every model it was drawn from (the evaluator's check).
     for s in &found {
         assert!(models_up_to(&t, 4)

@@ -102,6 +102,7 @@ fn build(lib: &mut Library) {
             countermodel: Some(model_rec.id),
             proof: None,
             proposed_by: "offline".into(),
+            claim: None,
         }))
         .unwrap();
     lib.put(Body::Proof(ProofRec {
@@ -121,6 +122,7 @@ fn build(lib: &mut Library) {
         countermodel: None,
         proof: None,
         proposed_by: "llm".into(),
+        claim: None,
     }))
     .unwrap();
 }

@@ -87,6 +87,7 @@ fn populate(lib: &mut Library) -> (String, String) {
         countermodel: None,
         proof: None,
         proposed_by: "offline".into(),
+        claim: None,
     }))
     .unwrap();
     (gid, model_id)
@@ -244,6 +245,7 @@ fn refuted_conjecture_needs_a_real_countermodel() {
         countermodel: Some(model_id.clone()),
         proof: None,
         proposed_by: "test".into(),
+        claim: None,
     };
     // Z_4 refutes x*x = e (1+1 = 2) but not commutativity.
     lib.put(Body::Conjecture(conj("x * x = e"))).unwrap();

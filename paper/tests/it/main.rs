@@ -11,6 +11,7 @@ mod nasty;
 mod proofs;
 mod referee;
 mod references;
+mod structure;
 
 use birkhoff_library::record::{Body, Record, TheoryRec};
 use birkhoff_library::Library;

@@ -81,6 +81,7 @@ fn names_with_every_special_and_unicode_compile() {
         countermodel,
         proof: None,
         proposed_by: NASTY.into(),
+        claim: None,
     };
     lib.put(Body::Conjecture(conjecture(
         NASTY,

@@ -44,6 +44,7 @@ fn library_with_a_proof(dir: &std::path::Path) -> Library {
             countermodel: None,
             proof,
             proposed_by: "test".into(),
+            claim: None,
         };
         let conjecture_id = Body::Conjecture(conjecture(ConjectureStatus::Open, None)).id();
         let (proof, _) = lib

@@ -51,6 +51,7 @@ fn library(root: &std::path::Path) -> (Library, String) {
             countermodel: None,
             proof: None,
             proposed_by: "test".into(),
+            claim: None,
         }))
         .unwrap();
     }
@@ -101,16 +102,40 @@ fn a_paper_a_referee_would_not_flag() {
         "{tex}"
     );
     // Each countermodel typeset once: one table per distinct model shown or refuting.
+    // (the structure section's subdirectly irreducible models among them).
     let mut distinct: Vec<&Structure> = paper.models.iter().map(|m| &m.structure).collect();
+    let survey = paper
+        .survey
+        .as_ref()
+        .expect("a semigroup theory is surveyed");
+    let si = survey
+        .sizes
+        .iter()
+        .flat_map(|r| &r.analysed)
+        .filter(|a| a.anatomy.size > 1)
+        .filter(|a| {
+            a.anatomy
+                .irreducibility
+                .as_ref()
+                .is_some_and(|i| i.subdirectly_irreducible)
+        })
+        .take(4);
+    let mut si_shown = 0;
+    for a in si {
+        si_shown += 1;
+        if !distinct.contains(&&a.model) {
+            distinct.push(&a.model);
+        }
+    }
     for r in &paper.refuted {
         let s = r.countermodel.as_ref().expect("the countermodel is stored");
         if !distinct.contains(&s) {
             distinct.push(s);
         }
     }
-    assert!(distinct.len() < paper.models.len() + paper.refuted.len());
+    assert!(distinct.len() < paper.models.len() + paper.refuted.len() + si_shown);
     assert_eq!(
-        tex.matches("\\begin{tabular}").count(),
+        tex.matches("\\begin{tabular}[t]").count(),
         distinct.len(),
         "{tex}"
     );

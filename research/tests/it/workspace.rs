@@ -43,6 +43,7 @@ fn library(dir: &Path) -> Library {
         countermodel: None,
         proof: None,
         proposed_by: "offline".into(),
+        claim: None,
     };
     lib.put(Body::Conjecture(c)).unwrap();
     lib

@@ -185,6 +185,34 @@ impl Status {
         }
     }
 
+    /// The prover's answer this status came from ([`Status::of`] read back), for storing it
+    /// (`birkhoff_library::settle`); `None` when it was not tried.
+    pub fn answer(&self) -> Option<super::Answer> {
+        let verdict = match self {
+            Status::Proved { certificate } => Verdict::Proved {
+                certificate: certificate.clone(),
+            },
+            Status::ProvedByZ3 { detail } => Verdict::ProvedByZ3 {
+                detail: detail.clone(),
+            },
+            Status::Disproved { model, witness } => Verdict::Disproved {
+                model: model.clone(),
+                witness: witness.clone(),
+            },
+            Status::Open { .. } => Verdict::Unknown,
+            Status::NotTried => return None,
+        };
+        let attempts = match self {
+            Status::Open { tried } => tried.clone(),
+            _ => Vec::new(),
+        };
+        Some(super::Answer {
+            verdict,
+            attempts,
+            unknown_because: None,
+        })
+    }
+
     /// The evidence, in a few words.
     pub fn evidence(&self) -> String {
         match self {

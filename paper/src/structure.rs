@@ -1,0 +1,93 @@
+//! What a discovery's finite models are made of, for its paper (issue 51). [`study_structure`]
+//! surveys the small models ([`birkhoff_checker::survey`]) and stores the structure statements
+//! true in all of them as conjectures, each settled by the prover (a replayed certificate or a
+//! countermodel), so that the library, the web site and the paper agree; the paper then reads the
+//! proved ones together as structure theorems ([`birkhoff_checker::prover::structural::compose`])
+//! and shows the survey's table of simple and subdirectly irreducible models.
+
+use crate::gather::find;
+use crate::{Error, Result};
+use birkhoff_checker::prover::structural;
+use birkhoff_checker::router::Engine;
+use birkhoff_checker::survey::{self, Survey};
+use birkhoff_checker::Budget;
+use birkhoff_engine::anatomy::Algebra;
+use birkhoff_engine::Theory;
+use birkhoff_library::record::ConjectureRec;
+use birkhoff_library::settle::settle_structure;
+use birkhoff_library::Library;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How much of the models a structure study looks at, and what it may spend.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// The largest size surveyed (every size from 1).
+    pub max_size: u32,
+    /// Most models analysed per size.
+    pub sample: usize,
+    /// Time for counting and analysing the models of every size together.
+    pub time: Duration,
+    /// The prover's time for each statement.
+    pub per_statement: Duration,
+    /// Stops the study early (Ctrl-C): what is not tried is not stored.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Study {
+    /// Sizes up to 5, 500 models each, 10 s, 1 s per statement: small models tell the structure
+    /// statements apart (issue 51's example holds in every model up to order 4), and the prover
+    /// settles each within a second or looks for a countermodel of the next sizes.
+    fn default() -> Self {
+        Study {
+            max_size: 5,
+            sample: 500,
+            time: Duration::from_secs(10),
+            per_statement: Duration::from_secs(1),
+            cancel: None,
+        }
+    }
+}
+
+/// Surveys `theory`'s models of sizes 1 to `study.max_size` within its time, with the structure
+/// statements when `statements` is true; `None` for a theory that is not of algebras (several
+/// sorts or relations), or when the counting fails.
+pub fn survey_of(theory: &Theory, study: &Study, statements: bool) -> Option<Survey> {
+    Algebra::check_signature(&theory.sig).ok()?;
+    let opts = survey::Options {
+        sizes: 1..=study.max_size,
+        sample: study.sample,
+        engine: Engine::Auto,
+        statements: statements.then(|| structural::Options {
+            per_statement: study.per_statement,
+            cancel: study.cancel.clone(),
+            ..structural::Options::default()
+        }),
+    };
+    let budget = Budget {
+        time: Some(study.time),
+        cancel: study.cancel.clone(),
+        ..Budget::default()
+    };
+    survey::survey(theory, &opts, &budget, |_| {}).ok()
+}
+
+/// Surveys `discovery` (a record ID, a name or an alias) and stores each structure statement the
+/// prover tried as a conjecture ([`settle_structure`]); returns the conjectures stored (none for a
+/// theory that is not of algebras).
+pub fn study_structure(
+    lib: &mut Library,
+    discovery: &str,
+    study: &Study,
+) -> Result<Vec<ConjectureRec>> {
+    let (id, record) = find(lib, discovery)?;
+    let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory {
+        id: id.clone(),
+        message: e.to_string(),
+    })?;
+    let Some(found) = survey_of(&theory, study, true) else {
+        return Ok(Vec::new());
+    };
+    Ok(settle_structure(lib, &id, &theory, &found.statements)?)
+}

@@ -1,0 +1,84 @@
+//! A paper with a result (issue 51): for semigroups with x² = y² the structure study proposes
+//! the structure statements true in every model up to order 4, the prover settles each, and the
+//! paper states the structure theorem they give (an ideal extension of a Boolean group), its
+//! proof citing the theorems it rests on, beside the table of subdirectly irreducible models.
+
+use birkhoff_library::record::{Body, ConjectureStatus};
+use birkhoff_library::settle::STRUCTURE;
+use birkhoff_paper::{study_structure, Paper, Study};
+use std::time::Duration;
+
+/// Issue 51's example, the fixture the checker's structure tests use too.
+const THEORY: &str = include_str!("../../../checker/tests/data/semigroup_squares_equal.bk");
+
+#[test]
+fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
+    let rec = crate::put_theory(
+        &mut lib,
+        "SemigroupWithEqualSquares",
+        THEORY,
+        "score 0.7: spectrum, novelty",
+        vec![],
+    );
+    let study = Study {
+        max_size: 4,
+        time: Duration::from_secs(60),
+        ..Study::default()
+    };
+    let stored = study_structure(&mut lib, &rec.id, &study).unwrap();
+    assert!(!stored.is_empty());
+    // Each is stored as a conjecture with its meaning, proved with a certificate or refuted.
+    for c in &stored {
+        assert_eq!(c.proposed_by, STRUCTURE);
+        assert!(c.claim.is_some());
+        let kept = lib.get(&Body::Conjecture(c.clone()).id()).unwrap();
+        assert_eq!(kept.body, Body::Conjecture(c.clone()));
+        if c.status == ConjectureStatus::Proved {
+            assert!(c.proof.is_some(), "{c:?}");
+        }
+    }
+    let proved = stored
+        .iter()
+        .filter(|c| c.status == ConjectureStatus::Proved)
+        .count();
+    assert!(proved >= 12, "{stored:#?}");
+
+    let paper = Paper::gather(&lib, &rec.id).unwrap();
+    // Every proved statement's proof re-checks from its typeset text.
+    for t in paper.theorems.iter().filter(|t| t.claim.is_some()) {
+        assert!(t.proof.is_ok(), "{}: {:?}", t.statement, t.proof);
+    }
+    let tex = paper.to_latex();
+    let section = |name: &str| {
+        let start = tex.find(name).unwrap_or_else(|| panic!("no {name}"));
+        &tex[start..]
+    };
+    let structure = section("\\section{Structure of the finite models}");
+    let structure = &structure[..structure.find("\\section{Theorems}").unwrap()];
+    assert!(
+        structure.contains("\\begin{theorem}[Structure]"),
+        "{structure}"
+    );
+    assert!(structure.contains("Boolean group"), "{structure}");
+    assert!(structure.contains("ideal extension"), "{structure}");
+    // The proof cites the theorems it rests on: associativity, retraction, endomorphism, the
+    // ideal on each side, the squares and their identity, and where the squares lie.
+    assert_eq!(structure.matches("\\ref{thm:").count(), 8, "{structure}");
+    // The SI table: the models of order 1 to 4 (1, 2, 3, 7 of them), every one analysed.
+    for row in ["1 & 1 & 1 &", "2 & 2 & 2 &", "3 & 3 & 3 &", "4 & 7 & 7 &"] {
+        assert!(structure.contains(row), "{row}: {structure}");
+    }
+    // The definition is in words, and the score is in the appendix only.
+    assert!(tex.contains("a binary operation"), "{tex}");
+    let appendix = tex.find("\\appendix").expect("an appendix");
+    assert!(!tex[..appendix].contains("kept"), "{tex}");
+    assert!(tex[appendix..].contains("score 0.7"), "{tex}");
+
+    eprintln!("{structure}");
+    if let Some(text) = crate::compiled_text(&paper, &dir.path().join("paper"), "structure") {
+        assert!(text.contains("Boolean group"), "{text}");
+        assert!(!text.contains("??"), "an unresolved reference: {text}");
+    }
+}
