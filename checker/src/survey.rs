@@ -82,6 +82,51 @@ impl Survey {
     }
 }
 
+/// "Every model is a product of subdirectly irreducible ones from this list", as far as the
+/// survey saw ([`Survey::semisimple`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Semisimple {
+    /// Every model of every size from 1 to this was analysed.
+    pub up_to: u32,
+    /// The subdirectly irreducible models among them: (size, simple), one entry per model.
+    pub irreducible: Vec<(u32, bool)>,
+}
+
+impl Survey {
+    /// For an equational `theory`: when every directly indecomposable model of every size up to
+    /// [`Survey::complete_up_to`] is subdirectly irreducible, every model of those sizes is a
+    /// direct product of the subdirectly irreducible ones listed. (A finite algebra is a product
+    /// of directly indecomposable quotients of itself, which are models of an equational theory
+    /// and no larger; so each is in the list.) `None` otherwise: an indecomposable model that is
+    /// not SI, or a theory with non-equational axioms, whose quotients need not be models.
+    pub fn semisimple(&self, theory: &Theory) -> Option<Semisimple> {
+        let equational = theory
+            .axioms
+            .iter()
+            .all(|a| matches!(a.formula, birkhoff_engine::syntax::Formula::Eq(..)));
+        let up_to = self.complete_up_to().filter(|&n| n >= 2 && equational)?;
+        let sizes = &self.sizes[..up_to as usize];
+        sizes
+            .iter()
+            .all(|r| {
+                r.summary.lattice_too_large == 0
+                    && r.summary.directly_indecomposable == r.summary.subdirectly_irreducible
+            })
+            .then(|| Semisimple {
+                up_to,
+                irreducible: sizes
+                    .iter()
+                    .flat_map(|r| &r.analysed)
+                    .filter_map(|a| {
+                        let i = a.anatomy.irreducibility.as_ref()?;
+                        i.subdirectly_irreducible
+                            .then_some((a.anatomy.size, i.simple))
+                    })
+                    .collect(),
+            })
+    }
+}
+
 /// Why a survey could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -288,6 +288,14 @@ impl Paper {
         if !partial.is_empty() {
             let _ = writeln!(s, "At sizes {}, not every model was analysed (the count was cut short or the models were too many): the columns there describe the first models in canonical order only.\n", partial.join(", "));
         }
+        if let Some(semi) = survey.semisimple(&self.theory) {
+            let sizes: Vec<String> = semi
+                .irreducible
+                .iter()
+                .map(|(n, simple)| format!("{n}{}", if *simple { " (simple)" } else { "" }))
+                .collect();
+            let _ = writeln!(s, "\\paragraph{{Observation.}} Every model of size at most {} is a direct product of subdirectly irreducible models: every directly indecomposable model of those sizes is subdirectly irreducible, and the direct factors of a model are models (the axioms are equations) of no larger size. The subdirectly irreducible models there are of sizes {}. Whether every finite model is such a product is open; it holds at every size checked.\n", semi.up_to, sizes.join(", "));
+        }
         let si = self.si_shown();
         if !si.is_empty() {
             let _ = writeln!(

@@ -18,6 +18,9 @@
 //!   paper crate (`birkhoff_paper::Paper::gather` and `write`), compiled when pdflatex is
 //!   installed.
 //!
+//! A new workspace starts from the conjecture engine's open equations and the structure
+//! statements true in every small model ([`conjecture`]); the open ones are its first hypotheses.
+//!
 //! Each step adds an attempt record saying what it did and how it went.
 
 use crate::record::{
@@ -127,7 +130,10 @@ pub const SEEDED_CONJECTURES: usize = 10;
 /// Runs the conjecture engine on the discovery's models up to size 4 (the scorer's settings:
 /// terms of depth 2, a quarter second each, at most ten) and stores the equations it could not
 /// settle as open conjectures, which the workspace then mirrors as hypotheses. What it proved or
-/// refuted in that quarter second is routine and not kept. Returns how many were stored.
+/// refuted in that quarter second is routine and not kept. Then studies the discovery's
+/// structure ([`birkhoff_paper::study_structure`], sizes to 4, half a second per statement),
+/// which stores every structure statement it tried, proved, refuted or open. Returns how many
+/// open conjectures were stored.
 pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
     use birkhoff_checker::prover::conjecture::{
         conjecture as guess, Options as GuessOptions, Status as GuessStatus,
@@ -176,6 +182,20 @@ pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
             stored += 1;
         }
     }
+    // What the models are made of (issue 51): the structure statements true in every small
+    // model, each settled by the prover and stored with its meaning; the paper reads the proved
+    // ones as a structure theorem, and those left open become hypotheses like the engine's.
+    let study = birkhoff_paper::Study {
+        max_size: 4,
+        per_statement: Duration::from_millis(500),
+        ..birkhoff_paper::Study::default()
+    };
+    let structure = birkhoff_paper::study_structure(lib, &meta.theory_id, &study)
+        .map_err(|e| Error::Step(format!("structure: {e}")))?;
+    stored += structure
+        .iter()
+        .filter(|c| c.status == ConjectureStatus::Open)
+        .count();
     Ok(stored)
 }
 

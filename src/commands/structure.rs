@@ -79,6 +79,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         Ok(found) => found,
     };
     let reports = &found.sizes;
+    let semisimple = found.semisimple(&t);
     let complete = reports.iter().all(SizeReport::complete)
         && reports.len() as u32 == a.max_size - a.min_size + 1;
     let shown = |anatomy: &Anatomy| {
@@ -102,10 +103,13 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             })
             .collect();
         print_json(
-            &json!({ "theory": t.name, "sizes": sizes, "complete": complete, "checked_by_evaluator": true, "statements": found.statements, "theorems": found.theorems }),
+            &json!({ "theory": t.name, "sizes": sizes, "complete": complete, "checked_by_evaluator": true, "semisimple": semisimple, "statements": found.statements, "theorems": found.theorems }),
         );
     } else {
         print_text(&t, reports, &shown);
+        if let Some(s) = &semisimple {
+            println!("\n{}", semisimple_line(s));
+        }
         print_statements(&found.statements, complete);
         print_theorems(&found.theorems);
     }
@@ -277,4 +281,18 @@ fn lower_first(s: &str) -> String {
     chars
         .next()
         .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
+}
+
+/// "Every model up to size n is a product of these SI models", in words.
+fn semisimple_line(s: &survey::Semisimple) -> String {
+    let models: Vec<String> = s
+        .irreducible
+        .iter()
+        .map(|(size, simple)| format!("size {size}{}", if *simple { " (simple)" } else { "" }))
+        .collect();
+    format!(
+        "Every model of size at most {} is a direct product of subdirectly irreducible models, which are those of {}: every directly indecomposable model up to that size is subdirectly irreducible.",
+        s.up_to,
+        models.join(", ")
+    )
 }

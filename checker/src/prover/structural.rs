@@ -22,8 +22,9 @@
 //! | that square is an identity on the image | (t(y)·t(y))·t(x) = t(x) |
 //! | every square lies in the image | t(x·x) = x·x |
 //!
-//! Each operation is also asked whether it is associative, (x·y)·z = x·(y·z), since the
-//! statements combine into a structure theorem ([`compose`]) only for semigroups.
+//! Each operation is also asked whether it is associative, (x·y)·z = x·(y·z) (the statements
+//! combine into a structure theorem, [`compose`], only for semigroups), and whether it is
+//! commutative.
 //!
 //! The image statements read as written when t is a retraction (its image is then its set of
 //! fixed points); for a constant term only the first three are stated. Together, a retraction
@@ -105,6 +106,8 @@ pub enum Kind {
     ImageContainsSquares,
     /// (x·y)·z = x·(y·z): about the operation, not a term (its `term` is empty).
     Associative,
+    /// x·y = y·x: about the operation, not a term.
+    Commutative,
 }
 
 impl Kind {
@@ -140,6 +143,7 @@ impl Kind {
             Kind::ImageSquareIsIdentity => "the square is an identity",
             Kind::ImageContainsSquares => "squares in the image",
             Kind::Associative => "associativity",
+            Kind::Commutative => "commutativity",
         }
     }
 
@@ -174,6 +178,7 @@ impl Kind {
                 format!("every square for {op} lies in the image {image}")
             }
             Kind::Associative => format!("{op} is associative"),
+            Kind::Commutative => format!("{op} is commutative"),
         }
     }
 
@@ -207,6 +212,7 @@ impl Kind {
                 let p = mul(x.clone(), x);
                 (at(&p), p)
             }
+            Kind::Commutative => (mul(x.clone(), y.clone()), mul(y, x)),
             Kind::Associative => {
                 let z = Term::Var(VarId(2));
                 (mul(mul(x.clone(), y.clone()), z.clone()), mul(x, mul(y, z)))
@@ -314,14 +320,20 @@ pub fn statements(
         let op_name = sig.func_decl(op).name.clone();
         let x = Term::Var(VarId(0));
         // The operation first (its term is x, unused), then each term t(x).
-        let asked = std::iter::once((None, vec![Kind::Associative]))
+        let asked = std::iter::once((None, vec![Kind::Associative, Kind::Commutative]))
             .chain(terms.iter().map(|t| (Some(t), Kind::ALL.to_vec())));
+        // Whether the operation is commutative in every model: then "central" and "commutative
+        // on the image" say nothing more, and are not stated.
+        let mut commutative = false;
         for (t, kinds) in asked {
             let mut held = Vec::new();
             for kind in kinds {
                 // A constant term's image is one element: only the first three kinds say anything.
                 if held.contains(&Kind::Constant) && kind as u8 > Kind::Central as u8 {
                     break;
+                }
+                if commutative && matches!(kind, Kind::Central | Kind::ImageCommutative) {
+                    continue;
                 }
                 let (lhs, rhs) = kind.equation(t.unwrap_or(&x), op);
                 let used = if kind == Kind::Associative { 3 } else { 2 };
@@ -335,7 +347,12 @@ pub fn statements(
                     continue;
                 }
                 held.push(kind);
-                let printer = FormulaPrinter::new(sig, &axiom);
+                commutative |= kind == Kind::Commutative;
+                // Every operand bracketed: (x * y) * z, not x * y * z, which reads two ways.
+                let printer = FormulaPrinter {
+                    bracket_operands: true,
+                    ..FormulaPrinter::new(sig, &axiom)
+                };
                 let term = t.map(|t| printer.term(t)).unwrap_or_default();
                 let equation = printer.formula(&axiom.formula);
                 // What is proved is the equation as printed, read back: a certificate stored with

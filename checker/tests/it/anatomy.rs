@@ -315,3 +315,34 @@ fn a_statement_true_in_small_models_only_is_refuted() {
         other => panic!("{other:?}"),
     }
 }
+
+/// "Every model is a product of SI models from this list": Boolean algebras up to order 4 are
+/// products of the two-element one (Stone), rings with x³ = x up to order 6 of GF(2) and GF(3)
+/// (Jacobson), and semigroups with x² = y² are not (three indecomposable models of order 3,
+/// none SI).
+#[test]
+fn semisimple_classes_are_products_of_their_si_models() {
+    use birkhoff_checker::router::Engine;
+    use birkhoff_checker::survey::{survey, Options};
+    let run = |t: &Theory, max: u32| {
+        let opts = Options {
+            sizes: 1..=max,
+            sample: 1000,
+            engine: Engine::Auto,
+            statements: None,
+        };
+        survey(t, &opts, &birkhoff_checker::Budget::default(), |_| {}).unwrap()
+    };
+    let boolean = load("boolean_algebra");
+    let s = run(&boolean, 4).semisimple(&boolean).expect("semisimple");
+    assert_eq!((s.up_to, s.irreducible), (4, vec![(2, true)]));
+    let ring = Theory::parse(include_str!("../data/ring_cube.bk"), "ring_cube.bk").unwrap();
+    let s = run(&ring, 6).semisimple(&ring).expect("semisimple");
+    assert_eq!((s.up_to, s.irreducible), (6, vec![(2, true), (3, true)]));
+    let squares = Theory::parse(
+        include_str!("../data/semigroup_squares_equal.bk"),
+        "semigroup_squares_equal.bk",
+    )
+    .unwrap();
+    assert!(run(&squares, 4).semisimple(&squares).is_none());
+}
