@@ -1,6 +1,7 @@
-//! Discovery: what is searched for a subject. A theory gives up to five query groups (its
-//! name or "known as" line, its axioms in words, the names of related entries, its name with
-//! "finite", its spectrum's terms for the OEIS); each group becomes one query per source in
+//! Discovery: what is searched for a subject. A theory gives up to six query groups (its
+//! name or "known as" line, its axioms in words, its defining laws in the field's notation
+//! ("semigroups satisfying x^2=y^2"), the names of related entries, its name with "finite", its
+//! spectrum's terms for the OEIS); each group becomes one query per source in
 //! that source's syntax, restricted to the domain's arXiv categories.
 
 use crate::client::Source;
@@ -21,6 +22,12 @@ pub struct Subject {
     pub names: Vec<String>,
     /// Its axioms in words ("associative", "idempotent"...), joined into one query.
     pub axioms_in_words: Vec<String>,
+    /// The class it is nearest to, in words ("semigroup"), for its defining laws' query.
+    #[serde(default)]
+    pub class: String,
+    /// The laws that set it apart from that class, in the field's notation ("x^2=y^2").
+    #[serde(default)]
+    pub defining_laws: Vec<String>,
     /// Names of related catalogue entries (or the nearest seed).
     pub related: Vec<String>,
     /// Free text to search (`--query`).
@@ -157,6 +164,34 @@ pub fn groups(subject: &Subject, max_results: usize) -> Vec<Group> {
             paper_group(
                 format!("axioms: {words}"),
                 format!("{terms} AND {cat_clause}"),
+                &text,
+            ),
+            &mut out,
+        );
+    }
+    // The defining laws in the field's words: "semigroups satisfying x^2=y^2". The laws keep
+    // their notation (every source's request is URL-encoded); quotes are the only character
+    // taken out, since arXiv's phrases are quoted.
+    let class = clean(&subject.class);
+    if !class.is_empty() && !subject.defining_laws.is_empty() {
+        let laws: Vec<String> = subject
+            .defining_laws
+            .iter()
+            .map(|l| l.replace('"', "").split_whitespace().collect())
+            .collect();
+        let text = format!("{class}s satisfying {}", laws.join(" and "));
+        let arxiv_laws = laws
+            .iter()
+            .map(|l| format!("abs:{}", arxiv::phrase(l)))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        push(
+            paper_group(
+                format!("laws: {text}"),
+                format!(
+                    "abs:{} AND {arxiv_laws} AND {cat_clause}",
+                    arxiv::phrase(&class)
+                ),
                 &text,
             ),
             &mut out,

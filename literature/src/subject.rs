@@ -84,6 +84,76 @@ pub fn axioms_in_words(t: &Theory) -> Vec<String> {
     out
 }
 
+/// The laws that set `t` apart from `seed` (the class it is nearest to), written as
+/// algebraists write them in titles and abstracts: products by juxtaposition, `x^2` for `x x`,
+/// other operations infix (`x+y`), as "x^2=y^2". An axiom is defining when the law it is (if
+/// Birkhoff knows its name) is not among the seed's laws; equations only.
+pub fn defining_laws(t: &Theory, seed: &Theory) -> Vec<String> {
+    let theirs: Vec<&str> = birkhoff_scorer::laws::recognize_all(seed)
+        .into_iter()
+        .flatten()
+        .collect();
+    t.axioms
+        .iter()
+        .zip(birkhoff_scorer::laws::recognize_all(t))
+        .filter(|(_, law)| law.is_none_or(|l| !theirs.contains(&l)))
+        .filter_map(|(a, _)| match &a.formula {
+            birkhoff_engine::syntax::Formula::Eq(l, r) => Some(format!(
+                "{}={}",
+                law_term(t, a, l, false),
+                law_term(t, a, r, false)
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `term` in the field's notation (see [`defining_laws`]); `inner` when it is an operand, which
+/// then gets brackets if it is a product or infix application itself.
+fn law_term(
+    t: &Theory,
+    a: &birkhoff_engine::Axiom,
+    term: &birkhoff_engine::syntax::Term,
+    inner: bool,
+) -> String {
+    use birkhoff_engine::syntax::Term;
+    match term {
+        Term::Var(v) => a.vars[v.0 as usize].name.clone(),
+        Term::App(f, args) => {
+            let name = &t.sig.func_decl(*f).name;
+            let symbolic = !name.chars().any(char::is_alphanumeric);
+            match args.as_slice() {
+                [] => name.clone(),
+                [x, y] if symbolic => {
+                    let text = match (name.as_str(), x, y) {
+                        ("*" | "·", Term::Var(_), _) if x == y => {
+                            return format!("{}^2", law_term(t, a, x, true))
+                        }
+                        ("*" | "·", _, _) => {
+                            format!("{}{}", law_term(t, a, x, true), law_term(t, a, y, true))
+                        }
+                        _ => format!(
+                            "{}{name}{}",
+                            law_term(t, a, x, true),
+                            law_term(t, a, y, true)
+                        ),
+                    };
+                    if inner {
+                        format!("({text})")
+                    } else {
+                        text
+                    }
+                }
+                _ => {
+                    let inside: Vec<String> =
+                        args.iter().map(|x| law_term(t, a, x, false)).collect();
+                    format!("{name}({})", inside.join(","))
+                }
+            }
+        }
+    }
+}
+
 /// The exact iso and labeled counts of a one-sorted theory from size 1, each size given
 /// `per_size` at most, up to `max_size`; it stops at the first count that is not exact. Several
 /// sorts: nothing (the OEIS counts one-sorted structures).
@@ -196,11 +266,19 @@ pub fn of_theory(t: &Theory, spectrum: Option<(Vec<u64>, Vec<u64>)>) -> Subject 
             .collect(),
         None => Vec::new(),
     };
+    let nearest = birkhoff_scorer::syntax::nearest_seed_by_laws(t).map(|(seed, _)| seed);
     if related.is_empty() {
-        related.extend(
-            birkhoff_scorer::syntax::nearest_seed_by_laws(t).map(|(seed, _)| name_in_words(seed)),
-        );
+        related.extend(nearest.map(name_in_words));
     }
+    // A discovery is searched by its defining laws too, in the field's words: "semigroups
+    // satisfying x^2=y^2" (issue 51), beside its laws' names.
+    let (class, defining) = match (&entry, nearest) {
+        (None, Some(seed)) => match birkhoff_engine::seeds::load(seed) {
+            Ok(s) => (name_in_words(seed).to_lowercase(), defining_laws(t, &s)),
+            Err(_) => (String::new(), Vec::new()),
+        },
+        _ => (String::new(), Vec::new()),
+    };
     related.retain(|s| !names.iter().any(|n| n.eq_ignore_ascii_case(s)));
     let (iso, labeled) = spectrum.unwrap_or_else(|| quick_spectrum(t, 6, Duration::from_secs(2)));
     let domain = if t.sig.funcs.is_empty() {
@@ -217,6 +295,8 @@ pub fn of_theory(t: &Theory, spectrum: Option<(Vec<u64>, Vec<u64>)>) -> Subject 
         },
         names,
         axioms_in_words: axioms_in_words(t),
+        class,
+        defining_laws: defining,
         related,
         free_text: None,
         iso_spectrum: iso,
@@ -286,4 +366,52 @@ pub fn exact_counts(rows: &[birkhoff_library::SpectrumRow]) -> (Vec<u64>, Vec<u6
 pub fn of_theory_in(lib: &birkhoff_library::Library, t: &Theory) -> Subject {
     let id = theory_id(t);
     of_theory(t, stored_spectrum(lib, &id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 51: the README's first discovery is searched as "semigroups satisfying x^2=y^2",
+    /// not only by the names of its laws and its nearest seed.
+    #[test]
+    fn a_discovery_is_searched_by_its_defining_laws_in_the_fields_words() {
+        let t = Theory::parse(
+            "theory SemigroupWithXxEqYy\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\naxiom sq: x * x = y * y\n",
+            "t",
+        )
+        .unwrap();
+        let subject = of_theory(&t, Some((vec![1, 2, 3], vec![1, 3, 10])));
+        assert_eq!(subject.class, "semigroup");
+        assert_eq!(subject.defining_laws, vec!["x^2=y^2".to_string()]);
+        let groups = crate::query::groups(&subject, 5);
+        let laws = groups
+            .iter()
+            .find(|g| g.summary.starts_with("laws: "))
+            .expect("a query group of the defining laws");
+        assert_eq!(laws.summary, "laws: semigroups satisfying x^2=y^2");
+        // Every source is asked, the laws URL-encoded.
+        assert_eq!(laws.requests.len(), 3);
+        assert!(
+            laws.requests
+                .iter()
+                .all(|(_, path)| path.contains("x%5E2%3Dy%5E2")),
+            "{:?}",
+            laws.requests
+        );
+        // Products inside products keep their brackets; other operations stay infix.
+        let r = Theory::parse(
+            "theory R\nfunc * : 2\nfunc + : 2\naxiom a: (x * y) * z = x * (y * z)\naxiom m: (x * y) * (x * y) = (x * x) * (y * y)\naxiom p: x * (y + z) = (x * y) + (x * z)\n",
+            "r",
+        )
+        .unwrap();
+        let semigroup = birkhoff_engine::seeds::load("semigroup").unwrap();
+        assert_eq!(
+            defining_laws(&r, &semigroup),
+            vec![
+                "(xy)(xy)=x^2y^2".to_string(),
+                "x(y+z)=(xy)+(xz)".to_string()
+            ]
+        );
+    }
 }
