@@ -6,6 +6,7 @@
 
 use crate::{Error, Result};
 use birkhoff_checker::oeis;
+use birkhoff_checker::prover::placement;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
 use birkhoff_checker::survey::Survey;
 use birkhoff_engine::{Structure, Theory};
@@ -124,6 +125,71 @@ impl LiteratureSearch {
     }
 }
 
+/// Where the discovery sits among the catalogue's classes and the library's other discoveries
+/// over the same signature (issue 51): each neighbour compared both ways, and the Hasse diagram
+/// of those strictly comparable with it.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Every neighbour compared, in the order compared.
+    pub neighbours: Vec<placement::Neighbour>,
+    /// The diagram's nodes: the discovery first, then the neighbours strictly above or below it.
+    pub nodes: Vec<String>,
+    /// The diagram's edges (lower, upper), indices into `nodes`: cover relations, each proved.
+    pub covers: Vec<(usize, usize)>,
+    /// Neighbours with the same signature not compared for lack of time.
+    pub not_reached: usize,
+}
+
+/// How long the placement may take in all, and each proof in it.
+const PLACEMENT_TIME: Duration = Duration::from_secs(30);
+/// How long each proof of the placement may take.
+const PLACEMENT_PROOF: Duration = Duration::from_millis(500);
+
+/// Most neighbours drawn in the diagram (the first compared).
+const PLACEMENT_DRAWN: usize = 8;
+
+/// Compares `theory` with every catalogue entry and every other discovery in `theories` that
+/// has its signature, within [`PLACEMENT_TIME`].
+fn placement(
+    theory: &Theory,
+    id: &str,
+    theories: &[(String, TheoryRec, Option<Theory>)],
+) -> Option<Placement> {
+    let fingerprint = theory.fingerprint();
+    let mut others: Vec<(String, Theory)> = birkhoff_engine::catalogue::all()
+        .into_iter()
+        .filter_map(|e| Some((e.name.to_string(), e.theory().ok()?)))
+        .chain(theories.iter().filter_map(|(other, rec, t)| {
+            (other != id && rec.discovery).then(|| Some((rec.name.clone(), t.clone()?)))?
+        }))
+        .filter(|(_, t)| {
+            placement::same_signature(&theory.sig, &t.sig) && t.fingerprint() != fingerprint
+        })
+        .collect();
+    others.dedup_by(|a, b| a.0 == b.0);
+    let opts = birkhoff_checker::prover::Options {
+        timeout: PLACEMENT_PROOF,
+        ..birkhoff_checker::prover::Options::default()
+    };
+    let deadline = std::time::Instant::now() + PLACEMENT_TIME;
+    let neighbours = placement::place(theory, &others, &opts, deadline).ok()?;
+    let comparable: Vec<(&placement::Neighbour, &Theory)> = neighbours
+        .iter()
+        .filter(|n| n.above() || n.below())
+        .filter_map(|n| Some((n, &others.iter().find(|(name, _)| *name == n.name)?.1)))
+        .take(PLACEMENT_DRAWN)
+        .collect();
+    let covers = placement::hasse(&comparable, &opts).ok()?;
+    let mut nodes = vec![theory.name.clone()];
+    nodes.extend(comparable.iter().map(|(n, _)| n.name.clone()));
+    Some(Placement {
+        not_reached: others.len() - neighbours.len(),
+        neighbours,
+        nodes,
+        covers,
+    })
+}
+
 /// What a paper is written from.
 #[derive(Clone, Debug)]
 pub struct Paper {
@@ -147,6 +213,9 @@ pub struct Paper {
     /// What the small models are made of (simple, subdirectly irreducible, indecomposable), for
     /// a theory of algebras ([`crate::structure::survey_of`], without statements).
     pub survey: Option<Survey>,
+    /// Where it sits among known classes over its signature; `None` when nothing could be
+    /// compared.
+    pub placement: Option<Placement>,
     /// Proved conjectures.
     pub theorems: Vec<Theorem>,
     /// Refuted conjectures.
@@ -420,6 +489,7 @@ impl Paper {
         let related = related_entries(&derivation);
         let survey =
             crate::structure::survey_of(&theory, &crate::structure::Study::default(), false);
+        let placement = placement(&theory, &id, &theories);
         Ok(Paper {
             id,
             record,
@@ -430,6 +500,7 @@ impl Paper {
             patterns,
             models,
             survey,
+            placement,
             theorems,
             refuted,
             open,

@@ -57,6 +57,7 @@ struct Context {
     theorems_intro: String,
     theorems: Vec<TheoremPart>,
     structure: String,
+    placement: String,
     appendix: String,
     refuted_intro: String,
     refuted: Vec<RefutedPart>,
@@ -152,6 +153,7 @@ impl Paper {
                 })
                 .collect(),
             structure: self.structure_section(&sym),
+            placement: self.placement_section(),
             appendix: self.appendix(),
             refuted_intro: if self.refuted.is_empty() {
                 "No conjecture about this theory has been refuted.".into()
@@ -377,6 +379,103 @@ impl Paper {
             })
             .take(SI_SHOWN)
             .collect()
+    }
+
+    /// Where the theory sits among known classes over its signature: each neighbour's relation
+    /// with its evidence, and the Hasse diagram (TikZ) of the classes strictly comparable with it.
+    fn placement_section(&self) -> String {
+        use birkhoff_checker::prover::placement::Direction;
+        let Some(p) = self.placement.as_ref().filter(|p| !p.neighbours.is_empty()) else {
+            return "It was compared with no known class: no catalogue entry or other discovery has exactly its symbols, or the time for comparing ran out first.".into();
+        };
+        let name = text(&self.record.name);
+        let refuted = |d: &Direction| match d {
+            Direction::Refuted(axiom, sizes) => format!(
+                "a model of size {} violates its axiom \\textsf{{{}}}",
+                sizes_label(sizes),
+                text(axiom)
+            ),
+            _ => String::new(),
+        };
+        let mut s = format!("Each catalogue entry and each other discovery with the same symbols was compared with {name} both ways: an inclusion is proved when every axiom of the larger class was derived from the smaller one's axioms (certificates replayed), and refuted by a model of one theory, checked by the evaluator, that violates an axiom of the other.\n\\begin{{itemize}}\n");
+        let mut incomparable = Vec::new();
+        let mut unknown = Vec::new();
+        for n in &p.neighbours {
+            let other = format!("\\textsf{{{}}}", text(&n.name));
+            let line = if n.same() {
+                format!("the same class as {other}: each implies the other's axioms")
+            } else if n.above() {
+                format!("contained in {other}, strictly: every model of {name} is one of {other}, and {} of {other}", refuted(&n.implied_by))
+            } else if n.below() {
+                format!(
+                    "contains {other}, strictly: every model of {other} is one of {name}, and {}",
+                    refuted(&n.implies)
+                )
+            } else if matches!(n.implies, Direction::Refuted(..))
+                && matches!(n.implied_by, Direction::Refuted(..))
+            {
+                incomparable.push(other);
+                continue;
+            } else {
+                unknown.push(other);
+                continue;
+            };
+            let _ = writeln!(s, "\\item {line};");
+        }
+        if !incomparable.is_empty() {
+            let _ = writeln!(
+                s,
+                "\\item incomparable with {} (a model of each violates an axiom of the other);",
+                incomparable.join(", ")
+            );
+        }
+        if !unknown.is_empty() {
+            let _ = writeln!(
+                s,
+                "\\item not decided, within half a second per axiom: {};",
+                unknown.join(", ")
+            );
+        }
+        s.push_str("\\end{itemize}\n");
+        if p.not_reached > 0 {
+            let _ = writeln!(
+                s,
+                "{} more classes with the same symbols were not compared for lack of time.\n",
+                p.not_reached
+            );
+        }
+        if p.nodes.len() > 1 {
+            // Levels: the longest chain of covers below each node.
+            let n = p.nodes.len();
+            let mut level = vec![0usize; n];
+            for _ in 0..n {
+                for &(lo, hi) in &p.covers {
+                    level[hi] = level[hi].max(level[lo] + 1);
+                }
+            }
+            let mut tikz = String::from("\\begin{center}\\begin{tikzpicture}[every node/.style={draw, rounded corners, font=\\small\\sffamily}]\n");
+            for (i, node) in p.nodes.iter().enumerate() {
+                let row: Vec<usize> = (0..n).filter(|&j| level[j] == level[i]).collect();
+                let k = row.iter().position(|&j| j == i).unwrap_or(0);
+                let x = (k as f64 - (row.len() as f64 - 1.0) / 2.0) * 4.0;
+                let label = if i == 0 {
+                    format!("\\textbf{{{}}}", text(node))
+                } else {
+                    text(node)
+                };
+                let _ = writeln!(
+                    tikz,
+                    "\\node (n{i}) at ({x:.1},{:.1}) {{{label}}};",
+                    level[i] as f64 * 1.5
+                );
+            }
+            for &(lo, hi) in &p.covers {
+                let _ = writeln!(tikz, "\\draw (n{lo}) -- (n{hi});");
+            }
+            tikz.push_str("\\end{tikzpicture}\\end{center}\n");
+            let _ = writeln!(s, "The classes strictly comparable with {name}, larger classes higher; a line joins a class to each smallest class above it among those shown, and every line is a proved inclusion (an inclusion not proved is not drawn).\n\n{tikz}");
+        }
+        s
     }
 
     /// The appendix: why the agent kept the discovery (its score dimensions), which is about the

@@ -24,7 +24,7 @@ mod tables;
 mod trial;
 
 pub use compile::{Compiled, LatexError};
-pub use gather::{best_discovery, LiteratureSearch, Paper};
+pub use gather::{best_discovery, LiteratureSearch, Paper, Placement};
 use std::path::{Path, PathBuf};
 pub use structure::{study_structure, survey_of, Study};
 pub use trial::{try_open_conjectures, Trial, Tried};

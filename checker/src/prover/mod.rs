@@ -30,6 +30,7 @@ pub mod equivalence;
 pub mod explanation;
 pub mod external;
 pub mod interpretation;
+pub mod placement;
 pub mod readable;
 pub mod rewrite;
 pub mod saturation;

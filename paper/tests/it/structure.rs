@@ -76,6 +76,37 @@ fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
     assert!(!tex[..appendix].contains("kept"), "{tex}");
     assert!(tex[appendix..].contains("score 0.7"), "{tex}");
 
+    // Its place among the catalogue's classes with the one symbol *: inside semigroups,
+    // strictly (the two-element left-zero semigroup has different squares), and so inside
+    // magmas; incomparable with bands. Every line of the diagram is a proved inclusion: the
+    // theory is joined to semigroup, not to magma, which semigroup lies in.
+    let placement = paper.placement.as_ref().expect("placed among semigroups");
+    let neighbour = |name: &str| {
+        placement
+            .neighbours
+            .iter()
+            .find(|n| n.name == name)
+            .unwrap_or_else(|| panic!("{name} not compared: {:#?}", placement.neighbours))
+    };
+    assert!(
+        neighbour("semigroup").above(),
+        "{:?}",
+        neighbour("semigroup")
+    );
+    assert!(neighbour("magma").above(), "{:?}", neighbour("magma"));
+    let band = neighbour("band");
+    assert!(!band.above() && !band.below() && !band.same(), "{band:?}");
+    let node = |name: &str| placement.nodes.iter().position(|n| n == name).unwrap();
+    assert!(
+        placement.covers.contains(&(0, node("semigroup"))),
+        "{placement:#?}"
+    );
+    assert!(
+        !placement.covers.contains(&(0, node("magma"))),
+        "{placement:#?}"
+    );
+    let section = section("\\section{Where it sits among known classes}");
+    assert!(section.contains("\\begin{tikzpicture}"), "{section}");
     eprintln!("{structure}");
     if let Some(text) = crate::compiled_text(&paper, &dir.path().join("paper"), "structure") {
         assert!(text.contains("Boolean group"), "{text}");
