@@ -10,7 +10,10 @@
 # slurm.conf (one node with this machine's CPUs and memory, select/cons_tres, proctrack/linuxproc,
 # no cgroups, no accounting database), its own munge key and socket, state, logs and pid files.
 # Ports: $BIRKHOFF_SLURM_PORT (slurmctld, default 16817) and the next one (slurmd). Run as root
-# (slurmd starts jobs as their users); nothing outside that directory is changed.
+# (slurmd starts jobs as their users), or with sudo: the directory is readable by everyone (the
+# munge key is not), so that the user's sbatch, sinfo and scontrol reach the cluster, and `stop`
+# gives it back to the user who ran sudo (SUDO_UID), who can then delete it. Nothing outside
+# that directory is changed.
 set -euo pipefail
 
 dir="${BIRKHOFF_SLURM_DIR:-/tmp/birkhoff-slurm}"
@@ -37,19 +40,26 @@ stop() {
     stop_pid "$dir/slurmd.pid"
     stop_pid "$dir/slurmctld.pid"
     stop_pid "$dir/munged.pid"
+    # Under sudo, the caller owns what is left, so that it can delete it.
+    if [ -n "${SUDO_UID:-}" ] && [ -d "$dir" ]; then
+        chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$dir"
+    fi
 }
 
 start() {
     need munged; need slurmctld; need slurmd; need sinfo
-    [ "$(id -u)" -eq 0 ] || { echo "slurm-local: run as root (slurmd must start jobs as their users)" >&2; exit 2; }
+    [ "$(id -u)" -eq 0 ] || { echo "slurm-local: run as root or with sudo (slurmd must start jobs as their users)" >&2; exit 2; }
     stop
     rm -rf "$dir"
-    mkdir -p "$dir"/{state,spool,munge}
-    chmod 700 "$dir" "$dir/munge"
+    mkdir -p "$dir"/{state,spool,munge,socket}
+    # Everyone may read the configuration and reach the socket (a user's Slurm commands need
+    # both); only root reads the key.
+    chmod 755 "$dir" "$dir/socket"
+    chmod 700 "$dir/munge"
     # Munge: a key of our own and a socket in our directory, so a system munged is left alone.
     dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
     chmod 400 "$dir/munge/munge.key"
-    munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
+    munged --force --key-file="$dir/munge/munge.key" --socket="$dir/socket/munge.socket" \
         --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munge/munge.seed"
     local cpus mem host
     cpus="$(nproc)"
@@ -66,7 +76,7 @@ SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 # cred_expire: how long a requeued job waits before it starts again (default 120 s).
-AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
+AuthInfo=socket=$dir/socket/munge.socket,cred_expire=10
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
@@ -88,6 +98,7 @@ MaxArraySize=1001
 NodeName=$node NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
+    chmod 644 "$conf"
     export SLURM_CONF="$conf"
     slurmctld -f "$conf" -c
     slurmd -f "$conf" -N "$node"

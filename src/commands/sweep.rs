@@ -301,7 +301,8 @@ fn sweep_job(
             ..budget.clone()
         },
     );
-    running.stop(&classes);
+    // Off the progress line before its result is stored (or its failure told).
+    running.stop(&classes, bar);
     match answer {
         // A job stopped by Ctrl-C is not stored, so that the rerun computes it.
         Ok(_) if crate::interrupt::requested() => {}
@@ -331,7 +332,9 @@ fn sweep_job(
 }
 
 /// The jobs being counted now, each with the classes found so far, for the progress line: it
-/// names what is running (a finished job's name, shown as if it were running, misled).
+/// names what is running (a finished job's name, shown as if it were running, misled). The
+/// line is set under the lock of the list, so a job stopped is never put back on it by a stale
+/// refresh.
 #[derive(Default)]
 struct Running {
     jobs: Mutex<Vec<(String, Arc<AtomicU64>)>>,
@@ -347,19 +350,19 @@ impl Running {
         classes
     }
 
-    fn stop(&self, classes: &Arc<AtomicU64>) {
-        self.jobs
-            .lock()
-            .expect("no panics while holding the lock")
-            .retain(|(_, c)| !Arc::ptr_eq(c, classes));
+    /// Takes the job off the list and the bar's message at once: the message would otherwise
+    /// name it until the next refresh, after its result is stored.
+    fn stop(&self, classes: &Arc<AtomicU64>, bar: &ProgressBar) {
+        let mut jobs = self.jobs.lock().expect("no panics while holding the lock");
+        jobs.retain(|(_, c)| !Arc::ptr_eq(c, classes));
+        bar.set_message(Self::line(&jobs));
     }
 
     /// `Magma at size 5 (about 1234 classes so far), +1 more running`: about, since parallel
     /// workers can meet one class twice before their finds are merged. It names the job started
     /// last: a worker waiting inside one job's count takes up another job (rayon steals work),
     /// so the jobs started earlier are mostly waiting under it.
-    fn line(&self) -> String {
-        let jobs = self.jobs.lock().expect("no panics while holding the lock");
+    fn line(jobs: &[(String, Arc<AtomicU64>)]) -> String {
         let Some((label, classes)) = jobs.last() else {
             return String::new();
         };
@@ -377,7 +380,10 @@ impl Running {
     /// Keeps the bar's message on what is running until `done`.
     fn show(&self, bar: &ProgressBar, done: &AtomicBool) {
         while !done.load(Ordering::Relaxed) {
-            bar.set_message(self.line());
+            {
+                let jobs = self.jobs.lock().expect("no panics while holding the lock");
+                bar.set_message(Self::line(&jobs));
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
     }

@@ -148,6 +148,77 @@ fn attr_number(element: &str, attr: &str) -> usize {
     element[at..].split('"').next().unwrap().parse().unwrap()
 }
 
+/// Text as the DOM serializes it, unescaped.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// Issue 55: the derivation graph as chromium built it draws each theory as one box (one
+/// `<rect>` per node, no label twice) and each label whole, as its tooltip has it (not cut to
+/// "SemigroupWithUnipoten…"); every discovery of the library is a box with its whole name.
+fn graph_has_one_whole_box_per_theory(dom: &str, lib: &str) {
+    let svg = elements(dom, "svg", "class=\"graph\"")
+        .pop()
+        .unwrap_or_else(|| panic!("graph.html has no graph: {dom}"));
+    let between = |node: &str, open: &str, close: &str| -> String {
+        let from = &node[node
+            .find(open)
+            .unwrap_or_else(|| panic!("no {open} in {node}"))..];
+        let from = &from[from.find('>').unwrap() + 1..];
+        unescape(
+            &from[..from
+                .find(close)
+                .unwrap_or_else(|| panic!("no {close} in {node}"))],
+        )
+    };
+    let mut nodes = elements(svg, "g", "class=\"node");
+    nodes.extend(elements(svg, "a", "class=\"node"));
+    assert!(!nodes.is_empty(), "no node in the graph: {svg}");
+    assert_eq!(
+        svg.matches("<rect ").count(),
+        nodes.len(),
+        "one box per node: {svg}"
+    );
+    let mut labels: Vec<String> = Vec::new();
+    for node in &nodes {
+        assert_eq!(
+            node.matches("<rect ").count(),
+            1,
+            "one box per node: {node}"
+        );
+        let (label, title) = (
+            between(node, "<text ", "</text>"),
+            between(node, "<title>", "</title>"),
+        );
+        assert_eq!(label, title, "a label cut short: {node}");
+        assert!(!label.ends_with('…') && !label.is_empty(), "{node}");
+        assert!(!labels.contains(&label), "{label} drawn twice: {svg}");
+        labels.push(label);
+    }
+    let l = Library::open(Path::new(lib)).unwrap();
+    let discoveries: Vec<String> = l
+        .list("theory")
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.body {
+            Body::Theory(t) if t.discovery => Some(t.name),
+            _ => None,
+        })
+        .collect();
+    assert!(!discoveries.is_empty());
+    for d in &discoveries {
+        assert!(
+            labels.contains(d),
+            "the discovery {d} is not a box of its own: {labels:?}"
+        );
+    }
+}
+
 /// The ways an injected name would show in a page: an element it added, a title it changed, a
 /// script blocked by the policy (a console message).
 fn injected(page: &Loaded) -> Vec<String> {
@@ -414,6 +485,9 @@ fn every_page_loads_cleanly_in_chromium_and_runs_no_injected_script() {
                 "{name}: n×n cells: {table}"
             );
             heatmaps += 1;
+        }
+        if name == "graph.html" {
+            graph_has_one_whole_box_per_theory(&loaded.dom, &lib);
         }
         screenshot(&exe, &url, &shots.join(name.replace(".html", ".png")));
     }

@@ -284,3 +284,93 @@ fn the_paper_compiles_in_a_private_directory_and_only_its_pdf_comes_back() {
     names.sort();
     assert_eq!(names, ["OUTPUT.pdf", "OUTPUT.tex", "references.bib"]);
 }
+
+/// Issue 55: `birkhoff paper` tries each open conjecture before calling it open. A discovery
+/// with a false conjecture left open (commutativity of semigroups: a two-element left-zero
+/// semigroup refutes it, and no model of it is stored) gets a paper that reports it refuted
+/// before writing and lists it under the refuted laws, not the open conjectures.
+#[test]
+fn the_paper_command_refutes_a_false_open_conjecture_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("lib");
+    let mut lib = Library::open(&root).unwrap();
+    let semigroup = "theory T\nfunc * : 2\naxiom assoc: x * y * z = x * (y * z)\n";
+    let t = birkhoff_engine::Theory::parse(semigroup, "t").unwrap();
+    let (rec, _) = lib
+        .put(Body::Theory(birkhoff_library::record::TheoryRec {
+            name: "PlantedSemigroup".into(),
+            text: t.to_text(),
+            fingerprint: t.fingerprint().to_string(),
+            origin: "test".into(),
+            parents: vec![],
+            discovery: true,
+            notes: String::new(),
+            score: None,
+            aliases: vec![],
+            presentations: vec![],
+        }))
+        .unwrap();
+    lib.put(Body::Conjecture(birkhoff_library::record::ConjectureRec {
+        theory_id: rec.id.clone(),
+        theory_name: "PlantedSemigroup".into(),
+        statement: "x * y = y * x".into(),
+        status: ConjectureStatus::Open,
+        evidence: "unknown: the agent's prover ran out of time".into(),
+        countermodel: None,
+        proof: None,
+        proposed_by: "test".into(),
+    }))
+    .unwrap();
+    drop(lib);
+
+    let out = dir.path().join("paper");
+    let o = birkhoff(&[
+        "paper",
+        &rec.id,
+        "--library",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-compile",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["refuted_before_writing"],
+        serde_json::json!(["x * y = y * x"]),
+        "{report}"
+    );
+    let tex = std::fs::read_to_string(out.join("OUTPUT.tex")).unwrap();
+    let section = |name: &str| {
+        tex.split(&format!("\\section{{{name}}}"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no section {name}:\n{tex}"))
+            .split("\\section{")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let open = section("Open conjectures");
+    assert!(
+        !open.contains("\\begin{conjecture}") && !open.contains("y \\cdot x"),
+        "the refuted conjecture is still listed as open:\n{open}"
+    );
+    let refuted = section("Refuted laws");
+    assert!(
+        refuted.contains("\\begin{remark}") && refuted.contains("y \\cdot x"),
+        "the refuted conjecture is not among the refuted laws:\n{refuted}"
+    );
+    // The library holds the refutation too.
+    let lib = Library::open(&root).unwrap();
+    let statuses: Vec<ConjectureStatus> = lib
+        .conjectures_of(&rec.id)
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| match r.body {
+            Body::Conjecture(c) => Some(c.status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(statuses, [ConjectureStatus::Refuted], "{statuses:?}");
+}

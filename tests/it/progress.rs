@@ -46,8 +46,9 @@ fn a_long_sweep_prints_plain_progress_lines_into_a_pipe() {
 }
 
 /// The progress line names the job being counted now, with the classes found so far (it named
-/// the last finished job, size 1, for the whole of a size-5 count), and a count that cannot be
-/// kept under --max-models is refused before it starts, with what it would need.
+/// the last finished job, size 1, for the whole of a size-5 count), and never a job whose result
+/// is already stored; a count that cannot be kept under --max-models is refused before it
+/// starts, with what it would need.
 #[test]
 fn a_sweeps_progress_names_what_is_running_and_hopeless_counts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -61,10 +62,12 @@ fn a_sweeps_progress_names_what_is_running_and_hopeless_counts_are_refused() {
             "5",
             "--timeout",
             "3",
+            "--verbose",
             "--out",
             out.to_str().unwrap(),
         ])
-        .env("BIRKHOFF_PROGRESS_SECONDS", "0.5")
+        // Often, so that lines fall between one job's end and the next job's start.
+        .env("BIRKHOFF_PROGRESS_SECONDS", "0.05")
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -82,6 +85,34 @@ fn a_sweeps_progress_names_what_is_running_and_hopeless_counts_are_refused() {
             .iter()
             .any(|l| !l.contains("(about 0 classes so far)")),
         "{running:?}"
+    );
+    // Under --verbose, `LABEL: ENGINE answered in ...` is printed when a job's count is over,
+    // before its result is stored: no progress line after it names that job as running
+    // (`sweep: 3/8 LABEL (about N classes so far)...`).
+    let mut finished: Vec<&str> = Vec::new();
+    for l in err.lines() {
+        if let Some((label, _)) = l
+            .split_once(": ")
+            .filter(|(_, rest)| rest.contains(" answered in "))
+        {
+            finished.push(label);
+        } else if let Some(named) = l
+            .strip_prefix("sweep: ")
+            .and_then(|rest| rest.split_once(' '))
+            .and_then(|(_, rest)| rest.split_once(" (about "))
+            .map(|(label, _)| label)
+        {
+            assert!(
+                !finished.contains(&named),
+                "`{l}` names {named} as running after its count was over:\n{err}"
+            );
+        }
+    }
+    assert!(
+        ["CommMagma at size 4", "Magma at size 3"]
+            .iter()
+            .all(|j| finished.contains(j)),
+        "{finished:?}\n{err}"
     );
     for n in [4, 5] {
         assert!(

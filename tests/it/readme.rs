@@ -428,6 +428,147 @@ fn the_readme_installs_with_the_lock_file() {
     }
 }
 
+/// The set-up paragraph after the quick start (up to "## Using it"), its lines joined by spaces.
+fn setup_paragraph() -> String {
+    let after = README
+        .split("## Using it")
+        .next()
+        .unwrap()
+        .split("```sh\n")
+        .nth(1)
+        .expect("the quick start's block")
+        .split_once("```")
+        .expect("the block ends")
+        .1;
+    after.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The number written just before the first `suffix` in `text` (`about 6 minutes`: 6).
+fn number_before(text: &str, suffix: &str) -> f64 {
+    let (before, _) = text
+        .split_once(suffix)
+        .unwrap_or_else(|| panic!("`{suffix}` not found in: {text}"));
+    let word = before.rsplit(' ').next().unwrap();
+    word.parse()
+        .unwrap_or_else(|_| panic!("no number before `{suffix}` (found `{word}`) in: {text}"))
+}
+
+/// A row of docs/BENCHMARKS.md's issue 55 table of clean release builds: its wall time in
+/// minutes and its peak memory in GiB.
+fn measured_build(row: &str) -> (f64, f64) {
+    let benchmarks = include_str!("../../docs/BENCHMARKS.md");
+    let line = benchmarks
+        .lines()
+        .find(|l| l.starts_with(&format!("| {row} |")))
+        .unwrap_or_else(|| panic!("docs/BENCHMARKS.md has no build row `{row}`"));
+    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    let wall: Vec<f64> = cells[2]
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [min, sec] = wall[..] else {
+        panic!("wall time `{}` is not `M min S s`", cells[2])
+    };
+    let gib = cells[4]
+        .strip_suffix(" GiB")
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("peak memory `{}` is not `N GiB`", cells[4]));
+    (min + sec / 60.0, gib)
+}
+
+/// The `[section]` of Cargo.toml as `key = value` pairs (comments and blank lines dropped,
+/// strings in double quotes).
+fn cargo_toml_section(section: &str) -> Vec<(String, String)> {
+    let manifest = include_str!("../../Cargo.toml");
+    let header = format!("[{section}]");
+    manifest
+        .lines()
+        .skip_while(|l| l.trim() != header)
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter_map(|l| {
+            let (k, v) = l.split('#').next()?.split_once('=')?;
+            Some((k.trim().to_string(), v.trim().replace('\'', "\"")))
+        })
+        .collect()
+}
+
+/// Issue 55: the README states what the first build costs, as measured (docs/BENCHMARKS.md: the
+/// wall time and peak memory of a clean release build, fat LTO as shipped), names the thin-LTO
+/// fallback for machines with less memory with its own measured cost, and says what building
+/// and running the tests costs. The profiles those figures were measured with are kept: fat LTO
+/// in one codegen unit for release, line tables only for dev (which the test profile inherits).
+#[test]
+fn the_readme_states_the_first_builds_measured_cost_and_the_profiles_are_kept() {
+    let setup = setup_paragraph();
+    // The first build, fat LTO as shipped.
+    let first = setup
+        .split_once("The first command builds Birkhoff")
+        .unwrap_or_else(|| {
+            panic!("the set-up paragraph says what the first command builds: {setup}")
+        })
+        .1;
+    let (minutes, memory) = (
+        number_before(first, " minutes from a clean checkout"),
+        number_before(first, " GB of memory for the final optimized link"),
+    );
+    let (wall, peak) = measured_build("fat LTO, 1 codegen unit (shipped)");
+    assert!(
+        (minutes - wall).abs() <= 0.5 && (memory - peak).abs() <= 0.051,
+        "the README says {minutes} minutes and {memory} GB; docs/BENCHMARKS.md measured {wall:.2} min and {peak} GiB"
+    );
+    // The fallback for less memory: thin LTO in 16 codegen units, with its measured cost.
+    let fallback = "`CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16`";
+    let thin = first
+        .split_once(fallback)
+        .unwrap_or_else(|| {
+            panic!("the set-up paragraph names the thin-LTO fallback {fallback}: {setup}")
+        })
+        .1;
+    let (minutes, memory) = (number_before(thin, " minutes,"), number_before(thin, " GB"));
+    let (wall, peak) = measured_build("thin LTO, 16 codegen units");
+    assert!(
+        (minutes - wall).abs() <= 0.5 && (memory - peak).abs() <= 0.051,
+        "the README says {minutes} minutes and {memory} GB for thin LTO; docs/BENCHMARKS.md measured {wall:.2} min and {peak} GiB"
+    );
+    assert!(thin.contains("docs/BENCHMARKS.md"), "{setup}");
+    // The tests: building and running them.
+    let tests = setup
+        .split_once("The second runs every test")
+        .unwrap_or_else(|| panic!("the set-up paragraph says what the test command costs: {setup}"))
+        .1;
+    assert!(
+        number_before(tests, " minutes from a clean checkout") > 0.0
+            && tests.contains(" to build and ")
+            && tests.contains(" to run"),
+        "{setup}"
+    );
+
+    let release = cargo_toml_section("profile.release");
+    for kept in [("lto", "\"fat\""), ("codegen-units", "1")] {
+        assert!(
+            release
+                .iter()
+                .any(|(k, v)| (k.as_str(), v.as_str()) == kept),
+            "[profile.release] lost {} = {} (the README's figures are of that build): {release:?}",
+            kept.0,
+            kept.1
+        );
+    }
+    let dev = cargo_toml_section("profile.dev");
+    assert!(
+        dev.iter()
+            .any(|(k, v)| k == "debug" && v == "\"line-tables-only\""),
+        "[profile.dev] lost debug = \"line-tables-only\": {dev:?}"
+    );
+    // The test profile inherits dev's debug info, and adds none.
+    let test = cargo_toml_section("profile.test");
+    assert!(
+        test.iter().all(|(k, _)| k != "debug" && k != "inherits"),
+        "[profile.test] sets its own debug info or base: {test:?}"
+    );
+}
+
 /// "From agent to a PDF": exactly three commands, run as written in a fresh folder with the
 /// caller's `PATH` (so pdflatex is found when installed): each exits 0, and the paper of the
 /// discovery the second lists first is where the README says, compiled when pdflatex is there.

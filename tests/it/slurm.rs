@@ -1,8 +1,10 @@
 //! A real Slurm: `scripts/slurm-local.sh` starts munge, slurmctld and slurmd on this machine, a
 //! 4-task job array from `birkhoff sweep --slurm` runs there with one task failing once (its
 //! result file blocked), then killed by Slurm while it runs; requeued, it redoes only its
-//! unfinished piece, and `sweep merge` gives what a local run gives. Skipped, with a message, where Slurm is not
-//! installed or the test is not root, unless `BIRKHOFF_REQUIRE_SLURM=1` (set by `.ci/run`).
+//! unfinished piece, and `sweep merge` gives what a local run gives. The cluster is started as
+//! root, through `sudo -n` when the test is not root (the jobs then run as the test's user).
+//! Skipped, with a message, where Slurm is not installed or neither root nor passwordless sudo
+//! is at hand, unless `BIRKHOFF_REQUIRE_SLURM=1` (which `.ci/run` always sets).
 
 use super::cli::{birkhoff, stderr, stdout};
 use std::ffi::OsStr;
@@ -36,12 +38,13 @@ impl Cluster {
         cluster
     }
 
+    /// Runs `scripts/slurm-local.sh action` as root: directly when the test is root, else
+    /// through `sudo -n` (which keeps no environment but what `env` sets).
     fn script(&self, action: &str) -> std::process::Output {
-        Command::new("bash")
-            .arg(SCRIPT)
-            .arg(action)
-            .env("BIRKHOFF_SLURM_DIR", &self.dir)
-            .env("BIRKHOFF_SLURM_PORT", self.port.to_string())
+        as_root("env")
+            .arg(format!("BIRKHOFF_SLURM_DIR={}", self.dir.display()))
+            .arg(format!("BIRKHOFF_SLURM_PORT={}", self.port))
+            .args(["bash", SCRIPT, action])
             .output()
             .unwrap()
     }
@@ -130,23 +133,41 @@ impl Drop for Cluster {
     }
 }
 
-/// Whether the test can run here; panics instead of skipping under `BIRKHOFF_REQUIRE_SLURM=1`.
-pub fn slurm_available() -> bool {
-    let installed = Command::new("sh")
-        .args(["-c", "command -v slurmctld && command -v munged"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let root = Command::new("id")
+fn is_root() -> bool {
+    Command::new("id")
         .arg("-u")
         .output()
-        .is_ok_and(|o| stdout(&o).trim() == "0");
-    if installed && root {
+        .is_ok_and(|o| stdout(&o).trim() == "0")
+}
+
+/// `program` run as root: itself when the test is root, else through `sudo -n` (with sudo's
+/// `PATH`, which has the daemons in /usr/sbin where a user's may not).
+fn as_root(program: &str) -> Command {
+    if is_root() {
+        Command::new(program)
+    } else {
+        let mut sudo = Command::new("sudo");
+        sudo.args(["-n", program]);
+        sudo
+    }
+}
+
+/// Whether the local cluster can be started here (as root, or with passwordless sudo); panics
+/// instead of skipping under `BIRKHOFF_REQUIRE_SLURM=1`.
+pub fn slurm_available() -> bool {
+    let root = as_root("true").output().is_ok_and(|o| o.status.success());
+    let installed = root
+        && as_root("sh")
+            .args(["-c", "command -v slurmctld && command -v munged"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if installed {
         return true;
     }
-    let why = if installed {
-        "it needs root (slurmd starts jobs as their users)"
-    } else {
+    let why = if root {
         "slurmctld or munged is not installed (apt-get install slurm-wlm munge)"
+    } else {
+        "it needs root or passwordless sudo (slurmd starts jobs as their users)"
     };
     assert!(
         std::env::var("BIRKHOFF_REQUIRE_SLURM").as_deref() != Ok("1"),
