@@ -213,10 +213,9 @@ pub fn survey(
         };
         survey.statements =
             structural::statements(theory, &models, &statement_opts).map_err(Error::Statements)?;
-        survey.theorems = structural::compose(
-            &structural::proved(&survey.statements),
-            &structural::Notation::plain,
-        );
+        let mut facts = structural::proved(&survey.statements);
+        facts.extend(structural::axiom_facts(theory));
+        survey.theorems = structural::compose(&facts, &structural::Notation::plain);
     }
     Ok(survey)
 }

@@ -322,12 +322,14 @@ impl Paper {
             }
         }
         // The structure theorems: the proved structure statements read together.
-        let proved: Vec<(structural::Kind, String, String)> = self
+        let axioms = structural::axiom_facts(&self.theory);
+        let mut proved: Vec<(structural::Kind, String, String)> = self
             .theorems
             .iter()
             .filter_map(|t| t.claim.as_ref())
             .map(|c| (c.kind, c.operation.clone(), c.term.clone()))
             .collect();
+        proved.extend(axioms.iter().cloned());
         let composed = structural::compose(&proved, &|t, op| notation(sym, t, op));
         let name = text(&self.record.name);
         for th in &composed {
@@ -344,18 +346,27 @@ impl Paper {
                         })
                     });
                     at.map(|i| format!("Theorem~\\ref{{thm:{i}}} ({})", k.name()))
+                        .or_else(|| {
+                            // A part that is an axiom is cited by the axiom's name.
+                            axioms
+                                .iter()
+                                .find(|(kind, op, _)| kind == k && *op == th.operation)
+                                .map(|(_, _, name)| {
+                                    format!("the axiom \\textsf{{{}}} ({})", text(name), k.name())
+                                })
+                        })
                 })
                 .collect();
             let _ = writeln!(
                 s,
-                "\\begin{{theorem}}[Structure]\nLet \\(S\\) be a model of {name}. {}\n\\end{{theorem}}\n\\begin{{proof}}\nBy {} (Section~\\ref{{sec:theorems}}), each proved with a certificate replayed by the independent checker. {}\n\\end{{proof}}\n",
+                "\\begin{{theorem}}[Structure]\nLet \\(S\\) be a model of {name}. {}\n\\end{{theorem}}\n\\begin{{proof}}\nBy {} (the theorems in Section~\\ref{{sec:theorems}}, each proved with a certificate replayed by the independent checker). {}\n\\end{{proof}}\n",
                 th.sentence,
                 cited.join(", "),
                 th.argument
             );
         }
         if composed.is_empty() && !proved.is_empty() {
-            s.push_str("The structure statements proved (Section~\\ref{sec:theorems}, those stated in words) do not yet combine into a structure theorem of the kinds Birkhoff knows (a retract, an ideal, a Boolean group, an ideal extension).\n");
+            s.push_str("The structure statements proved (Section~\\ref{sec:theorems}, those stated in words) do not yet combine into a structure theorem of the kinds Birkhoff knows (a retract, an ideal, a Boolean group, an ideal extension, a map into the centre).\n");
         }
         s
     }

@@ -319,6 +319,7 @@ fn the_paper_command_refutes_a_false_open_conjecture_before_writing() {
         countermodel: None,
         proof: None,
         proposed_by: "test".into(),
+        claim: None,
     }))
     .unwrap();
     drop(lib);
@@ -361,14 +362,14 @@ fn the_paper_command_refutes_a_false_open_conjecture_before_writing() {
         refuted.contains("\\begin{remark}") && refuted.contains("y \\cdot x"),
         "the refuted conjecture is not among the refuted laws:\n{refuted}"
     );
-    // The library holds the refutation too.
+    // The library holds the refutation too (beside the structure statements the paper studied).
     let lib = Library::open(&root).unwrap();
     let statuses: Vec<ConjectureStatus> = lib
         .conjectures_of(&rec.id)
         .unwrap()
         .into_iter()
         .filter_map(|r| match r.body {
-            Body::Conjecture(c) => Some(c.status),
+            Body::Conjecture(c) if c.proposed_by == "test" => Some(c.status),
             _ => None,
         })
         .collect();

@@ -5,13 +5,14 @@
 //! [`Options::depth`], one per distinct behaviour on the models, smallest first), the
 //! statements below are checked by the evaluator on every model given; those that hold go to the
 //! prover, whose answers carry a replayed certificate or a countermodel as everywhere else.
-//! Each statement is one equation in x and y:
+//! Each statement is one equation in x, y and (for the nuclei) z:
 //!
 //! | kind | equation |
 //! |---|---|
 //! | t(x) is constant | t(x) = t(y) |
 //! | every t(x) is idempotent | t(x)·t(x) = t(x) |
 //! | every t(x) is central | t(x)·y = y·t(x) |
+//! | every t(x) lies in the left, middle, right nucleus | (t(x)·y)·z = t(x)·(y·z), ... |
 //! | x ↦ t(x) is a retraction | t(t(x)) = t(x) |
 //! | x ↦ t(x) is an endomorphism of · | t(x·y) = t(x)·t(y) |
 //! | the image {t(x)} is closed under · | t(t(x)·t(y)) = t(x)·t(y) |
@@ -86,6 +87,12 @@ pub enum Kind {
     Idempotent,
     /// t(x)·y = y·t(x).
     Central,
+    /// (t(x)·y)·z = t(x)·(y·z).
+    InLeftNucleus,
+    /// (y·t(x))·z = y·(t(x)·z).
+    InMiddleNucleus,
+    /// (y·z)·t(x) = y·(z·t(x)).
+    InRightNucleus,
     /// t(t(x)) = t(x).
     Retraction,
     /// t(x·y) = t(x)·t(y).
@@ -112,10 +119,13 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds about a term t(x), in the order they are tried.
-    const ALL: [Kind; 12] = [
+    const ALL: [Kind; 15] = [
         Kind::Constant,
         Kind::Idempotent,
         Kind::Central,
+        Kind::InLeftNucleus,
+        Kind::InMiddleNucleus,
+        Kind::InRightNucleus,
         Kind::Retraction,
         Kind::Endomorphism,
         Kind::ImageClosed,
@@ -127,12 +137,26 @@ impl Kind {
         Kind::ImageContainsSquares,
     ];
 
+    /// How many variables its equation has (x, y and perhaps z).
+    fn variables(self) -> usize {
+        match self {
+            Kind::Associative
+            | Kind::InLeftNucleus
+            | Kind::InMiddleNucleus
+            | Kind::InRightNucleus => 3,
+            _ => 2,
+        }
+    }
+
     /// A short name, for citing the statement in a proof: "retraction", "endomorphism", ...
     pub fn name(self) -> &'static str {
         match self {
             Kind::Constant => "constant",
             Kind::Idempotent => "idempotent",
             Kind::Central => "central",
+            Kind::InLeftNucleus => "left nucleus",
+            Kind::InMiddleNucleus => "middle nucleus",
+            Kind::InRightNucleus => "right nucleus",
             Kind::Retraction => "retraction",
             Kind::Endomorphism => "endomorphism",
             Kind::ImageClosed => "closed image",
@@ -162,6 +186,9 @@ impl Kind {
             Kind::Constant => format!("{t} is one element, the same for every {x}"),
             Kind::Idempotent => format!("every {t} is idempotent for {op}"),
             Kind::Central => format!("every {t} is central for {op}"),
+            Kind::InLeftNucleus => format!("every {t} lies in the left nucleus of {op}"),
+            Kind::InMiddleNucleus => format!("every {t} lies in the middle nucleus of {op}"),
+            Kind::InRightNucleus => format!("every {t} lies in the right nucleus of {op}"),
             Kind::Retraction => format!("{map} is a retraction (it fixes its image)"),
             Kind::Endomorphism => format!("{map} is an endomorphism of {op}"),
             Kind::ImageClosed => format!("the image {image} is closed under {op}"),
@@ -191,6 +218,27 @@ impl Kind {
             Kind::Constant => (at(&x), at(&y)),
             Kind::Idempotent => (mul(at(&x), at(&x)), at(&x)),
             Kind::Central => (mul(at(&x), y.clone()), mul(y, at(&x))),
+            Kind::InLeftNucleus => {
+                let z = Term::Var(VarId(2));
+                (
+                    mul(mul(at(&x), y.clone()), z.clone()),
+                    mul(at(&x), mul(y, z)),
+                )
+            }
+            Kind::InMiddleNucleus => {
+                let z = Term::Var(VarId(2));
+                (
+                    mul(mul(y.clone(), at(&x)), z.clone()),
+                    mul(y, mul(at(&x), z)),
+                )
+            }
+            Kind::InRightNucleus => {
+                let z = Term::Var(VarId(2));
+                (
+                    mul(mul(y.clone(), z.clone()), at(&x)),
+                    mul(y, mul(z, at(&x))),
+                )
+            }
             Kind::Retraction => (at(&at(&x)), at(&x)),
             Kind::Endomorphism => (at(&mul(x.clone(), y.clone())), mul(at(&x), at(&y))),
             Kind::ImageClosed => {
@@ -297,13 +345,7 @@ pub fn statements(
         .filter(|&f| single_sorted && sig.func_decl(f).args.len() == 2)
         .collect();
     let terms = terms(theory, models, opts);
-    let vars: Vec<VarDecl> = ["x", "y", "z"]
-        .into_iter()
-        .map(|name| VarDecl {
-            name: name.into(),
-            sort: SortId(0),
-        })
-        .collect();
+    let vars = xyz();
     let prover = ProverOptions {
         timeout: opts.per_statement,
         cancel: opts.cancel.clone(),
@@ -322,9 +364,11 @@ pub fn statements(
         // The operation first (its term is x, unused), then each term t(x).
         let asked = std::iter::once((None, vec![Kind::Associative, Kind::Commutative]))
             .chain(terms.iter().map(|t| (Some(t), Kind::ALL.to_vec())));
-        // Whether the operation is commutative in every model: then "central" and "commutative
-        // on the image" say nothing more, and are not stated.
+        // Whether the operation is commutative (an axiom, or proved): then "central" and
+        // "commutative on the image" say nothing more, and are not stated.
         let mut commutative = false;
+        // Likewise an associative operation's nuclei are everything.
+        let mut associative = false;
         for (t, kinds) in asked {
             let mut held = Vec::new();
             for kind in kinds {
@@ -335,8 +379,16 @@ pub fn statements(
                 if commutative && matches!(kind, Kind::Central | Kind::ImageCommutative) {
                     continue;
                 }
+                if associative
+                    && matches!(
+                        kind,
+                        Kind::InLeftNucleus | Kind::InMiddleNucleus | Kind::InRightNucleus
+                    )
+                {
+                    continue;
+                }
                 let (lhs, rhs) = kind.equation(t.unwrap_or(&x), op);
-                let used = if kind == Kind::Associative { 3 } else { 2 };
+                let used = if kind.variables() == 3 { 3 } else { 2 };
                 let axiom = Axiom {
                     name: format!("{kind:?}"),
                     formula: Formula::Eq(lhs, rhs),
@@ -347,7 +399,16 @@ pub fn statements(
                     continue;
                 }
                 held.push(kind);
-                commutative |= kind == Kind::Commutative;
+                // An axiom is not a result: not stated (compose reads it from the theory).
+                if is_axiom(theory, &axiom) {
+                    if kind == Kind::Commutative {
+                        commutative = true;
+                    }
+                    if kind == Kind::Associative {
+                        associative = true;
+                    }
+                    continue;
+                }
                 // Every operand bracketed: (x * y) * z, not x * y * z, which reads two ways.
                 let printer = FormulaPrinter {
                     bracket_operands: true,
@@ -376,6 +437,11 @@ pub fn statements(
                     let answer = prove_with(theory, &s.axiom, &prover, &plan)?;
                     s.seconds = t0.elapsed().as_secs_f64();
                     s.status = Status::of(answer, cancelled());
+                }
+                // Only a proof makes the statements it implies redundant.
+                if matches!(s.status, Status::Proved { .. }) {
+                    commutative |= kind == Kind::Commutative;
+                    associative |= kind == Kind::Associative;
                 }
                 out.push(s);
             }
@@ -483,6 +549,19 @@ pub struct Theorem {
     pub argument: String,
 }
 
+impl Theorem {
+    /// The theorem about `op` and `t`.
+    fn of(op: &str, t: &str, sentence: String, parts: Vec<Kind>, argument: String) -> Theorem {
+        Theorem {
+            operation: op.into(),
+            term: t.into(),
+            sentence,
+            parts,
+            argument,
+        }
+    }
+}
+
 /// The strongest structure theorem that the `proved` statements (kind, operation, term) give for
 /// each operation, in the order the operations first appear. Only proved statements may be
 /// given: the theorem is as true as they are.
@@ -529,7 +608,11 @@ pub fn compose(
         // The strongest theorem of any term; the smallest term on a tie (terms come smallest first).
         let best = terms
             .iter()
-            .filter_map(|t| theorem(op, t, &notation(t, op), &|k| has(op, t, k)))
+            .flat_map(|t| {
+                let (n, has) = (notation(t, op), |k| has(op, t, k));
+                [theorem(op, t, &n, &has), centre(op, t, &n, &has)]
+            })
+            .flatten()
             .fold(None::<Theorem>, |best, th| match best {
                 Some(b) if b.parts.len() >= th.parts.len() => Some(b),
                 _ => Some(th),
@@ -557,13 +640,7 @@ fn theorem(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Optio
         "The map fixes each element of its image (retraction), so it maps {big_s} onto {big_i} and fixes {big_i}; it preserves {o} (endomorphism), so {big_i} is closed under {o} and the map is a homomorphism onto it."
     );
     if !(has(ImageLeftIdeal) && has(ImageRightIdeal)) {
-        return Some(Theorem {
-            operation: op.into(),
-            term: t.into(),
-            sentence: sentence + ".",
-            parts,
-            argument,
-        });
+        return Some(Theorem::of(op, t, sentence + ".", parts, argument));
     }
     parts.extend([ImageLeftIdeal, ImageRightIdeal]);
     sentence += &format!(" and an ideal of {big_s}");
@@ -591,13 +668,144 @@ fn theorem(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Optio
             );
         }
     }
-    Some(Theorem {
-        operation: op.into(),
-        term: t.into(),
-        sentence: sentence + ".",
-        parts,
-        argument,
+    Some(Theorem::of(op, t, sentence + ".", parts, argument))
+}
+
+/// The theorem that every t(x) lies in the nucleus (it associates with every pair), or in the
+/// centre (it also commutes with every element; the nuclei are everything for an associative
+/// operation), and, when the map preserves the operation, that x ↦ t(x) is an endomorphism into
+/// the centre.
+fn centre(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option<Theorem> {
+    use Kind::*;
+    let nuclei = [InLeftNucleus, InMiddleNucleus, InRightNucleus];
+    let in_nucleus = nuclei.iter().all(|&k| has(k));
+    let (big_s, o) = ((n.letter)("S"), &n.op);
+    if in_nucleus && !has(Central) {
+        return Some(Theorem::of(op, t, format!(
+                "Every {} lies in the nucleus of {big_s} for {o}: it associates with every pair of elements, in each of the three positions.",
+                n.term
+            ), nuclei.to_vec(), "The nucleus is the intersection of the left, middle and right nuclei, and each statement puts the element in one of them.".into()));
+    }
+    if !has(Central) || !(has(Associative) || in_nucleus) {
+        return None;
+    }
+    let mut parts = vec![Central];
+    let mut argument = format!(
+        "Each {} commutes with every element of {big_s} (central)",
+        n.term
+    );
+    if has(Associative) {
+        parts.push(Associative);
+        argument += &format!(" and {o} is associative");
+    } else {
+        parts.extend(nuclei);
+        argument += " and lies in the left, middle and right nuclei";
+    }
+    argument += ", so it lies in the centre, the elements that commute and associate with all.";
+    let mut sentence = format!(
+        "Every {} lies in the centre of {big_s} for {o}: it commutes with every element and associates with every pair",
+        n.term
+    );
+    if has(Endomorphism) {
+        parts.push(Endomorphism);
+        sentence += &format!(
+            "; the map {} is an endomorphism of {big_s} into its centre",
+            n.map
+        );
+        argument += &format!(
+            " The map preserves {o} (endomorphism), so it is a homomorphism into the centre."
+        );
+    }
+    Some(Theorem::of(op, t, sentence + ".", parts, argument))
+}
+
+/// The variables x, y and z of the statements' equations.
+fn xyz() -> Vec<VarDecl> {
+    ["x", "y", "z"]
+        .into_iter()
+        .map(|name| VarDecl {
+            name: name.into(),
+            sort: SortId(0),
+        })
+        .collect()
+}
+
+/// Whether `axiom` is one of `theory`'s axioms, up to the names of its variables and the
+/// orientation of the equation.
+fn is_axiom(theory: &Theory, axiom: &Axiom) -> bool {
+    let mine = normal(&axiom.formula);
+    let flipped = match &axiom.formula {
+        Formula::Eq(l, r) => Some(normal(&Formula::Eq(r.clone(), l.clone()))),
+        _ => None,
+    };
+    theory.axioms.iter().any(|a| {
+        let theirs = normal(&a.formula);
+        theirs == mine || Some(&theirs) == flipped.as_ref()
     })
+}
+
+/// `f` with its variables numbered in order of first appearance.
+fn normal(f: &Formula) -> Formula {
+    let mut order: Vec<VarId> = Vec::new();
+    f.map_terms(&mut |t| {
+        fn walk(t: &Term, order: &mut Vec<VarId>) {
+            match t {
+                Term::Var(v) if !order.contains(v) => order.push(*v),
+                Term::Var(_) => {}
+                Term::App(_, args) => args.iter().for_each(|a| walk(a, order)),
+            }
+        }
+        walk(t, &mut order);
+        t.clone()
+    });
+    f.map_terms(&mut |t| {
+        fn rename(t: &Term, order: &[VarId]) -> Term {
+            match t {
+                Term::Var(v) => {
+                    Term::Var(VarId(order.iter().position(|o| o == v).unwrap_or(0) as u32))
+                }
+                Term::App(f, args) => {
+                    Term::App(*f, args.iter().map(|a| rename(a, order)).collect())
+                }
+            }
+        }
+        rename(t, &order)
+    })
+}
+
+/// The facts about each binary operation that are axioms of `theory` (associativity,
+/// commutativity), as [`compose`] takes them, with the axiom's name in place of a term: the
+/// statements do not restate axioms, and a structure theorem may rest on them.
+pub fn axiom_facts(theory: &Theory) -> Vec<(Kind, String, String)> {
+    let sig = &theory.sig;
+    let mut out = Vec::new();
+    if sig.sorts.len() != 1 {
+        return out;
+    }
+    let vars = xyz();
+    for op in sig.func_ids().filter(|&f| sig.func_decl(f).args.len() == 2) {
+        for kind in [Kind::Associative, Kind::Commutative] {
+            let (lhs, rhs) = kind.equation(&Term::Var(VarId(0)), op);
+            let axiom = Axiom {
+                name: String::new(),
+                formula: Formula::Eq(lhs, rhs),
+                vars: vars[..kind.variables()].to_vec(),
+                origin: None,
+            };
+            if let Some(a) = theory.axioms.iter().find(|a| {
+                is_axiom(
+                    &Theory {
+                        axioms: vec![(*a).clone()],
+                        ..theory.clone()
+                    },
+                    &axiom,
+                )
+            }) {
+                out.push((kind, sig.func_decl(op).name.clone(), a.name.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// The statements of `found` that were proved with a replayed certificate, as [`compose`] takes
