@@ -68,6 +68,16 @@ pub struct Survey {
     pub theorems: Vec<Theorem>,
 }
 
+/// "Every model is a product of subdirectly irreducible ones from this list", as far as the
+/// survey saw ([`Survey::semisimple`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Semisimple {
+    /// Every model of every size from 1 to this was analysed.
+    pub up_to: u32,
+    /// The subdirectly irreducible models among them: (size, simple), one entry per model.
+    pub irreducible: Vec<(u32, bool)>,
+}
+
 impl Survey {
     /// The largest n such that every model of every size from 1 to n was analysed.
     pub fn complete_up_to(&self) -> Option<u32> {
@@ -80,19 +90,7 @@ impl Survey {
         }
         last
     }
-}
 
-/// "Every model is a product of subdirectly irreducible ones from this list", as far as the
-/// survey saw ([`Survey::semisimple`]).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Semisimple {
-    /// Every model of every size from 1 to this was analysed.
-    pub up_to: u32,
-    /// The subdirectly irreducible models among them: (size, simple), one entry per model.
-    pub irreducible: Vec<(u32, bool)>,
-}
-
-impl Survey {
     /// For an equational `theory`: when every directly indecomposable model of every size up to
     /// [`Survey::complete_up_to`] is subdirectly irreducible, every model of those sizes is a
     /// direct product of the subdirectly irreducible ones listed. (A finite algebra is a product

@@ -173,10 +173,11 @@ fn placement(
     };
     let deadline = std::time::Instant::now() + PLACEMENT_TIME;
     let neighbours = placement::place(theory, &others, &opts, deadline).ok()?;
+    // `place` compares the others in order (all have the signature), so they pair up.
     let comparable: Vec<(&placement::Neighbour, &Theory)> = neighbours
         .iter()
-        .filter(|n| n.above() || n.below())
-        .filter_map(|n| Some((n, &others.iter().find(|(name, _)| *name == n.name)?.1)))
+        .zip(others.iter().map(|(_, t)| t))
+        .filter(|(n, _)| n.above() || n.below())
         .take(PLACEMENT_DRAWN)
         .collect();
     let covers = placement::hasse(&comparable, &opts).ok()?;

@@ -342,7 +342,7 @@ impl Paper {
                         t.claim.as_ref().is_some_and(|c| {
                             c.kind == *k
                                 && c.operation == th.operation
-                                && (c.term == th.term || *k == structural::Kind::Associative)
+                                && (c.term == th.term || k.about_operation())
                         })
                     });
                     at.map(|i| format!("Theorem~\\ref{{thm:{i}}} ({})", k.name()))

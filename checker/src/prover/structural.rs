@@ -39,7 +39,7 @@ use crate::finder::FinderError;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
-use birkhoff_engine::{eval, Structure, Theory};
+use birkhoff_engine::{canon, eval, Structure, Theory};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,6 +137,12 @@ impl Kind {
         Kind::ImageContainsSquares,
     ];
 
+    /// Whether it is about the operation alone (associative, commutative), not a term: it holds
+    /// of every term's statements about that operation.
+    pub fn about_operation(self) -> bool {
+        matches!(self, Kind::Associative | Kind::Commutative)
+    }
+
     /// How many variables its equation has (x, y and perhaps z).
     fn variables(self) -> usize {
         match self {
@@ -206,6 +212,24 @@ impl Kind {
             }
             Kind::Associative => format!("{op} is associative"),
             Kind::Commutative => format!("{op} is commutative"),
+        }
+    }
+
+    /// The statement as an axiom over x, y (and z when it has three variables), for term `t`
+    /// and operation `op`: what the evaluator checks and the prover is given.
+    fn axiom(self, t: &Term, op: FuncId) -> Axiom {
+        let (lhs, rhs) = self.equation(t, op);
+        Axiom {
+            name: format!("{self:?}"),
+            formula: Formula::Eq(lhs, rhs),
+            vars: ["x", "y", "z"][..self.variables()]
+                .iter()
+                .map(|name| VarDecl {
+                    name: (*name).into(),
+                    sort: SortId(0),
+                })
+                .collect(),
+            origin: None,
         }
     }
 
@@ -345,7 +369,6 @@ pub fn statements(
         .filter(|&f| single_sorted && sig.func_decl(f).args.len() == 2)
         .collect();
     let terms = terms(theory, models, opts);
-    let vars = xyz();
     let prover = ProverOptions {
         timeout: opts.per_statement,
         cancel: opts.cancel.clone(),
@@ -387,26 +410,16 @@ pub fn statements(
                 {
                     continue;
                 }
-                let (lhs, rhs) = kind.equation(t.unwrap_or(&x), op);
-                let used = if kind.variables() == 3 { 3 } else { 2 };
-                let axiom = Axiom {
-                    name: format!("{kind:?}"),
-                    formula: Formula::Eq(lhs, rhs),
-                    vars: vars[..used].to_vec(),
-                    origin: None,
-                };
+                let axiom = kind.axiom(t.unwrap_or(&x), op);
                 if !models.iter().all(|m| eval::holds(sig, m, &axiom)) {
                     continue;
                 }
                 held.push(kind);
-                // An axiom is not a result: not stated (compose reads it from the theory).
-                if is_axiom(theory, &axiom) {
-                    if kind == Kind::Commutative {
-                        commutative = true;
-                    }
-                    if kind == Kind::Associative {
-                        associative = true;
-                    }
+                // An axiom is not a result: not stated (compose reads it from the theory), but
+                // it settles what it implies, as a proof does.
+                if canon::has_axiom(theory, &axiom) {
+                    commutative |= kind == Kind::Commutative;
+                    associative |= kind == Kind::Associative;
                     continue;
                 }
                 // Every operand bracketed: (x * y) * z, not x * y * z, which reads two ways.
@@ -595,7 +608,7 @@ pub fn compose(
     let has = |op: &str, term: &str, kind: Kind| {
         proved
             .iter()
-            .any(|(k, o, t)| *k == kind && o == op && (t == term || kind == Kind::Associative))
+            .any(|(k, o, t)| *k == kind && o == op && (t == term || kind.about_operation()))
     };
     let mut out = Vec::new();
     for op in operations {
@@ -719,60 +732,6 @@ fn centre(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option
     Some(Theorem::of(op, t, sentence + ".", parts, argument))
 }
 
-/// The variables x, y and z of the statements' equations.
-fn xyz() -> Vec<VarDecl> {
-    ["x", "y", "z"]
-        .into_iter()
-        .map(|name| VarDecl {
-            name: name.into(),
-            sort: SortId(0),
-        })
-        .collect()
-}
-
-/// Whether `axiom` is one of `theory`'s axioms, up to the names of its variables and the
-/// orientation of the equation.
-fn is_axiom(theory: &Theory, axiom: &Axiom) -> bool {
-    let mine = normal(&axiom.formula);
-    let flipped = match &axiom.formula {
-        Formula::Eq(l, r) => Some(normal(&Formula::Eq(r.clone(), l.clone()))),
-        _ => None,
-    };
-    theory.axioms.iter().any(|a| {
-        let theirs = normal(&a.formula);
-        theirs == mine || Some(&theirs) == flipped.as_ref()
-    })
-}
-
-/// `f` with its variables numbered in order of first appearance.
-fn normal(f: &Formula) -> Formula {
-    let mut order: Vec<VarId> = Vec::new();
-    f.map_terms(&mut |t| {
-        fn walk(t: &Term, order: &mut Vec<VarId>) {
-            match t {
-                Term::Var(v) if !order.contains(v) => order.push(*v),
-                Term::Var(_) => {}
-                Term::App(_, args) => args.iter().for_each(|a| walk(a, order)),
-            }
-        }
-        walk(t, &mut order);
-        t.clone()
-    });
-    f.map_terms(&mut |t| {
-        fn rename(t: &Term, order: &[VarId]) -> Term {
-            match t {
-                Term::Var(v) => {
-                    Term::Var(VarId(order.iter().position(|o| o == v).unwrap_or(0) as u32))
-                }
-                Term::App(f, args) => {
-                    Term::App(*f, args.iter().map(|a| rename(a, order)).collect())
-                }
-            }
-        }
-        rename(t, &order)
-    })
-}
-
 /// The facts about each binary operation that are axioms of `theory` (associativity,
 /// commutativity), as [`compose`] takes them, with the axiom's name in place of a term: the
 /// statements do not restate axioms, and a structure theorem may rest on them.
@@ -782,26 +741,15 @@ pub fn axiom_facts(theory: &Theory) -> Vec<(Kind, String, String)> {
     if sig.sorts.len() != 1 {
         return out;
     }
-    let vars = xyz();
     for op in sig.func_ids().filter(|&f| sig.func_decl(f).args.len() == 2) {
         for kind in [Kind::Associative, Kind::Commutative] {
-            let (lhs, rhs) = kind.equation(&Term::Var(VarId(0)), op);
-            let axiom = Axiom {
-                name: String::new(),
-                formula: Formula::Eq(lhs, rhs),
-                vars: vars[..kind.variables()].to_vec(),
-                origin: None,
-            };
-            if let Some(a) = theory.axioms.iter().find(|a| {
-                is_axiom(
-                    &Theory {
-                        axioms: vec![(*a).clone()],
-                        ..theory.clone()
-                    },
-                    &axiom,
-                )
-            }) {
-                out.push((kind, sig.func_decl(op).name.clone(), a.name.clone()));
+            let stated = canon::find_axiom(theory, &kind.axiom(&Term::Var(VarId(0)), op));
+            if let Some(i) = stated {
+                out.push((
+                    kind,
+                    sig.func_decl(op).name.clone(),
+                    theory.axioms[i].name.clone(),
+                ));
             }
         }
     }
