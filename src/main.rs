@@ -74,7 +74,7 @@ enum Command {
     /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
     Explore(commands::explore::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
-    Sweep(commands::sweep::Args),
+    Sweep(Box<commands::sweep::Args>),
     /// The persistent library: search, show, stats, reindex.
     Library(commands::library::Args),
     /// Is this known? Search arXiv, Semantic Scholar, zbMATH Open and the OEIS; verify every reference.
@@ -135,7 +135,7 @@ fn run() -> u8 {
         Command::Catalogue(a) => commands::catalogue::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
         Command::Explore(a) => commands::explore::run(a, json),
-        Command::Sweep(a) => commands::sweep::run(a, json),
+        Command::Sweep(a) => commands::sweep::run(*a, json),
         Command::Library(a) => commands::library::run(a, json),
         Command::Literature(a) => commands::literature::run(a, json),
         Command::Research(a) => commands::research::run(a, json),

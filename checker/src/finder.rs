@@ -172,7 +172,7 @@ impl Options {
 /// relation and `<->` replayed into a conflict that `split` had not seen, which panicked). A
 /// conflict is still a proof that no model extends the decisions (propagation only derives
 /// consequences), so the path's subtree holds no model.
-fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Option<Search<'p>> {
+pub(crate) fn replay<'p>(root: &Search<'p>, path: &[(usize, u32)]) -> Option<Search<'p>> {
     let mut s = root.clone();
     path.iter().all(|&(cell, v)| s.decide(cell, v)).then_some(s)
 }
@@ -218,7 +218,11 @@ const FORCED_DEPTH: usize = 16;
 /// subtrees (small values first): the first path of a uniform cut can hold most of the work. It
 /// is split again, [`LEFTMOST_REFINEMENTS`] times, each time two decisions deeper, or deeper still
 /// (up to [`FORCED_DEPTH`]) when those decisions are forced and leave one path.
-fn split_paths(root: &Search, target: usize, meter: &Meter) -> Option<Vec<Vec<(usize, u32)>>> {
+pub(crate) fn split_paths(
+    root: &Search,
+    target: usize,
+    meter: &Meter,
+) -> Option<Vec<Vec<(usize, u32)>>> {
     let mut paths = vec![Vec::new()];
     for depth in 1..=8 {
         paths = split_below(root, &[], depth, meter)?;
@@ -228,20 +232,32 @@ fn split_paths(root: &Search, target: usize, meter: &Meter) -> Option<Vec<Vec<(u
     }
     for _ in 0..LEFTMOST_REFINEMENTS {
         let Some(first) = paths.first() else { break };
-        let mut out = Vec::new();
-        for depth in 2..=FORCED_DEPTH {
-            out = split_below(root, first, depth, meter)?;
-            // One path as long as the first one: it is complete, nothing is left to split.
-            if out.len() != 1 || out[0].len() == first.len() {
-                break;
-            }
-        }
+        let out = refine(root, first, meter)?;
         if out.len() <= 1 {
             break;
         }
         paths.splice(0..1, out);
     }
     Some(paths)
+}
+
+/// The paths two decisions below `path`, or deeper still (up to [`FORCED_DEPTH`]) while those
+/// decisions are forced and leave one path; one path as long as `path` when it is complete.
+/// `None` when the time ran out.
+pub(crate) fn refine(
+    root: &Search,
+    path: &[(usize, u32)],
+    meter: &Meter,
+) -> Option<Vec<Vec<(usize, u32)>>> {
+    let mut out = Vec::new();
+    for depth in 2..=FORCED_DEPTH {
+        out = split_below(root, path, depth, meter)?;
+        // One path as long as the first one: it is complete, nothing is left to split.
+        if out.len() != 1 || out[0].len() == path.len() {
+            break;
+        }
+    }
+    Some(out)
 }
 
 /// How a search is cut into the pieces that [`run_split`] runs in parallel.
@@ -266,7 +282,7 @@ pub struct Piece {
 
 /// Decision paths per piece that a split into pieces aims for: a piece gets every
 /// `count`-th path, so each takes a share of the heavy left of the tree.
-const PATHS_PER_PIECE: usize = 8;
+pub(crate) const PATHS_PER_PIECE: usize = 8;
 
 /// Runs `task` on every piece of a split of the search tree, in parallel, results in tree order.
 /// Returns an empty vector when propagation alone shows there is no model, or when the time
@@ -287,7 +303,7 @@ fn run_split<R: Send>(
 /// The search at the root of `p`, every instance evaluated once ([`Search::new`]); `None` when
 /// propagation alone shows there is no model, or when the time ran out while it was built (then
 /// the meter is stopped, so that nothing empty counts as exact).
-fn root_search<'p>(
+pub(crate) fn root_search<'p>(
     p: &'p Problem,
     opts: Options,
     lex_steps: u32,
@@ -443,7 +459,7 @@ pub(crate) fn key(s: &Structure) -> Box<[u8]> {
 }
 
 /// Bytes per entry in a [`key`] of structures with these sizes.
-fn key_width(sizes: &[u32]) -> usize {
+pub(crate) fn key_width(sizes: &[u32]) -> usize {
     let largest = sizes.iter().copied().max().unwrap_or(0).saturating_sub(1);
     (4 - largest.leading_zeros() as usize / 8).max(1)
 }
@@ -510,7 +526,7 @@ struct Part {
 /// The problem at these sizes, compiled under the budget's clock: compiling a large problem can
 /// take longer than the whole time limit, so a deadline met while compiling gives the
 /// enumeration cut short (`Ok(Err(_))`: nothing counted, every size "at least"), not an error.
-fn compile_within(
+pub(crate) fn compile_within(
     t: &Theory,
     sizes: &[u32],
     meter: &Meter,

@@ -18,6 +18,7 @@
 // root. Everything
 // else is private and re-exported below.
 pub mod atomic_file;
+pub mod estimate;
 pub mod finder;
 pub mod oeis;
 pub mod prover;

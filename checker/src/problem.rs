@@ -141,6 +141,9 @@ pub struct Problem {
     pub trivially_false: bool,
     /// Per function symbol, the arguments in which it is injective (see `Injective`).
     pub injective: Vec<Vec<Injective>>,
+    /// The memory planned for the problem and the search's state, in bytes: the estimate that
+    /// `--max-memory` is checked against.
+    pub planned_bytes: u128,
 }
 
 /// A function injective in one argument: a cancellation clause `f(x̄) = f(x̄[xᵢ := z]) -> xᵢ = z`
@@ -391,6 +394,7 @@ impl Problem {
             decision_order,
             trivially_false,
             injective,
+            planned_bytes: bytes,
         })
     }
 

@@ -37,6 +37,31 @@ const CHECK_EVERY: u64 = 16;
 /// time limit by two seconds: there the budget is checked at every node.
 const LARGE_PROBLEM: usize = 65_536;
 
+/// What [`Search::expand`] finds at a node: the position to continue from below it, the cell it
+/// branches on, and the values that survive with the stratum of each child.
+#[derive(Clone, Debug)]
+pub struct Expansion {
+    /// Where the search below continues in the decision order.
+    pub next: usize,
+    /// The cell branched on.
+    pub cell: usize,
+    /// The surviving values, lowest first, each with its child's stratum.
+    pub alive: Vec<(u32, Stratum)>,
+}
+
+/// A coarse description of a node, for stratified sampling of the search tree: nodes alike in it
+/// tend to have subtrees alike in size. After propagation, how many cells are assigned and how
+/// many elements are mentioned (the fewer, the more the least-number heuristic prunes below).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Stratum {
+    /// Cells assigned, by decisions or propagation.
+    pub assigned: u32,
+    /// Elements some assigned cell mentions, over all sorts.
+    pub mentioned: u32,
+    /// Values left in the domains of the open cells: the freedom below.
+    pub open_values: u32,
+}
+
 /// What the caller wants after a model or a budget check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -756,6 +781,39 @@ impl<'p> Search<'p> {
         }
         self.choices.truncate(frame);
         Flow::Continue
+    }
+
+    /// This node's children as [`Search::run`] visits them: every value of the cell it branches
+    /// on is tried as `run` tries it (assigned, propagated, lex-checked, undone), and those that
+    /// survive are returned with the [`Stratum`] of the child they make; `None` at a complete
+    /// assignment. The state is left as it was. For estimating the search before it is run.
+    pub fn expand(&mut self, from: usize) -> Option<Expansion> {
+        let (next, cell) = self.branches(from)?;
+        let frame = self.push_candidates(cell);
+        let mut alive = Vec::new();
+        while let Some(v) = pop_least(&mut self.choices[frame..]) {
+            let mark = self.trail.len();
+            if self.assign_decision(cell, v).is_ok()
+                && self.propagate().is_ok()
+                && !self.dominated()
+            {
+                let mentioned = (0..self.p.sizes.len())
+                    .map(|s| self.mentioned.count(s))
+                    .sum();
+                let open_values = self.val.iter().filter(|&&x| x != NONE).sum();
+                alive.push((
+                    v,
+                    Stratum {
+                        assigned: self.assigned as u32,
+                        mentioned,
+                        open_values,
+                    },
+                ));
+            }
+            self.undo_to(mark);
+        }
+        self.choices.truncate(frame);
+        Some(Expansion { next, cell, alive })
     }
 
     /// The decision paths to every open node `depth` decisions below this one (and to complete

@@ -10,6 +10,7 @@ use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::{
     atomic_file, classes_at_least,
+    estimate::Mode,
     finder::FinderError,
     planned_tuples, sizes_label,
     sweep::{self, Job, JobResult, Shard},
@@ -64,8 +65,18 @@ struct RunArgs {
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pieces: Option<u64>,
     /// Directory for the result files (created if missing).
-    #[arg(long, value_name = "DIR", required = true)]
+    #[arg(long, value_name = "DIR", required_unless_present = "estimate")]
     out: Option<PathBuf>,
+    /// Do not count: predict each count's CPU time, classes and memory (and each piece's, with
+    /// --pieces) from stratified samples of the native finder's search tree (Knuth's estimator,
+    /// as Chen refined it), in seconds where the count takes minutes or hours. A prediction,
+    /// never a count.
+    #[arg(long, conflicts_with_all = ["shard", "slurm", "retry_inexact"])]
+    estimate: bool,
+    /// Stratified samples an --estimate takes per count (at least two per path of the split):
+    /// more give a steadier prediction and take longer.
+    #[arg(long, value_name = "N", default_value_t = 1000, requires = "estimate", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    samples: u64,
     /// Run only shard K of N: jobs whose index in the deterministic job list is K-1 modulo N.
     #[arg(long, value_name = "K/N", conflicts_with = "slurm")]
     shard: Option<Shard>,
@@ -135,7 +146,6 @@ fn collect_theories(args: &RunArgs) -> anyhow::Result<Vec<Theory>> {
 }
 
 fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
-    let out = a.out.clone().expect("clap requires --out");
     let (min, max) = match a.size {
         Some(n) => (n, n),
         None => (
@@ -144,6 +154,13 @@ fn sweep(a: RunArgs, json: bool) -> anyhow::Result<Outcome> {
         ),
     };
     super::check_size_range(min, max)?;
+    if a.estimate {
+        return estimate(&a, min, max, json);
+    }
+    let out = a
+        .out
+        .clone()
+        .expect("clap requires --out without --estimate");
     anyhow::ensure!(
         a.pieces.is_none() || sweep::splits(a.engine.engine),
         "--pieces: only the native engine splits a count (use --engine native or auto)"
@@ -386,6 +403,95 @@ impl Running {
             }
             std::thread::sleep(Duration::from_millis(200));
         }
+    }
+}
+
+/// `sweep --estimate`: each count's predicted cost, printed and never stored as a result.
+fn estimate(a: &RunArgs, min: u32, max: u32, json: bool) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        sweep::splits(a.engine.engine),
+        "--estimate: it predicts the native finder's count (use --engine native or auto)"
+    );
+    let theories = collect_theories(a)?;
+    let budget = a.budget.budget();
+    let mode = a.pieces.map_or(Mode::Whole, |p| Mode::Pieces(p as usize));
+    let mut rows = Vec::new();
+    let mut answers = Vec::new();
+    let mut cut_short = false;
+    for t in &theories {
+        let tuples = planned_tuples(t.sig.sorts.len(), min, max)
+            .map_err(|e| anyhow::anyhow!("theory {}: {e}", t.name))?;
+        for sizes in tuples {
+            if crate::interrupt::requested() {
+                break;
+            }
+            let Some(e) =
+                birkhoff_checker::estimate::estimate(t, &sizes, &budget, mode, a.samples)?
+            else {
+                cut_short = true;
+                eprintln!(
+                    "{} at size {}: no estimate within the budget",
+                    t.name,
+                    sizes_label(&sizes)
+                );
+                continue;
+            };
+            let largest = e
+                .pieces
+                .iter()
+                .max_by(|x, y| x.cpu_seconds.total_cmp(&y.cpu_seconds));
+            rows.push(vec![
+                t.name.clone(),
+                sizes_label(&sizes),
+                a.pieces.map_or("1".into(), |p| p.to_string()),
+                scientific(e.classes.round() as u128),
+                duration_text(e.cpu_seconds),
+                largest.map_or("-".into(), |p| {
+                    format!("{} (piece {})", duration_text(p.cpu_seconds), p.index)
+                }),
+                birkhoff_checker::memory_text(e.memory_bytes),
+                format!("{:.1}", e.elapsed.as_secs_f64()),
+            ]);
+            answers.push(serde_json::json!({ "theory": t.name, "estimate": e }));
+        }
+    }
+    if json {
+        print_json(&serde_json::Value::Array(answers));
+    } else {
+        print!(
+            "{}",
+            table(
+                &[
+                    "theory",
+                    "n",
+                    "pieces",
+                    "classes",
+                    "CPU",
+                    "largest piece",
+                    "memory",
+                    "estimate s"
+                ],
+                &rows
+            )
+        );
+        eprintln!("predictions from stratified samples of the native finder's search on this machine (CPU time summed over threads and pieces; memory of one run); not counts");
+    }
+    Ok(if crate::interrupt::requested() {
+        Outcome::Interrupted
+    } else if cut_short {
+        Outcome::Negative
+    } else {
+        Outcome::Done
+    })
+}
+
+/// `42 s`, `3.5 min`, `1.6 h`, `2.1 days`: a predicted duration at the precision it has.
+fn duration_text(seconds: f64) -> String {
+    match seconds {
+        s if s < 100.0 => format!("{s:.2} s"),
+        s if s < 6000.0 => format!("{:.1} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
     }
 }
 

@@ -433,3 +433,81 @@ fn a_second_sweep_of_a_shard_into_one_directory_is_refused_and_names_the_holder(
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!live.exists());
 }
+
+/// `sweep --estimate` predicts instead of counting: every piece in `--json`, their classes
+/// adding up to the count (exact here, where the samples walk the whole tree of each piece:
+/// 109 loops of order 6), a table by default, and no result file written anywhere. Its flags
+/// are checked by name.
+#[test]
+fn an_estimate_predicts_each_piece_and_counts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = birkhoff_in(
+        dir.path(),
+        &[
+            "--json",
+            "sweep",
+            "loop",
+            "--size",
+            "6",
+            "--pieces",
+            "4",
+            "--estimate",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let e = &v[0]["estimate"];
+    assert_eq!(v[0]["theory"], "Loop");
+    let pieces = e["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), 4);
+    let classes: f64 = pieces.iter().map(|p| p["classes"].as_f64().unwrap()).sum();
+    assert_eq!(classes.round(), 109.0, "{e}");
+    assert!(e["cpu_seconds"].as_f64().unwrap() > 0.0 && e["memory_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let o = birkhoff_in(
+        dir.path(),
+        &["sweep", "quasigroup", "--size", "5", "--estimate"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert!(
+        table.starts_with("theory") && table.contains("Quasigroup"),
+        "{table}"
+    );
+    assert!(stderr(&o).contains("not counts"), "{}", stderr(&o));
+    // The engine it predicts, and a flag that needs it.
+    let o = birkhoff(&[
+        "sweep",
+        "loop",
+        "--size",
+        "6",
+        "--estimate",
+        "--engine",
+        "sat",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--estimate"), "{}", stderr(&o));
+    let o = birkhoff(&[
+        "sweep",
+        "loop",
+        "--size",
+        "6",
+        "--samples",
+        "10",
+        "--out",
+        s(&dir.path().join("x")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--estimate"), "{}", stderr(&o));
+}
+
+/// `birkhoff ARGS` run in `dir`.
+fn birkhoff_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut c = super::birkhoff_command();
+    c.current_dir(dir).args(args);
+    c.output().unwrap()
+}

@@ -9,6 +9,7 @@ mod common;
 mod completion;
 mod conjecture;
 mod engines_agree;
+mod estimate;
 mod etp;
 mod external;
 mod ground_truth;
