@@ -34,8 +34,11 @@ pub struct Args {
     /// in Birkhoff's format (as `birkhoff import` writes a LADR file's goal).
     #[arg(value_name = "GOAL")]
     goal: Option<String>,
-    /// Largest countermodel size searched (per sort).
-    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Largest countermodel size searched (per sort). Sizes grow 1, 2, 3, ... while the time
+    /// lasts (the smallest countermodels of some false statements have 7 to 12 elements: a
+    /// nonassociative Moufang loop, 12), so this is only a bound to set when larger ones are not
+    /// wanted.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_size: u32,
     /// Time for the whole attempt, in seconds.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse_seconds)]

@@ -314,6 +314,35 @@ fn prove_answers_with_a_certificate_or_a_countermodel() {
     assert!(stderr(&o).contains("undeclared function symbol `f`"));
 }
 
+/// `prove` looks for countermodels size after size while its time lasts, not only up to a fixed
+/// size: the smallest nonassociative Moufang loops have 12 elements, and "Moufang loops are
+/// associative" is disproved by one, checked by the evaluator. `--max-size` bounds the sizes
+/// when asked: below 12 the statement stays unknown (exit 1).
+#[test]
+fn prove_grows_countermodels_past_small_sizes_and_max_size_bounds_them() {
+    let v = json(&[
+        "prove",
+        "moufang_loop",
+        "(x * y) * z = x * (y * z)",
+        "--timeout",
+        "20",
+    ]);
+    assert_eq!(v["verdict"], "disproved", "{v}");
+    assert_eq!(v["model"]["sizes"]["U"], 12, "{v}");
+    assert_eq!(v["checked_by_evaluator"], true);
+    let o = birkhoff(&[
+        "prove",
+        "moufang_loop",
+        "(x * y) * z = x * (y * z)",
+        "--max-size",
+        "11",
+        "--timeout",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("unknown"), "{}", stdout(&o));
+}
+
 const EXPONENT_TWO: &str = "theory Exp2\nfunc * : 2\nfunc inv : 1\nconst e\naxiom assoc: (x * y) * z = x * (y * z)\naxiom left_identity: e * x = x\naxiom right_identity: x * e = x\naxiom left_inverse: inv(x) * x = e\naxiom right_inverse: x * inv(x) = e\naxiom exponent_two: x * x = e\n";
 
 #[test]
