@@ -225,9 +225,9 @@ fn serves_until_ctrl_c(dir: &Path, args: &[String]) {
     );
 }
 
-/// The cluster example without a cluster: the script is written (with a note that the CPUs were
-/// not checked, sinfo being absent) and merge names every shard missing (exit 1). Its `export`
-/// names the configuration `scripts/slurm-local.sh` writes.
+/// The cluster example without a cluster: the estimate predicts every piece, the script is
+/// written (with a note that the CPUs were not checked, sinfo being absent) and merge names every
+/// shard missing (exit 1). Its `export` names the configuration `scripts/slurm-local.sh` writes.
 #[test]
 fn the_readme_cluster_commands_work_as_shown() {
     let dir = tempfile::tempdir().unwrap();
@@ -244,30 +244,43 @@ fn the_readme_cluster_commands_work_as_shown() {
         "{lines:?}"
     );
     let commands = commands_after("## On a cluster (Slurm)");
-    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert_eq!(commands.len(), 3, "{commands:?}");
     let o = run(dir.path(), &commands[0]);
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        out.starts_with("theory") && out.contains("Loop") && out.contains(" 256 "),
+        "{out}"
+    );
+    assert!(err.contains("not counts"), "{err}");
+    let o = run(dir.path(), &commands[1]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         err.contains("--slurm-cpus 1 was not checked against the cluster: sinfo is not on PATH"),
         "{err}"
     );
-    let script = std::fs::read_to_string(dir.path().join("loops-7.sh")).unwrap();
+    let script = std::fs::read_to_string(dir.path().join("loops-8.sh")).unwrap();
     assert!(
-        script.contains("#SBATCH --array=1-16") && script.contains("/16\""),
+        script.contains("#SBATCH --array=1-256") && script.contains("/256\""),
         "{script}"
     );
-    let o = run(dir.path(), &commands[1]);
+    let o = run(dir.path(), &commands[2]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("shards 1-16 of 16: no results"), "{err}");
+    assert!(err.contains("shards 1-256 of 256: no results"), "{err}");
 }
 
 /// The cluster example as written, on the local Slurm that CI starts (`scripts/slurm-local.sh`,
 /// in a directory and on ports of its own; the README's `export` points at it): the script is
-/// written after sinfo's check, sbatch runs it, and the merged table is a local run's. A request
-/// for more CPUs than the node has is refused before anything is written. Skipped where Slurm
-/// cannot run, unless `BIRKHOFF_REQUIRE_SLURM=1`.
+/// written after sinfo's check and sbatch runs it. The whole array takes two hours on two
+/// CPUs, so its first two tasks are run (`sbatch --array=1-2`, as the README says to resubmit a
+/// task), and merge sums them as a local run of the same two pieces does, naming the 254 shards
+/// missing (exit 1). A request for more CPUs than the node has is refused before anything is
+/// written. Skipped where Slurm cannot run, unless `BIRKHOFF_REQUIRE_SLURM=1`.
 #[test]
 fn the_readme_cluster_example_runs_on_a_local_slurm_and_merges_to_a_local_run() {
     if !crate::slurm::slurm_available() {
@@ -290,7 +303,7 @@ fn the_readme_cluster_example_runs_on_a_local_slurm_and_merges_to_a_local_run() 
     };
 
     // More CPUs than the node has: refused, naming the flag; nothing written.
-    let greedy: Vec<String> = commands[0]
+    let greedy: Vec<String> = commands[1]
         .iter()
         .map(|w| {
             if w == "1" {
@@ -307,28 +320,36 @@ fn the_readme_cluster_example_runs_on_a_local_slurm_and_merges_to_a_local_run() 
             && err.contains("Reason=PartitionConfig"),
         "{err}"
     );
-    assert!(!dir.join("loops-7.sh").exists());
+    assert!(!dir.join("loops-8.sh").exists());
 
-    let (o, err) = with_cluster(&commands[0]);
+    let (o, err) = with_cluster(&commands[1]);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("not checked"), "{err}");
     let sbatch = block_after("## On a cluster (Slurm)")
         .lines()
         .find(|l| l.starts_with("sbatch "))
         .expect("the example submits with sbatch");
-    let submitted = cluster.run_in(&dir, "sbatch", &words(sbatch)[1..]);
+    let mut args = vec!["--array=1-2".to_string()];
+    args.extend(words(sbatch).into_iter().skip(1));
+    let submitted = cluster.run_in(&dir, "sbatch", &args);
     let job = submitted
         .split_whitespace()
         .last()
         .expect("sbatch names the job")
         .to_string();
-    let states = cluster.wait(&job, 16);
+    let states = cluster.wait(&job, 2);
     assert!(states.iter().all(|(_, s)| s == "COMPLETED"), "{states:?}");
 
-    let (o, err) = with_cluster(&commands[1]);
-    assert_eq!(o.status.code(), Some(0), "{err}");
-    let local = ["sweep", "loop", "--size", "7", "--out", "local"].map(String::from);
-    assert_eq!(with_cluster(&local).0.status.code(), Some(0));
+    let (o, err) = with_cluster(&commands[2]);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("shards 3-256 of 256: no results"), "{err}");
+    for shard in ["1/256", "2/256"] {
+        let local = [
+            "sweep", "loop", "--size", "8", "--pieces", "256", "--shard", shard, "--out", "local",
+        ]
+        .map(String::from);
+        assert_eq!(with_cluster(&local).0.status.code(), Some(0));
+    }
     let merge_local = ["sweep", "merge", "local"].map(String::from);
     let counts = |tsv: &[u8]| {
         String::from_utf8_lossy(tsv)
@@ -336,13 +357,13 @@ fn the_readme_cluster_example_runs_on_a_local_slurm_and_merges_to_a_local_run() 
             .map(|l| l.rsplit_once('\t').unwrap().0.to_string())
             .collect::<Vec<_>>()
     };
-    let merged = std::fs::read(dir.join("loops-7-table.tsv")).unwrap();
+    let merged = std::fs::read(dir.join("loops-8-table.tsv")).unwrap();
     assert_eq!(
         counts(&merged),
         counts(&with_cluster(&merge_local).0.stdout)
     );
     assert!(
-        String::from_utf8_lossy(&merged).contains("\t7\t23746\texact\t118594560\texact\t"),
+        String::from_utf8_lossy(&merged).contains("\t8\t381189\tat_least\t15369334080\tat_least\t"),
         "{}",
         String::from_utf8_lossy(&merged)
     );
