@@ -7,7 +7,7 @@
 //! but a skewed one where lex-leader pruning kills most paths early and a rare few carry the
 //! mean (semigroups of order 7: thousands of descents found a sixth of the classes).
 //! Chen's stratified sampling (1992, "Heuristic search as evidential reasoning") keeps one node
-//! of each [`Stratum`] per level instead of one node, carrying the weight of every node of that
+//! of each stratum per level instead of one node, carrying the weight of every node of that
 //! stratum: still unbiased, and steady where nodes alike in the stratifier have subtrees alike
 //! in size. The stratum is what predicts the size of a subtree here: the cells assigned after
 //! propagation, the elements mentioned (the least-number heuristic), and the sum of the values
