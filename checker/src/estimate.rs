@@ -236,6 +236,7 @@ pub fn estimate(
             if children.len() <= 1 {
                 next.push(path.clone());
                 next_means.push(Some(*m));
+                next_owner.push(*o);
             } else {
                 for c in children {
                     fresh.push(next.len());
@@ -243,9 +244,7 @@ pub fn estimate(
                     next_means.push(None);
                     next_owner.push(*o);
                 }
-                continue;
             }
-            next_owner.push(*o);
         }
         let fresh_paths: Vec<Vec<(usize, u32)>> = fresh.iter().map(|&i| next[i].clone()).collect();
         let Some(found) = first_round(&fresh_paths, round)? else {
@@ -283,7 +282,9 @@ pub fn estimate(
         // average both rounds, weighted by their samples.
         for (i, s) in second.into_iter().enumerate() {
             if let Some(s) = s {
-                means[i] = combine(means[i], FIRST_ROUND as f64, s, more[i] as f64);
+                let (a, b) = (FIRST_ROUND as f64, more[i] as f64);
+                means[i] = weighted(means[i], a / (a + b));
+                means[i] += weighted(s, b / (a + b));
             }
         }
     }
@@ -462,17 +463,5 @@ fn weighted(p: Tally, w: f64) -> Tally {
         leaves: p.leaves * w,
         counted: p.counted * w,
         merged: p.merged,
-    }
-}
-
-/// Two means of `a` and `b` samples, as one.
-fn combine(x: Tally, a: f64, y: Tally, b: f64) -> Tally {
-    let w = |u: f64, v: f64| (u * a + v * b) / (a + b);
-    Tally {
-        nodes: w(x.nodes, y.nodes),
-        seconds: w(x.seconds, y.seconds),
-        leaves: w(x.leaves, y.leaves),
-        counted: w(x.counted, y.counted),
-        merged: x.merged || y.merged,
     }
 }

@@ -50,16 +50,17 @@ pub struct Expansion {
 }
 
 /// A coarse description of a node, for stratified sampling of the search tree: nodes alike in it
-/// tend to have subtrees alike in size. After propagation, how many cells are assigned and how
-/// many elements are mentioned (the fewer, the more the least-number heuristic prunes below).
+/// tend to have subtrees alike in size. After propagation: how many cells are assigned, how many
+/// elements are mentioned (the fewer, the more the least-number heuristic prunes below), and the
+/// sum of the values assigned (lex-leader pruning crowds the models where it stays small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Stratum {
     /// Cells assigned, by decisions or propagation.
     pub assigned: u32,
     /// Elements some assigned cell mentions, over all sorts.
     pub mentioned: u32,
-    /// Values left in the domains of the open cells: the freedom below.
-    pub open_values: u32,
+    /// The sum of the values of the assigned cells.
+    pub value_sum: u32,
 }
 
 /// What the caller wants after a model or a budget check.
@@ -800,13 +801,13 @@ impl<'p> Search<'p> {
                 let mentioned = (0..self.p.sizes.len())
                     .map(|s| self.mentioned.count(s))
                     .sum();
-                let open_values = self.val.iter().filter(|&&x| x != NONE).sum();
+                let value_sum = self.val.iter().filter(|&&x| x != NONE).sum();
                 alive.push((
                     v,
                     Stratum {
                         assigned: self.assigned as u32,
                         mentioned,
-                        open_values,
+                        value_sum,
                     },
                 ));
             }
