@@ -5,7 +5,8 @@
 //!   grounded axioms, shared term nodes, static least-number symmetry breaking), with the
 //!   cancellation clauses of `crate::implied` beside the axioms, and the [`onto`] clauses of
 //!   axioms that make a map of finite sets one-to-one.
-//! * [`first`] asks first for models with a prescribed automorphism ([`automorphism`]), then,
+//! * [`first`] searches with [`divisions`] added as defined symbols where a sort is no symbol's
+//!   values, asks first for models with a prescribed automorphism ([`automorphism`]), then,
 //!   with the least-number constraints on, for any model; [`enumerate`] blocks each model's
 //!   table assignment (for small sizes the whole orbit of a new class) and removes isomorphic
 //!   copies with `crate::iso` canonical forms, as the Z3 engine does; the labeled count is
@@ -16,6 +17,7 @@
 //!   and the encoding asks it too, so `--timeout` holds while the clauses are built.
 
 pub mod automorphism;
+pub mod divisions;
 pub mod encode;
 pub mod onto;
 
@@ -334,13 +336,15 @@ pub fn first_until(
 ) -> Result<(FirstModel, u64, Duration), FinderError> {
     let start = Instant::now();
     let stop = Stop::new(budget, settled);
-    let mut sat = match build(t, sizes, Symmetry::Switched, &stop)? {
+    let extended = divisions::extend(t, &divisions::cancellations(t), sizes);
+    let searched = extended.as_ref().unwrap_or(t);
+    let mut sat = match build(searched, sizes, Symmetry::Switched, &stop)? {
         Built::Ready(sat) => sat,
         Built::Stopped => return Ok((FirstModel::Unknown, 0, start.elapsed())),
     };
     let outcome = match sat.first_model(sizes, &stop) {
         Some(true) => {
-            let m = sat.model();
+            let m = divisions::restrict(sat.model(), t);
             verify(t, &m)?;
             FirstModel::Found { model: m }
         }
