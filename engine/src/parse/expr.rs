@@ -268,6 +268,11 @@ impl Parser<'_> {
         loop {
             let t = self.peek()?;
             let Tok::Ident(name) = &t.tok else { break };
+            // In LADR a quantifier binds one variable: `exists x exists y x * y != y * x` is two
+            // quantifiers and an equation, and `all x y (F)` applies `y` (Prover9 reads both so).
+            if self.mode.ladr_vars && !ids.is_empty() {
+                break;
+            }
             let after = self.peek2()?;
             // `all x (F)`: a name before `(` is a binder if it is the first or looks like a variable;
             // otherwise it is a function or relation applied at the start of the body (`all x P(x)`).

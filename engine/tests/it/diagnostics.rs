@@ -203,6 +203,15 @@ fn ladr_postfix_prime_and_minus_read_as_ladr_reads_them() {
     )
     .unwrap();
     assert_eq!(t.sig.funcs.len(), 2, "{}", t.to_text());
+    // One variable per LADR quantifier, and the body needs no brackets, as Prover9 reads it.
+    let t = Theory::parse_any(
+        "formulas(assumptions).\n  exists x exists y x*y != y*x.\n  all x all y all z x*(y*z) = (x*y)*z.\nend_of_list.\n",
+        "t.in",
+    )
+    .unwrap();
+    let text = t.to_text();
+    assert!(text.contains("exists x y. x * y != y * x"), "{text}");
+    assert_eq!(t.axioms[1].vars.len(), 3, "{text}");
     // Birkhoff's own format keeps primes in variable names: `x'` and `x` are two variables.
     let t = Theory::parse_any("theory T\nfunc * : 2\naxiom a: x' * x = x\n", "t.bk").unwrap();
     assert_eq!(t.axioms[0].vars.len(), 2);
