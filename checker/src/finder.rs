@@ -777,7 +777,9 @@ fn merge(
 /// to exhaust. Both searches are sound and complete; the first to decide wins and stops the
 /// other, so the answer (model or none) never depends on the race, though which model is shown
 /// may. Witnesses are dropped from the model before it is checked against `t` itself. On a
-/// single thread the searches take turns instead (`by_turns`).
+/// single thread the searches take turns instead (`by_turns`). Constants that occur only in
+/// ground axioms are first turned back into an existential (`skolem::unskolemize`), so that a
+/// theory written with named witnesses gets both searches too.
 pub fn first(
     t: &Theory,
     sizes: &[u32],
@@ -807,6 +809,20 @@ fn first_on(
     opts: Options,
     this_thread_only: bool,
 ) -> Result<(FirstModel, u64, Duration), FinderError> {
+    if let Some(u) = skolem::unskolemize(t) {
+        let (outcome, nodes, elapsed) = first_on(&u.theory, sizes, budget, opts, this_thread_only)?;
+        let outcome = match outcome {
+            FirstModel::Found { model } => {
+                let model = u
+                    .restore(model)
+                    .expect("a model of the existential has witnesses (checked by first_on)");
+                verify(t, &model)?;
+                FirstModel::Found { model }
+            }
+            other => other,
+        };
+        return Ok((outcome, nodes, elapsed));
+    }
     let start = Instant::now();
     let meter = Meter::new(budget);
     let stop = || meter.out_of_time();

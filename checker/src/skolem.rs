@@ -9,11 +9,22 @@
 //!
 //! Counting is different: the new theory has more models (one per choice of witnesses), so
 //! spectra never use this.
+//!
+//! The way back, [`unskolemize`]: a constant that occurs only in ground axioms is a witness the
+//! user named, as Mace4 users write "some two elements do not commute" (`a * b != b * a`). Those
+//! axioms become one existential over the witnesses, `exists x y. x * y != y * x`, and the
+//! constants are left in no axiom. The two theories have models at the same sizes for the same
+//! reason as above, so `first` searches the existential form, which it races against its own
+//! Skolemization (the constants again), and [`Unskolemized::restore`] picks witnesses for a model
+//! found. Which search wins varies: a nonabelian group of order 64 with the constants alone was
+//! not found in 60 s, and with the existential, whose plain search finds the first group of its
+//! order and is done, in half a second.
 
-use birkhoff_engine::signature::{Fixity, FuncDecl};
-use birkhoff_engine::syntax::{Formula, Term, VarId};
-use birkhoff_engine::{FuncId, Theory};
+use birkhoff_engine::signature::{Fixity, FuncDecl, Signature};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
+use birkhoff_engine::{eval, FuncId, Structure, Theory};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The theory with every leading existential quantifier of every axiom (after its universal
 /// prefix) replaced by new Skolem functions, appended after the theory's own functions.
@@ -73,6 +84,133 @@ pub fn skolemize(t: &Theory) -> Theory {
     out
 }
 
+/// A theory whose witness constants were turned back into an existential ([`unskolemize`]).
+pub struct Unskolemized {
+    /// The same signature; the ground axioms that name witnesses replaced by one existential
+    /// axiom over them, so that the witnesses occur in no axiom.
+    pub theory: Theory,
+    /// The witness constants.
+    witnesses: Vec<FuncId>,
+    /// The ground axioms replaced, which the witnesses' values must satisfy.
+    ground: Vec<Arc<Axiom>>,
+    sig: Arc<Signature>,
+}
+
+/// `t` with its witness constants, those that occur in ground axioms only, turned back into an
+/// existential (module doc); `None` when it has none.
+pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
+    let witnesses: Vec<FuncId> = (0..t.sig.funcs.len())
+        .map(|f| FuncId(f as u32))
+        .filter(|&c| t.sig.funcs[c.0 as usize].args.is_empty())
+        .filter(|&c| {
+            let mut mentioning = t.axioms.iter().filter(|a| a.formula.mentions_func(c));
+            let first = mentioning.next();
+            first.is_some()
+                && first
+                    .into_iter()
+                    .chain(mentioning)
+                    .all(|a| a.vars.is_empty())
+        })
+        .collect();
+    if witnesses.is_empty() {
+        return None;
+    }
+    let (ground, mut axioms): (Vec<Arc<Axiom>>, Vec<Arc<Axiom>>) = t
+        .axioms
+        .iter()
+        .cloned()
+        .partition(|a| witnesses.iter().any(|&c| a.formula.mentions_func(c)));
+    let as_variable: HashMap<FuncId, Term> = witnesses
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (c, Term::Var(VarId(k as u32))))
+        .collect();
+    let body = ground
+        .iter()
+        .map(|a| {
+            a.formula
+                .map_terms(&mut |term| constants_to_vars(term, &as_variable))
+        })
+        .reduce(|l, r| Formula::And(Box::new(l), Box::new(r)))
+        .expect("every witness occurs in some axiom");
+    axioms.push(Arc::new(Axiom {
+        name: ground
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>()
+            .join("_"),
+        formula: Formula::Exists(
+            (0..witnesses.len()).map(|k| VarId(k as u32)).collect(),
+            Box::new(body),
+        ),
+        vars: witnesses
+            .iter()
+            .map(|&c| VarDecl {
+                name: t.sig.funcs[c.0 as usize].name.clone(),
+                sort: t.sig.funcs[c.0 as usize].result,
+            })
+            .collect(),
+        origin: None,
+    }));
+    Some(Unskolemized {
+        theory: Theory {
+            axioms,
+            ..t.clone()
+        },
+        witnesses,
+        ground,
+        sig: t.sig.clone(),
+    })
+}
+
+impl Unskolemized {
+    /// A model of [`Unskolemized::theory`] as a model of the theory it came from: the witnesses
+    /// take the first values (in lexicographic order) that satisfy the ground axioms replaced.
+    /// `None` when there are none, which a model of the existential never lacks.
+    pub fn restore(&self, mut model: Structure) -> Option<Structure> {
+        let sizes: Vec<u32> = self
+            .witnesses
+            .iter()
+            .map(|c| model.sizes[self.sig.funcs[c.0 as usize].result.0 as usize])
+            .collect();
+        let mut values = vec![0u32; sizes.len()];
+        loop {
+            for (c, v) in self.witnesses.iter().zip(&values) {
+                model.funcs[c.0 as usize][0] = *v;
+            }
+            if self
+                .ground
+                .iter()
+                .all(|a| eval::holds(&self.sig, &model, a))
+            {
+                return Some(model);
+            }
+            // The next tuple of values, the last witness fastest.
+            let mut k = values.len();
+            loop {
+                if k == 0 {
+                    return None;
+                }
+                k -= 1;
+                values[k] += 1;
+                if values[k] < sizes[k] {
+                    break;
+                }
+                values[k] = 0;
+            }
+        }
+    }
+}
+
+/// `t` with each constant of `w` replaced by its variable.
+fn constants_to_vars(t: &Term, w: &HashMap<FuncId, Term>) -> Term {
+    match t {
+        Term::Var(_) => t.clone(),
+        Term::App(f, args) if args.is_empty() => w.get(f).cloned().unwrap_or_else(|| t.clone()),
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| constants_to_vars(a, w)).collect()),
+    }
+}
+
 fn substitute_term(t: &Term, w: &HashMap<VarId, Term>) -> Term {
     match t {
         Term::Var(v) => w.get(v).cloned().unwrap_or(Term::Var(*v)),
@@ -109,4 +247,103 @@ fn binders_distinct(f: &Formula, free: Vec<VarId>) -> bool {
     }
     let mut seen = free;
     walk(f, &mut seen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nonabelian groups as Mace4 users write them: `e` is used by axioms with variables, so it
+    /// stays a constant; `a` and `b` occur only in the ground axiom and become its existential.
+    fn nonabelian() -> Theory {
+        Theory::parse_any(
+            "formulas(assumptions).\n(x*y)*z = x*(y*z).\ne*x = x.\nx'*x = e.\na*b != b*a.\nend_of_list.\n",
+            "g.in",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn only_constants_of_ground_axioms_are_witnesses() {
+        let t = nonabelian();
+        let u = unskolemize(&t).expect("a and b are witnesses");
+        let names: Vec<&str> = u
+            .witnesses
+            .iter()
+            .map(|c| t.sig.funcs[c.0 as usize].name.as_str())
+            .collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(u.theory.axioms.len(), t.axioms.len());
+        let last = u.theory.axioms.last().unwrap();
+        assert!(
+            matches!(&last.formula, Formula::Exists(vs, _) if vs.len() == 2),
+            "{:?}",
+            last.formula
+        );
+        let c =
+            |name: &str| FuncId(t.sig.funcs.iter().position(|d| d.name == name).unwrap() as u32);
+        assert!(u
+            .theory
+            .axioms
+            .iter()
+            .all(|a| !a.formula.mentions_func(c("a"))));
+        assert!(u
+            .theory
+            .axioms
+            .iter()
+            .any(|a| a.formula.mentions_func(c("e"))));
+        // Nothing left to undo the second time.
+        assert!(unskolemize(&u.theory).is_none());
+        assert!(unskolemize(&birkhoff_engine::seeds::load("group").unwrap()).is_none());
+    }
+
+    #[test]
+    fn restore_picks_witnesses_that_satisfy_the_ground_axioms() {
+        let t = nonabelian();
+        let u = unskolemize(&t).unwrap();
+        // S3 as permutations of {0, 1, 2}: 0 the identity, 1 and 2 the rotations, 3 to 5 the
+        // reflections; the first noncommuting pair in lexicographic order is (1, 3).
+        let perms: [[u32; 3]; 6] = [
+            [0, 1, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [0, 2, 1],
+            [2, 1, 0],
+            [1, 0, 2],
+        ];
+        let index = |p: [u32; 3]| perms.iter().position(|q| *q == p).unwrap() as u32;
+        let mut m = Structure::zeroed(&t.sig, &[6]);
+        let (mul, prime) = (
+            t.sig.funcs.iter().position(|d| d.name == "*").unwrap(),
+            t.sig.funcs.iter().position(|d| d.name == "prime").unwrap(),
+        );
+        for (i, p) in perms.iter().enumerate() {
+            for (j, q) in perms.iter().enumerate() {
+                // (p * q)(k) = p(q(k)).
+                m.funcs[mul][i * 6 + j] =
+                    index([p[q[0] as usize], p[q[1] as usize], p[q[2] as usize]]);
+            }
+            let mut inverse = [0u32; 3];
+            for k in 0..3 {
+                inverse[p[k] as usize] = k as u32;
+            }
+            m.funcs[prime][i] = index(inverse);
+        }
+        assert!(
+            eval::check(&u.theory, &m).is_ok(),
+            "S3 has noncommuting elements"
+        );
+        let r = u.restore(m.clone()).expect("witnesses exist");
+        assert!(eval::check(&t, &r).is_ok());
+        let (a, b) = (u.witnesses[0].0 as usize, u.witnesses[1].0 as usize);
+        assert_eq!((r.funcs[a][0], r.funcs[b][0]), (1, 3));
+        // In the cyclic group of order 6 no pair fails to commute: no witnesses.
+        for i in 0..6u32 {
+            for j in 0..6u32 {
+                m.funcs[mul][(i * 6 + j) as usize] = (i + j) % 6;
+            }
+            m.funcs[prime][i as usize] = (6 - i) % 6;
+        }
+        assert!(u.restore(m).is_none());
+    }
 }

@@ -90,6 +90,65 @@ proptest! {
     }
 }
 
+/// A ground formula over the constants `a` and `b` and the binary `*`.
+fn ground_formula() -> impl Strategy<Value = String> {
+    let term = prop::sample::select(vec![
+        "a",
+        "b",
+        "a * b",
+        "b * a",
+        "a * a",
+        "b * b",
+        "a * (a * b)",
+    ]);
+    let atom = (term.clone(), term, any::<bool>())
+        .prop_map(|(l, r, eq)| format!("{l} {} {r}", if eq { "=" } else { "!=" }));
+    atom.prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(l, r)| format!("({l} | {r})")),
+            (inner.clone(), inner.clone()).prop_map(|(l, r)| format!("({l} & {r})")),
+            inner.prop_map(|g| format!("~({g})")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+    /// Constants named only in ground axioms are searched for as an existential (the finder
+    /// turns them back into one, `skolem::unskolemize`) and restored afterwards: the answer is
+    /// brute force's, and a model shown gives the constants values that satisfy the axioms.
+    #[test]
+    fn named_witnesses_agree_with_brute_force(
+        law in prop::sample::select(vec![
+            "(x * y) * z = x * (y * z)", "x * y = y * x", "x * x = x", "x * (x * y) = y",
+            "x * y = x * z -> y = z", "exists y. x * y = x", "x * y = y * x -> x = y", "x = x",
+            // `a` used with variables too: not a witness, and `b` still one.
+            "a * x = x", "x * a = a * x",
+        ]),
+        ground in ground_formula(),
+        second in prop::option::of(ground_formula()),
+    ) {
+        let mut text = format!("theory W\nfunc * : 2\nconst a\nconst b\naxiom law: {law}\naxiom w: {ground}\n");
+        if let Some(g) = second {
+            text.push_str(&format!("axiom v: {g}\n"));
+        }
+        let t = Theory::parse(&text, "w.bk").unwrap_or_else(|e| panic!("does not parse:\n{text}\n{e}"));
+        for n in 1..=3 {
+            let exists = crate::common::all_structures(&t.sig, &[n])
+                .iter()
+                .any(|s| eval::check(&t, s).is_ok());
+            match first(&t, &[n], &Budget::default(), Options::default()).unwrap().0 {
+                FirstModel::Found { model } => {
+                    prop_assert!(exists, "found a model at {n} of\n{text}");
+                    prop_assert!(eval::check(&t, &model).is_ok());
+                }
+                FirstModel::None => prop_assert!(!exists, "none at {n} of\n{text}"),
+                FirstModel::Unknown => panic!("no budget was set"),
+            }
+        }
+    }
+}
+
 #[test]
 fn known_small_theories_against_brute_force() {
     let cases = [
