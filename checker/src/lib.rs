@@ -35,6 +35,7 @@ mod budget;
 mod implied;
 mod iso;
 mod lex;
+mod mirrors;
 mod patterns;
 mod problem;
 mod search;
