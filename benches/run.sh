@@ -3,7 +3,7 @@
 # searches on the release binary, each under /usr/bin/time -v for wall time and peak memory.
 #
 #   benches/run.sh [spectra|first|ground_truth|all]     (default: all)
-#   benches/run.sh side [named|first|NAME:THEORY:N ...]  (issue 24; not part of `all`)
+#   benches/run.sh side [named|mace4-style|first|NAME:THEORY:N ...]  (issues 24, 53; not in `all`)
 #
 # Caps (seconds): SPECTRUM_CAP (default 600, the issue's 10 minutes) per spectrum size,
 # FIRST_CAP (default 60) per first-model instance, GT_CAP (default 600) per ground-truth row of
@@ -18,7 +18,8 @@
 # MACE4_TARBALL=path/LADR-2009-11A.tar.gz (none is shipped), or taken as a binary, MACE4=path;
 # with neither it is skipped, and said so. One line per instance in $OUT/side.tsv: the instance,
 # then per tool its answer (found, none, unknown, or error) and wall seconds, and for the race
-# the engine that answered. `named` is the issue's list, `first` the 128 instances above.
+# the engine that answered. `named` is the issue's list, `mace4-style` issue 53's four instances
+# written as Mace4 users write them, `first` the 128 instances above.
 # SIDE_TOOLS (default "native sat auto cvc5 mace4") picks some of the five; the rest read "skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -79,7 +80,9 @@ side_by_side() {
         [ "$e" = auto ] && row="$row\t${engine:--}"
     done
     # cvc5: the bench's SMT-LIB file, written by `side` before the runs; it stops itself at the cap.
-    local smt="$OUT/side-smt2/$(basename "$theory" .bk)-$n.smt2"
+    local stem
+    stem=$(basename "$theory")
+    local smt="$OUT/side-smt2/${stem%.*}-$n.smt2"
     if side_tool cvc5 && command -v cvc5 >/dev/null && [ -f "$smt" ]; then
         measure "side-$name-$n-cvc5" "$SIDE_CAP" cvc5 --finite-model-find --tlimit=$((SIDE_CAP * 1000)) "$smt"
         case $(head -n 1 "$OUT/side-$name-$n-cvc5.out") in
@@ -89,10 +92,14 @@ side_by_side() {
     else
         row="$row\tskipped\t-"
     fi
-    # Mace4: what `export --to ladr` writes, at exactly this size, stopping at the first model.
-    # Its -t counts CPU seconds, so on a busy machine its wall time passes the cap.
+    # Mace4: what `export --to ladr` writes (a LADR file as it is), at exactly this size,
+    # stopping at the first model. Its -t counts CPU seconds, so on a busy machine its wall time
+    # passes the cap.
     if side_tool mace4 && [ -n "$MACE4" ]; then
-        "$BIN" export "$theory" --to ladr >"$OUT/side-$name-$n.in"
+        case $theory in
+            *.in) cp "$theory" "$OUT/side-$name-$n.in" ;;
+            *) "$BIN" export "$theory" --to ladr >"$OUT/side-$name-$n.in" ;;
+        esac
         measure "side-$name-$n-mace4" "$SIDE_CAP" "$MACE4" -n "$n" -N "$n" -m 1 -t "$SIDE_CAP" -f "$OUT/side-$name-$n.in"
         case $(grep -o 'exit ([a-z_]*)' "$OUT/side-$name-$n-mace4.out" | tail -n 1) in
             "exit (max_models)") answer=found ;; "exit (exhausted)") answer=none ;;
@@ -113,6 +120,14 @@ sols:$TH/sols.bk:8 sols:$TH/sols.bk:10 sols:$TH/sols.bk:12
 orthogonal_latin_squares:$TH/orthogonal_latin_squares.bk:6 orthogonal_latin_squares:$TH/orthogonal_latin_squares.bk:10
 nonabelian_group:$TH/nonabelian_group.bk:60 nonabelian_group:$TH/nonabelian_group.bk:64
 distributive_nonmedial:$TH/distributive_nonmedial_quasigroup.bk:81"
+
+# Issue 53's four instances as Mace4 users write them (benches/mace4-style/: cancellation laws,
+# one-sided group axioms, named witnesses), as NAME:THEORY:N.
+M4=benches/mace4-style
+MACE4_STYLE="orthogonal_latin_squares:$M4/orthogonal_latin_squares.in:6
+nonabelian_group:$M4/nonabelian_group.in:64
+distributive_nonmedial:$M4/distributive_nonmedial_quasigroup.in:27 distributive_nonmedial:$M4/distributive_nonmedial_quasigroup.in:81
+distributive_nonmedial_divisions:$M4/distributive_nonmedial_quasigroup_divisions.in:27 distributive_nonmedial_divisions:$M4/distributive_nonmedial_quasigroup_divisions.in:81"
 
 # Mace4: a binary given as MACE4, or one built from MACE4_TARBALL under target/ (once).
 mace4_binary() {
@@ -141,6 +156,7 @@ side() {
     local insts=() i name theory n
     case "${1:-named}" in
         named) insts=($NAMED) ;;
+        mace4-style) insts=($MACE4_STYLE) ;;
         first) COLLECTED=(); FIRST_MODE=collect first; insts=("${COLLECTED[@]}") ;;
         *) insts=("$@") ;;
     esac
@@ -207,5 +223,5 @@ case "${1:-all}" in
     ground_truth) ground_truth ;;
     side) shift; side "$@" ;;
     all) spectra; first; ground_truth ;;
-    *) echo "usage: benches/run.sh [spectra|first|ground_truth|all] | side [named|first|NAME:THEORY:N ...]" >&2; exit 2 ;;
+    *) echo "usage: benches/run.sh [spectra|first|ground_truth|all] | side [named|mace4-style|first|NAME:THEORY:N ...]" >&2; exit 2 ;;
 esac

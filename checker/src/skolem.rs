@@ -13,7 +13,7 @@
 //! The way back, [`unskolemize`]: a constant that occurs only in ground axioms is a witness the
 //! user named, as Mace4 users write "some two elements do not commute" (`a * b != b * a`). Those
 //! axioms become one existential over the witnesses, `exists x y. x * y != y * x`, and the
-//! constants are left in no axiom. The two theories have models at the same sizes for the same
+//! constants leave the signature. The two theories have models at the same sizes for the same
 //! reason as above, so `first` searches the existential form, which it races against its own
 //! Skolemization (the constants again), and [`Unskolemized::restore`] picks witnesses for a model
 //! found. Which search wins varies: a nonabelian group of order 64 with the constants alone was
@@ -86,11 +86,13 @@ pub fn skolemize(t: &Theory) -> Theory {
 
 /// A theory whose witness constants were turned back into an existential ([`unskolemize`]).
 pub struct Unskolemized {
-    /// The same signature; the ground axioms that name witnesses replaced by one existential
-    /// axiom over them, so that the witnesses occur in no axiom.
+    /// The theory without the witnesses: its ground axioms that name them replaced by one
+    /// existential axiom over them.
     pub theory: Theory,
-    /// The witness constants.
+    /// The witness constants, as symbols of the theory it came from.
     witnesses: Vec<FuncId>,
+    /// The other symbols, in order: symbol `i` of [`Unskolemized::theory`] is `kept[i]`.
+    kept: Vec<FuncId>,
     /// The ground axioms replaced, which the witnesses' values must satisfy.
     ground: Vec<Arc<Axiom>>,
     sig: Arc<Signature>,
@@ -115,11 +117,19 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
     if witnesses.is_empty() {
         return None;
     }
-    let (ground, mut axioms): (Vec<Arc<Axiom>>, Vec<Arc<Axiom>>) = t
+    let (ground, rest): (Vec<Arc<Axiom>>, Vec<Arc<Axiom>>) = t
         .axioms
         .iter()
         .cloned()
         .partition(|a| witnesses.iter().any(|&c| a.formula.mentions_func(c)));
+    // The witnesses leave the signature: a constant in no axiom would still be branched on by a
+    // search that exhausts its sizes, multiplying its tree by the constant's values.
+    let kept: Vec<FuncId> = (0..t.sig.funcs.len())
+        .map(|f| FuncId(f as u32))
+        .filter(|f| !witnesses.contains(f))
+        .collect();
+    let renumber =
+        |f: FuncId| FuncId(kept.iter().position(|&k| k == f).expect("a kept symbol") as u32);
     let as_variable: HashMap<FuncId, Term> = witnesses
         .iter()
         .enumerate()
@@ -133,7 +143,7 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
         })
         .reduce(|l, r| Formula::And(Box::new(l), Box::new(r)))
         .expect("every witness occurs in some axiom");
-    axioms.push(Arc::new(Axiom {
+    let existential = Axiom {
         name: ground
             .iter()
             .map(|a| a.name.as_str())
@@ -151,13 +161,24 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
             })
             .collect(),
         origin: None,
-    }));
+    };
+    let app = |f: FuncId, args: Vec<Term>| Term::App(renumber(f), args);
+    let rel = |r, args| Formula::Rel(r, args);
+    let mut axioms: Vec<Arc<Axiom>> = rest.iter().map(|a| a.map_symbols(&app, &rel)).collect();
+    axioms.push(Arc::new(existential).map_symbols(&app, &rel));
+    let mut sig = (*t.sig).clone();
+    sig.funcs = kept
+        .iter()
+        .map(|f| t.sig.funcs[f.0 as usize].clone())
+        .collect();
     Some(Unskolemized {
         theory: Theory {
+            sig: Arc::new(sig),
             axioms,
             ..t.clone()
         },
         witnesses,
+        kept,
         ground,
         sig: t.sig.clone(),
     })
@@ -167,7 +188,12 @@ impl Unskolemized {
     /// A model of [`Unskolemized::theory`] as a model of the theory it came from: the witnesses
     /// take the first values (in lexicographic order) that satisfy the ground axioms replaced.
     /// `None` when there are none, which a model of the existential never lacks.
-    pub fn restore(&self, mut model: Structure) -> Option<Structure> {
+    pub fn restore(&self, found: Structure) -> Option<Structure> {
+        let mut model = Structure::zeroed(&self.sig, &found.sizes);
+        model.rels = found.rels;
+        for (table, &f) in found.funcs.into_iter().zip(&self.kept) {
+            model.funcs[f.0 as usize] = table;
+        }
         let sizes: Vec<u32> = self
             .witnesses
             .iter()
@@ -280,18 +306,12 @@ mod tests {
             "{:?}",
             last.formula
         );
-        let c =
-            |name: &str| FuncId(t.sig.funcs.iter().position(|d| d.name == name).unwrap() as u32);
-        assert!(u
-            .theory
-            .axioms
-            .iter()
-            .all(|a| !a.formula.mentions_func(c("a"))));
-        assert!(u
-            .theory
-            .axioms
-            .iter()
-            .any(|a| a.formula.mentions_func(c("e"))));
+        let names: Vec<&str> = u.theory.sig.funcs.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["*", "e", "prime"]);
+        // The axioms name the symbols by their new numbers: the theory prints and reads back.
+        let text = u.theory.to_text();
+        assert!(text.contains("exists a b. a * b != b * a"), "{text}");
+        Theory::parse(&text, "u.bk").unwrap();
         // Nothing left to undo the second time.
         assert!(unskolemize(&u.theory).is_none());
         assert!(unskolemize(&birkhoff_engine::seeds::load("group").unwrap()).is_none());
@@ -312,10 +332,20 @@ mod tests {
             [1, 0, 2],
         ];
         let index = |p: [u32; 3]| perms.iter().position(|q| *q == p).unwrap() as u32;
-        let mut m = Structure::zeroed(&t.sig, &[6]);
+        let mut m = Structure::zeroed(&u.theory.sig, &[6]);
         let (mul, prime) = (
-            t.sig.funcs.iter().position(|d| d.name == "*").unwrap(),
-            t.sig.funcs.iter().position(|d| d.name == "prime").unwrap(),
+            u.theory
+                .sig
+                .funcs
+                .iter()
+                .position(|d| d.name == "*")
+                .unwrap(),
+            u.theory
+                .sig
+                .funcs
+                .iter()
+                .position(|d| d.name == "prime")
+                .unwrap(),
         );
         for (i, p) in perms.iter().enumerate() {
             for (j, q) in perms.iter().enumerate() {
