@@ -189,7 +189,7 @@ fn build(t: &Theory, sizes: &[u32], symmetry: Symmetry, stop: &Stop) -> Result<B
 
 fn too_large(t: &Theory, sizes: &[u32], needed: &str) -> FinderError {
     FinderError::Encoding(format!(
-        "the SAT encoding of {} at size {} needs {needed} literals, past the limit of {LITERAL_LIMIT}; this size is beyond every engine here",
+        "the SAT encoding of {} at size {} needs {needed} literals, past the SAT engine's limit of {LITERAL_LIMIT}",
         t.name,
         crate::spectrum::sizes_label(sizes)
     ))
