@@ -801,6 +801,13 @@ pub fn first_on_this_thread(
     first_on(t, sizes, budget, opts, true)
 }
 
+/// The most tuples of values that named witnesses may have for their constants to be searched as
+/// an existential (`skolem::unskolemize`): as many as that existential has ground instances, and
+/// as many as finding the witnesses of a model may try. Four witnesses of order 81 (43 million,
+/// the distributive nonmedial quasigroup) pass; ten pairwise distinct constants of order 10
+/// (10¹⁰) took 43 s to restore, and are searched as written.
+const MOST_WITNESS_TUPLES: u128 = 50_000_000;
+
 /// [`first`], on this thread alone when `this_thread_only` or when rayon has one thread.
 fn first_on(
     t: &Theory,
@@ -809,7 +816,9 @@ fn first_on(
     opts: Options,
     this_thread_only: bool,
 ) -> Result<(FirstModel, u64, Duration), FinderError> {
-    if let Some(u) = skolem::unskolemize(t) {
+    if let Some(u) =
+        skolem::unskolemize(t).filter(|u| u.witness_tuples(sizes) <= MOST_WITNESS_TUPLES)
+    {
         let (outcome, nodes, elapsed) = first_on(&u.theory, sizes, budget, opts, this_thread_only)?;
         let outcome = match outcome {
             FirstModel::Found { model } => {

@@ -20,7 +20,8 @@
 //! not found in 60 s, and with the existential, whose plain search finds the first group of its
 //! order and is done, in half a second.
 
-use birkhoff_engine::signature::{Fixity, FuncDecl, Signature};
+use birkhoff_engine::signature::{Fixity, FuncDecl, Signature, SortId};
+use birkhoff_engine::structure::tuples;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{eval, FuncId, Structure, Theory};
 use std::collections::HashMap;
@@ -130,20 +131,20 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
         .collect();
     let renumber =
         |f: FuncId| FuncId(kept.iter().position(|&k| k == f).expect("a kept symbol") as u32);
-    let as_variable: HashMap<FuncId, Term> = witnesses
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| (c, Term::Var(VarId(k as u32))))
-        .collect();
+    // Each witness becomes the variable of its place in `witnesses`, every other symbol its new
+    // number.
+    let app = |f: FuncId, args: Vec<Term>| match witnesses.iter().position(|&c| c == f) {
+        Some(k) => Term::Var(VarId(k as u32)),
+        None => Term::App(renumber(f), args),
+    };
+    let rel = |r, args| Formula::Rel(r, args);
     let body = ground
         .iter()
-        .map(|a| {
-            a.formula
-                .map_terms(&mut |term| constants_to_vars(term, &as_variable))
-        })
+        .map(|a| a.formula.map_symbols(&app, &rel))
         .reduce(|l, r| Formula::And(Box::new(l), Box::new(r)))
         .expect("every witness occurs in some axiom");
-    let existential = Axiom {
+    let mut axioms: Vec<Arc<Axiom>> = rest.iter().map(|a| a.map_symbols(&app, &rel)).collect();
+    axioms.push(Arc::new(Axiom {
         name: ground
             .iter()
             .map(|a| a.name.as_str())
@@ -161,11 +162,7 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
             })
             .collect(),
         origin: None,
-    };
-    let app = |f: FuncId, args: Vec<Term>| Term::App(renumber(f), args);
-    let rel = |r, args| Formula::Rel(r, args);
-    let mut axioms: Vec<Arc<Axiom>> = rest.iter().map(|a| a.map_symbols(&app, &rel)).collect();
-    axioms.push(Arc::new(existential).map_symbols(&app, &rel));
+    }));
     let mut sig = (*t.sig).clone();
     sig.funcs = kept
         .iter()
@@ -185,24 +182,35 @@ pub fn unskolemize(t: &Theory) -> Option<Unskolemized> {
 }
 
 impl Unskolemized {
+    /// How many tuples of values the witnesses have at these sizes (saturating): what
+    /// [`Unskolemized::restore`] may have to try, and the instances of the existential.
+    pub fn witness_tuples(&self, sizes: &[u32]) -> u128 {
+        self.witness_sorts()
+            .iter()
+            .map(|s| u128::from(sizes[s.0 as usize]))
+            .fold(1, u128::saturating_mul)
+    }
+
+    fn witness_sorts(&self) -> Vec<SortId> {
+        self.witnesses
+            .iter()
+            .map(|c| self.sig.funcs[c.0 as usize].result)
+            .collect()
+    }
+
     /// A model of [`Unskolemized::theory`] as a model of the theory it came from: the witnesses
     /// take the first values (in lexicographic order) that satisfy the ground axioms replaced.
-    /// `None` when there are none, which a model of the existential never lacks.
+    /// `None` when there are none, which a model of the existential never lacks. It may try
+    /// [`Unskolemized::witness_tuples`] tuples: the caller bounds them.
     pub fn restore(&self, found: Structure) -> Option<Structure> {
         let mut model = Structure::zeroed(&self.sig, &found.sizes);
         model.rels = found.rels;
         for (table, &f) in found.funcs.into_iter().zip(&self.kept) {
             model.funcs[f.0 as usize] = table;
         }
-        let sizes: Vec<u32> = self
-            .witnesses
-            .iter()
-            .map(|c| model.sizes[self.sig.funcs[c.0 as usize].result.0 as usize])
-            .collect();
-        let mut values = vec![0u32; sizes.len()];
-        loop {
-            for (c, v) in self.witnesses.iter().zip(&values) {
-                model.funcs[c.0 as usize][0] = *v;
+        for values in tuples(&model.sizes, &self.witness_sorts()) {
+            for (c, v) in self.witnesses.iter().zip(values) {
+                model.funcs[c.0 as usize][0] = v;
             }
             if self
                 .ground
@@ -211,29 +219,8 @@ impl Unskolemized {
             {
                 return Some(model);
             }
-            // The next tuple of values, the last witness fastest.
-            let mut k = values.len();
-            loop {
-                if k == 0 {
-                    return None;
-                }
-                k -= 1;
-                values[k] += 1;
-                if values[k] < sizes[k] {
-                    break;
-                }
-                values[k] = 0;
-            }
         }
-    }
-}
-
-/// `t` with each constant of `w` replaced by its variable.
-fn constants_to_vars(t: &Term, w: &HashMap<FuncId, Term>) -> Term {
-    match t {
-        Term::Var(_) => t.clone(),
-        Term::App(f, args) if args.is_empty() => w.get(f).cloned().unwrap_or_else(|| t.clone()),
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| constants_to_vars(a, w)).collect()),
+        None
     }
 }
 
@@ -312,6 +299,8 @@ mod tests {
         let text = u.theory.to_text();
         assert!(text.contains("exists a b. a * b != b * a"), "{text}");
         Theory::parse(&text, "u.bk").unwrap();
+        // Two witnesses of order 6: 36 tuples of values to try.
+        assert_eq!(u.witness_tuples(&[6]), 36);
         // Nothing left to undo the second time.
         assert!(unskolemize(&u.theory).is_none());
         assert!(unskolemize(&birkhoff_engine::seeds::load("group").unwrap()).is_none());
