@@ -55,14 +55,15 @@ pub fn with_mirrors(t: &Theory, budget: &Budget) -> Option<Theory> {
 /// [`with_mirrors`], completion trying each candidate for at most `per_candidate`.
 fn with_mirrors_within(t: &Theory, budget: &Budget, per_candidate: Duration) -> Option<Theory> {
     let start = Instant::now();
-    let known: Vec<String> = t.axioms.iter().map(|a| canonical_axiom(t, a)).collect();
+    // The axioms and the candidates so far, as canonical text: a mirror already among them is
+    // no candidate.
+    let mut known: Vec<String> = t.axioms.iter().map(|a| canonical_axiom(t, a)).collect();
     let mut candidates: Vec<Axiom> = Vec::new();
     for a in &t.axioms {
         let Some(m) = mirror(t, a) else { continue };
         let text = canonical_axiom(t, &m);
-        let known_already =
-            known.contains(&text) || candidates.iter().any(|c| canonical_axiom(t, c) == text);
-        if !known_already {
+        if !known.contains(&text) {
+            known.push(text);
             candidates.push(m);
         }
     }
@@ -112,28 +113,22 @@ fn mirror(t: &Theory, a: &Axiom) -> Option<Axiom> {
     let Formula::Eq(..) = a.formula.without_leading_foralls() else {
         return None;
     };
-    let swappable = |f: birkhoff_engine::FuncId| {
-        let d = &t.sig.funcs[f.0 as usize];
-        d.args.len() == 2 && d.args[0] == d.args[1]
-    };
     // One operation: a law relating two (a quasigroup's product and division) has as its mirror
     // a law about the opposite operations, which swapping arguments does not give.
-    let binary = t
+    let mut binary = t
         .sig
         .func_ids()
-        .filter(|&f| t.sig.funcs[f.0 as usize].args.len() == 2 && a.formula.mentions_func(f))
-        .count();
-    if binary != 1
-        || !t
-            .sig
-            .func_ids()
-            .any(|f| swappable(f) && a.formula.mentions_func(f))
-    {
+        .filter(|&f| t.sig.funcs[f.0 as usize].args.len() == 2 && a.formula.mentions_func(f));
+    let (Some(op), None) = (binary.next(), binary.next()) else {
+        return None;
+    };
+    let args = &t.sig.funcs[op.0 as usize].args;
+    if args[0] != args[1] {
         return None;
     }
     let formula = a.formula.map_symbols(
         &|f, mut args: Vec<Term>| {
-            if swappable(f) {
+            if f == op {
                 args.swap(0, 1);
             }
             Term::App(f, args)

@@ -911,17 +911,10 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
     // Neither decided: an unknown answer if either ran (the native finder's first), else an
     // error: the native finder's, unless it refused the size, when SAT's refusal is given, with
     // the word that no engine here takes it.
-    answers.sort_by_key(|(e, r)| (too_large_for_native(r), *e != Engine::Native));
     let native_refused = answers
         .iter()
         .any(|(e, r)| *e == Engine::Native && too_large_for_native(r));
-    if native_refused && answers.iter().all(|(_, r)| r.is_err()) {
-        for (_, r) in &mut answers {
-            if let Err(FinderError::Encoding(why)) = r {
-                *why = format!("{why}, and the native finder refuses it too: this size is beyond every engine here");
-            }
-        }
-    }
+    answers.sort_by_key(|(e, r)| (too_large_for_native(r), *e != Engine::Native));
     let mut error = None;
     for (engine, r) in answers {
         match r {
@@ -938,7 +931,12 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
             }
         }
     }
-    Err(error.expect("an engine that did not answer failed"))
+    Err(match error.expect("an engine that did not answer failed") {
+        FinderError::Encoding(why) if native_refused => FinderError::Encoding(format!(
+            "{why}, and the native finder refuses it too: this size is beyond every engine here"
+        )),
+        e => e,
+    })
 }
 
 fn summary(e: &Enumeration) -> String {
