@@ -48,7 +48,8 @@ pub fn cancellations(t: &Theory) -> Vec<(u32, usize)> {
 /// `t` with a division added for each sort, of the sizes `sizes`, that no function takes values
 /// in but that some function cancels in (module doc), one division per such sort; `None` when
 /// there is no such sort. `cancels` are the `(function, argument)` pairs in which a function is
-/// known to cancel, as [`cancellations`] gives them. The divisions follow `t`'s own function symbols, so [`restrict`] drops them.
+/// known to cancel, as [`cancellations`] gives them. The divisions follow `t`'s own function
+/// symbols, so [`restrict`] drops them.
 pub fn extend(t: &Theory, cancels: &[(u32, usize)], sizes: &[u32]) -> Option<Theory> {
     let funcs = &t.sig.funcs;
     let is_value_sort = |s: SortId| funcs.iter().any(|d| d.result == s);
