@@ -190,27 +190,30 @@ fn research_workspace_from_an_offline_run() {
         &model,
         format!(
             "#!/bin/sh
-cat > /dev/null
+/bin/cat > /dev/null
 echo '{reply}'
 "
         ),
     )
     .unwrap();
     std::fs::set_permissions(&model, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let o = birkhoff(&[
-        "research",
-        "step",
-        &slug,
-        "--llm",
-        "claude",
-        "--llm-command",
-        model.to_str().unwrap(),
-        "--prove-timeout",
-        "1",
-        "--library",
-        &lib,
-        "--json",
-    ]);
+    let llm_step = |program: &str| {
+        birkhoff(&[
+            "research",
+            "step",
+            &slug,
+            "--llm",
+            "claude",
+            "--llm-command",
+            program,
+            "--prove-timeout",
+            "1",
+            "--library",
+            &lib,
+            "--json",
+        ])
+    };
+    let o = llm_step(model.to_str().unwrap());
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
     assert!(
         text(&o).contains("chosen by llm: the commutative law"),
@@ -223,17 +226,26 @@ echo '{reply}'
         .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
         .find(|t| t.contains("statement: x * y = y * x"));
     assert!(h.is_some_and(|t| t.contains("by: llm")));
-    let o = birkhoff(&[
-        "research",
-        "step",
-        &slug,
-        "--llm",
-        "claude",
-        "--llm-command",
-        "/nonexistent/model",
-        "--library",
-        &lib,
-    ]);
+    // A program that closes its input unread and replies a moment later, given a prompt larger
+    // than a pipe holds (PROBLEM.md of 20,000 four-byte characters): its reply is still judged,
+    // and the command is not killed by SIGPIPE while handing over the prompt.
+    let problem = ws.join("PROBLEM.md");
+    let kept = std::fs::read_to_string(&problem).unwrap();
+    std::fs::write(&problem, format!("{kept}\n{}\n", "𝔽".repeat(20_000))).unwrap();
+    std::fs::write(
+        &model,
+        format!("#!/bin/sh\nexec 0<&-\n/bin/sleep 1\necho '{reply}'\n"),
+    )
+    .unwrap();
+    let o = llm_step(model.to_str().unwrap());
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{o:?}");
+    assert!(
+        text(&o).contains("chosen by llm: the commutative law"),
+        "{}",
+        text(&o)
+    );
+    std::fs::write(&problem, kept).unwrap();
+    let o = llm_step("/nonexistent/model");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
         text(&o).contains("--llm-command: `/nonexistent/model` is not installed"),

@@ -7,11 +7,12 @@ use super::tree::Tree;
 use super::{Llm, LlmError, Request};
 use crate::text::MAX_REPLY;
 use std::cell::RefCell;
+use std::io::{Seek, Write};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 
 /// A model reached through a command-line program.
 pub struct CliLlm {
@@ -94,7 +95,9 @@ impl CliLlm {
         let mut child = tokio::process::Command::new(&self.program)
             .args(self.args(system))
             .env_remove("CLAUDECODE")
-            .stdin(Stdio::piped())
+            .stdin(Stdio::from(
+                prompt_file(prompt).map_err(|e| LlmError::Io(self.program.clone(), e))?,
+            ))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
@@ -108,14 +111,6 @@ impl CliLlm {
         if let Some(pid) = child.id().and_then(|p| i32::try_from(p).ok()) {
             *tree.borrow_mut() = Tree::of(pid);
         }
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let prompt = prompt.as_bytes().to_vec();
-        // The prompt is written while the output is read, so that neither side can block on a
-        // full pipe. A program that exits without reading its input is judged by its output.
-        let writer = tokio::spawn(async move {
-            let _ = stdin.write_all(&prompt).await;
-            drop(stdin);
-        });
         let (out, err) = (
             Arc::new(Mutex::new(Vec::new())),
             Arc::new(Mutex::new(Vec::new())),
@@ -133,7 +128,6 @@ impl CliLlm {
             )),
         ];
         let status = child.wait().await;
-        writer.abort();
         // The reply is complete when the program exits. Anything it left running (which may hold
         // the pipes open) is stopped, and the pipes are drained for a moment at most, so that a
         // lingering grandchild cannot turn a reply into no reply.
@@ -173,6 +167,23 @@ impl CliLlm {
         }
         Ok(stdout)
     }
+}
+
+/// The prompt as a file in memory, read from its start: the program's stdin. Not a pipe, because
+/// this process dies of SIGPIPE (as a Unix tool does, for `| head`): writing into a pipe whose
+/// reader exited without reading (a program that ignores its input, or one that failed to start
+/// its shell) would kill the whole command instead of letting the program be judged by its reply.
+fn prompt_file(prompt: &str) -> std::io::Result<std::fs::File> {
+    // SAFETY: a constant NUL-terminated name; the flags are valid.
+    let fd = unsafe { libc::memfd_create(c"birkhoff-prompt".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    let mut file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+    file.write_all(prompt.as_bytes())?;
+    file.rewind()?;
+    Ok(file)
 }
 
 /// Reads `from` to its end, keeping the first `cap` bytes in `into` and dropping the rest (still
