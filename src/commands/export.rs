@@ -25,7 +25,8 @@ pub struct Args {
     /// The language to write.
     #[arg(long, value_enum)]
     to: To,
-    /// A goal in the theory's signature, written as the conjecture (TPTP) or goal (LADR).
+    /// A goal in the theory's signature, written as the conjecture (TPTP) or goal (LADR). It is
+    /// read in the syntax of the theory's file (LADR's for a LADR file, as `prove`'s GOAL).
     /// Without it, the theory's own conjecture (`meta conjecture`, as `import` keeps one), if any.
     #[arg(long, value_name = "FORMULA")]
     goal: Option<String>,
@@ -36,7 +37,7 @@ pub struct Args {
 pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     let t = a.library.load(&a.theory)?;
     let goal = match (&a.goal, t.meta.get(CONJECTURE_META)) {
-        (Some(g), _) => Some(parse_formula(&t.sig, g, "--goal")?),
+        (Some(g), _) => Some(super::parse_goal(&a.theory, &t, g, "--goal")?),
         (None, Some(g)) => Some(parse_formula(&t.sig, g, "meta conjecture")?),
         (None, None) => None,
     };

@@ -226,6 +226,25 @@ impl GoalArgs {
     }
 }
 
+/// A goal given on the command line for the THEORY argument `arg`, which was loaded as `t`: in
+/// the syntax of the theory's file when `arg` is one (LADR's conventions for a LADR file, where
+/// `x'` is the postfix operator and not a variable), in Birkhoff's otherwise. `name` (the
+/// argument or the flag) names it in errors.
+pub fn parse_goal(
+    arg: &str,
+    t: &Theory,
+    goal: &str,
+    name: &str,
+) -> anyhow::Result<birkhoff_engine::syntax::Axiom> {
+    let path = std::path::Path::new(arg);
+    if path.is_file() {
+        let src = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        return Ok(birkhoff_engine::interop::parse_goal(&src, arg, goal, name)?);
+    }
+    Ok(birkhoff_engine::parse::parse_formula(&t.sig, goal, name)?)
+}
+
 /// Checks that `--min-size` is at most `--max-size`, naming both flags.
 pub fn check_size_range(min: u32, max: u32) -> anyhow::Result<()> {
     anyhow::ensure!(

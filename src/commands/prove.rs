@@ -29,8 +29,9 @@ pub struct Args {
     /// A seed or catalogue name, a theory file, or a discovery's name or ID (see --library).
     #[arg(value_name = "THEORY")]
     theory: String,
-    /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal).
-    /// Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
+    /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal),
+    /// in the syntax of the theory's file: LADR's for a LADR file (variables start with u to z,
+    /// `x'` is its postfix operator, as in "x * x' = e"), Birkhoff's otherwise. Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
     /// in Birkhoff's format (as `birkhoff import` writes a LADR file's goal).
     #[arg(value_name = "GOAL")]
     goal: Option<String>,
@@ -78,7 +79,10 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             t.name
         ),
     };
-    let goal = parse_formula(&t.sig, &goal_text, "GOAL")?;
+    let goal = match &a.goal {
+        Some(g) => super::parse_goal(&a.theory, &t, g, "GOAL")?,
+        None => parse_formula(&t.sig, &goal_text, "GOAL")?,
+    };
     a.format.check(&t)?;
     let json = json || a.format == Format::Json;
     if let Some(name) = &a.external {

@@ -211,6 +211,75 @@ fn prove_proves_the_files_goal_from_its_assumptions() {
     assert!(proved >= 4, "only {proved} of the theorems were proved");
 }
 
+/// The goal of each file, as its `formulas(goals)` list writes it (without its label and period).
+fn goal_text(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let list = text
+        .split("formulas(goals).")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}: no goal", path.display()));
+    let line = list.lines().map(str::trim).find(|l| !l.is_empty()).unwrap();
+    let formula = line.split('#').next().unwrap().trim();
+    formula
+        .strip_suffix('.')
+        .unwrap_or(formula)
+        .trim()
+        .to_string()
+}
+
+/// A goal given on the command line for a LADR file is read as the file reads its own goal, in
+/// LADR's syntax: each file's goal, given as GOAL, is exported as the same conjecture and gets
+/// the verdict of `prove FILE`.
+/// In Birkhoff's syntax `x'` is a variable, so that `x'' = x`, a theorem of groups written with
+/// LADR's postfix inverse, was "disproved" by a group of order 2 (two variables).
+#[test]
+fn a_goal_given_for_a_ladr_file_is_read_in_ladr_syntax() {
+    for c in cases() {
+        let file = c.path.to_str().unwrap();
+        let goal = goal_text(&c.path);
+        let given = json_of(
+            &birkhoff(&["prove", file, &goal, "--json", "--timeout", "10"]),
+            file,
+        );
+        let own = json_of(
+            &birkhoff(&["prove", file, "--json", "--timeout", "10"]),
+            file,
+        );
+        let decided = |v: &Value| v["verdict"].as_str().unwrap().starts_with("dis");
+        assert_eq!(decided(&given), decided(&own), "{file}: {given} {own}");
+        let exported = |extra: &[&str]| {
+            let mut args = vec!["export", file, "--to", "tptp"];
+            args.extend(extra);
+            String::from_utf8_lossy(&birkhoff(&args).stdout).into_owned()
+        };
+        assert_eq!(exported(&["--goal", &goal]), exported(&[]), "{file}");
+    }
+    let groups = "tests/data/ladr/group_commutative.in";
+    for theorem in ["x'' = x", "x * x' = e", "(x * y)' = y' * x'"] {
+        let v = json_of(
+            &birkhoff(&["prove", groups, theorem, "--json", "--timeout", "20"]),
+            theorem,
+        );
+        assert!(
+            matches!(v["verdict"].as_str(), Some("proved" | "unknown")),
+            "{theorem}: {v}"
+        );
+    }
+    let o = birkhoff(&["export", groups, "--to", "tptp", "--goal", "x * x' = e"]);
+    let tptp = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        tptp.contains("fof(goal, conjecture, ![X]: mult(X, prime(X)) = e)."),
+        "{tptp}"
+    );
+    let o = birkhoff(&["prove", groups, "a * x = x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("GOAL:1:1") && err.contains("undeclared constant `a`"),
+        "{err}"
+    );
+}
+
 /// `find` and `eval` take the assumptions, or with `--mace4-goals` the countermodels, which
 /// exist from the expected size on and not below it.
 #[test]

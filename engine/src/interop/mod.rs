@@ -142,6 +142,35 @@ pub fn import(src: &str, file: &str) -> Result<Imported> {
     }
 }
 
+/// Parses `goal`, a formula given beside the theory file `src` (`birkhoff prove FILE GOAL`), in
+/// that file's own syntax, over the signature [`import`] gives it. A LADR file's goal is read
+/// with LADR's conventions, as if it stood in the file's goals: `x * x' = e` is a theorem of
+/// groups written with LADR's postfix inverse, where Birkhoff's syntax would read `x'` as a
+/// second variable. Other files' goals are read in Birkhoff's syntax. Errors name `name`.
+///
+/// ```
+/// use birkhoff_engine::interop;
+/// let src = "formulas(assumptions).\n(x * y) * z = x * (y * z).\ne * x = x.\nx' * x = e.\nend_of_list.\n";
+/// let goal = interop::parse_goal(src, "g.in", "x * x' = e", "GOAL").unwrap();
+/// assert_eq!(goal.free_vars().len(), 1);
+/// assert!(interop::parse_goal(src, "g.in", "a * x = x", "GOAL").is_err()); // `a` is no symbol of the file
+/// ```
+pub fn parse_goal(src: &str, file: &str, goal: &str, name: &str) -> Result<Axiom> {
+    let imported = import(src, file)?;
+    let sig = imported.theory.sig.as_ref();
+    match imported.format {
+        Format::Ladr => {
+            let mut axiom = normal_axiom(
+                &crate::parse::parse_ladr_goal(src, file, goal, name)?,
+                sig.is_single_sorted(),
+            );
+            bk_variables(sig, &mut axiom);
+            Ok(in_reading_order(&axiom))
+        }
+        Format::Birkhoff | Format::Tptp => crate::parse::parse_formula(sig, goal, name),
+    }
+}
+
 /// Mace4's reading of a goal, on request only: the theory whose models are the countermodels to
 /// `t`'s conjecture ([`CONJECTURE_META`]), that is `t`'s axioms and the denial of the goal's
 /// universal closure. It is named `<name>_goal_denied`, so that every output that names the

@@ -106,6 +106,50 @@ pub fn theory_from_ladr_row(
 /// falsifies it, which [`crate::interop::deny_conjecture`] builds on request. Symbols are
 /// inferred from use; `op`, `set`, `clear` and `assign` commands are read and ignored.
 pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)> {
+    let (p, goals) = read_problem(src, file);
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("mace4")
+        .to_string();
+    let theory = finish(p, &stem)?;
+    Ok((theory, goals))
+}
+
+/// Parses `goal`, a formula given apart from the LADR file `src` (`birkhoff prove FILE GOAL`), as
+/// that file would read it in its goals: variables start with `u` to `z`, `x'` is the postfix
+/// operator, and every symbol is one the file uses (none is inferred from the goal). Errors name
+/// `name` with the goal's line and column. Symbols keep their places, so the axiom is over the
+/// signature of [`parse_ladr_problem`]'s theory.
+pub fn parse_ladr_goal(src: &str, file: &str, goal: &str, name: &str) -> Result<Axiom> {
+    let (mut p, _) = read_problem(src, file);
+    if !p.errors.is_empty() {
+        return Err(Error::Source(Diagnostics(p.errors)));
+    }
+    p.file = name;
+    p.src = goal;
+    p.lex = crate::lexer::Lexer::new(goal);
+    ladr_lexer(&mut p);
+    p.lines = Default::default();
+    p.mode.infer_symbols = false;
+    p.axioms.clear();
+    let parsed = p.axiom_formula(name.to_string()).and_then(|axiom| {
+        let t = p.next()?;
+        match t.tok {
+            Tok::Eof => Ok(axiom),
+            // A goal written as in the file's list, with its period.
+            Tok::Op(ref s) if s == "." && matches!(p.next()?.tok, Tok::Eof) => Ok(axiom),
+            ref other => Err(p.diag_tok(
+                &t,
+                format!("expected the end of the formula, found {}", describe(other)),
+            )),
+        }
+    });
+    parsed.map_err(|d| Error::Source(Diagnostics(vec![d])))
+}
+
+/// The parser after reading the LADR file `src`, with the goals apart; errors are in the parser.
+fn read_problem<'a>(src: &'a str, file: &'a str) -> (Parser<'a>, Vec<Axiom>) {
     let mut p = Parser::new(
         file,
         src,
@@ -139,13 +183,7 @@ pub fn parse_ladr_problem(src: &str, file: &str) -> Result<(Theory, Vec<Axiom>)>
             break;
         }
     }
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("mace4")
-        .to_string();
-    let theory = finish(p, &stem)?;
-    Ok((theory, goals))
+    (p, goals)
 }
 
 /// LADR's lexical conventions: `#` introduces attributes, `'` is the postfix operator.

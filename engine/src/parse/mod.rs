@@ -9,7 +9,7 @@ mod ladr;
 mod sorts;
 
 pub(crate) use expr::looks_like_variable;
-pub use ladr::{parse_ladr_problem, theory_from_ladr_row, LadrSymbol};
+pub use ladr::{parse_ladr_goal, parse_ladr_problem, theory_from_ladr_row, LadrSymbol};
 
 use crate::error::{Diagnostic, Diagnostics, Error, Result};
 use crate::lexer::{LexError, Lexer, Tok, Token};
