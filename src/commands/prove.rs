@@ -31,7 +31,8 @@ pub struct Args {
     theory: String,
     /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal),
     /// in the syntax of the theory's file: LADR's for a LADR file (variables start with u to z,
-    /// `x'` is its postfix operator, as in "x * x' = e"), Birkhoff's otherwise. Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
+    /// `x'` is its postfix operator, as in "x * x' = e"), TPTP's for a TPTP file (as the body of
+    /// an annotated formula: "![X]: mult(X, inv(X)) = e"), Birkhoff's otherwise. Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
     /// in Birkhoff's format (as `birkhoff import` writes a LADR file's goal).
     #[arg(value_name = "GOAL")]
     goal: Option<String>,

@@ -188,6 +188,72 @@ fn tptp_fixtures_survive_export_and_import() {
     }
 }
 
+/// The body of the one conjecture of a TPTP file, as written: what follows `conjecture,` up to
+/// the `)` that closes the annotated formula.
+fn conjecture_body(text: &str) -> Option<String> {
+    let start = text.find("conjecture,")? + "conjecture,".len();
+    let mut depth = 0usize;
+    for (i, c) in text[start..].char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' if depth > 0 => depth -= 1,
+            ')' => return Some(text[start..start + i].trim().to_string()),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A goal given on the command line for a TPTP file is read in TPTP's syntax, as the body of an
+/// annotated formula: each fixture's conjecture, given as GOAL, is exported as the same
+/// conjecture and gets the verdict of `prove FILE`. Lower-case names are the file's symbols, so
+/// a goal written in Birkhoff's syntax is an error that says how TPTP writes variables.
+#[test]
+fn a_goal_given_for_a_tptp_file_is_read_in_tptp_syntax() {
+    let mut read = 0;
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.matches("conjecture,").count() != 1 || text.contains("/*") {
+            continue;
+        }
+        let body = conjecture_body(&text).unwrap();
+        let file = path.to_str().unwrap();
+        let export = |extra: &[&str]| {
+            let mut args = vec!["export", file, "--to", "tptp"];
+            args.extend(extra);
+            let o = birkhoff(&args);
+            assert!(o.status.success(), "{file} {extra:?}: {o:?}");
+            o.stdout
+        };
+        assert_eq!(
+            String::from_utf8(export(&["--goal", &body])).unwrap(),
+            String::from_utf8(export(&[])).unwrap(),
+            "{file}: GOAL {body}"
+        );
+        let verdict = |goal: Option<&str>| {
+            let mut args = vec!["prove", file, "--json", "--timeout", "5"];
+            args.extend(goal);
+            let o = birkhoff(&args);
+            let v: serde_json::Value =
+                serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{file}: {e}: {o:?}"));
+            v["verdict"].as_str().unwrap().starts_with("dis")
+        };
+        assert_eq!(verdict(Some(&body)), verdict(None), "{file}: GOAL {body}");
+        read += 1;
+    }
+    assert!(read >= 8, "only {read} fixtures have one conjecture");
+    let groups = fixtures().join("group_fof.p");
+    let groups = groups.to_str().unwrap();
+    let o = birkhoff(&["prove", groups, "x = y"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("GOAL:1:1") && err.contains("TPTP variables start with an upper-case letter"),
+        "{err}"
+    );
+}
+
 fn birkhoff(args: &[&str]) -> Output {
     crate::birkhoff_command()
         .args(args)

@@ -146,7 +146,9 @@ pub fn import(src: &str, file: &str) -> Result<Imported> {
 /// that file's own syntax, over the signature [`import`] gives it. A LADR file's goal is read
 /// with LADR's conventions, as if it stood in the file's goals: `x * x' = e` is a theorem of
 /// groups written with LADR's postfix inverse, where Birkhoff's syntax would read `x'` as a
-/// second variable. Other files' goals are read in Birkhoff's syntax. Errors name `name`.
+/// second variable. A TPTP problem's goal is read as the body of an annotated formula
+/// (`![X]: mult(X, inv(X)) = e`; a free variable is universal). A goal may use only the file's
+/// symbols. Errors name `name`.
 ///
 /// ```
 /// use birkhoff_engine::interop;
@@ -158,17 +160,14 @@ pub fn import(src: &str, file: &str) -> Result<Imported> {
 pub fn parse_goal(src: &str, file: &str, goal: &str, name: &str) -> Result<Axiom> {
     let imported = import(src, file)?;
     let sig = imported.theory.sig.as_ref();
-    match imported.format {
-        Format::Ladr => {
-            let mut axiom = normal_axiom(
-                &crate::parse::parse_ladr_goal(src, file, goal, name)?,
-                sig.is_single_sorted(),
-            );
-            bk_variables(sig, &mut axiom);
-            Ok(in_reading_order(&axiom))
-        }
-        Format::Birkhoff | Format::Tptp => crate::parse::parse_formula(sig, goal, name),
-    }
+    let as_written = match imported.format {
+        Format::Birkhoff => return crate::parse::parse_formula(sig, goal, name),
+        Format::Ladr => crate::parse::parse_ladr_goal(src, file, goal, name)?,
+        Format::Tptp => tptp_read::read_goal(src, file, goal, name)?,
+    };
+    let mut axiom = normal_axiom(&as_written, sig.is_single_sorted());
+    bk_variables(sig, &mut axiom);
+    Ok(in_reading_order(&axiom))
 }
 
 /// Mace4's reading of a goal, on request only: the theory whose models are the countermodels to

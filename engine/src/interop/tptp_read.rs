@@ -85,6 +85,8 @@ struct Reader<'a> {
     scope: Vec<(String, VarId)>,
     free: HashMap<String, VarId>,
     depth: usize,
+    /// Whether the signature is complete: a goal read apart declares no symbol.
+    closed: bool,
 }
 
 type R<T> = std::result::Result<T, Diagnostic>;
@@ -330,10 +332,7 @@ impl<'a> Reader<'a> {
                 "type" if lang == "tff" => self.type_declaration()?,
                 "type" => return Err(self.diag(&role_tok, "type declarations belong in `tff` formulas")),
                 "axiom" | "hypothesis" | "definition" | "assumption" | "lemma" | "theorem" | "corollary" | "plain" | "negated_conjecture" | "conjecture" => {
-                    self.vars.clear();
-                    self.depth = 0;
-                    self.scope.clear();
-                    self.free.clear();
+                    self.start_formula();
                     let formula = self.formula()?;
                     let axiom = Axiom { name, formula, vars: std::mem::take(&mut self.vars), origin: Some(self.origin(body_start)) };
                     if role == "conjecture" {
@@ -464,7 +463,24 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Forgets the variables of the formula before.
+    fn start_formula(&mut self) {
+        self.vars.clear();
+        self.depth = 0;
+        self.scope.clear();
+        self.free.clear();
+    }
+
     fn declare(&mut self, name: &str, args: Vec<SortId>, result: Type, at: &Token) -> R<Use> {
+        if self.closed {
+            return Err(self.diag(
+                at,
+                format!(
+                    "`{name}` with {} argument(s) is not a symbol of the problem (TPTP variables start with an upper-case letter)",
+                    args.len()
+                ),
+            ));
+        }
         if args.len() > crate::signature::MAX_ARITY {
             return Err(self.diag(
                 at,
@@ -866,22 +882,43 @@ impl Origin {
     }
 }
 
+/// Reads `goal`, a formula given apart from the TPTP problem `src` (`birkhoff prove FILE GOAL`),
+/// as the body of one of its annotated formulas: TPTP's syntax (`![X]: ...`; a free variable is
+/// universal, as in `cnf`), over the symbols the problem uses, with their places in [`read`]'s
+/// signature. A symbol the problem does not use is an error, as any other located at `name`.
+pub fn read_goal(src: &str, file: &str, goal: &str, name: &str) -> Result<Axiom> {
+    let mut r = reader(src, file);
+    r.problem()
+        .map_err(|d| Error::Source(Diagnostics(vec![d])))?;
+    (r.file, r.src, r.pos, r.lines) = (name, goal, 0, Default::default());
+    r.closed = true;
+    r.start_formula();
+    let parsed = r.formula().and_then(|formula| {
+        let t = r.next()?;
+        match t.tok {
+            Tok::Eof => Ok(formula),
+            _ => Err(r.diag(
+                &t,
+                format!(
+                    "expected the end of the formula, found {}",
+                    describe(&t.tok)
+                ),
+            )),
+        }
+    });
+    let formula = parsed.map_err(|d| Error::Source(Diagnostics(vec![d])))?;
+    Ok(Axiom {
+        name: name.to_string(),
+        formula,
+        vars: std::mem::take(&mut r.vars),
+        origin: None,
+    })
+}
+
 /// Reads a TPTP problem. Its sorts keep their TPTP names (`$i` for the default type); symbols
 /// keep theirs. Errors are located at `file:line:column`.
 pub fn read(src: &str, file: &str) -> Result<Problem> {
-    let mut r = Reader {
-        file,
-        src,
-        lines: Default::default(),
-        pos: 0,
-        sig: Signature::default(),
-        symbols: HashMap::new(),
-        types: HashMap::new(),
-        vars: Vec::new(),
-        scope: Vec::new(),
-        free: HashMap::new(),
-        depth: 0,
-    };
+    let mut r = reader(src, file);
     let (axioms, conjectures) = r
         .problem()
         .map_err(|d| Error::Source(Diagnostics(vec![d])))?;
@@ -895,4 +932,22 @@ pub fn read(src: &str, file: &str) -> Result<Problem> {
         axioms,
         conjectures,
     })
+}
+
+/// A reader at the start of `src`.
+fn reader<'a>(src: &'a str, file: &'a str) -> Reader<'a> {
+    Reader {
+        file,
+        src,
+        lines: Default::default(),
+        pos: 0,
+        sig: Signature::default(),
+        symbols: HashMap::new(),
+        types: HashMap::new(),
+        vars: Vec::new(),
+        scope: Vec::new(),
+        free: HashMap::new(),
+        depth: 0,
+        closed: false,
+    }
 }
