@@ -32,8 +32,9 @@ pub struct Args {
     /// The goal in the theory's signature, such as "x * y = y * x" (free variables are universal),
     /// in the syntax of the theory's file: LADR's for a LADR file (variables start with u to z,
     /// `x'` is its postfix operator, as in "x * x' = e"), TPTP's for a TPTP file (as the body of
-    /// an annotated formula: "![X]: mult(X, inv(X)) = e"), Birkhoff's otherwise. Without it, the theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture`
-    /// in Birkhoff's format (as `birkhoff import` writes a LADR file's goal).
+    /// an annotated formula: "![X]: mult(X, inv(X)) = e"), Birkhoff's otherwise. Without it, the
+    /// theory's own conjecture: a TPTP file's `conjecture` or `meta conjecture` in Birkhoff's
+    /// format (as `birkhoff import` writes a LADR file's goal).
     #[arg(value_name = "GOAL")]
     goal: Option<String>,
     /// Largest countermodel size searched (per sort). Sizes grow 1, 2, 3, ... while the time
@@ -69,20 +70,16 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     // writing the certificate and rendering the proof.
     let deadline = Instant::now() + a.timeout;
     let t = a.library.load(&a.theory)?;
-    let goal_text = match (
+    let (goal_text, goal) = match (
         &a.goal,
         t.meta.get(birkhoff_engine::interop::CONJECTURE_META),
     ) {
-        (Some(g), _) => g.clone(),
-        (None, Some(g)) => g.clone(),
+        (Some(g), _) => (g.clone(), super::parse_goal(&a.theory, &t, g, "GOAL")?),
+        (None, Some(g)) => (g.clone(), parse_formula(&t.sig, g, "GOAL")?),
         (None, None) => anyhow::bail!(
             "theory {} states no conjecture: give the GOAL to prove, such as \"x * y = y * x\"",
             t.name
         ),
-    };
-    let goal = match &a.goal {
-        Some(g) => super::parse_goal(&a.theory, &t, g, "GOAL")?,
-        None => parse_formula(&t.sig, &goal_text, "GOAL")?,
     };
     a.format.check(&t)?;
     let json = json || a.format == Format::Json;

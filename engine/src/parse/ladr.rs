@@ -133,19 +133,8 @@ pub fn parse_ladr_goal(src: &str, file: &str, goal: &str, name: &str) -> Result<
     p.lines = Default::default();
     p.mode.infer_symbols = false;
     p.axioms.clear();
-    let parsed = p.axiom_formula(name.to_string()).and_then(|axiom| {
-        let t = p.next()?;
-        match t.tok {
-            Tok::Eof => Ok(axiom),
-            // A goal written as in the file's list, with its period.
-            Tok::Op(ref s) if s == "." && matches!(p.next()?.tok, Tok::Eof) => Ok(axiom),
-            ref other => Err(p.diag_tok(
-                &t,
-                format!("expected the end of the formula, found {}", describe(other)),
-            )),
-        }
-    });
-    parsed.map_err(|d| Error::Source(Diagnostics(vec![d])))
+    // A goal may be written as in the file's list, with its period.
+    p.whole_formula(name, Some("."))
 }
 
 /// The parser after reading the LADR file `src`, with the goals apart; errors are in the parser.

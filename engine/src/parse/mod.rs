@@ -651,15 +651,26 @@ pub fn parse_formula(sig: &Signature, src: &str, name: &str) -> Result<Axiom> {
         .filter(|n| crate::signature::is_symbolic(n))
         .cloned()
         .collect();
-    let result = p.axiom_formula(name.to_string()).and_then(|axiom| {
-        let t = p.next()?;
-        match t.tok {
-            Tok::Eof => Ok(axiom),
-            ref other => Err(p.diag_tok(
-                &t,
-                format!("expected the end of the formula, found {}", describe(other)),
-            )),
-        }
-    });
-    result.map_err(|d| Error::Source(Diagnostics(vec![d])))
+    p.whole_formula(name, None)
+}
+
+impl Parser<'_> {
+    /// The source as one formula called `name` and nothing after it but `terminator`, if given
+    /// and present (LADR ends a formula with a period): how a goal given apart is read.
+    pub(crate) fn whole_formula(&mut self, name: &str, terminator: Option<&str>) -> Result<Axiom> {
+        let result = self.axiom_formula(name.to_string()).and_then(|axiom| {
+            if let Some(op) = terminator {
+                self.eat_op(op);
+            }
+            let t = self.next()?;
+            match t.tok {
+                Tok::Eof => Ok(axiom),
+                ref other => Err(self.diag_tok(
+                    &t,
+                    format!("expected the end of the formula, found {}", describe(other)),
+                )),
+            }
+        });
+        result.map_err(|d| Error::Source(Diagnostics(vec![d])))
+    }
 }
