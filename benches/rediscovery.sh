@@ -5,7 +5,14 @@
 # top 20 discoveries.
 #
 #   benches/rediscovery.sh [CYCLES] [GOAL]      (default: 20 cycles, "Explore broadly")
-#   HIDDEN=a,b,c benches/rediscovery.sh         (default: the 20 entries below)
+#   LIST=loops_quasigroups benches/rediscovery.sh   (a list of benches/rediscovery/; default:
+#                                                    developers, the first list)
+#   HIDDEN=a,b,c benches/rediscovery.sh         (any entries, instead of a list)
+#   BIN=path benches/rediscovery.sh             (a binary already built, instead of building)
+#
+# The lists (issue 50): developers (the first one, written with the move vocabulary),
+# loops_quasigroups (the one the law families were tuned on), semigroups_bands and
+# lattices_rings (held out). Each names 20 catalogue classes; a '#' line is a comment.
 #
 # Builds the release binary first; the library is a fresh temporary directory, so nothing
 # found by earlier runs counts as known.
@@ -13,9 +20,17 @@ set -eu
 cd "$(dirname "$0")/.."
 cycles=${1:-20}
 goal=${2:-Explore broadly}
-hidden=${HIDDEN:-commutative_loop,exponent_two_loop,flexible_loop,commutative_quasigroup,idempotent_quasigroup,commutative_idempotent_quasigroup,unipotent_quasigroup,semisymmetric_quasigroup,medial_quasigroup,boolean_group,left_zero_semigroup,rectangular_band,null_semigroup,left_regular_band,normal_band,medial_semigroup,idempotent_magma,unital_magma,commutative_unital_magma,boolean_ring}
-cargo build --release --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/birkhoff
+list=${LIST:-developers}
+if [ -z "${HIDDEN:-}" ]; then
+    [ -f "benches/rediscovery/$list.txt" ] || { echo "no list benches/rediscovery/$list.txt" >&2; exit 2; }
+    HIDDEN=$(grep -v '^#' "benches/rediscovery/$list.txt" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+fi
+hidden=$HIDDEN
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --quiet
+    BIN=${CARGO_TARGET_DIR:-target}/release/birkhoff
+fi
+bin=$BIN
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)

@@ -1,11 +1,13 @@
 //! COMPLETE: add a standard axiom the signature supports, declaring a new constant or operation
-//! with its defining axioms when the law needs one (an identity element, an inverse, a division).
+//! with its defining axioms when the law needs one (an identity element, an inverse, a division),
+//! or a law of a family the literature classifies wherever the theory has that family's
+//! structure ([`families`]: the identities of Bol-Moufang type, the inverse properties, ...).
 
-use super::laws;
 use super::{
     binary_ops, derive, find_binary, fresh_from, identity_of, new_func, prov, Derived, Move,
     MoveError,
 };
+use super::{families, laws};
 use crate::canon::has_axiom;
 use crate::syntax::Axiom;
 use crate::theory::Theory;
@@ -195,10 +197,24 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
                 format_args!("{law}({op})"),
             )
         }
-        _ => Err(MoveError::Inapplicable(format!(
-            "COMPLETE knows no law `{law}`; known: {}",
-            LAWS.join(", ")
-        ))),
+        _ => {
+            let family = families::laws_for(t, f, s);
+            let Some(found) = family.into_iter().find(|l| l.axiom.name == law) else {
+                return Err(MoveError::Inapplicable(format!(
+                    "COMPLETE knows no law `{law}` for `{op}` in {}; known: {}, and the laws of \
+                     the families that apply (Bol-Moufang, inverse properties, racks, lattices, \
+                     inverse semigroups: engine::moves::families)",
+                    t.name,
+                    LAWS.join(", ")
+                )));
+            };
+            let printed = crate::print::FormulaPrinter::new(&t.sig, &found.axiom)
+                .formula(&found.axiom.formula);
+            single(
+                found.axiom,
+                &format!("satisfying {} ({printed})", found.description),
+            )
+        }
     }
 }
 
@@ -251,6 +267,11 @@ pub fn all(t: &Theory) -> Vec<Derived> {
     for (f, _) in &ops {
         let name = &t.sig.func_decl(*f).name;
         out.extend(LAWS.iter().filter_map(|law| complete(t, law, name).ok()));
+        out.extend(
+            families::laws_for(t, *f, t.sig.func_decl(*f).result)
+                .iter()
+                .filter_map(|l| complete(t, &l.axiom.name, name).ok()),
+        );
         for (g, _) in &ops {
             let other = &t.sig.func_decl(*g).name;
             out.extend(
