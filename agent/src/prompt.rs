@@ -208,10 +208,8 @@ pub fn user(phase: Phase, s: &Situation) -> String {
             }
             let _ = writeln!(
                 out,
-                "\n## Results: {} candidates generated, {} triaged ({} different spectra up to the plan's size), {} checked (chosen one per spectrum, then best first)",
+                "\n## Results: {} candidates generated, {} checked (best first)",
                 s.generated,
-                s.triaged,
-                s.spectra,
                 s.candidates.len()
             );
             for (i, c) in s.candidates.iter().enumerate().take(20) {
@@ -320,9 +318,6 @@ mod tests {
             }],
             plan: None,
             generated: 1,
-            triaged: 1,
-            spectra: 1,
-            identified: 1,
             candidates: vec![],
             settled: vec![],
             found_in_library: vec![(forged.into(), vec![forged.into()])],
