@@ -48,7 +48,7 @@ pub struct FamilyLaw {
 /// The five bracketings of a product of four factors, lettered as in the names of the
 /// identities without a name of their own: `A = a(b(cd))`, `B = a((bc)d)`, `C = (ab)(cd)`,
 /// `D = (a(bc))d`, `E = ((ab)c)d`.
-const BRACKETINGS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
+pub const BRACKETINGS: [char; 5] = ['A', 'B', 'C', 'D', 'E'];
 
 /// The product of `w`'s four factors under bracketing `b` (one of [`BRACKETINGS`]).
 fn bracketed(f: FuncId, b: char, w: [Term; 4]) -> Term {
@@ -64,7 +64,7 @@ fn bracketed(f: FuncId, b: char, w: [Term; 4]) -> Term {
 
 /// The words of Bol–Moufang identities: four letters, the variables `x y z` first occurring in
 /// that order, one of them twice.
-const WORDS: [&str; 6] = ["xxyz", "xyxz", "xyyz", "xyzx", "xyzy", "xyzz"];
+pub const WORDS: [&str; 6] = ["xxyz", "xyxz", "xyyz", "xyzx", "xyzy", "xyzz"];
 
 /// The identities of Bol–Moufang type that carry a name in the literature (in loops several are
 /// equivalent; in quasigroups they are not, so each keeps its own), by word and bracketings.
