@@ -208,14 +208,40 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
                     LAWS.join(", ")
                 )));
             };
-            let printed = crate::print::FormulaPrinter::new(&t.sig, &found.axiom)
-                .formula(&found.axiom.formula);
-            single(
-                found.axiom,
-                &format!("satisfying {} ({printed})", found.description),
-            )
+            complete_family(t, found, op)
         }
     }
+}
+
+/// COMPLETE with `found`, a law of a family that applies to `op` in `t`
+/// ([`families::laws_for`]), unless `t` has it already.
+fn complete_family(t: &Theory, found: families::FamilyLaw, op: &str) -> Result<Derived, MoveError> {
+    let law = found.axiom.name.clone();
+    if has_axiom(t, &found.axiom) {
+        return Err(MoveError::Inapplicable(format!(
+            "{} already has {law} for `{op}`",
+            t.name
+        )));
+    }
+    let printed =
+        crate::print::FormulaPrinter::new(&t.sig, &found.axiom).formula(&found.axiom.formula);
+    let p = prov(
+        t,
+        Move::Complete,
+        &[("law", &law), ("op", op)],
+        format_args!(
+            "{} with `{op}` satisfying {} ({printed})",
+            t.name, found.description
+        ),
+    );
+    derive(
+        t,
+        &[],
+        vec![],
+        vec![found.axiom],
+        p,
+        format_args!("{law}({op})"),
+    )
 }
 
 /// COMPLETE with a law relating two operations: `distributive` (`op` over `other`, both sides)
@@ -269,8 +295,8 @@ pub fn all(t: &Theory) -> Vec<Derived> {
         out.extend(LAWS.iter().filter_map(|law| complete(t, law, name).ok()));
         out.extend(
             families::laws_for(t, *f, t.sig.func_decl(*f).result)
-                .iter()
-                .filter_map(|l| complete(t, &l.axiom.name, name).ok()),
+                .into_iter()
+                .filter_map(|l| complete_family(t, l, name).ok()),
         );
         for (g, _) in &ops {
             let other = &t.sig.func_decl(*g).name;
