@@ -301,6 +301,9 @@ impl Agent<'_> {
             open_conjectures,
             plan: None,
             generated: 0,
+            triaged: 0,
+            spectra: 0,
+            identified: 0,
             candidates: vec![],
             settled: vec![],
             found_in_library: vec![],
@@ -566,6 +569,9 @@ impl Agent<'_> {
             plan_by: plan.by,
             tool_calls: log.calls,
             generated: s.generated,
+            triaged: s.triaged,
+            spectra: s.spectra,
+            identified: s.identified,
             checked: s.candidates.len(),
             with_models: executed.with_models,
             top: s
@@ -656,7 +662,18 @@ impl Agent<'_> {
         for found in &per_exploration {
             self.observer.generated(log.number, found);
         }
-        candidates.extend(rank_before_checking(per_exploration, plan.check_top));
+        // Every candidate is counted cheaply first, and those to check are chosen one per spectrum.
+        let triage = crate::triage::choose(
+            per_exploration,
+            &s.bases,
+            plan.check_top,
+            plan.max_size,
+            self.tools.cancel.clone(),
+        );
+        self.observer.line(&format!("Triage: {} candidate(s) counted up to size {}, {} different spectra ({:.2}s)", triage.counted, plan.max_size, triage.spectra, triage.seconds), json!({"event": "triage", "counted": triage.counted, "spectra": triage.spectra, "seconds": triage.seconds}));
+        s.triaged = triage.counted;
+        s.spectra = triage.spectra;
+        candidates.extend(triage.chosen);
         // The bases the candidates came from are checked with them: a candidate with its
         // parent's models is no discovery, and novelty is measured against the parent's spectrum.
         let parents = parents_to_check(&s.bases, &candidates);
@@ -766,6 +783,7 @@ impl Agent<'_> {
         rank(&mut candidates);
         let t_identify = Instant::now();
         let identified = identify_candidates(&s.bases, &mut candidates, &self.tools);
+        s.identified = identified;
         self.observer.line(&format!("Identified {identified} candidate(s) against the seeds, the catalogue and earlier discoveries ({:.2}s)", t_identify.elapsed().as_secs_f64()), json!({"event": "identified", "candidates": identified, "seconds": t_identify.elapsed().as_secs_f64()}));
         // A candidate shown to be a seed, catalogue entry or discovery has novelty 0: it is scored again from what
         // was gathered (no new search).
@@ -1065,28 +1083,6 @@ fn refusals(calls: &[ToolCall], from: usize, phase: &str, faults: &mut Vec<Fault
             handling: handling.into(),
         });
     }
-}
-
-/// Each exploration's candidates come best first by the explorer's ranking (the syntactic
-/// dimensions, all that is known before models are checked); the candidates to check are taken
-/// from the explorations in turn, so that `check_top` holds the best of every exploration rather
-/// than only the first exploration's.
-fn rank_before_checking(per_exploration: Vec<Vec<Candidate>>, check_top: usize) -> Vec<Candidate> {
-    let mut lists: Vec<std::vec::IntoIter<Candidate>> =
-        per_exploration.into_iter().map(Vec::into_iter).collect();
-    let mut out = Vec::new();
-    while out.len() < check_top {
-        let before = out.len();
-        for l in &mut lists {
-            if out.len() < check_top {
-                out.extend(l.next());
-            }
-        }
-        if out.len() == before {
-            break;
-        }
-    }
-    out
 }
 
 /// The prover's settings for asking whether a candidate is a known class: `equiv`'s and

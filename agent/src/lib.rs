@@ -26,6 +26,7 @@ mod prompt;
 mod schema;
 mod situation;
 mod tools;
+mod triage;
 
 pub use controller::{identification_options, identify_theory, Agent, Config, Ending};
 pub use engines::TenDimensions;

@@ -208,8 +208,10 @@ pub fn user(phase: Phase, s: &Situation) -> String {
             }
             let _ = writeln!(
                 out,
-                "\n## Results: {} candidates generated, {} checked (best first)",
+                "\n## Results: {} candidates generated, {} triaged ({} different spectra up to the plan's size), {} checked (chosen one per spectrum, then best first)",
                 s.generated,
+                s.triaged,
+                s.spectra,
                 s.candidates.len()
             );
             for (i, c) in s.candidates.iter().enumerate().take(20) {
@@ -318,6 +320,9 @@ mod tests {
             }],
             plan: None,
             generated: 1,
+            triaged: 1,
+            spectra: 1,
+            identified: 1,
             candidates: vec![],
             settled: vec![],
             found_in_library: vec![(forged.into(), vec![forged.into()])],

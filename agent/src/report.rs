@@ -116,7 +116,7 @@ pub fn markdown(r: &CycleReport) -> String {
         r.seconds, r.llm_seconds
     );
     let _ = writeln!(out, "**Model:** {}\n", md(&r.llm));
-    let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates checked: {}\n- With models above size 1: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
+    let _ = writeln!(out, "## Statistics\n- Candidates generated: {}\n- Candidates triaged (spectra counted): {} with {} different spectra\n- Candidates checked: {}\n- With models above size 1: {}\n- Candidates identified: {}\n- Discoveries added: {}\n- Conjectures tested: {}\n- Faults: {}\n", r.generated, r.triaged, r.spectra, r.checked, r.with_models, r.identified, r.discoveries.len(), r.conjectures.len(), r.faults.len());
     // Discoveries first: they are what a reader opens the report for; the tool log comes last.
     let _ = writeln!(out, "## Discoveries\n");
     if r.discoveries.is_empty() {

@@ -167,6 +167,12 @@ pub struct Situation {
     pub plan: Option<Plan>,
     /// Candidates generated this cycle.
     pub generated: usize,
+    /// Candidates whose spectra triage counted this cycle (`triage.rs`).
+    pub triaged: usize,
+    /// Different spectra among them.
+    pub spectra: usize,
+    /// Candidates identified against the known theories this cycle.
+    pub identified: usize,
     /// Candidates checked this cycle, best first (interpret phase).
     pub candidates: Vec<Candidate>,
     /// Conjectures from the plan, already tested (interpret phase).

@@ -38,6 +38,15 @@ pub struct CycleReport {
     pub tool_calls: Vec<ToolCall>,
     /// Candidates generated.
     pub generated: usize,
+    /// Candidates whose spectra triage counted (0 in reports from before triage).
+    #[serde(default)]
+    pub triaged: usize,
+    /// Different spectra among the candidates triaged.
+    #[serde(default)]
+    pub spectra: usize,
+    /// Candidates identified against the known theories (0 in reports from before triage).
+    #[serde(default)]
+    pub identified: usize,
     /// Candidates model-checked.
     pub checked: usize,
     /// Checked candidates with a model of size above 1.

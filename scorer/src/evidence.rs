@@ -196,7 +196,31 @@ pub fn spectrum(
     max_size: u32,
     budget: &Budget,
 ) -> Result<(Vec<SpectrumRow>, Vec<IsoClass>), FinderError> {
-    let (mut rows, mut classes) = (Vec::new(), Vec::new());
+    let mut classes = Vec::new();
+    let rows = walk(t, max_size, budget, |sizes| {
+        let mut e = enumerate(t, sizes, budget, Options::default())?;
+        classes.append(&mut e.classes);
+        Ok(e)
+    })?;
+    Ok((rows, classes))
+}
+
+/// [`spectrum`]'s counts alone, without representatives (every class is still checked by the
+/// evaluator): what triage computes for every candidate of a cycle.
+pub fn counts(t: &Theory, max_size: u32, budget: &Budget) -> Result<Vec<SpectrumRow>, FinderError> {
+    walk(t, max_size, budget, |sizes| {
+        enumerate(t, sizes, budget, Options::counts_only())
+    })
+}
+
+/// The walk of [`spectrum`] over the size tuples, `count` enumerating one.
+fn walk(
+    t: &Theory,
+    max_size: u32,
+    budget: &Budget,
+    mut count: impl FnMut(&[u32]) -> Result<birkhoff_checker::finder::Enumeration, FinderError>,
+) -> Result<Vec<SpectrumRow>, FinderError> {
+    let mut rows = Vec::new();
     let mut cut: Vec<Vec<u32>> = Vec::new();
     for sizes in size_tuples(t.sig.sorts.len(), max_size) {
         if cut
@@ -205,12 +229,11 @@ pub fn spectrum(
         {
             continue;
         }
-        let e = enumerate(t, &sizes, budget, Options::default())?;
+        let e = count(&sizes)?;
         if e.iso.status != Status::Exact {
             cut.push(sizes.clone());
         }
         rows.push(SpectrumRow::of(&e));
-        classes.extend(e.classes);
         if budget
             .cancel
             .as_ref()
@@ -219,7 +242,7 @@ pub fn spectrum(
             break;
         }
     }
-    Ok((rows, classes))
+    Ok(rows)
 }
 
 /// Gathers what `policy` asks for: the [`spectrum`], then independence countermodels up to

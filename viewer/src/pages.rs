@@ -392,7 +392,7 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
         r.llm_seconds,
         esc(&r.llm)
     );
-    let _ = write!(body, "<h2>Statistics</h2><ul><li>Candidates generated: {}</li><li>Checked: {}</li><li>With models above size 1: {}</li><li>Discoveries: {}</li><li>Conjectures: {}</li><li>Faults: {}</li></ul>", r.generated, r.checked, r.with_models, r.discoveries.len(), r.conjectures.len(), r.faults.len());
+    let _ = write!(body, "<h2>Statistics</h2><ul><li>Candidates generated: {}</li><li>Triaged (spectra counted): {}, with {} different spectra</li><li>Checked: {}</li><li>With models above size 1: {}</li><li>Identified: {}</li><li>Discoveries: {}</li><li>Conjectures: {}</li><li>Faults: {}</li></ul>", r.generated, r.triaged, r.spectra, r.checked, r.with_models, r.identified, r.discoveries.len(), r.conjectures.len(), r.faults.len());
     body += "<h2>Discoveries</h2>";
     if r.discoveries.is_empty() {
         body += "<p>None.</p>";

@@ -14,12 +14,9 @@ pub const IDENTIFICATIONS: &[&str] = &["commutative", "exponent2", "exponent3", 
 /// (`(x op y) op x = x`).
 pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> {
     let (f, s) = find_binary(&t.sig, op)?;
-    let (a, text) = match what {
-        "commutative" => (laws::comm(f, s), format!("x {op} y = y {op} x")),
-        "xyx" => (
-            equation("xyx", s, ap2(f, ap2(f, v(0), v(1)), v(0)), v(0)),
-            format!("x {op} y {op} x = x"),
-        ),
+    let a = match what {
+        "commutative" => laws::comm(f, s),
+        "xyx" => equation("xyx", s, ap2(f, ap2(f, v(0), v(1)), v(0)), v(0)),
         w if w.starts_with("exponent") => {
             let n: u32 = w["exponent".len()..]
                 .parse()
@@ -31,11 +28,7 @@ pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> 
             let e = identity_of(t, f, s).ok_or_else(|| {
                 MoveError::Inapplicable(format!("`{op}` has no identity in {}", t.name))
             })?;
-            let ename = t.sig.func_decl(e).name.clone();
-            (
-                equation(&format!("exponent{n}"), s, power(f, n, v(0)), ap(e, vec![])),
-                format!("x^{n} = {ename}"),
-            )
+            equation(&format!("exponent{n}"), s, power(f, n, v(0)), ap(e, vec![]))
         }
         _ => {
             return Err(MoveError::Inapplicable(format!(
@@ -44,6 +37,8 @@ pub fn quotient(t: &Theory, what: &str, op: &str) -> Result<Derived, MoveError> 
             )))
         }
     };
+    // The law in the operation's own notation (`x + x = 0`, never `x^2 = 0` for an addition).
+    let text = crate::print::FormulaPrinter::new(&t.sig, &a).formula(&a.formula);
     if has_axiom(t, &a) {
         return Err(MoveError::Inapplicable(format!(
             "{} already satisfies {text}",

@@ -287,6 +287,9 @@ fn report_by(writer: u32) -> CycleReport {
         plan_by: "test".into(),
         tool_calls: Vec::new(),
         generated: 0,
+        triaged: 0,
+        spectra: 0,
+        identified: 0,
         checked: 0,
         with_models: 0,
         top: Vec::new(),
@@ -468,6 +471,6 @@ fn a_report_is_stored_with_its_keys_sorted_as_reports_always_were() {
         .collect();
     let mut sorted = keys.clone();
     sorted.sort_unstable();
-    assert_eq!((keys.len(), &keys), (19, &sorted));
+    assert_eq!((keys.len(), &keys), (22, &sorted));
     assert_eq!(lib.cycle_report(n).unwrap().goal, "writer 1");
 }

@@ -1,0 +1,211 @@
+//! Triage: every candidate a cycle generated gets its spectrum counted, cheaply, before any is
+//! looked at closely; the candidates are grouped by spectrum, and the ones to check are chosen
+//! one per group, so that a cycle looks at every kind of model its explorations reached rather
+//! than at the first few by syntax.
+//!
+//! A group's members agree up to the plan's largest size, which does not make them one class:
+//! triage chooses what to look at, and never decides what a candidate is. The members not chosen
+//! this cycle stay as they were generated.
+
+use crate::situation::{Base, Candidate};
+use birkhoff_checker::{Budget, SpectrumRow, Status};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Search nodes per size for a triage count: a count that needs more is cut short (a lower
+/// bound), which still groups the candidate with others cut at the same size. A node budget, not
+/// a clock, so that triage chooses the same candidates on a loaded machine.
+pub const TRIAGE_NODES: u64 = 20_000;
+
+/// Wall-clock time per size for a triage count, a backstop for searches whose nodes are slow
+/// (large compiled problems); a count within [`TRIAGE_NODES`] rarely comes near it.
+const TRIAGE_TIME: Duration = Duration::from_secs(2);
+
+/// What triage did: the candidates to check, best first, and how many it looked at.
+pub struct Triage {
+    /// The candidates chosen for the full check, at most the plan's `check_top`.
+    pub chosen: Vec<Candidate>,
+    /// How many candidates were counted.
+    pub counted: usize,
+    /// How many different spectra they had.
+    pub spectra: usize,
+    /// Seconds spent counting.
+    pub seconds: f64,
+}
+
+/// How a group ranks: the groups with a model above size 1 whose spectrum differs from their
+/// parents' first, then those with their parent's spectrum so far, then those with no model
+/// above size 1 (or none counted exactly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    /// Models above size 1, and a spectrum none of the candidate's parents has.
+    Differs,
+    /// Models above size 1, with a parent's spectrum up to the size counted.
+    AsParent,
+    /// No model above size 1 found.
+    Trivial,
+}
+
+/// A spectrum as a grouping key: each size tuple with its count of classes, and whether that
+/// count is exact.
+type Key = Vec<(Vec<u32>, u128, bool)>;
+
+fn key(rows: &[SpectrumRow]) -> Key {
+    rows.iter()
+        .map(|r| (r.sizes.clone(), r.iso.value, r.iso.status == Status::Exact))
+        .collect()
+}
+
+/// The candidates of each exploration, best first by the explorer's (syntactic) ranking,
+/// interleaved: the first of each exploration, then the second of each, and so on.
+fn interleaved(per_exploration: Vec<Vec<Candidate>>) -> Vec<Candidate> {
+    let mut lists: Vec<std::vec::IntoIter<Candidate>> =
+        per_exploration.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    loop {
+        let before = out.len();
+        for l in &mut lists {
+            out.extend(l.next());
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Counts every candidate's spectrum up to `max_size` within the triage budget (in parallel,
+/// stopping early on `cancel`), groups them by spectrum, and chooses at most `check_top` to
+/// check: one from each group in turn, the groups ranked by [`Tier`] and then by their best
+/// member's place in the explorations' order, then a second from each, and so on. `bases` give
+/// the parents' spectra.
+pub fn choose(
+    per_exploration: Vec<Vec<Candidate>>,
+    bases: &[Base],
+    check_top: usize,
+    max_size: u32,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Triage {
+    let start = Instant::now();
+    let candidates = interleaved(per_exploration);
+    let budget = Budget {
+        time: Some(TRIAGE_TIME),
+        nodes: Some(TRIAGE_NODES),
+        cancel,
+        ..Budget::default()
+    };
+    let spectra: Vec<Option<Vec<SpectrumRow>>> = candidates
+        .par_iter()
+        .map(|c| birkhoff_scorer::evidence::counts(&c.theory, max_size, &budget).ok())
+        .collect();
+    let seconds = start.elapsed().as_secs_f64();
+    let parent_keys = |c: &Candidate| -> Vec<Key> {
+        c.parents
+            .iter()
+            .filter_map(|p| bases.iter().find(|b| b.name == *p || b.theory.name == *p))
+            .filter_map(|b| b.spectrum.as_ref())
+            .map(|rows| {
+                let upto: Vec<SpectrumRow> = rows
+                    .iter()
+                    .filter(|r| r.sizes.iter().all(|&n| n <= max_size))
+                    .cloned()
+                    .collect();
+                key(&upto)
+            })
+            .collect()
+    };
+    // Groups in order of their best member, each with its tier and members' indices.
+    let mut groups: Vec<(Tier, Vec<usize>)> = Vec::new();
+    let mut index: HashMap<Option<Key>, usize> = HashMap::new();
+    for (i, (c, rows)) in candidates.iter().zip(&spectra).enumerate() {
+        let k = rows.as_deref().map(key);
+        let g = *index.entry(k.clone()).or_insert_with(|| {
+            let nontrivial = rows.as_deref().is_some_and(|rows| {
+                rows.iter()
+                    .any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))
+            });
+            let tier = match &k {
+                _ if !nontrivial => Tier::Trivial,
+                Some(k) if parent_keys(c).contains(k) => Tier::AsParent,
+                _ => Tier::Differs,
+            };
+            groups.push((tier, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(i);
+    }
+    let distinct = groups.len();
+    // Stable: within a tier, groups keep the order of their best member.
+    groups.sort_by_key(|(tier, _)| *tier);
+    let mut order = Vec::new();
+    for round in 0.. {
+        let before = order.len();
+        order.extend(groups.iter().filter_map(|(_, m)| m.get(round).copied()));
+        if order.len() == before || order.len() >= check_top {
+            break;
+        }
+    }
+    order.truncate(check_top);
+    let mut slots: Vec<Option<Candidate>> = candidates.into_iter().map(Some).collect();
+    let chosen = order.into_iter().filter_map(|i| slots[i].take()).collect();
+    Triage {
+        chosen,
+        counted: spectra.len(),
+        spectra: distinct,
+        seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use birkhoff_engine::{seeds, Theory};
+
+    fn candidate(name: &str, t: Theory, parent: &str) -> Candidate {
+        Candidate::new(name.into(), t, "test".into(), vec![parent.into()])
+    }
+
+    fn parse(text: &str) -> Theory {
+        Theory::parse(text, "test.bk").unwrap()
+    }
+
+    #[test]
+    fn one_candidate_per_spectrum_is_chosen_first_and_the_parents_spectrum_and_trivial_ones_last() {
+        let semigroup = seeds::load("semigroup").unwrap();
+        let comm = seeds::load("comm_semigroup").unwrap();
+        let trivial = parse("theory T\nfunc * : 2\naxiom all_equal: x = y\n");
+        // The parent, a base whose stored spectrum is the semigroups' up to size 3.
+        let (rows, _) =
+            birkhoff_scorer::evidence::spectrum(&semigroup, 3, &Budget::default()).unwrap();
+        let base = Base {
+            name: "semigroup".into(),
+            theory: semigroup.clone(),
+            spectrum: Some(rows),
+            score: None,
+            discovery: false,
+            record: None,
+        };
+        // The explorer's order: the parent's spectrum first, then two commutative ones (one
+        // spectrum), then a trivial one.
+        let per_exploration = vec![vec![
+            candidate("same", semigroup.clone(), "semigroup"),
+            candidate("comm1", comm.clone(), "semigroup"),
+            candidate("comm2", comm.clone(), "semigroup"),
+            candidate("trivial", trivial, "semigroup"),
+        ]];
+        let chosen = |top: usize| {
+            let t = choose(
+                per_exploration.clone(),
+                std::slice::from_ref(&base),
+                top,
+                3,
+                None,
+            );
+            assert_eq!((t.counted, t.spectra), (4, 3));
+            t.chosen.into_iter().map(|c| c.name).collect::<Vec<_>>()
+        };
+        assert_eq!(chosen(1), ["comm1"]);
+        assert_eq!(chosen(3), ["comm1", "same", "trivial"]);
+        assert_eq!(chosen(10), ["comm1", "same", "trivial", "comm2"]);
+    }
+}
