@@ -43,18 +43,22 @@ enum Tier {
     Differs,
     /// Models above size 1, with a parent's spectrum up to the size counted.
     AsParent,
-    /// No model above size 1 found.
+    /// No model above size 1 counted exactly.
     Trivial,
 }
 
-/// A spectrum as a grouping key: each size tuple with its count of classes, and whether that
-/// count is exact.
-type Key = Vec<(Vec<u32>, u128, bool)>;
+/// A spectrum as a grouping key: each size tuple with its count of classes if exact. A count cut
+/// short by the node budget is only "cut here": how far it got depends on how the threads shared
+/// the nodes, and triage must choose the same on every run (a resumed run redoes a cycle).
+type Key = Vec<(Vec<u32>, Option<u128>)>;
 
 fn key(rows: &[SpectrumRow]) -> Key {
-    rows.iter()
-        .map(|r| (r.sizes.clone(), r.iso.value, r.iso.status == Status::Exact))
-        .collect()
+    rows.iter().map(|r| (r.sizes.clone(), exact(r))).collect()
+}
+
+/// The row's count of classes, if exact.
+fn exact(r: &SpectrumRow) -> Option<u128> {
+    (r.iso.status == Status::Exact).then_some(r.iso.value)
 }
 
 /// The candidates of each exploration, best first by the explorer's (syntactic) ranking,
@@ -122,7 +126,7 @@ pub fn choose(
         let g = *index.entry(k.clone()).or_insert_with(|| {
             let nontrivial = rows.as_deref().is_some_and(|rows| {
                 rows.iter()
-                    .any(|r| r.iso.value > 0 && r.sizes.iter().any(|&n| n > 1))
+                    .any(|r| exact(r).is_some_and(|n| n > 0) && r.sizes.iter().any(|&n| n > 1))
             });
             let tier = match &k {
                 _ if !nontrivial => Tier::Trivial,

@@ -3,6 +3,7 @@
 //! search tree, and every model is re-checked by the engine's evaluator before it is reported.
 
 use crate::budget::{Budget, Count, Meter, Status};
+use crate::first_classes::{ClassKey, FirstClasses};
 use crate::iso;
 use crate::lex::{LexLeader, FIRST_MODEL_STEP_LIMIT, STEP_LIMIT};
 use crate::problem::{Problem, ProblemError};
@@ -516,7 +517,11 @@ fn one_more_class(counted: &AtomicU64, budget: &Budget, meter: &Meter) -> Flow {
 
 /// What one piece of the split search found.
 struct Part {
+    /// The piece's place in tree order.
+    index: usize,
     classes: HashMap<Box<[u8]>, u128>,
+    /// Under a model limit, the classes in the order met (see [`FirstClasses`]).
+    order: Vec<ClassKey>,
     met: u64,
     timing: Timing,
     template: Option<Structure>,
@@ -552,11 +557,13 @@ pub fn enumerate(
         Ok(p) => p,
         Err(cut_short) => return Ok(cut_short),
     };
-    let new_classes = AtomicU64::new(0);
-    let parts = run_split(&p, opts, &meter, Split::Threads, |_, s| {
+    let limit = budget.models.map(|m| FirstClasses::new(m as usize));
+    let parts = run_split(&p, opts, &meter, Split::Threads, |index, s| {
         let t_start = Instant::now();
         let mut part = Part {
+            index,
             classes: HashMap::new(),
+            order: Vec::new(),
             met: 0,
             timing: Timing::default(),
             template: None,
@@ -575,12 +582,29 @@ pub fn enumerate(
                 return Flow::Stop;
             }
             part.template.get_or_insert(c.form);
-            part.classes.insert(k, c.automorphisms);
-            one_more_class(&new_classes, budget, &meter)
+            budget.report_class();
+            let Some(limit) = &limit else {
+                part.classes.insert(k, c.automorphisms);
+                return Flow::Continue;
+            };
+            part.classes.insert(k.clone(), c.automorphisms);
+            part.order.push(k);
+            match limit.can_stop(index, part.classes.len()) {
+                true => Flow::Stop,
+                false => Flow::Continue,
+            }
         };
         let from = s.first_open();
-        s.run(from, &mut on_model, &mut budget_check(&meter));
+        let mut within_budget = budget_check(&meter);
+        let mut check = |nodes| match (within_budget(nodes), &limit) {
+            (Flow::Continue, Some(l)) if l.can_stop(index, 0) => Flow::Abort,
+            (flow, _) => flow,
+        };
+        s.run(from, &mut on_model, &mut check);
         meter.charge(s.unchecked_nodes());
+        if let Some(limit) = &limit {
+            limit.ended(index, part.order.clone());
+        }
         part.timing.search =
             (t_start.elapsed().as_secs_f64() - part.timing.canon - part.timing.verify).max(0.0);
         part
@@ -589,6 +613,7 @@ pub fn enumerate(
     let merge_start = Instant::now();
     let mut timing = Timing::default();
     let (mut met, mut template, mut maps) = (0, None, Vec::with_capacity(parts.len()));
+    let mut orders = Vec::new();
     for mut part in parts {
         if let Some(e) = part.error.take() {
             return Err(e);
@@ -599,9 +624,24 @@ pub fn enumerate(
         timing.verify += part.timing.verify;
         template = template.or(part.template);
         maps.push(part.classes);
+        orders.push((part.index, part.order));
     }
-    let merged = merge(maps, || !finished && meter.grace_over(budget));
-    let limit = budget.models.map_or(usize::MAX, |m| m as usize);
+    let mut merged = merge(maps, || !finished && meter.grace_over(budget));
+    // Under a model limit, the first classes in tree order (reproducible); a search that met the
+    // limit is cut short, as what it did not look at may hold more classes.
+    let (entries, limited): (Vec<(ClassKey, u128)>, bool) = match &limit {
+        Some(l) => {
+            let first = l.first(orders);
+            let limited = first.len() >= l.limit();
+            let entries = first
+                .into_iter()
+                .filter_map(|k| merged.remove_entry(&k))
+                .collect();
+            (entries, limited)
+        }
+        None => (merged.into_iter().collect(), false),
+    };
+    let finished = finished && !limited;
     let tally = |auts: &mut dyn Iterator<Item = u128>| {
         auts.fold((0u128, LabeledSum::default()), |(n, mut l), aut| {
             l.add(sizes, aut);
@@ -610,9 +650,8 @@ pub fn enumerate(
     };
     let (classes, (iso, labeled)) = match (&template, opts.classes) {
         (Some(tpl), true) => {
-            let mut entries: Vec<(Box<[u8]>, u128)> = merged.into_iter().collect();
+            let mut entries = entries;
             entries.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            entries.truncate(limit);
             let classes: Vec<IsoClass> = entries
                 .into_iter()
                 .map(|(k, aut)| IsoClass {
@@ -623,7 +662,10 @@ pub fn enumerate(
             let counts = tally(&mut classes.iter().map(|c| c.automorphisms));
             (classes, counts)
         }
-        _ => (Vec::new(), tally(&mut merged.into_values().take(limit))),
+        _ => (
+            Vec::new(),
+            tally(&mut entries.into_iter().map(|(_, aut)| aut)),
+        ),
     };
     timing.merge = merge_start.elapsed().as_secs_f64();
     Ok(Enumeration {

@@ -32,6 +32,7 @@ pub mod z3;
 pub(crate) mod bits;
 mod blocking;
 mod budget;
+mod first_classes;
 mod implied;
 mod iso;
 mod lex;

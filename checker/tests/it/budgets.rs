@@ -137,15 +137,37 @@ fn model_limits_give_at_least_the_limit() {
                 models: Some(k as u64),
                 ..Budget::default()
             };
-            // The limit counts new classes per piece of the split search, so isomorphic models
-            // found in two pieces may stop it a little before k distinct classes.
             let (iso, labeled) = check(&c, &budget, &format!("models {k}"));
-            assert!(
-                iso.status == Status::AtLeast && iso.value >= 1 && iso.value <= k,
-                "{} limit {k}: {iso:?}",
+            assert_eq!(
+                iso,
+                Count {
+                    value: k,
+                    status: Status::AtLeast
+                },
+                "{} limit {k}",
                 c.theory.name
             );
             assert_eq!(labeled.status, Status::AtLeast);
+        }
+        // The classes a limit keeps are the first ones in the order of the whole search tree,
+        // whichever thread met them: the same on 1, 2 and 5 threads, whose splits differ.
+        let kept = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let budget = Budget {
+                models: Some((c.iso / 2).max(1) as u64),
+                ..Budget::default()
+            };
+            let e = pool
+                .install(|| enumerate(&c.theory, &[c.n], &budget, Options::default()))
+                .unwrap();
+            (e.classes, e.labeled)
+        };
+        let one = kept(1);
+        for threads in [2, 5] {
+            assert_eq!(kept(threads), one, "{} on {threads} threads", c.theory.name);
         }
         // With the classes kept, the limit caps the list too.
         let e = enumerate(
