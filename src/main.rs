@@ -71,6 +71,8 @@ enum Command {
     Catalogue(commands::catalogue::Args),
     /// Score a theory on the ten dimensions (docs/SCORING.md).
     Score(commands::score::Args),
+    /// The interest score's fit on the catalogue: held-out figures, weights, training table.
+    Calibrate(commands::calibrate::Args),
     /// Apply the structural moves (docs/MOVES.md) for some rounds and rank what they reach.
     Explore(commands::explore::Args),
     /// Batch spectrum sweep: many theories times many sizes, resumable, shardable.
@@ -134,6 +136,7 @@ fn run() -> u8 {
         Command::Identify(a) => commands::identify::run(a, json),
         Command::Catalogue(a) => commands::catalogue::run(a, json),
         Command::Score(a) => commands::score::run(a, json),
+        Command::Calibrate(a) => commands::calibrate::run(a, json),
         Command::Explore(a) => commands::explore::run(a, json),
         Command::Sweep(a) => commands::sweep::run(*a, json),
         Command::Library(a) => commands::library::run(a, json),

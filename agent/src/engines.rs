@@ -4,16 +4,19 @@
 use crate::situation::Candidate;
 use crate::tools::Scorer;
 use birkhoff_library::record::Score;
+use birkhoff_scorer::calibration::{self, Calibration};
 use birkhoff_scorer::{
     score, spectrum::known_spectra_without, Evidence, KnownSpectrum, SpectrumRow, Weights,
 };
+use std::collections::BTreeMap;
 
 /// The scorer crate's ten dimensions, with default weights and the ground-truth and catalogue
-/// spectra as the known theories. It reads what `check_models` gathered under
+/// spectra as the known theories, and the total the calibrated interest (docs/SCORING.md). It reads what `check_models` gathered under
 /// [`birkhoff_scorer::Policy::agent`], the one evaluation path `score` and `explore` use too.
 pub struct TenDimensions {
     weights: Weights,
     known: Vec<KnownSpectrum>,
+    calibration: Calibration,
 }
 
 impl Default for TenDimensions {
@@ -23,11 +26,13 @@ impl Default for TenDimensions {
 }
 
 impl TenDimensions {
-    /// The scorer with the catalogue entries named in `hidden` left out of the known spectra.
+    /// The scorer with the catalogue entries named in `hidden` left out of the known spectra and
+    /// out of the calibration's fit.
     pub fn hiding(hidden: &[String]) -> Self {
         TenDimensions {
             weights: Weights::default(),
             known: known_spectra_without(hidden),
+            calibration: Calibration::fitted(hidden),
         }
     }
 }
@@ -55,13 +60,19 @@ impl Scorer for TenDimensions {
             known_as,
         };
         let s = score(&evidence, &self.weights);
-        let dims = s
+        let mut dims: BTreeMap<String, f64> = s
             .dimensions()
             .into_iter()
             .filter_map(|(name, v)| v.map(|v| (name.to_string(), v)))
             .collect();
+        // The total ranks by the calibrated interest (docs/SCORING.md). Whether a class is new is
+        // not its business: the strategist keeps only what identification showed new.
+        let spectrum = c.checked.then_some(&c.spectrum[..]);
+        let interest = calibration::ranked_interest(&self.calibration, &c.theory, spectrum);
+        dims.insert("interest".into(), interest);
+        dims.insert("linkage".into(), calibration::linkage(&c.theory));
         Ok(Score {
-            total: s.total,
+            total: interest,
             dims,
         })
     }

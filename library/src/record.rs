@@ -38,7 +38,7 @@ pub enum Body {
 /// Scores of a theory: the weighted total and each dimension.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Score {
-    /// The weighted total in [0, 1].
+    /// The total in [0, 1] that ranks: the agent's calibrated interest (docs/SCORING.md).
     pub total: f64,
     /// Each dimension by name.
     pub dims: BTreeMap<String, f64>,

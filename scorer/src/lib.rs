@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod calibration;
 pub mod evidence;
 pub mod identify;
 pub mod independence;

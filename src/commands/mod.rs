@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod backtest;
+pub mod calibrate;
 pub mod catalogue;
 pub mod check;
 pub mod conjecture;

@@ -6,6 +6,7 @@ use crate::output::{print_json, table};
 use crate::Outcome;
 use anyhow::Context;
 use birkhoff_checker::{sizes_label, Status};
+use birkhoff_scorer::calibration::{self, Calibration};
 use birkhoff_scorer::spectrum::known_spectra;
 use birkhoff_scorer::{gather, score, Evidence, Policy, Weights};
 use serde_json::json;
@@ -81,12 +82,18 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         None => Evidence::syntactic(&t),
     };
     let scores = score(&evidence, &weights);
+    // What the agent ranks by: the fit on the catalogue (docs/SCORING.md, `birkhoff calibrate`).
+    let interest = calibration::ranked_interest(
+        &Calibration::fitted(&[]),
+        &t,
+        gathered.as_ref().map(|g| &g.spectrum[..]),
+    );
     let exact = gathered
         .as_ref()
         .is_none_or(|g| g.spectrum.iter().all(|p| p.iso.status == Status::Exact));
     if json {
         print_json(
-            &json!({ "theory": t.name, "policy": policy, "scores": scores, "weights": weights, "evidence": gathered, "spectrum_exact": exact }),
+            &json!({ "theory": t.name, "policy": policy, "scores": scores, "interest": interest, "weights": weights, "evidence": gathered, "spectrum_exact": exact }),
         );
     } else {
         if let Some(g) = &gathered {
@@ -109,6 +116,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             .collect();
         print!("{}", table(&["dimension", "score"], &rows));
         println!("total {:.3}", scores.total);
+        println!("interest {interest:.3} (calibrated on the catalogue, as the agent ranks)");
     }
     Ok(if exact {
         Outcome::Done

@@ -247,6 +247,22 @@ fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
     assert!(d.analysis.contains("no scores are available"));
 }
 
+/// A magma with one law, checked to size 3, as identification leaves a class no known theory
+/// was shown to be: new.
+fn new_magma_law(name: &str, law: &str) -> Candidate {
+    let mut c = checked(name, "magma", "COMPLETE");
+    c.theory = birkhoff_engine::Theory::parse(
+        &format!("theory {name}\nfunc * : 2\naxiom law: {law}"),
+        "t.bk",
+    )
+    .unwrap();
+    Toolbox::builtin().check_models(&mut c, 3).unwrap();
+    c.standing = Some(birkhoff_scorer::identify::Standing::New {
+        reason: "no known theory has its signature".into(),
+    });
+    c
+}
+
 #[test]
 fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() {
     // Eleven laws with models of two or three elements, none a seed's.
@@ -266,20 +282,7 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
     let candidates: Vec<_> = laws
         .iter()
         .enumerate()
-        .map(|(i, law)| {
-            let mut c = checked(&format!("New_{i}"), "magma", "COMPLETE");
-            c.theory = birkhoff_engine::Theory::parse(
-                &format!("theory T{i}\nfunc * : 2\naxiom law: {law}"),
-                "t.bk",
-            )
-            .unwrap();
-            Toolbox::builtin().check_models(&mut c, 3).unwrap();
-            // What identification would say of a class no known theory was shown to be.
-            c.standing = Some(birkhoff_scorer::identify::Standing::New {
-                reason: "no known theory has its signature".into(),
-            });
-            c
-        })
+        .map(|(i, law)| new_magma_law(&format!("New_{i}"), law))
         .collect();
     let mut s = situation("Explore broadly");
     s.candidates = candidates;
@@ -310,6 +313,28 @@ fn a_wide_cycle_keeps_every_candidate_shown_new_and_a_narrow_one_the_best_two() 
         Ok(birkhoff_agent::MAX_KEEPS),
         "{text}"
     );
+}
+
+#[test]
+fn a_goal_asking_for_few_models_keeps_none_with_many() {
+    // Idempotent magmas have 10 models of order 3 (Σ ln(1 + a_n) = ln 3 + ln 11, about 3.5: not
+    // "few"); magmas with x·y = x have one of each order.
+    let mut s = situation("semigroups with few models");
+    s.candidates = vec![
+        new_magma_law("Many", "x * x = x"),
+        new_magma_law("Few", "x * y = x"),
+    ];
+    let kept: Vec<String> = decide(&s).keep.into_iter().map(|k| k.candidate).collect();
+    assert_eq!(kept, ["Few"]);
+    let d = decide(&s);
+    assert!(
+        d.analysis.contains("set aside 1 whose spectrum fails"),
+        "{}",
+        d.analysis
+    );
+    // Without the wish, both are kept.
+    s.goal = "Explore broadly".into();
+    assert_eq!(decide(&s).keep.len(), 2);
 }
 
 #[test]

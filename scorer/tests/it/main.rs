@@ -1,4 +1,5 @@
 //! The package's integration tests, as one test binary.
 
+mod calibration;
 mod known_cases;
 mod verdicts;
