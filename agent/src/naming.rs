@@ -65,8 +65,9 @@ fn nearest_known(t: &Theory, own: &[PrintedAxiom]) -> Option<&'static Theory> {
         .map(|(k, _)| k)
 }
 
-/// The discovery name and the title of `c`: the parent it came from (a base of the situation;
-/// else the nearest seed or catalogue entry whose axioms it has) and the laws it adds or drops,
+/// The discovery name and the title of `c`: the parent it came from (a base of the situation),
+/// or the nearest seed or catalogue entry whose axioms it has when that takes fewer changes or
+/// there is no parent, and the laws it adds or drops,
 /// compared as printed formulas. The name is a valid discovery name
 /// (a letter, then letters and digits, at most 64); the title reads as a phrase.
 pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
@@ -74,25 +75,37 @@ pub fn name(c: &Candidate, s: &Situation) -> (String, String) {
     // A base is named as the library names it: an earlier discovery by its discovery name, not
     // by the name of the candidate it was (`Semigroup+unipotent(*)+-assoc`, whose `+` and `-`
     // the name could not keep).
-    let parent = c
+    let base = c
         .parents
         .iter()
         .find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p))
-        .map(|b| (&b.theory, b.name.as_str()))
-        .or_else(|| nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str())));
-    let (added, dropped): (Vec<&PrintedAxiom>, Vec<PrintedAxiom>) = match parent {
-        Some((p, _)) => {
-            let theirs = printed(p);
-            (
-                own.iter()
-                    .filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f))
-                    .collect(),
-                theirs
-                    .into_iter()
-                    .filter(|(_, g)| !own.iter().any(|(_, f)| f == g))
-                    .collect(),
-            )
-        }
+        .map(|b| (&b.theory, b.name.as_str()));
+    let known = nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str()));
+    // The laws added to and dropped from a stem, compared as printed.
+    let diff = |p: &Theory| -> (Vec<&PrintedAxiom>, Vec<PrintedAxiom>) {
+        let theirs = printed(p);
+        (
+            own.iter()
+                .filter(|(_, f)| !theirs.iter().any(|(_, g)| g == f))
+                .collect(),
+            theirs
+                .into_iter()
+                .filter(|(_, g)| !own.iter().any(|(_, f)| f == g))
+                .collect(),
+        )
+    };
+    let changes = |p: &Theory| {
+        let (a, d) = diff(p);
+        a.len() + d.len()
+    };
+    // A named class that the theory is with fewer changes than its parent is the plainer stem: a
+    // monoid with flexibility and without associativity is a unital magma with flexibility.
+    let parent = match (base, known) {
+        (Some(b), Some(k)) if changes(k.0) < changes(b.0) => Some(k),
+        (b, k) => b.or(k),
+    };
+    let (added, dropped) = match parent {
+        Some((p, _)) => diff(p),
         None => (Vec::new(), Vec::new()),
     };
     let stem = parent.map_or(c.theory.name.as_str(), |(_, name)| name);

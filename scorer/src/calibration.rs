@@ -3,8 +3,8 @@
 //! them. docs/SCORING.md lists the features, the fitted weights and the held-out figures.
 //!
 //! The training table ([`TABLE`], `scorer/data/calibration.tsv`) holds the features of every
-//! catalogue entry (label 1) and of two theories one move away from it that are not catalogue
-//! entries themselves (label 0), all computed by [`table`] (`birkhoff calibrate --write`). The
+//! catalogue entry (label 1) and of theories generated from it, by moves and at random (label 0;
+//! [`rows_of`]), all computed by [`table`] (`birkhoff calibrate --write`). The
 //! fit runs when a scorer is made, in milliseconds, on the rows that do not come from a hidden
 //! entry: an entry hidden with `--hide` is left out of the fit as well as out of recognition.
 //!
@@ -26,17 +26,16 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 /// The features, in the order of a row of the table and of [`Features`].
-pub const FEATURES: [&str; 6] = [
+pub const FEATURES: [&str; 5] = [
     "economy",
     "naturality",
-    "axioms",
     "non_triviality",
     "richness",
     "selectivity",
 ];
 
 /// The features of one theory, in [`FEATURES`] order, each in `[0, 1]`.
-pub type Features = [f64; 6];
+pub type Features = [f64; 5];
 
 /// The largest size the spectral features read: the training spectra are counted up to it, and
 /// a candidate's larger sizes are ignored, so that both are read alike.
@@ -113,7 +112,6 @@ pub fn features(t: &Theory, spectrum: Option<&[SpectrumRow]>) -> Features {
     [
         economy(t),
         naturality(t),
-        ((1 + t.axioms.len()) as f64).ln() / 16f64.ln(),
         non_triviality(&rows),
         richness(&rows),
         selectivity(&rows),
@@ -136,7 +134,7 @@ pub struct Row {
 /// The table's first lines: what it is and its columns.
 pub const HEADER: &str =
     "# The training table of scorer::calibration, written by `birkhoff calibrate --write`.\n\
-# entry\ttheory\tnamed\teconomy\tnaturality\taxioms\tnon_triviality\trichness\tselectivity\n";
+# entry\ttheory\tnamed\teconomy\tnaturality\tnon_triviality\trichness\tselectivity\n";
 
 /// The rows of [`TABLE`]. Panics on a malformed table, which the tests would catch first.
 pub fn rows() -> Vec<Row> {
@@ -157,7 +155,7 @@ fn parse_row(line: &str) -> Result<Row, String> {
     if cells.len() != 3 + FEATURES.len() {
         return Err(format!("{} cells, not {}", cells.len(), 3 + FEATURES.len()));
     }
-    let mut features = [0.0; 6];
+    let mut features = [0.0; 5];
     for (f, c) in features.iter_mut().zip(&cells[3..]) {
         *f = c.parse().map_err(|e| format!("{c}: {e}"))?;
     }
@@ -289,17 +287,10 @@ fn seed_of(name: &str) -> u64 {
     })
 }
 
-/// The training rows of one catalogue entry: itself; two theories one move away from it that are
-/// no catalogue entry literally (the two least by fingerprint, a choice that does not depend on
-/// the order the moves come in); and two random theories of its shape ([`random_of_shape`]).
-pub fn rows_of(
-    entry: &catalogue::Entry,
-    named: &[birkhoff_engine::fingerprint::Fingerprint],
-) -> Vec<Row> {
-    let Ok(theory) = entry.theory() else {
-        return Vec::new();
-    };
-    let (g, _) = derivation::explore(std::slice::from_ref(&theory), 1);
+/// The theories one move from `t` that are no catalogue entry literally, least fingerprint first
+/// (an order that does not depend on the order the moves come in).
+fn generated_from(t: &Theory, named: &[Fingerprint]) -> Vec<Theory> {
+    let (g, _) = derivation::explore(std::slice::from_ref(t), 1);
     let mut generated: Vec<Theory> = g
         .graph
         .node_indices()
@@ -308,11 +299,32 @@ pub fn rows_of(
         .filter(|t| !named.contains(&t.fingerprint()))
         .collect();
     generated.sort_by_cached_key(|t| t.fingerprint());
+    generated
+}
+
+/// The training rows of one catalogue entry: itself; two theories one move away from it that are
+/// no catalogue entry literally (the two least by fingerprint, [`generated_from`]), and one move
+/// from each of those the same way; and two random theories of its shape ([`random_of_shape`]).
+pub fn rows_of(
+    entry: &catalogue::Entry,
+    named: &[birkhoff_engine::fingerprint::Fingerprint],
+) -> Vec<Row> {
+    let Ok(theory) = entry.theory() else {
+        return Vec::new();
+    };
+    let one_move = generated_from(&theory, named);
+    // The agent's candidates are chains of moves: the least of the first ones' own, too.
+    let two_moves: Vec<Theory> = one_move
+        .iter()
+        .take(2)
+        .filter_map(|t| generated_from(t, named).into_iter().next())
+        .collect();
+    let generated = one_move.into_iter().take(2).chain(two_moves);
     let random: Vec<Theory> = (0..2)
         .filter_map(|k| random_of_shape(&theory, seed_of(entry.name).wrapping_add(k)))
         .collect();
     std::iter::once((theory, true))
-        .chain(generated.into_iter().take(2).map(|t| (t, false)))
+        .chain(generated.map(|t| (t, false)))
         .chain(random.into_iter().map(|t| (t, false)))
         .map(|(t, named)| Row {
             entry: entry.name.to_string(),
@@ -368,8 +380,8 @@ impl Calibration {
     /// gradient descent from zero (deterministic).
     pub fn fit(rows: &[Row]) -> Calibration {
         let n = rows.len().max(1) as f64;
-        let mut mean = [0.0; 6];
-        let mut scale = [0.0; 6];
+        let mut mean = [0.0; 5];
+        let mut scale = [0.0; 5];
         for r in rows {
             for (m, x) in mean.iter_mut().zip(r.features) {
                 *m += x / n;
@@ -386,7 +398,7 @@ impl Calibration {
         let positives = rows.iter().filter(|r| r.named).count().max(1) as f64;
         let negatives = rows.iter().filter(|r| !r.named).count().max(1) as f64;
         let mut c = Calibration {
-            weights: [0.0; 6],
+            weights: [0.0; 5],
             bias: 0.0,
             mean,
             scale,
@@ -395,7 +407,7 @@ impl Calibration {
         const RATE: f64 = 0.5;
         const L2: f64 = 1e-3;
         for _ in 0..STEPS {
-            let (mut gw, mut gb) = ([0.0; 6], 0.0);
+            let (mut gw, mut gb) = ([0.0; 5], 0.0);
             for r in rows {
                 let z = c.standardized(&r.features);
                 let (y, weight) = match r.named {
