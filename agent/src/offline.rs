@@ -638,17 +638,6 @@ pub fn decide(s: &Situation) -> Decisions {
         .collect();
     let words = goal_words(&s.goal);
     let wishes = spectrum_wishes(&words);
-    if !wishes.is_empty() {
-        // What the goal asks of the spectrum decides what may be kept, not only the order.
-        let before = ranked.len();
-        ranked.retain(|c| wishes.iter().all(|w| w.admits(c)));
-        if ranked.len() < before {
-            why.push(format!(
-                "set aside {} whose spectrum fails what the goal asks",
-                before - ranked.len()
-            ));
-        }
-    }
     if scored {
         ranked.retain(|c| c.score.as_ref().is_some_and(|x| x.total >= 0.3));
         let key = |c: &Candidate| {
@@ -820,13 +809,6 @@ impl Wish {
             Wish::Odd => "only odd orders",
             Wish::Unique => "a unique model per order",
         }
-    }
-
-    /// Whether a candidate meets the wish at all: half its largest [`Wish::bonus`] or more. "Few
-    /// models" admits Σ ln(1 + a_n) up to about 3.5 over the sizes above 1 (2 and 5 models of
-    /// orders 2 and 3, not 378 of order 3); "many models" from there up; the others all or none.
-    fn admits(self, c: &Candidate) -> bool {
-        self.bonus(c) >= 0.15
     }
 
     /// Added to a candidate's score when ranking: at most 0.3, so that a wish reorders close
