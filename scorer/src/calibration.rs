@@ -303,7 +303,7 @@ fn generated_from(t: &Theory, named: &[Fingerprint]) -> Vec<Theory> {
 }
 
 /// The training rows of one catalogue entry: itself; two theories one move away from it that are
-/// no catalogue entry literally (the two least by fingerprint, [`generated_from`]), and one move
+/// no catalogue entry literally (the two least by fingerprint), and one move
 /// from each of those the same way; and two random theories of its shape ([`random_of_shape`]).
 pub fn rows_of(
     entry: &catalogue::Entry,
