@@ -12,8 +12,9 @@
 //! use birkhoff_scorer::calibration::{features, Calibration};
 //! let cal = Calibration::fitted(&[]);
 //! let group = birkhoff_engine::seeds::load("group").unwrap();
-//! let x = features(&group, None);
-//! assert!(cal.interest(&x) > 0.5);
+//! let budget = birkhoff_checker::Budget::default();
+//! let spectrum = birkhoff_scorer::evidence::counts(&group, 4, &budget).unwrap();
+//! assert!(cal.interest(&features(&group, Some(&spectrum))) > 0.5);
 //! ```
 
 use crate::spectrum::{non_triviality, richness, selectivity};
