@@ -11,8 +11,9 @@ use birkhoff_scorer::{
 use std::collections::BTreeMap;
 
 /// The scorer crate's ten dimensions, with default weights and the ground-truth and catalogue
-/// spectra as the known theories, and the total the calibrated interest (docs/SCORING.md). It reads what `check_models` gathered under
-/// [`birkhoff_scorer::Policy::agent`], the one evaluation path `score` and `explore` use too.
+/// spectra as the known theories, and the total the calibrated interest (docs/SCORING.md). It
+/// reads what `check_models` gathered under [`birkhoff_scorer::Policy::agent`], the one
+/// evaluation path `score` and `explore` use too.
 pub struct TenDimensions {
     weights: Weights,
     known: Vec<KnownSpectrum>,

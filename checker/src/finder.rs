@@ -583,15 +583,13 @@ pub fn enumerate(
             }
             part.template.get_or_insert(c.form);
             budget.report_class();
-            let Some(limit) = &limit else {
-                part.classes.insert(k, c.automorphisms);
-                return Flow::Continue;
-            };
-            part.classes.insert(k.clone(), c.automorphisms);
-            part.order.push(k);
-            match limit.can_stop(index, part.classes.len()) {
-                true => Flow::Stop,
-                false => Flow::Continue,
+            if limit.is_some() {
+                part.order.push(k.clone());
+            }
+            part.classes.insert(k, c.automorphisms);
+            match &limit {
+                Some(l) if l.can_stop(index, part.classes.len()) => Flow::Stop,
+                _ => Flow::Continue,
             }
         };
         let from = s.first_open();
