@@ -714,6 +714,9 @@ impl Agent<'_> {
                     .filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp))),
             )
             .collect();
+        for c in &mut candidates {
+            c.parent_spectrum = parent_spectra(c, &spectra).into_iter().next();
+        }
         let scores = timed_in_parallel(&mut candidates, |c| {
             toolbox.score(c, &parent_spectra(c, &spectra))
         });

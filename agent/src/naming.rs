@@ -45,22 +45,30 @@ fn known() -> &'static [(Theory, Vec<PrintedAxiom>)] {
     })
 }
 
+/// Whether `t` declares `k`'s symbols and has every axiom of `k`, as printed (`own` is `t`'s
+/// axioms as printed): `t` is plainly `k` with laws added.
+fn has_axioms_of(t: &Theory, own: &[PrintedAxiom], k: &Theory, theirs: &[PrintedAxiom]) -> bool {
+    k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some())
+        && k.sig
+            .rels
+            .iter()
+            .all(|r| t.sig.rels.iter().any(|q| q.name == r.name))
+        && theirs.iter().all(|(_, f)| own.iter().any(|(_, g)| g == f))
+}
+
+/// Whether `t` is a `k` as its axioms read: it declares `k`'s symbols and has all of `k`'s
+/// axioms, as printed (a goal's "semigroups" asks for theories that are semigroups).
+pub fn is_a(t: &Theory, k: &Theory) -> bool {
+    has_axioms_of(t, &printed(t), k, &printed(k))
+}
+
 /// The known theory (seed or catalogue entry) with the most axioms, every one of which `t` has
 /// (as printed), over symbols `t` declares: the class `t` is most plainly that class with laws
 /// added. `None` when no known theory with an axiom fits.
 fn nearest_known(t: &Theory, own: &[PrintedAxiom]) -> Option<&'static Theory> {
-    let declares = |k: &Theory| {
-        k.sig.funcs.iter().all(|f| t.sig.func(&f.name).is_some())
-            && k.sig
-                .rels
-                .iter()
-                .all(|r| t.sig.rels.iter().any(|q| q.name == r.name))
-    };
     known()
         .iter()
-        .filter(|(k, p)| {
-            !p.is_empty() && declares(k) && p.iter().all(|(_, f)| own.iter().any(|(_, g)| g == f))
-        })
+        .filter(|(k, p)| !p.is_empty() && has_axioms_of(t, own, k, p))
         .max_by_key(|(_, p)| p.len())
         .map(|(k, _)| k)
 }

@@ -6,6 +6,7 @@
 use crate::llm::{Llm, LlmError, Phase, Request};
 use crate::schema::{ConjectureProposal, Decisions, Exploration, Keep, Plan, Search};
 use crate::situation::{Breadth, Candidate, Situation};
+use birkhoff_checker::Status;
 use birkhoff_engine::signature::Fixity;
 use birkhoff_engine::{eval, Theory};
 use birkhoff_library::statement;
@@ -721,7 +722,30 @@ pub fn decide(s: &Situation) -> Decisions {
             }
         ));
     }
-    let ranked = new;
+    // The goal decides what may be kept, not only the order: a class of the structures it names,
+    // whose spectrum does what it asks.
+    let (ranked, aside): (Vec<&Candidate>, Vec<(&Candidate, String)>) =
+        new.into_iter()
+            .fold((Vec::new(), Vec::new()), |(mut on, mut aside), c| {
+                match unmet_goal(c, s, &wishes) {
+                    Some(reason) => aside.push((c, reason)),
+                    None => on.push(c),
+                }
+                (on, aside)
+            });
+    if !aside.is_empty() {
+        why.push(format!(
+            "set aside {} that the goal does not ask for: {}{}",
+            aside.len(),
+            aside
+                .iter()
+                .take(3)
+                .map(|(c, reason)| format!("{} ({reason})", c.name))
+                .collect::<Vec<_>>()
+                .join("; "),
+            if aside.len() > 3 { "; ..." } else { "" }
+        ));
+    }
     let mut keep: Vec<Keep> = Vec::new();
     for c in ranked.iter().take(keep_at_most(s)) {
         let (name, title) = crate::naming::name(c, s);
@@ -785,6 +809,31 @@ pub fn decide(s: &Situation) -> Decisions {
     }
 }
 
+/// Why the goal does not ask for `c`, or `None` when it may be kept: when the goal names
+/// structures (`bases_in_goal`), `c` must be one of them, having every axiom of one as printed
+/// ("semigroups with few models" keeps no magma); and it must meet each spectrum wish the goal
+/// states ([`Wish::unmet`]). A wish that cannot be judged (no count to compare) sets nothing aside.
+fn unmet_goal(c: &Candidate, s: &Situation, wishes: &[Wish]) -> Option<String> {
+    let named = bases_in_goal(s);
+    let subjects: Vec<&Theory> = s
+        .bases
+        .iter()
+        .filter(|b| named.contains(&b.name))
+        .map(|b| &b.theory)
+        .collect();
+    if !subjects.is_empty() && !subjects.iter().any(|k| crate::naming::is_a(&c.theory, k)) {
+        return Some(format!(
+            "not {}",
+            subjects
+                .iter()
+                .map(|k| format!("a {}", k.name))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ));
+    }
+    wishes.iter().find_map(|w| w.unmet(c))
+}
+
 /// What the goal asks of a spectrum, in the words docs/AGENT.md lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wish {
@@ -811,15 +860,40 @@ impl Wish {
         }
     }
 
+    /// Why `c`'s spectrum does not do what the wish asks, or `None` when it does or cannot be
+    /// judged. "Few models" and "many models" compare with the parent `c` came from, at the
+    /// largest size above 1 where both counts are exact: few is at most half the parent's
+    /// models, many at least half (a law that leaves most models, or a law dropped). The other
+    /// wishes read the sizes with models.
+    fn unmet(self, c: &Candidate) -> Option<String> {
+        let with = sizes_with_models(c);
+        let fails = match self {
+            Wish::Few | Wish::Many => {
+                let (n, own, parent) = against_parent(c)?;
+                let few = 2 * own <= parent;
+                if (self == Wish::Few) == few {
+                    return None;
+                }
+                return Some(format!(
+                    "{}: {own} model(s) of order {n}, its parent {parent}",
+                    if few {
+                        "not many models"
+                    } else {
+                        "not few models"
+                    }
+                ));
+            }
+            Wish::Even => with.iter().any(|&(n, _)| n % 2 == 1),
+            Wish::Odd => with.iter().any(|&(n, _)| n % 2 == 0),
+            Wish::Unique => with.iter().any(|&(_, k)| k > 1),
+        };
+        (fails && !with.is_empty()).then(|| format!("not {}", self.describe()))
+    }
+
     /// Added to a candidate's score when ranking: at most 0.3, so that a wish reorders close
     /// candidates without keeping a poor one.
     fn bonus(self, c: &Candidate) -> f64 {
-        let with: Vec<(u32, u128)> = c
-            .spectrum
-            .iter()
-            .filter(|r| r.sizes.len() == 1 && r.sizes[0] > 1 && r.iso.value > 0)
-            .map(|r| (r.sizes[0], r.iso.value))
-            .collect();
+        let with = sizes_with_models(c);
         let total: f64 = with.iter().map(|(_, k)| (1.0 + *k as f64).ln()).sum();
         let all =
             |f: &dyn Fn(u32, u128) -> bool| !with.is_empty() && with.iter().all(|&(n, k)| f(n, k));
@@ -849,6 +923,32 @@ impl Wish {
             }
         }
     }
+}
+
+/// The sizes above 1 with models of a one-sorted candidate, with their counts up to
+/// isomorphism.
+fn sizes_with_models(c: &Candidate) -> Vec<(u32, u128)> {
+    c.spectrum
+        .iter()
+        .filter(|r| r.sizes.len() == 1 && r.sizes[0] > 1 && r.iso.value > 0)
+        .map(|r| (r.sizes[0], r.iso.value))
+        .collect()
+}
+
+/// The largest size above 1 at which `c`'s count and its parent's are both exact, with the two
+/// counts.
+fn against_parent(c: &Candidate) -> Option<(u32, u128, u128)> {
+    let parent = c.parent_spectrum.as_ref()?;
+    c.spectrum
+        .iter()
+        .filter(|r| r.sizes.len() == 1 && r.sizes[0] > 1 && r.iso.status == Status::Exact)
+        .filter_map(|r| {
+            let p = parent
+                .iter()
+                .find(|p| p.sizes == r.sizes && p.iso.status == Status::Exact)?;
+            Some((r.sizes[0], r.iso.value, p.iso.value))
+        })
+        .max_by_key(|&(n, _, _)| n)
 }
 
 /// The spectrum wishes the goal's words express.

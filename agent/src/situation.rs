@@ -50,6 +50,9 @@ pub struct Candidate {
     /// Why it shows nothing new compared with a parent (see [`crate::parent::no_new_models`]),
     /// when that is so.
     pub same_as_parent: Option<String>,
+    /// The spectrum of the parent it came from (the first of its parents checked this cycle or
+    /// stored in the library), against which a goal's "few models" or "many models" is judged.
+    pub parent_spectrum: Option<Vec<SpectrumRow>>,
     /// What it is, against the seeds, the catalogue, earlier discoveries and the better-ranked
     /// candidates of this cycle ([`birkhoff_scorer::identify::standing`]); `None` when it was not
     /// identified (not checked, no model above size 1, or its parent's models).
@@ -74,6 +77,7 @@ impl Candidate {
             independence: None,
             checked: false,
             same_as_parent: None,
+            parent_spectrum: None,
             standing: None,
             in_literature: None,
         }

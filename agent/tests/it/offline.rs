@@ -204,7 +204,7 @@ fn a_broad_run_visits_every_seed_and_completes_each_base() {
 
 #[test]
 fn decisions_keep_new_structures_and_conjecture_what_small_models_show() {
-    let mut s = situation("loops");
+    let mut s = situation("Explore broadly");
     let mut idem = checked("Idem_z", "magma", "ADD(idempotent)");
     idem.theory = birkhoff_engine::Theory::parse(
         "theory LeftInvolutoryMagma\nfunc * : 2\naxiom left_involutory: x * (x * y) = y",
@@ -513,6 +513,81 @@ fn a_cycle_checks_the_parent_and_reports_candidates_that_are_not_new() {
     assert!(markdown.contains(&birkhoff_agent::text::md(why)));
 }
 
+/// `c` as identification leaves a class no known theory was shown to be, with `parent`'s
+/// spectrum as the controller gives it.
+fn new_with_parent(mut c: Candidate, parent: &Candidate) -> Candidate {
+    c.standing = Some(birkhoff_scorer::identify::Standing::New {
+        reason: "told apart from every known theory".into(),
+    });
+    c.parent_spectrum = Some(parent.spectrum.clone());
+    c
+}
+
+#[test]
+fn the_goal_decides_what_is_kept_not_only_the_order() {
+    let semigroup = checked_to("semigroup", "semigroup", 4);
+    // Semigroups with x² = y²: 1, 2, 3, 7 models, against the semigroups' 1, 5, 24, 188.
+    let squares = new_with_parent(
+        extended(
+            "Semigroup+squares(*)",
+            "semigroup",
+            "semigroup",
+            "axiom squares: x * x = y * y",
+            4,
+        ),
+        &semigroup,
+    );
+    // The same law without associativity: a magma, with more models than the semigroups.
+    let mut magma = Candidate::new(
+        "Semigroup+squares(*)+-assoc".into(),
+        birkhoff_engine::Theory::parse(
+            "theory M\nfunc * : 2\naxiom squares: x * x = y * y",
+            "t.bk",
+        )
+        .unwrap(),
+        "DROP(assoc)".into(),
+        vec!["semigroup".into()],
+    );
+    patient().check_models(&mut magma, 3).unwrap();
+    let magma = new_with_parent(magma, &semigroup);
+    let kept = |goal: &str| {
+        let mut s = situation(goal);
+        s.candidates = vec![squares.clone(), magma.clone()];
+        let d = decide(&s);
+        (
+            d.keep.into_iter().map(|k| k.candidate).collect::<Vec<_>>(),
+            d.analysis,
+        )
+    };
+    // With no structure named and no wish, both are new and both are kept.
+    let (both, why) = kept("Explore broadly");
+    assert_eq!(both.len(), 2, "{why}");
+    // Semigroups with few models: the magma is no semigroup.
+    let (few, why) = kept("semigroups with few models");
+    assert_eq!(few, ["Semigroup+squares(*)"], "{why}");
+    assert!(
+        why.contains("set aside 1 that the goal does not ask for: Semigroup+squares(*)+-assoc (not a Semigroup)"),
+        "{why}"
+    );
+    // Few models without a structure named: the magma has more models than its parent.
+    let (few, why) = kept("few models");
+    assert_eq!(few, ["Semigroup+squares(*)"], "{why}");
+    assert!(why.contains("(not few models: "), "{why}");
+    // Many models: the semigroups with x² = y² keep 7 of the semigroups' 188 of order 4.
+    let (many, why) = kept("semigroups with many models");
+    assert!(many.is_empty(), "{why}");
+    assert!(
+        why.contains(
+            "Semigroup+squares(*) (not many models: 7 model(s) of order 4, its parent 188)"
+        ),
+        "{why}"
+    );
+    // Only even orders: x² = y² semigroups have models of orders 2, 3 and 4.
+    let (even, why) = kept("semigroups of even orders");
+    assert!(even.is_empty(), "{why}");
+    assert!(why.contains("(not only even orders)"), "{why}");
+}
+
 #[test]
 fn discovery_names_are_never_reused() {
     // An earlier run kept something else as GroupWithQuint: the new discovery gets a new name.
@@ -562,7 +637,8 @@ fn a_candidate_is_named_from_the_named_class_it_is_with_the_fewest_changes() {
     c.standing = Some(birkhoff_scorer::identify::Standing::New {
         reason: "no known theory has its signature".into(),
     });
-    let mut s = situation("monoids");
+    // A goal naming no structure: one naming monoids would keep monoids only.
+    let mut s = situation("Explore broadly");
     s.candidates = vec![c];
     let d = decide(&s);
     assert_eq!(
@@ -588,7 +664,7 @@ fn a_discovery_built_on_an_earlier_one_is_named_after_its_discovery_name() {
     let parse = |text: &str| birkhoff_engine::Theory::parse(text, "t.bk").unwrap();
     let earlier =
         "theory \"Semigroup+unipotent(*)+-assoc\"\nfunc * : 2\naxiom unipotent: x * x = y * y\n";
-    let mut s = situation("semigroups");
+    let mut s = situation("Explore broadly");
     s.bases.push(Base {
         name: "SemigroupUnipotentWithoutAssoc".into(),
         theory: parse(earlier),
