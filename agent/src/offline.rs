@@ -584,7 +584,14 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
                 .models
                 .iter()
                 .all(|m| eval::holds(&c.theory.sig, &m.model, &axiom));
-            (holds && !already_axiom).then(|| ConjectureProposal {
+            // What a named structure of the literature refutes is no conjecture (monoids of
+            // exponent 3 are not commutative: the Heisenberg group of order 27). No clock: the
+            // search is bounded by the examples, so the decisions stay a function of the situation.
+            let refuted = || {
+                let never = std::time::Instant::now() + std::time::Duration::from_secs(86_400);
+                birkhoff_checker::prover::known::search(&c.theory, &axiom, never, None).is_some()
+            };
+            (holds && !already_axiom && !refuted()).then(|| ConjectureProposal {
                 theory: c.name.clone(),
                 statement: text,
                 rationale: format!(

@@ -26,6 +26,7 @@ pub mod catalogue;
 pub mod derivation;
 pub mod error;
 pub mod eval;
+pub mod examples;
 pub mod fingerprint;
 pub mod ground_truth;
 pub mod interop;

@@ -367,6 +367,8 @@ fn mark_equivalences(
         timeout: per_axiom,
         max_size: 3,
         cancel: Some(crate::interrupt::flag()),
+        // Equivalences, whose axioms mostly hold: the named structures would only cost time.
+        named_structures: false,
         ..prover::Options::default()
     };
     let spectrum = |i: NodeIndex| {

@@ -4,6 +4,9 @@
 //! [`prove`] runs an ordered list of [`Strategy`] values until one decides:
 //! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
 //!   re-checked by the evaluator) → [`Verdict::Disproved`];
+//! - [`Strategy::Known`]: a named structure of the literature ([`known`]: the Heisenberg group
+//!   modulo 3, a Moufang loop of order 12...) read in the theory's symbols, a model of the theory
+//!   violating the goal (confirmed by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Affine`]: a countermodel among the affine maps modulo n, for equational
 //!   theories (confirmed by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Saturation`]: for equational goals, equality saturation with egg, whose
@@ -30,6 +33,7 @@ pub mod equivalence;
 pub mod explanation;
 pub mod external;
 pub mod interpretation;
+pub mod known;
 pub mod placement;
 pub mod readable;
 pub mod rewrite;
@@ -51,6 +55,12 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "strategy", rename_all = "snake_case")]
 pub enum Strategy {
+    /// A countermodel among the named structures of the literature ([`known`]), at most this
+    /// share of the remaining time.
+    Known {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
     /// Look for a countermodel with every sort between `min_size` and `max_size` elements, at
     /// most this share of the remaining time.
     Countermodel {
@@ -112,6 +122,10 @@ pub struct Options {
     /// so that a mirror image is never called new; off only where a caller wants renamings
     /// alone.
     pub swaps: bool,
+    /// Whether [`Options::plan`] tries the named structures of the literature ([`known`]) as
+    /// countermodels. They cost up to a fifth of a second a goal on loop theories (structures of
+    /// order 81), which verdicts on classes, asking hundreds of questions, do without.
+    pub named_structures: bool,
 }
 
 impl Default for Options {
@@ -123,19 +137,22 @@ impl Default for Options {
             cancel: None,
             z3: true,
             swaps: true,
+            named_structures: true,
         }
     }
 }
 
 impl Options {
     /// The options of every verdict on two classes (`equiv`, `identify` and the agent's
-    /// identification): the defaults (countermodels up to size 6, Z3, swapped arguments) with
+    /// identification): the defaults (countermodels up to size 6, Z3, swapped arguments; no named
+    /// structures, which cost time on every one of their many questions) with
     /// `timeout` per question and the caller's cancel flag. One constructor for the three is what
     /// lets them give one verdict for one pair.
     pub fn for_verdicts(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Options {
         Options {
             timeout,
             cancel,
+            named_structures: false,
             ..Options::default()
         }
     }
@@ -143,36 +160,42 @@ impl Options {
     /// The strategies in the order they run, cheapest first, each with a share of the time left
     /// so that none can starve the others (shares measured on implications between magma laws,
     /// docs/BENCHMARKS.md, issue 5):
-    /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds;
-    /// 2. affine countermodels modulo 2 to [`AFFINE_MODULI`] (10 %): milliseconds, and they
+    /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
+    ///    smallest countermodel is the one to show;
+    /// 2. the named structures of the literature (10 %): milliseconds, and a countermodel of
+    ///    order 12, 27 or 81 that no search by size reaches in time ([`known`]);
+    /// 3. affine countermodels modulo 2 to [`AFFINE_MODULI`] (10 %): milliseconds, and they
     ///    refute laws whose smallest countermodels the finder cannot reach in time;
-    /// 3. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
+    /// 4. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
     ///    finds at all it finds in a tenth of a second;
-    /// 4. a first look at every larger size (10 %): where the sizes below are quick to rule out
+    /// 5. a first look at every larger size (10 %): where the sizes below are quick to rule out
     ///    (groups, loops, quasigroups), a countermodel of size 5 or 6 is found in milliseconds,
     ///    not after Z3, saturation and completion have used most of the budget;
-    /// 5. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
+    /// 6. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
     ///    fills its e-graph, with the same replayed certificate;
-    /// 6. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 7. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 8. completion again (60 %), going on where step 5 stopped, for proofs that need more time;
-    /// 9. saturation again from scratch with most of what is left (80 %), likewise for step 3;
-    /// 10. larger countermodels with the rest.
+    /// 7. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
+    /// 8. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 9. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
+    /// 10. saturation again from scratch with most of what is left (80 %), likewise for step 4;
+    /// 11. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
-        let mut plan = vec![
-            Strategy::Countermodel {
-                min_size: 1,
-                max_size: tiny,
-                time_share: 10,
-            },
+        let mut plan = vec![Strategy::Countermodel {
+            min_size: 1,
+            max_size: tiny,
+            time_share: 10,
+        }];
+        if self.named_structures {
+            plan.push(Strategy::Known { time_share: 10 });
+        }
+        plan.extend([
             Strategy::Affine {
                 max_modulus: AFFINE_MODULI,
                 time_share: 10,
             },
             Strategy::Saturation { time_share: 25 },
-        ];
+        ]);
         if self.max_size > tiny {
             plan.push(Strategy::Countermodel {
                 min_size: tiny + 1,
@@ -363,7 +386,8 @@ impl From<String> for Undecided {
 }
 
 /// Runs one strategy; `Ok(Err(_))` means it did not decide. `completion` is the attempt's
-/// completion so far, which a completion strategy goes on with (and starts when there is none).
+/// completion so far, which a completion strategy goes on with (and starts when there is none);
+/// `named` gets the description of the named structure a countermodel is, when it is one.
 fn run_strategy(
     theory: &Theory,
     goal: &Axiom,
@@ -371,8 +395,28 @@ fn run_strategy(
     left: Duration,
     opts: &Options,
     completion: &mut Option<completion::Search>,
+    named: &mut Option<String>,
 ) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
+        Strategy::Known { time_share } => Ok(
+            match known::search(
+                theory,
+                goal,
+                Instant::now() + share(left, time_share),
+                opts.cancel.as_ref(),
+            ) {
+                Some(found) => {
+                    *named = Some(found.example.description.to_string());
+                    Ok(Verdict::Disproved {
+                        model: found.model,
+                        witness: found.witness,
+                    })
+                }
+                None => Err(Undecided::for_good(
+                    "no named structure of the literature is a countermodel",
+                )),
+            },
+        ),
         Strategy::Countermodel {
             min_size,
             max_size,
@@ -537,7 +581,16 @@ pub fn prove_with(
                 max_enodes: nodes,
                 ..opts.clone()
             };
-            let outcome = run_strategy(theory, goal, s, left, &run_opts, &mut completion)?;
+            let mut named = None;
+            let outcome = run_strategy(
+                theory,
+                goal,
+                s,
+                left,
+                &run_opts,
+                &mut completion,
+                &mut named,
+            )?;
             let seconds = t0.elapsed().as_secs_f64();
             match outcome {
                 Ok(Verdict::Unknown) => attempts.push(Attempt {
@@ -547,9 +600,10 @@ pub fn prove_with(
                 }),
                 Ok(verdict) => {
                     let result = match &verdict {
-                        Verdict::Disproved { model, .. } => {
-                            format!("countermodel of size {:?}", model.sizes)
-                        }
+                        Verdict::Disproved { model, .. } => match named {
+                            Some(what) => format!("countermodel of size {:?}: {what}", model.sizes),
+                            None => format!("countermodel of size {:?}", model.sizes),
+                        },
                         Verdict::Proved { certificate } => {
                             format!("proof of {} step(s), replayed", certificate.steps.len())
                         }
@@ -652,6 +706,9 @@ fn covered_later(s: &Strategy, later: &[Strategy]) -> bool {
 /// `s` with a new share of the time left.
 fn with_share(s: Strategy, percent: u8) -> Strategy {
     match s {
+        Strategy::Known { .. } => Strategy::Known {
+            time_share: percent,
+        },
         Strategy::Countermodel {
             min_size, max_size, ..
         } => Strategy::Countermodel {

@@ -424,3 +424,28 @@ fn unknown_says_when_every_strategy_finished_for_good() {
         "{a:?}"
     );
 }
+
+#[test]
+fn monoids_of_exponent_3_are_refuted_by_the_heisenberg_group_of_order_27() {
+    // The smallest noncommutative monoid of exponent 3 has 27 elements, beyond any size the
+    // searches reach in time; the named structures of the literature have it.
+    let mut t = seeds::load("monoid").unwrap();
+    t.axioms.push(
+        parse_formula(&t.sig, "x * (x * x) = e", "cube")
+            .unwrap()
+            .into(),
+    );
+    let goal = parse_formula(&t.sig, "x * y = y * x", "goal").unwrap();
+    let a = prove(&t, &goal, &opts()).unwrap();
+    match &a.verdict {
+        Verdict::Disproved { model, witness } => {
+            assert_eq!(model.sizes, [27]);
+            assert!(eval::check(&t, model).is_ok());
+            assert!(eval::falsify(&t.sig, model, &goal).is_some() && !witness.is_empty());
+        }
+        v => panic!("expected the Heisenberg group, got {v:?}"),
+    }
+    let decided = a.attempts.last().unwrap();
+    assert!(matches!(decided.strategy, Strategy::Known { .. }));
+    assert!(decided.result.contains("Heisenberg"), "{}", decided.result);
+}

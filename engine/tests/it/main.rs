@@ -4,6 +4,7 @@ mod canon;
 mod catalogue;
 mod derivation;
 mod diagnostics;
+mod examples;
 mod ground_truth_rows;
 mod interop;
 mod mace4_models;
