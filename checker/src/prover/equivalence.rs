@@ -982,16 +982,26 @@ mod tests {
             th("theory S\nfunc * : 2\nconst e\naxiom a: (x*y)*z = x*(y*z)\naxiom c: x*y = y*x");
         let r = relate_theories(&left, &semigroup, &opts()).unwrap();
         // Commutative semigroups with a constant have more models of order 2 (the constant need
-        // not be an identity): a class invariant, not merely a model violating the other.
-        let Relation::Different {
-            invariant: Invariant::Spectrum { sizes, a, b },
-            ..
-        } = &r
-        else {
-            panic!("the identity law does not follow: {r:?}")
-        };
-        assert_eq!(sizes, &vec![2]);
-        assert!(a.exact && b.exact && a.value < b.value, "{r:?}");
+        // not be an identity): a class invariant, not merely a model violating the other. On a
+        // machine loaded enough that the counts' time guard (`side_budget`) cuts them short, the
+        // strict inclusion proves it instead, as a class invariant too.
+        match &r {
+            Relation::Different {
+                invariant: Invariant::Spectrum { sizes, a, b },
+                ..
+            } => {
+                assert_eq!(sizes, &vec![2]);
+                assert!(a.exact && b.exact && a.value < b.value, "{r:?}");
+            }
+            Relation::Different {
+                invariant:
+                    Invariant::Inclusion {
+                        stronger, weaker, ..
+                    },
+                ..
+            } => assert_eq!((stronger.as_str(), weaker.as_str()), ("L", "S"), "{r:?}"),
+            _ => panic!("the identity law does not follow: {r:?}"),
+        }
         // Signatures of different shapes are told apart by the same invariant.
         let other = th("theory O\nfunc + : 2\naxiom a: (x+y)+z = x+(y+z)");
         assert!(
