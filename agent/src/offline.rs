@@ -589,7 +589,8 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
             // search is bounded by the examples, so the decisions stay a function of the situation.
             let refuted = || {
                 let never = std::time::Instant::now() + std::time::Duration::from_secs(86_400);
-                birkhoff_checker::prover::known::search(&c.theory, &axiom, never, None).is_some()
+                birkhoff_checker::prover::known::search(&c.theory, &axiom, u32::MAX, never, None)
+                    .is_some()
             };
             (holds && !already_axiom && !refuted()).then(|| ConjectureProposal {
                 theory: c.name.clone(),

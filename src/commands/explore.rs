@@ -368,7 +368,7 @@ fn mark_equivalences(
         max_size: 3,
         cancel: Some(crate::interrupt::flag()),
         // Equivalences, whose axioms mostly hold: the named structures would only cost time.
-        named_structures: false,
+        named_structures: 0,
         ..prover::Options::default()
     };
     let spectrum = |i: NodeIndex| {

@@ -95,6 +95,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         .saturating_sub(reserve);
     let opts = Options {
         max_size: a.max_size,
+        // --max-size bounds what the user wants shown, named structures included.
+        named_structures: a.max_size,
         timeout: prover_time,
         cancel: Some(crate::interrupt::flag()),
         ..Options::default()

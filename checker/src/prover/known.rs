@@ -30,12 +30,13 @@ pub struct Found {
     pub witness: Vec<(String, u32)>,
 }
 
-/// The first example that, read in the theory's symbols, is a model of `theory` violating
-/// `goal`; `None` when none is, the theory has relations or several sorts, or the deadline or
-/// a cancel comes first.
+/// The first example of at most `max_size` elements that, read in the theory's symbols, is a
+/// model of `theory` violating `goal`; `None` when none is, the theory has relations or several
+/// sorts, or the deadline or a cancel comes first.
 pub fn search(
     theory: &Theory,
     goal: &Axiom,
+    max_size: u32,
     deadline: Instant,
     cancel: Option<&Arc<AtomicBool>>,
 ) -> Option<Found> {
@@ -43,7 +44,10 @@ pub fn search(
         return None;
     }
     let stop = || Instant::now() >= deadline || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    for example in examples::all() {
+    for example in examples::all()
+        .iter()
+        .filter(|x| x.model.sizes[0] <= max_size)
+    {
         for reading in readings(theory, example) {
             if stop() {
                 return None;
@@ -113,7 +117,7 @@ mod tests {
     fn refuted_by(theory: &str, goal: &str) -> Option<&'static str> {
         let t = Theory::parse(theory, "t.bk").unwrap();
         let g = parse_formula(&t.sig, goal, "goal").unwrap();
-        let found = search(&t, &g, Instant::now() + Duration::from_secs(60), None)?;
+        let found = search(&t, &g, 100, Instant::now() + Duration::from_secs(60), None)?;
         assert!(eval::check(&t, &found.model).is_ok());
         assert!(!eval::holds(&t.sig, &found.model, &g));
         Some(found.example.name)

@@ -122,10 +122,13 @@ pub struct Options {
     /// so that a mirror image is never called new; off only where a caller wants renamings
     /// alone.
     pub swaps: bool,
-    /// Whether [`Options::plan`] tries the named structures of the literature ([`known`]) as
-    /// countermodels. They cost up to a fifth of a second a goal on loop theories (structures of
-    /// order 81), which verdicts on classes, asking hundreds of questions, do without.
-    pub named_structures: bool,
+    /// The largest named structure of the literature ([`known`]) that [`Options::plan`] tries
+    /// as a countermodel, in elements; 0 tries none. Not `max_size`, which bounds the searches
+    /// by size (the agent keeps them small) where a named structure costs milliseconds; `prove
+    /// --max-size` sets both, as the bound on what a user wants shown. Verdicts on classes,
+    /// asking hundreds of questions, do without them: on loop theories the structures of order
+    /// 81 cost up to a fifth of a second a question.
+    pub named_structures: u32,
 }
 
 impl Default for Options {
@@ -137,7 +140,7 @@ impl Default for Options {
             cancel: None,
             z3: true,
             swaps: true,
-            named_structures: true,
+            named_structures: u32::MAX,
         }
     }
 }
@@ -152,7 +155,7 @@ impl Options {
         Options {
             timeout,
             cancel,
-            named_structures: false,
+            named_structures: 0,
             ..Options::default()
         }
     }
@@ -163,7 +166,8 @@ impl Options {
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
     ///    smallest countermodel is the one to show;
     /// 2. the named structures of the literature (10 %): milliseconds, and a countermodel of
-    ///    order 12, 27 or 81 that no search by size reaches in time ([`known`]);
+    ///    order 12, 27 or 81 that no search by size reaches in time ([`known`]); one found is
+    ///    shown only if a search below its size finds no smaller one (25 %);
     /// 3. affine countermodels modulo 2 to [`AFFINE_MODULI`] (10 %): milliseconds, and they
     ///    refute laws whose smallest countermodels the finder cannot reach in time;
     /// 4. saturation (25 %): a replayed certificate is the best evidence, and most proofs egg
@@ -186,7 +190,7 @@ impl Options {
             max_size: tiny,
             time_share: 10,
         }];
-        if self.named_structures {
+        if self.named_structures > 0 {
             plan.push(Strategy::Known { time_share: 10 });
         }
         plan.extend([
@@ -227,6 +231,11 @@ impl Options {
         plan
     }
 }
+
+/// The share of the time left that a countermodel from the named structures gives a search for
+/// a smaller one (of fewer elements than the structure): a smallest countermodel is the one to
+/// show.
+const SMALLER_SHARE: u8 = 25;
 
 /// The largest modulus of [`Options::plan`]'s affine countermodels: all of them up to 20 take
 /// about 30 ms for one binary operation.
@@ -398,25 +407,40 @@ fn run_strategy(
     named: &mut Option<String>,
 ) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
-        Strategy::Known { time_share } => Ok(
-            match known::search(
+        Strategy::Known { time_share } => {
+            let Some(found) = known::search(
                 theory,
                 goal,
+                opts.named_structures,
                 Instant::now() + share(left, time_share),
                 opts.cancel.as_ref(),
-            ) {
-                Some(found) => {
+            ) else {
+                return Ok(Err(Undecided::for_good(
+                    "no named structure of the literature is a countermodel",
+                )));
+            };
+            // A smaller countermodel is the one to show, when a short search finds one.
+            let below = found.model.sizes[0] - 1;
+            let budget = Budget {
+                cancel: opts.cancel.clone(),
+                ..Budget::default()
+            };
+            let smaller =
+                countermodel::search(theory, goal, 1, below, share(left, SMALLER_SHARE), &budget)?;
+            Ok(match smaller {
+                countermodel::Search::Found(c) => Ok(Verdict::Disproved {
+                    model: c.model,
+                    witness: c.witness,
+                }),
+                _ => {
                     *named = Some(found.example.description.to_string());
                     Ok(Verdict::Disproved {
                         model: found.model,
                         witness: found.witness,
                     })
                 }
-                None => Err(Undecided::for_good(
-                    "no named structure of the literature is a countermodel",
-                )),
-            },
-        ),
+            })
+        }
         Strategy::Countermodel {
             min_size,
             max_size,
