@@ -714,11 +714,10 @@ impl Agent<'_> {
                     .filter_map(|b| b.spectrum.clone().map(|sp| (b.name.clone(), sp))),
             )
             .collect();
-        for c in &mut candidates {
-            c.parent_spectrum = parent_spectra(c, &spectra).into_iter().next();
-        }
         let scores = timed_in_parallel(&mut candidates, |c| {
-            toolbox.score(c, &parent_spectra(c, &spectra))
+            let parents = parent_spectra(c, &spectra);
+            c.parent_spectrum = parents.first().cloned();
+            toolbox.score(c, &parents)
         });
         for (c, (r, secs)) in candidates.iter_mut().zip(scores) {
             let params = json!({"signature_id": c.name});

@@ -732,10 +732,17 @@ pub fn decide(s: &Situation) -> Decisions {
     }
     // The goal decides what may be kept, not only the order: a class of the structures it names,
     // whose spectrum does what it asks.
+    let named = bases_in_goal(s);
+    let subjects: Vec<&Theory> = s
+        .bases
+        .iter()
+        .filter(|b| named.contains(&b.name))
+        .map(|b| &b.theory)
+        .collect();
     let (ranked, aside): (Vec<&Candidate>, Vec<(&Candidate, String)>) =
         new.into_iter()
             .fold((Vec::new(), Vec::new()), |(mut on, mut aside), c| {
-                match unmet_goal(c, s, &wishes) {
+                match unmet_goal(c, &subjects, &wishes) {
                     Some(reason) => aside.push((c, reason)),
                     None => on.push(c),
                 }
@@ -818,17 +825,11 @@ pub fn decide(s: &Situation) -> Decisions {
 }
 
 /// Why the goal does not ask for `c`, or `None` when it may be kept: when the goal names
-/// structures (`bases_in_goal`), `c` must be one of them, having every axiom of one as printed
-/// ("semigroups with few models" keeps no magma); and it must meet each spectrum wish the goal
-/// states ([`Wish::unmet`]). A wish that cannot be judged (no count to compare) sets nothing aside.
-fn unmet_goal(c: &Candidate, s: &Situation, wishes: &[Wish]) -> Option<String> {
-    let named = bases_in_goal(s);
-    let subjects: Vec<&Theory> = s
-        .bases
-        .iter()
-        .filter(|b| named.contains(&b.name))
-        .map(|b| &b.theory)
-        .collect();
+/// structures (`subjects`, the bases of `bases_in_goal`), `c` must be one of them, having every
+/// axiom of one as printed ("semigroups with few models" keeps no magma); and it must meet each
+/// spectrum wish the goal states ([`Wish::unmet`]). A wish that cannot be judged (no count to
+/// compare) sets nothing aside.
+fn unmet_goal(c: &Candidate, subjects: &[&Theory], wishes: &[Wish]) -> Option<String> {
     if !subjects.is_empty() && !subjects.iter().any(|k| crate::naming::is_a(&c.theory, k)) {
         return Some(format!(
             "not {}",

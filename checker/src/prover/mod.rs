@@ -325,6 +325,15 @@ fn share(left: Duration, percent: u8) -> Duration {
     left * u32::from(percent) / 100
 }
 
+/// The budget of a countermodel search: the caller's cancel flag (its time is given to the
+/// search apart, as its strategy's share).
+fn countermodel_budget(opts: &Options) -> Budget {
+    Budget {
+        cancel: opts.cancel.clone(),
+        ..Budget::default()
+    }
+}
+
 /// A countermodel search's result as a verdict, or a note; `none` says what was ruled out.
 fn disproof(
     found: countermodel::Search,
@@ -421,42 +430,34 @@ fn run_strategy(
             };
             // A smaller countermodel is the one to show, when a short search finds one.
             let below = found.model.sizes[0] - 1;
-            let budget = Budget {
-                cancel: opts.cancel.clone(),
-                ..Budget::default()
-            };
-            let smaller =
-                countermodel::search(theory, goal, 1, below, share(left, SMALLER_SHARE), &budget)?;
-            Ok(match smaller {
-                countermodel::Search::Found(c) => Ok(Verdict::Disproved {
-                    model: c.model,
-                    witness: c.witness,
-                }),
-                _ => {
-                    *named = Some(found.example.description.to_string());
-                    Ok(Verdict::Disproved {
-                        model: found.model,
-                        witness: found.witness,
-                    })
+            let smaller = countermodel::search(
+                theory,
+                goal,
+                1,
+                below,
+                share(left, SMALLER_SHARE),
+                &countermodel_budget(opts),
+            )?;
+            Ok(Ok(disproof(smaller, String::new).unwrap_or_else(|_| {
+                *named = Some(found.example.description.to_string());
+                Verdict::Disproved {
+                    model: found.model,
+                    witness: found.witness,
                 }
-            })
+            })))
         }
         Strategy::Countermodel {
             min_size,
             max_size,
             time_share,
         } => {
-            let budget = Budget {
-                cancel: opts.cancel.clone(),
-                ..Budget::default()
-            };
             let found = countermodel::search(
                 theory,
                 goal,
                 min_size,
                 max_size,
                 share(left, time_share),
-                &budget,
+                &countermodel_budget(opts),
             )?;
             Ok(disproof(found, || {
                 format!("no countermodel with sorts of {min_size} to {max_size} elements")
