@@ -604,17 +604,6 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
         .collect()
 }
 
-/// `name`, or `name_2`, `name_3`... if a base (a seed or an earlier discovery, of this run or
-/// another) or an earlier keep already has it: two theories under one name would shadow each
-/// other.
-fn fresh_name(name: &str, s: &Situation, keep: &[Keep]) -> String {
-    let taken = |n: &str| s.bases.iter().any(|b| b.name == n) || keep.iter().any(|k| k.name == n);
-    std::iter::once(name.to_string())
-        .chain((2..).map(|k| format!("{name}_{k}")))
-        .find(|n| !taken(n))
-        .unwrap_or_default()
-}
-
 /// At most this many candidates shown new are kept per cycle, best ranked first: two, or as many
 /// as a cycle's decisions may keep ([`crate::schema::MAX_KEEPS`]) in a wide cycle. A wide cycle
 /// explores five seeds at once and often shows eight classes new; a class it does not keep is
@@ -762,9 +751,16 @@ pub fn decide(s: &Situation) -> Decisions {
         ));
     }
     let mut keep: Vec<Keep> = Vec::new();
+    let mut unnamed = Vec::new();
     for c in ranked.iter().take(keep_at_most(s)) {
-        let (name, title) = crate::naming::name(c, s);
-        let name = fresh_name(&name, s, &keep);
+        // Two theories under one name would shadow each other: a name a base (a seed or an
+        // earlier discovery, of this run or another) or an earlier keep has is taken.
+        let taken =
+            |n: &str| s.bases.iter().any(|b| b.name == n) || keep.iter().any(|k| k.name == n);
+        let Some(crate::naming::Naming { name, title }) = crate::naming::name(c, s, &taken) else {
+            unnamed.push(c.name.clone());
+            continue;
+        };
         // No references: the offline strategist knows no literature; the literature agent's own
         // searches still run for what it keeps.
         keep.push(Keep {
@@ -778,6 +774,12 @@ pub fn decide(s: &Situation) -> Decisions {
             ),
             references: Vec::new(),
         });
+    }
+    if !unnamed.is_empty() {
+        why.push(format!(
+            "not kept, since every name that says what it is is taken or too long: {}",
+            unnamed.join(", ")
+        ));
     }
     if keep.is_empty() {
         why.push("nothing new with non-trivial models: keep nothing".into());

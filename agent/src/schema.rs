@@ -111,11 +111,15 @@ pub fn extract<'a>(reply: &'a str, tag: &str) -> Result<&'a str, String> {
     Ok(reply[start..start + end].trim())
 }
 
+/// The longest discovery name, in characters: room for a class's stem and the names of the laws
+/// it adds and drops (`LoopWithLeftBolAutomorphicInverse`), which are never cut (issue 50 §4).
+pub const MAX_NAME: usize = 160;
+
 /// Whether `name` is acceptable as a discovery name.
 pub fn valid_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && name.len() <= 64
+        && name.len() <= MAX_NAME
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -221,7 +225,7 @@ pub fn parse_decisions(reply: &str, v: &Vocabulary) -> Result<Decisions, String>
     for k in &d.keep {
         known("candidate", &k.candidate, v.candidates)?;
         if !valid_name(&k.name) {
-            return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most 64)", quote(&k.name)));
+            return Err(format!("`{}` is not a valid discovery name: use a letter followed by letters, digits or _ (at most {MAX_NAME})", quote(&k.name)));
         }
         if v.bases.contains(&k.name) || d.keep.iter().filter(|o| o.name == k.name).count() > 1 {
             return Err(format!("`{}` is already taken (by a seed, an earlier discovery or another entry of `keep`): choose a new name", k.name));

@@ -301,7 +301,7 @@ pub struct Decisions {
 pub struct Keep {
     /// The candidate's name as listed in the results.
     pub candidate: String,
-    /// The name to give the discovery: a letter, then letters, digits or `_`, at most 64.
+    /// The name to give the discovery: a letter, then letters, digits or `_` (the agent's schema bounds its length).
     pub name: String,
     /// Why it is kept.
     #[serde(default)]

@@ -611,9 +611,22 @@ fn discovery_names_are_never_reused() {
         5,
     ))];
     let d = decide(&s);
+    // Not numbered: the law is spelled out, operations first.
     assert_eq!(
         d.keep.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
-        ["GroupWithQuint_2"],
+        ["GroupWithMulMulMulMulXXXXXIsE"],
+        "{}",
+        d.analysis
+    );
+    // With that name taken too, it is not kept rather than numbered or cut.
+    let mut taken = s.bases[0].clone();
+    taken.name = "GroupWithMulMulMulMulXXXXXIsE".into();
+    s.bases.push(taken);
+    let d = decide(&s);
+    assert!(d.keep.is_empty(), "{}", d.analysis);
+    assert!(
+        d.analysis
+            .contains("every name that says what it is is taken"),
         "{}",
         d.analysis
     );
