@@ -203,7 +203,8 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
                 return Err(MoveError::Inapplicable(format!(
                     "COMPLETE knows no law `{law}` for `{op}` in {}; known: {}, and the laws of \
                      the families that apply (Bol-Moufang, inverse properties, racks, lattices, \
-                     inverse semigroups: engine::moves::families)",
+                     nonassociative rings, semigroup identities, inverse semigroups: \
+                     engine::moves::families)",
                     t.name,
                     LAWS.join(", ")
                 )));

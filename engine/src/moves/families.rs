@@ -18,6 +18,23 @@
 //!   operation with the division on the distributive side.
 //! - **Lattices** ([`lattice_laws`]): modularity (R. Dedekind, 1900; G. Birkhoff, *Lattice
 //!   Theory*, AMS 1967, Ch. I.7), for every pair of operations that absorb each other.
+//! - **Lattices, further** ([`semidistributive_laws`]): meet- and join-semidistributivity
+//!   (B. Jónsson, J. E. Kiefer, *Finite sublattices of a free lattice*, Canad. J. Math. 14 (1962)
+//!   487–497; R. Freese, J. Ježek, J. B. Nation, *Free Lattices*, AMS 1995, Ch. I), quasi-identities
+//!   rather than identities, for the same pairs as modularity. Distributivity is COMPLETE's pair
+//!   law `distributive`.
+//! - **Nonassociative rings** ([`ring_laws`]): the left and right alternative laws, the Jordan
+//!   identity, `x·x = 0` and the Jacobi identity (R. D. Schafer, *An Introduction to
+//!   Nonassociative Algebras*, Academic Press 1966, Ch. I–IV; K. A. Zhevlakov, A. M. Slin'ko,
+//!   I. P. Shestakov, A. I. Shirshov, *Rings that are Nearly Associative*, Academic Press 1982),
+//!   for every operation that distributes on both sides over an abelian group. With
+//!   commutativity (COMPLETE's `commutative`) they give alternative, Lie and Jordan rings.
+//! - **Semigroup identities** ([`semigroup_identities`]): every identity `u = v` between words
+//!   of total length at most [`IDENTITY_LENGTH`] in at most three variables, up to renaming the
+//!   variables and swapping the sides (J. M. Howie, *Fundamentals of Semigroup Theory*, Oxford
+//!   1995, Ch. 4; M. Petrich, *Lectures in Semigroups*, Wiley 1977, Ch. II, which classify the
+//!   varieties of bands and of semigroups defined by short identities), for the associative
+//!   operation of a theory with no other binary operation.
 //! - **Inverse semigroups** ([`inverse_semigroup_laws`]): `x·x⁻¹ = x⁻¹·x`, which makes an inverse
 //!   semigroup a Clifford semigroup (A. H. Clifford, 1941; J. M. Howie, *Fundamentals of
 //!   Semigroup Theory*, Oxford 1995, §4.2), for every associative operation with an involution.
@@ -30,14 +47,15 @@ use super::laws::{ap, ap2, equation, v};
 use super::{binary_ops, identity_of, unary_ops};
 use crate::canon::has_axiom;
 use crate::signature::{FuncId, SortId};
-use crate::syntax::{Axiom, Term};
+use crate::syntax::{Axiom, Formula, Term};
 use crate::theory::Theory;
 
 /// A law of a family: the axiom (named as the literature names it where it has a name), the
 /// family it comes from, and what it says in words.
 #[derive(Clone, Debug)]
 pub struct FamilyLaw {
-    /// The family (`bol_moufang`, `inverse`, `rack`, `lattice`, `inverse_semigroup`).
+    /// The family (`bol_moufang`, `inverse`, `rack`, `lattice`, `nonassociative_ring`,
+    /// `semigroup_identity`, `inverse_semigroup`).
     pub family: &'static str,
     /// The law, its name the one [`super::complete::complete`] takes.
     pub axiom: Axiom,
@@ -283,6 +301,211 @@ pub fn lattice_laws(meet: FuncId, join: FuncId, s: SortId) -> Vec<FamilyLaw> {
     }]
 }
 
+/// The quasi-identity `if l1 = r1 then l2 = r2` as an axiom called `name`, its variables
+/// (`x y z`) of sort `s`.
+fn implication(name: &str, s: SortId, (l1, r1): (Term, Term), (l2, r2): (Term, Term)) -> Axiom {
+    let premise = equation(name, s, l1, r1);
+    let conclusion = equation(name, s, l2, r2);
+    let vars = if premise.vars.len() >= conclusion.vars.len() {
+        premise.vars.clone()
+    } else {
+        conclusion.vars.clone()
+    };
+    Axiom {
+        name: name.to_string(),
+        formula: Formula::Implies(Box::new(premise.formula), Box::new(conclusion.formula)),
+        vars,
+        origin: None,
+    }
+}
+
+/// Meet- and join-semidistributivity for a pair `meet`, `join` that absorb each other:
+/// `x meet y = x meet z → x meet y = x meet (y join z)`, and the same with the two exchanged.
+pub fn semidistributive_laws(meet: FuncId, join: FuncId, s: SortId) -> Vec<FamilyLaw> {
+    let law = |name: &str, (m, j): (FuncId, FuncId), description: &str| FamilyLaw {
+        family: "lattice",
+        axiom: implication(
+            name,
+            s,
+            (ap2(m, v(0), v(1)), ap2(m, v(0), v(2))),
+            (ap2(m, v(0), v(1)), ap2(m, v(0), ap2(j, v(1), v(2)))),
+        ),
+        description: description.to_string(),
+    };
+    vec![
+        law(
+            "meet_semidistributive",
+            (meet, join),
+            "meet-semidistributive",
+        ),
+        law(
+            "join_semidistributive",
+            (join, meet),
+            "join-semidistributive",
+        ),
+    ]
+}
+
+/// The identities of nonassociative rings for a multiplication `f` that distributes over an
+/// abelian group with zero `zero`, addition `add`: `(xx)y = x(xy)`, `(yx)x = y(xx)`, the Jordan
+/// identity `(xy)(xx) = x(y(xx))`, `xx = 0` and the Jacobi identity
+/// `(x(yz) + y(zx)) + z(xy) = 0`. The alternative laws only when `f` is not associative, where
+/// they say something.
+pub fn ring_laws(
+    f: FuncId,
+    add: FuncId,
+    zero: FuncId,
+    s: SortId,
+    associative: bool,
+) -> Vec<FamilyLaw> {
+    let m = |a: Term, b: Term| ap2(f, a, b);
+    let o = || ap(zero, vec![]);
+    let xx = || m(v(0), v(0));
+    let law = |axiom: Axiom, description: &str| FamilyLaw {
+        family: "nonassociative_ring",
+        axiom,
+        description: description.to_string(),
+    };
+    let mut out = Vec::new();
+    if !associative {
+        out.push(law(
+            equation("left_alternative", s, m(xx(), v(1)), m(v(0), m(v(0), v(1)))),
+            "the left alternative law",
+        ));
+        out.push(law(
+            equation(
+                "right_alternative",
+                s,
+                m(m(v(1), v(0)), v(0)),
+                m(v(1), xx()),
+            ),
+            "the right alternative law",
+        ));
+        out.push(law(
+            equation("jordan", s, m(m(v(0), v(1)), xx()), m(v(0), m(v(1), xx()))),
+            "the Jordan identity",
+        ));
+    }
+    out.push(law(
+        equation("alternating", s, xx(), o()),
+        "x·x = 0 (alternating, as in a Lie ring)",
+    ));
+    let cyclic = |a: u32, b: u32, c: u32| m(v(a), m(v(b), v(c)));
+    out.push(law(
+        equation(
+            "jacobi",
+            s,
+            ap2(
+                add,
+                ap2(add, cyclic(0, 1, 2), cyclic(1, 2, 0)),
+                cyclic(2, 0, 1),
+            ),
+            o(),
+        ),
+        "the Jacobi identity",
+    ));
+    out
+}
+
+/// The longest total length of the two sides of a [`semigroup_identities`] law: 5 gives
+/// `x = xyx` (rectangular bands), `xz = xyz`, `xy = xxy` and the rest of the short identities of
+/// semigroup theory.
+pub const IDENTITY_LENGTH: usize = 5;
+
+/// Every identity `u = v` for the associative `f` between words over `x y z` with
+/// `|u| + |v| <=` [`IDENTITY_LENGTH`], `u` not longer than `v`, `u` not equal to `v`, and not
+/// `x = v` with no `x` in `v` (whose models are trivial): one law per identity up to renaming the
+/// variables and swapping two sides of equal length, the least as words. Words are
+/// bracketed to the left, as associativity allows. Each is named by its words (`x_is_xyx`),
+/// except those COMPLETE's own vocabulary has (commutativity, idempotence, the zero and
+/// regularity laws).
+pub fn semigroup_identities(f: FuncId, s: SortId) -> Vec<FamilyLaw> {
+    fn words(len: usize) -> Vec<Vec<u8>> {
+        (0..len).fold(vec![Vec::new()], |acc, _| {
+            acc.into_iter()
+                .flat_map(|w| {
+                    (b'x'..=b'z').map(move |c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        w
+                    })
+                })
+                .collect()
+        })
+    }
+    // `(u, v)` with the variables renamed to `x y z` in the order they first occur.
+    let renamed = |u: &[u8], v: &[u8]| {
+        let mut order = Vec::new();
+        for &c in u.iter().chain(v) {
+            if !order.contains(&c) {
+                order.push(c);
+            }
+        }
+        let map = |w: &[u8]| -> Vec<u8> {
+            w.iter()
+                .map(|c| b'x' + order.iter().position(|o| o == c).unwrap_or(0) as u8)
+                .collect()
+        };
+        (map(u), map(v))
+    };
+    let term = |w: &[u8]| {
+        w.iter()
+            .map(|&c| v(u32::from(c - b'x')))
+            .reduce(|a, b| ap2(f, a, b))
+            .expect("a word has a letter")
+    };
+    // COMPLETE's vocabulary: commutative, idempotent, left and right zero, semisymmetric,
+    // unipotent, left and right regular.
+    let vocabulary = [
+        "xy_is_yx",
+        "x_is_xx",
+        "x_is_xy",
+        "x_is_yx",
+        "x_is_yxy",
+        "xx_is_yy",
+        "xy_is_xyx",
+        "xy_is_yxy",
+    ];
+    let mut out = Vec::new();
+    for lu in 1..IDENTITY_LENGTH {
+        for lv in lu..=IDENTITY_LENGTH - lu {
+            for u in words(lu) {
+                for w in words(lv) {
+                    // One law per identity: the least of its renamings, sides swapped too
+                    // when they are equally long.
+                    let mut least = renamed(&u, &w);
+                    if lu == lv {
+                        least = least.min(renamed(&w, &u));
+                    }
+                    // `x = w` with no `x` in `w` holds in the one-element models only.
+                    let trivial = lu == 1 && !w.contains(&u[0]);
+                    if u == w || trivial || least != (u.clone(), w.clone()) {
+                        continue;
+                    }
+                    let name = format!(
+                        "{}_is_{}",
+                        String::from_utf8_lossy(&u),
+                        String::from_utf8_lossy(&w)
+                    );
+                    if vocabulary.contains(&name.as_str()) {
+                        continue;
+                    }
+                    out.push(FamilyLaw {
+                        family: "semigroup_identity",
+                        axiom: equation(&name, s, term(&u), term(&w)),
+                        description: format!(
+                            "the identity {} = {}",
+                            String::from_utf8_lossy(&u),
+                            String::from_utf8_lossy(&w)
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `x f i(x) = i(x) f x` for an associative `f` and an involution `i`: in an inverse semigroup,
 /// every element commutes with its inverse, which makes it a Clifford semigroup.
 pub fn inverse_semigroup_laws(f: FuncId, i: FuncId, s: SortId) -> Vec<FamilyLaw> {
@@ -326,7 +549,29 @@ pub fn laws_for(t: &Theory, f: FuncId, s: SortId) -> Vec<FamilyLaw> {
                 .all(|a| has_axiom(t, a))
         {
             out.extend(lattice_laws(f, g, s));
+            out.extend(semidistributive_laws(f, g, s));
         }
+    }
+    // A multiplication distributing over an abelian group with a zero: a (nonassociative) ring.
+    for (add, adds) in binary_ops(&t.sig) {
+        let abelian = |zero: FuncId| {
+            has_axiom(t, &super::laws::assoc(add, s))
+                && has_axiom(t, &super::laws::comm(add, s))
+                && identity_of(t, add, s) == Some(zero)
+        };
+        if adds == s
+            && add != f
+            && super::laws::distributive(f, add, s)
+                .iter()
+                .all(|a| has_axiom(t, a))
+        {
+            if let Some(zero) = identity_of(t, add, s).filter(|&z| abelian(z)) {
+                out.extend(ring_laws(f, add, zero, s, associative));
+            }
+        }
+    }
+    if associative && binary_ops(&t.sig).len() == 1 {
+        out.extend(semigroup_identities(f, s));
     }
     if associative {
         let involution = |i: FuncId| {
