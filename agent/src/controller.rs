@@ -307,6 +307,7 @@ impl Agent<'_> {
             candidates: vec![],
             settled: vec![],
             found_in_library: vec![],
+            hidden: self.tools.hidden.clone(),
         }
     }
 

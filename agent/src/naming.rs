@@ -50,9 +50,10 @@ fn op_word(symbol: &str) -> String {
 }
 
 /// `a`'s word in a discovery name: its name in CamelCase, followed by the operation it is about
-/// when it mentions one operation with arguments and the theory declares another of the same
-/// arity, which the same name could be about (a ring's `flexible` for `*` is `FlexibleMul`, for
-/// `+` `FlexibleAdd`; a semigroup's is `Flexible`), unless the name ends with it already.
+/// when it mentions one operation with arguments, other than the multiplication `*` (which a law
+/// is read about unless it says otherwise), and the theory declares another operation of the
+/// same arity, which the same name could be about: a ring's `flexible` for `*` is `Flexible`, for
+/// `+` `FlexibleAdd`; a lattice's for `^` `FlexibleMeet`. Not when the name ends with it already.
 fn law_word(sig: &Signature, a: &Axiom) -> String {
     let ops: Vec<usize> = (0..sig.funcs.len())
         .filter(|&i| {
@@ -64,11 +65,12 @@ fn law_word(sig: &Signature, a: &Axiom) -> String {
     let word = camel(&a.name);
     match ops.as_slice() {
         [only]
-            if sig
-                .funcs
-                .iter()
-                .enumerate()
-                .any(|(j, g)| j != *only && g.args.len() == sig.funcs[*only].args.len()) =>
+            if sig.funcs[*only].name != "*"
+                && sig
+                    .funcs
+                    .iter()
+                    .enumerate()
+                    .any(|(j, g)| j != *only && g.args.len() == sig.funcs[*only].args.len()) =>
         {
             let op = op_word(&sig.funcs[*only].name);
             if word.ends_with(&op) {
@@ -149,17 +151,19 @@ fn camel(name: &str) -> String {
         .collect()
 }
 
+/// A seed or catalogue entry: its name, its theory, and its axioms as printed.
+type KnownTheory = (&'static str, Theory, Vec<PrintedAxiom>);
+
 /// The seeds and catalogue entries with their axioms as printed, parsed once.
-fn known() -> &'static [(Theory, Vec<PrintedAxiom>)] {
-    static KNOWN: std::sync::OnceLock<Vec<(Theory, Vec<PrintedAxiom>)>> =
-        std::sync::OnceLock::new();
+fn known() -> &'static [KnownTheory] {
+    static KNOWN: std::sync::OnceLock<Vec<KnownTheory>> = std::sync::OnceLock::new();
     KNOWN.get_or_init(|| {
         birkhoff_engine::catalogue::all()
             .iter()
-            .filter_map(|e| e.theory().ok())
-            .map(|t| {
+            .filter_map(|e| e.theory().ok().map(|t| (e.name, t)))
+            .map(|(name, t)| {
                 let p = printed(&t);
-                (t, p)
+                (name, t, p)
             })
             .collect()
     })
@@ -184,15 +188,18 @@ pub fn is_a(t: &Theory, k: &Theory) -> bool {
     has_axioms_of(t, &printed(t), k, &printed(k))
 }
 
-/// The known theory (seed or catalogue entry) with the most axioms, every one of which `t` has
-/// (as printed), over symbols `t` declares: the class `t` is most plainly that class with laws
-/// added. `None` when no known theory with an axiom fits.
-fn nearest_known(t: &Theory, own: &[PrintedAxiom]) -> Option<&'static Theory> {
+/// The known theory (seed or catalogue entry, not one of the `hidden`) with the most axioms,
+/// every one of which `t` has (as printed), over symbols `t` declares: the class `t` is most
+/// plainly that class with laws added. `None` when no known theory with an axiom fits. A hidden
+/// entry would give its name away to the class it is hidden to be found as.
+fn nearest_known(t: &Theory, own: &[PrintedAxiom], hidden: &[String]) -> Option<&'static Theory> {
     known()
         .iter()
-        .filter(|(k, p)| !p.is_empty() && has_axioms_of(t, own, k, p))
-        .max_by_key(|(_, p)| p.len())
-        .map(|(k, _)| k)
+        .filter(|(name, k, p)| {
+            !p.is_empty() && !hidden.iter().any(|h| h == name) && has_axioms_of(t, own, k, p)
+        })
+        .max_by_key(|(_, _, p)| p.len())
+        .map(|(_, k, _)| k)
 }
 
 /// A candidate's discovery name and title ([`name`]).
@@ -224,7 +231,7 @@ pub fn name(c: &Candidate, s: &Situation, taken: &dyn Fn(&str) -> bool) -> Optio
         .iter()
         .find_map(|p| s.bases.iter().find(|b| b.name == *p || b.theory.name == *p))
         .map(|b| (&b.theory, b.name.as_str()));
-    let known = nearest_known(&c.theory, &own).map(|k| (k, k.name.as_str()));
+    let known = nearest_known(&c.theory, &own, &s.hidden).map(|k| (k, k.name.as_str()));
     // The laws added to and dropped from a stem, compared as printed.
     let diff = |p: &Theory| -> (Vec<PrintedAxiom>, Vec<PrintedAxiom>) {
         let theirs = printed(p);
@@ -299,8 +306,8 @@ mod tests {
         (**t.axioms.iter().find(|a| a.name == name).unwrap()).clone()
     }
 
-    /// A law is named by its own name, with its operation when the theory has another binary
-    /// one; spelled out, two bracketings of one word differ.
+    /// A law is named by its own name, with its operation when that is not `*` and the theory has
+    /// another binary one; spelled out, two bracketings of one word differ.
     #[test]
     fn laws_are_named_by_their_operation_and_spelled_without_brackets() {
         let t = Theory::parse(
@@ -308,7 +315,17 @@ mod tests {
             "t",
         )
         .unwrap();
-        assert_eq!(law_word(&t.sig, &axiom(&t, "flexible")), "FlexibleMul");
+        assert_eq!(
+            law_word(&t.sig, &axiom(&t, "flexible")),
+            "Flexible",
+            "`*` is the default"
+        );
+        let mut plus = axiom(&t, "flexible");
+        plus.formula = plus.formula.map_symbols(
+            &|f, args| Term::App(birkhoff_engine::FuncId(1 - f.0), args),
+            &Formula::Rel,
+        );
+        assert_eq!(law_word(&t.sig, &plus), "FlexibleAdd");
         assert_eq!(
             law_word(&t.sig, &axiom(&t, "comm_add")),
             "CommAdd",

@@ -326,6 +326,7 @@ mod tests {
             candidates: vec![],
             settled: vec![],
             found_in_library: vec![(forged.into(), vec![forged.into()])],
+            hidden: vec![],
         };
         s.candidates.push(Candidate::new(
             forged.into(),

@@ -183,6 +183,9 @@ pub struct Situation {
     pub settled: Vec<Settled>,
     /// The plan's library searches and what they found (`id kind name score`).
     pub found_in_library: Vec<(String, Vec<String>)>,
+    /// The catalogue entries hidden from this run (the rediscovery benchmark's `--hide`): names
+    /// are not made from them either.
+    pub hidden: Vec<String>,
 }
 
 impl Situation {
