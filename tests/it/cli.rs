@@ -1127,7 +1127,7 @@ fn explore_shows_the_derivation_that_made_each_theory() {
         "--depth",
         "2",
         "--top",
-        "2000",
+        "100000",
         "--equivalence-timeout",
         "0",
         "--json",

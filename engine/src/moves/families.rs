@@ -34,7 +34,8 @@
 //!   variables and swapping the sides (J. M. Howie, *Fundamentals of Semigroup Theory*, Oxford
 //!   1995, Ch. 4; M. Petrich, *Lectures in Semigroups*, Wiley 1977, Ch. II, which classify the
 //!   varieties of bands and of semigroups defined by short identities), for the associative
-//!   operation of a theory with no other binary operation.
+//!   operation of a theory with no other binary operation, unless it is a semilattice (whose
+//!   only proper subvariety is the trivial one).
 //! - **Inverse semigroups** ([`inverse_semigroup_laws`]): `x·x⁻¹ = x⁻¹·x`, which makes an inverse
 //!   semigroup a Clifford semigroup (A. H. Clifford, 1941; J. M. Howie, *Fundamentals of
 //!   Semigroup Theory*, Oxford 1995, §4.2), for every associative operation with an involution.
@@ -570,7 +571,11 @@ pub fn laws_for(t: &Theory, f: FuncId, s: SortId) -> Vec<FamilyLaw> {
             }
         }
     }
-    if associative && binary_ops(&t.sig).len() == 1 {
+    // Not for a semilattice: its only proper subvariety is the trivial one, so every identity
+    // holds already or makes it trivial.
+    let semilattice =
+        has_axiom(t, &super::laws::comm(f, s)) && has_axiom(t, &super::laws::idempotent(f, s));
+    if associative && !semilattice && binary_ops(&t.sig).len() == 1 {
         out.extend(semigroup_identities(f, s));
     }
     if associative {

@@ -289,6 +289,23 @@ fn complete_reaches_nonassociative_rings_semidistributive_lattices_and_short_sem
     assert!(complete::complete(&seed("ring"), "x_is_xyx", "*").is_err());
     assert!(complete::complete(&seed("lattice"), "x_is_xyx", "^").is_err());
     assert!(complete::complete(&seed("group"), "xx_is_xxx", "*").is_ok());
+    assert!(
+        complete::complete(&seed("band"), "xyz_is_xzy", "*").is_err(),
+        "length 6"
+    );
+    assert!(
+        complete::complete(&seed("band"), "xy_is_xyx", "*").is_err(),
+        "vocabulary"
+    );
+    assert!(
+        complete::complete(&seed("band"), "xz_is_xyz", "*").is_err(),
+        "not canonical"
+    );
+    assert!(complete::complete(&seed("band"), "xy_is_xzy", "*").is_ok());
+    assert!(
+        complete::complete(&seed("semilattice"), "xy_is_xzy", "*").is_err(),
+        "a semilattice's subvarieties are trivial"
+    );
 }
 
 #[test]
