@@ -3,7 +3,7 @@
 
 use crate::situation::{Candidate, Situation};
 use birkhoff_engine::print::FormulaPrinter;
-use birkhoff_engine::syntax::{Formula, Term};
+use birkhoff_engine::syntax::{Formula, Term, VarId};
 use birkhoff_engine::{Axiom, Signature, Theory};
 
 /// An axiom as a name reads it.
@@ -88,11 +88,13 @@ fn law_word(sig: &Signature, a: &Axiom) -> String {
 /// symbols are spelled differently, so a name built from these words tells theories apart that
 /// the laws' own names do not.
 fn spelled(sig: &Signature, f: &Formula, a: &Axiom) -> String {
+    // A variable as a word: its name in `a`, capitalised.
+    fn var(a: &Axiom, v: VarId) -> String {
+        camel(a.vars.get(v.0 as usize).map_or("v", |d| d.name.as_str()))
+    }
     fn term(sig: &Signature, t: &Term, a: &Axiom, out: &mut String) {
         match t {
-            Term::Var(v) => out.push_str(&camel(
-                a.vars.get(v.0 as usize).map_or("v", |d| d.name.as_str()),
-            )),
+            Term::Var(v) => out.push_str(&var(a, *v)),
             Term::App(g, args) => {
                 out.push_str(&op_word(&sig.funcs[g.0 as usize].name));
                 for x in args {
@@ -133,9 +135,7 @@ fn spelled(sig: &Signature, f: &Formula, a: &Axiom) -> String {
         Formula::Exists(vs, g) => {
             out.push_str("Exists");
             for v in vs {
-                out.push_str(&camel(
-                    a.vars.get(v.0 as usize).map_or("v", |d| d.name.as_str()),
-                ));
+                out.push_str(&var(a, *v));
             }
             out.push_str(&spelled(sig, g, a));
         }
