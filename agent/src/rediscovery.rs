@@ -12,7 +12,7 @@
 use crate::observe::Observer;
 use crate::report::CycleReport;
 use crate::situation::Candidate;
-use birkhoff_checker::prover::equivalence::Side;
+use birkhoff_checker::prover::equivalence::{side_budget, Side, MODEL_SIZE};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -131,6 +131,12 @@ fn same_class_as(
     hidden: &Reference,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Option<(String, String)> {
+    // The small counts first: most generated theories are told apart from every hidden entry
+    // by them, and the rest of the budget rule (counts to size 6, proofs) is what costs.
+    let small = Side::new(t, MODEL_SIZE, &side_budget(cancel.clone())).ok()?;
+    if hidden.apart_from_all(&small).ok()? {
+        return None;
+    }
     let opts = crate::controller::identification_options(cancel.clone());
     let side = Side::for_comparison(t, cancel).ok()?;
     match standing(&side, hidden, &opts).ok()? {
@@ -163,16 +169,34 @@ pub fn tally(
             })
         })
         .collect::<Result<_, String>>()?;
-    let reference = Reference::new(known, cancel.clone()).without_chaining();
     let seen = watch
         .seen
         .lock()
         .expect("no thread panics holding the watch");
     let generated = &seen.1;
-    let reached: Vec<Option<(String, String)>> = generated
-        .par_iter()
-        .map(|g| same_class_as(&g.theory, &reference, cancel.clone()))
-        .collect();
+    // Cycle by cycle (the watch holds them in the order generated), each entry compared only
+    // until a theory reaches it: a later one could only reach it in a later cycle, and the
+    // proof attempts on theories with its spectrum are the tally's cost.
+    let mut unreached = Reference::new(known.clone(), cancel.clone()).without_chaining();
+    let mut reached: Vec<Option<(String, String)>> = vec![None; generated.len()];
+    let mut start = 0;
+    while start < generated.len() && !unreached.known().is_empty() {
+        let cycle = generated[start].cycle;
+        let end = start
+            + generated[start..]
+                .iter()
+                .take_while(|g| g.cycle == cycle)
+                .count();
+        let found: Vec<Option<(String, String)>> = generated[start..end]
+            .par_iter()
+            .map(|g| same_class_as(&g.theory, &unreached, cancel.clone()))
+            .collect();
+        let names: HashSet<&String> = found.iter().flatten().map(|(n, _)| n).collect();
+        unreached.retain(|k| !names.contains(&k.name));
+        reached[start..end].clone_from_slice(&found);
+        start = end;
+    }
+    let reference = Reference::new(known, cancel.clone()).without_chaining();
 
     // The library's discoveries, best score first.
     let mut discoveries: Vec<(f64, String, Theory)> = lib

@@ -111,6 +111,12 @@ pub struct Reference {
     chaining: bool,
 }
 
+/// Keeps the items of `items` whose flag in `flags` (one per item, in order) is set.
+fn retain_flagged<T>(items: &mut Vec<T>, flags: &[bool]) {
+    let mut flags = flags.iter();
+    items.retain(|_| *flags.next().expect("one flag per item"));
+}
+
 /// `lock`'s value, computed by `make` if no thread has set it yet (two threads may both compute
 /// it; the first value set is kept).
 fn kept<'l, 't>(
@@ -167,6 +173,38 @@ impl Reference {
         kept(&self.small[i], || {
             Side::new(t, MODEL_SIZE, &side_budget(self.cancel.clone()))
         })
+    }
+
+    /// Keeps only the known theories for which `keep` holds (with what was computed of them):
+    /// a caller that stops comparing with a theory once it has found it (the rediscovery tally)
+    /// spends nothing more on it.
+    pub fn retain(&mut self, keep: impl Fn(&Known) -> bool) {
+        let kept: Vec<bool> = self.known.iter().map(&keep).collect();
+        retain_flagged(&mut self.known, &kept);
+        retain_flagged(&mut self.small, &kept);
+        retain_flagged(&mut self.full, &kept);
+        // Keyed by index, which the removal shifts.
+        self.same
+            .lock()
+            .expect("no thread panics holding it")
+            .clear();
+    }
+
+    /// Whether `small`'s counts (a side made by [`Side::new`] up to [`MODEL_SIZE`] within
+    /// [`side_budget`], the first part of the budget rule) tell its theory apart from every
+    /// entry with as many sorts, as the first step of [`standing`] would: then no standing can
+    /// be `Known`, and a caller with many theories and few entries (the rediscovery tally) skips
+    /// the rest of the budget rule for it.
+    pub fn apart_from_all(&self, small: &Side) -> Result<bool, FinderError> {
+        let sorts = small.theory.sig.sorts.len();
+        (0..self.known.len())
+            .filter(|&i| self.known[i].theory.sig.sorts.len() == sorts)
+            .try_fold(true, |apart, i| {
+                Ok(apart
+                    && small
+                        .spectrum_difference(&self.small(i)?.counts_of(&self.known[i].theory))
+                        .is_some())
+            })
     }
 
     /// Entry `i`'s side by the whole budget rule.

@@ -674,7 +674,8 @@ const MAX_INCLUSION_ATTEMPTS: usize = 3;
 ///    parastrophes), then definitions of each theory's symbols in the other's
 ///    ([`super::interpretation`]), each with proofs: the same class;
 /// 4. a renaming proved to carry one theory into the other while a model of the other violates
-///    it: different ([`Invariant::Inclusion`]);
+///    it (a small model, or one searched for up to [`WITNESS_SIZE`] elements): different
+///    ([`Invariant::Inclusion`]);
 /// 5. otherwise unknown, saying what was tried and up to which size the spectra agree.
 ///
 /// "Different" rests on a class invariant only. A model of one theory that violates the other
@@ -692,15 +693,18 @@ pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderErro
     }
     let mut tried = Vec::new();
     let mut one_way = Vec::new();
+    let mut proved_one_way = Vec::new();
     if same_shape(ta, tb) {
         match relate_by_renaming(a, b, opts)? {
             Renamed::Same(r) => return Ok(r),
             Renamed::Not {
                 reason,
                 refuted_one_way,
+                proved_one_way: proved,
             } => {
                 tried.push(reason);
                 one_way = refuted_one_way;
+                proved_one_way = proved;
             }
         }
         if let Some(r) = relate_with_swaps(a, b, opts)? {
@@ -720,6 +724,17 @@ pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderErro
         if let Some(invariant) = inclusion(a, b, &map, witness, opts)? {
             return Ok(different(ta, tb, invariant));
         }
+    }
+    let implied_one_way = !proved_one_way.is_empty();
+    for one in proved_one_way.into_iter().take(MAX_INCLUSION_ATTEMPTS) {
+        if let Some(invariant) = larger_witness(ta, tb, one, opts)? {
+            return Ok(different(ta, tb, invariant));
+        }
+    }
+    if implied_one_way {
+        tried.push(format!(
+            "where one theory was proved to imply the other, no model of the other violating it was found up to size {WITNESS_SIZE}"
+        ));
     }
     let agree = a.agreeing_sizes(b);
     let spectra = match agree.last() {
@@ -776,6 +791,66 @@ fn inclusion(
             _ => None,
         },
     )
+}
+
+/// The largest witness [`larger_witness`] looks for: the smallest nonassociative Moufang loop
+/// has 12 elements (the smallest proper Bol loops 8, C-loops and AIP loops 10).
+pub const WITNESS_SIZE: u32 = 12;
+
+/// The strict inclusion that `one` (a proof that one of `a` and `b` implies the other under a
+/// renaming) gives if a model of the implied theory violates an axiom of the other: searched
+/// for above the small models, up to [`WITNESS_SIZE`], within `opts.timeout` shared by the
+/// axioms to violate. The model is confirmed by the evaluator (`countermodel::search`).
+fn larger_witness(
+    a: &Theory,
+    b: &Theory,
+    one: OneWay,
+    opts: &Options,
+) -> Result<Option<Invariant>, FinderError> {
+    // `map` reads `b`'s symbols as `a`'s; `to_stronger` reads the weaker theory's as the
+    // stronger's, and `to_weaker` the stronger's as the weaker's.
+    let (stronger, weaker, to_stronger) = if one.stronger {
+        (a, b, one.map)
+    } else {
+        (b, a, inverse(&one.map))
+    };
+    let to_weaker = inverse(&to_stronger);
+    let Some(goals) = goals(stronger, weaker, &to_weaker) else {
+        return Ok(None);
+    };
+    let open: Vec<(&str, Axiom)> = goals
+        .into_iter()
+        .filter(|(_, g)| !has_axiom(weaker, g))
+        .collect();
+    if open.is_empty() {
+        return Ok(None);
+    }
+    let each = opts.timeout / open.len() as u32;
+    let budget = Budget {
+        cancel: opts.cancel.clone(),
+        ..Budget::default()
+    };
+    for (name, g) in open {
+        let found =
+            super::countermodel::search(weaker, &g, MODEL_SIZE + 1, WITNESS_SIZE, each, &budget)?;
+        if let super::countermodel::Search::Found(c) = found {
+            return Ok(Some(Invariant::Inclusion {
+                stronger: stronger.name.clone(),
+                weaker: weaker.name.clone(),
+                map: to_stronger,
+                proofs: one.proofs,
+                witness: Box::new(Witness {
+                    model_of: weaker.name.clone(),
+                    not_model_of: stronger.name.clone(),
+                    axiom: name.to_string(),
+                    model: c.model,
+                    assignment: c.witness,
+                    map: to_weaker,
+                }),
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// `relate_by_renaming` with the arguments of each nonempty set of `b`'s binary operations
@@ -872,7 +947,21 @@ enum Renamed {
         /// while the other direction was not refuted, each with that model: candidates for a
         /// strict inclusion.
         refuted_one_way: Vec<(SymbolMap, Box<Witness>)>,
+        /// Renamings (`b`'s symbols → `a`'s) under which one side was proved to imply the other
+        /// and the other direction was left open: candidates for a strict inclusion whose
+        /// witness is larger than the small models ([`larger_witness`]).
+        proved_one_way: Vec<OneWay>,
     },
+}
+
+/// One direction of a renaming proved: `stronger` implies `weaker` (every axiom of `weaker`,
+/// read through `map`, proved from `stronger`).
+struct OneWay {
+    /// Whether `a` is the side proved to imply the other (else `b`).
+    stronger: bool,
+    /// `b`'s symbols → `a`'s.
+    map: SymbolMap,
+    proofs: Vec<AxiomProof>,
 }
 
 /// Compares `a` and `b`, whose signatures have the same shape, up to renaming. For each renaming
@@ -902,33 +991,49 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Renamed, Fin
         }
     }
     let mut reason = None;
+    let mut proved_one_way = Vec::new();
     for (map, back, b_in_a, a_in_b) in &open {
-        let mut proofs = Vec::new();
-        let mut settled = true;
-        for outcome in [
-            prove_goals(ta, tb, b_in_a, map, opts)?,
-            prove_goals(tb, ta, a_in_b, back, opts)?,
-        ] {
-            match outcome {
-                Outcome::Proved(p) => proofs.extend(p),
-                Outcome::Refuted(w) => {
-                    refuted += 1;
-                    refuted_one_way.push(((*map).clone(), w));
-                    settled = false;
-                    break;
-                }
-                Outcome::Unknown(why) => {
-                    reason.get_or_insert(why);
-                    settled = false;
-                    break;
-                }
+        // `a` implies `b` first. A refutation settles the renaming (the other direction is
+        // proved later, for an inclusion, only if needed); an open direction does not, since
+        // the other one proved is half an inclusion whose witness may be beyond the small models.
+        let a_implies_b = match prove_goals(ta, tb, b_in_a, map, opts)? {
+            Outcome::Proved(proofs) => Ok(proofs),
+            Outcome::Unknown(why) => Err(why),
+            Outcome::Refuted(w) => {
+                refuted += 1;
+                refuted_one_way.push(((*map).clone(), w));
+                continue;
             }
-        }
-        if settled {
-            return Ok(Renamed::Same(Relation::Equivalent {
-                map: (*map).clone(),
-                proofs,
-            }));
+        };
+        let a_proved = a_implies_b.is_ok();
+        match (a_implies_b, prove_goals(tb, ta, a_in_b, back, opts)?) {
+            (Ok(mut proofs), Outcome::Proved(more)) => {
+                proofs.extend(more);
+                return Ok(Renamed::Same(Relation::Equivalent {
+                    map: (*map).clone(),
+                    proofs,
+                }));
+            }
+            (Ok(_), Outcome::Refuted(w)) => {
+                refuted += 1;
+                refuted_one_way.push(((*map).clone(), w));
+            }
+            // `a` implying `b` was tried and left open: no inclusion to look for.
+            (Err(why), Outcome::Refuted(_)) => {
+                refuted += 1;
+                reason.get_or_insert(why);
+            }
+            (Ok(proofs), Outcome::Unknown(why)) | (Err(why), Outcome::Proved(proofs)) => {
+                reason.get_or_insert(why);
+                proved_one_way.push(OneWay {
+                    stronger: a_proved,
+                    map: (*map).clone(),
+                    proofs,
+                });
+            }
+            (Err(why), Outcome::Unknown(_)) => {
+                reason.get_or_insert(why);
+            }
         }
     }
     let mut said = format!(
@@ -941,6 +1046,7 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Renamed, Fin
     Ok(Renamed::Not {
         reason: said,
         refuted_one_way,
+        proved_one_way,
     })
 }
 
@@ -1029,45 +1135,65 @@ mod tests {
         assert!(!matches!(rel, Relation::Different { .. }), "{rel:?}");
     }
 
-    #[test]
-    fn groups_and_abelian_groups_differ_by_a_strict_inclusion_beyond_the_counts() {
-        let group = birkhoff_engine::seeds::load("group").unwrap();
-        let abelian = birkhoff_engine::seeds::load("abelian_group").unwrap();
-        // Counted only to order 3 here, where they agree: the strict inclusion (abelian groups
-        // are groups, S3 is not abelian) must tell them apart. Time enough for the countermodel
-        // search to reach order 6 on a loaded machine (a shorter one leaves it unknown, which is
-        // honest but not what this test is about).
+    /// The size of the witness by which [`relate`] shows `weaker` and `stronger` different
+    /// through a strict inclusion, on sides of every class up to order 3 (where the two agree),
+    /// with `seconds` per proof attempt; the witness is checked against both theories.
+    fn inclusion_witness_size(weaker: &Theory, stronger: &Theory, seconds: u64) -> Vec<u32> {
         let generous = Options {
-            timeout: Duration::from_secs(30),
+            timeout: Duration::from_secs(seconds),
             ..opts()
         };
         let budget = side_budget(None);
-        let (g, a) = (
-            Side::new(&group, 3, &budget).unwrap(),
-            Side::new(&abelian, 3, &budget).unwrap(),
+        let (w, s) = (
+            Side::new(weaker, 3, &budget).unwrap(),
+            Side::new(stronger, 3, &budget).unwrap(),
         );
-        assert!(g.spectrum_difference(&a).is_none());
-        let r = relate(&g, &a, &generous).unwrap();
+        assert!(w.spectrum_difference(&s).is_none());
+        let r = relate(&w, &s, &generous).unwrap();
         let Relation::Different {
             invariant:
                 Invariant::Inclusion {
-                    stronger,
-                    weaker,
+                    stronger: s_name,
+                    weaker: w_name,
                     witness,
                     ..
                 },
             ..
         } = &r
         else {
-            panic!("S3 is a group and not abelian: {r:?}")
+            panic!(
+                "{} is strictly included in {}: {r:?}",
+                stronger.name, weaker.name
+            )
         };
         assert_eq!(
-            (stronger.as_str(), weaker.as_str()),
-            (abelian.name.as_str(), group.name.as_str())
+            (s_name.as_str(), w_name.as_str()),
+            (stronger.name.as_str(), weaker.name.as_str())
         );
-        assert_eq!(witness.model.sizes, vec![6]);
-        assert!(eval::check(&group, &witness.model).is_ok());
-        assert!(eval::check(&abelian, &witness.model).is_err());
+        assert!(eval::check(weaker, &witness.model).is_ok());
+        assert!(eval::check(stronger, &witness.model).is_err());
+        witness.model.sizes.clone()
+    }
+
+    #[test]
+    fn groups_and_abelian_groups_differ_by_a_strict_inclusion_beyond_the_counts() {
+        let group = birkhoff_engine::seeds::load("group").unwrap();
+        let abelian = birkhoff_engine::seeds::load("abelian_group").unwrap();
+        // Abelian groups are groups, S3 is not abelian. Time enough for the countermodel search
+        // to reach order 6 on a loaded machine (a shorter one leaves it unknown, which is honest
+        // but not what this test is about).
+        assert_eq!(inclusion_witness_size(&group, &abelian, 30), [6]);
+    }
+
+    #[test]
+    fn left_bol_and_moufang_loops_differ_by_an_inclusion_whose_witness_has_eight_elements() {
+        let bol = birkhoff_engine::catalogue::load("left_bol_loop").unwrap();
+        let moufang = birkhoff_engine::catalogue::load("moufang_loop").unwrap();
+        // Every Moufang loop is a left Bol loop, and the smallest Bol loops that are not Moufang
+        // have 8 elements: beyond the small models, and beyond the counts (both classes are the
+        // groups up to order 7). The direction from Bol to Moufang stays open and takes all of
+        // its time, so the time is enough for the other proof, not more.
+        assert_eq!(inclusion_witness_size(&bol, &moufang, 8), [8]);
     }
 
     #[test]
