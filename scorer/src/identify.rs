@@ -312,8 +312,8 @@ const NAMES_SHOWN: usize = 6;
 /// parallel, stopping after the group in which one is shown the same class), which counts
 /// further and tries proofs. The first entry so shown settles it (with the entries compared so
 /// far that are shown the same class as that one: chaining); the theory is new only when
-/// every entry is told apart by an invariant; otherwise it is unknown, naming the entries it
-/// may be. A search cut short never makes it new: it leaves an entry not told apart.
+/// every entry is told apart by an invariant, directly or as the same class as an entry told
+/// apart by an inclusion; otherwise it is unknown, naming the entries it may be. A search cut short never makes it new: it leaves an entry not told apart.
 pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Standing, FinderError> {
     let sorts = t.theory.sig.sorts.len();
     let comparable: Vec<usize> = (0..reference.known.len())
@@ -392,6 +392,24 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             also,
         });
     }
+    // A difference carries over to the same class: an entry left open that is shown the same
+    // class as one told apart by an inclusion is told apart too (were the theory the same class
+    // as the one, it would be as the other). An inclusion only: entries told apart by their
+    // counts have counts that the open ones, agreeing with the theory's, do not share.
+    let mut through: Vec<(usize, usize)> = Vec::new();
+    let mut still_open = Vec::new();
+    for (j, why) in open {
+        let shown = apart
+            .iter()
+            .filter(|(_, inv)| matches!(inv, Invariant::Inclusion { .. }))
+            .map(|(i, _)| *i)
+            .find(|&i| reference.same_class(i, j, opts).unwrap_or(false));
+        match shown {
+            Some(i) => through.push((j, i)),
+            None => still_open.push((j, why)),
+        }
+    }
+    let open = still_open;
     if let Some((_, first_reason)) = open.first() {
         let names: Vec<String> = open
             .iter()
@@ -420,7 +438,12 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         });
     }
     Ok(Standing::New {
-        reason: new_because(reference, &apart, reference.known.len() - comparable.len()),
+        reason: new_because(
+            reference,
+            &apart,
+            &through,
+            reference.known.len() - comparable.len(),
+        ),
     })
 }
 
@@ -435,8 +458,15 @@ fn label(sizes: &[u32]) -> String {
 
 /// Why a theory told apart from every comparable known theory (`apart`) is new: for each size,
 /// the entries whose number of models of that size differs; then the entries told apart by
-/// another invariant; then the entries with another number of sorts (`other_sorts` of them).
-fn new_because(reference: &Reference, apart: &[(usize, Invariant)], other_sorts: usize) -> String {
+/// another invariant; then the entries told apart as the same class as one of those (`through`:
+/// the entry, and the one it is the same class as); then the entries with another number of
+/// sorts (`other_sorts` of them).
+fn new_because(
+    reference: &Reference,
+    apart: &[(usize, Invariant)],
+    through: &[(usize, usize)],
+    other_sorts: usize,
+) -> String {
     let mut by_size: BTreeMap<Vec<u32>, Vec<&str>> = BTreeMap::new();
     let mut other = Vec::new();
     for (i, invariant) in apart {
@@ -469,9 +499,15 @@ fn new_because(reference: &Reference, apart: &[(usize, Invariant)], other_sorts:
         })
         .collect();
     parts.extend(other);
+    parts.extend(through.iter().map(|&(j, i)| {
+        format!(
+            "from {}: shown the same class as {}, told apart above",
+            reference.known[j].name, reference.known[i].name
+        )
+    }));
     let mut reason = format!(
         "its spectrum differs from that of every seed, catalogue entry and earlier discovery with as many sorts ({} compared), and the same class through any definitions would have the same spectrum: {}",
-        apart.len(),
+        apart.len() + through.len(),
         parts.join("; ")
     );
     if apart.is_empty() {
