@@ -793,7 +793,8 @@ fn inclusion(
     )
 }
 
-/// The largest witness [`larger_witness`] looks for: the smallest nonassociative Moufang loop
+/// The largest model [`relate`] looks for as the witness of a strict inclusion whose one
+/// direction is proved (step 4): the smallest nonassociative Moufang loop
 /// has 12 elements (the smallest proper Bol loops 8, C-loops and AIP loops 10).
 pub const WITNESS_SIZE: u32 = 12;
 
