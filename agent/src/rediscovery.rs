@@ -138,7 +138,7 @@ fn same_class_as(
         return None;
     }
     let opts = crate::controller::identification_options(cancel.clone());
-    let side = Side::for_comparison(t, cancel).ok()?;
+    let side = small.counted_further(cancel).ok()?;
     match standing(&side, hidden, &opts).ok()? {
         Standing::Known { name, relation, .. } => Some((name, relation.describe())),
         _ => None,
@@ -169,34 +169,9 @@ pub fn tally(
             })
         })
         .collect::<Result<_, String>>()?;
-    let seen = watch
-        .seen
-        .lock()
-        .expect("no thread panics holding the watch");
-    let generated = &seen.1;
-    // Cycle by cycle (the watch holds them in the order generated), each entry compared only
-    // until a theory reaches it: a later one could only reach it in a later cycle, and the
-    // proof attempts on theories with its spectrum are the tally's cost.
-    let mut unreached = Reference::new(known.clone(), cancel.clone()).without_chaining();
-    let mut reached: Vec<Option<(String, String)>> = vec![None; generated.len()];
-    let mut start = 0;
-    while start < generated.len() && !unreached.known().is_empty() {
-        let cycle = generated[start].cycle;
-        let end = start
-            + generated[start..]
-                .iter()
-                .take_while(|g| g.cycle == cycle)
-                .count();
-        let found: Vec<Option<(String, String)>> = generated[start..end]
-            .par_iter()
-            .map(|g| same_class_as(&g.theory, &unreached, cancel.clone()))
-            .collect();
-        let names: HashSet<&String> = found.iter().flatten().map(|(n, _)| n).collect();
-        unreached.retain(|k| !names.contains(&k.name));
-        reached[start..end].clone_from_slice(&found);
-        start = end;
-    }
-    let reference = Reference::new(known, cancel.clone()).without_chaining();
+    // One reference for both (its entries' models and counts are computed once), the
+    // discoveries first: the generated theories' pass drops entries from it.
+    let mut reference = Reference::new(known, cancel.clone()).without_chaining();
 
     // The library's discoveries, best score first.
     let mut discoveries: Vec<(f64, String, Theory)> = lib
@@ -215,6 +190,33 @@ pub fn tally(
         .par_iter()
         .map(|(_, _, t)| same_class_as(t, &reference, cancel.clone()))
         .collect();
+
+    let seen = watch
+        .seen
+        .lock()
+        .expect("no thread panics holding the watch");
+    let generated = &seen.1;
+    // Then cycle by cycle (the watch holds them in the order generated), each entry compared only
+    // until a theory reaches it: a later one could only reach it in a later cycle, and the
+    // proof attempts on theories with its spectrum are the tally's cost.
+    let mut reached: Vec<Option<(String, String)>> = vec![None; generated.len()];
+    let mut start = 0;
+    while start < generated.len() && !reference.known().is_empty() {
+        let cycle = generated[start].cycle;
+        let end = start
+            + generated[start..]
+                .iter()
+                .take_while(|g| g.cycle == cycle)
+                .count();
+        let found: Vec<Option<(String, String)>> = generated[start..end]
+            .par_iter()
+            .map(|g| same_class_as(&g.theory, &reference, cancel.clone()))
+            .collect();
+        let names: HashSet<&String> = found.iter().flatten().map(|(n, _)| n).collect();
+        reference.retain(|k| !names.contains(&k.name));
+        reached[start..end].clone_from_slice(&found);
+        start = end;
+    }
 
     let outcomes: Vec<EntryOutcome> = hidden
         .iter()

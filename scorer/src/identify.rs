@@ -196,15 +196,25 @@ impl Reference {
     /// be `Known`, and a caller with many theories and few entries (the rediscovery tally) skips
     /// the rest of the budget rule for it.
     pub fn apart_from_all(&self, small: &Side) -> Result<bool, FinderError> {
-        let sorts = small.theory.sig.sorts.len();
+        self.comparable(small.theory)
+            .into_iter()
+            .try_fold(true, |apart, i| {
+                Ok(apart && self.small_difference(small, i)?.is_some())
+            })
+    }
+
+    /// The entries with as many sorts as `t`: the only ones a comparison can tell apart from it.
+    fn comparable(&self, t: &Theory) -> Vec<usize> {
+        let sorts = t.sig.sorts.len();
         (0..self.known.len())
             .filter(|&i| self.known[i].theory.sig.sorts.len() == sorts)
-            .try_fold(true, |apart, i| {
-                Ok(apart
-                    && small
-                        .spectrum_difference(&self.small(i)?.counts_of(&self.known[i].theory))
-                        .is_some())
-            })
+            .collect()
+    }
+
+    /// What tells `t` apart from entry `i` by the counts of entry `i`'s small models, if
+    /// anything: the first step of [`standing`].
+    fn small_difference(&self, t: &Side, i: usize) -> Result<Option<Invariant>, FinderError> {
+        Ok(t.spectrum_difference(&self.small(i)?.counts_of(&self.known[i].theory)))
     }
 
     /// Entry `i`'s side by the whole budget rule.
@@ -313,19 +323,14 @@ const NAMES_SHOWN: usize = 6;
 /// further and tries proofs. The first entry so shown settles it (with the entries compared so
 /// far that are shown the same class as that one: chaining); the theory is new only when
 /// every entry is told apart by an invariant, directly or as the same class as an entry told
-/// apart by an inclusion; otherwise it is unknown, naming the entries it may be. A search cut short never makes it new: it leaves an entry not told apart.
+/// apart by an inclusion; otherwise it is unknown, naming the entries it may be. A search cut
+/// short never makes it new: it leaves an entry not told apart.
 pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Standing, FinderError> {
-    let sorts = t.theory.sig.sorts.len();
-    let comparable: Vec<usize> = (0..reference.known.len())
-        .filter(|&i| reference.known[i].theory.sig.sorts.len() == sorts)
-        .collect();
+    let comparable = reference.comparable(t.theory);
     // The invariant first, for every entry: cheap, and most entries are told apart here.
     let small: Vec<Option<Invariant>> = comparable
         .par_iter()
-        .map(|&i| {
-            let theory = &reference.known[i].theory;
-            Ok(t.spectrum_difference(&reference.small(i)?.counts_of(theory)))
-        })
+        .map(|&i| reference.small_difference(t, i))
         .collect::<Result<_, FinderError>>()?;
     let mut apart: Vec<(usize, Invariant)> = Vec::new();
     let mut rest: Vec<usize> = Vec::new();

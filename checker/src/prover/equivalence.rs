@@ -83,19 +83,29 @@ impl<'a> Side<'a> {
         theory: &'a Theory,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Side<'a>, FinderError> {
-        let mut side = Side::new(theory, MODEL_SIZE, &side_budget(cancel.clone()))?;
-        if side.counts.len() as u32 == MODEL_SIZE {
+        Side::new(theory, MODEL_SIZE, &side_budget(cancel.clone()))?.counted_further(cancel)
+    }
+
+    /// The second part of [`Side::for_comparison`], on a side made by its first part (every class
+    /// up to [`MODEL_SIZE`] within [`side_budget`]): a caller that looked at those first (the
+    /// rediscovery tally) does not count them again.
+    pub fn counted_further(
+        mut self,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Side<'a>, FinderError> {
+        let theory = self.theory;
+        if self.counts.len() as u32 == MODEL_SIZE {
             let budget = count_budget(cancel);
             for n in MODEL_SIZE + 1..=COUNT_SIZE {
                 let sizes = vec![n; theory.sig.sorts.len()];
                 let e =
                     crate::router::count(crate::router::Engine::Native, theory, &sizes, &budget)?;
-                if !side.record(&sizes, e.iso) {
+                if !self.record(&sizes, e.iso) {
                     break;
                 }
             }
         }
-        Ok(side)
+        Ok(self)
     }
 
     /// Keeps what a search at `sizes` proved about the number of classes; whether it was exact.
