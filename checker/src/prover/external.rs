@@ -255,6 +255,73 @@ pub fn ask(
     })
 }
 
+/// What E made of a problem given to [`refute_with_e`].
+pub enum Refutation {
+    /// E found the problem unsatisfiable and printed its derivation.
+    Found {
+        /// Everything E printed, the derivation between its `SZS output` lines.
+        output: String,
+        /// E's version line.
+        version: String,
+    },
+    /// No refutation: E's SZS status, or why it stopped.
+    NotFound {
+        /// The status, such as `Satisfiable`, `GaveUp` or `Timeout`.
+        status: String,
+        /// Whether the deadline or Ctrl-C stopped it (more time may decide).
+        at_limit: bool,
+    },
+}
+
+/// Runs E on `problem`, a TPTP problem without a conjecture, within `timeout`, asking for its
+/// derivation (`--proof-object`) when it finds the problem unsatisfiable. E's answer is not
+/// trusted here: [`super::replayed`] checks the derivation step by step.
+pub fn refute_with_e(
+    problem: &str,
+    timeout: Duration,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Refutation, ExternalError> {
+    let prover = Prover::E;
+    let program = prover.program();
+    let path = find_on_path(program).ok_or(ExternalError::NotFound {
+        program,
+        hint: prover.install_hint(),
+    })?;
+    let file = ProblemFile::write(problem, "p").map_err(|e| ExternalError::Run {
+        program,
+        detail: format!("cannot write the problem file: {e}"),
+    })?;
+    let mut args = prover.arguments(&file.0, timeout.as_secs_f64().ceil().max(1.0) as u64);
+    args.insert(0, "--proof-object".into());
+    let run = run_until(&path, &args, Instant::now() + timeout, cancel)
+        .map_err(|detail| ExternalError::Run { program, detail })?;
+    Ok(match run {
+        Run::Finished(output) => {
+            let status = szs_status(&output).unwrap_or_else(|| "Unknown".to_string());
+            if status == "Unsatisfiable" && output.contains("SZS output start") {
+                Refutation::Found {
+                    output,
+                    version: version(&path, prover),
+                }
+            } else {
+                Refutation::NotFound {
+                    status,
+                    at_limit: false,
+                }
+            }
+        }
+        Run::Stopped { interrupted } => Refutation::NotFound {
+            status: if interrupted {
+                "Interrupted"
+            } else {
+                "Timeout"
+            }
+            .to_string(),
+            at_limit: true,
+        },
+    })
+}
+
 /// The first line the program prints for `--version` (Prover9: for `--help`).
 fn version(path: &Path, prover: Prover) -> String {
     let flag = if prover == Prover::Prover9 {

@@ -16,6 +16,8 @@
 //! - [`Strategy::Completion`]: for equational goals, unfailing
 //!   Knuth–Bendix completion ([`completion`]), whose derivations are expanded into the same
 //!   certificate and replayed → [`Verdict::Proved`];
+//! - [`Strategy::E`] (with the `z3` feature, and E on `PATH`): E refutes axioms ∧ ¬goal and
+//!   Z3 proves each step of its derivation again ([`replayed`]) → [`Verdict::ProvedByZ3`];
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
 //!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
 //!   certificate because it trusts the solver.
@@ -36,6 +38,8 @@ pub mod interpretation;
 pub mod known;
 pub mod placement;
 pub mod readable;
+#[cfg(feature = "z3")]
+pub mod replayed;
 pub mod rewrite;
 pub mod saturation;
 pub mod structural;
@@ -93,6 +97,15 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
+    /// E's refutation of axioms ∧ ¬goal, each of its steps proved again by Z3 ([`replayed`]),
+    /// at most this share of the remaining time; a checked refutation gives
+    /// [`Verdict::ProvedByZ3`], as it trusts Z3 (on one inference at a time). Only with the `z3`
+    /// feature, and when E is on `PATH`.
+    #[cfg(feature = "z3")]
+    E {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
     /// Z3 on axioms ∧ ¬goal over uninterpreted sorts (any first-order goal), at most this share
     /// of the remaining time; unsat gives [`Verdict::ProvedByZ3`]. Only with the `z3` feature.
     #[cfg(feature = "z3")]
@@ -129,6 +142,14 @@ pub struct Options {
     /// asking hundreds of questions, do without them: on loop theories the structures of order
     /// 81 cost up to a fifth of a second a question.
     pub named_structures: u32,
+    /// Whether [`Options::plan`] asks E for a derivation that Z3 then checks step by step
+    /// ([`replayed`]; with the `z3` feature and `z3` set, and E on `PATH`). Off in
+    /// [`Options::for_verdicts`]: an interpretation between two classes asks twenty questions or
+    /// so, and E with the check takes 0.5–1.5 s on each one it proves, which the search's
+    /// deadline does not hold (Boolean algebras, groups by single axioms and lattices as orders
+    /// stay unknown either way at two seconds a question), while E's processes slowed the
+    /// questions asked beside them.
+    pub e_prover: bool,
 }
 
 impl Default for Options {
@@ -141,6 +162,7 @@ impl Default for Options {
             z3: true,
             swaps: true,
             named_structures: u32::MAX,
+            e_prover: true,
         }
     }
 }
@@ -148,7 +170,7 @@ impl Default for Options {
 impl Options {
     /// The options of every verdict on two classes (`equiv`, `identify` and the agent's
     /// identification): the defaults (countermodels up to size 6, Z3, swapped arguments; no named
-    /// structures, which cost time on every one of their many questions) with
+    /// structures, which cost time on every one of their many questions, and no E) with
     /// `timeout` per question and the caller's cancel flag. One constructor for the three is what
     /// lets them give one verdict for one pair.
     pub fn for_verdicts(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Options {
@@ -156,6 +178,7 @@ impl Options {
             timeout,
             cancel,
             named_structures: 0,
+            e_prover: false,
             ..Options::default()
         }
     }
@@ -178,10 +201,14 @@ impl Options {
     /// 6. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
     ///    fills its e-graph, with the same replayed certificate;
     /// 7. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 8. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 9. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
-    /// 10. saturation again from scratch with most of what is left (80 %), likewise for step 4;
-    /// 11. larger countermodels with the rest.
+    /// 8. E with its derivation checked by Z3 (50 %, when built in, E is on `PATH` and
+    ///    [`Options::e_prover`] is set): first-order theorems Z3 gives up on (a lattice given as
+    ///    an order proves meet associative), and equational ones completion does not reach in
+    ///    time (Huntington's axioms prove `x v x = x`);
+    /// 9. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 10. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
+    /// 11. saturation again from scratch with most of what is left (80 %), likewise for step 4;
+    /// 12. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
@@ -211,6 +238,9 @@ impl Options {
         #[cfg(feature = "z3")]
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
+            if self.e_prover {
+                plan.push(Strategy::E { time_share: 50 });
+            }
         }
         if small > tiny {
             plan.push(Strategy::Countermodel {
@@ -527,6 +557,20 @@ fn run_strategy(
             }))
         }
         #[cfg(feature = "z3")]
+        Strategy::E { time_share } => Ok(
+            match replayed::prove(theory, goal, share(left, time_share), opts.cancel.clone()) {
+                replayed::Outcome::Proved { detail } => Ok(Verdict::ProvedByZ3 { detail }),
+                replayed::Outcome::Unknown {
+                    reason,
+                    at_limit: true,
+                } => Err(Undecided::out_of_time(reason)),
+                replayed::Outcome::Unknown {
+                    reason,
+                    at_limit: false,
+                } => Err(Undecided::for_good(reason)),
+            },
+        ),
+        #[cfg(feature = "z3")]
         Strategy::Z3 { time_share } => Ok(
             match crate::z3::prove_unsat(theory, goal, share(left, time_share), opts.cancel.clone())
             {
@@ -749,6 +793,10 @@ fn with_share(s: Strategy, percent: u8) -> Strategy {
             time_share: percent,
         },
         Strategy::Completion { .. } => Strategy::Completion {
+            time_share: percent,
+        },
+        #[cfg(feature = "z3")]
+        Strategy::E { .. } => Strategy::E {
             time_share: percent,
         },
         #[cfg(feature = "z3")]

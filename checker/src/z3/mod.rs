@@ -23,7 +23,7 @@ pub mod load;
 pub mod prove;
 pub mod solve;
 
-pub use prove::{prove_unsat, Verdict};
+pub use prove::{prove_each, prove_unsat, Verdict};
 
 use crate::blocking::{self, BlockingSolver};
 use crate::budget::{Budget, Count, Meter};

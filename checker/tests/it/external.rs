@@ -88,3 +88,40 @@ fn a_timeout_is_unknown_and_a_missing_prover_is_an_error() {
         assert!(err.to_string().contains("not on PATH"), "{err}");
     }
 }
+
+/// E as one of the prover's strategies: its derivation is checked step by step, so what it
+/// proves is a verdict, not evidence. Huntington's axioms prove `x v x = x` (E's derivation has
+/// superposition steps whose overlap instance Z3 finds only from the hints); the plan's other
+/// strategies take longer than this budget on it (issue 52).
+#[cfg(feature = "z3")]
+#[test]
+fn es_derivations_checked_by_z3_prove_huntingtons_idempotence() {
+    use birkhoff_checker::prover::{prove_with, Strategy};
+    if !installed(Prover::E) {
+        return;
+    }
+    let t = birkhoff_engine::Theory::parse(
+        "theory Huntington\nfunc v : 2 infix left 35\nfunc n : 1\naxiom assoc: (x v y) v z = x v (y v z)\naxiom comm: x v y = y v x\naxiom huntington: n(n(x) v y) v n(n(x) v n(y)) = x\n",
+        "h.bk",
+    )
+    .unwrap();
+    // A cap for a loaded machine: E alone takes 0.1 s and the check about 2 s.
+    let opts = Options {
+        timeout: Duration::from_secs(40),
+        ..Options::default()
+    };
+    let plan = [Strategy::E { time_share: 100 }];
+    let proved = |goal: &str| {
+        let g = parse_formula(&t.sig, goal, "goal").unwrap();
+        let answer = prove_with(&t, &g, &opts, &plan).unwrap();
+        eprintln!("{goal}: {:?}", answer.attempts);
+        answer.verdict
+    };
+    match proved("x v x = x") {
+        Verdict::ProvedByZ3 { detail } => assert!(detail.contains("E "), "{detail}"),
+        v => panic!("expected E's checked derivation, got {v:?}"),
+    }
+    // Not every Huntington algebra has one element: E finds no refutation, and nothing is
+    // claimed.
+    assert!(matches!(proved("x = y"), Verdict::Unknown));
+}

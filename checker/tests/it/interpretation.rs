@@ -30,10 +30,7 @@ fn theory(src: &str) -> Theory {
 
 /// The prover's options of `equiv` and `identify`: two seconds per obligation.
 fn opts() -> Options {
-    Options {
-        timeout: Duration::from_secs(2),
-        ..Options::default()
-    }
+    Options::for_verdicts(Duration::from_secs(2), None)
 }
 
 fn relation(a: &Theory, b: &Theory) -> Option<Relation> {

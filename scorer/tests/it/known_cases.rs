@@ -167,10 +167,7 @@ fn catalogue(name: &str) -> Known {
 
 fn standing_of(t: &Theory, known: &[&str]) -> Standing {
     let reference = Reference::new(known.iter().map(|n| catalogue(n)).collect(), None);
-    let opts = birkhoff_checker::prover::Options {
-        timeout: Duration::from_secs(2),
-        ..Default::default()
-    };
+    let opts = birkhoff_checker::prover::Options::for_verdicts(Duration::from_secs(2), None);
     standing(&Side::for_comparison(t, None).unwrap(), &reference, &opts).unwrap()
 }
 

@@ -141,10 +141,7 @@ fn theory(name: &str) -> Theory {
 
 /// `birkhoff equiv`'s prover options.
 fn equiv_options() -> Options {
-    Options {
-        timeout: Duration::from_secs(2),
-        ..Options::default()
-    }
+    Options::for_verdicts(Duration::from_secs(2), None)
 }
 
 /// The size a "different" rests on: where the counts differ, or the size of the model of the

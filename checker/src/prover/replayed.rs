@@ -1,0 +1,857 @@
+//! Proofs found by E and re-proved inference by inference with Z3 ([`prove`]): E's search, not
+//! E's word.
+//!
+//! E decides first-order problems that neither completion nor Z3 alone decides in seconds: a
+//! lattice given as an order proves meet associative in half a second, where Z3 gives up. Its
+//! answer alone is evidence, never a proof ([`super::external`]). Here its derivation is read
+//! back and every step of it is proved again, so that what is trusted is Z3 on one inference at a
+//! time, this module's Skolemization and Birkhoff's TPTP reader; not E.
+//!
+//! **Why a checked derivation proves the goal.**
+//! 1. Birkhoff writes the problem itself ([`refutation_problem`]): the theory's axioms and the
+//!    goal's negation (its free variables read as new constants), each put in negation normal
+//!    form and Skolemized, so that no existential quantifier is left. A model of
+//!    `theory ∧ ¬goal` expands to a model of the problem (interpret each Skolem symbol by a choice
+//!    of witnesses), so if the problem has no model, neither has `theory ∧ ¬goal`.
+//! 2. E refutes the problem and prints its derivation (`--proof-object`), every statement with
+//!    the statements it rests on.
+//! 3. Each statement is checked by Z3 with exactly the statements it cites: a statement E read
+//!    from the file must follow from the problem's axiom of that name; an inference must follow
+//!    from its premises (inferences nested in one statement are flattened to the named statements
+//!    they rest on). Only inferences whose status E gives as `thm` (a logical consequence of the
+//!    premises) are taken: a Skolemization or a definition of E's own (`esa`, `introduced`), or a
+//!    premise that is not an earlier statement, rejects the derivation, and the answer is
+//!    unknown.
+//! 4. A checked statement `$false` then follows from the problem's axioms, which therefore have
+//!    no model: the theory proves the goal.
+
+use birkhoff_engine::interop::{self, tptp_read, Target};
+use birkhoff_engine::signature::{Fixity, FuncDecl};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
+use birkhoff_engine::Theory;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What came of asking E and checking its derivation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A derivation of `$false` whose every step Z3 proved again.
+    Proved {
+        /// What was shown, in words: E's version and the number of steps checked.
+        detail: String,
+    },
+    /// No checked derivation.
+    Unknown {
+        /// Why not.
+        reason: String,
+        /// Whether time ran out (more may decide), rather than E or the check failing for good.
+        at_limit: bool,
+    },
+}
+
+/// The share of the time E may search; the rest is for checking its derivation.
+const SEARCH_SHARE: u32 = 60;
+
+/// Whether `theory` proves `goal` (free variables universal), by a derivation E finds and Z3
+/// checks step by step, all within `timeout` and `cancel`. Unknown when E is not on `PATH`, the
+/// theory has more than one sort, E finds nothing in time, or any step fails its check.
+pub fn prove(
+    theory: &Theory,
+    goal: &Axiom,
+    timeout: Duration,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Outcome {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let for_good = |reason: String| Outcome::Unknown {
+        reason,
+        at_limit: false,
+    };
+    if !theory.sig.is_single_sorted() {
+        return for_good("E's derivations are read for one sort only".into());
+    }
+    let problem = refutation_problem(theory, goal);
+    let text = match interop::export(&problem, None, Target::Tptp) {
+        Ok(text) => text,
+        Err(e) => return for_good(format!("the problem cannot be written for E: {e}")),
+    };
+    let search = timeout * SEARCH_SHARE / 100;
+    let output = match super::external::refute_with_e(&text, search, cancel.as_ref()) {
+        Ok(super::external::Refutation::Found { output, version }) => (output, version),
+        Ok(super::external::Refutation::NotFound { status, at_limit }) => {
+            return Outcome::Unknown {
+                reason: format!("E found no refutation ({status})"),
+                at_limit,
+            }
+        }
+        Err(e) => return for_good(e.to_string()),
+    };
+    let (output, version) = output;
+    let steps = match derivation(&output) {
+        Ok(steps) => steps,
+        Err(why) => return for_good(format!("E's derivation was not taken: {why}")),
+    };
+    match check(&text, &steps, deadline, cancel) {
+        Ok(checked) => Outcome::Proved {
+            detail: format!(
+                "{version} refuted the axioms with the negated goal, and Z3 proved each of the \
+                 derivation's {checked} steps from the statements it cites ({:.2} s in all)",
+                start.elapsed().as_secs_f64()
+            ),
+        },
+        Err(Rejected { why, at_limit }) => Outcome::Unknown {
+            reason: format!("E's derivation did not pass the check: {why}"),
+            at_limit,
+        },
+    }
+}
+
+/// The problem E is given: `theory`'s axioms and `¬goal` with the goal's free variables as new
+/// constants, each in negation normal form with its existential quantifiers replaced by new
+/// Skolem functions of the universal variables in scope (named `bk_skN`, after the theory's own
+/// functions). Its models are models of `theory ∧ ¬goal`, and each of those expands to one of it.
+pub fn refutation_problem(theory: &Theory, goal: &Axiom) -> Theory {
+    let mut out = theory.clone();
+    out.axioms.clear();
+    let negated = Axiom {
+        name: "negated_goal".into(),
+        formula: Formula::Exists(
+            goal.free_vars(),
+            Box::new(Formula::Not(Box::new(goal.formula.clone()))),
+        ),
+        vars: goal.vars.clone(),
+        origin: None,
+    };
+    let mut fresh = 0;
+    for axiom in theory.axioms.iter().map(|a| a.as_ref()).chain([&negated]) {
+        let universal = axiom.free_vars();
+        let body = nnf(&axiom.formula, true);
+        let mut skolem = Skolem {
+            theory: &mut out,
+            axiom,
+            fresh: &mut fresh,
+        };
+        let formula = skolem.formula(&body, &universal, &HashMap::new());
+        out.axioms.push(Arc::new(Axiom {
+            name: axiom.name.clone(),
+            formula,
+            vars: axiom.vars.clone(),
+            origin: None,
+        }));
+    }
+    out
+}
+
+/// `f` (or `¬f` when `positive` is false) in negation normal form: negations only on atoms, no
+/// implication or equivalence.
+fn nnf(f: &Formula, positive: bool) -> Formula {
+    let both = |a: &Formula, b: &Formula, and: bool| {
+        let (a, b) = (Box::new(nnf(a, positive)), Box::new(nnf(b, positive)));
+        if and == positive {
+            Formula::And(a, b)
+        } else {
+            Formula::Or(a, b)
+        }
+    };
+    match f {
+        Formula::True | Formula::False => {
+            if positive == matches!(f, Formula::True) {
+                Formula::True
+            } else {
+                Formula::False
+            }
+        }
+        Formula::Eq(..) | Formula::Rel(..) => {
+            if positive {
+                f.clone()
+            } else {
+                Formula::Not(Box::new(f.clone()))
+            }
+        }
+        Formula::Not(g) => nnf(g, !positive),
+        Formula::And(a, b) => both(a, b, true),
+        Formula::Or(a, b) => both(a, b, false),
+        Formula::Implies(a, b) => {
+            let (a, b) = (nnf(a, !positive), nnf(b, positive));
+            if positive {
+                Formula::Or(Box::new(a), Box::new(b))
+            } else {
+                Formula::And(Box::new(a), Box::new(b))
+            }
+        }
+        // a ↔ b is (¬a ∨ b) ∧ (a ∨ ¬b); its negation (a ∧ ¬b) ∨ (¬a ∧ b).
+        Formula::Iff(a, b) => {
+            let (pa, na) = (nnf(a, true), nnf(a, false));
+            let (pb, nb) = (nnf(b, true), nnf(b, false));
+            let pair = |x: Formula, y: Formula, and: bool| {
+                if and {
+                    Formula::And(Box::new(x), Box::new(y))
+                } else {
+                    Formula::Or(Box::new(x), Box::new(y))
+                }
+            };
+            if positive {
+                pair(pair(na, pb.clone(), false), pair(pa, nb, false), true)
+            } else {
+                pair(pair(pa.clone(), nb, true), pair(na, pb, true), false)
+            }
+        }
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            let universal = matches!(f, Formula::Forall(..)) == positive;
+            let g = Box::new(nnf(g, positive));
+            if universal {
+                Formula::Forall(vs.clone(), g)
+            } else {
+                Formula::Exists(vs.clone(), g)
+            }
+        }
+    }
+}
+
+/// Skolemization of one axiom in negation normal form, adding its functions to `theory`.
+struct Skolem<'a> {
+    theory: &'a mut Theory,
+    axiom: &'a Axiom,
+    /// The number of Skolem functions made so far, for their names.
+    fresh: &'a mut usize,
+}
+
+impl Skolem<'_> {
+    /// `f` with each existential variable replaced by a new function of the universal variables
+    /// in scope (`universal`), and the variables already replaced by `witness`.
+    fn formula(
+        &mut self,
+        f: &Formula,
+        universal: &[VarId],
+        witness: &HashMap<VarId, Term>,
+    ) -> Formula {
+        let sub = |t: &Term| substitute(t, witness);
+        match f {
+            Formula::True | Formula::False => f.clone(),
+            Formula::Eq(..) | Formula::Rel(..) | Formula::Not(_) => f.map_terms(&mut |t| sub(t)),
+            Formula::And(a, b) => Formula::And(
+                Box::new(self.formula(a, universal, witness)),
+                Box::new(self.formula(b, universal, witness)),
+            ),
+            Formula::Or(a, b) => Formula::Or(
+                Box::new(self.formula(a, universal, witness)),
+                Box::new(self.formula(b, universal, witness)),
+            ),
+            Formula::Forall(vs, g) => {
+                let inner: Vec<VarId> = universal.iter().chain(vs).copied().collect();
+                Formula::Forall(vs.clone(), Box::new(self.formula(g, &inner, witness)))
+            }
+            Formula::Exists(vs, g) => {
+                let mut witness = witness.clone();
+                for &v in vs {
+                    let name = self.fresh_name();
+                    let sig = Arc::make_mut(&mut self.theory.sig);
+                    let id = birkhoff_engine::FuncId(sig.funcs.len() as u32);
+                    sig.funcs.push(FuncDecl {
+                        name,
+                        args: universal
+                            .iter()
+                            .map(|u| self.axiom.vars[u.0 as usize].sort)
+                            .collect(),
+                        result: self.axiom.vars[v.0 as usize].sort,
+                        fixity: Fixity::Prefix,
+                    });
+                    witness.insert(
+                        v,
+                        Term::App(id, universal.iter().map(|&u| Term::Var(u)).collect()),
+                    );
+                }
+                self.formula(g, universal, &witness)
+            }
+            Formula::Implies(..) | Formula::Iff(..) => {
+                unreachable!("negation normal form has no implication or equivalence")
+            }
+        }
+    }
+
+    /// `bk_skN` for the first `N` whose name no symbol of the theory has.
+    fn fresh_name(&mut self) -> String {
+        loop {
+            let name = format!("bk_sk{}", *self.fresh);
+            *self.fresh += 1;
+            let sig = &self.theory.sig;
+            let taken =
+                sig.funcs.iter().any(|f| f.name == name) || sig.rels.iter().any(|r| r.name == name);
+            if !taken {
+                return name;
+            }
+        }
+    }
+}
+
+/// `t` with the variables of `witness` replaced.
+fn substitute(t: &Term, witness: &HashMap<VarId, Term>) -> Term {
+    match t {
+        Term::Var(v) => witness.get(v).cloned().unwrap_or_else(|| t.clone()),
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| substitute(a, witness)).collect()),
+    }
+}
+
+/// One statement of E's derivation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Step {
+    /// `fof` or `cnf`.
+    language: String,
+    /// E's name for it.
+    name: String,
+    /// The formula, as E printed it.
+    formula: String,
+    /// Where it comes from.
+    source: Source,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Source {
+    /// Read from the problem: the label of the problem's axiom.
+    Input(String),
+    /// Inferred, as a logical consequence, from these earlier statements.
+    Inference(Vec<String>),
+}
+
+/// The statements of the derivation E printed between its `SZS output start` and `end` lines.
+fn derivation(output: &str) -> Result<Vec<Step>, String> {
+    let section = output
+        .split_once("SZS output start")
+        .and_then(|(_, rest)| rest.split_once('\n'))
+        .map(|(_, rest)| rest)
+        .and_then(|rest| rest.split_once("SZS output end").map(|(body, _)| body))
+        .ok_or("no derivation between SZS output lines")?;
+    let mut steps = Vec::new();
+    let mut pending = String::new();
+    for line in section.lines() {
+        let line = line.trim();
+        if pending.is_empty() && (line.is_empty() || line.starts_with('#') || line.starts_with('%'))
+        {
+            continue;
+        }
+        pending.push_str(line);
+        if line.ends_with(").") && balanced(&pending) {
+            steps.push(step(&pending)?);
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        return Err(format!("an unfinished statement: {}", clip(&pending)));
+    }
+    Ok(steps)
+}
+
+/// At most 80 characters of `s`, for messages.
+fn clip(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+/// Whether the brackets of `s` (outside quotes) are balanced.
+fn balanced(s: &str) -> bool {
+    split_top(s, '\0').is_some()
+}
+
+/// `s` split at the occurrences of `sep` outside brackets and quotes; `None` when its brackets
+/// are not balanced.
+fn split_top(s: &str, sep: char) -> Option<Vec<&str>> {
+    let mut depth = 0i32;
+    let mut quote = false;
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '\'' => quote = !quote,
+            _ if quote => {}
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+            }
+            _ if c == sep && depth == 0 => {
+                parts.push(&s[from..i]);
+                from = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[from..]);
+    (depth == 0 && !quote).then_some(parts)
+}
+
+/// One statement `fof(name, role, formula, source).`.
+fn step(text: &str) -> Result<Step, String> {
+    let bad = || format!("not a statement E prints: {}", clip(text));
+    let (language, rest) = text.split_once('(').ok_or_else(bad)?;
+    let inner = rest.strip_suffix(").").ok_or_else(bad)?;
+    let args = split_top(inner, ',').ok_or_else(bad)?;
+    if !matches!(language, "fof" | "cnf") || args.len() < 4 {
+        return Err(bad());
+    }
+    let source = annotation(&parse_term(args[3].trim()).ok_or_else(bad)?)?;
+    Ok(Step {
+        language: language.to_string(),
+        name: args[0].trim().to_string(),
+        formula: args[2].trim().to_string(),
+        source,
+    })
+}
+
+/// A TPTP annotation term: a word applied to arguments, or a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ann {
+    App(String, Vec<Ann>),
+    List(Vec<Ann>),
+}
+
+/// The annotation term `s`, or `None` when it is not one.
+fn parse_term(s: &str) -> Option<Ann> {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let items = if inner.trim().is_empty() {
+            Vec::new()
+        } else {
+            split_top(inner, ',')?
+                .into_iter()
+                .map(parse_term)
+                .collect::<Option<_>>()?
+        };
+        return Some(Ann::List(items));
+    }
+    match s.split_once('(') {
+        Some((head, rest)) => {
+            let inner = rest.strip_suffix(')')?;
+            let args = split_top(inner, ',')?
+                .into_iter()
+                .map(parse_term)
+                .collect::<Option<_>>()?;
+            Some(Ann::App(head.trim().to_string(), args))
+        }
+        None if !s.is_empty() => Some(Ann::App(s.to_string(), Vec::new())),
+        None => None,
+    }
+}
+
+/// Where a statement comes from, by its annotation: `file(_, label)`, or an inference of status
+/// `thm` whose premises (through nested inferences) are named statements.
+fn annotation(a: &Ann) -> Result<Source, String> {
+    match a {
+        Ann::App(head, args) if head == "file" && args.len() == 2 => match &args[1] {
+            Ann::App(label, none) if none.is_empty() => {
+                Ok(Source::Input(label.trim_matches('\'').to_string()))
+            }
+            _ => Err("a file annotation without a label".into()),
+        },
+        Ann::App(head, _) if head == "inference" => {
+            let mut premises = Vec::new();
+            premises_of(a, &mut premises)?;
+            Ok(Source::Inference(premises))
+        }
+        Ann::App(head, _) => Err(format!("a statement of E's own making (`{head}`)")),
+        Ann::List(_) => Err("a list where a source was expected".into()),
+    }
+}
+
+/// The named statements an inference rests on, through nested inferences, each of status `thm`.
+fn premises_of(a: &Ann, out: &mut Vec<String>) -> Result<(), String> {
+    match a {
+        Ann::App(head, args) if head == "inference" && args.len() == 3 => {
+            let rule = match &args[0] {
+                Ann::App(rule, _) => rule.as_str(),
+                Ann::List(_) => "?",
+            };
+            let Ann::List(info) = &args[1] else {
+                return Err(format!("the inference `{rule}` has no status list"));
+            };
+            let thm = Ann::App("status".into(), vec![Ann::App("thm".into(), vec![])]);
+            if !info.contains(&thm) {
+                return Err(format!(
+                    "the inference `{rule}` is not a logical consequence of its premises (its \
+                     status is not thm)"
+                ));
+            }
+            let Ann::List(parents) = &args[2] else {
+                return Err(format!("the inference `{rule}` has no list of premises"));
+            };
+            parents.iter().try_for_each(|p| premises_of(p, out))
+        }
+        Ann::App(name, args) if args.is_empty() => {
+            out.push(name.clone());
+            Ok(())
+        }
+        // The laws of equality, which Z3 knows.
+        Ann::App(head, args)
+            if head == "theory" && args == &[Ann::App("equality".into(), Vec::new())] =>
+        {
+            Ok(())
+        }
+        Ann::App(head, _) => Err(format!("a premise of E's own making (`{head}`)")),
+        Ann::List(_) => Err("a list where a premise was expected".into()),
+    }
+}
+
+/// Why a derivation was not taken.
+struct Rejected {
+    why: String,
+    at_limit: bool,
+}
+
+/// Checks every step of `steps` against `problem` (the TPTP text E was given), each by Z3 from
+/// the statements it cites, within `deadline`; the number of steps checked when one of them is
+/// `$false`.
+fn check(
+    problem: &str,
+    steps: &[Step],
+    deadline: Instant,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Result<usize, Rejected> {
+    let rejected = |why: String| Rejected {
+        why,
+        at_limit: false,
+    };
+    // The problem's axioms, then E's statements, read together so that they share one signature.
+    let inputs = tptp_read::read(problem, "the problem")
+        .map_err(|e| rejected(format!("the problem cannot be read back: {e}")))?
+        .axioms
+        .len();
+    let mut text = problem.to_string();
+    for (i, s) in steps.iter().enumerate() {
+        text.push_str(&format!("\n{}(e{i}, plain, {}).", s.language, s.formula));
+    }
+    let read = tptp_read::read(&text, "E's derivation")
+        .map_err(|e| rejected(format!("it cannot be read: {e}")))?;
+    let sig = Arc::new(read.sig);
+    let formulas: Vec<Arc<Axiom>> = read.axioms.into_iter().map(Arc::new).collect();
+    if formulas.len() != inputs + steps.len() {
+        return Err(rejected("its statements were not all read".into()));
+    }
+    let (given, derived) = formulas.split_at(inputs);
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut checks: Vec<crate::z3::prove::Step> = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let premises: Vec<Arc<Axiom>> = match &s.source {
+            Source::Input(label) => {
+                let axiom = given.iter().find(|a| &a.name == label).ok_or_else(|| {
+                    rejected(format!("`{}` cites no axiom of the problem", s.name))
+                })?;
+                vec![axiom.clone()]
+            }
+            Source::Inference(names) => names
+                .iter()
+                .map(|n| {
+                    index
+                        .get(n.as_str())
+                        .map(|&j| derived[j].clone())
+                        .ok_or_else(|| {
+                            rejected(format!("`{}` cites `{n}`, no earlier statement", s.name))
+                        })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        checks.push(crate::z3::prove::Step {
+            hints: overlaps(&premises),
+            premises,
+            conclusion: derived[i].clone(),
+        });
+        index.insert(&s.name, i);
+    }
+    if !derived.iter().any(|d| d.formula == Formula::False) {
+        return Err(rejected("no step derives $false".into()));
+    }
+    let left = deadline.saturating_duration_since(Instant::now());
+    match crate::z3::prove_each(&sig, checks, left, cancel) {
+        Ok(None) => Ok(steps.len()),
+        Ok(Some(failure)) => Err(Rejected {
+            why: match failure.step {
+                Some(i) => format!(
+                    "Z3 did not prove `{}` from its premises: {}",
+                    steps[i].name, failure.reason
+                ),
+                None => failure.reason,
+            },
+            at_limit: failure.at_limit,
+        }),
+        Err(e) => Err(rejected(format!("a step cannot be encoded: {e}"))),
+    }
+}
+
+/// At most this many overlap instances are added to one step's premises.
+const MAX_OVERLAPS: usize = 64;
+
+/// Instances of a step's premises that Z3's instantiation does not find by itself: for each two
+/// clause premises (renamed apart) where a side of an equation of one unifies with a subterm of
+/// the other, or an atom of one with an atom of the same relation in the other, both premises
+/// under the most general unifier. A superposition rewrites away the term where its premises
+/// overlap, so the conclusion does not mention it, and Z3's E-matching, which instantiates with
+/// the terms present, misses that instance (E's proof that `x v x = x` from Huntington's axioms
+/// has such a step that Z3 alone did not settle in seconds). Instances of premises follow from
+/// them, so adding them changes nothing but Z3's time.
+fn overlaps(premises: &[Arc<Axiom>]) -> Vec<Arc<Axiom>> {
+    let clauses: Vec<&Arc<Axiom>> = premises.iter().filter(|a| is_clause(&a.formula)).collect();
+    let mut out = Vec::new();
+    for a in &clauses {
+        for b in &clauses {
+            // `a`'s variables follow `b`'s in the instance's table.
+            let shift = b.vars.len() as u32;
+            let a_formula = a.formula.map_terms(&mut |t| shifted(t, shift));
+            let mut a_atoms = Vec::new();
+            atoms(&a_formula, &mut a_atoms);
+            let mut b_atoms = Vec::new();
+            atoms(&b.formula, &mut b_atoms);
+            let mut b_terms = Vec::new();
+            for atom in &b_atoms {
+                atom.map_terms(&mut |t| {
+                    subterms(t, &mut b_terms);
+                    t.clone()
+                });
+            }
+            let mut unifiers = Vec::new();
+            for atom in &a_atoms {
+                match atom {
+                    Formula::Eq(l, r) => {
+                        for side in [l, r] {
+                            if matches!(side, Term::Var(_)) {
+                                continue;
+                            }
+                            unifiers.extend(b_terms.iter().filter_map(|u| unify(side, u)));
+                        }
+                    }
+                    Formula::Rel(rel, args) => {
+                        for other in &b_atoms {
+                            if let Formula::Rel(rel2, args2) = other {
+                                if rel == rel2 {
+                                    let pair = |x: &[Term]| {
+                                        Term::App(birkhoff_engine::FuncId(u32::MAX), x.to_vec())
+                                    };
+                                    unifiers.extend(unify(&pair(args), &pair(args2)));
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for sigma in unifiers {
+                if out.len() >= MAX_OVERLAPS {
+                    return out;
+                }
+                let mut vars = b.vars.clone();
+                vars.extend(a.vars.iter().cloned().map(|mut v| {
+                    v.name = format!("{}_{}", v.name, out.len());
+                    v
+                }));
+                let instance = |f: &Formula| f.map_terms(&mut |t| resolved(t, &sigma));
+                for formula in [instance(&a_formula), instance(&b.formula)] {
+                    out.push(Arc::new(Axiom {
+                        name: "overlap instance".into(),
+                        formula,
+                        vars: vars.clone(),
+                        origin: None,
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `f` is a clause: literals joined by `|`, without quantifiers.
+fn is_clause(f: &Formula) -> bool {
+    match f {
+        Formula::Or(a, b) => is_clause(a) && is_clause(b),
+        Formula::Not(a) => matches!(**a, Formula::Eq(..) | Formula::Rel(..)),
+        Formula::Eq(..) | Formula::Rel(..) | Formula::True | Formula::False => true,
+        _ => false,
+    }
+}
+
+/// The atoms of a clause.
+fn atoms(f: &Formula, out: &mut Vec<Formula>) {
+    match f {
+        Formula::Or(a, b) => {
+            atoms(a, out);
+            atoms(b, out);
+        }
+        Formula::Not(a) => atoms(a, out),
+        Formula::Eq(..) | Formula::Rel(..) => out.push(f.clone()),
+        _ => {}
+    }
+}
+
+/// The subterms of `t` that are not variables.
+fn subterms(t: &Term, out: &mut Vec<Term>) {
+    if let Term::App(_, args) = t {
+        out.push(t.clone());
+        args.iter().for_each(|a| subterms(a, out));
+    }
+}
+
+/// `t` with each variable `VarId(i)` renamed `VarId(i + shift)`.
+fn shifted(t: &Term, shift: u32) -> Term {
+    match t {
+        Term::Var(v) => Term::Var(VarId(v.0 + shift)),
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| shifted(a, shift)).collect()),
+    }
+}
+
+/// `t` under the substitution `sigma` (applied until no bound variable is left).
+fn resolved(t: &Term, sigma: &HashMap<VarId, Term>) -> Term {
+    match t {
+        Term::Var(v) => match sigma.get(v) {
+            Some(u) => resolved(u, sigma),
+            None => t.clone(),
+        },
+        Term::App(f, args) => Term::App(*f, args.iter().map(|a| resolved(a, sigma)).collect()),
+    }
+}
+
+/// A most general unifier of `s` and `t`, as a triangular substitution.
+fn unify(s: &Term, t: &Term) -> Option<HashMap<VarId, Term>> {
+    let mut sigma = HashMap::new();
+    let mut pending = vec![(s.clone(), t.clone())];
+    while let Some((a, b)) = pending.pop() {
+        let (a, b) = (resolved(&a, &sigma), resolved(&b, &sigma));
+        match (a, b) {
+            (Term::Var(x), Term::Var(y)) if x == y => {}
+            (Term::Var(x), other) | (other, Term::Var(x)) => {
+                if occurs_in(&other, x) {
+                    return None;
+                }
+                sigma.insert(x, other);
+            }
+            (Term::App(f, xs), Term::App(g, ys)) => {
+                if f != g || xs.len() != ys.len() {
+                    return None;
+                }
+                pending.extend(xs.into_iter().zip(ys));
+            }
+        }
+    }
+    Some(sigma)
+}
+
+/// Whether the variable `v` occurs in `t`.
+fn occurs_in(t: &Term, v: VarId) -> bool {
+    match t {
+        Term::Var(w) => *w == v,
+        Term::App(_, args) => args.iter().any(|a| occurs_in(a, v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_and_their_premises_are_read_from_es_derivation() {
+        let out = "# Proof found!\n# SZS status Unsatisfiable\n# SZS output start CNFRefutation\n\
+            fof(reflexive, axiom, ![X1]:le(X1,X1), file('/tmp/p.p', reflexive)).\n\
+            cnf(c_0_1, plain, (le(X1,X1)), inference(split_conjunct,[status(thm)],[inference(variable_rename,[status(thm)],[reflexive])])).\n\
+            cnf(c_0_2, plain, ($false), inference(sr,[status(thm)],[c_0_1, c_0_0])).\n\
+            # SZS output end CNFRefutation\n";
+        let steps = derivation(out).unwrap();
+        assert_eq!(steps.len(), 3);
+        assert_eq!(steps[0].source, Source::Input("reflexive".into()));
+        assert_eq!(steps[1].source, Source::Inference(vec!["reflexive".into()]));
+        assert_eq!(
+            steps[2].source,
+            Source::Inference(vec!["c_0_1".into(), "c_0_0".into()])
+        );
+        assert_eq!(steps[2].formula, "($false)");
+        // The laws of equality are cited as a theory, not a statement.
+        let eq = out.replace("[c_0_1, c_0_0]", "[c_0_1, theory(equality)]");
+        assert_eq!(
+            derivation(&eq).unwrap()[2].source,
+            Source::Inference(vec!["c_0_1".into()])
+        );
+        // A Skolemization is not a logical consequence: the derivation is not taken.
+        let esa = out.replace("status(thm)],[c_0_1", "status(esa)],[c_0_1");
+        assert!(derivation(&esa)
+            .unwrap_err()
+            .contains("not a logical consequence"));
+        // Nor is a definition E introduces.
+        let def = out.replace(
+            "inference(sr,[status(thm)],[c_0_1, c_0_0])",
+            "introduced(definition)",
+        );
+        assert!(derivation(&def).unwrap_err().contains("E's own making"));
+    }
+
+    /// A lattice as an order, with meet and join named: E proves meet associative where neither
+    /// completion (no equations) nor Z3 alone does in seconds.
+    const ORDER_LATTICE: &str = "theory OrderLattice\nrel le : 2\nfunc ^ : 2 infix left 40\nfunc v : 2 infix left 35\naxiom reflexive: le(x, x)\naxiom antisymmetric: le(x, y) & le(y, x) -> x = y\naxiom transitive: le(x, y) & le(y, z) -> le(x, z)\naxiom meet_lower: le(x ^ y, x) & le(x ^ y, y)\naxiom meet_greatest: le(z, x) & le(z, y) -> le(z, x ^ y)\naxiom join_upper: le(x, x v y) & le(y, x v y)\naxiom join_least: le(x, z) & le(y, z) -> le(x v y, z)\n";
+
+    fn e_installed() -> bool {
+        let yes = super::super::external::find_on_path("eprover").is_some();
+        if !yes {
+            eprintln!("eprover is not installed: the check of its derivations is not exercised");
+        }
+        yes
+    }
+
+    #[test]
+    fn es_derivation_proves_a_theorem_and_a_tampered_step_is_rejected() {
+        if !e_installed() {
+            return;
+        }
+        let t = Theory::parse(ORDER_LATTICE, "o.bk").unwrap();
+        let goal =
+            birkhoff_engine::parse::parse_formula(&t.sig, "(x ^ y) ^ z = x ^ (y ^ z)", "goal")
+                .unwrap();
+        let limit = Duration::from_secs(30);
+        let outcome = prove(&t, &goal, limit, None);
+        assert!(matches!(outcome, Outcome::Proved { .. }), "{outcome:?}");
+        // The same derivation with one inferred clause made stronger than its premises give
+        // (every two elements equal) must fail its check.
+        let text = interop::export(&refutation_problem(&t, &goal), None, Target::Tptp).unwrap();
+        let super::super::external::Refutation::Found { output, .. } =
+            super::super::external::refute_with_e(&text, limit, None).unwrap()
+        else {
+            panic!("E refutes the problem");
+        };
+        let mut steps = derivation(&output).unwrap();
+        let forged = steps
+            .iter()
+            .position(|s| {
+                s.language == "cnf" && matches!(&s.source, Source::Inference(p) if p.len() > 1)
+            })
+            .expect("an inference from two premises");
+        let deadline = Instant::now() + limit;
+        assert_eq!(check(&text, &steps, deadline, None).ok(), Some(steps.len()));
+        steps[forged].formula = "(X1=X2)".into();
+        // Z3 does not find the forged step's countermodel among the quantified premises in time:
+        // it is rejected as not proved, which is all the check promises.
+        let forged_check = check(&text, &steps, Instant::now() + Duration::from_secs(3), None);
+        assert!(forged_check.is_err());
+        // A non-theorem (lattices need not be distributive) is never proved.
+        let goal = birkhoff_engine::parse::parse_formula(
+            &t.sig,
+            "x ^ (y v z) = (x ^ y) v (x ^ z)",
+            "goal",
+        )
+        .unwrap();
+        let outcome = prove(&t, &goal, Duration::from_secs(3), None);
+        assert!(matches!(outcome, Outcome::Unknown { .. }), "{outcome:?}");
+    }
+
+    #[test]
+    fn the_problem_is_skolemized_in_negation_normal_form() {
+        let t = Theory::parse(
+            "theory T\nrel le : 2\naxiom meets: exists m. le(m, x) & (all z. le(z, x) -> le(z, m))\n",
+            "t.bk",
+        )
+        .unwrap();
+        let goal =
+            birkhoff_engine::parse::parse_formula(&t.sig, "exists y. le(x, y)", "goal").unwrap();
+        let p = refutation_problem(&t, &goal);
+        let text = interop::export(&p, None, Target::Tptp).unwrap();
+        // The witness of `meets` depends on x; the goal's x is a constant, and the negated
+        // existential is a universal: no existential quantifier is left.
+        assert!(text.contains("bk_sk0(X)"), "{text}");
+        assert!(text.contains("bk_sk1"), "{text}");
+        assert!(!text.contains('?'), "{text}");
+    }
+}
