@@ -55,6 +55,11 @@ fn limit_memory() {
 /// Z3 checks left running after their caller stopped waiting.
 static ABANDONED: worker::Pool = worker::Pool::new(2);
 
+/// [`prove_each`]'s checks left running after their caller stopped waiting: a pool of their own,
+/// so that a derivation's short steps never wait for [`prove_unsat`]'s long abandoned checks
+/// (in a test suite, or in a plan where Z3 just ran out of time).
+static ABANDONED_STEPS: worker::Pool = worker::Pool::new(2);
+
 /// Decides `theory ⊢ goal` with Z3 within `timeout` (and `cancel`, as for a search); returns
 /// soon after the deadline whatever Z3 does. `goal` is a formula with its own
 /// variable table, its free variables read universally, over the theory's signature. Errors only
@@ -196,11 +201,12 @@ pub struct StepFailure {
 
 /// Whether every step follows from its premises (Z3 finds premises ∧ ¬conclusion unsatisfiable),
 /// all over `sig` and within `timeout` (and `cancel`). The steps are decided in order on one
-/// worker thread with one encoder, each first by one incremental solver (push the step, check
-/// for up to 0.1 s, pop; then with its hints for four times as long), then, if that did not
-/// settle it, by fresh solvers on the premises alone, restarted as [`prove_unsat`]'s are. A
-/// fresh solver per step costs 10–20 ms of set-up, the incremental one about 4 ms (the 81 steps
-/// of E's proof that meet is associative in a lattice given as an order: 0.3 s against 2.7 s).
+/// worker thread with one encoder and one incremental solver (push the step, check, pop): the
+/// premises alone for 0.1 s, then with the hints as long, then each again in windows twice as
+/// long, until the step is proved or the time is out. Some steps Z3 proves at once from the
+/// premises and slowly with the hints, some only with them. A fresh solver per step costs
+/// 10–20 ms of set-up, the incremental one about 4 ms (the 81 steps of E's proof that meet is
+/// associative in a lattice given as an order: 0.3 s against 2.7 s).
 /// `Ok(None)` when every step is proved. Errors only when a formula cannot be encoded.
 pub fn prove_each(
     sig: &Arc<birkhoff_engine::Signature>,
@@ -226,7 +232,7 @@ pub fn prove_each(
     let at = current.clone();
     let run = worker::run(
         "z3-steps",
-        &ABANDONED,
+        &ABANDONED_STEPS,
         deadline,
         cancel.as_ref(),
         move |stop| {
@@ -249,8 +255,9 @@ pub fn prove_each(
                     .iter()
                     .map(|a| enc.axiom(a))
                     .collect::<Result<Vec<_>, _>>()?;
-                // The premises alone, then with the hints, each briefly on the shared solver.
-                let unsat = |extra: &[z3::ast::Bool], time: Duration| {
+                // The premises alone, then with the hints, on the shared solver, in windows
+                // that double until one proves the step, Z3 finds a model, or time runs out.
+                let check = |extra: &[z3::ast::Bool], time: Duration| {
                     shared.push();
                     assertions
                         .iter()
@@ -259,20 +266,39 @@ pub fn prove_each(
                     let until = (Instant::now() + time).min(deadline);
                     let answer = super::solve::check(&shared, &budget, Some(until));
                     shared.pop(1);
-                    answer == SatResult::Unsat
+                    answer
                 };
-                if unsat(&[], FIRST_ATTEMPT)
-                    || (!hints.is_empty() && unsat(&hints, 4 * FIRST_ATTEMPT))
-                {
-                    continue;
-                }
-                if let Verdict::Unknown { reason, at_limit } = decide(&assertions, deadline, &stop)
-                {
-                    return Ok(Some(StepFailure {
-                        step: Some(i),
-                        reason,
-                        at_limit,
-                    }));
+                let sets: &[&[z3::ast::Bool]] = if hints.is_empty() {
+                    &[&[]]
+                } else {
+                    &[&[], &hints]
+                };
+                let mut window = FIRST_ATTEMPT;
+                'windows: loop {
+                    for set in sets {
+                        match check(set, window) {
+                            SatResult::Unsat => break 'windows,
+                            SatResult::Sat => {
+                                return Ok(Some(StepFailure {
+                                    step: Some(i),
+                                    reason: "sat: Z3 found a model of the premises in which the \
+                                             step fails"
+                                        .into(),
+                                    at_limit: false,
+                                }))
+                            }
+                            SatResult::Unknown => {
+                                if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
+                                    return Ok(Some(StepFailure {
+                                        step: Some(i),
+                                        reason: "Z3 gave up: the time ran out".into(),
+                                        at_limit: true,
+                                    }));
+                                }
+                            }
+                        }
+                    }
+                    window *= 2;
                 }
             }
             Ok(None)
