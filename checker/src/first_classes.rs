@@ -9,7 +9,8 @@
 //! after them can be among the first `L` from it); and once the pieces `0..=k` have all ended and
 //! hold `L` classes between them, every piece after `k` stops, as nothing it meets can be kept.
 
-use std::collections::{BTreeMap, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -30,7 +31,7 @@ struct Ended {
     waiting: BTreeMap<usize, Vec<ClassKey>>,
     /// The first piece not in the prefix yet.
     next: usize,
-    prefix: HashSet<ClassKey>,
+    prefix: FxHashSet<ClassKey>,
 }
 
 impl FirstClasses {
@@ -78,7 +79,7 @@ impl FirstClasses {
     /// `pieces` gives each piece's index and its classes in the order met.
     pub(crate) fn first(&self, mut pieces: Vec<(usize, Vec<ClassKey>)>) -> Vec<ClassKey> {
         pieces.sort_by_key(|(i, _)| *i);
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut first = Vec::new();
         for key in pieces.into_iter().flat_map(|(_, keys)| keys) {
             if first.len() == self.limit {

@@ -629,11 +629,44 @@ pub fn first_by(
     let start = Instant::now();
     let left = shared_time(budget);
     let mirrored = crate::mirrors::with_mirrors(t, budget);
-    let searched = mirrored.as_ref().unwrap_or(t);
+    refined_first(
+        engine,
+        t,
+        mirrored.as_ref().unwrap_or(t),
+        sizes,
+        &left(),
+        start,
+    )
+}
+
+/// [`first_by`] without the mirror lemmas: `t`'s own axioms, its sorts refined. For a search
+/// that asks size after size of one theory (the prover's countermodels), where finding the
+/// mirrors again for each size would cost more than they save; `mirrors` itself searches for
+/// its countermodels this way, so that no search asks for its own mirrors.
+pub fn first_as_written(
+    engine: Engine,
+    t: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+) -> Result<First, FinderError> {
+    crate::problem::check_sizes(&t.sig, sizes)?;
+    refined_first(engine, t, t, sizes, budget, Instant::now())
+}
+
+/// The first model of `searched` (`t`, or `t` with lemmas), its sorts refined, checked again as
+/// a structure of `t`.
+fn refined_first(
+    engine: Engine,
+    t: &Theory,
+    searched: &Theory,
+    sizes: &[u32],
+    budget: &Budget,
+    start: Instant,
+) -> Result<First, FinderError> {
     let mut first = match Refinement::of(searched) {
-        None => first_at(engine, searched, sizes, &left())?,
+        None => first_at(engine, searched, sizes, budget)?,
         Some(refined) => {
-            let mut first = first_at(engine, &refined.theory, &refined.sizes(sizes), &left())?;
+            let mut first = first_at(engine, &refined.theory, &refined.sizes(sizes), budget)?;
             if let FirstModel::Found { model } = first.outcome {
                 first.outcome = FirstModel::Found {
                     model: refined.restore(model, sizes),

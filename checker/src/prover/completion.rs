@@ -1069,8 +1069,18 @@ impl Search {
                 });
             }
             if stop() || !c.generate(&stop) {
+                let cancelled = limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed));
+                // Ctrl-C, or in the prover's portfolio the other lane's answer.
+                let why = if cancelled {
+                    "was stopped before its time limit"
+                } else {
+                    "stopped at its time limit"
+                };
                 return Err(Undecided::out_of_time(format!(
-                    "completion stopped at its time limit with {} active equation(s) of {}",
+                    "completion {why} with {} active equation(s) of {}",
                     c.active.len(),
                     c.eqs.len()
                 )));

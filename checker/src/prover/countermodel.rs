@@ -1,13 +1,15 @@
 //! Disproof by countermodel: a finite model of the theory in which the goal fails, found by the
-//! native finder and confirmed by the evaluator.
+//! first-model race of `find` (the native finder beside the SAT back end, [`crate::router`]) and
+//! confirmed by the evaluator.
 //!
 //! The goal's universal variables become fresh constants and its body, negated, becomes one more
-//! axiom; the finder looks for a model of that extended theory, size by size. A model found is cut
+//! axiom; the race looks for a model of that extended theory, size by size. A model found is cut
 //! back to the theory's signature and re-checked by `engine::eval` on the theory and on the goal
 //! before it is reported.
 
 use crate::budget::Budget;
-use crate::finder::{self, FinderError, FirstModel, Options};
+use crate::finder::{FinderError, FirstModel};
+use crate::router::{self, Engine};
 use crate::spectrum::SizeTuples;
 use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
@@ -103,8 +105,8 @@ pub fn search(
             time: Some(left),
             ..budget.clone()
         };
-        let outcome = match finder::first(&ext, &sizes, &b, Options::default()) {
-            Ok((outcome, _, _)) => outcome,
+        let outcome = match router::first_as_written(Engine::Auto, &ext, &sizes, &b) {
+            Ok(first) => first.outcome,
             Err(FinderError::Problem(e)) => {
                 return Ok(Search::CannotSearch(format!(
                     "the finder cannot search sizes {sizes:?}: {e}"

@@ -1,7 +1,8 @@
 //! The prover: does a theory imply a formula? Every answer but "unknown" comes with evidence
 //! that is checked before it is reported.
 //!
-//! [`prove`] runs an ordered list of [`Strategy`] values until one decides:
+//! [`prove`] runs a plan of [`Strategy`] values until one decides, in two lanes side by side
+//! from the start ([`prove_with`]): the countermodel searches, and the proof searches.
 //! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
 //!   re-checked by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Known`]: a named structure of the literature ([`known`]: the Heisenberg group
@@ -52,7 +53,7 @@ use birkhoff_engine::{Structure, Theory};
 use certificate::Certificate;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// One way of deciding a goal, with its own limits.
@@ -113,6 +114,18 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
+}
+
+impl Strategy {
+    /// Whether the strategy looks for a countermodel ([`Strategy::Known`],
+    /// [`Strategy::Countermodel`], [`Strategy::Affine`]) rather than a proof: the lane of
+    /// [`prove_with`]'s portfolio it runs in.
+    pub fn refutes(&self) -> bool {
+        matches!(
+            self,
+            Strategy::Known { .. } | Strategy::Countermodel { .. } | Strategy::Affine { .. }
+        )
+    }
 }
 
 /// What the prover may spend.
@@ -183,9 +196,11 @@ impl Options {
         }
     }
 
-    /// The strategies in the order they run, cheapest first, each with a share of the time left
-    /// so that none can starve the others (shares measured on implications between magma laws,
-    /// docs/BENCHMARKS.md, issue 5):
+    /// The strategies, cheapest first, each with a share of the time left so that none can
+    /// starve the others (shares measured on implications between magma laws, docs/BENCHMARKS.md,
+    /// issue 5, when the plan ran as one sequence). [`prove_with`] runs the countermodel searches
+    /// (1, 2, 3, 5, 9, 12) and the proof searches (4, 6, 7, 8, 10, 11) as two lanes side by side,
+    /// each in this order, each share of the time its own lane has left:
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
     ///    smallest countermodel is the one to show;
     /// 2. the named structures of the literature (10 %): milliseconds, and a countermodel of
@@ -197,7 +212,7 @@ impl Options {
     ///    finds at all it finds in a tenth of a second;
     /// 5. a first look at every larger size (10 %): where the sizes below are quick to rule out
     ///    (groups, loops, quasigroups), a countermodel of size 5 or 6 is found in milliseconds,
-    ///    not after Z3, saturation and completion have used most of the budget;
+    ///    before a size where showing that none exists takes seconds has used the lane's time;
     /// 6. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
     ///    fills its e-graph, with the same replayed certificate;
     /// 7. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
@@ -596,20 +611,31 @@ fn run_strategy(
 }
 
 /// Decides whether `theory` implies `goal` (its free variables read universally), running the
-/// strategies of [`Options::plan`] in order within `opts.timeout`. `Err` only for an internal
-/// error (a claimed countermodel the evaluator rejects), never for "cannot decide".
+/// strategies of [`Options::plan`] within `opts.timeout`: the countermodel searches and the proof
+/// searches side by side from the start, each in the plan's order ([`prove_with`]). `Err` only
+/// for an internal error (a claimed countermodel the evaluator rejects), never for "cannot
+/// decide".
 pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, FinderError> {
     prove_with(theory, goal, opts, &opts.plan())
 }
 
 /// [`prove`] with an explicit list of strategies.
 ///
-/// The budget is used to the end: when every strategy of the plan has stopped with time left,
-/// those that stopped at a limit rather than for good run again with the time left, saturation
-/// with four times the e-nodes each round (up to [`MAX_RETRY_ENODES`]), until one decides, the
-/// deadline comes, or every strategy has finished for good (saturated, no countermodel in its
-/// range, Z3 found a possibly infinite model). [`Answer::unknown_because`] says which. Each
-/// strategy says what stopped it ([`Stop`]).
+/// The plan is a portfolio of two lanes that start together: the strategies that look for a
+/// countermodel ([`Strategy::refutes`]) and those that look for a proof, each lane in the plan's
+/// order, on a thread of its own (on one core the two take turns; on more they run at once).
+/// The first decided answer wins and stops the other lane, so a countermodel of order 12 is not
+/// kept waiting while saturation and completion use their shares, nor a proof while the
+/// countermodel searches rule out size after size. Each lane's shares are of the time it has
+/// left. A plan with strategies of one kind only runs on the calling thread.
+///
+/// Each lane uses the budget to the end: when every strategy of the lane has stopped with time
+/// left, those that stopped at a limit rather than for good run again with the time left,
+/// saturation with four times the e-nodes each round (up to [`MAX_RETRY_ENODES`]), until one
+/// decides, the deadline comes, or every strategy has finished for good (saturated, no
+/// countermodel in its range, Z3 found a possibly infinite model). [`Answer::unknown_because`]
+/// says which. Each strategy says what stopped it ([`Stop`]). The attempts are listed in the
+/// order they started, the one that decided last.
 pub fn prove_with(
     theory: &Theory,
     goal: &Axiom,
@@ -617,11 +643,172 @@ pub fn prove_with(
     plan: &[Strategy],
 ) -> Result<Answer, FinderError> {
     let start = Instant::now();
+    let caller = opts.cancel.as_ref();
+    let (refuting, proving): (Vec<Strategy>, Vec<Strategy>) =
+        plan.iter().cloned().partition(Strategy::refutes);
+    if refuting.is_empty() || proving.is_empty() {
+        return combine(
+            vec![run_lane(theory, goal, opts, plan, start, caller)],
+            caller,
+            opts.timeout,
+        );
+    }
+    // The lanes' own stop: set when one of them decides, or when the caller cancels.
+    let settled = Arc::new(AtomicBool::new(false));
+    let lane_opts = Options {
+        cancel: Some(settled.clone()),
+        ..opts.clone()
+    };
+    let lanes = std::thread::scope(|scope| {
+        let (sender, results) = mpsc::channel();
+        for lane in [refuting, proving] {
+            let (sender, settled, lane_opts) = (sender.clone(), &settled, &lane_opts);
+            scope.spawn(move || {
+                let ran = run_lane(theory, goal, lane_opts, &lane, start, caller);
+                if ran.as_ref().map_or(true, |l| l.ended == Ended::Decided) {
+                    settled.store(true, Ordering::Relaxed);
+                }
+                // The receiver waits for both lanes, so the send cannot fail.
+                let _ = sender.send(ran);
+            });
+        }
+        drop(sender);
+        let mut lanes = Vec::with_capacity(2);
+        while lanes.len() < 2 {
+            match results.recv_timeout(CANCEL_POLL) {
+                Ok(ran) => lanes.push(ran),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if caller.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        settled.store(true, Ordering::Relaxed);
+                    }
+                }
+                // A lane panicked: the scope passes its panic on when it ends.
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        lanes
+    });
+    combine(lanes, caller, opts.timeout)
+}
+
+/// How often the portfolio passes the caller's Ctrl-C on to its lanes.
+const CANCEL_POLL: Duration = Duration::from_millis(10);
+
+/// What one lane of the portfolio came to.
+struct Lane {
+    /// Its verdict; [`Verdict::Unknown`] when it did not decide.
+    verdict: Verdict,
+    /// Its attempts, each with when it started (from the start of the whole attempt); when it
+    /// decided, the deciding one last.
+    attempts: Vec<(Duration, Attempt)>,
+    /// Why it ended.
+    ended: Ended,
+}
+
+/// Why a lane ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// A strategy decided.
+    Decided,
+    /// The caller cancelled, or the other lane decided.
+    Interrupted,
+    /// The deadline came.
+    TimeLimit,
+    /// Every strategy finished for good with time left.
+    ForGood,
+}
+
+/// The answer from the lanes' results: a decided verdict wins (two that contradict each other
+/// are an internal error), otherwise the first lane's error, otherwise "unknown" with the
+/// reason that says most (Ctrl-C, then the deadline, then "finished for good" only when every
+/// lane finished for good). The attempts are in the order they started, the deciding one last.
+fn combine(
+    lanes: Vec<Result<Lane, FinderError>>,
+    caller: Option<&Arc<AtomicBool>>,
+    timeout: Duration,
+) -> Result<Answer, FinderError> {
+    let mut attempts = Vec::new();
+    let mut decided: Option<(Verdict, Option<Attempt>)> = None;
+    let mut failed = None;
+    let mut ends = Vec::new();
+    for lane in lanes {
+        let mut lane = match lane {
+            Ok(lane) => lane,
+            Err(e) => {
+                failed.get_or_insert(e);
+                continue;
+            }
+        };
+        if lane.ended == Ended::Decided {
+            if let Some((first, _)) = &decided {
+                return Err(FinderError::Unsound {
+                    violation: format!(
+                        "the prover's lanes contradict each other: {} and {}",
+                        first.evidence(),
+                        lane.verdict.evidence()
+                    ),
+                    model: String::new(),
+                });
+            }
+            let deciding = lane.attempts.pop().map(|(_, a)| a);
+            decided = Some((lane.verdict, deciding));
+        }
+        attempts.extend(lane.attempts);
+        ends.push(lane.ended);
+    }
+    // A countermodel the evaluator rejected is never hidden behind the other lane's verdict.
+    if let Some(e @ FinderError::Unsound { .. }) = failed {
+        return Err(e);
+    }
+    attempts.sort_by_key(|(started, _)| *started);
+    let mut attempts: Vec<Attempt> = attempts.into_iter().map(|(_, a)| a).collect();
+    if let Some((verdict, deciding)) = decided {
+        attempts.extend(deciding);
+        return Ok(Answer {
+            verdict,
+            attempts,
+            unknown_because: None,
+        });
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let why = if caller.is_some_and(|c| c.load(Ordering::Relaxed))
+        || ends.contains(&Ended::Interrupted)
+    {
+        "interrupted".to_string()
+    } else if ends.contains(&Ended::TimeLimit) {
+        format!(
+            "the time limit ({:.1} s) was reached",
+            timeout.as_secs_f64()
+        )
+    } else {
+        "every strategy finished for good with time left (saturated, or no countermodel in its range)".to_string()
+    };
+    Ok(unknown(attempts, &why))
+}
+
+/// Runs the strategies of one lane in order within `opts.timeout` from `start`, with retries
+/// ([`prove_with`]). `opts.cancel` stops it; `caller` is the caller's own flag, which tells an
+/// interruption by Ctrl-C from the other lane's decision in the attempts' words.
+fn run_lane(
+    theory: &Theory,
+    goal: &Axiom,
+    opts: &Options,
+    plan: &[Strategy],
+    start: Instant,
+    caller: Option<&Arc<AtomicBool>>,
+) -> Result<Lane, FinderError> {
     let mut attempts = Vec::new();
     let cancelled = || {
         opts.cancel
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    let ended = |attempts, ended| Lane {
+        verdict: Verdict::Unknown,
+        attempts,
+        ended,
     };
     // The strategies of the plan that may yet decide with more time or room, and the e-node
     // limit the next saturation gets.
@@ -634,15 +821,21 @@ pub fn prove_with(
         for (k, s) in queue.iter().enumerate() {
             let left = opts.timeout.saturating_sub(start.elapsed());
             if cancelled() || left.is_zero() {
-                attempts.push(Attempt {
-                    strategy: s.clone(),
-                    result: if cancelled() {
-                        "interrupted".into()
-                    } else {
-                        "no time left".into()
+                let result = if !cancelled() {
+                    "no time left"
+                } else if caller.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    "interrupted"
+                } else {
+                    "not run: another strategy decided"
+                };
+                attempts.push((
+                    start.elapsed(),
+                    Attempt {
+                        strategy: s.clone(),
+                        result: result.into(),
+                        seconds: 0.0,
                     },
-                    seconds: 0.0,
-                });
+                ));
                 continue;
             }
             let t0 = Instant::now();
@@ -660,13 +853,19 @@ pub fn prove_with(
                 &mut completion,
                 &mut named,
             )?;
+            let started = t0 - start;
             let seconds = t0.elapsed().as_secs_f64();
-            match outcome {
-                Ok(Verdict::Unknown) => attempts.push(Attempt {
-                    strategy: s.clone(),
-                    result: "undecided".into(),
+            let record = |result: String| {
+                let strategy = s.clone();
+                let attempt = Attempt {
+                    strategy,
+                    result,
                     seconds,
-                }),
+                };
+                (started, attempt)
+            };
+            match outcome {
+                Ok(Verdict::Unknown) => attempts.push(record("undecided".into())),
                 Ok(verdict) => {
                     let result = match &verdict {
                         Verdict::Disproved { model, .. } => match named {
@@ -679,15 +878,11 @@ pub fn prove_with(
                         Verdict::ProvedByZ3 { detail } => detail.clone(),
                         Verdict::Unknown => unreachable!("matched above"),
                     };
-                    attempts.push(Attempt {
-                        strategy: s.clone(),
-                        result,
-                        seconds,
-                    });
-                    return Ok(Answer {
+                    attempts.push(record(result));
+                    return Ok(Lane {
                         verdict,
                         attempts,
-                        unknown_because: None,
+                        ended: Ended::Decided,
                     });
                 }
                 Err(Undecided { note, stop }) => {
@@ -708,29 +903,19 @@ pub fn prove_with(
                     if may_decide && !covered && !open.contains(s) {
                         open.push(s.clone());
                     }
-                    attempts.push(Attempt {
-                        strategy: s.clone(),
-                        result,
-                        seconds,
-                    });
+                    attempts.push(record(result));
                 }
             }
         }
         let left = opts.timeout.saturating_sub(start.elapsed());
         if cancelled() {
-            return Ok(unknown(attempts, "interrupted"));
+            return Ok(ended(attempts, Ended::Interrupted));
         }
         if left < MIN_RETRY {
-            return Ok(unknown(
-                attempts,
-                &format!(
-                    "the time limit ({:.1} s) was reached",
-                    opts.timeout.as_secs_f64()
-                ),
-            ));
+            return Ok(ended(attempts, Ended::TimeLimit));
         }
         if open.is_empty() {
-            return Ok(unknown(attempts, "every strategy finished for good with time left (saturated, or no countermodel in its range)"));
+            return Ok(ended(attempts, Ended::ForGood));
         }
         // Another round with what is left: each open strategy once, shares growing so that the
         // last one gets all the time that remains.

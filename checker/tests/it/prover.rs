@@ -449,3 +449,55 @@ fn monoids_of_exponent_3_are_refuted_by_the_heisenberg_group_of_order_27() {
     assert!(matches!(decided.strategy, Strategy::Known { .. }));
     assert!(decided.result.contains("Heisenberg"), "{}", decided.result);
 }
+
+#[test]
+fn the_countermodel_lane_runs_beside_a_proof_search_that_takes_all_the_time() {
+    // Completion on Moufang loops with associativity as its goal goes on until its deadline: the
+    // smallest nonassociative Moufang loop has 12 elements. Run one after the other, the
+    // countermodel search after completion would get no time; side by side, it finds that loop
+    // while completion runs, and its answer stops completion.
+    let t = seeds::load("moufang_loop").unwrap();
+    let g = parse_formula(&t.sig, "(x * y) * z = x * (y * z)", "goal").unwrap();
+    let opts = Options {
+        timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
+    let plan = [
+        Strategy::Completion { time_share: 100 },
+        Strategy::Countermodel {
+            min_size: 1,
+            max_size: 12,
+            time_share: 100,
+        },
+    ];
+    let a = prove_with(&t, &g, &opts, &plan).unwrap();
+    match &a.verdict {
+        Verdict::Disproved { model, .. } => {
+            assert_eq!(model.sizes, [12]);
+            assert!(eval::check(&t, model).is_ok());
+            assert!(eval::falsify(&t.sig, model, &g).is_some());
+        }
+        other => panic!(
+            "expected the Moufang loop of order 12, got {other:?}: {:?}",
+            a.attempts
+        ),
+    }
+    // Both ran, completion stopped by the countermodel rather than by its clock; the deciding
+    // attempt is listed last.
+    assert_eq!(a.attempts.len(), 2, "{:?}", a.attempts);
+    assert!(matches!(
+        a.attempts[0].strategy,
+        Strategy::Completion { .. }
+    ));
+    assert!(
+        a.attempts[0]
+            .result
+            .contains("was stopped before its time limit"),
+        "{:?}",
+        a.attempts
+    );
+    assert!(matches!(
+        a.attempts[1].strategy,
+        Strategy::Countermodel { .. }
+    ));
+}
