@@ -653,8 +653,11 @@ pub fn prove_with(
             opts.timeout,
         );
     }
-    // The lanes' own stop: set when one of them decides, or when the caller cancels.
-    let settled = Arc::new(AtomicBool::new(false));
+    // The lanes' own stop: set when one of them decides, or when the caller cancels (a flag
+    // already set stops them before they start).
+    let settled = Arc::new(AtomicBool::new(
+        caller.is_some_and(|c| c.load(Ordering::Relaxed)),
+    ));
     let lane_opts = Options {
         cancel: Some(settled.clone()),
         ..opts.clone()
@@ -800,10 +803,12 @@ fn run_lane(
     caller: Option<&Arc<AtomicBool>>,
 ) -> Result<Lane, FinderError> {
     let mut attempts = Vec::new();
+    // The caller's flag too: the portfolio passes it on to the lane's only every few ms.
     let cancelled = || {
-        opts.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+        [opts.cancel.as_ref(), caller]
+            .into_iter()
+            .flatten()
+            .any(|c| c.load(Ordering::Relaxed))
     };
     let ended = |attempts, ended| Lane {
         verdict: Verdict::Unknown,
