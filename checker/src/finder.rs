@@ -633,7 +633,7 @@ pub fn enumerate(
     // Fewer classes than the limit are all of the first ones: no need to put the pieces' orders
     // together (a million keys hashed again took two seconds after the deadline).
     let (entries, limited): (Vec<(ClassKey, u128)>, bool) = match &limit {
-        Some(l) if merged.len() >= l.limit() => {
+        Some(l) if held >= l.limit() => {
             let first = l.first(orders);
             let limited = first.len() >= l.limit();
             let entries = first

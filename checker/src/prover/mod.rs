@@ -3,8 +3,8 @@
 //!
 //! [`prove`] runs a plan of [`Strategy`] values until one decides, in two lanes side by side
 //! from the start ([`prove_with`]): the countermodel searches, and the proof searches.
-//! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (native finder,
-//!   re-checked by the evaluator) → [`Verdict::Disproved`];
+//! - [`Strategy::Countermodel`]: a finite model of the theory violating the goal (`find`'s race
+//!   of the native finder and SAT, re-checked by the evaluator) → [`Verdict::Disproved`];
 //! - [`Strategy::Known`]: a named structure of the literature ([`known`]: the Heisenberg group
 //!   modulo 3, a Moufang loop of order 12...) read in the theory's symbols, a model of the theory
 //!   violating the goal (confirmed by the evaluator) → [`Verdict::Disproved`];
