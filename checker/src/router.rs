@@ -19,9 +19,9 @@
 //!   by the theory's shape (issue 54; `count_race`). The native finder counts alone for
 //!   [`COUNT_HEAD_START`], which settles most small sizes; then the SAT back end counts the same
 //!   size beside it (the native threads yielding to it, as in `find`'s race), and the first exact
-//!   count wins (the other is stopped). When the native finder has found classes at twice the
-//!   rate SAT would have alone, SAT yields the machine to it and counts on with the idle cores
-//!   (`Handover`). A size the native finder cannot take (more than a million table cells, 50 million ground instances, or more
+//!   count wins (the other is stopped). When the native finder, per second of CPU on as many cores
+//!   as it has threads, finds classes at 3/2 of SAT's rate on its one core, SAT yields the
+//!   machine to it and counts on with the idle cores (`Handover`). A size the native finder cannot take (more than a million table cells, 50 million ground instances, or more
 //!   memory than [`crate::budget::memory_limit`]) starts SAT at once. The SAT back end's only
 //!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
 //!   [`enumerate_by`] say which engine answered and why ([`Choice`]); `spectrum --json` shows
@@ -299,8 +299,10 @@ fn count_race(
     // Each engine's classes so far: the monitor's evidence, and the user's progress line.
     let native_classes = Arc::new(AtomicU64::new(0));
     let sat_classes = Arc::new(AtomicU64::new(0));
-    // When SAT started, and its thread's id (for `demote_thread`).
+    // When SAT started, and its thread's id (for `demote_thread` and its CPU time).
     let sat_began: Arc<OnceLock<(Instant, ThreadId)>> = Arc::new(OnceLock::new());
+    // The native finder's threads, for the CPU time they have had.
+    let native_threads = Arc::new(Threads::default());
     let (tx, rx) = mpsc::channel();
     let sat = {
         let (t, sizes) = (t.clone(), sizes.to_vec());
@@ -335,7 +337,7 @@ fn count_race(
         let (over, native_stop, sat_stop) = (over.clone(), native_stop.clone(), sat_stop.clone());
         let (native_classes, sat_classes) = (native_classes.clone(), sat_classes.clone());
         let (user_cancel, user_progress) = (budget.cancel.clone(), budget.progress.clone());
-        let sat_began = sat_began.clone();
+        let (sat_began, native_threads) = (sat_began.clone(), native_threads.clone());
         std::thread::spawn(move || {
             let (mut forwarded, mut handover) = (0, None);
             loop {
@@ -359,7 +361,12 @@ fn count_race(
                     sat_stop.store(true, Ordering::Relaxed);
                 }
                 if let (None, Some(&(began, thread))) = (&handover, sat_began.get()) {
-                    if let Some(h) = Handover::due(began, found, start) {
+                    let rates = Rates {
+                        classes: found,
+                        cpu: [native_threads.cpu_time(), Threads::cpu_time_of(&[thread])],
+                        native_cores: native_threads.cores(),
+                    };
+                    if let Some(h) = Handover::due(began, rates, start) {
                         demote_thread(thread);
                         handover = Some(h);
                     }
@@ -374,7 +381,9 @@ fn count_race(
         ..budget.clone()
     };
     // As in `race`: the native finder's threads yield to SAT's when there are cores to spare.
-    let native = in_yielding_pool(|| finder::enumerate(t, sizes, &native_budget, opts));
+    let native = in_yielding_pool(Some(native_threads), || {
+        finder::enumerate(t, sizes, &native_budget, opts)
+    });
     // An exact count is exact whoever stopped the other engine: its search finished.
     let native_decided = count_decides(&native);
     let native_too_large = too_large_for_native(&native);
@@ -477,24 +486,41 @@ fn count_race(
 
 /// The evidence on which a counting race gives the native finder the machine (issue 54).
 ///
-/// Both engines enumerate the same isomorphism classes, so the one finding them faster is
-/// likely to finish first. In the race the native finder's threads yield to SAT's
+/// Both engines enumerate the same isomorphism classes, so the one that would find them faster
+/// alone is likely to finish first. In the race the native finder's threads yield to SAT's
 /// ([`NATIVE_NICE`]), which halves its speed on 2 cores: a count the native finder alone makes in
 /// 3 s of a 5 s limit was cut short in the race (8 of the 200 theories of the benchmark set, all
 /// with some 300,000 classes at size 4, which SAT, blocking one class at a time, finds at a
-/// tenth of the native finder's rate). Once SAT has run for [`HANDOVER_PROBE`], if the native
-/// finder has found at least [`HANDOVER_MIN_CLASSES`] classes and [`HANDOVER_LEAD`] (5/4) times
-/// as many as SAT, SAT's thread is demoted below the native finder's ([`demote_thread`]): the native
-/// finder gets nearly the whole machine, and SAT keeps running, so a count it would still finish
-/// is not lost.
+/// tenth of the native finder's rate). So the monitor compares what each engine would do alone:
+/// its classes per second of CPU time (measured per thread, [`Threads`]) times the cores it
+/// would have alone, as many as its threads for the native finder and one for SAT. Once SAT has
+/// run for [`HANDOVER_PROBE`], if the native finder has found at least [`HANDOVER_MIN_CLASSES`]
+/// classes and its rate alone is [`HANDOVER_LEAD`] (3/2) times SAT's, SAT's thread is demoted
+/// below the native finder's ([`demote_thread`]): the native finder gets nearly the whole machine,
+/// and SAT keeps running, so a count it would still finish is not lost.
+///
+/// The rule first compared the classes found in the race (a lead of 5/4), assuming the shares of
+/// the machine the two engines have in it. The shares vary: on a theory whose classes both
+/// engines find at the same rate per core, SAT kept within 5/4 of the native finder in one run
+/// of three and the count the native finder alone makes in 4.5 s of 5 was lost
+/// (docs/BENCHMARKS.md, issue 54).
 #[derive(Clone, Copy, Debug)]
 struct Handover {
     /// When it happened, from the start of the race.
     after: Duration,
-    /// Classes the native finder had found by then.
-    native: u64,
-    /// Classes SAT had found by then.
-    sat: u64,
+    /// What the two engines had done by then.
+    rates: Rates,
+}
+
+/// What the two engines in a counting race have done so far: `[native, SAT]`.
+#[derive(Clone, Copy, Debug)]
+struct Rates {
+    /// Classes found.
+    classes: [u64; 2],
+    /// CPU time used (None where it cannot be measured: then no handover).
+    cpu: [Option<Duration>; 2],
+    /// The cores the native finder would have alone: its threads, at most the machine's.
+    native_cores: u64,
 }
 
 /// How long SAT must have counted before the race may hand the machine to the native finder.
@@ -504,39 +530,117 @@ const HANDOVER_PROBE: Duration = Duration::from_millis(100);
 /// small counts say little about rates.
 const HANDOVER_MIN_CLASSES: u64 = 256;
 
-/// How many times as many classes as SAT the native finder must have found, as a fraction
-/// (numerator, denominator): 5/4. In the race SAT (one thread, nice 0) has about 0.9 of a core on
-/// 2 cores and the native finder's two threads (nice 10) the other 1.1; alone, the native finder
-/// has both cores and SAT still one. So a lead of L classes in the race is a lead of about
-/// L × (2 / 1.1) / (1 / 0.9) ≈ 1.6 L in the rate each engine has alone: 5/4 in the race is
-/// twice SAT's rate alone, a margin for the bursts in which both engines find classes.
-const HANDOVER_LEAD: (u64, u64) = (5, 4);
+/// How many times SAT's rate alone the native finder's rate alone must be, as a fraction
+/// (numerator, denominator): 3/2, a margin for the bursts in which both engines find classes
+/// and for the part of the native finder's time that does not scale with its cores.
+const HANDOVER_LEAD: (u64, u64) = (3, 2);
 
 impl Handover {
-    /// The handover that the classes found so far (native's, SAT's) call for, if any; `began` is
-    /// when SAT started, `start` when the race did.
-    fn due(began: Instant, [native, sat]: [u64; 2], start: Instant) -> Option<Handover> {
+    /// The handover that the engines' work so far calls for, if any; `began` is when SAT
+    /// started, `start` when the race did.
+    fn due(began: Instant, rates: Rates, start: Instant) -> Option<Handover> {
+        let Rates {
+            classes: [native, sat],
+            cpu: [Some(native_cpu), Some(sat_cpu)],
+            native_cores,
+        } = rates
+        else {
+            return None;
+        };
+        // native / native_cpu × native_cores ≥ lead × sat / sat_cpu, without dividing; an
+        // engine that has had no CPU yet has shown no rate.
+        let (native_cpu, sat_cpu) = (native_cpu.as_nanos(), sat_cpu.as_nanos());
+        let ahead = u128::from(native) * sat_cpu * u128::from(native_cores * HANDOVER_LEAD.1)
+            >= u128::from(sat) * native_cpu * u128::from(HANDOVER_LEAD.0);
         (began.elapsed() >= HANDOVER_PROBE
             && native >= HANDOVER_MIN_CLASSES
-            && native * HANDOVER_LEAD.1 >= sat.max(1) * HANDOVER_LEAD.0)
+            && native_cpu > 0
+            && sat_cpu > 0
+            && ahead)
             .then(|| Handover {
                 after: start.elapsed(),
-                native,
-                sat,
+                rates,
             })
     }
 }
 
 impl std::fmt::Display for Handover {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Rates {
+            classes: [native, sat],
+            cpu,
+            native_cores,
+        } = self.rates;
+        let [native_cpu, sat_cpu] = cpu.map(|c| c.unwrap_or_default().as_secs_f64());
         write!(
             f,
-            "after {:.2} s native had found {} classes to sat's {}, and sat yielded the machine to native",
+            "after {:.2} s native had found {native} classes in {native_cpu:.2} s of CPU on \
+             {native_cores} thread(s) to sat's {sat} in {sat_cpu:.2} s, and sat yielded the \
+             machine to native",
             self.after.as_secs_f64(),
-            self.native,
-            self.sat
         )
     }
+}
+
+/// The threads an engine runs on in a race, and the CPU time they have used: the evidence of
+/// [`Handover`], which does not depend on the share of the machine each engine had.
+#[derive(Debug, Default)]
+struct Threads(std::sync::Mutex<Vec<ThreadId>>);
+
+impl Threads {
+    /// Records the calling thread as one of the engine's.
+    fn join(&self) {
+        if let Ok(mut threads) = self.0.lock() {
+            threads.push(this_thread_id());
+        }
+    }
+
+    /// How many cores the engine would have alone: its threads, at most the machine's.
+    fn cores(&self) -> u64 {
+        let threads = self.0.lock().map_or(0, |t| t.len());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        threads.min(cores) as u64
+    }
+
+    /// The CPU time the engine's threads have used.
+    fn cpu_time(&self) -> Option<Duration> {
+        Threads::cpu_time_of(&self.0.lock().ok()?)
+    }
+
+    /// The CPU time threads `threads` (of this process) have used, or None if any cannot be
+    /// read (a thread that has ended, or not Linux) or there are none.
+    fn cpu_time_of(threads: &[ThreadId]) -> Option<Duration> {
+        if threads.is_empty() {
+            return None;
+        }
+        threads.iter().map(|&t| thread_cpu_time(t)).sum()
+    }
+}
+
+/// The CPU time thread `thread` (of this process) has used, from its CPU-time clock.
+#[cfg(target_os = "linux")]
+fn thread_cpu_time(thread: ThreadId) -> Option<Duration> {
+    // Linux names a thread's CPU-time clock by its id: `MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)`
+    // of the kernel's posix-cpu-timers ABI, which glibc's `pthread_getcpuclockid` also computes.
+    // By id and not by `pthread_t`, a thread that has ended gives an error, not undefined
+    // behaviour.
+    const PER_THREAD: libc::clockid_t = 4;
+    const SCHED: libc::clockid_t = 2;
+    let clock = (!thread << 3) | PER_THREAD | SCHED;
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` lives across the call, which writes only it.
+    let read = unsafe { libc::clock_gettime(clock, &mut now) };
+    (read == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// Elsewhere than on Linux a thread's CPU time is not read ([`demote_thread`] changes nothing
+/// there either, so no handover is made).
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time(_: ThreadId) -> Option<Duration> {
+    None
 }
 
 /// A thread's id for [`demote_thread`] (the kernel's on Linux; elsewhere nothing).
@@ -785,18 +889,32 @@ fn yield_to_other_threads() {
 /// native finder a tenth of it (no nonabelian group of order 23: 15 s against 1.5 s alone), so
 /// the two share it evenly. Built with rayon's default size (RAYON_NUM_THREADS, else the cores),
 /// it leaves the global pool unstarted: a small `find` is over before two more threads would
-/// have started. A worker's start handler counts its own pool.
-fn in_yielding_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+/// have started. A worker's start handler counts its own pool, and joins `threads` if given
+/// (the counting race's evidence, [`Handover`]).
+fn in_yielding_pool<R: Send>(
+    threads: Option<std::sync::Arc<Threads>>,
+    f: impl FnOnce() -> R + Send,
+) -> R {
+    let workers = threads.clone();
     let pool = rayon::ThreadPoolBuilder::new()
-        .start_handler(|_| {
+        .start_handler(move |_| {
             if rayon::current_num_threads() > 1 {
                 yield_to_other_threads()
+            }
+            if let Some(threads) = &workers {
+                threads.join()
             }
         })
         .build();
     match pool {
         Ok(pool) => pool.install(f),
-        Err(_) => f(),
+        Err(_) => {
+            // The calling thread runs `f` itself.
+            if let Some(threads) = &threads {
+                threads.join()
+            }
+            f()
+        }
     }
 }
 
@@ -871,8 +989,9 @@ fn race(t: &Theory, sizes: &[u32], budget: &Budget) -> Result<First, FinderError
             ..budget.clone()
         };
         std::thread::spawn(move || {
-            let answer =
-                in_yielding_pool(|| finder::first(&t, &sizes, &budget, Options::default()));
+            let answer = in_yielding_pool(None, || {
+                finder::first(&t, &sizes, &budget, Options::default())
+            });
             tx.send((Engine::Native, answer))
         });
     }
@@ -1073,31 +1192,93 @@ mod tests {
     }
 
     /// The counting race hands the machine to the native finder only on evidence: SAT has run
-    /// its probe, the native finder has found enough classes, and 5/4 of SAT's.
+    /// its probe, the native finder has found enough classes, and on as many cores as it has
+    /// threads it finds them at 3/2 of SAT's rate on one, per second of CPU time.
     #[test]
-    fn a_handover_needs_a_probe_enough_classes_and_a_lead() {
-        use super::{Handover, HANDOVER_LEAD, HANDOVER_MIN_CLASSES, HANDOVER_PROBE};
+    fn a_handover_needs_a_probe_enough_classes_and_a_lead_per_second_of_cpu() {
+        use super::{Handover, Rates, HANDOVER_LEAD, HANDOVER_MIN_CLASSES, HANDOVER_PROBE};
         use std::time::Instant;
         let start = Instant::now();
         let probed = start - HANDOVER_PROBE - Duration::from_millis(1);
-        let many = HANDOVER_MIN_CLASSES * 10;
-        let due = |began, found| Handover::due(began, found, start).is_some();
+        let many = HANDOVER_MIN_CLASSES * 12;
+        let second = Some(Duration::from_secs(1));
+        let rates = |classes, cpu, native_cores| Rates {
+            classes,
+            cpu,
+            native_cores,
+        };
+        let due = |began, r| Handover::due(began, r, start).is_some();
         let (num, den) = HANDOVER_LEAD;
-        assert!(due(probed, [many, many * den / num]));
-        assert!(due(probed, [HANDOVER_MIN_CLASSES, 0]));
+        // Equal CPU, one native core: the native finder needs 3/2 of SAT's classes.
+        assert!(due(probed, rates([many, many * den / num], [second; 2], 1)));
+        assert!(!due(
+            probed,
+            rates([many, many * den / num + 1], [second; 2], 1)
+        ));
+        // On two cores the same classes per second of CPU are twice the rate alone.
+        assert!(due(probed, rates([many, many], [second; 2], 2)));
+        assert!(!due(
+            probed,
+            rates([many, many * 2 * den / num + 1], [second; 2], 2)
+        ));
+        // The same classes with less CPU are a higher rate (the share of the machine differs).
+        let half = Some(Duration::from_millis(500));
+        assert!(due(probed, rates([many, many], [half, second], 1)));
+        assert!(!due(probed, rates([many, many], [second, half], 1)));
+        assert!(due(
+            probed,
+            rates([HANDOVER_MIN_CLASSES, 0], [second; 2], 1)
+        ));
         // Too early: SAT has not run its probe.
-        assert!(!due(start, [many, 0]));
+        assert!(!due(start, rates([many, 0], [second; 2], 2)));
         // Too few classes to say anything of rates.
-        assert!(!due(probed, [HANDOVER_MIN_CLASSES - 1, 0]));
-        // Not far enough ahead.
-        assert!(!due(probed, [many, many * den / num + 1]));
-        let h = Handover::due(probed, [many, 7], start).unwrap();
-        assert_eq!((h.native, h.sat), (many, 7));
+        assert!(!due(
+            probed,
+            rates([HANDOVER_MIN_CLASSES - 1, 0], [second; 2], 2)
+        ));
+        // No CPU time read, or none used: no rate shown.
+        assert!(!due(probed, rates([many, 0], [None, second], 2)));
+        assert!(!due(
+            probed,
+            rates([many, 0], [second, Some(Duration::ZERO)], 2)
+        ));
+        let h = Handover::due(probed, rates([many, 7], [second; 2], 2), start).unwrap();
+        assert_eq!(h.rates.classes, [many, 7]);
         assert!(
-            h.to_string()
-                .contains(&format!("{many} classes to sat's 7")),
+            h.to_string().contains(&format!(
+                "{many} classes in 1.00 s of CPU on 2 thread(s) to sat's 7 in 1.00 s"
+            )),
             "{h}"
         );
+    }
+
+    /// A thread's CPU time is read by its id, and shows the time it computed.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_threads_cpu_time_is_read_while_it_runs() {
+        use super::{this_thread_id, Threads};
+        use std::time::Instant;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let busy = std::thread::spawn(move || {
+            let spin = Instant::now();
+            let mut x = 0u64;
+            while spin.elapsed() < Duration::from_millis(50) {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+            tx.send(this_thread_id()).unwrap();
+            done_rx.recv().unwrap();
+        });
+        let thread = rx.recv().unwrap();
+        let used = Threads::cpu_time_of(&[thread]).expect("a running thread's CPU time");
+        assert!(used >= Duration::from_millis(20), "{used:?}");
+        let threads = Threads::default();
+        assert_eq!(threads.cpu_time(), None, "no threads, no time");
+        threads.join();
+        assert!(threads.cpu_time().is_some());
+        assert_eq!(threads.cores(), 1);
+        done_tx.send(()).unwrap();
+        busy.join().unwrap();
     }
 
     /// A demoted thread (SAT's, after a handover) runs in the idle scheduling class; the thread
