@@ -44,6 +44,8 @@ pub mod replayed;
 pub mod rewrite;
 pub mod saturation;
 pub mod structural;
+#[cfg(feature = "z3")]
+mod unfolded;
 
 use crate::budget::Budget;
 use crate::finder::FinderError;
