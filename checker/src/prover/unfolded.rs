@@ -17,8 +17,8 @@
 //! * a unit `t ≠ t` is `$false`.
 //!
 //! Only unit clauses (one equation or one negated equation) are unfolded, and only the rules
-//! `spm`, `rw` and `cn`. Anything else, or a chain not found within [`MAX_CANDIDATES`], leaves
-//! the step to Z3 as before.
+//! `spm`, `pm`, `rw` and `cn`. Anything else, or a chain not found within [`MAX_CANDIDATES`],
+//! leaves the step to Z3 as before.
 
 use super::rewrite::matches;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
