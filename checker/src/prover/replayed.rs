@@ -297,7 +297,7 @@ impl Skolem<'_> {
 }
 
 /// `t` with the variables of `witness` replaced.
-fn substitute(t: &Term, witness: &HashMap<VarId, Term>) -> Term {
+pub(super) fn substitute(t: &Term, witness: &HashMap<VarId, Term>) -> Term {
     match t {
         Term::Var(v) => witness.get(v).cloned().unwrap_or_else(|| t.clone()),
         Term::App(f, args) => Term::App(*f, args.iter().map(|a| substitute(a, witness)).collect()),
@@ -770,7 +770,7 @@ fn shifted(t: &Term, shift: u32) -> Term {
 }
 
 /// `t` under the substitution `sigma` (applied until no bound variable is left).
-fn resolved(t: &Term, sigma: &HashMap<VarId, Term>) -> Term {
+pub(super) fn resolved(t: &Term, sigma: &HashMap<VarId, Term>) -> Term {
     match t {
         Term::Var(v) => match sigma.get(v) {
             Some(u) => resolved(u, sigma),

@@ -20,6 +20,8 @@
 //! `spm`, `pm`, `rw` and `cn`. Anything else, or a chain not found within [`MAX_CANDIDATES`],
 //! leaves the step to Z3 as before.
 
+use super::certificate::replace;
+use super::replayed::{resolved, substitute, unify};
 use super::rewrite::matches;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
 use std::collections::{HashMap, HashSet};
@@ -238,7 +240,7 @@ fn superpose(from: &Candidate, into: &Candidate, every: bool, out: &mut Found) -
                 if matches!(sub, Term::Var(_)) {
                     continue;
                 }
-                let Some(sigma) = super::replayed::unify(l, sub) else {
+                let Some(sigma) = unify(l, sub) else {
                     continue;
                 };
                 let instance = Unit {
@@ -258,7 +260,7 @@ fn superpose(from: &Candidate, into: &Candidate, every: bool, out: &mut Found) -
                     result: instance.clone(),
                 });
                 let by = from.unit.clone()?;
-                let result = rewritten_in_turn(instance, &places, &new, &by, &mut links);
+                let result = rewritten_in_turn(instance, &places, &new, &by, &mut links)?;
                 out.add(Candidate {
                     unit: Some(result),
                     links,
@@ -286,18 +288,13 @@ fn rewrite_once(x: &Candidate, eq: &Unit, out: &mut Found) -> Option<()> {
                 if !matches(l, sub, &mut binding) {
                     continue;
                 }
-                let sigma: HashMap<VarId, Term> = binding
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(v, t)| Some((VarId(v as u32), (*t)?.clone())))
-                    .collect();
-                let new = substituted(r, &sigma);
+                let new = substitute(r, &substitution(&binding));
                 // E rewrites a shared term once for all its occurrences, or one of them.
                 let every = occurrences(u, sub);
                 let one = vec![(side, path)];
                 for places in [one, every] {
                     let mut links = x.links.clone();
-                    let result = rewritten_in_turn(u.clone(), &places, &new, eq, &mut links);
+                    let result = rewritten_in_turn(u.clone(), &places, &new, eq, &mut links)?;
                     out.add(Candidate {
                         unit: Some(result),
                         links,
@@ -310,18 +307,19 @@ fn rewrite_once(x: &Candidate, eq: &Unit, out: &mut Found) -> Option<()> {
 }
 
 /// `u` with the subterm at each of `places` (disjoint) replaced by `new`, one at a time: a
-/// rewrite link by `by` for each is added to `links`; the last result.
+/// rewrite link by `by` for each is added to `links`; the last result (None if a place does
+/// not exist: places come from `positions`, so they do).
 fn rewritten_in_turn(
     u: Unit,
     places: &[(usize, Vec<usize>)],
     new: &Term,
     by: &Unit,
     links: &mut Vec<Link>,
-) -> Unit {
+) -> Option<Unit> {
     let mut current = u;
     for (side, path) in places {
         let mut sides = current.sides.clone();
-        sides[*side] = replaced(&sides[*side], path, new);
+        sides[*side] = replace(&sides[*side], path, new.clone())?;
         let next = Unit {
             positive: current.positive,
             sides,
@@ -333,7 +331,7 @@ fn rewritten_in_turn(
         });
         current = next;
     }
-    current
+    Some(current)
 }
 
 /// The places (side, path) where `old` occurs in `u`; they are disjoint, since no term occurs
@@ -414,12 +412,17 @@ fn checked_match(l: &Term, r: &Term, s: &Term, t: &Term) -> bool {
     if !(matches(l, s, &mut binding) && matches(r, t, &mut binding)) {
         return false;
     }
-    let sigma: HashMap<VarId, Term> = binding
+    let sigma = substitution(&binding);
+    substitute(l, &sigma) == *s && substitute(r, &sigma) == *t
+}
+
+/// A matcher's bindings ([`matches`]) as a substitution.
+fn substitution(binding: &[Option<&Term>]) -> HashMap<VarId, Term> {
+    binding
         .iter()
         .enumerate()
-        .filter_map(|(v, b)| Some((VarId(v as u32), (*b)?.clone())))
-        .collect();
-    substituted(l, &sigma) == *s && substituted(r, &sigma) == *t
+        .filter_map(|(v, t)| Some((VarId(v as u32), (*t)?.clone())))
+        .collect()
 }
 
 /// Whether `result` is `from` (either way round) with one subterm `σ(l)` replaced by `σ(r)`,
@@ -473,38 +476,6 @@ fn positions(t: &Term) -> Vec<(Vec<usize>, &Term)> {
     out
 }
 
-/// `t` with the subterm at `path` replaced by `by`.
-fn replaced(t: &Term, path: &[usize], by: &Term) -> Term {
-    match (path.split_first(), t) {
-        (None, _) => by.clone(),
-        (Some((&i, rest)), Term::App(f, args)) => {
-            let mut args = args.clone();
-            args[i] = replaced(&args[i], rest, by);
-            Term::App(*f, args)
-        }
-        // A path into a variable does not arise: paths come from `positions`.
-        (Some(_), Term::Var(_)) => t.clone(),
-    }
-}
-
-/// `t` with each variable bound in `sigma` replaced once (a matcher's substitution).
-fn substituted(t: &Term, sigma: &HashMap<VarId, Term>) -> Term {
-    match t {
-        Term::Var(v) => sigma.get(v).cloned().unwrap_or_else(|| t.clone()),
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| substituted(a, sigma)).collect()),
-    }
-}
-
-/// `t` under a unifier's triangular substitution (applied until no bound variable is left).
-fn resolved(t: &Term, sigma: &HashMap<VarId, Term>) -> Term {
-    match t {
-        Term::Var(v) => sigma
-            .get(v)
-            .map_or_else(|| t.clone(), |u| resolved(u, sigma)),
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| resolved(a, sigma)).collect()),
-    }
-}
-
 /// `t` with each variable `VarId(i)` renamed `VarId(i + shift)`.
 fn shifted(t: &Term, shift: u32) -> Term {
     match t {
@@ -516,15 +487,9 @@ fn shifted(t: &Term, shift: u32) -> Term {
 /// The variables of `t`.
 fn vars(t: &Term) -> HashSet<VarId> {
     let mut out = HashSet::new();
-    let mut stack = vec![t];
-    while let Some(t) = stack.pop() {
-        match t {
-            Term::Var(v) => {
-                out.insert(*v);
-            }
-            Term::App(_, args) => stack.extend(args),
-        }
-    }
+    t.for_each_var(&mut |v| {
+        out.insert(v);
+    });
     out
 }
 
