@@ -2,7 +2,8 @@
 //! its content; every model must satisfy its theory by the engine's evaluator; every refuted
 //! conjecture's countermodel must satisfy the theory and falsify the statement; every proof
 //! certificate is replayed by the checker's certificate checker
-//! ([`birkhoff_checker::prover::certificate::check`]).
+//! ([`birkhoff_checker::prover::certificate::check`]), those of placements included, and every
+//! placement's countermodel is evaluated ([`crate::placement`]).
 
 use crate::id::KINDS;
 use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, Record};
@@ -96,6 +97,7 @@ pub fn run(lib: &Library) -> Result<Report> {
                 theory(&c.theory_id).and_then(|t| check_conjecture(&t, c, &by_id))
             }
             Body::Proof(p) => theory(&p.theory_id).and_then(|t| check_proof(&t, p)),
+            Body::Placement(p) => theory(&p.theory_id).and_then(|t| p.check(&t)),
         };
         if let Err(problem) = problem {
             report.failures.push(Finding {

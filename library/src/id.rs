@@ -6,12 +6,13 @@
 use sha2::{Digest, Sha256};
 
 /// The record kinds, their ID prefixes and their directories.
-pub const KINDS: [(&str, &str, &str); 5] = [
+pub const KINDS: [(&str, &str, &str); 6] = [
     ("theory", "thy", "theories"),
     ("spectrum", "spc", "spectra"),
     ("model", "mod", "models"),
     ("conjecture", "cnj", "conjectures"),
     ("proof", "prf", "proofs"),
+    ("placement", "plc", "placements"),
 ];
 
 /// The ID of a record of this kind prefix whose identifying content is `material`.

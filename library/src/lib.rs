@@ -2,7 +2,7 @@
 //! and cycle reports.
 //!
 //! **Files are the source of truth.** Every record is one JSON file under the library directory
-//! (`theories/`, `spectra/`, `models/`, `conjectures/`, `proofs/`), named by a stable
+//! (`theories/`, `spectra/`, `models/`, `conjectures/`, `proofs/`, `placements/`), named by a stable
 //! content-derived ID ([`id`]), written atomically ([`atomic`]) under an exclusive lock
 //! ([`lock`]). Cycle reports are numbered files in `reports/` that are never overwritten. A SQLite
 //! index ([`index`], FTS5) serves search; it is derived from the files, kept in step on every
@@ -17,6 +17,7 @@ pub mod documents;
 pub mod id;
 pub mod index;
 pub mod lock;
+pub mod placement;
 pub mod record;
 mod reports;
 pub mod settle;

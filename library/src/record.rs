@@ -2,6 +2,7 @@
 //! is derived from the fields that identify the record ([`Body::material`]), so the same theory,
 //! model or conjecture found twice gets the same ID and the same file.
 
+pub use crate::placement::PlacementRec;
 pub use birkhoff_checker::SpectrumRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -33,6 +34,8 @@ pub enum Body {
     Conjecture(ConjectureRec),
     /// A proof of a conjecture, with the prover's certificate.
     Proof(ProofRec),
+    /// Where a theory sits among known classes, with the evidence of each inclusion.
+    Placement(PlacementRec),
 }
 
 /// Scores of a theory: the weighted total and each dimension.
@@ -202,6 +205,7 @@ impl Body {
             Body::Model(_) => "model",
             Body::Conjecture(_) => "conjecture",
             Body::Proof(_) => "proof",
+            Body::Placement(_) => "placement",
         }
     }
 
@@ -221,6 +225,7 @@ impl Body {
                 c.statement.split_whitespace().collect::<Vec<_>>().join(" ")
             ),
             Body::Proof(p) => format!("proof\n{}\n{}", p.conjecture_id, p.certificate),
+            Body::Placement(p) => PlacementRec::material(&p.theory_id),
         }
     }
 
@@ -242,6 +247,7 @@ impl Body {
             Body::Model(m) => Some(&m.theory_id),
             Body::Conjecture(c) => Some(&c.theory_id),
             Body::Proof(p) => Some(&p.theory_id),
+            Body::Placement(p) => Some(&p.theory_id),
         }
     }
 
@@ -253,6 +259,7 @@ impl Body {
             Body::Model(m) => format!("model of {} ({})", m.theory_name, sizes_of(&m.structure)),
             Body::Conjecture(c) => format!("[{}] {}", c.theory_name, c.statement),
             Body::Proof(p) => format!("proof of {}", p.statement),
+            Body::Placement(p) => format!("placement of {}", p.theory_name),
         }
     }
 
@@ -295,6 +302,12 @@ impl Body {
                 c.statement, c.status, c.evidence, c.proposed_by
             ),
             Body::Proof(p) => format!("{} {}", p.statement, p.prover),
+            Body::Placement(p) => p
+                .neighbours
+                .iter()
+                .map(|n| n.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 }

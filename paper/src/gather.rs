@@ -6,10 +6,10 @@
 
 use crate::{Error, Result};
 use birkhoff_checker::oeis;
-use birkhoff_checker::prover::placement;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
 use birkhoff_checker::survey::Survey;
 use birkhoff_engine::{Structure, Theory};
+use birkhoff_library::placement::{NeighbourRec, PlacementRec};
 use birkhoff_library::record::{
     Body, ConjectureStatus, Record, SpectrumRow, StructureClaim, TheoryRec,
 };
@@ -126,68 +126,39 @@ impl LiteratureSearch {
 }
 
 /// Where the discovery sits among the catalogue's classes and the library's other discoveries
-/// over the same signature (issue 51): each neighbour compared both ways, and the Hasse diagram
-/// of those strictly comparable with it.
+/// over the same signature (issue 51), as its placement record stores it
+/// ([`crate::place_discovery`]): each neighbour compared both ways, and the Hasse diagram of
+/// those strictly comparable with it.
 #[derive(Clone, Debug)]
 pub struct Placement {
     /// Every neighbour compared, in the order compared.
-    pub neighbours: Vec<placement::Neighbour>,
+    pub neighbours: Vec<NeighbourRec>,
     /// The diagram's nodes: the discovery first, then the neighbours strictly above or below it.
     pub nodes: Vec<String>,
     /// The diagram's edges (lower, upper), indices into `nodes`: cover relations, each proved.
     pub covers: Vec<(usize, usize)>,
+    /// Each node's level, larger classes higher.
+    pub levels: Vec<usize>,
     /// Neighbours with the same signature not compared for lack of time.
     pub not_reached: usize,
 }
 
-/// How long the placement may take in all, and each proof in it.
-const PLACEMENT_TIME: Duration = Duration::from_secs(30);
-/// How long each proof of the placement may take.
-const PLACEMENT_PROOF: Duration = Duration::from_millis(500);
-
-/// Most neighbours drawn in the diagram (the first compared).
-const PLACEMENT_DRAWN: usize = 8;
-
-/// Compares `theory` with every catalogue entry and every other discovery in `theories` that
-/// has its signature, within [`PLACEMENT_TIME`].
-fn placement(
-    theory: &Theory,
-    id: &str,
-    theories: &[(String, TheoryRec, Option<Theory>)],
-) -> Option<Placement> {
-    let fingerprint = theory.fingerprint();
-    let mut others: Vec<(String, Theory)> = birkhoff_engine::catalogue::all()
-        .into_iter()
-        .filter_map(|e| Some((e.name.to_string(), e.theory().ok()?)))
-        .chain(theories.iter().filter_map(|(other, rec, t)| {
-            (other != id && rec.discovery).then(|| Some((rec.name.clone(), t.clone()?)))?
-        }))
-        .filter(|(_, t)| {
-            placement::same_signature(&theory.sig, &t.sig) && t.fingerprint() != fingerprint
-        })
-        .collect();
-    others.dedup_by(|a, b| a.0 == b.0);
-    let opts = birkhoff_checker::prover::Options {
-        timeout: PLACEMENT_PROOF,
-        ..birkhoff_checker::prover::Options::default()
+/// The stored placement of the theory `id`, if it was placed.
+fn placement(lib: &Library, id: &str) -> Option<Placement> {
+    let Ok(Record {
+        body: Body::Placement(p),
+        ..
+    }) = lib.get(&PlacementRec::id_for(id))
+    else {
+        return None;
     };
-    let deadline = std::time::Instant::now() + PLACEMENT_TIME;
-    let neighbours = placement::place(theory, &others, &opts, deadline).ok()?;
-    // `place` compares the others in order (all have the signature), so they pair up.
-    let comparable: Vec<(&placement::Neighbour, &Theory)> = neighbours
-        .iter()
-        .zip(others.iter().map(|(_, t)| t))
-        .filter(|(n, _)| n.above() || n.below())
-        .take(PLACEMENT_DRAWN)
-        .collect();
-    let covers = placement::hasse(&comparable, &opts).ok()?;
-    let mut nodes = vec![theory.name.clone()];
-    nodes.extend(comparable.iter().map(|(n, _)| n.name.clone()));
+    let hasse = p.hasse();
     Some(Placement {
-        not_reached: others.len() - neighbours.len(),
-        neighbours,
-        nodes,
-        covers,
+        levels: hasse.levels(),
+        nodes: hasse.nodes,
+        covers: hasse.covers,
+        not_reached: p.not_reached,
+        neighbours: p.neighbours,
     })
 }
 
@@ -234,8 +205,18 @@ pub struct Paper {
     pub omissions: Vec<String>,
 }
 
+/// Finds the discovery by record ID, name or alias ([`find`]) and parses its theory.
+pub(crate) fn find_theory(lib: &Library, discovery: &str) -> Result<(String, TheoryRec, Theory)> {
+    let (id, record) = find(lib, discovery)?;
+    let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory {
+        id: id.clone(),
+        message: e.to_string(),
+    })?;
+    Ok((id, record, theory))
+}
+
 /// Finds the discovery by record ID, name or alias (a discovery first when names repeat).
-pub(crate) fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
+fn find(lib: &Library, discovery: &str) -> Result<(String, TheoryRec)> {
     if birkhoff_library::id::dir_of(discovery).is_some() {
         return match lib.get(discovery) {
             Ok(Record {
@@ -337,11 +318,7 @@ fn resolve(
 impl Paper {
     /// Reads everything about `discovery` (a record ID, a name or an alias) from `lib`.
     pub fn gather(lib: &Library, discovery: &str) -> Result<Paper> {
-        let (id, record) = find(lib, discovery)?;
-        let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory {
-            id: id.clone(),
-            message: e.to_string(),
-        })?;
+        let (id, record, theory) = find_theory(lib, discovery)?;
         let records = lib.load_all()?;
         let theories: Vec<(String, TheoryRec, Option<Theory>)> = records
             .iter()
@@ -490,7 +467,7 @@ impl Paper {
         let related = related_entries(&derivation);
         let survey =
             crate::structure::survey_of(&theory, &crate::structure::Study::default(), false);
-        let placement = placement(&theory, &id, &theories);
+        let placement = placement(lib, &id);
         Ok(Paper {
             id,
             record,

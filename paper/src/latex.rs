@@ -395,15 +395,15 @@ impl Paper {
     /// Where the theory sits among known classes over its signature: each neighbour's relation
     /// with its evidence, and the Hasse diagram (TikZ) of the classes strictly comparable with it.
     fn placement_section(&self) -> String {
-        use birkhoff_checker::prover::placement::Direction;
+        use birkhoff_library::placement::{InclusionRec, Relation};
         let Some(p) = self.placement.as_ref().filter(|p| !p.neighbours.is_empty()) else {
             return "It was compared with no known class: no catalogue entry or other discovery has exactly its symbols, or the time for comparing ran out first.".into();
         };
         let name = text(&self.record.name);
-        let refuted = |d: &Direction| match d {
-            Direction::Refuted(axiom, sizes) => format!(
+        let refuted = |d: &InclusionRec| match d {
+            InclusionRec::Refuted { axiom, .. } => format!(
                 "a model of size {} violates its axiom \\textsf{{{}}}",
-                sizes_label(sizes),
+                sizes_label(&d.model_sizes()),
                 text(axiom)
             ),
             _ => String::new(),
@@ -413,23 +413,21 @@ impl Paper {
         let mut unknown = Vec::new();
         for n in &p.neighbours {
             let other = format!("\\textsf{{{}}}", text(&n.name));
-            let line = if n.same() {
-                format!("the same class as {other}: each implies the other's axioms")
-            } else if n.above() {
-                format!("contained in {other}, strictly: every model of {name} is one of {other}, and {} of {other}", refuted(&n.implied_by))
-            } else if n.below() {
-                format!(
+            let line = match n.relation() {
+                Relation::Same => format!("the same class as {other}: each implies the other's axioms"),
+                Relation::Above => format!("contained in {other}, strictly: every model of {name} is one of {other}, and {} of {other}", refuted(&n.implied_by)),
+                Relation::Below => format!(
                     "contains {other}, strictly: every model of {other} is one of {name}, and {}",
                     refuted(&n.implies)
-                )
-            } else if matches!(n.implies, Direction::Refuted(..))
-                && matches!(n.implied_by, Direction::Refuted(..))
-            {
-                incomparable.push(other);
-                continue;
-            } else {
-                unknown.push(other);
-                continue;
+                ),
+                Relation::Incomparable => {
+                    incomparable.push(other);
+                    continue;
+                }
+                Relation::Undecided => {
+                    unknown.push(other);
+                    continue;
+                }
             };
             let _ = writeln!(s, "\\item {line};");
         }
@@ -456,14 +454,7 @@ impl Paper {
             );
         }
         if p.nodes.len() > 1 {
-            // Levels: the longest chain of covers below each node.
-            let n = p.nodes.len();
-            let mut level = vec![0usize; n];
-            for _ in 0..n {
-                for &(lo, hi) in &p.covers {
-                    level[hi] = level[hi].max(level[lo] + 1);
-                }
-            }
+            let (n, level) = (p.nodes.len(), &p.levels);
             let mut tikz = String::from("\\begin{center}\\begin{tikzpicture}[every node/.style={draw, rounded corners, font=\\small\\sffamily}]\n");
             for (i, node) in p.nodes.iter().enumerate() {
                 let row: Vec<usize> = (0..n).filter(|&j| level[j] == level[i]).collect();

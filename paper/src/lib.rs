@@ -3,8 +3,9 @@
 //!
 //! [`Paper::gather`] reads everything about one discovery from the library (its theory, spectrum,
 //! models, conjectures with their stored proofs and countermodels, derivation and confirmed
-//! references), after [`try_open_conjectures`] has tried to refute each open conjecture in the
-//! models held and by a short countermodel search; [`Paper::to_latex`] and [`Paper::to_bibtex`]
+//! references, and the placement among known classes that [`place_discovery`] stored), after
+//! [`try_open_conjectures`] has tried to refute each open conjecture in the models held and by a
+//! short countermodel search; [`Paper::to_latex`] and [`Paper::to_bibtex`]
 //! write it; [`Paper::write`] puts OUTPUT.tex, references.bib and, when asked and possible,
 //! OUTPUT.pdf in a directory, each file atomically. Every text that comes from the library passes through one escape function
 //! ([`escape::text`]), every formula through one printer ([`math::Symbols::math`]), so that a
@@ -19,12 +20,14 @@ pub mod escape;
 mod gather;
 mod latex;
 pub mod math;
+mod place;
 mod structure;
 mod tables;
 mod trial;
 
 pub use compile::{Compiled, LatexError};
 pub use gather::{best_discovery, LiteratureSearch, Paper, Placement};
+pub use place::place_discovery;
 use std::path::{Path, PathBuf};
 pub use structure::{study_structure, survey_of, Study};
 pub use trial::{try_open_conjectures, Trial, Tried};
@@ -61,6 +64,10 @@ pub enum Error {
         /// The parser's message.
         message: String,
     },
+    /// The prover failed while placing the discovery among known classes (an internal error,
+    /// such as two strategies that contradict each other).
+    #[error("placing the discovery: {0}")]
+    Placement(#[from] birkhoff_checker::finder::FinderError),
 }
 
 /// A shorthand for results with [`Error`].

@@ -5,8 +5,8 @@
 //! proved ones together as structure theorems ([`birkhoff_checker::prover::structural::compose`])
 //! and shows the survey's table of simple and subdirectly irreducible models.
 
-use crate::gather::find;
-use crate::{Error, Result};
+use crate::gather::find_theory;
+use crate::Result;
 use birkhoff_checker::prover::structural;
 use birkhoff_checker::router::Engine;
 use birkhoff_checker::survey::{self, Survey};
@@ -31,6 +31,10 @@ pub struct Study {
     pub time: Duration,
     /// The prover's time for each statement.
     pub per_statement: Duration,
+    /// Time for placing the theory among known classes ([`crate::place_discovery`]).
+    pub placement_time: Duration,
+    /// The prover's time for each axiom of the placement.
+    pub per_axiom: Duration,
     /// Stops the study early (Ctrl-C): what is not tried is not stored.
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -38,13 +42,16 @@ pub struct Study {
 impl Default for Study {
     /// Sizes up to 5, 500 models each, 10 s, 1 s per statement: small models tell the structure
     /// statements apart (issue 51's example holds in every model up to order 4), and the prover
-    /// settles each within a second or looks for a countermodel of the next sizes.
+    /// settles each within a second or looks for a countermodel of the next sizes. The placement
+    /// takes 30 s at most, half a second per axiom.
     fn default() -> Self {
         Study {
             max_size: 5,
             sample: 500,
             time: Duration::from_secs(10),
             per_statement: Duration::from_secs(1),
+            placement_time: Duration::from_secs(30),
+            per_axiom: Duration::from_millis(500),
             cancel: None,
         }
     }
@@ -81,11 +88,7 @@ pub fn study_structure(
     discovery: &str,
     study: &Study,
 ) -> Result<Vec<ConjectureRec>> {
-    let (id, record) = find(lib, discovery)?;
-    let theory = Theory::parse(&record.text, &record.name).map_err(|e| Error::BadTheory {
-        id: id.clone(),
-        message: e.to_string(),
-    })?;
+    let (id, _, theory) = find_theory(lib, discovery)?;
     let Some(found) = survey_of(&theory, study, true) else {
         return Ok(Vec::new());
     };

@@ -6,12 +6,12 @@
 //! countermodel found is stored through [`birkhoff_library::settle`], as any disproof is, so that
 //! the library, the web site and the paper all call the conjecture refuted.
 
-use crate::gather::find;
+use crate::gather::find_theory;
 use crate::Result;
 use birkhoff_checker::prover::countermodel::{self, Search};
 use birkhoff_checker::prover::{Answer, Verdict};
 use birkhoff_checker::Budget;
-use birkhoff_engine::{eval, Structure, Theory};
+use birkhoff_engine::{eval, Structure};
 use birkhoff_library::record::{Body, ConjectureStatus};
 use birkhoff_library::settle::{settle, IfUndecided};
 use birkhoff_library::Library;
@@ -71,12 +71,7 @@ pub fn try_open_conjectures(
     discovery: &str,
     trial: &Trial,
 ) -> Result<Vec<Tried>> {
-    let (id, record) = find(lib, discovery)?;
-    let theory =
-        Theory::parse(&record.text, &record.name).map_err(|e| crate::Error::BadTheory {
-            id: id.clone(),
-            message: e.to_string(),
-        })?;
+    let (id, _, theory) = find_theory(lib, discovery)?;
     let in_hand: Vec<Structure> = lib
         .models_of(&id)?
         .iter()

@@ -192,6 +192,9 @@ pub fn conjecture(lib: &mut Library, meta: &Meta) -> Result<usize> {
     };
     let structure = birkhoff_paper::study_structure(lib, &meta.theory_id, &study)
         .map_err(|e| Error::Step(format!("structure: {e}")))?;
+    // Where it sits among known classes, for the paper the workspace writes.
+    birkhoff_paper::place_discovery(lib, &meta.theory_id, &study)
+        .map_err(|e| Error::Step(format!("placement: {e}")))?;
     stored += structure
         .iter()
         .filter(|c| c.status == ConjectureStatus::Open)

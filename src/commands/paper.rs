@@ -90,6 +90,19 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
             studied.len()
         );
     }
+    // Where it sits among known classes: each inclusion proved or refuted, stored with its
+    // evidence, so that the paper and the web site draw the same diagram.
+    let placed = birkhoff_paper::place_discovery(&mut lib, &discovery, &study)?;
+    if !json {
+        if let Some(p) = &placed {
+            let hasse = p.hasse();
+            eprintln!(
+                "placement: compared with {} classes, {} strictly comparable",
+                p.neighbours.len(),
+                hasse.nodes.len() - 1
+            );
+        }
+    }
     let paper = Paper::gather(&lib, &discovery)?;
     let dir = a
         .out

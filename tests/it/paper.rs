@@ -105,6 +105,31 @@ fn the_paper_of_an_offline_discovery_compiles_with_its_axioms_spectrum_and_theor
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(out.join("OUTPUT.tex").is_file() && out.join("references.bib").is_file());
+    // The placement the paper shows is stored with its evidence, which `backtest` checks again,
+    // and the discovery's web page shows it from the same record.
+    let placement = birkhoff_library::placement::PlacementRec::id_for(&discovery.id);
+    assert!(
+        Path::new(&rings)
+            .join("placements")
+            .join(format!("{placement}.json"))
+            .is_file(),
+        "{}",
+        text(&o)
+    );
+    let checked = birkhoff(&["backtest", "--library", &rings, "--json"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
+    let site = dir.path().join("site");
+    let written = birkhoff(&[
+        "report",
+        "html",
+        "--library",
+        &rings,
+        "--out",
+        site.to_str().unwrap(),
+    ]);
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written));
+    let page = std::fs::read_to_string(site.join(format!("{}.html", discovery.id))).unwrap();
+    assert!(page.contains("<h2>Among known classes</h2>"), "{page}");
     if !pdflatex() {
         assert!(
             text(&o).contains("pdflatex is not installed"),

@@ -5,7 +5,9 @@
 use crate::escape::esc;
 use crate::{heatmap, svg, Site};
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
+use birkhoff_checker::sizes_label;
 use birkhoff_library::cycle::{CandidateSummary, CycleReport, LiteratureNote, Settled};
+use birkhoff_library::placement::{InclusionRec, PlacementRec, Relation};
 use birkhoff_library::record::{
     merged_spectrum, Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
 };
@@ -630,6 +632,7 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
             .unwrap_or_default();
         body += &literature(&d.literature);
     }
+    body += &placement(site, &rec.id);
     let models = models_of(site, &rec.id);
     let _ = write!(
         body,
@@ -673,6 +676,90 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
         );
     }
     layout(&t.name, &body)
+}
+
+/// Where the theory `theory_id` sits among known classes, from its placement record (written by
+/// `birkhoff paper` and research workspaces; empty when it was never placed): each class compared
+/// and what the evidence shows, and the Hasse diagram of those strictly comparable, larger classes
+/// higher, every line a proved inclusion (`backtest` replays each certificate).
+fn placement(site: &Site, theory_id: &str) -> String {
+    let Some(Body::Placement(p)) = site
+        .records
+        .get(&PlacementRec::id_for(theory_id))
+        .map(|r| &r.body)
+    else {
+        return String::new();
+    };
+    let violated = |d: &InclusionRec| match d {
+        InclusionRec::Refuted { axiom, .. } => format!(
+            " (a model of size {} violates its axiom <code>{}</code>)",
+            sizes_label(&d.model_sizes()),
+            esc(axiom)
+        ),
+        _ => String::new(),
+    };
+    let rows: Vec<Vec<String>> = p
+        .neighbours
+        .iter()
+        .map(|n| {
+            let what = match n.relation() {
+                Relation::Same => "the same class: each implies the other".to_string(),
+                Relation::Above => format!("contains it, strictly{}", violated(&n.implied_by)),
+                Relation::Below => format!("lies inside it, strictly{}", violated(&n.implies)),
+                Relation::Incomparable => {
+                    "incomparable: a model of each violates an axiom of the other".into()
+                }
+                Relation::Undecided => "not decided in the time given".into(),
+            };
+            vec![theory_link(site, &n.name), what]
+        })
+        .collect();
+    let mut out = format!(
+        "<h2>Among known classes</h2><p>Each class with the same symbols compared both ways: an inclusion is proved when every axiom of the larger class was derived (certificates replayed), and refuted by a model of one class, checked by the evaluator, that violates an axiom of the other.{}</p>{}",
+        if p.not_reached > 0 {
+            format!(" {} more were not compared for lack of time.", p.not_reached)
+        } else {
+            String::new()
+        },
+        table("placement", &["Class", "Relation"], &rows)
+    );
+    let hasse = p.hasse();
+    if hasse.nodes.len() > 1 {
+        let levels = hasse.levels();
+        let top = levels.iter().copied().max().unwrap_or(0);
+        let nodes: Vec<svg::Node> = hasse
+            .nodes
+            .iter()
+            .zip(&levels)
+            .enumerate()
+            .map(|(i, (name, level))| svg::Node {
+                label: name.clone(),
+                href: if i == 0 {
+                    None
+                } else {
+                    site.discoveries()
+                        .find(|(_, t)| &t.name == name)
+                        .map(|(r, _)| format!("{}.html", r.id))
+                },
+                layer: top - level,
+            })
+            .collect();
+        // An arrow from each class down to each largest class it strictly contains.
+        let edges: Vec<(usize, usize, String)> = hasse
+            .covers
+            .iter()
+            .map(|&(lo, hi)| {
+                let label = format!("{} contains {}: proved", hasse.nodes[hi], hasse.nodes[lo]);
+                (hi, lo, label)
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "<p>The classes strictly comparable with it, larger classes higher; an arrow runs from a class to each largest class it strictly contains among those shown, and every arrow is a proved inclusion (one not proved is not drawn).</p><div class=\"scroll placement\">{}</div>",
+            svg::layered("Hasse diagram of the classes comparable with it", &nodes, &edges)
+        );
+    }
+    out
 }
 
 /// A chain of rewriting steps as a numbered list.
@@ -899,7 +986,7 @@ fn graph(site: &Site) -> String {
     let body = if nodes.is_empty() {
         "<p>No discoveries yet.</p>".to_string()
     } else {
-        format!("<p>Each discovery below what it came from; a box links to its page, an arrow's tooltip names the moves.</p><div class=\"scroll\">{}</div>", svg::layered(&nodes, &edges))
+        format!("<p>Each discovery below what it came from; a box links to its page, an arrow's tooltip names the moves.</p><div class=\"scroll\">{}</div>", svg::layered("derivation graph", &nodes, &edges))
     };
     layout("Derivations", &body)
 }
@@ -1072,5 +1159,100 @@ mod tests {
             "semigroup and the four discoveries: {html}"
         );
         assert_eq!(html.matches("<line class=\"edge\"").count(), 4, "{html}");
+    }
+
+    /// Issue 51: a discovery's page shows where it sits among known classes, from its placement
+    /// record: a row per class compared, and the Hasse diagram drawn from the proved covers only,
+    /// a neighbour that is a discovery linked to its page.
+    #[test]
+    fn a_placed_discovery_shows_its_neighbours_and_their_hasse_diagram() {
+        use birkhoff_library::placement::{BetweenRec, NeighbourRec};
+        let (id, rec) = theory("thy-000000000000000a", "SquaresEqual", &["semigroup"]);
+        let other = theory("thy-000000000000000b", "OtherDiscovery", &["semigroup"]);
+        let proved = || InclusionRec::Proved { proofs: Vec::new() };
+        let refuted = |axiom: &str| InclusionRec::Refuted {
+            axiom: axiom.into(),
+            statement: String::new(),
+            model: serde_json::json!({"sizes": {"S": 2}}),
+        };
+        let neighbour = |name: &str, implies, implied_by| NeighbourRec {
+            name: name.into(),
+            text: String::new(),
+            implies,
+            implied_by,
+        };
+        let placement = PlacementRec {
+            theory_id: id.clone(),
+            theory_name: "SquaresEqual".into(),
+            neighbours: vec![
+                neighbour("magma", proved(), refuted("squares")),
+                neighbour("semigroup", proved(), refuted("squares")),
+                neighbour("band", refuted("idem"), refuted("squares")),
+                neighbour("OtherDiscovery", refuted("x"), proved()),
+            ],
+            between: vec![BetweenRec {
+                lower: 1,
+                upper: 0,
+                proofs: Vec::new(),
+            }],
+            not_reached: 2,
+        };
+        let placed = Record {
+            id: PlacementRec::id_for(&id),
+            created: 0,
+            body: Body::Placement(placement),
+        };
+        let site = Site {
+            reports: Vec::new(),
+            records: [
+                (id.clone(), rec.clone()),
+                other,
+                (placed.id.clone(), placed),
+            ]
+            .into_iter()
+            .collect(),
+            proofs: BTreeMap::new(),
+            references: Ok(Default::default()),
+        };
+        let Body::Theory(t) = &rec.body else {
+            unreachable!()
+        };
+        let html = discovery(&site, &rec, t);
+        let section = &html[html
+            .find("<h2>Among known classes</h2>")
+            .expect("a section")..];
+        assert!(section.contains("2 more were not compared"), "{section}");
+        assert!(
+            section.contains(
+                "contains it, strictly (a model of size 2 violates its axiom <code>squares</code>)"
+            ),
+            "{section}"
+        );
+        assert!(section.contains("incomparable"), "{section}");
+        assert!(section.contains("aria-label=\"Hasse diagram"), "{section}");
+        // Four boxes (band is not comparable), three covers: OtherDiscovery < SquaresEqual <
+        // semigroup < magma; magma is not joined to SquaresEqual directly.
+        assert_eq!(section.matches("<rect ").count(), 4, "{section}");
+        assert_eq!(
+            section.matches("<line class=\"edge\"").count(),
+            3,
+            "{section}"
+        );
+        assert!(section.contains("<title>semigroup contains SquaresEqual: proved</title>"));
+        assert!(
+            !section.contains("magma contains SquaresEqual"),
+            "{section}"
+        );
+        // The neighbour that is a discovery links to its page.
+        assert!(
+            section.contains("href=\"thy-000000000000000b.html\""),
+            "{section}"
+        );
+        // Without a placement record there is no section.
+        let bare = Site {
+            records: [(id.clone(), rec.clone())].into_iter().collect(),
+            ..site
+        };
+        assert!(!discovery(&bare, &rec, t).contains("Among known classes"));
     }
 }

@@ -167,10 +167,10 @@ const GAP_X: f64 = 16.0;
 /// Vertical space between layers.
 const GAP_Y: f64 = 56.0;
 
-/// A layered drawing: each layer a row of boxes, centred, edges `(from, to, label)` as arrows
-/// from a box's bottom to another's top. Nodes are `class="node"` groups, linked when they have
-/// an `href`.
-pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
+/// A layered drawing named `what` for screen readers: each layer a row of boxes, centred, edges
+/// `(from, to, label)` as arrows from a box's bottom to another's top. Nodes are `class="node"`
+/// groups, linked when they have an `href`.
+pub fn layered(what: &str, nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
     // Every box as wide as the longest label needs (issue 55: labels were cut to 22 characters,
     // so that most read "SemigroupWithUnipoten…").
     let node_w = nodes
@@ -196,7 +196,7 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, String)]) -> String {
             );
         }
     }
-    let mut svg = format!("<svg class=\"graph\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" role=\"img\" aria-label=\"derivation graph\" xmlns=\"http://www.w3.org/2000/svg\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>");
+    let mut svg = format!("<svg class=\"graph\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" role=\"img\" aria-label=\"{}\" xmlns=\"http://www.w3.org/2000/svg\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>", esc(what));
     for (from, to, label) in edges {
         let ((x1, y1), (x2, y2)) = (at[*from], at[*to]);
         let _ = write!(svg, "<line class=\"edge\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{y2:.1}\" marker-end=\"url(#arrow)\"><title>{}</title></line>", x1 + node_w / 2.0, y1 + NODE_H, x2 + node_w / 2.0, esc(label));
@@ -303,7 +303,7 @@ mod tests {
                 layer: 1,
             },
         ];
-        let svg = layered(&nodes, &[(0, 1, "<b>".into())]);
+        let svg = layered("test", &nodes, &[(0, 1, "<b>".into())]);
         assert!(
             !svg.contains("<script>")
                 && !svg.contains("<b>")
@@ -328,7 +328,7 @@ mod tests {
                 layer: 1,
             },
         ];
-        let svg = layered(&nodes, &[]);
+        let svg = layered("test", &nodes, &[]);
         assert!(
             svg.contains(&format!(">{long}</text>")) && !svg.contains('…'),
             "{svg}"

@@ -3,9 +3,10 @@
 //! paper states the structure theorem they give (an ideal extension of a Boolean group), its
 //! proof citing the theorems it rests on, beside the table of subdirectly irreducible models.
 
+use birkhoff_library::placement::{InclusionRec, PlacementRec};
 use birkhoff_library::record::{Body, ConjectureStatus};
 use birkhoff_library::settle::STRUCTURE;
-use birkhoff_paper::{study_structure, Paper, Study};
+use birkhoff_paper::{place_discovery, study_structure, Paper, Study};
 use std::time::Duration;
 
 /// Issue 51's example, the fixture the checker's structure tests use too.
@@ -44,6 +45,16 @@ fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
         .filter(|c| c.status == ConjectureStatus::Proved)
         .count();
     assert!(proved >= 12, "{stored:#?}");
+
+    let placed = place_discovery(&mut lib, &rec.id, &study)
+        .unwrap()
+        .expect("semigroups share its symbols");
+    // The placement is stored with its evidence, and the backtest checks all of it again.
+    let stored_placement = lib.get(&PlacementRec::id_for(&rec.id)).unwrap();
+    assert_eq!(stored_placement.body, Body::Placement(placed.clone()));
+    let report = birkhoff_library::backtest::run(&lib).unwrap();
+    assert!(report.failures.is_empty(), "{:#?}", report.failures);
+    assert_eq!(report.checked.get("placement"), Some(&1));
 
     let paper = Paper::gather(&lib, &rec.id).unwrap();
     // Every proved statement's proof re-checks from its typeset text.
@@ -112,6 +123,36 @@ fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
     );
     let section = section("\\section{Where it sits among known classes}");
     assert!(section.contains("\\begin{tikzpicture}"), "{section}");
+    // A forged piece of evidence is caught: associativity "proved" by an empty certificate, and
+    // a countermodel that is not one.
+    let forged = |edit: &dyn Fn(&mut PlacementRec)| {
+        let mut p = placed.clone();
+        edit(&mut p);
+        p.check(&paper.theory)
+    };
+    let semigroup = placed
+        .neighbours
+        .iter()
+        .position(|n| n.name == "semigroup")
+        .unwrap();
+    assert!(forged(&|_| {}).is_ok());
+    let problem = forged(&|p| {
+        if let InclusionRec::Proved { proofs } = &mut p.neighbours[semigroup].implies {
+            proofs[0].certificate = serde_json::json!({"steps": []});
+        }
+    });
+    assert!(problem.is_err(), "an empty certificate passed");
+    let problem = forged(&|p| {
+        if let InclusionRec::Refuted { model, .. } = &mut p.neighbours[semigroup].implied_by {
+            // The one-element semigroup satisfies x² = y².
+            *model = serde_json::json!({"size": 1, "functions": {"*": [[0]]}});
+        }
+    });
+    assert!(
+        problem.is_err(),
+        "a model satisfying the axiom passed as a countermodel"
+    );
+
     eprintln!("{structure}");
     if let Some(text) = crate::compiled_text(&paper, &dir.path().join("paper"), "structure") {
         assert!(text.contains("Boolean group"), "{text}");
