@@ -991,6 +991,21 @@ impl Agent<'_> {
                 if let Some(t) = parent.and_then(|p| crate::parent::new_model(c, p)) {
                     shown.cayley = Some(t);
                 }
+                // What its models are made of: statements left open here are retested by later
+                // cycles (they are the library's open conjectures), the proved ones are its paper's.
+                let structure = if added.first_name.is_none() {
+                    let params = json!({"signature_id": k.candidate, "discovery": added.id});
+                    self.call(
+                        &mut log.calls,
+                        "study_structure",
+                        params,
+                        || toolbox.study_structure(lib, &added.id, &c.theory),
+                        |note| note.as_ref().map_or("not studied".into(), |n| n.summary()),
+                    )
+                    .flatten()
+                } else {
+                    None
+                };
                 discoveries.push(Discovery {
                     id: added.id,
                     name: k.name.clone(),
@@ -998,6 +1013,7 @@ impl Agent<'_> {
                     candidate: shown,
                     alias_of: added.first_name,
                     literature,
+                    structure,
                 });
             }
         }

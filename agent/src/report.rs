@@ -135,6 +135,15 @@ pub fn markdown(r: &CycleReport) -> String {
             let _ = writeln!(out, "Already in the library as **{}**, which stays its name; {} is recorded as an alias.\n", md(first), md(&d.name));
         }
         let _ = writeln!(out, "{}\n", d.literature.line());
+        if let Some(n) = &d.structure {
+            let _ = writeln!(out, "Structure: {}.\n", md(&n.summary()));
+            for t in &n.theorems {
+                let _ = writeln!(out, "- Theorem: {}", md(t));
+            }
+            if !n.theorems.is_empty() {
+                out.push('\n');
+            }
+        }
         candidate_md(&mut out, &d.candidate, true);
         out.push('\n');
     }

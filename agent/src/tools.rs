@@ -14,6 +14,7 @@ use birkhoff_checker::{
     Budget,
 };
 use birkhoff_engine::{eval, tables, Theory};
+use birkhoff_library::cycle::StructureNote;
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{
     Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, Record, Score,
@@ -75,6 +76,9 @@ pub struct Toolbox {
     pub models_per_size: u64,
     /// Ctrl-C flag for the searches.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// How much of each new discovery's models ACT studies ([`Toolbox::study_structure`]);
+    /// `None` skips the study.
+    pub structure: Option<birkhoff_paper::Study>,
     /// Whether each new discovery's literature is searched (`agent --literature`).
     pub literature: LiteratureAccess,
     /// Catalogue entries hidden from identification and novelty ([`Toolbox::hide`]).
@@ -102,6 +106,18 @@ pub const MAX_DEPTH: u32 = 2;
 /// before saturation's 25 units.
 const PROVER_UNITS: u32 = 25;
 
+/// The study of a new discovery's models ([`Toolbox::study_structure`]): sizes to 4, as the
+/// research workspace studies its discovery (issue 51's example holds in every model up to order
+/// 4), 5 s for counting and analysing them, half a second of the prover for each statement.
+fn structure_study() -> birkhoff_paper::Study {
+    birkhoff_paper::Study {
+        max_size: 4,
+        time: Duration::from_secs(5),
+        per_statement: Duration::from_millis(500),
+        ..birkhoff_paper::Study::default()
+    }
+}
+
 /// Proofs with more steps than this are not rendered into the cycle report (the stored
 /// certificate has them all).
 const REPORTED_STEPS: usize = 300;
@@ -115,6 +131,7 @@ impl Toolbox {
             per_size: Duration::from_millis(40),
             models_per_size: 200,
             cancel: None,
+            structure: Some(structure_study()),
             literature: LiteratureAccess::Off("not asked".into()),
             hidden: Vec::new(),
             breadth: crate::situation::Breadth::Narrow,
@@ -241,6 +258,54 @@ impl Toolbox {
         Ok(())
     }
 
+    /// What a new discovery's small models are made of (issue 51): the structure statements true
+    /// in every model up to [`Toolbox::structure`]'s size, each settled by the prover and stored
+    /// as a conjecture of the discovery `id` ([`birkhoff_paper::study_structure`]), so that the
+    /// open ones are retested in later cycles like every open conjecture and the paper reads the
+    /// proved ones; and the structure theorems those give. `None` when the study is off.
+    pub fn study_structure(
+        &self,
+        lib: &mut Library,
+        id: &str,
+        theory: &Theory,
+    ) -> Result<Option<StructureNote>, ToolError> {
+        let Some(study) = &self.structure else {
+            return Ok(None);
+        };
+        let fail = |e: String| ToolError::Failed("study_structure", e);
+        if let Err(why) = birkhoff_engine::anatomy::Algebra::check_signature(&theory.sig) {
+            return Ok(Some(StructureNote {
+                max_size: study.max_size,
+                not_surveyed: Some(why.to_string()),
+                ..StructureNote::default()
+            }));
+        }
+        let study = birkhoff_paper::Study {
+            cancel: self.cancel.clone(),
+            ..study.clone()
+        };
+        let stored =
+            birkhoff_paper::study_structure(lib, id, &study).map_err(|e| fail(e.to_string()))?;
+        let count = |s: ConjectureStatus| stored.iter().filter(|c| c.status == s).count();
+        let proved = stored
+            .iter()
+            .filter(|c| c.status == ConjectureStatus::Proved)
+            .filter_map(|c| c.claim.as_ref());
+        let theorems = birkhoff_paper::structure_theorems(
+            theory,
+            proved,
+            &prover::structural::Notation::plain,
+        );
+        Ok(Some(StructureNote {
+            max_size: study.max_size,
+            proved: count(ConjectureStatus::Proved),
+            refuted: count(ConjectureStatus::Refuted),
+            open: count(ConjectureStatus::Open),
+            theorems: theorems.into_iter().map(|t| t.sentence).collect(),
+            not_surveyed: None,
+        }))
+    }
+
     /// `score`: the candidate's score.
     pub fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRow>]) -> Result<Score, ToolError> {
         self.scorer
@@ -289,6 +354,19 @@ impl Toolbox {
             proof: None,
             proposed_by: proposed_by.into(),
             claim: None,
+        };
+        // A retest of a stored conjecture keeps who proposed it and what it claims (a structure
+        // statement's meaning, which its discovery's paper reads).
+        let conjecture = match lib.get(&Body::Conjecture(conjecture.clone()).id()) {
+            Ok(Record {
+                body: Body::Conjecture(stored),
+                ..
+            }) => ConjectureRec {
+                proposed_by: stored.proposed_by,
+                claim: stored.claim,
+                ..conjecture
+            },
+            _ => conjecture,
         };
         let settled = settle(lib, conjecture, t, &goal, &answer, IfUndecided::StoreOpen)
             .map_err(|e| ToolError::Failed("prove", e.to_string()))?;

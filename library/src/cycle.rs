@@ -203,6 +203,53 @@ pub struct Discovery {
     /// Is it known? Confirmed references and OEIS matches only.
     #[serde(default)]
     pub literature: LiteratureNote,
+    /// What its small models are made of, as ACT studied it (issue 51); `None` in reports
+    /// written before the study, or when it did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<StructureNote>,
+}
+
+/// What a discovery's small models are made of: the structure statements true in every model
+/// up to a size, each stored as a conjecture of the discovery and settled by the prover (the open
+/// ones are retested in later cycles like every open conjecture), and the structure theorems the
+/// proved ones give.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StructureNote {
+    /// The largest size surveyed.
+    pub max_size: u32,
+    /// Statements proved, each with a replayed certificate.
+    pub proved: usize,
+    /// Statements refuted by a larger countermodel the evaluator checked.
+    pub refuted: usize,
+    /// Statements left open.
+    pub open: usize,
+    /// The structure theorems the proved statements give, in words ("for every model S, ...").
+    pub theorems: Vec<String>,
+    /// Why nothing was surveyed, when nothing was (a theory with relations or several sorts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_surveyed: Option<String>,
+}
+
+impl StructureNote {
+    /// One line: what was surveyed and the statements' fates, or why nothing was.
+    pub fn summary(&self) -> String {
+        if let Some(why) = &self.not_surveyed {
+            return format!("not surveyed ({why})");
+        }
+        let theorems = match self.theorems.len() {
+            0 => String::new(),
+            1 => "; 1 structure theorem".to_string(),
+            n => format!("; {n} structure theorems"),
+        };
+        format!(
+            "{} structure statements true in every model up to size {}: {} proved, {} refuted at a larger size, {} open{theorems}",
+            self.proved + self.refuted + self.open,
+            self.max_size,
+            self.proved,
+            self.refuted,
+            self.open
+        )
+    }
 }
 
 /// What the literature said about a discovery. Only confirmed references (REF-NNN, verified by a

@@ -323,14 +323,11 @@ impl Paper {
         }
         // The structure theorems: the proved structure statements read together.
         let axioms = structural::axiom_facts(&self.theory);
-        let mut proved: Vec<(structural::Kind, String, String)> = self
-            .theorems
-            .iter()
-            .filter_map(|t| t.claim.as_ref())
-            .map(|c| (c.kind, c.operation.clone(), c.term.clone()))
-            .collect();
-        proved.extend(axioms.iter().cloned());
-        let composed = structural::compose(&proved, &|t, op| notation(sym, t, op));
+        let claims = self.theorems.iter().filter_map(|t| t.claim.as_ref());
+        let any_fact = !axioms.is_empty() || claims.clone().next().is_some();
+        let composed = crate::structure::structure_theorems(&self.theory, claims, &|t, op| {
+            notation(sym, t, op)
+        });
         let name = text(&self.record.name);
         for th in &composed {
             // Each part is cited by the number of the theorem that proves it.
@@ -365,7 +362,7 @@ impl Paper {
                 th.argument
             );
         }
-        if composed.is_empty() && !proved.is_empty() {
+        if composed.is_empty() && any_fact {
             s.push_str("The structure statements proved (Section~\\ref{sec:theorems}, those stated in words) do not yet combine into a structure theorem of the kinds Birkhoff knows (a retract, an ideal, a Boolean group, an ideal extension, a map into the centre).\n");
         }
         s

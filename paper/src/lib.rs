@@ -29,7 +29,7 @@ pub use compile::{Compiled, LatexError};
 pub use gather::{best_discovery, LiteratureSearch, Paper, Placement};
 pub use place::place_discovery;
 use std::path::{Path, PathBuf};
-pub use structure::{study_structure, survey_of, Study};
+pub use structure::{structure_theorems, study_structure, survey_of, Study};
 pub use trial::{try_open_conjectures, Trial, Tried};
 
 /// The paper's file name, as the issue names it; references.bib and OUTPUT.pdf sit beside it.

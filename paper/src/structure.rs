@@ -13,7 +13,7 @@ use birkhoff_checker::survey::{self, Survey};
 use birkhoff_checker::Budget;
 use birkhoff_engine::anatomy::Algebra;
 use birkhoff_engine::Theory;
-use birkhoff_library::record::ConjectureRec;
+use birkhoff_library::record::{ConjectureRec, StructureClaim};
 use birkhoff_library::settle::settle_structure;
 use birkhoff_library::Library;
 use std::sync::atomic::AtomicBool;
@@ -93,4 +93,21 @@ pub fn study_structure(
         return Ok(Vec::new());
     };
     Ok(settle_structure(lib, &id, &theory, &found.statements)?)
+}
+
+/// The structure theorems ([`structural::compose`]) that the `proved` claims (of structure
+/// conjectures the library holds as proved) give together with what `theory`'s axioms state
+/// outright ([`structural::axiom_facts`]), written in `notation`: the paper's theorems and the
+/// agent's summary of a discovery are read from the same statements.
+pub fn structure_theorems<'c>(
+    theory: &Theory,
+    proved: impl IntoIterator<Item = &'c StructureClaim>,
+    notation: &dyn Fn(&str, &str) -> structural::Notation,
+) -> Vec<structural::Theorem> {
+    let mut facts: Vec<(structural::Kind, String, String)> = proved
+        .into_iter()
+        .map(|c| (c.kind, c.operation.clone(), c.term.clone()))
+        .collect();
+    facts.extend(structural::axiom_facts(theory));
+    structural::compose(&facts, notation)
 }

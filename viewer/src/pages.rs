@@ -6,7 +6,9 @@ use crate::escape::esc;
 use crate::{heatmap, svg, Site};
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
 use birkhoff_checker::sizes_label;
-use birkhoff_library::cycle::{CandidateSummary, CycleReport, LiteratureNote, Settled};
+use birkhoff_library::cycle::{
+    CandidateSummary, CycleReport, LiteratureNote, Settled, StructureNote,
+};
 use birkhoff_library::placement::{InclusionRec, PlacementRec, Relation};
 use birkhoff_library::record::{
     merged_spectrum, Body, ConjectureRec, ConjectureStatus, ModelRec, Record, Score, TheoryRec,
@@ -299,6 +301,24 @@ fn candidate(site: &Site, c: &CandidateSummary) -> String {
 }
 
 /// A literature note: confirmed references cited, unconfirmed ones only counted.
+/// What ACT found of a discovery's small models: the statements' fates and the structure
+/// theorems the proved ones give.
+fn structure_note(note: &StructureNote) -> String {
+    let mut out = format!(
+        "<p><strong>Structure:</strong> {}.</p>",
+        esc(&note.summary())
+    );
+    if !note.theorems.is_empty() {
+        let items: Vec<String> = note
+            .theorems
+            .iter()
+            .map(|t| format!("<li>Theorem: {}</li>", esc(t)))
+            .collect();
+        let _ = write!(out, "<ul>{}</ul>", items.join(""));
+    }
+    out
+}
+
 fn literature(note: &LiteratureNote) -> String {
     let mut out = format!("<p><strong>Literature:</strong> {}", esc(&note.status));
     if !note.references.is_empty() {
@@ -416,6 +436,9 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
             let _ = write!(body, "<p>Already in the library as <strong>{}</strong>, which stays its name; {} is recorded as an alias.</p>", esc(first), esc(&d.name));
         }
         body += &literature(&d.literature);
+        if let Some(n) = &d.structure {
+            body += &structure_note(n);
+        }
         body += &candidate(site, &d.candidate);
         body += "</section>";
     }
@@ -1159,6 +1182,28 @@ mod tests {
             "semigroup and the four discoveries: {html}"
         );
         assert_eq!(html.matches("<line class=\"edge\"").count(), 4, "{html}");
+    }
+
+    /// Issue 51: a cycle's discovery shows what ACT found of its models, the theorems escaped.
+    #[test]
+    fn a_discovery_shows_its_structure_statements_and_theorems_escaped() {
+        let note = StructureNote {
+            max_size: 4,
+            proved: 2,
+            refuted: 1,
+            open: 0,
+            theorems: vec!["x ↦ x * x is <b>a retraction</b>".into()],
+            not_surveyed: None,
+        };
+        let html = structure_note(&note);
+        assert!(
+            html.contains("3 structure statements true in every model up to size 4: 2 proved, 1 refuted at a larger size, 0 open; 1 structure theorem"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<li>Theorem: x ↦ x * x is &lt;b&gt;a retraction&lt;/b&gt;</li>"),
+            "{html}"
+        );
     }
 
     /// Issue 51: a discovery's page shows where it sits among known classes, from its placement

@@ -6,6 +6,7 @@ mod literature;
 mod offline;
 mod rediscovery;
 mod research;
+mod structure;
 
 use birkhoff_agent::{offline::Offline, CliLlm, Llm, LlmError, Phase, Request};
 use std::time::Duration;
