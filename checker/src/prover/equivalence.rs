@@ -186,15 +186,24 @@ impl<'a> Side<'a> {
     }
 }
 
+/// The time limit of [`side_budget`] and [`count_budget`]: a guard, far above what their nodes
+/// take (milliseconds to about a second), because the clock does not measure the search alone.
+/// A search's parallel tasks share rayon's pool with the comparisons beside it, and a worker
+/// waiting for one of its tasks may steal a proof attempt of seconds first. With guards of 2 and
+/// 3 s, a loaded test run left loops with (x * x) * (x * x) = e unknown against Sheffer's Boolean
+/// algebras, though their counts at order 4 (2 and 1) take milliseconds each: the likeliest
+/// reading is a count cut short that way.
+pub const GUARD: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The budget [`Side::new`] is given by the callers that compare many theories: 50,000 search
 /// nodes and 2000 classes per size. The limits are counted, not timed, so that one theory gets
 /// the same models and counts whichever command asks, however loaded the machine: two commands
-/// then give one verdict. A time limit of two seconds only guards against a machine so loaded
-/// that the nodes take longer (a size cut short is a lower bound, which proves less, never
+/// then give one verdict. The time limit, [`GUARD`], only guards against a theory whose nodes
+/// are pathologically slow (a size cut short is a lower bound, which proves less, never
 /// something else).
 pub fn side_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
     Budget {
-        time: Some(std::time::Duration::from_secs(2)),
+        time: Some(GUARD),
         nodes: Some(50_000),
         models: Some(2000),
         cancel,
@@ -204,10 +213,10 @@ pub fn side_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
 
 /// The budget of each count [`Side::for_comparison`] makes after the models: 300,000 search
 /// nodes (about a second of the native finder), counted for the reason [`side_budget`] gives,
-/// with a time limit of three seconds as the guard.
+/// with [`GUARD`] as the time limit.
 pub fn count_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
     Budget {
-        time: Some(std::time::Duration::from_secs(3)),
+        time: Some(GUARD),
         nodes: Some(300_000),
         models: None,
         cancel,
