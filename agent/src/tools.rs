@@ -355,19 +355,6 @@ impl Toolbox {
             proposed_by: proposed_by.into(),
             claim: None,
         };
-        // A retest of a stored conjecture keeps who proposed it and what it claims (a structure
-        // statement's meaning, which its discovery's paper reads).
-        let conjecture = match lib.get(&Body::Conjecture(conjecture.clone()).id()) {
-            Ok(Record {
-                body: Body::Conjecture(stored),
-                ..
-            }) => ConjectureRec {
-                proposed_by: stored.proposed_by,
-                claim: stored.claim,
-                ..conjecture
-            },
-            _ => conjecture,
-        };
         let settled = settle(lib, conjecture, t, &goal, &answer, IfUndecided::StoreOpen)
             .map_err(|e| ToolError::Failed("prove", e.to_string()))?;
         let (countermodel, proof) = match &answer.verdict {

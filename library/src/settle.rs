@@ -5,7 +5,7 @@
 //! the research workspace's proof step both settle their conjectures here.
 
 use crate::record::{Body, ConjectureRec, ConjectureStatus, ModelRec, ProofRec, StructureClaim};
-use crate::{Error, Library, Result};
+use crate::{Error, Library, Record, Result};
 use birkhoff_checker::prover::structural::Statement;
 use birkhoff_checker::prover::{Answer, Verdict};
 use birkhoff_engine::{eval, Axiom, Theory};
@@ -30,6 +30,10 @@ pub enum IfUndecided {
 /// `theory`. Returns the conjecture as settled, stored unless the answer left it undecided under
 /// [`IfUndecided::Keep`]. A countermodel that fails the evaluator's check is an error, never a
 /// disproof.
+///
+/// A retest (a `conjecture` with no claim, of a statement the library holds already) keeps the
+/// stored record's proposer and claim: only its status changes, so a structure statement proved
+/// by a later attempt still reads as part of its discovery's structure theorem.
 pub fn settle(
     lib: &mut Library,
     conjecture: ConjectureRec,
@@ -38,6 +42,17 @@ pub fn settle(
     answer: &Answer,
     if_undecided: IfUndecided,
 ) -> Result<ConjectureRec> {
+    let conjecture = match lib.get(&Body::Conjecture(conjecture.clone()).id()) {
+        Ok(Record {
+            body: Body::Conjecture(stored),
+            ..
+        }) if conjecture.claim.is_none() => ConjectureRec {
+            proposed_by: stored.proposed_by,
+            claim: stored.claim,
+            ..conjecture
+        },
+        _ => conjecture,
+    };
     let settled = match &answer.verdict {
         Verdict::Proved { certificate } => {
             let certificate = serde_json::to_value(certificate).expect("certificates serialize");
@@ -275,5 +290,29 @@ mod tests {
         .unwrap();
         assert_eq!(stored.evidence, "unknown: the deadline came");
         assert_eq!(lib.load_all().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_retest_keeps_the_stored_proposer_and_claim() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open(dir.path()).unwrap();
+        let claim = StructureClaim {
+            kind: birkhoff_checker::prover::structural::Kind::Central,
+            operation: "*".into(),
+            term: "e".into(),
+            sentence: "every e is central for *".into(),
+        };
+        lib.put(Body::Conjecture(ConjectureRec {
+            proposed_by: STRUCTURE.into(),
+            claim: Some(claim.clone()),
+            ..conjecture("e * x = x * e")
+        }))
+        .unwrap();
+        let retested = settle_in(&mut lib, "e * x = x * e", IfUndecided::StoreOpen);
+        assert_eq!(retested.status, ConjectureStatus::Proved);
+        assert_eq!(retested.proposed_by, STRUCTURE);
+        assert_eq!(retested.claim, Some(claim));
+        let stored = lib.get(&Body::Conjecture(retested.clone()).id()).unwrap();
+        assert_eq!(stored.body, Body::Conjecture(retested));
     }
 }

@@ -639,24 +639,8 @@ fn proof(
             .conjecture
             .clone()
             .unwrap_or_else(|| Body::Conjecture(conjecture.clone()).id());
-        let proposed_by = match lib.get(&cid) {
-            Ok(birkhoff_library::Record {
-                body: Body::Conjecture(c),
-                ..
-            }) => c.proposed_by,
-            _ => "research".into(),
-        };
-        let settled = settle(
-            lib,
-            ConjectureRec {
-                proposed_by,
-                ..conjecture
-            },
-            &t,
-            &goal,
-            &answer,
-            IfUndecided::Keep,
-        )?;
+        // A conjecture the library holds keeps its proposer and claim (`settle`).
+        let settled = settle(lib, conjecture, &t, &goal, &answer, IfUndecided::Keep)?;
         let (decided, artifact, section) = match (&answer.verdict, &settled) {
             (
                 Verdict::Proved { certificate },
