@@ -1006,6 +1006,24 @@ impl Agent<'_> {
                 } else {
                     None
                 };
+                // Where it sits among the known classes, after the structure study so that the
+                // placement may cite the library as it then is.
+                let placement = if added.first_name.is_none() {
+                    let params = json!({"signature_id": k.candidate, "discovery": added.id});
+                    self.call(
+                        &mut log.calls,
+                        "place_discovery",
+                        params,
+                        || toolbox.place_discovery(lib, &added.id),
+                        |note| {
+                            note.as_ref()
+                                .map_or("no class with its symbols".into(), |n| n.summary())
+                        },
+                    )
+                    .flatten()
+                } else {
+                    None
+                };
                 discoveries.push(Discovery {
                     id: added.id,
                     name: k.name.clone(),
@@ -1014,6 +1032,7 @@ impl Agent<'_> {
                     alias_of: added.first_name,
                     literature,
                     structure,
+                    placement,
                 });
             }
         }

@@ -144,6 +144,9 @@ pub fn markdown(r: &CycleReport) -> String {
                 out.push('\n');
             }
         }
+        if let Some(p) = &d.placement {
+            let _ = writeln!(out, "Placement ({}): {}.\n", md(&p.id), md(&p.summary()));
+        }
         candidate_md(&mut out, &d.candidate, true);
         out.push('\n');
     }

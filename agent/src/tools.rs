@@ -14,7 +14,7 @@ use birkhoff_checker::{
     Budget,
 };
 use birkhoff_engine::{eval, tables, Theory};
-use birkhoff_library::cycle::StructureNote;
+use birkhoff_library::cycle::{PlacementNote, StructureNote};
 use birkhoff_library::index::Hit;
 use birkhoff_library::record::{
     Alias, Body, ConjectureRec, ConjectureStatus, ModelRec, Presentation, Record, Score,
@@ -108,12 +108,15 @@ const PROVER_UNITS: u32 = 25;
 
 /// The study of a new discovery's models ([`Toolbox::study_structure`]): sizes to 4, as the
 /// research workspace studies its discovery (issue 51's example holds in every model up to order
-/// 4), 5 s for counting and analysing them, half a second of the prover for each statement.
+/// 4), 5 s for counting and analysing them, half a second of the prover for each statement; and
+/// its placement ([`Toolbox::place_discovery`]) in 5 s, a sixth of what the paper gives it: a
+/// cycle places every discovery it keeps, and the paper places its one discovery again.
 fn structure_study() -> birkhoff_paper::Study {
     birkhoff_paper::Study {
         max_size: 4,
         time: Duration::from_secs(5),
         per_statement: Duration::from_millis(500),
+        placement_time: Duration::from_secs(5),
         ..birkhoff_paper::Study::default()
     }
 }
@@ -304,6 +307,29 @@ impl Toolbox {
             theorems: theorems.into_iter().map(|t| t.sentence).collect(),
             not_surveyed: None,
         }))
+    }
+
+    /// Where a new discovery `id` sits among the catalogue entries (but the hidden ones) and
+    /// earlier discoveries with its symbols (issue 51): each compared both ways within
+    /// [`Toolbox::structure`]'s placement time, the record stored with its evidence
+    /// ([`birkhoff_paper::place_discovery`]), so that `backtest` checks it and the paper and the
+    /// web site draw it. `None` when the study is off or no class has its symbols.
+    pub fn place_discovery(
+        &self,
+        lib: &mut Library,
+        id: &str,
+    ) -> Result<Option<PlacementNote>, ToolError> {
+        let Some(study) = &self.structure else {
+            return Ok(None);
+        };
+        let study = birkhoff_paper::Study {
+            cancel: self.cancel.clone(),
+            hidden: self.hidden.clone(),
+            ..study.clone()
+        };
+        let placed = birkhoff_paper::place_discovery(lib, id, &study)
+            .map_err(|e| ToolError::Failed("place_discovery", e.to_string()))?;
+        Ok(placed.as_ref().map(PlacementNote::of))
     }
 
     /// `score`: the candidate's score.

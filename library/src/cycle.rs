@@ -8,6 +8,7 @@
 //! optional fields' `serde` attributes are the stored JSON's (whose keys are sorted: see
 //! [`crate::Library::add_report`]): changing one changes every report written after it.
 
+use crate::placement::{PlacementRec, Relation};
 use crate::record::{ConjectureStatus, Score, SpectrumRow};
 use crate::text::md;
 use serde::{Deserialize, Serialize};
@@ -207,6 +208,10 @@ pub struct Discovery {
     /// written before the study, or when it did not run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure: Option<StructureNote>,
+    /// Where it sits among the known classes with its symbols, as ACT placed it (issue 51);
+    /// `None` in reports written before the placement, or when it did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<PlacementNote>,
 }
 
 /// What a discovery's small models are made of: the structure statements true in every model
@@ -248,6 +253,104 @@ impl StructureNote {
             self.proved,
             self.refuted,
             self.open
+        )
+    }
+}
+
+/// Where a discovery sits among the known classes with its symbols, read from its stored
+/// placement record ([`PlacementRec`], whose every certificate and countermodel `backtest`
+/// checks again): its nearest neighbours in the Hasse diagram, which shows only proved
+/// containments, and how the other comparisons ended.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlacementNote {
+    /// The placement record's ID.
+    pub id: String,
+    /// Classes compared (catalogue entries and earlier discoveries with the same symbols).
+    pub compared: usize,
+    /// The smallest classes compared that strictly contain it: its covers above.
+    pub inside: Vec<String>,
+    /// How many classes compared strictly contain it.
+    pub above: usize,
+    /// The largest classes compared that it strictly contains: its covers below.
+    pub contains: Vec<String>,
+    /// How many classes compared it strictly contains.
+    pub below: usize,
+    /// Classes compared that are the same class (each proves the other's axioms).
+    pub same: Vec<String>,
+    /// Classes with a model of each violating the other's axioms.
+    pub incomparable: usize,
+    /// Classes with an inclusion neither proved nor refuted in the time.
+    pub undecided: usize,
+    /// Classes with its symbols not compared for lack of time.
+    pub not_reached: usize,
+}
+
+impl PlacementNote {
+    /// The note of the stored placement `rec`.
+    pub fn of(rec: &PlacementRec) -> PlacementNote {
+        let hasse = rec.hasse();
+        let covers = |up: bool| -> Vec<String> {
+            hasse
+                .covers
+                .iter()
+                .filter_map(|&(lo, hi)| match (up, lo, hi) {
+                    (true, 0, hi) => Some(hasse.nodes[hi].clone()),
+                    (false, lo, 0) => Some(hasse.nodes[lo].clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let with = |r: Relation| rec.neighbours.iter().filter(move |n| n.relation() == r);
+        PlacementNote {
+            id: PlacementRec::id_for(&rec.theory_id),
+            compared: rec.neighbours.len(),
+            inside: covers(true),
+            above: with(Relation::Above).count(),
+            contains: covers(false),
+            below: with(Relation::Below).count(),
+            same: with(Relation::Same).map(|n| n.name.clone()).collect(),
+            incomparable: with(Relation::Incomparable).count(),
+            undecided: with(Relation::Undecided).count(),
+            not_reached: rec.not_reached,
+        }
+    }
+
+    /// One line: the nearest classes on each side and how the other comparisons ended.
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.inside.is_empty() {
+            parts.push(format!(
+                "strictly inside {} (nearest of {} above)",
+                self.inside.join(", "),
+                self.above
+            ));
+        }
+        if !self.contains.is_empty() {
+            parts.push(format!(
+                "strictly contains {} (nearest of {} below)",
+                self.contains.join(", "),
+                self.below
+            ));
+        }
+        if !self.same.is_empty() {
+            parts.push(format!("the same class as {}", self.same.join(", ")));
+        }
+        if self.incomparable > 0 {
+            parts.push(format!("incomparable with {}", self.incomparable));
+        }
+        if self.undecided > 0 {
+            parts.push(format!("undecided against {}", self.undecided));
+        }
+        if self.not_reached > 0 {
+            parts.push(format!("{} not compared in the time", self.not_reached));
+        }
+        if parts.is_empty() {
+            parts.push("no class placed".into());
+        }
+        format!(
+            "among {} classes with its symbols: {}",
+            self.compared + self.not_reached,
+            parts.join("; ")
         )
     }
 }

@@ -414,4 +414,39 @@ mod tests {
             [Relation::Above, Relation::Above, Relation::Incomparable]
         );
     }
+
+    /// The cycle report's note names the nearest classes only: T inside semigroup inside magma
+    /// lists semigroup (of two above), the null semigroup below, and counts the rest.
+    #[test]
+    fn the_cycle_note_names_the_covers_and_counts_the_rest() {
+        let p = PlacementRec {
+            theory_id: "thy-0".into(),
+            theory_name: "T".into(),
+            neighbours: vec![
+                neighbour("magma", proved(), refuted()),
+                neighbour("semigroup", proved(), refuted()),
+                neighbour("band", refuted(), refuted()),
+                neighbour("null_semigroup", refuted(), proved()),
+                neighbour("monoid", InclusionRec::Unknown, refuted()),
+            ],
+            between: vec![BetweenRec {
+                lower: 1,
+                upper: 0,
+                proofs: Vec::new(),
+            }],
+            not_reached: 3,
+        };
+        let note = crate::cycle::PlacementNote::of(&p);
+        assert_eq!(note.id, PlacementRec::id_for("thy-0"));
+        assert_eq!(note.inside, ["semigroup"]);
+        assert_eq!((note.above, note.below), (2, 1));
+        assert_eq!(note.contains, ["null_semigroup"]);
+        assert_eq!((note.incomparable, note.undecided), (1, 1));
+        assert_eq!(
+            note.summary(),
+            "among 8 classes with its symbols: strictly inside semigroup (nearest of 2 above); \
+             strictly contains null_semigroup (nearest of 1 below); incomparable with 1; \
+             undecided against 1; 3 not compared in the time"
+        );
+    }
 }

@@ -8,12 +8,14 @@ use crate::gather::find_theory;
 use crate::structure::Study;
 use crate::Result;
 use birkhoff_checker::prover::placement::{implies, same_signature, Direction};
+use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::Theory;
 use birkhoff_library::placement::{
     AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec,
 };
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -21,10 +23,10 @@ use std::time::Instant;
 /// asked (the first compared): the diagram's other nodes.
 const PLACEMENT_DRAWN: usize = 8;
 
-/// Compares `discovery` (a record ID, a name or an alias) with every catalogue entry and every
-/// other discovery in `lib` that has its symbols, within `study.placement_time`, each axiom within
-/// `study.per_axiom`, and stores the placement record (replacing an earlier one). `None` when
-/// no class has its symbols.
+/// Compares `discovery` (a record ID, a name or an alias) with every catalogue entry (but those
+/// of `study.hidden`) and every other discovery in `lib` that has its symbols, those sharing most
+/// of its axioms first, within `study.placement_time`, each axiom within `study.per_axiom`, and
+/// stores the placement record (replacing an earlier one). `None` when no class has its symbols.
 pub fn place_discovery(
     lib: &mut Library,
     discovery: &str,
@@ -42,6 +44,7 @@ pub fn place_discovery(
         .collect();
     let mut others: Vec<(String, Theory, String)> = birkhoff_engine::catalogue::all()
         .into_iter()
+        .filter(|e| !study.hidden.iter().any(|h| h == e.name))
         .filter_map(|e| Some((e.name.to_string(), e.theory().ok()?, e.source.to_string())))
         .chain(discoveries.into_iter().filter_map(|(name, text)| {
             Some((name.clone(), Theory::parse(&text, &name).ok()?, text))
@@ -52,6 +55,18 @@ pub fn place_discovery(
     if others.is_empty() {
         return Ok(None);
     }
+    // Likeliest neighbours first, so that a short placement time (the agent's) still compares
+    // them: most axioms shared with the theory, then fewest not shared (its parent, with one
+    // law fewer, comes first).
+    let axioms = |t: &Theory| -> HashSet<String> {
+        t.axioms.iter().map(|a| canonical_axiom(t, a)).collect()
+    };
+    let own = axioms(&theory);
+    others.sort_by_cached_key(|(_, other, _)| {
+        let theirs = axioms(other);
+        let shared = theirs.intersection(&own).count();
+        (std::cmp::Reverse(shared), theirs.len() - shared)
+    });
     let opts = birkhoff_checker::prover::Options {
         timeout: study.per_axiom,
         cancel: study.cancel.clone(),

@@ -35,6 +35,9 @@ pub struct Study {
     pub placement_time: Duration,
     /// The prover's time for each axiom of the placement.
     pub per_axiom: Duration,
+    /// Catalogue entries the placement leaves out: the agent's hidden classes (`agent --hide`),
+    /// which a rediscovery run must find without being shown.
+    pub hidden: Vec<String>,
     /// Stops the study early (Ctrl-C): what is not tried is not stored.
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -52,6 +55,7 @@ impl Default for Study {
             per_statement: Duration::from_secs(1),
             placement_time: Duration::from_secs(30),
             per_axiom: Duration::from_millis(500),
+            hidden: Vec::new(),
             cancel: None,
         }
     }

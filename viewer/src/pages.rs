@@ -7,7 +7,7 @@ use crate::{heatmap, svg, Site};
 use birkhoff_checker::prover::readable::{Chain, ReadableProof};
 use birkhoff_checker::sizes_label;
 use birkhoff_library::cycle::{
-    CandidateSummary, CycleReport, LiteratureNote, Settled, StructureNote,
+    CandidateSummary, CycleReport, LiteratureNote, PlacementNote, Settled, StructureNote,
 };
 use birkhoff_library::placement::{InclusionRec, PlacementRec, Relation};
 use birkhoff_library::record::{
@@ -319,6 +319,16 @@ fn structure_note(note: &StructureNote) -> String {
     out
 }
 
+/// Where ACT placed a discovery: its nearest classes on each side and how the other comparisons
+/// ended (the discovery's page draws the whole placement).
+fn placement_note(note: &PlacementNote) -> String {
+    format!(
+        "<p><strong>Placement</strong> ({}): {}.</p>",
+        esc(&note.id),
+        esc(&note.summary())
+    )
+}
+
 fn literature(note: &LiteratureNote) -> String {
     let mut out = format!("<p><strong>Literature:</strong> {}", esc(&note.status));
     if !note.references.is_empty() {
@@ -438,6 +448,9 @@ fn cycle(site: &Site, r: &CycleReport) -> String {
         body += &literature(&d.literature);
         if let Some(n) = &d.structure {
             body += &structure_note(n);
+        }
+        if let Some(p) = &d.placement {
+            body += &placement_note(p);
         }
         body += &candidate(site, &d.candidate);
         body += "</section>";
@@ -1202,6 +1215,24 @@ mod tests {
         );
         assert!(
             html.contains("<li>Theorem: x ↦ x * x is &lt;b&gt;a retraction&lt;/b&gt;</li>"),
+            "{html}"
+        );
+    }
+
+    /// Issue 51: a cycle's discovery shows where ACT placed it, the class names escaped.
+    #[test]
+    fn a_discovery_shows_its_placement_escaped() {
+        let note = PlacementNote {
+            id: "plc-0000000000000001".into(),
+            compared: 3,
+            inside: vec!["semi<group>".into()],
+            above: 2,
+            incomparable: 1,
+            ..PlacementNote::default()
+        };
+        let html = placement_note(&note);
+        assert!(
+            html.contains("(plc-0000000000000001): among 3 classes with its symbols: strictly inside semi&lt;group&gt; (nearest of 2 above); incomparable with 1.</p>"),
             "{html}"
         );
     }

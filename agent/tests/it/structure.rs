@@ -108,9 +108,30 @@ fn a_new_discovery_has_its_structure_studied_proved_and_reported() {
     assert!(proved
         .iter()
         .all(|c| c.proof.as_ref().is_some_and(|p| lib.get(p).is_ok())));
+    // It is placed among the classes with its symbols: strictly inside semigroups (compared
+    // first: they share its associative law and have no other), the record stored with its
+    // evidence.
+    let placement = d.placement.as_ref().expect("the discovery was placed");
+    let Body::Placement(stored_placement) = lib.get(&placement.id).unwrap().body else {
+        panic!("{} is not a placement", placement.id)
+    };
+    assert_eq!(stored_placement.theory_id, d.id);
+    assert!(
+        stored_placement
+            .neighbours
+            .iter()
+            .any(|n| n.name == "semigroup" && n.above()),
+        "{placement:?}"
+    );
+    assert!(
+        placement.above >= 1 && !placement.inside.is_empty(),
+        "{placement:?}"
+    );
+
     // The certificates replay and the countermodels are models: the library checks out.
     let backtest = birkhoff_library::backtest::run(&lib).unwrap();
     assert!(backtest.failures.is_empty(), "{:#?}", backtest.failures);
+    assert_eq!(backtest.checked.get("placement"), Some(&1));
 
     // A later cycle's retest of a structure statement keeps its meaning and its proposer.
     let retested = &proved[0];
@@ -152,8 +173,13 @@ fn a_new_discovery_has_its_structure_studied_proved_and_reported() {
     let md = report::markdown(&first);
     assert!(md.contains("Structure: "), "{md}");
     assert!(md.contains("- Theorem: "), "{md}");
+    assert!(md.contains("Placement (plc"), "{md}");
     assert!(first
         .tool_calls
         .iter()
         .any(|c| c.tool == "study_structure" && c.ok));
+    assert!(first
+        .tool_calls
+        .iter()
+        .any(|c| c.tool == "place_discovery" && c.ok));
 }
