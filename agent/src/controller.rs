@@ -1014,7 +1014,7 @@ impl Agent<'_> {
                         &mut log.calls,
                         "place_discovery",
                         params,
-                        || toolbox.place_discovery(lib, &added.id),
+                        || toolbox.place_discovery(lib, &added.id, &c.theory),
                         |note| {
                             note.as_ref()
                                 .map_or("no class with its symbols".into(), |n| n.summary())

@@ -309,7 +309,7 @@ impl Toolbox {
         }))
     }
 
-    /// Where a new discovery `id` sits among the catalogue entries (but the hidden ones) and
+    /// Where a new discovery `id` (`theory`) sits among the catalogue entries (but the hidden ones) and
     /// earlier discoveries with its symbols (issue 51): each compared both ways within
     /// [`Toolbox::structure`]'s placement time, the record stored with its evidence
     /// ([`birkhoff_paper::place_discovery`]), so that `backtest` checks it and the paper and the
@@ -318,6 +318,7 @@ impl Toolbox {
         &self,
         lib: &mut Library,
         id: &str,
+        theory: &Theory,
     ) -> Result<Option<PlacementNote>, ToolError> {
         let Some(study) = &self.structure else {
             return Ok(None);
@@ -329,7 +330,7 @@ impl Toolbox {
         };
         let placed = birkhoff_paper::place_discovery(lib, id, &study)
             .map_err(|e| ToolError::Failed("place_discovery", e.to_string()))?;
-        Ok(placed.as_ref().map(PlacementNote::of))
+        Ok(placed.as_ref().map(|p| PlacementNote::of(p, theory)))
     }
 
     /// `score`: the candidate's score.

@@ -11,6 +11,7 @@
 use crate::placement::{PlacementRec, Relation};
 use crate::record::{ConjectureStatus, Score, SpectrumRow};
 use crate::text::md;
+use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -283,11 +284,15 @@ pub struct PlacementNote {
     pub undecided: usize,
     /// Classes with its symbols not compared for lack of time.
     pub not_reached: usize,
+    /// The strongest classes over other symbols that a reduct of it was proved to lie in, each
+    /// with the map ("abelian_group along * ↦ +, e ↦ r0, inv ↦ neg").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reducts: Vec<String>,
 }
 
 impl PlacementNote {
-    /// The note of the stored placement `rec`.
-    pub fn of(rec: &PlacementRec) -> PlacementNote {
+    /// The note of the stored placement `rec` of `theory`.
+    pub fn of(rec: &PlacementRec, theory: &Theory) -> PlacementNote {
         let hasse = rec.hasse();
         let covers = |up: bool| -> Vec<String> {
             hasse
@@ -312,6 +317,11 @@ impl PlacementNote {
             incomparable: with(Relation::Incomparable).count(),
             undecided: with(Relation::Undecided).count(),
             not_reached: rec.not_reached,
+            reducts: rec
+                .strongest_reducts(theory)
+                .iter()
+                .map(|r| format!("{} along {}", r.name, r.map_text()))
+                .collect(),
         }
     }
 
@@ -343,6 +353,9 @@ impl PlacementNote {
         }
         if self.not_reached > 0 {
             parts.push(format!("{} not compared in the time", self.not_reached));
+        }
+        if !self.reducts.is_empty() {
+            parts.push(format!("a reduct lies in {}", self.reducts.join("; ")));
         }
         if parts.is_empty() {
             parts.push("no class placed".into());

@@ -6,9 +6,12 @@
 
 use birkhoff_checker::prover::certificate::{check, Certificate};
 use birkhoff_checker::prover::placement::{goals, AxiomProof, Direction, Refutation};
+use birkhoff_engine::fingerprint::canonical_axiom;
+use birkhoff_engine::moves::transfer::{carried, SymbolMap};
 use birkhoff_engine::{eval, Structure, Theory};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// The placement record of one theory. Its ID depends on the theory alone, so placing it again
 /// replaces the record.
@@ -27,6 +30,55 @@ pub struct PlacementRec {
     /// Classes with the same symbols not compared for lack of time.
     #[serde(default)]
     pub not_reached: usize,
+    /// Classes over fewer or other symbols that a reduct of the theory was compared with: its
+    /// `+` read as a group's `*`, say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reducts: Vec<ReductRec>,
+}
+
+/// Whether the theory's reduct along a map of symbols lies in a class over other symbols: for a
+/// ring, whether `(R, +, -, 0)` is an abelian group.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReductRec {
+    /// The class's name (a catalogue entry).
+    pub name: String,
+    /// Its theory in Birkhoff's format: with the map, what the evidence is checked against.
+    pub text: String,
+    /// Each of the class's symbols and the theory's symbol it is read as.
+    pub map: SymbolMap,
+    /// Whether the theory implies the class's axioms carried along the map.
+    pub implies: InclusionRec,
+}
+
+impl ReductRec {
+    /// The class's axioms carried along the map, as a theory over `theory`'s symbols: what
+    /// [`ReductRec::implies`] is about.
+    pub fn carried(&self, theory: &Theory) -> Result<Theory, String> {
+        let class = Theory::parse(&self.text, &self.name)
+            .map_err(|e| format!("reduct class {} does not parse: {e}", self.name))?;
+        let axioms = carried(&class, theory, &self.map).ok_or_else(|| {
+            format!(
+                "{} does not map into {} along {:?}",
+                self.name, theory.name, self.map
+            )
+        })?;
+        Ok(Theory {
+            name: class.name.clone(),
+            doc: String::new(),
+            meta: Default::default(),
+            sig: theory.sig.clone(),
+            axioms: axioms.into_iter().map(std::sync::Arc::new).collect(),
+        })
+    }
+
+    /// The map as people write it: `* ↦ +, e ↦ 0`.
+    pub fn map_text(&self) -> String {
+        self.map
+            .iter()
+            .map(|(from, to)| format!("{from} ↦ {to}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// One class compared with the theory.
@@ -284,6 +336,55 @@ impl PlacementRec {
         crate::id::derive("plc", &PlacementRec::material(theory_id))
     }
 
+    /// The proved reducts worth stating (`theory` is the record's theory): every proved one but
+    /// those another proved one gives, because its carried axioms include theirs, or by the
+    /// catalogue's stated implications (`meta implies`, followed through) along the same map, so
+    /// that a ring's `+` is said to be an abelian group, not also a group and a monoid.
+    pub fn strongest_reducts(&self, theory: &Theory) -> Vec<&ReductRec> {
+        let proved: Vec<&ReductRec> = self.reducts.iter().filter(|r| r.implies.proved()).collect();
+        let stated = |name: &str| -> Vec<String> {
+            let mut seen: Vec<String> = Vec::new();
+            let mut todo = vec![name.to_string()];
+            while let Some(n) = todo.pop() {
+                let Some(info) = birkhoff_engine::catalogue::entry(&n)
+                    .and_then(|e| birkhoff_engine::catalogue::info(&e).ok())
+                else {
+                    continue;
+                };
+                for i in info.implies {
+                    if !seen.contains(&i.target) {
+                        seen.push(i.target.clone());
+                        todo.push(i.target);
+                    }
+                }
+            }
+            seen
+        };
+        let axioms = |r: &ReductRec| -> BTreeSet<String> {
+            r.carried(theory)
+                .map(|t| t.axioms.iter().map(|a| canonical_axiom(&t, a)).collect())
+                .unwrap_or_default()
+        };
+        let facts: Vec<(Vec<String>, BTreeSet<String>)> = proved
+            .iter()
+            .map(|r| (stated(&r.name), axioms(r)))
+            .collect();
+        (0..proved.len())
+            .filter(|&i| {
+                let r = proved[i];
+                !(0..proved.len()).any(|j| {
+                    let s = proved[j];
+                    let along = r.map.iter().all(|(k, v)| s.map.get(k) == Some(v));
+                    let includes = facts[j].1.is_superset(&facts[i].1)
+                        && (facts[j].1.len() > facts[i].1.len() || j < i);
+                    j != i
+                        && (includes || (along && s.name != r.name && facts[j].0.contains(&r.name)))
+                })
+            })
+            .map(|i| proved[i])
+            .collect()
+    }
+
     /// The Hasse diagram of the theory and its strictly comparable neighbours. Between two
     /// neighbours on the same side, the order is a stored proof ([`PlacementRec::between`]) whose
     /// converse is not proved; one not proved is not drawn, so the diagram never shows a
@@ -345,6 +446,17 @@ impl PlacementRec {
                 .check(other, theory)
                 .map_err(|e| format!("{} inside {}: {e}", n.name, theory.name))?;
         }
+        for r in &self.reducts {
+            let class = r.carried(theory)?;
+            r.implies.check(theory, &class).map_err(|e| {
+                format!(
+                    "{} inside {} along {}: {e}",
+                    theory.name,
+                    r.name,
+                    r.map_text()
+                )
+            })?;
+        }
         for b in &self.between {
             let (Some(lower), Some(upper)) = (parsed.get(b.lower), parsed.get(b.upper)) else {
                 return Err(format!("no neighbours {} and {}", b.lower, b.upper));
@@ -395,6 +507,7 @@ mod tests {
             ],
             between: Vec::new(),
             not_reached: 0,
+            reducts: Vec::new(),
         };
         // Without the semigroup ⊆ magma proof both are covers of T.
         let h = p.hasse();
@@ -435,8 +548,10 @@ mod tests {
                 proofs: Vec::new(),
             }],
             not_reached: 3,
+            reducts: Vec::new(),
         };
-        let note = crate::cycle::PlacementNote::of(&p);
+        let theory = Theory::parse("theory T\nfunc * : 2\n", "t.bk").unwrap();
+        let note = crate::cycle::PlacementNote::of(&p, &theory);
         assert_eq!(note.id, PlacementRec::id_for("thy-0"));
         assert_eq!(note.inside, ["semigroup"]);
         assert_eq!((note.above, note.below), (2, 1));
@@ -448,5 +563,65 @@ mod tests {
              strictly contains null_semigroup (nearest of 1 below); incomparable with 1; \
              undecided against 1; 3 not compared in the time"
         );
+    }
+
+    /// A ring's `+` read as a group's `*`: the carried axioms are the ring's additive ones, and
+    /// of the group, abelian group and monoid proved along it only the abelian group is stated;
+    /// a map that does not fit is an error, not a vacuous reduct.
+    #[test]
+    fn reducts_carry_the_class_along_the_map_and_the_strongest_are_stated() {
+        let ring = birkhoff_engine::catalogue::load("ring").unwrap();
+        let reduct = |name: &str, symbols: &[(&str, &str)]| ReductRec {
+            name: name.into(),
+            text: birkhoff_engine::catalogue::entry(name)
+                .unwrap()
+                .source
+                .to_string(),
+            map: symbols
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            implies: proved(),
+        };
+        let additive = [("*", "+"), ("inv", "neg"), ("e", "r0")];
+        let group = reduct("group", &additive);
+        let carried = group.carried(&ring).unwrap();
+        assert_eq!(carried.axioms.len(), 5);
+        assert!(goals(&ring, &carried)
+            .iter()
+            .any(|(_, text, _)| text == "neg(x) + x = r0"));
+        assert_eq!(group.map_text(), "* ↦ +, e ↦ r0, inv ↦ neg");
+        let bad = reduct("group", &[("*", "neg"), ("inv", "+"), ("e", "r0")]);
+        assert!(bad.carried(&ring).is_err());
+
+        let mut p = PlacementRec {
+            theory_id: "thy-0".into(),
+            theory_name: "Ring".into(),
+            neighbours: Vec::new(),
+            between: Vec::new(),
+            not_reached: 0,
+            reducts: vec![
+                reduct("monoid", &[("*", "+"), ("e", "r0")]),
+                group,
+                reduct("abelian_group", &additive),
+                reduct("semigroup", &[("*", "*")]),
+            ],
+        };
+        let names = |p: &PlacementRec| -> Vec<String> {
+            p.strongest_reducts(&ring)
+                .iter()
+                .map(|r| format!("{} along {}", r.name, r.map_text()))
+                .collect()
+        };
+        assert_eq!(
+            names(&p),
+            [
+                "abelian_group along * ↦ +, e ↦ r0, inv ↦ neg",
+                "semigroup along * ↦ *"
+            ]
+        );
+        // Unproved, the abelian group gives way to the group.
+        p.reducts[2].implies = InclusionRec::Unknown;
+        assert_eq!(names(&p)[0], "group along * ↦ +, e ↦ r0, inv ↦ neg");
     }
 }

@@ -9,7 +9,7 @@ use birkhoff_checker::oeis;
 use birkhoff_checker::prover::readable::{recheck, ReadableProof};
 use birkhoff_checker::survey::Survey;
 use birkhoff_engine::{Structure, Theory};
-use birkhoff_library::placement::{NeighbourRec, PlacementRec};
+use birkhoff_library::placement::{NeighbourRec, PlacementRec, ReductRec};
 use birkhoff_library::record::{
     Body, ConjectureStatus, Record, SpectrumRow, StructureClaim, TheoryRec,
 };
@@ -141,10 +141,13 @@ pub struct Placement {
     pub levels: Vec<usize>,
     /// Neighbours with the same signature not compared for lack of time.
     pub not_reached: usize,
+    /// The classes over other symbols a reduct of it was proved to lie in, the strongest only
+    /// ([`PlacementRec::strongest_reducts`]).
+    pub reducts: Vec<ReductRec>,
 }
 
-/// The stored placement of the theory `id`, if it was placed.
-fn placement(lib: &Library, id: &str) -> Option<Placement> {
+/// The stored placement of the theory `id` (`theory`), if it was placed.
+fn placement(lib: &Library, id: &str, theory: &Theory) -> Option<Placement> {
     let Ok(Record {
         body: Body::Placement(p),
         ..
@@ -158,6 +161,7 @@ fn placement(lib: &Library, id: &str) -> Option<Placement> {
         nodes: hasse.nodes,
         covers: hasse.covers,
         not_reached: p.not_reached,
+        reducts: p.strongest_reducts(theory).into_iter().cloned().collect(),
         neighbours: p.neighbours,
     })
 }
@@ -467,7 +471,7 @@ impl Paper {
         let related = related_entries(&derivation);
         let survey =
             crate::structure::survey_of(&theory, &crate::structure::Study::default(), false);
-        let placement = placement(lib, &id);
+        let placement = placement(lib, &id, &theory);
         Ok(Paper {
             id,
             record,

@@ -393,10 +393,34 @@ impl Paper {
     /// with its evidence, and the Hasse diagram (TikZ) of the classes strictly comparable with it.
     fn placement_section(&self) -> String {
         use birkhoff_library::placement::{InclusionRec, Relation};
-        let Some(p) = self.placement.as_ref().filter(|p| !p.neighbours.is_empty()) else {
-            return "It was compared with no known class: no catalogue entry or other discovery has exactly its symbols, or the time for comparing ran out first.".into();
-        };
         let name = text(&self.record.name);
+        let reducts = self.placement.as_ref().map_or(String::new(), |p| {
+            if p.reducts.is_empty() {
+                return String::new();
+            }
+            let items: Vec<String> = p
+                .reducts
+                .iter()
+                .map(|r| {
+                    let map: Vec<String> = r
+                        .map
+                        .iter()
+                        .map(|(from, to)| {
+                            format!("\\texttt{{{}}} as \\texttt{{{}}}", text(to), text(from))
+                        })
+                        .collect();
+                    format!(
+                        "\\item reading {}, every model of {name} is one of \\textsf{{{}}};",
+                        map.join(", "),
+                        text(&r.name)
+                    )
+                })
+                .collect();
+            format!("Classes over other symbols contain a reduct of it: each axiom of the class, its symbols read as those of {name}, was derived from the axioms of {name} (certificates replayed). The strongest such classes found:\n\\begin{{itemize}}\n{}\n\\end{{itemize}}\n", items.join("\n"))
+        });
+        let Some(p) = self.placement.as_ref().filter(|p| !p.neighbours.is_empty()) else {
+            return format!("{reducts}It was compared with no known class over its own symbols: no catalogue entry or other discovery has exactly its symbols, or the time for comparing ran out first.");
+        };
         let refuted = |d: &InclusionRec| match d {
             InclusionRec::Refuted { axiom, .. } => format!(
                 "a model of size {} violates its axiom \\textsf{{{}}}",
@@ -474,7 +498,7 @@ impl Paper {
             tikz.push_str("\\end{tikzpicture}\\end{center}\n");
             let _ = writeln!(s, "The classes strictly comparable with {name}, larger classes higher; a line joins a class to each smallest class above it among those shown, and every line is a proved inclusion (an inclusion not proved is not drawn).\n\n{tikz}");
         }
-        s
+        s + &reducts
     }
 
     /// The appendix: why the agent kept the discovery (its score dimensions), which is about the

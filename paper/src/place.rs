@@ -9,9 +9,10 @@ use crate::structure::Study;
 use crate::Result;
 use birkhoff_checker::prover::placement::{implies, same_signature, Direction};
 use birkhoff_engine::fingerprint::canonical_axiom;
+use birkhoff_engine::moves::transfer::{maps, SymbolMap};
 use birkhoff_engine::Theory;
 use birkhoff_library::placement::{
-    AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec,
+    AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec, ReductRec,
 };
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -52,37 +53,37 @@ pub fn place_discovery(
         .filter(|(_, t, _)| same_signature(&theory.sig, &t.sig) && t.fingerprint() != fingerprint)
         .collect();
     others.dedup_by(|a, b| a.0 == b.0);
-    if others.is_empty() {
-        return Ok(None);
-    }
     // Likeliest neighbours first, so that a short placement time (the agent's) still compares
     // them: most axioms shared with the theory, then fewest not shared (its parent, with one
     // law fewer, comes first).
-    let axioms = |t: &Theory| -> HashSet<String> {
-        t.axioms.iter().map(|a| canonical_axiom(t, a)).collect()
-    };
     let own = axioms(&theory);
-    others.sort_by_cached_key(|(_, other, _)| {
-        let theirs = axioms(other);
-        let shared = theirs.intersection(&own).count();
-        (std::cmp::Reverse(shared), theirs.len() - shared)
-    });
+    others.sort_by_cached_key(|(_, other, _)| likeness(&own, other));
+    let reducts = reduct_candidates(&theory, &own, study);
+    if others.is_empty() && reducts.is_empty() {
+        return Ok(None);
+    }
     let opts = birkhoff_checker::prover::Options {
         timeout: study.per_axiom,
         cancel: study.cancel.clone(),
         ..birkhoff_checker::prover::Options::default()
     };
-    let deadline = Instant::now() + study.placement_time;
-    let stopped = || {
-        Instant::now() >= deadline
+    // The classes with its symbols until three fifths of the time (seventeen twentieths when it
+    // has no reducts to compare), its reducts until seventeen twentieths, the order between
+    // neighbours in the rest.
+    let start = Instant::now();
+    let share = |percent: u32| start + study.placement_time * percent / 100;
+    let past = |until: Instant| {
+        Instant::now() >= until
             || study
                 .cancel
                 .as_ref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
     };
+    let neighbours_until = share(if reducts.is_empty() { 85 } else { 60 });
+    let (reducts_until, deadline) = (share(85), share(100));
     let mut compared: Vec<(NeighbourRec, &Theory)> = Vec::new();
     for (name, other, text) in &others {
-        if stopped() {
+        if past(neighbours_until) {
             break;
         }
         let implies_it = implies(&theory, other, &opts)?;
@@ -97,6 +98,19 @@ pub fn place_discovery(
             other,
         ));
     }
+    let mut reducts_compared = Vec::new();
+    for candidate in reducts {
+        if past(reducts_until) {
+            break;
+        }
+        let implies_it = implies(&theory, &candidate.carried, &opts)?;
+        reducts_compared.push(ReductRec {
+            name: candidate.name,
+            text: candidate.text,
+            map: candidate.map,
+            implies: InclusionRec::of(&implies_it, &theory),
+        });
+    }
     // Between two neighbours on the same side, the order is asked of the prover where it could
     // give a cover (through the theory it is known already).
     let drawn: Vec<usize> = (0..compared.len())
@@ -107,7 +121,7 @@ pub fn place_discovery(
     for &i in &drawn {
         for &j in &drawn {
             let (a, b) = (&compared[i], &compared[j]);
-            if i == j || a.0.above() != b.0.above() || stopped() {
+            if i == j || a.0.above() != b.0.above() || past(deadline) {
                 continue;
             }
             if let Direction::Proved(proofs) = implies(a.1, b.1, &opts)? {
@@ -125,7 +139,76 @@ pub fn place_discovery(
         not_reached: others.len() - compared.len(),
         neighbours: compared.into_iter().map(|(n, _)| n).collect(),
         between,
+        reducts: reducts_compared,
     };
     lib.put(Body::Placement(placement.clone()))?;
     Ok(Some(placement))
+}
+
+/// A theory's axioms up to variable names and orientation.
+fn axioms(t: &Theory) -> HashSet<String> {
+    t.axioms.iter().map(|a| canonical_axiom(t, a)).collect()
+}
+
+/// How alike `other` looks to a theory with the axioms `own`, as a sort key: most axioms shared
+/// first, then fewest not shared.
+fn likeness(own: &HashSet<String>, other: &Theory) -> (std::cmp::Reverse<usize>, usize) {
+    let theirs = axioms(other);
+    let shared = theirs.intersection(own).count();
+    (std::cmp::Reverse(shared), theirs.len() - shared)
+}
+
+/// At most this many maps of one class's symbols into the theory's are tried.
+const MAPS_PER_CLASS: usize = 4;
+
+/// A catalogue class over other symbols, read in the theory along one map of its symbols.
+struct ReductCandidate {
+    name: String,
+    text: String,
+    map: SymbolMap,
+    /// Its axioms carried along the map, over the theory's symbols.
+    carried: Theory,
+}
+
+/// Every catalogue entry (but the hidden ones) over symbols other than `theory`'s that has an
+/// axiom and maps into `theory`'s symbols, along each such map (up to [`MAPS_PER_CLASS`]), the
+/// likeliest first.
+fn reduct_candidates(
+    theory: &Theory,
+    own: &HashSet<String>,
+    study: &Study,
+) -> Vec<ReductCandidate> {
+    let mut out: Vec<(ReductCandidate, (std::cmp::Reverse<usize>, usize))> = Vec::new();
+    for entry in birkhoff_engine::catalogue::all() {
+        if study.hidden.iter().any(|h| h == entry.name) {
+            continue;
+        }
+        let Ok(class) = entry.theory() else { continue };
+        if class.axioms.is_empty() || same_signature(&theory.sig, &class.sig) {
+            continue;
+        }
+        for map in maps(&class, theory, MAPS_PER_CLASS) {
+            let record = ReductRec {
+                name: entry.name.to_string(),
+                text: entry.source.to_string(),
+                map,
+                implies: InclusionRec::Unknown,
+            };
+            let Ok(carried) = record.carried(theory) else {
+                continue;
+            };
+            let key = likeness(own, &carried);
+            out.push((
+                ReductCandidate {
+                    name: record.name,
+                    text: record.text,
+                    map: record.map,
+                    carried,
+                },
+                key,
+            ));
+        }
+    }
+    out.sort_by_key(|c| c.1);
+    out.into_iter().map(|(c, _)| c).collect()
 }

@@ -668,7 +668,7 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
             .unwrap_or_default();
         body += &literature(&d.literature);
     }
-    body += &placement(site, &rec.id);
+    body += &placement(site, &rec.id, t);
     let models = models_of(site, &rec.id);
     let _ = write!(
         body,
@@ -718,13 +718,43 @@ fn discovery(site: &Site, rec: &Record, t: &TheoryRec) -> String {
 /// `birkhoff paper` and research workspaces; empty when it was never placed): each class compared
 /// and what the evidence shows, and the Hasse diagram of those strictly comparable, larger classes
 /// higher, every line a proved inclusion (`backtest` replays each certificate).
-fn placement(site: &Site, theory_id: &str) -> String {
+fn placement(site: &Site, theory_id: &str, t: &TheoryRec) -> String {
     let Some(Body::Placement(p)) = site
         .records
         .get(&PlacementRec::id_for(theory_id))
         .map(|r| &r.body)
     else {
         return String::new();
+    };
+    // The classes over other symbols a reduct lies in, the strongest proved only.
+    let reducts = match birkhoff_engine::Theory::parse(&t.text, &t.name) {
+        Ok(theory) => p
+            .strongest_reducts(&theory)
+            .iter()
+            .map(|r| {
+                let map: Vec<String> = r
+                    .map
+                    .iter()
+                    .map(|(from, to)| {
+                        format!("<code>{}</code> as <code>{}</code>", esc(to), esc(from))
+                    })
+                    .collect();
+                format!(
+                    "<li>reading {}, every model is one of {} (each axiom proved)</li>",
+                    map.join(", "),
+                    theory_link(site, &r.name)
+                )
+            })
+            .collect::<Vec<_>>(),
+        Err(_) => Vec::new(),
+    };
+    let reducts = if reducts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p>Classes over other symbols that contain a reduct of it, the strongest found:</p><ul class=\"reducts\">{}</ul>",
+            reducts.join("")
+        )
     };
     let violated = |d: &InclusionRec| match d {
         InclusionRec::Refuted { axiom, .. } => format!(
@@ -795,7 +825,7 @@ fn placement(site: &Site, theory_id: &str) -> String {
             svg::layered("Hasse diagram of the classes comparable with it", &nodes, &edges)
         );
     }
-    out
+    out + &reducts
 }
 
 /// A chain of rewriting steps as a numbered list.
@@ -1272,6 +1302,21 @@ mod tests {
                 proofs: Vec::new(),
             }],
             not_reached: 2,
+            // Its * read as a commutative magma's, proved (in this made-up record); and as a
+            // semilattice's, refuted, which is not listed.
+            reducts: ["comm_magma", "semilattice"]
+                .into_iter()
+                .zip([proved(), refuted("idem")])
+                .map(|(name, implies)| birkhoff_library::placement::ReductRec {
+                    name: name.into(),
+                    text: birkhoff_engine::catalogue::entry(name)
+                        .unwrap()
+                        .source
+                        .into(),
+                    map: [("*".to_string(), "*".to_string())].into_iter().collect(),
+                    implies,
+                })
+                .collect(),
         };
         let placed = Record {
             id: PlacementRec::id_for(&id),
@@ -1305,6 +1350,15 @@ mod tests {
             "{section}"
         );
         assert!(section.contains("incomparable"), "{section}");
+        assert!(
+            section.contains("<ul class=\"reducts\"><li>reading <code>*</code> as <code>*</code>, every model is one of"),
+            "{section}"
+        );
+        assert_eq!(
+            section.matches("every model is one of").count(),
+            1,
+            "{section}"
+        );
         assert!(section.contains("aria-label=\"Hasse diagram"), "{section}");
         // Four boxes (band is not comparable), three covers: OtherDiscovery < SquaresEqual <
         // semigroup < magma; magma is not joined to SquaresEqual directly.

@@ -174,3 +174,75 @@ fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
         assert!(!text.contains("??"), "an unresolved reference: {text}");
     }
 }
+
+/// Rings with x³ = x written over `-` and `0`: no known class has exactly its symbols, but the
+/// catalogue's rings (over `neg` and `r0`) and abelian groups (over `*`, `inv`, `e`) do once
+/// their symbols are read as its own. The placement proves that every model is one of the
+/// catalogue's rings with x³ = x (`cube_ring`), states that rather than the ring and the abelian
+/// group it gives, and a forged map is caught.
+#[test]
+fn a_theory_over_other_symbols_is_placed_through_its_reducts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
+    let text = include_str!("../../../checker/tests/data/ring_cube.bk");
+    let rec = crate::put_theory(&mut lib, "RingWithCube", text, "kept", vec![]);
+    let study = Study {
+        placement_time: Duration::from_secs(10),
+        ..Study::default()
+    };
+    let placed = place_discovery(&mut lib, &rec.id, &study)
+        .unwrap()
+        .expect("classes over other symbols have reducts to compare");
+    assert!(placed.neighbours.is_empty(), "{:#?}", placed.neighbours);
+    let theory = birkhoff_engine::Theory::parse(text, "ring_cube.bk").unwrap();
+    let ring_map: birkhoff_engine::moves::transfer::SymbolMap =
+        [("+", "+"), ("*", "*"), ("neg", "-"), ("r0", "0")]
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+    let strongest: Vec<(&str, &birkhoff_engine::moves::transfer::SymbolMap)> = placed
+        .strongest_reducts(&theory)
+        .into_iter()
+        .map(|r| (r.name.as_str(), &r.map))
+        .collect();
+    assert!(
+        strongest.contains(&("cube_ring", &ring_map)),
+        "{strongest:?} of {:#?}",
+        placed.reducts
+    );
+    // The ring and the abelian group along + are proved too, but the rings with x³ = x give
+    // both: their axioms include the ring's, which include the abelian group's.
+    for (name, map) in [("ring", Some(&ring_map)), ("abelian_group", None)] {
+        assert!(
+            placed
+                .reducts
+                .iter()
+                .any(|r| r.name == name && map.is_none_or(|m| r.map == *m) && r.implies.proved()),
+            "{name} not proved"
+        );
+        assert!(strongest.iter().all(|(n, _)| *n != name), "{strongest:?}");
+    }
+
+    let report = birkhoff_library::backtest::run(&lib).unwrap();
+    assert!(report.failures.is_empty(), "{:#?}", report.failures);
+    // The ring's certificates do not prove its axioms along the map with + and * exchanged.
+    let ring = placed
+        .reducts
+        .iter()
+        .position(|r| r.name == "ring" && r.map == ring_map)
+        .unwrap();
+    let mut forged = placed.clone();
+    forged.reducts[ring].map.insert("+".into(), "*".into());
+    forged.reducts[ring].map.insert("*".into(), "+".into());
+    assert!(forged.check(&theory).is_err(), "a forged map passed");
+
+    let paper = Paper::gather(&lib, &rec.id).unwrap();
+    let tex = paper.to_latex();
+    let section = &tex[tex
+        .find("\\section{Where it sits among known classes}")
+        .expect("the section")..];
+    assert!(
+        section.contains("every model of RingWithCube is one of \\textsf{cube\\_ring}"),
+        "{section}"
+    );
+}
