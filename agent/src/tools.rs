@@ -109,14 +109,17 @@ const PROVER_UNITS: u32 = 25;
 /// The study of a new discovery's models ([`Toolbox::study_structure`]): sizes to 4, as the
 /// research workspace studies its discovery (issue 51's example holds in every model up to order
 /// 4), 5 s for counting and analysing them, half a second of the prover for each statement; and
-/// its placement ([`Toolbox::place_discovery`]) in 5 s, a sixth of what the paper gives it: a
-/// cycle places every discovery it keeps, and the paper places its one discovery again.
+/// its placement ([`Toolbox::place_discovery`]) against the 8 likeliest classes with its symbols
+/// and its 8 likeliest reducts: a count, not a time, so that a resumed run writes the report the
+/// uninterrupted one writes (the 60 s are a guard), and a cycle, which places every discovery it
+/// keeps, spends little on each; the paper places its one discovery again, in full.
 fn structure_study() -> birkhoff_paper::Study {
     birkhoff_paper::Study {
         max_size: 4,
         time: Duration::from_secs(5),
         per_statement: Duration::from_millis(500),
-        placement_time: Duration::from_secs(5),
+        placement_time: Duration::from_secs(60),
+        placement_classes: 8,
         ..birkhoff_paper::Study::default()
     }
 }

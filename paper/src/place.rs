@@ -26,8 +26,8 @@ const PLACEMENT_DRAWN: usize = 8;
 
 /// Compares `discovery` (a record ID, a name or an alias) with every catalogue entry (but those
 /// of `study.hidden`) and every other discovery in `lib` that has its symbols, those sharing most
-/// of its axioms first, within `study.placement_time`, each axiom within `study.per_axiom`, and
-/// stores the placement record (replacing an earlier one). `None` when no class has its symbols.
+/// of its axioms first, at most `study.placement_classes` of each kind within
+/// `study.placement_time`, each axiom within `study.per_axiom`, and stores the placement record (replacing an earlier one). `None` when no class has its symbols.
 pub fn place_discovery(
     lib: &mut Library,
     discovery: &str,
@@ -82,7 +82,7 @@ pub fn place_discovery(
     let neighbours_until = share(if reducts.is_empty() { 85 } else { 60 });
     let (reducts_until, deadline) = (share(85), share(100));
     let mut compared: Vec<(NeighbourRec, &Theory)> = Vec::new();
-    for (name, other, text) in &others {
+    for (name, other, text) in others.iter().take(study.placement_classes) {
         if past(neighbours_until) {
             break;
         }
@@ -99,7 +99,7 @@ pub fn place_discovery(
         ));
     }
     let mut reducts_compared = Vec::new();
-    for candidate in reducts {
+    for candidate in reducts.into_iter().take(study.placement_classes) {
         if past(reducts_until) {
             break;
         }

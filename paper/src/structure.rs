@@ -35,6 +35,11 @@ pub struct Study {
     pub placement_time: Duration,
     /// The prover's time for each axiom of the placement.
     pub per_axiom: Duration,
+    /// At most this many classes with the theory's symbols, and this many reducts, are compared
+    /// (the likeliest first): a count, so that placing the same theory in the same library
+    /// compares the same classes, whatever the machine's load. The agent bounds its placements
+    /// by it (its reports are compared across resumed runs), with the time only a guard.
+    pub placement_classes: usize,
     /// Catalogue entries the placement leaves out: the agent's hidden classes (`agent --hide`),
     /// which a rediscovery run must find without being shown.
     pub hidden: Vec<String>,
@@ -46,7 +51,7 @@ impl Default for Study {
     /// Sizes up to 5, 500 models each, 10 s, 1 s per statement: small models tell the structure
     /// statements apart (issue 51's example holds in every model up to order 4), and the prover
     /// settles each within a second or looks for a countermodel of the next sizes. The placement
-    /// takes 30 s at most, half a second per axiom.
+    /// takes 30 s at most, half a second per axiom, comparing every class it reaches.
     fn default() -> Self {
         Study {
             max_size: 5,
@@ -55,6 +60,7 @@ impl Default for Study {
             per_statement: Duration::from_secs(1),
             placement_time: Duration::from_secs(30),
             per_axiom: Duration::from_millis(500),
+            placement_classes: usize::MAX,
             hidden: Vec::new(),
             cancel: None,
         }
