@@ -56,7 +56,12 @@ impl ReductRec {
     pub fn carried(&self, theory: &Theory) -> Result<Theory, String> {
         let class = Theory::parse(&self.text, &self.name)
             .map_err(|e| format!("reduct class {} does not parse: {e}", self.name))?;
-        let axioms = carried(&class, theory, &self.map).ok_or_else(|| {
+        self.carried_from(&class, theory)
+    }
+
+    /// [`ReductRec::carried`] for the class already parsed from [`ReductRec::text`].
+    pub fn carried_from(&self, class: &Theory, theory: &Theory) -> Result<Theory, String> {
+        let axioms = carried(class, theory, &self.map).ok_or_else(|| {
             format!(
                 "{} does not map into {} along {:?}",
                 self.name, theory.name, self.map

@@ -9,7 +9,7 @@ use crate::structure::Study;
 use crate::Result;
 use birkhoff_checker::prover::placement::{implies, same_signature, Direction};
 use birkhoff_engine::fingerprint::canonical_axiom;
-use birkhoff_engine::moves::transfer::{maps, SymbolMap};
+use birkhoff_engine::moves::transfer::maps;
 use birkhoff_engine::Theory;
 use birkhoff_library::placement::{
     AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec, ReductRec,
@@ -26,8 +26,10 @@ const PLACEMENT_DRAWN: usize = 8;
 
 /// Compares `discovery` (a record ID, a name or an alias) with every catalogue entry (but those
 /// of `study.hidden`) and every other discovery in `lib` that has its symbols, those sharing most
-/// of its axioms first, at most `study.placement_classes` of each kind within
-/// `study.placement_time`, each axiom within `study.per_axiom`, and stores the placement record (replacing an earlier one). `None` when no class has its symbols.
+/// of its axioms first, and each catalogue entry over other symbols through its reducts, at most
+/// `study.placement_classes` of each kind within `study.placement_time`, each axiom within
+/// `study.per_axiom`, and stores the placement record (replacing an earlier one). `None` when no
+/// class has its symbols and none has a reduct to compare.
 pub fn place_discovery(
     lib: &mut Library,
     discovery: &str,
@@ -43,22 +45,28 @@ pub fn place_discovery(
             _ => None,
         })
         .collect();
-    let mut others: Vec<(String, Theory, String)> = birkhoff_engine::catalogue::all()
+    // Each catalogue entry not hidden, parsed once: a neighbour when it has the theory's
+    // symbols, a reduct candidate otherwise.
+    let catalogue: Vec<(String, Theory, String)> = birkhoff_engine::catalogue::all()
         .into_iter()
         .filter(|e| !study.hidden.iter().any(|h| h == e.name))
         .filter_map(|e| Some((e.name.to_string(), e.theory().ok()?, e.source.to_string())))
+        .collect();
+    let mut reducts = reduct_candidates(&theory, &catalogue);
+    let mut others: Vec<(String, Theory, String)> = catalogue
+        .into_iter()
         .chain(discoveries.into_iter().filter_map(|(name, text)| {
             Some((name.clone(), Theory::parse(&text, &name).ok()?, text))
         }))
         .filter(|(_, t, _)| same_signature(&theory.sig, &t.sig) && t.fingerprint() != fingerprint)
         .collect();
     others.dedup_by(|a, b| a.0 == b.0);
-    // Likeliest neighbours first, so that a short placement time (the agent's) still compares
-    // them: most axioms shared with the theory, then fewest not shared (its parent, with one
-    // law fewer, comes first).
+    // Likeliest neighbours and reducts first, so that a short placement (the agent's) still
+    // compares them: most axioms shared with the theory, then fewest not shared (its parent, with
+    // one law fewer, comes first).
     let own = axioms(&theory);
     others.sort_by_cached_key(|(_, other, _)| likeness(&own, other));
-    let reducts = reduct_candidates(&theory, &own, study);
+    reducts.sort_by_cached_key(|c| likeness(&own, &c.carried));
     if others.is_empty() && reducts.is_empty() {
         return Ok(None);
     }
@@ -99,16 +107,14 @@ pub fn place_discovery(
         ));
     }
     let mut reducts_compared = Vec::new();
-    for candidate in reducts.into_iter().take(study.placement_classes) {
+    for ReductCandidate { record, carried } in reducts.into_iter().take(study.placement_classes) {
         if past(reducts_until) {
             break;
         }
-        let implies_it = implies(&theory, &candidate.carried, &opts)?;
+        let implies_it = implies(&theory, &carried, &opts)?;
         reducts_compared.push(ReductRec {
-            name: candidate.name,
-            text: candidate.text,
-            map: candidate.map,
             implies: InclusionRec::of(&implies_it, &theory),
+            ..record
         });
     }
     // Between two neighbours on the same side, the order is asked of the prover where it could
@@ -163,52 +169,34 @@ const MAPS_PER_CLASS: usize = 4;
 
 /// A catalogue class over other symbols, read in the theory along one map of its symbols.
 struct ReductCandidate {
-    name: String,
-    text: String,
-    map: SymbolMap,
+    /// The class's name, text and map; `implies` is set once compared.
+    record: ReductRec,
     /// Its axioms carried along the map, over the theory's symbols.
     carried: Theory,
 }
 
-/// Every catalogue entry (but the hidden ones) over symbols other than `theory`'s that has an
-/// axiom and maps into `theory`'s symbols, along each such map (up to [`MAPS_PER_CLASS`]), the
-/// likeliest first.
+/// Every class of `catalogue` (name, theory, text) over symbols other than `theory`'s that has an
+/// axiom and maps into `theory`'s symbols, along each such map (up to [`MAPS_PER_CLASS`]).
 fn reduct_candidates(
     theory: &Theory,
-    own: &HashSet<String>,
-    study: &Study,
+    catalogue: &[(String, Theory, String)],
 ) -> Vec<ReductCandidate> {
-    let mut out: Vec<(ReductCandidate, (std::cmp::Reverse<usize>, usize))> = Vec::new();
-    for entry in birkhoff_engine::catalogue::all() {
-        if study.hidden.iter().any(|h| h == entry.name) {
-            continue;
-        }
-        let Ok(class) = entry.theory() else { continue };
+    let mut out = Vec::new();
+    for (name, class, text) in catalogue {
         if class.axioms.is_empty() || same_signature(&theory.sig, &class.sig) {
             continue;
         }
-        for map in maps(&class, theory, MAPS_PER_CLASS) {
+        for map in maps(class, theory, MAPS_PER_CLASS) {
             let record = ReductRec {
-                name: entry.name.to_string(),
-                text: entry.source.to_string(),
+                name: name.clone(),
+                text: text.clone(),
                 map,
                 implies: InclusionRec::Unknown,
             };
-            let Ok(carried) = record.carried(theory) else {
-                continue;
-            };
-            let key = likeness(own, &carried);
-            out.push((
-                ReductCandidate {
-                    name: record.name,
-                    text: record.text,
-                    map: record.map,
-                    carried,
-                },
-                key,
-            ));
+            if let Ok(carried) = record.carried_from(class, theory) {
+                out.push(ReductCandidate { record, carried });
+            }
         }
     }
-    out.sort_by_key(|c| c.1);
-    out.into_iter().map(|(c, _)| c).collect()
+    out
 }
