@@ -168,7 +168,8 @@ pub struct ConjectureRec {
     pub claim: Option<StructureClaim>,
 }
 
-/// A structure statement's meaning (issue 51): its kind, operation and term t(x), in words.
+/// A structure statement's meaning (issue 51): its kind, operation and term t(x) (and partner
+/// u(x) for a pair), in words.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StructureClaim {
     /// The kind of statement.
@@ -177,6 +178,9 @@ pub struct StructureClaim {
     pub operation: String,
     /// The term t(x), as printed (empty for a statement about the operation alone).
     pub term: String,
+    /// The second term u(x) of a statement about a pair of terms, as printed (empty otherwise).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub partner: String,
     /// The statement in words.
     pub sentence: String,
 }

@@ -148,6 +148,7 @@ pub fn settle_structure(
                 kind: s.kind,
                 operation: s.operation.clone(),
                 term: s.term.clone(),
+                partner: s.partner.clone(),
                 sentence: s.sentence.clone(),
             }),
         };
@@ -300,6 +301,7 @@ mod tests {
             kind: birkhoff_checker::prover::structural::Kind::Central,
             operation: "*".into(),
             term: "e".into(),
+            partner: String::new(),
             sentence: "every e is central for *".into(),
         };
         lib.put(Body::Conjecture(ConjectureRec {

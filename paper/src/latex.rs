@@ -13,6 +13,7 @@ use birkhoff_checker::{
     sizes_label, Count, Status,
 };
 use birkhoff_engine::Structure;
+use birkhoff_library::record::StructureClaim;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -144,7 +145,7 @@ impl Paper {
                     statement: match &t.claim {
                         Some(c) => format!(
                             "\\label{{thm:{i}}}In every model, {}: {}.",
-                            c.kind.sentence(&notation(&sym, &c.term, &c.operation)),
+                            c.kind.sentence(&claim_notation(&sym, c)),
                             m(&sym.math(&t.statement))
                         ),
                         None => format!("\\label{{thm:{i}}}{}", m(&sym.math(&t.statement))),
@@ -334,12 +335,14 @@ impl Paper {
             let cited: Vec<String> = th
                 .parts
                 .iter()
-                .filter_map(|k| {
+                .filter_map(|part| {
+                    let k = part.kind;
                     let at = self.theorems.iter().position(|t| {
                         t.claim.as_ref().is_some_and(|c| {
-                            c.kind == *k
-                                && c.operation == th.operation
-                                && (c.term == th.term || k.about_operation())
+                            c.kind == k
+                                && c.operation == part.operation
+                                && (k.about_operation()
+                                    || (c.term == part.term && c.partner == part.partner))
                         })
                     });
                     at.map(|i| format!("Theorem~\\ref{{thm:{i}}} ({})", k.name()))
@@ -347,9 +350,13 @@ impl Paper {
                             // A part that is an axiom is cited by the axiom's name.
                             axioms
                                 .iter()
-                                .find(|(kind, op, _)| kind == k && *op == th.operation)
-                                .map(|(_, _, name)| {
-                                    format!("the axiom \\textsf{{{}}} ({})", text(name), k.name())
+                                .find(|a| a.kind == k && a.operation == part.operation)
+                                .map(|a| {
+                                    format!(
+                                        "the axiom \\textsf{{{}}} ({})",
+                                        text(&a.term),
+                                        k.name()
+                                    )
                                 })
                         })
                 })
@@ -833,6 +840,17 @@ fn symbol_math(sym: &Symbols, name: &str) -> String {
 }
 
 /// A theorem's proof as numbered steps, or why it is not shown.
+/// How a stored structure statement's sentence writes its mathematics in the paper, with its
+/// partner term for a statement about a pair.
+fn claim_notation(sym: &Symbols, c: &StructureClaim) -> Notation {
+    let n = notation(sym, &c.term, &c.operation);
+    if c.kind.about_pair() {
+        n.with_partner(notation(sym, &c.partner, &c.operation))
+    } else {
+        n
+    }
+}
+
 /// How a structure statement's sentence writes its mathematics in the paper.
 fn notation(sym: &Symbols, term: &str, op: &str) -> Notation {
     let t = sym.math(term);
@@ -843,6 +861,7 @@ fn notation(sym: &Symbols, term: &str, op: &str) -> Notation {
         map: m(&format!("x \\mapsto {t}")),
         image: m(&format!("\\{{{t}\\}}")),
         letter: m,
+        partner: None,
     }
 }
 

@@ -114,9 +114,12 @@ pub fn structure_theorems<'c>(
     proved: impl IntoIterator<Item = &'c StructureClaim>,
     notation: &dyn Fn(&str, &str) -> structural::Notation,
 ) -> Vec<structural::Theorem> {
-    let mut facts: Vec<(structural::Kind, String, String)> = proved
+    let mut facts: Vec<structural::Fact> = proved
         .into_iter()
-        .map(|c| (c.kind, c.operation.clone(), c.term.clone()))
+        .map(|c| structural::Fact {
+            partner: c.partner.clone(),
+            ..structural::Fact::new(c.kind, &c.operation, &c.term)
+        })
         .collect();
     facts.extend(structural::axiom_facts(theory));
     structural::compose(&facts, notation)

@@ -27,6 +27,17 @@
 //! combine into a structure theorem, [`compose`], only for semigroups), and whether it is
 //! commutative.
 //!
+//! A pair of terms t(x), u(x) whose maps are endomorphisms of every binary operation may split
+//! every model as a direct product of their images, {t(x)} × {u(x)}, through an operation ∘:
+//!
+//! | kind | equation |
+//! |---|---|
+//! | every x is the product of its images | t(x) ∘ u(x) = x |
+//! | x ↦ t(x) sends every u(x) to a right identity | y ∘ t(u(x)) = y |
+//! | x ↦ u(x) sends every t(x) to a left identity | u(t(x)) ∘ y = y |
+//!
+//! (rings with x³ = x split so as 3R × 2R, with t(x) = 3x and u(x) = −2x).
+//!
 //! The image statements read as written when t is a retraction (its image is then its set of
 //! fixed points); for a constant term only the first three are stated. Together, a retraction
 //! that is an endomorphism onto an image with one square acting as an identity is a homomorphism
@@ -34,14 +45,15 @@
 //! "a semigroup with x² = y² is an ideal extension of a Boolean group" (issue 51).
 
 use super::conjecture::Status;
-use super::{prove_with, Options as ProverOptions, Strategy};
+use super::lemmas::{prove_citing, ProvedStatement};
+use super::{Options as ProverOptions, Strategy};
 use crate::finder::FinderError;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{canon, eval, Structure, Theory};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -115,6 +127,13 @@ pub enum Kind {
     Associative,
     /// x·y = y·x: about the operation, not a term.
     Commutative,
+    /// t(x)·u(x) = x, for a pair of terms t and u (its partner): every element is the product
+    /// of its two images.
+    Complement,
+    /// y·t(u(x)) = y: the map x ↦ t(x) sends every u(x) to a right identity.
+    SplitRightIdentity,
+    /// u(t(x))·y = y: the map x ↦ u(x) sends every t(x) to a left identity.
+    SplitLeftIdentity,
 }
 
 impl Kind {
@@ -136,6 +155,19 @@ impl Kind {
         Kind::ImageSquareIsIdentity,
         Kind::ImageContainsSquares,
     ];
+
+    /// The kinds about a pair of terms t(x), u(x), which together split every model as a direct
+    /// product (with both maps endomorphisms: [`compose`]).
+    const PAIR: [Kind; 3] = [
+        Kind::Complement,
+        Kind::SplitRightIdentity,
+        Kind::SplitLeftIdentity,
+    ];
+
+    /// Whether it is about a pair of terms (its statement has a partner u(x)).
+    pub fn about_pair(self) -> bool {
+        Kind::PAIR.contains(&self)
+    }
 
     /// Whether it is about the operation alone (associative, commutative), not a term: it holds
     /// of every term's statements about that operation.
@@ -174,6 +206,9 @@ impl Kind {
             Kind::ImageContainsSquares => "squares in the image",
             Kind::Associative => "associativity",
             Kind::Commutative => "commutativity",
+            Kind::Complement => "complement",
+            Kind::SplitRightIdentity => "right identity",
+            Kind::SplitLeftIdentity => "left identity",
         }
     }
 
@@ -186,8 +221,11 @@ impl Kind {
             op,
             map,
             image,
+            partner,
             ..
         } = n;
+        // A one-term statement's notation has no partner; its sentence does not use it.
+        let u = partner.as_deref().unwrap_or(n);
         match self {
             Kind::Constant => format!("{t} is one element, the same for every {x}"),
             Kind::Idempotent => format!("every {t} is idempotent for {op}"),
@@ -212,13 +250,23 @@ impl Kind {
             }
             Kind::Associative => format!("{op} is associative"),
             Kind::Commutative => format!("{op} is commutative"),
+            Kind::Complement => {
+                format!("every {x} is the product for {op} of {t} and {}", u.term)
+            }
+            Kind::SplitRightIdentity => {
+                format!("{map} sends every {} to a right identity for {op}", u.term)
+            }
+            Kind::SplitLeftIdentity => {
+                format!("{} sends every {t} to a left identity for {op}", u.map)
+            }
         }
     }
 
     /// The statement as an axiom over x, y (and z when it has three variables), for term `t`
-    /// and operation `op`: what the evaluator checks and the prover is given.
-    fn axiom(self, t: &Term, op: FuncId) -> Axiom {
-        let (lhs, rhs) = self.equation(t, op);
+    /// (with partner `u` for a pair kind; unused otherwise) and operation `op`: what the
+    /// evaluator checks and the prover is given.
+    fn axiom(self, t: &Term, u: &Term, op: FuncId) -> Axiom {
+        let (lhs, rhs) = self.equation(t, u, op);
         Axiom {
             name: format!("{self:?}"),
             formula: Formula::Eq(lhs, rhs),
@@ -233,10 +281,12 @@ impl Kind {
         }
     }
 
-    /// The equation (left side, right side) for term `t` (in variable 0) and operation `op`.
-    fn equation(self, t: &Term, op: FuncId) -> (Term, Term) {
+    /// The equation (left side, right side) for term `t` (in variable 0), partner `u` and
+    /// operation `op`.
+    fn equation(self, t: &Term, u: &Term, op: FuncId) -> (Term, Term) {
         let (x, y) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
         let at = |v: &Term| substitute(t, v);
+        let partner_at = |v: &Term| substitute(u, v);
         let mul = |a: Term, b: Term| Term::App(op, vec![a, b]);
         match self {
             Kind::Constant => (at(&x), at(&y)),
@@ -289,6 +339,9 @@ impl Kind {
                 let z = Term::Var(VarId(2));
                 (mul(mul(x.clone(), y.clone()), z.clone()), mul(x, mul(y, z)))
             }
+            Kind::Complement => (mul(at(&x), partner_at(&x)), x),
+            Kind::SplitRightIdentity => (mul(y.clone(), at(&partner_at(&x))), y),
+            Kind::SplitLeftIdentity => (mul(partner_at(&at(&x)), y.clone()), y),
         }
     }
 }
@@ -309,6 +362,8 @@ pub struct Notation {
     pub image: String,
     /// A letter or short formula of the argument (S, I, e, S/I).
     pub letter: fn(&str) -> String,
+    /// For a statement about a pair of terms, the partner u(x)'s notation.
+    pub partner: Option<Box<Notation>>,
 }
 
 impl Notation {
@@ -321,6 +376,15 @@ impl Notation {
             map: format!("x ↦ {term}"),
             image: format!("{{{term}}}"),
             letter: str::to_string,
+            partner: None,
+        }
+    }
+
+    /// This notation with `partner` as the second term of a pair statement.
+    pub fn with_partner(self, partner: Notation) -> Notation {
+        Notation {
+            partner: Some(Box::new(partner)),
+            ..self
         }
     }
 }
@@ -330,14 +394,17 @@ fn substitute(t: &Term, v: &Term) -> Term {
     super::certificate::substitute(t, &|_| Some(v.clone())).expect("every variable has a value")
 }
 
-/// One statement: its kind, term and operation, in words and as an equation, and what the
-/// prover made of it.
+/// One statement: its kind, term (and partner) and operation, in words and as an equation, and
+/// what the prover made of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Statement {
     /// The kind.
     pub kind: Kind,
     /// The term t(x), as text.
     pub term: String,
+    /// The second term u(x) of a statement about a pair of terms, as text (empty otherwise).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub partner: String,
     /// The binary operation's symbol.
     pub operation: String,
     /// The statement in words.
@@ -374,16 +441,21 @@ pub fn statements(
         cancel: opts.cancel.clone(),
         ..ProverOptions::default()
     };
-    let plan = plan(&prover, opts.complete_up_to);
-    let cancelled = || {
-        opts.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+    let mut stater = Stater {
+        theory,
+        models,
+        plan: plan(&prover, opts.complete_up_to),
+        prover,
+        opts,
+        tried: 0,
+        stated: HashMap::new(),
     };
-    let (mut out, mut tried) = (Vec::new(), 0);
+    // The splitting first, its statements (endomorphisms included) ahead of the others in the
+    // prover's budget: the strongest theorem there is, when there is one.
+    let split = splitting(&mut stater, &binary, &terms)?;
+    let x = Term::Var(VarId(0));
+    let mut out = Vec::new();
     for &op in &binary {
-        let op_name = sig.func_decl(op).name.clone();
-        let x = Term::Var(VarId(0));
         // The operation first (its term is x, unused), then each term t(x).
         let asked = std::iter::once((None, vec![Kind::Associative, Kind::Commutative]))
             .chain(terms.iter().map(|t| (Some(t), Kind::ALL.to_vec())));
@@ -410,57 +482,210 @@ pub fn statements(
                 {
                     continue;
                 }
-                let axiom = kind.axiom(t.unwrap_or(&x), op);
-                if !models.iter().all(|m| eval::holds(sig, m, &axiom)) {
-                    continue;
-                }
+                let settled = match stater.state(kind, t.unwrap_or(&x), None, op, &[])? {
+                    Held::No => continue,
+                    // An axiom is not a result: not stated (compose reads it from the theory),
+                    // but it settles what it implies, as a proof does.
+                    Held::Axiom => true,
+                    Held::Again { proved } => proved,
+                    Held::Stated(s) => {
+                        // Only a proof makes the statements it implies redundant.
+                        let proved = matches!(s.status, Status::Proved { .. });
+                        out.push(*s);
+                        proved
+                    }
+                };
                 held.push(kind);
-                // An axiom is not a result: not stated (compose reads it from the theory), but
-                // it settles what it implies, as a proof does.
-                if canon::has_axiom(theory, &axiom) {
-                    commutative |= kind == Kind::Commutative;
-                    associative |= kind == Kind::Associative;
-                    continue;
-                }
-                // Every operand bracketed: (x * y) * z, not x * y * z, which reads two ways.
-                let printer = FormulaPrinter {
-                    bracket_operands: true,
-                    ..FormulaPrinter::new(sig, &axiom)
-                };
-                let term = t.map(|t| printer.term(t)).unwrap_or_default();
-                let equation = printer.formula(&axiom.formula);
-                // What is proved is the equation as printed, read back: a certificate stored with
-                // that text replays against what the text parses to (variables in order of
-                // appearance), whoever reads it later.
-                let axiom = birkhoff_engine::parse::parse_formula(sig, &equation, "statement")
-                    .unwrap_or(axiom);
-                let mut s = Statement {
-                    kind,
-                    sentence: kind.sentence(&Notation::plain(&term, &op_name)),
-                    equation,
-                    term,
-                    operation: op_name.clone(),
-                    status: Status::NotTried,
-                    seconds: 0.0,
-                    axiom,
-                };
-                if tried < opts.max_proofs && !cancelled() {
-                    tried += 1;
-                    let t0 = Instant::now();
-                    let answer = prove_with(theory, &s.axiom, &prover, &plan)?;
-                    s.seconds = t0.elapsed().as_secs_f64();
-                    s.status = Status::of(answer, cancelled());
-                }
-                // Only a proof makes the statements it implies redundant.
-                if matches!(s.status, Status::Proved { .. }) {
+                if settled {
                     commutative |= kind == Kind::Commutative;
                     associative |= kind == Kind::Associative;
                 }
-                out.push(s);
             }
         }
     }
+    out.extend(split);
     Ok(out)
+}
+
+/// The statements of a splitting, for each binary operation ∘ the first pair of terms (smallest
+/// first) that, in every model given, are endomorphisms of every binary operation with images
+/// of two elements or more somewhere, and split each element as t(x) ∘ u(x) with t(u(x)) a
+/// right and u(t(x)) a left identity: with the endomorphisms (stated with the other terms'
+/// statements), every model is then the direct product of the two images ([`compose`]). A ring
+/// with x³ = x splits so, as 3R × 2R.
+fn splitting(
+    stater: &mut Stater,
+    binary: &[FuncId],
+    terms: &[Term],
+) -> Result<Vec<Statement>, FinderError> {
+    let (sig, models) = (&stater.theory.sig, stater.models);
+    let x = Term::Var(VarId(0));
+    let holds = |a: &Axiom| models.iter().all(|m| eval::holds(sig, m, a));
+    // A factor of one element everywhere says nothing: t(x) = x · e, u(x) = e.
+    let eligible: Vec<bool> = terms
+        .iter()
+        .map(|t| {
+            let varies = models.iter().any(|m| {
+                let n = m.sizes[0];
+                (1..n)
+                    .any(|a| eval::term_value(sig, m, t, &[a]) != eval::term_value(sig, m, t, &[0]))
+            });
+            varies
+                && binary
+                    .iter()
+                    .all(|&o| holds(&Kind::Endomorphism.axiom(t, &x, o)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for &sum in binary {
+        let pair = terms.iter().enumerate().find_map(|(i, t)| {
+            terms.iter().enumerate().find_map(|(j, u)| {
+                let splits = i != j
+                    && eligible[i]
+                    && eligible[j]
+                    && Kind::PAIR.iter().all(|k| holds(&k.axiom(t, u, sum)));
+                splits.then_some((t, u))
+            })
+        });
+        let Some((t, u)) = pair else { continue };
+        let pair = Kind::PAIR.map(|kind| (kind, t, Some(u), sum));
+        let endomorphisms = binary.iter().flat_map(|&o| {
+            [
+                (Kind::Endomorphism, t, None, o),
+                (Kind::Endomorphism, u, None, o),
+            ]
+        });
+        // Each statement of the splitting may cite those proved before it: the second identity
+        // follows quickly from the first, not from the axioms alone. The few statements of the
+        // strongest theorem there is get more time than the others.
+        let mut cited: Vec<ProvedStatement> = Vec::new();
+        let per_statement = stater.prover.timeout;
+        stater.prover.timeout = per_statement * SPLITTING_TIME;
+        for (kind, t, u, op) in pair.into_iter().chain(endomorphisms) {
+            if let Held::Stated(s) = stater.state(kind, t, u, op, &cited)? {
+                if let Status::Proved { certificate } = &s.status {
+                    cited.push(ProvedStatement {
+                        axiom: s.axiom.clone(),
+                        certificate: certificate.clone(),
+                    });
+                }
+                out.push(*s);
+            }
+        }
+        stater.prover.timeout = per_statement;
+    }
+    Ok(out)
+}
+
+/// How many times [`Options::per_statement`] each statement of a splitting may take: half of it
+/// from the axioms alone, half citing the splitting's statements proved before it (rings with
+/// x³ = x need 2.9 s for x ↦ −2x to preserve ·, against 1 s for the others).
+const SPLITTING_TIME: u32 = 4;
+
+/// Whether a statement holds in the models, and if it does, what became of it.
+enum Held {
+    /// It fails in some model: not stated.
+    No,
+    /// It is an axiom of the theory: not stated, not a result.
+    Axiom,
+    /// Stated, and given to the prover if the budget allowed.
+    Stated(Box<Statement>),
+    /// Stated before (the splitting states its endomorphisms first); whether it was proved.
+    Again {
+        /// Whether the earlier statement was proved.
+        proved: bool,
+    },
+}
+
+/// What stating a statement needs: the theory, the models it must hold in, the prover's
+/// options and plan, and the count of statements given to the prover so far.
+struct Stater<'a> {
+    theory: &'a Theory,
+    models: &'a [Structure],
+    prover: ProverOptions,
+    plan: Vec<Strategy>,
+    opts: &'a Options,
+    tried: usize,
+    /// The equations stated so far, and whether each was proved.
+    stated: HashMap<String, bool>,
+}
+
+impl Stater<'_> {
+    /// The statement of `kind` about `t` (and partner `u`) and `op`, checked by the evaluator on
+    /// every model, then given to the prover while [`Options::max_proofs`] allows, which may
+    /// cite the statements `cited` ([`lemmas`](super::lemmas)).
+    fn state(
+        &mut self,
+        kind: Kind,
+        t: &Term,
+        u: Option<&Term>,
+        op: FuncId,
+        cited: &[ProvedStatement],
+    ) -> Result<Held, FinderError> {
+        let sig = &self.theory.sig;
+        let x = Term::Var(VarId(0));
+        let axiom = kind.axiom(t, u.unwrap_or(&x), op);
+        if !self.models.iter().all(|m| eval::holds(sig, m, &axiom)) {
+            return Ok(Held::No);
+        }
+        if canon::has_axiom(self.theory, &axiom) {
+            return Ok(Held::Axiom);
+        }
+        // Every operand bracketed: (x * y) * z, not x * y * z, which reads two ways.
+        let printer = FormulaPrinter {
+            bracket_operands: true,
+            ..FormulaPrinter::new(sig, &axiom)
+        };
+        let op_name = sig.func_decl(op).name.clone();
+        let term = if kind.about_operation() {
+            String::new()
+        } else {
+            printer.term(t)
+        };
+        let partner = u.map(|u| printer.term(u)).unwrap_or_default();
+        let mut notation = Notation::plain(&term, &op_name);
+        if u.is_some() {
+            notation = notation.with_partner(Notation::plain(&partner, &op_name));
+        }
+        let equation = printer.formula(&axiom.formula);
+        if let Some(&proved) = self.stated.get(&equation) {
+            return Ok(Held::Again { proved });
+        }
+        // What is proved is the equation as printed, read back: a certificate stored with that
+        // text replays against what the text parses to (variables in order of appearance),
+        // whoever reads it later.
+        let axiom =
+            birkhoff_engine::parse::parse_formula(sig, &equation, "statement").unwrap_or(axiom);
+        let mut s = Statement {
+            kind,
+            sentence: kind.sentence(&notation),
+            equation,
+            term,
+            partner,
+            operation: op_name,
+            status: Status::NotTried,
+            seconds: 0.0,
+            axiom,
+        };
+        if self.tried < self.opts.max_proofs && !self.cancelled() {
+            self.tried += 1;
+            let t0 = Instant::now();
+            let answer = prove_citing(self.theory, &s.axiom, cited, &self.prover, &self.plan)?;
+            s.seconds = t0.elapsed().as_secs_f64();
+            s.status = Status::of(answer, self.cancelled());
+        }
+        let proved = matches!(s.status, Status::Proved { .. });
+        self.stated.insert(s.equation.clone(), proved);
+        Ok(Held::Stated(Box::new(s)))
+    }
+
+    /// Whether Ctrl-C asked to stop.
+    fn cancelled(&self) -> bool {
+        self.opts
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
 }
 
 /// The prover's plan: its own, except that when every model up to `checked` was given (each
@@ -546,8 +771,40 @@ fn table(sig: &birkhoff_engine::Signature, models: &[Structure], t: &Term) -> Ve
         .collect()
 }
 
-/// A structure theorem: statements proved of one operation and one term t(x), read together
-/// ([`compose`]).
+/// A proved statement (or an axiom) as [`compose`] reads it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fact {
+    /// The kind of statement.
+    pub kind: Kind,
+    /// The binary operation's symbol.
+    pub operation: String,
+    /// The term t(x) as printed; for an axiom ([`axiom_facts`]), the axiom's name.
+    pub term: String,
+    /// The partner u(x) of a statement about a pair of terms (empty otherwise).
+    pub partner: String,
+}
+
+impl Fact {
+    /// The fact of `kind` about `op` and the term `t` alone.
+    pub fn new(kind: Kind, op: &str, t: &str) -> Fact {
+        Fact {
+            kind,
+            operation: op.into(),
+            term: t.into(),
+            partner: String::new(),
+        }
+    }
+
+    /// Whether this fact is the statement of `kind` about `op`, `t` and `partner`: a statement
+    /// about the operation alone (or an axiom) matches any term.
+    fn is(&self, kind: Kind, op: &str, t: &str, partner: &str) -> bool {
+        self.kind == kind
+            && self.operation == op
+            && (kind.about_operation() || (self.term == t && self.partner == partner))
+    }
+}
+
+/// A structure theorem: proved statements read together ([`compose`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Theorem {
     /// The binary operation's symbol.
@@ -556,28 +813,28 @@ pub struct Theorem {
     pub term: String,
     /// The theorem, for every model S, in words.
     pub sentence: String,
-    /// The proved statements it rests on, in the order the argument uses them.
-    pub parts: Vec<Kind>,
+    /// The proved statements (or axioms) it rests on, in the order the argument uses them.
+    pub parts: Vec<Fact>,
     /// How the parts give the theorem, in words: its proof, given the parts.
     pub argument: String,
 }
 
 impl Theorem {
-    /// The theorem about `op` and `t`.
+    /// The theorem about `op` and `t` resting on statements of these kinds about them.
     fn of(op: &str, t: &str, sentence: String, parts: Vec<Kind>, argument: String) -> Theorem {
         Theorem {
             operation: op.into(),
             term: t.into(),
             sentence,
-            parts,
+            parts: parts.into_iter().map(|k| Fact::new(k, op, t)).collect(),
             argument,
         }
     }
 }
 
-/// The strongest structure theorem that the `proved` statements (kind, operation, term) give for
-/// each operation, in the order the operations first appear. Only proved statements may be
-/// given: the theorem is as true as they are.
+/// The strongest structure theorem that the `proved` statements give for each operation, in
+/// the order the operations first appear, and the direct decompositions they give. Only proved
+/// statements (and axioms) may be given: the theorem is as true as they are.
 ///
 /// The steps, each needing the previous one's parts: x ↦ t(x) is a retraction and an
 /// endomorphism, so its image I is a retract; I is a left and right ideal; · is associative,
@@ -586,36 +843,29 @@ impl Theorem {
 /// in which every square is zero (the Rees quotient S/I).
 ///
 /// ```
-/// use birkhoff_checker::prover::structural::{compose, Kind, Notation};
-/// let proved: Vec<(Kind, String, String)> = [Kind::Retraction, Kind::Endomorphism]
+/// use birkhoff_checker::prover::structural::{compose, Fact, Kind, Notation};
+/// let proved: Vec<Fact> = [Kind::Retraction, Kind::Endomorphism]
 ///     .into_iter()
-///     .map(|k| (k, "*".to_string(), "x * x * x".to_string()))
+///     .map(|k| Fact::new(k, "*", "x * x * x"))
 ///     .collect();
 /// let theorems = compose(&proved, &Notation::plain);
 /// assert_eq!(theorems.len(), 1);
 /// assert!(theorems[0].sentence.contains("retract"));
 /// ```
-pub fn compose(
-    proved: &[(Kind, String, String)],
-    notation: &dyn Fn(&str, &str) -> Notation,
-) -> Vec<Theorem> {
+pub fn compose(proved: &[Fact], notation: &dyn Fn(&str, &str) -> Notation) -> Vec<Theorem> {
     let mut operations: Vec<&str> = Vec::new();
-    for (_, op, _) in proved {
-        if !operations.contains(&op.as_str()) {
-            operations.push(op);
+    for f in proved {
+        if !operations.contains(&f.operation.as_str()) {
+            operations.push(&f.operation);
         }
     }
-    let has = |op: &str, term: &str, kind: Kind| {
-        proved
-            .iter()
-            .any(|(k, o, t)| *k == kind && o == op && (t == term || kind.about_operation()))
-    };
+    let has = |op: &str, term: &str, kind: Kind| proved.iter().any(|f| f.is(kind, op, term, ""));
     let mut out = Vec::new();
-    for op in operations {
+    for &op in &operations {
         let mut terms: Vec<&str> = Vec::new();
-        for (_, o, t) in proved {
-            if o == op && !t.is_empty() && !terms.contains(&t.as_str()) {
-                terms.push(t);
+        for f in proved {
+            if f.operation == op && !f.kind.about_operation() && !terms.contains(&f.term.as_str()) {
+                terms.push(&f.term);
             }
         }
         // The strongest theorem of any term; the smallest term on a tie (terms come smallest first).
@@ -631,8 +881,105 @@ pub fn compose(
                 _ => Some(th),
             });
         out.extend(best);
+        for f in proved {
+            if f.kind == Kind::Complement && f.operation == op {
+                out.extend(split(
+                    proved,
+                    &operations,
+                    op,
+                    &f.term,
+                    &f.partner,
+                    notation,
+                ));
+            }
+        }
     }
     out
+}
+
+/// The direct decomposition S ≅ A × B, A = {t(x)} and B = {u(x)}, that a proved splitting of
+/// `sum` gives ([`Kind::PAIR`], both maps endomorphisms of `sum`), as an isomorphism for every
+/// operation of `operations` that both maps are proved to preserve; with what is proved of
+/// each image (idempotent, commutative, one square).
+fn split(
+    proved: &[Fact],
+    operations: &[&str],
+    sum: &str,
+    t: &str,
+    u: &str,
+    notation: &dyn Fn(&str, &str) -> Notation,
+) -> Option<Theorem> {
+    use Kind::*;
+    let has = |kind: Kind, op: &str, t: &str, partner: &str| {
+        proved.iter().any(|f| f.is(kind, op, t, partner))
+    };
+    let preserved: Vec<&str> = operations
+        .iter()
+        .copied()
+        .filter(|&o| has(Endomorphism, o, t, "") && has(Endomorphism, o, u, ""))
+        .collect();
+    if !preserved.contains(&sum) || !Kind::PAIR.iter().all(|&k| has(k, sum, t, u)) {
+        return None;
+    }
+    let mut parts: Vec<Fact> = Kind::PAIR
+        .iter()
+        .map(|&k| Fact {
+            partner: u.into(),
+            ..Fact::new(k, sum, t)
+        })
+        .collect();
+    for &o in &preserved {
+        parts.extend([Fact::new(Endomorphism, o, t), Fact::new(Endomorphism, o, u)]);
+    }
+    let (n, p) = (notation(t, sum), notation(u, sum));
+    let l = |s: &str| (n.letter)(s);
+    let (big_s, big_a, big_b, a, b) = (l("S"), l("A"), l("B"), l("a"), l("b"));
+    let ops: Vec<String> = preserved.iter().map(|&o| notation(t, o).op).collect();
+    let ops = ops.join(" and ");
+    let o = &n.op;
+    let mut sentence = format!(
+        "{big_s} is the direct product of the images {big_a} = {} and {big_b} = {}: the maps {} and {} together, sending each element to the pair of its images, are an isomorphism of {big_s} onto the direct product of {big_a} and {big_b} for {ops}, whose inverse sends a pair ({a}, {b}) to {a} {o} {b}",
+        n.image, p.image, n.map, p.map
+    );
+    // What is proved of each image holds in that factor.
+    for (term, letter) in [(t, &big_a), (u, &big_b)] {
+        for &op in operations {
+            let nt = notation(term, op);
+            for (kind, says) in [
+                (
+                    Idempotent,
+                    format!("every element of {letter} is idempotent for {}", nt.op),
+                ),
+                (
+                    ImageCommutative,
+                    format!("{} is commutative on {letter}", nt.op),
+                ),
+                (
+                    ImageSquaresConstant,
+                    format!(
+                        "the squares for {} of the elements of {letter} are one element",
+                        nt.op
+                    ),
+                ),
+            ] {
+                if has(kind, op, term, "") {
+                    sentence += &format!("; {says}");
+                    parts.push(Fact::new(kind, op, term));
+                }
+            }
+        }
+    }
+    let argument = format!(
+        "Every element is the product for {o} of its two images (complement), so it is determined by the pair of its images: the map to the product is one-to-one. Both maps preserve {ops} (endomorphisms), so each image is closed under {ops} and the map is a homomorphism. Each map fixes its image: {} applied to an element written as the product of its images gives its image times the value of {} at the second image, a right identity (right identity); likewise {} fixes {big_b}, the value of {} at an element of {big_a} being a left identity (left identity). So for {a} in {big_a} and {b} in {big_b}, {} sends {a} {o} {b} to {a} and {} sends it to {b}: the map is onto, with the inverse stated. What is stated of each factor is a statement proved of its elements.",
+        n.map, n.map, p.map, p.map, n.map, p.map
+    );
+    Some(Theorem {
+        operation: sum.into(),
+        term: t.into(),
+        sentence: sentence + ".",
+        parts,
+        argument,
+    })
 }
 
 /// The theorem that the statements proved of `op` and `t` (`has`) give, if any, its
@@ -735,21 +1082,18 @@ fn centre(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option
 /// The facts about each binary operation that are axioms of `theory` (associativity,
 /// commutativity), as [`compose`] takes them, with the axiom's name in place of a term: the
 /// statements do not restate axioms, and a structure theorem may rest on them.
-pub fn axiom_facts(theory: &Theory) -> Vec<(Kind, String, String)> {
+pub fn axiom_facts(theory: &Theory) -> Vec<Fact> {
     let sig = &theory.sig;
     let mut out = Vec::new();
     if sig.sorts.len() != 1 {
         return out;
     }
+    let x = Term::Var(VarId(0));
     for op in sig.func_ids().filter(|&f| sig.func_decl(f).args.len() == 2) {
         for kind in [Kind::Associative, Kind::Commutative] {
-            let stated = canon::find_axiom(theory, &kind.axiom(&Term::Var(VarId(0)), op));
-            if let Some(i) = stated {
-                out.push((
-                    kind,
-                    sig.func_decl(op).name.clone(),
-                    theory.axioms[i].name.clone(),
-                ));
+            if let Some(i) = canon::find_axiom(theory, &kind.axiom(&x, &x, op)) {
+                let op = &sig.func_decl(op).name;
+                out.push(Fact::new(kind, op, &theory.axioms[i].name));
             }
         }
     }
@@ -757,11 +1101,14 @@ pub fn axiom_facts(theory: &Theory) -> Vec<(Kind, String, String)> {
 }
 
 /// The statements of `found` that were proved with a replayed certificate, as [`compose`] takes
-/// them: (kind, operation, term).
-pub fn proved(found: &[Statement]) -> Vec<(Kind, String, String)> {
+/// them.
+pub fn proved(found: &[Statement]) -> Vec<Fact> {
     found
         .iter()
         .filter(|s| matches!(s.status, Status::Proved { .. }))
-        .map(|s| (s.kind, s.operation.clone(), s.term.clone()))
+        .map(|s| Fact {
+            partner: s.partner.clone(),
+            ..Fact::new(s.kind, &s.operation, &s.term)
+        })
         .collect()
 }
