@@ -938,8 +938,8 @@ fn split(
     let ops = ops.join(" and ");
     let o = &n.op;
     let mut sentence = format!(
-        "{big_s} is the direct product of the images {big_a} = {} and {big_b} = {}: the maps {} and {} together, sending each element to the pair of its images, are an isomorphism of {big_s} onto the direct product of {big_a} and {big_b} for {ops}, whose inverse sends a pair ({a}, {b}) to {a} {o} {b}",
-        n.image, p.image, n.map, p.map
+        "The maps {} and {} together, sending each element to the pair of its images, are an isomorphism of {big_s} onto the direct product of the images {big_a} = {} and {big_b} = {} for {ops}, whose inverse sends a pair ({a}, {b}) to {a} {o} {b}",
+        n.map, p.map, n.image, p.image
     );
     // What is proved of each image holds in that factor.
     for (term, letter) in [(t, &big_a), (u, &big_b)] {
