@@ -882,6 +882,14 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
         let vars: Vec<String> = p.variables.iter().map(|v| sym.math(&v.name)).collect();
         let _ = writeln!(s, "Let {} be arbitrary elements.", m(&vars.join(", ")));
     }
+    for (name, statement) in &p.cited {
+        let _ = writeln!(
+            s,
+            "The proof uses \\textsf{{{}}}, {}, proved before it (its certificate is part of this one's).",
+            text(name),
+            m(&sym.math(statement))
+        );
+    }
     for l in &p.lemmas {
         let _ = writeln!(
             s,
@@ -889,12 +897,12 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
             l.number,
             m(&format!("{} = {}", sym.math(&l.lhs), sym.math(&l.rhs)))
         );
-        chain(&mut s, sym, &l.proof);
+        chain(&mut s, sym, &l.proof, &p.cited);
     }
     if !p.lemmas.is_empty() {
         let _ = writeln!(s, "\\par\\smallskip\\noindent\\textbf{{The theorem.}}");
     }
-    chain(&mut s, sym, &p.proof);
+    chain(&mut s, sym, &p.proof, &p.cited);
     let _ = writeln!(
         s,
         "\\par\\noindent{{\\small ({})}}\n\\end{{proof}}",
@@ -903,7 +911,8 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
     s
 }
 
-fn chain(s: &mut String, sym: &Symbols, c: &Chain) {
+/// A chain of steps; a step by one of the `cited` statements names it as such, not as an axiom.
+fn chain(s: &mut String, sym: &Symbols, c: &Chain, cited: &[(String, String)]) {
     let _ = writeln!(s, "\\par\\noindent {}", m(&sym.math(&c.start)));
     if c.steps.is_empty() {
         return;
@@ -911,6 +920,9 @@ fn chain(s: &mut String, sym: &Symbols, c: &Chain) {
     s.push_str("\\begin{enumerate}\n");
     for step in &c.steps {
         let by = match &step.by {
+            Reason::Axiom { name, part: 0 } if cited.iter().any(|(n, _)| n == name) => {
+                format!("\\textsf{{{}}}", text(name))
+            }
             Reason::Axiom { name, part: 0 } => format!("axiom \\textsf{{{}}}", text(name)),
             Reason::Axiom { name, part } => {
                 format!("axiom \\textsf{{{}}} (equation {})", text(name), part + 1)

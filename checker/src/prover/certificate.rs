@@ -8,6 +8,11 @@
 //! keep proofs that reuse a sub-proof many times from growing exponentially; replacing equals by
 //! equals in any context is sound, so a lemma may be used at any position.
 //!
+//! A certificate may also cite statements proved before it ([`Cited`]), each with a certificate
+//! of its own: the checker replays that one first, then lets the steps use the statement as an
+//! axiom, at any instance (what a mathematician does with a lemma, and what keeps a proof that
+//! uses a lemma at many instances from holding a copy of its proof for each).
+//!
 //! [`check`] replays every step on the engine's own terms, checking sorts as it goes; it knows
 //! nothing of how the chain was found (it shares no code with egg), so a proof is only as trusted
 //! as this small file.
@@ -96,6 +101,18 @@ pub struct Lemma {
     pub steps: Vec<Step>,
 }
 
+/// A statement (universally quantified, over the theory's symbols) with its own certificate,
+/// which a certificate's steps may use as an axiom by `name`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cited {
+    /// The name the steps use; no axiom of the theory, nor an earlier citation, has it.
+    pub name: String,
+    /// The statement, as the theory language writes a formula.
+    pub statement: String,
+    /// Its proof from the theory's axioms and the citations before it.
+    pub certificate: Certificate,
+}
+
 /// A proof of an equational goal as a chain of rewrite steps from its left side to its right side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Certificate {
@@ -109,6 +126,9 @@ pub struct Certificate {
     pub lhs: Term,
     /// The goal's right side, likewise.
     pub rhs: Term,
+    /// Statements proved before, which the steps may use as axioms by their names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cited: Vec<Cited>,
     /// Lemmas, in the order they are proved (none for most short proofs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lemmas: Vec<Lemma>,
@@ -119,7 +139,13 @@ pub struct Certificate {
 impl Certificate {
     /// Rewrite steps in all, lemmas included.
     pub fn total_steps(&self) -> usize {
-        self.steps.len() + self.lemmas.iter().map(|l| l.steps.len()).sum::<usize>()
+        self.steps.len()
+            + self.lemmas.iter().map(|l| l.steps.len()).sum::<usize>()
+            + self
+                .cited
+                .iter()
+                .map(|c| c.certificate.total_steps())
+                .sum::<usize>()
     }
 }
 
@@ -380,6 +406,27 @@ pub fn check_before(
     cert: &Certificate,
     deadline: Option<std::time::Instant>,
 ) -> Result<bool, Rejected> {
+    // Each citation is replayed first, from the axioms alone (its certificate holds its own
+    // citations); then it is an axiom like the others.
+    let mut with_cited;
+    let theory = if cert.cited.is_empty() {
+        theory
+    } else {
+        with_cited = theory.clone();
+        for c in &cert.cited {
+            if with_cited.axioms.iter().any(|a| a.name == c.name) {
+                return reject(format!("the citation `{}` reuses a name", c.name));
+            }
+            let statement =
+                birkhoff_engine::parse::parse_formula(&theory.sig, &c.statement, &c.name)
+                    .map_err(|e| Rejected(format!("the citation `{}`: {e}", c.name)))?;
+            if !check_before(theory, &statement, &c.certificate, deadline)? {
+                return Ok(false);
+            }
+            with_cited.axioms.push(std::sync::Arc::new(statement));
+        }
+        &with_cited
+    };
     let (constants, lhs, rhs) = goal_sides(&theory.sig, goal).map_err(Rejected)?;
     if cert.constants != constants {
         return reject("the goal constants do not match the goal's variables");

@@ -1059,6 +1059,7 @@ impl Search {
                 })?;
                 let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
                 return Ok(Certificate {
+                    cited: Vec::new(),
                     theory: theory.name.clone(),
                     goal: goal_text,
                     constants: self.constants.clone(),

@@ -358,7 +358,7 @@ pub struct Answer {
 
 /// Most rewrite steps in a certificate (lemmas included): enough for any proof egg finds within
 /// the default e-node limit that we have seen, and a bound on what a reader must replay.
-pub(crate) const PROOF_STEPS: usize = 100_000;
+const PROOF_STEPS: usize = 100_000;
 
 /// Most equations completion keeps: each holds its derivation for the proof, and 400 000 of
 /// them take some hundreds of megabytes.

@@ -137,6 +137,10 @@ pub struct ReadableProof {
     pub lhs: String,
     /// The theorem's right side.
     pub rhs: String,
+    /// Statements proved before, which the steps use as axioms by name (each with a proof of
+    /// its own: [`certificate::Cited`]), as (name, statement).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cited: Vec<(String, String)>,
     /// The lemmas, each proved before it is used.
     pub lemmas: Vec<ReadableLemma>,
     /// The theorem's chain from `lhs` to `rhs`.
@@ -582,6 +586,11 @@ pub fn render(
         variables: cert.constants.clone(),
         lhs: text(&m.lhs),
         rhs: text(&m.rhs),
+        cited: cert
+            .cited
+            .iter()
+            .map(|c| (c.name.clone(), c.statement.clone()))
+            .collect(),
         lemmas,
         proof: chain(m)?,
     })
@@ -631,6 +640,9 @@ impl fmt::Display for ReadableProof {
     /// it gives, then the equation used and where. Positions are argument numbers from the root
     /// (`2.1`: the first argument of the second argument).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, statement) in &self.cited {
+            writeln!(f, "Cited, proved before: {name}: {statement}")?;
+        }
         for l in &self.lemmas {
             writeln!(f, "Lemma {}. {} = {}", l.number, l.lhs, l.rhs)?;
             write!(f, "{}", l.proof)?;
@@ -654,6 +666,20 @@ pub fn recheck(theory: &Theory, goal: &Axiom, proof: &ReadableProof) -> Result<(
     if proof.variables != constants {
         return Err(Rejected("the proof's variables are not the goal's".into()));
     }
+    // The statements it cites are axioms here (the rendering is checked, not their proofs: the
+    // certificate's check replays those).
+    let mut with_cited;
+    let theory = if proof.cited.is_empty() {
+        theory
+    } else {
+        with_cited = theory.clone();
+        for (name, statement) in &proof.cited {
+            let axiom = parse_formula(&theory.sig, statement, name)
+                .map_err(|e| Rejected(format!("the cited `{name}`: {e}")))?;
+            with_cited.axioms.push(std::sync::Arc::new(axiom));
+        }
+        &with_cited
+    };
     let ext = extended_signature(&theory.sig, &proof.variables)?;
     let reader = TermReader {
         theory,

@@ -342,6 +342,7 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
     let sig = certificate::extended_signature(&theory.sig, &constants).map_err(|e| e.0)?;
     let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
     let cert = |steps| Certificate {
+        cited: Vec::new(),
         theory: theory.name.clone(),
         goal: goal_text.clone(),
         constants: constants.clone(),
@@ -422,6 +423,7 @@ pub fn prove(theory: &Theory, goal: &Axiom, limits: &Limits) -> Result<Certifica
             }
         })?;
     Ok(Certificate {
+        cited: Vec::new(),
         lemmas,
         ..cert(steps)
     })

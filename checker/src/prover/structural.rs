@@ -565,7 +565,7 @@ fn splitting(
             if let Held::Stated(s) = stater.state(kind, t, u, op, &cited)? {
                 if let Status::Proved { certificate } = &s.status {
                     cited.push(ProvedStatement {
-                        axiom: s.axiom.clone(),
+                        statement: s.equation.clone(),
                         certificate: certificate.clone(),
                     });
                 }

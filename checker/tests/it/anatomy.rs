@@ -430,11 +430,75 @@ fn rings_with_cubes_equal_split_as_a_direct_product() {
         assert!(matches!(s.status, Status::Proved { .. }), "{s:#?}");
     }
     // Every proof replays from the axioms alone, those that cite earlier statements included.
+    use birkhoff_checker::prover::certificate::check;
+    let mut citing = 0;
     for s in &found {
         if let Status::Proved { certificate } = &s.status {
-            birkhoff_checker::prover::certificate::check(&t, &s.axiom, certificate)
-                .unwrap_or_else(|e| panic!("{}: {e}", s.equation));
+            check(&t, &s.axiom, certificate).unwrap_or_else(|e| panic!("{}: {e}", s.equation));
+            if certificate.cited.is_empty() {
+                continue;
+            }
+            citing += 1;
+            // A citation is an axiom only once its own certificate replays: a false statement
+            // under a true one's proof is caught, and so is a name the theory already uses.
+            let mut forged = certificate.clone();
+            forged.cited[0].statement = "y + x = y".into();
+            assert!(check(&t, &s.axiom, &forged).is_err(), "{}", s.equation);
+            let mut forged = certificate.clone();
+            forged.cited[0].name = "add_zero".into();
+            assert!(check(&t, &s.axiom, &forged).is_err(), "{}", s.equation);
         }
+    }
+    assert!(citing > 0, "the second identity cites the first");
+    // A false goal that cites itself, under another statement's proof, does not replay.
+    {
+        use birkhoff_checker::prover::certificate::*;
+        let goal = birkhoff_engine::parse::parse_formula(&t.sig, "x + y = x", "goal").unwrap();
+        let (constants, lhs, rhs) = goal_sides(&t.sig, &goal).unwrap();
+        let Status::Proved { certificate: other } = &pair[0].status else {
+            unreachable!()
+        };
+        let forged = Certificate {
+            theory: t.name.clone(),
+            goal: "x + y = x".into(),
+            constants: constants.clone(),
+            lhs,
+            rhs: rhs.clone(),
+            cited: vec![Cited {
+                name: "lemma".into(),
+                statement: "x + y = x".into(),
+                certificate: other.clone(),
+            }],
+            lemmas: Vec::new(),
+            steps: vec![Step {
+                by: Justification::Axiom {
+                    axiom: "lemma".into(),
+                    part: 0,
+                    substitution: ["x", "y"]
+                        .iter()
+                        .zip(&constants)
+                        .enumerate()
+                        .map(|(i, (v, _))| Binding {
+                            var: (*v).into(),
+                            term: birkhoff_engine::syntax::Term::App(
+                                birkhoff_engine::signature::FuncId(
+                                    t.sig.funcs.len() as u32 + i as u32,
+                                ),
+                                vec![],
+                            ),
+                        })
+                        .collect(),
+                },
+                direction: Direction::LeftToRight,
+                position: Vec::new(),
+                result: rhs,
+                text: "x".into(),
+            }],
+        };
+        assert!(
+            check(&t, &goal, &forged).is_err(),
+            "a false citation was taken"
+        );
     }
     let mut facts = structural::proved(&found);
     facts.extend(structural::axiom_facts(&t));

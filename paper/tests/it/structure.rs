@@ -246,3 +246,85 @@ fn a_theory_over_other_symbols_is_placed_through_its_reducts() {
         "{section}"
     );
 }
+
+/// A discovery with two operations (issue 51): rings with x³ = x. The structure study proves the
+/// splitting R ≅ 2R × 3R statement by statement (some proofs cite others, inlined so that they
+/// replay from the axioms: the backtest replays them all), and the paper states it as one
+/// theorem whose proof cites the three statements about the pair of terms and the four
+/// endomorphisms.
+#[test]
+fn rings_with_cubes_equal_get_their_splitting_in_their_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
+    let text = include_str!("../../../checker/tests/data/ring_cube.bk");
+    let rec = crate::put_theory(&mut lib, "RingWithCube", text, "kept", vec![]);
+    let study = Study {
+        max_size: 6,
+        time: Duration::from_secs(60),
+        // Ample on a loaded machine: a statement of the splitting may take four times this.
+        per_statement: Duration::from_secs(2),
+        ..Study::default()
+    };
+    let stored = study_structure(&mut lib, &rec.id, &study).unwrap();
+    let pair: Vec<_> = stored
+        .iter()
+        .filter(|c| c.claim.as_ref().is_some_and(|k| k.kind.about_pair()))
+        .collect();
+    assert_eq!(pair.len(), 3, "{stored:#?}");
+    for c in &pair {
+        assert_eq!(c.status, ConjectureStatus::Proved, "{c:#?}");
+        assert!(!c.claim.as_ref().unwrap().partner.is_empty(), "{c:#?}");
+    }
+    let report = birkhoff_library::backtest::run(&lib).unwrap();
+    assert!(report.failures.is_empty(), "{:#?}", report.failures);
+
+    let paper = Paper::gather(&lib, &rec.id).unwrap();
+    // The statements of the pair are typeset with their proofs, re-checked from the text, the
+    // statements a proof cites named in it.
+    let typeset: Vec<_> = paper
+        .theorems
+        .iter()
+        .filter(|t| t.claim.as_ref().is_some_and(|c| c.kind.about_pair()))
+        .collect();
+    assert_eq!(typeset.len(), 3);
+    for t in &typeset {
+        assert!(t.proof.is_ok(), "{}: {:?}", t.statement, t.proof);
+    }
+    assert!(
+        typeset
+            .iter()
+            .any(|t| t.proof.as_ref().is_ok_and(|p| !p.cited.is_empty())),
+        "one of them cites another"
+    );
+    let tex = paper.to_latex();
+    assert!(tex.contains("proved before it"), "no citation shown");
+    let structure = &tex[tex
+        .find("\\section{Structure of the finite models}")
+        .expect("the section")..];
+    let structure = &structure[..structure.find("\\section{Theorems}").unwrap()];
+    let theorem = structure
+        .split("\\begin{theorem}[Structure]")
+        .skip(1)
+        .find(|t| t.contains("direct product of the images"))
+        .unwrap_or_else(|| panic!("no splitting: {structure}"));
+    let theorem = &theorem[..theorem.find("\\end{proof}").unwrap()];
+    for part in [
+        "(complement)",
+        "(right identity)",
+        "(left identity)",
+        "(endomorphism)",
+    ] {
+        assert!(theorem.contains(part), "{part}: {theorem}");
+    }
+    // Three statements about the pair, two endomorphisms for each of + and *, and what is
+    // proved of each factor.
+    assert!(theorem.matches("\\ref{thm:").count() >= 7, "{theorem}");
+    assert!(
+        theorem.contains("for \\(+\\) and \\(\\cdot\\)"),
+        "{theorem}"
+    );
+    if let Some(text) = crate::compiled_text(&paper, &dir.path().join("paper"), "ring") {
+        assert!(text.contains("direct product"), "{text}");
+        assert!(!text.contains("??"), "an unresolved reference: {text}");
+    }
+}
