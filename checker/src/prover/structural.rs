@@ -449,6 +449,7 @@ pub fn statements(
         opts,
         tried: 0,
         stated: HashMap::new(),
+        made: HashSet::new(),
     };
     // The splitting first, its statements (endomorphisms included) ahead of the others in the
     // prover's budget: the strongest theorem there is, when there is one.
@@ -590,7 +591,8 @@ enum Held {
     Axiom,
     /// Stated, and given to the prover if the budget allowed.
     Stated(Box<Statement>),
-    /// Stated before (the splitting states its endomorphisms first); whether it was proved.
+    /// The same kind and equation stated before (the splitting states its endomorphisms
+    /// first); whether it was proved.
     Again {
         /// Whether the earlier statement was proved.
         proved: bool,
@@ -606,8 +608,12 @@ struct Stater<'a> {
     plan: Vec<Strategy>,
     opts: &'a Options,
     tried: usize,
-    /// The equations stated so far, and whether each was proved.
-    stated: HashMap<String, bool>,
+    /// The equations stated so far, with the prover's answer (two kinds of statement may be
+    /// one equation: for t(x) = x·x, "idempotent" and "a retraction" both read
+    /// (x·x)·(x·x) = x·x).
+    stated: HashMap<String, Status>,
+    /// The statements made so far, by kind and equation.
+    made: HashSet<(Kind, String)>,
 }
 
 impl Stater<'_> {
@@ -648,7 +654,9 @@ impl Stater<'_> {
             notation = notation.with_partner(Notation::plain(&partner, &op_name));
         }
         let equation = printer.formula(&axiom.formula);
-        if let Some(&proved) = self.stated.get(&equation) {
+        let earlier = self.stated.get(&equation).cloned();
+        if !self.made.insert((kind, equation.clone())) {
+            let proved = matches!(earlier, Some(Status::Proved { .. }));
             return Ok(Held::Again { proved });
         }
         // What is proved is the equation as printed, read back: a certificate stored with that
@@ -667,15 +675,17 @@ impl Stater<'_> {
             seconds: 0.0,
             axiom,
         };
-        if self.tried < self.opts.max_proofs && !self.cancelled() {
+        if let Some(status) = earlier {
+            // The same equation under another kind: the same answer, proof and all.
+            s.status = status;
+        } else if self.tried < self.opts.max_proofs && !self.cancelled() {
             self.tried += 1;
             let t0 = Instant::now();
             let answer = prove_citing(self.theory, &s.axiom, cited, &self.prover, &self.plan)?;
             s.seconds = t0.elapsed().as_secs_f64();
             s.status = Status::of(answer, self.cancelled());
         }
-        let proved = matches!(s.status, Status::Proved { .. });
-        self.stated.insert(s.equation.clone(), proved);
+        self.stated.insert(s.equation.clone(), s.status.clone());
         Ok(Held::Stated(Box::new(s)))
     }
 

@@ -555,3 +555,33 @@ fn rings_with_cubes_equal_split_as_a_direct_product() {
         "Z6 = GF(2) x GF(3) splits into two proper factors"
     );
 }
+
+/// One equation may be two statements: in semigroups with x³ = x, "x * x is idempotent" and
+/// "x ↦ x * x is a retraction" both read (x * x) * (x * x) = x * x. Both are stated, with the one
+/// proof, so that a theorem resting on either finds it.
+#[test]
+fn one_equation_is_every_statement_it_reads_as() {
+    use birkhoff_checker::prover::conjecture::Status;
+    use birkhoff_checker::prover::structural::{self, Kind};
+    let t = Theory::parse(
+        "theory SemigroupWithCube\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\naxiom cube: x * (x * x) = x\n",
+        "cube_semigroup.bk",
+    )
+    .unwrap();
+    let opts = structural::Options {
+        complete_up_to: Some(4),
+        ..structural::Options::default()
+    };
+    let found = structural::statements(&t, &models_up_to(&t, 4), &opts).unwrap();
+    let of = |kind: Kind| {
+        found
+            .iter()
+            .find(|s| s.kind == kind && s.term == "x * x")
+            .unwrap_or_else(|| panic!("{kind:?} not stated: {found:#?}"))
+    };
+    let (idempotent, retraction) = (of(Kind::Idempotent), of(Kind::Retraction));
+    assert_eq!(idempotent.equation, retraction.equation);
+    for s in [idempotent, retraction] {
+        assert!(matches!(s.status, Status::Proved { .. }), "{s:#?}");
+    }
+}
