@@ -185,6 +185,20 @@ pub struct StructureClaim {
     pub sentence: String,
 }
 
+impl StructureClaim {
+    /// The claim as the structure theorems read a proved statement.
+    pub fn fact(&self) -> birkhoff_checker::prover::structural::Fact {
+        birkhoff_checker::prover::structural::Fact {
+            partner: self.partner.clone(),
+            ..birkhoff_checker::prover::structural::Fact::new(
+                self.kind,
+                &self.operation,
+                &self.term,
+            )
+        }
+    }
+}
+
 /// A proof record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProofRec {

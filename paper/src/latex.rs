@@ -337,14 +337,10 @@ impl Paper {
                 .iter()
                 .filter_map(|part| {
                     let k = part.kind;
-                    let at = self.theorems.iter().position(|t| {
-                        t.claim.as_ref().is_some_and(|c| {
-                            c.kind == k
-                                && c.operation == part.operation
-                                && (k.about_operation()
-                                    || (c.term == part.term && c.partner == part.partner))
-                        })
-                    });
+                    let at = self
+                        .theorems
+                        .iter()
+                        .position(|t| t.claim.as_ref().is_some_and(|c| c.fact().answers(part)));
                     at.map(|i| format!("Theorem~\\ref{{thm:{i}}} ({})", k.name()))
                         .or_else(|| {
                             // A part that is an axiom is cited by the axiom's name.
@@ -839,7 +835,6 @@ fn symbol_math(sym: &Symbols, name: &str) -> String {
     sym.math(name)
 }
 
-/// A theorem's proof as numbered steps, or why it is not shown.
 /// How a stored structure statement's sentence writes its mathematics in the paper, with its
 /// partner term for a statement about a pair.
 fn claim_notation(sym: &Symbols, c: &StructureClaim) -> Notation {
@@ -865,6 +860,7 @@ fn notation(sym: &Symbols, term: &str, op: &str) -> Notation {
     }
 }
 
+/// A theorem's proof as numbered steps, or why it is not shown.
 fn proof_text(sym: &Symbols, t: &crate::gather::Theorem) -> String {
     match &t.proof {
         Err(why) => format!(

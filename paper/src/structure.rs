@@ -114,13 +114,7 @@ pub fn structure_theorems<'c>(
     proved: impl IntoIterator<Item = &'c StructureClaim>,
     notation: &dyn Fn(&str, &str) -> structural::Notation,
 ) -> Vec<structural::Theorem> {
-    let mut facts: Vec<structural::Fact> = proved
-        .into_iter()
-        .map(|c| structural::Fact {
-            partner: c.partner.clone(),
-            ..structural::Fact::new(c.kind, &c.operation, &c.term)
-        })
-        .collect();
+    let mut facts: Vec<structural::Fact> = proved.into_iter().map(StructureClaim::fact).collect();
     facts.extend(structural::axiom_facts(theory));
     structural::compose(&facts, notation)
 }

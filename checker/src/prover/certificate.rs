@@ -390,6 +390,25 @@ fn replay_chain(
     Ok(())
 }
 
+/// `theory` with each cited statement (name, statement) as an axiom of that name, read as the
+/// checker reads a citation; a name that an axiom or an earlier citation has is refused. Their
+/// proofs are not checked here ([`check`] replays them).
+pub fn with_citations<'a>(
+    theory: &Theory,
+    cited: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<Theory, Rejected> {
+    let mut with = theory.clone();
+    for (name, statement) in cited {
+        if with.axioms.iter().any(|a| a.name == name) {
+            return reject(format!("the citation `{name}` reuses a name"));
+        }
+        let axiom = birkhoff_engine::parse::parse_formula(&theory.sig, statement, name)
+            .map_err(|e| Rejected(format!("the citation `{name}`: {e}")))?;
+        with.axioms.push(std::sync::Arc::new(axiom));
+    }
+    Ok(with)
+}
+
 /// Accepts the certificate only if it proves `goal` from `theory`: its sides are the goal's sides
 /// with fresh constants for the goal's variables, every lemma is proved by a chain using only
 /// the axioms and earlier lemmas, every step is a well-sorted instance of an equational axiom or
@@ -408,22 +427,17 @@ pub fn check_before(
 ) -> Result<bool, Rejected> {
     // Each citation is replayed first, from the axioms alone (its certificate holds its own
     // citations); then it is an axiom like the others.
-    let mut with_cited;
+    let with_cited;
     let theory = if cert.cited.is_empty() {
         theory
     } else {
-        with_cited = theory.clone();
-        for c in &cert.cited {
-            if with_cited.axioms.iter().any(|a| a.name == c.name) {
-                return reject(format!("the citation `{}` reuses a name", c.name));
-            }
-            let statement =
-                birkhoff_engine::parse::parse_formula(&theory.sig, &c.statement, &c.name)
-                    .map_err(|e| Rejected(format!("the citation `{}`: {e}", c.name)))?;
-            if !check_before(theory, &statement, &c.certificate, deadline)? {
+        let named = cert.cited.iter().map(|c| (&*c.name, &*c.statement));
+        with_cited = with_citations(theory, named)?;
+        let statements = &with_cited.axioms[theory.axioms.len()..];
+        for (c, statement) in cert.cited.iter().zip(statements) {
+            if !check_before(theory, statement, &c.certificate, deadline)? {
                 return Ok(false);
             }
-            with_cited.axioms.push(std::sync::Arc::new(statement));
         }
         &with_cited
     };

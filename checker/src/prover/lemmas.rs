@@ -13,11 +13,9 @@
 use super::certificate::{self, Certificate, Cited, Justification};
 use super::{prove_with, Answer, Options, Strategy, Verdict};
 use crate::finder::FinderError;
-use birkhoff_engine::parse::parse_formula;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// A statement proved before, with the certificate that proves it from the theory's axioms.
@@ -63,14 +61,11 @@ pub fn prove_citing(
             certificate: p.certificate.clone(),
         })
         .collect();
-    let mut extended = theory.clone();
-    for c in &cited {
-        // As the checker reads it.
-        let Ok(statement) = parse_formula(&theory.sig, &c.statement, &c.name) else {
-            return Ok(alone);
-        };
-        extended.axioms.push(Arc::new(statement));
-    }
+    // The statements as the checker reads them.
+    let named = cited.iter().map(|c| (&*c.name, &*c.statement));
+    let Ok(extended) = certificate::with_citations(theory, named) else {
+        return Ok(alone);
+    };
     let mut answer = prove_with(&extended, goal, &half, plan)?;
     if let Verdict::Proved { certificate } = &answer.verdict {
         let certificate = Certificate {

@@ -668,16 +668,12 @@ pub fn recheck(theory: &Theory, goal: &Axiom, proof: &ReadableProof) -> Result<(
     }
     // The statements it cites are axioms here (the rendering is checked, not their proofs: the
     // certificate's check replays those).
-    let mut with_cited;
+    let with_cited;
     let theory = if proof.cited.is_empty() {
         theory
     } else {
-        with_cited = theory.clone();
-        for (name, statement) in &proof.cited {
-            let axiom = parse_formula(&theory.sig, statement, name)
-                .map_err(|e| Rejected(format!("the cited `{name}`: {e}")))?;
-            with_cited.axioms.push(std::sync::Arc::new(axiom));
-        }
+        let named = proof.cited.iter().map(|(n, s)| (n.as_str(), s.as_str()));
+        with_cited = certificate::with_citations(theory, named)?;
         &with_cited
     };
     let ext = extended_signature(&theory.sig, &proof.variables)?;

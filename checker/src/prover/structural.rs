@@ -812,6 +812,16 @@ impl Fact {
             && self.operation == op
             && (kind.about_operation() || (self.term == t && self.partner == partner))
     }
+
+    /// Whether this fact is the statement `wanted` (a theorem's part, say), by [`Fact::is`].
+    pub fn answers(&self, wanted: &Fact) -> bool {
+        self.is(
+            wanted.kind,
+            &wanted.operation,
+            &wanted.term,
+            &wanted.partner,
+        )
+    }
 }
 
 /// A structure theorem: proved statements read together ([`compose`]).
