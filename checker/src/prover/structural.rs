@@ -813,7 +813,8 @@ impl Fact {
             && (kind.about_operation() || (self.term == t && self.partner == partner))
     }
 
-    /// Whether this fact is the statement `wanted` (a theorem's part, say), by [`Fact::is`].
+    /// Whether this fact is the statement `wanted` (a theorem's part, say): the same kind and
+    /// operation, and for a statement about terms, the same term and partner.
     pub fn answers(&self, wanted: &Fact) -> bool {
         self.is(
             wanted.kind,
