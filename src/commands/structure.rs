@@ -1,6 +1,7 @@
 //! `birkhoff structure`: what the finite models of a theory are made of (issue 51), per size:
 //! how many are simple, subdirectly irreducible and directly indecomposable, and for each model
-//! its congruences, monolith, factors, idempotents, centre and nuclei, and subalgebras.
+//! its congruences, monolith, factors, idempotents, centre and nuclei, the multiplication and
+//! inner mapping groups of a quasigroup operation, and subalgebras.
 
 use super::BudgetArgs;
 use crate::output::{print_json, progress, table};
@@ -221,11 +222,12 @@ fn describe(an: &Anatomy) -> String {
     };
     for b in &an.binary {
         out.push(format!(
-            "{}: idempotents {}, centre {}, nucleus {}",
+            "{}: idempotents {}, centre {}, nucleus {}{}",
             b.operation,
             set(&b.idempotents),
             set(&b.centre),
-            set(&b.nucleus)
+            set(&b.nucleus),
+            b.translations.as_ref().map_or(String::new(), translations)
         ));
     }
     let s = &an.subalgebras;
@@ -239,6 +241,19 @@ fn describe(an: &Anatomy) -> String {
             .map_or(String::new(), |c| format!("; {c} nonempty subalgebras"))
     ));
     out.join("\n  ")
+}
+
+/// A quasigroup operation's permutation groups, as GAP's LOOPS names them.
+fn translations(t: &anatomy::Translations) -> String {
+    let order = |o: Option<u64>| o.map_or("more than 2^64".to_string(), |o| o.to_string());
+    let mut s = format!("; |Mlt| = {}", order(t.multiplication_group));
+    if t.identity.is_some() {
+        s += &format!(", |Inn| = {}", order(t.inner_mapping_group));
+        if t.automorphic == Some(true) {
+            s += " (every inner mapping an automorphism)";
+        }
+    }
+    s
 }
 
 /// The structure statements, each with the prover's answer and its evidence.

@@ -75,3 +75,43 @@ fn samples_and_relations_are_named() {
         "{err}"
     );
 }
+
+/// A quasigroup operation's multiplication and inner mapping groups, as GAP's LOOPS reports
+/// them: the groups of order 6 are Z6 (|Mlt| = 6, Inn trivial) and S3 (|Mlt| = 36 = 6²/|Z|,
+/// |Inn| = 6, the inner automorphisms), both automorphic; in the text and in `--json`.
+#[test]
+fn groups_show_their_multiplication_groups() {
+    let args = [
+        "structure",
+        "group",
+        "--min-size",
+        "6",
+        "--max-size",
+        "6",
+        "--all-models",
+        "--no-statements",
+    ];
+    let (code, text, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    for orders in ["|Mlt| = 6, |Inn| = 1", "|Mlt| = 36, |Inn| = 6"] {
+        assert!(
+            text.contains(&format!("{orders} (every inner mapping an automorphism)")),
+            "{orders}: {text}"
+        );
+    }
+    let (code, out, err) = run(&[&["--json"], &args[..]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut orders: Vec<u64> = v["sizes"][0]["shown"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m["anatomy"]["binary"][0]["translations"]["multiplication_group"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    orders.sort_unstable();
+    assert_eq!(orders, [6, 36]);
+}

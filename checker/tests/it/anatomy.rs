@@ -585,3 +585,161 @@ fn one_equation_is_every_statement_it_reads_as() {
         assert!(matches!(s.status, Status::Proved { .. }), "{s:#?}");
     }
 }
+
+/// Every element of the group that `generators` (permutations of `{0..n-1}` as image vectors)
+/// generate, by closure under composition: the oracle for Schreier–Sims, fit for small groups.
+fn closure(n: usize, generators: &[Vec<u32>]) -> std::collections::HashSet<Vec<u32>> {
+    let identity: Vec<u32> = (0..n as u32).collect();
+    let mut seen = std::collections::HashSet::from([identity.clone()]);
+    let mut todo = vec![identity];
+    while let Some(p) = todo.pop() {
+        for g in generators {
+            let q: Vec<u32> = p.iter().map(|&x| g[x as usize]).collect();
+            if seen.insert(q.clone()) {
+                todo.push(q);
+            }
+        }
+    }
+    seen
+}
+
+/// The translations' groups of the operation `op` of `m` against oracles that share none of
+/// their code: Mlt listed by closure from the table's rows and columns; Inn as the elements of
+/// that list fixing the identity, each tested as an automorphism (not only Bruck's generators).
+fn check_translations(t: &Theory, m: &Structure, op: &str) -> anatomy::Translations {
+    let alg = Algebra::of(&t.sig, m).unwrap();
+    let a = anatomy::analyse(&alg, anatomy::CONGRUENCE_LIMIT);
+    let parts = a.binary.iter().find(|b| b.operation == op).unwrap();
+    let table = &alg
+        .operations()
+        .iter()
+        .find(|o| o.name == op)
+        .unwrap()
+        .table;
+    let n = alg.size() as usize;
+    let mul = |x: u32, y: u32| table[x as usize * n + y as usize];
+    let rows: Vec<Vec<u32>> = (0..n as u32)
+        .map(|a| (0..n as u32).map(|x| mul(a, x)).collect())
+        .collect();
+    let columns: Vec<Vec<u32>> = (0..n as u32)
+        .map(|a| (0..n as u32).map(|x| mul(x, a)).collect())
+        .collect();
+    let latin = rows.iter().chain(&columns).all(|p| {
+        let mut sorted = p.clone();
+        sorted.sort_unstable();
+        sorted == (0..n as u32).collect::<Vec<_>>()
+    });
+    let Some(tr) = parts.translations.clone() else {
+        assert!(!latin, "a Latin square without its groups: {m:?}");
+        return anatomy::Translations {
+            multiplication_group: None,
+            identity: None,
+            inner_mapping_group: None,
+            automorphic: None,
+        };
+    };
+    assert!(latin, "groups of a table that is not a Latin square: {m:?}");
+    let generators: Vec<Vec<u32>> = rows.iter().chain(&columns).cloned().collect();
+    let mlt = closure(n, &generators);
+    assert_eq!(tr.multiplication_group, Some(mlt.len() as u64), "{m:?}");
+    let identity = (0..n as u32).find(|&e| (0..n as u32).all(|x| mul(e, x) == x && mul(x, e) == x));
+    assert_eq!(tr.identity, identity);
+    match identity {
+        Some(e) => {
+            let inn: Vec<&Vec<u32>> = mlt.iter().filter(|p| p[e as usize] == e).collect();
+            assert_eq!(tr.inner_mapping_group, Some(inn.len() as u64), "{m:?}");
+            let automorphic = inn.iter().all(|f| {
+                (0..n as u32).all(|x| {
+                    (0..n as u32)
+                        .all(|y| f[mul(x, y) as usize] == mul(f[x as usize], f[y as usize]))
+                })
+            });
+            assert_eq!(tr.automorphic, Some(automorphic), "{m:?}");
+        }
+        None => assert_eq!((tr.inner_mapping_group, tr.automorphic), (None, None)),
+    }
+    tr
+}
+
+/// Multiplication and inner mapping groups (GAP's LOOPS computes them) on every loop of order at
+/// most 5 and every quasigroup of order at most 4, against closure; on every group of order at
+/// most 8, against |Mlt(G)| = |G|²/|Z(G)| and |Inn(G)| = |G/Z(G)|, every group being an A-loop
+/// (its inner mappings are conjugations); a table that is not a Latin square has none; and the
+/// Schreier–Sims order against closure on random permutations of 7 points.
+#[test]
+fn multiplication_groups_agree_with_closure_and_with_groups() {
+    let loops = load("loop");
+    let (mut nonassociative, mut not_automorphic) = (0, 0);
+    for n in 1..=5 {
+        for m in models(&loops, n) {
+            let tr = check_translations(&loops, &m, "*");
+            let alg = Algebra::of(&loops.sig, &m).unwrap();
+            let a = anatomy::analyse(&alg, anatomy::CONGRUENCE_LIMIT);
+            if a.binary[0].nucleus.len() < n as usize {
+                nonassociative += 1;
+                // Its translations generate more than a group's x ↦ a·x·b (at most n² maps).
+                assert!(tr.multiplication_group > Some(u64::from(n * n)), "{m:?}");
+                not_automorphic += usize::from(tr.automorphic == Some(false));
+            }
+        }
+    }
+    // The six loops of order 5 (A057771) are Z5 and five nonassociative ones; some have an inner
+    // mapping that is not an automorphism, so the oracle's check of every one is put to use.
+    assert_eq!(nonassociative, 5);
+    assert!(not_automorphic > 0);
+    let quasigroups = load("quasigroup");
+    for n in 1..=4 {
+        for m in models(&quasigroups, n) {
+            check_translations(&quasigroups, &m, "*");
+        }
+    }
+    let groups = load("group");
+    let mut nonabelian = 0;
+    for n in 1..=8u64 {
+        for m in models(&groups, n as u32) {
+            let tr = check_translations(&groups, &m, "*");
+            let alg = Algebra::of(&groups.sig, &m).unwrap();
+            let a = anatomy::analyse(&alg, anatomy::CONGRUENCE_LIMIT);
+            let z = a.binary[0].centre.len() as u64;
+            assert_eq!(tr.multiplication_group, Some(n * n / z));
+            assert_eq!(tr.inner_mapping_group, Some(n / z));
+            assert_eq!(tr.automorphic, Some(true));
+            nonabelian += usize::from(z < n);
+        }
+    }
+    // S3, D4 and Q8.
+    assert_eq!(nonabelian, 3);
+    let semigroups = load("semigroup");
+    let mut none = 0;
+    for m in models(&semigroups, 3) {
+        none += usize::from(
+            check_translations(&semigroups, &m, "*")
+                .multiplication_group
+                .is_none(),
+        );
+    }
+    assert!(none > 0);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |k: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % k
+    };
+    for _ in 0..200 {
+        let generators: Vec<Vec<u32>> = (0..1 + next(3))
+            .map(|_| {
+                let mut p: Vec<u32> = (0..7).collect();
+                for i in (1..7).rev() {
+                    p.swap(i, next(i as u64 + 1) as usize);
+                }
+                p
+            })
+            .collect();
+        assert_eq!(
+            anatomy::permutation::order(7, &generators),
+            Some(closure(7, &generators).len() as u64),
+            "{generators:?}"
+        );
+    }
+}

@@ -86,6 +86,12 @@ fn semigroups_with_equal_squares_get_a_structure_theorem_in_their_paper() {
     for row in ["1 & 1 & 1 &", "2 & 2 & 2 &", "3 & 3 & 3 &", "4 & 7 & 7 &"] {
         assert!(structure.contains(row), "{row}: {structure}");
     }
+    // Each SI model is described from its anatomy: the group of order 2 by its multiplication
+    // group (its two translations) and its inner mapping group (trivial, being abelian).
+    assert!(
+        structure.contains("has order 2 and the inner mapping group (the stabilizer of the identity) order 1, every inner mapping being an automorphism"),
+        "{structure}"
+    );
     // The definition is in words, and the score is in the appendix only.
     assert!(tex.contains("a binary operation"), "{tex}");
     let appendix = tex.find("\\appendix").expect("an appendix");
