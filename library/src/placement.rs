@@ -34,6 +34,11 @@ pub struct PlacementRec {
     /// `+` read as a group's `*`, say.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reducts: Vec<ReductRec>,
+    /// Proved inclusions between two reducts' classes, both read over the theory's symbols
+    /// ([`ReductRec::carried`]; `lower` and `upper` are indices into `reducts`): `lower`'s axioms
+    /// prove each of `upper`'s, so stating `lower` says `upper` too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reducts_between: Vec<BetweenRec>,
 }
 
 /// Whether the theory's reduct along a map of symbols lies in a class over other symbols: for a
@@ -99,10 +104,11 @@ pub struct NeighbourRec {
     pub implied_by: InclusionRec,
 }
 
-/// A proved inclusion between two neighbours.
+/// A proved inclusion between two neighbours (or two reducts, in
+/// [`PlacementRec::reducts_between`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BetweenRec {
-    /// The smaller class (an index into the neighbours).
+    /// The smaller class (an index into the neighbours, or the reducts).
     pub lower: usize,
     /// The larger class.
     pub upper: usize,
@@ -342,51 +348,15 @@ impl PlacementRec {
     }
 
     /// The proved reducts worth stating (`theory` is the record's theory): every proved one but
-    /// those another proved one gives, because its carried axioms include theirs, or by the
-    /// catalogue's stated implications (`meta implies`, followed through) along the same map, so
-    /// that a ring's `+` is said to be an abelian group, not also a group and a monoid.
+    /// those another proved one gives: because its carried axioms include theirs, by the
+    /// catalogue's stated implications (`meta implies`, followed through) along the same map, or
+    /// by a proved inclusion ([`PlacementRec::reducts_between`]), so that a ring's `+` is said to
+    /// be an abelian group, not also a group and a monoid. Of two that give each other, the first
+    /// is stated.
     pub fn strongest_reducts(&self, theory: &Theory) -> Vec<&ReductRec> {
-        let proved: Vec<&ReductRec> = self.reducts.iter().filter(|r| r.implies.proved()).collect();
-        let stated = |name: &str| -> Vec<String> {
-            let mut seen: Vec<String> = Vec::new();
-            let mut todo = vec![name.to_string()];
-            while let Some(n) = todo.pop() {
-                let Some(info) = birkhoff_engine::catalogue::entry(&n)
-                    .and_then(|e| birkhoff_engine::catalogue::info(&e).ok())
-                else {
-                    continue;
-                };
-                for i in info.implies {
-                    if !seen.contains(&i.target) {
-                        seen.push(i.target.clone());
-                        todo.push(i.target);
-                    }
-                }
-            }
-            seen
-        };
-        let axioms = |r: &ReductRec| -> BTreeSet<String> {
-            r.carried(theory)
-                .map(|t| t.axioms.iter().map(|a| canonical_axiom(&t, a)).collect())
-                .unwrap_or_default()
-        };
-        let facts: Vec<(Vec<String>, BTreeSet<String>)> = proved
-            .iter()
-            .map(|r| (stated(&r.name), axioms(r)))
-            .collect();
-        (0..proved.len())
-            .filter(|&i| {
-                let r = proved[i];
-                !(0..proved.len()).any(|j| {
-                    let s = proved[j];
-                    let along = r.map.iter().all(|(k, v)| s.map.get(k) == Some(v));
-                    let includes = facts[j].1.is_superset(&facts[i].1)
-                        && (facts[j].1.len() > facts[i].1.len() || j < i);
-                    j != i
-                        && (includes || (along && s.name != r.name && facts[j].0.contains(&r.name)))
-                })
-            })
-            .map(|i| proved[i])
+        strongest(&self.reducts, &self.reducts_between, theory)
+            .into_iter()
+            .map(|i| &self.reducts[i])
             .collect()
     }
 
@@ -469,8 +439,79 @@ impl PlacementRec {
             check_proofs(lower, upper, &b.proofs)
                 .map_err(|e| format!("{} inside {}: {e}", lower.name, upper.name))?;
         }
+        for b in &self.reducts_between {
+            let (Some(lower), Some(upper)) = (self.reducts.get(b.lower), self.reducts.get(b.upper))
+            else {
+                return Err(format!("no reducts {} and {}", b.lower, b.upper));
+            };
+            check_proofs(&lower.carried(theory)?, &upper.carried(theory)?, &b.proofs).map_err(
+                |e| {
+                    format!(
+                        "{} along {} inside {} along {}: {e}",
+                        lower.name,
+                        lower.map_text(),
+                        upper.name,
+                        upper.map_text()
+                    )
+                },
+            )?;
+        }
         Ok(())
     }
+}
+
+/// The indices of [`PlacementRec::strongest_reducts`] among `reducts`, with the proved
+/// inclusions `between` them.
+pub fn strongest(reducts: &[ReductRec], between: &[BetweenRec], theory: &Theory) -> Vec<usize> {
+    let proved: Vec<usize> = (0..reducts.len())
+        .filter(|&i| reducts[i].implies.proved())
+        .collect();
+    let stated = |name: &str| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut todo = vec![name.to_string()];
+        while let Some(n) = todo.pop() {
+            let Some(info) = birkhoff_engine::catalogue::entry(&n)
+                .and_then(|e| birkhoff_engine::catalogue::info(&e).ok())
+            else {
+                continue;
+            };
+            for i in info.implies {
+                if !seen.contains(&i.target) {
+                    seen.push(i.target.clone());
+                    todo.push(i.target);
+                }
+            }
+        }
+        seen
+    };
+    let axioms = |r: &ReductRec| -> BTreeSet<String> {
+        r.carried(theory)
+            .map(|t| t.axioms.iter().map(|a| canonical_axiom(&t, a)).collect())
+            .unwrap_or_default()
+    };
+    let facts: Vec<(Vec<String>, BTreeSet<String>)> = proved
+        .iter()
+        .map(|&i| (stated(&reducts[i].name), axioms(&reducts[i])))
+        .collect();
+    let inside = |lower: usize, upper: usize| {
+        between
+            .iter()
+            .any(|b| b.lower == proved[lower] && b.upper == proved[upper])
+    };
+    // Whether the j-th proved reduct gives the i-th (and is stated in its place).
+    let gives = |j: usize, i: usize| {
+        let (r, s) = (&reducts[proved[i]], &reducts[proved[j]]);
+        let along = r.map.iter().all(|(k, v)| s.map.get(k) == Some(v));
+        let includes =
+            facts[j].1.is_superset(&facts[i].1) && (facts[j].1.len() > facts[i].1.len() || j < i);
+        let catalogue = along && s.name != r.name && facts[j].0.contains(&r.name);
+        let proof = inside(j, i) && (!inside(i, j) || j < i);
+        j != i && (includes || catalogue || proof)
+    };
+    (0..proved.len())
+        .filter(|&i| !(0..proved.len()).any(|j| gives(j, i)))
+        .map(|i| proved[i])
+        .collect()
 }
 
 #[cfg(test)]
@@ -513,6 +554,7 @@ mod tests {
             between: Vec::new(),
             not_reached: 0,
             reducts: Vec::new(),
+            reducts_between: Vec::new(),
         };
         // Without the semigroup ⊆ magma proof both are covers of T.
         let h = p.hasse();
@@ -554,6 +596,7 @@ mod tests {
             }],
             not_reached: 3,
             reducts: Vec::new(),
+            reducts_between: Vec::new(),
         };
         let theory = Theory::parse("theory T\nfunc * : 2\n", "t.bk").unwrap();
         let note = crate::cycle::PlacementNote::of(&p, &theory);
@@ -611,6 +654,7 @@ mod tests {
                 reduct("abelian_group", &additive),
                 reduct("semigroup", &[("*", "*")]),
             ],
+            reducts_between: Vec::new(),
         };
         let names = |p: &PlacementRec| -> Vec<String> {
             p.strongest_reducts(&ring)
@@ -625,6 +669,19 @@ mod tests {
                 "semigroup along * ↦ *"
             ]
         );
+        // A stored proof between two stated reducts leaves the one that gives the other (made up
+        // here: the abelian group along + giving the semigroup along *); with proofs both ways,
+        // the first.
+        let inside = |lower: usize, upper: usize| BetweenRec {
+            lower,
+            upper,
+            proofs: Vec::new(),
+        };
+        p.reducts_between.push(inside(2, 3));
+        assert_eq!(names(&p), ["abelian_group along * ↦ +, e ↦ r0, inv ↦ neg"]);
+        p.reducts_between.push(inside(3, 2));
+        assert_eq!(names(&p), ["abelian_group along * ↦ +, e ↦ r0, inv ↦ neg"]);
+        p.reducts_between.clear();
         // Unproved, the abelian group gives way to the group.
         p.reducts[2].implies = InclusionRec::Unknown;
         assert_eq!(names(&p)[0], "group along * ↦ +, e ↦ r0, inv ↦ neg");

@@ -12,7 +12,7 @@ use birkhoff_engine::fingerprint::canonical_axiom;
 use birkhoff_engine::moves::transfer::maps;
 use birkhoff_engine::Theory;
 use birkhoff_library::placement::{
-    AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec, ReductRec,
+    strongest, AxiomProofRec, BetweenRec, InclusionRec, NeighbourRec, PlacementRec, ReductRec,
 };
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -76,8 +76,8 @@ pub fn place_discovery(
         ..birkhoff_checker::prover::Options::default()
     };
     // The classes with its symbols until three fifths of the time (seventeen twentieths when it
-    // has no reducts to compare), its reducts until seventeen twentieths, the order between
-    // neighbours in the rest.
+    // has no reducts to compare), its reducts until four fifths, the order between the reducts
+    // worth stating until 88 %, the order between neighbours in the rest.
     let start = Instant::now();
     let share = |percent: u32| start + study.placement_time * percent / 100;
     let past = |until: Instant| {
@@ -88,7 +88,7 @@ pub fn place_discovery(
                 .is_some_and(|c| c.load(Ordering::Relaxed))
     };
     let neighbours_until = share(if reducts.is_empty() { 85 } else { 60 });
-    let (reducts_until, deadline) = (share(85), share(100));
+    let (reducts_until, reducts_between_until, deadline) = (share(80), share(88), share(100));
     let mut compared: Vec<(NeighbourRec, &Theory)> = Vec::new();
     for (name, other, text) in others.iter().take(study.placement_classes) {
         if past(neighbours_until) {
@@ -107,6 +107,7 @@ pub fn place_discovery(
         ));
     }
     let mut reducts_compared = Vec::new();
+    let mut carried_compared = Vec::new();
     for ReductCandidate { record, carried } in reducts.into_iter().take(study.placement_classes) {
         if past(reducts_until) {
             break;
@@ -116,6 +117,28 @@ pub fn place_discovery(
             implies: InclusionRec::of(&implies_it, &theory),
             ..record
         });
+        carried_compared.push(carried);
+    }
+    // Between two reducts worth stating (none gives the other by its axioms or the
+    // catalogue), whether one's class lies inside the other's, so that only the stronger is
+    // stated: rings with x³ = x, not also alternative rings.
+    let stated = strongest(&reducts_compared, &[], &theory);
+    let mut reducts_between = Vec::new();
+    for &i in &stated {
+        for &j in &stated {
+            if i == j || past(reducts_between_until) {
+                continue;
+            }
+            if let Direction::Proved(proofs) =
+                implies(&carried_compared[i], &carried_compared[j], &opts)?
+            {
+                reducts_between.push(BetweenRec {
+                    lower: i,
+                    upper: j,
+                    proofs: AxiomProofRec::all(&proofs),
+                });
+            }
+        }
     }
     // Between two neighbours on the same side, the order is asked of the prover where it could
     // give a cover (through the theory it is known already).
@@ -146,6 +169,7 @@ pub fn place_discovery(
         neighbours: compared.into_iter().map(|(n, _)| n).collect(),
         between,
         reducts: reducts_compared,
+        reducts_between,
     };
     lib.put(Body::Placement(placement.clone()))?;
     Ok(Some(placement))

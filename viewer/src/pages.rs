@@ -1317,6 +1317,7 @@ mod tests {
                     implies,
                 })
                 .collect(),
+            reducts_between: Vec::new(),
         };
         let placed = Record {
             id: PlacementRec::id_for(&id),
