@@ -45,7 +45,7 @@ pub struct PlacementRec {
 /// ring, whether `(R, +, -, 0)` is an abelian group.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReductRec {
-    /// The class's name (a catalogue entry).
+    /// The class's name (a catalogue entry or a discovery).
     pub name: String,
     /// Its theory in Birkhoff's format: with the map, what the evidence is checked against.
     pub text: String,

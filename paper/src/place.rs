@@ -1,5 +1,6 @@
 //! Where a discovery sits among known classes (issue 51): [`place_discovery`] compares it with
-//! every catalogue entry and every other discovery over the same symbols, both ways, and stores
+//! every catalogue entry and every other discovery over the same symbols, both ways, and through
+//! its reducts with those over other symbols (its `*` read as a semigroup's, say), and stores
 //! what the prover showed, with its evidence, as the discovery's placement record
 //! ([`birkhoff_library::placement`]). The paper and the web site draw the Hasse diagram from
 //! that record, and `backtest` checks it again.
@@ -26,7 +27,8 @@ const PLACEMENT_DRAWN: usize = 8;
 
 /// Compares `discovery` (a record ID, a name or an alias) with every catalogue entry (but those
 /// of `study.hidden`) and every other discovery in `lib` that has its symbols, those sharing most
-/// of its axioms first, and each catalogue entry over other symbols through its reducts, at most
+/// of its axioms first, and each catalogue entry and other discovery over other symbols through
+/// its reducts (and, between two reducts worth stating, which gives the other), at most
 /// `study.placement_classes` of each kind within `study.placement_time`, each axiom within
 /// `study.per_axiom`, and stores the placement record (replacing an earlier one). `None` when no
 /// class has its symbols and none has a reduct to compare.
@@ -45,19 +47,21 @@ pub fn place_discovery(
             _ => None,
         })
         .collect();
-    // Each catalogue entry not hidden, parsed once: a neighbour when it has the theory's
-    // symbols, a reduct candidate otherwise.
+    // Each catalogue entry not hidden and each other discovery, parsed once: a neighbour when it
+    // has the theory's symbols, a reduct candidate otherwise.
     let catalogue: Vec<(String, Theory, String)> = birkhoff_engine::catalogue::all()
         .into_iter()
         .filter(|e| !study.hidden.iter().any(|h| h == e.name))
         .filter_map(|e| Some((e.name.to_string(), e.theory().ok()?, e.source.to_string())))
         .collect();
-    let mut reducts = reduct_candidates(&theory, &catalogue);
-    let mut others: Vec<(String, Theory, String)> = catalogue
+    let discoveries: Vec<(String, Theory, String)> = discoveries
         .into_iter()
-        .chain(discoveries.into_iter().filter_map(|(name, text)| {
-            Some((name.clone(), Theory::parse(&text, &name).ok()?, text))
-        }))
+        .filter_map(|(name, text)| Some((name.clone(), Theory::parse(&text, &name).ok()?, text)))
+        .collect();
+    let classes: Vec<(String, Theory, String)> = catalogue.into_iter().chain(discoveries).collect();
+    let mut reducts = reduct_candidates(&theory, &classes);
+    let mut others: Vec<(String, Theory, String)> = classes
+        .into_iter()
         .filter(|(_, t, _)| same_signature(&theory.sig, &t.sig) && t.fingerprint() != fingerprint)
         .collect();
     others.dedup_by(|a, b| a.0 == b.0);
@@ -191,7 +195,8 @@ fn likeness(own: &HashSet<String>, other: &Theory) -> (std::cmp::Reverse<usize>,
 /// At most this many maps of one class's symbols into the theory's are tried.
 const MAPS_PER_CLASS: usize = 4;
 
-/// A catalogue class over other symbols, read in the theory along one map of its symbols.
+/// A class (of the catalogue or a discovery) over other symbols, read in the theory along one map
+/// of its symbols.
 struct ReductCandidate {
     /// The class's name, text and map; `implies` is set once compared.
     record: ReductRec,
@@ -199,14 +204,14 @@ struct ReductCandidate {
     carried: Theory,
 }
 
-/// Every class of `catalogue` (name, theory, text) over symbols other than `theory`'s that has an
+/// Every class of `classes` (name, theory, text) over symbols other than `theory`'s that has an
 /// axiom and maps into `theory`'s symbols, along each such map (up to [`MAPS_PER_CLASS`]).
 fn reduct_candidates(
     theory: &Theory,
-    catalogue: &[(String, Theory, String)],
+    classes: &[(String, Theory, String)],
 ) -> Vec<ReductCandidate> {
     let mut out = Vec::new();
-    for (name, class, text) in catalogue {
+    for (name, class, text) in classes {
         if class.axioms.is_empty() || same_signature(&theory.sig, &class.sig) {
             continue;
         }

@@ -287,6 +287,50 @@ fn a_theory_over_other_symbols_is_placed_through_its_reducts() {
     );
 }
 
+/// An earlier discovery over other symbols is a reduct candidate like a catalogue entry: a
+/// semigroup with x² = y² and an involution `inv` has, as its * alone, the earlier discovery
+/// SemigroupWithEqualSquares, proved with a certificate per axiom and stated.
+#[test]
+fn an_earlier_discovery_is_compared_as_a_reduct() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = birkhoff_library::Library::open(&dir.path().join("lib")).unwrap();
+    crate::put_theory(
+        &mut lib,
+        "SemigroupWithEqualSquares",
+        THEORY,
+        "kept",
+        vec![],
+    );
+    let text = "theory Involuted\nfunc * : 2\nfunc inv : 1\n\
+                axiom assoc: (x * y) * z = x * (y * z)\n\
+                axiom squares: x * x = y * y\n\
+                axiom involution: inv(inv(x)) = x\n\
+                axiom anti: inv(x * y) = inv(y) * inv(x)\n";
+    let rec = crate::put_theory(&mut lib, "Involuted", text, "kept", vec![]);
+    let study = Study {
+        placement_time: Duration::from_secs(10),
+        ..Study::default()
+    };
+    let placed = place_discovery(&mut lib, &rec.id, &study)
+        .unwrap()
+        .expect("reducts to compare");
+    let theory = birkhoff_engine::Theory::parse(text, "involuted").unwrap();
+    let stated: Vec<&str> = placed
+        .strongest_reducts(&theory)
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect();
+    assert!(
+        stated.contains(&"SemigroupWithEqualSquares"),
+        "{stated:?} of {:#?}",
+        placed.reducts
+    );
+    // It gives the semigroup (its axioms include associativity), which is not stated.
+    assert!(!stated.contains(&"semigroup"), "{stated:?}");
+    let report = birkhoff_library::backtest::run(&lib).unwrap();
+    assert!(report.failures.is_empty(), "{:#?}", report.failures);
+}
+
 /// A discovery with two operations (issue 51): rings with x³ = x. The structure study proves the
 /// splitting R ≅ 2R × 3R statement by statement (some proofs cite others, inlined so that they
 /// replay from the axioms: the backtest replays them all), and the paper states it as one
