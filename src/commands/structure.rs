@@ -42,6 +42,11 @@ pub struct Args {
     /// Time the prover may spend on each structure statement.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = super::parse_seconds)]
     prove_timeout: std::time::Duration,
+    /// Give at most this many statements left open a second look, each citing the statements
+    /// proved about the same term or operation (its certificate carries them and replays from
+    /// the axioms alone); each takes --prove-timeout again.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    second_looks: usize,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -59,6 +64,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         engine: a.engine.engine,
         statements: (!a.no_statements).then(|| structural::Options {
             per_statement: a.prove_timeout,
+            second_looks: a.second_looks,
             ..structural::Options::default()
         }),
     };

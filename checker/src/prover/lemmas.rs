@@ -27,11 +27,11 @@ pub struct ProvedStatement {
     pub certificate: Certificate,
 }
 
-/// [`prove_with`] on `goal`, then, if that gives no certificate, again with the `earlier`
-/// statements as lemmas, each run with half of `opts.timeout` (extra axioms change the search:
-/// a goal the axioms alone give quickly may be lost with them). A proof comes with a
-/// certificate that replays from `theory`'s axioms, the statements it cites included, checked
-/// before the deadline; a countermodel (a model of more axioms) is one of `theory` too.
+/// [`prove_with`] on `goal`, then, if that gives no certificate, [`prove_from`] the `earlier`
+/// statements, each run with half of `opts.timeout` (extra axioms change the search: a goal the
+/// axioms alone give quickly may be lost with them). A proof comes with a certificate that
+/// replays from `theory`'s axioms, the statements it cites included, checked before the
+/// deadline; a countermodel (a model of more axioms) is one of `theory` too.
 pub fn prove_citing(
     theory: &Theory,
     goal: &Axiom,
@@ -42,7 +42,6 @@ pub fn prove_citing(
     if earlier.is_empty() {
         return prove_with(theory, goal, opts, plan);
     }
-    let deadline = Instant::now() + opts.timeout;
     let half = Options {
         timeout: opts.timeout / 2,
         ..opts.clone()
@@ -52,6 +51,25 @@ pub fn prove_citing(
     if !matches!(alone.verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. }) {
         return Ok(alone);
     }
+    let answer = prove_from(theory, goal, earlier, &half, plan)?;
+    Ok(match answer.verdict {
+        Verdict::Unknown => alone,
+        _ => answer,
+    })
+}
+
+/// [`prove_with`] on `goal` with the `earlier` statements as axioms, within `opts.timeout`: a
+/// proof keeps the statements it uses as citations, each with its certificate, and is returned
+/// only if the whole replays from `theory`'s axioms before the deadline (otherwise the answer is
+/// unknown); a countermodel is a model of `theory` too.
+pub fn prove_from(
+    theory: &Theory,
+    goal: &Axiom,
+    earlier: &[ProvedStatement],
+    opts: &Options,
+    plan: &[Strategy],
+) -> Result<Answer, FinderError> {
+    let deadline = Instant::now() + opts.timeout;
     let cited: Vec<Cited> = earlier
         .iter()
         .enumerate()
@@ -63,10 +81,11 @@ pub fn prove_citing(
         .collect();
     // The statements as the checker reads them.
     let named = cited.iter().map(|c| (&*c.name, &*c.statement));
-    let Ok(extended) = certificate::with_citations(theory, named) else {
-        return Ok(alone);
+    let extended = match certificate::with_citations(theory, named) {
+        Ok(extended) => extended,
+        Err(_) => return prove_with(theory, goal, opts, plan),
     };
-    let mut answer = prove_with(&extended, goal, &half, plan)?;
+    let mut answer = prove_with(&extended, goal, opts, plan)?;
     if let Verdict::Proved { certificate } = &answer.verdict {
         let certificate = Certificate {
             cited: used(certificate, cited),
@@ -81,10 +100,7 @@ pub fn prove_citing(
             Verdict::Unknown
         };
     }
-    Ok(match answer.verdict {
-        Verdict::Unknown => alone,
-        _ => answer,
-    })
+    Ok(answer)
 }
 
 /// The citations `cert`'s steps use, in their order (a later statement may not be needed).

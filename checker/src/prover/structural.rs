@@ -45,7 +45,7 @@
 //! "a semigroup with x² = y² is an ideal extension of a Boolean group" (issue 51).
 
 use super::conjecture::Status;
-use super::lemmas::{prove_citing, ProvedStatement};
+use super::lemmas::{prove_citing, prove_from, ProvedStatement};
 use super::{Options as ProverOptions, Strategy};
 use crate::finder::FinderError;
 use birkhoff_engine::print::FormulaPrinter;
@@ -69,6 +69,11 @@ pub struct Options {
     pub per_statement: Duration,
     /// Most statements given to the prover; the rest are listed as not tried.
     pub max_proofs: usize,
+    /// Most statements left open (or proved by Z3 alone) that are given to the prover a second
+    /// time, citing what was proved about the same term or operation ([`lemmas`](super::lemmas)):
+    /// each takes [`Options::per_statement`] again. None by default: on rings with x³ = x one
+    /// such proof's certificate came to 285 MB, more than the library reads back.
+    pub second_looks: usize,
     /// Set to true (Ctrl-C) to stop between statements.
     pub cancel: Option<Arc<AtomicBool>>,
     /// When the models given are every model of each size up to this one, no countermodel
@@ -83,6 +88,7 @@ impl Default for Options {
             max_terms: 12,
             per_statement: Duration::from_secs(1),
             max_proofs: 60,
+            second_looks: 0,
             cancel: None,
             complete_up_to: None,
         }
@@ -505,7 +511,66 @@ pub fn statements(
         }
     }
     out.extend(split);
+    second_looks(&mut stater, &mut out)?;
     Ok(out)
+}
+
+/// Gives the statements left open (or proved by Z3 alone) a second look, at most
+/// [`Options::second_looks`] of them in order, each citing the statements proved about the same
+/// term (for any operation) and those proved about its operation: a statement the axioms alone do
+/// not give within its time may follow quickly from one proved beside it, as for a splitting.
+/// A new answer is given to every statement of the same equation.
+fn second_looks(stater: &mut Stater, out: &mut [Statement]) -> Result<(), FinderError> {
+    let mut looked = 0;
+    for i in 0..out.len() {
+        if looked == stater.opts.second_looks || stater.cancelled() {
+            break;
+        }
+        let s = &out[i];
+        if !matches!(s.status, Status::Open { .. } | Status::ProvedByZ3 { .. }) {
+            continue;
+        }
+        let cited: Vec<ProvedStatement> = out
+            .iter()
+            .filter(|c| {
+                c.term == s.term || (c.kind.about_operation() && c.operation == s.operation)
+            })
+            .filter_map(|c| match &c.status {
+                Status::Proved { certificate } if c.equation != s.equation => {
+                    Some(ProvedStatement {
+                        statement: c.equation.clone(),
+                        certificate: certificate.clone(),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        if cited.is_empty() {
+            continue;
+        }
+        looked += 1;
+        let t0 = Instant::now();
+        let answer = prove_from(
+            stater.theory,
+            &s.axiom,
+            &cited,
+            &stater.prover,
+            &stater.plan,
+        )?;
+        let seconds = t0.elapsed().as_secs_f64();
+        let status = Status::of(answer, stater.cancelled());
+        if !matches!(status, Status::Proved { .. } | Status::Disproved { .. }) {
+            out[i].seconds += seconds;
+            continue;
+        }
+        let equation = out[i].equation.clone();
+        stater.stated.insert(equation.clone(), status.clone());
+        for same in out.iter_mut().filter(|o| o.equation == equation) {
+            same.status = status.clone();
+            same.seconds += seconds;
+        }
+    }
+    Ok(())
 }
 
 /// The statements of a splitting, for each binary operation ∘ the first pair of terms (smallest
@@ -1053,28 +1118,41 @@ fn theorem(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Optio
 }
 
 /// The theorem that every t(x) lies in the nucleus (it associates with every pair), or in the
-/// centre (it also commutes with every element; the nuclei are everything for an associative
-/// operation), and, when the map preserves the operation, that x ↦ t(x) is an endomorphism into
-/// the centre.
+/// centre (it also commutes with every element, by a statement or because the operation is
+/// commutative; the nuclei are everything for an associative operation), and, when the map
+/// preserves the operation, that x ↦ t(x) is an endomorphism into the centre whose image is a
+/// commutative semigroup of central elements (commutative C-loops: x ↦ x·x).
 fn centre(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option<Theorem> {
     use Kind::*;
     let nuclei = [InLeftNucleus, InMiddleNucleus, InRightNucleus];
     let in_nucleus = nuclei.iter().all(|&k| has(k));
+    // A commutative operation makes every element commute with all; only its nuclei then say
+    // which are central (for an associative one, all are: nothing to state).
+    let central = has(Central) || (has(Commutative) && in_nucleus && !has(Associative));
     let (big_s, o) = ((n.letter)("S"), &n.op);
-    if in_nucleus && !has(Central) {
+    if in_nucleus && !central {
         return Some(Theorem::of(op, t, format!(
                 "Every {} lies in the nucleus of {big_s} for {o}: it associates with every pair of elements, in each of the three positions.",
                 n.term
             ), nuclei.to_vec(), "The nucleus is the intersection of the left, middle and right nuclei, and each statement puts the element in one of them.".into()));
     }
-    if !has(Central) || !(has(Associative) || in_nucleus) {
+    if !central || !(has(Associative) || in_nucleus) {
         return None;
     }
-    let mut parts = vec![Central];
-    let mut argument = format!(
-        "Each {} commutes with every element of {big_s} (central)",
-        n.term
-    );
+    let mut parts = Vec::new();
+    let mut argument = if has(Central) {
+        parts.push(Central);
+        format!(
+            "Each {} commutes with every element of {big_s} (central)",
+            n.term
+        )
+    } else {
+        parts.push(Commutative);
+        format!(
+            "{o} is commutative, so each {} commutes with every element of {big_s},",
+            n.term
+        )
+    };
     if has(Associative) {
         parts.push(Associative);
         argument += &format!(" and {o} is associative");
@@ -1089,12 +1167,13 @@ fn centre(op: &str, t: &str, n: &Notation, has: &dyn Fn(Kind) -> bool) -> Option
     );
     if has(Endomorphism) {
         parts.push(Endomorphism);
+        let big_i = (n.letter)("I");
         sentence += &format!(
-            "; the map {} is an endomorphism of {big_s} into its centre",
-            n.map
+            "; the map {} is an endomorphism of {big_s} into its centre, whose image {big_i} = {} is closed under {o}: with {o}, {big_i} is a commutative semigroup of central elements",
+            n.map, n.image
         );
         argument += &format!(
-            " The map preserves {o} (endomorphism), so it is a homomorphism into the centre."
+            " The map preserves {o} (endomorphism), so it is a homomorphism into the centre, and its image {big_i} is closed under {o}: a product of two images is the image of the product. Central elements commute and associate with all, so {o} on {big_i} is commutative and associative."
         );
     }
     Some(Theorem::of(op, t, sentence + ".", parts, argument))
