@@ -61,7 +61,8 @@ pub fn prove_citing(
 /// [`prove_with`] on `goal` with the `earlier` statements as axioms, within `opts.timeout`: a
 /// proof keeps the statements it uses as citations, each with its certificate, and is returned
 /// only if the whole replays from `theory`'s axioms before the deadline (otherwise the answer is
-/// unknown); a countermodel is a model of `theory` too.
+/// unknown, as when a cited statement does not read over `theory`'s signature); a countermodel is
+/// a model of `theory` too.
 pub fn prove_from(
     theory: &Theory,
     goal: &Axiom,
@@ -83,7 +84,13 @@ pub fn prove_from(
     let named = cited.iter().map(|c| (&*c.name, &*c.statement));
     let extended = match certificate::with_citations(theory, named) {
         Ok(extended) => extended,
-        Err(_) => return prove_with(theory, goal, opts, plan),
+        Err(e) => {
+            return Ok(Answer {
+                verdict: Verdict::Unknown,
+                attempts: Vec::new(),
+                unknown_because: Some(format!("the cited statements do not read: {}", e.0)),
+            })
+        }
     };
     let mut answer = prove_with(&extended, goal, opts, plan)?;
     if let Verdict::Proved { certificate } = &answer.verdict {

@@ -533,7 +533,11 @@ fn second_looks(stater: &mut Stater, out: &mut [Statement]) -> Result<(), Finder
         let cited: Vec<ProvedStatement> = out
             .iter()
             .filter(|c| {
-                c.term == s.term || (c.kind.about_operation() && c.operation == s.operation)
+                if c.kind.about_operation() {
+                    c.operation == s.operation
+                } else {
+                    c.term == s.term
+                }
             })
             .filter_map(|c| match &c.status {
                 Status::Proved { certificate } if c.equation != s.equation => {
