@@ -16,7 +16,6 @@ use crate::situation::{Base, Candidate, Memory, OpenConjecture, Situation};
 use crate::text::MAX_REPLY;
 use crate::tools::{self, LiteratureAccess, Toolbox};
 use birkhoff_checker::oeis::Sequence;
-use birkhoff_checker::prover::equivalence::Side;
 use birkhoff_engine::{seeds, Theory};
 use birkhoff_library::record::{merged_spectrum, Body, ConjectureStatus, Record, SpectrumRow};
 use birkhoff_library::Library;
@@ -1149,14 +1148,16 @@ fn known_theories(bases: &[Base], tools: &Toolbox) -> Vec<Known> {
 }
 
 /// What `theory` is with respect to `reference` ([`standing`]), on its side by the budget rule
-/// every comparison uses (not the cycle's own models and counts), so that the verdict is the one
-/// `equiv` and `identify` give. A search that fails leaves it unknown, saying why.
+/// every comparison uses ([`Reference::side_of`], not the cycle's own models and counts), so that
+/// the verdict is the one `equiv` and `identify` give. A search that fails leaves it unknown,
+/// saying why.
 pub fn identify_theory(
     theory: &birkhoff_engine::Theory,
     reference: &Reference,
     opts: &birkhoff_checker::prover::Options,
 ) -> Standing {
-    Side::for_comparison(theory, opts.cancel.clone())
+    reference
+        .side_of(theory)
         .and_then(|side| standing(&side, reference, opts))
         .unwrap_or_else(|e| Standing::Unknown {
             names: vec![],

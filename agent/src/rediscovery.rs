@@ -12,7 +12,6 @@
 use crate::observe::Observer;
 use crate::report::CycleReport;
 use crate::situation::Candidate;
-use birkhoff_checker::prover::equivalence::{side_budget, Side, MODEL_SIZE};
 use birkhoff_engine::Theory;
 use birkhoff_library::record::Body;
 use birkhoff_library::Library;
@@ -131,14 +130,10 @@ fn same_class_as(
     hidden: &Reference,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Option<(String, String)> {
-    // The small counts first: most generated theories are told apart from every hidden entry
-    // by them, and the rest of the budget rule (counts to size 6, proofs) is what costs.
-    let small = Side::new(t, MODEL_SIZE, &side_budget(cancel.clone())).ok()?;
-    if hidden.apart_from_all(&small).ok()? {
-        return None;
-    }
-    let opts = crate::controller::identification_options(cancel.clone());
-    let side = small.counted_further(cancel).ok()?;
+    // Most generated theories are told apart from every hidden entry by their small counts,
+    // and then neither the rest of the budget rule (counts to size 6) nor a proof is tried.
+    let side = hidden.side_of(t).ok()?;
+    let opts = crate::controller::identification_options(cancel);
     match standing(&side, hidden, &opts).ok()? {
         Standing::Known { name, relation, .. } => Some((name, relation.describe())),
         _ => None,

@@ -14,9 +14,10 @@
 use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::prover::equivalence::{
     countermodel_under, implies, inverse, relate, same_shape, side_budget, Implication, Invariant,
-    Relation, Side, Witness, MODEL_SIZE,
+    Relation, Side, Witness, COUNT_SIZE, MODEL_SIZE,
 };
 use birkhoff_checker::prover::Options;
+use birkhoff_engine::canon::equal_up_to_renaming;
 use birkhoff_engine::{Structure, Theory};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -99,16 +100,25 @@ impl Kept {
 
 /// Known theories with what comparisons need of them, each computed the first time a comparison
 /// needs it and then shared by every later comparison (and thread): the small models and counts
-/// (every class up to [`MODEL_SIZE`], the first part of the budget rule), the whole budget rule's
-/// side ([`Side::for_comparison`]) for the few entries the small counts do not tell apart, and
-/// which entries were shown the same class as each other.
+/// (every class up to [`MODEL_SIZE`], the first part of the budget rule), the counts after it
+/// ([`Side::count_next`]) as far as a comparison has needed them for the few entries the small
+/// counts do not tell apart, and which entries were shown the same class as each other.
 pub struct Reference {
     known: Vec<Known>,
     small: Vec<OnceLock<Kept>>,
-    full: Vec<OnceLock<Kept>>,
+    /// Each entry's side as far as it has been counted after [`MODEL_SIZE`]; `None` until a
+    /// comparison first needs a count after it.
+    further: Vec<Mutex<Option<Further>>>,
     same: Mutex<HashMap<(usize, usize), bool>>,
     cancel: Option<Arc<AtomicBool>>,
     chaining: bool,
+}
+
+/// An entry's side counted after [`MODEL_SIZE`] as far as comparisons needed, and whether the
+/// budget rule stopped there (a size cut short, or [`COUNT_SIZE`] reached).
+struct Further {
+    kept: Kept,
+    stopped: bool,
 }
 
 /// Keeps the items of `items` whose flag in `flags` (one per item, in order) is set.
@@ -137,7 +147,7 @@ impl Reference {
         Reference {
             known,
             small: (0..n).map(|_| OnceLock::new()).collect(),
-            full: (0..n).map(|_| OnceLock::new()).collect(),
+            further: (0..n).map(|_| Mutex::new(None)).collect(),
             same: Mutex::new(HashMap::new()),
             cancel,
             chaining: true,
@@ -164,7 +174,7 @@ impl Reference {
     pub fn push(&mut self, k: Known) {
         self.known.push(k);
         self.small.push(OnceLock::new());
-        self.full.push(OnceLock::new());
+        self.further.push(Mutex::new(None));
     }
 
     /// Entry `i`'s classes up to [`MODEL_SIZE`]: the first part of [`Side::for_comparison`].
@@ -182,7 +192,7 @@ impl Reference {
         let kept: Vec<bool> = self.known.iter().map(&keep).collect();
         retain_flagged(&mut self.known, &kept);
         retain_flagged(&mut self.small, &kept);
-        retain_flagged(&mut self.full, &kept);
+        retain_flagged(&mut self.further, &kept);
         // Keyed by index, which the removal shifts.
         self.same
             .lock()
@@ -203,6 +213,15 @@ impl Reference {
             })
     }
 
+    /// `theory`'s side for [`standing`] against this reference: the first part of the budget
+    /// rule (every class up to [`MODEL_SIZE`]), which [`standing`] counts further, a size at a
+    /// time, only as far as the entries it leaves open need. The counts after [`MODEL_SIZE`]
+    /// cost most of a comparison (up to 300,000 search nodes a size), and most theories an
+    /// agent cycle identifies are told apart from every entry by size 4.
+    pub fn side_of<'t>(&self, theory: &'t Theory) -> Result<Side<'t>, FinderError> {
+        Side::new(theory, MODEL_SIZE, &side_budget(self.cancel.clone()))
+    }
+
     /// The entries with as many sorts as `t`: the only ones a comparison can tell apart from it.
     fn comparable(&self, t: &Theory) -> Vec<usize> {
         let sorts = t.sig.sorts.len();
@@ -217,13 +236,35 @@ impl Reference {
         Ok(t.spectrum_difference(&self.small(i)?.counts_of(&self.known[i].theory)))
     }
 
-    /// Entry `i`'s side by the whole budget rule.
+    /// Entry `i`'s side by the whole budget rule ([`Side::for_comparison`]).
     fn full(&self, i: usize) -> Result<Side<'_>, FinderError> {
+        self.counted_to(i, COUNT_SIZE)
+    }
+
+    /// Entry `i`'s side counted by the budget rule up to size `n`, or as far as the rule goes
+    /// when it stops before (a size cut short). Counting one entry is done by one thread at a
+    /// time, each size once.
+    fn counted_to(&self, i: usize, n: u32) -> Result<Side<'_>, FinderError> {
         let t = &self.known[i].theory;
-        Ok(kept(&self.full[i], || {
-            Side::for_comparison(t, self.cancel.clone())
-        })?
-        .side(t))
+        let mut further = self.further[i].lock().expect("no thread panics holding it");
+        let f = match further.as_mut() {
+            Some(f) => f,
+            None => further.insert(Further {
+                kept: Kept::of(self.small(i)?.side(t)),
+                stopped: false,
+            }),
+        };
+        if !f.stopped && (f.kept.counts.len() as u32) < n {
+            let mut side = f.kept.side(t);
+            while (side.counts.len() as u32) < n {
+                if !side.count_next(self.cancel.clone())? {
+                    f.stopped = true;
+                    break;
+                }
+            }
+            f.kept = Kept::of(side);
+        }
+        Ok(f.kept.side(t))
     }
 
     /// Entry `i`'s side with its small models, for implications.
@@ -316,11 +357,11 @@ impl Standing {
 /// At most this many names are listed for one size in a "new" standing's reason.
 const NAMES_SHOWN: usize = 6;
 
-/// Compares `t` (a side made by [`Side::for_comparison`]) with every known theory with as many
-/// sorts, spectrum first: an entry whose small counts differ from `t`'s is told apart by that
-/// invariant; the others go to [`relate`] (entries of its shape first, a few at a time in
-/// parallel, stopping after the group in which one is shown the same class), which counts
-/// further and tries proofs. The first entry so shown settles it (with the entries compared so
+/// Compares `t` (a side made by [`Side::for_comparison`] or [`Reference::side_of`]) with every
+/// known theory with as many sorts, spectrum first: an entry whose small counts differ from
+/// `t`'s is told apart by that invariant; the others go to [`relate`] (entries of its shape
+/// first, a few at a time in parallel, stopping after the group in which one is shown the same
+/// class), which counts further and tries proofs. The first entry so shown settles it (with the entries compared so
 /// far that are shown the same class as that one: chaining); the theory is new only when
 /// every entry is told apart by an invariant, directly or as the same class as an entry told
 /// apart by an inclusion; otherwise it is unknown, naming the entries it may be. A search cut
@@ -340,14 +381,53 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             None => rest.push(i),
         }
     }
-    // Then proofs, entries with the candidate's shape first (a renaming is the likeliest
-    // reading), a few at a time in parallel, stopping after the first group in which one is
-    // shown the same class: the rest would only cost proof attempts. The groups are fixed, so
-    // the answer does not depend on which thread finishes first.
     rest.sort_by_key(|&i| !same_shape(t.theory, &reference.known[i].theory));
+    // A known theory equal to `t` up to renaming is its class, whatever else is compared: it is
+    // the strongest relation there is, and [`relate`] says it before reading any count.
+    let equal = rest.iter().copied().find(|&i| {
+        matches!(
+            equal_up_to_renaming(t.theory, &reference.known[i].theory),
+            Ok(true)
+        )
+    });
+    // Then the counts after MODEL_SIZE, a size at a time on both sides, before any proof: the
+    // entries a size tells apart need neither a larger size nor [`relate`], whose first step
+    // would find the same invariant at the same (smallest) size.
+    let mut t = t.clone();
+    for n in MODEL_SIZE + 1..=COUNT_SIZE {
+        let exact = t.counts.len() as u32;
+        if rest.is_empty() || equal.is_some() || exact + 1 < n {
+            // Nothing left to tell apart, or the rule stopped for `t` before size n.
+            break;
+        }
+        if exact + 1 == n {
+            // A count cut short still has its lower bound to compare.
+            t.count_next(reference.cancel.clone())?;
+        }
+        let at_n: Vec<Option<Invariant>> = rest
+            .par_iter()
+            .map(|&i| Ok(t.spectrum_difference(&reference.counted_to(i, n)?)))
+            .collect::<Result<_, FinderError>>()?;
+        let mut still = Vec::new();
+        for (i, invariant) in rest.into_iter().zip(at_n) {
+            match invariant {
+                Some(invariant) => apart.push((i, invariant)),
+                None => still.push(i),
+            }
+        }
+        rest = still;
+    }
+    let t = &t;
+    // Then proofs, entries with the candidate's shape first (sorted so above: a renaming is the
+    // likeliest reading), a few at a time in parallel, stopping after the first group in which
+    // one is shown the same class: the rest would only cost proof attempts. The groups are
+    // fixed, so the answer does not depend on which thread finishes first.
     let mut open: Vec<(usize, String)> = Vec::new();
-    let mut same = None;
+    let mut same = equal.map(|i| (i, Relation::Equal));
     for group in rest.chunks(rayon::current_num_threads().max(1)) {
+        if same.is_some() {
+            break;
+        }
         let related: Vec<Relation> = group
             .par_iter()
             .map(|&i| relate(t, &reference.full(i)?, opts))
@@ -361,9 +441,6 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
                 Relation::Unknown { reason } => open.push((i, reason)),
                 r => open.push((i, r.describe())),
             }
-        }
-        if same.is_some() {
-            break;
         }
     }
     if let Some((i, relation)) = same {

@@ -13,10 +13,7 @@ use crate::output::print_json;
 use crate::Outcome;
 use birkhoff_checker::{
     finder::{enumerate_up_to, Options as FinderOptions},
-    prover::{
-        equivalence::{Implication, Side},
-        Options,
-    },
+    prover::{equivalence::Implication, Options},
     Budget, SpectrumRow,
 };
 use birkhoff_scorer::identify::{identify, Known, Neighbour, Reference, Standing};
@@ -57,11 +54,11 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         progress: None,
     };
     let spectrum = enumerate_up_to(&t, a.max_size, &budget, FinderOptions::counts_only())?;
-    // Its models and counts by the budget rule every comparison uses, as `equiv` makes them.
-    let side = Side::for_comparison(&t, cancel.clone())?;
     let mut known = Known::builtin();
     known.extend(discoveries(&a.goals.library.path(), &a.theory)?);
     let reference = Reference::new(known, cancel);
+    // Its models and counts by the budget rule every comparison uses, as `equiv` makes them.
+    let side = reference.side_of(&t)?;
     let found = identify(&side, &reference, &opts)?;
     if crate::interrupt::requested() {
         return Ok(Outcome::Interrupted);

@@ -27,6 +27,7 @@ use std::sync::Arc;
 /// A theory with some of its models (any models: they only serve to refute implications
 /// quickly, and each is re-checked by the evaluator before it is reported) and what is known of
 /// its numbers of models up to isomorphism.
+#[derive(Clone)]
 pub struct Side<'a> {
     /// The theory.
     pub theory: &'a Theory,
@@ -93,19 +94,29 @@ impl<'a> Side<'a> {
         mut self,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Side<'a>, FinderError> {
-        let theory = self.theory;
-        if self.counts.len() as u32 == MODEL_SIZE {
-            let budget = count_budget(cancel);
-            for n in MODEL_SIZE + 1..=COUNT_SIZE {
-                let sizes = vec![n; theory.sig.sorts.len()];
-                let e =
-                    crate::router::count(crate::router::Engine::Native, theory, &sizes, &budget)?;
-                if !self.record(&sizes, e.iso) {
-                    break;
-                }
-            }
-        }
+        while self.count_next(cancel.clone())? {}
         Ok(self)
+    }
+
+    /// One step of [`Side::counted_further`]: the count of the size after the last exact one,
+    /// within [`count_budget`], when the budget rule goes on to it (every size up to
+    /// [`MODEL_SIZE`] and each counted after it exact, and [`COUNT_SIZE`] not reached). Whether
+    /// that size was counted exactly, so that the rule goes on. A caller that compares counts
+    /// size by size stops as soon as they tell the theories apart: the smallest size that does is
+    /// the same as with every count made first.
+    pub fn count_next(&mut self, cancel: Option<Arc<AtomicBool>>) -> Result<bool, FinderError> {
+        let exact = self.counts.len() as u32;
+        if exact < MODEL_SIZE || exact >= COUNT_SIZE || !self.at_least.is_empty() {
+            return Ok(false);
+        }
+        let sizes = vec![exact + 1; self.theory.sig.sorts.len()];
+        let e = crate::router::count(
+            crate::router::Engine::Native,
+            self.theory,
+            &sizes,
+            &count_budget(cancel),
+        )?;
+        Ok(self.record(&sizes, e.iso))
     }
 
     /// Keeps what a search at `sizes` proved about the number of classes; whether it was exact.
