@@ -106,7 +106,7 @@ impl<'a> Side<'a> {
     /// the same as with every count made first.
     pub fn count_next(&mut self, cancel: Option<Arc<AtomicBool>>) -> Result<bool, FinderError> {
         let exact = self.counts.len() as u32;
-        if exact < MODEL_SIZE || exact >= COUNT_SIZE || !self.at_least.is_empty() {
+        if !(MODEL_SIZE..COUNT_SIZE).contains(&exact) || !self.at_least.is_empty() {
             return Ok(false);
         }
         let sizes = vec![exact + 1; self.theory.sig.sorts.len()];
