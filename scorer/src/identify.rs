@@ -66,6 +66,7 @@ struct Kept {
     models: Vec<Structure>,
     counts: Vec<(Vec<u32>, u128)>,
     at_least: Vec<(Vec<u32>, u128)>,
+    labeled: Vec<(Vec<u32>, u128)>,
 }
 
 impl Kept {
@@ -74,6 +75,7 @@ impl Kept {
             models: side.models,
             counts: side.counts,
             at_least: side.at_least,
+            labeled: side.labeled,
         }
     }
 
@@ -84,6 +86,7 @@ impl Kept {
             models: self.models.clone(),
             counts: self.counts.clone(),
             at_least: self.at_least.clone(),
+            labeled: self.labeled.clone(),
         }
     }
 
@@ -94,6 +97,7 @@ impl Kept {
             models: Vec::new(),
             counts: self.counts.clone(),
             at_least: self.at_least.clone(),
+            labeled: self.labeled.clone(),
         }
     }
 }
@@ -549,20 +553,25 @@ fn new_because(
     through: &[(usize, usize)],
     other_sorts: usize,
 ) -> String {
-    let mut by_size: BTreeMap<Vec<u32>, Vec<&str>> = BTreeMap::new();
+    // By size, and at each size the numbers of classes before those of labeled models.
+    let mut by_size: BTreeMap<(Vec<u32>, bool), Vec<&str>> = BTreeMap::new();
     let mut other = Vec::new();
     for (i, invariant) in apart {
         let name = reference.known[*i].name.as_str();
         match invariant {
-            Invariant::Spectrum { sizes, .. } => {
-                by_size.entry(sizes.clone()).or_default().push(name)
+            Invariant::Spectrum { sizes, .. } => by_size
+                .entry((sizes.clone(), false))
+                .or_default()
+                .push(name),
+            Invariant::Labeled { sizes, .. } => {
+                by_size.entry((sizes.clone(), true)).or_default().push(name)
             }
             _ => other.push(format!("from {name}: {}", invariant.describe("it", name))),
         }
     }
     let mut parts: Vec<String> = by_size
         .iter()
-        .map(|(sizes, names)| {
+        .map(|((sizes, labeled), names)| {
             let shown = names
                 .iter()
                 .take(NAMES_SHOWN)
@@ -574,8 +583,9 @@ fn new_because(
                 k => format!(" and {k} more"),
             };
             format!(
-                "at size {} from {} ({shown}{more})",
+                "at size {}{} from {} ({shown}{more})",
                 label(sizes),
+                if *labeled { " in labeled models" } else { "" },
                 names.len()
             )
         })

@@ -40,6 +40,12 @@ pub struct Side<'a> {
     /// Proved lower bounds on the number of isomorphism classes at sizes whose search was cut
     /// short: that many pairwise non-isomorphic models were found.
     pub at_least: Vec<(Vec<u32>, u128)>,
+    /// Exact numbers of labeled models (structures on the sets {0, …, n−1}) at the sizes of
+    /// `counts` where they are known. Definitions that can be undone read a model as a model on
+    /// the same set, a bijection between the two theories' models on each set, so these numbers
+    /// are a class invariant too, and they tell apart classes with as many models up to
+    /// isomorphism but other automorphism groups.
+    pub labeled: Vec<(Vec<u32>, u128)>,
 }
 
 /// Every class up to this size is kept as a model by [`Side::for_comparison`].
@@ -67,7 +73,7 @@ impl<'a> Side<'a> {
             } else {
                 crate::budget::Count::from_search(e.classes.len() as u128, false)
             };
-            side.record(&e.sizes, iso);
+            side.record(&e.sizes, iso, e.labeled);
             side.models.extend(e.classes.into_iter().map(|c| c.model));
         }
         Ok(side)
@@ -116,17 +122,29 @@ impl<'a> Side<'a> {
             &sizes,
             &count_budget(cancel),
         )?;
-        Ok(self.record(&sizes, e.iso))
+        Ok(self.record(&sizes, e.iso, e.labeled))
     }
 
-    /// Keeps what a search at `sizes` proved about the number of classes; whether it was exact.
-    fn record(&mut self, sizes: &[u32], iso: crate::budget::Count) -> bool {
+    /// Keeps what a search at `sizes` proved about the number of classes (and of labeled models,
+    /// when both are exact); whether the number of classes was exact.
+    fn record(
+        &mut self,
+        sizes: &[u32],
+        iso: crate::budget::Count,
+        labeled: crate::budget::Count,
+    ) -> bool {
+        use crate::budget::Status;
         match iso.status {
-            crate::budget::Status::Exact => self.counts.push((sizes.to_vec(), iso.value)),
-            crate::budget::Status::AtLeast => self.at_least.push((sizes.to_vec(), iso.value)),
-            crate::budget::Status::Unknown => {}
+            Status::Exact => {
+                self.counts.push((sizes.to_vec(), iso.value));
+                if labeled.status == Status::Exact {
+                    self.labeled.push((sizes.to_vec(), labeled.value));
+                }
+            }
+            Status::AtLeast => self.at_least.push((sizes.to_vec(), iso.value)),
+            Status::Unknown => {}
         }
-        iso.status == crate::budget::Status::Exact
+        iso.status == Status::Exact
     }
 
     /// `theory` with models already at hand (the caller vouches that they are models) and no
@@ -137,6 +155,7 @@ impl<'a> Side<'a> {
             models,
             counts: Vec::new(),
             at_least: Vec::new(),
+            labeled: Vec::new(),
         }
     }
 
@@ -157,9 +176,10 @@ impl<'a> Side<'a> {
             })
     }
 
-    /// The smallest size at which the counts prove the two classes different: both exact and
-    /// unequal, or one exact and below the other's proved lower bound. `None` when no size
-    /// tells them apart (which proves nothing).
+    /// The smallest size at which the counts prove the two classes different: the numbers of
+    /// classes both exact and unequal, or one exact and below the other's proved lower bound;
+    /// else the numbers of labeled models, both exact and unequal. `None` when no size tells
+    /// them apart (which proves nothing).
     pub fn spectrum_difference(&self, other: &Side) -> Option<Invariant> {
         let mut sizes: Vec<&Vec<u32>> = self
             .counts
@@ -176,7 +196,18 @@ impl<'a> Side<'a> {
                 (false, true) => b.value < a.value,
                 (false, false) => false,
             };
-            differ.then(|| Invariant::Spectrum {
+            if differ {
+                return Some(Invariant::Spectrum {
+                    sizes: n.clone(),
+                    a,
+                    b,
+                });
+            }
+            let (a, b) = (
+                labeled_at(&self.labeled, n)?,
+                labeled_at(&other.labeled, n)?,
+            );
+            (a != b).then(|| Invariant::Labeled {
                 sizes: n.clone(),
                 a,
                 b,
@@ -195,6 +226,13 @@ impl<'a> Side<'a> {
         out.sort();
         out
     }
+}
+
+/// The exact number of labeled models at `sizes` in `list`, if known.
+fn labeled_at(list: &[(Vec<u32>, u128)], sizes: &[u32]) -> Option<u128> {
+    list.iter()
+        .find(|(n, _)| n.as_slice() == sizes)
+        .map(|(_, k)| *k)
 }
 
 /// The time limit of [`side_budget`] and [`count_budget`]: a guard, far above what their nodes
@@ -270,6 +308,16 @@ pub enum Invariant {
         /// The second theory's.
         b: CountBound,
     },
+    /// The numbers of models up to isomorphism agree at `sizes`, but the numbers of labeled
+    /// models (structures on one set of that size) differ.
+    Labeled {
+        /// The size (one per sort).
+        sizes: Vec<u32>,
+        /// The first theory's number of labeled models there.
+        a: u128,
+        /// The second theory's.
+        b: u128,
+    },
     /// `stronger` implies `weaker` under a renaming of symbols that is a bijection, so each
     /// class of `stronger` is a class of `weaker`; and the witness, a model of `weaker`, is not a
     /// model of `stronger`, so `weaker` has strictly more classes at the witness's size.
@@ -293,6 +341,10 @@ impl Invariant {
         match self {
             Invariant::Spectrum { sizes, a: x, b: y } => format!(
                 "{a} has {x} model(s) of size {} up to isomorphism and {b} has {y}; the same class through any definitions would have the same number",
+                sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×")
+            ),
+            Invariant::Labeled { sizes, a: x, b: y } => format!(
+                "{a} has {x} model(s) on a set of size {} and {b} has {y}; definitions that can be undone read a model as one on the same set, so the same class would have as many",
                 sizes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×")
             ),
             Invariant::Inclusion { stronger, weaker, proofs, witness, .. } => format!(
@@ -914,6 +966,7 @@ fn relate_with_swaps(a: &Side, b: &Side, opts: &Options) -> Result<Option<Relati
                 .collect(),
             counts: b.counts.clone(),
             at_least: b.at_least.clone(),
+            labeled: b.labeled.clone(),
         };
         if let Renamed::Same(r) = relate_by_renaming(a, &side, &quick)? {
             let swapped = swap

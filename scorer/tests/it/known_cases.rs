@@ -222,10 +222,10 @@ fn new_only_when_every_known_theory_is_told_apart_by_an_invariant() {
 /// `standing` counts the sizes after 3 only as far as some known theory is not yet told apart
 /// ([`Reference::side_of`]); its verdict and reason must be the ones it gives on the whole
 /// budget rule's side ([`Side::for_comparison`]), against every shipped theory. The theories are
-/// new and told apart from some entries at size 4 (most one-law semigroups) or 5 (left Bol
-/// quasigroups, from tournaments), or are a known class: equal up to renaming, or equivalent by
-/// proofs after the counts tell the other candidates apart (groups in which squaring is a
-/// homomorphism are abelian groups, told apart from groups at order 6). One lazy reference serves all of them, so that
+/// new and told apart from some entries at size 4 (most one-law semigroups, left Bol
+/// quasigroups), or are a known class: equal up to renaming, or equivalent by proofs after the
+/// counts tell the other candidates apart (groups in which squaring is a homomorphism are
+/// abelian groups, told apart from groups only at order 6). One lazy reference serves all of them, so that
 /// counts made for one theory are reused, partly, by the next.
 #[test]
 fn counting_only_as_far_as_needed_gives_the_whole_rules_standing() {
@@ -268,14 +268,11 @@ fn counting_only_as_far_as_needed_gives_the_whole_rules_standing() {
         assert_eq!(got.describe(), expected.describe(), "{}", t.to_text());
         assert!(got.describe().starts_with(verdict), "{}", got.describe());
         for n in 4..=6 {
-            if got.describe().contains(&format!("at size {n} from")) {
+            if got.describe().contains(&format!("at size {n} ")) {
                 sizes_named.insert(n);
             }
         }
     }
     // The theories exercise what the lazy counting skips: entries told apart after size 3.
-    assert!(
-        sizes_named.contains(&4) && sizes_named.contains(&5),
-        "{sizes_named:?}"
-    );
+    assert!(sizes_named.contains(&4), "{sizes_named:?}");
 }

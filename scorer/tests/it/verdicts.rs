@@ -144,12 +144,15 @@ fn equiv_options() -> Options {
     Options::for_verdicts(Duration::from_secs(2), None)
 }
 
-/// The size a "different" rests on: where the counts differ, or the size of the model of the
-/// weaker theory that the stronger one excludes.
-fn invariant_size(invariant: &Invariant) -> u32 {
+/// The size a "different" rests on where the literature's `differ_at` (the least size at which
+/// the numbers of models up to isomorphism differ) bounds it: where those numbers differ, or the
+/// size of the model of the weaker theory that the stronger one excludes (which has more classes
+/// there). Not for labeled models, whose numbers may differ at a smaller size.
+fn invariant_size(invariant: &Invariant) -> Option<u32> {
     match invariant {
-        Invariant::Spectrum { sizes, .. } => sizes[0],
-        Invariant::Inclusion { witness, .. } => witness.model.sizes[0],
+        Invariant::Spectrum { sizes, .. } => Some(sizes[0]),
+        Invariant::Inclusion { witness, .. } => Some(witness.model.sizes[0]),
+        Invariant::Labeled { .. } => None,
     }
 }
 
@@ -157,7 +160,7 @@ fn of_relation(r: &Relation) -> Verdict {
     match r {
         r if r.same_class() => Verdict::Same,
         Relation::Different { invariant, .. } => Verdict::Different {
-            at: Some(invariant_size(invariant)),
+            at: invariant_size(invariant),
         },
         r => Verdict::Unknown {
             reason: r.describe(),
