@@ -394,6 +394,9 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             Ok(true)
         )
     });
+    // The groups of the proof step below are made of these, whatever the counts then tell
+    // apart, so that the same entries get proof attempts as when every count came first.
+    let in_order = rest.clone();
     // Then the counts after MODEL_SIZE, a size at a time on both sides, before any proof: the
     // entries a size tells apart need neither a larger size nor [`relate`], whose first step
     // would find the same invariant at the same (smallest) size.
@@ -428,10 +431,11 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     // fixed, so the answer does not depend on which thread finishes first.
     let mut open: Vec<(usize, String)> = Vec::new();
     let mut same = equal.map(|i| (i, Relation::Equal));
-    for group in rest.chunks(rayon::current_num_threads().max(1)) {
+    for group in in_order.chunks(rayon::current_num_threads().max(1)) {
         if same.is_some() {
             break;
         }
+        let group: Vec<usize> = group.iter().copied().filter(|i| rest.contains(i)).collect();
         let related: Vec<Relation> = group
             .par_iter()
             .map(|&i| relate(t, &reference.full(i)?, opts))
