@@ -5,11 +5,12 @@
 //! the verdict `equiv` gives for the same pair.
 //!
 //! The spectrum comes first. Theories that are the same class through definitions have the same
-//! number of models of every size up to isomorphism, so a known theory whose counts differ from
-//! the candidate's is told apart by that invariant at once, without a proof attempt; most entries
-//! are told apart at size 2 or 3. A known theory's small counts (every class up to
+//! number of models of every size, up to isomorphism and labeled, so a known theory whose counts
+//! differ from the candidate's is told apart by that invariant at once, without a proof attempt;
+//! most entries are told apart at size 2 or 3. A known theory's small counts (every class up to
 //! [`MODEL_SIZE`]) are computed the first time a comparison needs them and kept; only the entries
-//! they do not tell apart get the rest of the budget rule's counts and [`relate`]'s proofs.
+//! they do not tell apart get the rest of the budget rule's counts (a size at a time, as far as
+//! one is still open) and, if still open, [`relate`]'s proofs.
 
 use birkhoff_checker::finder::FinderError;
 use birkhoff_checker::prover::equivalence::{
@@ -183,10 +184,7 @@ impl Reference {
 
     /// Entry `i`'s classes up to [`MODEL_SIZE`]: the first part of [`Side::for_comparison`].
     fn small(&self, i: usize) -> Result<&Kept, FinderError> {
-        let t = &self.known[i].theory;
-        kept(&self.small[i], || {
-            Side::new(t, MODEL_SIZE, &side_budget(self.cancel.clone()))
-        })
+        kept(&self.small[i], || self.side_of(&self.known[i].theory))
     }
 
     /// Keeps only the known theories for which `keep` holds (with what was computed of them):
@@ -202,19 +200,6 @@ impl Reference {
             .lock()
             .expect("no thread panics holding it")
             .clear();
-    }
-
-    /// Whether `small`'s counts (a side made by [`Side::new`] up to [`MODEL_SIZE`] within
-    /// [`side_budget`], the first part of the budget rule) tell its theory apart from every
-    /// entry with as many sorts, as the first step of [`standing`] would: then no standing can
-    /// be `Known`, and a caller with many theories and few entries (the rediscovery tally) skips
-    /// the rest of the budget rule for it.
-    pub fn apart_from_all(&self, small: &Side) -> Result<bool, FinderError> {
-        self.comparable(small.theory)
-            .into_iter()
-            .try_fold(true, |apart, i| {
-                Ok(apart && self.small_difference(small, i)?.is_some())
-            })
     }
 
     /// `theory`'s side for [`standing`] against this reference: the first part of the budget
@@ -363,10 +348,11 @@ const NAMES_SHOWN: usize = 6;
 
 /// Compares `t` (a side made by [`Side::for_comparison`] or [`Reference::side_of`]) with every
 /// known theory with as many sorts, spectrum first: an entry whose small counts differ from
-/// `t`'s is told apart by that invariant; the others go to [`relate`] (entries of its shape
-/// first, a few at a time in parallel, stopping after the group in which one is shown the same
-/// class), which counts further and tries proofs. The first entry so shown settles it (with the entries compared so
-/// far that are shown the same class as that one: chaining); the theory is new only when
+/// `t`'s is told apart by that invariant; then, for the others, the counts after
+/// [`MODEL_SIZE`] a size at a time on both sides; the entries still open go to [`relate`]
+/// (entries of its shape first, a few at a time in parallel, stopping after the group in which
+/// one is shown the same class), which tries proofs. The first entry so shown settles it (with
+/// the entries compared so far that are shown the same class as that one: chaining); the theory is new only when
 /// every entry is told apart by an invariant, directly or as the same class as an entry told
 /// apart by an inclusion; otherwise it is unknown, naming the entries it may be. A search cut
 /// short never makes it new: it leaves an entry not told apart.

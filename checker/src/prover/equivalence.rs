@@ -161,15 +161,10 @@ impl<'a> Side<'a> {
 
     /// What is known of the number of classes at `sizes`.
     fn bound_at(&self, sizes: &[u32]) -> Option<CountBound> {
-        let find = |list: &[(Vec<u32>, u128)]| {
-            list.iter()
-                .find(|(n, _)| n.as_slice() == sizes)
-                .map(|(_, k)| *k)
-        };
-        find(&self.counts)
+        value_at(&self.counts, sizes)
             .map(|value| CountBound { value, exact: true })
             .or_else(|| {
-                find(&self.at_least).map(|value| CountBound {
+                value_at(&self.at_least, sizes).map(|value| CountBound {
                     value,
                     exact: false,
                 })
@@ -203,10 +198,7 @@ impl<'a> Side<'a> {
                     b,
                 });
             }
-            let (a, b) = (
-                labeled_at(&self.labeled, n)?,
-                labeled_at(&other.labeled, n)?,
-            );
+            let (a, b) = (value_at(&self.labeled, n)?, value_at(&other.labeled, n)?);
             (a != b).then(|| Invariant::Labeled {
                 sizes: n.clone(),
                 a,
@@ -228,8 +220,8 @@ impl<'a> Side<'a> {
     }
 }
 
-/// The exact number of labeled models at `sizes` in `list`, if known.
-fn labeled_at(list: &[(Vec<u32>, u128)], sizes: &[u32]) -> Option<u128> {
+/// The number `list` holds for `sizes`, if any (a side's counts, bounds or labeled counts).
+fn value_at(list: &[(Vec<u32>, u128)], sizes: &[u32]) -> Option<u128> {
     list.iter()
         .find(|(n, _)| n.as_slice() == sizes)
         .map(|(_, k)| *k)
