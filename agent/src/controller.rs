@@ -1087,6 +1087,13 @@ impl Agent<'_> {
                 s.settled.push(st);
             }
         }
+        // A countermodel found above is a model of its theory, often of an order the counts
+        // did not reach: the spectrum patterns it refutes are not reported open.
+        for d in &mut discoveries {
+            if let Some(c) = s.candidates.iter().find(|c| c.name == d.candidate.name) {
+                d.candidate.patterns = patterns_beside_models(lib, &d.id, c);
+            }
+        }
         if (self.interrupted)() {
             return None;
         }
@@ -1334,6 +1341,22 @@ fn summary(c: &Candidate, sequences: &[birkhoff_checker::oeis::Sequence]) -> Can
         oeis,
         patterns,
     }
+}
+
+/// The spectrum patterns of candidate `c` (stored as `id`) that no model of it in the library
+/// refutes: each model the evaluator confirms, of an order a pattern excludes, refutes it.
+fn patterns_beside_models(lib: &Library, id: &str, c: &Candidate) -> Vec<String> {
+    let orders: Vec<u32> = lib
+        .structures_of(id, &c.theory)
+        .unwrap_or_default()
+        .iter()
+        .filter(|m| m.sizes.len() == 1)
+        .map(|m| m.sizes[0])
+        .collect();
+    birkhoff_checker::conjectures_beside(&c.spectrum, &orders)
+        .into_iter()
+        .map(|p| p.statement)
+        .collect()
 }
 
 /// What a report says about its cycle, for the next cycles' prompts.

@@ -50,7 +50,7 @@ pub use iso::{
     automorphisms_label, canonical_form, isomorphic, labelled_copies, orbit, relabel, Canonical,
 };
 pub use lex::LexLeader;
-pub use patterns::{conjectures, Conjecture, Pattern};
+pub use patterns::{conjectures, conjectures_beside, Conjecture, Pattern};
 pub use problem::{Problem, ProblemError};
 pub use spectrum::{
     classes_at_least, planned_tuples, row_by, row_each, size_tuples, sizes_label, SizeTuples,

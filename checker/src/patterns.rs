@@ -6,7 +6,9 @@
 //! restriction) orders it excludes that were checked and have none. Order 1 is left out of the
 //! restrictions on n (even, odd, prime powers, powers of p, residues, squares), since most
 //! theories have a one-element model; the statement says "for n ≥ 2". Everything is reported
-//! as open: a finite range of orders proves nothing about the orders beyond it.
+//! as open: a finite range of orders proves nothing about the orders beyond it. A model known
+//! beside the counts (a countermodel to another statement, often larger) refutes every pattern
+//! that excludes its order, and [`conjectures_beside`] leaves those out.
 
 use crate::budget::Status;
 use crate::spectrum::SpectrumRow;
@@ -46,6 +48,27 @@ pub enum Pattern {
         /// The largest order with a model.
         k: u32,
     },
+}
+
+impl Pattern {
+    /// Whether a model of order `n` is consistent with the pattern: one that is not refutes it
+    /// (a restriction on n ≥ 2 allows every order below 2). "Exactly one model of every order"
+    /// is about counts, which one model cannot refute.
+    pub fn allows(&self, n: u32) -> bool {
+        let restricted = |allowed: bool| n < 2 || allowed;
+        match self {
+            Pattern::OnlyEven => restricted(n.is_multiple_of(2)),
+            Pattern::OnlyOdd => restricted(n % 2 == 1),
+            Pattern::OnlyPrimePowers => restricted(prime_base(n).is_some()),
+            Pattern::OnlyPowersOf { p } => restricted(prime_base(n) == Some(*p)),
+            Pattern::ExactlyOnePerOrder => true,
+            Pattern::Residues { modulus, residues } => {
+                restricted(residues.contains(&(n % modulus)))
+            }
+            Pattern::OnlySquares => restricted(is_square(n)),
+            Pattern::NoneAbove { k } => n <= *k,
+        }
+    }
 }
 
 /// A proposed statement, with what it rests on. Always open.
@@ -150,6 +173,31 @@ fn residue_set(exact: &[(u32, u128)], m: u32) -> Option<Vec<u32>> {
         .filter(|r| !allowed.contains(r))
         .all(|r| big.iter().any(|&&(n, c)| c == 0 && n % m == r));
     excluded_seen.then_some(allowed)
+}
+
+/// [`conjectures`] without those a model in hand refutes: `orders` are the orders of models of
+/// the theory known beside the counts (countermodels to other statements, larger than the
+/// orders counted), each confirmed a model by the evaluator. Loops with x / y = y / x counted to
+/// order 5 have models at orders 1, 2 and 4 only, but a countermodel to their commutativity has
+/// order 6: "models only at orders that are powers of 2" is then false, not open.
+///
+/// ```
+/// use birkhoff_checker::{conjectures_beside, Count, Pattern, SpectrumRow, Status};
+/// let rows: Vec<SpectrumRow> = [1u128, 1, 0, 1, 0].iter().enumerate().map(|(i, &v)| SpectrumRow {
+///     sizes: vec![i as u32 + 1],
+///     iso: Count { value: v, status: Status::Exact },
+///     labeled: Count { value: 0, status: Status::Unknown },
+/// }).collect();
+/// let powers = |found: &[birkhoff_checker::Conjecture]| {
+///     found.iter().any(|c| c.pattern == Pattern::OnlyPowersOf { p: 2 })
+/// };
+/// assert!(powers(&conjectures_beside(&rows, &[])));
+/// assert!(!powers(&conjectures_beside(&rows, &[6])));
+/// ```
+pub fn conjectures_beside(rows: &[SpectrumRow], orders: &[u32]) -> Vec<Conjecture> {
+    let mut found = conjectures(rows);
+    found.retain(|c| orders.iter().all(|&n| c.pattern.allows(n)));
+    found
 }
 
 /// Every pattern the spectrum's exact counts support, as open conjectures. A pattern implied by

@@ -4,6 +4,7 @@ use crate::id::{dir_of, KINDS};
 use crate::index::{Hit, Index};
 use crate::record::{Body, Record};
 use crate::{atomic, io_err, lock, Error, Result};
+use birkhoff_engine::{Structure, Theory};
 use std::path::{Path, PathBuf};
 
 /// The largest record file read, in bytes: far above any record Birkhoff writes, so only a file
@@ -276,6 +277,21 @@ impl Library {
     /// The model records of the theory with record ID `theory_id`, sorted by ID.
     pub fn models_of(&self, theory_id: &str) -> Result<Vec<Record>> {
         self.of_theory("model", theory_id)
+    }
+
+    /// The stored models of the theory with record ID `theory_id` read over `theory`'s
+    /// signature, in ID order: only those the evaluator confirms are models of `theory`, since
+    /// what is shown or refuted with a model rests on that check, not on the record.
+    pub fn structures_of(&self, theory_id: &str, theory: &Theory) -> Result<Vec<Structure>> {
+        Ok(self
+            .models_of(theory_id)?
+            .iter()
+            .filter_map(|r| match &r.body {
+                Body::Model(m) => Structure::from_json(&theory.sig, &m.structure).ok(),
+                _ => None,
+            })
+            .filter(|m| birkhoff_engine::eval::check(theory, m).is_ok())
+            .collect())
     }
 
     /// The conjecture records about the theory with record ID `theory_id`, sorted by ID.

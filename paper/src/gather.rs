@@ -380,16 +380,15 @@ impl Paper {
             &spectrum,
             &birkhoff_literature::Store::new(lib.root()).offline_sequences(),
         );
-        let patterns = birkhoff_checker::conjectures(&spectrum);
-
-        let mut stored_models: Vec<Structure> = lib
-            .models_of(&id)?
+        let mut stored_models: Vec<Structure> = lib.structures_of(&id, &theory)?;
+        // A stored model (a countermodel to another statement, often larger than the orders
+        // counted) refutes the patterns that exclude its order.
+        let orders: Vec<u32> = stored_models
             .iter()
-            .filter_map(|r| match &r.body {
-                Body::Model(m) => Structure::from_json(&theory.sig, &m.structure).ok(),
-                _ => None,
-            })
+            .filter(|m| m.sizes.len() == 1)
+            .map(|m| m.sizes[0])
             .collect();
+        let patterns = birkhoff_checker::conjectures_beside(&spectrum, &orders);
         stored_models.sort_by(|a, b| {
             (a.sizes.iter().sum::<u32>(), &a.sizes).cmp(&(b.sizes.iter().sum::<u32>(), &b.sizes))
         });

@@ -72,16 +72,8 @@ pub fn try_open_conjectures(
     trial: &Trial,
 ) -> Result<Vec<Tried>> {
     let (id, _, theory) = find_theory(lib, discovery)?;
-    let in_hand: Vec<Structure> = lib
-        .models_of(&id)?
-        .iter()
-        .filter_map(|r| match &r.body {
-            Body::Model(m) => Structure::from_json(&theory.sig, &m.structure).ok(),
-            _ => None,
-        })
-        // Only what the evaluator confirms is a model refutes anything.
-        .filter(|m| eval::check(&theory, m).is_ok())
-        .collect();
+    // Only what the evaluator confirms is a model refutes anything.
+    let in_hand: Vec<Structure> = lib.structures_of(&id, &theory)?;
     let open: Vec<_> = lib
         .conjectures_of(&id)?
         .into_iter()

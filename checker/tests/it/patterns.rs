@@ -149,3 +149,56 @@ fn one_model_per_order_squares_and_none_above() {
             .any(|p| matches!(p, Pattern::NoneAbove { .. }))
     );
 }
+
+/// `Pattern::allows` against the patterns' own support rule: a pattern proposed from counts
+/// stays proposed when an exact count of one model at a larger order is added exactly when it
+/// allows that order. Spectra of 0, 1 or 2 models at orders 1 to 8, from a fixed seed; the
+/// orders added lie above the counted ones, with the orders between left uncounted.
+#[test]
+fn a_model_of_a_larger_order_refutes_exactly_the_patterns_that_exclude_it() {
+    use birkhoff_checker::conjectures_beside;
+    let mut state: u64 = 0x5eed_0051;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let mut compared = 0;
+    let mut refuted = 0;
+    for _ in 0..3000 {
+        let len = 3 + next(6) as usize;
+        let counts: Vec<Option<u128>> = (0..len)
+            .map(|i| Some(if i == 0 { 1 } else { next(3) as u128 }))
+            .collect();
+        let base = rows(&counts);
+        let proposed = conjectures(&base);
+        for n in len as u32 + 1..=len as u32 + 6 {
+            let mut extended = counts.clone();
+            extended.resize(n as usize - 1, None);
+            extended.push(Some(1));
+            let kept = patterns(&rows(&extended));
+            let beside: Vec<Pattern> = conjectures_beside(&base, &[n])
+                .into_iter()
+                .map(|c| c.pattern)
+                .collect();
+            for c in &proposed {
+                compared += 1;
+                let allowed = c.pattern.allows(n);
+                refuted += usize::from(!allowed);
+                assert_eq!(
+                    allowed,
+                    kept.contains(&c.pattern),
+                    "{:?} at order {n} after counts {counts:?}",
+                    c.pattern
+                );
+                assert_eq!(allowed, beside.contains(&c.pattern));
+            }
+        }
+    }
+    // Both answers occur often enough to mean something.
+    assert!(
+        compared > 1000 && refuted > 100,
+        "{compared} compared, {refuted} refuted"
+    );
+}

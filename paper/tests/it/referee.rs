@@ -5,7 +5,9 @@
 //! them false (two refuted by a model the library holds, one only by a search) and one true.
 
 use birkhoff_engine::{Structure, Theory};
-use birkhoff_library::record::{Body, ConjectureRec, ConjectureStatus, ModelRec};
+use birkhoff_library::record::{
+    Body, ConjectureRec, ConjectureStatus, ModelRec, SpectrumRec, SpectrumRow,
+};
 use birkhoff_library::Library;
 use birkhoff_literature::store::{HistoryRow, Store, SubjectState};
 use birkhoff_paper::{try_open_conjectures, Paper, Trial, Tried};
@@ -189,4 +191,81 @@ fn related_work_says_when_no_source_answered_the_search() {
         tex.contains("searched for this theory once (last answers: arxiv (3)) and no reference was confirmed"),
         "{tex}"
     );
+}
+
+/// Loops with x / y = y / x counted to order 5 have models at orders 1, 2 and 4 only, which
+/// suggests "models only at orders that are powers of 2"; a model of order 6 in the library (as
+/// a countermodel to their commutativity is) refutes it, so the paper does not call it open.
+#[test]
+fn a_spectrum_pattern_a_stored_model_refutes_is_not_called_open() {
+    const LOOP: &str = "theory L\nfunc * : 2\nfunc \\ : 2\nfunc / : 2\nconst e\naxiom a: x \\ (x * y) = y\naxiom b: x * (x \\ y) = y\naxiom c: x * y / y = x\naxiom d: x / y * y = x\naxiom l: e * x = x\naxiom r: x * e = x\naxiom comm_rdiv: x / y = y / x\n";
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(dir.path()).unwrap();
+    let rec = crate::put_theory(
+        &mut lib,
+        "LoopWithCommutativeRdiv",
+        LOOP,
+        "adds x / y = y / x to Loop",
+        vec![],
+    );
+    let exact = |value| birkhoff_checker::Count {
+        value,
+        status: birkhoff_checker::Status::Exact,
+    };
+    let rows = [1, 1, 0, 1, 0]
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| SpectrumRow {
+            sizes: vec![i as u32 + 1],
+            iso: exact(n),
+            labeled: birkhoff_checker::Count {
+                value: 0,
+                status: birkhoff_checker::Status::Unknown,
+            },
+        })
+        .collect();
+    lib.put(Body::Spectrum(SpectrumRec {
+        theory_id: rec.id.clone(),
+        theory_name: rec.id.clone(),
+        rows,
+    }))
+    .unwrap();
+    let powers_of_two = |lib: &Library| {
+        Paper::gather(lib, &rec.id)
+            .unwrap()
+            .patterns
+            .iter()
+            .any(|p| p.pattern == birkhoff_checker::Pattern::OnlyPowersOf { p: 2 })
+    };
+    assert!(powers_of_two(&lib), "the counts alone suggest it");
+    // A loop of order 6 with x / y = y / x (found by `birkhoff find --size 6`), in which
+    // x \ y = x * y; x / y is the z with z * y = x.
+    let mul = [
+        [0, 1, 2, 3, 4, 5],
+        [1, 0, 3, 2, 5, 4],
+        [2, 4, 0, 5, 1, 3],
+        [3, 5, 4, 0, 2, 1],
+        [4, 3, 5, 1, 0, 2],
+        [5, 2, 1, 4, 3, 0],
+    ];
+    let rdiv = |x: usize, y: usize| (0..6).find(|&z| mul[z][y] == x as u32).unwrap();
+    let theory = Theory::parse(LOOP, "t").unwrap();
+    let six = Structure::from_fn(
+        &theory.sig,
+        &[6],
+        |f, a| match f {
+            "e" => 0,
+            "/" => rdiv(a[0] as usize, a[1] as usize) as u32,
+            _ => mul[a[0] as usize][a[1] as usize],
+        },
+        |_, _| false,
+    );
+    birkhoff_engine::eval::check(&theory, &six).expect("a model");
+    lib.put(Body::Model(ModelRec {
+        theory_id: rec.id.clone(),
+        theory_name: rec.id.clone(),
+        structure: six.to_json(&theory.sig),
+    }))
+    .unwrap();
+    assert!(!powers_of_two(&lib), "refuted by the model of order 6");
 }
