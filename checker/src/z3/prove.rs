@@ -52,6 +52,26 @@ fn limit_memory() {
     MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
 }
 
+/// Why Z3 cannot start a check on this thread now, if it cannot. Z3's memory limit
+/// ([`MEMORY_MB`]) holds for the whole process, so while checks abandoned at their deadline are
+/// still stopping a new context can be refused; the `z3` crate unwraps that refusal when it makes
+/// a thread's context, which ended the check with a panic (seen in a 20-cycle agent run). Asked
+/// first, on the thread about to check, the refusal is an unknown with its reason.
+fn refusal() -> Option<String> {
+    // SAFETY: libz3 is loaded (every caller asked `available` first); the configuration and the
+    // context made here are deleted here, and neither escapes.
+    let started = unsafe {
+        z3_sys::Z3_mk_config().is_some_and(|config| {
+            let context = z3_sys::Z3_mk_context_rc(config);
+            z3_sys::Z3_del_config(config);
+            context.map(|c| z3_sys::Z3_del_context(c)).is_some()
+        })
+    };
+    (!started).then(|| {
+        format!("Z3 could not start: its memory limit ({MEMORY_MB} MB for the whole process) is taken by checks still stopping")
+    })
+}
+
 /// Z3 checks left running after their caller stopped waiting.
 static ABANDONED: worker::Pool = worker::Pool::new(2);
 
@@ -90,7 +110,13 @@ pub fn prove_unsat(
         &ABANDONED,
         deadline,
         cancel.as_ref(),
-        move |stop| check(&theory, &goal, deadline, stop),
+        move |stop| match refusal() {
+            Some(reason) => Ok(Verdict::Unknown {
+                reason,
+                at_limit: true,
+            }),
+            None => check(&theory, &goal, deadline, stop),
+        },
     ) {
         worker::Outcome::Done(answer) => answer,
         worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
@@ -236,6 +262,13 @@ pub fn prove_each(
         deadline,
         cancel.as_ref(),
         move |stop| {
+            if let Some(reason) = refusal() {
+                return Ok(Some(StepFailure {
+                    step: None,
+                    reason,
+                    at_limit: true,
+                }));
+            }
             let mut enc = Encoder::new(&sig, Domains::Uninterpreted);
             let budget = Budget {
                 cancel: Some(stop.clone()),
