@@ -9,6 +9,8 @@
 #                                                    developers, the first list)
 #   HIDDEN=a,b,c benches/rediscovery.sh         (any entries, instead of a list)
 #   BIN=path benches/rediscovery.sh             (a binary already built, instead of building)
+#   KEEP=dir benches/rediscovery.sh             (keep the run's library and events in dir, a new
+#                                                directory, to read afterwards)
 #
 # The lists (issue 50): developers (the first one, written with the move vocabulary),
 # loops_quasigroups (the one the law families were tuned on), semigroups_bands and
@@ -31,8 +33,13 @@ if [ -z "${BIN:-}" ]; then
     BIN=${CARGO_TARGET_DIR:-target}/release/birkhoff
 fi
 bin=$BIN
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+    mkdir "$KEEP"
+    work=$KEEP
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
 start=$(date +%s)
 "$bin" agent --cycles "$cycles" --goal "$goal" --llm offline --breadth wide --hide "$hidden" --literature off --library "$work/lib" --json > "$work/events.jsonl" || true
 end=$(date +%s)
