@@ -68,7 +68,7 @@ fn refusal() -> Option<String> {
         })
     };
     (!started).then(|| {
-        format!("Z3 could not start: its memory limit ({MEMORY_MB} MB for the whole process) is taken by checks still stopping")
+        format!("Z3 could not start: its memory limit ({MEMORY_MB} MB for the whole process) is reached, by checks running or still stopping")
     })
 }
 
