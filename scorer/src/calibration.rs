@@ -17,8 +17,8 @@
 //! assert!(cal.interest(&features(&group, Some(&spectrum))) > 0.5);
 //! ```
 
-use crate::spectrum::{non_triviality, richness, selectivity};
-use crate::syntax::{economy, naturality};
+use crate::spectrum::{non_triviality, richness, selectivity, tightness};
+use crate::syntax::{core, economy, naturality};
 use crate::SpectrumRow;
 use birkhoff_checker::{Budget, Count, Status};
 use birkhoff_engine::{catalogue, derivation, Fingerprint, Theory};
@@ -27,16 +27,18 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 /// The features, in the order of a row of the table and of [`Features`].
-pub const FEATURES: [&str; 5] = [
+pub const FEATURES: [&str; 7] = [
     "economy",
     "naturality",
     "non_triviality",
     "richness",
     "selectivity",
+    "tightness",
+    "core",
 ];
 
 /// The features of one theory, in [`FEATURES`] order, each in `[0, 1]`.
-pub type Features = [f64; 5];
+pub type Features = [f64; 7];
 
 /// The largest size the spectral features read: the training spectra are counted up to it, and
 /// a candidate's larger sizes are ignored, so that both are read alike.
@@ -116,6 +118,8 @@ pub fn features(t: &Theory, spectrum: Option<&[SpectrumRow]>) -> Features {
         non_triviality(&rows),
         richness(&rows),
         selectivity(&rows),
+        tightness(&rows),
+        core(t),
     ]
 }
 
@@ -135,7 +139,7 @@ pub struct Row {
 /// The table's first lines: what it is and its columns.
 pub const HEADER: &str =
     "# The training table of scorer::calibration, written by `birkhoff calibrate --write`.\n\
-# entry\ttheory\tnamed\teconomy\tnaturality\tnon_triviality\trichness\tselectivity\n";
+# entry\ttheory\tnamed\teconomy\tnaturality\tnon_triviality\trichness\tselectivity\ttightness\tcore\n";
 
 /// The rows of [`TABLE`]. Panics on a malformed table, which the tests would catch first.
 pub fn rows() -> Vec<Row> {
@@ -156,7 +160,7 @@ fn parse_row(line: &str) -> Result<Row, String> {
     if cells.len() != 3 + FEATURES.len() {
         return Err(format!("{} cells, not {}", cells.len(), 3 + FEATURES.len()));
     }
-    let mut features = [0.0; 5];
+    let mut features = [0.0; FEATURES.len()];
     for (f, c) in features.iter_mut().zip(&cells[3..]) {
         *f = c.parse().map_err(|e| format!("{c}: {e}"))?;
     }
@@ -381,8 +385,8 @@ impl Calibration {
     /// gradient descent from zero (deterministic).
     pub fn fit(rows: &[Row]) -> Calibration {
         let n = rows.len().max(1) as f64;
-        let mut mean = [0.0; 5];
-        let mut scale = [0.0; 5];
+        let mut mean = [0.0; FEATURES.len()];
+        let mut scale = [0.0; FEATURES.len()];
         for r in rows {
             for (m, x) in mean.iter_mut().zip(r.features) {
                 *m += x / n;
@@ -399,7 +403,7 @@ impl Calibration {
         let positives = rows.iter().filter(|r| r.named).count().max(1) as f64;
         let negatives = rows.iter().filter(|r| !r.named).count().max(1) as f64;
         let mut c = Calibration {
-            weights: [0.0; 5],
+            weights: [0.0; FEATURES.len()],
             bias: 0.0,
             mean,
             scale,
@@ -408,7 +412,7 @@ impl Calibration {
         const RATE: f64 = 0.5;
         const L2: f64 = 1e-3;
         for _ in 0..STEPS {
-            let (mut gw, mut gb) = ([0.0; 5], 0.0);
+            let (mut gw, mut gb) = ([0.0; FEATURES.len()], 0.0);
             for r in rows {
                 let z = c.standardized(&r.features);
                 let (y, weight) = match r.named {

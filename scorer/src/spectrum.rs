@@ -137,6 +137,35 @@ pub fn richness(points: &[SpectrumRow]) -> f64 {
     1.0 - (-r / 5.0).exp()
 }
 
+/// Tightness: how few models the theory has at the largest size where it has any above one
+/// element: `1 − min(1, ln(1 + a) / ln(1001))`, with `a` the largest iso count among the rows of
+/// that size; a count cut short counts as a thousand or more (0), and a theory with no model
+/// above one element scores 0. The catalogue's classes are mostly tight (two loops of order 4,
+/// 46 bands) where the theories one deletion from them are close to free magmas (thousands of
+/// order 4): a few models at a small size is where a classification begins.
+pub fn tightness(points: &[SpectrumRow]) -> f64 {
+    let with_models: Vec<&SpectrumRow> = points
+        .iter()
+        .filter(|p| nontrivial(p) && p.iso.value > 0)
+        .collect();
+    let Some(largest) = with_models
+        .iter()
+        .map(|p| p.sizes.iter().sum::<u32>())
+        .max()
+    else {
+        return 0.0;
+    };
+    let most = with_models
+        .iter()
+        .filter(|p| p.sizes.iter().sum::<u32>() == largest)
+        .map(|p| exact_value(p))
+        .try_fold(0u128, |most, v| v.map(|v| most.max(v)));
+    match most {
+        Some(a) => 1.0 - ((1.0 + a as f64).ln() / 1001f64.ln()).min(1.0),
+        None => 0.0,
+    }
+}
+
 /// The distance between two spectra: `1 − exp(−mean |ln(1+a_n) − ln(1+b_n)|)` over the sizes
 /// where both are exact, or where a lower bound already exceeds the other's exact value (the
 /// difference is then certain, and the bound is used). `None` if no size can be compared.
@@ -299,5 +328,23 @@ mod tests {
         );
         assert_eq!(selectivity(&spectrum(&[1, 1, 2, 1])), 0.0);
         assert_eq!(selectivity(&spectrum(&[1, 0, 0])), 0.0);
+    }
+
+    #[test]
+    fn tightness_reads_the_largest_size_with_models_and_a_count_cut_short_as_many() {
+        // Loops to order 4 (2 of order 4) are tight; magmas of order 3 (3,330) are not.
+        let loops = tightness(&spectrum(&[1, 1, 1, 2]));
+        assert!((loops - (1.0 - 3f64.ln() / 1001f64.ln())).abs() < 1e-12);
+        assert_eq!(tightness(&spectrum(&[1, 10, 3330])), 0.0);
+        // The largest size with models decides, not the last size counted.
+        assert_eq!(
+            tightness(&spectrum(&[1, 2, 0])),
+            tightness(&spectrum(&[1, 2]))
+        );
+        // Only trivial models: nothing to be tight about.
+        assert_eq!(tightness(&spectrum(&[1, 0, 0])), 0.0);
+        let mut cut = spectrum(&[1, 1, 1, 2]);
+        cut[3].iso.status = Status::AtLeast;
+        assert_eq!(tightness(&cut), 0.0);
     }
 }

@@ -81,6 +81,23 @@ pub fn naturality(t: &Theory) -> f64 {
     naturality_of(&AxiomFacts::all(t))
 }
 
+/// Core: 1 when the axioms give the theory one of the cores that the classified families are
+/// built on, 0 otherwise: an associative operation (semigroups, groups, lattices, rings), both
+/// laws of a left or of a right division (quasigroups, loops, racks), or a transitive relation
+/// (orders). Laws are recognised up to renaming ([`laws`]), so a core axiomatized some other way
+/// (by a single axiom that implies associativity) is not seen. Magmas with weak laws only, such
+/// as a flexible unital magma, have none: the families people classify rarely do.
+pub fn core(t: &Theory) -> f64 {
+    let found: Vec<&str> = t.axioms.iter().filter_map(|a| laws::recognize(a)).collect();
+    let count = |of: &[&str]| found.iter().filter(|law| of.contains(law)).count();
+    // x \ (x * y) = y and x * (x \ y) = y are one law up to renaming (the two operations
+    // swapped), so both are recognised as the first: a whole division is two of the pair.
+    let core = count(&["associativity", "transitivity"]) > 0
+        || count(&["left_division_1", "left_division_2"]) >= 2
+        || count(&["right_division_1", "right_division_2"]) >= 2;
+    f64::from(u8::from(core))
+}
+
 /// The catalogued law of each axiom of `t`, in order.
 pub fn recognize(t: &Theory) -> Vec<Option<LawId>> {
     t.axioms.iter().map(|a| laws::recognize_id(a)).collect()
@@ -183,5 +200,29 @@ mod tests {
         let (seed, overlap) = nearest_seed_by_laws(&g).unwrap();
         assert_eq!((seed, overlap), ("Group", 1.0));
         assert!((economy(&g) - (-28.0f64 / 60.0).exp()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_core_is_an_associative_operation_a_whole_division_or_a_transitive_relation() {
+        let load = |s: &str| birkhoff_engine::seeds::load(s).unwrap();
+        for has in ["semigroup", "loop", "poset", "lattice"] {
+            assert_eq!(core(&load(has)), 1.0, "{has}");
+        }
+        let magma = |axioms: &str| {
+            Theory::parse(
+                &format!("theory M\nfunc * : 2\nfunc \\ : 2\n{axioms}"),
+                "m.bk",
+            )
+            .unwrap()
+        };
+        // One division law of the two, or weak laws only, is no core.
+        assert_eq!(core(&magma("axiom l: x \\ (x * y) = y\n")), 0.0);
+        assert_eq!(core(&magma("axiom f: (x * y) * x = x * (y * x)\n")), 0.0);
+        assert_eq!(
+            core(&magma(
+                "axiom l: x \\ (x * y) = y\naxiom m: x * (x \\ y) = y\n"
+            )),
+            1.0
+        );
     }
 }
