@@ -1,13 +1,16 @@
 //! COMPLETE: add a standard axiom the signature supports, declaring a new constant or operation
 //! with its defining axioms when the law needs one (an identity element, an inverse, a division),
 //! or a law of a family the literature classifies wherever the theory has that family's
-//! structure ([`families`]: the identities of Bol-Moufang type, the inverse properties, ...).
+//! structure ([`families`]: the identities of Bol-Moufang type, the inverse properties, ...),
+//! or, for a lattice, bounds and the operations of the classes of lattices with them
+//! ([`expansions`]: orthocomplements, De Morgan negations, pseudocomplements, Heyting
+//! implication).
 
 use super::{
     binary_ops, derive, find_binary, fresh_from, identity_of, new_func, prov, Derived, Move,
     MoveError,
 };
-use super::{families, laws};
+use super::{expansions, families, laws};
 use crate::canon::has_axiom;
 use crate::syntax::Axiom;
 use crate::theory::Theory;
@@ -197,6 +200,19 @@ pub fn complete(t: &Theory, law: &str, op: &str) -> Result<Derived, MoveError> {
                 format_args!("{law}({op})"),
             )
         }
+        _ if expansions::EXPANSIONS.contains(&law) => {
+            let found = expansions::LatticeOps::with_meet(t, f)
+                .iter()
+                .flat_map(|ops| expansions::expansions(t, ops))
+                .find(|x| x.name == law);
+            match found {
+                Some(x) => complete_expansion(t, x, op),
+                None => Err(MoveError::Inapplicable(format!(
+                    "{} has no lattice with meet `{op}` that lacks {law} (engine::moves::expansions)",
+                    t.name
+                ))),
+            }
+        }
         _ => {
             let family = families::laws_for(t, f, s);
             let Some(found) = family.into_iter().find(|l| l.axiom.name == law) else {
@@ -242,6 +258,28 @@ fn complete_family(t: &Theory, found: families::FamilyLaw, op: &str) -> Result<D
         vec![found.axiom],
         p,
         format_args!("{law}({op})"),
+    )
+}
+
+/// COMPLETE with `x`, an expansion of a lattice with meet `op` ([`expansions::expansions`]).
+fn complete_expansion(
+    t: &Theory,
+    x: expansions::Expansion,
+    op: &str,
+) -> Result<Derived, MoveError> {
+    let p = prov(
+        t,
+        Move::Complete,
+        &[("law", x.name), ("op", op)],
+        format_args!("{} with {}", t.name, x.description),
+    );
+    derive(
+        t,
+        &[],
+        x.funcs,
+        x.axioms,
+        p,
+        format_args!("{}({op})", x.name),
     )
 }
 
@@ -299,6 +337,13 @@ pub fn all(t: &Theory) -> Vec<Derived> {
                 .into_iter()
                 .filter_map(|l| complete_family(t, l, name).ok()),
         );
+        for lattice in expansions::LatticeOps::with_meet(t, *f) {
+            out.extend(
+                expansions::expansions(t, &lattice)
+                    .into_iter()
+                    .filter_map(|x| complete_expansion(t, x, name).ok()),
+            );
+        }
         for (g, _) in &ops {
             let other = &t.sig.func_decl(*g).name;
             out.extend(

@@ -17,14 +17,18 @@
 //!   structure of medial quandles*, J. Algebra 443 (2015) 300–334), for every self-distributive
 //!   operation with the division on the distributive side.
 //! - **Lattices** ([`lattice_laws`]): modularity (R. Dedekind, 1900; G. Birkhoff, *Lattice
-//!   Theory*, AMS 1967, Ch. I.7), for every pair of operations that absorb each other.
+//!   Theory*, AMS 1967, Ch. I.7) and chains (totality, a first-order law; Ch. I.3), for every
+//!   pair of operations that absorb each other.
 //! - **Lattices, further** ([`semidistributive_laws`]): meet- and join-semidistributivity
 //!   (B. Jónsson, J. E. Kiefer, *Finite sublattices of a free lattice*, Canad. J. Math. 14 (1962)
 //!   487–497; R. Freese, J. Ježek, J. B. Nation, *Free Lattices*, AMS 1995, Ch. I), quasi-identities
 //!   rather than identities, for the same pairs as modularity. Distributivity is COMPLETE's pair
 //!   law `distributive`.
+//! - **Lattices with an operation** ([`expanded_lattice_laws`]): orthomodularity, Kleene's law
+//!   and Stone's identity, for the orthocomplements, De Morgan negations and pseudocomplements
+//!   of [`super::expansions`]; a chain (`x ∧ y = x` or `x ∧ y = y`) is among [`lattice_laws`].
 //! - **Nonassociative rings** ([`ring_laws`]): the left and right alternative laws, the Jordan
-//!   identity, `x·x = 0` and the Jacobi identity (R. D. Schafer, *An Introduction to
+//!   identity, `x·x = 0`, reducedness (`x·x = 0 → x = 0`) and the Jacobi identity (R. D. Schafer, *An Introduction to
 //!   Nonassociative Algebras*, Academic Press 1966, Ch. I–IV; K. A. Zhevlakov, A. M. Slin'ko,
 //!   I. P. Shestakov, A. I. Shirshov, *Rings that are Nearly Associative*, Academic Press 1982),
 //!   for every operation that distributes on both sides over an abelian group. With
@@ -286,20 +290,79 @@ pub fn rack_laws(f: FuncId, s: SortId, right: bool) -> Vec<FamilyLaw> {
     ]
 }
 
-/// Modularity for a pair of operations `meet`, `join` that absorb each other:
-/// `(x meet y) join (x meet z) = x meet (y join (x meet z))`.
+/// Modularity for a pair of operations `meet`, `join` that absorb each other,
+/// `(x meet y) join (x meet z) = x meet (y join (x meet z))`, and totality, `x meet y = x` or
+/// `x meet y = y`: the lattice is a chain (Birkhoff, *Lattice Theory*, Ch. I.3).
 pub fn lattice_laws(meet: FuncId, join: FuncId, s: SortId) -> Vec<FamilyLaw> {
     let xz = || ap2(meet, v(0), v(2));
-    vec![FamilyLaw {
-        family: "lattice",
-        axiom: equation(
-            "modular",
-            s,
-            ap2(join, ap2(meet, v(0), v(1)), xz()),
-            ap2(meet, v(0), ap2(join, v(1), xz())),
+    let xy = || ap2(meet, v(0), v(1));
+    let total = Axiom {
+        formula: Formula::Or(
+            Box::new(equation("total", s, xy(), v(0)).formula),
+            Box::new(equation("total", s, xy(), v(1)).formula),
         ),
-        description: "modular".to_string(),
-    }]
+        ..equation("total", s, xy(), v(1))
+    };
+    vec![
+        FamilyLaw {
+            family: "lattice",
+            axiom: equation(
+                "modular",
+                s,
+                ap2(join, xy(), xz()),
+                ap2(meet, v(0), ap2(join, v(1), xz())),
+            ),
+            description: "modular".to_string(),
+        },
+        FamilyLaw {
+            family: "lattice",
+            axiom: total,
+            description: "totally ordered (a chain: x ∧ y = x or x ∧ y = y)".to_string(),
+        },
+    ]
+}
+
+/// The laws of the lattices with an operation of [`super::expansions`]: orthomodularity
+/// `x ∨ (c(x) ∧ (x ∨ y)) = x ∨ y` for an orthocomplement `c` (Kalmbach, *Orthomodular
+/// Lattices*, Ch. 1; L. Beran, *Orthomodular Lattices*, Reidel 1985), Kleene's law
+/// `(x ∧ c(x)) ∨ (y ∨ c(y)) = y ∨ c(y)` for a De Morgan negation (Kalman 1958; Balbes and
+/// Dwinger, Ch. XI), and Stone's identity `pc(x) ∨ pc(pc(x)) = top` for a pseudocomplement
+/// (Stone algebras: G. Grätzer, *Lattice Theory: Foundation*, Birkhäuser 2011, §I.6).
+pub fn expanded_lattice_laws(
+    ops: &super::expansions::LatticeOps,
+    operation: &str,
+    c: FuncId,
+) -> Vec<FamilyLaw> {
+    let (m, j, s) = (ops.meet, ops.join, ops.sort);
+    let cx = |x: Term| ap(c, vec![x]);
+    let law = |axiom: Axiom, description: &str| FamilyLaw {
+        family: "lattice",
+        axiom,
+        description: description.to_string(),
+    };
+    match (operation, ops.bounds) {
+        ("orthocomplement", _) => vec![law(
+            equation(
+                "orthomodular",
+                s,
+                ap2(j, v(0), ap2(m, cx(v(0)), ap2(j, v(0), v(1)))),
+                ap2(j, v(0), v(1)),
+            ),
+            "orthomodular",
+        )],
+        ("de_morgan_negation", _) => {
+            let yy = || ap2(j, v(1), cx(v(1)));
+            vec![law(
+                equation("kleene", s, ap2(j, ap2(m, v(0), cx(v(0))), yy()), yy()),
+                "Kleene's law",
+            )]
+        }
+        ("pseudocomplement", Some((_, top))) => vec![law(
+            equation("stone", s, ap2(j, cx(v(0)), cx(cx(v(0)))), ap(top, vec![])),
+            "Stone's identity",
+        )],
+        _ => Vec::new(),
+    }
 }
 
 /// The quasi-identity `if l1 = r1 then l2 = r2` as an axiom called `name`, its variables
@@ -349,9 +412,10 @@ pub fn semidistributive_laws(meet: FuncId, join: FuncId, s: SortId) -> Vec<Famil
 
 /// The identities of nonassociative rings for a multiplication `f` that distributes over an
 /// abelian group with zero `zero`, addition `add`: `(xx)y = x(xy)`, `(yx)x = y(xx)`, the Jordan
-/// identity `(xy)(xx) = x(y(xx))`, `xx = 0` and the Jacobi identity
-/// `(x(yz) + y(zx)) + z(xy) = 0`. The alternative laws only when `f` is not associative, where
-/// they say something.
+/// identity `(xy)(xx) = x(y(xx))`, the quasi-identity `xx = 0 → x = 0` (reduced rings, which have
+/// no nonzero nilpotents: T. Y. Lam, *A First Course in Noncommutative Rings*, Springer 2001,
+/// §12), `xx = 0` and the Jacobi identity `(x(yz) + y(zx)) + z(xy) = 0`. The alternative laws
+/// only when `f` is not associative, where they say something.
 pub fn ring_laws(
     f: FuncId,
     add: FuncId,
@@ -387,6 +451,10 @@ pub fn ring_laws(
             "the Jordan identity",
         ));
     }
+    out.push(law(
+        implication("reduced", s, (xx(), o()), (v(0), o())),
+        "no nonzero square zero (reduced: x·x = 0 → x = 0)",
+    ));
     out.push(law(
         equation("alternating", s, xx(), o()),
         "x·x = 0 (alternating, as in a Lie ring)",
@@ -552,6 +620,11 @@ pub fn laws_for(t: &Theory, f: FuncId, s: SortId) -> Vec<FamilyLaw> {
         {
             out.extend(lattice_laws(f, g, s));
             out.extend(semidistributive_laws(f, g, s));
+        }
+    }
+    for ops in super::expansions::LatticeOps::with_meet(t, f) {
+        for (operation, c) in super::expansions::operations_of(t, &ops) {
+            out.extend(expanded_lattice_laws(&ops, operation, c));
         }
     }
     // A multiplication distributing over an abelian group with a zero: a (nonassociative) ring.

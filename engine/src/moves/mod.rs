@@ -10,6 +10,7 @@
 pub mod complete;
 pub mod deform;
 pub mod dualize;
+pub mod expansions;
 pub mod families;
 pub mod generalize;
 pub mod internalize;

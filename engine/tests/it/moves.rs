@@ -746,3 +746,72 @@ fn provenance_reads_back_whatever_its_names_hold() {
     assert_eq!(json["params"][0][1], "x\u{0}y");
     assert_eq!(json["move"], "TRANSFER");
 }
+
+/// The lattice expansions reach the classes of lattices with bounds and an operation, literally
+/// (up to renaming), in one step from the seed lattices, and their laws one step further; a
+/// chain and a reduced ring are laws of their families.
+#[test]
+fn complete_reaches_bounded_ortho_de_morgan_heyting_and_chain_lattices_and_reduced_rings() {
+    let entry = |n: &str| birkhoff_engine::catalogue::load(n).unwrap();
+    let add = |t: &Theory, law: &str, op: &str| {
+        complete::complete(t, law, op)
+            .unwrap_or_else(|e| panic!("{law} on {}: {e}", t.name))
+            .theory
+    };
+    let lattice = seed("lattice");
+    let reached = [
+        (add(&lattice, "bounds", "^"), "bounded_lattice"),
+        (add(&lattice, "orthocomplement", "^"), "ortholattice"),
+        (
+            add(&add(&lattice, "orthocomplement", "^"), "orthomodular", "^"),
+            "orthomodular_lattice",
+        ),
+        (
+            add(&seed("distributive_lattice"), "de_morgan_negation", "^"),
+            "de_morgan_algebra",
+        ),
+        (
+            add(&lattice, "relative_pseudocomplement", "^"),
+            "heyting_algebra",
+        ),
+        (add(&lattice, "total", "^"), "chain_lattice"),
+        (add(&seed("ring"), "reduced", "*"), "reduced_ring"),
+    ];
+    for (t, name) in &reached {
+        assert!(same(t, &entry(name)), "not {name}:\n{}", t.to_text());
+    }
+    // Bounds are declared once: a bounded lattice gets an operation over its own bounds.
+    let bounded = add(&lattice, "bounds", "^");
+    assert!(complete::complete(&bounded, "bounds", "^").is_err());
+    assert!(same(
+        &add(&bounded, "orthocomplement", "^"),
+        &entry("ortholattice")
+    ));
+    // A Boolean algebra's complement is not given a second negation, nor orthomodularity (its
+    // complement is not written as an involution); it may still get an implication.
+    let boolean = seed("boolean_algebra");
+    for law in ["orthocomplement", "de_morgan_negation", "pseudocomplement"] {
+        assert!(complete::complete(&boolean, law, "^").is_err(), "{law}");
+    }
+    assert!(complete::complete(&boolean, "relative_pseudocomplement", "^").is_ok());
+    // Kleene's law for a De Morgan negation, Stone's identity for a pseudocomplement, and
+    // neither for an operation without its laws.
+    let de_morgan = add(&seed("distributive_lattice"), "de_morgan_negation", "^");
+    assert!(add(&de_morgan, "kleene", "^")
+        .to_text()
+        .contains("x ^ c(x) v (y v c(y)) = y v c(y)"));
+    let p = add(&seed("distributive_lattice"), "pseudocomplement", "^");
+    assert!(complete::complete(&p, "stone", "^").is_ok());
+    assert!(complete::complete(&p, "kleene", "^").is_err());
+    assert!(complete::complete(&lattice, "stone", "^").is_err());
+    // Not for a pair that does not absorb: a ring's two operations.
+    assert!(complete::complete(&seed("ring"), "bounds", "*").is_err());
+    // Every expansion is among COMPLETE's results, so the agent's exploration makes it.
+    let all: Vec<String> = complete::all(&lattice)
+        .into_iter()
+        .map(|d| d.theory.name)
+        .collect();
+    for law in birkhoff_engine::moves::expansions::EXPANSIONS {
+        assert!(all.iter().any(|n| n.contains(law)), "{law}: {all:?}");
+    }
+}
