@@ -668,6 +668,7 @@ impl Agent<'_> {
             &s.bases,
             plan.check_top,
             plan.max_size,
+            self.tools.scorer.as_ref(),
             self.tools.cancel.clone(),
         );
         self.observer.line(&format!("Triage: {} candidate(s) counted up to size {}, {} different spectra ({:.2}s)", triage.counted, plan.max_size, triage.spectra, triage.seconds), json!({"event": "triage", "counted": triage.counted, "spectra": triage.spectra, "seconds": triage.seconds}));

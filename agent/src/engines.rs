@@ -68,14 +68,17 @@ impl Scorer for TenDimensions {
             .collect();
         // The total ranks by the calibrated interest (docs/SCORING.md). Whether a class is new is
         // not its business: the strategist keeps only what identification showed new.
-        let spectrum = c.checked.then_some(&c.spectrum[..]);
-        let interest = calibration::ranked_interest(&self.calibration, &c.theory, spectrum);
+        let interest = self.interest(&c.theory, c.checked.then_some(&c.spectrum[..]));
         dims.insert("interest".into(), interest);
         dims.insert("linkage".into(), calibration::linkage(&c.theory));
         Ok(Score {
             total: interest,
             dims,
         })
+    }
+
+    fn interest(&self, t: &birkhoff_engine::Theory, spectrum: Option<&[SpectrumRow]>) -> f64 {
+        calibration::ranked_interest(&self.calibration, t, spectrum)
     }
 }
 

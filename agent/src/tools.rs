@@ -61,6 +61,9 @@ pub trait Explorer: Send + Sync {
 pub trait Scorer: Send + Sync {
     /// The score of a candidate from what `check_models` gathered, given its parents' spectra.
     fn score(&self, c: &Candidate, parents: &[Vec<SpectrumRow>]) -> Result<Score, String>;
+    /// What the score's total ranks by, read from a theory and a spectrum alone (triage has
+    /// nothing more): the same number as [`Scorer::score`]'s total for that spectrum.
+    fn interest(&self, t: &Theory, spectrum: Option<&[SpectrumRow]>) -> f64;
 }
 
 /// The tools with their engines and limits.

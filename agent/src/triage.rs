@@ -3,11 +3,18 @@
 //! one per group, so that a cycle looks at every kind of model its explorations reached rather
 //! than at the first few by syntax.
 //!
+//! The groups are ranked by what their spectra say, not by syntax alone: within a tier, by the
+//! best member's interest (the calibrated ranking the strategist keeps by, docs/SCORING.md, read
+//! on the triage spectrum), so that a class the explorer's syntactic order puts late (a lattice
+//! expanded by an orthocomplement has more symbols and longer laws than a lattice with one law
+//! dropped) is still looked at when its models look like those of a named class.
+//!
 //! A group's members agree up to the plan's largest size, which does not make them one class:
 //! triage chooses what to look at, and never decides what a candidate is. The members not chosen
 //! this cycle stay as they were generated.
 
 use crate::situation::{Base, Candidate};
+use crate::tools::Scorer;
 use birkhoff_checker::{Budget, SpectrumRow, Status};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -81,13 +88,14 @@ fn interleaved(per_exploration: Vec<Vec<Candidate>>) -> Vec<Candidate> {
 /// Counts every candidate's spectrum up to `max_size` within the triage budget (in parallel,
 /// stopping early on `cancel`), groups them by spectrum, and chooses at most `check_top` to
 /// check: one from each group in turn, the groups ranked by [`Tier`] and then by their best
-/// member's place in the explorations' order, then a second from each, and so on. `bases` give
-/// the parents' spectra.
+/// member's interest under `scorer` on the triage spectrum (ties by the explorations' order),
+/// then a second from each, and so on. `bases` give the parents' spectra.
 pub fn choose(
     per_exploration: Vec<Vec<Candidate>>,
     bases: &[Base],
     check_top: usize,
     max_size: u32,
+    scorer: &dyn Scorer,
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Triage {
     let start = Instant::now();
@@ -103,6 +111,11 @@ pub fn choose(
         .map(|c| birkhoff_scorer::evidence::counts(&c.theory, max_size, &budget).ok())
         .collect();
     let seconds = start.elapsed().as_secs_f64();
+    let interest: Vec<f64> = candidates
+        .par_iter()
+        .zip(&spectra)
+        .map(|(c, rows)| scorer.interest(&c.theory, rows.as_deref()))
+        .collect();
     let parent_keys = |c: &Candidate| -> Vec<Key> {
         c.parents
             .iter()
@@ -139,8 +152,12 @@ pub fn choose(
         groups[g].1.push(i);
     }
     let distinct = groups.len();
-    // Stable: within a tier, groups keep the order of their best member.
-    groups.sort_by_key(|(tier, _)| *tier);
+    // Members best first by interest; stable, so ties keep the explorations' order.
+    let by_interest = |a: &usize, b: &usize| interest[*b].total_cmp(&interest[*a]);
+    for (_, members) in &mut groups {
+        members.sort_by(by_interest);
+    }
+    groups.sort_by(|(ta, a), (tb, b)| ta.cmp(tb).then_with(|| by_interest(&a[0], &b[0])));
     let mut order = Vec::new();
     for round in 0.. {
         let before = order.len();
@@ -163,6 +180,7 @@ pub fn choose(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::TenDimensions;
     use birkhoff_engine::{seeds, Theory};
 
     fn candidate(name: &str, t: Theory, parent: &str) -> Candidate {
@@ -203,6 +221,7 @@ mod tests {
                 std::slice::from_ref(&base),
                 top,
                 3,
+                &TenDimensions::default(),
                 None,
             );
             assert_eq!((t.counted, t.spectra), (4, 3));
@@ -211,5 +230,34 @@ mod tests {
         assert_eq!(chosen(1), ["comm1"]);
         assert_eq!(chosen(3), ["comm1", "same", "trivial"]);
         assert_eq!(chosen(10), ["comm1", "same", "trivial", "comm2"]);
+    }
+
+    #[test]
+    fn within_a_tier_the_groups_are_ranked_by_interest_not_by_the_explorers_order() {
+        let magma = seeds::load("magma").unwrap();
+        let base = Base {
+            name: "magma".into(),
+            theory: magma,
+            spectrum: None,
+            score: None,
+            discovery: false,
+            record: None,
+        };
+        // The explorer puts a magma with a long law of no known family first (hundreds of
+        // models of order 4, no associative operation); bands, a class people name (few models,
+        // associative), come second. Both have spectra of their own.
+        let odd = parse("theory Odd\nfunc * : 2\naxiom odd: x * (y * (x * z)) = (z * y) * x\n");
+        let band = parse(
+            "theory B\nfunc * : 2\naxiom assoc: (x * y) * z = x * (y * z)\naxiom idem: x * x = x\n",
+        );
+        let scorer = TenDimensions::default();
+        let per_exploration = vec![vec![
+            candidate("odd", odd.clone(), "magma"),
+            candidate("band", band.clone(), "magma"),
+        ]];
+        let t = choose(per_exploration, &[base], 1, 4, &scorer, None);
+        assert_eq!(t.spectra, 2);
+        let chosen: Vec<String> = t.chosen.into_iter().map(|c| c.name).collect();
+        assert_eq!(chosen, ["band"]);
     }
 }
