@@ -44,7 +44,7 @@ pub struct Triage {
 /// How a group ranks: the groups with a model above size 1 whose spectrum differs from their
 /// parents' first, then those with their parent's spectrum so far, then those with no model
 /// above size 1 (or none counted exactly).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Tier {
     /// Models above size 1, and a spectrum none of the candidate's parents has.
     Differs,
@@ -69,15 +69,16 @@ fn exact(r: &SpectrumRow) -> Option<u128> {
 }
 
 /// The candidates of each exploration, best first by the explorer's (syntactic) ranking,
-/// interleaved: the first of each exploration, then the second of each, and so on.
-fn interleaved(per_exploration: Vec<Vec<Candidate>>) -> Vec<Candidate> {
+/// interleaved: the first of each exploration, then the second of each, and so on; each with
+/// the index of its exploration.
+fn interleaved(per_exploration: Vec<Vec<Candidate>>) -> Vec<(usize, Candidate)> {
     let mut lists: Vec<std::vec::IntoIter<Candidate>> =
         per_exploration.into_iter().map(Vec::into_iter).collect();
     let mut out = Vec::new();
     loop {
         let before = out.len();
-        for l in &mut lists {
-            out.extend(l.next());
+        for (e, l) in lists.iter_mut().enumerate() {
+            out.extend(l.next().map(|c| (e, c)));
         }
         if out.len() == before {
             return out;
@@ -87,9 +88,11 @@ fn interleaved(per_exploration: Vec<Vec<Candidate>>) -> Vec<Candidate> {
 
 /// Counts every candidate's spectrum up to `max_size` within the triage budget (in parallel,
 /// stopping early on `cancel`), groups them by spectrum, and chooses at most `check_top` to
-/// check: one from each group in turn, the groups ranked by [`Tier`] and then by their best
-/// member's interest under `scorer` on the triage spectrum (ties by the explorations' order),
-/// then a second from each, and so on. `bases` give the parents' spectra.
+/// check: one from each group in turn, then a second from each, and so on. The groups are
+/// ranked by [`Tier`]; within a tier, the explorations take turns (a group is its best member's
+/// exploration's), so that one base with many spectra does not crowd out the others, and each
+/// exploration's groups come by their best member's interest under `scorer` on the triage
+/// spectrum (ties by the explorations' order). `bases` give the parents' spectra.
 pub fn choose(
     per_exploration: Vec<Vec<Candidate>>,
     bases: &[Base],
@@ -99,7 +102,8 @@ pub fn choose(
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Triage {
     let start = Instant::now();
-    let candidates = interleaved(per_exploration);
+    let (exploration, candidates): (Vec<usize>, Vec<Candidate>) =
+        interleaved(per_exploration).into_iter().unzip();
     let budget = Budget {
         time: Some(TRIAGE_TIME),
         nodes: Some(TRIAGE_NODES),
@@ -158,6 +162,21 @@ pub fn choose(
         members.sort_by(by_interest);
     }
     groups.sort_by(|(ta, a), (tb, b)| ta.cmp(tb).then_with(|| by_interest(&a[0], &b[0])));
+    // The explorations take turns within a tier: a group's turn is its place among its
+    // exploration's groups of that tier.
+    let mut seen: HashMap<(Tier, usize), usize> = HashMap::new();
+    let turn: Vec<usize> = groups
+        .iter()
+        .map(|(tier, m)| {
+            let n = seen.entry((*tier, exploration[m[0]])).or_default();
+            *n += 1;
+            *n
+        })
+        .collect();
+    let mut ranked: Vec<(usize, (Tier, Vec<usize>))> = turn.into_iter().zip(groups).collect();
+    // Stable: within a turn, groups stay best first by interest.
+    ranked.sort_by_key(|(turn, (tier, _))| (*tier, *turn));
+    let groups: Vec<(Tier, Vec<usize>)> = ranked.into_iter().map(|(_, g)| g).collect();
     let mut order = Vec::new();
     for round in 0.. {
         let before = order.len();
