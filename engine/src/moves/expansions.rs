@@ -30,7 +30,7 @@
 //! off the theory's axioms, never off a catalogue entry.
 
 use super::laws::{ap, ap2, equation, v};
-use super::{binary_ops, constants, new_func, unary_ops};
+use super::{binary_ops, constants, fresh_from, new_func, unary_ops};
 use crate::canon::has_axiom;
 use crate::signature::{FuncDecl, FuncId, SortId};
 use crate::syntax::Axiom;
@@ -222,25 +222,23 @@ pub fn expansions(t: &Theory, ops: &LatticeOps) -> Vec<Expansion> {
         }
     };
     let mut out = Vec::new();
-    let bounded_words = if ops.bounds.is_some() {
-        String::new()
-    } else {
-        format!(
-            ", with a least element `{}` and a greatest `{}`",
-            bound_decls[0].name, bound_decls[1].name
-        )
-    };
-    if ops.bounds.is_none() {
-        out.push(Expansion {
-            name: "bounds",
-            funcs: bound_decls.clone(),
-            axioms: bound_laws.clone(),
-            description: format!(
+    // The bounds are an expansion of their own, and go with each operation, when they are new.
+    let bounded_words = match &bound_decls[..] {
+        [bot, top] => {
+            let words = format!(
                 "a least element `{}` and a greatest `{}`",
-                bound_decls[0].name, bound_decls[1].name
-            ),
-        });
-    }
+                bot.name, top.name
+            );
+            out.push(Expansion {
+                name: "bounds",
+                funcs: bound_decls.clone(),
+                axioms: bound_laws.clone(),
+                description: words.clone(),
+            });
+            format!(", with {words}")
+        }
+        _ => String::new(),
+    };
     // A lattice with one of these unary operations already is not given another.
     let has_unary = !operations_of(t, ops).is_empty();
     type Laws = fn(&LatticeOps, FuncId, (FuncId, FuncId)) -> Vec<Axiom>;
@@ -300,18 +298,15 @@ pub fn expansions(t: &Theory, ops: &LatticeOps) -> Vec<Expansion> {
     out
 }
 
-/// For each list of names, the first that `t` does not use (and no earlier list took).
+/// For each list of names, [`fresh_from`] it: a name that neither `t` nor an earlier list uses.
 fn fresh_names(t: &Theory, lists: &[&[&str]]) -> Vec<String> {
-    let mut taken: Vec<String> = Vec::new();
+    let mut sig = (*t.sig).clone();
     lists
         .iter()
         .map(|names| {
-            let name = names
-                .iter()
-                .find(|n| !t.sig.has_symbol(n) && !taken.iter().any(|t| t == *n))
-                .map(|n| n.to_string())
-                .unwrap_or_else(|| super::fresh_symbol(&t.sig, names[names.len() - 1]));
-            taken.push(name.clone());
+            let name = fresh_from(&sig, names);
+            // Declared, so that the next list's name differs from it.
+            sig.funcs.push(new_func(name.clone(), vec![], SortId(0)));
             name
         })
         .collect()
@@ -329,16 +324,17 @@ pub fn operations_of(t: &Theory, ops: &LatticeOps) -> Vec<(&'static str, FuncId)
         if s != ops.sort {
             continue;
         }
-        let holds = |laws: Vec<Axiom>| laws.iter().all(|a| has_axiom(t, a));
-        if holds(ops.orthocomplement(c, bounds)) {
+        let holds = |laws: &[Axiom]| laws.iter().all(|a| has_axiom(t, a));
+        let ortho = ops.orthocomplement(c, bounds);
+        if holds(&ortho) {
             out.push(("orthocomplement", c));
-        } else if holds(ops.de_morgan_negation(c)) {
+        } else if holds(&ops.de_morgan_negation(c)) {
             out.push(("de_morgan_negation", c));
-        } else if holds(ops.orthocomplement(c, bounds)[1..3].to_vec()) {
+        } else if holds(&ortho[1..3]) {
             // Complements alone (a Boolean algebra's): no family law, but no second negation.
             out.push(("complement", c));
         }
-        if holds(ops.pseudocomplement(c, bounds)) {
+        if holds(&ops.pseudocomplement(c, bounds)) {
             out.push(("pseudocomplement", c));
         }
     }

@@ -296,13 +296,7 @@ pub fn rack_laws(f: FuncId, s: SortId, right: bool) -> Vec<FamilyLaw> {
 pub fn lattice_laws(meet: FuncId, join: FuncId, s: SortId) -> Vec<FamilyLaw> {
     let xz = || ap2(meet, v(0), v(2));
     let xy = || ap2(meet, v(0), v(1));
-    let total = Axiom {
-        formula: Formula::Or(
-            Box::new(equation("total", s, xy(), v(0)).formula),
-            Box::new(equation("total", s, xy(), v(1)).formula),
-        ),
-        ..equation("total", s, xy(), v(1))
-    };
+    let total = two_equations("total", s, Formula::Or, (xy(), v(0)), (xy(), v(1)));
     vec![
         FamilyLaw {
             family: "lattice",
@@ -367,17 +361,29 @@ pub fn expanded_lattice_laws(
 
 /// The quasi-identity `if l1 = r1 then l2 = r2` as an axiom called `name`, its variables
 /// (`x y z`) of sort `s`.
-fn implication(name: &str, s: SortId, (l1, r1): (Term, Term), (l2, r2): (Term, Term)) -> Axiom {
-    let premise = equation(name, s, l1, r1);
-    let conclusion = equation(name, s, l2, r2);
-    let vars = if premise.vars.len() >= conclusion.vars.len() {
-        premise.vars.clone()
+fn implication(name: &str, s: SortId, first: (Term, Term), second: (Term, Term)) -> Axiom {
+    two_equations(name, s, Formula::Implies, first, second)
+}
+
+/// The equations `l1 = r1` and `l2 = r2` joined by `connective` (an implication, a disjunction)
+/// as an axiom called `name`, its variables those of the side with more.
+fn two_equations(
+    name: &str,
+    s: SortId,
+    connective: fn(Box<Formula>, Box<Formula>) -> Formula,
+    (l1, r1): (Term, Term),
+    (l2, r2): (Term, Term),
+) -> Axiom {
+    let first = equation(name, s, l1, r1);
+    let second = equation(name, s, l2, r2);
+    let vars = if first.vars.len() >= second.vars.len() {
+        first.vars.clone()
     } else {
-        conclusion.vars.clone()
+        second.vars.clone()
     };
     Axiom {
         name: name.to_string(),
-        formula: Formula::Implies(Box::new(premise.formula), Box::new(conclusion.formula)),
+        formula: connective(Box::new(first.formula), Box::new(second.formula)),
         vars,
         origin: None,
     }
