@@ -25,7 +25,8 @@
 //!   memory than [`crate::budget::memory_limit`]) starts SAT at once. The SAT back end's only
 //!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
 //!   [`enumerate_by`] say which engine answered and why ([`Choice`]); `spectrum --json` shows
-//!   it per row. On the theory SAT counts size 5 in a quarter of a second where the
+//!   it per row. Under a budget in search nodes the native finder counts alone, so that the
+//!   count is the same on every run (`identify`'s sides, the agent's triage). On the theory SAT counts size 5 in a quarter of a second where the
 //!   native finder alone takes minutes (docs/BENCHMARKS.md, counting under `auto`).
 //!
 //! # `both`
@@ -49,7 +50,7 @@ use birkhoff_engine::Theory;
 use std::time::{Duration, Instant};
 
 /// An engine choice, as given by `--engine`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Engine {
     /// Birkhoff's own finder.
@@ -281,12 +282,24 @@ fn count_decides(r: &Result<Enumeration, FinderError>) -> bool {
 /// engines' classes: it hands the machine to the native finder when the evidence calls for it
 /// ([`Handover`]), passes the user's Ctrl-C to both, and adds to `budget.progress` the classes of
 /// whichever engine is ahead.
+///
+/// A budget in search nodes ([`Budget::nodes`]) is the native finder's measure, which SAT has no
+/// counterpart of: under one the native finder counts alone, so that the count (exact, or the
+/// lower bound where the nodes ran out) is the same on every run and every machine. That is what
+/// the callers comparing many theories ask for (`identify`'s sides, the agent's triage, the
+/// score's calibration); the commands and the agent's spectra give a time limit and race.
 fn count_race(
     t: &Theory,
     sizes: &[u32],
     budget: &Budget,
     opts: Options,
 ) -> Result<(Enumeration, Choice), FinderError> {
+    if budget.nodes.is_some() {
+        return finder::enumerate(t, sizes, budget, opts).map(|e| {
+            let reason = "a budget in search nodes is the native finder's own measure: it counts alone, so the count is the same on every run".into();
+            (e, Choice { engine: Engine::Native, reason })
+        });
+    }
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::{mpsc, Arc, OnceLock};
     let start = Instant::now();

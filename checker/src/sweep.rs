@@ -108,6 +108,12 @@ pub struct JobResult {
     /// The spectrum row.
     #[serde(flatten)]
     pub row: TimedRow,
+    /// Which engine counted it (absent in results written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Engine>,
+    /// Why that engine's count ([`crate::router::Choice::reason`]), as `spectrum --json` says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_reason: Option<String>,
 }
 
 /// A shard `K/N`: this machine runs jobs whose index is `K-1` modulo `N`.

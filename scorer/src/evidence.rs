@@ -1,5 +1,6 @@
 //! What a score is computed from, and the one way to gather it: the spectrum and
-//! representatives from the native finder, countermodels for independence, conjecture counts from
+//! representatives from the counting router's `auto` engine (`birkhoff_checker::router`: the
+//! native finder and SAT race under a time limit; the native finder alone under a node budget), countermodels for independence, conjecture counts from
 //! the conjecture engine (`birkhoff_checker::prover::conjecture`) run on those representatives.
 //! `score`, `explore` and the agent all gather through [`gather`] with a named [`Policy`], so one
 //! theory under one policy gets one score.
@@ -10,7 +11,8 @@ use birkhoff_checker::prover::conjecture::{
     conjecture_with_models, ModelCheck, Options as ConjectureOptions, Report,
 };
 use birkhoff_checker::{
-    finder::{enumerate, FinderError, IsoClass, Options},
+    finder::{FinderError, IsoClass},
+    router::{self, Engine},
     Budget, Status,
 };
 use birkhoff_checker::{size_tuples, SpectrumRow};
@@ -198,7 +200,7 @@ pub fn spectrum(
 ) -> Result<(Vec<SpectrumRow>, Vec<IsoClass>), FinderError> {
     let mut classes = Vec::new();
     let rows = walk(t, max_size, budget, |sizes| {
-        let mut e = enumerate(t, sizes, budget, Options::default())?;
+        let mut e = router::enumerate(Engine::Auto, t, sizes, budget)?;
         classes.append(&mut e.classes);
         Ok(e)
     })?;
@@ -209,7 +211,7 @@ pub fn spectrum(
 /// evaluator): what triage computes for every candidate of a cycle.
 pub fn counts(t: &Theory, max_size: u32, budget: &Budget) -> Result<Vec<SpectrumRow>, FinderError> {
     walk(t, max_size, budget, |sizes| {
-        enumerate(t, sizes, budget, Options::counts_only())
+        router::count(Engine::Auto, t, sizes, budget)
     })
 }
 

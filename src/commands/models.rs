@@ -110,7 +110,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
     match format {
         Format::Json => {
             let models: Vec<_> = e.classes.iter().map(|c| json!({ "model": c.model.to_json(&t.sig), "automorphisms": birkhoff_checker::automorphisms_label(c.automorphisms) })).collect();
-            let mut out = json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "complete": complete, "checked_by_evaluator": true, "models": models });
+            let mut out = json!({ "theory": t.name, "sizes": sizes, "iso": e.iso, "labeled": e.labeled, "complete": complete, "engine": choice.engine, "engine_reason": choice.reason, "checked_by_evaluator": true, "models": models });
             if let Some(note) = a.engine.cross_check() {
                 out["cross_check"] = note.into();
             }

@@ -330,6 +330,8 @@ fn sweep_job(
                 fingerprint: job.fingerprint.clone(),
                 piece: job.piece,
                 row: r,
+                engine: Some(choice.engine),
+                engine_reason: Some(choice.reason),
             };
             let bytes = serde_json::to_vec_pretty(&result).expect("results serialize");
             let path = out.join(job.file_name());

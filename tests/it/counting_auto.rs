@@ -130,3 +130,53 @@ fn verbose_names_the_engine_of_each_count_on_stderr() {
     let err = run(&["spectrum", "group", "--max-size", "3"]);
     assert!(!err.contains("answered in"), "{err}");
 }
+
+/// `models --json` and a sweep's stored results say which engine counted and why, as
+/// `spectrum --json` does (issue 54: the choice and its reason in `--json`).
+#[test]
+fn models_and_sweep_results_name_the_engine_and_its_reason() {
+    let o = birkhoff_command()
+        .args(["--json", "models", "group", "--size", "4"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["engine"], "native", "{v}");
+    assert!(
+        v["engine_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("head start")),
+        "{v}"
+    );
+    let o = birkhoff_command()
+        .args([
+            "--json", "models", "group", "--size", "2", "--engine", "sat",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["engine"], "sat", "{v}");
+    assert_eq!(v["engine_reason"], "--engine sat", "{v}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let o = birkhoff_command()
+        .args(["sweep", "group", "--size", "3", "--engine", "sat", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let result = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("Group__3")
+        })
+        .expect("the job's result");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(result).unwrap()).unwrap();
+    assert_eq!(v["engine"], "sat", "{v}");
+    assert_eq!(v["engine_reason"], "--engine sat", "{v}");
+}

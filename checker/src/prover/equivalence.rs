@@ -81,9 +81,9 @@ impl<'a> Side<'a> {
 
     /// The one budget rule of every comparison of classes (`equiv`, `identify`, novelty, the
     /// agent): every class up to [`MODEL_SIZE`] as models within [`side_budget`] per size, then
-    /// the counts of the sizes after it up to [`COUNT_SIZE`] (the native finder, whose search
-    /// nodes the budget counts: the router's `auto` race would make the counts depend on the
-    /// clock; [`count_budget`] per size), stopping at the first size cut short. The same rule
+    /// the counts of the sizes after it up to [`COUNT_SIZE`] (the router's `auto` engine, which
+    /// under [`count_budget`]'s search nodes is the native finder alone, so that the counts do not
+    /// depend on the clock), stopping at the first size cut short. The same rule
     /// for both sides of every comparison is what makes two commands give one verdict; a larger
     /// budget could only add counts, and counts only ever prove a difference.
     pub fn for_comparison(
@@ -117,7 +117,7 @@ impl<'a> Side<'a> {
         }
         let sizes = vec![exact + 1; self.theory.sig.sorts.len()];
         let e = crate::router::count(
-            crate::router::Engine::Native,
+            crate::router::Engine::Auto,
             self.theory,
             &sizes,
             &count_budget(cancel),

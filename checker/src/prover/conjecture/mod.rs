@@ -28,7 +28,7 @@ use super::certificate::{self, Certificate};
 use super::rewrite::{self, Equation};
 use super::{prove_with, Attempt, Strategy, Verdict};
 use crate::budget::Budget;
-use crate::finder::{self, FinderError};
+use crate::finder::FinderError;
 use crate::spectrum::{size_tuple_count, SizeTuples};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::Signature;
@@ -346,10 +346,11 @@ fn models(
         note: None,
     };
     for sizes in tuples {
-        let e = match finder::enumerate(theory, &sizes, &budget, finder::Options::default()) {
+        let e = match crate::router::enumerate(crate::router::Engine::Auto, theory, &sizes, &budget)
+        {
             Ok(e) => e,
-            Err(FinderError::Problem(e)) => {
-                check.note = Some(format!("the finder cannot search sizes {sizes:?}: {e}"));
+            Err(e @ (FinderError::Problem(_) | FinderError::Encoding(_))) => {
+                check.note = Some(format!("no engine can search sizes {sizes:?}: {e}"));
                 check.complete = false;
                 break;
             }
