@@ -54,8 +54,9 @@ fn reduct(m: &Structure, (funcs, rels): &(Vec<usize>, Vec<usize>)) -> Structure 
 /// above 1) the counts agree, and
 /// - with the same symbols: every model of the parent found (at any size) satisfies `c`'s
 ///   axioms, so its added axioms hold there and, counts being equal, the models are the same;
-/// - with new symbols: every model of the parent at those sizes is the reduct of one of `c`'s,
-///   and the counts being equal, each expands to the new symbols in exactly one way.
+/// - with new symbols, none of them a constant: every model of the parent at those sizes is the
+///   reduct of one of `c`'s, and the counts being equal, each expands to the new symbols in
+///   exactly one way.
 pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
     if !(c.checked && parent.checked) {
         return None;
@@ -98,6 +99,16 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
                 parent.name
             )
         });
+    }
+    // A new constant has its one value in each finite model (a finite lattice's bounds), but
+    // the class may still differ in its infinite members, and a proof can say so (bounded
+    // lattices are not lattices: `Invariant::NoConstantTerm`): identification decides it.
+    let new_constant = c_sig
+        .funcs
+        .iter()
+        .any(|f| f.args.is_empty() && p_sig.func(&f.name).is_none());
+    if new_constant {
+        return None;
     }
     let map = symbol_map(p_sig, c_sig)?;
     let reducts: BTreeSet<Structure> = c

@@ -331,6 +331,10 @@ fn count_race(
             if !wait_for_turn(start + COUNT_HEAD_START, &stop, &go) {
                 return;
             }
+            let deadline = budget.time.map(|limit| start + limit);
+            let Some(_slot) = SatSlot::acquire(&stop, deadline) else {
+                return;
+            };
             let _ = began.set((Instant::now(), this_thread_id()));
             // The deadline counts from the start of the race, not from SAT's.
             let budget = Budget {
@@ -384,7 +388,10 @@ fn count_race(
                         handover = Some(h);
                     }
                 }
-                std::thread::sleep(Duration::from_millis(10));
+                // Parked rather than asleep, so that the race's end wakes it at once: a
+                // sleep made every race last 10 ms more, minutes over the many short counts of
+                // `explore --check-models`.
+                std::thread::park_timeout(Duration::from_millis(10));
             }
         })
     };
@@ -394,11 +401,25 @@ fn count_race(
         ..budget.clone()
     };
     // As in `race`: the native finder's threads yield to SAT's when there are cores to spare.
-    let native = in_yielding_pool(Some(native_threads), || {
-        finder::enumerate(t, sizes, &native_budget, opts)
-    });
-    // An exact count is exact whoever stopped the other engine: its search finished.
-    let native_decided = count_decides(&native);
+    // But on a worker of a pool (a caller counting many theories in parallel: the agent's
+    // checks, `explore --check-models`) the native finder counts on that pool, as it would
+    // without a race: a pool of its own, entered from another pool's worker, lets that worker
+    // take up the caller's other theories while it waits (rayon's cross-pool `install`), each
+    // starting a race and a pool in turn; `explore --base semigroup --depth 2 --check-models`
+    // so opened thousands of pools and overflowed a stack. Its threads are then not the race's
+    // alone, so none is recorded and no handover is made.
+    let count = || finder::enumerate(t, sizes, &native_budget, opts);
+    let native = if rayon::current_thread_index().is_some() {
+        count()
+    } else {
+        in_yielding_pool(Some(native_threads), count)
+    };
+    // An exact count is exact whoever stopped the other engine: its search finished. A count
+    // that reached the budget's limit of models is as far as either engine may go (SAT would
+    // stop at as many), so it ends the race too.
+    let native_at_limit =
+        matches!(&native, Ok(e) if budget.models.is_some_and(|m| e.iso.value >= u128::from(m)));
+    let native_decided = count_decides(&native) || native_at_limit;
     let native_too_large = too_large_for_native(&native);
     let sat_started = Instant::now() >= start + COUNT_HEAD_START || sat_go.load(Ordering::Relaxed);
     let sat_answer = if native_decided {
@@ -412,6 +433,7 @@ fn count_race(
         rx.recv().ok()
     };
     over.store(true, Ordering::Relaxed);
+    monitor.thread().unpark();
     let handover = monitor.join().ok().flatten();
     let exact =
         |r: &Result<Enumeration, FinderError>| matches!(r, Ok(e) if e.iso.status == Status::Exact);
@@ -438,7 +460,12 @@ fn count_race(
             ))
         }
         (n, _) if native_decided => {
-            let why = if sat_started {
+            let why = if native_at_limit {
+                format!(
+                    "native reached the limit of {} models; sat could count no further",
+                    budget.models.unwrap_or_default()
+                )
+            } else if sat_started {
                 "native finished first; sat was stopped".to_string()
             } else {
                 format!("native finished within its {head} ms head start; sat never started")
@@ -702,6 +729,44 @@ fn wait_for_turn(
         std::thread::park_timeout(starts_at.saturating_duration_since(Instant::now()));
     }
     !stop.load(Ordering::Relaxed)
+}
+
+/// How many counting races' SAT back ends run at once ([`SatSlot`]).
+static SAT_COUNTING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A core for one counting race's SAT back end, at most as many at once as the machine has
+/// cores. A caller that counts many theories in parallel (the agent's checks) runs a race for
+/// each, and a worker waiting inside one race's native finder may take up another theory's;
+/// without a bound, every race so opened would run a SAT thread beside the native finders.
+/// A command counting one theory at a time always gets one at once.
+struct SatSlot;
+
+impl SatSlot {
+    /// Waits for a free core, polling `stop` and `deadline`: `None` if either comes first.
+    fn acquire(stop: &std::sync::atomic::AtomicBool, deadline: Option<Instant>) -> Option<SatSlot> {
+        use std::sync::atomic::Ordering;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        loop {
+            let running = SAT_COUNTING.load(Ordering::Acquire);
+            if running < cores
+                && SAT_COUNTING
+                    .compare_exchange(running, running + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            {
+                return Some(SatSlot);
+            }
+            if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for SatSlot {
+    fn drop(&mut self) {
+        SAT_COUNTING.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// An answer to "is there a model of this size?", with the engine that gave it.

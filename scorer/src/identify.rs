@@ -485,14 +485,20 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     }
     // A difference carries over to the same class: an entry left open that is shown the same
     // class as one told apart by an inclusion is told apart too (were the theory the same class
-    // as the one, it would be as the other). An inclusion only: entries told apart by their
-    // counts have counts that the open ones, agreeing with the theory's, do not share.
+    // as the one, it would be as the other). An inclusion or a constant no term gives only:
+    // entries told apart by their counts have counts that the open ones, agreeing with the
+    // theory's, do not share.
     let mut through: Vec<(usize, usize)> = Vec::new();
     let mut still_open = Vec::new();
     for (j, why) in open {
         let shown = apart
             .iter()
-            .filter(|(_, inv)| matches!(inv, Invariant::Inclusion { .. }))
+            .filter(|(_, inv)| {
+                matches!(
+                    inv,
+                    Invariant::Inclusion { .. } | Invariant::NoConstantTerm { .. }
+                )
+            })
             .map(|(i, _)| *i)
             .find(|&i| reference.same_class(i, j, opts).unwrap_or(false));
         match shown {

@@ -432,6 +432,22 @@ fn a_candidate_is_compared_with_its_parents_models() {
     );
     let pointed = extended("Loop+c", "loop", "Loop", "const c", 4);
     assert_eq!(no_new_models(&pointed, &lp), None);
+    // New constants that each finite model has exactly one way: the bounds of a lattice. The
+    // class is not the lattices' (an unbounded lattice has none), so the candidate goes on to
+    // identification rather than being set aside here.
+    let lattice = checked_to("Lattice", "lattice", 4);
+    let bounded = extended(
+        "Lattice+bounds(^)",
+        "lattice",
+        "Lattice",
+        "const bot\nconst top\naxiom least: x v bot = x\naxiom greatest: x ^ top = x",
+        4,
+    );
+    assert_eq!(
+        bounded.spectrum.iter().map(|r| r.iso).collect::<Vec<_>>(),
+        lattice.spectrum.iter().map(|r| r.iso).collect::<Vec<_>>()
+    );
+    assert_eq!(no_new_models(&bounded, &lattice), None);
     // Unchecked candidates are never judged.
     let mut unchecked = alternative.clone();
     unchecked.checked = false;

@@ -325,6 +325,25 @@ pub enum Invariant {
         /// A model of `weaker` violating an axiom of `stronger` (read through the map).
         witness: Box<Witness>,
     },
+    /// `pointed` has a constant; `idempotent` has none, and proves f(x, …, x) = x for each of its
+    /// operations. Then every term t of `idempotent` has t(a, …, a) = a, so no term takes one
+    /// value on a model of two or more elements, and `idempotent` has one (of `size`); but
+    /// definitions of `pointed`'s symbols would have to give its constant such a term (a
+    /// constant's definition is a term whose value does not depend on its variables). So no
+    /// definitions relate the two: bounded lattices are not lattices, though every finite
+    /// lattice is bounded and the spectra agree.
+    NoConstantTerm {
+        /// The theory with a constant.
+        pointed: String,
+        /// That constant.
+        constant: String,
+        /// The theory without constants whose operations are idempotent.
+        idempotent: String,
+        /// The size of a model of `idempotent` with two or more elements.
+        size: u32,
+        /// `idempotent`'s proofs that each of its operations is idempotent.
+        proofs: Vec<AxiomProof>,
+    },
 }
 
 impl Invariant {
@@ -344,6 +363,10 @@ impl Invariant {
                 proof_counts(proofs),
                 sizes(&witness.model),
                 witness.axiom
+            ),
+            Invariant::NoConstantTerm { pointed, constant, idempotent, size, proofs } => format!(
+                "{pointed} has the constant {constant}; {idempotent} has no constant and every operation of it is idempotent ({}), so each of its terms t has t(x, …, x) = x and none is constant on its models of size {size}: no definition can give {constant}",
+                proof_counts(proofs)
             ),
         }
     }
@@ -743,7 +766,9 @@ const MAX_INCLUSION_ATTEMPTS: usize = 3;
 /// Compares `a` and `b` as classes of structures ([`Relation`]). This is the one comparison
 /// every command and the agent make, so they give one verdict for one pair:
 /// 1. the same canonical form: equal;
-/// 2. counts that differ at some size ([`Side::spectrum_difference`]): different;
+/// 2. counts that differ at some size ([`Side::spectrum_difference`]), or a constant on one side
+///    that the other, idempotent and without constants, cannot define
+///    ([`Invariant::NoConstantTerm`]): different;
 /// 3. a renaming of symbols, then swapped arguments of some binary operations (mirror images,
 ///    parastrophes), then definitions of each theory's symbols in the other's
 ///    ([`super::interpretation`]), each with proofs: the same class;
@@ -764,6 +789,11 @@ pub fn relate(a: &Side, b: &Side, opts: &Options) -> Result<Relation, FinderErro
     }
     if let Some(invariant) = a.spectrum_difference(b) {
         return Ok(different(ta, tb, invariant));
+    }
+    for (pointed, idempotent) in [(a, b), (b, a)] {
+        if let Some(invariant) = no_constant_term(pointed, idempotent, opts)? {
+            return Ok(different(ta, tb, invariant));
+        }
     }
     let mut tried = Vec::new();
     let mut one_way = Vec::new();
@@ -831,6 +861,71 @@ fn different(a: &Theory, b: &Theory, invariant: Invariant) -> Relation {
         a: a.name.clone(),
         b: b.name.clone(),
         invariant,
+    }
+}
+
+/// [`Invariant::NoConstantTerm`] for `pointed` against `idempotent`, when it holds: both
+/// one-sorted algebras (a relation could define a constant by a formula), `pointed` with a
+/// constant, `idempotent` without one, with a model of two or more elements among its counts
+/// or bounds, and each of its operations proved idempotent within `opts`.
+fn no_constant_term(
+    pointed: &Side,
+    idempotent: &Side,
+    opts: &Options,
+) -> Result<Option<Invariant>, FinderError> {
+    let (p, q) = (pointed.theory, idempotent.theory);
+    let algebra = |t: &Theory| t.sig.sorts.len() == 1 && t.sig.rels.is_empty();
+    if !(algebra(p) && algebra(q)) || q.sig.funcs.iter().any(|f| f.args.is_empty()) {
+        return Ok(None);
+    }
+    let Some(constant) = p.sig.funcs.iter().find(|f| f.args.is_empty()) else {
+        return Ok(None);
+    };
+    let Some(size) = idempotent
+        .counts
+        .iter()
+        .chain(&idempotent.at_least)
+        .filter(|(n, k)| n[0] >= 2 && *k > 0)
+        .map(|(n, _)| n[0])
+        .min()
+    else {
+        return Ok(None);
+    };
+    let mut proofs = Vec::new();
+    for (i, f) in q.sig.funcs.iter().enumerate() {
+        let goal = idempotence(FuncId(i as u32), f.args.len(), &f.name);
+        let evidence = match prove(q, &goal, opts)?.verdict {
+            Verdict::Proved { certificate } => ("certificate", certificate.steps.len()),
+            Verdict::ProvedByZ3 { .. } => ("z3", 0),
+            Verdict::Disproved { .. } | Verdict::Unknown => return Ok(None),
+        };
+        proofs.push(AxiomProof {
+            by: q.name.clone(),
+            axiom: goal.name,
+            evidence: evidence.0,
+            steps: evidence.1,
+        });
+    }
+    Ok(Some(Invariant::NoConstantTerm {
+        pointed: p.name.clone(),
+        constant: constant.name.clone(),
+        idempotent: q.name.clone(),
+        size,
+        proofs,
+    }))
+}
+
+/// f(x, …, x) = x for the operation `f` of `arity` arguments (one sort), named after `name`.
+fn idempotence(f: FuncId, arity: usize, name: &str) -> Axiom {
+    let x = Term::Var(birkhoff_engine::syntax::VarId(0));
+    Axiom {
+        name: format!("{name}_idempotent"),
+        formula: Formula::Eq(Term::App(f, vec![x.clone(); arity]), x),
+        vars: vec![birkhoff_engine::syntax::VarDecl {
+            name: "x".into(),
+            sort: birkhoff_engine::signature::SortId(0),
+        }],
+        origin: None,
     }
 }
 
@@ -1335,5 +1430,31 @@ mod tests {
         // Still told apart from what they are not, under every renaming and swap.
         let r = relate_theories(&rdiv, &catalogue("idempotent_quasigroup"), &opts()).unwrap();
         assert!(matches!(&r, Relation::Different { .. }), "{r:?}");
+    }
+
+    /// Bounded lattices are not lattices through any definitions, though every finite lattice
+    /// is bounded and the spectra agree: lattice terms are idempotent, so none is constant on a
+    /// lattice of two elements ([`Invariant::NoConstantTerm`]). Not so told apart: a class whose
+    /// models have one element (with a constant and without, each is the other through e = x),
+    /// and groups against groups in division alone (x / x is a constant term; x / x = x fails).
+    #[test]
+    fn a_constant_that_no_idempotent_term_defines_tells_classes_apart() {
+        let r = relate_theories(
+            &catalogue("bounded_lattice"),
+            &Theory::load("lattice").unwrap(),
+            &opts(),
+        )
+        .unwrap();
+        assert!(
+            matches!(&r, Relation::Different { invariant: Invariant::NoConstantTerm { idempotent, size: 2, proofs, .. }, .. } if idempotent == "Lattice" && proofs.len() == 2),
+            "{r:?}"
+        );
+        let trivial = th("theory T\nfunc * : 2\naxiom one: x = y");
+        let pointed = th("theory P\nfunc * : 2\nconst e\naxiom one: x = y");
+        let r = relate_theories(&pointed, &trivial, &opts()).unwrap();
+        assert!(!matches!(&r, Relation::Different { .. }), "{r:?}");
+        let division = th("theory HN\nfunc / : 2\naxiom single: x / ((((x / x) / y) / z) / (((x / x) / x) / z)) = y");
+        let r = relate_theories(&Theory::load("group").unwrap(), &division, &opts()).unwrap();
+        assert!(!matches!(&r, Relation::Different { .. }), "{r:?}");
     }
 }
