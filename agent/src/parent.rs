@@ -103,11 +103,12 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
     // A new constant has its one value in each finite model (a finite lattice's bounds), but
     // the class may still differ in its infinite members, and a proof can say so (bounded
     // lattices are not lattices: `Invariant::NoConstantTerm`): identification decides it.
-    let new_constant = c_sig
+    let is_new = |n: &str| p_sig.func(n).is_none() && p_sig.rel(n).is_none();
+    if c_sig
         .funcs
         .iter()
-        .any(|f| f.args.is_empty() && p_sig.func(&f.name).is_none());
-    if new_constant {
+        .any(|f| f.args.is_empty() && is_new(&f.name))
+    {
         return None;
     }
     let map = symbol_map(p_sig, c_sig)?;
@@ -127,7 +128,7 @@ pub fn no_new_models(c: &Candidate, parent: &Candidate) -> Option<String> {
         .iter()
         .map(|f| f.name.as_str())
         .chain(c_sig.rels.iter().map(|r| r.name.as_str()))
-        .filter(|n| p_sig.func(n).is_none() && p_sig.rel(n).is_none())
+        .filter(|n| is_new(n))
         .collect();
     every_parent_model_expands.then(|| format!("no new models: {spectra}, and each model of {} there extends to the new symbols {} in exactly one way", parent.name, new_symbols.join(", ")))
 }

@@ -26,8 +26,9 @@
 //!   limit is the size of its encoding ([`crate::sat::LITERAL_LIMIT`]). [`count_by`] and
 //!   [`enumerate_by`] say which engine answered and why ([`Choice`]); `spectrum --json` shows
 //!   it per row. Under a budget in search nodes the native finder counts alone, so that the
-//!   count is the same on every run (`identify`'s sides, the agent's triage). On the theory SAT counts size 5 in a quarter of a second where the
-//!   native finder alone takes minutes (docs/BENCHMARKS.md, counting under `auto`).
+//!   count is the same on every run (`identify`'s sides, the agent's triage). On the issue's
+//!   theory SAT counts size 5 in a quarter of a second where the native finder alone takes
+//!   minutes (docs/BENCHMARKS.md, counting under `auto`).
 //!
 //! # `both`
 //!

@@ -16,8 +16,9 @@ use super::{prove, Options, Verdict};
 use crate::budget::Budget;
 use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
+use birkhoff_engine::moves::laws::{ap, equation, v};
 use birkhoff_engine::moves::transfer::{carried, maps_across_sorts, SymbolMap, MAX_MAPS};
-use birkhoff_engine::signature::FuncId;
+use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
@@ -891,21 +892,27 @@ fn no_constant_term(
     else {
         return Ok(None);
     };
-    let mut proofs = Vec::new();
-    for (i, f) in q.sig.funcs.iter().enumerate() {
-        let goal = idempotence(FuncId(i as u32), f.args.len(), &f.name);
-        let evidence = match prove(q, &goal, opts)?.verdict {
-            Verdict::Proved { certificate } => ("certificate", certificate.steps.len()),
-            Verdict::ProvedByZ3 { .. } => ("z3", 0),
-            Verdict::Disproved { .. } | Verdict::Unknown => return Ok(None),
-        };
-        proofs.push(AxiomProof {
-            by: q.name.clone(),
-            axiom: goal.name,
-            evidence: evidence.0,
-            steps: evidence.1,
-        });
-    }
+    // f(x, …, x) = x for each operation f.
+    let names: Vec<String> = q
+        .sig
+        .funcs
+        .iter()
+        .map(|f| format!("{}_idempotent", f.name))
+        .collect();
+    let goals: Vec<(&str, Axiom)> = q
+        .sig
+        .funcs
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (f, name))| {
+            let applied = ap(FuncId(i as u32), vec![v(0); f.args.len()]);
+            (name.as_str(), equation(name, SortId(0), applied, v(0)))
+        })
+        .collect();
+    let Outcome::Proved(proofs) = prove_goals(q, q, &goals, &SymbolMap::new(), opts)? else {
+        return Ok(None);
+    };
     Ok(Some(Invariant::NoConstantTerm {
         pointed: p.name.clone(),
         constant: constant.name.clone(),
@@ -913,20 +920,6 @@ fn no_constant_term(
         size,
         proofs,
     }))
-}
-
-/// f(x, …, x) = x for the operation `f` of `arity` arguments (one sort), named after `name`.
-fn idempotence(f: FuncId, arity: usize, name: &str) -> Axiom {
-    let x = Term::Var(birkhoff_engine::syntax::VarId(0));
-    Axiom {
-        name: format!("{name}_idempotent"),
-        formula: Formula::Eq(Term::App(f, vec![x.clone(); arity]), x),
-        vars: vec![birkhoff_engine::syntax::VarDecl {
-            name: "x".into(),
-            sort: birkhoff_engine::signature::SortId(0),
-        }],
-        origin: None,
-    }
 }
 
 /// The strict inclusion that `witness` (a model of one side violating the other side's axioms
