@@ -2,7 +2,7 @@
 # Issue 21 (docs/BENCHMARKS.md, "provers side by side"): Birkhoff, E, cvc5 and Prover9 on the same
 # problems with the same wall-clock time each.
 #
-#   benches/provers/run.sh [etp|loops|all]          (default: all)
+#   benches/provers/run.sh [etp|loops|tptp|all]     (default: all)
 #
 # Problem sets:
 #   etp    implications between magma laws with ETP's truth values, one theory file per line of
@@ -79,7 +79,7 @@ run() {
     if [[ ($verdict == proved && $expected == false) || ($verdict == disproved && $expected == true) ]]; then
         mark=WRONG
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n' "$set" "$(basename "$file" .bk)" "$expected" "$prover" "$verdict" \
+    printf '%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n' "$set" "$(basename "${file%.p}" .bk)" "$expected" "$prover" "$verdict" \
         "$(echo "$end - $start" | bc)" "$mark" "$detail" | tee -a "$OUT/results.tsv"
 }
 
@@ -100,19 +100,35 @@ bench_set() { # SET FILE...
     # A new run of a set replaces its old lines.
     [[ -f $OUT/results.tsv ]] && { grep -v "^$set"$'\t' "$OUT/results.tsv" >"$OUT/results.tmp"; mv "$OUT/results.tmp" "$OUT/results.tsv"; }
     for file in "$@"; do
-        expected=$(sed -n 's/^meta expected "\(.*\)"/\1/p' "$file")
+        # A theory file states its truth as `meta expected`; a TPTP problem as its Status line.
+        expected=$(sed -n -e 's/^meta expected "\(.*\)"/\1/p' -e 's/^% Status *: Unsatisfiable/true/p' \
+            -e 's/^% Status *: Satisfiable/false/p' "$file")
         for prover in $PROVERS; do
             run "$set" "$file" "$expected" "$prover"
         done
     done
 }
 
+# The TPTP split, converted afresh from the user's library (select.py's stdout lists every problem
+# the rule considered and why one was left out).
+tptp_files() {
+    [[ -d ${TPTP:-} ]] || { echo "the tptp set needs TPTP=DIR, a TPTP library folder with Problems/ and Axioms/" >&2; return 2; }
+    local split=${TPTP_SPLIT:-held_out}
+    rm -rf "$OUT/tptp" && mkdir -p "$OUT/tptp"
+    python3 benches/provers/tptp/select.py "$TPTP" "$OUT/tptp" --split "$split" >"$OUT/tptp/selection.tsv" || return 2
+    ls "$OUT/tptp/$split"/*.p
+}
+
 { date -u; uptime; lscpu | grep 'Model name'; } >"$OUT/machine.txt"
 case $WHAT in
     etp) bench_set etp $(etp_files) ;;
     loops) bench_set loops benches/provers/loops/*.bk ;;
-    all) bench_set etp $(etp_files) && bench_set loops benches/provers/loops/*.bk ;;
-    *) echo "usage: $0 [etp|loops|all]" >&2; exit 2 ;;
+    tptp) files=$(tptp_files) || exit 2; bench_set "tptp_${TPTP_SPLIT:-held_out}" $files ;;
+    all)
+        bench_set etp $(etp_files) && bench_set loops benches/provers/loops/*.bk
+        if [[ -n ${TPTP:-} ]]; then files=$(tptp_files) || exit 2; bench_set "tptp_${TPTP_SPLIT:-held_out}" $files; fi
+        ;;
+    *) echo "usage: $0 [etp|loops|tptp|all]" >&2; exit 2 ;;
 esac
 uptime >>"$OUT/machine.txt"
 python3 benches/provers/summary.py "$OUT/results.tsv" "$TIMEOUT" | tee "$OUT/summary.txt"
