@@ -590,7 +590,7 @@ fn conjectures_for(c: &Candidate) -> Vec<ConjectureProposal> {
             let refuted = || {
                 let never = std::time::Instant::now() + std::time::Duration::from_secs(86_400);
                 birkhoff_checker::prover::known::search(&c.theory, &axiom, u32::MAX, never, None)
-                    .is_some()
+                    .is_ok_and(|found| found.is_some())
             };
             (holds && !already_axiom && !refuted()).then(|| ConjectureProposal {
                 theory: c.name.clone(),

@@ -465,16 +465,25 @@ fn run_strategy(
 ) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
         Strategy::Known { time_share } => {
-            let Some(found) = known::search(
+            let found = known::search(
                 theory,
                 goal,
                 opts.named_structures,
                 Instant::now() + share(left, time_share),
                 opts.cancel.as_ref(),
-            ) else {
-                return Ok(Err(Undecided::for_good(
-                    "no named structure of the literature is a countermodel",
-                )));
+            );
+            let found = match found {
+                Ok(Some(found)) => found,
+                Ok(None) => {
+                    return Ok(Err(Undecided::for_good(
+                        "no named structure of the literature is a countermodel",
+                    )))
+                }
+                Err(_) => {
+                    return Ok(Err(Undecided::out_of_time(
+                        "time ran out reading the named structures of the literature",
+                    )))
+                }
             };
             // A smaller countermodel is the one to show, when a short search finds one.
             let below = found.model.sizes[0] - 1;
