@@ -152,10 +152,12 @@ impl Eval<'_> {
 
 /// Whether `s` satisfies the axiom; `None` if it does, else a witnessing assignment.
 pub fn falsify(sig: &Signature, s: &Structure, axiom: &Axiom) -> Option<Vec<(String, u32)>> {
-    let never = || false;
-    Eval { sig, s }
-        .counterexample(axiom, &never)
-        .unwrap_or_else(|Stopped| unreachable!("never stopped"))
+    unstopped(falsify_until(sig, s, axiom, &|| false))
+}
+
+/// The answer of an evaluation whose `stop` never says so.
+fn unstopped<T>(answer: Result<T, Stopped>) -> T {
+    answer.unwrap_or_else(|Stopped| unreachable!("an evaluation that is never stopped"))
 }
 
 /// How many assignments [`falsify_until`] tries between two questions to its `stop`.
@@ -182,21 +184,31 @@ pub fn falsify_until(
 /// The structure must fit the signature ([`Structure::validate`]); a structure that does not is
 /// reported as a violation of the pseudo-axiom `<signature>` rather than indexed out of bounds.
 pub fn check(t: &Theory, s: &Structure) -> Result<(), Violation> {
+    unstopped(check_until(t, s, &|| false))
+}
+
+/// [`check`] for a caller with a deadline: `Err(Stopped)` when `stop` returns true, which it is
+/// asked within each axiom as [`falsify_until`] asks it.
+pub fn check_until(
+    t: &Theory,
+    s: &Structure,
+    stop: &dyn Fn() -> bool,
+) -> Result<Result<(), Violation>, Stopped> {
     if let Err(e) = s.validate(&t.sig) {
-        return Err(Violation {
+        return Ok(Err(Violation {
             axiom: format!("<signature: {e}>"),
             assignment: vec![],
-        });
+        }));
     }
     for a in &t.axioms {
-        if let Some(assignment) = falsify(&t.sig, s, a) {
-            return Err(Violation {
+        if let Some(assignment) = falsify_until(&t.sig, s, a, stop)? {
+            return Ok(Err(Violation {
                 axiom: a.name.clone(),
                 assignment,
-            });
+            }));
         }
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
 /// Every violated axiom, each with one witness.

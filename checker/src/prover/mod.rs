@@ -465,14 +465,13 @@ fn run_strategy(
 ) -> Result<Result<Verdict, Undecided>, FinderError> {
     match *s {
         Strategy::Known { time_share } => {
-            let found = known::search(
+            let found = match known::search(
                 theory,
                 goal,
                 opts.named_structures,
                 Instant::now() + share(left, time_share),
                 opts.cancel.as_ref(),
-            );
-            let found = match found {
+            ) {
                 Ok(Some(found)) => found,
                 Ok(None) => {
                     return Ok(Err(Undecided::for_good(
