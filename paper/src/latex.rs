@@ -10,6 +10,7 @@ use crate::tables::cayley;
 use birkhoff_checker::prover::structural::{self, Notation};
 use birkhoff_checker::{
     automorphisms_label,
+    prover::certificate::GoalConstant,
     prover::readable::{Chain, ReadableProof, Reason},
     sizes_label, Count, Status,
 };
@@ -952,8 +953,9 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
     for l in &p.lemmas {
         let _ = writeln!(
             s,
-            "\\par\\smallskip\\noindent\\textbf{{Lemma {}.}} {}.",
+            "\\par\\smallskip\\noindent\\textbf{{Lemma {}.}} {}{}.",
             l.number,
+            for_all_math(sym, &l.variables),
             m(&format!("{} = {}", sym.math(&l.lhs), sym.math(&l.rhs)))
         );
         chain(&mut s, sym, &l.proof, &p.cited);
@@ -968,6 +970,15 @@ fn readable(sym: &Symbols, p: &ReadableProof, evidence: &str) -> String {
         text(evidence)
     );
     s
+}
+
+/// "For all x_1, x_2, " before an open lemma's statement; nothing before a ground one.
+fn for_all_math(sym: &Symbols, variables: &[GoalConstant]) -> String {
+    if variables.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = variables.iter().map(|v| sym.math(&v.name)).collect();
+    format!("For all {}, ", m(&names.join(", ")))
 }
 
 /// A chain of steps; a step by one of the `cited` statements names it as such, not as an axiom.

@@ -4,7 +4,7 @@
 
 use crate::escape::esc;
 use crate::{heatmap, svg, Site};
-use birkhoff_checker::prover::readable::{Chain, ReadableProof};
+use birkhoff_checker::prover::readable::{for_all, Chain, ReadableProof};
 use birkhoff_checker::sizes_label;
 use birkhoff_library::cycle::{
     CandidateSummary, CycleReport, LiteratureNote, PlacementNote, Settled, StructureNote,
@@ -863,8 +863,9 @@ fn proof(p: &ReadableProof) -> String {
     for l in &p.lemmas {
         let _ = write!(
             out,
-            "<p><strong>Lemma {}.</strong> <code>{} = {}</code></p>{}",
+            "<p><strong>Lemma {}.</strong> {}<code>{} = {}</code></p>{}",
             l.number,
+            esc(&for_all(&l.variables)),
             esc(&l.lhs),
             esc(&l.rhs),
             chain(&l.proof)

@@ -4,9 +4,15 @@
 //! steps from `s` to `t`, where the goal's variables have become fresh constants (so the proof
 //! holds for all their values). Each step names an equational axiom, the direction it is used in,
 //! the substitution for the axiom's variables and the position where it applies, or it uses a
-//! [`Lemma`]: a ground equation proved earlier in the certificate by a chain of its own. Lemmas
-//! keep proofs that reuse a sub-proof many times from growing exponentially; replacing equals by
-//! equals in any context is sound, so a lemma may be used at any position.
+//! [`Lemma`]: an equation proved earlier in the certificate by a chain of its own. Lemmas keep
+//! proofs that reuse a sub-proof many times from growing exponentially; replacing equals by equals
+//! in any context is sound, so a lemma may be used at any position.
+//!
+//! A lemma may have variables of its own (an *open* lemma, `Term::Var(i)` for its `i`-th
+//! variable): its chain treats them as arbitrary elements, matched only by themselves, so it
+//! proves the equation for all their values (an equational derivation stays one under any
+//! substitution), and a step uses it at an instance, giving a value for each variable. One open
+//! lemma serves every instance a proof needs; ground lemmas would need a proof per instance.
 //!
 //! A certificate may also cite statements proved before it ([`Cited`]), each with a certificate
 //! of its own: the checker replays that one first, then lets the steps use the statement as an
@@ -24,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// A goal variable turned into a fresh constant. In certificate terms, goal constant `i` is
 /// `FuncId(n + i)` where `n` is the number of function symbols of the theory.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GoalConstant {
     /// The goal variable's name.
     pub name: String,
@@ -68,6 +74,9 @@ pub enum Justification {
     Lemma {
         /// Index into [`Certificate::lemmas`].
         lemma: usize,
+        /// A value for each of the lemma's variables, in order (none for a ground lemma).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        substitution: Vec<Term>,
     },
 }
 
@@ -87,10 +96,14 @@ pub struct Step {
     pub text: String,
 }
 
-/// A ground equation over the extended signature, proved by a chain of steps from `lhs` to `rhs`
-/// that may use the axioms and the lemmas before it.
+/// An equation over the extended signature, proved by a chain of steps from `lhs` to `rhs` that
+/// may use the axioms and the lemmas before it; ground, or open in its `variables`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lemma {
+    /// Its variables, named and sorted as goal constants are: `Term::Var(i)` in its terms is the
+    /// `i`-th, for all values of its sort (none for a ground lemma).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<GoalConstant>,
     /// The left side.
     pub lhs: Term,
     /// The right side.
@@ -185,6 +198,20 @@ pub fn goal_equation(goal: &Axiom) -> Result<(Vec<VarId>, &Term, &Term), String>
     }
 }
 
+/// Names for lemma variables of sorts `sorts`: `x1`, `x2`, … skipping the names of `sig`'s
+/// symbols (goal constants included), so that a lemma's text reads back in the theory's syntax.
+pub fn lemma_variables(sig: &Signature, sorts: &[SortId]) -> Vec<GoalConstant> {
+    let taken = |name: &str| sig.funcs.iter().any(|f| f.name == name);
+    let mut names = (1..).map(|i| format!("x{i}")).filter(|n| !taken(n));
+    sorts
+        .iter()
+        .map(|&s| GoalConstant {
+            name: names.next().expect("an unbounded supply of names"),
+            sort: sig.sort_decl(s).name.clone(),
+        })
+        .collect()
+}
+
 /// The theory's signature extended by the goal constants.
 pub fn extended_signature(
     sig: &Signature,
@@ -275,8 +302,17 @@ pub fn replace(t: &Term, position: &[usize], new: Term) -> Option<Term> {
 
 /// The sort of a ground, well-sorted term of `sig`.
 pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
+    sort_in(sig, &[], t)
+}
+
+/// The sort of a well-sorted term of `sig` whose variables are those of `vars` (`Term::Var(i)`
+/// has sort `vars[i]`): an open lemma's terms.
+pub fn sort_in(sig: &Signature, vars: &[SortId], t: &Term) -> Result<SortId, Rejected> {
     match t {
-        Term::Var(_) => reject("a certificate term contains a variable; terms must be ground"),
+        Term::Var(v) => match vars.get(v.0 as usize) {
+            Some(&s) => Ok(s),
+            None => reject("a certificate term contains a variable that is not a lemma's"),
+        },
         Term::App(f, args) => {
             let Some(d) = sig.funcs.get(f.0 as usize) else {
                 return reject(format!("unknown function symbol #{}", f.0));
@@ -290,7 +326,7 @@ pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
                 ));
             }
             for (a, &s) in args.iter().zip(&d.args) {
-                if sort_of(sig, a)? != s {
+                if sort_in(sig, vars, a)? != s {
                     return reject(format!("an argument of `{}` has the wrong sort", d.name));
                 }
             }
@@ -299,11 +335,20 @@ pub fn sort_of(sig: &Signature, t: &Term) -> Result<SortId, Rejected> {
     }
 }
 
-/// The equation `(from, to)` a step rewrites with, in its direction, as ground terms.
+/// What a chain may use: the theory's axioms (over the extended signature `ext`) and the lemmas
+/// proved before it, each with its variables' sorts.
+struct Proved<'a> {
+    theory: &'a Theory,
+    ext: &'a Signature,
+    lemmas: &'a [Lemma],
+    lemma_sorts: &'a [Vec<SortId>],
+}
+
+/// The equation `(from, to)` a step of a chain over variables of sorts `vars` rewrites with, in
+/// its direction, as terms over those variables.
 fn step_equation(
-    theory: &Theory,
-    ext: &Signature,
-    lemmas: &[Lemma],
+    proved: &Proved,
+    vars: &[SortId],
     step: &Step,
     at: &impl Fn(String) -> Rejected,
 ) -> Result<(Term, Term), Rejected> {
@@ -313,7 +358,8 @@ fn step_equation(
             part,
             substitution,
         } => {
-            let axiom = theory
+            let axiom = proved
+                .theory
                 .axiom(name)
                 .ok_or_else(|| at(format!("no axiom `{name}`")))?;
             let eqs = equations(axiom);
@@ -325,7 +371,7 @@ fn step_equation(
                 let Some(i) = axiom.vars.iter().position(|d| d.name == b.var) else {
                     return Err(at(format!("axiom `{name}` has no variable `{}`", b.var)));
                 };
-                let sort = sort_of(ext, &b.term).map_err(|e| at(e.0))?;
+                let sort = sort_in(proved.ext, vars, &b.term).map_err(|e| at(e.0))?;
                 if sort != axiom.vars[i].sort {
                     return Err(at(format!("the value of `{}` has the wrong sort", b.var)));
                 }
@@ -341,11 +387,33 @@ fn step_equation(
                 substitute(r, &value).ok_or_else(missing)?,
             )
         }
-        Justification::Lemma { lemma } => {
-            let l = lemmas
-                .get(*lemma)
-                .ok_or_else(|| at(format!("lemma {lemma} is not (yet) proved here")))?;
-            (l.lhs.clone(), l.rhs.clone())
+        Justification::Lemma {
+            lemma,
+            substitution,
+        } => {
+            let (Some(l), Some(sorts)) =
+                (proved.lemmas.get(*lemma), proved.lemma_sorts.get(*lemma))
+            else {
+                return Err(at(format!("lemma {lemma} is not (yet) proved here")));
+            };
+            if substitution.len() != sorts.len() {
+                return Err(at(format!(
+                    "lemma {lemma} has {} variable(s), given {} value(s)",
+                    sorts.len(),
+                    substitution.len()
+                )));
+            }
+            for (value, &sort) in substitution.iter().zip(sorts) {
+                if sort_in(proved.ext, vars, value).map_err(|e| at(e.0))? != sort {
+                    return Err(at(format!("a value for lemma {lemma} has the wrong sort")));
+                }
+            }
+            let value = |v: VarId| substitution.get(v.0 as usize).cloned();
+            let missing = || at(format!("lemma {lemma} has a variable it does not declare"));
+            (
+                substitute(&l.lhs, &value).ok_or_else(missing)?,
+                substitute(&l.rhs, &value).ok_or_else(missing)?,
+            )
         }
     };
     Ok(match step.direction {
@@ -354,24 +422,24 @@ fn step_equation(
     })
 }
 
-/// Replays a chain from `from` to `to`; `lemmas` are the lemmas it may use, `what` names it in
-/// messages.
+/// Replays a chain from `from` to `to` over variables of sorts `vars` (those of the lemma it
+/// proves; none for the goal's chain), using what `proved` holds; `what` names it in messages.
 fn replay_chain(
-    theory: &Theory,
-    ext: &Signature,
-    lemmas: &[Lemma],
+    proved: &Proved,
+    vars: &[SortId],
     from: &Term,
     to: &Term,
     steps: &[Step],
     what: &str,
 ) -> Result<(), Rejected> {
-    if sort_of(ext, from)? != sort_of(ext, to)? {
+    let sort = |t| sort_in(proved.ext, vars, t).map_err(|e| Rejected(format!("{what}: {}", e.0)));
+    if sort(from)? != sort(to)? {
         return reject(format!("{what}: the two sides have different sorts"));
     }
     let mut current = from.clone();
     for (k, step) in steps.iter().enumerate() {
         let at = |msg: String| Rejected(format!("{what}, step {}: {msg}", k + 1));
-        let (old, new) = step_equation(theory, ext, lemmas, step, &at)?;
+        let (old, new) = step_equation(proved, vars, step, &at)?;
         if subterm(&current, &step.position) != Some(&old) {
             return Err(at(
                 "the equation's side does not occur at the stated position".into(),
@@ -410,9 +478,10 @@ pub fn with_citations<'a>(
 }
 
 /// Accepts the certificate only if it proves `goal` from `theory`: its sides are the goal's sides
-/// with fresh constants for the goal's variables, every lemma is proved by a chain using only
-/// the axioms and earlier lemmas, every step is a well-sorted instance of an equational axiom or
-/// a lemma at an existing position, and the goal's chain ends at its right side.
+/// with fresh constants for the goal's variables, every lemma (ground, or open in its variables)
+/// is proved by a chain using only the axioms and earlier lemmas, every step is a well-sorted
+/// instance of an equational axiom or a lemma at an existing position, and the goal's chain ends
+/// at its right side.
 pub fn check(theory: &Theory, goal: &Axiom, cert: &Certificate) -> Result<(), Rejected> {
     check_before(theory, goal, cert, None).map(drop)
 }
@@ -450,14 +519,37 @@ pub fn check_before(
     }
     let ext = extended_signature(&theory.sig, &cert.constants)?;
     let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let lemma_sorts = cert
+        .lemmas
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            l.variables
+                .iter()
+                .map(|v| {
+                    ext.sort(&v.sort).ok_or_else(|| {
+                        Rejected(format!(
+                            "lemma {i}: variable `{}` has unknown sort `{}`",
+                            v.name, v.sort
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     for (i, lemma) in cert.lemmas.iter().enumerate() {
         if past() {
             return Ok(false);
         }
-        replay_chain(
+        let proved = Proved {
             theory,
-            &ext,
-            &cert.lemmas[..i],
+            ext: &ext,
+            lemmas: &cert.lemmas[..i],
+            lemma_sorts: &lemma_sorts[..i],
+        };
+        replay_chain(
+            &proved,
+            &lemma_sorts[i],
             &lemma.lhs,
             &lemma.rhs,
             &lemma.steps,
@@ -467,14 +559,11 @@ pub fn check_before(
     if past() {
         return Ok(false);
     }
-    replay_chain(
+    let proved = Proved {
         theory,
-        &ext,
-        &cert.lemmas,
-        &lhs,
-        &rhs,
-        &cert.steps,
-        "the goal",
-    )
-    .map(|()| true)
+        ext: &ext,
+        lemmas: &cert.lemmas,
+        lemma_sorts: &lemma_sorts,
+    };
+    replay_chain(&proved, &[], &lhs, &rhs, &cert.steps, "the goal").map(|()| true)
 }

@@ -36,11 +36,10 @@
 use super::certificate::{self, Binding, Certificate, Direction, Justification, Lemma, Step};
 use super::discrimination::DiscriminationTree;
 use super::rewrite::matches;
-use super::saturation::print;
 use super::Undecided;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, Signature, SortId};
-use birkhoff_engine::syntax::{Axiom, Term, VarId};
+use birkhoff_engine::syntax::{Axiom, Term, VarDecl, VarId};
 use birkhoff_engine::Theory;
 use rustc_hash::FxHashSet;
 use std::cell::{Cell, RefCell};
@@ -1050,13 +1049,15 @@ impl Search {
                     steps: 0,
                     limits,
                 };
-                let (steps, _) = x.chain(&self.lhs, &chain, &[], &[]).map_err(|why| {
-                    if stop() {
-                        Undecided::out_of_time(why)
-                    } else {
-                        Undecided::out_of_room(why)
-                    }
-                })?;
+                let (steps, _) = x
+                    .chain(&self.lhs, &chain, &[], &[], &declaring(Vec::new()))
+                    .map_err(|why| {
+                        if stop() {
+                            Undecided::out_of_time(why)
+                        } else {
+                            Undecided::out_of_room(why)
+                        }
+                    })?;
                 let goal_text = FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula);
                 return Ok(Certificate {
                     cited: Vec::new(),
@@ -1164,14 +1165,15 @@ fn goal_symbols(symbols: usize, sides: [&Term; 2]) -> Vec<bool> {
     occurs
 }
 
-/// Expands derivations at ground instances into certificate steps and lemmas.
+/// Expands derivations into certificate steps and lemmas: each derived equation a proof uses
+/// becomes one open lemma, proved once by its derivation and used at every instance.
 struct Expander<'a> {
     theory: &'a Theory,
     sig: &'a Signature,
     eqs: &'a [Equation],
     fillers: &'a [Option<Term>],
-    /// Lemma index of each ground equation proved so far.
-    lemma_of: HashMap<(Term, Term), usize>,
+    /// The lemma proving each derived equation used so far, by the equation's index.
+    lemma_of: HashMap<usize, usize>,
     lemmas: Vec<Lemma>,
     steps: usize,
     limits: &'a Limits,
@@ -1189,14 +1191,17 @@ impl Expander<'_> {
     }
 
     /// The certificate steps of `chain` from `start` with the chain's variables `vals` (the rest
-    /// get the filler of their sort in `sorts`), and the term they end at.
+    /// get the filler of their sort in `sorts`), and the term they end at; `names` declares the
+    /// variables the terms keep (an open lemma's), for the steps' text.
     fn chain(
         &mut self,
         start: &Term,
         chain: &[Use],
         vals: &[Term],
         sorts: &[SortId],
+        names: &Axiom,
     ) -> Result<(Vec<Step>, Term), String> {
+        let printer = FormulaPrinter::new(self.sig, names);
         let mut current = start.clone();
         let mut out = Vec::with_capacity(chain.len());
         for u in chain {
@@ -1218,9 +1223,10 @@ impl Expander<'_> {
                 .map(|t| instantiate(t, vals, &|v| self.filler(v, sorts)))
                 .collect();
             let e = &self.eqs[u.eq];
+            let value = |v: VarId| self.filler(v, &e.var_sorts);
             let (l, r) = (
-                instantiate(&e.lhs, &sub, &|v| self.filler(v, &e.var_sorts)),
-                instantiate(&e.rhs, &sub, &|v| self.filler(v, &e.var_sorts)),
+                instantiate(&e.lhs, &sub, &value),
+                instantiate(&e.rhs, &sub, &value),
             );
             let by = match &e.origin {
                 Origin::Axiom { axiom, part, names } => Justification::Axiom {
@@ -1235,8 +1241,11 @@ impl Expander<'_> {
                         })
                         .collect(),
                 },
-                Origin::Derived(proof) => Justification::Lemma {
-                    lemma: self.lemma(proof, &sub, &e.var_sorts, l.clone(), r.clone())?,
+                Origin::Derived(_) => Justification::Lemma {
+                    substitution: (0..e.vars)
+                        .map(|i| instantiate(&Term::Var(VarId(i)), &sub, &value))
+                        .collect(),
+                    lemma: self.lemma(u.eq)?,
                 },
             };
             let to = if u.dir == Direction::LeftToRight {
@@ -1251,37 +1260,58 @@ impl Expander<'_> {
                 direction: u.dir,
                 position: u.pos.clone(),
                 result: current.clone(),
-                text: print(self.sig, &current),
+                text: printer.term(&current),
             });
         }
         Ok((out, current))
     }
 
-    /// The index of the lemma `lhs = rhs`, proved by `proof` (over variables of sorts `sorts`)
-    /// at `vals` the first time.
-    fn lemma(
-        &mut self,
-        proof: &[Use],
-        vals: &[Term],
-        sorts: &[SortId],
-        lhs: Term,
-        rhs: Term,
-    ) -> Result<usize, String> {
-        if let Some(&i) = self.lemma_of.get(&(lhs.clone(), rhs.clone())) {
+    /// The index of the open lemma stating derived equation `eq` for all values of its
+    /// variables, proved by its derivation the first time.
+    fn lemma(&mut self, eq: usize) -> Result<usize, String> {
+        if let Some(&i) = self.lemma_of.get(&eq) {
             return Ok(i);
         }
-        let (steps, end) = self.chain(&lhs, proof, vals, sorts)?;
-        if end != rhs {
+        let e = &self.eqs[eq];
+        let Origin::Derived(proof) = &e.origin else {
+            return Err("internal: an axiom's equation taken for a derived one".into());
+        };
+        let own = &e.var_sorts[..e.vars as usize];
+        let variables = certificate::lemma_variables(self.sig, own);
+        let names = declaring(
+            variables
+                .iter()
+                .zip(own)
+                .map(|(v, &sort)| VarDecl {
+                    name: v.name.clone(),
+                    sort,
+                })
+                .collect(),
+        );
+        let identity: Vec<Term> = (0..e.vars).map(|i| Term::Var(VarId(i))).collect();
+        let (steps, end) = self.chain(&e.lhs, proof, &identity, &e.var_sorts, &names)?;
+        if end != e.rhs {
             return Err("internal: a derivation does not end at its equation's right side".into());
         }
-        let text = format!("{} = {}", print(self.sig, &lhs), print(self.sig, &rhs));
+        let printer = FormulaPrinter::new(self.sig, &names);
         self.lemmas.push(Lemma {
-            lhs: lhs.clone(),
-            rhs: rhs.clone(),
-            text,
+            variables,
+            lhs: e.lhs.clone(),
+            rhs: e.rhs.clone(),
+            text: format!("{} = {}", printer.term(&e.lhs), printer.term(&e.rhs)),
             steps,
         });
-        self.lemma_of.insert((lhs, rhs), self.lemmas.len() - 1);
+        self.lemma_of.insert(eq, self.lemmas.len() - 1);
         Ok(self.lemmas.len() - 1)
+    }
+}
+
+/// An axiom that only declares `vars`: what a printer needs to name the variables of a term.
+fn declaring(vars: Vec<VarDecl>) -> Axiom {
+    Axiom {
+        name: String::new(),
+        formula: birkhoff_engine::Formula::True,
+        vars,
+        origin: None,
     }
 }

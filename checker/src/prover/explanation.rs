@@ -220,7 +220,10 @@ impl Reader<'_> {
         if self.uses[&key(t)] > 1 {
             let lemma = self.lemma(t)?;
             return self.push(
-                Justification::Lemma { lemma },
+                Justification::Lemma {
+                    lemma,
+                    substitution: Vec::new(),
+                },
                 Direction::LeftToRight,
                 at,
                 last,
@@ -249,6 +252,7 @@ impl Reader<'_> {
         }
         let text = format!("{} = {}", print(self.sig, &lhs), print(self.sig, &rhs));
         self.lemmas.push(Lemma {
+            variables: Vec::new(),
             lhs,
             rhs,
             text,

@@ -23,14 +23,15 @@
 //! hide behind a correct certificate.
 
 use super::certificate::{
-    self, extended_signature, replace, sort_of, subterm, Certificate, Direction, GoalConstant,
+    self, extended_signature, replace, sort_in, subterm, Certificate, Direction, GoalConstant,
     Justification, Rejected,
 };
 use super::rewrite::matches;
 use super::saturation::print;
 use birkhoff_engine::parse::parse_formula;
-use birkhoff_engine::signature::{FuncId, Signature};
-use birkhoff_engine::syntax::{Axiom, Formula, Term};
+use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::signature::{FuncId, Signature, SortId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -113,11 +114,15 @@ pub struct Chain {
     pub steps: Vec<ReadableStep>,
 }
 
-/// A lemma: an equation between terms in the theorem's variables, with its proof.
+/// A lemma: an equation between terms in the theorem's variables and its own, with its proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadableLemma {
     /// Its number, from 1, in the order lemmas are proved.
     pub number: usize,
+    /// Its own variables, with their sorts: it holds for all their values, and a step uses it at
+    /// an instance, as it uses an axiom (none when it is about the theorem's variables alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<GoalConstant>,
     /// The left side.
     pub lhs: String,
     /// The right side.
@@ -177,13 +182,15 @@ enum WorkReason {
         name: String,
         part: usize,
     },
-    /// Index into [`Work::chains`].
-    Lemma(usize),
+    /// Index into [`Work::chains`], and a value for each of that chain's variables.
+    Lemma(usize, Vec<Term>),
 }
 
-/// An equation with its chain. The theorem is one of them.
+/// An equation with its chain, over its variables `vars` (`Term::Var(i)` is the `i`-th; none
+/// for the theorem and ground lemmas). The theorem is one of them.
 #[derive(Clone, Debug)]
 struct WorkChain {
+    vars: Vec<GoalConstant>,
     lhs: Term,
     rhs: Term,
     steps: Vec<WorkStep>,
@@ -203,7 +210,7 @@ impl WorkChain {
 struct Work {
     chains: Vec<WorkChain>,
     /// Lemma statements already made, so that one proved twice is proved once.
-    known: HashMap<(Term, Term), usize>,
+    known: HashMap<(Vec<GoalConstant>, Term, Term), usize>,
     layout: Layout,
 }
 
@@ -220,7 +227,7 @@ impl Work {
         let mut n = vec![0; self.chains.len()];
         for c in &self.chains {
             for s in &c.steps {
-                if let WorkReason::Lemma(j) = s.by {
+                if let WorkReason::Lemma(j, _) = s.by {
                     n[j] += 1;
                 }
             }
@@ -243,7 +250,7 @@ impl Work {
             if !self.chains[c]
                 .steps
                 .iter()
-                .any(|s| matches!(s.by, WorkReason::Lemma(j) if inlinable[j]))
+                .any(|s| matches!(s.by, WorkReason::Lemma(j, _) if inlinable[j]))
             {
                 continue;
             }
@@ -255,20 +262,23 @@ impl Work {
                     self.check_time()?;
                 }
                 match s.by {
-                    WorkReason::Lemma(j) if inlinable[j] => {
+                    WorkReason::Lemma(j, ref values) if inlinable[j] => {
                         let lemma = &self.chains[j];
+                        // An open lemma's steps, at the instance it is used at.
+                        let at_use = |t: &Term| {
+                            certificate::substitute(t, &|v| values.get(v.0 as usize).cloned())
+                                .ok_or_else(|| Rejected("a lemma used without a value".into()))
+                        };
                         let inner: Vec<&WorkStep> = match s.dir {
                             Direction::LeftToRight => lemma.steps.iter().collect(),
                             Direction::RightToLeft => lemma.steps.iter().rev().collect(),
                         };
                         // Read backwards, a chain's k-th step leads to the term before it.
                         for (k, t) in inner.iter().enumerate() {
-                            let target = match s.dir {
-                                Direction::LeftToRight => t.result.clone(),
-                                Direction::RightToLeft => {
-                                    lemma.before(lemma.steps.len() - 1 - k).clone()
-                                }
-                            };
+                            let target = at_use(match s.dir {
+                                Direction::LeftToRight => &t.result,
+                                Direction::RightToLeft => lemma.before(lemma.steps.len() - 1 - k),
+                            })?;
                             let dir = match s.dir {
                                 Direction::LeftToRight => t.dir,
                                 Direction::RightToLeft => flip(t.dir),
@@ -277,8 +287,15 @@ impl Work {
                             current = replace(&current, &s.pos, target).ok_or_else(|| {
                                 Rejected("a lemma step at a missing position".into())
                             })?;
+                            let by = match &t.by {
+                                WorkReason::Lemma(i, inner) => WorkReason::Lemma(
+                                    *i,
+                                    inner.iter().map(at_use).collect::<Result<_, _>>()?,
+                                ),
+                                axiom => axiom.clone(),
+                            };
                             steps.push(WorkStep {
-                                by: t.by.clone(),
+                                by,
                                 dir,
                                 pos,
                                 result: current.clone(),
@@ -321,19 +338,43 @@ impl Work {
         Ok(())
     }
 
-    /// A lemma `lhs = rhs` proved by `steps`, or the same statement proved before.
-    fn lemma(&mut self, lhs: Term, rhs: Term, steps: Vec<WorkStep>) -> usize {
-        if let Some(&i) = self.known.get(&(lhs.clone(), rhs.clone())) {
+    /// A lemma `lhs = rhs` over the variables `vars` proved by `steps`, or the same statement
+    /// proved before.
+    fn lemma(
+        &mut self,
+        vars: Vec<GoalConstant>,
+        lhs: Term,
+        rhs: Term,
+        steps: Vec<WorkStep>,
+    ) -> usize {
+        let key = (vars, lhs, rhs);
+        if let Some(&i) = self.known.get(&key) {
             return i;
         }
+        let (vars, lhs, rhs) = key.clone();
         self.chains.push(WorkChain {
-            lhs: lhs.clone(),
-            rhs: rhs.clone(),
+            vars,
+            lhs,
+            rhs,
             steps,
         });
         let i = self.chains.len() - 1;
-        self.known.insert((lhs, rhs), i);
+        self.known.insert(key, i);
         i
+    }
+
+    /// A step by a lemma folded out of chain `c`: the lemma has `c`'s variables, and the step
+    /// uses it with each for itself.
+    fn folded_use(&self, c: usize, lemma: usize, pos: Vec<usize>, result: Term) -> WorkStep {
+        let identity = (0..self.chains[c].vars.len() as u32)
+            .map(|i| Term::Var(birkhoff_engine::syntax::VarId(i)))
+            .collect();
+        WorkStep {
+            by: WorkReason::Lemma(lemma, identity),
+            dir: Direction::LeftToRight,
+            pos,
+            result,
+        }
     }
 
     /// Step 3: folds a long chain into lemmas; the lemmas it uses are pushed on `todo` to be
@@ -393,14 +434,9 @@ impl Work {
                 })
                 .collect::<Result<_, RenderError>>()?;
             let (l, r) = (at(before)?, at(&steps[j - 1].result)?);
-            let lemma = self.lemma(l, r, inner);
+            let lemma = self.lemma(self.chains[c].vars.clone(), l, r, inner);
             todo.push(lemma);
-            out.push(WorkStep {
-                by: WorkReason::Lemma(lemma),
-                dir: Direction::LeftToRight,
-                pos: prefix.to_vec(),
-                result: steps[j - 1].result.clone(),
-            });
+            out.push(self.folded_use(c, lemma, prefix.to_vec(), steps[j - 1].result.clone()));
             i = j;
         }
         self.chains[c].steps = out;
@@ -420,14 +456,10 @@ impl Work {
             let step = if part.len() == 1 {
                 part[0].clone()
             } else {
-                let lemma = self.lemma(from, to.clone(), part.to_vec());
+                let lemma =
+                    self.lemma(self.chains[c].vars.clone(), from, to.clone(), part.to_vec());
                 todo.push(lemma);
-                WorkStep {
-                    by: WorkReason::Lemma(lemma),
-                    dir: Direction::LeftToRight,
-                    pos: vec![],
-                    result: to.clone(),
-                }
+                self.folded_use(c, lemma, vec![], to.clone())
             };
             out.push(step);
             from = to;
@@ -444,7 +476,7 @@ impl Work {
         while let Some((c, k)) = stack.pop() {
             if let Some(s) = self.chains[c].steps.get(k) {
                 stack.push((c, k + 1));
-                if let WorkReason::Lemma(j) = s.by {
+                if let WorkReason::Lemma(j, _) = s.by {
                     if state[j] == 0 {
                         state[j] = 1;
                         stack.push((j, 0));
@@ -458,6 +490,25 @@ impl Work {
             }
         }
         order
+    }
+}
+
+/// An axiom that only declares the variables `vars` (their sorts named in `ext`): what a printer
+/// needs to write an open lemma's terms.
+fn declaring(ext: &Signature, vars: &[GoalConstant]) -> Axiom {
+    Axiom {
+        name: String::new(),
+        formula: Formula::True,
+        vars: vars
+            .iter()
+            .map(|v| VarDecl {
+                name: v.name.clone(),
+                // Rendered certificates are checked first, so the sort exists; the printer
+                // writes names only.
+                sort: ext.sort(&v.sort).unwrap_or(SortId(0)),
+            })
+            .collect(),
+        origin: None,
     }
 }
 
@@ -491,7 +542,10 @@ pub fn render(
                 name: axiom.clone(),
                 part: *part,
             },
-            Justification::Lemma { lemma } => WorkReason::Lemma(*lemma),
+            Justification::Lemma {
+                lemma,
+                substitution,
+            } => WorkReason::Lemma(*lemma, substitution.clone()),
         },
         dir: s.direction,
         pos: s.position.clone(),
@@ -501,6 +555,7 @@ pub fn render(
         .lemmas
         .iter()
         .map(|l| WorkChain {
+            vars: l.variables.clone(),
             lhs: l.lhs.clone(),
             rhs: l.rhs.clone(),
             steps: l.steps.iter().map(step).collect(),
@@ -508,6 +563,7 @@ pub fn render(
         .collect();
     let main = chains.len();
     chains.push(WorkChain {
+        vars: Vec::new(),
         lhs: cert.lhs.clone(),
         rhs: cert.rhs.clone(),
         steps: cert.steps.iter().map(step).collect(),
@@ -515,7 +571,7 @@ pub fn render(
     let known = chains[..main]
         .iter()
         .enumerate()
-        .map(|(i, c)| ((c.lhs.clone(), c.rhs.clone()), i))
+        .map(|(i, c)| ((c.vars.clone(), c.lhs.clone(), c.rhs.clone()), i))
         .collect();
     let mut work = Work {
         chains,
@@ -542,9 +598,11 @@ pub fn render(
     let order = work.reading_order(main);
     let number: HashMap<usize, usize> =
         order.iter().enumerate().map(|(k, &c)| (c, k + 1)).collect();
-    let text = |t: &Term| print(&ext, t);
     let chain = |c: &WorkChain| -> Result<Chain, RenderError> {
         work.check_time()?;
+        let names = declaring(&ext, &c.vars);
+        let printer = FormulaPrinter::new(&ext, &names);
+        let text = |t: &Term| printer.term(t);
         let steps = c
             .steps
             .iter()
@@ -556,7 +614,7 @@ pub fn render(
                         name: name.clone(),
                         part: *part,
                     },
-                    WorkReason::Lemma(j) => Reason::Lemma { number: number[j] },
+                    WorkReason::Lemma(j, _) => Reason::Lemma { number: number[j] },
                 },
                 reversed: s.dir == Direction::RightToLeft,
                 position: s.pos.iter().map(|i| i + 1).collect(),
@@ -572,11 +630,15 @@ pub fn render(
         .iter()
         .map(|&c| {
             let w = &work.chains[c];
+            let proof = chain(w)?;
+            let names = declaring(&ext, &w.vars);
+            let printer = FormulaPrinter::new(&ext, &names);
             Ok(ReadableLemma {
                 number: number[&c],
-                lhs: text(&w.lhs),
-                rhs: text(&w.rhs),
-                proof: chain(w)?,
+                variables: w.vars.clone(),
+                lhs: printer.term(&w.lhs),
+                rhs: printer.term(&w.rhs),
+                proof,
             })
         })
         .collect::<Result<_, RenderError>>()?;
@@ -584,8 +646,8 @@ pub fn render(
     Ok(ReadableProof {
         theory: cert.theory.clone(),
         variables: cert.constants.clone(),
-        lhs: text(&m.lhs),
-        rhs: text(&m.rhs),
+        lhs: print(&ext, &m.lhs),
+        rhs: print(&ext, &m.rhs),
         cited: cert
             .cited
             .iter()
@@ -644,12 +706,28 @@ impl fmt::Display for ReadableProof {
             writeln!(f, "Cited, proved before: {name}: {statement}")?;
         }
         for l in &self.lemmas {
-            writeln!(f, "Lemma {}. {} = {}", l.number, l.lhs, l.rhs)?;
+            writeln!(
+                f,
+                "Lemma {}. {}{} = {}",
+                l.number,
+                for_all(&l.variables),
+                l.lhs,
+                l.rhs
+            )?;
             write!(f, "{}", l.proof)?;
         }
         writeln!(f, "Theorem. {} = {}", self.lhs, self.rhs)?;
         write!(f, "{}", self.proof)
     }
+}
+
+/// "For all x1, x2: " before an open lemma's statement; nothing before a ground one.
+pub fn for_all(variables: &[GoalConstant]) -> String {
+    if variables.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = variables.iter().map(|v| v.name.as_str()).collect();
+    format!("For all {}: ", names.join(", "))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -682,7 +760,7 @@ pub fn recheck(theory: &Theory, goal: &Axiom, proof: &ReadableProof) -> Result<(
         ext: &ext,
         variables: &proof.variables,
     };
-    let mut lemmas: Vec<(Term, Term)> = Vec::with_capacity(proof.lemmas.len());
+    let mut lemmas: Vec<ReadLemma> = Vec::with_capacity(proof.lemmas.len());
     for (i, l) in proof.lemmas.iter().enumerate() {
         let what = format!("Lemma {}", l.number);
         if l.number != i + 1 {
@@ -690,26 +768,64 @@ pub fn recheck(theory: &Theory, goal: &Axiom, proof: &ReadableProof) -> Result<(
                 "{what}: lemmas must be numbered 1, 2, ... in order"
             )));
         }
-        let (lhs, rhs) = (reader.read(&l.lhs, &what)?, reader.read(&l.rhs, &what)?);
-        recheck_chain(theory, &reader, &lemmas, &lhs, &rhs, &l.proof, &what)?;
-        lemmas.push((lhs, rhs));
+        let mut sorts = Vec::with_capacity(l.variables.len());
+        for (k, v) in l.variables.iter().enumerate() {
+            let clash = proof.variables.iter().chain(&l.variables[..k]);
+            if clash.into_iter().any(|w| w.name == v.name) {
+                return Err(Rejected(format!(
+                    "{what}: the variable `{}` is named twice",
+                    v.name
+                )));
+            }
+            sorts
+                .push(ext.sort(&v.sort).ok_or_else(|| {
+                    Rejected(format!("{what}: `{}` has an unknown sort", v.name))
+                })?);
+        }
+        let read = |t: &str| reader.read(t, &l.variables, &what);
+        let (lhs, rhs) = (read(&l.lhs)?, read(&l.rhs)?);
+        let own = ChainVariables {
+            names: &l.variables,
+            sorts: &sorts,
+        };
+        recheck_chain(theory, &reader, &lemmas, own, &lhs, &rhs, &l.proof, &what)?;
+        lemmas.push(ReadLemma { lhs, rhs, sorts });
     }
     let (lhs, rhs) = (
-        reader.read(&proof.lhs, "the theorem")?,
-        reader.read(&proof.rhs, "the theorem")?,
+        reader.read(&proof.lhs, &[], "the theorem")?,
+        reader.read(&proof.rhs, &[], "the theorem")?,
     );
     if lhs != goal_lhs || rhs != goal_rhs {
         return Err(Rejected("the theorem stated is not the goal".into()));
     }
+    let none = ChainVariables {
+        names: &[],
+        sorts: &[],
+    };
     recheck_chain(
         theory,
         &reader,
         &lemmas,
+        none,
         &lhs,
         &rhs,
         &proof.proof,
         "the theorem",
     )
+}
+
+/// A lemma as read back: its sides over its variables, of sorts `sorts`.
+struct ReadLemma {
+    lhs: Term,
+    rhs: Term,
+    sorts: Vec<SortId>,
+}
+
+/// The variables a chain's terms keep (an open lemma's), with their sorts.
+#[derive(Clone, Copy)]
+struct ChainVariables<'a> {
+    names: &'a [GoalConstant],
+    sorts: &'a [SortId],
 }
 
 /// Parses rendered terms back into ground terms of the extended signature.
@@ -720,12 +836,15 @@ struct TermReader<'a> {
 }
 
 impl TermReader<'_> {
-    fn read(&self, text: &str, what: &str) -> Result<Term, Rejected> {
+    /// `text` as a term in which the theorem's variables are its constants and `own` (an open
+    /// lemma's variables) are `Term::Var(i)`.
+    fn read(&self, text: &str, own: &[GoalConstant], what: &str) -> Result<Term, Rejected> {
         // Quantified with their sorts, the theorem's variables parse as variables of known sort;
         // they then become the extended signature's constants.
         let binders: Vec<String> = self
             .variables
             .iter()
+            .chain(own)
             .map(|v| format!("{}:{}", v.name, v.sort))
             .collect();
         let src = if binders.is_empty() {
@@ -741,37 +860,41 @@ impl TermReader<'_> {
         let n = self.theory.sig.funcs.len() as u32;
         let value = |v: birkhoff_engine::syntax::VarId| {
             let name = &axiom.vars[v.0 as usize].name;
-            self.variables
-                .iter()
-                .position(|c| &c.name == name)
-                .map(|i| Term::App(FuncId(n + i as u32), vec![]))
+            let constant = self.variables.iter().position(|c| &c.name == name);
+            let constant = constant.map(|i| Term::App(FuncId(n + i as u32), vec![]));
+            let var = || own.iter().position(|c| &c.name == name);
+            constant.or_else(|| var().map(|i| Term::Var(birkhoff_engine::syntax::VarId(i as u32))))
         };
         let t = certificate::substitute(t, &value).ok_or_else(|| {
             Rejected(format!(
-                "{what}: `{text}` has a variable that is not the theorem's"
+                "{what}: `{text}` has a variable that is neither the theorem's nor the lemma's"
             ))
         })?;
-        sort_of(self.ext, &t)?;
+        let sorts: Vec<SortId> = own.iter().filter_map(|v| self.ext.sort(&v.sort)).collect();
+        sort_in(self.ext, &sorts, &t)?;
         Ok(t)
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn recheck_chain(
     theory: &Theory,
     reader: &TermReader,
-    lemmas: &[(Term, Term)],
+    lemmas: &[ReadLemma],
+    own: ChainVariables,
     lhs: &Term,
     rhs: &Term,
     chain: &Chain,
     what: &str,
 ) -> Result<(), Rejected> {
-    let start = reader.read(&chain.start, what)?;
+    let sort = |t: &Term| sort_in(reader.ext, own.sorts, t);
+    let start = reader.read(&chain.start, own.names, what)?;
     if start != *lhs {
         return Err(Rejected(format!(
             "{what}: the chain does not start at the left side"
         )));
     }
-    if sort_of(reader.ext, lhs)? != sort_of(reader.ext, rhs)? {
+    if sort(lhs)? != sort(rhs)? {
         return Err(Rejected(format!(
             "{what}: the two sides have different sorts"
         )));
@@ -779,7 +902,7 @@ fn recheck_chain(
     let mut current = start;
     for (k, s) in chain.steps.iter().enumerate() {
         let at = |msg: &str| Rejected(format!("{what}, step {}: {msg}", k + 1));
-        let next = reader.read(&s.term, what)?;
+        let next = reader.read(&s.term, own.names, what)?;
         let pos: Vec<usize> = s
             .position
             .iter()
@@ -801,22 +924,20 @@ fn recheck_chain(
                     .get(*part)
                     .ok_or_else(|| at(&format!("axiom `{name}` has no equation {}", part + 1)))?;
                 let (from, to) = if s.reversed { (r, l) } else { (l, r) };
-                let mut sub = vec![None; axiom.vars.len()];
-                matches(from, old, &mut sub)
-                    && matches(to, new, &mut sub)
-                    && sub.iter().enumerate().all(|(i, b)| {
-                        b.as_ref().is_none_or(|b| {
-                            sort_of(reader.ext, b).is_ok_and(|s| s == axiom.vars[i].sort)
-                        })
-                    })
+                let sorts: Vec<SortId> = axiom.vars.iter().map(|v| v.sort).collect();
+                one_instance(from, to, &sorts, old, new, &sort)
             }
             Reason::Lemma { number } => {
-                let (l, r) = number
+                let l = number
                     .checked_sub(1)
                     .and_then(|i| lemmas.get(i))
                     .ok_or_else(|| at(&format!("Lemma {number} is not proved before this step")))?;
-                let (from, to) = if s.reversed { (r, l) } else { (l, r) };
-                old == from && new == to
+                let (from, to) = if s.reversed {
+                    (&l.rhs, &l.lhs)
+                } else {
+                    (&l.lhs, &l.rhs)
+                };
+                one_instance(from, to, &l.sorts, old, new, &sort)
             }
         };
         if !one_rewrite {
@@ -834,4 +955,23 @@ fn recheck_chain(
         )));
     }
     Ok(())
+}
+
+/// Whether `old → new` is an instance of `from → to` (over variables of sorts `sorts`) with
+/// values of the right sorts, `sort` giving a value's sort.
+fn one_instance(
+    from: &Term,
+    to: &Term,
+    sorts: &[SortId],
+    old: &Term,
+    new: &Term,
+    sort: &impl Fn(&Term) -> Result<SortId, Rejected>,
+) -> bool {
+    let mut sub = vec![None; sorts.len()];
+    matches(from, old, &mut sub)
+        && matches(to, new, &mut sub)
+        && sub
+            .iter()
+            .zip(sorts)
+            .all(|(b, &s)| b.as_ref().is_none_or(|b| sort(b).is_ok_and(|t| t == s)))
 }

@@ -251,3 +251,279 @@ fn equations_with_a_variable_on_one_side_rewrite() {
     let t = loop_problem("theory ETP_507\nfunc * : 2\naxiom E507: x = y * (y * (x * (z * y)))\n");
     proof(&t, "x = (((y * z) * w) * u) * w");
 }
+
+/// Completion proves each derived equation it uses once, as a lemma open in its variables, and
+/// uses it at every instance; the certificate replays, and its rendering reads back.
+#[test]
+fn derived_equations_are_open_lemmas_used_at_instances() {
+    use birkhoff_checker::prover::certificate::Justification;
+    use birkhoff_checker::prover::readable::{recheck, render, Layout};
+    let t = loop_problem(include_str!(
+        "../../../benches/provers/loops/lm_implies_left_bol.bk"
+    ));
+    let (g, cert) = proof(&t, "x * (y * (x * z)) = (x * (y * x)) * z");
+    let open = cert
+        .lemmas
+        .iter()
+        .filter(|l| !l.variables.is_empty())
+        .count();
+    assert!(open > 0, "no open lemma in {} lemmas", cert.lemmas.len());
+    // Each lemma is a distinct statement: an equation proved once, whatever its instances.
+    let statements: std::collections::HashSet<_> = cert
+        .lemmas
+        .iter()
+        .map(|l| (&l.variables, &l.lhs, &l.rhs))
+        .collect();
+    assert_eq!(statements.len(), cert.lemmas.len());
+    let at_an_instance = cert
+        .lemmas
+        .iter()
+        .flat_map(|l| &l.steps)
+        .chain(&cert.steps)
+        .any(|s| matches!(&s.by, Justification::Lemma { substitution, .. } if !substitution.is_empty()));
+    assert!(at_an_instance);
+
+    // A use with a value missing, or with the values of another instance, is refused.
+    fn first_values(c: &mut Certificate) -> &mut Vec<birkhoff_engine::syntax::Term> {
+        let uses = c
+            .lemmas
+            .iter_mut()
+            .flat_map(|l| l.steps.iter_mut())
+            .chain(c.steps.iter_mut());
+        uses.filter_map(|s| match &mut s.by {
+            Justification::Lemma { substitution, .. } if !substitution.is_empty() => {
+                Some(substitution)
+            }
+            _ => None,
+        })
+        .next()
+        .unwrap()
+    }
+    let mut c = cert.clone();
+    let value = first_values(&mut c).pop().unwrap();
+    assert!(certificate::check(&t, &g, &c).is_err(), "a value missing");
+    let other = match &value {
+        birkhoff_engine::syntax::Term::App(_, args) if !args.is_empty() => args[0].clone(),
+        _ => birkhoff_engine::syntax::Term::App(t.sig.func("e").unwrap(), vec![]),
+    };
+    first_values(&mut c).push(birkhoff_engine::syntax::Term::App(
+        t.sig.func("*").unwrap(),
+        vec![other.clone(), other],
+    ));
+    assert!(certificate::check(&t, &g, &c).is_err(), "another instance");
+
+    let readable = render(&t, &g, &cert, &Layout::default()).unwrap();
+    recheck(&t, &g, &readable).unwrap();
+
+    // Used twice, the cancellation law stays a lemma of the rendering, stated for all values.
+    let group = seeds::load("group").unwrap();
+    let (g, cert) = proof(&group, "inv(x * y) = inv(y) * inv(x)");
+    let readable = render(&group, &g, &cert, &Layout::default()).unwrap();
+    recheck(&group, &g, &readable).unwrap();
+    let text = readable.to_string();
+    assert!(text.contains("Lemma 1. For all x1, x2: "), "{text}");
+    // A rendering whose lemma names a variable it does not declare is refused.
+    let mut wrong = readable.clone();
+    let open = wrong
+        .lemmas
+        .iter_mut()
+        .find(|l| !l.variables.is_empty())
+        .unwrap();
+    open.variables.pop();
+    assert!(recheck(&group, &g, &wrong).is_err());
+}
+
+/// An open lemma's variables are arbitrary elements in its own proof: a chain that treats one as
+/// a pattern (rewriting `f(x1)` by the axiom `f(a) = b`) proves nothing, and a goal that would
+/// follow from it is refused; the same lemma proved for `a` alone and used at `a` is accepted.
+#[test]
+fn an_open_lemmas_variables_match_only_themselves() {
+    use birkhoff_checker::prover::certificate::{
+        Binding, Direction, GoalConstant, Justification, Lemma, Step,
+    };
+    use birkhoff_engine::syntax::{Term, VarId};
+    let t = parse_theory(
+        "theory Rigid\nfunc f : 1\nfunc h : 1\nconst a\nconst b\naxiom fa: f(a) = b\naxiom hf: h(x) = f(x)\n",
+        "rigid",
+    )
+    .unwrap();
+    let fun = |name: &str, args: Vec<Term>| Term::App(t.sig.func(name).unwrap(), args);
+    let x1 = Term::Var(VarId(0));
+    let variables = vec![GoalConstant {
+        name: "x1".into(),
+        sort: t.sig.sort_decl(t.sig.funcs[0].result).name.clone(),
+    }];
+    let step = |by, position: Vec<usize>, result: Term| Step {
+        by,
+        direction: Direction::LeftToRight,
+        position,
+        result,
+        text: String::new(),
+    };
+    // Lemma 0: for all x1, h(x1) = f(x1), by the axiom hf at x := x1 (sound).
+    let h_is_f = Lemma {
+        variables: variables.clone(),
+        lhs: fun("h", vec![x1.clone()]),
+        rhs: fun("f", vec![x1.clone()]),
+        text: String::new(),
+        steps: vec![step(
+            Justification::Axiom {
+                axiom: "hf".into(),
+                part: 0,
+                substitution: vec![Binding {
+                    var: "x".into(),
+                    term: x1.clone(),
+                }],
+            },
+            vec![],
+            fun("f", vec![x1.clone()]),
+        )],
+    };
+    // Lemma 1: for all x1, f(x1) = b, "by" the axiom f(a) = b: unsound.
+    let f_is_b = Lemma {
+        variables,
+        lhs: fun("f", vec![x1.clone()]),
+        rhs: fun("b", vec![]),
+        text: String::new(),
+        steps: vec![step(
+            Justification::Axiom {
+                axiom: "fa".into(),
+                part: 0,
+                substitution: vec![],
+            },
+            vec![],
+            fun("b", vec![]),
+        )],
+    };
+    // The goal h(y) = b, false (h(b) = f(b) may be anything), through both lemmas at y.
+    let goal = parse_formula(&t.sig, "h(y) = b", "goal").unwrap();
+    let (constants, lhs, rhs) = certificate::goal_sides(&t.sig, &goal).unwrap();
+    let y = lhs.clone();
+    let Term::App(_, args) = &y else { panic!() };
+    let y = args[0].clone();
+    let lemma = |lemma, value: &Term| Justification::Lemma {
+        lemma,
+        substitution: vec![value.clone()],
+    };
+    let cert = Certificate {
+        theory: "Rigid".into(),
+        goal: "h(y) = b".into(),
+        constants,
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        cited: vec![],
+        lemmas: vec![h_is_f.clone(), f_is_b],
+        steps: vec![
+            step(lemma(0, &y), vec![], fun("f", vec![y.clone()])),
+            step(lemma(1, &y), vec![], rhs.clone()),
+        ],
+    };
+    let refused = certificate::check(&t, &goal, &cert).unwrap_err();
+    assert!(refused.0.contains("lemma 1"), "{refused}");
+
+    // h(a) = b: lemma 0 at x1 := a, then the axiom f(a) = b. Sound, and accepted.
+    let goal = parse_formula(&t.sig, "h(a) = b", "goal").unwrap();
+    let (constants, lhs, rhs) = certificate::goal_sides(&t.sig, &goal).unwrap();
+    let a = fun("a", vec![]);
+    let good = Certificate {
+        goal: "h(a) = b".into(),
+        constants,
+        lhs,
+        rhs: rhs.clone(),
+        lemmas: vec![h_is_f],
+        steps: vec![
+            step(lemma(0, &a), vec![], fun("f", vec![a.clone()])),
+            step(
+                Justification::Axiom {
+                    axiom: "fa".into(),
+                    part: 0,
+                    substitution: vec![],
+                },
+                vec![],
+                rhs,
+            ),
+        ],
+        ..cert
+    };
+    certificate::check(&t, &goal, &good).unwrap();
+    // The same use with no value, or with a variable the lemma does not have, is refused.
+    let mut c = good.clone();
+    c.steps[0].by = Justification::Lemma {
+        lemma: 0,
+        substitution: vec![],
+    };
+    assert!(certificate::check(&t, &goal, &c).is_err());
+    let mut c = good.clone();
+    c.lemmas[0].lhs = fun("h", vec![Term::Var(VarId(1))]);
+    assert!(certificate::check(&t, &goal, &c).is_err());
+
+    // Values must have their variable's sort. T has one element, S two: "for all x1, x2 of T,
+    // x1 = x2" is sound, and a = b does not follow from it at values of S.
+    let t = parse_theory(
+        "theory Sorted\nsort S, T\nconst a : S\nconst b : S\naxiom one: all x:T y:T. x = y\n",
+        "sorted",
+    )
+    .unwrap();
+    let sort_t = || GoalConstant {
+        name: String::new(),
+        sort: "T".into(),
+    };
+    let (x1, x2) = (Term::Var(VarId(0)), Term::Var(VarId(1)));
+    let all_equal = Lemma {
+        variables: vec![
+            GoalConstant {
+                name: "x1".into(),
+                ..sort_t()
+            },
+            GoalConstant {
+                name: "x2".into(),
+                ..sort_t()
+            },
+        ],
+        lhs: x1.clone(),
+        rhs: x2.clone(),
+        text: String::new(),
+        steps: vec![step(
+            Justification::Axiom {
+                axiom: "one".into(),
+                part: 0,
+                substitution: vec![
+                    Binding {
+                        var: "x".into(),
+                        term: x1,
+                    },
+                    Binding {
+                        var: "y".into(),
+                        term: x2.clone(),
+                    },
+                ],
+            },
+            vec![],
+            x2,
+        )],
+    };
+    let goal = parse_formula(&t.sig, "a = b", "goal").unwrap();
+    let (a, b) = (
+        Term::App(t.sig.func("a").unwrap(), vec![]),
+        Term::App(t.sig.func("b").unwrap(), vec![]),
+    );
+    let ill_sorted = Certificate {
+        theory: "Sorted".into(),
+        goal: "a = b".into(),
+        constants: vec![],
+        lhs: a.clone(),
+        rhs: b.clone(),
+        cited: vec![],
+        lemmas: vec![all_equal],
+        steps: vec![step(
+            Justification::Lemma {
+                lemma: 0,
+                substitution: vec![a, b.clone()],
+            },
+            vec![],
+            b,
+        )],
+    };
+    let refused = certificate::check(&t, &goal, &ill_sorted).unwrap_err();
+    assert!(refused.0.contains("wrong sort"), "{refused}");
+}

@@ -135,7 +135,10 @@ fn boolean_ring_is_commutative() {
         .iter_mut()
         .find(|s| matches!(s.by, certificate::Justification::Lemma { .. }))
         .unwrap();
-    step.by = certificate::Justification::Lemma { lemma: user };
+    step.by = certificate::Justification::Lemma {
+        lemma: user,
+        substitution: vec![],
+    };
     assert!(
         certificate::check(&r, &goal, &c).is_err(),
         "a lemma used in its own proof"
@@ -278,7 +281,10 @@ fn tampered_certificates_are_rejected() {
     );
 
     let mut c = cert.clone();
-    c.steps[0].by = certificate::Justification::Lemma { lemma: 0 };
+    c.steps[0].by = certificate::Justification::Lemma {
+        lemma: 0,
+        substitution: vec![],
+    };
     assert!(
         certificate::check(&g, &goal, &c).is_err(),
         "a lemma that does not exist"
