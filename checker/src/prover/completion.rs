@@ -23,10 +23,11 @@
 //!
 //! Every equation keeps its derivation: a chain of rewrite steps by earlier equations from its
 //! left side to its right side. `Expander` turns the goal's chain into certificate steps: each
-//! use of a derived equation at a ground instance becomes a [`Lemma`] proved by the instantiated
-//! derivation, recursively down to the axioms, memoized by the ground equation. Variables of a
-//! derivation that are not in its conclusion (an overlap's inner variables) may take any value of
-//! their sort; they get a fixed ground term of their sort. The caller replays the result with
+//! derived equation it uses becomes one [`Lemma`] open in the equation's variables, proved once by
+//! its derivation (recursively down to the axioms) and used at every instance, so a certificate
+//! grows with the equations the proof needs, not with their instances. Variables of a derivation
+//! that are not in its conclusion (an overlap's inner variables) may take any value of their
+//! sort; they get a fixed ground term of their sort. The caller replays the result with
 //! [`certificate::check`], which shares no code with this file.
 //!
 //! Many sorts need care in two places only, since unifying and matching well-sorted terms of one

@@ -121,15 +121,33 @@ pub enum Strategy {
 
 impl Strategy {
     /// Whether the strategy looks for a countermodel ([`Strategy::Known`],
-    /// [`Strategy::Countermodel`], [`Strategy::Affine`]) rather than a proof: the lane of
-    /// [`prove_with`]'s portfolio it runs in.
+    /// [`Strategy::Countermodel`], [`Strategy::Affine`]) rather than a proof.
     pub fn refutes(&self) -> bool {
         matches!(
             self,
             Strategy::Known { .. } | Strategy::Countermodel { .. } | Strategy::Affine { .. }
         )
     }
+
+    /// The lane of [`prove_with`]'s portfolio the strategy runs in: the countermodel searches,
+    /// Birkhoff's own proof searches, or an outside prover (E), which is a process of its own
+    /// and so starts with the others rather than after them.
+    fn lane(&self) -> usize {
+        match self {
+            #[cfg(feature = "z3")]
+            Strategy::E { .. } => 2,
+            s if s.refutes() => 0,
+            _ => PROVING_LANE,
+        }
+    }
 }
+
+/// A proof by E leaves Birkhoff's own proof searches at least this fraction of the time limit
+/// (1/n) to find a certificate ([`prove_with`]).
+const CERTIFICATE_GRACE: u32 = 10;
+
+/// The lane of Birkhoff's own proof searches ([`Strategy::lane`]), whose proofs carry certificates.
+const PROVING_LANE: usize = 1;
 
 /// What the prover may spend.
 #[derive(Clone, Debug)]
@@ -202,8 +220,8 @@ impl Options {
     /// The strategies, cheapest first, each with a share of the time left so that none can
     /// starve the others (shares measured on implications between magma laws, docs/BENCHMARKS.md,
     /// issue 5, when the plan ran as one sequence). [`prove_with`] runs the countermodel searches
-    /// (1, 2, 3, 5, 9, 12) and the proof searches (4, 6, 7, 8, 10, 11) as two lanes side by side,
-    /// each in this order, each share of the time its own lane has left:
+    /// (1, 2, 3, 5, 9, 12), Birkhoff's proof searches (4, 6, 7, 10, 11) and E (8) as lanes side by
+    /// side, each in this order, each share of the time its own lane has left:
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
     ///    smallest countermodel is the one to show;
     /// 2. the named structures of the literature (10 %): milliseconds, and a countermodel of
@@ -219,10 +237,11 @@ impl Options {
     /// 6. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
     ///    fills its e-graph, with the same replayed certificate;
     /// 7. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 8. E with its derivation checked by Z3 (50 %, when built in, E is on `PATH` and
-    ///    [`Options::e_prover`] is set): first-order theorems Z3 gives up on (a lattice given as
-    ///    an order proves meet associative), and equational ones completion does not reach in
-    ///    time (Huntington's axioms prove `x v x = x`);
+    /// 8. E with its derivation checked (100 % of a lane of its own, started with the others,
+    ///    when built with Z3, E is on `PATH` and [`Options::e_prover`] is set): first-order
+    ///    theorems Z3 gives up on (a lattice given as an order proves meet associative), and
+    ///    equational ones completion does not reach in time (Huntington's axioms prove
+    ///    `x v x = x`, single axioms for groups their laws);
     /// 9. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
     /// 10. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
     /// 11. saturation again from scratch with most of what is left (80 %), likewise for step 4;
@@ -257,7 +276,7 @@ impl Options {
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
             if self.e_prover {
-                plan.push(Strategy::E { time_share: 50 });
+                plan.push(Strategy::E { time_share: 100 });
             }
         }
         if small > tiny {
@@ -632,13 +651,18 @@ pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, Fi
 
 /// [`prove`] with an explicit list of strategies.
 ///
-/// The plan is a portfolio of two lanes that start together: the strategies that look for a
-/// countermodel ([`Strategy::refutes`]) and those that look for a proof, each lane in the plan's
-/// order, on a thread of its own (on one core the two take turns; on more they run at once).
-/// The first decided answer wins and stops the other lane, so a countermodel of order 12 is not
-/// kept waiting while saturation and completion use their shares, nor a proof while the
-/// countermodel searches rule out size after size. Each lane's shares are of the time it has
-/// left. A plan with strategies of one kind only runs on the calling thread.
+/// The plan is a portfolio of lanes that start together: the strategies that look for a
+/// countermodel ([`Strategy::refutes`]), those that look for a proof, and an outside prover (E,
+/// a process of its own), each lane in the plan's order, on a thread of its own (on one core the
+/// lanes take turns; on more they run at once). The first decided answer wins and stops the
+/// other lanes, so a countermodel of order 12 is not kept waiting while saturation and
+/// completion use their shares, nor a proof while the countermodel searches rule out size after
+/// size, nor E's proof in milliseconds behind seconds of saturation. One exception: E's proof
+/// is checked but is no certificate, so when it comes first Birkhoff's own proof searches go on
+/// for as long again, and at least a tenth of the time limit (within it), and a certificate
+/// found then is the answer. Each
+/// lane's shares are of the time it has left. A plan with strategies of one lane only runs on
+/// the calling thread.
 ///
 /// Each lane uses the budget to the end: when every strategy of the lane has stopped with time
 /// left, those that stopped at a limit rather than for good run again with the time left,
@@ -655,45 +679,82 @@ pub fn prove_with(
 ) -> Result<Answer, FinderError> {
     let start = Instant::now();
     let caller = opts.cancel.as_ref();
-    let (refuting, proving): (Vec<Strategy>, Vec<Strategy>) =
-        plan.iter().cloned().partition(Strategy::refutes);
-    if refuting.is_empty() || proving.is_empty() {
+    let mut lanes: Vec<Vec<Strategy>> = vec![Vec::new(); 3];
+    for s in plan {
+        lanes[s.lane()].push(s.clone());
+    }
+    let (kinds, lanes): (Vec<usize>, Vec<Vec<Strategy>>) = lanes
+        .into_iter()
+        .enumerate()
+        .filter(|(_, lane)| !lane.is_empty())
+        .unzip();
+    if lanes.len() < 2 {
         return combine(
             vec![run_lane(theory, goal, opts, plan, start, caller)],
             caller,
             opts.timeout,
         );
     }
-    // The lanes' own stop: set when one of them decides, or when the caller cancels (a flag
+    // Each lane's own stop: set when an answer is settled, or when the caller cancels (a flag
     // already set stops them before they start).
-    let settled = Arc::new(AtomicBool::new(
-        caller.is_some_and(|c| c.load(Ordering::Relaxed)),
-    ));
-    let lane_opts = Options {
-        cancel: Some(settled.clone()),
-        ..opts.clone()
-    };
+    let stops: Vec<Arc<AtomicBool>> = lanes
+        .iter()
+        .map(|_| {
+            Arc::new(AtomicBool::new(
+                caller.is_some_and(|c| c.load(Ordering::Relaxed)),
+            ))
+        })
+        .collect();
+    let stop_all = || stops.iter().for_each(|s| s.store(true, Ordering::Relaxed));
+    let proving = kinds.iter().position(|&k| k == PROVING_LANE);
+    let count = lanes.len();
     let lanes = std::thread::scope(|scope| {
         let (sender, results) = mpsc::channel();
-        for lane in [refuting, proving] {
-            let (sender, settled, lane_opts) = (sender.clone(), &settled, &lane_opts);
+        for (k, lane) in lanes.into_iter().enumerate() {
+            let lane_opts = Options {
+                cancel: Some(stops[k].clone()),
+                ..opts.clone()
+            };
+            let sender = sender.clone();
             scope.spawn(move || {
-                let ran = run_lane(theory, goal, lane_opts, &lane, start, caller);
-                if ran.as_ref().map_or(true, |l| l.ended == Ended::Decided) {
-                    settled.store(true, Ordering::Relaxed);
-                }
-                // The receiver waits for both lanes, so the send cannot fail.
-                let _ = sender.send(ran);
+                let ran = run_lane(theory, goal, &lane_opts, &lane, start, caller);
+                // The receiver waits for every lane, so the send cannot fail.
+                let _ = sender.send((k, ran));
             });
         }
         drop(sender);
-        let mut lanes = Vec::with_capacity(2);
-        while lanes.len() < 2 {
+        let mut lanes = Vec::with_capacity(count);
+        // When E's proof (checked, but not a certificate) comes first, Birkhoff's own proof
+        // searches go on for a certificate, the better evidence: as long again, and at least
+        // a tenth of the time limit (a Boolean ring's commutativity: E 0.15 s, saturation 1 s).
+        let mut grace: Option<Instant> = None;
+        while lanes.len() < count {
             match results.recv_timeout(CANCEL_POLL) {
-                Ok(ran) => lanes.push(ran),
+                Ok((k, ran)) => {
+                    match ran.as_ref().map(|l| (l.ended, &l.verdict)) {
+                        Ok((Ended::Decided, Verdict::ProvedByZ3 { .. }))
+                            if proving
+                                .is_some_and(|p| p != k && !stops[p].load(Ordering::Relaxed)) =>
+                        {
+                            for (j, stop) in stops.iter().enumerate() {
+                                if Some(j) != proving {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
+                            }
+                            let deadline = start + opts.timeout;
+                            let more = start.elapsed().max(opts.timeout / CERTIFICATE_GRACE);
+                            grace.get_or_insert(deadline.min(Instant::now() + more));
+                        }
+                        Ok((Ended::Decided, _)) | Err(_) => stop_all(),
+                        Ok(_) => {}
+                    }
+                    lanes.push(ran);
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if caller.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        settled.store(true, Ordering::Relaxed);
+                    if caller.is_some_and(|c| c.load(Ordering::Relaxed))
+                        || grace.is_some_and(|g| Instant::now() >= g)
+                    {
+                        stop_all();
                     }
                 }
                 // A lane panicked: the scope passes its panic on when it ends.
@@ -742,7 +803,7 @@ fn combine(
     timeout: Duration,
 ) -> Result<Answer, FinderError> {
     let mut attempts = Vec::new();
-    let mut decided: Option<(Verdict, Option<Attempt>)> = None;
+    let mut decided: Option<(Verdict, Option<(Duration, Attempt)>)> = None;
     let mut failed = None;
     let mut ends = Vec::new();
     for lane in lanes {
@@ -754,18 +815,35 @@ fn combine(
             }
         };
         if lane.ended == Ended::Decided {
-            if let Some((first, _)) = &decided {
-                return Err(FinderError::Unsound {
-                    violation: format!(
-                        "the prover's lanes contradict each other: {} and {}",
-                        first.evidence(),
-                        lane.verdict.evidence()
-                    ),
-                    model: String::new(),
-                });
-            }
-            let deciding = lane.attempts.pop().map(|(_, a)| a);
-            decided = Some((lane.verdict, deciding));
+            let deciding = lane.attempts.pop();
+            let proof =
+                |v: &Verdict| matches!(v, Verdict::Proved { .. } | Verdict::ProvedByZ3 { .. });
+            decided = match decided.take() {
+                None => Some((lane.verdict, deciding)),
+                // Two proofs (two lanes may finish before either sees the other's word): the
+                // stronger evidence is kept, the other's attempt stays among the attempts.
+                Some((first, first_deciding)) if proof(&first) && proof(&lane.verdict) => {
+                    let later_is_stronger = matches!(lane.verdict, Verdict::Proved { .. })
+                        && !matches!(first, Verdict::Proved { .. });
+                    if later_is_stronger {
+                        attempts.extend(first_deciding);
+                        Some((lane.verdict, deciding))
+                    } else {
+                        attempts.extend(deciding);
+                        Some((first, first_deciding))
+                    }
+                }
+                Some((first, _)) => {
+                    return Err(FinderError::Unsound {
+                        violation: format!(
+                            "the prover's lanes contradict each other: {} and {}",
+                            first.evidence(),
+                            lane.verdict.evidence()
+                        ),
+                        model: String::new(),
+                    })
+                }
+            };
         }
         attempts.extend(lane.attempts);
         ends.push(lane.ended);
@@ -777,7 +855,7 @@ fn combine(
     attempts.sort_by_key(|(started, _)| *started);
     let mut attempts: Vec<Attempt> = attempts.into_iter().map(|(_, a)| a).collect();
     if let Some((verdict, deciding)) = decided {
-        attempts.extend(deciding);
+        attempts.extend(deciding.map(|(_, a)| a));
         return Ok(Answer {
             verdict,
             attempts,

@@ -5,7 +5,9 @@
 //! once, must find every instance itself; on one step of E's proof from Huntington's axioms it
 //! took milliseconds on a quiet machine and more than 40 s on a loaded one.
 //!
-//! Here the chain is redone: [`replay`] searches for the clauses E left out (the superposition's
+//! Here the chain is redone (for a single superposition too, whose instance Z3 must also find
+//! itself: on a single axiom for groups it gave up on one within its share of 10 s, where the
+//! kernel takes milliseconds): [`replay`] searches for the clauses E left out (the superposition's
 //! unifier and each rewrite's position, in either orientation, since E's term order is not
 //! known), then a small kernel independent of that search checks each link of the chain found,
 //! and that E's clause is an instance of its last one. What is trusted is the kernel
@@ -25,6 +27,7 @@ use super::replayed::{resolved, substitute, unify};
 use super::rewrite::matches;
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
 
 /// How a statement of E's derivation was inferred, with the nesting E printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,19 +41,6 @@ pub(super) enum Nest {
         /// What it was applied to.
         parents: Vec<Nest>,
     },
-}
-
-impl Nest {
-    /// Whether the inference has another inside it: only those are unfolded (a single
-    /// inference, with the instances of its premises as hints, is Z3's).
-    pub(super) fn is_nested(&self) -> bool {
-        match self {
-            Nest::Named(_) => false,
-            Nest::Inference { parents, .. } => {
-                parents.iter().any(|p| matches!(p, Nest::Inference { .. }))
-            }
-        }
-    }
 }
 
 /// At most this many clauses are considered at any point of a chain's search; beyond it the
@@ -82,22 +72,26 @@ struct Candidate {
 
 /// The number of links by which the kernel checked that `conclusion` follows from the
 /// statements `nest` names (`statement` gives each by name), or `None` when no chain was found
-/// or the kernel rejected it (then the step is Z3's to check).
+/// before `deadline` or the kernel rejected it (then the step is Z3's to check).
 pub(super) fn replay<'a>(
     nest: &Nest,
     statement: &dyn Fn(&str) -> Option<&'a Axiom>,
     conclusion: &Axiom,
+    deadline: Instant,
 ) -> Option<usize> {
     let target = clause_of(&conclusion.formula)?;
-    let mut named = HashMap::new();
-    let candidates = search(nest, statement, &mut named)?;
     // Only a candidate of which E's clause is an instance is worth the kernel's check.
     let reaches = |c: &Candidate| match (&c.unit, &target) {
         (None, None) => true,
         (Some(u), Some(t)) => u.positive == t.positive && instance(u, t),
         _ => false,
     };
+    let mut named = HashMap::new();
+    let candidates = search(nest, statement, &mut named, deadline)?;
     for c in candidates.into_iter().filter(reaches) {
+        if Instant::now() >= deadline {
+            return None;
+        }
         let mut kernel = Kernel {
             known: named.values().cloned().collect(),
             refuted: false,
@@ -136,9 +130,10 @@ fn search<'a>(
     nest: &Nest,
     statement: &dyn Fn(&str) -> Option<&'a Axiom>,
     named: &mut HashMap<String, Unit>,
+    deadline: Instant,
 ) -> Option<Vec<Candidate>> {
     let unit_of = |n: &Nest, named: &mut HashMap<String, Unit>| -> Option<Vec<Candidate>> {
-        search(n, statement, named)
+        search(n, statement, named, deadline)
     };
     match nest {
         Nest::Named(name) => {
@@ -155,7 +150,7 @@ fn search<'a>(
             (rule @ ("spm" | "pm"), [a, b]) => {
                 let every = rule == "spm";
                 let (a, b) = (unit_of(a, named)?, unit_of(b, named)?);
-                let mut out = Found::default();
+                let mut out = Found::until(deadline);
                 for x in &a {
                     for y in &b {
                         superpose(x, y, every, &mut out)?;
@@ -166,7 +161,7 @@ fn search<'a>(
             }
             ("rw", [into, by]) => {
                 let into = unit_of(into, named)?;
-                let mut out = Found::default();
+                let mut out = Found::until(deadline);
                 for eq in unit_of(by, named)? {
                     let Some(eq) = eq.unit.filter(|u| u.positive) else {
                         continue;
@@ -196,17 +191,26 @@ fn search<'a>(
 
 /// The candidates found at one node of the search, without two that differ only in the names
 /// of their variables.
-#[derive(Default)]
 struct Found {
     candidates: Vec<Candidate>,
     seen: HashSet<Option<Unit>>,
+    /// When the search gives up: on terms of hundreds of symbols one step's search took seconds.
+    deadline: Instant,
 }
 
 impl Found {
-    /// Adds `c` unless a variant is there; `None` when there are too many.
+    fn until(deadline: Instant) -> Found {
+        Found {
+            candidates: Vec::new(),
+            seen: HashSet::new(),
+            deadline,
+        }
+    }
+
+    /// Adds `c` unless a variant is there; `None` when there are too many, or time is up.
     fn add(&mut self, c: Candidate) -> Option<()> {
         if self.seen.insert(c.unit.as_ref().map(canonical)) {
-            if self.candidates.len() >= MAX_CANDIDATES {
+            if self.candidates.len() >= MAX_CANDIDATES || Instant::now() >= self.deadline {
                 return None;
             }
             self.candidates.push(c);
@@ -566,7 +570,12 @@ mod tests {
             .map(|a| (a.name.clone(), a))
             .collect();
         let statement = |n: &str| by_name.get(n);
-        replay(nest, &statement, &by_name[name])
+        replay(
+            nest,
+            &statement,
+            &by_name[name],
+            Instant::now() + std::time::Duration::from_secs(60),
+        )
     }
 
     #[test]
