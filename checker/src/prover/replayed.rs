@@ -678,18 +678,23 @@ fn check(
     }
     let left = deadline.saturating_duration_since(Instant::now());
     let by_z3 = checks.len();
+    let checked = Checked {
+        by_z3,
+        unfolded,
+        links,
+        copies,
+    };
+    // Every step replayed by the kernel or a renaming: no solver to start (and none to stop).
+    if checks.is_empty() {
+        return Ok(checked);
+    }
     match crate::z3::prove_each(&sig, checks, left, cancel) {
-        Ok(None) => Ok(Checked {
-            by_z3,
-            unfolded,
-            links,
-            copies,
-        }),
+        Ok(None) => Ok(checked),
         Ok(Some(failure)) => Err(Rejected {
-            why: match failure.step {
-                Some(k) => format!(
+            why: match failure.step.and_then(|k| checked_step.get(k)) {
+                Some(&i) => format!(
                     "Z3 did not prove `{}` from its premises: {}",
-                    steps[checked_step[k]].name, failure.reason
+                    steps[i].name, failure.reason
                 ),
                 None => failure.reason,
             },
@@ -1067,6 +1072,28 @@ mod tests {
         let short = Instant::now() + Duration::from_secs(10);
         let rejected = check(problem, &steps, short, None).unwrap_err();
         assert!(rejected.why.contains("c_0_40"), "{}", rejected.why);
+    }
+
+    /// A derivation whose every step is a renaming or a kernel replay leaves Z3 nothing: it
+    /// passes without starting (or stopping) a solver. (With the lane already stopped, Z3's
+    /// worker answered "interrupted at step 0" of none, and the report indexed past the end.)
+    #[test]
+    fn a_derivation_without_steps_for_z3_passes_even_when_stopped() {
+        let problem = "fof(ax, axiom, ![X]: f(X) = X).\nfof(negated_goal, axiom, f(a) != a).\n";
+        let out = "# SZS output start CNFRefutation\n\
+            fof(ax, axiom, ![X1]:f(X1)=X1, file('/tmp/p.p', ax)).\n\
+            fof(negated_goal, axiom, f(a)!=a, file('/tmp/p.p', negated_goal)).\n\
+            fof(c_0_2, plain, ![X2]:f(X2)=X2, inference(variable_rename,[status(thm)],[ax])).\n\
+            cnf(c_0_3, plain, (f(X1)=X1), inference(split_conjunct,[status(thm)],[c_0_2])).\n\
+            cnf(c_0_4, negated_conjecture, (f(a)!=a), inference(fof_simplification,[status(thm)],[negated_goal])).\n\
+            cnf(c_0_5, negated_conjecture, ($false), inference(cn,[status(thm)],[inference(rw,[status(thm)],[c_0_4, c_0_3])])).\n\
+            # SZS output end CNFRefutation\n";
+        let steps = derivation(out).unwrap();
+        let stopped = Arc::new(AtomicBool::new(true));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let checked =
+            check(problem, &steps, deadline, Some(stopped)).unwrap_or_else(|r| panic!("{}", r.why));
+        assert_eq!((checked.by_z3, checked.copies, checked.unfolded), (0, 5, 1));
     }
 
     #[test]
