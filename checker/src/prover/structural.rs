@@ -442,9 +442,12 @@ pub fn statements(
         .filter(|&f| single_sorted && sig.func_decl(f).args.len() == 2)
         .collect();
     let terms = terms(theory, models, opts);
+    // No E: its proof, in a lane that starts at once, would often come first, and a structure
+    // theorem is composed of certificates (statements cite each other), which E's is not.
     let prover = ProverOptions {
         timeout: opts.per_statement,
         cancel: opts.cancel.clone(),
+        e_prover: false,
         ..ProverOptions::default()
     };
     let mut stater = Stater {
