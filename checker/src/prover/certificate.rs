@@ -24,7 +24,7 @@
 //! as this small file.
 
 use birkhoff_engine::signature::{Fixity, FuncDecl, FuncId, Signature, SortId};
-use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
+use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl, VarId};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 
@@ -210,6 +210,24 @@ pub fn lemma_variables(sig: &Signature, sorts: &[SortId]) -> Vec<GoalConstant> {
             sort: sig.sort_decl(s).name.clone(),
         })
         .collect()
+}
+
+/// An axiom that only declares `vars` (their sorts named in `sig`): what a printer needs to
+/// write terms over them, an open lemma's. (A sort `sig` lacks is given as its first: the
+/// printer writes names only, and a checked certificate's sorts exist.)
+pub fn declaring(sig: &Signature, vars: &[GoalConstant]) -> Axiom {
+    Axiom {
+        name: String::new(),
+        formula: Formula::True,
+        vars: vars
+            .iter()
+            .map(|v| VarDecl {
+                name: v.name.clone(),
+                sort: sig.sort(&v.sort).unwrap_or(SortId(0)),
+            })
+            .collect(),
+        origin: None,
+    }
 }
 
 /// The theory's signature extended by the goal constants.

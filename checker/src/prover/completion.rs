@@ -40,7 +40,7 @@ use super::rewrite::matches;
 use super::Undecided;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, Signature, SortId};
-use birkhoff_engine::syntax::{Axiom, Term, VarDecl, VarId};
+use birkhoff_engine::syntax::{Axiom, Term, VarId};
 use birkhoff_engine::Theory;
 use rustc_hash::FxHashSet;
 use std::cell::{Cell, RefCell};
@@ -1051,7 +1051,13 @@ impl Search {
                     limits,
                 };
                 let (steps, _) = x
-                    .chain(&self.lhs, &chain, &[], &[], &declaring(Vec::new()))
+                    .chain(
+                        &self.lhs,
+                        &chain,
+                        &[],
+                        &[],
+                        &certificate::declaring(&c.sig, &[]),
+                    )
                     .map_err(|why| {
                         if stop() {
                             Undecided::out_of_time(why)
@@ -1279,16 +1285,7 @@ impl Expander<'_> {
         };
         let own = &e.var_sorts[..e.vars as usize];
         let variables = certificate::lemma_variables(self.sig, own);
-        let names = declaring(
-            variables
-                .iter()
-                .zip(own)
-                .map(|(v, &sort)| VarDecl {
-                    name: v.name.clone(),
-                    sort,
-                })
-                .collect(),
-        );
+        let names = certificate::declaring(self.sig, &variables);
         let identity: Vec<Term> = (0..e.vars).map(|i| Term::Var(VarId(i))).collect();
         let (steps, end) = self.chain(&e.lhs, proof, &identity, &e.var_sorts, &names)?;
         if end != e.rhs {
@@ -1304,15 +1301,5 @@ impl Expander<'_> {
         });
         self.lemma_of.insert(eq, self.lemmas.len() - 1);
         Ok(self.lemmas.len() - 1)
-    }
-}
-
-/// An axiom that only declares `vars`: what a printer needs to name the variables of a term.
-fn declaring(vars: Vec<VarDecl>) -> Axiom {
-    Axiom {
-        name: String::new(),
-        formula: birkhoff_engine::Formula::True,
-        vars,
-        origin: None,
     }
 }

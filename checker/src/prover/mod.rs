@@ -135,8 +135,8 @@ impl Strategy {
     fn lane(&self) -> usize {
         match self {
             #[cfg(feature = "z3")]
-            Strategy::E { .. } => 2,
-            s if s.refutes() => 0,
+            Strategy::E { .. } => OUTSIDE_LANE,
+            s if s.refutes() => REFUTING_LANE,
             _ => PROVING_LANE,
         }
     }
@@ -162,8 +162,13 @@ fn waited(time: Duration, cancel: Option<&Arc<AtomicBool>>) -> bool {
     }
 }
 
-/// The lane of Birkhoff's own proof searches ([`Strategy::lane`]), whose proofs carry certificates.
+/// The lanes of [`prove_with`]'s portfolio ([`Strategy::lane`]): the countermodel searches,
+/// Birkhoff's own proof searches (whose proofs carry certificates) and an outside prover.
+const REFUTING_LANE: usize = 0;
 const PROVING_LANE: usize = 1;
+#[cfg(feature = "z3")]
+const OUTSIDE_LANE: usize = 2;
+const LANES: usize = 3;
 
 /// What the prover may spend.
 #[derive(Clone, Debug)]
@@ -703,7 +708,7 @@ pub fn prove_with(
 ) -> Result<Answer, FinderError> {
     let start = Instant::now();
     let caller = opts.cancel.as_ref();
-    let mut lanes: Vec<Vec<Strategy>> = vec![Vec::new(); 3];
+    let mut lanes: Vec<Vec<Strategy>> = vec![Vec::new(); LANES];
     for s in plan {
         lanes[s.lane()].push(s.clone());
     }

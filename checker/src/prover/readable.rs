@@ -23,15 +23,15 @@
 //! hide behind a correct certificate.
 
 use super::certificate::{
-    self, extended_signature, replace, sort_in, subterm, Certificate, Direction, GoalConstant,
-    Justification, Rejected,
+    self, declaring, extended_signature, replace, sort_in, subterm, Certificate, Direction,
+    GoalConstant, Justification, Rejected,
 };
 use super::rewrite::matches;
 use super::saturation::print;
 use birkhoff_engine::parse::parse_formula;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, Signature, SortId};
-use birkhoff_engine::syntax::{Axiom, Formula, Term, VarDecl};
+use birkhoff_engine::syntax::{Axiom, Formula, Term};
 use birkhoff_engine::Theory;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -490,25 +490,6 @@ impl Work {
             }
         }
         order
-    }
-}
-
-/// An axiom that only declares the variables `vars` (their sorts named in `ext`): what a printer
-/// needs to write an open lemma's terms.
-fn declaring(ext: &Signature, vars: &[GoalConstant]) -> Axiom {
-    Axiom {
-        name: String::new(),
-        formula: Formula::True,
-        vars: vars
-            .iter()
-            .map(|v| VarDecl {
-                name: v.name.clone(),
-                // Rendered certificates are checked first, so the sort exists; the printer
-                // writes names only.
-                sort: ext.sort(&v.sort).unwrap_or(SortId(0)),
-            })
-            .collect(),
-        origin: None,
     }
 }
 

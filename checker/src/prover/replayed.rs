@@ -29,6 +29,7 @@
 //!    no model: the theory proves the goal.
 
 use super::unfolded::{self, Nest};
+use birkhoff_engine::canon;
 use birkhoff_engine::interop::{self, tptp_read, Target};
 use birkhoff_engine::signature::{Fixity, FuncDecl};
 use birkhoff_engine::syntax::{Axiom, Formula, Term, VarId};
@@ -634,13 +635,6 @@ fn check(
                 let axiom = given.iter().find(|a| &a.name == label).ok_or_else(|| {
                     rejected(format!("`{}` cites no axiom of the problem", s.name))
                 })?;
-                // E's copy of the axiom, variables renamed: no solver needed (Z3 gave up on one
-                // single axiom for groups, of 30 symbols, in seconds).
-                if same_up_to_variables(&axiom.formula, &derived[i].formula) {
-                    copies += 1;
-                    index.insert(&s.name, i);
-                    continue;
-                }
                 vec![axiom.clone()]
             }
             Source::Inference(names) => names
@@ -655,11 +649,12 @@ fn check(
                 })
                 .collect::<Result<_, _>>()?,
         };
-        // A renaming of one premise's variables, or its clause form (E's `variable_rename`,
-        // `split_conjunct` of one conjunct, `fof_simplification` of a negated equation): no
-        // solver needed.
+        // A renaming of one premise's variables, or its clause form (E's copy of an input,
+        // `variable_rename`, `split_conjunct` of one conjunct, `fof_simplification` of a negated
+        // equation): no solver needed (Z3 gave up on one single axiom for groups, of 30
+        // symbols, in seconds).
         if let [premise] = &premises[..] {
-            if same_up_to_variables(&premise.formula, &derived[i].formula) {
+            if same_clause(premise, &derived[i]) {
                 copies += 1;
                 index.insert(&s.name, i);
                 continue;
@@ -716,52 +711,24 @@ fn step_deadline(deadline: Instant) -> Instant {
 /// The least time the kernel's search has for one step (see [`step_deadline`]).
 const STEP_SEARCH: Duration = Duration::from_millis(250);
 
-/// Whether `a` and `b` are the same formula but for the names of their variables: a bijection
-/// between them, the same throughout. Leading universal quantifiers are left out on both sides:
-/// a formula's free variables are universal (a clause's), so `all x. F(x)` is the clause `F(x)`.
-fn same_up_to_variables(a: &Formula, b: &Formula) -> bool {
-    type Renaming = (HashMap<VarId, VarId>, HashMap<VarId, VarId>);
-    fn var(x: VarId, y: VarId, r: &mut Renaming) -> bool {
-        *r.0.entry(x).or_insert(y) == y && *r.1.entry(y).or_insert(x) == x
-    }
-    fn term(s: &Term, t: &Term, r: &mut Renaming) -> bool {
-        match (s, t) {
-            (Term::Var(x), Term::Var(y)) => var(*x, *y, r),
-            (Term::App(f, xs), Term::App(g, ys)) => {
-                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| term(x, y, r))
-            }
-            _ => false,
-        }
-    }
-    fn formula(a: &Formula, b: &Formula, r: &mut Renaming) -> bool {
-        use Formula as F;
-        match (a, b) {
-            (F::True, F::True) | (F::False, F::False) => true,
-            (F::Eq(s1, t1), F::Eq(s2, t2)) => term(s1, s2, r) && term(t1, t2, r),
-            (F::Rel(p, xs), F::Rel(q, ys)) => {
-                p == q && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| term(x, y, r))
-            }
-            (F::Not(x), F::Not(y)) => formula(x, y, r),
-            (F::And(a1, b1), F::And(a2, b2))
-            | (F::Or(a1, b1), F::Or(a2, b2))
-            | (F::Implies(a1, b1), F::Implies(a2, b2))
-            | (F::Iff(a1, b1), F::Iff(a2, b2)) => formula(a1, a2, r) && formula(b1, b2, r),
-            (F::Forall(xs, x), F::Forall(ys, y)) | (F::Exists(xs, x), F::Exists(ys, y)) => {
-                xs.len() == ys.len()
-                    && xs.iter().zip(ys).all(|(v, w)| var(*v, *w, r))
-                    && formula(x, y, r)
-            }
-            _ => false,
-        }
-    }
-    let body = |f: &Formula| {
-        let mut f = f;
+/// Whether `a` and `b` state the same clause: equal up to the names of their variables (one
+/// for one) and the orientation of an equation ([`canon::equal_up_to_variables`]), leading
+/// universal quantifiers left out on both sides, since a formula's free variables are universal
+/// (a clause's): `all x. F(x)` is the clause `F(x)`.
+fn same_clause(a: &Axiom, b: &Axiom) -> bool {
+    let body = |a: &Axiom| {
+        let mut f = &a.formula;
         while let Formula::Forall(_, inner) = f {
             f = inner;
         }
-        f.clone()
+        Axiom {
+            name: String::new(),
+            formula: f.clone(),
+            vars: a.vars.clone(),
+            origin: None,
+        }
     };
-    formula(&body(a), &body(b), &mut (HashMap::new(), HashMap::new()))
+    canon::equal_up_to_variables(&body(a), &body(b))
 }
 
 /// At most this many overlap instances are added to one step's premises.
@@ -1099,41 +1066,25 @@ mod tests {
     #[test]
     fn an_input_copied_is_the_axiom_with_its_variables_renamed_one_for_one() {
         let t = Theory::parse("theory T\nfunc p : 2\nfunc n : 1\n", "t.bk").unwrap();
-        let read = |f: &str| {
-            birkhoff_engine::parse::parse_formula(&t.sig, f, "f")
-                .unwrap()
-                .formula
-        };
+        let read = |f: &str| birkhoff_engine::parse::parse_formula(&t.sig, f, "f").unwrap();
         let comm = read("all x y. p(x, y) = p(y, x)");
-        assert!(same_up_to_variables(
-            &comm,
-            &read("all b a. p(b, a) = p(a, b)")
-        ));
-        assert!(!same_up_to_variables(
-            &comm,
-            &read("all x. p(x, x) = p(x, x)")
-        ));
-        assert!(!same_up_to_variables(
+        assert!(same_clause(&comm, &read("all b a. p(b, a) = p(a, b)")));
+        assert!(!same_clause(&comm, &read("all x. p(x, x) = p(x, x)")));
+        assert!(!same_clause(
             &read("all x. p(x, x) = p(x, x)"),
             &read("all x y. p(x, y) = p(x, y)")
         ));
-        assert!(!same_up_to_variables(
-            &comm,
-            &read("all x y. p(x, y) = p(x, y)")
-        ));
-        assert!(!same_up_to_variables(
-            &comm,
-            &read("all x y. n(p(x, y)) = p(y, x)")
-        ));
+        assert!(!same_clause(&comm, &read("all x y. p(x, y) = p(x, y)")));
+        assert!(!same_clause(&comm, &read("all x y. n(p(x, y)) = p(y, x)")));
         // Free variables too, one for one both ways: the axiom p(z, z) = n(z) does not give
         // p(x, y) = n(x), nor does the converse count as a copy.
         let (diagonal, two) = (read("p(z, z) = n(z)"), read("p(x, y) = n(x)"));
-        assert!(!same_up_to_variables(&diagonal, &two));
-        assert!(!same_up_to_variables(&two, &diagonal));
-        assert!(same_up_to_variables(&diagonal, &read("p(w, w) = n(w)")));
+        assert!(!same_clause(&diagonal, &two));
+        assert!(!same_clause(&two, &diagonal));
+        assert!(same_clause(&diagonal, &read("p(w, w) = n(w)")));
         // A clause is its universal closure.
-        assert!(same_up_to_variables(&comm, &read("p(a, b) = p(b, a)")));
-        assert!(!same_up_to_variables(&comm, &read("p(a, b) = p(a, b)")));
+        assert!(same_clause(&comm, &read("p(a, b) = p(b, a)")));
+        assert!(!same_clause(&comm, &read("p(a, b) = p(a, b)")));
     }
 
     #[test]

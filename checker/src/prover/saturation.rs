@@ -326,13 +326,7 @@ fn ground_terms(sig: &Signature, sides: [&Term; 2]) -> Vec<(Term, SortId)> {
 
 /// A ground term of the extended signature as text.
 pub fn print(sig: &Signature, t: &Term) -> String {
-    let empty = Axiom {
-        name: String::new(),
-        formula: birkhoff_engine::Formula::True,
-        vars: vec![],
-        origin: None,
-    };
-    FormulaPrinter::new(sig, &empty).term(t)
+    FormulaPrinter::new(sig, &certificate::declaring(sig, &[])).term(t)
 }
 
 /// Tries to prove the equational `goal` from the theory's equations. `Err` says why not (for

@@ -438,6 +438,15 @@ pub fn find_axiom(t: &Theory, a: &Axiom) -> Option<usize> {
     })
 }
 
+/// Whether `a` and `b` are equal up to variable names (one for one, sort to sort) and the
+/// orientation of a top-level equation.
+pub fn equal_up_to_variables(a: &Axiom, b: &Axiom) -> bool {
+    VARIABLE_MAPS.with(|maps| {
+        let (ab, ba) = &mut *maps.borrow_mut();
+        same_up_to_variables(a, b, ab, ba)
+    })
+}
+
 thread_local! {
     /// [`find_axiom`]'s scratch space: moves ask it of every law they might add.
     static VARIABLE_MAPS: std::cell::RefCell<(Vec<u32>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
