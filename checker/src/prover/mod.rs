@@ -18,7 +18,9 @@
 //!   Knuth–Bendix completion ([`completion`]), whose derivations are expanded into the same
 //!   certificate and replayed → [`Verdict::Proved`];
 //! - [`Strategy::E`] (with the `z3` feature, and E on `PATH`): E refutes axioms ∧ ¬goal and
-//!   Z3 proves each step of its derivation again ([`replayed`]) → [`Verdict::ProvedByZ3`];
+//!   Z3 proves each step of its derivation again ([`replayed`]) → [`Verdict::ProvedByZ3`], or
+//!   on unit equations the kernel replays every step and the derivation is transcribed as a
+//!   certificate (`transcribed`) → [`Verdict::Proved`];
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
 //!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
 //!   certificate because it trusts the solver.
@@ -45,6 +47,8 @@ pub mod replayed;
 pub mod rewrite;
 pub mod saturation;
 pub mod structural;
+#[cfg(feature = "z3")]
+mod transcribed;
 #[cfg(feature = "z3")]
 mod unfolded;
 
@@ -103,7 +107,8 @@ pub enum Strategy {
     },
     /// E's refutation of axioms ∧ ¬goal, each of its steps proved again by Z3 ([`replayed`]),
     /// at most this share of the remaining time; a checked refutation gives
-    /// [`Verdict::ProvedByZ3`], as it trusts Z3 (on one inference at a time). Only with the `z3`
+    /// [`Verdict::ProvedByZ3`], as it trusts Z3 (on one inference at a time), or
+    /// [`Verdict::Proved`] when it was transcribed as a certificate. Only with the `z3`
     /// feature, and when E is on `PATH`.
     #[cfg(feature = "z3")]
     E {
@@ -634,6 +639,7 @@ fn run_strategy(
             }
             let left = left.saturating_sub(head_start);
             match replayed::prove(theory, goal, share(left, time_share), opts.cancel.clone()) {
+                replayed::Outcome::Certified { certificate } => Ok(Verdict::Proved { certificate }),
                 replayed::Outcome::Proved { detail } => Ok(Verdict::ProvedByZ3 { detail }),
                 replayed::Outcome::Unknown {
                     reason,
@@ -688,8 +694,9 @@ pub fn prove(theory: &Theory, goal: &Axiom, opts: &Options) -> Result<Answer, Fi
 /// other lanes, so a countermodel of order 12 is not kept waiting while saturation and
 /// completion use their shares, nor a proof while the countermodel searches rule out size after
 /// size, nor E's proof in milliseconds behind seconds of saturation. One exception: E's proof
-/// is checked but is no certificate, so when it comes first Birkhoff's own proof searches go on
-/// for as long again (within the time limit), and a certificate found then is the answer. Each
+/// that is not on unit equations is checked but no certificate (`transcribed`), so when it
+/// comes first Birkhoff's own proof searches go on for as long again (within the time limit),
+/// and a certificate found then is the answer. Each
 /// lane's shares are of the time it has left. A plan with strategies of one lane only runs on
 /// the calling thread.
 ///

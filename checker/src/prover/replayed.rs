@@ -28,6 +28,7 @@
 //! 4. A checked statement `$false` then follows from the problem's axioms, which therefore have
 //!    no model: the theory proves the goal.
 
+use super::transcribed::{Evidence, Statement};
 use super::unfolded::{self, Nest};
 use birkhoff_engine::canon;
 use birkhoff_engine::interop::{self, tptp_read, Target};
@@ -42,7 +43,15 @@ use std::time::{Duration, Instant};
 /// What came of asking E and checking its derivation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A derivation of `$false` whose every step Z3 proved again.
+    /// A derivation of `$false` on unit equations that the kernel checked link by link,
+    /// transcribed as a certificate that [`certificate::check`](super::certificate::check)
+    /// accepted.
+    Certified {
+        /// The certificate.
+        certificate: super::certificate::Certificate,
+    },
+    /// A derivation of `$false` whose every step Z3 proved again (or the kernel replayed), not
+    /// transcribed as a certificate.
     Proved {
         /// What was shown, in words: E's version and the number of steps checked.
         detail: String,
@@ -100,7 +109,33 @@ pub fn prove(
         Err(why) => return for_good(format!("E's derivation was not taken: {why}")),
     };
     match check(&text, &steps, deadline, cancel) {
-        Ok(checked) => Outcome::Proved {
+        Ok(checked) if checked.by_z3 == 0 => {
+            let transcribed = super::transcribed::certificate(
+                theory,
+                goal,
+                &problem,
+                &checked.sig,
+                &checked.statements,
+            );
+            match transcribed.map(|c| (super::certificate::check(theory, goal, &c), c)) {
+                Ok((Ok(()), certificate)) => Outcome::Certified { certificate },
+                // Not transcribed: E's proof stands as checked.
+                _ => checked.outcome(&version, start),
+            }
+        }
+        Ok(checked) => checked.outcome(&version, start),
+        Err(Rejected { why, at_limit }) => Outcome::Unknown {
+            reason: format!("E's derivation did not pass the check: {why}"),
+            at_limit,
+        },
+    }
+}
+
+impl Checked {
+    /// E's proof as checked, in words.
+    fn outcome(&self, version: &str, start: Instant) -> Outcome {
+        let checked = self;
+        Outcome::Proved {
             detail: format!(
                 "{version} refuted the axioms with the negated goal; of the derivation's {} \
                  steps, {} restate their premise, Z3 proved {} from the statements each cites, \
@@ -113,11 +148,7 @@ pub fn prove(
                 checked.links,
                 start.elapsed().as_secs_f64()
             ),
-        },
-        Err(Rejected { why, at_limit }) => Outcome::Unknown {
-            reason: format!("E's derivation did not pass the check: {why}"),
-            at_limit,
-        },
+        }
     }
 }
 
@@ -558,8 +589,12 @@ struct Rejected {
 }
 
 /// How the steps of a derivation were checked.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct Checked {
+    /// The signature the statements were read in.
+    sig: Arc<birkhoff_engine::Signature>,
+    /// The statements, each with the evidence found for it (Z3's steps are left out).
+    statements: Vec<Statement>,
     /// Steps Z3 proved from the statements each cites.
     by_z3: usize,
     /// Steps of nested inferences unfolded and replayed by the rewriting kernel
@@ -608,6 +643,7 @@ fn check(
     // For each of `checks`, the step of `steps` it checks.
     let mut checked_step: Vec<usize> = Vec::new();
     let (mut unfolded, mut links, mut copies) = (0, 0, 0);
+    let mut statements = Vec::new();
     for (i, s) in steps.iter().enumerate() {
         // The kernel's search for a chain takes up to milliseconds a step, on large terms more.
         if Instant::now() >= deadline {
@@ -624,9 +660,15 @@ fn check(
                 let statement = |name: &str| index.get(name).map(|&j| derived[j].as_ref());
                 unfolded::replay(n, &statement, &derived[i], step_deadline(deadline))
             });
-        if let Some(n) = replayed {
+        let statement = |evidence| Statement {
+            name: s.name.clone(),
+            axiom: derived[i].clone(),
+            evidence,
+        };
+        if let Some(r) = replayed {
             unfolded += 1;
-            links += n;
+            links += r.links.len().max(1);
+            statements.push(statement(Evidence::Unfolded(r)));
             index.insert(&s.name, i);
             continue;
         }
@@ -656,6 +698,10 @@ fn check(
         if let [premise] = &premises[..] {
             if same_clause(premise, &derived[i]) {
                 copies += 1;
+                statements.push(statement(match &s.source {
+                    Source::Input(_) => Evidence::Input,
+                    Source::Inference(names) => Evidence::Copy(names[0].clone()),
+                }));
                 index.insert(&s.name, i);
                 continue;
             }
@@ -674,6 +720,8 @@ fn check(
     let left = deadline.saturating_duration_since(Instant::now());
     let by_z3 = checks.len();
     let checked = Checked {
+        sig: sig.clone(),
+        statements,
         by_z3,
         unfolded,
         links,

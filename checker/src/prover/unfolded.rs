@@ -49,14 +49,16 @@ pub(super) const MAX_CANDIDATES: usize = 20_000;
 
 /// A unit clause: `sides[0] = sides[1]`, or its negation; variables universal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Unit {
-    positive: bool,
-    sides: [Term; 2],
+pub(super) struct Unit {
+    /// An equation, or a negated one.
+    pub positive: bool,
+    /// Its two sides.
+    pub sides: [Term; 2],
 }
 
 /// One link of an unfolded chain, as the kernel checks it.
 #[derive(Clone, Debug)]
-enum Link {
+pub(super) enum Link {
     /// `result` is an instance of `of`.
     Instance { of: Unit, result: Unit },
     /// `result` is `from` with one subterm rewritten by an instance of the equation `by`.
@@ -70,15 +72,24 @@ struct Candidate {
     links: Vec<Link>,
 }
 
-/// The number of links by which the kernel checked that `conclusion` follows from the
-/// statements `nest` names (`statement` gives each by name), or `None` when no chain was found
-/// before `deadline` or the kernel rejected it (then the step is Z3's to check).
+/// A chain the kernel checked: from the statements it cites to a step's clause.
+#[derive(Clone, Debug)]
+pub(super) struct Replayed {
+    /// The links, in order; each rests on a cited statement or an earlier link's result.
+    pub links: Vec<Link>,
+    /// The cited statements' clauses, by name.
+    pub cited: HashMap<String, Unit>,
+}
+
+/// The chain by which the kernel checked that `conclusion` follows from the statements `nest`
+/// names (`statement` gives each by name), or `None` when no chain was found before `deadline`
+/// or the kernel rejected it (then the step is Z3's to check).
 pub(super) fn replay<'a>(
     nest: &Nest,
     statement: &dyn Fn(&str) -> Option<&'a Axiom>,
     conclusion: &Axiom,
     deadline: Instant,
-) -> Option<usize> {
+) -> Option<Replayed> {
     let target = clause_of(&conclusion.formula)?;
     // Only a candidate of which E's clause is an instance is worth the kernel's check.
     let reaches = |c: &Candidate| match (&c.unit, &target) {
@@ -97,7 +108,10 @@ pub(super) fn replay<'a>(
             refuted: false,
         };
         if c.links.iter().all(|l| kernel.check(l)) && kernel.proves(&target) {
-            return Some(c.links.len().max(1));
+            return Some(Replayed {
+                links: c.links,
+                cited: named,
+            });
         }
     }
     None
@@ -105,7 +119,7 @@ pub(super) fn replay<'a>(
 
 /// `Some(None)` for `$false`, `Some(Some(unit))` for a unit clause, `None` otherwise. Top-level
 /// universal quantifiers are dropped: a clause's variables are universal anyway.
-fn clause_of(f: &Formula) -> Option<Option<Unit>> {
+pub(super) fn clause_of(f: &Formula) -> Option<Option<Unit>> {
     match f {
         Formula::Forall(_, body) => clause_of(body),
         Formula::False => Some(None),
@@ -398,15 +412,24 @@ impl Kernel {
 
 /// Whether `result` is an instance of `of`, either way round (`s = t` is `t = s`).
 fn instance(of: &Unit, result: &Unit) -> bool {
+    instance_of(of, result).is_some()
+}
+
+/// How `result` is an instance of `of`: whether its sides come swapped, and the substitution.
+pub(super) fn instance_of(of: &Unit, result: &Unit) -> Option<(bool, HashMap<VarId, Term>)> {
     let [s, t] = &result.sides;
     [(s, t), (t, s)]
         .iter()
-        .any(|(s, t)| checked_match(&of.sides[0], &of.sides[1], s, t))
+        .enumerate()
+        .find_map(|(swapped, (s, t))| {
+            let sigma = checked_match(&of.sides[0], &of.sides[1], s, t)?;
+            Some((swapped == 1, sigma))
+        })
 }
 
-/// Whether some `σ` makes `σ(l)` equal to `s` and `σ(r)` to `t`: found by matching, then
+/// Some `σ` that makes `σ(l)` equal to `s` and `σ(r)` to `t`: found by matching, then
 /// confirmed by substituting and comparing.
-fn checked_match(l: &Term, r: &Term, s: &Term, t: &Term) -> bool {
+fn checked_match(l: &Term, r: &Term, s: &Term, t: &Term) -> Option<HashMap<VarId, Term>> {
     let width = [l, r]
         .iter()
         .filter_map(|x| vars(x).into_iter().map(|v| v.0 as usize + 1).max())
@@ -414,10 +437,10 @@ fn checked_match(l: &Term, r: &Term, s: &Term, t: &Term) -> bool {
         .unwrap_or(0);
     let mut binding = vec![None; width];
     if !(matches(l, s, &mut binding) && matches(r, t, &mut binding)) {
-        return false;
+        return None;
     }
     let sigma = substitution(&binding);
-    substitute(l, &sigma) == *s && substitute(r, &sigma) == *t
+    (substitute(l, &sigma) == *s && substitute(r, &sigma) == *t).then_some(sigma)
 }
 
 /// A matcher's bindings ([`matches`]) as a substitution.
@@ -432,34 +455,84 @@ fn substitution(binding: &[Option<&Term>]) -> HashMap<VarId, Term> {
 /// Whether `result` is `from` (either way round) with one subterm `σ(l)` replaced by `σ(r)`,
 /// where `l = r` is `by` either way round.
 fn one_rewrite(from: &Unit, by: &Unit, result: &Unit) -> bool {
-    let [a, b] = &result.sides;
-    [(a, b), (b, a)].iter().any(|&(a, b)| {
-        let [f0, f1] = &from.sides;
-        (f1 == b && rewritten_at_one_place(f0, by, a))
-            || (f0 == a && rewritten_at_one_place(f1, by, b))
-    })
+    rewrite_of(from, by, result).is_some()
 }
 
-/// Whether `after` is `before` with one subterm rewritten by `by` (or equal to it). The
-/// rewritten subterm lies on the path down to where the two terms differ; each place on that
-/// path is tried.
-fn rewritten_at_one_place(before: &Term, by: &Unit, after: &Term) -> bool {
+/// Where one rewrite by `by` changed a unit: in which side, at which path, which way `by` was
+/// used and at which instance.
+#[derive(Clone, Debug)]
+pub(super) struct Place {
+    /// The side of the rewritten unit (0 or 1).
+    pub side: usize,
+    /// The path to the rewritten subterm within that side.
+    pub path: Vec<usize>,
+    /// Whether `by`'s first side was replaced by its second (else the reverse).
+    pub forward: bool,
+    /// The instance of `by`.
+    pub sigma: HashMap<VarId, Term>,
+}
+
+/// How `result` is `from` with one subterm `σ(l)` replaced by `σ(r)`, where `l = r` is `by`
+/// either way round: whether `result`'s sides come swapped, and the place (`None` when nothing
+/// changed).
+pub(super) fn rewrite_of(from: &Unit, by: &Unit, result: &Unit) -> Option<(bool, Option<Place>)> {
+    let [a, b] = &result.sides;
+    [(a, b), (b, a)]
+        .iter()
+        .enumerate()
+        .find_map(|(swapped, &(a, b))| {
+            let [f0, f1] = &from.sides;
+            let at = |side: usize, before: &Term, after: &Term| {
+                let place = rewritten_at_one_place(before, by, after, Vec::new())?;
+                Some(place.map(|(path, forward, sigma)| Place {
+                    side,
+                    path,
+                    forward,
+                    sigma,
+                }))
+            };
+            let place = (f1 == b)
+                .then(|| at(0, f0, a))
+                .flatten()
+                .or_else(|| (f0 == a).then(|| at(1, f1, b)).flatten())?;
+            Some((swapped == 1, place))
+        })
+}
+
+/// How `after` is `before` (at `path` in its side) with one subterm rewritten by `by`: the
+/// subterm's path, whether `by` was used forward, and its instance; `Some(None)` when the two
+/// are equal. The rewritten subterm lies on the path down to where the two terms differ; each
+/// place on that path is tried.
+#[allow(clippy::type_complexity)]
+fn rewritten_at_one_place(
+    before: &Term,
+    by: &Unit,
+    after: &Term,
+    path: Vec<usize>,
+) -> Option<Option<(Vec<usize>, bool, HashMap<VarId, Term>)>> {
     if before == after {
-        return true;
+        return Some(None);
     }
     let [l, r] = &by.sides;
-    if checked_match(l, r, before, after) || checked_match(r, l, before, after) {
-        return true;
+    if let Some(sigma) = checked_match(l, r, before, after) {
+        return Some(Some((path, true, sigma)));
+    }
+    if let Some(sigma) = checked_match(r, l, before, after) {
+        return Some(Some((path, false, sigma)));
     }
     match (before, after) {
         (Term::App(f, xs), Term::App(g, ys)) if f == g && xs.len() == ys.len() => {
-            let mut differing = xs.iter().zip(ys).filter(|(x, y)| x != y);
+            let mut differing = xs.iter().zip(ys).enumerate().filter(|(_, (x, y))| x != y);
             match (differing.next(), differing.next()) {
-                (Some((x, y)), None) => rewritten_at_one_place(x, by, y),
-                _ => false,
+                (Some((i, (x, y))), None) => {
+                    let mut path = path;
+                    path.push(i);
+                    rewritten_at_one_place(x, by, y, path)
+                }
+                _ => None,
             }
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -576,6 +649,7 @@ mod tests {
             &by_name[name],
             Instant::now() + std::time::Duration::from_secs(60),
         )
+        .map(|r| r.links.len().max(1))
     }
 
     #[test]

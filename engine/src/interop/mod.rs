@@ -517,6 +517,12 @@ pub fn export(t: &Theory, goal: Option<&Axiom>, to: Target) -> Result<String> {
     }
 }
 
+/// The name [`export`] gives each function symbol of `sig` in TPTP, in order: a prover's output
+/// read back names the symbols so.
+pub fn tptp_function_names(sig: &Signature) -> Vec<String> {
+    tptp_write::function_names(sig)
+}
+
 /// The comment lines that open an exported file: the theory's name and doc string.
 fn header(out: &mut String, t: &Theory, comment: &str) {
     let _ = writeln!(

@@ -53,6 +53,11 @@ impl Names {
     }
 }
 
+/// The TPTP name of each function symbol of `sig`, in order, as [`write`] names them.
+pub fn function_names(sig: &Signature) -> Vec<String> {
+    Names::of(sig).funcs
+}
+
 /// Writes one axiom's terms and formulas with its variables' TPTP names.
 struct Writer<'a> {
     names: &'a Names,
