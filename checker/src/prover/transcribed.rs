@@ -477,7 +477,9 @@ impl Transcriber<'_> {
         } else {
             return Err("internal: a negated equation does not descend from the goal".into());
         };
-        Ok(chain.steps)
+        // A clause derived inside one of E's steps and used there may have a chain through
+        // variables its sides lost (`x * inv(x)` rewritten to `e`): the goal's chain is ground.
+        Ok(chain.map(&|t| rename(t, &[], &self.filler)).steps)
     }
 
     /// An open lemma for the equation `unit`, proved by `chain` (from its left side to its
@@ -616,6 +618,29 @@ mod tests {
             // The certificate proves this goal only: not another one of the same signature.
             let other = parse_formula(&t.sig, "x = y", "other").unwrap();
             assert!(certificate::check(&t, &other, &cert).is_err(), "{goal}");
+        }
+    }
+
+    /// GRP452-1 of TPTP: a single axiom for groups in division, a ground goal. E's derivation
+    /// rewrites `x / x` to a clause without `x` inside one step and uses it there: the goal's
+    /// chain passes through a variable its clauses lost, which must be made ground.
+    #[test]
+    fn a_ground_goal_from_a_single_axiom_is_certified() {
+        if !e_installed() {
+            return;
+        }
+        let problem = "fof(single_axiom, axiom, ! [A,B,C] : (divide(divide(divide(A,A),\
+            divide(A,divide(B,divide(divide(divide(A,A),A),C)))),C) = B)).\n\
+            fof(multiply, axiom, ! [A,B,C] : (multiply(A,B) = divide(A,divide(divide(C,C),B)))).\n\
+            fof(inverse, axiom, ! [A,B] : (inverse(A) = divide(divide(B,B),A))).\n\
+            fof(goal, conjecture, multiply(multiply(inverse(b2),b2),a2) = a2).\n";
+        let imported = interop::import(problem, "GRP452-1.p").unwrap();
+        let (t, g) = (imported.theory, &imported.conjectures[0]);
+        match prove(&t, g, Duration::from_secs(30), None) {
+            Outcome::Certified { certificate } => {
+                assert_eq!(certificate::check(&t, g, &certificate), Ok(()))
+            }
+            other => panic!("not certified: {other:?}"),
         }
     }
 
