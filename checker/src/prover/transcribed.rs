@@ -330,28 +330,31 @@ impl Transcriber<'_> {
     fn statement(&mut self, s: &Statement) -> Result<Option<Vec<Step>>, String> {
         let clause = unfolded::clause_of(&s.axiom.formula)
             .ok_or_else(|| format!("`{}` is not a unit clause", s.name))?;
-        let unit = clause.map(|u| self.unit(&u));
-        let known = match (&s.evidence, &unit) {
-            (Evidence::Input, Some(u)) => self.input(u)?,
-            (Evidence::Copy(premise), Some(u)) => {
+        let Some(u) = clause.map(|u| self.unit(&u)) else {
+            return match &s.evidence {
+                Evidence::Unfolded(r) => self.refuted(r).map(Some),
+                _ => Err(format!("`{}` is `$false` without a chain", s.name)),
+            };
+        };
+        let known = match &s.evidence {
+            Evidence::Input => self.input(&u)?,
+            Evidence::Copy(premise) => {
                 let (of, known) = self
                     .proved
                     .get(premise)
                     .ok_or_else(|| format!("`{}` copies `{premise}`, not known", s.name))?;
-                let (swap, sigma) = unfolded::instance_of(of, u)
+                let (swap, sigma) = unfolded::instance_of(of, &u)
                     .filter(|_| of.positive == u.positive)
                     .ok_or_else(|| format!("`{}` is no copy of `{premise}`", s.name))?;
                 known.instance(swap, &sigma)
             }
-            (Evidence::Unfolded(r), None) => return self.refuted(r).map(Some),
-            (Evidence::Unfolded(r), Some(u)) => match self.unfolded(r, u)? {
+            Evidence::Unfolded(r) => match self.unfolded(r, &u)? {
                 // A derived equation is proved once, as a lemma, and used at its instances.
-                Known::Equal(chain) => Known::Equal(self.lemma(u, chain)?),
+                Known::Equal(chain) => Known::Equal(self.lemma(&u, chain)?),
                 unequal => unequal,
             },
-            (_, None) => return Err(format!("`{}` is `$false` without a chain", s.name)),
         };
-        self.proved.insert(s.name.clone(), (unit.expect("a unit"), known));
+        self.proved.insert(s.name.clone(), (u, known));
         Ok(None)
     }
 
@@ -388,7 +391,8 @@ impl Transcriber<'_> {
                     part,
                     substitution,
                 };
-                let chain = Known::Equal(Chain::one(by, substitute(l, &sigma), substitute(r, &sigma)));
+                let chain =
+                    Known::Equal(Chain::one(by, substitute(l, &sigma), substitute(r, &sigma)));
                 return Ok(if swap { chain.swapped() } else { chain });
             }
         }
@@ -550,7 +554,9 @@ fn rename(t: &Term, order: &[VarId], filler: &Term) -> Term {
             Some(i) => Term::Var(VarId(i as u32)),
             None => filler.clone(),
         },
-        Term::App(f, args) => Term::App(*f, args.iter().map(|a| rename(a, order, filler)).collect()),
+        Term::App(f, args) => {
+            Term::App(*f, args.iter().map(|a| rename(a, order, filler)).collect())
+        }
     }
 }
 

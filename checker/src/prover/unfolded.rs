@@ -19,8 +19,9 @@
 //! * a unit `t ≠ t` is `$false`.
 //!
 //! Only unit clauses (one equation or one negated equation) are unfolded, and only the rules
-//! `spm`, `pm`, `rw` and `cn`. Anything else, or a chain not found within [`MAX_CANDIDATES`],
-//! leaves the step to Z3 as before.
+//! `spm`, `pm`, `rw`, `sr` (a negated equation that is an instance of an equation) and `cn`.
+//! Anything else, or a chain not found within [`MAX_CANDIDATES`], leaves the step to Z3 as
+//! before.
 
 use super::certificate::replace;
 use super::replayed::{resolved, substitute, unify};
@@ -186,6 +187,20 @@ fn search<'a>(
                 }
                 Some(out.candidates)
             }
+            // Simplify-reflect: `s ≠ t` where `s = t` is an instance of an equation is false
+            // (E cites the two in either order); the kernel sees one rewrite of `s` to `t` at
+            // the root, then `t ≠ t`.
+            ("sr", [a, b]) => {
+                let (a, b) = (unit_of(a, named)?, unit_of(b, named)?);
+                let mut out = Found::until(deadline);
+                for x in &a {
+                    for y in &b {
+                        reflect(x, y, &mut out)?;
+                        reflect(y, x, &mut out)?;
+                    }
+                }
+                Some(out.candidates)
+            }
             // Clause normalization: a unit `t ≠ t` is false; anything else is kept as it is.
             ("cn", [only]) => Some(
                 unit_of(only, named)?
@@ -266,27 +281,62 @@ fn superpose(from: &Candidate, into: &Candidate, every: bool, out: &mut Found) -
                     sides: i.sides.clone().map(|s| resolved(&s, &sigma)),
                 };
                 let (old, new) = (resolved(l, &sigma), resolved(r, &sigma));
-                let places = if every {
-                    occurrences(&instance, &old)
-                } else {
-                    vec![(side, path)]
-                };
-                let mut links = from.links.clone();
-                links.extend(into.links.iter().cloned());
-                links.push(Link::Instance {
-                    of: i.clone(),
-                    result: instance.clone(),
-                });
+                // E's simultaneous superposition replaces the unified term throughout the
+                // side it overlaps, or throughout the clause; tried in that order.
+                let mut choices = vec![vec![(side, path.clone())]];
+                if every {
+                    let all = occurrences(&instance, &old);
+                    let same_side: Vec<_> =
+                        all.iter().filter(|(s, _)| *s == side).cloned().collect();
+                    choices = vec![same_side, all];
+                    choices.dedup();
+                }
                 let by = from.unit.clone()?;
-                let result = rewritten_in_turn(instance, &places, &new, &by, &mut links)?;
-                out.add(Candidate {
-                    unit: Some(result),
-                    links,
-                })?;
+                for places in choices {
+                    let mut links = from.links.clone();
+                    links.extend(into.links.iter().cloned());
+                    links.push(Link::Instance {
+                        of: i.clone(),
+                        result: instance.clone(),
+                    });
+                    let result =
+                        rewritten_in_turn(instance.clone(), &places, &new, &by, &mut links)?;
+                    out.add(Candidate {
+                        unit: Some(result),
+                        links,
+                    })?;
+                }
             }
         }
     }
     Some(())
+}
+
+/// `$false` from the negated equation of `x` when the equation of `eq` has it as an instance
+/// (either way round), by a rewrite of its first side at the root to its second.
+fn reflect(x: &Candidate, eq: &Candidate, out: &mut Found) -> Option<()> {
+    let (Some(u), Some(e)) = (&x.unit, &eq.unit) else {
+        return Some(());
+    };
+    if u.positive || !e.positive {
+        return Some(());
+    }
+    let [s, t] = &u.sides;
+    let [l, r] = &e.sides;
+    if checked_match(l, r, s, t).is_none() && checked_match(r, l, s, t).is_none() {
+        return Some(());
+    }
+    let mut links = eq.links.clone();
+    links.extend(x.links.iter().cloned());
+    links.push(Link::Rewrite {
+        from: u.clone(),
+        by: e.clone(),
+        result: Unit {
+            positive: false,
+            sides: [t.clone(), t.clone()],
+        },
+    });
+    out.add(Candidate { unit: None, links })
 }
 
 /// Every rewrite of one subterm of `x` by an instance of `eq`, each orientation whose right
@@ -688,9 +738,39 @@ mod tests {
         // Without the rewrite nothing is false.
         let nest = by("cn", vec![named("c_0_41")]);
         assert_eq!(replayed(HUNTINGTON, &nest, "c_0_43"), None);
-        // A rule the kernel does not know leaves the step to Z3.
+        // Simplify-reflect: p(a,a) != a is an instance of p(X1,X1) = X1 negated.
         let nest = by("sr", vec![named("c_0_41"), named("c_0_42")]);
+        assert!(replayed(HUNTINGTON, &nest, "c_0_43").is_some());
+        // E cites the two either way round.
+        let nest = by("sr", vec![named("c_0_42"), named("c_0_41")]);
+        assert!(replayed(HUNTINGTON, &nest, "c_0_43").is_some());
+        // Not by an equation of which it is no instance (commutativity).
+        let nest = by("sr", vec![named("c_0_41"), named("c_0_7")]);
         assert_eq!(replayed(HUNTINGTON, &nest, "c_0_43"), None);
+        // A rule the kernel does not know leaves the step to Z3.
+        let nest = by("ef", vec![named("c_0_41"), named("c_0_42")]);
+        assert_eq!(replayed(HUNTINGTON, &nest, "c_0_43"), None);
+    }
+
+    /// GRP707-1 of TPTP: E's simultaneous superposition of `ld(X,unit) = X(XX)` into c_0_28
+    /// replaces the unified term in the side it overlaps only (the other side has it too).
+    #[test]
+    fn a_simultaneous_superposition_may_stay_in_one_side() {
+        let text = "cnf(c_0_21, plain, (mult(X1,mult(X1,mult(X1,X1)))=unit)).\n\
+            cnf(c_0_23, plain, (ld(X1,unit)=mult(X1,mult(X1,X1)))).\n\
+            cnf(c_0_28, plain, (mult(mult(X1,mult(X1,X2)),X2)=mult(X1,mult(X1,mult(X2,X2))))).\n\
+            cnf(c_0_33, plain, (mult(ld(X1,unit),X1)=unit)).\n";
+        let nest = by(
+            "rw",
+            vec![
+                by("spm", vec![named("c_0_28"), named("c_0_23")]),
+                named("c_0_21"),
+            ],
+        );
+        assert!(replayed(text, &nest, "c_0_33").is_some());
+        // What no superposition and rewrite of these gives is not replayed.
+        let forged = text.replace("(mult(ld(X1,unit),X1)=unit)", "(mult(X1,ld(X1,unit))=unit)");
+        assert_eq!(replayed(&forged, &nest, "c_0_33"), None);
     }
 
     /// The kernel's own checks, whatever a search proposes.
