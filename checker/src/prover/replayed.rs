@@ -134,18 +134,17 @@ pub fn prove(
 impl Checked {
     /// E's proof as checked, in words.
     fn outcome(&self, version: &str, start: Instant) -> Outcome {
-        let checked = self;
         Outcome::Proved {
             detail: format!(
                 "{version} refuted the axioms with the negated goal; of the derivation's {} \
                  steps, {} restate their premise, Z3 proved {} from the statements each cites, \
                  and Birkhoff's rewriting kernel replayed the inferences of {} in {} single \
                  rewrites and instances ({:.2} s in all)",
-                checked.by_z3 + checked.unfolded + checked.copies,
-                checked.copies,
-                checked.by_z3,
-                checked.unfolded,
-                checked.links,
+                self.by_z3 + self.unfolded + self.copies,
+                self.copies,
+                self.by_z3,
+                self.unfolded,
+                self.links,
                 start.elapsed().as_secs_f64()
             ),
         }

@@ -321,11 +321,14 @@ fn reflect(x: &Candidate, eq: &Candidate, out: &mut Found) -> Option<()> {
     if u.positive || !e.positive {
         return Some(());
     }
-    let [s, t] = &u.sides;
-    let [l, r] = &e.sides;
-    if checked_match(l, r, s, t).is_none() && checked_match(r, l, s, t).is_none() {
+    let reflected = Unit {
+        positive: true,
+        sides: u.sides.clone(),
+    };
+    if !instance(e, &reflected) {
         return Some(());
     }
+    let t = &u.sides[1];
     let mut links = eq.links.clone();
     links.extend(x.links.iter().cloned());
     links.push(Link::Rewrite {
