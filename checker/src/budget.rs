@@ -81,6 +81,14 @@ pub fn memory_text(bytes: u128) -> String {
 }
 
 impl Budget {
+    /// Whether the caller has set [`Budget::cancel`]: a loop over many quick searches asks
+    /// before each one, since a search that ends at once may never look.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     /// Adds one isomorphism class to [`Budget::progress`], if a progress counter is given.
     pub fn report_class(&self) {
         if let Some(progress) = &self.progress {
