@@ -144,16 +144,20 @@ const MAX_REFUTED: usize = 10;
 const DEADLINE_TIMEOUTS: u32 = 2;
 
 /// `a` and `b` shown the same class through definitions both ways (the module's four proved
-/// obligations), or `Ok(None)` when no such definitions were found and proved within `opts` and
-/// the caps. Both theories must have one sort; `a.models` and `b.models` choose the candidates.
+/// obligations), or `Ok(Err(why))` when no such definitions were found and proved within `opts`
+/// and the caps, `why` saying what was tried and where it stopped (the definitions found and the
+/// obligation left open, for one). Both theories must have one sort; `a.models` and `b.models`
+/// choose the candidates.
 pub fn by_interpretation(
     a: &Side,
     b: &Side,
     opts: &Options,
-) -> Result<Option<Relation>, FinderError> {
+) -> Result<Result<Relation, String>, FinderError> {
     let (ta, tb) = (a.theory, b.theory);
     if !ta.sig.is_single_sorted() || !tb.sig.is_single_sorted() {
-        return Ok(None);
+        return Ok(Err(
+            "definitions are searched for only between theories of one sort".into(),
+        ));
     }
     let one_sorted = |ms: &[Structure]| -> Vec<Structure> {
         ms.iter().filter(|m| m.sizes.len() == 1).cloned().collect()
@@ -183,16 +187,30 @@ pub fn by_interpretation(
                 .collect();
         }
         if pairs.is_empty() {
-            return Ok(None);
+            return Ok(Err(if refuted == 0 {
+                format!(
+                    "no definitions of each theory's symbols in the other's (terms of up to \
+                     {MAX_TERM_OPERATIONS} operations, formulas of up to {MAX_CONNECTIVES} \
+                     connectives) agree with both theories' small models"
+                )
+            } else {
+                format!(
+                    "the prover refuted {refuted} candidate definition(s) with countermodels, and \
+                     no other candidates agree with the small models"
+                )
+            }));
         }
         let mut refutation = None;
         for pair in pairs {
             if limits.over() {
-                return Ok(None);
+                return Ok(Err(format!(
+                    "the search for definitions used its time ({DEADLINE_TIMEOUTS} prover \
+                     timeouts) before a candidate was proved"
+                )));
             }
             match prove_pair(ta, tb, &pair, opts)? {
                 Proof::Proved(proofs) => {
-                    return Ok(Some(Relation::Interpreted(Box::new(Interpretation {
+                    return Ok(Ok(Relation::Interpreted(Box::new(Interpretation {
                         a: ta.name.clone(),
                         b: tb.name.clone(),
                         a_in_b: texts(ta, tb, &pair.a_in_b),
@@ -204,10 +222,20 @@ pub fn by_interpretation(
                     refutation = Some((side, model));
                     break;
                 }
-                Proof::Unsettled => {
+                Proof::Unsettled(open) => {
+                    let found = format!(
+                        "definitions were found that agree with the small models ({} in {}'s \
+                         symbols by {}; {} in {}'s by {}), but {open} in the time given",
+                        ta.name,
+                        tb.name,
+                        quoted(&texts(ta, tb, &pair.a_in_b)),
+                        tb.name,
+                        ta.name,
+                        quoted(&texts(tb, ta, &pair.b_in_a)),
+                    );
                     unsettled.insert(pair);
                     if unsettled.len() >= MAX_UNSETTLED {
-                        return Ok(None);
+                        return Ok(Err(found));
                     }
                 }
             }
@@ -216,7 +244,9 @@ pub fn by_interpretation(
             found[side].push(model);
             refuted += 1;
             if refuted >= MAX_REFUTED {
-                return Ok(None);
+                return Ok(Err(format!(
+                    "the prover refuted {refuted} candidate definitions with countermodels"
+                )));
             }
         }
     }
@@ -1083,7 +1113,8 @@ enum Proof {
     Proved(Vec<AxiomProof>),
     /// A countermodel, of `a` (0) or of `b` (1).
     Refuted(usize, Structure),
-    Unsettled,
+    /// Neither proved nor refuted: which obligation, in words.
+    Unsettled(String),
 }
 
 /// The module's four obligations for `pair`, in order; stops at the first not proved.
@@ -1102,10 +1133,16 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
         match prove_goals(prover, other, &goals, &no_map, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
             Outcome::Refuted(w) => return Ok(Proof::Refuted(side, w.model)),
-            Outcome::Unknown(_) => return Ok(Proof::Unsettled),
+            Outcome::Unknown(why) => return Ok(Proof::Unsettled(why)),
         }
     }
     Ok(Proof::Proved(proofs))
+}
+
+/// Definitions as a list in backquotes: `` `x * y = x ^ y`, `c = bot` ``.
+fn quoted(defs: &[SymbolDefinition]) -> String {
+    let each: Vec<String> = defs.iter().map(|d| format!("`{}`", d.text)).collect();
+    each.join(", ")
 }
 
 /// The definitions `defs` of `defined`'s symbols over `over`'s, as text.

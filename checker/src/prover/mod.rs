@@ -205,13 +205,11 @@ pub struct Options {
     /// asking hundreds of questions, do without them: on loop theories the structures of order
     /// 81 cost up to a fifth of a second a question.
     pub named_structures: u32,
-    /// Whether [`Options::plan`] asks E for a derivation that Z3 then checks step by step
-    /// ([`replayed`]; with the `z3` feature and `z3` set, and E on `PATH`). Off in
-    /// [`Options::for_verdicts`]: an interpretation between two classes asks twenty questions or
-    /// so, and E with the check takes 0.5–1.5 s on each one it proves, which the search's
-    /// deadline does not hold (Boolean algebras, groups by single axioms and lattices as orders
-    /// stay unknown either way at two seconds a question), while E's processes slowed the
-    /// questions asked beside them.
+    /// Whether [`Options::plan`] asks E for a derivation that Birkhoff's kernel (Z3 for the steps
+    /// it does not replay) then checks step by step ([`replayed`]; with the `z3` feature and `z3`
+    /// set, and E on `PATH`). E's unit-equality derivations come back as certificates, so verdicts
+    /// on classes ask E too: with it, a lattice given as an order with named operations is proved
+    /// the lattice at two seconds a question. Off in [`structural`]'s statements.
     pub e_prover: bool,
 }
 
@@ -232,8 +230,8 @@ impl Default for Options {
 
 impl Options {
     /// The options of every verdict on two classes (`equiv`, `identify` and the agent's
-    /// identification): the defaults (countermodels up to size 6, Z3, swapped arguments; no named
-    /// structures, which cost time on every one of their many questions, and no E) with
+    /// identification): the defaults (countermodels up to size 6, Z3, E, swapped arguments; no
+    /// named structures, which cost time on every one of their many questions) with
     /// `timeout` per question and the caller's cancel flag. One constructor for the three is what
     /// lets them give one verdict for one pair.
     pub fn for_verdicts(timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Options {
@@ -241,7 +239,6 @@ impl Options {
             timeout,
             cancel,
             named_structures: 0,
-            e_prover: false,
             ..Options::default()
         }
     }

@@ -38,7 +38,7 @@ fn relation(a: &Theory, b: &Theory) -> Option<Relation> {
         Side::for_comparison(a, None).unwrap(),
         Side::for_comparison(b, None).unwrap(),
     );
-    by_interpretation(&a, &b, &opts()).unwrap()
+    by_interpretation(&a, &b, &opts()).unwrap().ok()
 }
 
 /// The definitions found and proved between `a` and `b`, or a panic saying what came back.
@@ -166,6 +166,38 @@ fn groups_are_not_shown_abelian_groups_though_their_spectra_agree_to_order_five(
         let r = relation(a, b);
         assert!(r.is_none(), "{} and {}: {r:?}", a.name, b.name);
     }
+}
+
+/// An unknown says where the search stopped, so that a user knows what to try: Boolean rings
+/// and Boolean algebras get Stone's definitions both ways, and the reason names them and the
+/// obligation left open (the symmetric difference's associativity, which no lane proves within
+/// a minute either); pointed sets and the identity map get no candidates at all.
+#[test]
+fn an_unknown_names_the_definitions_found_and_the_obligation_left_open() {
+    let why = |a: &Theory, b: &Theory| {
+        let (a, b) = (
+            Side::for_comparison(a, None).unwrap(),
+            Side::for_comparison(b, None).unwrap(),
+        );
+        by_interpretation(&a, &b, &opts()).unwrap().unwrap_err()
+    };
+    let ring = why(&catalogue("boolean_ring"), &seed("boolean_algebra"));
+    for part in [
+        "definitions were found that agree with the small models",
+        "`x * y = x ^ y`",
+        "`c(x) = x + r1`",
+        "BooleanRing's axiom add_assoc (translated) was neither proved nor refuted from \
+         BooleanAlgebra",
+    ] {
+        assert!(ring.contains(part), "{part:?} not in {ring:?}");
+    }
+    let pointed = theory("theory Pointed\nconst c\n");
+    let identity = theory("theory Identity\nfunc f : 1\naxiom id: f(x) = x\n");
+    let none = why(&pointed, &identity);
+    assert!(
+        none.starts_with("no definitions of each theory's symbols"),
+        "{none}"
+    );
 }
 
 #[test]
