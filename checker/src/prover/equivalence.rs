@@ -604,9 +604,10 @@ fn small_countermodel(
 }
 
 /// Proves each of `goals` from `stronger` (an axiom it already has needs no proof); stops at the
-/// first disproved or unknown goal. A goal not proved alone is tried again citing the goals
-/// proved before it with certificates, as lemmas: Huntington's axioms give Boolean algebras'
-/// distributive law at three seconds that way, not alone.
+/// first disproved or unknown goal. A goal that gets no certificate alone (unknown, or Z3's word
+/// only) is tried again, with as long, citing the goals proved before it with certificates, as
+/// lemmas: Huntington's axioms give Boolean algebras' distributive law at three seconds that
+/// way, not alone.
 pub(super) fn prove_goals(
     stronger: &Theory,
     weaker: &Theory,
