@@ -195,6 +195,11 @@ impl Meter {
         !self.stopped.load(Ordering::Relaxed)
     }
 
+    /// Whether the budget is in search nodes: then the search must be the same on every run.
+    pub fn counts_nodes(&self) -> bool {
+        self.max_nodes.is_some()
+    }
+
     /// Whether the deadline has passed or the user cancelled (nodes are not counted).
     pub fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled()

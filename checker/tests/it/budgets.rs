@@ -126,6 +126,40 @@ fn node_limits_never_give_a_wrong_exact_count() {
     }
 }
 
+/// A count cut short by a budget in search nodes is the same on every run and every machine
+/// (the agent's triage and the score's calibration compare theories by it): the same classes,
+/// labeled models and nodes on 1, 2 and 5 threads, run after run.
+#[test]
+fn a_node_limit_cuts_the_count_at_the_same_place_on_any_number_of_threads() {
+    for c in cases() {
+        for nodes in [100, 1000, 10_000] {
+            let budget = Budget {
+                nodes: Some(nodes),
+                ..Budget::default()
+            };
+            let on = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let e = pool
+                    .install(|| enumerate(&c.theory, &[c.n], &budget, Options::default()))
+                    .unwrap();
+                (e.iso, e.labeled, e.classes, e.nodes)
+            };
+            let one = on(1);
+            for threads in [2, 5, 5, 2] {
+                assert_eq!(
+                    on(threads),
+                    one,
+                    "{} within {nodes} nodes on {threads} threads",
+                    c.theory.name
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn model_limits_give_at_least_the_limit() {
     for c in cases() {
