@@ -12,6 +12,7 @@
 //! axiom refutes the implication under that renaming in microseconds, so the prover runs only
 //! for renamings that no small model rules out.
 
+use super::boolean;
 use super::lemmas::{prove_from, ProvedStatement};
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
@@ -619,6 +620,9 @@ pub(super) fn prove_goals(
     // Goals proved so far with certificates, which later goals may cite as a mathematician
     // cites a lemma (the certificate still replays from `stronger`'s axioms alone).
     let mut earlier: Vec<ProvedStatement> = Vec::new();
+    // The laws of Boolean algebras proved from `stronger`, found the first time a goal needs
+    // them (`None` inside: `stronger` is no Boolean algebra the kit recognizes).
+    let mut boolean_kit: Option<Option<boolean::Kit>> = None;
     for (name, g) in goals {
         let proof = |evidence, steps| AxiomProof {
             by: stronger.name.clone(),
@@ -636,6 +640,21 @@ pub(super) fn prove_goals(
                 prove_from(stronger, g, &earlier, opts, &opts.plan())?.verdict
             {
                 verdict = cited;
+            }
+        }
+        if matches!(verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. }) {
+            // An identity of Boolean algebras that superposition does not find (the symmetric
+            // difference's associativity, for Boolean rings): by normal forms.
+            if boolean_kit.is_none() {
+                boolean_kit = Some(boolean::Kit::find(stronger, opts)?);
+            }
+            let deadline = std::time::Instant::now() + opts.timeout;
+            if let Some(certificate) = boolean_kit
+                .as_ref()
+                .and_then(|k| k.as_ref())
+                .and_then(|kit| boolean::prove(stronger, g, kit, deadline))
+            {
+                verdict = Verdict::Proved { certificate };
             }
         }
         match verdict {

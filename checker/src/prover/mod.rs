@@ -29,6 +29,7 @@
 //! `run_strategy`.
 
 pub mod affine;
+pub mod boolean;
 pub mod certificate;
 pub mod completion;
 pub mod conjecture;

@@ -3,6 +3,7 @@
 mod anatomy;
 mod automorphism;
 mod bench_theories;
+mod boolean;
 mod budgets;
 mod catalogue;
 mod common;
