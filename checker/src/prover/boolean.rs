@@ -1,23 +1,25 @@
-//! Identities of Boolean algebras proved by normal forms, with certificates.
+//! Identities of Boolean algebras and Boolean rings proved by normal forms, with certificates.
 //!
 //! Two Boolean terms are equal in every Boolean algebra exactly when they have the same full
 //! disjunctive normal form: the join of the minterms (one literal for each variable) where they
-//! are true. So an identity is proved by rewriting each side to that form and meeting in the
-//! middle; every rewrite is an instance of a *law* (double complement, De Morgan, distributivity,
-//! the laws of the bounds, commutativity and associativity, idempotence, x ∧ (¬x ∧ z) = 0, and
-//! the split x = (x ∧ y) ∨ (x ∧ ¬y)), each proved first from the theory's own axioms by the
-//! prover, with a certificate. The proof is a [`Certificate`] that cites the laws it uses, and
-//! it is returned only once the kernel has replayed it ([`certificate::check_before`]).
+//! are true. In a Boolean ring the normal form is the sum of distinct monomials, each a product
+//! of distinct variables (Zhegalkin's polynomial). So an identity is proved by rewriting each
+//! side to its normal form and meeting in the middle; every rewrite is an instance of a *law*
+//! (double complement, De Morgan, distributivity, the laws of 0 and 1, commutativity and
+//! associativity, idempotence, x ∧ (¬x ∧ z) = 0, the split x = (x ∧ y) ∨ (x ∧ ¬y); in a ring
+//! x + x = 0 and −x = x), each proved first from the theory's own axioms by the prover, with a
+//! certificate. The proof is a [`Certificate`] that cites the laws it uses, and it is returned
+//! only once the kernel has replayed it ([`certificate::check_before`]).
 //!
 //! This is what a superposition prover finds hard: the symmetric difference
 //! (x ∧ ¬y) ∨ (¬x ∧ y) is associative in every Boolean algebra (the addition of the Boolean ring
 //! Stone's definitions give), but neither E in 100 s nor Birkhoff's own lanes prove it from a
 //! Boolean algebra's axioms; the normal forms do in milliseconds, once the laws are proved.
 //!
-//! The theory need not be written as Boolean algebras are: any single-sorted theory with two
-//! binary operations, a unary one and two constants of which the laws can be proved qualifies
-//! ([`Kit::find`]); which symbols play meet, join, complement and the bounds is found by trying
-//! them, and a wrong guess is refuted by a countermodel of its first law.
+//! The theory need not be written as Boolean algebras or rings are: any single-sorted theory
+//! with two binary operations, a unary one and two constants of which one kind's laws can be
+//! proved qualifies ([`Kit::find`]); which kind, and which symbols play which operation, is
+//! found by trying them, and a wrong guess is refuted by a countermodel of its first laws.
 
 use super::certificate::{self, Binding, Certificate, Cited, Direction, Step};
 use super::lemmas::{prove_citing, ProvedStatement};
@@ -198,14 +200,8 @@ impl Law {
                 m(j(x.clone(), y.clone()), z.clone()),
                 j(m(x, z.clone()), m(y, z)),
             ),
-            Law::TimesLeftComm => (
-                m(x.clone(), m(y.clone(), z.clone())),
-                m(y, m(x, z)),
-            ),
-            Law::PlusLeftComm => (
-                j(x.clone(), j(y.clone(), z.clone())),
-                j(y, j(x, z)),
-            ),
+            Law::TimesLeftComm => (m(x.clone(), m(y.clone(), z.clone())), m(y, m(x, z))),
+            Law::PlusLeftComm => (j(x.clone(), j(y.clone(), z.clone())), j(y, j(x, z))),
             Law::TimesLeftIdem => (m(x.clone(), m(x.clone(), y.clone())), m(x, y)),
             Law::JoinLeftIdem => (j(x.clone(), j(x.clone(), y.clone())), j(x, y)),
             Law::MeetLeftComplement => (m(x.clone(), m(c(x), y)), o),
@@ -246,7 +242,8 @@ const MAX_GUESSES: usize = 24;
 
 impl Kit {
     /// The laws proved from `theory` (single-sorted) for the first kind and guess of the roles
-    /// whose laws are all proved with certificates within `opts` each; `None` when none is.
+    /// whose laws are all proved with certificates, all guesses within `opts.timeout` in all;
+    /// `None` when none is.
     pub fn find(theory: &Theory, opts: &Options) -> Result<Option<Kit>, FinderError> {
         if theory.sig.sorts.len() != 1 {
             return Ok(None);
@@ -279,6 +276,7 @@ impl Kit {
                 }
             }
         }
+        let deadline = Instant::now() + opts.timeout;
         for (kind, roles) in guesses.into_iter().take(MAX_GUESSES) {
             if opts
                 .cancel
@@ -287,7 +285,7 @@ impl Kit {
             {
                 return Ok(None);
             }
-            if let Some(kit) = Kit::for_roles(theory, kind, roles, opts)? {
+            if let Some(kit) = Kit::for_roles(theory, kind, roles, opts, deadline)? {
                 return Ok(Some(kit));
             }
         }
@@ -295,12 +293,13 @@ impl Kit {
     }
 
     /// The laws of `kind` for `roles`, each proved citing those before it; `None` at the first
-    /// one not proved with a certificate.
+    /// one not proved with a certificate before `deadline`.
     fn for_roles(
         theory: &Theory,
         kind: Kind,
         roles: Roles,
         opts: &Options,
+        deadline: Instant,
     ) -> Result<Option<Kit>, FinderError> {
         let sort = SortId(0);
         let names = certificate::lemma_variables(&theory.sig, &[sort; 3]);
@@ -327,7 +326,15 @@ impl Kit {
             else {
                 return Ok(None);
             };
-            let answer = prove_citing(theory, &goal, &earlier, opts, &opts.plan())?;
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            let opts = Options {
+                timeout: left.min(opts.timeout),
+                ..opts.clone()
+            };
+            let answer = prove_citing(theory, &goal, &earlier, &opts, &opts.plan())?;
             let Verdict::Proved { certificate } = answer.verdict else {
                 return Ok(None);
             };
@@ -378,9 +385,7 @@ pub fn prove(theory: &Theory, goal: &Axiom, kit: &Kit, deadline: Instant) -> Opt
     let n = theory.sig.funcs.len() as u32;
     let r = kit.roles;
     // Only the roles and the goal's variables: another symbol is no Boolean operation.
-    let boolean = |f: FuncId| {
-        f.0 >= n || r.all().contains(&f)
-    };
+    let boolean = |f: FuncId| f.0 >= n || r.all().contains(&f);
     if !symbols_within(&lhs, &boolean) || !symbols_within(&rhs, &boolean) {
         return None;
     }
@@ -636,7 +641,12 @@ impl Rewriter<'_> {
         if self.current == Term::App(r.one, vec![]) {
             // 1 = x ∨ ¬x, for the first variable, when there is one.
             if let Some(x) = atoms.first() {
-                self.apply(Law::ComplementJoin, Direction::RightToLeft, &[], &[x.clone()])?;
+                self.apply(
+                    Law::ComplementJoin,
+                    Direction::RightToLeft,
+                    &[],
+                    std::slice::from_ref(x),
+                )?;
             }
         }
         self.exhaust(&products)?;
@@ -645,7 +655,7 @@ impl Rewriter<'_> {
         // the repeats dropped after each (so the join never holds more than 2ⁿ minterms).
         for y in atoms {
             while let Some(at) = self.first_minterm_without(y) {
-                self.apply(Law::Split, Direction::RightToLeft, &at, &[y.clone()])?;
+                self.apply(Law::Split, Direction::RightToLeft, &at, std::slice::from_ref(y))?;
                 self.exhaust(&products)?;
             }
             self.exhaust(&sum)?;
@@ -668,9 +678,9 @@ impl Rewriter<'_> {
             };
             let mut literals = Vec::new();
             flatten(minterm, r.times, &mut literals);
-            let has = literals.iter().any(|l| {
-                *l == y || matches!(l, Term::App(f, a) if *f == r.unary && a[0] == *y)
-            });
+            let has = literals
+                .iter()
+                .any(|l| *l == y || matches!(l, Term::App(f, a) if *f == r.unary && a[0] == *y));
             if !has {
                 if rest.is_some() {
                     at.push(0);
@@ -738,6 +748,7 @@ impl Rewriter<'_> {
         self.bindings(law, direction, t, extra).map(|(new, _)| new)
     }
 
+    /// [`Rewriter::instance`], and the law's variables' values as a step names them.
     fn bindings(
         &self,
         law: Law,
@@ -780,7 +791,13 @@ impl Rewriter<'_> {
 
     /// One step: `law` in `direction` at position `at`, the variables only its other side has
     /// given by `extra`; `None` when it does not apply or the steps or the time ran out.
-    fn apply(&mut self, law: Law, direction: Direction, at: &[usize], extra: &[Term]) -> Option<()> {
+    fn apply(
+        &mut self,
+        law: Law,
+        direction: Direction,
+        at: &[usize],
+        extra: &[Term],
+    ) -> Option<()> {
         if self.steps.len() >= MAX_STEPS || Instant::now() >= self.deadline {
             return None;
         }

@@ -28,11 +28,17 @@ fn proved(t: &Theory, kit: &Kit, goal: &str) -> Option<usize> {
 #[test]
 fn the_symmetric_difference_is_associative_and_meet_distributes_over_it() {
     let t = boolean_algebra();
-    let kit = Kit::find(&t, &opts()).unwrap().expect("a Boolean algebra's laws");
+    let kit = Kit::find(&t, &opts())
+        .unwrap()
+        .expect("a Boolean algebra's laws");
     let plus = |a: &str, b: &str| format!("(({a} ^ c({b})) v (c({a}) ^ {b}))");
     for goal in [
         // Stone's addition: associative, with 0 as identity and every element its own inverse.
-        format!("{} = {}", plus(&plus("x", "y"), "z"), plus("x", &plus("y", "z"))),
+        format!(
+            "{} = {}",
+            plus(&plus("x", "y"), "z"),
+            plus("x", &plus("y", "z"))
+        ),
         format!("{} = x", plus("bot", "x")),
         format!("{} = bot", plus("x", "x")),
         // Multiplication (meet) distributes over it.
@@ -66,13 +72,19 @@ fn a_boolean_rings_identities_are_proved_by_its_polynomials() {
         .unwrap()
         .theory()
         .unwrap();
-    let kit = Kit::find(&t, &opts()).unwrap().expect("a Boolean ring's laws");
+    let kit = Kit::find(&t, &opts())
+        .unwrap()
+        .expect("a Boolean ring's laws");
     assert_eq!(kit.kind, Kind::Ring);
     let join = |a: &str, b: &str| format!("({a} + ({b} + {a} * {b}))");
     for goal in [
         // Meet distributes over join, and join is associative and absorbs.
         format!("x * {} = {}", join("y", "z"), join("x * y", "x * z")),
-        format!("{} = {}", join(&join("x", "y"), "z"), join("x", &join("y", "z"))),
+        format!(
+            "{} = {}",
+            join(&join("x", "y"), "z"),
+            join("x", &join("y", "z"))
+        ),
         format!("{} = x", join("x", "x * y")),
         // x ∨ ¬x = 1 with ¬x = x + 1; and the ring is commutative.
         format!("{} = r1", join("x", "(x + r1)")),
@@ -100,10 +112,18 @@ fn the_roles_are_found_and_a_theory_that_is_no_boolean_algebra_gets_no_kit() {
         "renamed.bk",
     )
     .unwrap();
-    let kit = Kit::find(&renamed, &opts()).unwrap().expect("the laws, under other names");
+    let kit = Kit::find(&renamed, &opts())
+        .unwrap()
+        .expect("the laws, under other names");
     let name = |f| renamed.sig.func_decl(f).name.clone();
     assert_eq!(kit.kind, Kind::Algebra);
-    let roles = [kit.roles.times, kit.roles.plus, kit.roles.zero, kit.roles.one].map(name);
+    let roles = [
+        kit.roles.times,
+        kit.roles.plus,
+        kit.roles.zero,
+        kit.roles.one,
+    ]
+    .map(name);
     // Meet and join, and the bounds, may come in either order (the dual is a Boolean algebra).
     assert!(
         roles == ["*", "+", "zero", "one"] || roles == ["+", "*", "one", "zero"],
