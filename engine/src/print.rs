@@ -56,7 +56,12 @@ impl<'a> FormulaPrinter<'a> {
     fn var(&self, v: VarId) -> String {
         match self.rename {
             Some(r) => r(v),
-            None => self.vars[v.0 as usize].name.clone(),
+            // A variable the table does not declare (a term read from a malformed certificate)
+            // is printed by its index, never a panic.
+            None => self
+                .vars
+                .get(v.0 as usize)
+                .map_or_else(|| format!("_{}", v.0), |d| d.name.clone()),
         }
     }
 
@@ -354,4 +359,21 @@ pub fn theory_to_text(t: &Theory) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FormulaPrinter;
+    use crate::syntax::{Term, VarId};
+    use crate::Theory;
+
+    /// A variable the table lacks is printed by its index (it once indexed out of bounds).
+    #[test]
+    fn an_undeclared_variable_prints_by_its_index() {
+        let t = Theory::parse("theory T\nfunc f : 1\naxiom a: f(x) = x\n", "t.bk").unwrap();
+        let a = &t.axioms[0];
+        let f = t.sig.func("f").unwrap();
+        let term = Term::App(f, vec![Term::Var(VarId(7))]);
+        assert_eq!(FormulaPrinter::new(&t.sig, a).term(&term), "f(_7)");
+    }
 }

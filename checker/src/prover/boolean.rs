@@ -655,7 +655,12 @@ impl Rewriter<'_> {
         // the repeats dropped after each (so the join never holds more than 2ⁿ minterms).
         for y in atoms {
             while let Some(at) = self.first_minterm_without(y) {
-                self.apply(Law::Split, Direction::RightToLeft, &at, std::slice::from_ref(y))?;
+                self.apply(
+                    Law::Split,
+                    Direction::RightToLeft,
+                    &at,
+                    std::slice::from_ref(y),
+                )?;
                 self.exhaust(&products)?;
             }
             self.exhaust(&sum)?;
