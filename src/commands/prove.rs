@@ -99,6 +99,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         named_structures: a.max_size,
         timeout: prover_time,
         cancel: Some(crate::interrupt::flag()),
+        // One question: the laws of Boolean algebras (or rings) are worth proving for it.
+        normal_forms: true,
         ..Options::default()
     };
     let answer = prove(&t, &goal, &opts)?;

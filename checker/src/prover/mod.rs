@@ -106,6 +106,13 @@ pub enum Strategy {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
+    /// Normal forms of Boolean algebras or Boolean rings ([`boolean`]), when the theory's laws
+    /// of one of them are proved, at most this share of the remaining time (proving the laws
+    /// included).
+    NormalForm {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
     /// E's refutation of axioms ∧ ¬goal, each of its steps proved again by Z3 ([`replayed`]),
     /// at most this share of the remaining time; a checked refutation gives
     /// [`Verdict::ProvedByZ3`], as it trusts Z3 (on one inference at a time), or
@@ -212,6 +219,12 @@ pub struct Options {
     /// on classes ask E too: with it, a lattice given as an order with named operations is proved
     /// the lattice at two seconds a question. Off in [`structural`]'s statements.
     pub e_prover: bool,
+    /// Whether [`Options::plan`] tries the normal forms of Boolean algebras and Boolean rings
+    /// ([`Strategy::NormalForm`]). It first proves some twenty laws of the theory, about a second
+    /// on Boolean algebras: worth it for one question (`prove`), not for each of the many a
+    /// verdict or the conjecture engine asks, so off by default; verdicts prove the laws once
+    /// per direction instead (`equivalence`).
+    pub normal_forms: bool,
 }
 
 impl Default for Options {
@@ -225,6 +238,7 @@ impl Default for Options {
             swaps: true,
             named_structures: u32::MAX,
             e_prover: true,
+            normal_forms: false,
         }
     }
 }
@@ -247,7 +261,7 @@ impl Options {
     /// The strategies, cheapest first, each with a share of the time left so that none can
     /// starve the others (shares measured on implications between magma laws, docs/BENCHMARKS.md,
     /// issue 5, when the plan ran as one sequence). [`prove_with`] runs the countermodel searches
-    /// (1, 2, 3, 5, 9, 12), Birkhoff's proof searches (4, 6, 7, 10, 11) and E (8) as lanes side by
+    /// (1, 2, 3, 5, 10, 13), Birkhoff's proof searches (4, 6, 7, 8, 11, 12) and E (9) as lanes side by
     /// side, each in this order, each share of the time its own lane has left:
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
     ///    smallest countermodel is the one to show;
@@ -263,16 +277,19 @@ impl Options {
     ///    before a size where showing that none exists takes seconds has used the lane's time;
     /// 6. completion (30 %): unfailing Knuth–Bendix completion, for theorems on which saturation
     ///    fills its e-graph, with the same replayed certificate;
-    /// 7. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 8. E with its derivation checked (100 % of a lane of its own, started 5 ms after the
+    /// 7. normal forms of Boolean algebras or rings (50 %, when [`Options::normal_forms`] is
+    ///    set): identities superposition does not find, such as the symmetric difference's
+    ///    associativity, once the theory's laws are proved ([`boolean`]);
+    /// 8. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
+    /// 9. E with its derivation checked (100 % of a lane of its own, started 5 ms after the
     ///    others, when built with Z3, E is on `PATH` and [`Options::e_prover`] is set): first-order
     ///    theorems Z3 gives up on (a lattice given as an order proves meet associative), and
     ///    equational ones completion does not reach in time (Huntington's axioms prove
     ///    `x v x = x`, single axioms for groups their laws);
-    /// 9. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 10. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
-    /// 11. saturation again from scratch with most of what is left (80 %), likewise for step 4;
-    /// 12. larger countermodels with the rest.
+    /// 10. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 11. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
+    /// 12. saturation again from scratch with most of what is left (80 %), likewise for step 4;
+    /// 13. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
@@ -299,6 +316,9 @@ impl Options {
             });
         }
         plan.push(Strategy::Completion { time_share: 30 });
+        if self.normal_forms {
+            plan.push(Strategy::NormalForm { time_share: 50 });
+        }
         #[cfg(feature = "z3")]
         if self.z3 {
             plan.push(Strategy::Z3 { time_share: 50 });
@@ -605,6 +625,27 @@ fn run_strategy(
                 worker::Outcome::GaveUp { interrupted: false } => Err(Undecided::out_of_time(format!("time limit ({:.2} s) reached inside one step of egg (stopped in the background)", time.as_secs_f64()))),
                 worker::Outcome::Busy => Err(Undecided::out_of_time("earlier saturations were still stopping")),
                 worker::Outcome::Failed(why) => Err(Undecided::for_good(format!("saturation did not run: {why}"))),
+            })
+        }
+        Strategy::NormalForm { time_share } => {
+            let deadline = Instant::now() + share(left, time_share);
+            // The laws get half of the time, and are proved without normal forms.
+            let law_opts = Options {
+                timeout: share(left, time_share / 2),
+                normal_forms: false,
+                ..opts.clone()
+            };
+            Ok(match boolean::Kit::find(theory, &law_opts)? {
+                None => Err(Undecided::for_good(
+                    "the laws of Boolean algebras or rings were not all proved",
+                )),
+                Some(kit) => boolean::prove(theory, goal, &kit, deadline)
+                    .map(|certificate| Verdict::Proved { certificate })
+                    .ok_or_else(|| {
+                        Undecided::for_good(
+                            "the two sides have different Boolean normal forms, or no time was left",
+                        )
+                    }),
             })
         }
         Strategy::Completion { time_share } => {
@@ -1108,6 +1149,9 @@ fn with_share(s: Strategy, percent: u8) -> Strategy {
             time_share: percent,
         },
         Strategy::Completion { .. } => Strategy::Completion {
+            time_share: percent,
+        },
+        Strategy::NormalForm { .. } => Strategy::NormalForm {
             time_share: percent,
         },
         #[cfg(feature = "z3")]
