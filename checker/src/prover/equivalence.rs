@@ -813,8 +813,8 @@ const MAX_INCLUSION_ATTEMPTS: usize = 3;
 ///    parastrophes), then definitions of each theory's symbols in the other's
 ///    ([`super::interpretation`]), each with proofs: the same class;
 /// 4. a renaming proved to carry one theory into the other while a model of the other violates
-///    it (a small model, or one searched for up to [`WITNESS_SIZE`] elements): different
-///    ([`Invariant::Inclusion`]);
+///    it (a small model, one searched for up to [`WITNESS_SIZE`] elements, or a named structure):
+///    different ([`Invariant::Inclusion`]);
 /// 5. otherwise unknown, saying what was tried and up to which size the spectra agree.
 ///
 /// "Different" rests on a class invariant only. A model of one theory that violates the other
@@ -999,8 +999,9 @@ pub const WITNESS_SIZE: u32 = 12;
 
 /// The strict inclusion that `one` (a proof that one of `a` and `b` implies the other under a
 /// renaming) gives if a model of the implied theory violates an axiom of the other: searched
-/// for above the small models, up to [`WITNESS_SIZE`], within `opts.timeout` shared by the
-/// axioms to violate. The model is confirmed by the evaluator (`countermodel::search`).
+/// for above the small models, up to [`WITNESS_SIZE`], then among the named structures of the
+/// literature ([`super::known`]), within `opts.timeout` shared by the axioms to violate. The
+/// model is confirmed by the evaluator (`countermodel::search`, `known::search`).
 fn larger_witness(
     a: &Theory,
     b: &Theory,
@@ -1031,9 +1032,21 @@ fn larger_witness(
         ..Budget::default()
     };
     for (name, g) in open {
+        let started = std::time::Instant::now();
         let found =
             super::countermodel::search(weaker, &g, MODEL_SIZE + 1, WITNESS_SIZE, each, &budget)?;
-        if let super::countermodel::Search::Found(c) = found {
+        let found = match found {
+            super::countermodel::Search::Found(c) => Some((c.model, c.witness)),
+            // Beyond the sizes searched, the named structures of the literature: the Heisenberg
+            // group modulo 3 (order 27) tells exponent-3 groups from elementary abelian 3-groups,
+            // whose numbers of models agree below 27. One comparison asks this once, so their
+            // cost (a fifth of a second at most, on loops) is paid once.
+            _ => super::known::search(weaker, &g, u32::MAX, started + each, opts.cancel.as_ref())
+                .ok()
+                .flatten()
+                .map(|k| (k.model, k.witness)),
+        };
+        if let Some((model, assignment)) = found {
             return Ok(Some(Invariant::Inclusion {
                 stronger: stronger.name.clone(),
                 weaker: weaker.name.clone(),
@@ -1043,8 +1056,8 @@ fn larger_witness(
                     model_of: weaker.name.clone(),
                     not_model_of: stronger.name.clone(),
                     axiom: name.to_string(),
-                    model: c.model,
-                    assignment: c.witness,
+                    model,
+                    assignment,
                     map: to_weaker,
                 }),
             }));
