@@ -25,11 +25,12 @@ use super::certificate::{self, Binding, Certificate, Cited, Direction, Step};
 use super::lemmas::{prove_citing, ProvedStatement};
 use super::rewrite::matches;
 use super::{Options, Verdict};
-use crate::finder::FinderError;
+use crate::budget::Budget;
+use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
-use birkhoff_engine::{Axiom, Theory};
+use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use std::time::Instant;
 
 /// Which of the two presentations of the same class a theory's kit is for.
@@ -163,6 +164,23 @@ impl Kind {
 }
 
 impl Law {
+    /// The law as a statement over `theory`'s signature, its variables named apart from the
+    /// symbols.
+    fn written(self, theory: &Theory, roles: &Roles) -> Axiom {
+        let sort = SortId(0);
+        let names = certificate::lemma_variables(&theory.sig, &[sort; 3]);
+        let (lhs, rhs) = self.equation(roles);
+        Axiom {
+            name: String::new(),
+            formula: Formula::Eq(lhs, rhs),
+            vars: names
+                .into_iter()
+                .map(|v| VarDecl { name: v.name, sort })
+                .collect(),
+            origin: None,
+        }
+    }
+
     /// The law as an equation over `Var(0)`, `Var(1)`, `Var(2)`.
     fn equation(self, r: &Roles) -> (Term, Term) {
         let m = |a: Term, b: Term| Term::App(r.times, vec![a, b]);
@@ -236,6 +254,11 @@ pub struct Kit {
     cited: Vec<Cited>,
 }
 
+/// The small models the laws of each guess of the roles are checked on first: those of up to
+/// this many elements, within [`SMALL_MODEL_NODES`] search nodes (the same on every run).
+const SMALL_MODEL_SIZE: u32 = 4;
+const SMALL_MODEL_NODES: u64 = 20_000;
+
 /// The most guesses of the roles tried (a theory with many symbols of each arity is no Boolean
 /// algebra in disguise that this module would find anyway).
 const MAX_GUESSES: usize = 24;
@@ -277,6 +300,26 @@ impl Kit {
             }
         }
         let deadline = Instant::now() + opts.timeout;
+        // A guess whose laws fail in a small model is no Boolean algebra or ring: dropped
+        // before the prover is asked (a wrong guess would otherwise cost a proof attempt).
+        let budget = Budget {
+            nodes: Some(SMALL_MODEL_NODES),
+            cancel: opts.cancel.clone(),
+            ..Budget::default()
+        };
+        let small: Vec<Structure> =
+            enumerate_up_to(theory, SMALL_MODEL_SIZE, &budget, FinderOptions::default())?
+                .into_iter()
+                .flat_map(|e| e.classes)
+                .map(|c| c.model)
+                .collect();
+        let holds = |kind: Kind, roles: &Roles| {
+            kind.laws().iter().all(|law| {
+                let written = law.written(theory, roles);
+                small.iter().all(|m| eval::holds(&theory.sig, m, &written))
+            })
+        };
+        guesses.retain(|(kind, roles)| holds(*kind, roles));
         for (kind, roles) in guesses.into_iter().take(MAX_GUESSES) {
             if opts
                 .cancel
@@ -301,25 +344,10 @@ impl Kit {
         opts: &Options,
         deadline: Instant,
     ) -> Result<Option<Kit>, FinderError> {
-        let sort = SortId(0);
-        let names = certificate::lemma_variables(&theory.sig, &[sort; 3]);
-        let vars: Vec<VarDecl> = names
-            .iter()
-            .map(|v| VarDecl {
-                name: v.name.clone(),
-                sort,
-            })
-            .collect();
         let mut earlier: Vec<ProvedStatement> = Vec::new();
         let (mut laws, mut cited) = (Vec::new(), Vec::new());
         for (k, &law) in kind.laws().iter().enumerate() {
-            let (lhs, rhs) = law.equation(&roles);
-            let written = Axiom {
-                name: String::new(),
-                formula: Formula::Eq(lhs, rhs),
-                vars: vars.clone(),
-                origin: None,
-            };
+            let written = law.written(theory, &roles);
             let statement = FormulaPrinter::new(&theory.sig, &written).formula(&written.formula);
             let name = format!("Boolean law {}", k + 1);
             let Ok(goal) = birkhoff_engine::parse::parse_formula(&theory.sig, &statement, &name)
