@@ -460,7 +460,9 @@ fn report_top_sorts_by_the_key_asked() {
 fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     let dir = tempfile::tempdir().unwrap();
     let lib = lib_arg(dir.path());
-    // A real certificate from the prover: inv(inv(x)) = x in groups, a chain of several steps.
+    // A real certificate from the prover: inv(inv(x)) = x in groups. Which lane proves it first
+    // depends on the machine's load: saturation's chain of 11 steps, or E's derivation as two
+    // lemmas and one step citing them; the edit below breaks either.
     let cert_file = dir.path().join("cert.json");
     let o = birkhoff(&[
         "prove",
@@ -475,7 +477,7 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
     assert!(
         certificate["steps"]
             .as_array()
-            .is_some_and(|s| s.len() >= 2),
+            .is_some_and(|s| !s.is_empty()),
         "the proof this test edits: {certificate}"
     );
     // Stored as the agent stores a proved conjecture.
@@ -544,10 +546,12 @@ fn backtest_replays_stored_certificates_and_catches_a_tampered_step() {
         "{}",
         text(&o)
     );
-    // The first step now claims to reach `x` at once, which its rewrite does not do.
+    // The first step now claims to reach inv(t) where its rewrite reaches t: no rewrite does both.
     let mut rec: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    rec["certificate"]["steps"][0]["result"] = rec["certificate"]["rhs"].clone();
+    let inv = rec["certificate"]["lhs"]["App"][0].clone();
+    let reached = rec["certificate"]["steps"][0]["result"].clone();
+    rec["certificate"]["steps"][0]["result"] = serde_json::json!({ "App": [inv, [reached]] });
     std::fs::write(&path, serde_json::to_string_pretty(&rec).unwrap()).unwrap();
     let (code, report) = backtest();
     assert_eq!(code, Some(1), "{report}");
