@@ -23,17 +23,17 @@ use std::time::Duration;
 
 /// At most this many verdicts (two per pair) of the pairs CI runs may be unknown: 10 in the run
 /// that set it (6 Dec, with identities of Boolean algebras and Boolean rings proved by normal
-/// forms, which settle Boolean rings against Boolean algebras, and the named structures tried as
-/// witnesses of a strict inclusion, the Heisenberg group of order 27 telling exponent-3 groups
-/// from elementary abelian 3-groups), each unknown saying where it stopped: Sheffer's algebras
-/// (meet's associativity through the stroke), Robbins's (that `x v n(x)` does not depend on `x`,
-/// which is the Robbins problem), Huntington's (distributivity: completion proves it in 3.6 s,
-/// `equiv --timeout 3` proves the pair), lattices as orders (meet is not a term of the order),
-/// and quasigroups without divisions (the divisions are not terms of `*`). The counts are
+/// forms, the named structures tried as witnesses of a strict inclusion, and operations defined
+/// by their graphs, which make quasigroups without divisions the quasigroups), each unknown
+/// saying where it stopped: Sheffer's algebras (meet's associativity through the stroke),
+/// Robbins's (that `x v n(x)` does not depend on `x`, which is the Robbins problem), Huntington's
+/// (distributivity: completion proves it in 3.6 s, `equiv --timeout 3` proves the pair), and
+/// lattices as bare orders (meet has no quantifier-free definition from the order: the graphs
+/// that agree with the small models are those of chains, and are not proved). The counts are
 /// budgeted in search nodes, so they are the same on every run; only a proof's time limit can
 /// make a pair unknown on a loaded machine (lattices as orders with named operations, whose
-/// join's associativity from the order axioms takes about the two seconds), and three more are
-/// allowed for that.
+/// join's associativity from the order axioms takes about the two seconds, unknown in that run),
+/// and three more are allowed for that.
 const MAX_UNKNOWN: usize = 13;
 
 /// The same for the slow pairs: every one of them unknown in the run that set it.
