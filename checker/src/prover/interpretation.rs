@@ -1454,7 +1454,15 @@ mod tests {
             deadline: Instant::now() + std::time::Duration::from_secs(60),
             cancel: None,
         };
-        let pairs = search(a, &models(a), b, &models(b), &HashSet::new(), &limits, false);
+        let pairs = search(
+            a,
+            &models(a),
+            b,
+            &models(b),
+            &HashSet::new(),
+            &limits,
+            false,
+        );
         let text = |t: &Theory, o: &Theory, defs: &[Body]| -> Vec<String> {
             texts(t, o, defs).into_iter().map(|d| d.text).collect()
         };
