@@ -1069,11 +1069,10 @@ impl Translation<'_> {
 
     fn atom_flat(&self, atom: &Formula, next: &mut u32) -> Formula {
         let mut found = None;
-        atom.map_terms(&mut |t| {
+        atom.for_each_atom_term(&mut |t| {
             if found.is_none() {
                 found = self.graph_app(t).cloned();
             }
-            t.clone()
         });
         let Some(app) = found else {
             return self.formula(atom);
@@ -1084,13 +1083,13 @@ impl Translation<'_> {
         let Body::Graph(graph) = self.body(Symbol::Func(*g)) else {
             unreachable!("defined by its graph")
         };
-        let v = Term::Var(VarId(*next));
+        let id = VarId(*next);
+        let v = Term::Var(id);
         *next += 1;
         let mut values: Vec<Term> = args.iter().map(|a| self.term(a)).collect();
         values.push(v.clone());
         let graph = graph.map_terms(&mut |t| substitute(t, &values));
         let rest = atom.map_terms(&mut |t| replace_term(t, &app, &v));
-        let Term::Var(id) = v else { unreachable!() };
         Formula::Forall(
             vec![id],
             Box::new(Formula::Implies(
@@ -1131,17 +1130,8 @@ fn replace_term(t: &Term, from: &Term, to: &Term) -> Term {
 
 /// The largest variable number in `f`, free or bound.
 fn max_var(f: &Formula) -> Option<u32> {
-    fn term(t: &Term, top: &mut Option<u32>) {
-        match t {
-            Term::Var(v) => *top = (*top).max(Some(v.0)),
-            Term::App(_, args) => args.iter().for_each(|a| term(a, top)),
-        }
-    }
     let mut top = None;
-    f.map_terms(&mut |t| {
-        term(t, &mut top);
-        t.clone()
-    });
+    f.for_each_atom_term(&mut |t| t.for_each_var(&mut |v| top = top.max(Some(v.0))));
     fn bound(f: &Formula, top: &mut Option<u32>) {
         match f {
             Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
