@@ -293,6 +293,28 @@ fn build_all() -> Vec<Example> {
         ],
     );
     add(
+        "steiner_loop_10",
+        "the Steiner loop of the affine plane of order 3 (order 10): a point times another is the third point of their line, a point times itself the identity; a C-loop, commutative, not Moufang",
+        "J. D. Phillips, P. Vojtechovsky, C-loops: extensions and constructions, J. Algebra Appl. 5 (2006) 33-56; H. O. Pflugfelder, Quasigroups and Loops: Introduction, Heldermann 1990, Ch. V",
+        // 0 is the identity, 1 + 3a + b the point (a, b) of the plane over Z/3, whose lines are
+        // the triples with p + q + r = 0.
+        by_multiplication("c_loop", 10, |x, y| match (x, y) {
+            (0, y) => y,
+            (x, 0) => x,
+            (x, y) if x == y => 0,
+            (x, y) => {
+                let (p, q) = (x - 1, y - 1);
+                let third = |i: u32, j: u32| (6 - i - j) % 3;
+                1 + 3 * third(p / 3, q / 3) + third(p % 3, q % 3)
+            }
+        }),
+        &[
+            ("(x * y) * (z * x) = (x * (y * z)) * x", false),
+            ("x * y = y * x", true),
+            ("x * x = e", true),
+        ],
+    );
+    add(
         "commutative_moufang_81",
         "the commutative Moufang loop of order 81 and exponent 3 on (Z/3)⁴, the smallest nonassociative commutative Moufang loop",
         "R. H. Bruck, A Survey of Binary Systems, Springer 1958, VIII.2; G. Bol, Gewebe und Gruppen, Math. Ann. 114 (1937) 414-431",

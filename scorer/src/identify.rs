@@ -496,7 +496,9 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             .filter(|(_, inv)| {
                 matches!(
                     inv,
-                    Invariant::Inclusion { .. } | Invariant::NoConstantTerm { .. }
+                    Invariant::Inclusion { .. }
+                        | Invariant::Embedding { .. }
+                        | Invariant::NoConstantTerm { .. }
                 )
             })
             .map(|(i, _)| *i)

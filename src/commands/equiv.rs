@@ -47,7 +47,7 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
         v["summary"] = relation.describe().into();
         v["same_class"] = relation.same_class().into();
         if let Relation::Different {
-            invariant: Invariant::Inclusion { witness, .. },
+            invariant: Invariant::Inclusion { witness, .. } | Invariant::Embedding { witness, .. },
             ..
         } = &relation
         {
@@ -79,7 +79,8 @@ pub fn run(a: Args, json: bool) -> anyhow::Result<Outcome> {
                 }
             }
             Relation::Different {
-                invariant: Invariant::Inclusion { witness, .. },
+                invariant:
+                    Invariant::Inclusion { witness, .. } | Invariant::Embedding { witness, .. },
                 ..
             } => print_witness(witness, &ta, &tb),
             _ => {}
@@ -121,11 +122,16 @@ pub fn print_witness(w: &Witness, a: &Theory, b: &Theory) {
         .iter()
         .map(|(x, n)| format!("{x} = {n}"))
         .collect();
+    // An empty map: the other theory's symbols are read through the definitions described.
+    let reading = if w.map.is_empty() {
+        "through the definitions".to_string()
+    } else {
+        format!("as {}", map_text(&w.map))
+    };
     println!(
-        "  a model of {} (reading {}'s symbols as {}) where {}'s axiom {} fails at {}:",
+        "  a model of {} (reading {}'s symbols {reading}) where {}'s axiom {} fails at {}:",
         w.model_of,
         w.not_model_of,
-        map_text(&w.map),
         w.not_model_of,
         w.axiom,
         at.join(", ")

@@ -329,6 +329,27 @@ pub enum Invariant {
         /// A model of `weaker` violating an axiom of `stronger` (read through the map).
         witness: Box<Witness>,
     },
+    /// `weaker`'s symbols, defined over `stronger`'s (`weaker_in_stronger`), read every model of
+    /// `stronger` as a model of `weaker` on the same elements, and `stronger`'s symbols defined
+    /// over `weaker`'s (`stronger_in_weaker`) read it back (proved: `proofs`), so reading is
+    /// one-to-one on classes. The witness, a model of `weaker` whose reading back violates an
+    /// axiom of `stronger`, is no such reading (reading it back would give a model of
+    /// `stronger`), so `weaker` has strictly more classes at its size. A group read as a loop
+    /// (`x \ y = inv(x) * y`) is a Moufang loop; the Moufang loop of order 12 is no group.
+    Embedding {
+        /// The theory whose models are read as the other's.
+        stronger: String,
+        /// The theory with more classes at the witness's size.
+        weaker: String,
+        /// Every symbol of `weaker`, defined over `stronger`'s.
+        weaker_in_stronger: Vec<super::interpretation::SymbolDefinition>,
+        /// Every symbol of `stronger`, defined over `weaker`'s.
+        stronger_in_weaker: Vec<super::interpretation::SymbolDefinition>,
+        /// `stronger`'s proofs of `weaker`'s axioms translated and of its own round trips.
+        proofs: Vec<AxiomProof>,
+        /// A model of `weaker` violating an axiom of `stronger` translated (`map` empty).
+        witness: Box<Witness>,
+    },
     /// `pointed` has a constant; `idempotent` has none, and proves f(x, …, x) = x for each of its
     /// operations. Then every term t of `idempotent` has t(a, …, a) = a, so no term takes one
     /// value on a model of two or more elements, and `idempotent` has one (of `size`); but
@@ -364,6 +385,14 @@ impl Invariant {
             ),
             Invariant::Inclusion { stronger, weaker, proofs, witness, .. } => format!(
                 "{stronger} implies {weaker} under a renaming of symbols ({}), and a model of {weaker} of size {} violates {stronger}'s axiom {}, so {weaker} has more models of that size up to isomorphism",
+                proof_counts(proofs),
+                sizes(&witness.model),
+                witness.axiom
+            ),
+            Invariant::Embedding { stronger, weaker, weaker_in_stronger, stronger_in_weaker, proofs, witness } => format!(
+                "{stronger} read through {} is {weaker}, and read back through {} gives it again ({}); a model of {weaker} of size {} whose reading back violates {stronger}'s axiom {} is no such reading, so {weaker} has more models of that size up to isomorphism",
+                super::interpretation::quoted(weaker_in_stronger),
+                super::interpretation::quoted(stronger_in_weaker),
                 proof_counts(proofs),
                 sizes(&witness.model),
                 witness.axiom
@@ -814,7 +843,8 @@ const MAX_INCLUSION_ATTEMPTS: usize = 3;
 ///    ([`super::interpretation`]), each with proofs: the same class;
 /// 4. a renaming proved to carry one theory into the other while a model of the other violates
 ///    it (a small model, one searched for up to [`WITNESS_SIZE`] elements, or a named structure):
-///    different ([`Invariant::Inclusion`]);
+///    different ([`Invariant::Inclusion`]); likewise definitions proved to read one theory's
+///    models as the other's one-to-one, found in step 3 ([`Invariant::Embedding`]);
 /// 5. otherwise unknown, saying what was tried and up to which size the spectra agree.
 ///
 /// "Different" rests on a class invariant only. A model of one theory that violates the other
@@ -998,10 +1028,10 @@ fn inclusion(
 pub const WITNESS_SIZE: u32 = 12;
 
 /// The strict inclusion that `one` (a proof that one of `a` and `b` implies the other under a
-/// renaming) gives if a model of the implied theory violates an axiom of the other: searched
-/// for above the small models, up to [`WITNESS_SIZE`], then among the named structures of the
-/// literature ([`super::known`]), within `opts.timeout` shared by the axioms to violate. The
-/// model is confirmed by the evaluator (`countermodel::search`, `known::search`).
+/// renaming) gives if a model of the implied theory violates an axiom of the other: looked for
+/// among the named structures of the literature ([`super::known`]) first, then searched for
+/// above the small models, up to [`WITNESS_SIZE`], within `opts.timeout` shared by the axioms to
+/// violate. The model is confirmed by the evaluator (`known::search`, `countermodel::search`).
 fn larger_witness(
     a: &Theory,
     b: &Theory,
@@ -1026,41 +1056,57 @@ fn larger_witness(
     if open.is_empty() {
         return Ok(None);
     }
-    let each = opts.timeout / open.len() as u32;
+    let found = violating_model(weaker, &open, opts)?;
+    Ok(found.map(|(name, model, assignment)| Invariant::Inclusion {
+        stronger: stronger.name.clone(),
+        weaker: weaker.name.clone(),
+        map: to_stronger,
+        proofs: one.proofs,
+        witness: Box::new(Witness {
+            model_of: weaker.name.clone(),
+            not_model_of: stronger.name.clone(),
+            axiom: name.to_string(),
+            model,
+            assignment,
+            map: to_weaker,
+        }),
+    }))
+}
+
+/// A model of `weaker` larger than the small models that violates one of `goals` (another
+/// theory's axioms read in `weaker`'s symbols): the goal's name, the model, and the values at which
+/// the goal fails. The named structures of the literature ([`super::known`]) are asked first, then
+/// models are searched for by size up to [`WITNESS_SIZE`], all within `opts.timeout`; the
+/// evaluator confirms the model either way.
+pub(super) fn violating_model<'g>(
+    weaker: &Theory,
+    goals: &[(&'g str, Axiom)],
+    opts: &Options,
+) -> Result<Option<(&'g str, Structure, Vec<(String, u32)>)>, FinderError> {
+    let deadline = std::time::Instant::now() + opts.timeout;
+    // The smallest nonassociative Moufang loop (order 12) or the Heisenberg group modulo 3 (order
+    // 27) is read in a fifth of a second at most, where a search by size to order 12 can spend
+    // the whole budget and still not reach 27.
+    let named = goals.iter().find_map(|(name, g)| {
+        super::known::search(weaker, g, u32::MAX, deadline, opts.cancel.as_ref())
+            .ok()
+            .flatten()
+            .map(|k| (*name, k.model, k.witness))
+    });
+    if named.is_some() {
+        return Ok(named);
+    }
     let budget = Budget {
         cancel: opts.cancel.clone(),
         ..Budget::default()
     };
-    for (name, g) in open {
-        let started = std::time::Instant::now();
-        let found =
-            super::countermodel::search(weaker, &g, MODEL_SIZE + 1, WITNESS_SIZE, each, &budget)?;
-        let found = match found {
-            super::countermodel::Search::Found(c) => Some((c.model, c.witness)),
-            // Beyond the sizes searched, the named structures of the literature: the Heisenberg
-            // group modulo 3 (order 27) tells exponent-3 groups from elementary abelian 3-groups,
-            // whose numbers of models agree below 27. One comparison asks this once, so their
-            // cost (a fifth of a second at most, on loops) is paid once.
-            _ => super::known::search(weaker, &g, u32::MAX, started + each, opts.cancel.as_ref())
-                .ok()
-                .flatten()
-                .map(|k| (k.model, k.witness)),
-        };
-        if let Some((model, assignment)) = found {
-            return Ok(Some(Invariant::Inclusion {
-                stronger: stronger.name.clone(),
-                weaker: weaker.name.clone(),
-                map: to_stronger,
-                proofs: one.proofs,
-                witness: Box::new(Witness {
-                    model_of: weaker.name.clone(),
-                    not_model_of: stronger.name.clone(),
-                    axiom: name.to_string(),
-                    model,
-                    assignment,
-                    map: to_weaker,
-                }),
-            }));
+    let each =
+        deadline.saturating_duration_since(std::time::Instant::now()) / goals.len().max(1) as u32;
+    for (name, g) in goals {
+        let search =
+            super::countermodel::search(weaker, g, MODEL_SIZE + 1, WITNESS_SIZE, each, &budget)?;
+        if let super::countermodel::Search::Found(c) = search {
+            return Ok(Some((*name, c.model, c.witness)));
         }
     }
     Ok(None)

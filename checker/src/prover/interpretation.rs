@@ -42,8 +42,18 @@
 //! part is capped (terms, backtracking nodes, proof attempts, a deadline of two prover timeouts,
 //! the cancel flag), so a pair that is not the same class costs seconds and is "not shown", never
 //! "different".
+//!
+//! **A strict inclusion.** When one side proves its half (`A`: obligations 2 and 3) and the other
+//! half is left open, reading `A`'s models through `ε` is one-to-one on classes of each size. A
+//! model `M` of `B` with `δ(M)` violating an axiom of `A` is then no such reading (were
+//! `M = ε(N)`, then `δ(M) = N` by 3), so `B` has more models of `M`'s size: the classes differ
+//! ([`Invariant::Embedding`]). Groups read as loops are Moufang loops, and the Moufang loop of
+//! order 12 is no group. `δ` must use no graphs here: 3 shows a graph read back holds of `f(x̄)`,
+//! not that it holds of nothing else.
 
-use super::equivalence::{prove_goals, AxiomProof, Outcome, Relation, Side};
+use super::equivalence::{
+    prove_goals, violating_model, AxiomProof, Invariant, Outcome, Relation, Side, Witness,
+};
 use super::Options;
 use crate::finder::FinderError;
 use birkhoff_engine::moves::transfer::SymbolMap;
@@ -143,13 +153,17 @@ const MAX_UNSETTLED: usize = 1;
 /// up.
 const MAX_REFUTED: usize = 10;
 
+/// At most this many pairs of definitions are tried as a strict inclusion ([`embedding`]), each
+/// a proof of one side's half of the obligations.
+const MAX_EMBEDDINGS: usize = 2;
+
 /// The search stops, and no new pair of definitions goes to the prover, after this many prover
 /// timeouts.
 const DEADLINE_TIMEOUTS: u32 = 2;
 
 /// `a` and `b` shown the same class through definitions both ways (the module's four proved
-/// obligations), or `Ok(Err(why))` when no such definitions were found and proved within `opts`
-/// and the caps, `why` saying what was tried and where it stopped (the definitions found and the
+/// obligations), or different by a strict inclusion through definitions (the module's last
+/// paragraph), or `Ok(Err(why))` when neither was shown within `opts` and the caps, `why` saying what was tried and where it stopped (the definitions found and the
 /// obligation left open, for one). Both theories must have one sort; `a.models` and `b.models`
 /// choose the candidates.
 pub fn by_interpretation(
@@ -172,6 +186,7 @@ pub fn by_interpretation(
     let width = widest(ta).max(widest(tb)).max(1);
     let mut unsettled: HashSet<Pair> = HashSet::new();
     let mut refuted = 0;
+    let mut embeddings = 0;
     let limits = Limits {
         deadline: Instant::now() + opts.timeout * DEADLINE_TIMEOUTS,
         cancel: opts.cancel.clone(),
@@ -231,11 +246,48 @@ pub fn by_interpretation(
                         proofs,
                     }))))
                 }
-                Proof::Refuted(side, model) => {
-                    refutation = Some((side, model));
+                Proof::Refuted {
+                    side,
+                    witness,
+                    translated,
+                } => {
+                    // A model of one side read as the other violates an axiom: if the other
+                    // side proves its half, that model shows a strict inclusion.
+                    if translated && embeddings < MAX_EMBEDDINGS {
+                        embeddings += 1;
+                        let found = Some(witness.as_ref());
+                        if let Embedded::Shown(invariant) =
+                            embedding(ta, tb, &pair, side == 0, found, opts)?
+                        {
+                            return Ok(Ok(Relation::Different {
+                                a: ta.name.clone(),
+                                b: tb.name.clone(),
+                                invariant,
+                            }));
+                        }
+                    }
+                    refutation = Some((side, witness.model));
                     break;
                 }
-                Proof::Unsettled(open) => {
+                Proof::Unsettled(open, failed) => {
+                    // One side left its half open: the other may still embed in it strictly.
+                    // (This ends the search, so it needs no count of its own.)
+                    match embedding(ta, tb, &pair, failed == 0, None, opts)? {
+                        Embedded::Shown(invariant) => {
+                            return Ok(Ok(Relation::Different {
+                                a: ta.name.clone(),
+                                b: tb.name.clone(),
+                                invariant,
+                            }))
+                        }
+                        // A definition the small models could not tell from the right one (in
+                        // groups of order 3 or less, `y * inv(x)` is `inv(x) * y`).
+                        Embedded::Refuted(side, model) => {
+                            refutation = Some((side, model));
+                            break;
+                        }
+                        Embedded::NotShown => {}
+                    }
                     let found = format!(
                         "definitions were found that agree with the small models ({} in {}'s \
                          symbols by {}; {} in {}'s by {}), but {open} in the time given",
@@ -1324,10 +1376,17 @@ fn round_trips(own: &Theory, other: &Theory, there: &[Body], back: &[Body]) -> V
 /// What became of one pair of definitions.
 enum Proof {
     Proved(Vec<AxiomProof>),
-    /// A countermodel, of `a` (0) or of `b` (1).
-    Refuted(usize, Structure),
-    /// Neither proved nor refuted: which obligation, in words.
-    Unsettled(String),
+    /// A countermodel, of `a` (0) or of `b` (1), to an obligation: to one of the other side's
+    /// axioms translated (or a constant's or graph's obligation) when `translated`, else to a
+    /// round trip.
+    Refuted {
+        side: usize,
+        witness: Box<Witness>,
+        translated: bool,
+    },
+    /// Neither proved nor refuted: which obligation, in words, and the side (`a` 0, `b` 1) that
+    /// was to prove it.
+    Unsettled(String, usize),
 }
 
 /// The module's four obligations for `pair`, in order; stops at the first not proved.
@@ -1340,20 +1399,109 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
         (1, b, a, round_trips(b, a, &pair.b_in_a, &pair.a_in_b)),
     ];
     let mut proofs = Vec::new();
-    for (side, prover, other, goals) in steps {
+    for (step, (side, prover, other, goals)) in steps.into_iter().enumerate() {
         let goals: Vec<(&str, Axiom)> =
             goals.iter().map(|g| (g.name.as_str(), g.clone())).collect();
         match prove_goals(prover, other, &goals, &no_map, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
-            Outcome::Refuted(w) => return Ok(Proof::Refuted(side, w.model)),
-            Outcome::Unknown(why) => return Ok(Proof::Unsettled(why)),
+            Outcome::Refuted(witness) => {
+                return Ok(Proof::Refuted {
+                    side,
+                    witness,
+                    translated: step < 2,
+                })
+            }
+            Outcome::Unknown(why) => return Ok(Proof::Unsettled(why, side)),
         }
     }
     Ok(Proof::Proved(proofs))
 }
 
+/// What [`embedding`] showed.
+enum Embedded {
+    /// A strict inclusion.
+    Shown(Invariant),
+    /// A countermodel to one of the stronger side's obligations, a model of `a` (0) or `b` (1):
+    /// the definitions are wrong, and the model joins the small ones.
+    Refuted(usize, Structure),
+    /// Neither.
+    NotShown,
+}
+
+/// The strict inclusion a pair of definitions gives when `stronger` (`a`, or `b` when
+/// `stronger_is_b`) proves its half of the obligations, 2 and 3 of the module's list for `a`
+/// (the other's axioms translated, its own round trips), and a model of the other theory violates
+/// an axiom of `stronger` translated: `found` (the prover's countermodel to that obligation), or
+/// one found by [`super::equivalence::violating_model`].
+/// Reading `stronger`'s models through the definitions is then one-to-one on classes of each
+/// size and misses that model: [`Invariant::Embedding`]. Only where `stronger`'s symbols are
+/// defined by terms and formulas: a graph read back is shown total but not single-valued on the
+/// readings, so a model that violates it could still be one.
+fn embedding(
+    a: &Theory,
+    b: &Theory,
+    pair: &Pair,
+    stronger_is_b: bool,
+    found: Option<&Witness>,
+    opts: &Options,
+) -> Result<Embedded, FinderError> {
+    let (stronger, weaker, there, back) = if stronger_is_b {
+        (b, a, &pair.a_in_b, &pair.b_in_a)
+    } else {
+        (a, b, &pair.b_in_a, &pair.a_in_b)
+    };
+    if back.iter().any(|body| matches!(body, Body::Graph(_))) {
+        return Ok(Embedded::NotShown);
+    }
+    let no_map = SymbolMap::new();
+    let mut proofs = Vec::new();
+    for goals in [
+        translated_axioms(weaker, there),
+        round_trips(stronger, weaker, back, there),
+    ] {
+        let goals: Vec<(&str, Axiom)> =
+            goals.iter().map(|g| (g.name.as_str(), g.clone())).collect();
+        match prove_goals(stronger, weaker, &goals, &no_map, opts)? {
+            Outcome::Proved(p) => proofs.extend(p),
+            Outcome::Refuted(w) => {
+                return Ok(Embedded::Refuted(usize::from(stronger_is_b), w.model))
+            }
+            Outcome::Unknown(_) => return Ok(Embedded::NotShown),
+        }
+    }
+    let (axiom, model, assignment) = match found {
+        Some(w) => (w.axiom.clone(), w.model.clone(), w.assignment.clone()),
+        None => {
+            let violated = translated_axioms(stronger, back);
+            let violated: Vec<(&str, Axiom)> = violated
+                .iter()
+                .map(|g| (g.name.as_str(), g.clone()))
+                .collect();
+            match violating_model(weaker, &violated, opts)? {
+                Some((axiom, model, assignment)) => (axiom.to_string(), model, assignment),
+                None => return Ok(Embedded::NotShown),
+            }
+        }
+    };
+    Ok(Embedded::Shown(Invariant::Embedding {
+        stronger: stronger.name.clone(),
+        weaker: weaker.name.clone(),
+        weaker_in_stronger: texts(weaker, stronger, there),
+        stronger_in_weaker: texts(stronger, weaker, back),
+        proofs,
+        witness: Box::new(Witness {
+            model_of: weaker.name.clone(),
+            not_model_of: stronger.name.clone(),
+            axiom,
+            model,
+            assignment,
+            map: SymbolMap::new(),
+        }),
+    }))
+}
+
 /// Definitions as a list in backquotes: `` `x * y = x ^ y`, `c = bot` ``.
-fn quoted(defs: &[SymbolDefinition]) -> String {
+pub(super) fn quoted(defs: &[SymbolDefinition]) -> String {
     let each: Vec<String> = defs.iter().map(|d| format!("`{}`", d.text)).collect();
     each.join(", ")
 }

@@ -154,7 +154,9 @@ fn equiv_options() -> Options {
 fn invariant_size(invariant: &Invariant) -> Option<u32> {
     match invariant {
         Invariant::Spectrum { sizes, .. } => Some(sizes[0]),
-        Invariant::Inclusion { witness, .. } => Some(witness.model.sizes[0]),
+        Invariant::Inclusion { witness, .. } | Invariant::Embedding { witness, .. } => {
+            Some(witness.model.sizes[0])
+        }
         Invariant::Labeled { .. } | Invariant::NoConstantTerm { .. } => None,
     }
 }
