@@ -1057,7 +1057,7 @@ fn larger_witness(
         return Ok(None);
     }
     let found = violating_model(weaker, &open, opts)?;
-    Ok(found.map(|(name, model, assignment)| Invariant::Inclusion {
+    Ok(found.map(|found| Invariant::Inclusion {
         stronger: stronger.name.clone(),
         weaker: weaker.name.clone(),
         map: to_stronger,
@@ -1065,24 +1065,33 @@ fn larger_witness(
         witness: Box::new(Witness {
             model_of: weaker.name.clone(),
             not_model_of: stronger.name.clone(),
-            axiom: name.to_string(),
-            model,
-            assignment,
+            axiom: found.axiom.to_string(),
+            model: found.model,
+            assignment: found.assignment,
             map: to_weaker,
         }),
     }))
 }
 
+/// A model that violates one of some goals, confirmed by the evaluator.
+pub(super) struct Violation<'g> {
+    /// The goal's name.
+    pub axiom: &'g str,
+    /// The model.
+    pub model: Structure,
+    /// Values of the goal's variables at which it fails.
+    pub assignment: Vec<(String, u32)>,
+}
+
 /// A model of `weaker` larger than the small models that violates one of `goals` (another
-/// theory's axioms read in `weaker`'s symbols): the goal's name, the model, and the values at which
-/// the goal fails. The named structures of the literature ([`super::known`]) are asked first, then
+/// theory's axioms read in `weaker`'s symbols). The named structures of the literature ([`super::known`]) are asked first, then
 /// models are searched for by size up to [`WITNESS_SIZE`], all within `opts.timeout`; the
 /// evaluator confirms the model either way.
 pub(super) fn violating_model<'g>(
     weaker: &Theory,
     goals: &[(&'g str, Axiom)],
     opts: &Options,
-) -> Result<Option<(&'g str, Structure, Vec<(String, u32)>)>, FinderError> {
+) -> Result<Option<Violation<'g>>, FinderError> {
     let deadline = std::time::Instant::now() + opts.timeout;
     // The smallest nonassociative Moufang loop (order 12) or the Heisenberg group modulo 3 (order
     // 27) is read in a fifth of a second at most, where a search by size to order 12 can spend
@@ -1091,7 +1100,11 @@ pub(super) fn violating_model<'g>(
         super::known::search(weaker, g, u32::MAX, deadline, opts.cancel.as_ref())
             .ok()
             .flatten()
-            .map(|k| (*name, k.model, k.witness))
+            .map(|k| Violation {
+                axiom: name,
+                model: k.model,
+                assignment: k.witness,
+            })
     });
     if named.is_some() {
         return Ok(named);
@@ -1106,7 +1119,11 @@ pub(super) fn violating_model<'g>(
         let search =
             super::countermodel::search(weaker, g, MODEL_SIZE + 1, WITNESS_SIZE, each, &budget)?;
         if let super::countermodel::Search::Found(c) = search {
-            return Ok(Some((*name, c.model, c.witness)));
+            return Ok(Some(Violation {
+                axiom: name,
+                model: c.model,
+                assignment: c.witness,
+            }));
         }
     }
     Ok(None)

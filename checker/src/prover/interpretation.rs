@@ -1478,7 +1478,7 @@ fn embedding(
                 .map(|g| (g.name.as_str(), g.clone()))
                 .collect();
             match violating_model(weaker, &violated, opts)? {
-                Some((axiom, model, assignment)) => (axiom.to_string(), model, assignment),
+                Some(v) => (v.axiom.to_string(), v.model, v.assignment),
                 None => return Ok(Embedded::NotShown),
             }
         }
