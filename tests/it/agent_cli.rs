@@ -622,12 +622,32 @@ fn library_contents(
                 {
                     call.as_object_mut().unwrap().remove("seconds");
                 }
+                verdicts_only(&mut v);
                 contents.insert(name, v);
             }
         }
     }
     names.sort();
     (contents, names)
+}
+
+/// Every "known as X (kind): how" in `v` cut to "known as X (kind)". The verdict is compared;
+/// the evidence after it may take another path in a resumed run, since which proof lands first
+/// within a prover's time limit depends on the machine's load (a swap of arguments proved in one
+/// run, the same definitions found by the general search in the other).
+fn verdicts_only(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) => {
+            if let Some(at) = s.find("known as ") {
+                if let Some(end) = s[at..].find("): ") {
+                    s.truncate(at + end + 1);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(verdicts_only),
+        serde_json::Value::Object(o) => o.values_mut().for_each(verdicts_only),
+        _ => {}
+    }
 }
 
 /// Files in the library's record and report folders (temporary ones included).
