@@ -51,10 +51,13 @@
 //! order 12 is no group. `δ` must use no graphs here: 3 shows a graph read back holds of `f(x̄)`,
 //! not that it holds of nothing else.
 
+use super::countermodel;
 use super::equivalence::{
     prove_goals, violating_model, AxiomProof, Invariant, Outcome, Relation, Side, Witness,
+    MODEL_SIZE,
 };
 use super::Options;
+use crate::budget::Budget;
 use crate::finder::FinderError;
 use birkhoff_engine::moves::transfer::SymbolMap;
 use birkhoff_engine::print::FormulaPrinter;
@@ -187,7 +190,7 @@ pub fn by_interpretation(
     let mut unsettled: HashSet<Pair> = HashSet::new();
     let mut refuted = 0;
     let mut embeddings = 0;
-    let limits = Limits {
+    let mut limits = Limits {
         deadline: Instant::now() + opts.timeout * DEADLINE_TIMEOUTS,
         cancel: opts.cancel.clone(),
     };
@@ -256,6 +259,7 @@ pub fn by_interpretation(
                     if translated && embeddings < MAX_EMBEDDINGS {
                         embeddings += 1;
                         let found = Some(witness.as_ref());
+                        let started = Instant::now();
                         if let Embedded::Shown(invariant) =
                             embedding(ta, tb, &pair, side == 0, found, opts)?
                         {
@@ -265,6 +269,8 @@ pub fn by_interpretation(
                                 invariant,
                             }));
                         }
+                        // The search for definitions keeps its own time.
+                        limits.deadline += started.elapsed();
                     }
                     refutation = Some((side, witness.model));
                     break;
@@ -398,9 +404,10 @@ impl Symbol {
 enum Body {
     Term(Term),
     Formula(Formula),
-    /// An operation of `k` arguments defined by its graph: a formula in `VarId(0..=k)` that
-    /// holds exactly when the operation maps the first `k` to the last (`x \ y = z` as
-    /// `x * z = y`, where no term of `*` is the division).
+    /// An operation of `k` arguments defined by its graph: a formula free in `VarId(0..=k)`
+    /// that holds exactly when the operation maps the first `k` to the last (`x \ y = z` as
+    /// `x * z = y`, where no term of `*` is the division). Its bound variables, if any, are
+    /// numbered after `k` (a meet as the greatest lower bound of an order).
     Graph(Formula),
 }
 
@@ -789,6 +796,81 @@ impl<'s> Catalogue<'s> {
                 tables,
             });
         }
+        out.extend(self.extremal_graphs(k));
+        out
+    }
+
+    /// The graphs, on every structure, of operations of `k` arguments that give the greatest
+    /// (or least) element under a binary relation `r` of those satisfying a quantifier-free
+    /// condition `C`: `C(x̄, z) ∧ ∀w (C(x̄, w) → r(w, z))` (`r(z, w)` for the least). A lattice's
+    /// meet is the greatest lower bound of its order (`C` = `z ≤ x ∧ z ≤ y`) and its join the
+    /// least upper bound; no quantifier-free formula in the order defines either.
+    fn extremal_graphs(&mut self, k: usize) -> Vec<Candidate> {
+        let over = self.over;
+        let orders: Vec<RelId> = over
+            .rel_ids()
+            .filter(|&r| over.rel_decl(r).args.len() == 2)
+            .collect();
+        if orders.is_empty() {
+            return Vec::new();
+        }
+        self.formulas(k + 1);
+        let grid = &self.grids[&(k + 1)];
+        let (z, w) = (VarId(k as u32), VarId(k as u32 + 1));
+        let mut seen: HashSet<Vec<Vec<u32>>> = HashSet::new();
+        let mut out = Vec::new();
+        let mut work = 0;
+        for (condition, values) in &self.formulas[&(k + 1)] {
+            for &r in &orders {
+                'polarity: for greatest in [true, false] {
+                    let mut tables = Vec::with_capacity(self.structures.len());
+                    for (i, m) in self.structures.iter().enumerate() {
+                        let n = m.sizes[0] as usize;
+                        let holds = |a: usize, b: usize| m.rels[r.0 as usize][a * n + b];
+                        let mut table = Vec::new();
+                        for run in grid.segment(values, i).chunks(n) {
+                            work += n * n;
+                            if work > MAX_WORK {
+                                return out;
+                            }
+                            let meets = |c: usize| {
+                                run.iter().enumerate().filter(|(_, v)| **v).all(|(d, _)| {
+                                    if greatest {
+                                        holds(d, c)
+                                    } else {
+                                        holds(c, d)
+                                    }
+                                })
+                            };
+                            let mut extremal = (0..n).filter(|&c| run[c] && meets(c));
+                            match (extremal.next(), extremal.next()) {
+                                (Some(c), None) => table.push(c as u32),
+                                _ => continue 'polarity,
+                            }
+                        }
+                        tables.push(table);
+                    }
+                    if !seen.insert(tables.clone()) {
+                        continue;
+                    }
+                    let at_w =
+                        condition.map_terms(&mut |t| replace_term(t, &Term::Var(z), &Term::Var(w)));
+                    let (lower, upper) = if greatest { (w, z) } else { (z, w) };
+                    let bound = Formula::Rel(r, vec![Term::Var(lower), Term::Var(upper)]);
+                    let graph = Formula::And(
+                        Box::new(condition.clone()),
+                        Box::new(Formula::Forall(
+                            vec![w],
+                            Box::new(Formula::Implies(Box::new(at_w), Box::new(bound))),
+                        )),
+                    );
+                    out.push(Candidate {
+                        body: Body::Graph(graph),
+                        tables,
+                    });
+                }
+            }
+        }
         out
     }
 }
@@ -1061,6 +1143,55 @@ fn substitute(body: &Term, args: &[Term]) -> Term {
     }
 }
 
+/// A graph (free in `VarId(0..values.len())`, its bound variables numbered after them) at
+/// `values`: each bound variable renamed to a fresh one numbered from `next`, so that none
+/// captures a variable of `values`.
+fn instantiate(graph: &Formula, values: &[Term], next: &mut u32) -> Formula {
+    fn binders(f: &Formula, out: &mut Vec<VarId>) {
+        if let Formula::Forall(vs, _) | Formula::Exists(vs, _) = f {
+            out.extend(vs.iter().copied());
+        }
+        f.map_subformulas(|g| {
+            binders(g, out);
+            g.clone()
+        });
+    }
+    fn rename(t: &Term, values: &[Term], fresh: &HashMap<VarId, VarId>) -> Term {
+        match t {
+            Term::Var(v) => fresh
+                .get(v)
+                .map_or_else(|| values[v.0 as usize].clone(), |w| Term::Var(*w)),
+            Term::App(f, args) => {
+                Term::App(*f, args.iter().map(|a| rename(a, values, fresh)).collect())
+            }
+        }
+    }
+    fn walk(f: &Formula, values: &[Term], fresh: &HashMap<VarId, VarId>) -> Formula {
+        match f {
+            Formula::Eq(..) | Formula::Rel(..) => f.map_terms(&mut |t| rename(t, values, fresh)),
+            Formula::Forall(vs, g) => Formula::Forall(
+                vs.iter().map(|v| fresh[v]).collect(),
+                Box::new(walk(g, values, fresh)),
+            ),
+            Formula::Exists(vs, g) => Formula::Exists(
+                vs.iter().map(|v| fresh[v]).collect(),
+                Box::new(walk(g, values, fresh)),
+            ),
+            _ => f.map_subformulas(|g| walk(g, values, fresh)),
+        }
+    }
+    let mut bound = Vec::new();
+    binders(graph, &mut bound);
+    let mut fresh = HashMap::new();
+    for v in bound {
+        fresh.entry(v).or_insert_with(|| {
+            *next += 1;
+            VarId(*next - 1)
+        });
+    }
+    walk(graph, values, &fresh)
+}
+
 /// Terms and formulas over one signature read through definitions of its symbols over another.
 struct Translation<'d> {
     syms: Vec<Symbol>,
@@ -1140,7 +1271,7 @@ impl Translation<'_> {
         *next += 1;
         let mut values: Vec<Term> = args.iter().map(|a| self.term(a)).collect();
         values.push(v.clone());
-        let graph = graph.map_terms(&mut |t| substitute(t, &values));
+        let graph = instantiate(graph, &values, next);
         let rest = atom.map_terms(&mut |t| replace_term(t, &app, &v));
         Formula::Forall(
             vec![id],
@@ -1292,12 +1423,17 @@ fn translated_axioms(defined: &Theory, defs: &[Body]) -> Vec<Axiom> {
         Body::Graph(g) => {
             let k = s.arity(&defined.sig) as u32;
             let name = s.name(&defined.sig);
-            let total = Formula::Exists(vec![VarId(k)], Box::new(g.clone()));
-            let mut other: Vec<Term> = (0..k).map(|i| Term::Var(VarId(i))).collect();
-            other.push(Term::Var(VarId(k + 1)));
-            let second = g.map_terms(&mut |t| substitute(t, &other));
+            // The graph at x̄ and each of two values, its bound variables numbered after them.
+            let mut next = k + 2;
+            let mut at = |value: u32| {
+                let mut values: Vec<Term> = (0..k).map(|i| Term::Var(VarId(i))).collect();
+                values.push(Term::Var(VarId(value)));
+                instantiate(g, &values, &mut next)
+            };
+            let (first, second) = (at(k), at(k + 1));
+            let total = Formula::Exists(vec![VarId(k)], Box::new(first.clone()));
             let single = Formula::Implies(
-                Box::new(Formula::And(Box::new(g.clone()), Box::new(second))),
+                Box::new(Formula::And(Box::new(first), Box::new(second))),
                 Box::new(Formula::Eq(Term::Var(VarId(k)), Term::Var(VarId(k + 1)))),
             );
             let vars = |n: u32| plain_vars(n as usize);
@@ -1357,7 +1493,7 @@ fn round_trips(own: &Theory, other: &Theory, there: &[Body], back: &[Body]) -> V
                 (Symbol::Func(f), Body::Graph(g)) => {
                     let mut at: Vec<Term> = args.clone();
                     at.push(value.clone());
-                    let g = g.map_terms(&mut |u| substitute(u, &at));
+                    let g = instantiate(g, &at, &mut next);
                     let read = back.formula_flat(&g, &mut next);
                     read.map_terms(&mut |u| replace_term(u, &value, &Term::App(f, args.clone())))
                 }
@@ -1398,6 +1534,35 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
         (0, a, b, round_trips(a, b, &pair.a_in_b, &pair.b_in_a)),
         (1, b, a, round_trips(b, a, &pair.b_in_a, &pair.a_in_b)),
     ];
+    // A wrong definition that fits the small models usually fails on a model just above them
+    // (a meet that is the minimum of a chain, on the diamond of four elements): looked for first,
+    // in half a timeout, before any proof spends a whole one on an obligation that holds.
+    let count: usize = steps.iter().map(|s| s.3.len()).sum();
+    let each = opts.timeout / 2 / count.max(1) as u32;
+    let budget = Budget {
+        cancel: opts.cancel.clone(),
+        ..Budget::default()
+    };
+    for (step, (side, prover, other, goals)) in steps.iter().enumerate() {
+        for g in goals {
+            let lo = MODEL_SIZE + 1;
+            let search = countermodel::search(prover, g, lo, lo + 1, each, &budget)?;
+            if let countermodel::Search::Found(c) = search {
+                return Ok(Proof::Refuted {
+                    side: *side,
+                    witness: Box::new(Witness {
+                        model_of: prover.name.clone(),
+                        not_model_of: other.name.clone(),
+                        axiom: g.name.clone(),
+                        model: c.model,
+                        assignment: c.witness,
+                        map: no_map.clone(),
+                    }),
+                    translated: step < 2,
+                });
+            }
+        }
+    }
     let mut proofs = Vec::new();
     for (step, (side, prover, other, goals)) in steps.into_iter().enumerate() {
         let goals: Vec<(&str, Axiom)> =
@@ -1534,8 +1699,9 @@ fn texts(defined: &Theory, over: &Theory, defs: &[Body]) -> Vec<SymbolDefinition
                     printer(&over.sig).formula(g)
                 ),
                 (Symbol::Func(f), Body::Graph(g)) => {
+                    // The value and the graph's bound variables after the arguments.
                     let with_value = Axiom {
-                        vars: plain_vars(k + 1),
+                        vars: plain_vars(max_var(g).map_or(0, |m| m as usize + 1).max(k + 1)),
                         ..holder.clone()
                     };
                     let p = |sig| FormulaPrinter::new(sig, &with_value);

@@ -305,10 +305,11 @@ fn check(pairs: &[&Pair], max_unknown: usize) {
     );
 }
 
-/// A difference carries over to the same class: left Bol loops are told apart from groups in
-/// the loop's symbols by an inclusion (a Bol loop of order 8 that is not associative), and so
-/// from groups with an inverse, which are that class through definitions, though no renaming
-/// carries one into the other. Both have the groups' numbers of models up to order 7.
+/// Left Bol loops are told apart from groups in the loop's symbols by an inclusion (a Bol loop
+/// that is not associative), and from groups with an inverse either by the difference carried
+/// over to the same class (groups with an inverse are groups as loops through definitions) or
+/// directly, by the definitions that read every group as a Bol loop and back. Both have the
+/// groups' numbers of models up to order 7.
 #[test]
 fn left_bol_loops_are_new_against_groups_in_either_signature() {
     let known = ["group", "group_as_loop"]
@@ -325,15 +326,19 @@ fn left_bol_loops_are_new_against_groups_in_either_signature() {
         panic!("a Bol loop of order 8 is not associative: {s:?}")
     };
     assert!(
-        reason.contains("from group: shown the same class as group_as_loop"),
+        reason.contains("from group: shown the same class as group_as_loop")
+            || reason.contains("from group: Group read through"),
         "{reason}"
     );
+    assert!(reason.contains("from group_as_loop: "), "{reason}");
 }
 
 /// Exponent-3 groups and elementary abelian 3-groups have the same numbers of models below order
 /// 27; the second is proved to imply the first, and the Heisenberg group modulo 3 (a named
 /// structure of order 27, beyond the sizes searched) is an exponent-3 group that is not abelian:
-/// different, by a strict inclusion at order 27, where the literature says they first differ.
+/// different, by a strict inclusion at order 27 (under a renaming, or through the definitions
+/// found from the small models, `inv(x) = x * x` both ways), where the literature says they
+/// first differ.
 #[test]
 fn exponent_three_groups_are_told_from_elementary_abelian_ones_at_order_27() {
     let (a, b) = (
@@ -348,9 +353,10 @@ fn exponent_three_groups_are_told_from_elementary_abelian_ones_at_order_27() {
     let Relation::Different { invariant, .. } = &r else {
         panic!("told apart at order 27: {r:?}")
     };
-    let Invariant::Inclusion { witness, .. } = invariant else {
+    let (Invariant::Inclusion { witness, .. } | Invariant::Embedding { witness, .. }) = invariant
+    else {
         panic!("by a strict inclusion: {invariant:?}")
     };
     assert_eq!(witness.model.sizes, [27]);
-    assert_eq!(witness.axiom, "commutative");
+    assert!(witness.axiom.starts_with("commutative"), "{witness:?}");
 }
