@@ -160,9 +160,13 @@ const MAX_REFUTED: usize = 10;
 /// a proof of one side's half of the obligations.
 const MAX_EMBEDDINGS: usize = 2;
 
-/// The search stops, and no new pair of definitions goes to the prover, after this many prover
-/// timeouts.
+/// The search for definitions stops, and no new pair goes to the prover, after this many prover
+/// timeouts of its own (the prover's time on the pairs it proposes not counted), and after
+/// [`OVERALL_TIMEOUTS`] in all.
 const DEADLINE_TIMEOUTS: u32 = 2;
+
+/// The cap on all the time the search and the prover spend on one comparison, in prover timeouts.
+const OVERALL_TIMEOUTS: u32 = 8;
 
 /// `a` and `b` shown the same class through definitions both ways (the module's four proved
 /// obligations), or different by a strict inclusion through definitions (the module's last
@@ -194,6 +198,7 @@ pub fn by_interpretation(
         deadline: Instant::now() + opts.timeout * DEADLINE_TIMEOUTS,
         cancel: opts.cancel.clone(),
     };
+    let overall = Instant::now() + opts.timeout * OVERALL_TIMEOUTS;
     loop {
         let models: Vec<Vec<Structure>> = (0..2)
             .map(|i| small_models(&found[i], &given[i], width))
@@ -239,6 +244,13 @@ pub fn by_interpretation(
                      timeouts) before a candidate was proved"
                 )));
             }
+            let proving = Instant::now();
+            // The search keeps its own time: what the prover spends on a pair (and on the
+            // strict inclusion it may give) moves the deadline, up to the overall cap.
+            let give_back = |limits: &mut Limits| {
+                limits.deadline = (limits.deadline + proving.elapsed()).min(overall);
+            };
+            let opts = &pair.prover_options(opts);
             match prove_pair(ta, tb, &pair, opts)? {
                 Proof::Proved(proofs) => {
                     return Ok(Ok(Relation::Interpreted(Box::new(Interpretation {
@@ -259,7 +271,6 @@ pub fn by_interpretation(
                     if translated && embeddings < MAX_EMBEDDINGS {
                         embeddings += 1;
                         let found = Some(witness.as_ref());
-                        let started = Instant::now();
                         if let Embedded::Shown(invariant) =
                             embedding(ta, tb, &pair, side == 0, found, opts)?
                         {
@@ -269,9 +280,8 @@ pub fn by_interpretation(
                                 invariant,
                             }));
                         }
-                        // The search for definitions keeps its own time.
-                        limits.deadline += started.elapsed();
                     }
+                    give_back(&mut limits);
                     refutation = Some((side, witness.model));
                     break;
                 }
@@ -308,6 +318,7 @@ pub fn by_interpretation(
                     if unsettled.len() >= MAX_UNSETTLED {
                         return Ok(Err(found));
                     }
+                    give_back(&mut limits);
                 }
             }
         }
@@ -419,6 +430,23 @@ struct Pair {
 }
 
 impl Pair {
+    /// The prover's options for this pair's obligations: without Z3 where a graph has a
+    /// quantifier of its own (a meet as a greatest lower bound). On a lattice's axioms Z3's
+    /// E-matching on such goals took gigabytes within seconds (3.4 GB for one `identify`), and
+    /// Z3 4.8.12 can end the whole process when it reaches its memory cap there instead of
+    /// answering unknown.
+    fn prover_options(&self, opts: &Options) -> Options {
+        let quantified = self
+            .a_in_b
+            .iter()
+            .chain(&self.b_in_a)
+            .any(|body| matches!(body, Body::Graph(g) if !bound_variables(g).is_empty()));
+        Options {
+            z3: opts.z3 && !quantified,
+            ..opts.clone()
+        }
+    }
+
     /// Whether each symbol is defined as a distinct symbol of the other theory applied to its
     /// variables in order, both ways, as many each way: a renaming of symbols, which
     /// [`super::equivalence::relate`] tries before definitions, with the same prover options.
@@ -1143,10 +1171,8 @@ fn substitute(body: &Term, args: &[Term]) -> Term {
     }
 }
 
-/// A graph (free in `VarId(0..values.len())`, its bound variables numbered after them) at
-/// `values`: each bound variable renamed to a fresh one numbered from `next`, so that none
-/// captures a variable of `values`.
-fn instantiate(graph: &Formula, values: &[Term], next: &mut u32) -> Formula {
+/// The variables `f`'s quantifiers bind, outermost first (with repeats).
+fn bound_variables(f: &Formula) -> Vec<VarId> {
     fn binders(f: &Formula, out: &mut Vec<VarId>) {
         if let Formula::Forall(vs, _) | Formula::Exists(vs, _) = f {
             out.extend(vs.iter().copied());
@@ -1156,6 +1182,15 @@ fn instantiate(graph: &Formula, values: &[Term], next: &mut u32) -> Formula {
             g.clone()
         });
     }
+    let mut out = Vec::new();
+    binders(f, &mut out);
+    out
+}
+
+/// A graph (free in `VarId(0..values.len())`, its bound variables numbered after them) at
+/// `values`: each bound variable renamed to a fresh one numbered from `next`, so that none
+/// captures a variable of `values`.
+fn instantiate(graph: &Formula, values: &[Term], next: &mut u32) -> Formula {
     fn rename(t: &Term, values: &[Term], fresh: &HashMap<VarId, VarId>) -> Term {
         match t {
             Term::Var(v) => fresh
@@ -1180,10 +1215,8 @@ fn instantiate(graph: &Formula, values: &[Term], next: &mut u32) -> Formula {
             _ => f.map_subformulas(|g| walk(g, values, fresh)),
         }
     }
-    let mut bound = Vec::new();
-    binders(graph, &mut bound);
     let mut fresh = HashMap::new();
-    for v in bound {
+    for v in bound_variables(graph) {
         fresh.entry(v).or_insert_with(|| {
             *next += 1;
             VarId(*next - 1)

@@ -227,12 +227,13 @@ fn groups_are_told_from_moufang_loops_by_a_strict_inclusion_through_definitions(
 /// least upper bound (B. A. Davey, H. A. Priestley, Introduction to Lattices and Order, 2nd ed.,
 /// Cambridge University Press 2002, Theorem 2.10). The order is `x ^ y = x`; the meet is no
 /// quantifier-free formula in the order, but the greatest of the lower bounds, a graph with one
-/// universal quantifier, and the join the least of the upper bounds. The translated `joins`
-/// axiom (the join is a least upper bound of the order `x ^ y = x`) takes more than the two
-/// seconds of `equiv`'s default (unknown there, honestly): `equiv --timeout 10` proves it in
-/// about 25 s on a quiet machine, and the test allows more for a loaded one.
+/// universal quantifier, and the join the least of the upper bounds: these are the definitions
+/// found. Their obligations are left open, honestly: with Z3, `equiv --timeout 10` proved them
+/// all (15 by Z3), but `identify` took 3.4 GB doing it, near Z3's cap, which Z3 4.8.12 can meet
+/// by ending the process; so pairs with such graphs are proved without Z3, and no other lane
+/// proves the order's axioms translated into the lattice.
 #[test]
-fn lattices_are_orders_with_meets_and_joins_by_greatest_lower_and_least_upper_bounds() {
+fn lattices_as_orders_get_meets_and_joins_as_greatest_lower_and_least_upper_bounds() {
     let order = theory(
         "theory LatticeAsOrder\nrel le : 2\naxiom reflexive: le(x, x)\n\
          axiom antisymmetric: le(x, y) & le(y, x) -> x = y\n\
@@ -245,25 +246,17 @@ fn lattices_are_orders_with_meets_and_joins_by_greatest_lower_and_least_upper_bo
         Side::for_comparison(&order, None).unwrap(),
         Side::for_comparison(&lattice, None).unwrap(),
     );
-    let patient = Options::for_verdicts(Duration::from_secs(30), None);
-    let i = match by_interpretation(&a, &b, &patient).unwrap() {
-        Ok(Relation::Interpreted(i)) => *i,
-        other => panic!("lattices as orders not shown lattices: {other:?}"),
+    let why = match by_interpretation(&a, &b, &opts()).unwrap() {
+        Err(why) => why,
+        Ok(r) => panic!("shown without a proof lane that proves it: {r:?}"),
     };
-    let (order_in_lattice, lattice_in_order) = texts(&i);
-    assert_eq!(order_in_lattice.len(), 1);
-    assert!(
-        ["le(x, y) <-> x = x ^ y", "le(x, y) <-> y = x v y"].contains(&order_in_lattice[0]),
-        "{order_in_lattice:?}"
-    );
-    assert_eq!(
-        lattice_in_order,
-        vec![
-            "x ^ y = z <-> le(z, x) & le(z, y) & (all u. le(u, x) & le(u, y) -> le(u, z))",
-            "x v y = z <-> le(x, z) & le(y, z) & (all u. le(x, u) & le(y, u) -> le(z, u))",
-        ]
-    );
-    assert_complete(&i, &order, &lattice);
+    for definition in [
+        "`x ^ y = z <-> le(z, x) & le(z, y) & (all u. le(u, x) & le(u, y) -> le(u, z))`",
+        "`x v y = z <-> le(x, z) & le(y, z) & (all u. le(x, u) & le(y, u) -> le(z, u))`",
+    ] {
+        assert!(why.contains(definition), "{why}");
+    }
+    assert!(why.contains("neither proved nor refuted"), "{why}");
 }
 
 /// Boolean rings are Boolean algebras (Stone): Stone's definitions both ways, and every
