@@ -141,13 +141,20 @@ fn models_and_sweep_results_name_the_engine_and_its_reason() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["engine"], "native", "{v}");
-    assert!(
-        v["engine_reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("head start")),
-        "{v}"
-    );
+    // Which engine wins the race depends on the machine's load (native within its head start on
+    // a quiet one; in a loaded CI run native may finish after SAT started, or SAT first): the
+    // result names the winner and a reason about that engine.
+    let reason = v["engine_reason"].as_str().unwrap_or_default();
+    match v["engine"].as_str() {
+        Some("native") => assert!(
+            ["head start", "native finished first", "both finished"]
+                .iter()
+                .any(|r| reason.contains(r)),
+            "{v}"
+        ),
+        Some("sat") => assert!(reason.contains("sat finished first"), "{v}"),
+        _ => panic!("no engine named: {v}"),
+    }
     let o = birkhoff_command()
         .args([
             "--json", "models", "group", "--size", "2", "--engine", "sat",
