@@ -1414,7 +1414,7 @@ mod tests {
     }
 
     /// The size of the witness by which [`relate`] shows `weaker` and `stronger` different
-    /// through a strict inclusion, on sides of every class up to order 3 (where the two agree),
+    /// through a strict inclusion (under a renaming or through definitions), on sides of every class up to order 3 (where the two agree),
     /// with `seconds` per proof attempt; the witness is checked against both theories.
     fn inclusion_witness_size(weaker: &Theory, stronger: &Theory, seconds: u64) -> Vec<u32> {
         let generous = Options {
@@ -1428,9 +1428,17 @@ mod tests {
         );
         assert!(w.spectrum_difference(&s).is_none());
         let r = relate(&w, &s, &generous).unwrap();
+        // Under a renaming, or through definitions found from the small models (for loops, the
+        // mirror image `x * y = y * x` both ways, tried before renamings are).
         let Relation::Different {
             invariant:
                 Invariant::Inclusion {
+                    stronger: s_name,
+                    weaker: w_name,
+                    witness,
+                    ..
+                }
+                | Invariant::Embedding {
                     stronger: s_name,
                     weaker: w_name,
                     witness,
@@ -1449,7 +1457,19 @@ mod tests {
             (stronger.name.as_str(), weaker.name.as_str())
         );
         assert!(eval::check(weaker, &witness.model).is_ok());
-        assert!(eval::check(stronger, &witness.model).is_err());
+        // Read through a renaming, the witness violates the stronger theory itself; through
+        // definitions, read back (a mirror image of a Moufang loop is one).
+        if matches!(
+            r,
+            Relation::Different {
+                invariant: Invariant::Inclusion { .. },
+                ..
+            }
+        ) {
+            assert!(eval::check(stronger, &witness.model).is_err());
+        } else {
+            assert!(witness.axiom.ends_with("(translated)"), "{witness:?}");
+        }
         witness.model.sizes.clone()
     }
 
