@@ -1084,9 +1084,9 @@ pub(super) struct Violation<'g> {
 }
 
 /// A model of `weaker` larger than the small models that violates one of `goals` (another
-/// theory's axioms read in `weaker`'s symbols). The named structures of the literature ([`super::known`]) are asked first, then
-/// models are searched for by size up to [`WITNESS_SIZE`], all within `opts.timeout`; the
-/// evaluator confirms the model either way.
+/// theory's axioms read in `weaker`'s symbols). The named structures of the literature
+/// ([`super::known`]) are asked first, then models are searched for by size up to
+/// [`WITNESS_SIZE`], all within `opts.timeout`; the evaluator confirms the model either way.
 pub(super) fn violating_model<'g>(
     weaker: &Theory,
     goals: &[(&'g str, Axiom)],
@@ -1414,8 +1414,9 @@ mod tests {
     }
 
     /// The size of the witness by which [`relate`] shows `weaker` and `stronger` different
-    /// through a strict inclusion (under a renaming or through definitions), on sides of every class up to order 3 (where the two agree),
-    /// with `seconds` per proof attempt; the witness is checked against both theories.
+    /// through a strict inclusion (under a renaming or through definitions), on sides of every
+    /// class up to order 3 (where the two agree), with `seconds` per proof attempt; the witness
+    /// is checked against both theories.
     fn inclusion_witness_size(weaker: &Theory, stronger: &Theory, seconds: u64) -> Vec<u32> {
         let generous = Options {
             timeout: Duration::from_secs(seconds),

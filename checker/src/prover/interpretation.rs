@@ -39,8 +39,8 @@
 //! runs the other way. A candidate the prover refutes adds its countermodel to the small models
 //! and the search starts again (counterexample-guided); one left unsettled ends it, and a
 //! renaming of symbols is left to `relate`, which tries renamings first. Every
-//! part is capped (terms, backtracking nodes, proof attempts, a deadline of two prover timeouts,
-//! the cancel flag), so a pair that is not the same class costs seconds and is "not shown", never
+//! part is capped (terms, backtracking nodes, proof attempts, a deadline of two prover timeouts
+//! for the search itself and eight in all, the cancel flag), so a pair that is not the same class costs seconds and is "not shown", never
 //! "different".
 //!
 //! **A strict inclusion.** When one side proves its half (`A`: obligations 2 and 3) and the other
@@ -170,8 +170,9 @@ const OVERALL_TIMEOUTS: u32 = 8;
 
 /// `a` and `b` shown the same class through definitions both ways (the module's four proved
 /// obligations), or different by a strict inclusion through definitions (the module's last
-/// paragraph), or `Ok(Err(why))` when neither was shown within `opts` and the caps, `why` saying what was tried and where it stopped (the definitions found and the
-/// obligation left open, for one). Both theories must have one sort; `a.models` and `b.models`
+/// paragraph), or `Ok(Err(why))` when neither was shown within `opts` and the caps, `why` saying
+/// what was tried and where it stopped (the definitions found and the obligation left open, for
+/// one). Both theories must have one sort; `a.models` and `b.models`
 /// choose the candidates.
 pub fn by_interpretation(
     a: &Side,
@@ -299,6 +300,7 @@ pub fn by_interpretation(
                         // A definition the small models could not tell from the right one (in
                         // groups of order 3 or less, `y * inv(x)` is `inv(x) * y`).
                         Embedded::Refuted(side, model) => {
+                            give_back(&mut limits);
                             refutation = Some((side, model));
                             break;
                         }
@@ -1174,13 +1176,21 @@ fn substitute(body: &Term, args: &[Term]) -> Term {
 /// The variables `f`'s quantifiers bind, outermost first (with repeats).
 fn bound_variables(f: &Formula) -> Vec<VarId> {
     fn binders(f: &Formula, out: &mut Vec<VarId>) {
-        if let Formula::Forall(vs, _) | Formula::Exists(vs, _) = f {
-            out.extend(vs.iter().copied());
+        match f {
+            Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+                out.extend(vs.iter().copied());
+                binders(g, out);
+            }
+            Formula::Not(g) => binders(g, out),
+            Formula::And(g, h)
+            | Formula::Or(g, h)
+            | Formula::Implies(g, h)
+            | Formula::Iff(g, h) => {
+                binders(g, out);
+                binders(h, out);
+            }
+            _ => {}
         }
-        f.map_subformulas(|g| {
-            binders(g, out);
-            g.clone()
-        });
     }
     let mut out = Vec::new();
     binders(f, &mut out);
@@ -1348,25 +1358,7 @@ fn replace_term(t: &Term, from: &Term, to: &Term) -> Term {
 fn max_var(f: &Formula) -> Option<u32> {
     let mut top = None;
     f.for_each_atom_term(&mut |t| t.for_each_var(&mut |v| top = top.max(Some(v.0))));
-    fn bound(f: &Formula, top: &mut Option<u32>) {
-        match f {
-            Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
-                *top = (*top).max(vs.iter().map(|v| v.0).max());
-                bound(g, top);
-            }
-            Formula::Not(g) => bound(g, top),
-            Formula::And(g, h)
-            | Formula::Or(g, h)
-            | Formula::Implies(g, h)
-            | Formula::Iff(g, h) => {
-                bound(g, top);
-                bound(h, top);
-            }
-            _ => {}
-        }
-    }
-    bound(f, &mut top);
-    top
+    top.max(bound_variables(f).into_iter().map(|v| v.0).max())
 }
 
 /// Whether `v` occurs in `t`.
@@ -1542,6 +1534,11 @@ fn round_trips(own: &Theory, other: &Theory, there: &[Body], back: &[Body]) -> V
         .collect()
 }
 
+/// Goals as [`prove_goals`] and [`violating_model`] take them, each with its name.
+fn named(goals: &[Axiom]) -> Vec<(&str, Axiom)> {
+    goals.iter().map(|g| (g.name.as_str(), g.clone())).collect()
+}
+
 /// What became of one pair of definitions.
 enum Proof {
     Proved(Vec<AxiomProof>),
@@ -1576,9 +1573,9 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
         cancel: opts.cancel.clone(),
         ..Budget::default()
     };
+    let lo = MODEL_SIZE + 1;
     for (step, (side, prover, other, goals)) in steps.iter().enumerate() {
         for g in goals {
-            let lo = MODEL_SIZE + 1;
             let search = countermodel::search(prover, g, lo, lo + 1, each, &budget)?;
             if let countermodel::Search::Found(c) = search {
                 return Ok(Proof::Refuted {
@@ -1598,8 +1595,7 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
     }
     let mut proofs = Vec::new();
     for (step, (side, prover, other, goals)) in steps.into_iter().enumerate() {
-        let goals: Vec<(&str, Axiom)> =
-            goals.iter().map(|g| (g.name.as_str(), g.clone())).collect();
+        let goals = named(&goals);
         match prove_goals(prover, other, &goals, &no_map, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
             Outcome::Refuted(witness) => {
@@ -1657,8 +1653,7 @@ fn embedding(
         translated_axioms(weaker, there),
         round_trips(stronger, weaker, back, there),
     ] {
-        let goals: Vec<(&str, Axiom)> =
-            goals.iter().map(|g| (g.name.as_str(), g.clone())).collect();
+        let goals = named(&goals);
         match prove_goals(stronger, weaker, &goals, &no_map, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
             Outcome::Refuted(w) => {
@@ -1671,11 +1666,7 @@ fn embedding(
         Some(w) => (w.axiom.clone(), w.model.clone(), w.assignment.clone()),
         None => {
             let violated = translated_axioms(stronger, back);
-            let violated: Vec<(&str, Axiom)> = violated
-                .iter()
-                .map(|g| (g.name.as_str(), g.clone()))
-                .collect();
-            match violating_model(weaker, &violated, opts)? {
+            match violating_model(weaker, &named(&violated), opts)? {
                 Some(v) => (v.axiom.to_string(), v.model, v.assignment),
                 None => return Ok(Embedded::NotShown),
             }
