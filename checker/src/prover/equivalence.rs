@@ -13,6 +13,7 @@
 //! for renamings that no small model rules out.
 
 use super::boolean;
+use super::conjecture;
 use super::lemmas::{prove_from, ProvedStatement};
 use super::{prove, Options, Verdict};
 use crate::budget::Budget;
@@ -636,8 +637,11 @@ fn small_countermodel(
 /// Proves each of `goals` from `stronger` (an axiom it already has needs no proof); stops at the
 /// first disproved or unknown goal. A goal that gets no certificate alone (unknown, or Z3's word
 /// only) is tried again, with as long, citing the goals proved before it with certificates, as
-/// lemmas: Huntington's axioms give Boolean algebras' distributive law at three seconds that
-/// way, not alone.
+/// lemmas; then by Boolean normal forms where `stronger` is a Boolean algebra or ring in its own
+/// symbols; then, with as long again, citing instead the small laws of `stronger` that its small
+/// models suggest and the prover proves ([`conjecture::lemmas`], gathered once within
+/// [`LEMMA_TIMEOUTS`]): Huntington's axioms give Boolean algebras' distributive law that way from
+/// n(n(x)) = x and x v x = x, and not alone within `equiv`'s two seconds.
 pub(super) fn prove_goals(
     stronger: &Theory,
     weaker: &Theory,
@@ -652,6 +656,9 @@ pub(super) fn prove_goals(
     // The laws of Boolean algebras proved from `stronger`, found the first time a goal needs
     // them (`None` inside: `stronger` is no Boolean algebra the kit recognizes).
     let mut boolean_kit: Option<Option<boolean::Kit>> = None;
+    // The small laws of `stronger` read from its small models and proved, found the first time a
+    // goal needs them.
+    let mut lemmas: Option<Vec<ProvedStatement>> = None;
     for (name, g) in goals {
         let proof = |evidence, steps| AxiomProof {
             by: stronger.name.clone(),
@@ -686,6 +693,21 @@ pub(super) fn prove_goals(
                 verdict = Verdict::Proved { certificate };
             }
         }
+        if matches!(verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. }) {
+            if lemmas.is_none() {
+                lemmas = Some(model_lemmas(stronger, opts)?);
+            }
+            // The small laws alone: the goals proved before were cited just above, and their
+            // translations are large terms that slow completion down.
+            let lemmas = lemmas.as_deref().unwrap_or_default();
+            if !lemmas.is_empty() {
+                if let cited @ Verdict::Proved { .. } =
+                    prove_from(stronger, g, lemmas, opts, &opts.plan())?.verdict
+                {
+                    verdict = cited;
+                }
+            }
+        }
         match verdict {
             Verdict::Proved { certificate } => {
                 proofs.push(proof("certificate", certificate.steps.len()));
@@ -715,6 +737,20 @@ pub(super) fn prove_goals(
     }
     Ok(Outcome::Proved(proofs))
 }
+
+/// [`conjecture::lemmas`] of `stronger` within [`LEMMA_TIMEOUTS`] prover timeouts: none where
+/// its models cannot be searched (an unsound model still ends the proof).
+fn model_lemmas(stronger: &Theory, opts: &Options) -> Result<Vec<ProvedStatement>, FinderError> {
+    match conjecture::lemmas(stronger, opts.timeout * LEMMA_TIMEOUTS, opts.cancel.clone()) {
+        Ok(lemmas) => Ok(lemmas),
+        Err(e @ FinderError::Unsound { .. }) => Err(e),
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// The time [`model_lemmas`] has, in prover timeouts: two, so that each small law has half a
+/// timeout. Gathered once per call of [`prove_goals`], and only when a goal is left open.
+const LEMMA_TIMEOUTS: u32 = 2;
 
 /// Whether every model of `stronger` satisfies every axiom of `weaker`, read through some map of
 /// `weaker`'s symbols into `stronger`'s (injective, same arities: `stronger` may have more

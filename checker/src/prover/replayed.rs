@@ -644,6 +644,14 @@ fn check(
     let (mut unfolded, mut links, mut copies) = (0, 0, 0);
     let mut statements = Vec::new();
     for (i, s) in steps.iter().enumerate() {
+        // Another lane's answer (or Ctrl-C) ends the check at once: the portfolio waits for
+        // every lane, and a long derivation held a settled answer back to the deadline.
+        if cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(rejected("stopped before it was checked".into()));
+        }
         // The kernel's search for a chain takes up to milliseconds a step, on large terms more.
         if Instant::now() >= deadline {
             return Err(Rejected {
@@ -1089,10 +1097,11 @@ mod tests {
     }
 
     /// A derivation whose every step is a renaming or a kernel replay leaves Z3 nothing: it
-    /// passes without starting (or stopping) a solver. (With the lane already stopped, Z3's
-    /// worker answered "interrupted at step 0" of none, and the report indexed past the end.)
+    /// passes without starting a solver. Stopped (another lane has answered), the check ends
+    /// before its first step and says so. (With the lane already stopped, Z3's worker once
+    /// answered "interrupted at step 0" of none, and the report indexed past the end.)
     #[test]
-    fn a_derivation_without_steps_for_z3_passes_even_when_stopped() {
+    fn a_derivation_without_steps_for_z3_passes_and_a_stopped_check_ends_at_once() {
         let problem = "fof(ax, axiom, ![X]: f(X) = X).\nfof(negated_goal, axiom, f(a) != a).\n";
         let out = "# SZS output start CNFRefutation\n\
             fof(ax, axiom, ![X1]:f(X1)=X1, file('/tmp/p.p', ax)).\n\
@@ -1103,11 +1112,14 @@ mod tests {
             cnf(c_0_5, negated_conjecture, ($false), inference(cn,[status(thm)],[inference(rw,[status(thm)],[c_0_4, c_0_3])])).\n\
             # SZS output end CNFRefutation\n";
         let steps = derivation(out).unwrap();
-        let stopped = Arc::new(AtomicBool::new(true));
         let deadline = Instant::now() + Duration::from_secs(10);
+        let running = Arc::new(AtomicBool::new(false));
         let checked =
-            check(problem, &steps, deadline, Some(stopped)).unwrap_or_else(|r| panic!("{}", r.why));
+            check(problem, &steps, deadline, Some(running)).unwrap_or_else(|r| panic!("{}", r.why));
         assert_eq!((checked.by_z3, checked.copies, checked.unfolded), (0, 5, 1));
+        let stopped = Arc::new(AtomicBool::new(true));
+        let rejected = check(problem, &steps, deadline, Some(stopped)).unwrap_err();
+        assert!(rejected.why.contains("stopped"), "{}", rejected.why);
     }
 
     #[test]

@@ -25,6 +25,7 @@
 pub mod candidates;
 
 use super::certificate::{self, Certificate};
+use super::lemmas::{prove_from, ProvedStatement};
 use super::rewrite::{self, Equation};
 use super::{prove_with, Attempt, Strategy, Verdict};
 use crate::budget::Budget;
@@ -63,6 +64,12 @@ pub struct Options {
     pub model_time: Duration,
     /// Set to true (Ctrl-C) to stop soon with a partial report.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Prove each conjecture as a mathematician proves a chain of lemmas: citing the ones proved
+    /// before it ([`prove_from`]), by unfailing completion, saturation and E, without Z3 alone
+    /// (whose word cannot be cited). What [`lemmas`] asks for.
+    pub cite_proved: bool,
+    /// No conjecture is given to the prover after this instant; the rest are not tried.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -78,6 +85,8 @@ impl Default for Options {
             max_points: 50_000,
             model_time: Duration::from_secs(30),
             cancel: None,
+            cite_proved: false,
+            deadline: None,
         }
     }
 }
@@ -89,12 +98,29 @@ impl Options {
             .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// The prover's plan for one conjecture. When every model up to `max_size` was checked, no
     /// countermodel that small exists, so the countermodel search starts above it.
     fn plan(&self, models_complete: bool) -> Vec<Strategy> {
-        let mut plan = vec![Strategy::Saturation { time_share: 50 }];
-        #[cfg(feature = "z3")]
-        plan.push(Strategy::Z3 { time_share: 50 });
+        let mut plan = if self.cite_proved {
+            // Completion before saturation, and E beside them in a lane of its own (each of
+            // its steps transcribed as a certificate, or the answer is Z3's and not cited).
+            vec![
+                Strategy::Completion { time_share: 50 },
+                Strategy::Saturation { time_share: 100 },
+                #[cfg(feature = "z3")]
+                Strategy::E { time_share: 100 },
+            ]
+        } else {
+            vec![
+                Strategy::Saturation { time_share: 50 },
+                #[cfg(feature = "z3")]
+                Strategy::Z3 { time_share: 50 },
+            ]
+        };
         let min_size = if models_complete {
             self.max_size + 1
         } else {
@@ -569,10 +595,20 @@ pub fn conjecture_with_models(
         if let Some((model, witness)) = known {
             report.refuted_by_earlier += 1;
             c.status = Status::Disproved { model, witness };
-        } else if !report.interrupted && tried < opts.max_conjectures {
+        } else if !report.interrupted && tried < opts.max_conjectures && !opts.past_deadline() {
             tried += 1;
             let t0 = Instant::now();
-            let answer = prove_with(theory, &goal, &prover, &plan)?;
+            let prover = super::Options {
+                timeout: opts.deadline.map_or(prover.timeout, |d| {
+                    prover.timeout.min(d.saturating_duration_since(t0))
+                }),
+                ..prover.clone()
+            };
+            let answer = if opts.cite_proved {
+                prove_from(theory, &goal, &proved(&report.conjectures), &prover, &plan)?
+            } else {
+                prove_with(theory, &goal, &prover, &plan)?
+            };
             c.seconds = t0.elapsed().as_secs_f64();
             c.status = Status::of(answer, opts.cancelled());
             if let Status::Disproved { model, .. } = &c.status {
@@ -585,6 +621,58 @@ pub fn conjecture_with_models(
     report.counts = counts(&report.conjectures);
     Ok(report)
 }
+
+/// The conjectures of `kept` proved with a certificate, as statements a later proof may cite.
+fn proved(kept: &[Conjecture]) -> Vec<ProvedStatement> {
+    kept.iter()
+        .filter_map(|c| match &c.status {
+            Status::Proved { certificate } => Some(ProvedStatement {
+                statement: c.equation.clone(),
+                certificate: certificate.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lemmas for proofs about `theory`, as a mathematician first works out the small laws of a
+/// presentation: the equations of depth at most 2 in two variables that hold in its models of
+/// up to four elements, smallest first, each proved citing those before it, all within `time`
+/// (models included). The proved ones, with their certificates; an empty list when none is.
+///
+/// Huntington's distributivity, x ∧ (y ∨ z) = (x ∧ y) ∨ (x ∧ z) read through
+/// x ∧ y = n(n(x) ∨ n(y)), takes the prover 8 s from his three axioms and under one once
+/// n(n(x)) = x, x ∨ x = x and x ∨ n(x) = y ∨ n(y) are proved, which this finds.
+pub fn lemmas(
+    theory: &Theory,
+    time: Duration,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Result<Vec<ProvedStatement>, FinderError> {
+    let started = Instant::now();
+    let opts = Options {
+        depth: 2,
+        max_size: LEMMA_MODEL_SIZE,
+        vars_per_sort: 2,
+        per_conjecture: time / LEMMA_SHARE,
+        beyond: 1,
+        max_terms: 20_000,
+        model_time: time / 4,
+        cancel,
+        cite_proved: true,
+        deadline: Some(started + time),
+        ..Options::default()
+    };
+    let report = conjecture(theory, &opts, &mut |_| {})?;
+    Ok(proved(&report.conjectures))
+}
+
+/// The largest models [`lemmas`] reads its equations from.
+const LEMMA_MODEL_SIZE: u32 = 4;
+
+/// The most of [`lemmas`]'s time that one conjecture may take, as a fraction (one in this many):
+/// most small laws are proved in a fraction of that, and a false one is refuted by a model
+/// just above the ones read.
+const LEMMA_SHARE: u32 = 4;
 
 /// Whether `c` is one rewrite away from one of `axioms` or from a conjecture of `kept` whose
 /// status passes `accept`.
