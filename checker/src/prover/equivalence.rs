@@ -21,13 +21,14 @@ use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::canon::{equal_up_to_renaming, has_axiom};
 use birkhoff_engine::moves::laws::{ap, equation, v};
 use birkhoff_engine::moves::transfer::{carried, maps_across_sorts, SymbolMap, MAX_MAPS};
-use birkhoff_engine::print::FormulaPrinter;
+use birkhoff_engine::print::{theory_to_text, FormulaPrinter};
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Formula, Term};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// A theory with some of its models (any models: they only serve to refute implications
 /// quickly, and each is re-checked by the evaluator before it is reported) and what is known of
@@ -658,7 +659,7 @@ pub(super) fn prove_goals(
     let mut boolean_kit: Option<Option<boolean::Kit>> = None;
     // The small laws of `stronger` read from its small models and proved, found the first time a
     // goal needs them.
-    let mut lemmas: Option<Vec<ProvedStatement>> = None;
+    let mut lemmas: Option<Arc<Vec<ProvedStatement>>> = None;
     for (name, g) in goals {
         let proof = |evidence, steps| AxiomProof {
             by: stronger.name.clone(),
@@ -699,7 +700,7 @@ pub(super) fn prove_goals(
             }
             // The small laws alone: the goals proved before were cited just above, and their
             // translations are large terms that slow completion down.
-            let lemmas = lemmas.as_deref().unwrap_or_default();
+            let lemmas = lemmas.as_deref().map_or(&[][..], |l| &l[..]);
             if !lemmas.is_empty() {
                 if let cited @ Verdict::Proved { .. } =
                     prove_from(stronger, g, lemmas, opts, &opts.plan())?.verdict
@@ -739,14 +740,43 @@ pub(super) fn prove_goals(
 }
 
 /// [`conjecture::lemmas`] of `stronger` within [`LEMMA_TIMEOUTS`] prover timeouts: none where
-/// its models cannot be searched (an unsound model still ends the proof).
-fn model_lemmas(stronger: &Theory, opts: &Options) -> Result<Vec<ProvedStatement>, FinderError> {
-    match conjecture::lemmas(stronger, opts.timeout * LEMMA_TIMEOUTS, opts.cancel.clone()) {
-        Ok(lemmas) => Ok(lemmas),
-        Err(e @ FinderError::Unsound { .. }) => Err(e),
-        Err(_) => Ok(Vec::new()),
+/// its models cannot be searched (an unsound model still ends the proof). Gathered once per
+/// theory in a process: [`implies`] asks once for each renaming, and `identify` once for each
+/// entry, of the same theory. A gathering cut short by the caller's cancel flag is not kept.
+fn model_lemmas(
+    stronger: &Theory,
+    opts: &Options,
+) -> Result<Arc<Vec<ProvedStatement>>, FinderError> {
+    static GATHERED: LazyLock<Mutex<HashMap<String, Arc<Vec<ProvedStatement>>>>> =
+        LazyLock::new(Mutex::default);
+    let key = theory_to_text(stronger);
+    if let Some(lemmas) = GATHERED.lock().ok().and_then(|g| g.get(&key).cloned()) {
+        return Ok(lemmas);
     }
+    let lemmas =
+        match conjecture::lemmas(stronger, opts.timeout * LEMMA_TIMEOUTS, opts.cancel.clone()) {
+            Ok(lemmas) => Arc::new(lemmas),
+            Err(e @ FinderError::Unsound { .. }) => return Err(e),
+            Err(_) => Arc::default(),
+        };
+    if !opts
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed))
+    {
+        if let Ok(mut gathered) = GATHERED.lock() {
+            if gathered.len() >= LEMMA_THEORIES {
+                gathered.clear();
+            }
+            gathered.insert(key, lemmas.clone());
+        }
+    }
+    Ok(lemmas)
 }
+
+/// The most theories whose lemmas [`model_lemmas`] keeps (then it starts again): the agent and
+/// `explore` compare thousands.
+const LEMMA_THEORIES: usize = 256;
 
 /// The time [`model_lemmas`] has, in prover timeouts: two, so that each small law has half a
 /// timeout. Gathered once per call of [`prove_goals`], and only when a goal is left open.
