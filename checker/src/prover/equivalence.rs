@@ -657,9 +657,6 @@ pub(super) fn prove_goals(
     // The laws of Boolean algebras proved from `stronger`, found the first time a goal needs
     // them (`None` inside: `stronger` is no Boolean algebra the kit recognizes).
     let mut boolean_kit: Option<Option<boolean::Kit>> = None;
-    // The small laws of `stronger` read from its small models and proved, found the first time a
-    // goal needs them.
-    let mut lemmas: Option<Arc<Vec<ProvedStatement>>> = None;
     for (name, g) in goals {
         let proof = |evidence, steps| AxiomProof {
             by: stronger.name.clone(),
@@ -695,15 +692,12 @@ pub(super) fn prove_goals(
             }
         }
         if matches!(verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. }) {
-            if lemmas.is_none() {
-                lemmas = Some(model_lemmas(stronger, opts)?);
-            }
             // The small laws alone: the goals proved before were cited just above, and their
             // translations are large terms that slow completion down.
-            let lemmas = lemmas.as_deref().map_or(&[][..], |l| &l[..]);
+            let lemmas = model_lemmas(stronger, opts)?;
             if !lemmas.is_empty() {
                 if let cited @ Verdict::Proved { .. } =
-                    prove_from(stronger, g, lemmas, opts, &opts.plan())?.verdict
+                    prove_from(stronger, g, &lemmas, opts, &opts.plan())?.verdict
                 {
                     verdict = cited;
                 }

@@ -641,8 +641,9 @@ fn proved(kept: &[Conjecture]) -> Vec<ProvedStatement> {
 /// (models included). The proved ones, with their certificates; an empty list when none is.
 ///
 /// Huntington's distributivity, x ∧ (y ∨ z) = (x ∧ y) ∨ (x ∧ z) read through
-/// x ∧ y = n(n(x) ∨ n(y)), takes the prover 8 s from his three axioms and under one once
-/// n(n(x)) = x, x ∨ x = x and x ∨ n(x) = y ∨ n(y) are proved, which this finds.
+/// x ∧ y = n(n(x) ∨ n(y)), took the prover 8.9 s from his three axioms and 0.8 s once
+/// n(n(x)) = x, x ∨ x = x and x ∨ n(x) = y ∨ n(y) were axioms (a development build, one run
+/// each); this finds and proves those three.
 pub fn lemmas(
     theory: &Theory,
     time: Duration,
