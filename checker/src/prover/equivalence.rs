@@ -639,15 +639,17 @@ fn small_countermodel(
 /// first disproved or unknown goal. A goal that gets no certificate alone (unknown, or Z3's word
 /// only) is tried again, with as long, citing the goals proved before it with certificates, as
 /// lemmas; then by Boolean normal forms where `stronger` is a Boolean algebra or ring in its own
-/// symbols; then, with as long again, citing instead the small laws of `stronger` that its small
-/// models suggest and the prover proves ([`conjecture::lemmas`], gathered once within
-/// [`LEMMA_TIMEOUTS`]): Huntington's axioms give Boolean algebras' distributive law that way from
-/// n(n(x)) = x and x v x = x, and not alone within `equiv`'s two seconds.
+/// symbols; then, where `small_laws` says so, with as long again, citing instead the small laws
+/// of `stronger` that its small models suggest and the prover proves ([`conjecture::lemmas`],
+/// gathered once within [`LEMMA_TIMEOUTS`]): Huntington's axioms give Boolean algebras'
+/// distributive law that way from n(n(x)) = x and x v x = x, and not alone within `equiv`'s two
+/// seconds.
 pub(super) fn prove_goals(
     stronger: &Theory,
     weaker: &Theory,
     goals: &[(&str, Axiom)],
     map: &SymbolMap,
+    small_laws: SmallLaws,
     opts: &Options,
 ) -> Result<Outcome, FinderError> {
     let mut proofs = Vec::new();
@@ -691,7 +693,9 @@ pub(super) fn prove_goals(
                 verdict = Verdict::Proved { certificate };
             }
         }
-        if matches!(verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. }) {
+        if small_laws == SmallLaws::Cite
+            && matches!(verdict, Verdict::Unknown | Verdict::ProvedByZ3 { .. })
+        {
             // The small laws alone: the goals proved before were cited just above, and their
             // translations are large terms that slow completion down.
             let lemmas = model_lemmas(stronger, opts)?;
@@ -773,8 +777,23 @@ fn model_lemmas(
 const LEMMA_THEORIES: usize = 256;
 
 /// The time [`model_lemmas`] has, in prover timeouts: two, so that each small law has half a
-/// timeout. Gathered once per call of [`prove_goals`], and only when a goal is left open.
+/// timeout. Spent once per theory, and only when a goal is left open.
 const LEMMA_TIMEOUTS: u32 = 2;
+
+/// Whether [`prove_goals`] cites the proving theory's small laws ([`model_lemmas`]) for a goal
+/// left open otherwise.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum SmallLaws {
+    /// Across signatures, where a goal is an axiom read through definitions: its terms are
+    /// large, and the small laws that make it short are what the prover lacks (Huntington's
+    /// distributivity).
+    Cite,
+    /// Up to renaming: a goal is an axiom of the other theory as written, and the comparison is
+    /// made for every renaming and, in `identify`, for every entry of the same shape, so the
+    /// extra prover timeout per open goal multiplies. No comparison of the verdict test was
+    /// decided by the small laws there.
+    Skip,
+}
 
 /// Whether every model of `stronger` satisfies every axiom of `weaker`, read through some map of
 /// `weaker`'s symbols into `stronger`'s (injective, same arities: `stronger` may have more
@@ -806,7 +825,7 @@ pub fn implies(
     }
     let mut reason = None;
     for (map, goals) in open {
-        match prove_goals(stronger.theory, weaker, &goals, map, opts)? {
+        match prove_goals(stronger.theory, weaker, &goals, map, SmallLaws::Skip, opts)? {
             Outcome::Proved(proofs) => {
                 return Ok(Implication::Proved {
                     map: map.clone(),
@@ -1037,7 +1056,9 @@ fn no_constant_term(
             (name.as_str(), equation(name, SortId(0), applied, v(0)))
         })
         .collect();
-    let Outcome::Proved(proofs) = prove_goals(q, q, &goals, &SymbolMap::new(), opts)? else {
+    let Outcome::Proved(proofs) =
+        prove_goals(q, q, &goals, &SymbolMap::new(), SmallLaws::Skip, opts)?
+    else {
         return Ok(None);
     };
     Ok(Some(Invariant::NoConstantTerm {
@@ -1069,7 +1090,14 @@ fn inclusion(
         return Ok(None);
     };
     Ok(
-        match prove_goals(stronger, weaker, &goals, &to_stronger, opts)? {
+        match prove_goals(
+            stronger,
+            weaker,
+            &goals,
+            &to_stronger,
+            SmallLaws::Skip,
+            opts,
+        )? {
             Outcome::Proved(proofs) => Some(Invariant::Inclusion {
                 stronger: stronger.name.clone(),
                 weaker: weaker.name.clone(),
@@ -1333,7 +1361,7 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Renamed, Fin
         // `a` implies `b` first. A refutation settles the renaming (the other direction is
         // proved later, for an inclusion, only if needed); an open direction does not, since
         // the other one proved is half an inclusion whose witness may be beyond the small models.
-        let a_implies_b = match prove_goals(ta, tb, b_in_a, map, opts)? {
+        let a_implies_b = match prove_goals(ta, tb, b_in_a, map, SmallLaws::Skip, opts)? {
             Outcome::Proved(proofs) => Ok(proofs),
             Outcome::Unknown(why) => Err(why),
             Outcome::Refuted(w) => {
@@ -1343,7 +1371,10 @@ fn relate_by_renaming(a: &Side, b: &Side, opts: &Options) -> Result<Renamed, Fin
             }
         };
         let a_proved = a_implies_b.is_ok();
-        match (a_implies_b, prove_goals(tb, ta, a_in_b, back, opts)?) {
+        match (
+            a_implies_b,
+            prove_goals(tb, ta, a_in_b, back, SmallLaws::Skip, opts)?,
+        ) {
             (Ok(mut proofs), Outcome::Proved(more)) => {
                 proofs.extend(more);
                 return Ok(Renamed::Same(Relation::Equivalent {

@@ -53,8 +53,8 @@
 
 use super::countermodel;
 use super::equivalence::{
-    prove_goals, violating_model, AxiomProof, Invariant, Outcome, Relation, Side, Witness,
-    MODEL_SIZE,
+    prove_goals, violating_model, AxiomProof, Invariant, Outcome, Relation, Side, SmallLaws,
+    Witness, MODEL_SIZE,
 };
 use super::Options;
 use crate::budget::Budget;
@@ -1596,7 +1596,7 @@ fn prove_pair(a: &Theory, b: &Theory, pair: &Pair, opts: &Options) -> Result<Pro
     let mut proofs = Vec::new();
     for (step, (side, prover, other, goals)) in steps.into_iter().enumerate() {
         let goals = named(&goals);
-        match prove_goals(prover, other, &goals, &no_map, opts)? {
+        match prove_goals(prover, other, &goals, &no_map, SmallLaws::Cite, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
             Outcome::Refuted(witness) => {
                 return Ok(Proof::Refuted {
@@ -1654,7 +1654,7 @@ fn embedding(
         round_trips(stronger, weaker, back, there),
     ] {
         let goals = named(&goals);
-        match prove_goals(stronger, weaker, &goals, &no_map, opts)? {
+        match prove_goals(stronger, weaker, &goals, &no_map, SmallLaws::Cite, opts)? {
             Outcome::Proved(p) => proofs.extend(p),
             Outcome::Refuted(w) => {
                 return Ok(Embedded::Refuted(usize::from(stronger_is_b), w.model))
