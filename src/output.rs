@@ -9,12 +9,10 @@ use std::time::Duration;
 pub const CHECKED_BY_EVALUATOR: &str =
     "checked by the evaluator: every axiom holds in each model shown";
 
-/// Prints a JSON value on stdout, pretty.
+/// Prints a JSON value on stdout, indented near the top ([`birkhoff_library::json`]).
 pub fn print_json(v: &serde_json::Value) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(v).expect("JSON values always serialize")
-    );
+    let text = birkhoff_library::json::pretty(v).expect("JSON values always serialize");
+    println!("{}", String::from_utf8_lossy(&text));
 }
 
 /// Formats rows as a table with a header, columns padded to their widest cell: numeric columns

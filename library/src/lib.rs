@@ -16,6 +16,7 @@ pub mod cycle;
 pub mod documents;
 pub mod id;
 pub mod index;
+pub mod json;
 pub mod lock;
 pub mod placement;
 pub mod record;
@@ -60,6 +61,14 @@ pub enum Error {
     /// A result failed its re-check (a countermodel the evaluator rejects), so it was not stored.
     #[error("not stored: {0}")]
     FailedCheck(String),
+    /// A record larger than the library reads back (256 MiB), so it was not stored.
+    #[error("not stored: record `{id}` would be {bytes} bytes, more than the library reads back")]
+    TooLarge {
+        /// The record's ID.
+        id: String,
+        /// Its size as JSON.
+        bytes: u64,
+    },
     /// The SQLite index failed.
     #[error("index: {0}")]
     Index(#[from] rusqlite::Error),

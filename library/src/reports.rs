@@ -139,7 +139,7 @@ impl Library {
         // Through a JSON value, whose objects keep their keys sorted: the order every report has
         // been stored in.
         let report = serde_json::to_value(&commit.report).expect("reports serialize");
-        let mut bytes = serde_json::to_vec_pretty(&report).expect("JSON values serialize");
+        let mut bytes = crate::json::pretty(&report).expect("JSON values serialize");
         bytes.push(b'\n');
         atomic::write_new(&jpath, &bytes)?;
         self.write_markdown(commit.number, &commit.markdown)?;

@@ -7,8 +7,10 @@ use crate::{atomic, io_err, lock, Error, Result};
 use birkhoff_engine::{Structure, Theory};
 use std::path::{Path, PathBuf};
 
-/// The largest record file read, in bytes: far above any record Birkhoff writes, so only a file
-/// put there by hand reaches it, and it is a bad record, not read.
+/// The largest record file read or written, in bytes: far above the records Birkhoff writes
+/// (certificates cite by a flat list, so a chain of citations grows by one entry per link), so
+/// a file put there by hand is a bad record, not read, and a record this large is refused
+/// before it is written, never left on disk unreadable.
 pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 
 /// The library directory used when `--library` is not given: `$BIRKHOFF_LIBRARY`, or
@@ -131,13 +133,20 @@ impl Library {
         let Some(rec) = new else {
             return Ok((old.expect("unchanged means present"), outcome));
         };
+        let bytes = to_bytes(&rec);
+        if bytes.len() as u64 > MAX_RECORD_BYTES {
+            return Err(Error::TooLarge {
+                id: rec.id,
+                bytes: bytes.len() as u64,
+            });
+        }
         if outcome == Put::Created {
-            if !atomic::write_new(&path, &to_bytes(&rec))? {
+            if !atomic::write_new(&path, &bytes)? {
                 // Another process wrote it between our read and our write: theirs stands.
                 return Ok((self.read(&path)?, Put::Unchanged));
             }
         } else {
-            atomic::write(&path, &to_bytes(&rec))?;
+            atomic::write(&path, &bytes)?;
         }
         self.index.upsert(&rec)?;
         Ok((rec, outcome))
@@ -336,7 +345,7 @@ impl Library {
 }
 
 fn to_bytes(rec: &Record) -> Vec<u8> {
-    let mut v = serde_json::to_vec_pretty(rec).expect("records serialize");
+    let mut v = crate::json::pretty(rec).expect("records serialize");
     v.push(b'\n');
     v
 }

@@ -461,21 +461,23 @@ pub fn prove(theory: &Theory, goal: &Axiom, kit: &Kit, deadline: Instant) -> Opt
             ..s
         });
     }
-    let used = |c: &Cited| {
-        steps.iter().any(|s| {
-            matches!(&s.by, certificate::Justification::Axiom { axiom, .. } if *axiom == c.name)
-        })
-    };
-    let cert = Certificate {
+    let mut cert = Certificate {
         theory: theory.name.clone(),
         goal: FormulaPrinter::new(&theory.sig, goal).formula(&goal.formula),
         constants: constants.clone(),
         lhs,
         rhs,
-        cited: kit.cited.iter().filter(|c| used(c)).cloned().collect(),
+        cited: Vec::new(),
         lemmas: Vec::new(),
         steps,
     };
+    cert.cited = kit
+        .cited
+        .iter()
+        .filter(|c| certificate::cites(&cert, &c.name))
+        .cloned()
+        .collect();
+    let cert = cert.flattened();
     (certificate::check_before(theory, goal, &cert, Some(deadline)) == Ok(true)).then_some(cert)
 }
 

@@ -10,12 +10,11 @@
 //! beyond the prover within seconds, but follows in under one from y + −(3x + 3x) = y, proved
 //! just before it.
 
-use super::certificate::{self, Certificate, Cited, Justification};
+use super::certificate::{self, Certificate, Cited};
 use super::{prove_with, Answer, Options, Strategy, Verdict};
 use crate::finder::FinderError;
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
-use std::collections::HashSet;
 use std::time::Instant;
 
 /// A statement proved before, with the certificate that proves it from the theory's axioms.
@@ -97,7 +96,8 @@ pub fn prove_from(
         let certificate = Certificate {
             cited: used(certificate, cited),
             ..certificate.clone()
-        };
+        }
+        .flattened();
         let replayed =
             certificate::check_before(theory, goal, &certificate, Some(deadline)) == Ok(true);
         answer.verdict = if replayed {
@@ -112,18 +112,8 @@ pub fn prove_from(
 
 /// The citations `cert`'s steps use, in their order (a later statement may not be needed).
 fn used(cert: &Certificate, cited: Vec<Cited>) -> Vec<Cited> {
-    let steps = cert
-        .steps
-        .iter()
-        .chain(cert.lemmas.iter().flat_map(|l| &l.steps));
-    let names: HashSet<&str> = steps
-        .filter_map(|s| match &s.by {
-            Justification::Axiom { axiom, .. } => Some(axiom.as_str()),
-            Justification::Lemma { .. } => None,
-        })
-        .collect();
     cited
         .into_iter()
-        .filter(|c| names.contains(c.name.as_str()))
+        .filter(|c| certificate::cites(cert, &c.name))
         .collect()
 }

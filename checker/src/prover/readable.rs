@@ -629,9 +629,11 @@ pub fn render(
         variables: cert.constants.clone(),
         lhs: print(&ext, &m.lhs),
         rhs: print(&ext, &m.rhs),
+        // Those the steps use: a flattened certificate also lists what they rest on.
         cited: cert
             .cited
             .iter()
+            .filter(|c| certificate::cites(cert, &c.name))
             .map(|c| (c.name.clone(), c.statement.clone()))
             .collect(),
         lemmas,

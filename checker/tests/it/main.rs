@@ -6,6 +6,7 @@ mod bench_theories;
 mod boolean;
 mod budgets;
 mod catalogue;
+mod citations;
 mod common;
 mod completion;
 mod conjecture;
