@@ -161,10 +161,7 @@ impl Certificate {
     /// steps that use it are renamed to match.
     pub fn flattened(mut self) -> Certificate {
         let mut flat = Vec::new();
-        let names: HashMap<String, String> = std::mem::take(&mut self.cited)
-            .into_iter()
-            .map(|c| (c.name.clone(), hoist(c, &mut flat)))
-            .collect();
+        let names = hoist_all(std::mem::take(&mut self.cited), &mut flat);
         rename_citations(&mut self, &names);
         self.cited = flat;
         self
@@ -182,6 +179,22 @@ impl Certificate {
     }
 }
 
+/// Hoists a certificate's citations into `flat` in their order ([`hoist`]); the name each has
+/// there, by its name in `list`. An entry without citations of its own may use the entries
+/// before it (the flat form), so their names in `flat` are put into its steps first.
+fn hoist_all(list: Vec<Cited>, flat: &mut Vec<Cited>) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    for mut c in list {
+        if c.certificate.cited.is_empty() {
+            rename_citations(&mut c.certificate, &names);
+        }
+        let old = c.name.clone();
+        let new = hoist(c, flat);
+        names.insert(old, new);
+    }
+    names
+}
+
 /// Puts `c` into `flat` after its own citations ([`Certificate::flattened`]), unless a statement
 /// the same is there already; the name it has there.
 fn hoist(c: Cited, flat: &mut Vec<Cited>) -> String {
@@ -193,10 +206,7 @@ fn hoist(c: Cited, flat: &mut Vec<Cited>) -> String {
     if let Some(same) = flat.iter().find(|f| f.statement == statement) {
         return same.name.clone();
     }
-    let names: HashMap<String, String> = std::mem::take(&mut certificate.cited)
-        .into_iter()
-        .map(|inner| (inner.name.clone(), hoist(inner, flat)))
-        .collect();
+    let names = hoist_all(std::mem::take(&mut certificate.cited), flat);
     rename_citations(&mut certificate, &names);
     let taken = |n: &str| flat.iter().any(|f| f.name == n);
     let name = if taken(&name) {

@@ -187,3 +187,64 @@ fn a_flat_citation_may_use_only_the_citations_before_it() {
     // A statement the chain does not use is not cited to a reader.
     assert!(!certificate::cites(&flat, &flat.cited[0].name));
 }
+
+#[test]
+fn a_flat_list_cited_inside_another_certificate_is_hoisted_with_its_names() {
+    let t = twins();
+    let k = 5;
+    let inner = nested(&t, k).flattened();
+    let first = inner.cited[0].name.clone();
+    // The outer certificate proves statement k + 1 from statement k (whose certificate is the
+    // flat one), and first cites, under the name the flat list gives statement 1, an unrelated
+    // statement: hoisting must rename statement 1 and what uses it, or the list no longer replays.
+    let reversed = parse_formula(&t.sig, "g(x) = f(x)", "goal").unwrap();
+    let (constants, lhs, rhs) = goal_sides(&t.sig, &reversed).unwrap();
+    let c = Term::App(FuncId(2), vec![]);
+    let unrelated = Cited {
+        name: first.clone(),
+        statement: "g(x) = f(x)".into(),
+        certificate: Certificate {
+            theory: t.name.clone(),
+            goal: "g(x) = f(x)".into(),
+            constants,
+            lhs,
+            rhs: rhs.clone(),
+            cited: Vec::new(),
+            lemmas: Vec::new(),
+            steps: vec![step("ax", c.clone(), Direction::RightToLeft, vec![], rhs)],
+        },
+    };
+    let goal = parse_formula(&t.sig, &statement(k + 1), "goal").unwrap();
+    let (constants, lhs, rhs) = goal_sides(&t.sig, &goal).unwrap();
+    let fc = tower(0, 1, c.clone());
+    let outer = Certificate {
+        theory: t.name.clone(),
+        goal: statement(k + 1),
+        constants,
+        lhs,
+        rhs: rhs.clone(),
+        cited: vec![
+            unrelated,
+            Cited {
+                name: "statement k".into(),
+                statement: statement(k),
+                certificate: inner,
+            },
+        ],
+        lemmas: Vec::new(),
+        steps: vec![
+            step(
+                "statement k",
+                fc.clone(),
+                Direction::LeftToRight,
+                vec![],
+                tower(1, k + 1, fc),
+            ),
+            step("ax", c, Direction::LeftToRight, vec![0; k + 1], rhs),
+        ],
+    };
+    check(&t, &goal, &outer).expect("the nested form replays");
+    let flat = outer.flattened();
+    assert!(flat.cited.iter().all(|c| c.certificate.cited.is_empty()));
+    check(&t, &goal, &flat).expect("the hoisted list replays");
+}
