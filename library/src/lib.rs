@@ -61,13 +61,14 @@ pub enum Error {
     /// A result failed its re-check (a countermodel the evaluator rejects), so it was not stored.
     #[error("not stored: {0}")]
     FailedCheck(String),
-    /// A record larger than the library reads back (256 MiB), so it was not stored.
-    #[error("not stored: record `{id}` would be {bytes} bytes, more than the library reads back")]
-    TooLarge {
+    /// A record the library would not read back (larger than 256 MiB, or nested deeper than
+    /// its JSON reader goes), so it was not stored.
+    #[error("not stored: record `{id}` would not read back: {why}")]
+    Unreadable {
         /// The record's ID.
         id: String,
-        /// Its size as JSON.
-        bytes: u64,
+        /// Why.
+        why: String,
     },
     /// The SQLite index failed.
     #[error("index: {0}")]

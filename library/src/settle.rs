@@ -56,20 +56,30 @@ pub fn settle(
     let settled = match &answer.verdict {
         Verdict::Proved { certificate } => {
             let certificate = serde_json::to_value(certificate).expect("certificates serialize");
-            let (proof, _) = lib.put(Body::Proof(ProofRec {
+            let stored = lib.put(Body::Proof(ProofRec {
                 // A conjecture's ID depends on its theory and statement only.
                 conjecture_id: Body::Conjecture(conjecture.clone()).id(),
                 theory_id: conjecture.theory_id.clone(),
                 statement: conjecture.statement.clone(),
                 prover: PROVER.into(),
                 certificate,
-            }))?;
-            ConjectureRec {
-                status: ConjectureStatus::Proved,
-                evidence: format!("proved, certificate replayed ({})", proof.id),
-                countermodel: None,
-                proof: Some(proof.id),
-                ..conjecture
+            }));
+            match stored {
+                Ok((proof, _)) => ConjectureRec {
+                    status: ConjectureStatus::Proved,
+                    evidence: format!("proved, certificate replayed ({})", proof.id),
+                    countermodel: None,
+                    proof: Some(proof.id),
+                    ..conjecture
+                },
+                // A proof the library cannot keep is no stored proof: the claim rests on it.
+                Err(Error::Unreadable { why, .. }) => ConjectureRec {
+                    evidence: format!(
+                        "proved with a replayed certificate that the library cannot keep ({why}): it stays open"
+                    ),
+                    ..open(conjecture)
+                },
+                Err(e) => return Err(e),
             }
         }
         Verdict::Disproved { model, .. } => {
@@ -256,6 +266,42 @@ mod tests {
         let e = settle(&mut lib, c, &group, &goal, &answer, IfUndecided::StoreOpen);
         assert!(matches!(e, Err(Error::FailedCheck(_))), "{e:?}");
         assert!(lib.load_all().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_proof_the_library_cannot_keep_leaves_the_conjecture_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut lib = Library::open(dir.path()).unwrap();
+        let group = birkhoff_engine::seeds::load("group").unwrap();
+        let goal = crate::statement::parse(&group, "x * e = x").unwrap();
+        let Verdict::Proved { mut certificate } =
+            prove(&group, &goal, &Options::default()).unwrap().verdict
+        else {
+            panic!("x * e = x is an axiom's consequence")
+        };
+        // A side nested deeper than the library's JSON reader goes.
+        for _ in 0..100 {
+            certificate.lhs = birkhoff_engine::syntax::Term::App(
+                birkhoff_engine::signature::FuncId(1),
+                vec![certificate.lhs],
+            );
+        }
+        let answer = Answer {
+            verdict: Verdict::Proved { certificate },
+            attempts: vec![],
+            unknown_because: None,
+        };
+        let c = conjecture("x * e = x");
+        let settled = settle(&mut lib, c, &group, &goal, &answer, IfUndecided::StoreOpen).unwrap();
+        assert_eq!(settled.status, ConjectureStatus::Open);
+        assert!(
+            settled.evidence.contains("cannot keep"),
+            "{}",
+            settled.evidence
+        );
+        let stored = lib.load_all().unwrap();
+        assert_eq!(stored.len(), 1, "the open conjecture alone: {stored:?}");
+        assert!(matches!(stored[0].body, Body::Conjecture(_)));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The largest record file read or written, in bytes: far above the records Birkhoff writes
 /// (certificates cite by a flat list, so a chain of citations grows by one entry per link), so
 /// a file put there by hand is a bad record, not read, and a record this large is refused
-/// before it is written, never left on disk unreadable.
+/// before it is written, never left on disk unreadable (`unreadable`).
 pub const MAX_RECORD_BYTES: u64 = 256 << 20;
 
 /// The library directory used when `--library` is not given: `$BIRKHOFF_LIBRARY`, or
@@ -134,11 +134,8 @@ impl Library {
             return Ok((old.expect("unchanged means present"), outcome));
         };
         let bytes = to_bytes(&rec);
-        if bytes.len() as u64 > MAX_RECORD_BYTES {
-            return Err(Error::TooLarge {
-                id: rec.id,
-                bytes: bytes.len() as u64,
-            });
+        if let Some(why) = unreadable(&bytes) {
+            return Err(Error::Unreadable { id: rec.id, why });
         }
         if outcome == Put::Created {
             if !atomic::write_new(&path, &bytes)? {
@@ -342,6 +339,20 @@ impl Library {
         let docs = crate::documents::scan(&self.root)?;
         self.index.sync_documents(&docs)
     }
+}
+
+/// Why `bytes` (a record as [`to_bytes`] writes it) would not read back, if it would not: what
+/// is written is read first, so that nothing on disk is unreadable.
+fn unreadable(bytes: &[u8]) -> Option<String> {
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Some(format!(
+            "{} bytes, more than the {MAX_RECORD_BYTES} read",
+            bytes.len()
+        ));
+    }
+    serde_json::from_slice::<Record>(bytes)
+        .err()
+        .map(|e| e.to_string())
 }
 
 fn to_bytes(rec: &Record) -> Vec<u8> {

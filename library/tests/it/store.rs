@@ -474,3 +474,39 @@ fn a_report_is_stored_with_its_keys_sorted_as_reports_always_were() {
     assert_eq!((keys.len(), &keys), (22, &sorted));
     assert_eq!(lib.cycle_report(n).unwrap().goal, "writer 1");
 }
+
+/// A record that would not read back (here a certificate nested deeper than the JSON reader
+/// goes) is refused with its reason, and nothing is written: the library still reads whole.
+#[test]
+fn a_record_that_would_not_read_back_is_refused_before_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lib = Library::open(dir.path()).unwrap();
+    let (magma_id, _) = populate(&mut lib);
+    let before = lib.list("proof").unwrap().len();
+    let mut deep = serde_json::json!("x");
+    for _ in 0..200 {
+        deep = serde_json::json!({ "App": [0, [deep]] });
+    }
+    let body = |certificate| {
+        Body::Proof(ProofRec {
+            conjecture_id: "cnj-0123456789abcdef".into(),
+            theory_id: magma_id.clone(),
+            statement: "x * y = y * x".into(),
+            prover: "test".into(),
+            certificate,
+        })
+    };
+    let e = lib.put(body(deep)).unwrap_err();
+    assert!(
+        matches!(&e, birkhoff_library::Error::Unreadable { .. })
+            && e.to_string().contains("read back"),
+        "{e}"
+    );
+    assert_eq!(lib.list("proof").unwrap().len(), before);
+    let report = backtest::run(&lib).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    // The same record, shallow, is stored.
+    lib.put(body(serde_json::json!({"steps": [1, 2, 3]})))
+        .unwrap();
+    assert_eq!(lib.list("proof").unwrap().len(), before + 1);
+}
