@@ -607,19 +607,19 @@ pub fn check_before(
     } else {
         let named = cert.cited.iter().map(|c| (&*c.name, &*c.statement));
         with_cited = with_citations(theory, named)?;
-        let before = theory.axioms.len();
-        for (i, c) in cert.cited.iter().enumerate() {
-            let statement = &with_cited.axioms[before + i];
-            let replayed = if c.certificate.cited.is_empty() {
-                let mut earlier = theory.clone();
-                earlier.axioms = with_cited.axioms[..before + i].to_vec();
-                check_before(&earlier, statement, &c.certificate, deadline)?
+        // The axioms and the citations replayed so far.
+        let mut earlier = theory.clone();
+        let statements = &with_cited.axioms[theory.axioms.len()..];
+        for (c, statement) in cert.cited.iter().zip(statements) {
+            let from = if c.certificate.cited.is_empty() {
+                &earlier
             } else {
-                check_before(theory, statement, &c.certificate, deadline)?
+                theory
             };
-            if !replayed {
+            if !check_before(from, statement, &c.certificate, deadline)? {
                 return Ok(false);
             }
+            earlier.axioms.push(statement.clone());
         }
         &with_cited
     };
