@@ -35,6 +35,7 @@ mod budget;
 mod first_classes;
 mod implied;
 mod iso;
+mod isolate;
 mod lex;
 mod mirrors;
 mod patterns;

@@ -76,7 +76,7 @@ pub struct Encoder {
 
 /// An axiom that cannot be encoded (only ever because it is too large once expanded), or whose
 /// encoding was stopped by [`Encoder::stop_when`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 #[error("axiom {axiom}: {reason}")]
 pub struct EncodeError {
     /// The axiom's name.

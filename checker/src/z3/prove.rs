@@ -5,29 +5,29 @@
 //! `unknown` (Z3's model of a quantified problem may be spurious, and it may time out) give
 //! "unknown": this function never claims a disproof.
 //!
-//! **Time.** On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
+//! **Isolation.** Each check runs in a child process ([`crate::isolate`]) that is killed at the
+//! deadline. On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
 //! very late: we measured 3 s timeouts ending after 7 to 14 s, and a 20 s timeout still running
 //! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking.
-//! So the check runs on a `worker` thread of its own (with its own Z3 context, as Z3 objects
-//! stay in their thread) and the caller waits only until the deadline; then it interrupts Z3 and
-//! returns "unknown", and the worker finishes by itself when Z3 gives up. At most two abandoned
-//! checks run at once (`ABANDONED`). Z3's memory is capped (`MEMORY_MB`); running out gives
-//! "unknown".
+//! On a thread, such a check kept running (and a core busy) after its caller had moved on; a
+//! process is stopped at once. Z3's memory is capped (`MEMORY_MB`, for the process), and past a
+//! high watermark (`WATERMARK_BYTES`) its solver gives up by itself ("memout"); either gives
+//! "unknown", and a crash of libz3 in the child is an "unknown" with its reason as well.
 
 use super::encode::{Domains, EncodeError, Encoder};
 use crate::budget::Budget;
-use crate::worker;
+use crate::isolate::{self, Outcome};
 use birkhoff_engine::syntax::Axiom;
 use birkhoff_engine::Theory;
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 use z3::{Params, SatResult, Solver};
 
 /// What Z3 says about `theory ⊢ goal`: one strategy's answer, which the prover reports as
 /// [`crate::prover::Verdict::ProvedByZ3`] or leaves undecided.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {
     /// `axioms ∧ ¬goal` is unsatisfiable over uninterpreted sorts: the goal follows (trusting Z3).
@@ -46,17 +46,31 @@ pub enum Verdict {
 /// take gigabytes within seconds.
 const MEMORY_MB: &str = "4096";
 
-/// Sets Z3's memory limit ([`MEMORY_MB`]), once.
-fn limit_memory() {
-    static MEMORY: Once = Once::new();
-    MEMORY.call_once(|| z3::set_global_param("memory_max_size", MEMORY_MB));
+/// The memory (bytes, for the process) past which Z3's solver stops with "memout" at its next
+/// look, without failing. Past [`MEMORY_MB`], by contrast, the allocation that crosses it throws,
+/// in whichever thread makes it, and Z3 4.8.12 then refuses every new context in that process
+/// (measured: with the cap lowered to 300 MB, every check after the first to reach it answered
+/// "could not start"; with this watermark at 300 MB instead, the same checks said "memout" and
+/// the checks after them ran). A global parameter of Z3 4.8.12, read as an unsigned 32-bit int.
+const WATERMARK_BYTES: &str = "3221225472";
+
+/// Sets Z3's memory limits ([`WATERMARK_BYTES`], [`MEMORY_MB`]) and lets Z3 set up its global
+/// tables, once, in this process: each check's child process then starts from them (Z3's first
+/// context in a process takes about 25 ms to make, the next ones about 1 ms).
+fn prepare() {
+    static PREPARED: Once = Once::new();
+    PREPARED.call_once(|| {
+        z3::set_global_param("memory_high_watermark", WATERMARK_BYTES);
+        z3::set_global_param("memory_max_size", MEMORY_MB);
+        let _ = refusal();
+    });
 }
 
-/// Why Z3 cannot start a check on this thread now, if it cannot. Z3's memory limit
-/// ([`MEMORY_MB`]) holds for the whole process, so while checks abandoned at their deadline are
-/// still stopping a new context can be refused; the `z3` crate unwraps that refusal when it makes
-/// a thread's context, which ended the check with a panic (seen in a 20-cycle agent run). Asked
-/// first, on the thread about to check, the refusal is an unknown with its reason.
+/// Why Z3 cannot start a check in this process now, if it cannot. Z3's memory limit
+/// ([`MEMORY_MB`]) holds for the whole process, and once it is reached Z3 refuses new contexts;
+/// the `z3` crate unwraps that refusal when it makes a thread's context, which ended the check
+/// with a panic (seen in a 20-cycle agent run). Asked first, the refusal is an unknown with its
+/// reason.
 fn refusal() -> Option<String> {
     // SAFETY: libz3 is loaded (every caller asked `available` first); the configuration and the
     // context made here are deleted here, and neither escapes.
@@ -68,17 +82,9 @@ fn refusal() -> Option<String> {
         })
     };
     (!started).then(|| {
-        format!("Z3 could not start: its memory limit ({MEMORY_MB} MB for the whole process) is reached, by checks running or still stopping")
+        format!("Z3 could not start: its memory limit ({MEMORY_MB} MB for the whole process) is reached")
     })
 }
-
-/// Z3 checks left running after their caller stopped waiting.
-static ABANDONED: worker::Pool = worker::Pool::new(2);
-
-/// [`prove_each`]'s checks left running after their caller stopped waiting: a pool of their own,
-/// so that a derivation's short steps never wait for [`prove_unsat`]'s long abandoned checks
-/// (in a test suite, or in a plan where Z3 just ran out of time).
-static ABANDONED_STEPS: worker::Pool = worker::Pool::new(2);
 
 /// Decides `theory ⊢ goal` with Z3 within `timeout` (and `cancel`, as for a search); returns
 /// soon after the deadline whatever Z3 does. `goal` is a formula with its own
@@ -97,7 +103,7 @@ pub fn prove_unsat(
         });
     }
     let deadline = Instant::now() + timeout;
-    limit_memory();
+    prepare();
     let (theory, goal) = (theory.clone(), goal.clone());
     let unknown = |reason: &str| {
         Ok(Verdict::Unknown {
@@ -105,27 +111,22 @@ pub fn prove_unsat(
             at_limit: true,
         })
     };
-    match worker::run(
-        "z3-prove",
-        &ABANDONED,
-        deadline,
-        cancel.as_ref(),
-        move |stop| match refusal() {
-            Some(reason) => Ok(Verdict::Unknown {
-                reason,
-                at_limit: true,
-            }),
-            None => check(&theory, &goal, deadline, stop),
-        },
-    ) {
-        worker::Outcome::Done(answer) => answer,
-        worker::Outcome::GaveUp { interrupted: true } => unknown("Z3 gave up: interrupted"),
-        worker::Outcome::GaveUp { interrupted: false } => {
-            unknown("Z3 gave up: timeout (Z3 is being stopped in the background)")
-        }
-        worker::Outcome::Busy => unknown("Z3 was still stopping earlier checks"),
-        worker::Outcome::Failed(why) => Ok(Verdict::Unknown {
-            reason: format!("Z3 did not run: {why}"),
+    match isolate::run(deadline, cancel.as_ref(), move |_| match refusal() {
+        Some(reason) => Ok(Verdict::Unknown {
+            reason,
+            at_limit: true,
+        }),
+        None => check(&theory, &goal, deadline),
+    }) {
+        Outcome::Done(answer) => answer,
+        Outcome::GaveUp {
+            interrupted: true, ..
+        } => unknown("Z3 gave up: interrupted"),
+        Outcome::GaveUp {
+            interrupted: false, ..
+        } => unknown("Z3 gave up: timeout"),
+        Outcome::Failed { why, .. } => Ok(Verdict::Unknown {
+            reason: format!("Z3 did not answer: {why}"),
             at_limit: false,
         }),
     }
@@ -137,13 +138,8 @@ const FIRST_ATTEMPT: Duration = Duration::from_millis(100);
 /// The longest restarted attempt; the next one runs to the deadline.
 const LAST_SHORT_ATTEMPT: Duration = Duration::from_millis(800);
 
-/// The check itself, on the worker thread: `theory`'s axioms and the negated goal, [`decide`]d.
-fn check(
-    theory: &Theory,
-    goal: &Axiom,
-    deadline: Instant,
-    stop: Arc<AtomicBool>,
-) -> Result<Verdict, EncodeError> {
+/// The check itself, in the child process: `theory`'s axioms and the negated goal, [`decide`]d.
+fn check(theory: &Theory, goal: &Axiom, deadline: Instant) -> Result<Verdict, EncodeError> {
     let mut enc = Encoder::new(&theory.sig, Domains::Uninterpreted);
     let mut assertions = theory
         .axioms
@@ -151,7 +147,7 @@ fn check(
         .map(|a| enc.axiom(a))
         .collect::<Result<Vec<_>, _>>()?;
     assertions.push(enc.axiom(goal)?.not());
-    Ok(decide(&assertions, deadline, &stop))
+    Ok(decide(&assertions, deadline))
 }
 
 /// Whether `assertions` are unsatisfiable, as a series of attempts with a fresh solver and a new
@@ -161,11 +157,8 @@ fn check(
 /// heavy-tailed and depends on incidental choices (even on symbol names): an implication between
 /// magma laws took 0.1 s in one run and more than 2 s in the next, so restarts decide more within
 /// a deadline than one long run.
-fn decide(assertions: &[z3::ast::Bool], deadline: Instant, stop: &Arc<AtomicBool>) -> Verdict {
-    let budget = Budget {
-        cancel: Some(stop.clone()),
-        ..Budget::default()
-    };
+fn decide(assertions: &[z3::ast::Bool], deadline: Instant) -> Verdict {
+    let budget = Budget::default();
     let (mut attempt, mut seed) = (FIRST_ATTEMPT, 0);
     loop {
         let solver = Solver::new();
@@ -187,9 +180,7 @@ fn decide(assertions: &[z3::ast::Bool], deadline: Instant, stop: &Arc<AtomicBool
                         .into(),
                 at_limit: false,
             },
-            SatResult::Unknown if until < deadline && !stop.load(Ordering::Relaxed) => {
-                (attempt, seed) = (attempt * 2, seed + 1)
-            }
+            SatResult::Unknown if until < deadline => (attempt, seed) = (attempt * 2, seed + 1),
             SatResult::Unknown => {
                 let reason = solver
                     .get_reason_unknown()
@@ -214,7 +205,7 @@ pub struct Step {
 }
 
 /// Why [`prove_each`] did not prove every step.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StepFailure {
     /// The first step not proved (the one being checked when the deadline or Ctrl-C came), or
     /// `None` when Z3 did not run.
@@ -226,8 +217,8 @@ pub struct StepFailure {
 }
 
 /// Whether every step follows from its premises (Z3 finds premises ∧ ¬conclusion unsatisfiable),
-/// all over `sig` and within `timeout` (and `cancel`). The steps are decided in order on one
-/// worker thread with one encoder and one incremental solver (push the step, check, pop): the
+/// all over `sig` and within `timeout` (and `cancel`). The steps are decided in order in one
+/// child process ([`crate::isolate`]) with one encoder and one incremental solver (push the step, check, pop): the
 /// premises alone for 0.1 s, then with the hints as long, then each again in windows twice as
 /// long, until the step is proved or the time is out. Some steps Z3 proves at once from the
 /// premises and slowly with the hints, some only with them. A fresh solver per step costs
@@ -251,104 +242,101 @@ pub fn prove_each(
         return stopped(format!("Z3 did not run: {why}"), false);
     }
     let deadline = Instant::now() + timeout;
-    limit_memory();
+    prepare();
     let sig = sig.clone();
-    // The step being checked, for the answer when Z3 is stopped in the middle of one.
-    let current = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let at = current.clone();
-    let run = worker::run(
-        "z3-steps",
-        &ABANDONED_STEPS,
-        deadline,
-        cancel.as_ref(),
-        move |stop| {
-            if let Some(reason) = refusal() {
-                return Ok(Some(StepFailure {
-                    step: None,
-                    reason,
-                    at_limit: true,
-                }));
-            }
-            let mut enc = Encoder::new(&sig, Domains::Uninterpreted);
-            let budget = Budget {
-                cancel: Some(stop.clone()),
-                ..Budget::default()
+    let run = isolate::run(deadline, cancel.as_ref(), move |progress| {
+        if let Some(reason) = refusal() {
+            return Ok(Some(StepFailure {
+                step: None,
+                reason,
+                at_limit: true,
+            }));
+        }
+        let mut enc = Encoder::new(&sig, Domains::Uninterpreted);
+        let budget = Budget::default();
+        let shared = Solver::new();
+        for (i, step) in steps.iter().enumerate() {
+            progress.report(i as u64);
+            let mut assertions = step
+                .premises
+                .iter()
+                .map(|a| enc.axiom(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            assertions.push(enc.axiom(&step.conclusion)?.not());
+            let hints = step
+                .hints
+                .iter()
+                .map(|a| enc.axiom(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            // The premises alone, then with the hints, on the shared solver, in windows that
+            // double until one proves the step, Z3 finds a model, or time runs out.
+            let check = |extra: &[z3::ast::Bool], time: Duration| {
+                shared.push();
+                assertions
+                    .iter()
+                    .chain(extra)
+                    .for_each(|a| shared.assert(a));
+                let until = (Instant::now() + time).min(deadline);
+                let answer = super::solve::check(&shared, &budget, Some(until));
+                shared.pop(1);
+                answer
             };
-            let shared = Solver::new();
-            for (i, step) in steps.iter().enumerate() {
-                at.store(i, Ordering::Relaxed);
-                let mut assertions = step
-                    .premises
-                    .iter()
-                    .map(|a| enc.axiom(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                assertions.push(enc.axiom(&step.conclusion)?.not());
-                let hints = step
-                    .hints
-                    .iter()
-                    .map(|a| enc.axiom(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                // The premises alone, then with the hints, on the shared solver, in windows
-                // that double until one proves the step, Z3 finds a model, or time runs out.
-                let check = |extra: &[z3::ast::Bool], time: Duration| {
-                    shared.push();
-                    assertions
-                        .iter()
-                        .chain(extra)
-                        .for_each(|a| shared.assert(a));
-                    let until = (Instant::now() + time).min(deadline);
-                    let answer = super::solve::check(&shared, &budget, Some(until));
-                    shared.pop(1);
-                    answer
-                };
-                let sets: &[&[z3::ast::Bool]] = if hints.is_empty() {
-                    &[&[]]
-                } else {
-                    &[&[], &hints]
-                };
-                let mut window = FIRST_ATTEMPT;
-                'windows: loop {
-                    for set in sets {
-                        match check(set, window) {
-                            SatResult::Unsat => break 'windows,
-                            SatResult::Sat => {
-                                return Ok(Some(StepFailure {
-                                    step: Some(i),
-                                    reason: "sat: Z3 found a model of the premises in which the \
-                                             step fails"
-                                        .into(),
-                                    at_limit: false,
-                                }))
-                            }
-                            SatResult::Unknown => {
-                                if Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
-                                    return Ok(Some(StepFailure {
-                                        step: Some(i),
-                                        reason: "Z3 gave up: the time ran out".into(),
-                                        at_limit: true,
-                                    }));
-                                }
-                            }
+            let sets: &[&[z3::ast::Bool]] = if hints.is_empty() {
+                &[&[]]
+            } else {
+                &[&[], &hints]
+            };
+            let mut window = FIRST_ATTEMPT;
+            'windows: loop {
+                for set in sets {
+                    match check(set, window) {
+                        SatResult::Unsat => break 'windows,
+                        SatResult::Sat => {
+                            return Ok(Some(StepFailure {
+                                step: Some(i),
+                                reason: "sat: Z3 found a model of the premises in which the step \
+                                         fails"
+                                    .into(),
+                                at_limit: false,
+                            }))
                         }
+                        SatResult::Unknown if Instant::now() >= deadline => {
+                            return Ok(Some(StepFailure {
+                                step: Some(i),
+                                reason: "Z3 gave up: the time ran out".into(),
+                                at_limit: true,
+                            }));
+                        }
+                        SatResult::Unknown => {}
                     }
-                    window *= 2;
                 }
+                window *= 2;
             }
-            Ok(None)
-        },
-    );
-    let during = |what: &str| {
+        }
+        Ok(None)
+    });
+    let during = |what: &str, progress: Option<u64>| {
         Ok(Some(StepFailure {
-            step: Some(current.load(Ordering::Relaxed)),
+            // The step being checked when Z3 was stopped (the first, if none had started).
+            step: Some(progress.unwrap_or(0) as usize),
             reason: format!("Z3 gave up: {what}"),
             at_limit: true,
         }))
     };
     match run {
-        worker::Outcome::Done(answer) => answer,
-        worker::Outcome::GaveUp { interrupted: true } => during("interrupted"),
-        worker::Outcome::GaveUp { interrupted: false } => during("timeout"),
-        worker::Outcome::Busy => stopped("Z3 was still stopping earlier checks".into(), true),
-        worker::Outcome::Failed(why) => stopped(format!("Z3 did not run: {why}"), false),
+        Outcome::Done(answer) => answer,
+        Outcome::GaveUp {
+            interrupted: true,
+            progress,
+        } => during("interrupted", progress),
+        Outcome::GaveUp {
+            interrupted: false,
+            progress,
+        } => during("timeout", progress),
+        Outcome::Failed { why, progress } => Ok(Some(StepFailure {
+            step: progress.map(|at| at as usize),
+            reason: format!("Z3 did not answer: {why}"),
+            at_limit: false,
+        })),
     }
 }
