@@ -1050,7 +1050,8 @@ fn witnessed(
             Verdict::Unknown => tried.push(format!("{shown} (undecided)")),
         }
     }
-    Ok(Err(Undecided::out_of_time(format!(
+    // Every witness had its time: a retry would give the same ones less.
+    Ok(Err(Undecided::for_good(format!(
         "witnesses tried without a proof: {}",
         tried.join("; ")
     ))))
