@@ -1050,8 +1050,7 @@ fn witnessed(
             Verdict::Unknown => tried.push(format!("{shown} (undecided)")),
         }
     }
-    // Every witness had its time: a retry would give the same ones less.
-    Ok(Err(Undecided::for_good(format!(
+    Ok(Err(Undecided::out_of_time(format!(
         "witnesses tried without a proof: {}",
         tried.join("; ")
     ))))
