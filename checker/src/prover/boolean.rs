@@ -25,11 +25,12 @@ use super::certificate::{self, Binding, Certificate, Cited, Direction, Step};
 use super::lemmas::{prove_citing, ProvedStatement};
 use super::rewrite::matches;
 use super::{Options, Verdict};
-use crate::finder::FinderError;
+use crate::budget::Budget;
+use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
-use birkhoff_engine::{eval, Axiom, Theory};
+use birkhoff_engine::{eval, Axiom, Structure, Theory};
 use std::time::Instant;
 
 /// Which of the two presentations of the same class a theory's kit is for.
@@ -301,12 +302,17 @@ impl Kit {
         let deadline = Instant::now() + opts.timeout;
         // A guess whose laws fail in a small model is no Boolean algebra or ring: dropped
         // before the prover is asked (a wrong guess would otherwise cost a proof attempt).
-        let small = super::witness::small_models(
-            theory,
-            SMALL_MODEL_SIZE,
-            SMALL_MODEL_NODES,
-            opts.cancel.clone(),
-        )?;
+        let budget = Budget {
+            nodes: Some(SMALL_MODEL_NODES),
+            cancel: opts.cancel.clone(),
+            ..Budget::default()
+        };
+        let small: Vec<Structure> =
+            enumerate_up_to(theory, SMALL_MODEL_SIZE, &budget, FinderOptions::default())?
+                .into_iter()
+                .flat_map(|e| e.classes)
+                .map(|c| c.model)
+                .collect();
         let holds = |kind: Kind, roles: &Roles| {
             kind.laws().iter().all(|law| {
                 let written = law.written(theory, roles);

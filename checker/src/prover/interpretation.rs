@@ -251,6 +251,7 @@ pub fn by_interpretation(
             let give_back = |limits: &mut Limits| {
                 limits.deadline = (limits.deadline + proving.elapsed()).min(overall);
             };
+            let opts = &pair.prover_options(opts);
             match prove_pair(ta, tb, &pair, opts)? {
                 Proof::Proved(proofs) => {
                     return Ok(Ok(Relation::Interpreted(Box::new(Interpretation {
@@ -431,9 +432,26 @@ struct Pair {
 }
 
 impl Pair {
+    /// The prover's options for this pair's obligations: without Z3 where a graph has a
+    /// quantifier of its own (a meet as a greatest lower bound). On a lattice's axioms Z3's
+    /// E-matching on such goals took gigabytes within seconds (3.4 GB for one `identify`), and
+    /// Z3 4.8.12 can end the whole process when it reaches its memory cap there instead of
+    /// answering unknown.
+    fn prover_options(&self, opts: &Options) -> Options {
+        let quantified = self
+            .a_in_b
+            .iter()
+            .chain(&self.b_in_a)
+            .any(|body| matches!(body, Body::Graph(g) if !bound_variables(g).is_empty()));
+        Options {
+            z3: opts.z3 && !quantified,
+            ..opts.clone()
+        }
+    }
+
     /// Whether each symbol is defined as a distinct symbol of the other theory applied to its
     /// variables in order, both ways, as many each way: a renaming of symbols, which
-    /// [`super::equivalence::relate`] tries before definitions.
+    /// [`super::equivalence::relate`] tries before definitions, with the same prover options.
     fn is_renaming(&self) -> bool {
         let plain = |args: &[Term]| {
             args.iter()
