@@ -5,7 +5,7 @@
 //! `unknown` (Z3's model of a quantified problem may be spurious, and it may time out) give
 //! "unknown": this function never claims a disproof.
 //!
-//! **Isolation.** Each check runs in a child process ([`crate::isolate`]) that is killed at the
+//! **Isolation.** Each check runs in a child process (`crate::isolate`) that is killed at the
 //! deadline. On quantified problems Z3 4.8.12 notices its `timeout` and interrupts late, at times
 //! very late: we measured 3 s timeouts ending after 7 to 14 s, and a 20 s timeout still running
 //! after 100 s (a group, goal `x * y = y * x`); E-matching runs long stretches without looking.
@@ -218,7 +218,7 @@ pub struct StepFailure {
 
 /// Whether every step follows from its premises (Z3 finds premises ∧ ¬conclusion unsatisfiable),
 /// all over `sig` and within `timeout` (and `cancel`). The steps are decided in order in one
-/// child process ([`crate::isolate`]) with one encoder and one incremental solver (push the step, check, pop): the
+/// child process (`crate::isolate`) with one encoder and one incremental solver (push the step, check, pop): the
 /// premises alone for 0.1 s, then with the hints as long, then each again in windows twice as
 /// long, until the step is proved or the time is out. Some steps Z3 proves at once from the
 /// premises and slowly with the hints, some only with them. A fresh solver per step costs
