@@ -181,16 +181,14 @@ mod imp {
             // Ctrl-C reaches the whole process group; the parent, not the child's copy of its
             // handler, decides what it means, and kills the child.
             libc::signal(libc::SIGINT, libc::SIG_IGN);
+            // A child whose parent is gone (killed by anything) is killed too, on Linux; and
+            // one whose parent went before that was asked ends here.
             #[cfg(target_os = "linux")]
-            {
-                // A child whose parent is gone (killed by anything) is killed too.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                if libc::getppid() as u32 != parent {
-                    libc::_exit(CHILD_FAILED);
-                }
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() as u32 != parent {
+                libc::_exit(CHILD_FAILED);
             }
         }
-        let _ = parent;
         let progress = Progress(Reporter(write.as_raw_fd()));
         let status =
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&progress))) {
@@ -240,23 +238,15 @@ mod imp {
                         progress: messages.progress,
                     };
                 }
-                if let Some(answer) = messages.answer.take() {
-                    break match serde_json::from_slice(&answer) {
-                        Ok(answer) => Outcome::Done(answer),
-                        Err(e) => Outcome::Failed {
-                            why: format!("its answer did not read: {e}"),
-                            progress: messages.progress,
-                        },
-                    };
+                if let Some(answered) = messages.answered() {
+                    break answered;
                 }
             }
             // A child that ended wrote everything first; one more look at the pipe, then why.
             if let Some(status) = ended(pid) {
                 let _ = messages.read_from(&read);
-                if let Some(answer) = messages.answer.take() {
-                    if let Ok(answer) = serde_json::from_slice(&answer) {
-                        return Outcome::Done(answer);
-                    }
+                if let Some(answered) = messages.answered() {
+                    return answered;
                 }
                 return Outcome::Failed {
                     why: status,
@@ -304,6 +294,18 @@ mod imp {
     }
 
     impl Messages {
+        /// The child's answer, read, once it has come.
+        fn answered<T: DeserializeOwned>(&mut self) -> Option<Outcome<T>> {
+            let answer = self.answer.take()?;
+            Some(match serde_json::from_slice(&answer) {
+                Ok(answer) => Outcome::Done(answer),
+                Err(e) => Outcome::Failed {
+                    why: format!("its answer did not read: {e}"),
+                    progress: self.progress,
+                },
+            })
+        }
+
         /// Reads what the pipe holds now (its read end does not block), taking out every whole
         /// message as it comes, so that the buffer never holds more than one message.
         fn read_from(&mut self, read: &OwnedFd) -> Result<(), String> {
