@@ -240,3 +240,18 @@ pub fn bench_theory(file: &str) -> birkhoff_engine::Theory {
         .join(file);
     birkhoff_engine::Theory::from_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
+
+/// Whether E (`eprover`) is on the path, for the tests whose proofs come from its lane of the
+/// portfolio: without it they are skipped with a line that says so, unless `BIRKHOFF_REQUIRE_E=1`
+/// (set by `.ci/run`), which makes a missing E a failure.
+pub fn has_e(test: &str) -> bool {
+    if birkhoff_checker::prover::external::find_on_path("eprover").is_some() {
+        return true;
+    }
+    assert!(
+        std::env::var("BIRKHOFF_REQUIRE_E").as_deref() != Ok("1"),
+        "BIRKHOFF_REQUIRE_E=1 but eprover is not installed (Debian: apt-get install eprover)"
+    );
+    eprintln!("SKIPPED {test}: needs eprover; set BIRKHOFF_REQUIRE_E=1 to make this a failure");
+    false
+}
