@@ -25,12 +25,11 @@ use super::certificate::{self, Binding, Certificate, Cited, Direction, Step};
 use super::lemmas::{prove_citing, ProvedStatement};
 use super::rewrite::matches;
 use super::{Options, Verdict};
-use crate::budget::Budget;
-use crate::finder::{enumerate_up_to, FinderError, Options as FinderOptions};
+use crate::finder::FinderError;
 use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, SortId};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
-use birkhoff_engine::{eval, Axiom, Structure, Theory};
+use birkhoff_engine::{eval, Axiom, Theory};
 use std::time::Instant;
 
 /// Which of the two presentations of the same class a theory's kit is for.
@@ -254,11 +253,6 @@ pub struct Kit {
     cited: Vec<Cited>,
 }
 
-/// The small models the laws of each guess of the roles are checked on first: those of up to
-/// this many elements, within [`SMALL_MODEL_NODES`] search nodes (the same on every run).
-const SMALL_MODEL_SIZE: u32 = 4;
-const SMALL_MODEL_NODES: u64 = 20_000;
-
 /// The most guesses of the roles tried (a theory with many symbols of each arity is no Boolean
 /// algebra in disguise that this module would find anyway).
 const MAX_GUESSES: usize = 24;
@@ -302,17 +296,7 @@ impl Kit {
         let deadline = Instant::now() + opts.timeout;
         // A guess whose laws fail in a small model is no Boolean algebra or ring: dropped
         // before the prover is asked (a wrong guess would otherwise cost a proof attempt).
-        let budget = Budget {
-            nodes: Some(SMALL_MODEL_NODES),
-            cancel: opts.cancel.clone(),
-            ..Budget::default()
-        };
-        let small: Vec<Structure> =
-            enumerate_up_to(theory, SMALL_MODEL_SIZE, &budget, FinderOptions::default())?
-                .into_iter()
-                .flat_map(|e| e.classes)
-                .map(|c| c.model)
-                .collect();
+        let small = super::small::models(theory, deadline, opts.cancel.clone())?;
         let holds = |kind: Kind, roles: &Roles| {
             kind.laws().iter().all(|law| {
                 let written = law.written(theory, roles);

@@ -23,7 +23,10 @@
 //!   certificate (`transcribed`) → [`Verdict::Proved`];
 //! - [`Strategy::Z3`] (with the `z3` feature): Z3 finds axioms ∧ ¬goal unsatisfiable over
 //!   uninterpreted sorts → [`Verdict::ProvedByZ3`], recorded as weaker evidence than a replayed
-//!   certificate because it trusts the solver.
+//!   certificate because it trusts the solver;
+//! - [`Strategy::Witness`] (with the `z3` feature): an existence statement through an instance
+//!   with witnesses guessed from the small models ([`witness`]), proved by the rest of the plan
+//!   → [`Verdict::ProvedByZ3`], naming the witnesses.
 //!
 //! A further engine plugs in as one more `Strategy` variant and one more arm in
 //! `run_strategy`.
@@ -47,11 +50,13 @@ pub mod readable;
 pub mod replayed;
 pub mod rewrite;
 pub mod saturation;
+mod small;
 pub mod structural;
 #[cfg(feature = "z3")]
 mod transcribed;
 #[cfg(feature = "z3")]
 mod unfolded;
+pub mod witness;
 
 use crate::budget::Budget;
 use crate::finder::FinderError;
@@ -110,6 +115,14 @@ pub enum Strategy {
     /// of one of them are proved, at most this share of the remaining time (proving the laws
     /// included).
     NormalForm {
+        /// Percentage of the remaining time this strategy may use.
+        time_share: u8,
+    },
+    /// A goal `∀x̄ ∃ȳ φ` proved through an instance `∀x̄ φ[ȳ := t̄]` ([`witness`]): terms that
+    /// hold as witnesses in the theory's small models, each instance given to the rest of the
+    /// plan in turn, within this share of the remaining time. An instance proved by Z3 or by E's
+    /// checked derivation proves the goal ([`Verdict::ProvedByZ3`], naming the witnesses).
+    Witness {
         /// Percentage of the remaining time this strategy may use.
         time_share: u8,
     },
@@ -201,6 +214,12 @@ pub struct Options {
     /// certificate to replay ([`Verdict::ProvedByZ3`]), so a caller that shows proofs step by
     /// step turns it off.
     pub z3: bool,
+    /// Whether, with `z3` set, Z3 is also asked the whole goal ([`Strategy::Z3`]). Off where its
+    /// E-matching blows up: on obligations whose definitions are graphs with a quantifier of
+    /// their own (a meet as a greatest lower bound), where it took gigabytes within seconds and
+    /// held a core for its whole share ([`interpretation`]). E and the witnesses, which ask Z3
+    /// one inference at a time, stay on.
+    pub z3_whole_goals: bool,
     /// Whether [`equivalence::relate`] also compares with operations' arguments swapped (mirror
     /// images, parastrophes). On everywhere a verdict is given (`equiv`, `identify`, the agent),
     /// so that a mirror image is never called new; off only where a caller wants renamings
@@ -235,6 +254,7 @@ impl Default for Options {
             max_enodes: 200_000,
             cancel: None,
             z3: true,
+            z3_whole_goals: true,
             swaps: true,
             named_structures: u32::MAX,
             e_prover: true,
@@ -261,8 +281,8 @@ impl Options {
     /// The strategies, cheapest first, each with a share of the time left so that none can
     /// starve the others (shares measured on implications between magma laws, docs/BENCHMARKS.md,
     /// issue 5, when the plan ran as one sequence). [`prove_with`] runs the countermodel searches
-    /// (1, 2, 3, 5, 10, 13), Birkhoff's proof searches (4, 6, 7, 8, 11, 12) and E (9) as lanes side by
-    /// side, each in this order, each share of the time its own lane has left:
+    /// (1, 2, 3, 5, 11, 14), Birkhoff's proof searches (4, 6, 7, 8, 9, 12, 13) and E (10) as lanes
+    /// side by side, each in this order, each share of the time its own lane has left:
     /// 1. countermodels up to size 3 (10 %): most non-theorems fall in milliseconds, and a
     ///    smallest countermodel is the one to show;
     /// 2. the named structures of the literature (10 %): milliseconds, and a countermodel of
@@ -280,16 +300,21 @@ impl Options {
     /// 7. normal forms of Boolean algebras or rings (50 %, when [`Options::normal_forms`] is
     ///    set): identities superposition does not find, such as the symmetric difference's
     ///    associativity, once the theory's laws are proved ([`boolean`]);
-    /// 8. Z3 (50 %, when built in): fast on theorems whose saturation blows up;
-    /// 9. E with its derivation checked (100 % of a lane of its own, started 5 ms after the
-    ///    others, when built with Z3, E is on `PATH` and [`Options::e_prover`] is set): first-order
-    ///    theorems Z3 gives up on (a lattice given as an order proves meet associative), and
-    ///    equational ones completion does not reach in time (Huntington's axioms prove
-    ///    `x v x = x`, single axioms for groups their laws);
-    /// 10. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
-    /// 11. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
-    /// 12. saturation again from scratch with most of what is left (80 %), likewise for step 4;
-    /// 13. larger countermodels with the rest.
+    /// 8. Z3 (50 %, when built in and [`Options::z3_whole_goals`] is set): fast on theorems whose
+    ///    saturation blows up;
+    /// 9. witnesses (60 %, when built with Z3; listed for existence statements only): terms
+    ///    that are witnesses in the small models put in, each instance proved by the proof
+    ///    strategies of this plan ([`witness`]; a lattice's least upper bound, which neither Z3
+    ///    nor E finds as an existence statement in seconds, is the join);
+    /// 10. E with its derivation checked (100 % of a lane of its own, started 5 ms after the
+    ///     others, when built with Z3, E is on `PATH` and [`Options::e_prover`] is set):
+    ///     first-order theorems Z3 gives up on (a lattice given as an order proves meet
+    ///     associative), and equational ones completion does not reach in time (Huntington's
+    ///     axioms prove `x v x = x`, single axioms for groups their laws);
+    /// 11. countermodels of sizes 4 and 5 (40 %): showing that none exists can take seconds;
+    /// 12. completion again (60 %), going on where step 6 stopped, for proofs that need more time;
+    /// 13. saturation again from scratch with most of what is left (80 %), likewise for step 4;
+    /// 14. larger countermodels with the rest.
     pub fn plan(&self) -> Vec<Strategy> {
         let tiny = self.max_size.min(3);
         let small = self.max_size.min(5);
@@ -321,7 +346,10 @@ impl Options {
         }
         #[cfg(feature = "z3")]
         if self.z3 {
-            plan.push(Strategy::Z3 { time_share: 50 });
+            if self.z3_whole_goals {
+                plan.push(Strategy::Z3 { time_share: 50 });
+            }
+            plan.push(Strategy::Witness { time_share: 60 });
             if self.e_prover {
                 plan.push(Strategy::E { time_share: 100 });
             }
@@ -648,6 +676,7 @@ fn run_strategy(
                     }),
             })
         }
+        Strategy::Witness { time_share } => witnessed(theory, goal, share(left, time_share), opts),
         Strategy::Completion { time_share } => {
             let time = share(left, time_share);
             // The search stops at four fifths of the time, leaving the rest to write and replay the proof.
@@ -758,8 +787,12 @@ pub fn prove_with(
     let start = Instant::now();
     let caller = opts.cancel.as_ref();
     let mut lanes: Vec<Vec<Strategy>> = vec![Vec::new(); LANES];
+    // Witnesses only for an existence statement: for any other goal the step is not listed.
+    let existence = witness::Existence::of(goal).is_some();
     for s in plan {
-        lanes[s.lane()].push(s.clone());
+        if existence || !matches!(s, Strategy::Witness { .. }) {
+            lanes[s.lane()].push(s.clone());
+        }
     }
     let (kinds, lanes): (Vec<usize>, Vec<Vec<Strategy>>) = lanes
         .into_iter()
@@ -767,8 +800,9 @@ pub fn prove_with(
         .filter(|(_, lane)| !lane.is_empty())
         .unzip();
     if lanes.len() < 2 {
+        let plan = lanes.into_iter().next().unwrap_or_default();
         return combine(
-            vec![run_lane(theory, goal, opts, plan, start, caller)],
+            vec![run_lane(theory, goal, opts, &plan, start, caller)],
             caller,
             opts.timeout,
         );
@@ -955,6 +989,81 @@ fn combine(
         "every strategy finished for good with time left (saturated, or no countermodel in its range)".to_string()
     };
     Ok(unknown(attempts, &why))
+}
+
+/// [`Strategy::Witness`] within `time`: the instances of the existence statement `goal` whose
+/// witnesses hold in the theory's small models, each proved in turn by the plan without this
+/// strategy, with half of the time left (the last with all of it).
+fn witnessed(
+    theory: &Theory,
+    goal: &Axiom,
+    time: Duration,
+    opts: &Options,
+) -> Result<Result<Verdict, Undecided>, FinderError> {
+    let deadline = Instant::now() + time;
+    let Some(existence) = witness::Existence::of(goal) else {
+        return Ok(Err(Undecided::for_good(
+            "the goal states no existence (no leading `exists`)",
+        )));
+    };
+    // The models may take a quarter of the time; the proofs of the instances need the rest.
+    let models = small::models(theory, Instant::now() + time / 4, opts.cancel.clone())?;
+    let instances = existence.instances(theory, goal, &models);
+    if instances.is_empty() {
+        return Ok(Err(Undecided::for_good(format!(
+            "no term up to depth {} is a witness in the theory's {} small model(s)",
+            witness::MAX_DEPTH,
+            models.len()
+        ))));
+    }
+    let n = instances.len();
+    let mut tried = Vec::new();
+    for (i, (instance, shown)) in instances.into_iter().enumerate() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero()
+            || opts
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Ok(Err(Undecided::out_of_time(format!(
+                "witnesses tried without a proof: {}",
+                tried.join("; ")
+            ))));
+        }
+        // Half of what is left for each witness but the last, which gets the rest: the
+        // smallest terms come first and are the likeliest.
+        let sub = Options {
+            timeout: if i + 1 == n { left } else { left / 2 },
+            ..opts.clone()
+        };
+        // Proofs only: the instance holds in the small models, and a larger countermodel to it
+        // would say nothing of the goal (another witness may hold there).
+        let plan: Vec<Strategy> = sub
+            .plan()
+            .into_iter()
+            .filter(|s| !s.refutes() && !matches!(s, Strategy::Witness { .. }))
+            .collect();
+        match prove_with(theory, &instance, &sub, &plan)?.verdict {
+            Verdict::ProvedByZ3 { detail } => {
+                return Ok(Ok(Verdict::ProvedByZ3 {
+                    detail: format!("by the witness {shown}, whose instance is proved: {detail}"),
+                }))
+            }
+            // A certificate proves its own (equational) goal, the instance, and carries no
+            // existential introduction: the goal stays open on it.
+            Verdict::Proved { .. } => tried.push(format!(
+                "{shown} (its instance has a certificate, which proves the instance only)"
+            )),
+            Verdict::Disproved { .. } => tried.push(format!("{shown} (refuted)")),
+            Verdict::Unknown => tried.push(format!("{shown} (undecided)")),
+        }
+    }
+    // Every witness had its time: a retry would give the same ones less.
+    Ok(Err(Undecided::for_good(format!(
+        "witnesses tried without a proof: {}",
+        tried.join("; ")
+    ))))
 }
 
 /// Runs the strategies of one lane in order within `opts.timeout` from `start`, with retries
@@ -1152,6 +1261,9 @@ fn with_share(s: Strategy, percent: u8) -> Strategy {
             time_share: percent,
         },
         Strategy::NormalForm { .. } => Strategy::NormalForm {
+            time_share: percent,
+        },
+        Strategy::Witness { .. } => Strategy::Witness {
             time_share: percent,
         },
         #[cfg(feature = "z3")]

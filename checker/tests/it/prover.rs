@@ -509,3 +509,60 @@ fn the_countermodel_lane_runs_beside_a_proof_search_that_takes_all_the_time() {
         Strategy::Countermodel { .. }
     ));
 }
+
+/// An existence statement is proved through a witness guessed from the small models
+/// (`Strategy::Witness`): a lattice's least upper bound of two elements, under the order
+/// `x = x ^ y`, is their join, which the answer names; neither E nor Z3 proves the statement as
+/// it stands in seconds. The witness plan alone (without E and Z3 on the statement itself) still
+/// proves it, and an existence statement that fails in a small lattice is disproved, never
+/// proved through a witness.
+#[cfg(feature = "z3")]
+#[test]
+fn existence_statements_are_proved_through_a_witness_from_the_small_models() {
+    let lattice = seeds::load("lattice").unwrap();
+    let least_upper_bound = parse_formula(
+        &lattice.sig,
+        "exists j. x = x ^ j & y = y ^ j & (all z. x = x ^ z & y = y ^ z -> j = j ^ z)",
+        "joins",
+    )
+    .unwrap();
+    let o = Options {
+        timeout: Duration::from_secs(10),
+        ..Options::default()
+    };
+    let a = prove_with(
+        &lattice,
+        &least_upper_bound,
+        &o,
+        &[Strategy::Witness { time_share: 100 }],
+    )
+    .unwrap();
+    match &a.verdict {
+        Verdict::ProvedByZ3 { detail } => assert!(
+            detail.contains("witness j := x v y") || detail.contains("witness j := y v x"),
+            "{detail}"
+        ),
+        other => panic!("{other:?} after {:?}", a.attempts),
+    }
+    // x is below y for some j only when x ≤ y: false in the two-element lattice.
+    assert!(matches!(
+        answer(&lattice, "exists j. x = j ^ y"),
+        Verdict::Disproved { .. }
+    ));
+    let no_witness = parse_formula(&lattice.sig, "exists j. x = j ^ y", "g").unwrap();
+    let a = prove_with(
+        &lattice,
+        &no_witness,
+        &o,
+        &[Strategy::Witness { time_share: 100 }],
+    )
+    .unwrap();
+    assert!(matches!(a.verdict, Verdict::Unknown), "{:?}", a.verdict);
+    assert!(
+        a.attempts[0]
+            .result
+            .contains("no term up to depth 2 is a witness"),
+        "{:?}",
+        a.attempts
+    );
+}

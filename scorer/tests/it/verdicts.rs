@@ -21,18 +21,16 @@ use serde::Deserialize;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// At most this many verdicts (two per pair) of the pairs CI runs may be unknown: 8 of 120 in
-/// the run that set it (7 Dec, with the small laws of a theory proved as lemmas, which decided
-/// Huntington's algebras: distributivity from n(n(x)) = x and x v x = x), each unknown saying
-/// where it stopped: Sheffer's algebras (meet's associativity through the stroke), Robbins's
-/// (that `x v n(x)` does not depend on `x`, which is the Robbins problem), lattices as bare orders
-/// (meet and join are found as the greatest lower and least upper bounds, graphs with a
-/// quantifier, whose obligations are left to the lanes other than Z3, which prove none) and
-/// lattices as orders with named operations (the join's associativity from the order axioms
-/// takes about the two seconds). The counts are budgeted in search nodes, so they are the same
-/// on every run; only a proof's time limit can make a pair unknown on a loaded machine, and
-/// three more are allowed for that.
-const MAX_UNKNOWN: usize = 11;
+/// At most this many verdicts (two per pair) of the pairs CI runs may be unknown: 6 of 120 in
+/// the run that set it (7 Dec, with existence statements proved through witnesses, which decided
+/// lattices as bare orders: the least upper bound is `x v y`), each unknown saying where it
+/// stopped: Sheffer's algebras (meet's associativity through the stroke), Robbins's (that
+/// `x v n(x)` does not depend on `x`, which is the Robbins problem) and lattices as orders with
+/// named operations (the join's associativity from the order axioms takes about the two
+/// seconds). The counts are budgeted in search nodes, so they are the same on every run; only a
+/// proof's time limit can make a pair unknown on a loaded machine, and two more are allowed for
+/// that.
+const MAX_UNKNOWN: usize = 8;
 
 /// The same for the slow pairs: 6 of their 8 verdicts unknown in the run that set it (Huntington
 /// against Robbins, the Robbins problem; Sheffer's single axiom; C-loops against Moufang loops,
@@ -297,6 +295,18 @@ fn check(pairs: &[&Pair], max_unknown: usize) {
         println!("  {u}");
     }
     assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
+    // Without E, the proofs from its lane are unknowns: the bound is the one with E, checked
+    // only where E is installed or required (`BIRKHOFF_REQUIRE_E=1`, set by `.ci/run`).
+    let with_e = birkhoff_checker::prover::external::find_on_path("eprover").is_some();
+    if !with_e && std::env::var("BIRKHOFF_REQUIRE_E").as_deref() != Ok("1") {
+        eprintln!(
+            "eprover is not installed: {} unknowns, the bound of {max_unknown} not checked; set \
+             BIRKHOFF_REQUIRE_E=1 to make this a failure",
+            unknown.len()
+        );
+        return;
+    }
+    assert!(with_e, "BIRKHOFF_REQUIRE_E=1 but eprover is not installed");
     assert!(
         unknown.len() <= max_unknown,
         "{} unknown verdicts, more than the {max_unknown} of the last run:\n{}",
