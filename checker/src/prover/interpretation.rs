@@ -242,17 +242,12 @@ pub fn by_interpretation(
             // The first candidate a search returned is tried while the comparison has time: the
             // search's own time was spent finding it (under load a search after a refutation
             // took 3.9 s of its 4), not on the prover.
-            let stop = if k == 0 {
-                limits.cancelled() || Instant::now() > overall
+            let (until, timeouts) = if k == 0 {
+                (overall, OVERALL_TIMEOUTS)
             } else {
-                limits.over()
+                (limits.deadline, DEADLINE_TIMEOUTS)
             };
-            if stop {
-                let timeouts = if k == 0 {
-                    OVERALL_TIMEOUTS
-                } else {
-                    DEADLINE_TIMEOUTS
-                };
+            if limits.cancelled() || Instant::now() > until {
                 return Ok(Err(format!(
                     "the search for definitions used its time ({timeouts} prover timeouts) \
                      before a candidate was proved"

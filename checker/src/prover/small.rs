@@ -23,10 +23,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The largest size searched.
-pub const SIZE: u32 = 4;
+const SIZE: u32 = 4;
 
 /// The search nodes for each size: the same on every run, so that the sizes found whole are.
-pub const NODES: u64 = 20_000;
+const NODES: u64 = 20_000;
 
 /// How many theories' models are kept.
 const CACHED: usize = 16;
@@ -87,15 +87,19 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn seed(name: &str) -> Theory {
-        birkhoff_engine::seeds::load(name).unwrap()
+    /// The seed `name` under a name of this test's own: the cache is the process's, and another
+    /// test may have put the seed itself in it.
+    fn renamed_seed(name: &str, test: &str) -> Theory {
+        let mut t = birkhoff_engine::seeds::load(name).unwrap();
+        t.name = format!("{}For{test}", t.name);
+        t
     }
 
     /// Every lattice up to four elements (1, 1, 1, 2 of them), found whole, and the same set
     /// again from the cache.
     #[test]
     fn the_small_lattices_are_found_whole_and_kept() {
-        let t = seed("lattice");
+        let t = renamed_seed("lattice", "FoundWhole");
         let far = Instant::now() + Duration::from_secs(60);
         let first = models(&t, far, None).unwrap();
         assert_eq!(first.len(), 5, "{} small lattices", first.len());
@@ -107,7 +111,7 @@ mod tests {
     /// with time finds them.
     #[test]
     fn a_search_out_of_time_gives_no_partial_size_and_is_not_kept() {
-        let t = seed("quasigroup");
+        let t = renamed_seed("quasigroup", "OutOfTime");
         let none = models(&t, Instant::now(), None).unwrap();
         assert!(none.is_empty(), "{} models without time", none.len());
         let found = models(&t, Instant::now() + Duration::from_secs(60), None).unwrap();
