@@ -64,6 +64,7 @@ use birkhoff_engine::print::FormulaPrinter;
 use birkhoff_engine::signature::{FuncId, RelId, Signature, SortId};
 use birkhoff_engine::syntax::{Formula, Term, VarDecl, VarId};
 use birkhoff_engine::{eval, Axiom, Structure, Theory};
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -207,10 +208,17 @@ pub fn by_interpretation(
         // Terms first; operations defined by their graphs only where no terms are found (the
         // formulas in one more variable cost more, and a term is the better definition).
         let mut pairs = Vec::new();
+        // Whether a search stopped at its deadline or its caps: then "none found" is not "none".
+        let mut cut = false;
         for graphs in [false, true] {
-            pairs = search(ta, &models[0], tb, &models[1], &unsettled, &limits, graphs);
+            let found = search(ta, &models[0], tb, &models[1], &unsettled, &limits, graphs);
+            cut |= found.cut;
+            pairs = found.pairs;
             if pairs.is_empty() {
-                pairs = search(tb, &models[1], ta, &models[0], &unsettled, &limits, graphs)
+                let found = search(tb, &models[1], ta, &models[0], &unsettled, &limits, graphs);
+                cut |= found.cut;
+                pairs = found
+                    .pairs
                     .into_iter()
                     .map(|p| Pair {
                         a_in_b: p.b_in_a,
@@ -221,6 +229,23 @@ pub fn by_interpretation(
             if !pairs.is_empty() {
                 break;
             }
+        }
+        if pairs.is_empty() && cut {
+            let refutations = match refuted {
+                0 => String::new(),
+                n => format!(" after the prover refuted {n} candidate definition(s)"),
+            };
+            return Ok(Err(if limits.over() {
+                format!(
+                    "the search for definitions used its time ({DEADLINE_TIMEOUTS} prover \
+                     timeouts of its own){refutations}"
+                )
+            } else {
+                format!(
+                    "the search for definitions reached its limits ({MAX_NODES} nodes, \
+                     {MAX_DELTAS} definitions tried) without a candidate{refutations}"
+                )
+            }));
         }
         if pairs.is_empty() {
             return Ok(Err(if refuted == 0 {
@@ -535,7 +560,7 @@ fn term_classes(
     structures: &[Structure],
     g: &Grid,
 ) -> Vec<(Term, Vec<u32>, usize)> {
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
+    let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
     let mut out: Vec<(Term, Vec<u32>, usize)> = Vec::new();
     let mut levels: Vec<Vec<usize>> = vec![Vec::new()];
     let leaves = (0..g.args.len())
@@ -587,7 +612,8 @@ fn term_classes(
                             m.funcs[f.0 as usize][at]
                         })
                         .collect();
-                    if seen.insert(values.clone()) {
+                    if !seen.contains(&values) {
+                        seen.insert(values.clone());
                         let args = children.iter().map(|&c| out[c].0.clone()).collect();
                         level.push(out.len());
                         out.push((Term::App(f, args), values, n));
@@ -605,6 +631,9 @@ fn term_classes(
     }
     out
 }
+
+/// Formulas, each with its truth values on the grid.
+type FormulaClasses = Vec<(Formula, Vec<bool>)>;
 
 /// Quantifier-free formulas over `sig` in the grid's variables, one per distinct vector of truth
 /// values on `structures`, fewest connectives first. The atoms are equalities between variables,
@@ -640,7 +669,7 @@ fn formula_classes(
             atoms.push((Formula::Rel(r, args), values));
         }
     }
-    let mut seen: HashSet<Vec<bool>> = HashSet::new();
+    let mut seen: FxHashSet<Vec<bool>> = FxHashSet::default();
     let mut out: Vec<(Formula, Vec<bool>)> = Vec::new();
     let mut levels: Vec<Vec<usize>> = vec![Vec::new()];
     for (f, values) in atoms {
@@ -651,13 +680,26 @@ fn formula_classes(
     }
     let mut work = 0;
     for n in 1..=MAX_CONNECTIVES {
+        // The formulas of `n` connectives in a fixed order (negations, then the conjunction and
+        // disjunction of each pair), each kept if its values are new and built only then: most
+        // are not new.
         let mut level = Vec::new();
-        let mut made: Vec<(Formula, Vec<bool>)> = Vec::new();
+        let mut keep = |values: Vec<bool>,
+                        build: &dyn Fn(&FormulaClasses) -> Formula,
+                        out: &mut FormulaClasses| {
+            if out.len() < MAX_CLASSES && !seen.contains(&values) {
+                seen.insert(values.clone());
+                level.push(out.len());
+                out.push((build(out), values));
+            }
+        };
         for &i in &levels[n - 1] {
-            made.push((
-                Formula::Not(Box::new(out[i].0.clone())),
-                out[i].1.iter().map(|v| !v).collect(),
-            ));
+            let values = out[i].1.iter().map(|v| !v).collect();
+            keep(
+                values,
+                &|out| Formula::Not(Box::new(out[i].0.clone())),
+                &mut out,
+            );
         }
         for left in 0..n {
             let right = n - 1 - left;
@@ -671,26 +713,20 @@ fn formula_classes(
                     if work > MAX_WORK {
                         break;
                     }
-                    let (p, q) = (&out[i], &out[j]);
-                    made.push((
-                        Formula::And(Box::new(p.0.clone()), Box::new(q.0.clone())),
-                        p.1.iter().zip(&q.1).map(|(a, b)| *a && *b).collect(),
-                    ));
-                    made.push((
-                        Formula::Or(Box::new(p.0.clone()), Box::new(q.0.clone())),
-                        p.1.iter().zip(&q.1).map(|(a, b)| *a || *b).collect(),
-                    ));
+                    let pair =
+                        |out: &FormulaClasses, join: fn(Box<Formula>, Box<Formula>) -> Formula| {
+                            join(Box::new(out[i].0.clone()), Box::new(out[j].0.clone()))
+                        };
+                    let (p, q) = (&out[i].1, &out[j].1);
+                    let and = p.iter().zip(q).map(|(a, b)| *a && *b).collect();
+                    let or = p.iter().zip(q).map(|(a, b)| *a || *b).collect();
+                    keep(and, &|out| pair(out, Formula::And), &mut out);
+                    keep(or, &|out| pair(out, Formula::Or), &mut out);
                 }
             }
         }
-        for (f, values) in made {
-            if out.len() >= MAX_CLASSES {
-                return out;
-            }
-            if seen.insert(values.clone()) {
-                level.push(out.len());
-                out.push((f, values));
-            }
+        if out.len() >= MAX_CLASSES {
+            return out;
         }
         levels.push(level);
     }
@@ -753,14 +789,42 @@ impl<'s> Catalogue<'s> {
     }
 
     /// Every candidate definition of `symbol` (of `sig`): a term or formula in its variables; for
-    /// a constant, a term in one variable with one value in each structure.
+    /// a constant, a term in one variable with one value in each structure. Terms come first,
+    /// then graphs whose tables no term has.
     fn candidates(&mut self, sig: &Signature, symbol: Symbol) -> Vec<Candidate> {
+        self.fitting(sig, symbol, &[], usize::MAX)
+    }
+
+    /// The first `limit` of [`Catalogue::candidates`] whose tables in the first structures are
+    /// `prefix`, found without building the others' tables (most candidates do not fit).
+    fn fitting(
+        &mut self,
+        sig: &Signature,
+        symbol: Symbol,
+        prefix: &[Vec<u32>],
+        limit: usize,
+    ) -> Vec<Candidate> {
         let k = symbol.variables(sig);
         self.grid(k);
         let n = self.structures.len();
-        let split = |grids: &HashMap<usize, Grid>, values: &[u32]| -> Vec<Vec<u32>> {
+        let constant = matches!(symbol, Symbol::Func(_)) && symbol.arity(sig) == 0;
+        // A constant's table is its one value, in a structure where the term is constant.
+        let table = |segment: &[u32]| -> Option<Vec<u32>> {
+            if !constant {
+                Some(segment.to_vec())
+            } else if segment.iter().all(|v| *v == segment[0]) {
+                Some(segment[..1].to_vec())
+            } else {
+                None
+            }
+        };
+        let fits = |grids: &HashMap<usize, Grid>, values: &[u32]| -> Option<Vec<Vec<u32>>> {
+            let grid = &grids[&k];
             (0..n)
-                .map(|i| grids[&k].segment(values, i).to_vec())
+                .map(|i| {
+                    let t = table(grid.segment(values, i))?;
+                    prefix.get(i).is_none_or(|p| *p == t).then_some(t)
+                })
                 .collect()
         };
         match symbol {
@@ -768,41 +832,37 @@ impl<'s> Catalogue<'s> {
                 self.formulas(k);
                 self.formulas[&k]
                     .iter()
-                    .map(|(f, values)| {
+                    .filter_map(|(f, values)| {
                         let values: Vec<u32> = values.iter().map(|&v| u32::from(v)).collect();
-                        Candidate {
+                        Some(Candidate {
                             body: Body::Formula(f.clone()),
-                            tables: split(&self.grids, &values),
-                        }
+                            tables: fits(&self.grids, &values)?,
+                        })
                     })
+                    .take(limit)
                     .collect()
             }
             Symbol::Func(_) => {
-                let constant = symbol.arity(sig) == 0;
                 self.terms(k);
                 let mut out: Vec<Candidate> = self.terms[&k]
                     .iter()
                     .filter_map(|(t, values, _)| {
-                        let mut tables = split(&self.grids, values);
-                        if constant {
-                            if tables.iter().any(|s| s.iter().any(|v| *v != s[0])) {
-                                return None;
-                            }
-                            tables.iter_mut().for_each(|s| s.truncate(1));
-                        }
                         Some(Candidate {
                             body: Body::Term(t.clone()),
-                            tables,
+                            tables: fits(&self.grids, values)?,
                         })
                     })
+                    .take(limit)
                     .collect();
-                if self.graphs && !constant {
-                    let by_terms: HashSet<Vec<Vec<u32>>> =
+                if self.graphs && !constant && out.len() < limit {
+                    let by_terms: FxHashSet<Vec<Vec<u32>>> =
                         out.iter().map(|c| c.tables.clone()).collect();
+                    let room = limit - out.len();
                     out.extend(
-                        self.graphs(k)
+                        self.graphs(k, prefix)
                             .into_iter()
-                            .filter(|c| !by_terms.contains(&c.tables)),
+                            .filter(|c| !by_terms.contains(&c.tables))
+                            .take(room),
                     );
                 }
                 out
@@ -811,8 +871,9 @@ impl<'s> Catalogue<'s> {
     }
 
     /// The formulas in `k + 1` variables that are, on every structure, the graph of an operation
-    /// of `k` arguments (one last value for each first `k`), with that operation's tables.
-    fn graphs(&mut self, k: usize) -> Vec<Candidate> {
+    /// of `k` arguments (one last value for each first `k`), with that operation's tables, those
+    /// tables beginning with `prefix`.
+    fn graphs(&mut self, k: usize, prefix: &[Vec<u32>]) -> Vec<Candidate> {
         self.formulas(k + 1);
         let grid = &self.grids[&(k + 1)];
         let mut out = Vec::new();
@@ -820,11 +881,14 @@ impl<'s> Catalogue<'s> {
             let mut tables = Vec::with_capacity(self.structures.len());
             for (i, m) in self.structures.iter().enumerate() {
                 // The last variable runs fastest: each run of `n` values is one argument tuple.
+                let want = prefix.get(i);
                 let mut table = Vec::new();
                 for run in grid.segment(values, i).chunks(m.sizes[0] as usize) {
                     let mut holds = run.iter().enumerate().filter(|(_, v)| **v);
                     match (holds.next(), holds.next()) {
-                        (Some((z, _)), None) => table.push(z as u32),
+                        (Some((z, _)), None) if want.is_none_or(|w| w[table.len()] == z as u32) => {
+                            table.push(z as u32)
+                        }
                         _ => continue 'formulas,
                     }
                 }
@@ -835,7 +899,7 @@ impl<'s> Catalogue<'s> {
                 tables,
             });
         }
-        out.extend(self.extremal_graphs(k));
+        out.extend(self.extremal_graphs(k, prefix));
         out
     }
 
@@ -844,7 +908,7 @@ impl<'s> Catalogue<'s> {
     /// condition `C`: `C(x̄, z) ∧ ∀w (C(x̄, w) → r(w, z))` (`r(z, w)` for the least). A lattice's
     /// meet is the greatest lower bound of its order (`C` = `z ≤ x ∧ z ≤ y`) and its join the
     /// least upper bound; no quantifier-free formula in the order defines either.
-    fn extremal_graphs(&mut self, k: usize) -> Vec<Candidate> {
+    fn extremal_graphs(&mut self, k: usize, prefix: &[Vec<u32>]) -> Vec<Candidate> {
         let over = self.over;
         let orders: Vec<RelId> = over
             .rel_ids()
@@ -883,7 +947,11 @@ impl<'s> Catalogue<'s> {
                             };
                             let mut extremal = (0..n).filter(|&c| run[c] && meets(c));
                             match (extremal.next(), extremal.next()) {
-                                (Some(c), None) => table.push(c as u32),
+                                (Some(c), None)
+                                    if prefix.get(i).is_none_or(|w| w[table.len()] == c as u32) =>
+                                {
+                                    table.push(c as u32)
+                                }
                                 _ => continue 'polarity,
                             }
                         }
@@ -956,6 +1024,14 @@ fn install(m: &mut Structure, symbol: Symbol, table: &[u32]) {
     }
 }
 
+/// What one [`search`] found.
+struct Found {
+    pairs: Vec<Pair>,
+    /// Whether the search stopped at its deadline, a cancel, or its node or definition caps
+    /// before it had looked at every candidate.
+    cut: bool,
+}
+
 /// Up to [`MAX_PAIRS`] pairs of definitions not in `skip`: `defined`'s symbols over `over`'s,
 /// chosen on `over_models` (operations by their graphs too when `graphs`) and pruned by
 /// `defined`'s axioms, each with `over`'s symbols back
@@ -970,7 +1046,7 @@ fn search(
     skip: &HashSet<Pair>,
     limits: &Limits,
     graphs: bool,
-) -> Vec<Pair> {
+) -> Found {
     let dsig = &defined.sig;
     let mut catalogue = Catalogue::new(&over.sig, over_models, graphs);
     let syms = symbols(dsig);
@@ -1035,9 +1111,13 @@ fn search(
         out: Vec::new(),
         limits,
         graphs,
+        cut: false,
     };
     state.assign(0);
-    state.out
+    Found {
+        cut: state.cut,
+        pairs: state.out,
+    }
 }
 
 /// The backtracking over `defined`'s symbols of [`search`].
@@ -1061,15 +1141,18 @@ struct Backtrack<'s> {
     limits: &'s Limits,
     /// Whether operations may be defined by their graphs ([`Body::Graph`]).
     graphs: bool,
+    /// Whether the search was cut short by its deadline, a cancel or its caps.
+    cut: bool,
 }
 
 impl Backtrack<'_> {
-    /// Whether the search is over.
-    fn done(&self) -> bool {
-        self.out.len() >= MAX_PAIRS
-            || self.nodes >= MAX_NODES
-            || self.deltas >= MAX_DELTAS
-            || self.limits.over()
+    /// Whether the search is over: it has its pairs, or it is cut short (and says so in `cut`).
+    fn done(&mut self) -> bool {
+        if self.out.len() >= MAX_PAIRS {
+            return true;
+        }
+        self.cut = self.nodes >= MAX_NODES || self.deltas >= MAX_DELTAS || self.limits.over();
+        self.cut
     }
 
     fn assign(&mut self, depth: usize) {
@@ -1125,12 +1208,7 @@ impl Backtrack<'_> {
                     Symbol::Rel(r) => m.rels[r.0 as usize].iter().map(|&v| u32::from(v)).collect(),
                 })
                 .collect();
-            let fitting: Vec<Candidate> = catalogue
-                .candidates(osig, g)
-                .into_iter()
-                .filter(|c| c.tables[..target.len()] == target[..])
-                .take(MAX_INVERSES)
-                .collect();
+            let fitting = catalogue.fitting(osig, g, &target, MAX_INVERSES);
             if fitting.is_empty() {
                 return;
             }
@@ -1799,11 +1877,47 @@ mod tests {
             &HashSet::new(),
             &limits,
             false,
-        );
+        )
+        .pairs;
         let text = |t: &Theory, o: &Theory, defs: &[Body]| -> Vec<String> {
             texts(t, o, defs).into_iter().map(|d| d.text).collect()
         };
         (text(a, b, &pairs[0].a_in_b), text(b, a, &pairs[0].b_in_a))
+    }
+
+    /// "No candidates agree" is said only of a search that looked at them all: one stopped by
+    /// its clock says it was cut short.
+    #[test]
+    fn a_search_stopped_by_its_clock_says_it_was_cut_short() {
+        let search_with = |a: &Theory, b: &Theory, deadline: Instant| {
+            let limits = Limits {
+                deadline,
+                cancel: None,
+            };
+            // The smallest models are enough to have candidates.
+            let far = Instant::now() + std::time::Duration::from_secs(60);
+            let few = |t: &Theory| super::super::small::models(t, far, None).unwrap().to_vec();
+            search(a, &few(a), b, &few(b), &HashSet::new(), &limits, true)
+        };
+        let quasigroup = birkhoff_engine::seeds::load("quasigroup").unwrap();
+        let cancellative = Theory::parse(
+            "theory CancellativeMagma\nfunc * : 2\naxiom l: x * y = x * z -> y = z\n\
+             axiom r: y * x = z * x -> y = z\n",
+            "c.bk",
+        )
+        .unwrap();
+        let found = search_with(&cancellative, &quasigroup, Instant::now());
+        assert!(found.pairs.is_empty() && found.cut);
+        // No term in `f` and `x` is constant beyond one element: nothing to find, all looked at.
+        let pointed = Theory::parse("theory Pointed\nconst c\n", "p.bk").unwrap();
+        let identity =
+            Theory::parse("theory Identity\nfunc f : 1\naxiom id: f(x) = x\n", "i.bk").unwrap();
+        let found = search_with(
+            &pointed,
+            &identity,
+            Instant::now() + std::time::Duration::from_secs(60),
+        );
+        assert!(found.pairs.is_empty() && !found.cut);
     }
 
     #[test]
