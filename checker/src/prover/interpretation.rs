@@ -243,7 +243,8 @@ pub fn by_interpretation(
             } else {
                 format!(
                     "the search for definitions reached its limits ({MAX_NODES} nodes, \
-                     {MAX_DELTAS} definitions tried) without a candidate{refutations}"
+                     {MAX_DELTAS} definitions tried, {MAX_CLASSES} terms or formulas per \
+                     enumeration) without a candidate{refutations}"
                 )
             }));
         }
@@ -554,12 +555,13 @@ fn entry(n: u32, args: impl Iterator<Item = u32>) -> usize {
 }
 
 /// Terms over `sig` in the grid's variables, one per distinct vector of values on `structures`,
-/// fewest operations first, each with its values and its number of operations.
+/// fewest operations first, each with its values and its number of operations; and whether the
+/// enumeration stopped at [`MAX_WORK`] or [`MAX_CLASSES`] before its last term.
 fn term_classes(
     sig: &Signature,
     structures: &[Structure],
     g: &Grid,
-) -> Vec<(Term, Vec<u32>, usize)> {
+) -> (Vec<(Term, Vec<u32>, usize)>, bool) {
     let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
     let mut out: Vec<(Term, Vec<u32>, usize)> = Vec::new();
     let mut levels: Vec<Vec<usize>> = vec![Vec::new()];
@@ -601,7 +603,7 @@ fn term_classes(
                 loop {
                     work += g.structure.len();
                     if work > MAX_WORK || out.len() >= MAX_CLASSES {
-                        return out;
+                        return (out, true);
                     }
                     let children: Vec<usize> =
                         choice.iter().zip(&parts).map(|(&c, p)| p[c]).collect();
@@ -629,7 +631,7 @@ fn term_classes(
         }
         levels.push(level);
     }
-    out
+    (out, false)
 }
 
 /// Formulas, each with its truth values on the grid.
@@ -637,13 +639,14 @@ type FormulaClasses = Vec<(Formula, Vec<bool>)>;
 
 /// Quantifier-free formulas over `sig` in the grid's variables, one per distinct vector of truth
 /// values on `structures`, fewest connectives first. The atoms are equalities between variables,
-/// relations applied to variables, and equalities between `terms` of at most one operation.
+/// relations applied to variables, and equalities between `terms` of at most one operation; and
+/// whether the enumeration stopped at [`MAX_WORK`] or [`MAX_CLASSES`] before its last formula.
 fn formula_classes(
     sig: &Signature,
     structures: &[Structure],
     g: &Grid,
     terms: &[(Term, Vec<u32>, usize)],
-) -> Vec<(Formula, Vec<bool>)> {
+) -> (FormulaClasses, bool) {
     let k = g.args.len();
     let mut atoms: Vec<(Formula, Vec<bool>)> = Vec::new();
     let small: Vec<&(Term, Vec<u32>, usize)> = terms.iter().filter(|t| t.2 <= 1).collect();
@@ -679,6 +682,7 @@ fn formula_classes(
         }
     }
     let mut work = 0;
+    let mut capped = false;
     for n in 1..=MAX_CONNECTIVES {
         // The formulas of `n` connectives in a fixed order (negations, then the conjunction and
         // disjunction of each pair), each kept if its values are new and built only then: most
@@ -711,6 +715,7 @@ fn formula_classes(
                 for &j in &levels[right][from..] {
                     work += 2 * g.structure.len();
                     if work > MAX_WORK {
+                        capped = true;
                         break;
                     }
                     let pair =
@@ -726,11 +731,11 @@ fn formula_classes(
             }
         }
         if out.len() >= MAX_CLASSES {
-            return out;
+            return (out, true);
         }
         levels.push(level);
     }
-    out
+    (out, capped)
 }
 
 /// A candidate definition of one symbol: its body and its table in each structure it was
@@ -751,6 +756,9 @@ struct Catalogue<'s> {
     grids: HashMap<usize, Grid>,
     terms: HashMap<usize, Vec<(Term, Vec<u32>, usize)>>,
     formulas: HashMap<usize, Vec<(Formula, Vec<bool>)>>,
+    /// Whether an enumeration stopped at its caps: then a symbol without candidates may still
+    /// have a definition of the sizes searched.
+    capped: bool,
 }
 
 impl<'s> Catalogue<'s> {
@@ -762,6 +770,7 @@ impl<'s> Catalogue<'s> {
             grids: HashMap::new(),
             terms: HashMap::new(),
             formulas: HashMap::new(),
+            capped: false,
         }
     }
 
@@ -773,7 +782,8 @@ impl<'s> Catalogue<'s> {
     fn terms(&mut self, k: usize) -> &[(Term, Vec<u32>, usize)] {
         if !self.terms.contains_key(&k) {
             self.grid(k);
-            let t = term_classes(self.over, self.structures, &self.grids[&k]);
+            let (t, capped) = term_classes(self.over, self.structures, &self.grids[&k]);
+            self.capped |= capped;
             self.terms.insert(k, t);
         }
         &self.terms[&k]
@@ -782,7 +792,9 @@ impl<'s> Catalogue<'s> {
     fn formulas(&mut self, k: usize) -> &[(Formula, Vec<bool>)] {
         if !self.formulas.contains_key(&k) {
             self.terms(k);
-            let f = formula_classes(self.over, self.structures, &self.grids[&k], &self.terms[&k]);
+            let (f, capped) =
+                formula_classes(self.over, self.structures, &self.grids[&k], &self.terms[&k]);
+            self.capped |= capped;
             self.formulas.insert(k, f);
         }
         &self.formulas[&k]
@@ -934,6 +946,7 @@ impl<'s> Catalogue<'s> {
                         for run in grid.segment(values, i).chunks(n) {
                             work += n * n;
                             if work > MAX_WORK {
+                                self.capped = true;
                                 return out;
                             }
                             let meets = |c: usize| {
@@ -1027,8 +1040,8 @@ fn install(m: &mut Structure, symbol: Symbol, table: &[u32]) {
 /// What one [`search`] found.
 struct Found {
     pairs: Vec<Pair>,
-    /// Whether the search stopped at its deadline, a cancel, or its node or definition caps
-    /// before it had looked at every candidate.
+    /// Whether the search stopped at its deadline, a cancel, or its caps (nodes, definitions,
+    /// and the terms and formulas enumerated) before it had looked at every candidate.
     cut: bool,
 }
 
@@ -1115,7 +1128,7 @@ fn search(
     };
     state.assign(0);
     Found {
-        cut: state.cut,
+        cut: state.cut || catalogue.capped,
         pairs: state.out,
     }
 }
@@ -1141,7 +1154,8 @@ struct Backtrack<'s> {
     limits: &'s Limits,
     /// Whether operations may be defined by their graphs ([`Body::Graph`]).
     graphs: bool,
-    /// Whether the search was cut short by its deadline, a cancel or its caps.
+    /// Whether the search was cut short by its deadline, a cancel or its caps (an enumeration's
+    /// too).
     cut: bool,
 }
 
@@ -1151,7 +1165,7 @@ impl Backtrack<'_> {
         if self.out.len() >= MAX_PAIRS {
             return true;
         }
-        self.cut = self.nodes >= MAX_NODES || self.deltas >= MAX_DELTAS || self.limits.over();
+        self.cut |= self.nodes >= MAX_NODES || self.deltas >= MAX_DELTAS || self.limits.over();
         self.cut
     }
 
@@ -1210,6 +1224,7 @@ impl Backtrack<'_> {
                 .collect();
             let fitting = catalogue.fitting(osig, g, &target, MAX_INVERSES);
             if fitting.is_empty() {
+                self.cut |= catalogue.capped;
                 return;
             }
             options.push(fitting);
@@ -1918,6 +1933,31 @@ mod tests {
             Instant::now() + std::time::Duration::from_secs(60),
         );
         assert!(found.pairs.is_empty() && !found.cut);
+    }
+
+    /// A symbol without candidates may still have a definition when the enumeration stopped at
+    /// its caps: the terms and formulas say whether they did.
+    #[test]
+    fn enumerations_say_when_they_stop_at_their_caps() {
+        let magma = Theory::parse("theory Magma\nfunc * : 2\n", "m.bk").unwrap();
+        let with_table = |n: u32, table: Vec<u32>| {
+            let mut m = Structure::zeroed(&magma.sig, &[n]);
+            m.funcs[0] = table;
+            m
+        };
+        // A table of no pattern: many term functions of three variables, past the caps.
+        let table = vec![
+            2, 1, 3, 0, 0, 4, 0, 2, 4, 0, 4, 1, 0, 0, 3, 3, 0, 1, 0, 4, 3, 0, 4, 0, 1,
+        ];
+        let wide = [with_table(5, table)];
+        let trivial = [with_table(1, vec![0])];
+        for (structures, capped) in [(&wide, true), (&trivial, false)] {
+            let g = grid(structures, 3);
+            let (terms, terms_capped) = term_classes(&magma.sig, structures, &g);
+            assert_eq!(terms_capped, capped, "{} terms", terms.len());
+            let (formulas, formulas_capped) = formula_classes(&magma.sig, structures, &g, &terms);
+            assert_eq!(formulas_capped, capped, "{} formulas", formulas.len());
+        }
     }
 
     #[test]
