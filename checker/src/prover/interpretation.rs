@@ -208,15 +208,15 @@ pub fn by_interpretation(
         // Terms first; operations defined by their graphs only where no terms are found (the
         // formulas in one more variable cost more, and a term is the better definition).
         let mut pairs = Vec::new();
-        // Whether a search stopped at its deadline or its caps: then "none found" is not "none".
-        let mut cut = false;
+        // Why a search stopped short, if one did: then "none found" is not "none".
+        let mut cut = None;
         for graphs in [false, true] {
             let found = search(ta, &models[0], tb, &models[1], &unsettled, &limits, graphs);
-            cut |= found.cut;
+            cut = cut.or(found.cut);
             pairs = found.pairs;
             if pairs.is_empty() {
                 let found = search(tb, &models[1], ta, &models[0], &unsettled, &limits, graphs);
-                cut |= found.cut;
+                cut = cut.or(found.cut);
                 pairs = found
                     .pairs
                     .into_iter()
@@ -230,37 +230,31 @@ pub fn by_interpretation(
                 break;
             }
         }
-        if pairs.is_empty() && cut {
+        if pairs.is_empty() {
             let refutations = match refuted {
                 0 => String::new(),
                 n => format!(" after the prover refuted {n} candidate definition(s)"),
             };
-            return Ok(Err(if limits.over() {
-                format!(
+            return Ok(Err(match cut {
+                Some(Cut::Clock) => format!(
                     "the search for definitions used its time ({DEADLINE_TIMEOUTS} prover \
                      timeouts of its own){refutations}"
-                )
-            } else {
-                format!(
+                ),
+                Some(Cut::Caps) => format!(
                     "the search for definitions reached its limits ({MAX_NODES} nodes, \
                      {MAX_DELTAS} definitions tried, {MAX_CLASSES} terms or formulas per \
                      enumeration) without a candidate{refutations}"
-                )
-            }));
-        }
-        if pairs.is_empty() {
-            return Ok(Err(if refuted == 0 {
-                format!(
+                ),
+                None if refuted == 0 => format!(
                     "no definitions of each theory's symbols in the other's (terms of up to \
                      {MAX_TERM_OPERATIONS} operations, formulas of up to {MAX_CONNECTIVES} \
                      connectives, operations by such formulas for their graphs) agree with both \
                      theories' small models"
-                )
-            } else {
-                format!(
+                ),
+                None => format!(
                     "the prover refuted {refuted} candidate definition(s) with countermodels, and \
                      no other candidates agree with the small models"
-                )
+                ),
             }));
         }
         let mut refutation = None;
@@ -549,6 +543,38 @@ impl Grid {
     }
 }
 
+/// The tables of a candidate whose values on the grid are `values`, one per structure of the `n`,
+/// when they begin with `prefix`; `None` at the first structure that differs, before any table
+/// is built. A constant's table is its one value, and only where the term is constant.
+fn fitting_tables<V: Copy + Into<u32>>(
+    grid: &Grid,
+    n: usize,
+    values: &[V],
+    prefix: &[Vec<u32>],
+    constant: bool,
+) -> Option<Vec<Vec<u32>>> {
+    let segments = || (0..n).map(|i| grid.segment(values, i));
+    let fits = segments().zip(prefix).all(|(segment, p)| {
+        let first = segment.first().map(|&v| v.into());
+        if constant {
+            segment.iter().all(|&v| Some(v.into()) == first) && p.len() == 1 && Some(p[0]) == first
+        } else {
+            p.len() == segment.len() && segment.iter().zip(p).all(|(&v, &q)| v.into() == q)
+        }
+    });
+    let tables = segments().map(|segment| {
+        let first = segment.first().map(|&v| v.into());
+        if !constant {
+            Some(segment.iter().map(|&v| v.into()).collect())
+        } else if segment.iter().all(|&v| Some(v.into()) == first) {
+            Some(first.into_iter().collect())
+        } else {
+            None
+        }
+    });
+    fits.then(|| tables.collect()).flatten()
+}
+
 /// The entry of a table over `n` elements at the argument values `args`.
 fn entry(n: u32, args: impl Iterator<Item = u32>) -> usize {
     args.fold(0, |acc, a| acc * n as usize + a as usize)
@@ -820,35 +846,16 @@ impl<'s> Catalogue<'s> {
         self.grid(k);
         let n = self.structures.len();
         let constant = matches!(symbol, Symbol::Func(_)) && symbol.arity(sig) == 0;
-        // A constant's table is its one value, in a structure where the term is constant.
-        let table = |segment: &[u32]| -> Option<Vec<u32>> {
-            if !constant {
-                Some(segment.to_vec())
-            } else if segment.iter().all(|v| *v == segment[0]) {
-                Some(segment[..1].to_vec())
-            } else {
-                None
-            }
-        };
-        let fits = |grids: &HashMap<usize, Grid>, values: &[u32]| -> Option<Vec<Vec<u32>>> {
-            let grid = &grids[&k];
-            (0..n)
-                .map(|i| {
-                    let t = table(grid.segment(values, i))?;
-                    prefix.get(i).is_none_or(|p| *p == t).then_some(t)
-                })
-                .collect()
-        };
         match symbol {
             Symbol::Rel(_) => {
                 self.formulas(k);
+                let grid = &self.grids[&k];
                 self.formulas[&k]
                     .iter()
                     .filter_map(|(f, values)| {
-                        let values: Vec<u32> = values.iter().map(|&v| u32::from(v)).collect();
                         Some(Candidate {
                             body: Body::Formula(f.clone()),
-                            tables: fits(&self.grids, &values)?,
+                            tables: fitting_tables(grid, n, values, prefix, false)?,
                         })
                     })
                     .take(limit)
@@ -856,12 +863,13 @@ impl<'s> Catalogue<'s> {
             }
             Symbol::Func(_) => {
                 self.terms(k);
+                let grid = &self.grids[&k];
                 let mut out: Vec<Candidate> = self.terms[&k]
                     .iter()
                     .filter_map(|(t, values, _)| {
                         Some(Candidate {
                             body: Body::Term(t.clone()),
-                            tables: fits(&self.grids, values)?,
+                            tables: fitting_tables(grid, n, values, prefix, constant)?,
                         })
                     })
                     .take(limit)
@@ -1040,9 +1048,18 @@ fn install(m: &mut Structure, symbol: Symbol, table: &[u32]) {
 /// What one [`search`] found.
 struct Found {
     pairs: Vec<Pair>,
-    /// Whether the search stopped at its deadline, a cancel, or its caps (nodes, definitions,
-    /// and the terms and formulas enumerated) before it had looked at every candidate.
-    cut: bool,
+    /// Why the search stopped before it had looked at every candidate, if it did.
+    cut: Option<Cut>,
+}
+
+/// Why a [`search`] stopped before it had looked at every candidate, recorded when it stops (the
+/// clock read later could have passed since a search cut by its caps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// Its deadline passed, or it was cancelled.
+    Clock,
+    /// Its caps: nodes, definitions tried, or the terms and formulas enumerated.
+    Caps,
 }
 
 /// Up to [`MAX_PAIRS`] pairs of definitions not in `skip`: `defined`'s symbols over `over`'s,
@@ -1124,11 +1141,11 @@ fn search(
         out: Vec::new(),
         limits,
         graphs,
-        cut: false,
+        cut: None,
     };
     state.assign(0);
     Found {
-        cut: state.cut || catalogue.capped,
+        cut: state.cut.or(catalogue.capped.then_some(Cut::Caps)),
         pairs: state.out,
     }
 }
@@ -1154,9 +1171,8 @@ struct Backtrack<'s> {
     limits: &'s Limits,
     /// Whether operations may be defined by their graphs ([`Body::Graph`]).
     graphs: bool,
-    /// Whether the search was cut short by its deadline, a cancel or its caps (an enumeration's
-    /// too).
-    cut: bool,
+    /// Why the search was cut short, the first reason met.
+    cut: Option<Cut>,
 }
 
 impl Backtrack<'_> {
@@ -1165,8 +1181,16 @@ impl Backtrack<'_> {
         if self.out.len() >= MAX_PAIRS {
             return true;
         }
-        self.cut |= self.nodes >= MAX_NODES || self.deltas >= MAX_DELTAS || self.limits.over();
-        self.cut
+        if self.cut.is_none() {
+            self.cut = if self.limits.over() {
+                Some(Cut::Clock)
+            } else if self.nodes >= MAX_NODES || self.deltas >= MAX_DELTAS {
+                Some(Cut::Caps)
+            } else {
+                None
+            };
+        }
+        self.cut.is_some()
     }
 
     fn assign(&mut self, depth: usize) {
@@ -1224,7 +1248,9 @@ impl Backtrack<'_> {
                 .collect();
             let fitting = catalogue.fitting(osig, g, &target, MAX_INVERSES);
             if fitting.is_empty() {
-                self.cut |= catalogue.capped;
+                if catalogue.capped {
+                    self.cut.get_or_insert(Cut::Caps);
+                }
                 return;
             }
             options.push(fitting);
@@ -1922,7 +1948,7 @@ mod tests {
         )
         .unwrap();
         let found = search_with(&cancellative, &quasigroup, Instant::now());
-        assert!(found.pairs.is_empty() && found.cut);
+        assert!(found.pairs.is_empty() && found.cut == Some(Cut::Clock));
         // No term in `f` and `x` is constant beyond one element: nothing to find, all looked at.
         let pointed = Theory::parse("theory Pointed\nconst c\n", "p.bk").unwrap();
         let identity =
@@ -1932,7 +1958,7 @@ mod tests {
             &identity,
             Instant::now() + std::time::Duration::from_secs(60),
         );
-        assert!(found.pairs.is_empty() && !found.cut);
+        assert!(found.pairs.is_empty() && found.cut.is_none());
     }
 
     /// A symbol without candidates may still have a definition when the enumeration stopped at
