@@ -1187,8 +1187,7 @@ pub const IDENTIFY_TOP: usize = 24;
 fn identify_candidates(bases: &[Base], candidates: &mut [Candidate], tools: &Toolbox) -> usize {
     let cancel = tools.cancel.clone();
     let opts = identification_options(cancel.clone());
-    let mut reference =
-        Reference::new(known_theories(bases, tools), cancel.clone()).without_chaining();
+    let mut reference = Reference::new(known_theories(bases, tools), cancel.clone()).for_novelty();
     let mut count = 0;
     for c in candidates.iter_mut() {
         let nontrivial = c

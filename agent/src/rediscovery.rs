@@ -166,7 +166,7 @@ pub fn tally(
         .collect::<Result<_, String>>()?;
     // One reference for both (its entries' models and counts are computed once), the
     // discoveries first: the generated theories' pass drops entries from it.
-    let mut reference = Reference::new(known, cancel.clone()).without_chaining();
+    let mut reference = Reference::new(known, cancel.clone()).for_novelty();
 
     // The library's discoveries, best score first.
     let mut discoveries: Vec<(f64, String, Theory)> = lib

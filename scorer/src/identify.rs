@@ -116,7 +116,9 @@ pub struct Reference {
     further: Vec<Mutex<Option<Further>>>,
     same: Mutex<HashMap<(usize, usize), bool>>,
     cancel: Option<Arc<AtomicBool>>,
-    chaining: bool,
+    /// Whether standings give the whole account ([`Reference::for_novelty`] says what is left
+    /// out otherwise).
+    full_account: bool,
 }
 
 /// An entry's side counted after [`MODEL_SIZE`] as far as comparisons needed, and whether the
@@ -155,17 +157,21 @@ impl Reference {
             further: (0..n).map(|_| Mutex::new(None)).collect(),
             same: Mutex::new(HashMap::new()),
             cancel,
-            chaining: true,
+            full_account: true,
         }
     }
 
-    /// The same reference, whose standings do not list the other entries of a known theory's
-    /// class (`Standing::Known::also`): each costs a comparison between two known theories, and
-    /// a caller that only asks whether a theory is new (the agent) does not need them. The
-    /// verdict is the same either way.
-    pub fn without_chaining(self) -> Reference {
+    /// The same reference for a caller that only asks whether a theory is new (the agent):
+    /// a known standing does not list the other entries of the theory's class
+    /// (`Standing::Known::also`), each a comparison between two known theories; and the tries to
+    /// tell the entries the proofs left open apart through an inclusion stop at the first entry
+    /// they leave open (one entry left open already makes the theory unknown, and a try between
+    /// two known theories can take the prover's whole time), so an unknown standing may name
+    /// entries that more tries would have told apart. The verdict, known, new or unknown, is the
+    /// same either way.
+    pub fn for_novelty(self) -> Reference {
         Reference {
-            chaining: false,
+            full_account: false,
             ..self
         }
     }
@@ -380,9 +386,6 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
             Ok(true)
         )
     });
-    // The groups of the proof step below are made of these, whatever the counts then tell
-    // apart, so that the same entries get proof attempts as when every count came first.
-    let in_order = rest.clone();
     // Then the counts after MODEL_SIZE, a size at a time on both sides, before any proof: the
     // entries a size tells apart need neither a larger size nor [`relate`], whose first step
     // would find the same invariant at the same (smallest) size.
@@ -413,12 +416,15 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     let t = &t;
     // Then proofs, entries with the candidate's shape first (sorted so above: a renaming is the
     // likeliest reading), a few at a time in parallel, stopping after the first group in which
-    // one is shown the same class: the rest would only cost proof attempts. The groups are
-    // fixed, so the answer does not depend on which thread finishes first. The groups first
-    // get a share of the prover's time, then the entries left open the whole time: a proof of
-    // the same class is mostly quick where there is one, while an entry that stays unknown
-    // takes the whole time, and held up the entries after it and the one beside it (a Moufang
-    // loop of exponent 2 waited 26 s on the Steiner loops; the Boolean groups took 0.5 s).
+    // one is shown the same class: the rest would only cost proof attempts. Each pass groups
+    // the entries still open when it starts (groups made before the counts told most entries
+    // apart were mostly of one entry, so the proofs ran one at a time), and a group's answers
+    // are read in its order, so the answer does not depend on which thread finishes first. The
+    // groups first get a share of the prover's time, then the entries left open the whole time:
+    // a proof of the same class is mostly quick where there is one, while an entry that stays
+    // unknown takes the whole time, and held up the entries after it and the one beside it (a
+    // Moufang loop of exponent 2 waited 26 s on the Steiner loops; the Boolean groups took
+    // 0.5 s).
     let first_look = Options {
         timeout: opts.timeout / FIRST_LOOK_SHARE,
         ..opts.clone()
@@ -426,15 +432,15 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     let mut open: Vec<(usize, String)> = Vec::new();
     let mut same = equal.map(|i| (i, Relation::Equal));
     for (budget, whole) in [(&first_look, false), (opts, true)] {
-        for group in in_order.chunks(rayon::current_num_threads().max(1)) {
+        let still_open: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|i| !apart.iter().any(|(j, _)| j == i))
+            .collect();
+        for group in still_open.chunks(rayon::current_num_threads().max(1)) {
             if same.is_some() {
                 break;
             }
-            let group: Vec<usize> = group
-                .iter()
-                .copied()
-                .filter(|i| rest.contains(i) && !apart.iter().any(|(j, _)| j == i))
-                .collect();
             let related: Vec<Relation> = group
                 .par_iter()
                 .map(|&i| relate(t, &reference.full(i)?, budget))
@@ -456,7 +462,7 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
         // Chaining: the other entries with the candidate's spectrum (those compared and left
         // open, and those not compared after the first same class) that are the same class as
         // entry `i` are the candidate's class too.
-        let others: Vec<usize> = if reference.chaining {
+        let others: Vec<usize> = if reference.full_account {
             let decided: Vec<usize> = apart.iter().map(|(j, _)| *j).collect();
             rest.iter()
                 .copied()
@@ -488,21 +494,30 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     // as the one, it would be as the other). An inclusion or a constant no term gives only:
     // entries told apart by their counts have counts that the open ones, agreeing with the
     // theory's, do not share.
+    // The tries for one open entry run in parallel, the first in order that succeeds kept.
+    let by_inclusion: Vec<usize> = apart
+        .iter()
+        .filter(|(_, inv)| {
+            matches!(
+                inv,
+                Invariant::Inclusion { .. }
+                    | Invariant::Embedding { .. }
+                    | Invariant::NoConstantTerm { .. }
+            )
+        })
+        .map(|(i, _)| *i)
+        .collect();
     let mut through: Vec<(usize, usize)> = Vec::new();
     let mut still_open = Vec::new();
     for (j, why) in open {
-        let shown = apart
-            .iter()
-            .filter(|(_, inv)| {
-                matches!(
-                    inv,
-                    Invariant::Inclusion { .. }
-                        | Invariant::Embedding { .. }
-                        | Invariant::NoConstantTerm { .. }
-                )
-            })
-            .map(|(i, _)| *i)
-            .find(|&i| reference.same_class(i, j, opts).unwrap_or(false));
+        let shown = if still_open.is_empty() || reference.full_account {
+            by_inclusion
+                .par_iter()
+                .copied()
+                .find_first(|&i| reference.same_class(i, j, opts).unwrap_or(false))
+        } else {
+            None
+        };
         match shown {
             Some(i) => through.push((j, i)),
             None => still_open.push((j, why)),

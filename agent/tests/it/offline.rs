@@ -51,7 +51,7 @@ fn situation(goal: &str) -> Situation {
 /// `c` identified against the catalogue as the controller does before INTERPRET.
 fn identified(mut c: Candidate) -> Candidate {
     use birkhoff_scorer::identify::{Known, Reference};
-    let reference = Reference::new(Known::builtin(), None).without_chaining();
+    let reference = Reference::new(Known::builtin(), None).for_novelty();
     let opts = birkhoff_agent::identification_options(None);
     c.standing = Some(birkhoff_agent::identify_theory(
         &c.theory, &reference, &opts,
