@@ -432,12 +432,12 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     let mut open: Vec<(usize, String)> = Vec::new();
     let mut same = equal.map(|i| (i, Relation::Equal));
     for (budget, whole) in [(&first_look, false), (opts, true)] {
-        let still_open: Vec<usize> = rest
+        let to_prove: Vec<usize> = rest
             .iter()
             .copied()
             .filter(|i| !apart.iter().any(|(j, _)| j == i))
             .collect();
-        for group in still_open.chunks(rayon::current_num_threads().max(1)) {
+        for group in to_prove.chunks(rayon::current_num_threads().max(1)) {
             if same.is_some() {
                 break;
             }
@@ -493,8 +493,8 @@ pub fn standing(t: &Side, reference: &Reference, opts: &Options) -> Result<Stand
     // class as one told apart by an inclusion is told apart too (were the theory the same class
     // as the one, it would be as the other). An inclusion or a constant no term gives only:
     // entries told apart by their counts have counts that the open ones, agreeing with the
-    // theory's, do not share.
-    // The tries for one open entry run in parallel, the first in order that succeeds kept.
+    // theory's, do not share. The tries for one open entry run in parallel, the first in order
+    // that succeeds kept.
     let by_inclusion: Vec<usize> = apart
         .iter()
         .filter(|(_, inv)| {

@@ -544,8 +544,9 @@ impl Grid {
 }
 
 /// The tables of a candidate whose values on the grid are `values`, one per structure of the `n`,
-/// when they begin with `prefix`; `None` at the first structure that differs, before any table
-/// is built. A constant's table is its one value, and only where the term is constant.
+/// when they begin with `prefix`; `None` when a structure's table differs, found before any table
+/// is built (most candidates differ in the first structure). A constant's table is its one
+/// value, and only where the term is constant.
 fn fitting_tables<V: Copy + Into<u32>>(
     grid: &Grid,
     n: usize,
@@ -553,26 +554,28 @@ fn fitting_tables<V: Copy + Into<u32>>(
     prefix: &[Vec<u32>],
     constant: bool,
 ) -> Option<Vec<Vec<u32>>> {
-    let segments = || (0..n).map(|i| grid.segment(values, i));
-    let fits = segments().zip(prefix).all(|(segment, p)| {
-        let first = segment.first().map(|&v| v.into());
-        if constant {
-            segment.iter().all(|&v| Some(v.into()) == first) && p.len() == 1 && Some(p[0]) == first
-        } else {
-            p.len() == segment.len() && segment.iter().zip(p).all(|(&v, &q)| v.into() == q)
-        }
-    });
-    let tables = segments().map(|segment| {
-        let first = segment.first().map(|&v| v.into());
+    let table = |i: usize| -> Option<&[V]> {
+        let segment = grid.segment(values, i);
         if !constant {
-            Some(segment.iter().map(|&v| v.into()).collect())
-        } else if segment.iter().all(|&v| Some(v.into()) == first) {
-            Some(first.into_iter().collect())
+            Some(segment)
         } else {
-            None
+            let first: u32 = segment[0].into();
+            segment
+                .iter()
+                .all(|&v| v.into() == first)
+                .then(|| &segment[..1])
         }
+    };
+    let fits = (0..n).zip(prefix).all(|(i, p)| {
+        table(i)
+            .is_some_and(|t| t.len() == p.len() && t.iter().zip(p).all(|(&v, &q)| v.into() == q))
     });
-    fits.then(|| tables.collect()).flatten()
+    if !fits {
+        return None;
+    }
+    (0..n)
+        .map(|i| Some(table(i)?.iter().map(|&v| v.into()).collect()))
+        .collect()
 }
 
 /// The entry of a table over `n` elements at the argument values `args`.
